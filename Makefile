@@ -1,0 +1,29 @@
+# SyncSim: two commands do all set-up on a fresh Debian machine.
+#   make run   installs missing apt packages, builds in release mode, runs the main job
+#   make test  installs missing apt packages, runs the test suite
+# Without root and with packages missing, both print the exact apt-get line and exit non-zero.
+
+APT_PACKAGES := pkg-config liblz4-dev libmsgpack-dev libsqlite3-dev libpcap-dev
+SWIFT ?= swift
+# Arguments for `make run`; the default is the main job.
+RUN_ARGS ?= run
+
+.PHONY: run test build deps bench clean
+
+deps:
+	@bash scripts/ensure-apt-packages.sh $(APT_PACKAGES)
+
+build: deps
+	$(SWIFT) build -c release --product syncsim
+
+run: build
+	$(SWIFT) run -c release --skip-build syncsim $(RUN_ARGS)
+
+test: deps
+	$(SWIFT) test
+
+bench: deps
+	$(SWIFT) run -c release syncsim-bench
+
+clean:
+	$(SWIFT) package clean

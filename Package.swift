@@ -1,0 +1,57 @@
+// swift-tools-version: 6.0
+// SyncSim: a deterministic network simulator and protocol test bench for a messenger's sync protocol.
+// Module map and dependency directions: README.md ("Layout"). Dependencies point down this list only.
+import PackageDescription
+
+/// Settings every Swift target shares. `InternalImportsByDefault` is left off: it would force
+/// `public import` on every module whose types appear in a sibling's public API, for little gain here.
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "SyncSim",
+    products: [
+        .executable(name: "syncsim", targets: ["syncsim"]),
+        .executable(name: "syncsim-bench", targets: ["SyncSimBenchmarks"]),
+        .library(name: "SyncSim", targets: ["SyncSim"]),
+    ],
+    targets: [
+        // C libraries from Debian's -dev packages, each wrapped by exactly one Swift file or folder.
+        .systemLibrary(name: "CLZ4", pkgConfig: "liblz4", providers: [.apt(["liblz4-dev"])]),
+        .systemLibrary(name: "CMsgPack", pkgConfig: "msgpack", providers: [.apt(["libmsgpack-dev"])]),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CPcap", pkgConfig: "libpcap", providers: [.apt(["libpcap-dev"])]),
+
+        .target(name: "SimCore", swiftSettings: swiftSettings),
+        .target(name: "SimNet", dependencies: ["SimCore"], swiftSettings: swiftSettings),
+        .target(name: "SyncProtocol", dependencies: ["CLZ4", "CMsgPack"], swiftSettings: swiftSettings),
+        .target(name: "SyncServer", dependencies: ["SyncProtocol"], swiftSettings: swiftSettings),
+        .target(name: "SyncClient", dependencies: ["SyncProtocol", "CSQLite"], swiftSettings: swiftSettings),
+        .target(name: "SyncChecks", dependencies: ["SyncServer", "SyncClient"], swiftSettings: swiftSettings),
+        .target(name: "SyncTrace", dependencies: ["SyncProtocol", "CPcap"], swiftSettings: swiftSettings),
+        .target(
+            name: "SyncSim",
+            dependencies: ["SimCore", "SimNet", "SyncProtocol", "SyncServer", "SyncClient", "SyncChecks", "SyncTrace"],
+            swiftSettings: swiftSettings
+        ),
+        .target(name: "Scenarios", dependencies: ["SyncSim"], path: "Scenarios", swiftSettings: swiftSettings),
+        .target(name: "SyncSimCLI", dependencies: ["SyncSim", "Scenarios"], swiftSettings: swiftSettings),
+        .executableTarget(name: "syncsim", dependencies: ["SyncSimCLI"], swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "SyncSimBenchmarks",
+            dependencies: ["SyncSim", "CLZ4", "CMsgPack"],
+            swiftSettings: swiftSettings
+        ),
+
+        .testTarget(name: "SimCoreTests", dependencies: ["SimCore"], swiftSettings: swiftSettings),
+        .testTarget(name: "SimNetTests", dependencies: ["SimNet"], swiftSettings: swiftSettings),
+        .testTarget(name: "SyncProtocolTests", dependencies: ["SyncProtocol"], swiftSettings: swiftSettings),
+        .testTarget(name: "SyncServerTests", dependencies: ["SyncServer"], swiftSettings: swiftSettings),
+        .testTarget(name: "SyncClientTests", dependencies: ["SyncClient"], swiftSettings: swiftSettings),
+        .testTarget(name: "SyncChecksTests", dependencies: ["SyncChecks"], swiftSettings: swiftSettings),
+        .testTarget(name: "SyncTraceTests", dependencies: ["SyncTrace"], swiftSettings: swiftSettings),
+        .testTarget(name: "SyncSimTests", dependencies: ["SyncSim", "Scenarios"], swiftSettings: swiftSettings),
+        .testTarget(name: "SyncSimCLITests", dependencies: ["SyncSimCLI"], swiftSettings: swiftSettings),
+    ]
+)

@@ -1,0 +1,1 @@
+// SimCore: see README.md ("Layout") for what this module holds.

@@ -1,0 +1,1 @@
+// SimNet: see README.md ("Layout") for what this module holds.

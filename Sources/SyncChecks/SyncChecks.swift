@@ -1,0 +1,1 @@
+// SyncChecks: see README.md ("Layout") for what this module holds.

@@ -1,0 +1,1 @@
+// SyncClient: see README.md ("Layout") for what this module holds.

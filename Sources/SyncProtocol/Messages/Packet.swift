@@ -1,0 +1,42 @@
+/// A decoded frame with a typed body: what the sans-IO cores (server, client) consume and produce.
+///
+/// Drivers turn bytes into `Frame`s with `FrameDecoder` and frames into packets with `Packet(frame:)`;
+/// the way back is `Frame(packet:)` and `FrameEncoder`. An unknown opcode, or a known one whose payload does not
+/// match its typed shape, keeps its payload as `.raw`.
+public struct Packet: Hashable, Sendable {
+    public var cmd: Command
+    public var seq: UInt16
+    public var opcode: Opcode
+    public var body: Body
+
+    public init(cmd: Command, seq: UInt16, opcode: Opcode, body: Body) {
+        self.cmd = cmd
+        self.seq = seq
+        self.opcode = opcode
+        self.body = body
+    }
+
+    /// The typed payload of a packet. Which case goes with which (cmd, opcode) is fixed by DESIGN.md §3.
+    public enum Body: Hashable, Sendable {
+        case sessionInit(SessionInitRequest)
+        case sessionInitResponse(SessionInitResponse)
+        case login(LoginRequest)
+        case loginResponse(LoginResponse)
+        case chatHistory(ChatHistoryRequest)
+        case chatHistoryResponse(ChatHistoryResponse)
+        case chatMark(ChatMarkRequest)
+        case msgSend(MsgSendRequest)
+        case msgSendResponse(MsgSendResponse)
+        case photoUpload(PhotoUploadRequest)
+        case photoUploadResponse(PhotoUploadResponse)
+        case ping(PingRequest)
+        case notifMessage(NotifMessage)
+        case notifMark(NotifMark)
+        /// An empty-map response (PING, CHAT_MARK).
+        case empty
+        /// The payload of an error frame (`cmd` 3).
+        case error(ErrorPayload)
+        /// A payload the typed model does not cover.
+        case raw(MessagePackValue)
+    }
+}

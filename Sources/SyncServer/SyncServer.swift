@@ -1,0 +1,1 @@
+// SyncServer: see README.md ("Layout") for what this module holds.

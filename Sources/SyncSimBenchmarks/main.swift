@@ -1,0 +1,3 @@
+import Foundation
+
+print("syncsim-bench: no benchmarks yet")

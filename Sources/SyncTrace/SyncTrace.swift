@@ -1,0 +1,1 @@
+// SyncTrace: see README.md ("Layout") for what this module holds.

@@ -1,0 +1,4 @@
+import Foundation
+import SyncSimCLI
+
+exit(runSyncSim(arguments: Array(CommandLine.arguments.dropFirst())))
