@@ -1,3 +1,33 @@
 import Foundation
 
-print("syncsim-bench: no benchmarks yet")
+/// A benchmark: a name, one line of help, and a body that takes the remaining arguments and prints its figures.
+struct Benchmark {
+    var name: String
+    var summary: String
+    var run: ([String]) throws -> Void
+}
+
+/// The benchmarks, one line each, in the order `--help` lists them.
+let benchmarks: [Benchmark] = [
+    // e.g. WireBenchmark.benchmark,
+]
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+if arguments.isEmpty || arguments[0] == "--help" || arguments[0] == "-h" {
+    print("usage: syncsim-bench NAME [ARGS...]   (run with: swift run -c release syncsim-bench NAME)")
+    print("benchmarks:")
+    for benchmark in benchmarks {
+        print("  \(benchmark.name.padding(toLength: 12, withPad: " ", startingAt: 0))\(benchmark.summary)")
+    }
+    exit(arguments.isEmpty ? 2 : 0)
+}
+guard let benchmark = benchmarks.first(where: { $0.name == arguments[0] }) else {
+    FileHandle.standardError.write(Data("syncsim-bench: unknown benchmark '\(arguments[0])'\n".utf8))
+    exit(2)
+}
+do {
+    try benchmark.run(Array(arguments.dropFirst()))
+} catch {
+    FileHandle.standardError.write(Data("syncsim-bench \(benchmark.name): \(error)\n".utf8))
+    exit(2)
+}

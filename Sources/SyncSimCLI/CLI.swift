@@ -1,7 +1,90 @@
 /// Entry point of the `syncsim` command: parses `arguments` (without the program name) and runs a command.
 ///
+/// Output goes to `console` so tests can run commands in-process and read what they printed.
 /// - Returns: the process exit code: 0 success, 1 a failed check, 2 a usage or input error.
-public func runSyncSim(arguments: [String]) -> Int32 {
-    print("syncsim: no commands yet")
-    return 0
+public func runSyncSim(arguments: [String], console: inout Console) -> Int32 {
+    guard let name = arguments.first, name != "--help", name != "-h", name != "help" else {
+        console.out(CommandRegistry.overview())
+        return arguments.isEmpty ? ExitCode.usage : ExitCode.success
+    }
+    guard let command = CommandRegistry.command(named: name) else {
+        console.err("syncsim: unknown command '\(name)'; commands: \(CommandRegistry.names.joined(separator: ", "))")
+        return ExitCode.usage
+    }
+    var list = ArgumentList(Array(arguments.dropFirst()))
+    if list.hasHelpFlag {
+        console.out(command.help)
+        return ExitCode.success
+    }
+    do {
+        return try command.run(&list, &console)
+    } catch let error as UsageError {
+        console.err("syncsim \(name): \(error)")
+        console.err("see 'syncsim \(name) --help'")
+        return ExitCode.usage
+    } catch {
+        console.err("syncsim \(name): \(error)")
+        return ExitCode.usage
+    }
+}
+
+/// Process exit codes shared by every command.
+public enum ExitCode {
+    public static let success: Int32 = 0
+    /// A check failed: an invariant was violated, a replay differed.
+    public static let checkFailed: Int32 = 1
+    /// Bad usage or bad input (a file that cannot be read or parsed).
+    public static let usage: Int32 = 2
+}
+
+/// Where a command prints: standard output and standard error, or buffers in tests.
+public struct Console {
+    private let writeOut: (String) -> Void
+    private let writeErr: (String) -> Void
+    /// Whether standard error is a terminal (progress lines are shown only then).
+    public var isInteractive: Bool
+
+    public init(isInteractive: Bool = false, out: @escaping (String) -> Void, err: @escaping (String) -> Void) {
+        self.isInteractive = isInteractive
+        self.writeOut = out
+        self.writeErr = err
+    }
+
+    /// Prints one line (a newline is added) to standard output.
+    public func out(_ line: String) { writeOut(line + "\n") }
+
+    /// Prints one line (a newline is added) to standard error.
+    public func err(_ line: String) { writeErr(line + "\n") }
+
+    /// Writes text as is (no newline) to standard error; for progress lines that redraw with `\r`.
+    public func errRaw(_ text: String) { writeErr(text) }
+}
+
+/// A command of `syncsim`: a name, its help text and what it does.
+public struct CommandSpec: Sendable {
+    public var name: String
+    /// One line for the overview.
+    public var summary: String
+    /// The full `--help` text: usage line, options with defaults, an example.
+    public var help: String
+    public var run: @Sendable (inout ArgumentList, inout Console) throws -> Int32
+
+    public init(
+        name: String,
+        summary: String,
+        help: String,
+        run: @escaping @Sendable (inout ArgumentList, inout Console) throws -> Int32
+    ) {
+        self.name = name
+        self.summary = summary
+        self.help = help
+        self.run = run
+    }
+}
+
+/// A mistake in how a command was called; printed with a pointer to `--help`, exit code 2.
+public struct UsageError: Error, Hashable, CustomStringConvertible {
+    public var description: String
+
+    public init(_ description: String) { self.description = description }
 }

@@ -1,0 +1,77 @@
+/// A command's arguments, consumed by name: options (`--seed 7`, `--seed=7`), flags (`--json`) and positionals.
+///
+/// Commands take what they know, then call `finish()`, which rejects anything left over, so a typo is an error
+/// rather than silently ignored.
+public struct ArgumentList: Sendable {
+    private var remaining: [String]
+
+    public init(_ arguments: [String]) { self.remaining = arguments }
+
+    /// Whether `--help` or `-h` was given.
+    public var hasHelpFlag: Bool { remaining.contains("--help") || remaining.contains("-h") }
+
+    /// Removes and returns every value of option `name` (with its leading dashes, e.g. `"--param"`), in order.
+    /// - Throws: `UsageError` when the option is last with no value.
+    public mutating func values(of name: String) throws -> [String] {
+        var found: [String] = []
+        var index = 0
+        while index < remaining.count {
+            let argument = remaining[index]
+            if argument == name {
+                guard index + 1 < remaining.count, !remaining[index + 1].hasPrefix("--") else {
+                    throw UsageError("option \(name) needs a value")
+                }
+                found.append(remaining[index + 1])
+                remaining.removeSubrange(index...(index + 1))
+            } else if argument.hasPrefix(name + "=") {
+                found.append(String(argument.dropFirst(name.count + 1)))
+                remaining.remove(at: index)
+            } else {
+                index += 1
+            }
+        }
+        return found
+    }
+
+    /// Removes and returns the value of option `name`, or nil when absent.
+    /// - Throws: `UsageError` when given twice or without a value.
+    public mutating func value(of name: String) throws -> String? {
+        let found = try values(of: name)
+        guard found.count <= 1 else { throw UsageError("option \(name) given \(found.count) times") }
+        return found.first
+    }
+
+    /// Removes option `name` and parses its value as an integer in `range`; nil when absent.
+    /// - Throws: `UsageError` naming the option and the expected range.
+    public mutating func int(
+        _ name: String,
+        in range: ClosedRange<Int> = Int.min...Int.max
+    ) throws -> Int? {
+        guard let text = try value(of: name) else { return nil }
+        guard let number = Int(text), range.contains(number) else {
+            throw UsageError("option \(name): expected an integer in \(range.lowerBound)...\(range.upperBound), got '\(text)'")
+        }
+        return number
+    }
+
+    /// Removes flag `name` and returns whether it was present.
+    public mutating func flag(_ name: String) -> Bool {
+        let before = remaining.count
+        remaining.removeAll { $0 == name }
+        return remaining.count != before
+    }
+
+    /// Removes and returns the positional arguments (everything not starting with `-`), in order.
+    public mutating func positionals() -> [String] {
+        let found = remaining.filter { !$0.hasPrefix("-") || $0 == "-" }
+        remaining.removeAll { !$0.hasPrefix("-") || $0 == "-" }
+        return found
+    }
+
+    /// Ends parsing. - Throws: `UsageError` naming the first argument nobody took.
+    public func finish() throws {
+        if let first = remaining.first {
+            throw UsageError("unknown option or extra argument '\(first)'")
+        }
+    }
+}
