@@ -26,8 +26,8 @@ let package = Package(
         .target(name: "SimCore", swiftSettings: swiftSettings),
         .target(name: "SimNet", dependencies: ["SimCore"], swiftSettings: swiftSettings),
         .target(name: "SyncProtocol", dependencies: ["CLZ4", "CMsgPack"], swiftSettings: swiftSettings),
-        .target(name: "SyncServer", dependencies: ["SyncProtocol"], swiftSettings: swiftSettings),
-        .target(name: "SyncClient", dependencies: ["SyncProtocol", "CSQLite"], swiftSettings: swiftSettings),
+        .target(name: "SyncServer", dependencies: ["SimCore", "SyncProtocol"], swiftSettings: swiftSettings),
+        .target(name: "SyncClient", dependencies: ["SimCore", "SyncProtocol", "CSQLite"], swiftSettings: swiftSettings),
         .target(name: "SyncChecks", dependencies: ["SyncServer", "SyncClient"], swiftSettings: swiftSettings),
         .target(name: "SyncTrace", dependencies: ["SyncProtocol", "CPcap"], swiftSettings: swiftSettings),
         .target(

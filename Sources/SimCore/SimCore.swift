@@ -1,1 +1,0 @@
-// SimCore: see README.md ("Layout") for what this module holds.
