@@ -1,0 +1,143 @@
+/// What a timeline step does: a user action on one client, or a fault injected into the network or server.
+///
+/// Plain data, so a scenario can be printed back as DSL code and shrunk. Durations are virtual time.
+public enum Action: Hashable, Sendable {
+    // MARK: User actions
+
+    /// The user opens `chat` on `client` (the engine loads the newest page of history).
+    case openChat(client: String, chat: String)
+    /// The user scrolls `chat` by `messages` messages in `direction`.
+    case scroll(client: String, chat: String, direction: ScrollDirection, messages: Int)
+    /// The user sends a text message (the engine enqueues a send-text task).
+    case sendText(client: String, chat: String, text: String)
+    /// The user sends a photo of `bytes` bytes (process, upload to the CDN, then send the message).
+    case sendPhoto(client: String, chat: String, bytes: Int, caption: String)
+    /// The app goes to the background (the OS may suspend its socket).
+    case background(client: String)
+    /// The app comes back to the foreground.
+    case foreground(client: String)
+    /// The app is closed cleanly and reopened from its database.
+    case restartApp(client: String)
+    /// The app dies at once: whatever was not committed to its database is lost; it is reopened.
+    case crashApp(client: String)
+
+    // MARK: Faults
+
+    /// The client's access link stops carrying packets until `linkUp`, silently or with a RST to both ends.
+    case linkDown(client: String, mode: DisconnectMode)
+    /// The client's access link carries packets again.
+    case linkUp(client: String)
+    /// The link is down for `duration`, then up again.
+    case outage(client: String, duration: SimDuration, mode: DisconnectMode)
+    /// Each packet in either direction is lost with probability `lossRate` (0...1) for `duration`.
+    case lossBurst(client: String, duration: SimDuration, lossRate: Double)
+    /// Each direction's one-way delay grows by `extraDelay` for `duration` (RFC 3481 §2.4: delay spikes).
+    case delaySpike(client: String, extraDelay: SimDuration, duration: SimDuration)
+    /// The link keeps accepting packets but delivers none until `release` (a deep buffer that does not drain).
+    case clog(client: String)
+    /// A clogged link delivers what it holds and works again.
+    case release(client: String)
+    /// The client moves to another link profile (a handover such as Wi-Fi to EDGE); connections survive.
+    case changeProfile(client: String, profile: ProfileName)
+    /// The client's current connections go half-open: their packets vanish, no side sees a FIN or RST
+    /// (NAT rebinding). New connections work.
+    case halfOpen(client: String)
+    /// The server restarts: every connection drops, stored data stays; it accepts again after `downtime`.
+    case serverRestart(downtime: SimDuration)
+    /// Responses to `opcode` requests arriving within `duration` wait `extraDelay` more before they leave,
+    /// so later requests can be answered first (out-of-order responses).
+    case delayResponses(opcode: Opcode, extraDelay: SimDuration, duration: SimDuration)
+    /// The server handles the next `count` requests of `opcode` but their responses are lost on the way back.
+    case loseResponses(opcode: Opcode, count: Int)
+    /// Pushes to `client` (every client when nil) are lost with probability `probability` for `duration`.
+    case pushLoss(client: String?, probability: Double, duration: SimDuration)
+    /// Pushes to `client` (every client when nil) are sent twice with probability `probability` for `duration`.
+    case pushDuplication(client: String?, probability: Double, duration: SimDuration)
+    /// The server answers the next `count` requests of `opcode` with an error reply.
+    case errorReplies(opcode: Opcode, count: Int)
+    /// From now on LOGIN returns at most `messagesPerChat` messages of each changed chat (a gappy sync).
+    case capLogin(messagesPerChat: Int)
+    /// The client's device clock moves by `offset` against server time (negative: behind).
+    case skewClock(client: String, offset: SimDuration)
+
+    /// Whether this is a fault (network or server) rather than something a user does.
+    public var isFault: Bool {
+        switch self {
+        case .openChat, .scroll, .sendText, .sendPhoto, .background, .foreground, .restartApp, .crashApp: false
+        default: true
+        }
+    }
+
+    /// The client this action is about, or nil for server-wide faults.
+    public var client: String? {
+        switch self {
+        case .openChat(let client, _), .scroll(let client, _, _, _), .sendText(let client, _, _),
+            .sendPhoto(let client, _, _, _), .background(let client), .foreground(let client),
+            .restartApp(let client), .crashApp(let client), .linkDown(let client, _), .linkUp(let client),
+            .outage(let client, _, _), .lossBurst(let client, _, _), .delaySpike(let client, _, _),
+            .clog(let client), .release(let client), .changeProfile(let client, _), .halfOpen(let client),
+            .skewClock(let client, _):
+            client
+        case .pushLoss(let client, _, _), .pushDuplication(let client, _, _):
+            client
+        case .serverRestart, .delayResponses, .loseResponses, .errorReplies, .capLogin:
+            nil
+        }
+    }
+
+    /// The chat this action is about, or nil.
+    public var chat: String? {
+        switch self {
+        case .openChat(_, let chat), .scroll(_, let chat, _, _), .sendText(_, let chat, _),
+            .sendPhoto(_, let chat, _, _):
+            chat
+        default: nil
+        }
+    }
+
+    /// How long the fault lasts, for faults with a duration; the shrinker shortens these.
+    public var duration: SimDuration? {
+        switch self {
+        case .outage(_, let duration, _), .lossBurst(_, let duration, _), .delaySpike(_, _, let duration),
+            .delayResponses(_, _, let duration), .pushLoss(_, _, let duration),
+            .pushDuplication(_, _, let duration):
+            duration
+        case .serverRestart(let downtime): downtime
+        default: nil
+        }
+    }
+
+    /// The same action with its duration replaced (unchanged when it has none).
+    public func withDuration(_ newDuration: SimDuration) -> Action {
+        switch self {
+        case .outage(let client, _, let mode): .outage(client: client, duration: newDuration, mode: mode)
+        case .lossBurst(let client, _, let rate): .lossBurst(client: client, duration: newDuration, lossRate: rate)
+        case .delaySpike(let client, let extra, _):
+            .delaySpike(client: client, extraDelay: extra, duration: newDuration)
+        case .delayResponses(let opcode, let extra, _):
+            .delayResponses(opcode: opcode, extraDelay: extra, duration: newDuration)
+        case .pushLoss(let client, let probability, _):
+            .pushLoss(client: client, probability: probability, duration: newDuration)
+        case .pushDuplication(let client, let probability, _):
+            .pushDuplication(client: client, probability: probability, duration: newDuration)
+        case .serverRestart: .serverRestart(downtime: newDuration)
+        default: self
+        }
+    }
+}
+
+/// Which way the user scrolls a chat.
+public enum ScrollDirection: String, Hashable, Sendable {
+    /// Towards older messages.
+    case up
+    /// Towards newer messages.
+    case down
+}
+
+/// How a link going down shows up to the connections over it.
+public enum DisconnectMode: String, Hashable, Sendable {
+    /// Packets vanish; both ends notice only by their own timeouts.
+    case silently
+    /// Both ends receive a RST at once (the radio reports the loss, a middlebox resets the flow).
+    case withReset
+}

@@ -1,0 +1,44 @@
+/// A mistake in a scenario: names the scenario, the DSL line and what was expected.
+public struct ScenarioError: Error, Hashable, CustomStringConvertible {
+    private enum Code: Hashable {
+        case unknownStepLabel(String)
+        case negativeTime(SimInstant)
+        case invalid(String)
+    }
+
+    private let code: Code
+    /// The scenario's name.
+    public let scenario: String
+    /// The DSL line at fault.
+    public let location: SourceLocation
+
+    private init(_ code: Code, scenario: String, location: SourceLocation) {
+        self.code = code
+        self.scenario = scenario
+        self.location = location
+    }
+
+    /// An `After(_:step:)` names a label that no earlier step carries.
+    public static func unknownStepLabel(_ label: String, scenario: String, location: SourceLocation) -> Self {
+        Self(.unknownStepLabel(label), scenario: scenario, location: location)
+    }
+
+    /// A step resolves to a time before the run's start.
+    public static func negativeTime(_ time: SimInstant, scenario: String, location: SourceLocation) -> Self {
+        Self(.negativeTime(time), scenario: scenario, location: location)
+    }
+
+    /// Any other inconsistency, described in `detail` (`"client 'carol' is not in the topology"`).
+    public static func invalid(_ detail: String, scenario: String, location: SourceLocation) -> Self {
+        Self(.invalid(detail), scenario: scenario, location: location)
+    }
+
+    public var description: String {
+        let detail = switch code {
+        case .unknownStepLabel(let label): "no earlier step is labelled '\(label)'"
+        case .negativeTime(let time): "step would start at \(time), before the run's start"
+        case .invalid(let text): text
+        }
+        return "\(location): scenario '\(scenario)': \(detail)"
+    }
+}

@@ -1,0 +1,269 @@
+// The action words of a timeline, one small struct each, wrapping an `Action` with its source location.
+// Kept together: each is three lines of sugar; `Action` documents what they do.
+
+/// Something an `At` or `After` group can hold.
+public protocol TimelineAction: Sendable {
+    /// The action with its label and source location.
+    var item: ActionItem { get }
+}
+
+extension TimelineAction {
+    /// The same action with a label, so later steps can say `After(.seconds(2), step: label)`.
+    public func named(_ label: String) -> ActionItem {
+        var item = self.item
+        item.label = label
+        return item
+    }
+}
+
+/// An action with its optional label and where it was written.
+public struct ActionItem: TimelineAction, Hashable {
+    public var action: Action
+    public var label: String?
+    public var location: SourceLocation
+
+    public init(_ action: Action, label: String? = nil, location: SourceLocation) {
+        self.action = action
+        self.label = label
+        self.location = location
+    }
+
+    public var item: ActionItem { self }
+}
+
+/// The client's access link goes down, until `LinkUp` or for `duration`, silently or with a RST:
+/// `LinkDown("alice", for: .seconds(8))`.
+public struct LinkDown: TimelineAction {
+    public let item: ActionItem
+
+    public init(
+        _ client: String,
+        for duration: SimDuration? = nil,
+        _ mode: DisconnectMode = .silently,
+        fileID: String = #fileID,
+        line: Int = #line
+    ) {
+        let action: Action = if let duration {
+            .outage(client: client, duration: duration, mode: mode)
+        } else {
+            .linkDown(client: client, mode: mode)
+        }
+        item = ActionItem(action, location: SourceLocation(fileID: fileID, line: line))
+    }
+}
+
+/// The user opens a chat: `OpenChat("alice", "alice+bob")`.
+public struct OpenChat: TimelineAction {
+    public let item: ActionItem
+
+    public init(_ client: String, _ chat: String, fileID: String = #fileID, line: Int = #line) {
+        item = ActionItem(.openChat(client: client, chat: chat), location: SourceLocation(fileID: fileID, line: line))
+    }
+}
+
+/// The user scrolls towards older messages: `ScrollUp("alice", in: "alice+bob", messages: 60)`.
+public struct ScrollUp: TimelineAction {
+    public let item: ActionItem
+
+    public init(_ client: String, in chat: String, messages: Int, fileID: String = #fileID, line: Int = #line) {
+        item = ActionItem(.scroll(client: client, chat: chat, direction: .up, messages: messages), location: SourceLocation(fileID: fileID, line: line))
+    }
+}
+
+/// The user scrolls towards newer messages.
+public struct ScrollDown: TimelineAction {
+    public let item: ActionItem
+
+    public init(_ client: String, in chat: String, messages: Int, fileID: String = #fileID, line: Int = #line) {
+        item = ActionItem(.scroll(client: client, chat: chat, direction: .down, messages: messages), location: SourceLocation(fileID: fileID, line: line))
+    }
+}
+
+/// The user sends a text: `Send(from: "alice", text: "hi", in: "alice+bob")`.
+public struct Send: TimelineAction {
+    public let item: ActionItem
+
+    public init(from client: String, text: String, in chat: String, fileID: String = #fileID, line: Int = #line) {
+        item = ActionItem(.sendText(client: client, chat: chat, text: text), location: SourceLocation(fileID: fileID, line: line))
+    }
+}
+
+/// The user sends a photo of `bytes` bytes: `SendPhoto(from: "alice", bytes: 180_000, in: "alice+bob")`.
+public struct SendPhoto: TimelineAction {
+    public let item: ActionItem
+
+    public init(from client: String, bytes: Int, caption: String = "", in chat: String, fileID: String = #fileID, line: Int = #line) {
+        item = ActionItem(.sendPhoto(client: client, chat: chat, bytes: bytes, caption: caption), location: SourceLocation(fileID: fileID, line: line))
+    }
+}
+
+/// The app goes to the background.
+public struct Background: TimelineAction {
+    public let item: ActionItem
+
+    public init(_ client: String, fileID: String = #fileID, line: Int = #line) {
+        item = ActionItem(.background(client: client), location: SourceLocation(fileID: fileID, line: line))
+    }
+}
+
+/// The app comes back to the foreground.
+public struct Foreground: TimelineAction {
+    public let item: ActionItem
+
+    public init(_ client: String, fileID: String = #fileID, line: Int = #line) {
+        item = ActionItem(.foreground(client: client), location: SourceLocation(fileID: fileID, line: line))
+    }
+}
+
+/// The app is closed cleanly and reopened from its database.
+public struct RestartApp: TimelineAction {
+    public let item: ActionItem
+
+    public init(_ client: String, fileID: String = #fileID, line: Int = #line) {
+        item = ActionItem(.restartApp(client: client), location: SourceLocation(fileID: fileID, line: line))
+    }
+}
+
+/// The app dies; what was not committed is lost; it is reopened.
+public struct CrashApp: TimelineAction {
+    public let item: ActionItem
+
+    public init(_ client: String, fileID: String = #fileID, line: Int = #line) {
+        item = ActionItem(.crashApp(client: client), location: SourceLocation(fileID: fileID, line: line))
+    }
+}
+
+/// The client's access link works again.
+public struct LinkUp: TimelineAction {
+    public let item: ActionItem
+
+    public init(_ client: String, fileID: String = #fileID, line: Int = #line) {
+        item = ActionItem(.linkUp(client: client), location: SourceLocation(fileID: fileID, line: line))
+    }
+}
+
+/// Packets are lost with probability `lossRate` (0...1) for a while: `LossBurst("alice", for: .seconds(5), lossRate: 0.3)`.
+public struct LossBurst: TimelineAction {
+    public let item: ActionItem
+
+    public init(_ client: String, for duration: SimDuration, lossRate: Double, fileID: String = #fileID, line: Int = #line) {
+        item = ActionItem(.lossBurst(client: client, duration: duration, lossRate: lossRate), location: SourceLocation(fileID: fileID, line: line))
+    }
+}
+
+/// One-way delay grows by `extraDelay` for a while (RFC 3481 §2.4).
+public struct DelaySpike: TimelineAction {
+    public let item: ActionItem
+
+    public init(_ client: String, by extraDelay: SimDuration, for duration: SimDuration, fileID: String = #fileID, line: Int = #line) {
+        item = ActionItem(.delaySpike(client: client, extraDelay: extraDelay, duration: duration), location: SourceLocation(fileID: fileID, line: line))
+    }
+}
+
+/// The link accepts packets but delivers none until `Release`.
+public struct Clog: TimelineAction {
+    public let item: ActionItem
+
+    public init(_ client: String, fileID: String = #fileID, line: Int = #line) {
+        item = ActionItem(.clog(client: client), location: SourceLocation(fileID: fileID, line: line))
+    }
+}
+
+/// A clogged link delivers what it holds and works again.
+public struct Release: TimelineAction {
+    public let item: ActionItem
+
+    public init(_ client: String, fileID: String = #fileID, line: Int = #line) {
+        item = ActionItem(.release(client: client), location: SourceLocation(fileID: fileID, line: line))
+    }
+}
+
+/// The client moves to another link profile (Wi-Fi to EDGE): `Handover("alice", to: .edge)`.
+public struct Handover: TimelineAction {
+    public let item: ActionItem
+
+    public init(_ client: String, to profile: ProfileName, fileID: String = #fileID, line: Int = #line) {
+        item = ActionItem(.changeProfile(client: client, profile: profile), location: SourceLocation(fileID: fileID, line: line))
+    }
+}
+
+/// The client's connections go half-open (NAT rebinding): packets vanish, no FIN or RST.
+public struct HalfOpen: TimelineAction {
+    public let item: ActionItem
+
+    public init(_ client: String, fileID: String = #fileID, line: Int = #line) {
+        item = ActionItem(.halfOpen(client: client), location: SourceLocation(fileID: fileID, line: line))
+    }
+}
+
+/// The server restarts: connections drop, data stays; it accepts again after `downtime`.
+public struct ServerRestart: TimelineAction {
+    public let item: ActionItem
+
+    public init(downtime: SimDuration = .zero, fileID: String = #fileID, line: Int = #line) {
+        item = ActionItem(.serverRestart(downtime: downtime), location: SourceLocation(fileID: fileID, line: line))
+    }
+}
+
+/// Responses to `opcode` requests arriving within `duration` wait `extraDelay` more (out-of-order responses).
+public struct DelayResponses: TimelineAction {
+    public let item: ActionItem
+
+    public init(to opcode: Opcode, by extraDelay: SimDuration, for duration: SimDuration, fileID: String = #fileID, line: Int = #line) {
+        item = ActionItem(.delayResponses(opcode: opcode, extraDelay: extraDelay, duration: duration), location: SourceLocation(fileID: fileID, line: line))
+    }
+}
+
+/// The server handles the next `count` requests of `opcode`, but their responses are lost.
+public struct LoseResponses: TimelineAction {
+    public let item: ActionItem
+
+    public init(to opcode: Opcode, count: Int = 1, fileID: String = #fileID, line: Int = #line) {
+        item = ActionItem(.loseResponses(opcode: opcode, count: count), location: SourceLocation(fileID: fileID, line: line))
+    }
+}
+
+/// Pushes to a client (all when nil) are lost with a probability for a while.
+public struct PushLoss: TimelineAction {
+    public let item: ActionItem
+
+    public init(_ client: String? = nil, probability: Double, for duration: SimDuration, fileID: String = #fileID, line: Int = #line) {
+        item = ActionItem(.pushLoss(client: client, probability: probability, duration: duration), location: SourceLocation(fileID: fileID, line: line))
+    }
+}
+
+/// Pushes to a client (all when nil) are sent twice with a probability for a while.
+public struct PushDuplication: TimelineAction {
+    public let item: ActionItem
+
+    public init(_ client: String? = nil, probability: Double, for duration: SimDuration, fileID: String = #fileID, line: Int = #line) {
+        item = ActionItem(.pushDuplication(client: client, probability: probability, duration: duration), location: SourceLocation(fileID: fileID, line: line))
+    }
+}
+
+/// The server answers the next `count` requests of `opcode` with an error reply.
+public struct ErrorReplies: TimelineAction {
+    public let item: ActionItem
+
+    public init(to opcode: Opcode, count: Int, fileID: String = #fileID, line: Int = #line) {
+        item = ActionItem(.errorReplies(opcode: opcode, count: count), location: SourceLocation(fileID: fileID, line: line))
+    }
+}
+
+/// From now on LOGIN returns at most `messagesPerChat` messages per changed chat (a gappy sync).
+public struct CapLogin: TimelineAction {
+    public let item: ActionItem
+
+    public init(messagesPerChat: Int, fileID: String = #fileID, line: Int = #line) {
+        item = ActionItem(.capLogin(messagesPerChat: messagesPerChat), location: SourceLocation(fileID: fileID, line: line))
+    }
+}
+
+/// The client's device clock moves by `offset` against server time.
+public struct SkewClock: TimelineAction {
+    public let item: ActionItem
+
+    public init(_ client: String, by offset: SimDuration, fileID: String = #fileID, line: Int = #line) {
+        item = ActionItem(.skewClock(client: client, offset: offset), location: SourceLocation(fileID: fileID, line: line))
+    }
+}

@@ -1,0 +1,74 @@
+/// The virtual server of a scenario: its parameters and the history it holds before the run starts.
+public struct ServerSpec: Hashable, Sendable {
+    /// Server knobs (`"historyPageSize"`, `"loginMessagesPerChat"`, ...), handed to SyncServer.
+    public var parameters: ParameterSet
+    /// Messages each chat holds before the run, oldest first, written by its members in turn.
+    public var history: [ChatHistorySeed]
+    /// Offset of the server clock against true virtual time (the device clocks skew separately).
+    public var clockOffset: SimDuration
+    public var location: SourceLocation
+
+    public init(
+        parameters: ParameterSet = [:],
+        history: [ChatHistorySeed] = [],
+        clockOffset: SimDuration = .zero,
+        location: SourceLocation = .generated
+    ) {
+        self.parameters = parameters
+        self.history = history
+        self.clockOffset = clockOffset
+        self.location = location
+    }
+}
+
+/// A chat's history that exists on the server before the run: `messages` messages, ids growing with time.
+public struct ChatHistorySeed: Hashable, Sendable {
+    public var chat: String
+    public var messages: Int
+
+    public init(chat: String, messages: Int) {
+        self.chat = chat
+        self.messages = messages
+    }
+}
+
+/// A simulated phone: its user name, link profile, engine parameters and, for checker tests, a mutant.
+public struct ClientSpec: Hashable, Sendable {
+    /// The user name, unique in the scenario (`"alice"`); chats named `"alice+bob"` refer to it.
+    public var name: String
+    /// The access link's profile at the start.
+    public var profile: ProfileName
+    /// Reference-engine parameters (`"historyPageSize"`, `"prefetchDistance"`, `"requestTimeout"`, ...).
+    public var parameters: ParameterSet
+    /// A deliberately broken engine variant (`"resend-new-cid"`), or nil for the reference engine.
+    public var mutant: String?
+    public var location: SourceLocation
+
+    public init(
+        name: String,
+        profile: ProfileName,
+        parameters: ParameterSet = [:],
+        mutant: String? = nil,
+        location: SourceLocation = .generated
+    ) {
+        self.name = name
+        self.profile = profile
+        self.parameters = parameters
+        self.mutant = mutant
+        self.location = location
+    }
+}
+
+/// A chat declared with explicit members. Chats named `"a+b+c"` need no declaration: the name lists them.
+public struct ChatSpec: Hashable, Sendable {
+    public var name: String
+    /// Member user names, in the order given.
+    public var members: [String]
+    public var location: SourceLocation
+
+    public init(name: String, members: [String], location: SourceLocation = .generated) {
+        self.name = name
+        self.members = members
+        self.location = location
+    }
+}

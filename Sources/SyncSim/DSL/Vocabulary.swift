@@ -1,0 +1,118 @@
+// The words of a scenario body other than timeline actions (those are in TimelineActions.swift). Kept in one
+// file because each is a few lines of sugar over the plain value types; the values are what the runner reads.
+
+/// The virtual server: `Server()`, or with parameters and pre-existing history
+/// (`Server(history: ["alice+bob": 300])`).
+public struct Server: Sendable {
+    public let spec: ServerSpec
+
+    /// - Parameters:
+    ///   - parameters: server knobs, handed to SyncServer.
+    ///   - history: messages per chat that exist before the run, in this order.
+    ///   - clockOffset: the server clock's offset against true virtual time.
+    public init(
+        parameters: ParameterSet = [:],
+        history: KeyValuePairs<String, Int> = [:],
+        clockOffset: SimDuration = .zero,
+        fileID: String = #fileID,
+        line: Int = #line
+    ) {
+        spec = ServerSpec(
+            parameters: parameters,
+            history: history.map { ChatHistorySeed(chat: $0.key, messages: $0.value) },
+            clockOffset: clockOffset,
+            location: SourceLocation(fileID: fileID, line: line)
+        )
+    }
+}
+
+/// A simulated phone: `Client("alice", profile: .edge)`.
+public struct Client: Sendable {
+    public let spec: ClientSpec
+
+    /// - Parameters:
+    ///   - name: the user name, unique in the scenario.
+    ///   - profile: the access link's profile at the start.
+    ///   - parameters: reference-engine parameters.
+    ///   - mutant: a deliberately broken engine variant, for checker tests; nil for the reference engine.
+    public init(
+        _ name: String,
+        profile: ProfileName,
+        parameters: ParameterSet = [:],
+        mutant: String? = nil,
+        fileID: String = #fileID,
+        line: Int = #line
+    ) {
+        spec = ClientSpec(
+            name: name,
+            profile: profile,
+            parameters: parameters,
+            mutant: mutant,
+            location: SourceLocation(fileID: fileID, line: line)
+        )
+    }
+}
+
+/// A chat with explicit members: `Chat("team", members: ["alice", "bob", "carol"])`. Chats named `"alice+bob"`
+/// need no declaration.
+public struct Chat: Sendable {
+    public let spec: ChatSpec
+
+    public init(_ name: String, members: [String], fileID: String = #fileID, line: Int = #line) {
+        spec = ChatSpec(name: name, members: members, location: SourceLocation(fileID: fileID, line: line))
+    }
+}
+
+/// The scenario's timeline: `At` and `After` groups in the order they are written.
+public struct Timeline: Sendable {
+    public let steps: [Step]
+
+    public init(@TimelineBuilder _ content: () -> [Step]) { steps = content() }
+}
+
+/// Actions at an offset from the start of the run: `At(.seconds(1)) { Send(from: "alice", text: "hi", in: "alice+bob") }`.
+public struct At: Sendable {
+    public let steps: [Step]
+
+    public init(_ time: SimDuration, @ActionBuilder _ actions: () -> [ActionItem]) {
+        steps = actions().map { Step(timing: .at(time), action: $0.action, label: $0.label, location: $0.location) }
+    }
+}
+
+/// Actions some time after another step: after the step written just before (`After(.seconds(2)) { ... }`), or
+/// after a labelled one (`After(.seconds(2), step: "upload") { ... }`). All actions of the group run together.
+public struct After: Sendable {
+    public let steps: [Step]
+
+    public init(_ delay: SimDuration, step label: String? = nil, @ActionBuilder _ actions: () -> [ActionItem]) {
+        var steps: [Step] = []
+        for (offset, item) in actions().enumerated() {
+            let timing: StepTiming
+            if offset > 0 {
+                timing = .afterPrevious(.zero)
+            } else if let label {
+                timing = .after(delay, step: label)
+            } else {
+                timing = .afterPrevious(delay)
+            }
+            steps.append(Step(timing: timing, action: item.action, label: item.label, location: item.location))
+        }
+        self.steps = steps
+    }
+}
+
+/// The scenario's expectations: `Expect { Invariants(.all); Eventually(...); MetricBound(...) }`.
+public struct Expect: Sendable {
+    public let items: [ExpectationItem]
+
+    public init(@ExpectationBuilder _ content: () -> [ExpectationItem]) { items = content() }
+}
+
+/// Invariants to check: `Invariants(.all)`, `Invariants(.tasks)` or `Invariants(.T2, .T4)`.
+public struct Invariants: Sendable {
+    public let ids: [InvariantID]
+
+    public init(_ group: InvariantGroup) { ids = group.members }
+
+    public init(_ first: InvariantID, _ rest: InvariantID...) { ids = [first] + rest }
+}
