@@ -1,0 +1,20 @@
+/// Which check a violation broke: an invariant, an eventually-condition, a metric bound, or determinism.
+public enum CheckID: Hashable, Sendable, CustomStringConvertible {
+    case invariant(InvariantID)
+    /// An eventually-condition, by its description, that did not hold by its deadline.
+    case eventually(String)
+    /// A metric bound, by its description, that the run's metric broke.
+    case metricBound(String)
+    /// Two runs of the same scenario and seed gave different trace digests.
+    case determinism
+
+    /// `T2`, `eventually: server has 1 message(s) in alice+bob`, `metric: reconnects <= 5.0`, `determinism`.
+    public var description: String {
+        switch self {
+        case .invariant(let id): id.rawValue
+        case .eventually(let condition): "eventually: \(condition)"
+        case .metricBound(let bound): "metric: \(bound)"
+        case .determinism: "determinism"
+        }
+    }
+}

@@ -1,0 +1,68 @@
+/// The outcome of one run of a scenario with one seed.
+public struct RunResult: Hashable, Sendable {
+    /// The scenario's name.
+    public var scenario: String
+    public var seed: UInt64
+    /// The mutant forced on every client with `--mutant`, or nil.
+    public var mutant: String?
+    /// Hash over the run's canonical trace: same scenario and seed, same digest, on any machine.
+    public var digest: UInt64
+    /// Broken checks, in the order they were found. Empty means the run passed.
+    public var violations: [Violation]
+    /// Metrics the world measured, in the world's fixed order.
+    public var metrics: [Metric]
+    /// The run's trace records, when `RunOptions.recordsTrace` asked for them; otherwise empty.
+    public var trace: [String]
+
+    public init(
+        scenario: String,
+        seed: UInt64,
+        mutant: String? = nil,
+        digest: UInt64,
+        violations: [Violation] = [],
+        metrics: [Metric] = [],
+        trace: [String] = []
+    ) {
+        self.scenario = scenario
+        self.seed = seed
+        self.mutant = mutant
+        self.digest = digest
+        self.violations = violations
+        self.metrics = metrics
+        self.trace = trace
+    }
+
+    /// Pass when no check broke.
+    public var verdict: Verdict { violations.isEmpty ? .pass : .fail }
+
+    /// The digest as 16 lower-case hex digits.
+    public var digestHex: String { Self.hex(digest) }
+
+    /// The command that repeats this run: `syncsim run NAME --seed N [--mutant M]`.
+    public var reproduceCommand: String {
+        "syncsim run \(scenario) --seed \(seed)" + (mutant.map { " --mutant \($0)" } ?? "")
+    }
+
+    /// `value` as 16 lower-case hex digits, zero-padded.
+    public static func hex(_ value: UInt64) -> String {
+        let digits = String(value, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
+    }
+}
+
+/// Whether a run held every check.
+public enum Verdict: String, Hashable, Sendable {
+    case pass
+    case fail
+}
+
+/// One measured value of a run (`reconnects`, `bytesOnAirUplink`, `sendToAckP95Milliseconds`). Units in the name.
+public struct Metric: Hashable, Sendable {
+    public var name: String
+    public var value: Double
+
+    public init(_ name: String, _ value: Double) {
+        self.name = name
+        self.value = value
+    }
+}

@@ -1,0 +1,172 @@
+/// Reduces a failing scenario while the same check keeps failing: fewer faults, fewer clients, fewer actions,
+/// shorter faults, smaller seeded histories.
+///
+/// Greedy and deterministic: it re-runs candidates through the executor with the one failing seed and keeps a
+/// candidate when it is valid and its run still breaks the target check. Steps are first made absolute
+/// (`Scenario.withAbsoluteTiming()`), so removing one never moves another. Runs stop at `maxRuns`.
+public struct Shrinker: Sendable {
+    public var executor: any ScenarioExecutor
+    public var options: RunOptions
+    /// The most runs the shrinker may spend.
+    public var maxRuns: Int
+
+    public init(executor: any ScenarioExecutor, options: RunOptions = RunOptions(), maxRuns: Int = 400) {
+        self.executor = executor
+        self.options = options
+        self.maxRuns = maxRuns
+    }
+
+    /// What shrinking produced.
+    public struct Outcome: Sendable {
+        /// The reduced scenario, with `seeds == [seed]`.
+        public var scenario: Scenario
+        /// Its run, which still breaks the target check.
+        public var result: RunResult
+        /// Runs spent.
+        public var runs: Int
+    }
+
+    /// Shrinks `scenario`, whose run with `seed` broke `target`.
+    /// - Returns: the smallest failing scenario found, or nil when the scenario's run does not break `target`
+    ///   (or its timing cannot be resolved).
+    public func shrink(_ scenario: Scenario, seed: UInt64, target: CheckID) -> Outcome? {
+        guard var current = try? scenario.withAbsoluteTiming() else { return nil }
+        current.seeds = [seed]
+        var state = State(shrinker: self, seed: seed, target: target)
+        guard let first = state.fails(current) else { return nil }
+        var best = first
+        var progressed = true
+        while progressed && state.hasBudget {
+            progressed = false
+            progressed = state.removeSteps(of: &current, best: &best) { $0.action.isFault } || progressed
+            progressed = state.removeClients(of: &current, best: &best) || progressed
+            progressed = state.removeSteps(of: &current, best: &best) { !$0.action.isFault } || progressed
+            progressed = state.shortenFaults(of: &current, best: &best) || progressed
+            progressed = state.shrinkHistory(of: &current, best: &best) || progressed
+        }
+        return Outcome(scenario: current, result: best, runs: state.runs)
+    }
+
+    private struct State {
+        let shrinker: Shrinker
+        let seed: UInt64
+        let target: CheckID
+        var runs = 0
+
+        var hasBudget: Bool { runs < shrinker.maxRuns }
+
+        /// The run of `candidate` when it is valid and still breaks the target; nil otherwise.
+        mutating func fails(_ candidate: Scenario) -> RunResult? {
+            guard hasBudget, candidate.problems().isEmpty else { return nil }
+            runs += 1
+            let result = shrinker.executor.run(candidate, seed: seed, options: shrinker.options)
+            return result.violations.contains { $0.check == target } ? result : nil
+        }
+
+        /// Removes chunks of the steps matching `isCandidate`, halving the chunk size down to single steps.
+        mutating func removeSteps(
+            of scenario: inout Scenario,
+            best: inout RunResult,
+            where isCandidate: (Step) -> Bool
+        ) -> Bool {
+            var progressed = false
+            var chunk = max(1, scenario.steps.filter(isCandidate).count / 2)
+            while hasBudget {
+                var start = 0
+                while hasBudget {
+                    let positions = scenario.steps.indices.filter { isCandidate(scenario.steps[$0]) }
+                    guard start < positions.count else { break }
+                    let doomed = Set(positions[start..<min(start + chunk, positions.count)])
+                    var candidate = scenario
+                    candidate.steps = scenario.steps.indices.filter { !doomed.contains($0) }.map { scenario.steps[$0] }
+                    if let result = fails(candidate) {
+                        scenario = candidate
+                        best = result
+                        progressed = true
+                    } else {
+                        start += chunk
+                    }
+                }
+                if chunk == 1 { break }
+                chunk /= 2
+            }
+            return progressed
+        }
+
+        /// Removes clients one at a time with their steps, chat memberships, histories and conditions.
+        mutating func removeClients(of scenario: inout Scenario, best: inout RunResult) -> Bool {
+            var progressed = false
+            var index = 0
+            while index < scenario.clients.count && hasBudget {
+                let name = scenario.clients[index].name
+                let candidate = Self.removingClient(name, from: scenario)
+                if let result = fails(candidate) {
+                    scenario = candidate
+                    best = result
+                    progressed = true
+                } else {
+                    index += 1
+                }
+            }
+            return progressed
+        }
+
+        static func removingClient(_ name: String, from scenario: Scenario) -> Scenario {
+            var copy = scenario
+            copy.clients.removeAll { $0.name == name }
+            copy.steps.removeAll { $0.action.client == name }
+            for index in copy.chats.indices { copy.chats[index].members.removeAll { $0 == name } }
+            copy.chats.removeAll { $0.members.isEmpty }
+            // A chat named "a+b" loses its meaning without b; a declared chat just loses the member.
+            let declared = Set(scenario.chats.map(\.name))
+            copy.server.history.removeAll { !declared.contains($0.chat) && scenario.members(of: $0.chat).contains(name) }
+            copy.expectations.eventually.removeAll { $0.condition.mentions(client: name) }
+            return copy
+        }
+
+        /// Halves fault durations while the target keeps failing.
+        mutating func shortenFaults(of scenario: inout Scenario, best: inout RunResult) -> Bool {
+            var progressed = false
+            for index in scenario.steps.indices {
+                while hasBudget, let duration = scenario.steps[index].action.duration,
+                    duration > .milliseconds(1)
+                {
+                    var candidate = scenario
+                    let half = SimDuration(nanoseconds: duration.nanoseconds / 2)
+                    candidate.steps[index].action = candidate.steps[index].action.withDuration(half)
+                    guard let result = fails(candidate) else { break }
+                    scenario = candidate
+                    best = result
+                    progressed = true
+                }
+            }
+            return progressed
+        }
+
+        /// Halves pre-seeded chat histories while the target keeps failing.
+        mutating func shrinkHistory(of scenario: inout Scenario, best: inout RunResult) -> Bool {
+            var progressed = false
+            for index in scenario.server.history.indices {
+                while hasBudget, scenario.server.history[index].messages > 1 {
+                    var candidate = scenario
+                    candidate.server.history[index].messages /= 2
+                    guard let result = fails(candidate) else { break }
+                    scenario = candidate
+                    best = result
+                    progressed = true
+                }
+            }
+            return progressed
+        }
+    }
+}
+
+extension Condition {
+    /// Whether the condition names `client`.
+    func mentions(client name: String) -> Bool {
+        switch self {
+        case .queueDrained(let client), .historyComplete(let client, _), .loggedIn(let client): client == name
+        default: false
+        }
+    }
+}

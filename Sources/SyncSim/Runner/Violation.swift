@@ -1,0 +1,81 @@
+/// A broken check in a run: what, where (client, chat, virtual time), expected versus found, the scenario step
+/// that ran last with its source line, and the tail of the trace.
+public struct Violation: Hashable, Sendable, CustomStringConvertible {
+    /// The check that failed.
+    public var check: CheckID
+    /// The client it concerns, or nil (server-wide, or the whole run).
+    public var client: String?
+    /// The chat it concerns, or nil.
+    public var chat: String?
+    /// Virtual time at which the checker saw it.
+    public var time: SimInstant
+    /// What the check expected (`"one server message for cid 7"`).
+    public var expected: String
+    /// What it found (`"2 messages: ids 41, 42"`).
+    public var found: String
+    /// The timeline step that ran last before the violation, or nil when none had run.
+    public var lastStep: StepReference?
+    /// The last trace records before the violation, oldest first; at most `Violation.traceTailLength`.
+    public var traceTail: [String]
+
+    /// How many trace records a violation keeps.
+    public static let traceTailLength = 30
+
+    public init(
+        check: CheckID,
+        client: String? = nil,
+        chat: String? = nil,
+        time: SimInstant,
+        expected: String,
+        found: String,
+        lastStep: StepReference? = nil,
+        traceTail: [String] = []
+    ) {
+        self.check = check
+        self.client = client
+        self.chat = chat
+        self.time = time
+        self.expected = expected
+        self.found = found
+        self.lastStep = lastStep
+        self.traceTail = Array(traceTail.suffix(Self.traceTailLength))
+    }
+
+    /// The invariant broken, or nil for other checks.
+    public var invariant: InvariantID? { if case .invariant(let id) = check { id } else { nil } }
+
+    /// One line: `T2 at 12.345s client alice chat alice+bob: expected ..., found ...`.
+    public var description: String {
+        var where_ = "\(check) at \(time)"
+        if let client { where_ += " client \(client)" }
+        if let chat { where_ += " chat \(chat)" }
+        return "\(where_): expected \(expected), found \(found)"
+    }
+}
+
+/// A timeline step as reports cite it: its DSL call, when it ran, and the line that wrote it.
+public struct StepReference: Hashable, Sendable, CustomStringConvertible {
+    /// The step's DSL call (`Send(from: "alice", text: "hi", in: "alice+bob")`).
+    public var source: String
+    /// When it ran.
+    public var time: SimInstant
+    public var location: SourceLocation
+
+    public init(source: String, time: SimInstant, location: SourceLocation) {
+        self.source = source
+        self.time = time
+        self.location = location
+    }
+
+    /// Makes a reference to a scheduled step.
+    public init(_ scheduled: ScheduledStep) {
+        self.init(
+            source: Scenario.actionSource(scheduled.step.action),
+            time: scheduled.time,
+            location: scheduled.step.location
+        )
+    }
+
+    /// `Scenarios/X.swift:12 at 1.300s: LinkDown("alice", for: .seconds(8))`.
+    public var description: String { "\(location) at \(time): \(source)" }
+}
