@@ -1,4 +1,45 @@
 import SyncSim
 
 /// The scenario catalog: a plain list, since Swift on Linux has no runtime discovery.
-public enum Catalog {}
+///
+/// Each scenario is a `static let` in an extension in this folder, with a `///` comment saying what field
+/// behaviour it reproduces. Add a new one to `all`. Engine parameter and metric names used here are the
+/// reference engine's and the world's: `historyPageSize`, `requestTimeout`, `initialSeq`; metrics
+/// `loginAttempts`, `reconnects`.
+public enum Catalog {
+    /// Every catalog scenario, in the order `syncsim list` and `syncsim run` show them.
+    public static let all: [Scenario] = [
+        // Sending and the task queue
+        reconnectDuringSend,
+        outOfOrderResponses,
+        photoOn2GLinkDrop,
+        restartWithPendingTasks,
+        crashMidPhotoUpload,
+        delaySpikeDuringSends,
+        // History and chunks
+        historyGapAfterLogin,
+        scrollThroughGapsToStart,
+        duplicatedAndLostPushes,
+        groupChat100Mixed,
+        // Connections and the server
+        serverRestart,
+        halfOpenConnection,
+        seqWrapLongPending,
+        wifiToEdgeHandover,
+        clockSkewLastSync,
+        // From public bug reports
+        backgroundBeyondLoginWindow,
+        messagesWhileSocketDown,
+        resendWhileFirstCopyQueued,
+        responseLostAfterStore,
+        offlineSendsInOrder,
+        weakLinkSendOrder,
+        stuckSendFlushesAfterHandover,
+        halfOpenSwitchThenRestart,
+        loginRejectedBackoffGrows,
+        pushBeforeCatchUp,
+    ]
+
+    /// The scenario called `name`, or nil.
+    public static func scenario(named name: String) -> Scenario? { all.first { $0.name == name } }
+}

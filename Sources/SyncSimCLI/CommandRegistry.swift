@@ -4,6 +4,8 @@ import Foundation
 enum CommandRegistry {
     static let all: [CommandSpec] = [
         // Commands are added here, one line each, e.g. `DecodeCommand.spec,`.
+        ListCommand.spec,
+        RunCommand.spec,
     ]
 
     static var names: [String] { all.map(\.name) }

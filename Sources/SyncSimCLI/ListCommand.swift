@@ -1,0 +1,42 @@
+import Scenarios
+import SyncSim
+
+/// `syncsim list`: the catalog's scenarios with their one-line summaries, or the engine mutants.
+enum ListCommand {
+    static let spec = CommandSpec(
+        name: "list",
+        summary: "list the catalog's scenarios (or, with --mutants, the engine mutants)",
+        help: """
+            usage: syncsim list [--mutants]
+
+            Prints each catalog scenario's name, pinned seeds and one-line summary, in catalog order.
+            With --mutants, prints each engine mutant, what it breaks, and the scenarios expected to catch it.
+
+            example: syncsim list
+            """,
+        run: { list, console in
+            let showsMutants = list.flag("--mutants")
+            try list.finish()
+            lines(mutants: showsMutants, catalog: Catalog.all).forEach(console.out)
+            return ExitCode.success
+        }
+    )
+
+    static func lines(mutants showsMutants: Bool, catalog: [Scenario]) -> [String] {
+        if showsMutants {
+            let width = (Mutant.all.map(\.name.count).max() ?? 0) + 2
+            return Mutant.all.flatMap { mutant -> [String] in
+                let catchers = MutantCatalog.scenarios(catching: mutant.name)
+                return [
+                    mutant.name.padding(toLength: width, withPad: " ", startingAt: 0) + mutant.summary,
+                    String(repeating: " ", count: width) + "caught by: "
+                        + (catchers.isEmpty ? "(none yet)" : catchers.joined(separator: ", ")),
+                ]
+            }
+        }
+        let width = (catalog.map(\.name.count).max() ?? 0) + 2
+        return catalog.map { scenario in
+            scenario.name.padding(toLength: width, withPad: " ", startingAt: 0) + scenario.summary
+        }
+    }
+}

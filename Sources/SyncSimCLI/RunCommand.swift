@@ -1,0 +1,289 @@
+import Foundation
+import Scenarios
+import SyncSim
+
+/// `syncsim run`: runs catalog scenarios over seeds, checks their expectations, reports and exits 0, 1 or 2.
+struct RunCommand {
+    /// The executor the CLI runs scenarios with.
+    ///
+    /// PLACEHOLDER: `PlaceholderExecutor` runs nothing and passes. The world's executor replaces this line.
+    static let defaultExecutor: any ScenarioExecutor = PlaceholderExecutor()
+
+    static let spec = CommandSpec(
+        name: "run",
+        summary: "run catalog scenarios over seeds and check the invariants",
+        help: """
+            usage: syncsim run [NAME...] [--seed N | --seeds A..B] [--random K [--random-base B]] [--mutant NAME]
+                               [--junit FILE] [--json] [--trace FILE] [--check-determinism] [--jobs N] [--shrink]
+
+            Runs the named catalog scenarios (all when none is named; `syncsim list` shows them), each with its
+            pinned seeds, or with the seeds given. Every run prints its seed and trace digest; every failure
+            prints the command that reproduces it.
+
+            options:
+              --seed N             run with seed N instead of the pinned seeds
+              --seeds A..B         run with every seed from A to B inclusive (A <= B)
+              --random K           add K random seeds per scenario, derived from the random base
+              --random-base B      base of the random seeds (default: taken from the wall clock and printed in
+                                   the summary, so the run can be repeated with --random-base)
+              --mutant NAME        run every client with this engine mutant (`syncsim list --mutants`)
+              --junit FILE         also write JUnit XML to FILE (one testcase per scenario and seed)
+              --json               print one JSON object per run instead of the human lines; summary on stderr
+              --trace FILE         write every run's trace records to FILE
+              --check-determinism  run each seed twice and fail when the trace digests differ
+              --jobs N             run up to N runs in parallel (default 1); output order does not change
+              --shrink             reduce each failing run to a smaller scenario that still fails the same
+                                   check, and print it as DSL code
+
+            Random seeds: seed i of scenario S is output i of the SimCore stream "random-seeds/S" under run
+            seed B (RunPlan.randomSeeds), so `--random K --random-base B` repeats the same runs anywhere.
+
+            exit codes: 0 every check held, 1 a check failed, 2 a usage or input error
+
+            example: syncsim run reconnect-during-send --seeds 1..20 --jobs 2
+            """,
+        run: { list, console in
+            let command = try RunCommand(parsing: &list, catalog: Catalog.all)
+            return try command.execute(
+                console: &console,
+                executor: defaultExecutor,
+                defaultRandomBase: { UInt64(Date().timeIntervalSince1970 * 1_000) }
+            )
+        }
+    )
+
+    var scenarios: [Scenario]
+    var seeds: RunPlan.SeedSelection = .pinned
+    var randomCount = 0
+    var randomBase: UInt64?
+    var mutant: String?
+    var junitPath: String?
+    var printsJSON = false
+    var tracePath: String?
+    var checksDeterminism = false
+    var jobs = 1
+    var shrinks = false
+
+    /// Parses the options and names.
+    /// - Throws: `UsageError` for a malformed or unknown option, an empty seed range, an unknown scenario or mutant.
+    init(parsing list: inout ArgumentList, catalog: [Scenario]) throws {
+        let seed = try list.value(of: "--seed").map { try Self.seed($0, option: "--seed") }
+        let range = try list.value(of: "--seeds").map(Self.seedRange)
+        if seed != nil && range != nil { throw UsageError("give either --seed or --seeds, not both") }
+        if let seed { seeds = .explicit([seed]) }
+        if let range { seeds = .explicit(range) }
+        randomCount = try list.int("--random", in: 1...100_000) ?? 0
+        randomBase = try list.value(of: "--random-base").map { try Self.seed($0, option: "--random-base") }
+        if randomBase != nil && randomCount == 0 { throw UsageError("--random-base needs --random K") }
+        mutant = try list.value(of: "--mutant")
+        if let mutant, Mutant.named(mutant) == nil {
+            throw UsageError(
+                "unknown mutant '\(mutant)'; mutants: \(Mutant.all.map(\.name).joined(separator: ", "))"
+            )
+        }
+        junitPath = try list.value(of: "--junit")
+        tracePath = try list.value(of: "--trace")
+        printsJSON = list.flag("--json")
+        checksDeterminism = list.flag("--check-determinism")
+        shrinks = list.flag("--shrink")
+        jobs = try list.int("--jobs", in: 1...256) ?? 1
+        let names = list.positionals()
+        try list.finish()
+        if names.isEmpty {
+            scenarios = catalog
+        } else {
+            scenarios = try names.map { name in
+                guard let scenario = catalog.first(where: { $0.name == name }) else {
+                    throw UsageError("unknown scenario '\(name)'; 'syncsim list' shows the catalog")
+                }
+                return scenario
+            }
+        }
+    }
+
+    static func seed(_ text: String, option: String) throws -> UInt64 {
+        guard let value = UInt64(text) else {
+            throw UsageError("option \(option): expected an integer in 0...\(UInt64.max), got '\(text)'")
+        }
+        return value
+    }
+
+    /// Parses `A..B` (or `A...B`), inclusive, A <= B, at most a million seeds.
+    static func seedRange(_ text: String) throws -> [UInt64] {
+        let separator = text.contains("...") ? "..." : ".."
+        let parts = text.components(separatedBy: separator)
+        guard parts.count == 2, let low = UInt64(parts[0]), let high = UInt64(parts[1]) else {
+            throw UsageError("option --seeds: expected a range A..B of non-negative integers, got '\(text)'")
+        }
+        guard low <= high else {
+            throw UsageError("option --seeds: range \(text) is empty; write the smaller seed first (\(high)..\(low))")
+        }
+        guard high - low < 1_000_000 else {
+            throw UsageError("option --seeds: range \(text) has more than 1000000 seeds")
+        }
+        return Array(low...high)
+    }
+
+    /// What one job produced: its result (with a determinism violation added when asked and digests differed).
+    private struct JobOutcome: Sendable {
+        var result: RunResult
+    }
+
+    /// Runs the plan and prints the reports.
+    /// - Returns: 0 when every check held, 1 when one failed, 2 for an invalid scenario or an unwritable file.
+    func execute(
+        console: inout Console,
+        executor: any ScenarioExecutor,
+        defaultRandomBase: () -> UInt64
+    ) throws -> Int32 {
+        var invalid = false
+        for scenario in scenarios {
+            for problem in scenario.problems() {
+                console.err("syncsim run: \(problem)")
+                invalid = true
+            }
+        }
+        if invalid { return ExitCode.usage }
+        let base = randomCount > 0 ? (randomBase ?? defaultRandomBase()) : 0
+        let prepared = scenarios.map { scenario in mutant.map { scenario.withMutant($0) } ?? scenario }
+        let plan = RunPlan(scenarios: prepared, seeds: seeds, randomCount: randomCount, randomBase: base)
+        let jobs = plan.jobs
+        let options = RunOptions(mutant: mutant, recordsTrace: tracePath != nil)
+        let checksDeterminism = self.checksDeterminism
+
+        var results: [RunResult?] = Array(repeating: nil, count: jobs.count)
+        var nextToPrint = 0
+        var progress = Progress(total: jobs.count, console: console)
+        let output = console
+        Parallel.run(
+            count: jobs.count,
+            jobs: self.jobs,
+            work: { index in
+                let job = jobs[index]
+                return Self.runJob(job, executor: executor, options: options, checksDeterminism: checksDeterminism)
+            },
+            completed: { index, result in
+                results[index] = result
+                progress.record(failed: result.verdict == .fail, console: output)
+                guard results[nextToPrint] != nil else { return }
+                progress.clear(console: output)
+                while nextToPrint < results.count, let ready = results[nextToPrint] {
+                    print(ready, to: output)
+                    nextToPrint += 1
+                }
+                progress.draw(console: output)
+            }
+        )
+        progress.clear(console: console)
+        let finished = results.compactMap { $0 }
+
+        if shrinks { shrink(finished, plan: plan, executor: executor, options: options, console: console) }
+        try writeFiles(finished)
+        printSummary(finished, randomBase: base, console: console)
+        return finished.contains { $0.verdict == .fail } ? ExitCode.checkFailed : ExitCode.success
+    }
+
+    private static func runJob(
+        _ job: RunPlan.Job,
+        executor: any ScenarioExecutor,
+        options: RunOptions,
+        checksDeterminism: Bool
+    ) -> RunResult {
+        var result = executor.run(job.scenario, seed: job.seed, options: options)
+        if checksDeterminism {
+            let again = executor.run(job.scenario, seed: job.seed, options: options)
+            if again.digest != result.digest {
+                result.violations.append(
+                    Violation(
+                        check: .determinism,
+                        time: .start,
+                        expected: "the same trace digest in both runs (first \(result.digestHex))",
+                        found: "second run's digest \(again.digestHex)"
+                    )
+                )
+            }
+        }
+        return result
+    }
+
+    private func print(_ result: RunResult, to console: Console) {
+        if printsJSON {
+            console.out(Report.jsonLine(for: result))
+        } else {
+            Report.humanLines(for: result).forEach(console.out)
+        }
+    }
+
+    private func shrink(
+        _ results: [RunResult],
+        plan: RunPlan,
+        executor: any ScenarioExecutor,
+        options: RunOptions,
+        console: Console
+    ) {
+        let say: (String) -> Void = printsJSON ? console.err : console.out
+        let shrinker = Shrinker(executor: executor, options: options)
+        for (index, result) in results.enumerated() where result.verdict == .fail {
+            guard let target = result.violations.first(where: { $0.check != .determinism })?.check else {
+                say("shrink: \(result.scenario) seed \(result.seed) failed only determinism; nothing to shrink")
+                continue
+            }
+            let original = plan.jobs[index].scenario
+            guard let outcome = shrinker.shrink(original, seed: result.seed, target: target) else {
+                say("shrink: \(result.scenario) seed \(result.seed) did not fail \(target) again; nothing to shrink")
+                continue
+            }
+            let reduced = outcome.scenario
+            say(
+                "shrunk \(result.scenario) seed \(result.seed) in \(outcome.runs) runs, still failing \(target): "
+                    + "\(original.steps.count) -> \(reduced.steps.count) steps, "
+                    + "\(original.clients.count) -> \(reduced.clients.count) clients"
+            )
+            say(reduced.dslSource(indent: 4))
+        }
+    }
+
+    private func writeFiles(_ results: [RunResult]) throws {
+        if let junitPath { try Self.write(Report.junitXML(for: results), to: junitPath) }
+        if let tracePath {
+            var text = ""
+            for result in results {
+                text += "# \(result.scenario) seed \(result.seed) digest \(result.digestHex)\n"
+                for record in result.trace { text += record + "\n" }
+            }
+            try Self.write(text, to: tracePath)
+        }
+    }
+
+    static func write(_ text: String, to path: String) throws {
+        do {
+            try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        } catch {
+            throw OutputFileError(path: path, reason: error.localizedDescription)
+        }
+    }
+
+    private func printSummary(_ results: [RunResult], randomBase: UInt64, console: Console) {
+        let failed = results.filter { $0.verdict == .fail }
+        var scenarioNames: [String] = []
+        for result in results where !scenarioNames.contains(result.scenario) { scenarioNames.append(result.scenario) }
+        var line = "\(results.count) runs of \(scenarioNames.count) scenarios: "
+            + "\(results.count - failed.count) passed, \(failed.count) failed"
+        if randomCount > 0 { line += "; random seeds from --random \(randomCount) --random-base \(randomBase)" }
+        if let mutant { line += "; mutant \(mutant)" }
+        let say: (String) -> Void = printsJSON ? console.err : console.out
+        say(line)
+        if !failed.isEmpty {
+            say("reproduce:")
+            failed.forEach { say("  \($0.reproduceCommand)") }
+        }
+    }
+}
+
+/// A report file could not be written; exit code 2.
+struct OutputFileError: Error, CustomStringConvertible {
+    var path: String
+    var reason: String
+
+    var description: String { "cannot write \(path): \(reason)" }
+}
