@@ -1,0 +1,57 @@
+import Testing
+@testable import SyncSim
+
+/// A fixed world for conditions: one chat on the server, a cache per client.
+private struct FakeWorld: WorldProbe {
+    var now = SimInstant.start
+    var server: [String: [ChatMessage]] = [:]
+    var cache: [String: [ChatMessage]] = [:]
+    var chunks: [String: Int] = [:]
+    var pending: [String: Int] = [:]
+    var hasConverged = false
+    var clientNames = ["alice", "bob"]
+
+    func serverMessages(in chat: String) -> [ChatMessage] { server[chat] ?? [] }
+    func cachedMessages(of client: String, in chat: String) -> [ChatMessage] { cache[client + "/" + chat] ?? [] }
+    func chunkCount(of client: String, in chat: String) -> Int { chunks[client + "/" + chat] ?? 0 }
+    func pendingTaskCount(of client: String) -> Int { pending[client] ?? 0 }
+    func isLoggedIn(_ client: String) -> Bool { client == "alice" }
+}
+
+private func message(_ id: Int64, _ text: String) -> ChatMessage {
+    ChatMessage(id: id, time: id * 1_000, sender: 1, text: text)
+}
+
+@Suite struct ConditionTests {
+    private let world = FakeWorld(
+        server: ["a+b": [message(1, "A"), message(2, "x"), message(3, "B")]],
+        cache: ["alice/a+b": [message(1, "A"), message(2, "x"), message(3, "B")]],
+        chunks: ["alice/a+b": 1, "bob/a+b": 2],
+        pending: ["bob": 1]
+    )
+
+    @Test("data conditions read the world", arguments: [
+        (Condition.serverMessageCount(chat: "a+b", count: 3), true),
+        (.serverMessageCount(chat: "a+b", count: 2), false),
+        (.serverTexts(chat: "a+b", texts: ["A", "x", "B"]), true),
+        (.serverOrder(chat: "a+b", texts: ["A", "B"]), true),
+        (.serverOrder(chat: "a+b", texts: ["B", "A"]), false),
+        (.serverOrder(chat: "a+b", texts: ["A", "C"]), false),
+        (.queueDrained(client: "alice"), true),
+        (.allQueuesDrained, false),
+        (.historyComplete(client: "alice", chat: "a+b"), true),
+        (.historyComplete(client: "bob", chat: "a+b"), false),
+        (.loggedIn(client: "bob"), false),
+        (.converged, false),
+    ])
+    func dataConditions(condition: Condition, expected: Bool) {
+        #expect(condition.isSatisfied(in: world) == expected, "\(condition)")
+    }
+
+    @Test("a custom condition runs its closure and reports its label")
+    func custom() {
+        let eventually = Eventually("bob has work", within: .seconds(5)) { $0.pendingTaskCount(of: "bob") > 0 }
+        #expect(eventually.condition.isSatisfied(in: world))
+        #expect(eventually.condition.description == "bob has work")
+    }
+}

@@ -1,0 +1,132 @@
+import Testing
+@testable import SyncSim
+
+@Suite struct ScenarioTests {
+    static let sample = Scenario("sample", summary: "a sample", seeds: [1, 2]) {
+        Server(parameters: ["historyPageSize": 30], history: ["alice+bob": 10])
+        Client("alice", profile: .edge, parameters: ["requestTimeout": .duration(.seconds(20))])
+        Client("bob", profile: "LTE-M", mutant: "resend-new-cid")
+        Chat("team", members: ["alice", "bob"])
+        Timeline {
+            At(.seconds(1)) { Send(from: "alice", text: "hi", in: "alice+bob").named("hello") }
+            After(.milliseconds(300)) { LinkDown("alice", for: .seconds(8)) }
+            After(.seconds(2), step: "hello") {
+                OpenChat("bob", "team")
+                ScrollUp("bob", in: "team", messages: 40)
+            }
+        }
+        Expect {
+            Invariants(.T2, .C1)
+            Eventually(within: .minutes(2), .serverMessageCount(chat: "alice+bob", count: 1))
+            MetricBound("reconnects", atMost: 3)
+        }
+    }
+
+    @Test("the builder collects topology, steps and expectations as plain values")
+    func buildsValues() {
+        let scenario = Self.sample
+        #expect(scenario.name == "sample")
+        #expect(scenario.seeds == [1, 2])
+        #expect(scenario.server.parameters["historyPageSize"] == .int(30))
+        #expect(scenario.server.history == [ChatHistorySeed(chat: "alice+bob", messages: 10)])
+        #expect(scenario.clients.map(\.name) == ["alice", "bob"])
+        #expect(scenario.clients[0].profile == .edge)
+        #expect(scenario.clients[1].profile.rawValue == "LTE-M")
+        #expect(scenario.clients[1].mutant == "resend-new-cid")
+        #expect(scenario.clients[0].parameters["requestTimeout"] == .duration(.seconds(20)))
+        #expect(scenario.chats == [ChatSpec(name: "team", members: ["alice", "bob"], location: scenario.chats[0].location)])
+        #expect(scenario.steps.map(\.action) == [
+            .sendText(client: "alice", chat: "alice+bob", text: "hi"),
+            .outage(client: "alice", duration: .seconds(8), mode: .silently),
+            .openChat(client: "bob", chat: "team"),
+            .scroll(client: "bob", chat: "team", direction: .up, messages: 40),
+        ])
+        #expect(scenario.steps.map(\.timing) == [
+            .at(.seconds(1)), .afterPrevious(.milliseconds(300)), .after(.seconds(2), step: "hello"),
+            .afterPrevious(.zero),
+        ])
+        #expect(scenario.steps[0].label == "hello")
+        #expect(scenario.expectations.invariants == [.C1, .T2])
+        #expect(scenario.checkedInvariants == [.C1, .T2])
+        #expect(scenario.expectations.eventually.count == 1)
+        #expect(scenario.expectations.metricBounds.map(\.description) == ["reconnects <= 3.0"])
+        #expect(scenario.problems().isEmpty)
+    }
+
+    @Test("every step keeps the file and line of its DSL call")
+    func keepsSourceLocations() {
+        let scenario = Self.sample
+        #expect(scenario.steps.allSatisfy { $0.location.fileID == "SyncSimTests/ScenarioTests.swift" })
+        let lines = scenario.steps.map(\.location.line)
+        #expect(lines[1] == lines[0] + 1)
+        #expect(lines[3] == lines[2] + 1)
+        #expect(scenario.location.fileID == "SyncSimTests/ScenarioTests.swift")
+    }
+
+    @Test("schedule resolves After steps and orders by time, then position")
+    func schedule() throws {
+        let scheduled = try Self.sample.schedule()
+        #expect(scheduled.map(\.time.nanosecondsSinceStart) == [
+            1_000_000_000, 1_300_000_000, 3_000_000_000, 3_000_000_000,
+        ])
+        #expect(scheduled.map(\.index) == [0, 1, 2, 3])
+        let absolute = try Self.sample.withAbsoluteTiming()
+        #expect(absolute.steps.map(\.timing) == [
+            .at(.seconds(1)), .at(.milliseconds(1_300)), .at(.seconds(3)), .at(.seconds(3)),
+        ])
+    }
+
+    @Test("chat members come from a declaration or from the name")
+    func members() {
+        #expect(Self.sample.members(of: "team") == ["alice", "bob"])
+        #expect(Self.sample.members(of: "alice+bob+carol") == ["alice", "bob", "carol"])
+        #expect(Self.sample.chatNames == ["team", "alice+bob"])
+    }
+
+    @Test("no Invariants line means every invariant is checked")
+    func defaultInvariants() {
+        let scenario = Scenario("bare", summary: "s", seeds: [1]) { Client("a", profile: .wifi) }
+        #expect(scenario.checkedInvariants == InvariantID.allCases)
+        #expect(scenario.server == ServerSpec())
+    }
+
+    @Test("loops and conditions work in every builder")
+    func loopsAndConditions() {
+        let includeBob = false
+        let scenario = Scenario("loops", summary: "s", seeds: [1]) {
+            for name in ["a", "b", "c"] { Client(name, profile: .threeG) }
+            if includeBob { Client("bob", profile: .wifi) }
+            Timeline {
+                for index in 0..<4 { At(.seconds(index)) { Send(from: "a", text: "\(index)", in: "a+b") } }
+            }
+        }
+        #expect(scenario.clients.map(\.name) == ["a", "b", "c"])
+        #expect(scenario.steps.count == 4)
+    }
+
+    @Test("validation names the scenario, the line and the problem")
+    func validation() {
+        let scenario = Scenario("broken", summary: "s", seeds: []) {
+            Client("alice", profile: .edge)
+            Client("alice", profile: .edge)
+            Timeline {
+                At(.seconds(1)) { Send(from: "carol", text: "x", in: "alice+carol") }
+                After(.seconds(1), step: "missing") { LossBurst("alice", for: .seconds(1), lossRate: 1.5) }
+            }
+        }
+        let problems = scenario.problems().map(\.description)
+        #expect(problems.contains { $0.contains("needs at least one pinned seed") })
+        #expect(problems.contains { $0.contains("client 'alice' declared twice") })
+        #expect(problems.contains { $0.contains("client 'carol' is not in the topology") })
+        #expect(problems.contains { $0.contains("probability 1.5 is outside 0...1") })
+        #expect(problems.contains { $0.contains("no earlier step is labelled 'missing'") })
+        #expect(problems.allSatisfy { $0.hasPrefix("SyncSimTests/ScenarioTests.swift:") })
+        #expect(problems.allSatisfy { $0.contains("scenario 'broken'") })
+    }
+
+    @Test("withMutant puts the mutant on every client")
+    func mutant() {
+        let mutated = Self.sample.withMutant("parallel-sends")
+        #expect(mutated.clients.allSatisfy { $0.mutant == "parallel-sends" })
+    }
+}
