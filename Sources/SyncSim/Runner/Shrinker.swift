@@ -124,7 +124,7 @@ public struct Shrinker: Sendable {
             return copy
         }
 
-        /// Halves fault durations while the target keeps failing.
+        /// Halves fault durations (in whole milliseconds, down to 1 ms) while the target keeps failing.
         mutating func shortenFaults(of scenario: inout Scenario, best: inout RunResult) -> Bool {
             var progressed = false
             for index in scenario.steps.indices {
@@ -132,7 +132,8 @@ public struct Shrinker: Sendable {
                     duration > .milliseconds(1)
                 {
                     var candidate = scenario
-                    let half = SimDuration(nanoseconds: duration.nanoseconds / 2)
+                    // Whole milliseconds keep the printed scenario readable.
+                    let half = SimDuration.milliseconds(max(1, duration.nanoseconds / 2 / 1_000_000))
                     candidate.steps[index].action = candidate.steps[index].action.withDuration(half)
                     guard let result = fails(candidate) else { break }
                     scenario = candidate
