@@ -5,16 +5,37 @@ import SyncSim
 public enum MutantCatalog {
     /// (mutant name, scenario names), in `Mutant.all` order.
     public static let expectations: [(mutant: String, scenarios: [String])] = [
-        ("merge-skips-bridge", ["scroll-through-gaps-to-start", "history-gap-after-login", "background-beyond-login-window"]),
+        (
+            "merge-skips-bridge",
+            [
+                "scroll-through-gaps-to-start",
+                "history-gap-after-login",
+                "background-beyond-login-window",
+            ]
+        ),
         ("gap-ignored-after-login", ["history-gap-after-login", "background-beyond-login-window"]),
         ("since-from-newest-push", ["messages-while-socket-down", "push-before-catch-up"]),
         ("since-from-device-clock", ["clock-skew-last-sync"]),
         ("resend-new-cid", ["resend-while-first-copy-queued", "response-lost-after-store", "reconnect-during-send"]),
         ("parallel-sends", ["offline-sends-in-order", "weak-link-send-order"]),
-        ("tasks-not-persisted", ["restart-with-pending-tasks", "half-open-switch-then-restart", "crash-mid-photo-upload"]),
+        (
+            "tasks-not-persisted",
+            [
+                "restart-with-pending-tasks",
+                "half-open-switch-then-restart",
+                "crash-mid-photo-upload",
+            ]
+        ),
         ("backoff-reset-on-connect", ["login-rejected-backoff-grows"]),
         ("seq-reuse-inflight", ["seq-wrap-long-pending"]),
-        ("inflight-dropped-on-disconnect", ["stuck-send-flushes-after-handover", "half-open-connection", "server-restart"]),
+        (
+            "inflight-dropped-on-disconnect",
+            [
+                "stuck-send-flushes-after-handover",
+                "half-open-connection",
+                "server-restart",
+            ]
+        ),
     ]
 
     /// The scenarios expected to catch `mutant`, or empty for an unknown mutant.

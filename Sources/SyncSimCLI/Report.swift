@@ -119,8 +119,10 @@ enum Report {
 
     /// A double-quoted XML attribute value, escaped.
     static func xmlAttribute(_ text: String) -> String {
-        "\"" + xmlText(text).replacingOccurrences(of: "\"", with: "&quot;").replacingOccurrences(of: "\n", with: "&#10;")
-            + "\""
+        let escaped = xmlText(text)
+            .replacingOccurrences(of: "\"", with: "&quot;")
+            .replacingOccurrences(of: "\n", with: "&#10;")
+        return "\"" + escaped + "\""
     }
 
     /// XML character data: `&`, `<`, `>`, `'` escaped; characters XML 1.0 forbids (most C0 controls) become U+FFFD.

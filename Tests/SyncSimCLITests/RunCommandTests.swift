@@ -211,10 +211,14 @@ let testCatalog = [
         let output = runCommand(["good", "bad", "--junit", path], catalog: testCatalog, executor: OddSeedsFail())
         #expect(output.code == 1)
         let xml = try String(contentsOfFile: path, encoding: .utf8)
-        #expect(xml.hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"syncsim\" tests=\"5\" failures=\"2\">"))
+        #expect(xml.hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"))
+        #expect(xml.contains("<testsuites name=\"syncsim\" tests=\"5\" failures=\"2\">"))
         #expect(xml.contains("<testsuite name=\"good\" tests=\"2\" failures=\"0\">"))
         #expect(xml.contains("<testcase classname=\"syncsim.bad\" name=\"bad seed 3\">"))
-        #expect(xml.contains("found 2 messages &lt;&quot;dup&quot; &amp; &apos;copy&apos;&gt;\u{FFFD}; reproduce: syncsim run bad --seed 3"))
+        #expect(xml.contains(
+            "found 2 messages &lt;&quot;dup&quot; &amp; &apos;copy&apos;&gt;\u{FFFD}; "
+                + "reproduce: syncsim run bad --seed 3"
+        ))
         #expect(xml.contains("type=\"T2\""))
         #expect(!xml.contains("\u{1}"))
         let document = try XMLDocument(data: Data(xml.utf8))
@@ -236,14 +240,16 @@ let testCatalog = [
 
     @Test("an unwritable report file is an input error")
     func unwritable() {
-        let output = runCommand(["good", "--junit", "/nonexistent-dir/x.xml"], catalog: testCatalog, executor: OddSeedsFail())
+        let arguments = ["good", "--junit", "/nonexistent-dir/x.xml"]
+        let output = runCommand(arguments, catalog: testCatalog, executor: OddSeedsFail())
         #expect(output.code == ExitCode.usage)
         #expect(output.err.contains("cannot write /nonexistent-dir/x.xml"))
     }
 
     @Test("--shrink prints a smaller failing scenario as DSL code")
     func shrink() {
-        let output = runCommand(["bad", "--seed", "4", "--shrink"], catalog: testCatalog, executor: FailsWithPushLossAndOpen())
+        let arguments = ["bad", "--seed", "4", "--shrink"]
+        let output = runCommand(arguments, catalog: testCatalog, executor: FailsWithPushLossAndOpen())
         #expect(output.code == 1)
         #expect(output.out.contains("shrunk bad seed 4 in "))
         #expect(output.out.contains("still failing C2: 4 -> 2 steps, 3 -> 2 clients"))

@@ -95,7 +95,8 @@ import Testing
             """
         for scenario in Catalog.all { text += scenario.dslSource(indent: 8) + ",\n" }
         text += "    ]\n}\n"
-        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("PrintedCatalog.swift")
+        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("PrintedCatalog.swift")
         try Data(text.utf8).write(to: path)
     }
 }

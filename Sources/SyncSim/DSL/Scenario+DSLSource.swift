@@ -77,7 +77,8 @@ extension Scenario {
             return "Send(from: \(L.string(client)), text: \(L.string(text)), in: \(L.string(chat)))"
         case .sendPhoto(let client, let chat, let bytes, let caption):
             let captionPart = caption.isEmpty ? "" : ", caption: \(L.string(caption))"
-            return "SendPhoto(from: \(L.string(client)), bytes: \(L.integer(bytes))\(captionPart), in: \(L.string(chat)))"
+            return "SendPhoto(from: \(L.string(client)), bytes: \(L.integer(bytes))\(captionPart), "
+                + "in: \(L.string(chat)))"
         case .background(let client): return "Background(\(L.string(client)))"
         case .foreground(let client): return "Foreground(\(L.string(client)))"
         case .restartApp(let client): return "RestartApp(\(L.string(client)))"
@@ -134,7 +135,8 @@ extension Scenario {
             let deadline = L.duration(item.deadline)
             if case .custom(let label, _) = item.condition {
                 let note = "custom condition '\(label)' cannot be printed; see \(item.location)"
-                lines.append("Eventually(\(L.string(label)), within: \(deadline)) { _ in fatalError(\(L.string(note))) }")
+                let stub = "{ _ in fatalError(\(L.string(note))) }"
+                lines.append("Eventually(\(L.string(label)), within: \(deadline)) \(stub)")
             } else {
                 lines.append("Eventually(within: \(deadline), \(Self.conditionSource(item.condition)))")
             }

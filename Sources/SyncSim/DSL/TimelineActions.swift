@@ -66,7 +66,10 @@ public struct ScrollUp: TimelineAction {
     public let item: ActionItem
 
     public init(_ client: String, in chat: String, messages: Int, fileID: String = #fileID, line: Int = #line) {
-        item = ActionItem(.scroll(client: client, chat: chat, direction: .up, messages: messages), location: SourceLocation(fileID: fileID, line: line))
+        item = ActionItem(
+            .scroll(client: client, chat: chat, direction: .up, messages: messages),
+            location: SourceLocation(fileID: fileID, line: line)
+        )
     }
 }
 
@@ -75,7 +78,10 @@ public struct ScrollDown: TimelineAction {
     public let item: ActionItem
 
     public init(_ client: String, in chat: String, messages: Int, fileID: String = #fileID, line: Int = #line) {
-        item = ActionItem(.scroll(client: client, chat: chat, direction: .down, messages: messages), location: SourceLocation(fileID: fileID, line: line))
+        item = ActionItem(
+            .scroll(client: client, chat: chat, direction: .down, messages: messages),
+            location: SourceLocation(fileID: fileID, line: line)
+        )
     }
 }
 
@@ -84,7 +90,10 @@ public struct Send: TimelineAction {
     public let item: ActionItem
 
     public init(from client: String, text: String, in chat: String, fileID: String = #fileID, line: Int = #line) {
-        item = ActionItem(.sendText(client: client, chat: chat, text: text), location: SourceLocation(fileID: fileID, line: line))
+        item = ActionItem(
+            .sendText(client: client, chat: chat, text: text),
+            location: SourceLocation(fileID: fileID, line: line)
+        )
     }
 }
 
@@ -92,8 +101,18 @@ public struct Send: TimelineAction {
 public struct SendPhoto: TimelineAction {
     public let item: ActionItem
 
-    public init(from client: String, bytes: Int, caption: String = "", in chat: String, fileID: String = #fileID, line: Int = #line) {
-        item = ActionItem(.sendPhoto(client: client, chat: chat, bytes: bytes, caption: caption), location: SourceLocation(fileID: fileID, line: line))
+    public init(
+        from client: String,
+        bytes: Int,
+        caption: String = "",
+        in chat: String,
+        fileID: String = #fileID,
+        line: Int = #line
+    ) {
+        item = ActionItem(
+            .sendPhoto(client: client, chat: chat, bytes: bytes, caption: caption),
+            location: SourceLocation(fileID: fileID, line: line)
+        )
     }
 }
 
@@ -142,12 +161,22 @@ public struct LinkUp: TimelineAction {
     }
 }
 
-/// Packets are lost with probability `lossRate` (0...1) for a while: `LossBurst("alice", for: .seconds(5), lossRate: 0.3)`.
+/// Packets are lost with probability `lossRate` (0...1) for a while: `LossBurst("alice", for: .seconds(5), lossRate:
+/// 0.3)`.
 public struct LossBurst: TimelineAction {
     public let item: ActionItem
 
-    public init(_ client: String, for duration: SimDuration, lossRate: Double, fileID: String = #fileID, line: Int = #line) {
-        item = ActionItem(.lossBurst(client: client, duration: duration, lossRate: lossRate), location: SourceLocation(fileID: fileID, line: line))
+    public init(
+        _ client: String,
+        for duration: SimDuration,
+        lossRate: Double,
+        fileID: String = #fileID,
+        line: Int = #line
+    ) {
+        item = ActionItem(
+            .lossBurst(client: client, duration: duration, lossRate: lossRate),
+            location: SourceLocation(fileID: fileID, line: line)
+        )
     }
 }
 
@@ -155,8 +184,17 @@ public struct LossBurst: TimelineAction {
 public struct DelaySpike: TimelineAction {
     public let item: ActionItem
 
-    public init(_ client: String, by extraDelay: SimDuration, for duration: SimDuration, fileID: String = #fileID, line: Int = #line) {
-        item = ActionItem(.delaySpike(client: client, extraDelay: extraDelay, duration: duration), location: SourceLocation(fileID: fileID, line: line))
+    public init(
+        _ client: String,
+        by extraDelay: SimDuration,
+        for duration: SimDuration,
+        fileID: String = #fileID,
+        line: Int = #line
+    ) {
+        item = ActionItem(
+            .delaySpike(client: client, extraDelay: extraDelay, duration: duration),
+            location: SourceLocation(fileID: fileID, line: line)
+        )
     }
 }
 
@@ -183,7 +221,10 @@ public struct Handover: TimelineAction {
     public let item: ActionItem
 
     public init(_ client: String, to profile: ProfileName, fileID: String = #fileID, line: Int = #line) {
-        item = ActionItem(.changeProfile(client: client, profile: profile), location: SourceLocation(fileID: fileID, line: line))
+        item = ActionItem(
+            .changeProfile(client: client, profile: profile),
+            location: SourceLocation(fileID: fileID, line: line)
+        )
     }
 }
 
@@ -209,8 +250,17 @@ public struct ServerRestart: TimelineAction {
 public struct DelayResponses: TimelineAction {
     public let item: ActionItem
 
-    public init(to opcode: Opcode, by extraDelay: SimDuration, for duration: SimDuration, fileID: String = #fileID, line: Int = #line) {
-        item = ActionItem(.delayResponses(opcode: opcode, extraDelay: extraDelay, duration: duration), location: SourceLocation(fileID: fileID, line: line))
+    public init(
+        to opcode: Opcode,
+        by extraDelay: SimDuration,
+        for duration: SimDuration,
+        fileID: String = #fileID,
+        line: Int = #line
+    ) {
+        item = ActionItem(
+            .delayResponses(opcode: opcode, extraDelay: extraDelay, duration: duration),
+            location: SourceLocation(fileID: fileID, line: line)
+        )
     }
 }
 
@@ -219,7 +269,10 @@ public struct LoseResponses: TimelineAction {
     public let item: ActionItem
 
     public init(to opcode: Opcode, count: Int = 1, fileID: String = #fileID, line: Int = #line) {
-        item = ActionItem(.loseResponses(opcode: opcode, count: count), location: SourceLocation(fileID: fileID, line: line))
+        item = ActionItem(
+            .loseResponses(opcode: opcode, count: count),
+            location: SourceLocation(fileID: fileID, line: line)
+        )
     }
 }
 
@@ -227,8 +280,17 @@ public struct LoseResponses: TimelineAction {
 public struct PushLoss: TimelineAction {
     public let item: ActionItem
 
-    public init(_ client: String? = nil, probability: Double, for duration: SimDuration, fileID: String = #fileID, line: Int = #line) {
-        item = ActionItem(.pushLoss(client: client, probability: probability, duration: duration), location: SourceLocation(fileID: fileID, line: line))
+    public init(
+        _ client: String? = nil,
+        probability: Double,
+        for duration: SimDuration,
+        fileID: String = #fileID,
+        line: Int = #line
+    ) {
+        item = ActionItem(
+            .pushLoss(client: client, probability: probability, duration: duration),
+            location: SourceLocation(fileID: fileID, line: line)
+        )
     }
 }
 
@@ -236,8 +298,17 @@ public struct PushLoss: TimelineAction {
 public struct PushDuplication: TimelineAction {
     public let item: ActionItem
 
-    public init(_ client: String? = nil, probability: Double, for duration: SimDuration, fileID: String = #fileID, line: Int = #line) {
-        item = ActionItem(.pushDuplication(client: client, probability: probability, duration: duration), location: SourceLocation(fileID: fileID, line: line))
+    public init(
+        _ client: String? = nil,
+        probability: Double,
+        for duration: SimDuration,
+        fileID: String = #fileID,
+        line: Int = #line
+    ) {
+        item = ActionItem(
+            .pushDuplication(client: client, probability: probability, duration: duration),
+            location: SourceLocation(fileID: fileID, line: line)
+        )
     }
 }
 
@@ -246,7 +317,10 @@ public struct ErrorReplies: TimelineAction {
     public let item: ActionItem
 
     public init(to opcode: Opcode, count: Int, fileID: String = #fileID, line: Int = #line) {
-        item = ActionItem(.errorReplies(opcode: opcode, count: count), location: SourceLocation(fileID: fileID, line: line))
+        item = ActionItem(
+            .errorReplies(opcode: opcode, count: count),
+            location: SourceLocation(fileID: fileID, line: line)
+        )
     }
 }
 
@@ -255,7 +329,10 @@ public struct CapLogin: TimelineAction {
     public let item: ActionItem
 
     public init(messagesPerChat: Int, fileID: String = #fileID, line: Int = #line) {
-        item = ActionItem(.capLogin(messagesPerChat: messagesPerChat), location: SourceLocation(fileID: fileID, line: line))
+        item = ActionItem(
+            .capLogin(messagesPerChat: messagesPerChat),
+            location: SourceLocation(fileID: fileID, line: line)
+        )
     }
 }
 
@@ -264,6 +341,9 @@ public struct SkewClock: TimelineAction {
     public let item: ActionItem
 
     public init(_ client: String, by offset: SimDuration, fileID: String = #fileID, line: Int = #line) {
-        item = ActionItem(.skewClock(client: client, offset: offset), location: SourceLocation(fileID: fileID, line: line))
+        item = ActionItem(
+            .skewClock(client: client, offset: offset),
+            location: SourceLocation(fileID: fileID, line: line)
+        )
     }
 }

@@ -70,7 +70,8 @@ public struct Timeline: Sendable {
     public init(@TimelineBuilder _ content: () -> [Step]) { steps = content() }
 }
 
-/// Actions at an offset from the start of the run: `At(.seconds(1)) { Send(from: "alice", text: "hi", in: "alice+bob") }`.
+/// Actions at an offset from the start of the run:
+/// `At(.seconds(1)) { Send(from: "alice", text: "hi", in: "alice+bob") }`.
 public struct At: Sendable {
     public let steps: [Step]
 

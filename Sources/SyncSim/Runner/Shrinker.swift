@@ -119,7 +119,9 @@ public struct Shrinker: Sendable {
             copy.chats.removeAll { $0.members.isEmpty }
             // A chat named "a+b" loses its meaning without b; a declared chat just loses the member.
             let declared = Set(scenario.chats.map(\.name))
-            copy.server.history.removeAll { !declared.contains($0.chat) && scenario.members(of: $0.chat).contains(name) }
+            copy.server.history.removeAll {
+                !declared.contains($0.chat) && scenario.members(of: $0.chat).contains(name)
+            }
             copy.expectations.eventually.removeAll { $0.condition.mentions(client: name) }
             return copy
         }
