@@ -28,9 +28,14 @@ func syncsim(_ arguments: [String]) -> CommandOutput {
 }
 
 /// Runs `syncsim run ARGS` in-process with a test catalog and executor; random base 99 unless given.
-func runCommand(_ arguments: [String], catalog: [Scenario], executor: any ScenarioExecutor) -> CommandOutput {
+func runCommand(
+    _ arguments: [String],
+    catalog: [Scenario],
+    executor: any ScenarioExecutor,
+    isInteractive: Bool = false
+) -> CommandOutput {
     let buffers = Buffers()
-    var console = Console(isInteractive: false, out: { buffers.out += $0 }, err: { buffers.err += $0 })
+    var console = Console(isInteractive: isInteractive, out: { buffers.out += $0 }, err: { buffers.err += $0 })
     var list = ArgumentList(arguments)
     do {
         let command = try RunCommand(parsing: &list, catalog: catalog)
@@ -268,5 +273,17 @@ let testCatalog = [
         #expect(output.code == ExitCode.usage)
         #expect(output.err.contains("RunCommandTests.swift:"))
         #expect(output.err.contains("client 'ghost' is not in the topology"))
+    }
+
+    @Test("progress goes to stderr with carriage returns on a terminal, and nowhere otherwise")
+    func progress() {
+        let arguments = ["good", "--seeds", "1..4"]
+        let terminal = runCommand(arguments, catalog: testCatalog, executor: OddSeedsFail(), isInteractive: true)
+        #expect(terminal.err.contains("\r"))
+        #expect(terminal.err.contains("[1/4] 0 failed, "))
+        #expect(terminal.err.contains(" runs/s, ETA "))
+        let ci = runCommand(arguments, catalog: testCatalog, executor: OddSeedsFail(), isInteractive: false)
+        #expect(ci.err.isEmpty)
+        #expect(terminal.out == ci.out)
     }
 }

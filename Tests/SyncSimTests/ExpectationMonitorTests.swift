@@ -1,0 +1,78 @@
+import Testing
+@testable import SyncSim
+
+/// A world whose server history of "a+b" grows by hand.
+private struct CountingWorld: WorldProbe {
+    var now = SimInstant.start
+    var messageCount = 0
+    var hasConverged = false
+    var clientNames = ["a", "b"]
+
+    func serverMessages(in chat: String) -> [ChatMessage] {
+        (0..<messageCount).map { ChatMessage(id: Int64($0), time: 0, sender: 1, text: "m\($0)") }
+    }
+    func cachedMessages(of client: String, in chat: String) -> [ChatMessage] { [] }
+    func chunkCount(of client: String, in chat: String) -> Int { 0 }
+    func pendingTaskCount(of client: String) -> Int { 0 }
+    func isLoggedIn(_ client: String) -> Bool { true }
+}
+
+@Suite struct ExpectationMonitorTests {
+    static let scenario = Scenario("monitored", summary: "s", seeds: [1]) {
+        Client("a", profile: .wifi)
+        Client("b", profile: .wifi)
+        Timeline {
+            At(.seconds(1)) { Send(from: "a", text: "x", in: "a+b") }
+            At(.seconds(50)) { Send(from: "b", text: "y", in: "a+b") }
+        }
+        Expect {
+            Eventually(within: .seconds(10), .serverMessageCount(chat: "a+b", count: 1))
+            Eventually(within: .seconds(20), .converged)
+            MetricBound("reconnects", atMost: 2)
+            MetricBound("loginAttempts", atLeast: 1)
+        }
+    }
+
+    @Test("conditions true before their deadline hold; late ones and broken bounds are violations")
+    func monitors() throws {
+        var monitor = ExpectationMonitor(Self.scenario.expectations)
+        #expect(monitor.nextDeadline == .start + .seconds(10))
+        var world = CountingWorld()
+        world.now = .start + .seconds(5)
+        world.messageCount = 1
+        monitor.observe(world)
+        #expect(monitor.nextDeadline == .start + .seconds(20))
+        world.now = .start + .seconds(30)
+        world.hasConverged = true
+        monitor.observe(world)
+        #expect(!monitor.isComplete)
+        let violations = monitor.finish(
+            at: .start + .minutes(1),
+            metrics: [Metric("reconnects", 3)],
+            schedule: try Self.scenario.schedule(),
+            traceTail: ["last record"]
+        )
+        #expect(violations.map(\.check) == [
+            .eventually("every client has converged with the server"),
+            .metricBound("reconnects <= 2.0"),
+            .metricBound("loginAttempts >= 1.0"),
+        ])
+        #expect(violations[0].time == .start + .seconds(20))
+        #expect(violations[0].lastStep?.source == "Send(from: \"a\", text: \"x\", in: \"a+b\")")
+        #expect(violations[0].lastStep?.location.fileID == "SyncSimTests/ExpectationMonitorTests.swift")
+        #expect(violations[1].found == "reconnects = 3.0")
+        #expect(violations[1].lastStep?.source == "Send(from: \"b\", text: \"y\", in: \"a+b\")")
+        #expect(violations[2].found == "no metric loginAttempts reported")
+        #expect(violations.allSatisfy { $0.traceTail == ["last record"] })
+    }
+
+    @Test("a violation keeps at most the last 30 trace records")
+    func traceTail() {
+        let violation = Violation(
+            check: .invariant(.C1), time: .start, expected: "e", found: "f", traceTail: (0..<50).map { "r\($0)" }
+        )
+        #expect(violation.traceTail.count == 30)
+        #expect(violation.traceTail.first == "r20")
+        #expect(violation.invariant == .C1)
+    }
+}
