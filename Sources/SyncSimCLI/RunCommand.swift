@@ -267,7 +267,8 @@ struct RunCommand {
         let failed = results.filter { $0.verdict == .fail }
         var scenarioNames: [String] = []
         for result in results where !scenarioNames.contains(result.scenario) { scenarioNames.append(result.scenario) }
-        var line = "\(results.count) runs of \(scenarioNames.count) scenarios: "
+        func count(_ number: Int, _ noun: String) -> String { "\(number) \(noun)\(number == 1 ? "" : "s")" }
+        var line = "\(count(results.count, "run")) of \(count(scenarioNames.count, "scenario")): "
             + "\(results.count - failed.count) passed, \(failed.count) failed"
         if randomCount > 0 { line += "; random seeds from --random \(randomCount) --random-base \(randomBase)" }
         if let mutant { line += "; mutant \(mutant)" }

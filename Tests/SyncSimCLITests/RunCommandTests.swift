@@ -122,7 +122,7 @@ let testCatalog = [
             PlaceholderExecutor().run(Catalog.all[0], seed: 5, options: RunOptions()).digest
         )
         #expect(lines.first == "PASS  reconnect-during-send  seed 5  digest \(digest)")
-        #expect(lines.last == "1 runs of 1 scenarios: 1 passed, 0 failed")
+        #expect(lines.last == "1 run of 1 scenario: 1 passed, 0 failed")
     }
 
     @Test("usage errors exit 2 with a clear message", arguments: [
@@ -153,7 +153,7 @@ let testCatalog = [
         #expect(output.out.contains("    last step: Scenarios/Bad.swift:12 at 1.000s: Send(from: \"alice\""))
         #expect(output.out.contains("      | t=2 resend"))
         #expect(output.out.contains("  reproduce: syncsim run bad --seed 1 --mutant parallel-sends"))
-        #expect(output.out.contains("3 runs of 1 scenarios: 1 passed, 2 failed; mutant parallel-sends"))
+        #expect(output.out.contains("3 runs of 1 scenario: 1 passed, 2 failed; mutant parallel-sends"))
     }
 
     @Test("--jobs 3 prints exactly what --jobs 1 prints")
@@ -201,7 +201,7 @@ let testCatalog = [
             "\"found\":\"2 messages <\\\"dup\\\" & 'copy'>\\u0001\""
         ))
         #expect(lines[0].contains("\"reproduce\":\"syncsim run bad --seed 1\"}"))
-        #expect(output.err.contains("3 runs of 1 scenarios: 1 passed, 2 failed"))
+        #expect(output.err.contains("3 runs of 1 scenario: 1 passed, 2 failed"))
         for line in lines {
             let object = try? JSONSerialization.jsonObject(with: Data(line.utf8))
             #expect(object is [String: Any], "not valid JSON: \(line)")
