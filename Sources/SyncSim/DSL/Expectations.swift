@@ -3,7 +3,9 @@ public struct Expectations: Sendable {
     /// Invariants the checkers enforce, in declaration order, each once. Empty means none was named, in which
     /// case `Scenario` checks all of them.
     public var invariants: [InvariantID]
+    /// Conditions that must become true by their deadlines, in source order.
     public var eventually: [Eventually]
+    /// Bounds on end-of-run metrics, in source order.
     public var metricBounds: [MetricBound]
 
     public init(invariants: [InvariantID] = [], eventually: [Eventually] = [], metricBounds: [MetricBound] = []) {
@@ -15,8 +17,11 @@ public struct Expectations: Sendable {
 
 /// A condition that must hold at some point no later than `deadline` of virtual time after the run's start.
 public struct Eventually: Sendable {
+    /// Virtual time from the run's start by which the condition must have held.
     public var deadline: SimDuration
+    /// What must become true.
     public var condition: Condition
+    /// Where it was written.
     public var location: SourceLocation
 
     /// A data condition: `Eventually(within: .seconds(120), .serverMessageCount(chat: "alice+bob", count: 1))`.
@@ -56,6 +61,7 @@ public struct MetricBound: Hashable, Sendable, CustomStringConvertible {
     public var atLeast: Double?
     /// Inclusive upper bound, or nil.
     public var atMost: Double?
+    /// Where it was written.
     public var location: SourceLocation
 
     /// A bound on `metric`; give `atLeast`, `atMost` or both.

@@ -10,7 +10,9 @@ public struct ParameterSet: Hashable, Sendable, ExpressibleByDictionaryLiteral, 
 
     /// One named parameter.
     public struct Entry: Hashable, Sendable {
+        /// The parameter's name.
         public var key: String
+        /// Its value.
         public var value: ParameterValue
     }
 
@@ -33,6 +35,7 @@ public struct ParameterSet: Hashable, Sendable, ExpressibleByDictionaryLiteral, 
         }
     }
 
+    /// Whether no parameter is set.
     public var isEmpty: Bool { entries.isEmpty }
 
     /// `key=value` pairs joined by commas, in source order.

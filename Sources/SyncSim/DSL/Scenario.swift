@@ -28,12 +28,15 @@ public struct Scenario: Sendable {
     public var seeds: [UInt64]
     /// How much virtual time a run lasts at most.
     public var runLength: SimDuration
+    /// The virtual server.
     public var server: ServerSpec
+    /// The simulated phones, in the order written.
     public var clients: [ClientSpec]
     /// Chats declared with explicit members (chats named `"a+b"` are implicit).
     public var chats: [ChatSpec]
     /// Timeline steps in the order written.
     public var steps: [Step]
+    /// What a run must show.
     public var expectations: Expectations
     /// Where the scenario was written.
     public var location: SourceLocation

@@ -37,5 +37,6 @@ public struct ScheduledStep: Hashable, Sendable {
     public var time: SimInstant
     /// The step's position in `Scenario.steps` (ties between equal times run in this order).
     public var index: Int
+    /// The step itself.
     public var step: Step
 }

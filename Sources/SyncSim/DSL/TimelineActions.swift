@@ -18,8 +18,11 @@ extension TimelineAction {
 
 /// An action with its optional label and where it was written.
 public struct ActionItem: TimelineAction, Hashable {
+    /// What the step does.
     public var action: Action
+    /// A name other steps can anchor to, or nil.
     public var label: String?
+    /// Where it was written.
     public var location: SourceLocation
 
     public init(_ action: Action, label: String? = nil, location: SourceLocation) {
@@ -28,12 +31,14 @@ public struct ActionItem: TimelineAction, Hashable {
         self.location = location
     }
 
+    /// Itself.
     public var item: ActionItem { self }
 }
 
 /// The client's access link goes down, until `LinkUp` or for `duration`, silently or with a RST:
 /// `LinkDown("alice", for: .seconds(8))`.
 public struct LinkDown: TimelineAction {
+    /// The action with its label and source location.
     public let item: ActionItem
 
     public init(
@@ -54,6 +59,7 @@ public struct LinkDown: TimelineAction {
 
 /// The user opens a chat: `OpenChat("alice", "alice+bob")`.
 public struct OpenChat: TimelineAction {
+    /// The action with its label and source location.
     public let item: ActionItem
 
     public init(_ client: String, _ chat: String, fileID: String = #fileID, line: Int = #line) {
@@ -63,6 +69,7 @@ public struct OpenChat: TimelineAction {
 
 /// The user scrolls towards older messages: `ScrollUp("alice", in: "alice+bob", messages: 60)`.
 public struct ScrollUp: TimelineAction {
+    /// The action with its label and source location.
     public let item: ActionItem
 
     public init(_ client: String, in chat: String, messages: Int, fileID: String = #fileID, line: Int = #line) {
@@ -75,6 +82,7 @@ public struct ScrollUp: TimelineAction {
 
 /// The user scrolls towards newer messages.
 public struct ScrollDown: TimelineAction {
+    /// The action with its label and source location.
     public let item: ActionItem
 
     public init(_ client: String, in chat: String, messages: Int, fileID: String = #fileID, line: Int = #line) {
@@ -87,6 +95,7 @@ public struct ScrollDown: TimelineAction {
 
 /// The user sends a text: `Send(from: "alice", text: "hi", in: "alice+bob")`.
 public struct Send: TimelineAction {
+    /// The action with its label and source location.
     public let item: ActionItem
 
     public init(from client: String, text: String, in chat: String, fileID: String = #fileID, line: Int = #line) {
@@ -99,6 +108,7 @@ public struct Send: TimelineAction {
 
 /// The user sends a photo of `bytes` bytes: `SendPhoto(from: "alice", bytes: 180_000, in: "alice+bob")`.
 public struct SendPhoto: TimelineAction {
+    /// The action with its label and source location.
     public let item: ActionItem
 
     public init(
@@ -118,6 +128,7 @@ public struct SendPhoto: TimelineAction {
 
 /// The app goes to the background.
 public struct Background: TimelineAction {
+    /// The action with its label and source location.
     public let item: ActionItem
 
     public init(_ client: String, fileID: String = #fileID, line: Int = #line) {
@@ -127,6 +138,7 @@ public struct Background: TimelineAction {
 
 /// The app comes back to the foreground.
 public struct Foreground: TimelineAction {
+    /// The action with its label and source location.
     public let item: ActionItem
 
     public init(_ client: String, fileID: String = #fileID, line: Int = #line) {
@@ -136,6 +148,7 @@ public struct Foreground: TimelineAction {
 
 /// The app is closed cleanly and reopened from its database.
 public struct RestartApp: TimelineAction {
+    /// The action with its label and source location.
     public let item: ActionItem
 
     public init(_ client: String, fileID: String = #fileID, line: Int = #line) {
@@ -145,6 +158,7 @@ public struct RestartApp: TimelineAction {
 
 /// The app dies; what was not committed is lost; it is reopened.
 public struct CrashApp: TimelineAction {
+    /// The action with its label and source location.
     public let item: ActionItem
 
     public init(_ client: String, fileID: String = #fileID, line: Int = #line) {
@@ -154,6 +168,7 @@ public struct CrashApp: TimelineAction {
 
 /// The client's access link works again.
 public struct LinkUp: TimelineAction {
+    /// The action with its label and source location.
     public let item: ActionItem
 
     public init(_ client: String, fileID: String = #fileID, line: Int = #line) {
@@ -164,6 +179,7 @@ public struct LinkUp: TimelineAction {
 /// Packets are lost with probability `lossRate` (0...1) for a while: `LossBurst("alice", for: .seconds(5), lossRate:
 /// 0.3)`.
 public struct LossBurst: TimelineAction {
+    /// The action with its label and source location.
     public let item: ActionItem
 
     public init(
@@ -182,6 +198,7 @@ public struct LossBurst: TimelineAction {
 
 /// One-way delay grows by `extraDelay` for a while (RFC 3481 §2.4).
 public struct DelaySpike: TimelineAction {
+    /// The action with its label and source location.
     public let item: ActionItem
 
     public init(
@@ -200,6 +217,7 @@ public struct DelaySpike: TimelineAction {
 
 /// The link accepts packets but delivers none until `Release`.
 public struct Clog: TimelineAction {
+    /// The action with its label and source location.
     public let item: ActionItem
 
     public init(_ client: String, fileID: String = #fileID, line: Int = #line) {
@@ -209,6 +227,7 @@ public struct Clog: TimelineAction {
 
 /// A clogged link delivers what it holds and works again.
 public struct Release: TimelineAction {
+    /// The action with its label and source location.
     public let item: ActionItem
 
     public init(_ client: String, fileID: String = #fileID, line: Int = #line) {
@@ -218,6 +237,7 @@ public struct Release: TimelineAction {
 
 /// The client moves to another link profile (Wi-Fi to EDGE): `Handover("alice", to: .edge)`.
 public struct Handover: TimelineAction {
+    /// The action with its label and source location.
     public let item: ActionItem
 
     public init(_ client: String, to profile: ProfileName, fileID: String = #fileID, line: Int = #line) {
@@ -230,6 +250,7 @@ public struct Handover: TimelineAction {
 
 /// The client's connections go half-open (NAT rebinding): packets vanish, no FIN or RST.
 public struct HalfOpen: TimelineAction {
+    /// The action with its label and source location.
     public let item: ActionItem
 
     public init(_ client: String, fileID: String = #fileID, line: Int = #line) {
@@ -239,6 +260,7 @@ public struct HalfOpen: TimelineAction {
 
 /// The server restarts: connections drop, data stays; it accepts again after `downtime`.
 public struct ServerRestart: TimelineAction {
+    /// The action with its label and source location.
     public let item: ActionItem
 
     public init(downtime: SimDuration = .zero, fileID: String = #fileID, line: Int = #line) {
@@ -248,6 +270,7 @@ public struct ServerRestart: TimelineAction {
 
 /// Responses to `opcode` requests arriving within `duration` wait `extraDelay` more (out-of-order responses).
 public struct DelayResponses: TimelineAction {
+    /// The action with its label and source location.
     public let item: ActionItem
 
     public init(
@@ -266,6 +289,7 @@ public struct DelayResponses: TimelineAction {
 
 /// The server handles the next `count` requests of `opcode`, but their responses are lost.
 public struct LoseResponses: TimelineAction {
+    /// The action with its label and source location.
     public let item: ActionItem
 
     public init(to opcode: Opcode, count: Int = 1, fileID: String = #fileID, line: Int = #line) {
@@ -278,6 +302,7 @@ public struct LoseResponses: TimelineAction {
 
 /// Pushes to a client (all when nil) are lost with a probability for a while.
 public struct PushLoss: TimelineAction {
+    /// The action with its label and source location.
     public let item: ActionItem
 
     public init(
@@ -296,6 +321,7 @@ public struct PushLoss: TimelineAction {
 
 /// Pushes to a client (all when nil) are sent twice with a probability for a while.
 public struct PushDuplication: TimelineAction {
+    /// The action with its label and source location.
     public let item: ActionItem
 
     public init(
@@ -314,6 +340,7 @@ public struct PushDuplication: TimelineAction {
 
 /// The server answers the next `count` requests of `opcode` with an error reply.
 public struct ErrorReplies: TimelineAction {
+    /// The action with its label and source location.
     public let item: ActionItem
 
     public init(to opcode: Opcode, count: Int, fileID: String = #fileID, line: Int = #line) {
@@ -326,6 +353,7 @@ public struct ErrorReplies: TimelineAction {
 
 /// From now on LOGIN returns at most `messagesPerChat` messages per changed chat (a gappy sync).
 public struct CapLogin: TimelineAction {
+    /// The action with its label and source location.
     public let item: ActionItem
 
     public init(messagesPerChat: Int, fileID: String = #fileID, line: Int = #line) {
@@ -338,6 +366,7 @@ public struct CapLogin: TimelineAction {
 
 /// The client's device clock moves by `offset` against server time.
 public struct SkewClock: TimelineAction {
+    /// The action with its label and source location.
     public let item: ActionItem
 
     public init(_ client: String, by offset: SimDuration, fileID: String = #fileID, line: Int = #line) {

@@ -6,6 +6,7 @@ public struct ServerSpec: Hashable, Sendable {
     public var history: [ChatHistorySeed]
     /// Offset of the server clock against true virtual time (the device clocks skew separately).
     public var clockOffset: SimDuration
+    /// Where it was written.
     public var location: SourceLocation
 
     public init(
@@ -23,7 +24,9 @@ public struct ServerSpec: Hashable, Sendable {
 
 /// A chat's history that exists on the server before the run: `messages` messages, ids growing with time.
 public struct ChatHistorySeed: Hashable, Sendable {
+    /// The chat's name.
     public var chat: String
+    /// How many messages it holds before the run.
     public var messages: Int
 
     public init(chat: String, messages: Int) {
@@ -42,6 +45,7 @@ public struct ClientSpec: Hashable, Sendable {
     public var parameters: ParameterSet
     /// A deliberately broken engine variant (`"resend-new-cid"`), or nil for the reference engine.
     public var mutant: String?
+    /// Where it was written.
     public var location: SourceLocation
 
     public init(
@@ -61,9 +65,11 @@ public struct ClientSpec: Hashable, Sendable {
 
 /// A chat declared with explicit members. Chats named `"a+b+c"` need no declaration: the name lists them.
 public struct ChatSpec: Hashable, Sendable {
+    /// The name.
     public var name: String
     /// Member user names, in the order given.
     public var members: [String]
+    /// Where it was written.
     public var location: SourceLocation
 
     public init(name: String, members: [String], location: SourceLocation = .generated) {

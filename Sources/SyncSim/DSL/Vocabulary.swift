@@ -4,6 +4,7 @@
 /// The virtual server: `Server()`, or with parameters and pre-existing history
 /// (`Server(history: ["alice+bob": 300])`).
 public struct Server: Sendable {
+    /// The server as data.
     public let spec: ServerSpec
 
     /// - Parameters:
@@ -28,6 +29,7 @@ public struct Server: Sendable {
 
 /// A simulated phone: `Client("alice", profile: .edge)`.
 public struct Client: Sendable {
+    /// The client as data.
     public let spec: ClientSpec
 
     /// - Parameters:
@@ -56,6 +58,7 @@ public struct Client: Sendable {
 /// A chat with explicit members: `Chat("team", members: ["alice", "bob", "carol"])`. Chats named `"alice+bob"`
 /// need no declaration.
 public struct Chat: Sendable {
+    /// The chat as data.
     public let spec: ChatSpec
 
     public init(_ name: String, members: [String], fileID: String = #fileID, line: Int = #line) {
@@ -65,6 +68,7 @@ public struct Chat: Sendable {
 
 /// The scenario's timeline: `At` and `After` groups in the order they are written.
 public struct Timeline: Sendable {
+    /// The steps, in the order written.
     public let steps: [Step]
 
     public init(@TimelineBuilder _ content: () -> [Step]) { steps = content() }
@@ -73,6 +77,7 @@ public struct Timeline: Sendable {
 /// Actions at an offset from the start of the run:
 /// `At(.seconds(1)) { Send(from: "alice", text: "hi", in: "alice+bob") }`.
 public struct At: Sendable {
+    /// The steps, in the order written.
     public let steps: [Step]
 
     public init(_ time: SimDuration, @ActionBuilder _ actions: () -> [ActionItem]) {
@@ -83,6 +88,7 @@ public struct At: Sendable {
 /// Actions some time after another step: after the step written just before (`After(.seconds(2)) { ... }`), or
 /// after a labelled one (`After(.seconds(2), step: "upload") { ... }`). All actions of the group run together.
 public struct After: Sendable {
+    /// The steps, in the order written.
     public let steps: [Step]
 
     public init(_ delay: SimDuration, step label: String? = nil, @ActionBuilder _ actions: () -> [ActionItem]) {
@@ -104,6 +110,7 @@ public struct After: Sendable {
 
 /// The scenario's expectations: `Expect { Invariants(.all); Eventually(...); MetricBound(...) }`.
 public struct Expect: Sendable {
+    /// The expectations, in the order written.
     public let items: [ExpectationItem]
 
     public init(@ExpectationBuilder _ content: () -> [ExpectationItem]) { items = content() }
@@ -111,6 +118,7 @@ public struct Expect: Sendable {
 
 /// Invariants to check: `Invariants(.all)`, `Invariants(.tasks)` or `Invariants(.T2, .T4)`.
 public struct Invariants: Sendable {
+    /// The invariants named, in the order given.
     public let ids: [InvariantID]
 
     public init(_ group: InvariantGroup) { ids = group.members }

@@ -2,6 +2,7 @@
 ///
 /// The names are those the engine accepts in `ClientSpec.mutant` and `syncsim run --mutant`.
 public struct Mutant: Hashable, Sendable {
+    /// The name.
     public var name: String
     /// One line: the bug it plants.
     public var summary: String

@@ -6,6 +6,7 @@
 public struct PlaceholderExecutor: ScenarioExecutor {
     public init() {}
 
+    /// Returns a pass without simulating anything (see the type's note).
     public func run(_ scenario: Scenario, seed: UInt64, options: RunOptions) -> RunResult {
         var hash = FNV1a()
         hash.add(scenario.name)
@@ -35,11 +36,13 @@ public struct FNV1a: Hashable, Sendable {
 
     public init() {}
 
+    /// Adds one byte.
     public mutating func add(_ byte: UInt8) {
         value ^= UInt64(byte)
         value &*= 0x0000_0100_0000_01B3
     }
 
+    /// Adds bytes in order.
     public mutating func add(bytes: UnsafeRawBufferPointer) { for byte in bytes { add(byte) } }
 
     /// Adds the string's UTF-8 bytes.

@@ -2,7 +2,9 @@
 public struct RunPlan: Sendable {
     /// One run of the plan.
     public struct Job: Sendable {
+        /// The scenario to run (with `--mutant` applied).
         public var scenario: Scenario
+        /// The run's seed.
         public var seed: UInt64
     }
 
@@ -14,6 +16,7 @@ public struct RunPlan: Sendable {
         case explicit([UInt64])
     }
 
+    /// The runs, in report order.
     public private(set) var jobs: [Job]
 
     /// Plans the runs.

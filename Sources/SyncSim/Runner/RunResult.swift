@@ -2,6 +2,7 @@
 public struct RunResult: Hashable, Sendable {
     /// The scenario's name.
     public var scenario: String
+    /// The run's seed.
     public var seed: UInt64
     /// The mutant forced on every client with `--mutant`, or nil.
     public var mutant: String?
@@ -58,6 +59,7 @@ public enum Verdict: String, Hashable, Sendable {
 
 /// One measured value of a run (`reconnects`, `bytesOnAirUplink`, `sendToAckP95Milliseconds`). Units in the name.
 public struct Metric: Hashable, Sendable {
+    /// The name.
     public var name: String
     public var value: Double
 

@@ -59,6 +59,7 @@ public struct StepReference: Hashable, Sendable, CustomStringConvertible {
     public var source: String
     /// When it ran.
     public var time: SimInstant
+    /// Where it was written.
     public var location: SourceLocation
 
     public init(source: String, time: SimInstant, location: SourceLocation) {
