@@ -286,4 +286,14 @@ let testCatalog = [
         #expect(ci.err.isEmpty)
         #expect(terminal.out == ci.out)
     }
+
+    @Test("the whole catalog runs with the default executor, identically with 1 and 2 jobs")
+    func wholeCatalog() {
+        let serial = syncsim(["run", "--check-determinism"])
+        let parallel = syncsim(["run", "--check-determinism", "--jobs", "2"])
+        #expect(serial.code == ExitCode.success)
+        #expect(parallel.out == serial.out)
+        let runs = Catalog.all.map(\.seeds.count).reduce(0, +)
+        #expect(serial.out.hasSuffix("\(runs) runs of \(Catalog.all.count) scenarios: \(runs) passed, 0 failed\n"))
+    }
 }
