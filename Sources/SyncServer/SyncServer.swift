@@ -122,7 +122,7 @@ public struct SyncServer {
             return receive(packet, on: connection, now: now)
         case .timerFired(let timer):
             guard let request = pending.removeValue(forKey: timer) else { return [] }
-            return execute(request.packet, on: request.connection, now: now)
+            return execute(request.packet, on: request.connection, userIdAtReceipt: request.userId, now: now)
         case .restart:
             stats.restarts += 1
             var actions: [ServerAction] = pending.keys.sorted().map { .cancelTimer($0) }
@@ -148,16 +148,19 @@ public struct SyncServer {
         for period in knobs.slowPeriods where period.start <= now && now < period.end {
             delay += period.extraDelay
         }
-        if delay == .zero { return execute(packet, on: connection, now: now) }
+        let userId = connections[connection]?.userId
+        if delay == .zero { return execute(packet, on: connection, userIdAtReceipt: userId, now: now) }
         let timer = ServerTimerID(rawValue: nextTimerNumber)
         nextTimerNumber += 1
-        pending[timer] = PendingRequest(packet: packet, connection: connection)
+        pending[timer] = PendingRequest(packet: packet, connection: connection, userId: userId)
         return [.startTimer(timer, at: now + delay)]
     }
 
     /// Executes a request. A request whose connection closed meanwhile still takes effect (a MSG_SEND is stored),
     /// but its response is lost, as with a real server.
-    private mutating func execute(_ packet: Packet, on connection: ServerConnectionID, now: SimInstant) -> [ServerAction] {
+    private mutating func execute(
+        _ packet: Packet, on connection: ServerConnectionID, userIdAtReceipt: Int64?, now: SimInstant
+    ) -> [ServerAction] {
         let isOpen = connections[connection] != nil
         var actions: [ServerAction] = []
         func reply(_ body: Packet.Body) {
@@ -175,7 +178,7 @@ public struct SyncServer {
             fail("server.injected", "injected error for \(packet.opcode)")
             return actions
         }
-        let userId = connections[connection]?.userId
+        let userId = connections[connection]?.userId ?? userIdAtReceipt
         switch packet.body {
         case .sessionInit:
             reply(.sessionInitResponse(SessionInitResponse(time: serverTimeMilliseconds(at: now))))
@@ -344,6 +347,7 @@ private struct ConnectionState {
 private struct PendingRequest {
     var packet: Packet
     var connection: ServerConnectionID
+    var userId: Int64?
 }
 
 private struct ChatRecord {
