@@ -79,6 +79,7 @@ private func scrollToTop(_ world: TestWorld, _ client: String, steps: Int = 12) 
         #expect(world.view("alice").tasks.allSatisfy { $0.state == .done })
         #expect(world.view("alice").localEchoes.isEmpty)
         #expect(world.metrics("bob").chatOpenTimes.count == 1)
+        #expect(world.server.marks(inChat: 100).map(\.userId) == [1, 2])
         #expect(world.metrics("alice").sendToAckLatencies.count == 5)
         #expect(world.view("alice").lastSyncMilliseconds > 0)
     }
@@ -125,11 +126,53 @@ private func scrollToTop(_ world: TestWorld, _ client: String, steps: Int = 12) 
         #expect(world.metrics("alice").reconnects == 1)
     }
 
+    @Test("a scroll past the cached edge waits at the top for pages, then reaches the start of history")
+    func scrollWaits() {
+        let world = makeWorld(history: 200)
+        world.start("alice")
+        world.run(for: .seconds(Int64(1)))
+        world.user("alice", .openChat(100))
+        world.run(for: .seconds(Int64(1)))
+        #expect(world.view("alice").visibleMessageIds == Array(181...200))
+        world.user("alice", .scrollUp(messages: 500))
+        world.run(for: .seconds(Int64(10)))
+        #expect(world.view("alice").visibleMessageIds.first == 1)
+        #expect(world.metrics("alice").scrollWaitTimes.count == 1)
+        #expect(world.metrics("alice").scrollWaitTimes.first.map { $0 > .zero } == true)
+        #expect(world.view("alice").chunkStores[100]?.chunks == [Chunk(lower: 1, upper: 200, isStartOfHistory: true)])
+        world.user("alice", .scrollDown(messages: 50))
+        #expect(world.view("alice").visibleMessageIds.first == 51)
+    }
+
     @Test("pings go out every 30 s while online") func pings() {
         let world = makeWorld()
         world.start("alice")
         world.run(for: .seconds(Int64(95)))
         #expect(world.metrics("alice").requestsByOpcode[.ping] == 3)
+    }
+
+    @Test("a half-open connection is dropped when a PING gets no pong, and the client reconnects") func pongTimeout() {
+        let world = makeWorld()
+        world.start("alice")
+        world.run(for: .seconds(Int64(5)))
+        world.makeHalfOpen("alice")
+        world.run(for: .seconds(Int64(40)))
+        #expect(world.metrics("alice").logins == 1)
+        world.run(for: .seconds(Int64(20)))
+        #expect(world.metrics("alice").logins == 2)
+        #expect(world.metrics("alice").requestTimeouts == 1)
+        #expect(world.view("alice").isOnline)
+    }
+
+    @Test("with 8-bit seqs, more requests than seq slots still match their responses") func smallSeqSpace() {
+        let world = makeWorld { p in p.seqModulus = 256 }
+        world.start("alice")
+        world.run(for: .seconds(Int64(1)))
+        for n in 1...300 { world.user("alice", .sendText(chatId: 100, text: "m\(n)")) }
+        world.run(for: .seconds(Int64(120)))
+        #expect(texts(world, chatId: 100, sender: 1) == (1...300).map { "m\($0)" })
+        let seqs = world.sentRequests.filter { $0.0 == "alice" }.map(\.1.seq)
+        #expect(seqs.allSatisfy { $0 < 256 })
     }
 
     // MARK: Mutants: each differs observably from the reference engine

@@ -28,6 +28,8 @@ final class TestWorld {
         var clientConnection: ClientConnectionID
         var serverConnection: ServerConnectionID
         var isAlive = true
+        /// Half-open: both ends think the connection is up, but nothing gets through.
+        var isSilent = false
     }
 
     let oneWayDelay: SimDuration
@@ -79,6 +81,13 @@ final class TestWorld {
         clients[name]!.isReachable = reachable
         guard !reachable else { return }
         killLinks(of: name, notifyClient: true)
+    }
+
+    /// Makes a client's live connections half-open (NAT rebinding): packets vanish, neither side is told.
+    func makeHalfOpen(_ name: String) {
+        for index in links.indices where links[index].client == name && links[index].isAlive {
+            links[index].isSilent = true
+        }
     }
 
     /// The app is closed and reopened: the engine and its timers are gone, a new one starts from the database.
@@ -179,7 +188,7 @@ final class TestWorld {
         case .send(let packet, let connection):
             sentRequests.append((name, packet))
             guard let link = links.first(where: { $0.client == name && $0.clientConnection == connection
-                && $0.generation == generation && $0.isAlive }) else { return }
+                && $0.generation == generation && $0.isAlive }), !link.isSilent else { return }
             schedule(.server(.packetReceived(packet, on: link.serverConnection)), at: now + oneWayDelay)
         case .close(let connection):
             for index in links.indices where links[index].client == name && links[index].clientConnection == connection
@@ -201,9 +210,8 @@ final class TestWorld {
         for action in actions {
             switch action {
             case .send(let packet, let serverConnection):
-                guard let link = links.first(where: { $0.serverConnection == serverConnection && $0.isAlive }) else {
-                    continue
-                }
+                guard let link = links.first(where: { $0.serverConnection == serverConnection && $0.isAlive }),
+                      !link.isSilent else { continue }
                 schedule(.client(link.client, generation: link.generation,
                                  .packetReceived(packet, on: link.clientConnection)), at: now + oneWayDelay)
             case .close(let serverConnection):

@@ -83,6 +83,9 @@ extension ReferenceClient {
         current.anchorId = ids[max(ids.startIndex, ids.endIndex - parameters.visibleMessageCount)]
         screen = current
         metrics.chatOpenTimes.append(now - current.openedAt)
+        if let newest = ids.last {
+            _ = sendRequest(.chatMark, .chatMark(ChatMarkRequest(chatId: current.chatId, mark: newest)), purpose: .chatMark)
+        }
         prefetchIfNeeded()
     }
 
