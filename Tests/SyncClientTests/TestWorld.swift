@@ -43,7 +43,13 @@ final class TestWorld {
     private var events: [(at: SimInstant, order: Int, event: Event)] = []
     private var order = 0
     private var links: [Link] = []
-    private var cancelledTimers: Set<ClientTimerID> = []
+    private var cancelledTimers: Set<TimerKey> = []
+
+    private struct TimerKey: Hashable {
+        var client: String
+        var generation: Int
+        var timer: ClientTimerID
+    }
     private var nextServerConnection = 1
     private var serverTimerOwners: Set<ServerTimerID> = []
 
@@ -151,7 +157,7 @@ final class TestWorld {
         case .client(let name, let generation, let clientEvent):
             deliver(name, generation, clientEvent)
         case .clientTimer(let name, let generation, let timer):
-            if cancelledTimers.remove(timer) != nil { return }
+            if cancelledTimers.remove(TimerKey(client: name, generation: generation, timer: timer)) != nil { return }
             deliver(name, generation, .timerFired(timer))
         case .upload(let name, let generation, let upload, let token, let sizeBytes):
             let accepted = clients[name]!.isReachable && server.receiveUpload(token: token, sizeBytes: sizeBytes)
@@ -199,7 +205,7 @@ final class TestWorld {
         case .startTimer(let timer, let instant):
             schedule(.clientTimer(name, generation: generation, timer), at: instant)
         case .cancelTimer(let timer):
-            cancelledTimers.insert(timer)
+            cancelledTimers.insert(TimerKey(client: name, generation: generation, timer: timer))
         case .upload(let upload, let token, let sizeBytes):
             schedule(.upload(name, generation: generation, upload, token: token, sizeBytes: sizeBytes),
                      at: now + oneWayDelay + .milliseconds(Int64(sizeBytes / 100)))

@@ -127,6 +127,10 @@ extension ReferenceClient {
             return
         case .history(let chatId, _):
             historyLoads[chatId] = nil
+            // The open chat asks again after a pause; after a disconnect, LOGIN resumes it instead.
+            if failure != .disconnected, screen?.chatId == chatId {
+                _ = startTimer(.historyRetry, at: now + parameters.taskRetryBase)
+            }
         case .send(let taskId), .photoToken(let taskId):
             taskFailed(taskId, failure)
         }

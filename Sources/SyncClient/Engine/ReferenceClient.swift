@@ -83,6 +83,7 @@ public struct ReferenceClient: SyncClientEngine {
         case requestTimeout(seq: UInt16)
         case photoProcessing(taskId: Int64)
         case taskWakeup
+        case historyRetry
     }
 
     enum Failure: Hashable {
@@ -203,6 +204,8 @@ public struct ReferenceClient: SyncClientEngine {
         case .taskWakeup:
             taskWakeup = nil
             runTasks()
+        case .historyRetry:
+            if case .online = state { resumeScreen() }
         }
     }
 
