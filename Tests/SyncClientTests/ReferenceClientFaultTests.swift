@@ -6,13 +6,13 @@ import Testing
 
 /// Randomized end-to-end runs of the reference engine against a faulty server and flaky reachability.
 @Suite struct ReferenceClientFaultTests {
-    @Test("under delays, lost and duplicated pushes, injected errors and link drops, everything converges",
-          arguments: [UInt64(11), 12, 13, 14])
+    @Test("under slow responses, lost and duplicated pushes, injected errors, link drops, half-open links and restarts, everything converges",
+          arguments: Array(UInt64(1)...UInt64(6)))
     func faultyRun(seed: UInt64) {
         let knobs = ServerKnobs(
-            defaultProcessingDelay: .uniform(.zero, .milliseconds(800)),
+            defaultProcessingDelay: .exponential(mean: .seconds(Int64(3))),
             pushLossProbability: 0.2, pushDuplicationProbability: 0.2,
-            errorRate: [.msgSend: 0.1, .chatHistory: 0.1, .photoUpload: 0.1])
+            errorRate: [.msgSend: 0.1, .chatHistory: 0.1, .photoUpload: 0.1, .login: 0.1, .sessionInit: 0.05])
         let world = TestWorld(knobs: knobs, seed: seed)
         let names = ["alice", "bob"]
         world.addClient("alice", userId: 1)
@@ -36,7 +36,14 @@ import Testing
             case 4: world.user(name, .openChat(100))
             case 5, 6: world.user(name, .scrollUp(messages: Int(rng.next() % 40)))
             case 7: world.setReachable(name, rng.next() % 3 != 0)
-            case 8: if rng.next() % 4 == 0 { world.restartApp(name) }
+            case 8:
+                switch rng.next() % 6 {
+                case 0: world.restartApp(name)
+                case 1: world.restartServer()
+                case 2: world.makeHalfOpen(name)
+                case 3: world.restartApp(name, crash: true)
+                default: break
+                }
             default: world.user(name, .scrollDown(messages: 10))
             }
             world.run(for: .milliseconds(Int64(rng.next() % 1_500)))
