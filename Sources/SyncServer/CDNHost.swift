@@ -6,6 +6,7 @@ public struct CDNHost: Hashable, Sendable {
     private var issued: [String: Int] = [:]
     private var stored: [String: Int] = [:]
 
+    /// An empty CDN host.
     public init() {}
 
     /// Registers a token the server handed out for a photo of `sizeBytes` bytes.

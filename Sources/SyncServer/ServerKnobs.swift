@@ -21,6 +21,7 @@ public struct ServerKnobs: Hashable, Sendable {
     /// Periods during which every request takes extra processing time.
     public var slowPeriods: [SlowPeriod]
 
+    /// Knobs with every fault off unless given.
     public init(
         processingDelay: [Opcode: DelayDistribution] = [:],
         defaultProcessingDelay: DelayDistribution = .none,
@@ -41,10 +42,14 @@ public struct ServerKnobs: Hashable, Sendable {
 
     /// A span of virtual time `[start, end)` during which each request takes `extraDelay` longer.
     public struct SlowPeriod: Hashable, Sendable {
+        /// First instant of the period.
         public var start: SimInstant
+        /// First instant after the period.
         public var end: SimInstant
+        /// Added to every request's processing delay.
         public var extraDelay: SimDuration
 
+        /// A slow period `[start, end)`.
         public init(start: SimInstant, end: SimInstant, extraDelay: SimDuration) {
             self.start = start
             self.end = end

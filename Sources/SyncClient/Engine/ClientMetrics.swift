@@ -22,5 +22,6 @@ public struct ClientMetrics: Hashable, Sendable {
     /// Requests that timed out.
     public var requestTimeouts = 0
 
+    /// Empty metrics.
     public init() {}
 }

@@ -43,6 +43,7 @@ public struct ClientParameters: Hashable, Sendable {
     /// The broken variant to run, or nil for the reference engine.
     public var mutant: Mutant?
 
+    /// Parameters with the documented defaults; only the LOGIN token is required.
     public init(
         token: String,
         deviceId: String = "device",

@@ -19,19 +19,26 @@ public struct ClientView: Hashable, Sendable {
     public var isOnline: Bool
     /// The open chat, if any, and the ids visible on screen.
     public var openChatId: Int64?
+    /// Ids on screen in the open chat, ascending (empty when no chat is open).
     public var visibleMessageIds: [Int64]
 
     /// A send shown before the server acknowledged it.
     public struct LocalEcho: Hashable, Sendable {
+        /// The chat the send goes to.
         public var chatId: Int64
+        /// The send's idempotency key.
         public var cid: Int64
+        /// The text or caption shown.
         public var text: String
     }
 
     /// A request waiting for its response.
     public struct InFlightRequest: Hashable, Sendable {
+        /// The seq the request went out with.
         public var seq: UInt16
+        /// The request's opcode.
         public var opcode: Opcode
+        /// When it was sent.
         public var sentAt: SimInstant
     }
 }

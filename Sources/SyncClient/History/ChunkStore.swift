@@ -9,6 +9,7 @@ public struct Chunk: Hashable, Sendable, CustomStringConvertible {
     /// True when no message older than `lower` exists on the server.
     public var isStartOfHistory: Bool
 
+    /// A chunk `[lower, upper]`.
     public init(lower: Int64, upper: Int64, isStartOfHistory: Bool) {
         self.lower = lower
         self.upper = upper
@@ -33,6 +34,7 @@ public struct ChunkStore: Hashable, Sendable {
     public private(set) var messageIds: [Int64] = []
     private var messagesById: [Int64: ChatMessage] = [:]
 
+    /// An empty cache: no chunks, no messages.
     public init() {}
 
     /// A cached message by id.

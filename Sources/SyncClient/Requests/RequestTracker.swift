@@ -8,9 +8,13 @@ import SyncProtocol
 public struct RequestTracker<Purpose: Hashable & Sendable>: Hashable, Sendable {
     /// A request waiting for its response.
     public struct Entry: Hashable, Sendable {
+        /// The request's opcode; a response must carry the same.
         public var opcode: Opcode
+        /// Who waits for the response.
         public var purpose: Purpose
+        /// When it was sent.
         public var sentAt: SimInstant
+        /// Its timeout timer.
         public var timer: ClientTimerID
     }
 

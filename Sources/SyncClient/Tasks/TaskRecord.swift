@@ -26,8 +26,11 @@ public struct TaskRecord: Hashable, Sendable {
 
     /// Allocation order; per-chat send order follows it.
     public var id: Int64
+    /// What the task does.
     public var kind: Kind
+    /// Pending, done or failed.
     public var state: State
+    /// The chat the task sends to.
     public var chatId: Int64
     /// Message text or photo caption.
     public var text: String
@@ -43,6 +46,7 @@ public struct TaskRecord: Hashable, Sendable {
     public var attempts: Int
     /// Not before this instant.
     public var nextAttemptAt: SimInstant
+    /// When the user asked for it (send-to-ack latency starts here).
     public var enqueuedAt: SimInstant
     /// The visible error of a failed task, or the last retryable one.
     public var lastError: String?
