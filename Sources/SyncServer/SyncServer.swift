@@ -306,52 +306,6 @@ public struct SyncServer {
     }
 }
 
-/// One row of the server's idempotency table: (user, cid) -> the message it created.
-public struct IdempotencyEntry: Hashable, Sendable {
-    /// The sender.
-    public var userId: Int64
-    /// The sender's idempotency key.
-    public var cid: Int64
-    /// The chat the message was stored in.
-    public var chatId: Int64
-    /// The message the first MSG_SEND with this key created.
-    public var messageId: Int64
-
-    /// One row of the table.
-    public init(userId: Int64, cid: Int64, chatId: Int64, messageId: Int64) {
-        self.userId = userId
-        self.cid = cid
-        self.chatId = chatId
-        self.messageId = messageId
-    }
-}
-
-/// Counters the server keeps for reports and checkers.
-public struct ServerStats: Hashable, Sendable {
-    /// Requests received, by opcode.
-    public var requestsByOpcode: [Opcode: Int] = [:]
-    /// Messages stored (sent by clients, posted or seeded).
-    public var messagesStored = 0
-    /// MSG_SENDs whose cid was seen before, answered with the original message.
-    public var duplicateSendsAbsorbed = 0
-    /// Pushes sent (a duplicated push counts once here).
-    public var pushesSent = 0
-    /// Pushes dropped by `pushLossProbability`.
-    public var pushesLost = 0
-    /// Pushes sent twice by `pushDuplicationProbability`.
-    public var pushesDuplicated = 0
-    /// Error frames sent, injected ones included.
-    public var errorsSent = 0
-    /// Error frames sent by `errorRate`.
-    public var errorsInjected = 0
-    /// Uploads the CDN stored.
-    public var uploadsAccepted = 0
-    /// Uploads the CDN refused (unknown token or wrong size).
-    public var uploadsRefused = 0
-    /// Restarts so far.
-    public var restarts = 0
-}
-
 private struct User {
     var id: Int64
     var name: String

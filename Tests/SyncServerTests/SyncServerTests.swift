@@ -207,13 +207,4 @@ private func pushes(_ actions: [ServerAction]) -> [(Packet, ServerConnectionID)]
         let late = h.request(.msgSend, .msgSend(MsgSendRequest(chatId: 100, message: photo)), on: 1)
         #expect(responses(late).first?.cmd == .response)
     }
-
-    @Test("delay distributions draw within their bounds and never negative") func distributions() {
-        var generator = SeededGenerator(seed: 3)
-        for _ in 0..<200 {
-            let u = DelayDistribution.uniform(.milliseconds(10), .milliseconds(20)).draw(using: &generator)
-            #expect(u >= .milliseconds(10) && u < .milliseconds(20))
-            #expect(DelayDistribution.exponential(mean: .seconds(Int64(1))).draw(using: &generator) >= .zero)
-        }
-    }
 }

@@ -1,29 +1,5 @@
 import CSQLite
 
-/// A value bound to or read from an SQLite statement.
-public enum SQLiteValue: Hashable, Sendable {
-    case integer(Int64)
-    case text(String)
-    case null
-
-    /// The integer, or nil for another type.
-    public var integer: Int64? { if case .integer(let value) = self { value } else { nil } }
-    /// The text, or nil for another type.
-    public var text: String? { if case .text(let value) = self { value } else { nil } }
-}
-
-/// An SQLite failure: the result code, SQLite's message and the statement.
-public struct SQLiteError: Error, Hashable, CustomStringConvertible {
-    /// SQLite's result code (`SQLITE_ERROR`, ...).
-    public var code: Int32
-    /// SQLite's message for the failure.
-    public var message: String
-    /// The statement that failed (or `open <path>`).
-    public var sql: String
-
-    public var description: String { "sqlite error \(code) (\(message)) in: \(sql)" }
-}
-
 /// One SQLite database: the only file that calls into CSQLite (the C library is wrapped once, STYLE.md).
 ///
 /// In memory by default (`":memory:"`); pass a file path to inspect a client's database with the sqlite3 shell.
