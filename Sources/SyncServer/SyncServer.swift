@@ -32,7 +32,9 @@ public struct SyncServer {
     ///   - knobs: fault-injection knobs.
     ///   - generator: the server's own random stream (for example `streams.stream("server")`).
     ///   - epochMilliseconds: the server clock at the start of the run (default 2023-11-14T22:13:20Z).
-    public init(knobs: ServerKnobs = ServerKnobs(), generator: SeededGenerator, epochMilliseconds: Int64 = 1_700_000_000_000) {
+    public init(
+        knobs: ServerKnobs = ServerKnobs(), generator: SeededGenerator, epochMilliseconds: Int64 = 1_700_000_000_000
+    ) {
         self.knobs = knobs
         self.generator = generator
         self.epochMilliseconds = epochMilliseconds
@@ -84,7 +86,9 @@ public struct SyncServer {
 
     /// The chat-list entry a member would see for a chat.
     public func summary(ofChat chatId: Int64) -> ChatSummary? {
-        chats[chatId].map { ChatSummary(id: $0.id, members: $0.members, modified: $0.modified, lastMessage: $0.messages.last) }
+        chats[chatId].map {
+            ChatSummary(id: $0.id, members: $0.members, modified: $0.modified, lastMessage: $0.messages.last)
+        }
     }
 
     /// The read marks of a chat as (user, newest read message id), by user.
@@ -141,7 +145,9 @@ public struct SyncServer {
         return accepted
     }
 
-    private mutating func receive(_ packet: Packet, on connection: ServerConnectionID, now: SimInstant) -> [ServerAction] {
+    private mutating func receive(
+        _ packet: Packet, on connection: ServerConnectionID, now: SimInstant
+    ) -> [ServerAction] {
         guard packet.cmd == .request, connections[connection] != nil else { return [] }
         stats.requestsByOpcode[packet.opcode, default: 0] += 1
         var delay = (knobs.processingDelay[packet.opcode] ?? knobs.defaultProcessingDelay).draw(using: &generator)
@@ -165,13 +171,15 @@ public struct SyncServer {
         var actions: [ServerAction] = []
         func reply(_ body: Packet.Body) {
             guard isOpen else { return }
-            actions.append(.send(Packet(cmd: .response, seq: packet.seq, opcode: packet.opcode, body: body), on: connection))
+            let response = Packet(cmd: .response, seq: packet.seq, opcode: packet.opcode, body: body)
+            actions.append(.send(response, on: connection))
         }
         func fail(_ code: String, _ text: String) {
             guard isOpen else { return }
             stats.errorsSent += 1
             let body = Packet.Body.error(ErrorPayload(error: code, message: text))
-            actions.append(.send(Packet(cmd: .error, seq: packet.seq, opcode: packet.opcode, body: body), on: connection))
+            let error = Packet(cmd: .error, seq: packet.seq, opcode: packet.opcode, body: body)
+            actions.append(.send(error, on: connection))
         }
         if let rate = knobs.errorRate[packet.opcode], generator.nextBernoulli(rate) {
             stats.errorsInjected += 1
@@ -255,7 +263,8 @@ public struct SyncServer {
         }
         var contacts: [Contact] = []
         if request.contactsSync == 0 {
-            let ids = Set(chats.values.filter { $0.members.contains(user.id) }.flatMap(\.members)).subtracting([user.id])
+            let ids = Set(chats.values.filter { $0.members.contains(user.id) }.flatMap(\.members))
+                .subtracting([user.id])
             contacts = ids.sorted().compactMap { users[$0].map { Contact(id: $0.id, name: $0.name) } }
         }
         return LoginResponse(
@@ -269,7 +278,8 @@ public struct SyncServer {
         precondition(chats[chatId] != nil, "unknown chat \(chatId)")
         lastMessageId += 1
         let time = serverTimeMilliseconds(at: now)
-        let message = ChatMessage(id: lastMessageId, time: time, sender: sender, text: text, cid: cid, attaches: attaches)
+        let message = ChatMessage(
+            id: lastMessageId, time: time, sender: sender, text: text, cid: cid, attaches: attaches)
         chats[chatId]!.messages.append(message)
         chats[chatId]!.modified = max(chats[chatId]!.modified, time)
         stats.messagesStored += 1

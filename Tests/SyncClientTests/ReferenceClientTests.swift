@@ -257,7 +257,8 @@ private func scrollToTop(_ world: TestWorld, _ client: String, steps: Int = 12) 
 
     @Test("resend-new-cid: a send retried after a timeout must reuse its cid", arguments: [nil, Mutant.resendNewCid])
     func resendNewCid(mutant: Mutant?) {
-        let world = makeWorld(mutant: mutant, knobs: ServerKnobs(processingDelay: [.msgSend: .fixed(.seconds(Int64(25)))]))
+        let slow = ServerKnobs(processingDelay: [.msgSend: .fixed(.seconds(Int64(25)))])
+        let world = makeWorld(mutant: mutant, knobs: slow)
         world.start("alice")
         world.run(for: .seconds(Int64(1)))
         world.user("alice", .sendText(chatId: 100, text: "once"))
@@ -309,7 +310,8 @@ private func scrollToTop(_ world: TestWorld, _ client: String, steps: Int = 12) 
     @Test("inflight-dropped-on-disconnect: a send in flight at a disconnect must be retried",
           arguments: [nil, Mutant.inflightDroppedOnDisconnect])
     func inflightDropped(mutant: Mutant?) {
-        let world = makeWorld(mutant: mutant, knobs: ServerKnobs(processingDelay: [.msgSend: .fixed(.seconds(Int64(2)))]))
+        let slow = ServerKnobs(processingDelay: [.msgSend: .fixed(.seconds(Int64(2)))])
+        let world = makeWorld(mutant: mutant, knobs: slow)
         world.start("alice")
         world.run(for: .seconds(Int64(1)))
         world.user("alice", .sendText(chatId: 100, text: "in flight"))

@@ -66,7 +66,8 @@ private func pushes(_ actions: [ServerAction]) -> [(Packet, ServerConnectionID)]
         #expect(a.message == b.message)
         #expect(pushes(first).count == 1)
         #expect(pushes(second).isEmpty)
-        #expect(h.server.idempotencyTable == [IdempotencyEntry(userId: 1, cid: 42, chatId: 100, messageId: a.message.id)])
+        let entry = IdempotencyEntry(userId: 1, cid: 42, chatId: 100, messageId: a.message.id)
+        #expect(h.server.idempotencyTable == [entry])
     }
 
     @Test("MSG_SEND pushes NOTIF_MESSAGE to the other connected members only") func pushTargets() {

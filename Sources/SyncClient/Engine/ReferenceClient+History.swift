@@ -22,7 +22,9 @@ extension ReferenceClient {
         dirtyChats.insert(chatId)
         guard screen?.chatId == chatId else { return }
         defer {
-            if screen?.chatId == chatId, screen?.needsNewestPage == true { requestHistory(chatId: chatId, load: .newest) }
+            if screen?.chatId == chatId, screen?.needsNewestPage == true {
+                requestHistory(chatId: chatId, load: .newest)
+            }
         }
         if screen?.isOpenComplete == false {
             completeOpenIfPossible(force: load == .newest)
@@ -84,7 +86,8 @@ extension ReferenceClient {
         screen = current
         metrics.chatOpenTimes.append(now - current.openedAt)
         if let newest = ids.last {
-            _ = sendRequest(.chatMark, .chatMark(ChatMarkRequest(chatId: current.chatId, mark: newest)), purpose: .chatMark)
+            let mark = ChatMarkRequest(chatId: current.chatId, mark: newest)
+            _ = sendRequest(.chatMark, .chatMark(mark), purpose: .chatMark)
         }
         prefetchIfNeeded()
     }

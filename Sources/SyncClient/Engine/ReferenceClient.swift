@@ -217,7 +217,8 @@ public struct ReferenceClient: SyncClientEngine {
             return ClientView.LocalEcho(chatId: task.chatId, cid: task.cid, text: task.text)
         }
         let inFlight = tracker.inFlight.keys.sorted().map {
-            ClientView.InFlightRequest(seq: $0, opcode: tracker.inFlight[$0]!.opcode, sentAt: tracker.inFlight[$0]!.sentAt)
+            let entry = tracker.inFlight[$0]!
+            return ClientView.InFlightRequest(seq: $0, opcode: entry.opcode, sentAt: entry.sentAt)
         }
         var online = false
         if case .online = state { online = true }

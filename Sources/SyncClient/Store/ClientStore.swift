@@ -49,7 +49,8 @@ struct ClientStore {
         run("DELETE FROM chunks WHERE chatId = ?", [.integer(chatId)])
         for chunk in chunks {
             run("INSERT INTO chunks VALUES (?, ?, ?, ?)", [
-                .integer(chatId), .integer(chunk.lower), .integer(chunk.upper), .integer(chunk.isStartOfHistory ? 1 : 0),
+                .integer(chatId), .integer(chunk.lower), .integer(chunk.upper),
+                .integer(chunk.isStartOfHistory ? 1 : 0),
             ])
         }
     }
