@@ -1,3 +1,4 @@
+import Foundation
 import SimCore
 import SyncProtocol
 import SyncServer
@@ -173,6 +174,63 @@ private func scrollToTop(_ world: TestWorld, _ client: String, steps: Int = 12) 
         #expect(texts(world, chatId: 100, sender: 1) == (1...300).map { "m\($0)" })
         let seqs = world.sentRequests.filter { $0.0 == "alice" }.map(\.1.seq)
         #expect(seqs.allSatisfy { $0 < 256 })
+    }
+
+    @Test("a send that keeps failing ends failed with a visible error; its photo's message fails with it; later sends go")
+    func failingTasks() {
+        let world = makeWorld(knobs: ServerKnobs(errorRate: [.photoUpload: 1]))
+        world.start("alice")
+        world.run(for: .seconds(Int64(1)))
+        world.user("alice", .sendPhoto(chatId: 100, sizeBytes: 1_000, caption: "never"))
+        world.user("alice", .sendText(chatId: 100, text: "after"))
+        world.run(for: .seconds(Int64(600)))
+        let tasks = world.view("alice").tasks
+        #expect(tasks.map(\.state) == [.done, .failed, .failed, .done])
+        #expect(tasks[1].lastError?.hasPrefix("server.injected") == true)
+        #expect(tasks[1].attempts == 10)
+        #expect(tasks[2].lastError == "dependency 2 failed")
+        #expect(texts(world, chatId: 100, sender: 1) == ["after"])
+    }
+
+    @Test("the same seed gives the same run") func deterministic() {
+        func run() -> (ClientView, [ChatMessage], [SimInstant]) {
+            let knobs = ServerKnobs(defaultProcessingDelay: .exponential(mean: .milliseconds(300)),
+                                    pushLossProbability: 0.3)
+            let world = makeWorld(knobs: knobs)
+            world.start("alice")
+            world.start("bob")
+            world.run(for: .seconds(Int64(1)))
+            world.user("bob", .openChat(100))
+            for n in 1...10 {
+                world.user("alice", .sendText(chatId: 100, text: "\(n)"))
+                world.user("bob", .scrollUp(messages: 7))
+                world.run(for: .milliseconds(333))
+            }
+            world.setReachable("alice", false)
+            world.run(for: .seconds(Int64(10)))
+            world.setReachable("alice", true)
+            world.run(for: .seconds(Int64(60)))
+            return (world.view("bob"), world.server.messages(inChat: 100), world.connectAttempts.map(\.1))
+        }
+        let (a, b) = (run(), run())
+        #expect(a.0 == b.0)
+        #expect(a.1 == b.1)
+        #expect(a.2 == b.2)
+    }
+
+    @Test("an app reopened from a database file finds its queue and cache there") func fileDatabase() throws {
+        let path = FileManager.default.temporaryDirectory
+            .appendingPathComponent("syncsim-client-\(ProcessInfo.processInfo.processIdentifier).sqlite").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var client = ReferenceClient(parameters: ClientParameters(token: "t"), database: try SQLiteDatabase(path: path),
+                                     generator: SeededGenerator(seed: 1))
+        _ = client.handle(.start, now: .start)
+        _ = client.handle(.user(.sendText(chatId: 5, text: "queued")), now: .start)
+        var reopened = ReferenceClient(parameters: ClientParameters(token: "t"),
+                                       database: try SQLiteDatabase(path: path), generator: SeededGenerator(seed: 2))
+        _ = reopened.handle(.start, now: .start + .seconds(Int64(1)))
+        #expect(reopened.view.localEchoes.map(\.text) == ["queued"])
+        #expect(reopened.view.tasks == client.view.tasks)
     }
 
     // MARK: Mutants: each differs observably from the reference engine
