@@ -365,6 +365,18 @@ private func scrollToTop(_ world: TestWorld, _ client: String, steps: Int = 12) 
         #expect((attempts < 15) == (mutant == nil), "\(attempts) connection attempts")
     }
 
+    @Test("seq-reuse-inflight: more parallel photo uploads than seq slots must not overwrite requests in flight",
+          arguments: [nil, Mutant.seqReuseInflight])
+    func seqReuseInflight(mutant: Mutant?) {
+        let world = makeWorld(mutant: mutant) { p in p.seqModulus = 16 }
+        world.start("alice")
+        world.run(for: .seconds(Int64(1)))
+        for n in 1...30 { world.user("alice", .sendPhoto(chatId: 100, sizeBytes: 100, caption: "p\(n)")) }
+        world.run(for: .seconds(Int64(120)))
+        let delivered = texts(world, chatId: 100, sender: 1) == (1...30).map { "p\($0)" }
+        #expect(delivered == (mutant == nil))
+    }
+
     @Test("inflight-dropped-on-disconnect: a send in flight at a disconnect must be retried",
           arguments: [nil, Mutant.inflightDroppedOnDisconnect])
     func inflightDropped(mutant: Mutant?) {

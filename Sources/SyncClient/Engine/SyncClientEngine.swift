@@ -13,3 +13,8 @@ public protocol SyncClientEngine {
     /// The metrics collected since this engine instance started.
     var metrics: ClientMetrics { get }
 }
+
+/// Builds a client's engine over its database: the world calls it at launch and after every app restart.
+/// - Parameters: the client's parameters, its database (the same handle across restarts) and its random stream.
+public typealias SyncClientEngineFactory =
+    (ClientParameters, SQLiteDatabase, SeededGenerator) -> any SyncClientEngine
