@@ -55,7 +55,9 @@ extension ReferenceClient {
     /// Sends a request on the current connection.
     /// - Returns: false when there is no connection or every seq is in flight.
     mutating func sendRequest(_ opcode: Opcode, _ body: Packet.Body, purpose: RequestPurpose) -> Bool {
-        guard let connection = state.connection, state != .connecting(connection), let seq = tracker.allocate() else {
+        guard let connection = state.connection, state != .connecting(connection) else { return false }
+        guard let seq = tracker.allocate() else {
+            isWaitingForSeq = true
             return false
         }
         let timeout = purpose == .ping ? parameters.pongTimeout : parameters.requestTimeout
@@ -80,6 +82,10 @@ extension ReferenceClient {
                 requestFailed(entry.purpose, .error(ErrorPayload(error: "unknown", message: "error frame")))
             } else {
                 requestSucceeded(entry.purpose, packet.body)
+            }
+            if isWaitingForSeq {
+                isWaitingForSeq = false
+                runTasks()
             }
         case .request:
             return

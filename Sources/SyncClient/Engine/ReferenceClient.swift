@@ -36,6 +36,8 @@ public struct ReferenceClient: SyncClientEngine {
     var pingTimer: ClientTimerID?
     var screen: Screen?
     var dirtyChats: Set<Int64> = []
+    /// A task found every seq in flight; the next completed request wakes the queue.
+    var isWaitingForSeq = false
     var actions: [ClientAction] = []
     var now = SimInstant.start
 
