@@ -48,7 +48,7 @@ let package = Package(
         .testTarget(name: "SimNetTests", dependencies: ["SimNet"], swiftSettings: swiftSettings),
         .testTarget(name: "SyncProtocolTests", dependencies: ["SyncProtocol"], swiftSettings: swiftSettings),
         .testTarget(name: "SyncServerTests", dependencies: ["SyncServer"], swiftSettings: swiftSettings),
-        .testTarget(name: "SyncClientTests", dependencies: ["SyncClient"], swiftSettings: swiftSettings),
+        .testTarget(name: "SyncClientTests", dependencies: ["SyncClient", "SyncServer"], swiftSettings: swiftSettings),
         .testTarget(name: "SyncChecksTests", dependencies: ["SyncChecks"], swiftSettings: swiftSettings),
         .testTarget(name: "SyncTraceTests", dependencies: ["SyncTrace"], swiftSettings: swiftSettings),
         .testTarget(name: "SyncSimTests", dependencies: ["SyncSim", "Scenarios"], swiftSettings: swiftSettings),

@@ -1,0 +1,90 @@
+import SimCore
+
+/// Tunable parameters of the reference client, with defaults and their sources.
+public struct ClientParameters: Hashable, Sendable {
+    /// The LOGIN token identifying the user.
+    public var token: String
+    /// Sent in SESSION_INIT.
+    public var deviceId: String
+    /// Interval between PINGs while logged in. Default 30 s: field clients (DESIGN.md §3).
+    public var pingInterval: SimDuration
+    /// A PING unanswered this long drops the connection. Default 20 s, the field clients' request timeout.
+    public var pongTimeout: SimDuration
+    /// A request unanswered this long fails with a timeout. Default 20 s: field clients (DESIGN.md §3).
+    public var requestTimeout: SimDuration
+    /// First reconnect delay. Default 1 s (our choice).
+    public var backoffBase: SimDuration
+    /// Growth factor of the reconnect delay per failed attempt. Default 2 (exponential backoff).
+    public var backoffFactor: Double
+    /// Largest reconnect delay. Default 60 s (our choice).
+    public var backoffCap: SimDuration
+    /// Jitter as a fraction of the delay: the delay is drawn uniformly in `[d·(1-jitter), d]`. Default 0.5.
+    public var backoffJitter: Double
+    /// Seq slots: 65536 for the default header layout, 256 for field clients reading an 8-bit seq (DESIGN.md §3).
+    public var seqModulus: Int
+    /// Messages per CHAT_HISTORY page. Default 30 (our choice; a sweep parameter).
+    public var historyPageSize: Int
+    /// Load the next page when this many or fewer cached messages remain beyond the viewport. Default 10.
+    public var prefetchDistance: Int
+    /// Messages visible at once in a chat. Default 20.
+    public var visibleMessageCount: Int
+    /// `chatsCount` asked for in LOGIN. Default 100.
+    public var loginChatsCount: Int
+    /// First retry delay of a failed task. Default 1 s.
+    public var taskRetryBase: SimDuration
+    /// Largest retry delay of a failed task. Default 60 s.
+    public var taskRetryCap: SimDuration
+    /// A task failing this many times (errors or timeouts, not disconnects) ends failed. Default 10.
+    public var maxTaskAttempts: Int
+    /// Simulated CPU time to process (resize, compress) a photo before upload. Default 2 s.
+    public var photoProcessingTime: SimDuration
+    /// The device clock at `SimInstant.start`, in milliseconds since the Unix epoch; skew it against the server's.
+    public var deviceEpochMilliseconds: Int64
+    /// The broken variant to run, or nil for the reference engine.
+    public var mutant: Mutant?
+
+    /// Parameters with the documented defaults; only the LOGIN token is required.
+    public init(
+        token: String,
+        deviceId: String = "device",
+        pingInterval: SimDuration = .seconds(Int64(30)),
+        pongTimeout: SimDuration = .seconds(Int64(20)),
+        requestTimeout: SimDuration = .seconds(Int64(20)),
+        backoffBase: SimDuration = .seconds(Int64(1)),
+        backoffFactor: Double = 2,
+        backoffCap: SimDuration = .seconds(Int64(60)),
+        backoffJitter: Double = 0.5,
+        seqModulus: Int = 65_536,
+        historyPageSize: Int = 30,
+        prefetchDistance: Int = 10,
+        visibleMessageCount: Int = 20,
+        loginChatsCount: Int = 100,
+        taskRetryBase: SimDuration = .seconds(Int64(1)),
+        taskRetryCap: SimDuration = .seconds(Int64(60)),
+        maxTaskAttempts: Int = 10,
+        photoProcessingTime: SimDuration = .seconds(Int64(2)),
+        deviceEpochMilliseconds: Int64 = 1_700_000_000_000,
+        mutant: Mutant? = nil
+    ) {
+        self.token = token
+        self.deviceId = deviceId
+        self.pingInterval = pingInterval
+        self.pongTimeout = pongTimeout
+        self.requestTimeout = requestTimeout
+        self.backoffBase = backoffBase
+        self.backoffFactor = backoffFactor
+        self.backoffCap = backoffCap
+        self.backoffJitter = backoffJitter
+        self.seqModulus = seqModulus
+        self.historyPageSize = historyPageSize
+        self.prefetchDistance = prefetchDistance
+        self.visibleMessageCount = visibleMessageCount
+        self.loginChatsCount = loginChatsCount
+        self.taskRetryBase = taskRetryBase
+        self.taskRetryCap = taskRetryCap
+        self.maxTaskAttempts = maxTaskAttempts
+        self.photoProcessingTime = photoProcessingTime
+        self.deviceEpochMilliseconds = deviceEpochMilliseconds
+        self.mutant = mutant
+    }
+}

@@ -1,0 +1,7 @@
+/// Identifies a timer the client asked its driver to start. Unknown or stale timers are ignored when they fire.
+public struct ClientTimerID: RawRepresentable, Hashable, Comparable, Sendable, CustomStringConvertible {
+    public var rawValue: Int64
+    public init(rawValue: Int64) { self.rawValue = rawValue }
+    public var description: String { "client-timer#\(rawValue)" }
+    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
+}

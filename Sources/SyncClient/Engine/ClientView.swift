@@ -1,0 +1,44 @@
+import SimCore
+import SyncProtocol
+
+/// A read-only snapshot of a client engine for checkers (DESIGN.md §8).
+public struct ClientView: Hashable, Sendable {
+    /// Per chat id: its history cache.
+    public var chunkStores: [Int64: ChunkStore]
+    /// Per chat id: the chat-list entry last received.
+    public var chatList: [Int64: ChatSummary]
+    /// Sends not yet acknowledged, as shown in the chat (the local echo), in enqueue order.
+    public var localEchoes: [LocalEcho]
+    /// Every task known to the engine, ascending by id.
+    public var tasks: [TaskRecord]
+    /// The last-sync timestamp, server milliseconds (0 before the first LOGIN).
+    public var lastSyncMilliseconds: Int64
+    /// Requests in flight as (seq, opcode), ascending by seq.
+    public var inFlightRequests: [InFlightRequest]
+    /// True while logged in on a connection.
+    public var isOnline: Bool
+    /// The open chat, if any, and the ids visible on screen.
+    public var openChatId: Int64?
+    /// Ids on screen in the open chat, ascending (empty when no chat is open).
+    public var visibleMessageIds: [Int64]
+
+    /// A send shown before the server acknowledged it.
+    public struct LocalEcho: Hashable, Sendable {
+        /// The chat the send goes to.
+        public var chatId: Int64
+        /// The send's idempotency key.
+        public var cid: Int64
+        /// The text or caption shown.
+        public var text: String
+    }
+
+    /// A request waiting for its response.
+    public struct InFlightRequest: Hashable, Sendable {
+        /// The seq the request went out with.
+        public var seq: UInt16
+        /// The request's opcode.
+        public var opcode: Opcode
+        /// When it was sent.
+        public var sentAt: SimInstant
+    }
+}

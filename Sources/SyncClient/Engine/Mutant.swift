@@ -1,0 +1,26 @@
+/// A deliberately broken variant of the reference engine, each reproducing a known class of field bug.
+///
+/// Checkers prove their worth by catching these (DESIGN.md §7). Select one by name at run time:
+/// `Mutant(rawValue: "parallel-sends")`.
+public enum Mutant: String, CaseIterable, Hashable, Sendable {
+    /// A page that bridges two chunks merges them but does not cache the messages in the gap (C2).
+    case mergeSkipsBridge = "merge-skips-bridge"
+    /// A chat-list entry with an unknown last message extends the top chunk instead of opening a gap (C2).
+    case gapIgnoredAfterLogin = "gap-ignored-after-login"
+    /// Last-sync is taken from the newest pushed message's time, so a lost push is never listed again (P4, V1).
+    case sinceFromNewestPush = "since-from-newest-push"
+    /// Last-sync is taken from the device clock, which may run ahead of the server (P4).
+    case sinceFromDeviceClock = "since-from-device-clock"
+    /// A retried send gets a new cid, so the server cannot deduplicate it (T2).
+    case resendNewCid = "resend-new-cid"
+    /// Sends of one chat go out in parallel, so out-of-order responses reorder them on the server (T4).
+    case parallelSends = "parallel-sends"
+    /// Tasks live only in memory and vanish when the app restarts (T1, T6).
+    case tasksNotPersisted = "tasks-not-persisted"
+    /// The reconnect backoff resets when TCP connects, before LOGIN succeeds: a reconnect storm.
+    case backoffResetOnConnect = "backoff-reset-on-connect"
+    /// Seq allocation wraps without skipping seqs still in flight (P1, P2).
+    case seqReuseInflight = "seq-reuse-inflight"
+    /// Requests in flight at a disconnect are forgotten without telling their owners, so tasks hang (P3, T5).
+    case inflightDroppedOnDisconnect = "inflight-dropped-on-disconnect"
+}

@@ -1,0 +1,233 @@
+import SimCore
+import SyncProtocol
+
+/// The reference client sync engine (DESIGN.md §7): connection manager, request tracker, history cache with chunks
+/// and a persistent task queue over SQLite. A sans-IO state machine; select a broken variant with
+/// `ClientParameters.mutant`.
+///
+/// Policy for requests in flight at a disconnect: each fails at once with "disconnected" and its owner decides.
+/// Sends and uploads go back to pending without counting an attempt and run again after the next LOGIN with the
+/// same cid; history loads are forgotten and the open chat asks again after LOGIN; SESSION_INIT, LOGIN and PING are
+/// not retried (the reconnect covers them).
+public struct ReferenceClient: SyncClientEngine {
+    /// The parameters the engine runs with.
+    public let parameters: ClientParameters
+    /// The metrics collected since this instance started.
+    public internal(set) var metrics = ClientMetrics()
+
+    let store: ClientStore
+    var generator: SeededGenerator
+    var state: State = .stopped
+    var backoffAttempts = 0
+    var hasConnectedBefore = false
+    var nextConnectionNumber = 1
+    var tracker: RequestTracker<RequestPurpose>
+    var chatList: [Int64: ChatSummary] = [:]
+    var histories: [Int64: ChunkStore] = [:]
+    var historyLoads: [Int64: HistoryLoad] = [:]
+    var tasks: [Int64: TaskRecord] = [:]
+    var runningTaskIds: Set<Int64> = []
+    var lastSync: Int64 = 0
+    var timers: [ClientTimerID: TimerPurpose] = [:]
+    var nextTimerNumber: Int64 = 1
+    var nextUploadNumber: Int64 = 1
+    var uploads: [UploadID: Int64] = [:]
+    var taskWakeup: (timer: ClientTimerID, at: SimInstant)?
+    var pingTimer: ClientTimerID?
+    var screen: Screen?
+    var dirtyChats: Set<Int64> = []
+    /// A task found every seq in flight; the next completed request wakes the queue.
+    var isWaitingForSeq = false
+    var actions: [ClientAction] = []
+    var now = SimInstant.start
+
+    /// The connection lifecycle.
+    enum State: Hashable {
+        case stopped
+        case waitingToReconnect
+        case connecting(ClientConnectionID)
+        case initializing(ClientConnectionID)
+        case loggingIn(ClientConnectionID)
+        case online(ClientConnectionID)
+
+        var connection: ClientConnectionID? {
+            switch self {
+            case .stopped, .waitingToReconnect: nil
+            case .connecting(let c), .initializing(let c), .loggingIn(let c), .online(let c): c
+            }
+        }
+    }
+
+    /// Why a request was sent, so its response reaches the right owner.
+    enum RequestPurpose: Hashable, Sendable {
+        case sessionInit
+        case login
+        case ping
+        case history(chatId: Int64, load: HistoryLoad)
+        case send(taskId: Int64)
+        case photoToken(taskId: Int64)
+        case chatMark
+    }
+
+    /// A CHAT_HISTORY request's shape.
+    enum HistoryLoad: Hashable, Sendable {
+        /// The newest page (`from` = max, backward = page size).
+        case newest
+        /// Older messages at or below a chunk's lower bound (backward = page size + 1, the bound included).
+        case older(from: Int64)
+        /// Newer messages above a chunk's upper bound (forward = page size, backward 1 to include the bound).
+        case newer(from: Int64)
+    }
+
+    enum TimerPurpose: Hashable {
+        case reconnect
+        case ping
+        case requestTimeout(seq: UInt16)
+        case photoProcessing(taskId: Int64)
+        case taskWakeup
+        case historyRetry
+    }
+
+    enum Failure: Hashable {
+        case error(ErrorPayload)
+        case timeout
+        case disconnected
+
+        var text: String {
+            switch self {
+            case .error(let payload): "\(payload.error): \(payload.message)"
+            case .timeout: "timeout"
+            case .disconnected: "disconnected"
+            }
+        }
+    }
+
+    /// The open chat on screen.
+    struct Screen: Hashable {
+        var chatId: Int64
+        var openedAt: SimInstant
+        var isOpenComplete = false
+        /// The oldest visible message.
+        var anchorId: Int64?
+        /// Messages still to scroll up once older ones arrive.
+        var pendingScrollUp = 0
+        var waitingAtTopSince: SimInstant?
+        /// A push opened a chunk above a gap while the chat was open: fetch the newest page to bridge it.
+        var needsNewestPage = false
+    }
+
+    /// A client over `database`, which keeps its contents across app restarts.
+    /// - Parameters:
+    ///   - parameters: tunables and the optional mutant.
+    ///   - database: the client's SQLite database (create one per client; reuse it for the restarted app).
+    ///   - generator: the client's own random stream (backoff jitter, cids).
+    public init(parameters: ClientParameters, database: SQLiteDatabase, generator: SeededGenerator) {
+        self.parameters = parameters
+        self.generator = generator
+        self.store = ClientStore(database: database, persistsTasks: parameters.mutant != .tasksNotPersisted)
+        self.tracker = RequestTracker(seqModulus: parameters.seqModulus,
+                                      reusesInFlightSeqs: parameters.mutant == .seqReuseInflight)
+    }
+
+    func isMutant(_ mutant: Mutant) -> Bool { parameters.mutant == mutant }
+
+    public mutating func handle(_ event: ClientEvent, now: SimInstant) -> [ClientAction] {
+        self.now = now
+        actions = []
+        store.begin()
+        switch event {
+        case .start:
+            start()
+        case .connected(let connection):
+            connected(connection)
+        case .connectFailed(let connection), .disconnected(let connection):
+            if state.connection == connection { connectionLost() }
+        case .packetReceived(let packet, let connection):
+            if state.connection == connection { receive(packet) }
+        case .timerFired(let timer):
+            if let purpose = timers.removeValue(forKey: timer) { timerFired(timer, purpose) }
+        case .uploadFinished(let upload, let succeeded):
+            uploadFinished(upload, succeeded: succeeded)
+        case .bytesTransferred(let up, let down):
+            metrics.bytesUp += up
+            metrics.bytesDown += down
+        case .user(let action):
+            userAction(action)
+        }
+        for chatId in dirtyChats.sorted() {
+            store.replaceChunks(histories[chatId]?.chunks ?? [], chatId: chatId)
+        }
+        dirtyChats = []
+        store.commit()
+        return actions
+    }
+
+    // MARK: Lifecycle
+
+    private mutating func start() {
+        histories = store.loadHistories()
+        chatList = store.loadChats(histories: histories)
+        tasks = store.loadTasks()
+        lastSync = store.sync("chatsSync") ?? 0
+        connect()
+        runTasks()
+    }
+
+    // MARK: Timers
+
+    mutating func startTimer(_ purpose: TimerPurpose, at instant: SimInstant) -> ClientTimerID {
+        let timer = ClientTimerID(rawValue: nextTimerNumber)
+        nextTimerNumber += 1
+        timers[timer] = purpose
+        actions.append(.startTimer(timer, at: instant))
+        return timer
+    }
+
+    mutating func cancelTimer(_ timer: ClientTimerID) {
+        if timers.removeValue(forKey: timer) != nil { actions.append(.cancelTimer(timer)) }
+    }
+
+    private mutating func timerFired(_ timer: ClientTimerID, _ purpose: TimerPurpose) {
+        switch purpose {
+        case .reconnect:
+            if state == .waitingToReconnect { connect() }
+        case .ping:
+            pingTimer = nil
+            guard case .online = state else { return }
+            _ = sendRequest(.ping, .ping(PingRequest(interactive: false)), purpose: .ping)
+            pingTimer = startTimer(.ping, at: now + parameters.pingInterval)
+        case .requestTimeout(let seq):
+            guard let entry = tracker.expire(seq: seq, timer: timer) else { return }
+            metrics.requestTimeouts += 1
+            requestFailed(entry.purpose, .timeout)
+        case .photoProcessing(let taskId):
+            guard runningTaskIds.contains(taskId) else { return }
+            finishTask(taskId, messageId: nil)
+        case .taskWakeup:
+            taskWakeup = nil
+            runTasks()
+        case .historyRetry:
+            if case .online = state { resumeScreen() }
+        }
+    }
+
+    // MARK: Read-only view
+
+    public var view: ClientView {
+        let echoes = tasks.keys.sorted().compactMap { id -> ClientView.LocalEcho? in
+            guard let task = tasks[id], task.kind.isSend, task.state == .pending else { return nil }
+            return ClientView.LocalEcho(chatId: task.chatId, cid: task.cid, text: task.text)
+        }
+        let inFlight = tracker.inFlight.keys.sorted().map {
+            let entry = tracker.inFlight[$0]!
+            return ClientView.InFlightRequest(seq: $0, opcode: entry.opcode, sentAt: entry.sentAt)
+        }
+        var online = false
+        if case .online = state { online = true }
+        return ClientView(
+            chunkStores: histories, chatList: chatList, localEchoes: echoes,
+            tasks: tasks.keys.sorted().map { tasks[$0]! }, lastSyncMilliseconds: lastSync,
+            inFlightRequests: inFlight, isOnline: online, openChatId: screen?.chatId,
+            visibleMessageIds: visibleMessageIds())
+    }
+}

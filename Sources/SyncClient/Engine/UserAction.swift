@@ -1,0 +1,15 @@
+/// Something the user does in the app.
+public enum UserAction: Hashable, Sendable {
+    /// Opens a chat: shows its newest messages.
+    case openChat(Int64)
+    /// Leaves the open chat.
+    case closeChat
+    /// Scrolls the open chat up (towards older messages) by this many messages.
+    case scrollUp(messages: Int)
+    /// Scrolls the open chat down (towards newer messages) by this many messages.
+    case scrollDown(messages: Int)
+    /// Sends a text message to a chat.
+    case sendText(chatId: Int64, text: String)
+    /// Sends a photo of `sizeBytes` bytes with a caption: processed, uploaded to the CDN, then sent as a message.
+    case sendPhoto(chatId: Int64, sizeBytes: Int, caption: String)
+}

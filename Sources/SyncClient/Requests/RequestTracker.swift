@@ -1,0 +1,73 @@
+import SimCore
+import SyncProtocol
+
+/// Allocates seqs and matches responses to requests in flight (DESIGN.md §7, invariants P1–P3).
+///
+/// A seq still in flight is never handed out again, also when the seq space is small (`seqModulus` 256 for the
+/// 8-bit header layout). When every slot is in flight, `allocate()` returns nil and the caller waits.
+public struct RequestTracker<Purpose: Hashable & Sendable>: Hashable, Sendable {
+    /// A request waiting for its response.
+    public struct Entry: Hashable, Sendable {
+        /// The request's opcode; a response must carry the same.
+        public var opcode: Opcode
+        /// Who waits for the response.
+        public var purpose: Purpose
+        /// When it was sent.
+        public var sentAt: SimInstant
+        /// Its timeout timer.
+        public var timer: ClientTimerID
+    }
+
+    /// Number of seq values: 65536 or 256.
+    public let seqModulus: Int
+    /// The `seq-reuse-inflight` mutant: hand out the next seq even if it is still in flight.
+    public let reusesInFlightSeqs: Bool
+    private var nextSeq = 1
+    /// Requests in flight by seq.
+    public private(set) var inFlight: [UInt16: Entry] = [:]
+
+    /// - Parameters:
+    ///   - seqModulus: 65536 (default header layout) or 256 (8-bit seq layout), DESIGN.md §3.
+    ///   - reusesInFlightSeqs: true only for the mutant.
+    public init(seqModulus: Int, reusesInFlightSeqs: Bool = false) {
+        precondition(seqModulus >= 2 && seqModulus <= 65_536, "seqModulus must be in 2...65536")
+        self.seqModulus = seqModulus
+        self.reusesInFlightSeqs = reusesInFlightSeqs
+    }
+
+    /// The next free seq, or nil when every seq is in flight.
+    public mutating func allocate() -> UInt16? {
+        for _ in 0..<seqModulus {
+            let seq = UInt16(nextSeq % seqModulus)
+            nextSeq = (nextSeq + 1) % seqModulus
+            if reusesInFlightSeqs || inFlight[seq] == nil { return seq }
+        }
+        return nil
+    }
+
+    /// Records a request sent with `seq` (from `allocate()`).
+    public mutating func register(seq: UInt16, entry: Entry) {
+        inFlight[seq] = entry
+    }
+
+    /// The request a response or error frame answers, removed; nil when none matches both seq and opcode.
+    public mutating func complete(seq: UInt16, opcode: Opcode) -> Entry? {
+        guard let entry = inFlight[seq], entry.opcode == opcode else { return nil }
+        inFlight[seq] = nil
+        return entry
+    }
+
+    /// Removes the request with `seq` if its timeout timer is `timer` (a stale timer removes nothing).
+    public mutating func expire(seq: UInt16, timer: ClientTimerID) -> Entry? {
+        guard let entry = inFlight[seq], entry.timer == timer else { return nil }
+        inFlight[seq] = nil
+        return entry
+    }
+
+    /// Removes every request in flight, ascending by seq.
+    public mutating func removeAll() -> [(seq: UInt16, entry: Entry)] {
+        let all = inFlight.keys.sorted().map { ($0, inFlight[$0]!) }
+        inFlight = [:]
+        return all
+    }
+}

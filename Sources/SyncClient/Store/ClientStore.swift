@@ -1,0 +1,152 @@
+import SimCore
+import SyncProtocol
+
+/// The client's tables (messages, chunks, chats, tasks, sync state) over one `SQLiteDatabase`.
+///
+/// Every write of one engine event happens inside one transaction (`begin`/`commit`), so a crash loses at most
+/// the event in progress. Database failures are programmer errors here (the schema is ours), so they stop.
+struct ClientStore {
+    let database: SQLiteDatabase
+    /// False for the `tasks-not-persisted` mutant: task rows are never written.
+    let persistsTasks: Bool
+
+    init(database: SQLiteDatabase, persistsTasks: Bool) {
+        self.database = database
+        self.persistsTasks = persistsTasks
+        run("""
+            CREATE TABLE IF NOT EXISTS messages (chatId INTEGER NOT NULL, id INTEGER NOT NULL, time INTEGER NOT NULL,
+              sender INTEGER NOT NULL, text TEXT NOT NULL, cid INTEGER, photoToken TEXT, PRIMARY KEY (chatId, id))
+            """)
+        run("""
+            CREATE TABLE IF NOT EXISTS chunks (chatId INTEGER NOT NULL, lower INTEGER NOT NULL, upper INTEGER NOT NULL,
+              isStartOfHistory INTEGER NOT NULL, PRIMARY KEY (chatId, lower))
+            """)
+        run("""
+            CREATE TABLE IF NOT EXISTS chats (id INTEGER PRIMARY KEY, members TEXT NOT NULL, modified INTEGER NOT NULL,
+              lastMessageId INTEGER)
+            """)
+        run("""
+            CREATE TABLE IF NOT EXISTS tasks (id INTEGER PRIMARY KEY, kind TEXT NOT NULL, state TEXT NOT NULL,
+              chatId INTEGER NOT NULL, text TEXT NOT NULL, sizeBytes INTEGER NOT NULL, cid INTEGER NOT NULL,
+              photoToken TEXT, dependsOn INTEGER, attempts INTEGER NOT NULL, nextAttemptAt INTEGER NOT NULL,
+              enqueuedAt INTEGER NOT NULL, lastError TEXT, messageId INTEGER)
+            """)
+        run("CREATE TABLE IF NOT EXISTS sync (key TEXT PRIMARY KEY, value INTEGER NOT NULL)")
+    }
+
+    func begin() { run("BEGIN IMMEDIATE") }
+    func commit() { run("COMMIT") }
+
+    func save(_ message: ChatMessage, chatId: Int64) {
+        let token = message.attaches?.first { $0.type == "PHOTO" }?.photoToken
+        run("INSERT OR REPLACE INTO messages VALUES (?, ?, ?, ?, ?, ?, ?)", [
+            .integer(chatId), .integer(message.id), .integer(message.time), .integer(message.sender),
+            .text(message.text), message.cid.map(SQLiteValue.integer) ?? .null, token.map(SQLiteValue.text) ?? .null,
+        ])
+    }
+
+    func replaceChunks(_ chunks: [Chunk], chatId: Int64) {
+        run("DELETE FROM chunks WHERE chatId = ?", [.integer(chatId)])
+        for chunk in chunks {
+            run("INSERT INTO chunks VALUES (?, ?, ?, ?)", [
+                .integer(chatId), .integer(chunk.lower), .integer(chunk.upper),
+                .integer(chunk.isStartOfHistory ? 1 : 0),
+            ])
+        }
+    }
+
+    func save(_ summary: ChatSummary) {
+        run("INSERT OR REPLACE INTO chats VALUES (?, ?, ?, ?)", [
+            .integer(summary.id), .text(summary.members.map(String.init).joined(separator: ",")),
+            .integer(summary.modified), summary.lastMessage.map { .integer($0.id) } ?? .null,
+        ])
+    }
+
+    func save(_ task: TaskRecord) {
+        guard persistsTasks else { return }
+        run("INSERT OR REPLACE INTO tasks VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", [
+            .integer(task.id), .text(task.kind.rawValue), .text(task.state.rawValue), .integer(task.chatId),
+            .text(task.text), .integer(Int64(task.sizeBytes)), .integer(task.cid),
+            task.photoToken.map(SQLiteValue.text) ?? .null, task.dependsOn.map(SQLiteValue.integer) ?? .null,
+            .integer(Int64(task.attempts)), .integer(task.nextAttemptAt.nanosecondsSinceStart),
+            .integer(task.enqueuedAt.nanosecondsSinceStart), task.lastError.map(SQLiteValue.text) ?? .null,
+            task.messageId.map(SQLiteValue.integer) ?? .null,
+        ])
+    }
+
+    func setSync(_ key: String, _ value: Int64) {
+        run("INSERT OR REPLACE INTO sync VALUES (?, ?)", [.text(key), .integer(value)])
+    }
+
+    func sync(_ key: String) -> Int64? {
+        rows("SELECT value FROM sync WHERE key = ?", [.text(key)]).first?[0].integer
+    }
+
+    /// Every chat's history cache, rebuilt from its rows.
+    func loadHistories() -> [Int64: ChunkStore] {
+        var messages: [Int64: [ChatMessage]] = [:]
+        for row in rows("SELECT chatId, id, time, sender, text, cid, photoToken FROM messages ORDER BY chatId, id") {
+            let attaches = row[6].text.map { [Attach.photo(token: $0)] }
+            let message = ChatMessage(id: row[1].integer!, time: row[2].integer!, sender: row[3].integer!,
+                                      text: row[4].text!, cid: row[5].integer, attaches: attaches)
+            messages[row[0].integer!, default: []].append(message)
+        }
+        var chunks: [Int64: [Chunk]] = [:]
+        for row in rows("SELECT chatId, lower, upper, isStartOfHistory FROM chunks ORDER BY chatId, lower") {
+            chunks[row[0].integer!, default: []].append(
+                Chunk(lower: row[1].integer!, upper: row[2].integer!, isStartOfHistory: row[3].integer! != 0))
+        }
+        var histories: [Int64: ChunkStore] = [:]
+        for chatId in Set(messages.keys).union(chunks.keys) {
+            histories[chatId] = ChunkStore(chunks: chunks[chatId] ?? [], messages: messages[chatId] ?? [])
+        }
+        return histories
+    }
+
+    func loadChats(histories: [Int64: ChunkStore]) -> [Int64: ChatSummary] {
+        var chats: [Int64: ChatSummary] = [:]
+        for row in rows("SELECT id, members, modified, lastMessageId FROM chats") {
+            let id = row[0].integer!
+            let members = row[1].text!.split(separator: ",").compactMap { Int64($0) }
+            let last = row[3].integer.flatMap { histories[id]?.message(id: $0) }
+            chats[id] = ChatSummary(id: id, members: members, modified: row[2].integer!, lastMessage: last)
+        }
+        return chats
+    }
+
+    func loadTasks() -> [Int64: TaskRecord] {
+        var tasks: [Int64: TaskRecord] = [:]
+        let sql = """
+            SELECT id, kind, state, chatId, text, sizeBytes, cid, photoToken, dependsOn, attempts, nextAttemptAt,
+              enqueuedAt, lastError, messageId FROM tasks ORDER BY id
+            """
+        for row in rows(sql) {
+            let task = TaskRecord(
+                id: row[0].integer!, kind: TaskRecord.Kind(rawValue: row[1].text!)!,
+                state: TaskRecord.State(rawValue: row[2].text!)!, chatId: row[3].integer!, text: row[4].text!,
+                sizeBytes: Int(row[5].integer!), cid: row[6].integer!, photoToken: row[7].text,
+                dependsOn: row[8].integer, attempts: Int(row[9].integer!),
+                nextAttemptAt: SimInstant(nanosecondsSinceStart: row[10].integer!),
+                enqueuedAt: SimInstant(nanosecondsSinceStart: row[11].integer!), lastError: row[12].text,
+                messageId: row[13].integer)
+            tasks[task.id] = task
+        }
+        return tasks
+    }
+
+    private func run(_ sql: String, _ bindings: [SQLiteValue] = []) {
+        do {
+            try database.execute(sql, bindings)
+        } catch {
+            preconditionFailure("client store: \(error)")
+        }
+    }
+
+    private func rows(_ sql: String, _ bindings: [SQLiteValue] = []) -> [[SQLiteValue]] {
+        do {
+            return try database.query(sql, bindings)
+        } catch {
+            preconditionFailure("client store: \(error)")
+        }
+    }
+}

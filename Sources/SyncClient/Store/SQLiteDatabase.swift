@@ -1,0 +1,108 @@
+import CSQLite
+
+/// One SQLite database: the only file that calls into CSQLite (the C library is wrapped once, STYLE.md).
+///
+/// In memory by default (`":memory:"`); pass a file path to inspect a client's database with the sqlite3 shell.
+/// The handle outlives app restarts of the engine that uses it: it plays the role of the phone's flash storage.
+/// A class, because its identity is the storage.
+public final class SQLiteDatabase {
+    private var handle: OpaquePointer?
+    private var statements: [String: OpaquePointer] = [:]
+    /// Where the database lives: `":memory:"`, a file path, or an SQLite URI.
+    public let path: String
+
+    /// Opens (creating if needed) a database.
+    /// - Parameter path: `":memory:"` (default), a file path, or a `file:` URI (for example a shared-cache
+    ///   in-memory database).
+    /// - Throws: `SQLiteError` when SQLite cannot open it.
+    public init(path: String = ":memory:") throws {
+        self.path = path
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_URI
+        let code = sqlite3_open_v2(path, &handle, flags, nil)
+        guard code == SQLITE_OK else {
+            let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            sqlite3_close_v2(handle)
+            throw SQLiteError(code: code, message: message, sql: "open \(path)")
+        }
+    }
+
+    deinit {
+        for statement in statements.values { sqlite3_finalize(statement) }
+        sqlite3_close_v2(handle)
+    }
+
+    /// Runs a statement that returns no rows.
+    /// - Throws: `SQLiteError` on failure.
+    public func execute(_ sql: String, _ bindings: [SQLiteValue] = []) throws {
+        _ = try run(sql, bindings, collect: false)
+    }
+
+    /// Runs a query.
+    /// - Returns: the rows, each a list of column values in select order.
+    /// - Throws: `SQLiteError` on failure.
+    public func query(_ sql: String, _ bindings: [SQLiteValue] = []) throws -> [[SQLiteValue]] {
+        try run(sql, bindings, collect: true)
+    }
+
+    /// Whether a transaction is open (SQLite is not in autocommit mode).
+    public var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+
+    /// A crash of the app: an open transaction is rolled back, everything committed stays.
+    public func crash() {
+        if isInTransaction { try? execute("ROLLBACK") }
+    }
+
+    private func run(_ sql: String, _ bindings: [SQLiteValue], collect: Bool) throws -> [[SQLiteValue]] {
+        let statement = try prepared(sql)
+        defer {
+            sqlite3_reset(statement)
+            sqlite3_clear_bindings(statement)
+        }
+        for (index, value) in bindings.enumerated() {
+            let position = Int32(index + 1)
+            let code: Int32
+            switch value {
+            case .integer(let integer): code = sqlite3_bind_int64(statement, position, integer)
+            case .text(let text): code = sqlite3_bind_text(statement, position, text, -1, transientDestructor)
+            case .null: code = sqlite3_bind_null(statement, position)
+            }
+            guard code == SQLITE_OK else { throw error(code, sql) }
+        }
+        var rows: [[SQLiteValue]] = []
+        while true {
+            let code = sqlite3_step(statement)
+            if code == SQLITE_DONE { break }
+            guard code == SQLITE_ROW else { throw error(code, sql) }
+            guard collect else { continue }
+            let count = sqlite3_column_count(statement)
+            var row: [SQLiteValue] = []
+            row.reserveCapacity(Int(count))
+            for column in 0..<count {
+                switch sqlite3_column_type(statement, column) {
+                case SQLITE_INTEGER: row.append(.integer(sqlite3_column_int64(statement, column)))
+                case SQLITE_NULL: row.append(.null)
+                default: row.append(.text(String(cString: sqlite3_column_text(statement, column))))
+                }
+            }
+            rows.append(row)
+        }
+        return rows
+    }
+
+    private func prepared(_ sql: String) throws -> OpaquePointer {
+        if let statement = statements[sql] { return statement }
+        var statement: OpaquePointer?
+        let code = sqlite3_prepare_v2(handle, sql, -1, &statement, nil)
+        guard code == SQLITE_OK, let statement else { throw error(code, sql) }
+        statements[sql] = statement
+        return statement
+    }
+
+    private func error(_ code: Int32, _ sql: String) -> SQLiteError {
+        SQLiteError(code: code, message: String(cString: sqlite3_errmsg(handle)), sql: sql)
+    }
+
+    private var transientDestructor: sqlite3_destructor_type {
+        unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+    }
+}

@@ -1,1 +1,0 @@
-// SyncClient: see README.md ("Layout") for what this module holds.

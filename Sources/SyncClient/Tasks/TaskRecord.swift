@@ -1,0 +1,55 @@
+import SimCore
+
+/// One task of the persistent queue, as stored in the `tasks` table (DESIGN.md §7).
+public struct TaskRecord: Hashable, Sendable {
+    /// What a task does.
+    public enum Kind: String, Hashable, Sendable, CaseIterable {
+        /// MSG_SEND of a text message.
+        case sendText = "send-text"
+        /// Simulated CPU work on a photo (a timer of `photoProcessingTime`).
+        case processPhoto = "process-photo"
+        /// PHOTO_UPLOAD for a token, then the bytes to the CDN.
+        case uploadPhoto = "upload-photo"
+        /// MSG_SEND of a message whose attachment is the uploaded photo.
+        case sendPhoto = "send-photo"
+
+        /// Whether the task sends a message (and keeps per-chat order with other sends).
+        public var isSend: Bool { self == .sendText || self == .sendPhoto }
+    }
+
+    /// Where a task is in its life. Running is not stored: a task running at a restart is pending again.
+    public enum State: String, Hashable, Sendable {
+        case pending
+        case done
+        case failed
+    }
+
+    /// Allocation order; per-chat send order follows it.
+    public var id: Int64
+    /// What the task does.
+    public var kind: Kind
+    /// Pending, done or failed.
+    public var state: State
+    /// The chat the task sends to.
+    public var chatId: Int64
+    /// Message text or photo caption.
+    public var text: String
+    /// Photo size in bytes (photo tasks), else 0.
+    public var sizeBytes: Int
+    /// The idempotency key of a send, created once at enqueue and stored with the task; 0 for other kinds.
+    public var cid: Int64
+    /// The CDN token an upload task obtained.
+    public var photoToken: String?
+    /// The task that must be done before this one runs.
+    public var dependsOn: Int64?
+    /// Failed attempts so far (errors and timeouts; disconnects do not count).
+    public var attempts: Int
+    /// Not before this instant.
+    public var nextAttemptAt: SimInstant
+    /// When the user asked for it (send-to-ack latency starts here).
+    public var enqueuedAt: SimInstant
+    /// The visible error of a failed task, or the last retryable one.
+    public var lastError: String?
+    /// The server message id once a send is acknowledged.
+    public var messageId: Int64?
+}

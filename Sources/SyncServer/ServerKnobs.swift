@@ -1,0 +1,59 @@
+import SimCore
+import SyncProtocol
+
+/// Fault-injection knobs of the virtual server (DESIGN.md §6). The defaults describe a perfect server.
+public struct ServerKnobs: Hashable, Sendable {
+    /// Processing delay per opcode; a request is executed (and answered) after its drawn delay, so responses to
+    /// requests sent in order may overtake each other.
+    public var processingDelay: [Opcode: DelayDistribution]
+    /// Processing delay for opcodes absent from `processingDelay`.
+    public var defaultProcessingDelay: DelayDistribution
+    /// Probability that a push (NOTIF_MESSAGE, NOTIF_MARK) is silently not sent.
+    public var pushLossProbability: Double
+    /// Probability that a push that is sent is sent twice.
+    public var pushDuplicationProbability: Double
+    /// Probability per opcode that a request is answered with an error frame (`"server.injected"`) and has
+    /// no effect.
+    public var errorRate: [Opcode: Double]
+    /// At most this many changed chats (the most recently modified) per LOGIN, whatever the client asks:
+    /// a "gappy" sync, older changes are not listed.
+    public var loginChatsCap: Int?
+    /// Periods during which every request takes extra processing time.
+    public var slowPeriods: [SlowPeriod]
+
+    /// Knobs with every fault off unless given.
+    public init(
+        processingDelay: [Opcode: DelayDistribution] = [:],
+        defaultProcessingDelay: DelayDistribution = .none,
+        pushLossProbability: Double = 0,
+        pushDuplicationProbability: Double = 0,
+        errorRate: [Opcode: Double] = [:],
+        loginChatsCap: Int? = nil,
+        slowPeriods: [SlowPeriod] = []
+    ) {
+        self.processingDelay = processingDelay
+        self.defaultProcessingDelay = defaultProcessingDelay
+        self.pushLossProbability = pushLossProbability
+        self.pushDuplicationProbability = pushDuplicationProbability
+        self.errorRate = errorRate
+        self.loginChatsCap = loginChatsCap
+        self.slowPeriods = slowPeriods
+    }
+
+    /// A span of virtual time `[start, end)` during which each request takes `extraDelay` longer.
+    public struct SlowPeriod: Hashable, Sendable {
+        /// First instant of the period.
+        public var start: SimInstant
+        /// First instant after the period.
+        public var end: SimInstant
+        /// Added to every request's processing delay.
+        public var extraDelay: SimDuration
+
+        /// A slow period `[start, end)`.
+        public init(start: SimInstant, end: SimInstant, extraDelay: SimDuration) {
+            self.start = start
+            self.end = end
+            self.extraDelay = extraDelay
+        }
+    }
+}

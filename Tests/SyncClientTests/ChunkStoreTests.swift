@@ -1,0 +1,92 @@
+import SimCore
+import SyncProtocol
+import Testing
+@testable import SyncClient
+
+private func message(_ id: Int64) -> ChatMessage { ChatMessage(id: id, time: id, sender: 1, text: "m\(id)") }
+private func page(_ ids: ClosedRange<Int64>) -> [ChatMessage] { ids.map(message) }
+
+@Suite struct ChunkStoreTests {
+    @Test("a page extends a chunk and a page reaching a neighbour merges the two") func extendAndMerge() {
+        var store = ChunkStore()
+        store.insertPage(page(20...30), isStartOfHistory: false)
+        store.insertPage(page(1...10), isStartOfHistory: true)
+        #expect(store.chunks == [Chunk(lower: 1, upper: 10, isStartOfHistory: true),
+                                 Chunk(lower: 20, upper: 30, isStartOfHistory: false)])
+        store.insertPage(page(25...35), isStartOfHistory: false)
+        #expect(store.chunks.last == Chunk(lower: 20, upper: 35, isStartOfHistory: false))
+        store.insertPage(page(10...20), isStartOfHistory: false)
+        #expect(store.chunks == [Chunk(lower: 1, upper: 35, isStartOfHistory: true)])
+        #expect(store.messageIds == Array(1...35))
+        #expect(store.invariantViolations().isEmpty)
+    }
+
+    @Test("a single message outside every chunk opens a chunk of its own with a gap below") func singleOpensChunk() {
+        var store = ChunkStore()
+        store.insertPage(page(1...10), isStartOfHistory: true)
+        store.insertSingle(message(50))
+        #expect(store.chunks.count == 2)
+        #expect(store.topChunk == Chunk(lower: 50, upper: 50, isStartOfHistory: false))
+    }
+
+    @Test("the gap-ignored-after-login mutant extends the top chunk over the gap") func gapIgnored() {
+        var store = ChunkStore()
+        store.insertPage(page(1...10), isStartOfHistory: true)
+        store.insertSingle(message(50), extendsTopChunk: true)
+        #expect(store.chunks == [Chunk(lower: 1, upper: 50, isStartOfHistory: true)])
+    }
+
+    @Test("the merge-skips-bridge mutant merges chunks but drops the bridging messages", arguments: [false, true])
+    func mergeSkipsBridge(mutant: Bool) {
+        var store = ChunkStore()
+        store.insertPage(page(1...10), isStartOfHistory: true)
+        store.insertPage(page(20...30), isStartOfHistory: false)
+        store.insertPage(page(5...25), isStartOfHistory: false, skipsBridge: mutant)
+        #expect(store.chunks == [Chunk(lower: 1, upper: 30, isStartOfHistory: true)])
+        let missing = (1...30).filter { store.message(id: Int64($0)) == nil }
+        #expect(missing.isEmpty == !mutant)
+    }
+
+    @Test("random page insertions match an oracle of cached ids and known-contiguous ranges",
+          arguments: Array(UInt64(1)...UInt64(12)))
+    func modelBased(seed: UInt64) {
+        var rng = SeededGenerator(seed: seed)
+        var serverIds: [Int64] = []
+        var id: Int64 = 0
+        for _ in 0..<300 {
+            id += 1 + Int64(rng.next() % 3)
+            serverIds.append(id)
+        }
+        var store = ChunkStore()
+        var cached = Set<Int>()
+        var linked = [Bool](repeating: false, count: serverIds.count)
+        var isStartKnown = false
+        for step in 0..<250 {
+            let a = Int(rng.next() % UInt64(serverIds.count))
+            if rng.next() % 5 == 0 {
+                store.insertSingle(message(serverIds[a]))
+                cached.insert(a)
+            } else {
+                let b = min(serverIds.count - 1, a + Int(rng.next() % 40))
+                let isStart = a == 0 && rng.next() % 2 == 0
+                store.insertPage(serverIds[a...b].map(message), isStartOfHistory: isStart)
+                for index in a...b { cached.insert(index) }
+                for index in a..<b { linked[index] = true }
+                if isStart { isStartKnown = true }
+            }
+            var expected: [Chunk] = []
+            for index in cached.sorted() {
+                if index > 0, linked[index - 1], let last = expected.last, last.upper == serverIds[index - 1] {
+                    expected[expected.count - 1].upper = serverIds[index]
+                } else {
+                    expected.append(Chunk(lower: serverIds[index], upper: serverIds[index],
+                                          isStartOfHistory: index == 0 && isStartKnown))
+                }
+            }
+            #expect(store.chunks == expected, "seed \(seed) step \(step)")
+            #expect(store.messageIds == cached.sorted().map { serverIds[$0] }, "seed \(seed) step \(step)")
+            #expect(store.invariantViolations().isEmpty, "seed \(seed) step \(step)")
+            if store.chunks != expected { return }
+        }
+    }
+}

@@ -1,0 +1,405 @@
+import Foundation
+import SimCore
+import SyncProtocol
+import SyncServer
+import Testing
+@testable import SyncClient
+
+/// Alice (1) and Bob (2) share chat 100; Alice and Carol (3) share chat 200. Chat 100 has `history` messages.
+private func makeWorld(
+    mutant: Mutant? = nil, knobs: ServerKnobs = ServerKnobs(), history: Int = 100,
+    alice: ((inout ClientParameters) -> Void)? = nil
+) -> TestWorld {
+    let world = TestWorld(knobs: knobs)
+    world.addClient("alice", userId: 1) { p in
+        p.mutant = mutant
+        alice?(&p)
+    }
+    world.addClient("bob", userId: 2)
+    world.server.addUser(id: 3, name: "carol", token: "token-carol")
+    world.server.addChat(id: 100, members: [1, 2], now: world.now)
+    world.server.addChat(id: 200, members: [1, 3], now: world.now)
+    world.server.seedHistory(chatId: 100, sender: 2, texts: (1...max(1, history)).map { "old \($0)" }, now: world.now)
+    return world
+}
+
+/// C2/C3/C5 for one chat: every chunk holds exactly the server's messages in its range; a start chunk has nothing
+/// older on the server.
+private func cacheViolations(_ world: TestWorld, _ client: String, chatId: Int64) -> [String] {
+    let serverMessages = world.server.messages(inChat: chatId)
+    guard let store = world.view(client).chunkStores[chatId] else { return [] }
+    var problems: [String] = []
+    for chunk in store.chunks {
+        let expected = serverMessages.filter { chunk.lower <= $0.id && $0.id <= chunk.upper }
+        let cached = store.messageIds(in: chunk).map { store.message(id: $0)! }
+        if expected.map(\.id) != cached.map(\.id) || expected.map(\.text) != cached.map(\.text) {
+            problems.append("chunk \(chunk) differs from the server")
+        }
+        if chunk.isStartOfHistory, let first = serverMessages.first, first.id < chunk.lower {
+            problems.append("chunk \(chunk) claims the start of history")
+        }
+    }
+    return problems
+}
+
+private func texts(_ world: TestWorld, chatId: Int64, sender: Int64) -> [String] {
+    world.server.messages(inChat: chatId).filter { $0.sender == sender }.map(\.text)
+}
+
+private func scrollToTop(_ world: TestWorld, _ client: String, steps: Int = 12) {
+    for _ in 0..<steps {
+        world.user(client, .scrollUp(messages: 20))
+        world.run(for: .seconds(Int64(1)))
+    }
+}
+
+@Suite struct ReferenceClientTests {
+    @Test("two clients, one sending while the other reads, converge to the server's history") func converge() {
+        let world = makeWorld()
+        world.start("alice")
+        world.start("bob")
+        world.run(for: .seconds(Int64(2)))
+        world.user("bob", .openChat(100))
+        for n in 1...5 {
+            world.user("alice", .sendText(chatId: 100, text: "new \(n)"))
+            world.user("bob", .scrollUp(messages: 15))
+            world.run(for: .milliseconds(700))
+        }
+        scrollToTop(world, "bob")
+        world.run(for: .seconds(Int64(10)))
+        world.user("alice", .openChat(100))
+        world.run(for: .seconds(Int64(2)))
+        scrollToTop(world, "alice")
+        #expect(texts(world, chatId: 100, sender: 1) == (1...5).map { "new \($0)" })
+        for client in ["alice", "bob"] {
+            #expect(cacheViolations(world, client, chatId: 100) == [])
+            let store = world.view(client).chunkStores[100]!
+            #expect(store.chunks.count == 1, "\(client): \(store.chunks)")
+            #expect(store.messages == world.server.messages(inChat: 100), "\(client)")
+        }
+        #expect(world.view("alice").tasks.allSatisfy { $0.state == .done })
+        #expect(world.view("alice").localEchoes.isEmpty)
+        #expect(world.metrics("bob").chatOpenTimes.count == 1)
+        #expect(world.server.marks(inChat: 100).map(\.userId) == [1, 2])
+        #expect(world.metrics("alice").sendToAckLatencies.count == 5)
+        #expect(world.view("alice").lastSyncMilliseconds > 0)
+    }
+
+    @Test("sends queued offline survive an app restart and reach the server once, in order, photos after uploads",
+          arguments: [false, true])
+    func restartDeliversOnce(crash: Bool) {
+        let world = makeWorld()
+        world.setReachable("alice", false)
+        world.start("alice")
+        world.run(for: .milliseconds(500))
+        world.user("alice", .sendText(chatId: 100, text: "t1"))
+        world.user("alice", .sendPhoto(chatId: 100, sizeBytes: 20_000, caption: "p1"))
+        world.user("alice", .sendText(chatId: 100, text: "t2"))
+        world.user("alice", .sendPhoto(chatId: 100, sizeBytes: 5_000, caption: "p2"))
+        world.user("alice", .sendText(chatId: 100, text: "t3"))
+        world.run(for: .seconds(Int64(1)))
+        #expect(world.view("alice").localEchoes.map(\.text) == ["t1", "p1", "t2", "p2", "t3"])
+        world.restartApp("alice", crash: crash)
+        world.run(for: .seconds(Int64(1)))
+        #expect(world.view("alice").tasks.count == 9)
+        world.setReachable("alice", true)
+        world.run(for: .seconds(Int64(180)))
+        #expect(texts(world, chatId: 100, sender: 1) == ["t1", "p1", "t2", "p2", "t3"])
+        let photos = world.server.messages(inChat: 100).filter { $0.attaches != nil }
+        #expect(photos.count == 2)
+        for photo in photos {
+            #expect(world.server.cdn.hasUpload(token: photo.attaches![0].photoToken!))
+        }
+        #expect(world.view("alice").tasks.allSatisfy { $0.state == .done })
+        let cids = world.server.messages(inChat: 100).compactMap(\.cid)
+        #expect(Set(cids).count == cids.count)
+    }
+
+    @Test("after a server restart the client reconnects, logs in again and keeps sending") func serverRestart() {
+        let world = makeWorld()
+        world.start("alice")
+        world.run(for: .seconds(Int64(2)))
+        world.restartServer()
+        world.user("alice", .sendText(chatId: 100, text: "after restart"))
+        world.run(for: .seconds(Int64(30)))
+        #expect(texts(world, chatId: 100, sender: 1) == ["after restart"])
+        #expect(world.metrics("alice").logins == 2)
+        #expect(world.metrics("alice").reconnects == 1)
+    }
+
+    @Test("a scroll past the cached edge waits at the top for pages, then reaches the start of history")
+    func scrollWaits() {
+        let world = makeWorld(history: 200)
+        world.start("alice")
+        world.run(for: .seconds(Int64(1)))
+        world.user("alice", .openChat(100))
+        world.run(for: .seconds(Int64(1)))
+        #expect(world.view("alice").visibleMessageIds == Array(181...200))
+        world.user("alice", .scrollUp(messages: 500))
+        world.run(for: .seconds(Int64(10)))
+        #expect(world.view("alice").visibleMessageIds.first == 1)
+        #expect(world.metrics("alice").scrollWaitTimes.count == 1)
+        #expect(world.metrics("alice").scrollWaitTimes.first.map { $0 > .zero } == true)
+        #expect(world.view("alice").chunkStores[100]?.chunks == [Chunk(lower: 1, upper: 200, isStartOfHistory: true)])
+        world.user("alice", .scrollDown(messages: 50))
+        #expect(world.view("alice").visibleMessageIds.first == 51)
+    }
+
+    @Test("pings go out every 30 s while online") func pings() {
+        let world = makeWorld()
+        world.start("alice")
+        world.run(for: .seconds(Int64(95)))
+        #expect(world.metrics("alice").requestsByOpcode[.ping] == 3)
+    }
+
+    @Test("a half-open connection is dropped when a PING gets no pong, and the client reconnects") func pongTimeout() {
+        let world = makeWorld()
+        world.start("alice")
+        world.run(for: .seconds(Int64(5)))
+        world.makeHalfOpen("alice")
+        world.run(for: .seconds(Int64(40)))
+        #expect(world.metrics("alice").logins == 1)
+        world.run(for: .seconds(Int64(20)))
+        #expect(world.metrics("alice").logins == 2)
+        #expect(world.metrics("alice").requestTimeouts == 1)
+        #expect(world.view("alice").isOnline)
+    }
+
+    @Test("with 8-bit seqs, more requests than seq slots still match their responses") func smallSeqSpace() {
+        let world = makeWorld { p in p.seqModulus = 256 }
+        world.start("alice")
+        world.run(for: .seconds(Int64(1)))
+        for n in 1...300 { world.user("alice", .sendText(chatId: 100, text: "m\(n)")) }
+        world.run(for: .seconds(Int64(120)))
+        #expect(texts(world, chatId: 100, sender: 1) == (1...300).map { "m\($0)" })
+        let seqs = world.sentRequests.filter { $0.0 == "alice" }.map(\.1.seq)
+        #expect(seqs.allSatisfy { $0 < 256 })
+    }
+
+    @Test("a send that keeps failing ends failed with a visible error; its photo's message fails with it; later sends go")
+    func failingTasks() {
+        let world = makeWorld(knobs: ServerKnobs(errorRate: [.photoUpload: 1]))
+        world.start("alice")
+        world.run(for: .seconds(Int64(1)))
+        world.user("alice", .sendPhoto(chatId: 100, sizeBytes: 1_000, caption: "never"))
+        world.user("alice", .sendText(chatId: 100, text: "after"))
+        world.run(for: .seconds(Int64(600)))
+        let tasks = world.view("alice").tasks
+        #expect(tasks.map(\.state) == [.done, .failed, .failed, .done])
+        #expect(tasks[1].lastError?.hasPrefix("server.injected") == true)
+        #expect(tasks[1].attempts == 10)
+        #expect(tasks[2].lastError == "dependency 2 failed")
+        #expect(texts(world, chatId: 100, sender: 1) == ["after"])
+    }
+
+    @Test("the same seed gives the same run") func deterministic() {
+        func run() -> (ClientView, [ChatMessage], [SimInstant]) {
+            let knobs = ServerKnobs(defaultProcessingDelay: .exponential(mean: .milliseconds(300)),
+                                    pushLossProbability: 0.3)
+            let world = makeWorld(knobs: knobs)
+            world.start("alice")
+            world.start("bob")
+            world.run(for: .seconds(Int64(1)))
+            world.user("bob", .openChat(100))
+            for n in 1...10 {
+                world.user("alice", .sendText(chatId: 100, text: "\(n)"))
+                world.user("bob", .scrollUp(messages: 7))
+                world.run(for: .milliseconds(333))
+            }
+            world.setReachable("alice", false)
+            world.run(for: .seconds(Int64(10)))
+            world.setReachable("alice", true)
+            world.run(for: .seconds(Int64(60)))
+            return (world.view("bob"), world.server.messages(inChat: 100), world.connectAttempts.map(\.1))
+        }
+        let (a, b) = (run(), run())
+        #expect(a.0 == b.0)
+        #expect(a.1 == b.1)
+        #expect(a.2 == b.2)
+    }
+
+    @Test("an app reopened from a database file finds its queue and cache there") func fileDatabase() throws {
+        let path = FileManager.default.temporaryDirectory
+            .appendingPathComponent("syncsim-client-\(ProcessInfo.processInfo.processIdentifier).sqlite").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var client = ReferenceClient(parameters: ClientParameters(token: "t"), database: try SQLiteDatabase(path: path),
+                                     generator: SeededGenerator(seed: 1))
+        _ = client.handle(.start, now: .start)
+        _ = client.handle(.user(.sendText(chatId: 5, text: "queued")), now: .start)
+        var reopened = ReferenceClient(parameters: ClientParameters(token: "t"),
+                                       database: try SQLiteDatabase(path: path), generator: SeededGenerator(seed: 2))
+        _ = reopened.handle(.start, now: .start + .seconds(Int64(1)))
+        #expect(reopened.view.localEchoes.map(\.text) == ["queued"])
+        #expect(reopened.view.tasks == client.view.tasks)
+    }
+
+    // MARK: Mutants: each differs observably from the reference engine
+
+    @Test("gap-ignored-after-login: a LOGIN entry with an unknown last message must open a new chunk",
+          arguments: [nil, Mutant.gapIgnoredAfterLogin])
+    func gapIgnoredAfterLogin(mutant: Mutant?) {
+        let world = makeWorld(mutant: mutant)
+        world.start("alice")
+        world.run(for: .seconds(Int64(1)))
+        world.user("alice", .openChat(100))
+        world.run(for: .seconds(Int64(1)))
+        world.user("alice", .closeChat)
+        world.setReachable("alice", false)
+        world.server.seedHistory(chatId: 100, sender: 2, texts: (1...50).map { "gap \($0)" }, now: world.now)
+        world.run(for: .seconds(Int64(1)))
+        world.setReachable("alice", true)
+        world.run(for: .seconds(Int64(30)))
+        #expect(cacheViolations(world, "alice", chatId: 100).isEmpty == (mutant == nil))
+    }
+
+    @Test("merge-skips-bridge: scrolling across a gap must cache the bridging page",
+          arguments: [nil, Mutant.mergeSkipsBridge])
+    func mergeSkipsBridge(mutant: Mutant?) {
+        let world = makeWorld(mutant: mutant)
+        world.start("alice")
+        world.run(for: .seconds(Int64(1)))
+        world.user("alice", .openChat(100))
+        world.run(for: .seconds(Int64(1)))
+        world.user("alice", .closeChat)
+        world.setReachable("alice", false)
+        world.server.seedHistory(chatId: 100, sender: 2, texts: (1...50).map { "gap \($0)" }, now: world.now)
+        world.run(for: .seconds(Int64(1)))
+        world.setReachable("alice", true)
+        world.run(for: .seconds(Int64(30)))
+        world.user("alice", .openChat(100))
+        world.run(for: .seconds(Int64(1)))
+        scrollToTop(world, "alice")
+        #expect(world.view("alice").chunkStores[100]?.chunks.count == 1)
+        #expect(cacheViolations(world, "alice", chatId: 100).isEmpty == (mutant == nil))
+    }
+
+    @Test("since-from-newest-push: last-sync must come from the LOGIN time, or a lost push is never listed",
+          arguments: [nil, Mutant.sinceFromNewestPush])
+    func sinceFromNewestPush(mutant: Mutant?) {
+        let world = makeWorld(mutant: mutant)
+        world.start("alice")
+        world.run(for: .seconds(Int64(5)))
+        world.server.knobs.pushLossProbability = 1
+        var pushes = world.server.post(chatId: 200, sender: 3, text: "lost push", now: world.now)
+        world.server.knobs.pushLossProbability = 0
+        #expect(pushes.isEmpty)
+        world.run(for: .seconds(Int64(1)))
+        pushes = world.server.post(chatId: 100, sender: 2, text: "pushed", now: world.now)
+        world.deliverServerActions(pushes)
+        world.run(for: .seconds(Int64(1)))
+        world.setReachable("alice", false)
+        world.run(for: .seconds(Int64(1)))
+        world.setReachable("alice", true)
+        world.run(for: .seconds(Int64(30)))
+        let listed = world.view("alice").chatList[200]?.lastMessage?.text
+        #expect((listed == "lost push") == (mutant == nil))
+    }
+
+    @Test("since-from-device-clock: a device clock ahead of the server must not skip changes",
+          arguments: [nil, Mutant.sinceFromDeviceClock])
+    func sinceFromDeviceClock(mutant: Mutant?) {
+        let world = makeWorld(mutant: mutant) { p in
+            p.deviceEpochMilliseconds = 1_700_000_000_000 + 3_600_000
+        }
+        world.start("alice")
+        world.run(for: .seconds(Int64(5)))
+        world.setReachable("alice", false)
+        _ = world.server.post(chatId: 200, sender: 3, text: "while offline", now: world.now)
+        world.run(for: .seconds(Int64(1)))
+        world.setReachable("alice", true)
+        world.run(for: .seconds(Int64(30)))
+        let view = world.view("alice")
+        #expect((view.chatList[200]?.lastMessage?.text == "while offline") == (mutant == nil))
+        #expect((view.lastSyncMilliseconds <= world.server.serverTimeMilliseconds(at: world.now)) == (mutant == nil))
+    }
+
+    @Test("resend-new-cid: a send retried after a timeout must reuse its cid", arguments: [nil, Mutant.resendNewCid])
+    func resendNewCid(mutant: Mutant?) {
+        let slow = ServerKnobs(processingDelay: [.msgSend: .fixed(.seconds(Int64(25)))])
+        let world = makeWorld(mutant: mutant, knobs: slow)
+        world.start("alice")
+        world.run(for: .seconds(Int64(1)))
+        world.user("alice", .sendText(chatId: 100, text: "once"))
+        world.run(for: .seconds(Int64(21)))
+        world.server.knobs = ServerKnobs()
+        world.run(for: .seconds(Int64(60)))
+        #expect(world.view("alice").tasks.allSatisfy { $0.state == .done })
+        #expect((texts(world, chatId: 100, sender: 1) == ["once"]) == (mutant == nil))
+    }
+
+    @Test("parallel-sends: sends of one chat must go one at a time to keep their order",
+          arguments: [nil, Mutant.parallelSends])
+    func parallelSends(mutant: Mutant?) {
+        let delay = DelayDistribution.uniform(.zero, .seconds(Int64(3)))
+        let world = makeWorld(mutant: mutant, knobs: ServerKnobs(processingDelay: [.msgSend: delay]))
+        world.start("alice")
+        world.run(for: .seconds(Int64(1)))
+        for n in 1...8 { world.user("alice", .sendText(chatId: 100, text: "s\(n)")) }
+        world.run(for: .seconds(Int64(60)))
+        let sent = texts(world, chatId: 100, sender: 1)
+        #expect(sent.sorted() == (1...8).map { "s\($0)" }.sorted())
+        #expect((sent == (1...8).map { "s\($0)" }) == (mutant == nil))
+    }
+
+    @Test("tasks-not-persisted: queued sends must survive an app restart", arguments: [nil, Mutant.tasksNotPersisted])
+    func tasksNotPersisted(mutant: Mutant?) {
+        let world = makeWorld(mutant: mutant)
+        world.setReachable("alice", false)
+        world.start("alice")
+        world.user("alice", .sendText(chatId: 100, text: "a"))
+        world.user("alice", .sendText(chatId: 100, text: "b"))
+        world.run(for: .seconds(Int64(1)))
+        world.restartApp("alice")
+        world.setReachable("alice", true)
+        world.run(for: .seconds(Int64(90)))
+        #expect((texts(world, chatId: 100, sender: 1) == ["a", "b"]) == (mutant == nil))
+    }
+
+    @Test("backoff-reset-on-connect: the backoff must grow until a LOGIN succeeds",
+          arguments: [nil, Mutant.backoffResetOnConnect])
+    func backoffResetOnConnect(mutant: Mutant?) {
+        let world = makeWorld(mutant: mutant, knobs: ServerKnobs(errorRate: [.login: 1]))
+        world.start("alice")
+        world.run(for: .seconds(Int64(120)))
+        let attempts = world.connectAttempts.filter { $0.0 == "alice" }.count
+        #expect((attempts < 15) == (mutant == nil), "\(attempts) connection attempts")
+    }
+
+    @Test("seq-reuse-inflight: more parallel photo uploads than seq slots must not overwrite requests in flight",
+          arguments: [nil, Mutant.seqReuseInflight])
+    func seqReuseInflight(mutant: Mutant?) {
+        let world = makeWorld(mutant: mutant) { p in p.seqModulus = 16 }
+        world.start("alice")
+        world.run(for: .seconds(Int64(1)))
+        for n in 1...30 { world.user("alice", .sendPhoto(chatId: 100, sizeBytes: 100, caption: "p\(n)")) }
+        world.run(for: .seconds(Int64(120)))
+        let delivered = texts(world, chatId: 100, sender: 1) == (1...30).map { "p\($0)" }
+        #expect(delivered == (mutant == nil))
+    }
+
+    @Test("inflight-dropped-on-disconnect: a send in flight at a disconnect must be retried",
+          arguments: [nil, Mutant.inflightDroppedOnDisconnect])
+    func inflightDropped(mutant: Mutant?) {
+        let slow = ServerKnobs(processingDelay: [.msgSend: .fixed(.seconds(Int64(2)))])
+        let world = makeWorld(mutant: mutant, knobs: slow)
+        world.start("alice")
+        world.run(for: .seconds(Int64(1)))
+        world.user("alice", .sendText(chatId: 100, text: "in flight"))
+        world.run(for: .seconds(Int64(1)))
+        world.setReachable("alice", false)
+        world.run(for: .seconds(Int64(1)))
+        world.setReachable("alice", true)
+        world.run(for: .seconds(Int64(90)))
+        #expect(texts(world, chatId: 100, sender: 1) == ["in flight"])
+        #expect(world.view("alice").tasks.allSatisfy { $0.state == .done } == (mutant == nil))
+    }
+
+    @Test("every mutant has a name and a focused test above") func mutantNames() {
+        #expect(Mutant.allCases.map(\.rawValue) == [
+            "merge-skips-bridge", "gap-ignored-after-login", "since-from-newest-push", "since-from-device-clock",
+            "resend-new-cid", "parallel-sends", "tasks-not-persisted", "backoff-reset-on-connect",
+            "seq-reuse-inflight", "inflight-dropped-on-disconnect",
+        ])
+        #expect(Mutant(rawValue: "parallel-sends") == .parallelSends)
+    }
+}

@@ -1,0 +1,44 @@
+import SimCore
+import SyncProtocol
+import Testing
+@testable import SyncClient
+
+@Suite struct RequestTrackerTests {
+    private func entry(_ n: Int64) -> RequestTracker<Int>.Entry {
+        .init(opcode: .ping, purpose: Int(n), sentAt: .start, timer: ClientTimerID(rawValue: n))
+    }
+
+    @Test("an in-flight seq is never handed out again, also with 8-bit seqs; the mutant reuses it",
+          arguments: [(65_536, false), (256, false), (256, true)])
+    func neverReusesInFlight(modulus: Int, mutant: Bool) {
+        var tracker = RequestTracker<Int>(seqModulus: modulus, reusesInFlightSeqs: mutant)
+        let held = tracker.allocate()!
+        tracker.register(seq: held, entry: entry(0))
+        var reused = false
+        for n in 1...600 {
+            let seq = tracker.allocate()!
+            if seq == held { reused = true }
+            tracker.register(seq: seq, entry: entry(Int64(n)))
+            if seq != held { _ = tracker.complete(seq: seq, opcode: .ping) }
+        }
+        #expect(reused == mutant)
+        let heldPurpose = tracker.complete(seq: held, opcode: .ping)?.purpose
+        #expect((heldPurpose == 0) == !mutant)
+    }
+
+    @Test("a response matches only the seq and opcode of a request in flight") func matching() {
+        var tracker = RequestTracker<Int>(seqModulus: 256)
+        let seq = tracker.allocate()!
+        tracker.register(seq: seq, entry: entry(1))
+        #expect(tracker.complete(seq: seq, opcode: .login) == nil)
+        #expect(tracker.expire(seq: seq, timer: ClientTimerID(rawValue: 99)) == nil)
+        #expect(tracker.complete(seq: seq, opcode: .ping)?.purpose == 1)
+        #expect(tracker.complete(seq: seq, opcode: .ping) == nil)
+    }
+
+    @Test("allocation waits when every seq is in flight") func exhausted() {
+        var tracker = RequestTracker<Int>(seqModulus: 4)
+        for n in 0..<4 { tracker.register(seq: tracker.allocate()!, entry: entry(Int64(n))) }
+        #expect(tracker.allocate() == nil)
+    }
+}

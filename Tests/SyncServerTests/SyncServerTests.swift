@@ -1,0 +1,211 @@
+import SimCore
+import SyncProtocol
+import Testing
+@testable import SyncServer
+
+/// Drives the server core directly: connections 1 (alice) and 2 (bob), packets in, actions out.
+private struct Harness {
+    var server: SyncServer
+    var now = SimInstant.start
+    var nextSeq: UInt16 = 1
+
+    init(knobs: ServerKnobs = ServerKnobs(), seed: UInt64 = 1) {
+        server = SyncServer(knobs: knobs, generator: SeededGenerator(seed: seed))
+        server.addUser(id: 1, name: "alice", token: "t-alice")
+        server.addUser(id: 2, name: "bob", token: "t-bob")
+        server.addUser(id: 3, name: "carol", token: "t-carol")
+        server.addChat(id: 100, members: [1, 2], now: now)
+        server.addChat(id: 200, members: [1, 3], now: now)
+    }
+
+    mutating func connect(_ connection: Int, token: String, chatsSync: Int64 = 0) -> LoginResponse? {
+        let id = ServerConnectionID(rawValue: connection)
+        _ = server.handle(.connectionOpened(id), now: now)
+        let actions = request(.login, .login(LoginRequest(token: token, chatsSync: chatsSync, contactsSync: 0,
+                                                          chatsCount: 100)), on: connection)
+        for case .send(let packet, _) in actions {
+            if case .loginResponse(let response) = packet.body { return response }
+        }
+        return nil
+    }
+
+    mutating func request(_ opcode: Opcode, _ body: Packet.Body, on connection: Int) -> [ServerAction] {
+        let packet = Packet(cmd: .request, seq: nextSeq, opcode: opcode, body: body)
+        nextSeq &+= 1
+        return server.handle(.packetReceived(packet, on: ServerConnectionID(rawValue: connection)), now: now)
+    }
+
+    mutating func send(_ text: String, cid: Int64, chat: Int64 = 100, on connection: Int = 1) -> [ServerAction] {
+        request(.msgSend, .msgSend(MsgSendRequest(chatId: chat, message: OutgoingMessage(text: text, cid: cid))),
+                on: connection)
+    }
+}
+
+private func responses(_ actions: [ServerAction]) -> [Packet] {
+    actions.compactMap { if case .send(let packet, _) = $0, packet.cmd != .push { packet } else { nil } }
+}
+
+private func pushes(_ actions: [ServerAction]) -> [(Packet, ServerConnectionID)] {
+    actions.compactMap { if case .send(let packet, let c) = $0, packet.cmd == .push { (packet, c) } else { nil } }
+}
+
+@Suite struct SyncServerTests {
+    @Test("a repeated MSG_SEND with the same cid returns the original message and stores nothing") func idempotent() {
+        var h = Harness()
+        _ = h.connect(1, token: "t-alice")
+        _ = h.connect(2, token: "t-bob")
+        let first = h.send("hi", cid: 42)
+        h.now = h.now + .seconds(Int64(5))
+        let second = h.send("hi again", cid: 42)
+        #expect(h.server.messages(inChat: 100).count == 1)
+        guard case .msgSendResponse(let a) = responses(first).first?.body,
+              case .msgSendResponse(let b) = responses(second).first?.body else {
+            Issue.record("expected two MSG_SEND responses")
+            return
+        }
+        #expect(a.message == b.message)
+        #expect(pushes(first).count == 1)
+        #expect(pushes(second).isEmpty)
+        let entry = IdempotencyEntry(userId: 1, cid: 42, chatId: 100, messageId: a.message.id)
+        #expect(h.server.idempotencyTable == [entry])
+    }
+
+    @Test("MSG_SEND pushes NOTIF_MESSAGE to the other connected members only") func pushTargets() {
+        var h = Harness()
+        _ = h.connect(1, token: "t-alice")
+        _ = h.connect(2, token: "t-bob")
+        _ = h.connect(3, token: "t-carol")
+        let sent = pushes(h.send("hi", cid: 1))
+        #expect(sent.map(\.1) == [ServerConnectionID(rawValue: 2)])
+    }
+
+    @Test("LOGIN lists the chats changed since chatsSync, each with its last message, and the server time")
+    func loginDiff() {
+        var h = Harness()
+        h.now = .start + .seconds(Int64(10))
+        h.server.seedHistory(chatId: 100, sender: 2, texts: ["a", "b"], now: h.now)
+        let sync = h.server.serverTimeMilliseconds(at: h.now)
+        h.now = .start + .seconds(Int64(20))
+        h.server.seedHistory(chatId: 200, sender: 3, texts: ["c"], now: h.now)
+        let all = h.connect(1, token: "t-alice")
+        #expect(all?.chats.map(\.id) == [200, 100])
+        #expect(all?.chats.last?.lastMessage?.text == "b")
+        #expect(all?.contacts.map(\.id) == [2, 3])
+        #expect(all?.time == h.server.serverTimeMilliseconds(at: h.now))
+        let diff = h.connect(2, token: "t-alice", chatsSync: sync)
+        #expect(diff?.chats.map(\.id) == [200])
+    }
+
+    @Test("the LOGIN cap lists only the most recently changed chats") func loginCap() {
+        var h = Harness(knobs: ServerKnobs(loginChatsCap: 1))
+        h.now = .start + .seconds(Int64(1))
+        h.server.seedHistory(chatId: 200, sender: 3, texts: ["old"], now: h.now)
+        h.now = .start + .seconds(Int64(2))
+        h.server.seedHistory(chatId: 100, sender: 2, texts: ["new"], now: h.now)
+        #expect(h.connect(1, token: "t-alice")?.chats.map(\.id) == [100])
+    }
+
+    @Test("CHAT_HISTORY pages backward at or below from and forward above it", arguments: [
+        (Int64(5), 0, 3, [3, 4, 5]), (Int64(5), 2, 0, [6, 7]), (Int64.max, 0, 4, [7, 8, 9, 10]),
+        (Int64(2), 0, 5, [1, 2]), (Int64(5), 2, 2, [4, 5, 6, 7]), (Int64(0), 3, 0, [1, 2, 3]),
+    ])
+    func historyPaging(from: Int64, forward: Int, backward: Int, expected: [Int64]) {
+        var h = Harness()
+        h.server.seedHistory(chatId: 100, sender: 2, texts: (1...10).map { "m\($0)" }, now: h.now)
+        _ = h.connect(1, token: "t-alice")
+        let actions = h.request(.chatHistory, .chatHistory(ChatHistoryRequest(chatId: 100, from: from, forward: forward,
+                                                                                 backward: backward)), on: 1)
+        guard case .chatHistoryResponse(let page) = responses(actions).first?.body else {
+            Issue.record("expected a CHAT_HISTORY response")
+            return
+        }
+        #expect(page.messages.map(\.id) == expected)
+    }
+
+    @Test("requests before LOGIN and to foreign chats get error frames") func errors() {
+        var h = Harness()
+        _ = h.server.handle(.connectionOpened(ServerConnectionID(rawValue: 9)), now: h.now)
+        #expect(responses(h.send("x", cid: 1, on: 9)).first?.cmd == .error)
+        _ = h.connect(3, token: "t-carol")
+        #expect(responses(h.send("x", cid: 1, chat: 100, on: 3)).first?.cmd == .error)
+        #expect(h.connect(4, token: "nope") == nil)
+    }
+
+    @Test("processing delays let a later request's response overtake an earlier one") func delays() {
+        let knobs = ServerKnobs(processingDelay: [.chatHistory: .fixed(.seconds(Int64(3)))])
+        var h = Harness(knobs: knobs)
+        _ = h.connect(1, token: "t-alice")
+        let slow = h.request(.chatHistory, .chatHistory(ChatHistoryRequest(chatId: 100, from: .max, forward: 0,
+                                                                             backward: 5)), on: 1)
+        let fast = h.request(.ping, .ping(PingRequest(interactive: false)), on: 1)
+        #expect(responses(fast).count == 1)
+        guard case .startTimer(let timer, let at) = slow.first else {
+            Issue.record("expected a timer for the delayed request")
+            return
+        }
+        #expect(at == .start + .seconds(Int64(3)))
+        h.now = at
+        #expect(responses(h.server.handle(.timerFired(timer), now: h.now)).first?.opcode == .chatHistory)
+    }
+
+    @Test("a request executed after its connection closed still stores the message, without a response")
+    func executeAfterClose() {
+        var h = Harness(knobs: ServerKnobs(processingDelay: [.msgSend: .fixed(.seconds(Int64(1)))]))
+        _ = h.connect(1, token: "t-alice")
+        guard case .startTimer(let timer, _) = h.send("hi", cid: 7).first else {
+            Issue.record("expected a timer")
+            return
+        }
+        _ = h.server.handle(.connectionClosed(ServerConnectionID(rawValue: 1)), now: h.now)
+        #expect(responses(h.server.handle(.timerFired(timer), now: h.now)).isEmpty)
+        #expect(h.server.messages(inChat: 100).map(\.cid) == [7])
+    }
+
+    @Test("push loss and duplication knobs drop and double pushes") func pushKnobs() {
+        var lossy = Harness(knobs: ServerKnobs(pushLossProbability: 1))
+        _ = lossy.connect(1, token: "t-alice")
+        _ = lossy.connect(2, token: "t-bob")
+        #expect(pushes(lossy.send("a", cid: 1)).isEmpty)
+        var doubled = Harness(knobs: ServerKnobs(pushDuplicationProbability: 1))
+        _ = doubled.connect(1, token: "t-alice")
+        _ = doubled.connect(2, token: "t-bob")
+        #expect(pushes(doubled.send("a", cid: 1)).count == 2)
+    }
+
+    @Test("an injected error has no effect on the history") func injectedErrors() {
+        var h = Harness(knobs: ServerKnobs(errorRate: [.msgSend: 1]))
+        _ = h.connect(1, token: "t-alice")
+        #expect(responses(h.send("a", cid: 1)).first?.body == .error(ErrorPayload(
+            error: "server.injected", message: "injected error for MSG_SEND")))
+        #expect(h.server.messages(inChat: 100).isEmpty)
+    }
+
+    @Test("a restart closes every connection and drops requests in processing, keeping data") func restart() {
+        var h = Harness(knobs: ServerKnobs(slowPeriods: [.init(start: .start, end: .start + .seconds(Int64(10)),
+                                                                extraDelay: .seconds(Int64(2)))]))
+        _ = h.server.handle(.connectionOpened(ServerConnectionID(rawValue: 1)), now: h.now)
+        let delayed = h.request(.ping, .ping(PingRequest(interactive: false)), on: 1)
+        #expect(delayed.count == 1)
+        let actions = h.server.handle(.restart, now: h.now)
+        #expect(actions.contains(.close(ServerConnectionID(rawValue: 1))))
+        #expect(h.server.openConnections.isEmpty && h.server.requestsInProcessing == 0)
+    }
+
+    @Test("a photo message needs its upload stored on the CDN") func photoNeedsUpload() {
+        var h = Harness()
+        _ = h.connect(1, token: "t-alice")
+        let actions = h.request(.photoUpload, .photoUpload(PhotoUploadRequest(sizeBytes: 1000)), on: 1)
+        guard case .photoUploadResponse(let upload) = responses(actions).first?.body else {
+            Issue.record("expected a token")
+            return
+        }
+        let photo = OutgoingMessage(text: "", cid: 5, attaches: [.photo(token: upload.photoToken)])
+        let early = h.request(.msgSend, .msgSend(MsgSendRequest(chatId: 100, message: photo)), on: 1)
+        #expect(responses(early).first?.cmd == .error)
+        let wrongSize = h.server.receiveUpload(token: upload.photoToken, sizeBytes: 999)
+        let rightSize = h.server.receiveUpload(token: upload.photoToken, sizeBytes: 1000)
+        #expect(!wrongSize && rightSize)
+        let late = h.request(.msgSend, .msgSend(MsgSendRequest(chatId: 100, message: photo)), on: 1)
+        #expect(responses(late).first?.cmd == .response)
+    }
+}
