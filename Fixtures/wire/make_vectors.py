@@ -165,3 +165,11 @@ write_vector("session-cmd16", [
     (0, 200, 6, {"deviceId": "dev-1", "clientVersion": "syncsim"}, False, "cmd16-seq8"),
     (1, 200, 6, {"time": T0}, False, "cmd16-seq8"),
 ])
+
+# Faulty streams for `syncsim decode` error tests: good frames, then the fault (no .jsonl: the test says what
+# must be printed).
+good, _, _ = frame(2, 0, 128, push)
+with open("push-then-bad-version.bin", "wb") as handle:
+    handle.write(good + bytes([9]) + good[1:])
+with open("push-then-truncated-header.bin", "wb") as handle:
+    handle.write(good + good[:4])
