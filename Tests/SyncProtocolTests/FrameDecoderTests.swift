@@ -77,6 +77,14 @@ import Testing
         #expect(try TestSupport.decodeAll(bytes, chunkSizes: [bytes.count]).map(\.frame) == [frame])
     }
 
+    @Test("a block expanding far more than 8x still decodes (the exact-size path)") func highlyCompressible() throws {
+        let frame = Frame(cmd: .response, seq: 1, opcode: .chatHistory,
+                          payload: .map([MessagePackPair(.string("text"), .string(String(repeating: "a", count: 60_000)))]))
+        let bytes = try FrameEncoder().encode(frame)
+        #expect(bytes.count < 1000)
+        #expect(try TestSupport.decodeAll(bytes, chunkSizes: [bytes.count]).map(\.frame) == [frame])
+    }
+
     // MARK: one test per error kind, each checking the offset it names
 
     static let good: [UInt8] = try! FrameEncoder().encode(
@@ -144,10 +152,10 @@ import Testing
     }
 
     @Test("a corrupt LZ4 block names the offending compressed byte") func corruptCompression() {
-        // One literal 'x', then a match with offset 0, which the format forbids.
-        let block: [UInt8] = [0x10, 0x78, 0x00, 0x00, 0x50, 1, 2, 3, 4, 5]
+        // One literal 'x', then a match 5 bytes back, before the start of the output.
+        let block: [UInt8] = [0x10, 0x78, 0x05, 0x00, 0x50, 1, 2, 3, 4, 5]
         Self.expectError(Self.good + Self.compressedFrame(block: block), .corruptCompression,
-                         offset: Self.good.count + 10 + 2, mentioning: "match offset 0")
+                         offset: Self.good.count + 10 + 2, mentioning: "match offset 5")
     }
 
     @Test("an LZ4 block expanding past the limit is refused before decompressing") func decompressedTooLarge() {

@@ -127,6 +127,13 @@ public struct FrameDecoder: Sendable {
         guard isCompressed else {
             return (try MessagePackValue(messagePack: wirePayload, limits: limits), wirePayload.count)
         }
+        // Fast path: most blocks expand less than 8x, so try a buffer of that size first; only when that fails
+        // walk the block's sequences for its exact size (or the fault) and decompress into exactly that.
+        let guess = min(maxPayloadBytes, max(wirePayload.count * 8, 4096))
+        if let bytes = LZ4Block.decompress(wirePayload, capacity: guess) {
+            let value = try bytes.withUnsafeBytes { try MessagePackValue(messagePack: $0, limits: limits) }
+            return (value, bytes.count)
+        }
         let size: Int
         do {
             size = try LZ4BlockScanner.decompressedByteCount(of: wirePayload, limit: maxPayloadBytes)

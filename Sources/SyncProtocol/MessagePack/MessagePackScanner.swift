@@ -15,8 +15,12 @@ struct MessagePackScanner {
     }
 
     /// Scans `bytes`, which must hold exactly one value.
+    /// - Parameter validatesUTF8: whether to check strings here. The decoder leaves it to the string conversion
+    ///   (which validates anyway) and scans again with it on only to name the offset of a bad string.
     /// - Throws: `WireError` with `offset` and `payloadOffset` set to the offending byte.
-    static func scan(_ bytes: UnsafeRawBufferPointer, limits: MessagePackLimits) throws -> Result {
+    static func scan(
+        _ bytes: UnsafeRawBufferPointer, limits: MessagePackLimits, validatesUTF8: Bool = true
+    ) throws -> Result {
         var result = Result()
         let end = bytes.count
         var offset = 0
@@ -123,7 +127,7 @@ struct MessagePackScanner {
                         "value at byte \(start) needs \(bodySize) more bytes, \(end - offset) remain"
                     )
                 }
-                if isString {
+                if isString, validatesUTF8 {
                     try validateUTF8(bytes, from: offset, count: bodySize, valueStart: start)
                 }
                 if extType == -1 {

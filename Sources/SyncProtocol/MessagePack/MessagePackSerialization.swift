@@ -64,9 +64,13 @@ enum MessagePackSerialization {
         }
     }
 
+    /// A string that is not UTF-8 (the scanner, run again with UTF-8 checks, names its offset).
+    struct InvalidUTF8: Error {}
+
     /// Unpacks one value from bytes that `MessagePackScanner` accepted.
     /// - Parameter scan: the scanner's result for the same bytes (signed encodings of non-negative integers).
-    /// - Throws: `WireError` `.invalidMessagePack` if msgpack-c still refuses the bytes (it should not).
+    /// - Throws: `InvalidUTF8` for a string that is not UTF-8; `WireError` `.invalidMessagePack` if msgpack-c still
+    ///   refuses the bytes (it should not).
     static func unpack(_ bytes: UnsafeRawBufferPointer, scan: MessagePackScanner.Result) throws -> MessagePackValue {
         guard let base = bytes.baseAddress, !bytes.isEmpty else {
             throw WireError(.truncatedMessagePack, offset: 0, detail: "expected a value, found no bytes",
@@ -87,7 +91,9 @@ enum MessagePackSerialization {
             )
         }
         var converter = Converter(signedIndices: scan.signedNonNegativeIndices)
-        return converter.convert(unpacked.data)
+        let value = converter.convert(unpacked.data)
+        if converter.sawInvalidUTF8 { throw InvalidUTF8() }
+        return value
     }
 
     /// Turns msgpack-c's object tree into values, numbering objects in pre-order like the scanner.
@@ -97,6 +103,31 @@ enum MessagePackSerialization {
         var index = 0
 
         init(signedIndices: [Int]) { self.signedIndices = signedIndices }
+
+        static func isASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
+            var index = 0
+            var bits: UInt64 = 0
+            while index + 8 <= bytes.count {
+                bits |= bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                index += 8
+            }
+            while index < bytes.count {
+                bits |= UInt64(bytes[index])
+                index += 1
+            }
+            return bits & 0x8080_8080_8080_8080 == 0
+        }
+
+        static func hasSameBytes(_ text: String, _ bytes: UnsafeRawBufferPointer) -> Bool {
+            var copy = text
+            return copy.withUTF8 { utf8 in
+                utf8.count == bytes.count
+                    && (utf8.isEmpty || memcmp(utf8.baseAddress!, bytes.baseAddress!, utf8.count) == 0)
+            }
+        }
+
+        /// Set when a string was not UTF-8 (converted as nil); the caller then throws.
+        var sawInvalidUTF8 = false
 
         mutating func convert(_ object: msgpack_object) -> MessagePackValue {
             let current = index
@@ -122,26 +153,38 @@ enum MessagePackSerialization {
             case MSGPACK_OBJECT_STR:
                 let string = object.via.str
                 let raw = UnsafeRawBufferPointer(start: string.ptr, count: Int(string.size))
-                return .string(String(decoding: raw, as: UTF8.self))
+                let text = String(decoding: raw, as: UTF8.self)
+                // Decoding repairs invalid UTF-8 with U+FFFD, so valid input is exactly input that comes back
+                // unchanged; ASCII (checked a word at a time) always does. `String(validating:)` would be clearer but
+                // resolves generic metadata on every call, which dominated decoding time.
+                if !Self.isASCII(raw), !Self.hasSameBytes(text, raw) {
+                    sawInvalidUTF8 = true
+                    return .nil
+                }
+                return .string(text)
             case MSGPACK_OBJECT_BIN:
                 let binary = object.via.bin
                 return .binary([UInt8](UnsafeRawBufferPointer(start: binary.ptr, count: Int(binary.size))))
             case MSGPACK_OBJECT_ARRAY:
                 let array = object.via.array
-                var elements: [MessagePackValue] = []
-                elements.reserveCapacity(Int(array.size))
-                for position in 0..<Int(array.size) { elements.append(convert(array.ptr[position])) }
-                return .array(elements)
+                let count = Int(array.size)
+                return .array([MessagePackValue](unsafeUninitializedCapacity: count) { buffer, initialized in
+                    while initialized < count {
+                        (buffer.baseAddress! + initialized).initialize(to: convert(array.ptr[initialized]))
+                        initialized += 1
+                    }
+                })
             case MSGPACK_OBJECT_MAP:
                 let map = object.via.map
-                var pairs: [MessagePackPair] = []
-                pairs.reserveCapacity(Int(map.size))
-                for position in 0..<Int(map.size) {
-                    let key = convert(map.ptr[position].key)
-                    let value = convert(map.ptr[position].val)
-                    pairs.append(MessagePackPair(key, value))
-                }
-                return .map(pairs)
+                let count = Int(map.size)
+                return .map([MessagePackPair](unsafeUninitializedCapacity: count) { buffer, initialized in
+                    while initialized < count {
+                        let key = convert(map.ptr[initialized].key)
+                        let value = convert(map.ptr[initialized].val)
+                        (buffer.baseAddress! + initialized).initialize(to: MessagePackPair(key, value))
+                        initialized += 1
+                    }
+                })
             case MSGPACK_OBJECT_EXT:
                 let ext = object.via.ext
                 if ext.type == -1 {
