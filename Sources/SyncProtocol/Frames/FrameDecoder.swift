@@ -23,6 +23,8 @@ public struct FrameDecoder: Sendable {
     public var messagePackLimits: MessagePackLimits
     /// How many frames were decoded so far.
     public private(set) var frameCount = 0
+    /// Reused decompression buffer: grows to the largest guess needed so far, never past `maxPayloadBytes`.
+    private var scratch: [UInt8] = []
 
     /// - Parameters:
     ///   - layout: header layout, `.cmd8Seq16` by default.
@@ -70,7 +72,8 @@ public struct FrameDecoder: Sendable {
             let payloadStart = frameOffset + FrameHeader.byteCount
             do {
                 let (value, payloadByteCount) = try Self.decodePayload(
-                    wirePayload, isCompressed: header.isCompressed, maxPayloadBytes: maxPayloadBytes, limits: limits
+                    wirePayload, isCompressed: header.isCompressed, maxPayloadBytes: maxPayloadBytes, limits: limits,
+                    scratch: &scratch
                 )
                 let frame = Frame(cmd: header.cmd, seq: header.seq, opcode: header.opcode, payload: value)
                 return DecodedFrame(
@@ -122,7 +125,8 @@ public struct FrameDecoder: Sendable {
 
     /// Decompresses (if needed) and decodes a payload; errors carry offsets relative to the payload.
     static func decodePayload(
-        _ wirePayload: UnsafeRawBufferPointer, isCompressed: Bool, maxPayloadBytes: Int, limits: MessagePackLimits
+        _ wirePayload: UnsafeRawBufferPointer, isCompressed: Bool, maxPayloadBytes: Int, limits: MessagePackLimits,
+        scratch: inout [UInt8]
     ) throws -> (MessagePackValue, Int) {
         guard isCompressed else {
             return (try MessagePackValue(messagePack: wirePayload, limits: limits), wirePayload.count)
@@ -130,10 +134,14 @@ public struct FrameDecoder: Sendable {
         // Fast path: most blocks expand less than 8x, so try a buffer of that size first; only when that fails
         // walk the block's sequences for its exact size (or the fault) and decompress into exactly that.
         let guess = min(maxPayloadBytes, max(wirePayload.count * 8, 4096))
-        if let bytes = LZ4Block.decompress(wirePayload, capacity: guess) {
-            let value = try bytes.withUnsafeBytes { try MessagePackValue(messagePack: $0, limits: limits) }
-            return (value, bytes.count)
+        if scratch.count < guess { scratch = [UInt8](repeating: 0, count: guess) }
+        let fast = try scratch.withUnsafeMutableBytes { output -> (MessagePackValue, Int)? in
+            let window = UnsafeMutableRawBufferPointer(rebasing: output[0..<guess])
+            guard let produced = LZ4Block.decompress(wirePayload, into: window) else { return nil }
+            let bytes = UnsafeRawBufferPointer(rebasing: output[0..<produced])
+            return (try MessagePackValue(messagePack: bytes, limits: limits), produced)
         }
+        if let fast { return fast }
         let size: Int
         do {
             size = try LZ4BlockScanner.decompressedByteCount(of: wirePayload, limit: maxPayloadBytes)

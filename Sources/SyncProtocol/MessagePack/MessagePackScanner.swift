@@ -21,12 +21,21 @@ struct MessagePackScanner {
     static func scan(
         _ bytes: UnsafeRawBufferPointer, limits: MessagePackLimits, validatesUTF8: Bool = true
     ) throws -> Result {
+        // Items left in each open container; at most 32 are open (`MessagePackLimits.maxDepth`).
+        try withUnsafeTemporaryAllocation(of: Int.self, capacity: limits.maxDepth + 1) { stack in
+            try scan(bytes, limits: limits, validatesUTF8: validatesUTF8, openCounts: stack)
+        }
+    }
+
+    private static func scan(
+        _ bytes: UnsafeRawBufferPointer, limits: MessagePackLimits, validatesUTF8: Bool,
+        openCounts: UnsafeMutableBufferPointer<Int>
+    ) throws -> Result {
         var result = Result()
         let end = bytes.count
         var offset = 0
         var valueIndex = 0
-        var openCounts: [Int] = []
-        openCounts.reserveCapacity(8)
+        var depth = 0
 
         func fail(_ kind: WireError.Kind, at position: Int, _ detail: String) -> WireError {
             WireError(kind, offset: position, detail: detail, payloadOffset: position)
@@ -111,13 +120,14 @@ struct MessagePackScanner {
                     throw fail(.countExceedsRemainingBytes, at: start, "\(what) but only \(remaining) bytes remain")
                 }
                 if elementCount > 0 {
-                    guard openCounts.count < limits.maxDepth else {
+                    guard depth < limits.maxDepth else {
                         throw fail(
                             .nestedTooDeeply, at: start,
                             "container at byte \(start) nests deeper than \(limits.maxDepth) levels"
                         )
                     }
-                    openCounts.append(elementCount)
+                    openCounts[depth] = elementCount
+                    depth += 1
                     continue
                 }
             } else {
@@ -136,15 +146,15 @@ struct MessagePackScanner {
                 offset += bodySize
             }
             // A scalar or an empty container is complete; close every container it completes.
-            while let last = openCounts.last {
-                if last == 1 {
-                    openCounts.removeLast()
+            while depth > 0 {
+                if openCounts[depth - 1] == 1 {
+                    depth -= 1
                 } else {
-                    openCounts[openCounts.count - 1] = last - 1
+                    openCounts[depth - 1] -= 1
                     break
                 }
             }
-        } while !openCounts.isEmpty
+        } while depth > 0
 
         guard offset == end else {
             throw fail(.trailingBytes, at: offset, "\(end - offset) bytes follow the value, which ends at byte \(offset)")

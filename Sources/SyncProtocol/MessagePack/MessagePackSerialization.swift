@@ -2,8 +2,8 @@ import CMsgPack
 
 /// MessagePack bytes <-> `MessagePackValue` through msgpack-c: the one file that calls into `CMsgPack`.
 ///
-/// Packing uses `msgpack_packer` over a `msgpack_sbuffer`; unpacking uses `msgpack_unpack_next` into a
-/// `msgpack_unpacked` after `MessagePackScanner` has checked the bytes, so msgpack-c only ever sees well-formed
+/// Packing uses `msgpack_packer` over a `msgpack_sbuffer`; unpacking uses `msgpack_unpack` into a
+/// `msgpack_zone` after `MessagePackScanner` has checked the bytes, so msgpack-c only ever sees well-formed
 /// input whose element counts are backed by real bytes.
 enum MessagePackSerialization {
     /// Packs `value`, choosing the shortest encoding for each integer, string, binary, array, map and timestamp.
@@ -76,13 +76,17 @@ enum MessagePackSerialization {
             throw WireError(.truncatedMessagePack, offset: 0, detail: "expected a value, found no bytes",
                             payloadOffset: 0)
         }
-        var unpacked = msgpack_unpacked()
-        msgpack_unpacked_init(&unpacked)
-        defer { msgpack_unpacked_destroy(&unpacked) }
+        // One zone per value, its chunk sized from the input so a page needs one or two mallocs: each object is
+        // 24 bytes (16 for a map pair's half) and takes at least one input byte, so 2x-4x the input is typical.
+        var zone = msgpack_zone()
+        guard msgpack_zone_init(&zone, min(max(8192, bytes.count * 4), 1 << 20)) else {
+            throw WireError(.invalidMessagePack, offset: 0, detail: "msgpack-c could not allocate its zone",
+                            payloadOffset: 0)
+        }
+        defer { msgpack_zone_destroy(&zone) }
+        var root = msgpack_object()
         var consumed = 0
-        let status = msgpack_unpack_next(
-            &unpacked, base.assumingMemoryBound(to: CChar.self), bytes.count, &consumed
-        )
+        let status = msgpack_unpack(base.assumingMemoryBound(to: CChar.self), bytes.count, &consumed, &zone, &root)
         guard status == MSGPACK_UNPACK_SUCCESS, consumed == bytes.count else {
             throw WireError(
                 .invalidMessagePack, offset: consumed,
@@ -91,7 +95,7 @@ enum MessagePackSerialization {
             )
         }
         var converter = Converter(signedIndices: scan.signedNonNegativeIndices)
-        let value = converter.convert(unpacked.data)
+        let value = converter.convert(root)
         if converter.sawInvalidUTF8 { throw InvalidUTF8() }
         return value
     }
@@ -103,20 +107,6 @@ enum MessagePackSerialization {
         var index = 0
 
         init(signedIndices: [Int]) { self.signedIndices = signedIndices }
-
-        static func isASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
-            var index = 0
-            var bits: UInt64 = 0
-            while index + 8 <= bytes.count {
-                bits |= bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-                index += 8
-            }
-            while index < bytes.count {
-                bits |= UInt64(bytes[index])
-                index += 1
-            }
-            return bits & 0x8080_8080_8080_8080 == 0
-        }
 
         static func hasSameBytes(_ text: String, _ bytes: UnsafeRawBufferPointer) -> Bool {
             var copy = text
@@ -155,9 +145,9 @@ enum MessagePackSerialization {
                 let raw = UnsafeRawBufferPointer(start: string.ptr, count: Int(string.size))
                 let text = String(decoding: raw, as: UTF8.self)
                 // Decoding repairs invalid UTF-8 with U+FFFD, so valid input is exactly input that comes back
-                // unchanged; ASCII (checked a word at a time) always does. `String(validating:)` would be clearer but
-                // resolves generic metadata on every call, which dominated decoding time.
-                if !Self.isASCII(raw), !Self.hasSameBytes(text, raw) {
+                // unchanged (one memcmp). `String(validating:)` would be clearer but resolves generic metadata on
+                // every call, which dominated decoding time.
+                if !Self.hasSameBytes(text, raw) {
                     sawInvalidUTF8 = true
                     return .nil
                 }
