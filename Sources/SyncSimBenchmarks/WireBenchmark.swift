@@ -31,9 +31,10 @@ enum WireBenchmark {
         let payloadBytes = frames.reduce(0) { $0 + $1.payload.messagePackBytes().count }
         let pushBytes = frames.filter { $0.opcode == .notifMessage }.map { $0.payload.messagePackBytes().count }
         let pageBytes = frames.filter { $0.opcode == .chatHistory }.map { $0.payload.messagePackBytes().count }
-        print("wire mix: \(frames.count) frames (\(pushBytes.count) pushes of \(pushBytes.min()!)-\(pushBytes.max()!) B, "
-            + "\(pageBytes.count) history pages of \(pageBytes.min()!)-\(pageBytes.max()!) B), "
-            + "\(payloadBytes) payload bytes, \(stream.count) bytes on the wire; \(rounds) rounds each")
+        print(
+            "wire mix: \(frames.count) frames (\(pushBytes.count) pushes of \(pushBytes.min()!)-\(pushBytes.max()!) B, "
+                + "\(pageBytes.count) history pages of \(pageBytes.min()!)-\(pageBytes.max()!) B), "
+                + "\(payloadBytes) payload bytes, \(stream.count) bytes on the wire; \(rounds) rounds each")
 
         var raw = RawC(stream: stream, frames: frames)
         defer { raw.destroy() }
@@ -53,7 +54,7 @@ enum WireBenchmark {
             var decoder = FrameDecoder()
             var buffer = ByteReader(stream)
             var count = 0
-            while let _ = try! decoder.decode(&buffer) { count += 1 }
+            while (try! decoder.decode(&buffer)) != nil { count += 1 }
             precondition(count == frames.count)
         }
         let rawDecode = measure(rounds: rounds) { raw.decodeAll() }
@@ -66,7 +67,8 @@ enum WireBenchmark {
         func line(_ name: String, _ seconds: Double, versus baseline: Double? = nil) {
             let framesPerSecond = Double(frames.count * rounds) / seconds
             let megabytesPerSecond = Double(payloadBytes * rounds) / seconds / 1e6
-            var text = "wire \(name.padding(toLength: 14, withPad: " ", startingAt: 0))"
+            var text =
+                "wire \(name.padding(toLength: 14, withPad: " ", startingAt: 0))"
                 + String(format: "%10.0f frames/s %8.1f MB/s", framesPerSecond, megabytesPerSecond)
             if let baseline { text += String(format: "   ratio vs raw C %.2f", baseline / seconds) }
             print(text)
@@ -90,16 +92,19 @@ enum WireBenchmark {
     /// Nine pushes of 100-300 bytes for each history page of 5-30 KB, seeded.
     static func makeMix(count: Int, seed: UInt64) -> [Packet] {
         var generator = SeededGenerator(seed: seed)
-        let words = ["ok", "see", "you", "at", "six", "the", "train", "is", "late", "again", "lunch", "?", "sure",
-                     "call", "me", "when", "back", "home", "Привет", "🚲"]
+        let words = [
+            "ok", "see", "you", "at", "six", "the", "train", "is", "late", "again", "lunch", "?", "sure",
+            "call", "me", "when", "back", "home", "Привет", "🚲",
+        ]
         func text(_ wordCount: Int) -> String {
             (0..<wordCount).map { _ in words.randomElement(using: &generator)! }.joined(separator: " ")
         }
         var nextId: Int64 = 70_000
         func message(time: Int64, wordCount: Int) -> ChatMessage {
             nextId += 1
-            return ChatMessage(id: nextId, time: time, sender: Int64.random(in: 1000...1010, using: &generator),
-                               text: text(wordCount), cid: Bool.random(using: &generator) ? nextId * 31 : nil)
+            return ChatMessage(
+                id: nextId, time: time, sender: Int64.random(in: 1000...1010, using: &generator),
+                text: text(wordCount), cid: Bool.random(using: &generator) ? nextId * 31 : nil)
         }
         let start: Int64 = 1_764_000_000_000
         return (0..<count).map { index in
@@ -108,13 +113,17 @@ enum WireBenchmark {
                 let messages = (0..<Int.random(in: 60...340, using: &generator)).map { step in
                     message(time: time - Int64(step) * 60_000, wordCount: Int.random(in: 3...12, using: &generator))
                 }
-                return Packet(cmd: .response, seq: UInt16(index % 65536), opcode: .chatHistory,
-                              body: .chatHistoryResponse(ChatHistoryResponse(messages: messages)))
+                return Packet(
+                    cmd: .response, seq: UInt16(index % 65536), opcode: .chatHistory,
+                    body: .chatHistoryResponse(ChatHistoryResponse(messages: messages)))
             }
-            return Packet(cmd: .push, seq: 0, opcode: .notifMessage, body: .notifMessage(NotifMessage(
-                chatId: Int64.random(in: 1...50, using: &generator),
-                message: message(time: time, wordCount: Int.random(in: 4...40, using: &generator))
-            )))
+            return Packet(
+                cmd: .push, seq: 0, opcode: .notifMessage,
+                body: .notifMessage(
+                    NotifMessage(
+                        chatId: Int64.random(in: 1...50, using: &generator),
+                        message: message(time: time, wordCount: Int.random(in: 4...40, using: &generator))
+                    )))
         }
     }
 
@@ -153,8 +162,9 @@ enum WireBenchmark {
                 source.copyBytes(from: bytes)
                 sources.append(source)
                 var consumed = 0
-                _ = msgpack_unpack_next(holder, source.baseAddress!.assumingMemoryBound(to: CChar.self), source.count,
-                                        &consumed)
+                _ = msgpack_unpack_next(
+                    holder, source.baseAddress!.assumingMemoryBound(to: CChar.self), source.count,
+                    &consumed)
                 objects.append(holder)
             }
         }
@@ -184,9 +194,10 @@ enum WireBenchmark {
                     }
                     if size >= threshold {
                         let written = scratch.withUnsafeMutableBytes { destination in
-                            LZ4_compress_default(data.assumingMemoryBound(to: CChar.self),
-                                                 destination.baseAddress!.assumingMemoryBound(to: CChar.self),
-                                                 Int32(size), Int32(destination.count))
+                            LZ4_compress_default(
+                                data.assumingMemoryBound(to: CChar.self),
+                                destination.baseAddress!.assumingMemoryBound(to: CChar.self),
+                                Int32(size), Int32(destination.count))
                         }
                         if written > 0, Int(written) < size {
                             appendHeader(flag: 1, length: Int(written))
@@ -208,19 +219,22 @@ enum WireBenchmark {
                 if isCompressed {
                     let produced = bytes.withUnsafeBytes { source in
                         scratch.withUnsafeMutableBytes { destination in
-                            LZ4_decompress_safe(source.baseAddress!.assumingMemoryBound(to: CChar.self),
-                                                destination.baseAddress!.assumingMemoryBound(to: CChar.self),
-                                                Int32(source.count), Int32(destination.count))
+                            LZ4_decompress_safe(
+                                source.baseAddress!.assumingMemoryBound(to: CChar.self),
+                                destination.baseAddress!.assumingMemoryBound(to: CChar.self),
+                                Int32(source.count), Int32(destination.count))
                         }
                     }
                     scratch.withUnsafeBytes {
-                        _ = msgpack_unpack_next(&unpacked, $0.baseAddress!.assumingMemoryBound(to: CChar.self),
-                                                Int(produced), &consumed)
+                        _ = msgpack_unpack_next(
+                            &unpacked, $0.baseAddress!.assumingMemoryBound(to: CChar.self),
+                            Int(produced), &consumed)
                     }
                 } else {
                     bytes.withUnsafeBytes {
-                        _ = msgpack_unpack_next(&unpacked, $0.baseAddress!.assumingMemoryBound(to: CChar.self),
-                                                $0.count, &consumed)
+                        _ = msgpack_unpack_next(
+                            &unpacked, $0.baseAddress!.assumingMemoryBound(to: CChar.self),
+                            $0.count, &consumed)
                     }
                 }
                 total += consumed

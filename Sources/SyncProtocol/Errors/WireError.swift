@@ -134,3 +134,6 @@ func describeByteLimit(_ bytes: Int) -> String {
     if bytes >= 1 << 10, bytes % (1 << 10) == 0 { return "\(bytes >> 10) KiB" }
     return "\(bytes) bytes"
 }
+
+/// `1 byte`, `2 bytes`: a count of bytes for error messages.
+func byteCountText(_ count: Int) -> String { count == 1 ? "1 byte" : "\(count) bytes" }

@@ -62,7 +62,8 @@ public struct FrameDecoder: Sendable {
             guard header.payloadLength <= maxPayloadBytes else {
                 throw WireError.inFrame(
                     .payloadTooLarge, number: number, frameOffset: frameOffset, offset: frameOffset + 7,
-                    detail: "payload length \(header.payloadLength) exceeds the \(describeByteLimit(maxPayloadBytes)) limit"
+                    detail:
+                        "payload length \(header.payloadLength) exceeds the \(describeByteLimit(maxPayloadBytes)) limit"
                 )
             }
             guard bytes.count >= FrameHeader.byteCount + header.payloadLength else { return nil }

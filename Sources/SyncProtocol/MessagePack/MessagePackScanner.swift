@@ -114,10 +114,12 @@ struct MessagePackScanner {
             if elementCount >= 0 {
                 let remaining = end - offset
                 guard elementCount <= remaining else {
-                    let what = byte >= 0xde || (0x80...0x8f).contains(byte)
+                    let what =
+                        byte >= 0xde || (0x80...0x8f).contains(byte)
                         ? "map at byte \(start) claims \(elementCount / 2) pairs"
                         : "array at byte \(start) claims \(elementCount) elements"
-                    throw fail(.countExceedsRemainingBytes, at: start, "\(what) but only \(remaining) bytes remain")
+                    let left = remaining == 1 ? "1 byte remains" : "\(remaining) bytes remain"
+                    throw fail(.countExceedsRemainingBytes, at: start, "\(what) but only \(left)")
                 }
                 if elementCount > 0 {
                     guard depth < limits.maxDepth else {
@@ -134,7 +136,7 @@ struct MessagePackScanner {
                 guard bodySize <= end - offset else {
                     throw fail(
                         .truncatedMessagePack, at: start,
-                        "value at byte \(start) needs \(bodySize) more bytes, \(end - offset) remain"
+                        "value at byte \(start) needs \(byteCountText(bodySize)) more, \(end - offset) remain"
                     )
                 }
                 if isString, validatesUTF8 {
@@ -157,7 +159,10 @@ struct MessagePackScanner {
         } while depth > 0
 
         guard offset == end else {
-            throw fail(.trailingBytes, at: offset, "\(end - offset) bytes follow the value, which ends at byte \(offset)")
+            throw fail(
+                .trailingBytes, at: offset,
+                "\(byteCountText(end - offset)) after the value, which ends at byte \(offset)"
+            )
         }
         return result
     }
@@ -188,10 +193,12 @@ struct MessagePackScanner {
         case 4:
             return
         case 8:
-            nanoseconds = (UInt32(bytes[start]) << 24 | UInt32(bytes[start + 1]) << 16
-                | UInt32(bytes[start + 2]) << 8 | UInt32(bytes[start + 3])) >> 2
+            nanoseconds =
+                (UInt32(bytes[start]) << 24 | UInt32(bytes[start + 1]) << 16
+                    | UInt32(bytes[start + 2]) << 8 | UInt32(bytes[start + 3])) >> 2
         case 12:
-            nanoseconds = UInt32(bytes[start]) << 24 | UInt32(bytes[start + 1]) << 16
+            nanoseconds =
+                UInt32(bytes[start]) << 24 | UInt32(bytes[start + 1]) << 16
                 | UInt32(bytes[start + 2]) << 8 | UInt32(bytes[start + 3])
         default:
             throw WireError(
