@@ -108,7 +108,7 @@ public struct WireError: Error, Hashable, CustomStringConvertible {
         number: Int, frameOffset: Int, payloadStart: Int, isCompressed: Bool
     ) -> WireError {
         let inner = payloadOffset ?? offset
-        let where_ = isCompressed ? "decompressed payload byte \(inner)" : "payload byte \(inner)"
+        let location = isCompressed ? "decompressed payload byte \(inner)" : "payload byte \(inner)"
         let hasPayloadOffset = payloadOffset != nil
         return WireError(
             kind: kind,
@@ -116,7 +116,7 @@ public struct WireError: Error, Hashable, CustomStringConvertible {
             frameNumber: number,
             frameOffset: frameOffset,
             payloadOffset: hasPayloadOffset ? inner : nil,
-            detail: hasPayloadOffset ? "\(where_): \(detail)" : detail
+            detail: hasPayloadOffset ? "\(location): \(detail)" : detail
         )
     }
 

@@ -94,7 +94,7 @@ public struct FrameDecoder: Sendable {
         return frame
     }
 
-    /// Checks that the stream ended on a frame boundary.
+    /// Checks that the stream ended on a frame boundary; call it at end of input, after `decode(_:)` returned nil.
     /// - Throws: `WireError` `.truncatedHeader` or `.truncatedPayload` when `buffer` holds part of a frame
     ///   (or a header error if the partial frame's header is already bad).
     public func finish(_ buffer: ByteReader) throws {
@@ -112,7 +112,8 @@ public struct FrameDecoder: Sendable {
         var copy = buffer
         var decoder = self
         // Surface a bad header first; otherwise the payload is what is missing.
-        _ = try decoder.decodeFrame(&copy)
+        let whole = try decoder.decodeFrame(&copy)
+        precondition(whole == nil, "finish(_:) called with a whole frame buffered: call decode(_:) until it returns nil")
         let header = try buffer.withReadableBytes(atLeast: FrameHeader.byteCount) {
             try FrameHeader(parsing: $0, layout: layout, streamOffset: frameOffset, frameNumber: number)
         }!
