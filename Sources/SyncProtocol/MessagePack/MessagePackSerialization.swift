@@ -116,6 +116,33 @@ enum MessagePackSerialization {
             }
         }
 
+        /// Map keys seen in this value, at most 15 bytes each, packed into two words with their length: payloads
+        /// repeat a few keys (`id`, `time`, `text`) thousands of times, and comparing two words is cheaper than
+        /// building and checking a string each time.
+        var keyCache: [(low: UInt64, high: UInt64, key: MessagePackValue)] = []
+
+        mutating func convertKey(_ object: msgpack_object) -> MessagePackValue {
+            guard object.type == MSGPACK_OBJECT_STR, object.via.str.size <= 15 else { return convert(object) }
+            let size = Int(object.via.str.size)
+            let raw = UnsafeRawBufferPointer(start: object.via.str.ptr, count: size)
+            var low = UInt64(size)
+            var high: UInt64 = 0
+            for position in 0..<size {
+                if position < 7 {
+                    low |= UInt64(raw[position]) << (8 * (position + 1))
+                } else {
+                    high |= UInt64(raw[position]) << (8 * (position - 7))
+                }
+            }
+            for entry in keyCache where entry.low == low && entry.high == high {
+                index += 1
+                return entry.key
+            }
+            let key = convert(object)
+            if keyCache.count < 32, case .string = key { keyCache.append((low, high, key)) }
+            return key
+        }
+
         /// Set when a string was not UTF-8 (converted as nil); the caller then throws.
         var sawInvalidUTF8 = false
 
@@ -169,7 +196,7 @@ enum MessagePackSerialization {
                 let count = Int(map.size)
                 return .map([MessagePackPair](unsafeUninitializedCapacity: count) { buffer, initialized in
                     while initialized < count {
-                        let key = convert(map.ptr[initialized].key)
+                        let key = convertKey(map.ptr[initialized].key)
                         let value = convert(map.ptr[initialized].val)
                         (buffer.baseAddress! + initialized).initialize(to: MessagePackPair(key, value))
                         initialized += 1
