@@ -43,6 +43,18 @@ import Testing
         }
     }
 
+    @Test("invalid UTF-8 in a map key is invalid too, also after the same key was read valid") func invalidKey() {
+        #expect { try MessagePackValue(messagePack: [0x81, 0xa2, 0xc3, 0x28, 0x01]) } throws: { error in
+            let error = error as! WireError
+            return error.kind == .invalidMessagePack && error.offset == 1
+        }
+        let bytes: [UInt8] = [0x92, 0x81, 0xa1, 0x61, 0x01, 0x81, 0xa1, 0xff, 0x02]
+        #expect { try MessagePackValue(messagePack: bytes) } throws: { error in
+            let error = error as! WireError
+            return error.kind == .invalidMessagePack && error.offset == 6
+        }
+    }
+
     @Test("a timestamp with a bad length or nanoseconds is invalid") func invalidTimestamp() {
         #expect(throws: WireError.self) { try MessagePackValue(messagePack: [0xd5, 0xff, 0, 0]) }
         #expect(throws: WireError.self) {
