@@ -6,6 +6,7 @@ enum CommandRegistry {
         // Commands are added here, one line each, e.g. `DecodeCommand.spec,`.
         ListCommand.spec,
         RunCommand.spec,
+        DecodeCommand.spec,
     ]
 
     static var names: [String] { all.map(\.name) }
