@@ -3,11 +3,15 @@
 /// Events due at the same instant come out in the order they were scheduled. The storage is an array-backed
 /// binary heap of plain values (no allocation per event beyond what `Event` itself holds), so typed events
 /// (an enum of small payloads) cost no reference counting. Cancellation is lazy: a cancelled entry stays in the
-/// heap, is remembered by insertion number, and is discarded when it reaches the top, so the top is never a
-/// cancelled entry. Time never runs backwards: scheduling before the last taken event is a programmer error.
+/// heap, remembered by insertion number, and is thrown away when `popNext` passes it on its way to a live event.
+/// Time never runs backwards: scheduling before the last event taken is a programmer error.
 ///
-/// - Complexity: `schedule` and `popNext` are O(log n); `cancel` is O(1) amortized plus the discarding of
-///   cancelled entries that reach the top.
+/// Because entries leave the heap in increasing (time, insertion number) order and new ones always sort after
+/// the last one taken, a handle is pending exactly when it sorts after the last entry taken and was not
+/// cancelled; that is how `cancel` answers without searching.
+///
+/// - Complexity: `schedule` and `popNext` are O(log n) (plus the cancelled entries passed over); `cancel` is
+///   O(1) amortized.
 public struct EventQueue<Event> {
     @usableFromInline
     struct Entry {
@@ -32,7 +36,7 @@ public struct EventQueue<Event> {
     @usableFromInline var nextSequence: UInt64 = 0
     /// Insertion numbers of cancelled entries still in the heap.
     @usableFromInline var cancelledSequences: Set<UInt64> = []
-    /// The (time, insertion number) of the last entry taken from the top; every pending entry sorts after it.
+    /// The (time, insertion number) of the last live entry taken; every pending entry sorts after it.
     @usableFromInline var lastTakenTime: Int64 = .min
     @usableFromInline var lastTakenSequence: UInt64 = 0
     @usableFromInline var hasTaken = false
@@ -51,12 +55,17 @@ public struct EventQueue<Event> {
 
     /// Whether no event is pending.
     @inlinable
-    public var isEmpty: Bool { heap.isEmpty }
+    public var isEmpty: Bool { count == 0 }
 
     /// When the next pending event is due, or nil when none is pending.
-    @inlinable
+    /// - Complexity: O(1), or O(n) when a cancelled entry is on top.
     public var nextTime: SimInstant? {
-        heap.isEmpty ? nil : SimInstant(nanosecondsSinceStart: heap[0].time)
+        guard let top = heap.first else { return nil }
+        if cancelledSequences.isEmpty || !cancelledSequences.contains(top.sequence) {
+            return SimInstant(nanosecondsSinceStart: top.time)
+        }
+        let live = heap.lazy.filter { !self.cancelledSequences.contains($0.sequence) }
+        return live.min { $0.precedes($1) }.map { SimInstant(nanosecondsSinceStart: $0.time) }
     }
 
     /// Adds `event`, due at `time`.
@@ -78,18 +87,40 @@ public struct EventQueue<Event> {
     @discardableResult
     public mutating func cancel(_ handle: TimerHandle) -> Bool {
         guard handle.sequence < nextSequence, isPending(handle) else { return false }
-        guard cancelledSequences.insert(handle.sequence).inserted else { return false }
-        discardCancelledTop()
-        return true
+        return cancelledSequences.insert(handle.sequence).inserted
     }
 
-    /// Removes and returns the earliest pending event (the first scheduled among equal times), or nil when empty.
+    /// Removes and returns the earliest pending event (the first scheduled among equal times) if it is due at or
+    /// before `deadline`; nil when none is.
     @inlinable
-    public mutating func popNext() -> (time: SimInstant, event: Event)? {
-        guard !heap.isEmpty else { return nil }
-        let top = removeTop()
-        if !cancelledSequences.isEmpty { discardCancelledTop() }
-        return (SimInstant(nanosecondsSinceStart: top.time), top.event)
+    public mutating func popNext(notAfter deadline: SimInstant? = nil) -> (time: SimInstant, event: Event)? {
+        let limit = deadline?.nanosecondsSinceStart ?? .max
+        guard let first = heap.first, first.time <= limit else { return nil }
+        if cancelledSequences.isEmpty {
+            let top = removeTop()
+            markTaken(top)
+            return (SimInstant(nanosecondsSinceStart: top.time), top.event)
+        }
+        return popSkippingCancelled(notAfter: limit)
+    }
+
+    @usableFromInline
+    mutating func popSkippingCancelled(notAfter limit: Int64) -> (time: SimInstant, event: Event)? {
+        // Cancelled entries passed over are forgotten only once a live entry after them is taken, so that
+        // "sorts after the last entry taken" keeps meaning "still in the heap".
+        var passedOver: [Entry] = []
+        while let first = heap.first, first.time <= limit {
+            let top = removeTop()
+            if cancelledSequences.contains(top.sequence) {
+                passedOver.append(top)
+                continue
+            }
+            for entry in passedOver { cancelledSequences.remove(entry.sequence) }
+            markTaken(top)
+            return (SimInstant(nanosecondsSinceStart: top.time), top.event)
+        }
+        for entry in passedOver { siftUp(entry) }
+        return nil
     }
 
     /// Checks the heap order, the bookkeeping of cancelled entries and that the top is not cancelled; traps when
@@ -100,13 +131,13 @@ public struct EventQueue<Event> {
             let parent = (index - 1) / 2
             precondition(heap[parent].precedes(heap[index]), "heap order broken at index \(index)")
         }
-        precondition(cancelledSequences.count <= heap.count, "more cancelled entries than entries")
-        if let top = heap.first {
-            precondition(!cancelledSequences.contains(top.sequence), "a cancelled entry is on top")
-            precondition(!hasTaken || top.time > lastTakenTime
-                || (top.time == lastTakenTime && top.sequence > lastTakenSequence), "an entry is older than time")
+        let sequencesInHeap = Set(heap.map(\.sequence))
+        precondition(cancelledSequences.isSubset(of: sequencesInHeap), "a cancelled entry left the heap unnoticed")
+        for entry in heap {
+            precondition(entry.sequence < nextSequence, "an insertion number from the future")
+            precondition(!hasTaken || entry.time > lastTakenTime
+                || (entry.time == lastTakenTime && entry.sequence > lastTakenSequence), "an entry older than time")
         }
-        precondition(heap.allSatisfy { $0.sequence < nextSequence }, "an insertion number from the future")
     }
 
     // MARK: - Heap mechanics
@@ -117,11 +148,11 @@ public struct EventQueue<Event> {
         return time > lastTakenTime || (time == lastTakenTime && handle.sequence > lastTakenSequence)
     }
 
-    @usableFromInline
-    mutating func discardCancelledTop() {
-        while let top = heap.first, cancelledSequences.remove(top.sequence) != nil {
-            _ = removeTop()
-        }
+    @inlinable
+    mutating func markTaken(_ entry: Entry) {
+        hasTaken = true
+        lastTakenTime = entry.time
+        lastTakenSequence = entry.sequence
     }
 
     @inlinable
@@ -141,12 +172,7 @@ public struct EventQueue<Event> {
     @inlinable
     mutating func removeTop() -> Entry {
         let last = heap.removeLast()
-        guard !heap.isEmpty else {
-            hasTaken = true
-            lastTakenTime = last.time
-            lastTakenSequence = last.sequence
-            return last
-        }
+        guard !heap.isEmpty else { return last }
         let top: Entry = heap.withUnsafeMutableBufferPointer { buffer in
             let count = buffer.count
             let top = buffer[0]
@@ -163,9 +189,6 @@ public struct EventQueue<Event> {
             buffer[index] = last
             return top
         }
-        hasTaken = true
-        lastTakenTime = top.time
-        lastTakenSequence = top.sequence
         return top
     }
 }

@@ -57,7 +57,12 @@ public final class SimulationLoop<Event> {
     /// - Returns: false when no event was pending.
     @discardableResult
     public func step(_ handler: (Event) throws -> Void) rethrows -> Bool {
-        guard let (time, event) = queue.popNext() else { return false }
+        try step(notAfter: nil, handler)
+    }
+
+    @inline(__always)
+    private func step(notAfter deadline: SimInstant?, _ handler: (Event) throws -> Void) rethrows -> Bool {
+        guard let (time, event) = queue.popNext(notAfter: deadline) else { return false }
         now = time
         eventsRun += 1
         try handler(event)
@@ -69,9 +74,7 @@ public final class SimulationLoop<Event> {
     /// - Precondition: `deadline >= now`.
     public func run(until deadline: SimInstant, _ handler: (Event) throws -> Void) rethrows {
         precondition(deadline >= now, "deadline \(deadline) is before now (\(now))")
-        while let next = queue.nextTime, next <= deadline {
-            try step(handler)
-        }
+        while try step(notAfter: deadline, handler) {}
         now = deadline
     }
 
