@@ -10,6 +10,8 @@ struct Benchmark {
 /// The benchmarks, one line each, in the order `--help` lists them.
 let benchmarks: [Benchmark] = [
     // e.g. WireBenchmark.benchmark,
+    KernelBenchmark.benchmark,
+    NetBenchmark.benchmark,
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())
