@@ -9,9 +9,12 @@
 /// (`SimulationLoop<() -> Void>` with `run(until:)` from the extension below).
 public final class SimulationLoop<Event> {
     /// The current virtual time: the due time of the event being run, or of the last one run.
-    public private(set) var now: SimInstant = .start
+    @inlinable public var now: SimInstant { currentTime }
     /// The number of events run so far.
-    public private(set) var eventsRun: Int = 0
+    @inlinable public var eventsRun: Int { eventCount }
+
+    @usableFromInline var currentTime: SimInstant = .start
+    @usableFromInline var eventCount: Int = 0
     /// Debug mode: check the queue's invariants after every step (O(n) each; for tests and small runs).
     public var checksInvariantsAfterEveryStep: Bool
 
@@ -35,6 +38,7 @@ public final class SimulationLoop<Event> {
     /// Schedules `event` at `time`.
     /// - Precondition: `time >= now`.
     /// - Returns: a handle for `cancel(_:)`.
+    @inlinable
     @discardableResult
     public func schedule(_ event: Event, at time: SimInstant) -> TimerHandle {
         precondition(time >= now, "event scheduled at \(time), before now (\(now))")
@@ -43,6 +47,7 @@ public final class SimulationLoop<Event> {
 
     /// Schedules `event` after `delay` (zero or more) from `now`.
     /// - Returns: a handle for `cancel(_:)`.
+    @inlinable
     @discardableResult
     public func schedule(_ event: Event, after delay: SimDuration) -> TimerHandle {
         precondition(delay.nanoseconds >= 0, "negative delay \(delay)")
@@ -55,16 +60,17 @@ public final class SimulationLoop<Event> {
 
     /// Takes the next event, advances `now` to its due time and passes it to `handler`.
     /// - Returns: false when no event was pending.
+    @inlinable
     @discardableResult
     public func step(_ handler: (Event) throws -> Void) rethrows -> Bool {
         try step(notAfter: nil, handler)
     }
 
-    @inline(__always)
-    private func step(notAfter deadline: SimInstant?, _ handler: (Event) throws -> Void) rethrows -> Bool {
+    @inlinable @inline(__always)
+    func step(notAfter deadline: SimInstant?, _ handler: (Event) throws -> Void) rethrows -> Bool {
         guard let (time, event) = queue.popNext(notAfter: deadline) else { return false }
-        now = time
-        eventsRun += 1
+        currentTime = time
+        eventCount += 1
         try handler(event)
         if checksInvariantsAfterEveryStep { checkInvariants() }
         return true
@@ -72,18 +78,23 @@ public final class SimulationLoop<Event> {
 
     /// Runs every event due at or before `deadline`, in order, then sets `now` to `deadline`.
     /// - Precondition: `deadline >= now`.
+    @inlinable
     public func run(until deadline: SimInstant, _ handler: (Event) throws -> Void) rethrows {
         precondition(deadline >= now, "deadline \(deadline) is before now (\(now))")
         while try step(notAfter: deadline, handler) {}
-        now = deadline
+        currentTime = deadline
     }
 
     /// Runs events until none is pending or `maximumEvents` have run in this call.
     /// - Returns: the number of events run.
+    @inlinable
     @discardableResult
     public func runUntilIdle(maximumEvents: Int = .max, _ handler: (Event) throws -> Void) rethrows -> Int {
         var count = 0
-        while count < maximumEvents, try step(handler) { count += 1 }
+        while count < maximumEvents {
+            guard try step(notAfter: nil, handler) else { break }
+            count += 1
+        }
         return count
     }
 
