@@ -226,8 +226,18 @@ public final class Network {
         return loop.runUntilIdle(maximumEvents: maximumEvents) { handle($0) }
     }
 
-    /// Checks the kernel's invariants (the event heap); traps when one fails.
-    public func checkInvariants() { loop.checkInvariants() }
+    /// Checks the kernel's invariants (the event heap) and each link direction's queue bookkeeping (queued bytes
+    /// add up, queued packets exist); traps when one fails. Debug mode calls it after every step.
+    public func checkInvariants() {
+        loop.checkInvariants()
+        for state in directions {
+            let queued = state.queue[state.queueHead...]
+            precondition(queued.allSatisfy { packets[$0] != nil }, "\(state.component): a queued packet is gone")
+            let bytes = queued.reduce(0) { $0 + packets[$1]!.ipBytes }
+            precondition(bytes == state.queuedBytes, "\(state.component): queued bytes \(state.queuedBytes) != \(bytes)")
+            precondition(state.packetInService.map { packets[$0] != nil } ?? true, "\(state.component): lost packet")
+        }
+    }
 
     private func handle(_ event: NetworkEvent) {
         switch event {
@@ -255,6 +265,7 @@ public final class Network {
             action()
         }
         deliverEvents()
+        if loop.checksInvariantsAfterEveryStep { checkInvariants() }
     }
 
     // MARK: - Endpoint plumbing
