@@ -8,11 +8,13 @@ public struct TimerHandle: Hashable, Sendable, CustomStringConvertible {
     /// The event's insertion number: unique per queue, increasing in scheduling order.
     public let sequence: UInt64
 
+    /// A handle for the entry scheduled at `time` with insertion number `sequence`.
     @inlinable
     public init(time: SimInstant, sequence: UInt64) {
         self.time = time
         self.sequence = sequence
     }
 
+    /// `timer#7@1.500s`.
     public var description: String { "timer#\(sequence)@\(time)" }
 }

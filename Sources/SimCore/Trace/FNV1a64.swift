@@ -11,6 +11,7 @@ public struct FNV1a64: Hashable, Sendable {
     /// The hash of everything fed so far.
     public private(set) var value: UInt64 = 0xCBF2_9CE4_8422_2325
 
+    /// A hasher that has been fed nothing (its value is the offset basis).
     public init() {}
 
     /// Feeds one byte.

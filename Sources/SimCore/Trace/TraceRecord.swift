@@ -9,6 +9,7 @@ public struct TraceRecord: Hashable, Sendable, CustomStringConvertible {
     /// Details as fixed-format text (integers and durations only, no locale, no floating point).
     public var detail: String
 
+    /// A record; `detail` must be fixed-format text (see `detail`).
     public init(time: SimInstant, component: String, kind: String, detail: String) {
         self.time = time
         self.component = component

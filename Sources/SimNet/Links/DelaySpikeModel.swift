@@ -12,6 +12,7 @@ public struct DelaySpikeModel: Hashable, Sendable, CustomStringConvertible {
     /// Extra one-way delay while a spike lasts.
     public var extraDelay: SimDuration
 
+    /// Spikes of `extraDelay`, with exponential gaps (mean `meanInterval`) and lengths (mean `meanLength`).
     public init(meanInterval: SimDuration, meanLength: SimDuration, extraDelay: SimDuration) {
         self.meanInterval = meanInterval
         self.meanLength = meanLength

@@ -7,5 +7,6 @@ public enum LinkDirection: Int, Hashable, Sendable, CaseIterable, CustomStringCo
     /// From the network towards the host.
     case downlink = 1
 
+    /// `up` or `down`, as in trace components.
     public var description: String { self == .uplink ? "up" : "down" }
 }

@@ -14,6 +14,7 @@ public struct LinkProfile: Hashable, Sendable {
     /// From the network towards the host.
     public var downlink: LinkDirectionProfile
 
+    /// A custom profile; `source` says where its figures come from (a measurement, a paper, "assumption").
     public init(name: String, source: String, uplink: LinkDirectionProfile, downlink: LinkDirectionProfile) {
         self.name = name
         self.source = source

@@ -17,5 +17,6 @@ public struct LinkStatistics: Hashable, Sendable {
     /// Packets dropped because the direction was down, out or offline.
     public var packetsDroppedWhileDown = 0
 
+    /// All counters at zero.
     public init() {}
 }

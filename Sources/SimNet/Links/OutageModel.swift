@@ -27,6 +27,7 @@ public struct OutageWindow: Hashable, Sendable {
     /// How long the direction stays out.
     public var length: SimDuration
 
+    /// An outage from `start` (after the profile took effect) for `length`.
     public init(start: SimDuration, length: SimDuration) {
         self.start = start
         self.length = length

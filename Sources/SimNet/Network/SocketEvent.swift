@@ -24,8 +24,10 @@ public struct SocketEvent: Sendable, CustomStringConvertible {
     public var host: HostID
     /// The socket it concerns.
     public var socket: SocketID
+    /// What happened.
     public var kind: Kind
 
+    /// An event for the application on `host`.
     public init(time: SimInstant, host: HostID, socket: SocketID, kind: Kind) {
         self.time = time
         self.host = host
@@ -33,6 +35,7 @@ public struct SocketEvent: Sendable, CustomStringConvertible {
         self.kind = kind
     }
 
+    /// `1.234s conn0.initiator received 32 bytes`.
     public var description: String {
         switch kind {
         case .accepted(let peer): return "\(time) \(socket) accepted from \(peer)"

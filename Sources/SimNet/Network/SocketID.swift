@@ -8,6 +8,7 @@ public struct SocketID: Hashable, Comparable, Sendable, CustomStringConvertible 
     /// Twice the connection number, plus one for the acceptor.
     public let rawValue: Int
 
+    /// The socket with raw value `rawValue` (twice the connection number, plus one for the acceptor).
     public init(rawValue: Int) { self.rawValue = rawValue }
 
     /// The connection's number, in `connect` order.

@@ -31,6 +31,7 @@ public struct TCPConfiguration: Hashable, Sendable {
     /// Duplicate ACKs that trigger fast retransmit. Default 3 (RFC 5681 §3.2).
     public var duplicateAckThreshold: Int
 
+    /// A configuration; every default is the Linux-like value documented on its property.
     public init(
         mssBytes: Int = 1_448,
         headerBytes: Int = 52,
