@@ -40,7 +40,7 @@ enum NetBenchmark {
             let offset = SimDuration(nanoseconds: Int64(generator.next() % 30_000_000_000))
             func ping() {
                 network.send(Array(repeating: 0x49, count: 32), on: socket)
-                network.schedule(after: .seconds(Int64(30)), ping)
+                network.schedule(after: .milliseconds(30_000), ping)
             }
             network.schedule(after: offset, ping)
             func push() {
@@ -57,8 +57,10 @@ enum NetBenchmark {
         print("net: \(clientCount) EDGE clients, \(minutes) simulated minutes, 30 s pings, pushes every 2-5 min")
         print("  wall time         \(String(format: "%.3f", wall)) s")
         print("  simulated/wall    \(String(format: "%.0f", simulated.seconds / wall))x")
-        print("  kernel events     \(network.eventsRun) (\(String(format: "%.2f", Double(network.eventsRun) / wall / 1e6)) M events/s)")
+        let rate = String(format: "%.2f", Double(network.eventsRun) / wall / 1e6)
+        print("  kernel events     \(network.eventsRun) (\(rate) M events/s)")
         print("  peak memory       \(usage.ru_maxrss / 1_024) MiB (max RSS)")
-        print("  open connections  \(open)/\(clientCount); pongs \(pongs), pushes \(pushesReceived), bytes at server \(bytesAtServer)")
+        print("  open connections  \(open)/\(clientCount); pongs \(pongs), pushes \(pushesReceived), "
+            + "bytes at server \(bytesAtServer)")
     }
 }

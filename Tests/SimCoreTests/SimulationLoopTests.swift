@@ -35,11 +35,11 @@ import Testing
     func closures() {
         let loop = SimulationLoop<() -> Void>()
         var log: [String] = []
-        loop.schedule({ log.append("a") }, after: .seconds(Int64(1)))
-        let handle = loop.schedule({ log.append("b") }, after: .seconds(Int64(2)))
-        loop.schedule({ log.append("c") }, after: .seconds(Int64(3)))
+        loop.schedule({ log.append("a") }, after: .milliseconds(1_000))
+        let handle = loop.schedule({ log.append("b") }, after: .milliseconds(2_000))
+        loop.schedule({ log.append("c") }, after: .milliseconds(3_000))
         #expect(loop.cancel(handle))
-        loop.run(until: .start + .seconds(Int64(10)))
+        loop.run(until: .start + .milliseconds(10_000))
         #expect(log == ["a", "c"])
         #expect(loop.eventsRun == 2)
         #expect(loop.pendingCount == 0)

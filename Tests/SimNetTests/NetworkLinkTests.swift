@@ -17,7 +17,8 @@ import Testing
     func sharing() throws {
         let profile = LinkProfile.threeG.withQueueCapacity(bytes: 100_000_000)
         let size = 500_000
-        let alone = try #require(TestWorld(seed: 1, client: profile, keepsRecords: false).transferFromServer(bytes: size))
+        let single = TestWorld(seed: 1, client: profile, keepsRecords: false)
+        let alone = try #require(single.transferFromServer(bytes: size))
 
         let world = TestWorld(seed: 1, client: profile, keepsRecords: false)
         let network = world.network
@@ -59,16 +60,16 @@ import Testing
     @Test("outages from the profile drop packets during their windows", arguments: [UInt64(1), 2])
     func scheduledOutage(seed: UInt64) {
         var profile = LinkProfile.threeG
-        profile.uplink.outages = .scheduled([OutageWindow(start: .seconds(Int64(10)), length: .seconds(Int64(5)))])
+        profile.uplink.outages = .scheduled([OutageWindow(start: .milliseconds(10_000), length: .milliseconds(5_000))])
         profile.downlink.outages = profile.uplink.outages
         let world = TestWorld(seed: seed, client: profile)
         let network = world.network
         let socket = network.connect(from: world.client, to: world.server)
-        network.run(for: .seconds(Int64(11)))
+        network.run(for: .milliseconds(11_000))
         network.send([1, 2, 3], on: socket)
-        network.run(for: .seconds(Int64(3)))
+        network.run(for: .milliseconds(3_000))
         #expect(world.bytes(at: socket.peer).isEmpty)
-        network.run(for: .seconds(Int64(30)))
+        network.run(for: .milliseconds(30_000))
         #expect(world.bytes(at: socket.peer) == [1, 2, 3])
         #expect(network.linkStatistics(of: world.client, .uplink).packetsDroppedWhileDown > 0)
     }
@@ -76,9 +77,10 @@ import Testing
     @Test("random outages and delay spikes come and go")
     func randomOutages() {
         var profile = LinkProfile.edge
-        profile.downlink.outages = .random(meanInterval: .seconds(Int64(60)), meanLength: .seconds(Int64(5)))
-        profile.downlink.delaySpikes = DelaySpikeModel(meanInterval: .seconds(Int64(30)), meanLength: .seconds(Int64(2)),
-                                                       extraDelay: .seconds(Int64(2)))
+        profile.downlink.outages = .random(meanInterval: .milliseconds(60_000), meanLength: .milliseconds(5_000))
+        profile.downlink.delaySpikes = DelaySpikeModel(meanInterval: .milliseconds(30_000),
+                                                       meanLength: .milliseconds(2_000),
+                                                       extraDelay: .milliseconds(2_000))
         let world = TestWorld(seed: 11, client: profile)
         world.network.run(for: .minutes(30))
         let starts = world.network.trace.records(ofKind: "outage-start").count

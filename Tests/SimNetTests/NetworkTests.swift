@@ -9,13 +9,16 @@ import Testing
         let network = world.network
         let socket = network.connect(from: world.client, to: world.server)
         network.send(TestWorld.pattern(count: 30_000), on: socket)
-        network.schedule(after: .seconds(Int64(8))) { network.send(TestWorld.pattern(count: 20_000, salt: 3), on: socket.peer) }
-        network.schedule(.lossBurst(probability: 0.3, duration: .seconds(Int64(2))), on: world.client, at: .start + .seconds(Int64(3)))
-        network.schedule(.delaySpike(extraDelay: .seconds(Int64(2)), duration: .seconds(Int64(1))), on: world.client,
-                         at: .start + .seconds(Int64(6)))
-        network.schedule(.outage(duration: .seconds(Int64(3))), on: world.client, at: .start + .seconds(Int64(9)))
-        network.schedule(at: .start + .seconds(Int64(40))) { network.close(socket) }
-        network.run(until: .start + .seconds(Int64(120)))
+        network.schedule(after: .milliseconds(8_000)) {
+            network.send(TestWorld.pattern(count: 20_000, salt: 3), on: socket.peer)
+        }
+        network.schedule(.lossBurst(probability: 0.3, duration: .milliseconds(2_000)), on: world.client,
+                         at: .start + .milliseconds(3_000))
+        network.schedule(.delaySpike(extraDelay: .milliseconds(2_000), duration: .milliseconds(1_000)), on: world.client,
+                         at: .start + .milliseconds(6_000))
+        network.schedule(.outage(duration: .milliseconds(3_000)), on: world.client, at: .start + .milliseconds(9_000))
+        network.schedule(at: .start + .milliseconds(40_000)) { network.close(socket) }
+        network.run(until: .start + .milliseconds(120_000))
         return world
     }
 
@@ -44,14 +47,14 @@ import Testing
         let socket = network.connect(from: world.client, to: world.server)
         #expect(network.state(of: socket) == .connecting)
         network.send(Array("hello".utf8), on: socket)
-        network.run(for: .seconds(Int64(2)))
+        network.run(for: .milliseconds(2_000))
         #expect(network.state(of: socket) == .open)
         #expect(world.bytes(at: socket.peer) == Array("hello".utf8))
         network.send(Array("world".utf8), on: socket.peer)
-        network.run(for: .seconds(Int64(2)))
+        network.run(for: .milliseconds(2_000))
         #expect(world.bytes(at: socket) == Array("world".utf8))
         network.close(socket)
-        network.run(for: .seconds(Int64(5)))
+        network.run(for: .milliseconds(5_000))
         #expect(world.events(of: socket.peer).contains(.closed))
         #expect(world.events(of: socket).contains(.closed))
         #expect(network.state(of: socket) == .closed)
@@ -66,15 +69,15 @@ import Testing
         let world = TestWorld(seed: 1, client: .threeG)
         let network = world.network
         let socket = network.connect(from: world.client, to: world.server)
-        network.run(for: .seconds(Int64(1)))
+        network.run(for: .milliseconds(1_000))
         network.reset(socket)
-        network.run(for: .seconds(Int64(1)))
+        network.run(for: .milliseconds(1_000))
         #expect(world.events(of: socket.peer).last == .reset)
         #expect(network.state(of: socket.peer) == .closed)
 
         network.setAcceptsConnections(false, on: world.server)
         let refused = network.connect(from: world.client, to: world.server)
-        network.run(for: .seconds(Int64(1)))
+        network.run(for: .milliseconds(1_000))
         #expect(world.events(of: refused) == [.reset])
     }
 
@@ -83,7 +86,7 @@ import Testing
         let world = TestWorld(seed: 1, client: .edge)
         let network = world.network
         let socket = network.connect(from: world.client, to: world.server)
-        network.run(for: .seconds(Int64(3)))
+        network.run(for: .milliseconds(3_000))
         network.setLinkDown(world.client, resetting: .bothSides)
         #expect(world.events(of: socket).last == .reset)
         #expect(world.events(of: socket.peer).last == .reset)
@@ -94,20 +97,20 @@ import Testing
         let world = TestWorld(seed: 1, client: .wifi)
         let network = world.network
         let socket = network.connect(from: world.server, to: world.client)
-        network.run(for: .seconds(Int64(1)))
+        network.run(for: .milliseconds(1_000))
         network.inject(.clog, on: world.client, directions: [.downlink])
         network.send(Array(repeating: 7, count: 500), on: socket)
-        network.run(for: .seconds(Int64(30)))
+        network.run(for: .milliseconds(30_000))
         #expect(world.bytes(at: socket.peer).isEmpty)
         network.inject(.release, on: world.client, directions: [.downlink])
-        network.run(for: .seconds(Int64(1)))
+        network.run(for: .milliseconds(1_000))
         #expect(world.bytes(at: socket.peer).count == 500)
 
         network.changeProfile(of: world.client, to: .edge)
         #expect(network.linkProfile(of: world.client).downlink.rateBitsPerSecond == 240_000)
         let before = network.now
         network.send(Array(repeating: 8, count: 100), on: socket)
-        network.run(for: .seconds(Int64(2)))
+        network.run(for: .milliseconds(2_000))
         #expect(world.bytes(at: socket.peer).count == 600)
         #expect(world.lastByteTime[socket.peer]! - before >= .milliseconds(400))
     }
@@ -119,7 +122,7 @@ import Testing
         let phone = network.addHost(named: "phone", link: .edgeLossy)
         let socket = network.connect(from: phone, to: server)
         network.send(TestWorld.pattern(count: 10_000), on: socket)
-        network.run(for: .seconds(Int64(30)))
+        network.run(for: .milliseconds(30_000))
         #expect(network.takeEvents().contains { $0.kind == .connected })
     }
 }

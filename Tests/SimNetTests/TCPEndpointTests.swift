@@ -42,7 +42,8 @@ import Testing
         let world = TestWorld(seed: 1, client: profile, keepsRecords: false)
         let simulated = try #require(world.transferFromServer(bytes: bytes)).seconds
         let analytic = Self.analyticTransferTime(bytes: bytes, profile: profile)
-        #expect(abs(simulated - analytic) <= 0.05 * analytic, "\(profileName) \(bytes) B: \(simulated) s vs \(analytic) s")
+        #expect(abs(simulated - analytic) <= 0.05 * analytic,
+                "\(profileName) \(bytes) B: simulated \(simulated) s, analytic \(analytic) s")
     }
 
     @Test("with loss every byte arrives exactly once and in order", arguments: [
@@ -59,7 +60,7 @@ import Testing
             let up = TestWorld.pattern(count: 40_000, salt: Int(seed))
             let down = TestWorld.pattern(count: 60_000, salt: Int(seed) + 1)
             network.send(up, on: socket)
-            network.run(for: .seconds(Int64(5)))
+            network.run(for: .milliseconds(5_000))
             #expect(network.send(down, on: socket.peer), "seed \(seed): the acceptor exists")
             network.run(for: .minutes(30))
             #expect(world.bytes(at: socket.peer).count == up.count, "seed \(seed), loss \(loss)")
@@ -77,7 +78,7 @@ import Testing
         let network = world.network
         let socket = network.connect(from: world.client, to: world.server)
         network.send([1, 2, 3], on: socket)
-        network.run(for: .seconds(Int64(2)))
+        network.run(for: .milliseconds(2_000))
         network.inject(.down(resetting: .none), on: world.client)
         let rto = try #require(network.statistics(of: socket.peer)).retransmissionTimeout
         // A few samples of a ~200 ms RTT: srtt + 4 rttvar, well above the 200 ms minimum.
@@ -107,7 +108,7 @@ import Testing
         let world = TestWorld(seed: 9, client: .edge)
         let network = world.network
         let socket = network.connect(from: world.client, to: world.server)
-        network.run(for: .seconds(Int64(5)))
+        network.run(for: .milliseconds(5_000))
         network.setLinkDown(world.client)            // silently: NAT rebinding, radio gone
         network.abandon(socket)                      // the phone's app and socket are gone too
         network.run(for: .hours(1))
@@ -140,7 +141,7 @@ import Testing
         let world = TestWorld(seed: 1, client: profile)
         let network = world.network
         let socket = network.connect(from: world.server, to: world.client)
-        network.run(for: .seconds(Int64(1)))
+        network.run(for: .milliseconds(1_000))
         network.send(TestWorld.pattern(count: 100_000), on: socket)
         // Lose what leaves the downlink transmitter in a short window mid-transfer.
         network.schedule(after: .milliseconds(300)) {

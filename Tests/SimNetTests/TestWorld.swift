@@ -38,7 +38,7 @@ final class TestWorld {
         network.send(Self.pattern(count: count), on: socket)
         let deadline = start + limit
         while bytes(at: socket.peer).count < count && network.now < deadline {
-            network.run(until: min(deadline, network.now + .seconds(Int64(1))))
+            network.run(until: min(deadline, network.now + .milliseconds(1_000)))
         }
         guard bytes(at: socket.peer).count == count, let last = lastByteTime[socket.peer] else { return nil }
         return last - start

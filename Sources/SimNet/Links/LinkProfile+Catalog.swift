@@ -29,7 +29,8 @@ extension LinkProfile {
     public static let edgeLossy = LinkProfile(
         name: "EDGE-lossy", source: "ATC profile Edge-Lossy",
         uplink: .init(rateBitsPerSecond: 200_000, oneWayDelay: .milliseconds(440), loss: .bernoulli(probability: 0.01)),
-        downlink: .init(rateBitsPerSecond: 240_000, oneWayDelay: .milliseconds(400), loss: .bernoulli(probability: 0.01))
+        downlink: .init(rateBitsPerSecond: 240_000, oneWayDelay: .milliseconds(400),
+                        loss: .bernoulli(probability: 0.01))
     )
 
     /// 3G: 780 kbit/s down, 330 kbit/s up, 100 ms each way. Source: ATC profile 3G-Average.

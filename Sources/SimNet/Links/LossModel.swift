@@ -39,6 +39,8 @@ public enum LossModel: Hashable, Sendable, CustomStringConvertible {
 
     static func percent(_ probability: Double) -> String {
         let hundredths = Int((probability * 10_000).rounded())
-        return hundredths % 100 == 0 ? "\(hundredths / 100)%" : "\(hundredths / 100).\(hundredths % 100 < 10 ? "0" : "")\(hundredths % 100)%"
+        let whole = hundredths / 100, fraction = hundredths % 100
+        if fraction == 0 { return "\(whole)%" }
+        return fraction % 10 == 0 ? "\(whole).\(fraction / 10)%" : "\(whole).\(fraction < 10 ? "0" : "")\(fraction)%"
     }
 }

@@ -7,7 +7,8 @@ extension Network {
     ///   - fault: what happens.
     ///   - host: whose access link (a client's, or a server's own link).
     ///   - directions: which directions (default both; `changeProfile` takes each chosen direction's new shape).
-    public func inject(_ fault: LinkFault, on host: HostID, directions chosen: [LinkDirection] = LinkDirection.allCases) {
+    public func inject(_ fault: LinkFault, on host: HostID,
+                       directions chosen: [LinkDirection] = LinkDirection.allCases) {
         for direction in chosen {
             let index = directionIndex(host, direction)
             let component = directions[index].component

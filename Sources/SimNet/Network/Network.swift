@@ -234,7 +234,7 @@ public final class Network {
             let queued = state.queue[state.queueHead...]
             precondition(queued.allSatisfy { packets[$0] != nil }, "\(state.component): a queued packet is gone")
             let bytes = queued.reduce(0) { $0 + packets[$1]!.ipBytes }
-            precondition(bytes == state.queuedBytes, "\(state.component): queued bytes \(state.queuedBytes) != \(bytes)")
+            precondition(bytes == state.queuedBytes, "\(state.component): queued bytes do not add up")
             precondition(state.packetInService.map { packets[$0] != nil } ?? true, "\(state.component): lost packet")
         }
     }

@@ -295,7 +295,8 @@ struct TCPEndpoint {
             retransmissionDeadline = sndUna < sndMax ? now + retransmissionTimeout : nil
         } else if ack == sndUna, segment.payload.isEmpty, !segment.flags.contains(.fin), sndMax > sndUna {
             duplicateAcks += 1
-            if duplicateAcks == configuration.duplicateAckThreshold, !isInRecovery, ack > recoveryPoint || recoveryPoint == 0 {
+            let isNewLossEpisode = ack > recoveryPoint || recoveryPoint == 0
+            if duplicateAcks == configuration.duplicateAckThreshold, !isInRecovery, isNewLossEpisode {
                 let flight = Int(sndMax - sndUna)
                 slowStartThresholdBytes = max(flight / 2, 2 * mss)
                 recoveryPoint = sndMax
