@@ -30,6 +30,11 @@ public struct TCPConfiguration: Hashable, Sendable {
     public var synRetryLimit: Int
     /// Duplicate ACKs that trigger fast retransmit. Default 3 (RFC 5681 §3.2).
     public var duplicateAckThreshold: Int
+    /// Leave slow start early when the RTT of a round rises by clamp(min RTT / 8, 4 ms, 16 ms) over the
+    /// minimum RTT (HyStart's delay-increase test, on by default in Linux CUBIC and ns-3's TcpCubic; checked
+    /// on the first 8 ACKs of each round once cwnd is at least 16 segments). Default true. Without it, slow
+    /// start overfills deep 2G buffers and the model loses whole windows where Linux and ns-3 do not.
+    public var usesHyStart: Bool
 
     /// A configuration; every default is the Linux-like value documented on its property.
     public init(
@@ -44,7 +49,8 @@ public struct TCPConfiguration: Hashable, Sendable {
         clockGranularity: SimDuration = .milliseconds(1),
         retryLimit: Int = 15,
         synRetryLimit: Int = 6,
-        duplicateAckThreshold: Int = 3
+        duplicateAckThreshold: Int = 3,
+        usesHyStart: Bool = true
     ) {
         precondition(mssBytes > 0 && initialWindowSegments > 0 && segmentsPerDelayedAck > 0)
         self.mssBytes = mssBytes
@@ -59,6 +65,7 @@ public struct TCPConfiguration: Hashable, Sendable {
         self.retryLimit = retryLimit
         self.synRetryLimit = synRetryLimit
         self.duplicateAckThreshold = duplicateAckThreshold
+        self.usesHyStart = usesHyStart
     }
 
     /// Linux-like defaults (the ns-3 reference setup): minimum RTO 200 ms.

@@ -62,6 +62,14 @@ struct TCPEndpoint {
     private var retries = 0
     private var rttSample: (endSequence: Int64, sentAt: SimInstant)?
 
+    // Per-ACK RTT samples from segments sent once (Karn), for HyStart's delay-increase test.
+    private var firstTransmissions: [(endSequence: Int64, sentAt: SimInstant)] = []
+    private var firstTransmissionsHead = 0
+    private var minimumRTTNanoseconds = Int64.max
+    private var hyStartRoundEnd: Int64 = 0
+    private var hyStartRoundMinimumRTT = Int64.max
+    private var hyStartSamples = 0
+
     /// When the retransmission timer expires, or nil when it is stopped.
     private(set) var retransmissionDeadline: SimInstant?
     /// When a held-back ACK must go out, or nil.
@@ -271,6 +279,7 @@ struct TCPEndpoint {
                 updateRTT(sample: now - sample.sentAt)
                 rttSample = nil
             }
+            takeAckSample(acknowledging: ack, now: now)
             retries = 0
             retransmissionTimeout = computedRTO()
             if isInRecovery {
@@ -406,6 +415,7 @@ struct TCPEndpoint {
             duplicateAcks = 0
             recoveryPoint = sndMax
             sndNxt = sndUna
+            forgetFirstTransmissions()
             transmit(now: now)
         case .closedGracefully, .closedAbruptly:
             return
@@ -436,8 +446,9 @@ struct TCPEndpoint {
                 emit(flags: .ack, sequence: sndNxt, payload: Array(sendBuffer[start..<(start + Int(length))]))
                 if isRetransmission {
                     retransmittedSegments += 1
-                } else if rttSample == nil {
-                    rttSample = (sndNxt + length, now)
+                } else {
+                    if rttSample == nil { rttSample = (sndNxt + length, now) }
+                    if configuration.usesHyStart { firstTransmissions.append((sndNxt + length, now)) }
                 }
                 sndNxt += length
             } else if let fin = finSequence, sndNxt == fin {
@@ -454,6 +465,7 @@ struct TCPEndpoint {
 
     private mutating func retransmit(sequence: Int64, now: SimInstant) {
         rttSample = nil
+        forgetFirstTransmissions()
         retransmittedSegments += 1
         if let fin = finSequence, sequence == fin {
             emit(flags: [.fin, .ack], sequence: fin, payload: [])
@@ -488,6 +500,47 @@ struct TCPEndpoint {
         sendBuffer = []
         sendBufferHead = 0
         outOfOrder = []
+    }
+
+    // MARK: - HyStart delay increase
+
+    private mutating func forgetFirstTransmissions() {
+        firstTransmissions.removeAll(keepingCapacity: true)
+        firstTransmissionsHead = 0
+    }
+
+    /// Takes the RTT of the newest once-sent segment this ACK covers, and runs HyStart's test in slow start.
+    private mutating func takeAckSample(acknowledging ack: Int64, now: SimInstant) {
+        guard configuration.usesHyStart else { return }
+        var sample: Int64?
+        while firstTransmissionsHead < firstTransmissions.count,
+              firstTransmissions[firstTransmissionsHead].endSequence <= ack {
+            sample = (now - firstTransmissions[firstTransmissionsHead].sentAt).nanoseconds
+            firstTransmissionsHead += 1
+        }
+        if firstTransmissionsHead == firstTransmissions.count {
+            forgetFirstTransmissions()
+        } else if firstTransmissionsHead > 256 {
+            firstTransmissions.removeFirst(firstTransmissionsHead)
+            firstTransmissionsHead = 0
+        }
+        guard let sample else { return }
+        minimumRTTNanoseconds = min(minimumRTTNanoseconds, sample)
+        guard congestionWindowBytes < slowStartThresholdBytes, !isInRecovery else { return }
+        if ack > hyStartRoundEnd {
+            hyStartRoundEnd = sndMax
+            hyStartRoundMinimumRTT = .max
+            hyStartSamples = 0
+        }
+        guard congestionWindowBytes >= 16 * configuration.mssBytes, hyStartSamples < 8 else { return }
+        hyStartRoundMinimumRTT = min(hyStartRoundMinimumRTT, sample)
+        hyStartSamples += 1
+        guard hyStartSamples == 8 else { return }
+        let threshold = min(max(minimumRTTNanoseconds / 8, 4_000_000), 16_000_000)
+        if hyStartRoundMinimumRTT > minimumRTTNanoseconds + threshold {
+            slowStartThresholdBytes = congestionWindowBytes
+            notes.append(("hystart-exit", "cwnd=\(congestionWindowBytes)"))
+        }
     }
 
     // MARK: - RTO estimation (RFC 6298 §2)
