@@ -89,3 +89,34 @@ import Testing
         #expect(world.network.trace.records(ofKind: "spike-start").count > 20)
     }
 }
+
+extension NetworkLinkTests {
+    @Test("a packet lost on the client's uplink never reaches the server's link")
+    func lossUpstream() {
+        let world = TestWorld(seed: 3, client: LinkProfile.threeG.withLoss(.bernoulli(probability: 0.2)))
+        let network = world.network
+        let socket = network.connect(from: world.client, to: world.server)
+        network.run(for: .milliseconds(5_000))
+        network.send(TestWorld.pattern(count: 50_000), on: socket)
+        network.run(for: .minutes(5))
+        let uplink = network.linkStatistics(of: world.client, .uplink)
+        let serverDownlink = network.linkStatistics(of: world.server, .downlink)
+        #expect(uplink.packetsLost > 0)
+        #expect(serverDownlink.packetsOffered == uplink.packetsPassed)
+        #expect(serverDownlink.packetsOffered == uplink.packetsSerialized - uplink.packetsLost)
+    }
+
+    @Test("a fault on the server's own link hits every client's connection")
+    func serverLinkDown() {
+        let world = TestWorld(seed: 3, client: .fourG)
+        let network = world.network
+        let other = network.addHost(named: "phone2", link: .wifi)
+        let first = network.connect(from: world.client, to: world.server)
+        let second = network.connect(from: other, to: world.server)
+        network.run(for: .milliseconds(2_000))
+        network.setLinkDown(world.server, resetting: .remoteSide)
+        #expect(world.events(of: first).last == .reset)
+        #expect(world.events(of: second).last == .reset)
+        #expect(network.state(of: first.peer) == .open, "only the remote side was told")
+    }
+}
