@@ -11,6 +11,8 @@ struct Benchmark {
 let benchmarks: [Benchmark] = [
     // e.g. WireBenchmark.benchmark,
     WireBenchmark.benchmark,
+    KernelBenchmark.benchmark,
+    NetBenchmark.benchmark,
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())

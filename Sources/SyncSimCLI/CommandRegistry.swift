@@ -7,6 +7,7 @@ enum CommandRegistry {
         ListCommand.spec,
         RunCommand.spec,
         DecodeCommand.spec,
+        ProfilesCommand.spec,
     ]
 
     static var names: [String] { all.map(\.name) }

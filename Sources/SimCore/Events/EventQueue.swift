@@ -1,0 +1,194 @@
+/// A priority queue of events ordered by (virtual time, insertion number), with cancellable entries.
+///
+/// Events due at the same instant come out in the order they were scheduled. The storage is an array-backed
+/// binary heap of plain values (no allocation per event beyond what `Event` itself holds), so typed events
+/// (an enum of small payloads) cost no reference counting. Cancellation is lazy: a cancelled entry stays in the
+/// heap, remembered by insertion number, and is thrown away when `popNext` passes it on its way to a live event.
+/// Time never runs backwards: scheduling before the last event taken is a programmer error.
+///
+/// Because entries leave the heap in increasing (time, insertion number) order and new ones always sort after
+/// the last one taken, a handle is pending exactly when it sorts after the last entry taken and was not
+/// cancelled; that is how `cancel` answers without searching.
+///
+/// - Complexity: `schedule` and `popNext` are O(log n) (plus the cancelled entries passed over); `cancel` is
+///   O(1) amortized.
+public struct EventQueue<Event> {
+    @usableFromInline
+    struct Entry {
+        @usableFromInline var time: Int64
+        @usableFromInline var sequence: UInt64
+        @usableFromInline var event: Event
+
+        @inlinable
+        init(time: Int64, sequence: UInt64, event: Event) {
+            self.time = time
+            self.sequence = sequence
+            self.event = event
+        }
+
+        @inlinable
+        func precedes(_ other: Entry) -> Bool {
+            time < other.time || (time == other.time && sequence < other.sequence)
+        }
+    }
+
+    @usableFromInline var heap: ContiguousArray<Entry>
+    @usableFromInline var nextSequence: UInt64 = 0
+    /// Insertion numbers of cancelled entries still in the heap.
+    @usableFromInline var cancelledSequences: Set<UInt64> = []
+    /// The (time, insertion number) of the last live entry taken; every pending entry sorts after it.
+    @usableFromInline var lastTakenTime: Int64 = .min
+    @usableFromInline var lastTakenSequence: UInt64 = 0
+    @usableFromInline var hasTaken = false
+
+    /// An empty queue.
+    /// - Parameter minimumCapacity: the number of pending events to reserve room for.
+    @inlinable
+    public init(minimumCapacity: Int = 0) {
+        heap = []
+        heap.reserveCapacity(minimumCapacity)
+    }
+
+    /// The number of pending (scheduled, not cancelled, not yet taken) events.
+    @inlinable
+    public var count: Int { heap.count - cancelledSequences.count }
+
+    /// Whether no event is pending.
+    @inlinable
+    public var isEmpty: Bool { count == 0 }
+
+    /// When the next pending event is due, or nil when none is pending.
+    /// - Complexity: O(1), or O(n) when a cancelled entry is on top.
+    public var nextTime: SimInstant? {
+        guard let top = heap.first else { return nil }
+        if cancelledSequences.isEmpty || !cancelledSequences.contains(top.sequence) {
+            return SimInstant(nanosecondsSinceStart: top.time)
+        }
+        let live = heap.lazy.filter { !self.cancelledSequences.contains($0.sequence) }
+        return live.min { $0.precedes($1) }.map { SimInstant(nanosecondsSinceStart: $0.time) }
+    }
+
+    /// Adds `event`, due at `time`.
+    /// - Precondition: `time` is not before the last event taken with `popNext()`.
+    /// - Returns: a handle for `cancel(_:)`.
+    @inlinable
+    @discardableResult
+    public mutating func schedule(_ event: Event, at time: SimInstant) -> TimerHandle {
+        let nanoseconds = time.nanosecondsSinceStart
+        precondition(!hasTaken || nanoseconds >= lastTakenTime, "scheduled at \(time), before the current time")
+        let sequence = nextSequence
+        nextSequence &+= 1
+        siftUp(Entry(time: nanoseconds, sequence: sequence, event: event))
+        return TimerHandle(time: time, sequence: sequence)
+    }
+
+    /// Cancels a pending event.
+    /// - Returns: true when the event was pending and will not run; false when it already ran or was cancelled.
+    @discardableResult
+    public mutating func cancel(_ handle: TimerHandle) -> Bool {
+        guard handle.sequence < nextSequence, isPending(handle) else { return false }
+        return cancelledSequences.insert(handle.sequence).inserted
+    }
+
+    /// Removes and returns the earliest pending event (the first scheduled among equal times) if it is due at or
+    /// before `deadline`; nil when none is.
+    @inlinable
+    public mutating func popNext(notAfter deadline: SimInstant? = nil) -> (time: SimInstant, event: Event)? {
+        let limit = deadline?.nanosecondsSinceStart ?? .max
+        guard let first = heap.first, first.time <= limit else { return nil }
+        if cancelledSequences.isEmpty {
+            let top = removeTop()
+            markTaken(top)
+            return (SimInstant(nanosecondsSinceStart: top.time), top.event)
+        }
+        return popSkippingCancelled(notAfter: limit)
+    }
+
+    @usableFromInline
+    mutating func popSkippingCancelled(notAfter limit: Int64) -> (time: SimInstant, event: Event)? {
+        // Cancelled entries passed over are forgotten only once a live entry after them is taken, so that
+        // "sorts after the last entry taken" keeps meaning "still in the heap".
+        var passedOver: [Entry] = []
+        while let first = heap.first, first.time <= limit {
+            let top = removeTop()
+            if cancelledSequences.contains(top.sequence) {
+                passedOver.append(top)
+                continue
+            }
+            for entry in passedOver { cancelledSequences.remove(entry.sequence) }
+            markTaken(top)
+            return (SimInstant(nanosecondsSinceStart: top.time), top.event)
+        }
+        for entry in passedOver { siftUp(entry) }
+        return nil
+    }
+
+    /// Checks the heap order, the bookkeeping of cancelled entries and that the top is not cancelled; traps when
+    /// one does not hold. The simulator's debug mode calls this after every step.
+    /// - Complexity: O(n).
+    public func checkInvariants() {
+        for index in heap.indices.dropFirst() {
+            let parent = (index - 1) / 2
+            precondition(heap[parent].precedes(heap[index]), "heap order broken at index \(index)")
+        }
+        let sequencesInHeap = Set(heap.map(\.sequence))
+        precondition(cancelledSequences.isSubset(of: sequencesInHeap), "a cancelled entry left the heap unnoticed")
+        for entry in heap {
+            precondition(entry.sequence < nextSequence, "an insertion number from the future")
+            precondition(!hasTaken || entry.time > lastTakenTime
+                || (entry.time == lastTakenTime && entry.sequence > lastTakenSequence), "an entry older than time")
+        }
+    }
+
+    // MARK: - Heap mechanics
+
+    private func isPending(_ handle: TimerHandle) -> Bool {
+        guard hasTaken else { return true }
+        let time = handle.time.nanosecondsSinceStart
+        return time > lastTakenTime || (time == lastTakenTime && handle.sequence > lastTakenSequence)
+    }
+
+    @inlinable
+    mutating func markTaken(_ entry: Entry) {
+        hasTaken = true
+        lastTakenTime = entry.time
+        lastTakenSequence = entry.sequence
+    }
+
+    @inlinable
+    mutating func siftUp(_ entry: Entry) {
+        heap.append(entry)
+        heap.withUnsafeMutableBufferPointer { buffer in
+            var index = buffer.count - 1
+            while index > 0 {
+                let parent = (index - 1) >> 1
+                guard entry.precedes(buffer[parent]) else { break }
+                buffer.swapAt(index, parent)
+                index = parent
+            }
+        }
+    }
+
+    @inlinable
+    mutating func removeTop() -> Entry {
+        let last = heap.removeLast()
+        guard !heap.isEmpty else { return last }
+        let top: Entry = heap.withUnsafeMutableBufferPointer { buffer in
+            let count = buffer.count
+            let top = buffer[0]
+            var index = 0
+            while true {
+                let left = 2 * index + 1
+                if left >= count { break }
+                let right = left + 1
+                let child = right < count && buffer[right].precedes(buffer[left]) ? right : left
+                guard buffer[child].precedes(last) else { break }
+                buffer[index] = buffer[child]
+                index = child
+            }
+            buffer[index] = last
+            return top
+        }
+        return top
+    }
+}

@@ -1,0 +1,35 @@
+/// The 64-bit FNV-1a hash (Fowler, Noll, Vo; draft-eastlake-fnv), fed incrementally.
+///
+/// Chosen for the trace digest because it is fully specified and the same in every process and on every
+/// machine, unlike Swift's `Hasher`, which is seeded per process.
+public struct FNV1a64: Hashable, Sendable {
+    /// The FNV-1a 64-bit offset basis.
+    public static let offsetBasis: UInt64 = 0xCBF2_9CE4_8422_2325
+    /// The FNV 64-bit prime.
+    public static let prime: UInt64 = 0x0000_0100_0000_01B3
+
+    /// The hash of everything fed so far.
+    public private(set) var value: UInt64 = 0xCBF2_9CE4_8422_2325
+
+    /// A hasher that has been fed nothing (its value is the offset basis).
+    public init() {}
+
+    /// Feeds one byte.
+    public mutating func combine(_ byte: UInt8) {
+        value = (value ^ UInt64(byte)) &* Self.prime
+    }
+
+    /// Feeds the UTF-8 bytes of `text`.
+    public mutating func combine(_ text: String) {
+        var hash = value
+        for byte in text.utf8 { hash = (hash ^ UInt64(byte)) &* Self.prime }
+        value = hash
+    }
+
+    /// The hash of `text`'s UTF-8 bytes.
+    public static func hash(_ text: String) -> UInt64 {
+        var hasher = FNV1a64()
+        hasher.combine(text)
+        return hasher.value
+    }
+}

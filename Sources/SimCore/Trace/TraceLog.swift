@@ -1,0 +1,55 @@
+/// The run's trace: every observable step as a record, and a digest over their canonical form.
+///
+/// The digest is FNV-1a 64 (`FNV1a64`) over the records' canonical lines, in order, so the same seed and scenario
+/// give the same digest in any process on any machine. A long run can keep only the digest
+/// (`keepsRecords == false`); a disabled log records nothing and its digest stays at the FNV offset basis.
+public struct TraceLog: Sendable {
+    /// Whether steps are recorded at all (digest included). Off for benchmarks.
+    public var isEnabled: Bool
+    /// Whether records are kept in memory (`records`); the digest is updated either way.
+    public var keepsRecords: Bool
+    /// The records kept, oldest first (empty when `keepsRecords` is false).
+    public private(set) var records: [TraceRecord] = []
+    /// The number of records appended so far (kept or not).
+    public private(set) var recordCount: Int = 0
+    private var hasher = FNV1a64()
+
+    /// An empty trace.
+    public init(isEnabled: Bool = true, keepsRecords: Bool = true) {
+        self.isEnabled = isEnabled
+        self.keepsRecords = keepsRecords
+    }
+
+    /// Appends a record. `detail` is evaluated only when the log is enabled.
+    public mutating func record(
+        at time: SimInstant,
+        component: @autoclosure () -> String,
+        kind: String,
+        detail: @autoclosure () -> String = ""
+    ) {
+        guard isEnabled else { return }
+        append(TraceRecord(time: time, component: component(), kind: kind, detail: detail()))
+    }
+
+    /// Appends `record` (when enabled).
+    public mutating func append(_ record: TraceRecord) {
+        guard isEnabled else { return }
+        hasher.combine(record.canonicalLine)
+        recordCount += 1
+        if keepsRecords { records.append(record) }
+    }
+
+    /// The 64-bit digest of every record appended so far.
+    public var digest: UInt64 { hasher.value }
+
+    /// The digest as 16 lowercase hex digits, as printed in reports.
+    public var digestHex: String {
+        let hex = String(digest, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+
+    /// The records of `kind` (optionally only from `component`), oldest first.
+    public func records(ofKind kind: String, component: String? = nil) -> [TraceRecord] {
+        records.filter { $0.kind == kind && (component == nil || $0.component == component) }
+    }
+}

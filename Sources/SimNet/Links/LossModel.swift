@@ -1,0 +1,46 @@
+import SimCore
+
+/// How a link direction loses packets at random, decided once per packet after it is serialized.
+///
+/// The Gilbert-Elliott model uses the four parameters as Linux netem's `loss gemodel p r 1-h 1-k` names them
+/// (tc-netem(8)): `p` the chance of moving from the good to the bad state, `r` from bad back to good,
+/// `1-h` the loss probability in the bad state and `1-k` in the good state. Each packet is lost with the current
+/// state's probability; then the state moves.
+public enum LossModel: Hashable, Sendable, CustomStringConvertible {
+    /// No random loss.
+    case none
+    /// Each packet is lost independently with `probability` (0...1).
+    case bernoulli(probability: Double)
+    /// Bursty loss with a two-state Markov chain (netem `gemodel p r 1-h 1-k`), all probabilities in 0...1.
+    case gilbertElliott(p: Double, r: Double, oneMinusH: Double, oneMinusK: Double)
+
+    /// The long-run fraction of packets lost: for Gilbert-Elliott, (r·(1-k) + p·(1-h)) / (p + r), weighting each
+    /// state's loss probability by the chain's stationary distribution.
+    public var stationaryLossRate: Double {
+        switch self {
+        case .none: return 0
+        case .bernoulli(let probability): return probability
+        case .gilbertElliott(let p, let r, let oneMinusH, let oneMinusK):
+            guard p + r > 0 else { return oneMinusK }
+            return (r * oneMinusK + p * oneMinusH) / (p + r)
+        }
+    }
+
+    /// `none`, `bernoulli(1%)` or `gilbert-elliott(p=1%,r=30%,1-h=50%,1-k=0%)`: percentages, for tables.
+    public var description: String {
+        switch self {
+        case .none: return "none"
+        case .bernoulli(let probability): return "bernoulli(\(Self.percent(probability)))"
+        case .gilbertElliott(let p, let r, let oneMinusH, let oneMinusK):
+            return "gilbert-elliott(p=\(Self.percent(p)),r=\(Self.percent(r)),1-h=\(Self.percent(oneMinusH)),"
+                + "1-k=\(Self.percent(oneMinusK)))"
+        }
+    }
+
+    static func percent(_ probability: Double) -> String {
+        let hundredths = Int((probability * 10_000).rounded())
+        let whole = hundredths / 100, fraction = hundredths % 100
+        if fraction == 0 { return "\(whole)%" }
+        return fraction % 10 == 0 ? "\(whole).\(fraction / 10)%" : "\(whole).\(fraction < 10 ? "0" : "")\(fraction)%"
+    }
+}

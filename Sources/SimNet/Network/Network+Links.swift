@@ -1,0 +1,161 @@
+import SimCore
+
+// The packet path through link directions: drop-tail queue, serialization at the rate, loss, propagation.
+extension Network {
+    func storePacket(_ packet: Packet) -> Int {
+        if let slot = freePacketSlots.popLast() {
+            packets[slot] = packet
+            return slot
+        }
+        packets.append(packet)
+        return packets.count - 1
+    }
+
+    func releasePacket(_ slot: Int) {
+        packets[slot] = nil
+        freePacketSlots.append(slot)
+    }
+
+    /// Hands a packet to a direction: dropped when the direction is down or its queue is full.
+    func offer(_ slot: Int, to direction: Int) {
+        let ipBytes = packets[slot]!.ipBytes
+        directions[direction].statistics.packetsOffered += 1
+        if directions[direction].isDown(at: now) {
+            directions[direction].statistics.packetsDroppedWhileDown += 1
+            trace.record(at: now, component: directions[direction].component, kind: "drop-down",
+                         detail: packetSummary(slot))
+            releasePacket(slot)
+            return
+        }
+        let state = directions[direction]
+        if state.packetInService == nil && !state.isClogged && !state.hasQueuedPackets {
+            startTransmission(slot, on: direction)
+        } else if state.queuedBytes + ipBytes > state.profile.queueCapacityBytes {
+            directions[direction].statistics.packetsDroppedByQueue += 1
+            trace.record(at: now, component: state.component, kind: "drop-queue", detail: packetSummary(slot))
+            releasePacket(slot)
+        } else {
+            directions[direction].enqueue(slot, ipBytes: ipBytes)
+        }
+    }
+
+    func startTransmission(_ slot: Int, on direction: Int) {
+        directions[direction].packetInService = slot
+        let time = directions[direction].profile.serializationTime(ipBytes: packets[slot]!.ipBytes)
+        loop.schedule(.transmissionComplete(direction: direction), after: time)
+    }
+
+    func startNextTransmission(on direction: Int) {
+        guard directions[direction].packetInService == nil, !directions[direction].isClogged else { return }
+        let next = directions[direction].dequeue { self.packets[$0]!.ipBytes }
+        if let next { startTransmission(next, on: direction) }
+    }
+
+    func completeTransmission(_ direction: Int) {
+        guard let slot = directions[direction].packetInService else { return }
+        directions[direction].packetInService = nil
+        directions[direction].statistics.packetsSerialized += 1
+        directions[direction].statistics.bytesSerialized +=
+            packets[slot]!.ipBytes + directions[direction].profile.perPacketOverheadBytes
+        if directions[direction].isDown(at: now) {
+            directions[direction].statistics.packetsDroppedWhileDown += 1
+            trace.record(at: now, component: directions[direction].component, kind: "drop-down",
+                         detail: packetSummary(slot))
+            releasePacket(slot)
+        } else if directions[direction].drawLoss(at: now) {
+            directions[direction].statistics.packetsLost += 1
+            trace.record(at: now, component: directions[direction].component, kind: "loss",
+                         detail: packetSummary(slot))
+            releasePacket(slot)
+        } else {
+            var arrival = now + directions[direction].drawDelay(at: now)
+            if !directions[direction].profile.reordersPackets {
+                arrival = max(arrival, directions[direction].lastArrival)
+                directions[direction].lastArrival = arrival
+            }
+            directions[direction].statistics.packetsPassed += 1
+            loop.schedule(.arrival(packet: slot), at: arrival)
+        }
+        startNextTransmission(on: direction)
+    }
+
+    func arrive(_ slot: Int) {
+        if packets[slot]!.hop == 0 {
+            packets[slot]!.hop = 1
+            offer(slot, to: directionIndex(packets[slot]!.destination, .downlink))
+        } else {
+            let packet = packets[slot]!
+            releasePacket(slot)
+            receive(packet)
+        }
+    }
+
+    /// Drops every queued packet of a direction that just went down.
+    func dropQueuedPackets(on direction: Int) {
+        while let slot = directions[direction].dequeue(ipBytesOf: { self.packets[$0]!.ipBytes }) {
+            directions[direction].statistics.packetsDroppedWhileDown += 1
+            trace.record(at: now, component: directions[direction].component, kind: "drop-down",
+                         detail: packetSummary(slot))
+            releasePacket(slot)
+        }
+    }
+
+    func packetSummary(_ slot: Int) -> String {
+        let packet = packets[slot]!
+        return "\(component(packet.segment.destination.peer)) \(packet.segment.summary)"
+    }
+
+    // MARK: - Outages and delay spikes that come with a profile
+
+    /// Starts the profile's outage and delay-spike chains afresh (on creation and on every profile change).
+    func startProfileChains(_ direction: Int) {
+        directions[direction].profileGeneration += 1
+        directions[direction].isInProfileOutage = false
+        directions[direction].profileDelaySpikeExtra = .zero
+        let generation = directions[direction].profileGeneration
+        switch directions[direction].profile.outages {
+        case .none:
+            break
+        case .scheduled(let windows):
+            for window in windows {
+                loop.schedule(.profileOutage(direction: direction, generation: generation, isStart: true),
+                              at: now + window.start)
+                loop.schedule(.profileOutage(direction: direction, generation: generation, isStart: false),
+                              at: now + window.start + window.length)
+            }
+        case .random(let meanInterval, _):
+            let gap = drawExponential(mean: meanInterval, direction: direction)
+            loop.schedule(.profileOutage(direction: direction, generation: generation, isStart: true), after: gap)
+        }
+        if let spikes = directions[direction].profile.delaySpikes {
+            let gap = drawExponential(mean: spikes.meanInterval, direction: direction)
+            loop.schedule(.profileDelaySpike(direction: direction, generation: generation, isStart: true), after: gap)
+        }
+    }
+
+    func profileOutageEvent(_ direction: Int, generation: Int, isStart: Bool) {
+        guard generation == directions[direction].profileGeneration else { return }
+        directions[direction].isInProfileOutage = isStart
+        trace.record(at: now, component: directions[direction].component,
+                     kind: isStart ? "outage-start" : "outage-end")
+        if isStart { dropQueuedPackets(on: direction) }
+        guard case .random(let meanInterval, let meanLength) = directions[direction].profile.outages else { return }
+        let gap = drawExponential(mean: isStart ? meanLength : meanInterval, direction: direction)
+        loop.schedule(.profileOutage(direction: direction, generation: generation, isStart: !isStart), after: gap)
+    }
+
+    func profileDelaySpikeEvent(_ direction: Int, generation: Int, isStart: Bool) {
+        guard generation == directions[direction].profileGeneration,
+              let spikes = directions[direction].profile.delaySpikes else { return }
+        directions[direction].profileDelaySpikeExtra = isStart ? spikes.extraDelay : .zero
+        trace.record(at: now, component: directions[direction].component,
+                     kind: isStart ? "spike-start" : "spike-end", detail: isStart ? "extra=\(spikes.extraDelay)" : "")
+        let gap = drawExponential(mean: isStart ? spikes.meanLength : spikes.meanInterval, direction: direction)
+        loop.schedule(.profileDelaySpike(direction: direction, generation: generation, isStart: !isStart), after: gap)
+    }
+
+    private func drawExponential(mean: SimDuration, direction: Int) -> SimDuration {
+        let draw = directions[direction].outageGenerator.nextExponential(mean: Double(mean.nanoseconds))
+        return .nanoseconds(max(1, Int64(draw)))
+    }
+}

@@ -1,0 +1,383 @@
+import SimCore
+
+/// The simulated network: hosts with access links, TCP-like connections between them, faults, and the kernel
+/// that runs it all in virtual time.
+///
+/// A packet from host A to host B crosses A's uplink, then B's downlink (the core in between adds nothing; give
+/// the delay to the links). Every client host has its own access link shared by all its connections; a server
+/// is a host with a fast link (`LinkProfile.datacenter`); a CDN is another such host, reached over the client's
+/// same access link.
+///
+/// The application drives sockets with `connect`, `send`, `close`, `reset` and `abandon`, and learns what
+/// happened from `SocketEvent`s: passed to `eventHandler` after each kernel step, or kept for `takeEvents()`
+/// when no handler is set. The world schedules its own work with `schedule(after:_:)`, and runs time with
+/// `run(until:)`. Randomness comes only from streams derived from the seed and the component's name, so one
+/// seed and one scenario give one trace, and the trace digest is the same in every process.
+public final class Network {
+    /// The connection model's knobs, shared by every connection.
+    public let tcpConfiguration: TCPConfiguration
+    /// Every observable step: segments sent, losses and drops, socket events, faults.
+    public var trace: TraceLog
+    /// Receives socket events after each kernel step; while nil, events wait for `takeEvents()`.
+    public var eventHandler: ((SocketEvent) -> Void)?
+
+    let loop: SimulationLoop<NetworkEvent>
+    let streams: RandomStreams
+    var hostNames: [String] = []
+    var hostAccepts: [Bool] = []
+    /// Two per host: index `host * 2 + LinkDirection.rawValue`.
+    var directions: [LinkDirectionState] = []
+    /// Two per connection, indexed by `SocketID.rawValue`; nil before the acceptor exists or after `abandon`.
+    var endpoints: [TCPEndpoint?] = []
+    var endpointHosts: [HostID] = []
+    /// Whether the endpoint was ever created (an acceptor is created by the first SYN, once).
+    var endpointExisted: [Bool] = []
+    var packets: [Packet?] = []
+    var freePacketSlots: [Int] = []
+    var pendingEvents: [SocketEvent] = []
+    var undeliveredEvents: [SocketEvent] = []
+    var isDeliveringEvents = false
+
+    /// A network with no hosts at time zero.
+    /// - Parameters:
+    ///   - seed: the run seed; every random stream derives from it and a component name.
+    ///   - tcp: the connection model's knobs (default Linux-like, see `TCPConfiguration`).
+    ///   - trace: the trace log to append to (disable it for benchmarks).
+    ///   - checksInvariants: debug mode: check the event heap after every step.
+    public init(seed: UInt64, tcp: TCPConfiguration = .linux, trace: TraceLog = TraceLog(),
+                checksInvariants: Bool = false) {
+        self.tcpConfiguration = tcp
+        self.trace = trace
+        self.streams = RandomStreams(runSeed: seed)
+        self.loop = SimulationLoop(checksInvariantsAfterEveryStep: checksInvariants, minimumCapacity: 1_024)
+    }
+
+    /// The current virtual time.
+    public var now: SimInstant { loop.now }
+
+    /// Kernel events run so far.
+    public var eventsRun: Int { loop.eventsRun }
+
+    // MARK: - Hosts
+
+    /// Adds a host with its own access link.
+    /// - Parameters:
+    ///   - name: a unique name, used in trace components (`link.<name>.up`) and random stream names.
+    ///   - link: the access link's profile (e.g. `.edge` for a phone, `.datacenter` for a server).
+    ///   - acceptsConnections: whether SYNs to this host are answered (otherwise with RST).
+    /// - Returns: the new host.
+    @discardableResult
+    public func addHost(named name: String, link: LinkProfile, acceptsConnections: Bool = true) -> HostID {
+        let host = HostID(rawValue: hostNames.count)
+        hostNames.append(name)
+        hostAccepts.append(acceptsConnections)
+        for direction in LinkDirection.allCases {
+            directions.append(LinkDirectionState(
+                component: "link.\(name).\(direction)", profile: link[direction], streams: streams))
+            startProfileChains(directionIndex(host, direction))
+        }
+        trace.record(at: now, component: "net", kind: "host", detail: "\(name) link=\(link.name)")
+        return host
+    }
+
+    /// The name a host was added with.
+    public func name(of host: HostID) -> String { hostNames[host.rawValue] }
+
+    /// The current profile of a host's link.
+    public func linkProfile(of host: HostID) -> LinkProfile {
+        LinkProfile(name: hostNames[host.rawValue], source: "current",
+                    uplink: directions[directionIndex(host, .uplink)].profile,
+                    downlink: directions[directionIndex(host, .downlink)].profile)
+    }
+
+    /// Counters of one direction of a host's link.
+    public func linkStatistics(of host: HostID, _ direction: LinkDirection) -> LinkStatistics {
+        directions[directionIndex(host, direction)].statistics
+    }
+
+    /// Whether SYNs to `host` are answered.
+    public func setAcceptsConnections(_ accepts: Bool, on host: HostID) { hostAccepts[host.rawValue] = accepts }
+
+    func directionIndex(_ host: HostID, _ direction: LinkDirection) -> Int { host.rawValue * 2 + direction.rawValue }
+
+    // MARK: - Sockets
+
+    /// Opens a connection from `source` to `destination`: the SYN leaves at once.
+    /// - Returns: the initiator's socket; the acceptor's socket is `socket.peer`, announced by `.accepted`.
+    @discardableResult
+    public func connect(from source: HostID, to destination: HostID) -> SocketID {
+        precondition(source != destination, "a host cannot connect to itself")
+        let socket = SocketID(rawValue: endpoints.count)
+        endpoints.append(TCPEndpoint(initiator: socket, host: source, peerHost: destination,
+                                     configuration: tcpConfiguration, now: now))
+        endpoints.append(nil)
+        endpointHosts.append(source)
+        endpointHosts.append(destination)
+        endpointExisted.append(true)
+        endpointExisted.append(false)
+        trace.record(at: now, component: component(socket), kind: "connect", detail: "to=\(name(of: destination))")
+        flush(socket)
+        deliverEvents()
+        return socket
+    }
+
+    /// Queues bytes on a socket (before the handshake completes too).
+    /// - Returns: false when the socket is closing, closed or unknown (nothing is queued).
+    @discardableResult
+    public func send(_ bytes: [UInt8], on socket: SocketID) -> Bool {
+        guard isKnown(socket), endpoints[socket.rawValue] != nil else { return false }
+        let accepted = endpoints[socket.rawValue]!.send(bytes, now: now)
+        flush(socket)
+        deliverEvents()
+        return accepted
+    }
+
+    /// Closes a socket gracefully: FIN after the queued bytes. The peer sees `.closed`.
+    public func close(_ socket: SocketID) {
+        guard isKnown(socket), endpoints[socket.rawValue] != nil else { return }
+        trace.record(at: now, component: component(socket), kind: "close")
+        endpoints[socket.rawValue]!.close(now: now)
+        flush(socket)
+        deliverEvents()
+    }
+
+    /// Resets a socket: sends RST and forgets it. The peer sees `.reset` if the RST gets through.
+    public func reset(_ socket: SocketID) {
+        guard isKnown(socket), endpoints[socket.rawValue] != nil else { return }
+        trace.record(at: now, component: component(socket), kind: "reset")
+        endpoints[socket.rawValue]!.reset(now: now)
+        flush(socket)
+        deliverEvents()
+    }
+
+    /// Forgets a socket without sending anything (the app was killed, the NAT mapping is gone). The peer keeps
+    /// its socket (half-open) until its own traffic times out, or gets an RST if its segments reach this host.
+    public func abandon(_ socket: SocketID) {
+        guard isKnown(socket), endpoints[socket.rawValue] != nil else { return }
+        trace.record(at: now, component: component(socket), kind: "abandon")
+        endpoints[socket.rawValue] = nil
+    }
+
+    /// A socket's state as its application sees it (`.closed` for an unknown or abandoned socket).
+    public func state(of socket: SocketID) -> SocketState {
+        guard isKnown(socket) else { return .closed }
+        guard let endpoint = endpoints[socket.rawValue] else {
+            return endpointExisted[socket.rawValue] ? .closed : .connecting
+        }
+        return endpoint.publicState
+    }
+
+    /// Counters and congestion state of a socket, or nil when it does not exist (yet, or any more).
+    public func statistics(of socket: SocketID) -> ConnectionStatistics? {
+        guard isKnown(socket) else { return nil }
+        return endpoints[socket.rawValue]?.statistics
+    }
+
+    /// The host a socket lives on.
+    public func host(of socket: SocketID) -> HostID { endpointHosts[socket.rawValue] }
+
+    /// Socket events not yet taken (only collected while `eventHandler` is nil), oldest first; clears them.
+    public func takeEvents() -> [SocketEvent] {
+        defer { undeliveredEvents.removeAll() }
+        return undeliveredEvents
+    }
+
+    private func isKnown(_ socket: SocketID) -> Bool { socket.rawValue >= 0 && socket.rawValue < endpoints.count }
+
+    func component(_ socket: SocketID) -> String {
+        "tcp.\(socket.connection).\(socket.isInitiator ? "i" : "a")"
+    }
+
+    // MARK: - Time
+
+    /// Schedules the world's own work at `time` (not before `now`).
+    /// - Returns: a handle for `cancel(_:)`.
+    @discardableResult
+    public func schedule(at time: SimInstant, _ action: @escaping () -> Void) -> TimerHandle {
+        loop.schedule(.action(action), at: time)
+    }
+
+    /// Schedules the world's own work `delay` from now.
+    /// - Returns: a handle for `cancel(_:)`.
+    @discardableResult
+    public func schedule(after delay: SimDuration, _ action: @escaping () -> Void) -> TimerHandle {
+        loop.schedule(.action(action), after: delay)
+    }
+
+    /// Cancels work scheduled with `schedule`. - Returns: whether it was still pending.
+    @discardableResult
+    public func cancel(_ handle: TimerHandle) -> Bool { loop.cancel(handle) }
+
+    /// Runs every event due at or before `deadline`, then sets the clock to `deadline`.
+    public func run(until deadline: SimInstant) {
+        deliverEvents()
+        loop.run(until: deadline) { handle($0) }
+    }
+
+    /// Runs for `duration` of virtual time.
+    public func run(for duration: SimDuration) { run(until: now + duration) }
+
+    /// Runs until nothing is pending or `maximumEvents` have run. Random outages or spikes keep a network busy
+    /// forever; use `run(until:)` then.
+    /// - Returns: the number of events run.
+    @discardableResult
+    public func runUntilIdle(maximumEvents: Int = 100_000_000) -> Int {
+        deliverEvents()
+        return loop.runUntilIdle(maximumEvents: maximumEvents) { handle($0) }
+    }
+
+    /// Checks the kernel's invariants (the event heap) and each link direction's queue bookkeeping (queued bytes
+    /// add up, queued packets exist); traps when one fails. Debug mode calls it after every step.
+    public func checkInvariants() {
+        loop.checkInvariants()
+        for state in directions {
+            let queued = state.queue[state.queueHead...]
+            precondition(queued.allSatisfy { packets[$0] != nil }, "\(state.component): a queued packet is gone")
+            let bytes = queued.reduce(0) { $0 + packets[$1]!.ipBytes }
+            precondition(bytes == state.queuedBytes, "\(state.component): queued bytes do not add up")
+            precondition(state.packetInService.map { packets[$0] != nil } ?? true, "\(state.component): lost packet")
+        }
+    }
+
+    private func handle(_ event: NetworkEvent) {
+        switch event {
+        case .transmissionComplete(let direction):
+            completeTransmission(direction)
+        case .arrival(let packet):
+            arrive(packet)
+        case .retransmissionTimer(let raw):
+            guard endpoints[raw]?.retransmissionTimerArmedAt == now else { break }
+            endpoints[raw]!.retransmissionTimerArmedAt = nil
+            if let deadline = endpoints[raw]!.retransmissionDeadline, deadline <= now {
+                endpoints[raw]!.retransmissionTimerExpired(now: now)
+            }
+            flush(SocketID(rawValue: raw))
+        case .delayedAckTimer(let raw):
+            guard endpoints[raw]?.delayedAckTimerArmedAt == now else { break }
+            endpoints[raw]!.delayedAckTimerArmedAt = nil
+            endpoints[raw]!.delayedAckTimerExpired(now: now)
+            flush(SocketID(rawValue: raw))
+        case .profileOutage(let direction, let generation, let isStart):
+            profileOutageEvent(direction, generation: generation, isStart: isStart)
+        case .profileDelaySpike(let direction, let generation, let isStart):
+            profileDelaySpikeEvent(direction, generation: generation, isStart: isStart)
+        case .action(let action):
+            action()
+        }
+        deliverEvents()
+        if loop.checksInvariantsAfterEveryStep { checkInvariants() }
+    }
+
+    // MARK: - Endpoint plumbing
+
+    /// Sends what the endpoint put in its outbox, queues its events and notes, and arms its timers.
+    func flush(_ socket: SocketID) {
+        let raw = socket.rawValue
+        guard endpoints[raw] != nil else { return }
+        let host = endpointHosts[raw]
+        let peerHost = endpointHosts[raw ^ 1]
+        if !endpoints[raw]!.notes.isEmpty {
+            for note in endpoints[raw]!.notes {
+                trace.record(at: now, component: component(socket), kind: note.kind, detail: note.detail)
+            }
+            endpoints[raw]!.notes.removeAll()
+        }
+        if !endpoints[raw]!.outbox.isEmpty {
+            let outbox = endpoints[raw]!.outbox
+            endpoints[raw]!.outbox.removeAll(keepingCapacity: true)
+            for segment in outbox { transmit(segment, from: host, to: peerHost, socket: socket) }
+        }
+        if !endpoints[raw]!.events.isEmpty {
+            for kind in endpoints[raw]!.events {
+                pendingEvents.append(SocketEvent(time: now, host: host, socket: socket, kind: kind))
+                trace.record(at: now, component: component(socket), kind: Self.traceKind(kind),
+                             detail: Self.traceDetail(kind))
+            }
+            endpoints[raw]!.events.removeAll(keepingCapacity: true)
+        }
+        if let deadline = endpoints[raw]!.retransmissionDeadline {
+            if let armed = endpoints[raw]!.retransmissionTimerArmedAt, armed <= deadline {
+                // The armed event comes first; it re-arms for the later deadline when it fires.
+            } else {
+                endpoints[raw]!.retransmissionTimerArmedAt = deadline
+                loop.schedule(.retransmissionTimer(socket: raw), at: deadline)
+            }
+        }
+        if let deadline = endpoints[raw]!.delayedAckDeadline {
+            if let armed = endpoints[raw]!.delayedAckTimerArmedAt, armed <= deadline {
+            } else {
+                endpoints[raw]!.delayedAckTimerArmedAt = deadline
+                loop.schedule(.delayedAckTimer(socket: raw), at: deadline)
+            }
+        }
+    }
+
+    func transmit(_ segment: Segment, from source: HostID, to destination: HostID, socket: SocketID?) {
+        if let socket {
+            trace.record(at: now, component: component(socket), kind: "tx", detail: segment.summary)
+        }
+        let packet = Packet(segment: segment, source: source, destination: destination, hop: 0,
+                            ipBytes: tcpConfiguration.headerBytes + segment.payload.count)
+        offer(storePacket(packet), to: directionIndex(source, .uplink))
+    }
+
+    /// A segment reached its destination host.
+    func receive(_ packet: Packet) {
+        let segment = packet.segment
+        let raw = segment.destination.rawValue
+        if endpoints[raw] != nil, endpoints[raw]!.state != .closedAbruptly {
+            endpoints[raw]!.handle(segment, now: now)
+            flush(segment.destination)
+            return
+        }
+        let isFreshSyn = segment.flags == .syn && !segment.destination.isInitiator
+        if isFreshSyn, !endpointExisted[raw], hostAccepts[packet.destination.rawValue] {
+            endpointExisted[raw] = true
+            endpoints[raw] = TCPEndpoint(acceptor: segment.destination, host: packet.destination,
+                                         peerHost: packet.source, configuration: tcpConfiguration,
+                                         syn: segment, now: now)
+            flush(segment.destination)
+            return
+        }
+        guard !segment.flags.contains(.rst) else { return }
+        // No socket here (never was, abandoned, reset or timed out): answer RST, as a real stack does.
+        let reply = Segment(destination: segment.destination.peer, flags: [.rst, .ack],
+                            sequence: segment.acknowledgment,
+                            acknowledgment: segment.sequence + segment.sequenceLength, payload: [])
+        trace.record(at: now, component: "host.\(name(of: packet.destination))", kind: "rst-reply",
+                     detail: "to=\(segment.destination.peer)")
+        transmit(reply, from: packet.destination, to: packet.source, socket: nil)
+    }
+
+    func deliverEvents() {
+        guard !isDeliveringEvents else { return }
+        isDeliveringEvents = true
+        defer { isDeliveringEvents = false }
+        while !pendingEvents.isEmpty {
+            let batch = pendingEvents
+            pendingEvents.removeAll()
+            for event in batch {
+                if let eventHandler { eventHandler(event) } else { undeliveredEvents.append(event) }
+            }
+        }
+    }
+
+    static func traceKind(_ kind: SocketEvent.Kind) -> String {
+        switch kind {
+        case .accepted: return "accepted"
+        case .connected: return "connected"
+        case .received: return "received"
+        case .closed: return "closed"
+        case .reset: return "reset"
+        case .timedOut: return "timed-out"
+        }
+    }
+
+    static func traceDetail(_ kind: SocketEvent.Kind) -> String {
+        switch kind {
+        case .accepted(let peer): return "peer=\(peer)"
+        case .received(let bytes): return "bytes=\(bytes.count)"
+        default: return ""
+        }
+    }
+}

@@ -1,1 +1,0 @@
-// SimNet: see README.md ("Layout") for what this module holds.

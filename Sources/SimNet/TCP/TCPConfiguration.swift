@@ -1,0 +1,76 @@
+import SimCore
+
+/// The knobs of the TCP-like connection model. Defaults follow Linux and the ns-3 reference setup.
+public struct TCPConfiguration: Hashable, Sendable {
+    /// Maximum segment size in payload bytes. Default 1,448 (1,500-byte MTU minus IPv4, TCP and timestamp
+    /// option headers; the ns-3 reference setup).
+    public var mssBytes: Int
+    /// IP and TCP header bytes on every segment. Default 52: IPv4 20 + TCP 20 + timestamps option 12.
+    public var headerBytes: Int
+    /// Initial congestion window in segments. Default 10 (RFC 6928).
+    public var initialWindowSegments: Int
+    /// How long a receiver may hold back an ACK. Default 40 ms (Linux's minimum delayed-ACK timeout, and the
+    /// ns-3 reference setup). RFC 5681 §4.2 allows up to 500 ms.
+    public var delayedAckTimeout: SimDuration
+    /// A receiver ACKs at the latest every this many full-sized segments. Default 2 (RFC 5681 §4.2).
+    public var segmentsPerDelayedAck: Int
+    /// The RTO before any RTT sample, also the SYN timeout. Default 1 s (RFC 6298 §2.1).
+    public var initialRTO: SimDuration
+    /// The lower bound on the RTO. Default 200 ms (Linux TCP_RTO_MIN); RFC 6298 §2.4 says 1 s.
+    public var minimumRTO: SimDuration
+    /// The upper bound on the RTO, also on its doubling. Default 120 s (Linux TCP_RTO_MAX; RFC 6298 §2.5
+    /// allows a maximum of at least 60 s).
+    public var maximumRTO: SimDuration
+    /// Clock granularity G in the RTO formula. Default 1 ms (RFC 6298 §2.3; ns-3's default).
+    public var clockGranularity: SimDuration
+    /// Retransmissions of a data or FIN segment before the connection is aborted. Default 15
+    /// (Linux `net.ipv4.tcp_retries2`).
+    public var retryLimit: Int
+    /// Retransmissions of a SYN or SYN-ACK before giving up. Default 6 (Linux `net.ipv4.tcp_syn_retries`).
+    public var synRetryLimit: Int
+    /// Duplicate ACKs that trigger fast retransmit. Default 3 (RFC 5681 §3.2).
+    public var duplicateAckThreshold: Int
+    /// Leave slow start early when the RTT of a round rises by clamp(min RTT / 8, 4 ms, 16 ms) over the
+    /// minimum RTT (HyStart's delay-increase test, on by default in Linux CUBIC and ns-3's TcpCubic; checked
+    /// on the first 8 ACKs of each round once cwnd is at least 16 segments). Default true. Without it, slow
+    /// start overfills deep 2G buffers and the model loses whole windows where Linux and ns-3 do not.
+    public var usesHyStart: Bool
+
+    /// A configuration; every default is the Linux-like value documented on its property.
+    public init(
+        mssBytes: Int = 1_448,
+        headerBytes: Int = 52,
+        initialWindowSegments: Int = 10,
+        delayedAckTimeout: SimDuration = .milliseconds(40),
+        segmentsPerDelayedAck: Int = 2,
+        initialRTO: SimDuration = .milliseconds(1_000),
+        minimumRTO: SimDuration = .milliseconds(200),
+        maximumRTO: SimDuration = .milliseconds(120_000),
+        clockGranularity: SimDuration = .milliseconds(1),
+        retryLimit: Int = 15,
+        synRetryLimit: Int = 6,
+        duplicateAckThreshold: Int = 3,
+        usesHyStart: Bool = true
+    ) {
+        precondition(mssBytes > 0 && initialWindowSegments > 0 && segmentsPerDelayedAck > 0)
+        self.mssBytes = mssBytes
+        self.headerBytes = headerBytes
+        self.initialWindowSegments = initialWindowSegments
+        self.delayedAckTimeout = delayedAckTimeout
+        self.segmentsPerDelayedAck = segmentsPerDelayedAck
+        self.initialRTO = initialRTO
+        self.minimumRTO = minimumRTO
+        self.maximumRTO = maximumRTO
+        self.clockGranularity = clockGranularity
+        self.retryLimit = retryLimit
+        self.synRetryLimit = synRetryLimit
+        self.duplicateAckThreshold = duplicateAckThreshold
+        self.usesHyStart = usesHyStart
+    }
+
+    /// Linux-like defaults (the ns-3 reference setup): minimum RTO 200 ms.
+    public static let linux = TCPConfiguration()
+
+    /// RFC 6298 as written: minimum RTO 1 s.
+    public static let rfc6298 = TCPConfiguration(minimumRTO: .milliseconds(1_000))
+}

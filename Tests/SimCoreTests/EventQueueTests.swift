@@ -1,0 +1,94 @@
+import Testing
+@testable import SimCore
+
+@Suite struct EventQueueTests {
+    @Test("events come out by time, and in scheduling order at equal times")
+    func order() {
+        var queue = EventQueue<String>()
+        queue.schedule("c", at: SimInstant(nanosecondsSinceStart: 30))
+        queue.schedule("a1", at: SimInstant(nanosecondsSinceStart: 10))
+        queue.schedule("b", at: SimInstant(nanosecondsSinceStart: 20))
+        queue.schedule("a2", at: SimInstant(nanosecondsSinceStart: 10))
+        queue.schedule("a3", at: SimInstant(nanosecondsSinceStart: 10))
+        var popped: [String] = []
+        while let (_, event) = queue.popNext() { popped.append(event) }
+        #expect(popped == ["a1", "a2", "a3", "b", "c"])
+        #expect(queue.isEmpty)
+    }
+
+    @Test("a cancelled event never comes out; cancelling twice or after it ran returns false")
+    func cancel() {
+        var queue = EventQueue<Int>()
+        let first = queue.schedule(1, at: SimInstant(nanosecondsSinceStart: 5))
+        let second = queue.schedule(2, at: SimInstant(nanosecondsSinceStart: 5))
+        queue.schedule(3, at: SimInstant(nanosecondsSinceStart: 6))
+        let cancelled = queue.cancel(second)
+        let cancelledAgain = queue.cancel(second)
+        #expect(cancelled && !cancelledAgain)
+        #expect(queue.count == 2)
+        let one = queue.popNext()?.event
+        #expect(one == 1)
+        let cancelledAfterRunning = queue.cancel(first)
+        #expect(!cancelledAfterRunning, "already ran")
+        let three = queue.popNext()?.event
+        #expect(three == 3)
+        let none = queue.popNext()
+        #expect(none == nil)
+        queue.checkInvariants()
+    }
+
+    @Test("random schedules and cancels match a sorted-list model", arguments: [UInt64(1), 2, 3, 20_261_129])
+    func modelBased(seed: UInt64) {
+        var generator = SeededGenerator(seed: seed)
+        var queue = EventQueue<Int>()
+        var model: [(time: Int64, sequence: Int, value: Int)] = []
+        var handles: [(TimerHandle, Int)] = []
+        var now: Int64 = 0
+        var nextValue = 0
+        for _ in 0..<3_000 {
+            let roll = generator.next() % 10
+            if roll < 5 {
+                let time = now + Int64(generator.next() % 50)
+                let handle = queue.schedule(nextValue, at: SimInstant(nanosecondsSinceStart: time))
+                model.append((time, nextValue, nextValue))
+                handles.append((handle, nextValue))
+                nextValue += 1
+            } else if roll < 7, !handles.isEmpty {
+                let index = Int(generator.next() % UInt64(handles.count))
+                let (handle, value) = handles.remove(at: index)
+                let wasPending = model.contains { $0.value == value }
+                let cancelled = queue.cancel(handle)
+                #expect(cancelled == wasPending, "seed \(seed)")
+                model.removeAll { $0.value == value }
+            } else {
+                model.sort { ($0.time, $0.sequence) < ($1.time, $1.sequence) }
+                let expected = model.first
+                let popped = queue.popNext()
+                #expect(popped?.event == expected?.value, "seed \(seed)")
+                if let expected {
+                    model.removeFirst()
+                    now = expected.time
+                }
+            }
+            #expect(queue.count == model.count, "seed \(seed)")
+            queue.checkInvariants()
+        }
+    }
+}
+
+extension EventQueueTests {
+    @Test("a cancelled entry passed over by a deadline stays cancelled and is not counted")
+    func cancelledBeyondDeadline() {
+        var queue = EventQueue<Int>()
+        let late = queue.schedule(1, at: SimInstant(nanosecondsSinceStart: 100))
+        _ = queue.cancel(late)
+        let early = queue.popNext(notAfter: SimInstant(nanosecondsSinceStart: 200))
+        #expect(early == nil)
+        queue.schedule(2, at: SimInstant(nanosecondsSinceStart: 60))
+        let two = queue.popNext()?.event
+        #expect(two == 2)
+        let cancelledAgain = queue.cancel(late)
+        #expect(!cancelledAgain && queue.count == 0 && queue.isEmpty)
+        queue.checkInvariants()
+    }
+}

@@ -1,0 +1,38 @@
+import Testing
+@testable import SimCore
+
+@Suite struct TraceLogTests {
+    @Test("FNV-1a 64 matches the published test vectors", arguments: [
+        ("", UInt64(0xCBF2_9CE4_8422_2325)), ("a", 0xAF63_DC4C_8601_EC8C), ("foobar", 0x8594_4171_F739_67E8),
+    ])
+    func vectors(text: String, expected: UInt64) {
+        #expect(FNV1a64.hash(text) == expected)
+    }
+
+    @Test("the digest is over canonical lines, in order, and pinned")
+    func digest() {
+        var trace = TraceLog()
+        trace.record(at: .start + .milliseconds(1), component: "link.a.up", kind: "loss", detail: "seq=1")
+        trace.record(at: .start + .milliseconds(2), component: "tcp.0.i", kind: "rto", detail: "retry=1")
+        #expect(trace.digest == FNV1a64.hash("1000000 link.a.up loss seq=1\n2000000 tcp.0.i rto retry=1\n"))
+        #expect(trace.digestHex == String(trace.digest, radix: 16).leftPadded(to: 16))
+        var digestOnly = TraceLog(keepsRecords: false)
+        for record in trace.records { digestOnly.append(record) }
+        #expect(digestOnly.digest == trace.digest)
+        #expect(digestOnly.records.isEmpty && digestOnly.recordCount == 2)
+        var swapped = TraceLog()
+        for record in trace.records.reversed() { swapped.append(record) }
+        #expect(swapped.digest != trace.digest)
+    }
+
+    @Test("a disabled log records nothing")
+    func disabled() {
+        var trace = TraceLog(isEnabled: false)
+        trace.record(at: .start, component: "x", kind: "y")
+        #expect(trace.recordCount == 0 && trace.digest == FNV1a64.offsetBasis)
+    }
+}
+
+private extension String {
+    func leftPadded(to width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
+}

@@ -1,8 +1,0 @@
-import Testing
-@testable import SimNet
-
-@Suite struct SimNetSmokeTests {
-    @Test("module builds and links") func builds() {
-        #expect(Bool(true))
-    }
-}
