@@ -6,6 +6,8 @@ enum CommandRegistry {
         // Commands are added here, one line each, e.g. `DecodeCommand.spec,`.
         ListCommand.spec,
         RunCommand.spec,
+        SweepCommand.spec,
+        MergeCommand.spec,
     ]
 
     static var names: [String] { all.map(\.name) }
