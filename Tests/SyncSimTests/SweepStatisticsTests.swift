@@ -66,10 +66,12 @@ import Testing
         #expect(SweepTable.fixed(value, decimals: decimals) == expected)
     }
 
-    @Test("nice ceilings are 1, 2, 2.5 or 5 times a power of ten", arguments: [
-        (0.0, 1.0), (7.0, 10.0), (10.0, 10.0), (11.0, 20.0), (230.0, 250.0), (2600.0, 5000.0), (0.3, 0.5),
+    @Test("chart axes step by 1, 2 or 5 times a power of ten in at most 5 steps", arguments: [
+        (0.0, 1.0, 1), (7.0, 2.0, 4), (10.0, 2.0, 5), (11.0, 5.0, 3), (230.0, 50.0, 5), (68_000.0, 20_000.0, 4),
+        (0.3, 0.1, 3),
     ])
-    func niceCeiling(value: Double, expected: Double) {
-        #expect(abs(SweepChart.niceCeiling(value) - expected) < 1e-9)
+    func axisScale(maximum: Double, step: Double, ticks: Int) {
+        let scale = SweepChart.axisScale(maximum)
+        #expect(abs(scale.step - step) < 1e-9 && scale.ticks == ticks, "got \(scale)")
     }
 }

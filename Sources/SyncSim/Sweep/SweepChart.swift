@@ -10,7 +10,7 @@ public enum SweepChart {
     private static let plotRight = 20.0
     private static let plotTop = 34.0
     private static let plotBottom = 58.0
-    private static let titleHeight = 56.0
+    private static let titleHeight = 72.0
     private static let palette = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#17becf"]
 
     /// The metric the chart shows: `requested` when given, else the objective when reported, else the first
@@ -37,7 +37,7 @@ public enum SweepChart {
         let rows = (spec.profiles.count + columns - 1) / columns
         let series = seriesLabels(spec)
         let legendHeight = 40.0 + 20.0 * Double((series.count > 1 ? series.count : 0) + 1) / 2
-        let width = Double(columns) * panelWidth + 20
+        let width = max(Double(columns) * panelWidth + 20, 820)
         let height = titleHeight + Double(rows) * panelHeight + legendHeight
         var out: [String] = [
             "<?xml version=\"1.0\" encoding=\"UTF-8\"?>",
@@ -56,17 +56,23 @@ public enum SweepChart {
         out.append(
             text(
                 10, 42,
-                "\(spec.seedCount) seeds per point (common to every point); band p10–p90, line p50 (median), "
-                    + "dashed p99; ring = best of its profile by p50 of \(spec.objective)",
+                "\(spec.seedCount) seeds per point (the same seeds at every point); band p10–p90, line p50 (median), "
+                    + "dashed p99",
                 size: 12, fill: "#444444"
             )
         )
-        let yMax = niceCeiling(maximum(report, metricIndex))
+        out.append(
+            text(
+                10, 58, "ring = best of its profile by p50 of \(spec.objective); each panel has its own y scale",
+                size: 12, fill: "#444444"
+            )
+        )
         for (panel, profile) in spec.profiles.enumerated() {
+            let scale = axisScale(maximum(report, metricIndex, profile: profile))
             let originX = 10 + Double(panel % columns) * panelWidth
             let originY = titleHeight + Double(panel / columns) * panelHeight
             out += panelSVG(
-                report, profile: profile, metricIndex: metricIndex, series: series, yMax: yMax,
+                report, profile: profile, metricIndex: metricIndex, series: series, scale: scale,
                 origin: (originX, originY), xName: xName, yName: yName
             )
         }
@@ -82,7 +88,7 @@ public enum SweepChart {
         profile: ProfileName,
         metricIndex: Int?,
         series: [String],
-        yMax: Double,
+        scale: (step: Double, ticks: Int),
         origin: (x: Double, y: Double),
         xName: String,
         yName: String
@@ -96,14 +102,20 @@ public enum SweepChart {
         func x(_ category: Int) -> Double {
             left + (Double(category) + 0.5) * (right - left) / Double(categories.count)
         }
+        let yMax = scale.step * Double(scale.ticks)
         func y(_ value: Double) -> Double { bottom - value / yMax * (bottom - top) }
         var out = [text(origin.x + panelWidth / 2, origin.y + 20, profile.rawValue, size: 14, weight: "bold",
                         anchor: "middle")]
-        let step = yMax / 5
-        for tick in 0...5 {
-            let value = step * Double(tick)
+        var decimals = 0
+        var unit = 1.0
+        while unit > scale.step * 1.0001 && decimals < 6 {
+            decimals += 1
+            unit /= 10
+        }
+        for tick in 0...scale.ticks {
+            let value = scale.step * Double(tick)
             out.append(line(left, y(value), right, y(value), stroke: tick == 0 ? "#333333" : "#e0e0e0"))
-            out.append(text(left - 6, y(value) + 4, SweepTable.format(value), anchor: "end"))
+            out.append(text(left - 6, y(value) + 4, SweepTable.fixed(value, decimals: decimals), anchor: "end"))
         }
         out.append(line(left, top, left, bottom, stroke: "#333333"))
         for (index, category) in categories.enumerated() {
@@ -212,19 +224,27 @@ public enum SweepChart {
             .map { "\($0.parameter.name)=\($1)" }.joined(separator: " ")
     }
 
-    private static func maximum(_ report: SweepReport, _ metricIndex: Int?) -> Double {
-        guard let metricIndex else { return 1 }
-        return report.summaries.compactMap { $0[metricIndex].p99 }.max() ?? 1
+    /// The largest p99 of the metric among the profile's combinations (each panel has its own y scale, so a fast
+    /// profile stays readable next to a slow one; the tick labels say the scale).
+    private static func maximum(_ report: SweepReport, _ metricIndex: Int?, profile: ProfileName) -> Double {
+        guard let metricIndex else { return 0 }
+        return report.spec.combinations.filter { $0.profile == profile }
+            .compactMap { report.summaries[$0.index][metricIndex].p99 }.max() ?? 0
     }
 
-    /// The smallest 1, 2, 2.5 or 5 × 10^k at or above `value` (1 for zero or less).
-    static func niceCeiling(_ value: Double) -> Double {
-        guard value > 0, value.isFinite else { return 1 }
+    /// A y axis from 0 covering `maximum`: the smallest tick step of 1, 2 or 5 × 10^k that needs at most 5 steps,
+    /// and the number of steps (at least 1). A maximum of 0 or less gives step 1, 1 tick.
+    static func axisScale(_ maximum: Double) -> (step: Double, ticks: Int) {
+        guard maximum > 0, maximum.isFinite else { return (1, 1) }
         var magnitude = 1.0
-        while magnitude * 10 <= value { magnitude *= 10 }
-        while magnitude > value { magnitude /= 10 }
-        for factor in [1.0, 2.0, 2.5, 5.0, 10.0] where factor * magnitude >= value { return factor * magnitude }
-        return 10 * magnitude
+        while magnitude * 10 <= maximum / 5 { magnitude *= 10 }
+        while magnitude > maximum / 5 { magnitude /= 10 }
+        for factor in [1.0, 2.0, 5.0, 10.0, 20.0] {
+            let step = factor * magnitude
+            let ticks = Int((maximum / step).rounded(.up))
+            if ticks <= 5 { return (step, max(1, ticks)) }
+        }
+        return (20 * magnitude, max(1, Int((maximum / (20 * magnitude)).rounded(.up))))
     }
 
     // MARK: SVG pieces
