@@ -54,8 +54,12 @@ enum SweepBenchmark {
             "sweep \(spec.scenario): \(spec.combinations.count) combinations × \(seeds) seeds = \(records.count) runs "
                 + "(executor \(type(of: executor)))"
         )
-        print("  runs       \(ms(ran - started))  (\(String(format: "%.0f", Double(records.count) / max((ran - started).seconds, 1e-9))) runs/s, one thread)")
-        print("  aggregate  \(ms(aggregated - ran))  (\(report.metrics.count) metrics, \(SweepStatistics.bootstrapResamples) bootstrap resamples each)")
+        let rate = Double(records.count) / max((ran - started).seconds, 1e-9)
+        print("  runs       \(ms(ran - started))  (\(String(format: "%.0f", rate)) runs/s, one thread)")
+        print(
+            "  aggregate  \(ms(aggregated - ran))  (\(report.metrics.count) metrics, "
+                + "\(SweepStatistics.bootstrapResamples) bootstrap resamples each)"
+        )
         print("  reports    \(ms(reported - aggregated))  (JSON lines, CSV, SVG: \(bytes) bytes)")
         print("  total      \(ms(reported - started))")
     }

@@ -28,12 +28,15 @@ enum MergeCommand {
             guard !files.isEmpty else { throw UsageError("give at least one file of sweep JSON lines") }
             if let svgMetric, svg == nil { throw UsageError("--svg-metric \(svgMetric) needs --svg FILE") }
             let texts = try files.map { file -> (String, String) in
-                guard let data = FileManager.default.contents(atPath: file), let text = String(data: data, encoding: .utf8)
+                guard let data = FileManager.default.contents(atPath: file),
+                    let text = String(data: data, encoding: .utf8)
                 else { throw SweepError.invalid("cannot read \(file)") }
                 return (file, text)
             }
             let report = try merge(texts)
-            try SweepCommand.writeReports(report, csv: csv, json: json, svg: svg, svgMetric: svgMetric, console: console)
+            try SweepCommand.writeReports(
+                report, csv: csv, json: json, svg: svg, svgMetric: svgMetric, console: console
+            )
             return ExitCode.success
         }
     )

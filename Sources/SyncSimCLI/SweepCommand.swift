@@ -19,7 +19,7 @@ struct SweepCommand {
 
             options:
               --param NAME=V,...   a parameter and its values; repeat for a grid. Durations take a unit: 500ms, 20s
-              --profiles P,...     link profiles every client runs on (\(ProfileName.known.map(\.profile.rawValue).joined(separator: ", ")))
+              --profiles P,...     link profiles every client runs on (\(profileList))
               --seeds K            seeds per combination
               --seed-base N        the first seed (default 1)
               --client NAME        give the parameters only to this client (repeatable; default every client)
@@ -33,10 +33,10 @@ struct SweepCommand {
                                    runs as JSON lines (to --json FILE, else standard output); combine with merge
 
             parameters:
-            \(SweepParameter.all.map { "  \($0.name.padding(toLength: 27, withPad: " ", startingAt: 0))\($0.expectation), default \($0.defaultValue)" }.joined(separator: "\n"))
+            \(table(SweepParameter.all.map { ($0.name, "\($0.expectation), default \($0.defaultValue)") }))
 
             metrics (the names executors report):
-            \(SweepMetric.all.map { "  \($0.name.padding(toLength: 27, withPad: " ", startingAt: 0))\($0.summary)" }.joined(separator: "\n"))
+            \(table(SweepMetric.all.map { ($0.name, $0.summary) }))
 
             exit codes: 0 success (whether or not runs failed a check; see the summary line), 2 a usage or input error
 
@@ -48,6 +48,13 @@ struct SweepCommand {
             return try command.execute(console: &console, executor: RunCommand.defaultExecutor)
         }
     )
+
+    private static let profileList = ProfileName.known.map(\.profile.rawValue).joined(separator: ", ")
+
+    /// Help lines `  name   text`, names padded to one column.
+    private static func table(_ rows: [(String, String)]) -> String {
+        rows.map { "  " + $0.0.padding(toLength: 27, withPad: " ", startingAt: 0) + $0.1 }.joined(separator: "\n")
+    }
 
     var base: Scenario
     var sweep: SweepSpec
@@ -118,7 +125,9 @@ struct SweepCommand {
             return ExitCode.success
         }
         let report = try SweepReport(spec: sweep, records: records)
-        try Self.writeReports(report, csv: csvPath, json: jsonPath, svg: svgPath, svgMetric: svgMetric, console: console)
+        try Self.writeReports(
+            report, csv: csvPath, json: jsonPath, svg: svgPath, svgMetric: svgMetric, console: console
+        )
         return ExitCode.success
     }
 

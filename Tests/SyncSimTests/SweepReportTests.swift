@@ -101,8 +101,9 @@ import Testing
     @Test("the SVG is well-formed XML with one panel per profile", arguments: [1, 2, 4])
     func svgWellFormed(profiles: Int) throws {
         let all: [ProfileName] = [.edge, .threeG, .fourG, .gprs]
-        let report = try report(["historyPageSize=10,20,50", "prefetchDistance=0,5"], profiles: Array(all.prefix(profiles)),
-                                seeds: 4)
+        let report = try report(
+            ["historyPageSize=10,20,50", "prefetchDistance=0,5"], profiles: Array(all.prefix(profiles)), seeds: 4
+        )
         let svg = SweepChart.svg(report, metric: try SweepChart.metric(for: report))
         let parser = XMLParser(data: Data(svg.utf8))
         let counter = ElementCounter()

@@ -4,15 +4,19 @@ public struct MetricSummary: Hashable, Sendable {
     public var metric: SweepMetric
     /// How many runs reported it.
     public var count: Int
-    /// 10th, 50th, 90th and 99th percentiles (type 7), or nil when no run reported the metric.
+    /// The 10th percentile (type 7), or nil when no run reported the metric; likewise the others.
     public var p10: Double?
+    /// The median.
     public var p50: Double?
+    /// The 90th percentile.
     public var p90: Double?
+    /// The 99th percentile.
     public var p99: Double?
     /// The mean, or nil.
     public var mean: Double?
-    /// 95% bootstrap confidence interval of the median (`SweepStatistics.medianConfidenceInterval`), or nil.
+    /// Lower end of the median's 95% bootstrap confidence interval (`SweepStatistics.medianConfidenceInterval`).
     public var p50Low: Double?
+    /// Upper end of the median's 95% bootstrap confidence interval.
     public var p50High: Double?
 
     /// Aggregates `values` (one per run that reported the metric, in seed order).

@@ -5,6 +5,7 @@ public struct SweepAxis: Hashable, Sendable {
     /// Its values, in the order given, each once.
     public var values: [ParameterValue]
 
+    /// An axis of already parsed values.
     public init(parameter: SweepParameter, values: [ParameterValue]) {
         self.parameter = parameter
         self.values = values

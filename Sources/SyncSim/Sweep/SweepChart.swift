@@ -166,7 +166,9 @@ public enum SweepChart {
                     "<circle cx=\"\(n(point.x))\" cy=\"\(n(y(point.summary.p99!)))\" r=\"2.5\" fill=\"#ffffff\" "
                         + "stroke=\"\(color)\"/>"
                 )
-                out.append("<circle cx=\"\(n(point.x))\" cy=\"\(n(y(point.summary.p50!)))\" r=\"4\" fill=\"\(color)\"/>")
+                out.append(
+                    "<circle cx=\"\(n(point.x))\" cy=\"\(n(y(point.summary.p50!)))\" r=\"4\" fill=\"\(color)\"/>"
+                )
                 if point.best {
                     out.append(
                         "<circle cx=\"\(n(point.x))\" cy=\"\(n(y(point.summary.p50!)))\" r=\"9\" fill=\"none\" "
@@ -182,7 +184,10 @@ public enum SweepChart {
         var out: [String] = []
         var x = 20.0
         let y = top + 14
-        out.append("<rect x=\"\(n(x))\" y=\"\(n(y - 9))\" width=\"22\" height=\"12\" fill=\"#555555\" fill-opacity=\"0.25\"/>")
+        out.append(
+            "<rect x=\"\(n(x))\" y=\"\(n(y - 9))\" width=\"22\" height=\"12\" fill=\"#555555\" "
+                + "fill-opacity=\"0.25\"/>"
+        )
         out.append(text(x + 28, y + 2, "p10–p90 (80% of seeds)"))
         x += 190
         out.append(line(x, y - 3, x + 24, y - 3, stroke: "#555555", width: 2.5))
@@ -194,7 +199,10 @@ public enum SweepChart {
         )
         out.append(text(x + 30, y + 2, "p99"))
         x += 80
-        out.append("<circle cx=\"\(n(x + 9))\" cy=\"\(n(y - 3))\" r=\"8\" fill=\"none\" stroke=\"#000000\" stroke-width=\"2\"/>")
+        out.append(
+            "<circle cx=\"\(n(x + 9))\" cy=\"\(n(y - 3))\" r=\"8\" fill=\"none\" stroke=\"#000000\" "
+                + "stroke-width=\"2\"/>"
+        )
         out.append(text(x + 24, y + 2, "best of its profile"))
         guard series.count > 1 else { return out }
         for (index, label) in series.enumerated() {

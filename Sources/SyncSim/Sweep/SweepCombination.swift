@@ -7,6 +7,7 @@ public struct SweepCombination: Hashable, Sendable {
     /// One value per axis, in axis order.
     public var values: [ParameterValue]
 
+    /// A combination at `index` of its sweep.
     public init(index: Int, profile: ProfileName, values: [ParameterValue]) {
         self.index = index
         self.profile = profile

@@ -8,7 +8,8 @@ public enum SweepJSONLines {
     /// shard (null for a whole sweep).
     public static func header(_ spec: SweepSpec, shard: SweepShard?) -> String {
         let axes = spec.axes.map { axis in
-            "{\"name\":\(string(axis.parameter.name)),\"values\":[\(axis.values.map { string($0.description) }.joined(separator: ","))]}"
+            let values = axis.values.map { string($0.description) }.joined(separator: ",")
+            return "{\"name\":\(string(axis.parameter.name)),\"values\":[\(values)]}"
         }
         return "{\"type\":\"sweep\",\"scenario\":\(string(spec.scenario)),"
             + "\"parameters\":[\(axes.joined(separator: ","))],"
@@ -36,7 +37,8 @@ public enum SweepJSONLines {
     /// A combination line: combination, profile, parameters, runs, failed, best, then per metric name, unit,
     /// count, p10, p50, p90, p99, mean, p50Low, p50High (the median's 95% bootstrap interval).
     public static func combination(_ combination: SweepCombination, report: SweepReport) -> String {
-        let runs = report.records[(combination.index * report.spec.seedCount)..<((combination.index + 1) * report.spec.seedCount)]
+        let seedCount = report.spec.seedCount
+        let runs = report.records[(combination.index * seedCount)..<((combination.index + 1) * seedCount)]
         let metrics = report.summaries[combination.index].map { summary in
             "{\"name\":\(string(summary.metric.name)),\"unit\":\(string(summary.metric.unit)),"
                 + "\"count\":\(summary.count),\"p10\":\(number(summary.p10)),\"p50\":\(number(summary.p50)),"

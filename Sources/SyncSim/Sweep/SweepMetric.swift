@@ -11,6 +11,7 @@ public struct SweepMetric: Hashable, Sendable {
     /// What it measures, one line.
     public var summary: String
 
+    /// A metric called `name` in `unit`.
     public init(name: String, unit: String, summary: String) {
         self.name = name
         self.unit = unit

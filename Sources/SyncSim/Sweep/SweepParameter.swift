@@ -57,6 +57,7 @@ public struct SweepParameter: Hashable, Sendable {
         SweepParameter(name: "backoffJitter", kind: .fraction(0...1), defaultValue: "0.5"),
     ]
 
+    /// A parameter; `appliesToServer` also hands its value to the server.
     public init(name: String, kind: Kind, defaultValue: String, appliesToServer: Bool = false) {
         self.name = name
         self.kind = kind

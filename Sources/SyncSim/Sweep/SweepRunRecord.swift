@@ -15,6 +15,7 @@ public struct SweepRunRecord: Hashable, Sendable {
     /// Metrics as the executor reported them, in its order.
     public var metrics: [Metric]
 
+    /// A record from its fields (as read back from JSON lines).
     public init(
         index: Int,
         combination: SweepCombination,

@@ -7,6 +7,7 @@ public struct SweepRunner: Sendable {
     /// The executor.
     public var executor: any ScenarioExecutor
 
+    /// A runner of `spec` over `base` with `executor`.
     public init(spec: SweepSpec, base: Scenario, executor: any ScenarioExecutor) {
         self.spec = spec
         self.base = base

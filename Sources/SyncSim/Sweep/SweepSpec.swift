@@ -152,7 +152,9 @@ public struct SweepSpec: Hashable, Sendable {
     /// The command that repeats one run of the sweep: the combination's values, its profile and its seed.
     public func reproduceCommand(_ run: Run) -> String {
         var parts = ["syncsim sweep", scenario]
-        for (axis, value) in zip(axes, run.combination.values) { parts.append("--param \(axis.parameter.name)=\(value)") }
+        for (axis, value) in zip(axes, run.combination.values) {
+            parts.append("--param \(axis.parameter.name)=\(value)")
+        }
         parts.append("--profiles \(run.combination.profile)")
         parts.append("--seeds 1 --seed-base \(run.seed)")
         for client in clients { parts.append("--client \(client)") }

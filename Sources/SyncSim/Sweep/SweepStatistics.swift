@@ -7,7 +7,8 @@ public enum SweepStatistics {
     public static let bootstrapSeed: UInt64 = 0x5357_4545_5042_4F4F
 
     /// The `q` quantile of `sorted` by linear interpolation between closest ranks (Hyndman and Fan's type 7,
-    /// the default of R and NumPy): position `h = (n - 1)·q`, value `x[⌊h⌋] + (h - ⌊h⌋)·(x[⌊h⌋+1] - x[⌊h⌋])`.
+    /// the default of R and NumPy): position `h = (n - 1)·q`, value
+    /// `x[⌊h⌋] + (h - ⌊h⌋)·(x[⌊h⌋+1] - x[⌊h⌋])`.
     /// - Parameters:
     ///   - sorted: the sample in ascending order, not empty.
     ///   - q: the quantile in 0...1 (0.5 for the median).

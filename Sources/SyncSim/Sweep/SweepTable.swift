@@ -10,10 +10,12 @@ public enum SweepTable {
         let combinations = spec.combinations
         var lines = [
             "sweep \(spec.scenario): \(combinations.count) combination\(combinations.count == 1 ? "" : "s") × "
-                + "\(spec.seedCount) seed\(spec.seedCount == 1 ? "" : "s") (\(spec.seedBase)...\(spec.seedBase + UInt64(spec.seedCount - 1))) "
+                + "\(spec.seedCount) seed\(spec.seedCount == 1 ? "" : "s") "
+                + "(\(spec.seedBase)...\(spec.seedBase + UInt64(spec.seedCount - 1))) "
                 + "= \(report.records.count) runs, \(report.failedRuns) failed a check",
             "percentiles over seeds (type 7); [a, b] = 95% bootstrap CI of p50 "
-                + "(\(SweepStatistics.bootstrapResamples) resamples); * = best of its profile by p50 of \(spec.objective)",
+                + "(\(SweepStatistics.bootstrapResamples) resamples); "
+                + "* = best of its profile by p50 of \(spec.objective)",
         ]
         if report.metrics.isEmpty {
             lines.append("")
@@ -22,10 +24,14 @@ public enum SweepTable {
         for (metricIndex, metric) in report.metrics.enumerated() {
             lines.append("")
             lines.append("\(metric.name)\(metric.unit.isEmpty ? "" : " (\(metric.unit))"): \(metric.summary)")
-            var rows = [["", "profile"] + spec.axes.map(\.parameter.name) + ["runs", "p50 [95% CI]", "p90", "p99", "mean"]]
+            var rows = [
+                ["", "profile"] + spec.axes.map(\.parameter.name) + ["runs", "p50 [95% CI]", "p90", "p99", "mean"]
+            ]
             for combination in combinations {
                 let summary = report.summaries[combination.index][metricIndex]
-                let interval = summary.p50.map { "\(format($0)) [\(format(summary.p50Low!)), \(format(summary.p50High!))]" }
+                let interval = summary.p50.map {
+                    "\(format($0)) [\(format(summary.p50Low!)), \(format(summary.p50High!))]"
+                }
                 rows.append(
                     [report.isBest(combination.index) ? "*" : "", combination.profile.rawValue]
                         + combination.values.map(\.description)
