@@ -53,7 +53,7 @@ struct SweepCommand {
 
     /// Help lines `  name   text`, names padded to one column.
     private static func table(_ rows: [(String, String)]) -> String {
-        rows.map { "  " + $0.0.padding(toLength: 27, withPad: " ", startingAt: 0) + $0.1 }.joined(separator: "\n")
+        rows.map { "  " + $0.0.padding(toLength: 28, withPad: " ", startingAt: 0) + $0.1 }.joined(separator: "\n")
     }
 
     var base: Scenario
