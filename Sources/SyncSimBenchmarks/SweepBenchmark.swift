@@ -57,7 +57,8 @@ enum SweepBenchmark {
         let rate = Double(records.count) / max((ran - started).seconds, 1e-9)
         print("  runs       \(ms(ran - started))  (\(String(format: "%.0f", rate)) runs/s, one thread)")
         print(
-            "  aggregate  \(ms(aggregated - ran))  (\(report.metrics.count) metrics, "
+            "  aggregate  \(ms(aggregated - ran))  "
+                + "(\(report.metrics.count) metric\(report.metrics.count == 1 ? "" : "s"), "
                 + "\(SweepStatistics.bootstrapResamples) bootstrap resamples each)"
         )
         print("  reports    \(ms(reported - aggregated))  (JSON lines, CSV, SVG: \(bytes) bytes)")
