@@ -168,6 +168,14 @@ func contents(_ url: URL) throws -> String { try String(contentsOf: url, encodin
         #expect(output.err.hasPrefix("syncsim sweep: parameter historyPageSize: expected an integer"))
     }
 
+    @Test("the real command sweeps the catalog's open-and-scroll-to-start with the default executor")
+    func realSweep() {
+        let output = syncsim(["sweep", "open-and-scroll-to-start", "--param", "historyPageSize=10,50", "--param",
+                              "requestTimeout=500ms,20s", "--profiles", "EDGE,3G", "--seeds", "2", "--jobs", "2"])
+        #expect(output.code == ExitCode.success, "\(output.err)")
+        #expect(output.out.hasPrefix("sweep open-and-scroll-to-start: 8 combinations × 2 seeds (1...2) = 16 runs"))
+    }
+
     @Test("progress shows runs done of total on a terminal and nothing otherwise")
     func progress() {
         let interactive = sweepCommand(Self.grid, isInteractive: true)
