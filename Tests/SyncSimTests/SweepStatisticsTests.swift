@@ -58,20 +58,4 @@ import Testing
         let empty = MetricSummary(metric: .reconnects, values: [])
         #expect(empty.count == 0 && empty.p50 == nil && empty.mean == nil && empty.p50Low == nil)
     }
-
-    @Test("fixed formatting rounds half away from zero without a locale", arguments: [
-        (1.25, 1, "1.3"), (-0.04, 1, "0.0"), (1234.5, 0, "1235"), (0.5, 2, "0.50"), (-2.5, 0, "-3"), (12.0, 1, "12.0"),
-    ])
-    func fixed(value: Double, decimals: Int, expected: String) {
-        #expect(SweepTable.fixed(value, decimals: decimals) == expected)
-    }
-
-    @Test("chart axes step by 1, 2 or 5 times a power of ten in at most 5 steps", arguments: [
-        (0.0, 1.0, 1), (7.0, 2.0, 4), (10.0, 2.0, 5), (11.0, 5.0, 3), (230.0, 50.0, 5), (68_000.0, 20_000.0, 4),
-        (0.3, 0.1, 3),
-    ])
-    func axisScale(maximum: Double, step: Double, ticks: Int) {
-        let scale = SweepChart.axisScale(maximum)
-        #expect(abs(scale.step - step) < 1e-9 && scale.ticks == ticks, "got \(scale)")
-    }
 }

@@ -38,3 +38,17 @@ let sweepTestScenario = Scenario("open-and-scroll", summary: "sweep test scenari
         At(.seconds(2)) { ScrollUp("alice", in: "alice+bob", messages: 500) }
     }
 }
+
+/// A sweep of `sweepTestScenario` run with `SweepTestExecutor`, objective `scrollWaitMilliseconds`, seeds from 10.
+func makeSweepReport(
+    _ params: [String] = ["historyPageSize=10,20,50,100"],
+    profiles: [ProfileName] = [.edge, .threeG],
+    seeds: Int = 8
+) throws -> SweepReport {
+    let spec = try SweepSpec(
+        scenario: sweepTestScenario.name, axes: params.map(SweepAxis.init(parsing:)), profiles: profiles,
+        seedCount: seeds, seedBase: 10, objective: "scrollWaitMilliseconds"
+    )
+    let records = SweepRunner(spec: spec, base: sweepTestScenario, executor: SweepTestExecutor()).records()
+    return try SweepReport(spec: spec, records: records)
+}
