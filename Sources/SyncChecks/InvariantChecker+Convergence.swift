@@ -5,8 +5,9 @@ import SyncServer
 
 extension InvariantChecker {
     /// V1 (convergence): call at quiescence (network up, no pending work, the client logged in since the last
-    /// server change). The client's chat list names every chat of its user with the server's last message, and
-    /// every loaded history ends at that message and holds the server's messages.
+    /// server change). The client's chat list names every chat of its user, the newest message it knows there
+    /// (chat-list entry or cache) is the server's last, and every loaded history ends there and holds the
+    /// server's messages.
     /// - Parameters:
     ///   - client: a registered client.
     ///   - view: the client's view now.
@@ -28,13 +29,16 @@ extension InvariantChecker {
                 report(chatId, "chat \(chatId) in the chat list", "it is missing")
                 continue
             }
-            let clientLast = entry.lastMessage?.id
+            // The chat list previews the newest message the client knows: its entry's, or a newer cached one (the
+            // acknowledgement of its own send, which no push or LOGIN entry carries until the next LOGIN).
+            let store = view.chunkStores[chatId]
+            let clientLast = [entry.lastMessage?.id, store?.topChunk?.upper].compactMap { $0 }.max()
             if clientLast != serverLast {
                 report(chatId, "last message \(serverLast.map(String.init) ?? "none") in the chat list",
                        "\(clientLast.map(String.init) ?? "none")")
                 continue
             }
-            guard let store = view.chunkStores[chatId], let top = store.topChunk else { continue }
+            guard let store, let top = store.topChunk else { continue }
             if let serverLast, top.upper != serverLast {
                 report(chatId, "loaded history up to message \(serverLast)", "top chunk \(top)")
                 continue

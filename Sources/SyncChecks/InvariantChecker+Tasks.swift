@@ -85,8 +85,7 @@ extension InvariantChecker {
         client: String, view: ClientView, server: SyncServer, at now: SimInstant
     ) -> [Finding] {
         guard ledgers[client] != nil else { preconditionFailure("unregistered client \(client)") }
-        ledgers[client]!.unfinishedBeforeRestart = []
-        let found = afterClientEvent(client: client, server: server, at: now, view: { view })
+        let found = checkClient(client, view: view, server: server, at: now)
         ledgers[client]!.unfinishedBeforeRestart = view.tasks.filter { $0.state == .pending }.map(\.id)
         ledgers[client]!.outstanding = [:]
         ledgers[client]!.checkedStores = [:]

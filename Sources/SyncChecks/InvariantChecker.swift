@@ -78,11 +78,17 @@ public final class InvariantChecker {
     public func afterClientEvent(
         client: String, server: SyncServer, at now: SimInstant, view: () -> ClientView
     ) -> [Finding] {
-        guard var ledger = ledgers[client] else { preconditionFailure("unregistered client \(client)") }
+        guard let ledger = ledgers[client] else { preconditionFailure("unregistered client \(client)") }
         clientEventCount += 1
         let isRestartCheck = ledger.unfinishedBeforeRestart != nil
         guard isRestartCheck || clientEventCount % options.sampling == 0 else { return [] }
-        let current = view()
+        return checkClient(client, view: view(), server: server, at: now)
+    }
+
+    /// Every per-event check of one client's view, whatever the sampling.
+    func checkClient(_ client: String, view current: ClientView, server: SyncServer, at now: SimInstant)
+        -> [Finding] {
+        var ledger = ledgers[client]!
         var new: [Finding] = []
         let report = { (invariant: InvariantID, chatId: Int64?, expected: String, found: String) in
             new.append(Finding(invariant: invariant, client: client, chatId: chatId, time: now, expected: expected,
