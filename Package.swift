@@ -50,7 +50,9 @@ let package = Package(
         .testTarget(name: "SyncServerTests", dependencies: ["SyncServer"], swiftSettings: swiftSettings),
         .testTarget(name: "SyncClientTests", dependencies: ["SyncClient", "SyncServer"], swiftSettings: swiftSettings),
         .testTarget(
-            name: "SyncChecksTests", dependencies: ["SyncChecks", "SyncClient", "SyncServer"], swiftSettings: swiftSettings
+            name: "SyncChecksTests",
+            dependencies: ["SyncChecks", "SyncClient", "SyncServer"],
+            swiftSettings: swiftSettings
         ),
         .testTarget(name: "SyncTraceTests", dependencies: ["SyncTrace"], swiftSettings: swiftSettings),
         .testTarget(name: "SyncSimTests", dependencies: ["SyncSim", "Scenarios"], swiftSettings: swiftSettings),

@@ -3,26 +3,30 @@ import SyncClient
 import SyncProtocol
 import Testing
 
+private func chunk(_ lower: Int64, _ upper: Int64, start: Bool = false) -> Chunk {
+    Chunk(lower: lower, upper: upper, isStartOfHistory: start)
+}
+
 private func messages(_ ids: [Int64]) -> [ChatMessage] {
     ids.map { ChatMessage(id: $0, time: 1_000 + $0, sender: 2, text: "m\($0)") }
 }
 
 @Suite struct ChunkChecksTests {
     @Test("C1 holds for sorted, disjoint chunks whose bounds and messages are cached") func c1Sound() {
-        let chunks = [Chunk(lower: 1, upper: 3, isStartOfHistory: true), Chunk(lower: 7, upper: 9, isStartOfHistory: false)]
+        let chunks = [chunk(1, 3, start: true), chunk(7, 9)]
         #expect(ChunkChecks.c1Problems(chunks: chunks, cachedIds: [1, 2, 3, 7, 9]) == [])
     }
 
     @Test("C1 names a broken chunk list", arguments: [
-        ([Chunk(lower: 7, upper: 9, isStartOfHistory: false), Chunk(lower: 1, upper: 3, isStartOfHistory: false)],
+        ([chunk(7, 9), chunk(1, 3)],
          [Int64(1), 3, 7, 9], "unsorted or overlap"),
-        ([Chunk(lower: 1, upper: 5, isStartOfHistory: false), Chunk(lower: 5, upper: 9, isStartOfHistory: false)],
+        ([chunk(1, 5), chunk(5, 9)],
          [1, 5, 9], "unsorted or overlap"),
-        ([Chunk(lower: 5, upper: 1, isStartOfHistory: false)], [1, 5], "is empty"),
-        ([Chunk(lower: 1, upper: 3, isStartOfHistory: false), Chunk(lower: 7, upper: 9, isStartOfHistory: true)],
+        ([chunk(5, 1)], [1, 5], "is empty"),
+        ([chunk(1, 3), chunk(7, 9, start: true)],
          [1, 3, 7, 9], "is not first"),
-        ([Chunk(lower: 1, upper: 3, isStartOfHistory: false)], [1], "bound that is not cached"),
-        ([Chunk(lower: 1, upper: 3, isStartOfHistory: false)], [1, 3, 5], "lies in no chunk"),
+        ([chunk(1, 3)], [1], "bound that is not cached"),
+        ([chunk(1, 3)], [1, 3, 5], "lies in no chunk"),
     ])
     func c1Broken(chunks: [Chunk], cachedIds: [Int64], problem: String) {
         let problems = ChunkChecks.c1Problems(chunks: chunks, cachedIds: cachedIds)
@@ -31,7 +35,7 @@ private func messages(_ ids: [Int64]) -> [ChatMessage] {
 
     @Test("C2 finds a server message strictly inside a chunk that the cache lacks, and ignores gaps") func c2() {
         let server = messages([1, 2, 3, 4, 5, 6, 7])
-        let chunks = [Chunk(lower: 1, upper: 3, isStartOfHistory: true), Chunk(lower: 5, upper: 7, isStartOfHistory: false)]
+        let chunks = [chunk(1, 3, start: true), chunk(5, 7)]
         let full: Set<Int64> = [1, 2, 3, 5, 6, 7]
         #expect(ChunkChecks.c2Problems(chunks: chunks, isCached: { full.contains($0) }, server: server) == [])
         let holed: Set<Int64> = [1, 3, 5, 6, 7]
@@ -45,8 +49,10 @@ private func messages(_ ids: [Int64]) -> [ChatMessage] {
         var edited = messages([2])
         edited[0].text = "edited"
         #expect(ChunkChecks.c3Problems(cached: edited, server: server).first?.contains("cached as") == true)
-        #expect(ChunkChecks.c3Problems(cached: messages([4]), server: server) == ["cached message 4 is not on the server"])
-        #expect(ChunkChecks.c3Problems(cached: messages([3, 1]), server: server).first?.contains("out of order") == true)
+        #expect(ChunkChecks.c3Problems(cached: messages([4]), server: server)
+            == ["cached message 4 is not on the server"])
+        let unordered = ChunkChecks.c3Problems(cached: messages([3, 1]), server: server)
+        #expect(unordered.first?.contains("out of order") == true)
     }
 
     @Test("C4 finds an id cached twice and a cid echoed twice") func c4() {
@@ -57,18 +63,18 @@ private func messages(_ ids: [Int64]) -> [ChatMessage] {
 
     @Test("C5 finds a start-of-history chunk with an older server message") func c5() {
         let server = messages([1, 2, 3])
-        #expect(ChunkChecks.c5Problems(chunks: [Chunk(lower: 1, upper: 3, isStartOfHistory: true)], server: server) == [])
-        #expect(ChunkChecks.c5Problems(chunks: [Chunk(lower: 2, upper: 3, isStartOfHistory: true)], server: server)
+        #expect(ChunkChecks.c5Problems(chunks: [chunk(1, 3, start: true)], server: server) == [])
+        #expect(ChunkChecks.c5Problems(chunks: [chunk(2, 3, start: true)], server: server)
             .count == 1)
     }
 
     @Test("C6 wants one start chunk spanning the server's history") func c6() {
         let server = messages([1, 2, 3])
-        #expect(ChunkChecks.c6Problems(chunks: [Chunk(lower: 1, upper: 3, isStartOfHistory: true)], server: server) == [])
-        #expect(ChunkChecks.c6Problems(chunks: [Chunk(lower: 1, upper: 3, isStartOfHistory: false)], server: server)
+        #expect(ChunkChecks.c6Problems(chunks: [chunk(1, 3, start: true)], server: server) == [])
+        #expect(ChunkChecks.c6Problems(chunks: [chunk(1, 3)], server: server)
             .count == 1)
-        #expect(ChunkChecks.c6Problems(chunks: [Chunk(lower: 1, upper: 1, isStartOfHistory: true),
-                                                Chunk(lower: 3, upper: 3, isStartOfHistory: false)], server: server)
+        #expect(ChunkChecks.c6Problems(chunks: [chunk(1, 1, start: true),
+                                                chunk(3, 3)], server: server)
             .count == 1)
         #expect(ChunkChecks.c6Problems(chunks: [], server: []) == [])
     }

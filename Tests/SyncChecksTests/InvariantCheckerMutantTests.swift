@@ -101,7 +101,8 @@ private func expectVerdict(_ world: CheckedWorld, mutant: Mutant?, expected: [In
         expectVerdict(world, mutant: mutant, expected: [.C2])
     }
 
-    @Test("since-from-newest-push breaks V1 (a lost push is never listed)", arguments: [nil, Mutant.sinceFromNewestPush])
+    @Test("since-from-newest-push breaks V1 (a lost push is never listed)",
+          arguments: [nil, Mutant.sinceFromNewestPush])
     func sinceFromNewestPush(mutant: Mutant?) {
         let world = makeWorld(mutant: mutant)
         world.start("alice")
@@ -138,7 +139,8 @@ private func expectVerdict(_ world: CheckedWorld, mutant: Mutant?, expected: [In
 
     @Test("resend-new-cid breaks T2", arguments: [nil, Mutant.resendNewCid])
     func resendNewCid(mutant: Mutant?) {
-        let world = makeWorld(mutant: mutant, knobs: ServerKnobs(processingDelay: [.msgSend: .fixed(.seconds(Int64(25)))]))
+        let slow = ServerKnobs(processingDelay: [.msgSend: .fixed(.seconds(Int64(25)))])
+        let world = makeWorld(mutant: mutant, knobs: slow)
         world.start("alice")
         world.run(for: .seconds(Int64(1)))
         world.user("alice", .sendText(chatId: 100, text: "once"))
@@ -202,7 +204,8 @@ private func expectVerdict(_ world: CheckedWorld, mutant: Mutant?, expected: [In
 
     @Test("inflight-dropped-on-disconnect breaks P3 and T5", arguments: [nil, Mutant.inflightDroppedOnDisconnect])
     func inflightDropped(mutant: Mutant?) {
-        let world = makeWorld(mutant: mutant, knobs: ServerKnobs(processingDelay: [.msgSend: .fixed(.seconds(Int64(2)))]))
+        let slow = ServerKnobs(processingDelay: [.msgSend: .fixed(.seconds(Int64(2)))])
+        let world = makeWorld(mutant: mutant, knobs: slow)
         world.start("alice")
         world.run(for: .seconds(Int64(1)))
         world.user("alice", .sendText(chatId: 100, text: "in flight"))

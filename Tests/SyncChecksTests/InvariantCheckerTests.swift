@@ -72,7 +72,8 @@ private let t1 = SimInstant.start + .seconds(Int64(1))
         let broken = ChunkStore(chunks: [Chunk(lower: 1, upper: 2, isStartOfHistory: false),
                                          Chunk(lower: 2, upper: 3, isStartOfHistory: false)],
                                 messages: server.messages(inChat: 100))
-        let found = checker.afterClientEvent(client: "alice", server: server, at: t1, view: { view(stores: [100: broken]) })
+        let found = checker.afterClientEvent(client: "alice", server: server, at: t1,
+                                             view: { view(stores: [100: broken]) })
         #expect(found.map(\.invariant) == [.C1])
         #expect(found.first?.client == "alice" && found.first?.chatId == 100 && found.first?.time == t1)
     }
