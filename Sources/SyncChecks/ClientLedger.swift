@@ -17,6 +17,8 @@ struct ClientLedger {
     let requestTimeout: SimDuration
     let pongTimeout: SimDuration
 
+    /// The view's task list as last checked (an unchanged list is not walked again).
+    var lastTasks: [TaskRecord] = []
     /// Every task the client ever accepted, last seen state, by id (T1, T3, T6).
     var tasks: [Int64: TaskRecord] = [:]
     /// Every cid each task was seen with (T2: a retry must reuse it), by task id.

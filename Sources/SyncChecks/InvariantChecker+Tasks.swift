@@ -6,6 +6,8 @@ import SyncServer
 extension InvariantChecker {
     /// T1, T3, T6 over the client's tasks, updating the ledger of accepted tasks (and their cids, for T2 and T4).
     func checkTasks(_ ledger: inout ClientLedger, client: String, view: ClientView, report: Report) {
+        if ledger.unfinishedBeforeRestart == nil, view.tasks == ledger.lastTasks { return }
+        ledger.lastTasks = view.tasks
         var present: Set<Int64> = []
         var byId: [Int64: TaskRecord] = [:]
         for task in view.tasks {
@@ -47,8 +49,7 @@ extension InvariantChecker {
     /// upload has one in flight (else its request ended without its owner being told).
     func checkRunningTasks(view: ClientView, report: Report) {
         guard !view.runningTaskIds.isEmpty else { return }
-        var byId: [Int64: TaskRecord] = [:]
-        for task in view.tasks { byId[task.id] = task }
+        let byId = TaskLookup(view.tasks)
         let requestOwners = Set(view.inFlightRequests.compactMap(\.taskId))
         let uploading = Set(view.uploadingTaskIds)
         for id in view.runningTaskIds {
@@ -187,6 +188,23 @@ extension InvariantChecker {
                                    + "of task \(after.taskId)"))
         }
         return new
+    }
+
+    /// Tasks by id by binary search over the view's list (ascending by id), without building a dictionary.
+    private struct TaskLookup {
+        let tasks: [TaskRecord]
+
+        init(_ tasks: [TaskRecord]) { self.tasks = tasks }
+
+        subscript(id: Int64) -> TaskRecord? {
+            var low = 0
+            var high = tasks.count
+            while low < high {
+                let mid = (low + high) / 2
+                if tasks[mid].id < id { low = mid + 1 } else { high = mid }
+            }
+            return low < tasks.count && tasks[low].id == id ? tasks[low] : nil
+        }
     }
 
     private func describe(_ task: TaskRecord?) -> String { task.map { $0.state.rawValue } ?? "unknown" }
