@@ -62,9 +62,11 @@ extension InvariantChecker {
         default: break
         }
         guard packet.cmd == .response || packet.cmd == .error else { return [] }
-        endStaleRequests(&ledger, connection: connection, now: now)
-        let live = ledger.outstanding[packet.seq] ?? []
-        let matching = live.indices.filter { live[$0].opcode == packet.opcode }
+        // A late packet on an old connection (which the engine ignores) must not end requests on the current one,
+        // so only timeouts end requests here.
+        let live = (ledger.outstanding[packet.seq] ?? []).filter { $0.deadline > now }
+        ledger.outstanding[packet.seq] = live.isEmpty ? nil : live
+        let matching = live.indices.filter { live[$0].opcode == packet.opcode && live[$0].connection == connection }
         if matching.count > 1 {
             let sent = matching.map { "\(live[$0].sentAt)" }.joined(separator: ", ")
             return record([Finding(invariant: .P1, client: client, time: now,
@@ -77,6 +79,25 @@ extension InvariantChecker {
             ledger.outstanding[packet.seq] = remaining.isEmpty ? nil : remaining
         }
         return []
+    }
+
+    /// Observes an event about to reach a client engine: a received packet goes to `observeClientReceived`.
+    /// - Returns: the new findings.
+    @discardableResult
+    public func observeClientEvent(client: String, event: ClientEvent, at now: SimInstant) -> [Finding] {
+        guard case .packetReceived(let packet, let connection) = event else { return [] }
+        return observeClientReceived(client: client, packet: packet, on: connection, at: now)
+    }
+
+    /// Observes the actions a client engine returned: each sent packet goes to `observeClientSent`, in order.
+    /// - Returns: the new findings.
+    @discardableResult
+    public func observeClientActions(client: String, actions: [ClientAction], at now: SimInstant) -> [Finding] {
+        var new: [Finding] = []
+        for case .send(let packet, let connection) in actions {
+            new += observeClientSent(client: client, packet: packet, on: connection, at: now)
+        }
+        return new
     }
 
     /// Ends requests sent on another connection (it closed) or past their timeout.

@@ -7,8 +7,9 @@ import SyncServer
 ///
 /// The world owns one checker per run (a `final class`: its ledgers outlive app restarts) and feeds it:
 /// 1. `register(client:userId:parameters:)` once per client before the run;
-/// 2. `observeClientReceived` before a packet reaches a client engine, `observeClientSent` for each request the
-///    engine sends (P1, P2, P4's server times);
+/// 2. `observeClientReceived` before a packet reaches a client engine, `observeClientSent` for each packet the
+///    engine sends (P1, P2, P4's server times); or `observeClientEvent` before `handle` and
+///    `observeClientActions` with what `handle` returned;
 /// 3. `afterClientEvent` after a client engine handled an event, `afterServerEvent` after the server did
 ///    (chunks, tasks, last-sync; only the client and chats that changed are compared again);
 /// 4. `appWillRestart` just before an app restart (T6's snapshot; the next `afterClientEvent` compares);

@@ -197,13 +197,12 @@ final class CheckedWorld {
 
     private func deliver(_ name: String, _ generation: Int, _ event: ClientEvent) {
         guard var slot = clients[name], slot.generation == generation else { return }
-        if case .packetReceived(let packet, let connection) = event {
-            checker.observeClientReceived(client: name, packet: packet, on: connection, at: now)
-        }
+        checker.observeClientEvent(client: name, event: event, at: now)
         let actions = slot.engine.handle(event, now: now)
         clients[name] = slot
         let engine = slot.engine
         checker.afterClientEvent(client: name, server: server, at: now, view: { engine.view })
+        checker.observeClientActions(client: name, actions: actions, at: now)
         for action in actions { perform(action, client: name, generation: generation) }
     }
 
@@ -223,7 +222,6 @@ final class CheckedWorld {
             schedule(.client(name, generation: generation, .connected(connection)), at: now + oneWayDelay * 2)
         case .send(let packet, let connection):
             sentRequests.append((name, packet))
-            checker.observeClientSent(client: name, packet: packet, on: connection, at: now)
             guard let link = links.first(where: { $0.client == name && $0.clientConnection == connection
                 && $0.generation == generation && $0.isAlive }), !link.isSilent else { return }
             schedule(.server(.packetReceived(packet, on: link.serverConnection)), at: now + oneWayDelay)
