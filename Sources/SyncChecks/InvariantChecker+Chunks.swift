@@ -17,6 +17,14 @@ extension InvariantChecker {
             for problem in ChunkChecks.c4Problems(cachedIds: [], echoCids: echoCidsByChat[chatId]!) {
                 report(.C4, chatId, "each local echo once", problem)
             }
+            guard options.flagsEchoOfCachedMessage, let store = view.chunkStores[chatId] else { continue }
+            let echoed = Set(echoCidsByChat[chatId]!)
+            for message in store.messages where message.sender == ledger.userId {
+                if let cid = message.cid, echoed.contains(cid) {
+                    report(.C4, chatId, "a send shown once",
+                           "message \(message.id) cached and still echoed (cid \(cid))")
+                }
+            }
         }
         for chatId in view.chunkStores.keys.sorted() {
             let store = view.chunkStores[chatId]!

@@ -208,6 +208,19 @@ private let t1 = SimInstant.start + .seconds(Int64(1))
             == [.V1])
     }
 
+    @Test("an echo of a cached own message is C4 only when asked for") func echoOfCachedMessage() {
+        var server = makeServer()
+        send(&server, cid: 7, text: "t1")
+        var store = ChunkStore()
+        store.insertPage(server.messages(inChat: 100), isStartOfHistory: true)
+        var shown = view(tasks: [task(1, cid: 7)], stores: [100: store])
+        shown.localEchoes = [ClientView.LocalEcho(chatId: 100, cid: 7, text: "t1")]
+        #expect(makeChecker().afterClientEvent(client: "alice", server: server, at: t1, view: { shown }) == [])
+        let strict = makeChecker(CheckOptions(flagsEchoOfCachedMessage: true))
+        #expect(strict.afterClientEvent(client: "alice", server: server, at: t1, view: { shown }).map(\.invariant)
+            == [.C4])
+    }
+
     @Test("sampling checks every Nth event; disabled invariants are never reported") func samplingAndEnabled() {
         let server = makeServer()
         let sampled = makeChecker(CheckOptions(sampling: 3))
