@@ -109,14 +109,22 @@ extension InvariantChecker {
         }
     }
 
-    /// P2 over the view's table and P4: last-sync never goes backwards, never runs ahead of the server clock, and
-    /// (when packets are observed) is a server time the client received in a response.
-    func checkLastSync(
+    /// P2 over the view's table, P3 (nothing stays in flight past its timeout) and P4: last-sync never goes
+    /// backwards, never runs ahead of the server clock, and (when packets are observed) is a server time the client
+    /// received in a response.
+    func checkRequestsAndLastSync(
         _ ledger: inout ClientLedger, view: ClientView, server: SyncServer, now: SimInstant, report: Report
     ) {
         let seqs = view.inFlightRequests.map(\.seq)
         if Set(seqs).count != seqs.count {
             report(.P2, nil, "distinct seqs in flight", "seqs \(seqs.map(String.init).joined(separator: ", "))")
+        }
+        for request in view.inFlightRequests {
+            let deadline = request.sentAt + (request.opcode == .ping ? ledger.pongTimeout : ledger.requestTimeout)
+            if deadline < now {
+                report(.P3, nil, "\(request.opcode) seq \(request.seq) answered or timed out by \(deadline)",
+                       "still in flight at \(now)")
+            }
         }
         let value = view.lastSyncMilliseconds
         defer { ledger.lastSyncMilliseconds = max(ledger.lastSyncMilliseconds, value) }

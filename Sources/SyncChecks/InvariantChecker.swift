@@ -98,7 +98,7 @@ public final class InvariantChecker {
         checkChunks(&ledger, view: current, server: server, report: report)
         checkTasks(&ledger, client: client, view: current, report: report)
         checkRunningTasks(view: current, report: report)
-        checkLastSync(&ledger, view: current, server: server, now: now, report: report)
+        checkRequestsAndLastSync(&ledger, view: current, server: server, now: now, report: report)
         ledgers[client] = ledger
         new += linkTaskCids(client: client, at: now)
         new += scanServer(server, at: now)

@@ -134,6 +134,17 @@ private let t1 = SimInstant.start + .seconds(Int64(1))
         #expect(found.map(\.invariant) == [.P3])
     }
 
+    @Test("a request still in flight after its timeout is P3") func p3Timeout() {
+        let server = makeServer()
+        let checker = makeChecker()
+        let inFlight = [ClientView.InFlightRequest(seq: 4, opcode: .chatHistory, sentAt: .start)]
+        #expect(checker.afterClientEvent(client: "alice", server: server, at: .start + .seconds(Int64(20)),
+                                         view: { view(inFlight: inFlight) }) == [])
+        let late = checker.afterClientEvent(client: "alice", server: server, at: .start + .seconds(Int64(21)),
+                                            view: { view(inFlight: inFlight) })
+        #expect(late.map(\.invariant) == [.P3])
+    }
+
     @Test("after a restart the unfinished tasks must be those before it (T6); vanished ones are T1 too")
     func t6() {
         let server = makeServer()
