@@ -101,7 +101,7 @@ private let t1 = SimInstant.start + .seconds(Int64(1))
         #expect(checker.afterServerEvent(server: server, at: t1).map(\.invariant) == [.T4])
     }
 
-    @Test("a task that vanishes, or fails without an error, is T1") func t1Vanish() {
+    @Test("an unfinished task that vanishes, or a task failing without an error, is T1") func t1Vanish() {
         let server = makeServer()
         let checker = makeChecker()
         checker.afterClientEvent(client: "alice", server: server, at: t1, view: { view(tasks: [task(1), task(2)]) })
@@ -114,6 +114,11 @@ private let t1 = SimInstant.start + .seconds(Int64(1))
         let both = all.afterClientEvent(client: "alice", server: server, at: t1,
                                         view: { view(tasks: [task(2, state: .failed)]) })
         #expect(both.map(\.invariant) == [.T1, .T1])
+        let pruning = makeChecker()
+        pruning.afterClientEvent(client: "alice", server: server, at: t1,
+                                 view: { view(tasks: [task(1, state: .done), task(2)]) })
+        #expect(pruning.afterClientEvent(client: "alice", server: server, at: t1, view: { view(tasks: [task(2)]) })
+            == [], "a task that ended may be pruned")
     }
 
     @Test("a task running before its dependency is done is T3") func t3() {
