@@ -88,20 +88,23 @@ enum MessagePackSerialization {
         static let defaultZoneChunkBytes = 128 << 10
 
         private let zone: UnsafeMutablePointer<msgpack_zone>
-        private var keyCache = KeyCache()
+        private let keyCache: KeyCache
 
         /// - Throws: `WireError` `.invalidMessagePack` when msgpack-c cannot allocate the zone.
         init(zoneChunkBytes: Int = Unpacker.defaultZoneChunkBytes) throws {
-            zone = .allocate(capacity: 1)
+            let zone = UnsafeMutablePointer<msgpack_zone>.allocate(capacity: 1)
             zone.initialize(to: msgpack_zone())
             guard msgpack_zone_init(zone, zoneChunkBytes) else {
                 zone.deallocate()
                 throw WireError(.invalidMessagePack, offset: 0, detail: "msgpack-c could not allocate its zone",
                                 payloadOffset: 0)
             }
+            self.zone = zone
+            keyCache = KeyCache()
         }
 
         deinit {
+            keyCache.deallocate()
             msgpack_zone_destroy(zone)
             zone.deallocate()
         }
@@ -126,7 +129,6 @@ enum MessagePackSerialization {
             }
             var converter = Converter(signedIndices: scan.signedNonNegativeIndices, keyCache: keyCache)
             let value = converter.convert(root)
-            keyCache = converter.keyCache
             if converter.sawInvalidUTF8 { throw InvalidUTF8() }
             return value
         }
@@ -135,17 +137,32 @@ enum MessagePackSerialization {
     /// Map keys seen so far, at most 15 bytes each, stored with their length in two words: payloads repeat a few
     /// keys (`id`, `time`, `text`) thousands of times, and comparing two words is cheaper than building and
     /// checking a string each time.
+    ///
+    /// Direct-mapped: a key's words pick one of 64 slots and a newer key evicts an older one in the same slot. A hit
+    /// returns exactly the value `convert` would build, so eviction order never reaches the output.
     struct KeyCache {
-        struct Entry {
-            var low: UInt64
-            var high: UInt64
-            var key: MessagePackValue
+        static let slotCount = 64
+        /// Per slot the key's two words; (0, 0) is never a key's (the length byte of a cached key is at least 1).
+        /// Unsafe storage owned by the `Unpacker`, so lookups cost no reference counting or uniqueness checks.
+        private let words: UnsafeMutablePointer<(low: UInt64, high: UInt64)>
+        private let keys: UnsafeMutablePointer<MessagePackValue>
+
+        /// Allocates empty storage; `deallocate()` must be called once.
+        init() {
+            words = .allocate(capacity: Self.slotCount)
+            words.initialize(repeating: (0, 0), count: Self.slotCount)
+            keys = .allocate(capacity: Self.slotCount)
+            keys.initialize(repeating: .nil, count: Self.slotCount)
         }
 
-        static let capacity = 32
-        var entries: [Entry] = []
+        func deallocate() {
+            words.deinitialize(count: Self.slotCount)
+            words.deallocate()
+            keys.deinitialize(count: Self.slotCount)
+            keys.deallocate()
+        }
 
-        /// The two words for a string key of at most 15 bytes: its length in the first byte, then its bytes.
+        /// The two words for a string key of 1-15 bytes: its length in the first byte, then its bytes.
         @inline(__always)
         static func words(_ raw: UnsafeRawBufferPointer) -> (low: UInt64, high: UInt64) {
             var words: (UInt64, UInt64) = (0, 0)
@@ -157,6 +174,24 @@ enum MessagePackSerialization {
             }
             return (words.0, words.1)
         }
+
+        @inline(__always)
+        static func slot(_ low: UInt64, _ high: UInt64) -> Int {
+            Int(truncatingIfNeeded: ((low ^ (high &* 0x9E37_79B9)) &* 0x9E37_79B9_7F4A_7C15) >> 58)
+        }
+
+        /// The cached key with these words, if any.
+        @inline(__always)
+        func key(_ low: UInt64, _ high: UInt64) -> MessagePackValue? {
+            let slot = Self.slot(low, high)
+            return words[slot] == (low, high) ? keys[slot] : nil
+        }
+
+        func insert(_ key: MessagePackValue, _ low: UInt64, _ high: UInt64) {
+            let slot = Self.slot(low, high)
+            words[slot] = (low, high)
+            keys[slot] = key
+        }
     }
 
     /// Turns msgpack-c's object tree into values, numbering objects in pre-order like the scanner.
@@ -164,7 +199,7 @@ enum MessagePackSerialization {
         let signedIndices: [Int]
         var nextSigned = 0
         var index = 0
-        var keyCache: KeyCache
+        let keyCache: KeyCache
 
         init(signedIndices: [Int], keyCache: KeyCache) {
             self.signedIndices = signedIndices
@@ -180,17 +215,15 @@ enum MessagePackSerialization {
         }
 
         mutating func convertKey(_ object: msgpack_object) -> MessagePackValue {
-            guard object.type == MSGPACK_OBJECT_STR, object.via.str.size <= 15 else { return convert(object) }
-            let (low, high) = KeyCache.words(UnsafeRawBufferPointer(start: object.via.str.ptr,
-                                                                     count: Int(object.via.str.size)))
-            for entry in keyCache.entries where entry.low == low && entry.high == high {
+            let size = Int(object.via.str.size)
+            guard object.type == MSGPACK_OBJECT_STR, size > 0, size <= 15 else { return convert(object) }
+            let (low, high) = KeyCache.words(UnsafeRawBufferPointer(start: object.via.str.ptr, count: size))
+            if let key = keyCache.key(low, high) {
                 index += 1
-                return entry.key
+                return key
             }
             let key = convert(object)
-            if keyCache.entries.count < KeyCache.capacity, case .string = key {
-                keyCache.entries.append(KeyCache.Entry(low: low, high: high, key: key))
-            }
+            if case .string = key { keyCache.insert(key, low, high) }
             return key
         }
 
