@@ -8,7 +8,7 @@
 /// Format: msgpack/msgpack `spec.md`.
 struct MessagePackScanner {
     /// What the scan learned that msgpack-c's objects do not keep.
-    struct Result {
+    struct Result: Equatable {
         /// Pre-order indices (map key before value) of non-negative integers read from signed encodings (0xd0-0xd3),
         /// which msgpack-c folds into its unsigned type; `MessagePackValue` keeps them as `.int`.
         var signedNonNegativeIndices: [Int] = []
@@ -26,7 +26,7 @@ struct MessagePackScanner {
             if !validatesUTF8, let result = quickScan(bytes, maxDepth: limits.maxDepth, openCounts: stack) {
                 return result
             }
-            return try scan(bytes, limits: limits, validatesUTF8: validatesUTF8, openCounts: stack)
+            return try scanInDetail(bytes, limits: limits, validatesUTF8: validatesUTF8, openCounts: stack)
         }
     }
 
@@ -123,7 +123,9 @@ struct MessagePackScanner {
         }
     }
 
-    private static func scan(
+    /// The detailed scan: every check, each fault named with its offset (`scan` runs it when `quickScan` refuses).
+    /// - Parameter openCounts: room for at least `limits.maxDepth` counts.
+    static func scanInDetail(
         _ bytes: UnsafeRawBufferPointer, limits: MessagePackLimits, validatesUTF8: Bool,
         openCounts: UnsafeMutableBufferPointer<Int>
     ) throws -> Result {
