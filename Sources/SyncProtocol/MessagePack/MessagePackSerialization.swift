@@ -164,15 +164,20 @@ enum MessagePackSerialization {
 
         /// The two words for a string key of 1-15 bytes: its length in the first byte, then its bytes.
         @inline(__always)
-        static func words(_ raw: UnsafeRawBufferPointer) -> (low: UInt64, high: UInt64) {
-            var words: (UInt64, UInt64) = (0, 0)
-            withUnsafeMutableBytes(of: &words) { buffer in
-                buffer[0] = UInt8(truncatingIfNeeded: raw.count)
-                if let source = raw.baseAddress, !raw.isEmpty {
-                    (buffer.baseAddress! + 1).copyMemory(from: source, byteCount: raw.count)
-                }
+        static func words(_ bytes: UnsafePointer<UInt8>, count: Int) -> (low: UInt64, high: UInt64) {
+            // Byte by byte: keys are short, and a loop beats a memcpy call into a stack buffer here.
+            var low = UInt64(truncatingIfNeeded: count)
+            var high: UInt64 = 0
+            var position = 0
+            while position < count && position < 7 {
+                low |= UInt64(bytes[position]) &<< UInt64(8 * (position + 1))
+                position += 1
             }
-            return (words.0, words.1)
+            while position < count {
+                high |= UInt64(bytes[position]) &<< UInt64(8 * (position - 7))
+                position += 1
+            }
+            return (low, high)
         }
 
         @inline(__always)
@@ -207,17 +212,22 @@ enum MessagePackSerialization {
         }
 
         static func hasSameBytes(_ text: String, _ bytes: UnsafeRawBufferPointer) -> Bool {
-            var copy = text
-            return copy.withUTF8 { utf8 in
-                utf8.count == bytes.count
-                    && (utf8.isEmpty || memcmp(utf8.baseAddress!, bytes.baseAddress!, utf8.count) == 0)
+            let utf8 = text.utf8
+            // A repair usually changes the length, which a native string stores: check it before the bytes.
+            guard utf8.count == bytes.count else { return false }
+            if let same = utf8.withContiguousStorageIfAvailable({ stored in
+                stored.isEmpty || memcmp(stored.baseAddress!, bytes.baseAddress!, stored.count) == 0
+            }) {
+                return same
             }
+            return utf8.elementsEqual(bytes)
         }
 
         mutating func convertKey(_ object: msgpack_object) -> MessagePackValue {
             let size = Int(object.via.str.size)
             guard object.type == MSGPACK_OBJECT_STR, size > 0, size <= 15 else { return convert(object) }
-            let (low, high) = KeyCache.words(UnsafeRawBufferPointer(start: object.via.str.ptr, count: size))
+            let bytes = UnsafeRawPointer(object.via.str.ptr!).assumingMemoryBound(to: UInt8.self)
+            let (low, high) = KeyCache.words(bytes, count: size)
             if let key = keyCache.key(low, high) {
                 index += 1
                 return key
