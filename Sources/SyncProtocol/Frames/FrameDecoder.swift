@@ -144,7 +144,10 @@ public struct FrameDecoder: Sendable {
         // Fast path: most blocks expand less than 8x, so try a buffer of that size first; only when that fails
         // walk the block's sequences for its exact size (or the fault) and decompress into exactly that.
         let guess = min(maxPayloadBytes, max(wirePayload.count * 8, 4096))
-        if scratch.count < guess { scratch = [UInt8](repeating: 0, count: guess) }
+        if scratch.count < guess {
+            // Grown geometrically: a stream of ever larger pages then costs a few zero-filled buffers, not one each.
+            scratch = [UInt8](repeating: 0, count: min(maxPayloadBytes, max(guess, scratch.count * 2)))
+        }
         let fast = try scratch.withUnsafeMutableBytes { output -> (MessagePackValue, Int)? in
             let window = UnsafeMutableRawBufferPointer(rebasing: output[0..<guess])
             guard let produced = LZ4Block.decompress(wirePayload, into: window) else { return nil }
