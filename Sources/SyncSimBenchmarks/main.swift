@@ -13,6 +13,8 @@ let benchmarks: [Benchmark] = [
     WireBenchmark.benchmark,
     KernelBenchmark.benchmark,
     NetBenchmark.benchmark,
+    TransferBenchmark.benchmark,
+    FidelityBenchmark.benchmark,
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())

@@ -42,6 +42,8 @@ struct LinkDirectionState {
 
     var hasQueuedPackets: Bool { queueHead < queue.count }
 
+    var queuedPacketCount: Int { queue.count - queueHead }
+
     mutating func enqueue(_ packet: Int, ipBytes: Int) {
         queue.append(packet)
         queuedBytes += ipBytes

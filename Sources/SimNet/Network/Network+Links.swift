@@ -30,7 +30,8 @@ extension Network {
         let state = directions[direction]
         if state.packetInService == nil && !state.isClogged && !state.hasQueuedPackets {
             startTransmission(slot, on: direction)
-        } else if state.queuedBytes + ipBytes > state.profile.queueCapacityBytes {
+        } else if state.queuedBytes > state.profile.queueCapacityBytes - ipBytes
+                    || state.queuedPacketCount >= state.profile.queueCapacityPackets ?? Int.max {
             directions[direction].statistics.packetsDroppedByQueue += 1
             trace.record(at: now, component: state.component, kind: "drop-queue", detail: packetSummary(slot))
             releasePacket(slot)

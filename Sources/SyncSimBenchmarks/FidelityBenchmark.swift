@@ -1,0 +1,127 @@
+import Foundation
+import SyncSim
+
+/// `syncsim-bench fidelity [--ns3 PATH] [--reference CSV] [--seeds N]`: the ns-3 fidelity grid in SyncSim.
+///
+/// Per cell: ns-3's median (from the reference CSV, or rerun with `--ns3`), ours, their ratio, and p10/p90 side
+/// by side; then the median absolute error, the cells outside their tolerance and the worst cell. With `--ns3` it
+/// also runs ns-3's program over the same grid in the same invocation and prints both wall times.
+enum FidelityBenchmark {
+    static var benchmark: Benchmark { Benchmark(
+        name: "fidelity",
+        summary: "the ns-3 fidelity grid: ns-3 vs SyncSim per cell (args: [--ns3 PATH] [--reference CSV] [--seeds N])",
+        run: run
+    ) }
+
+    /// The reference CSV in the repository, found from this source file's path.
+    static var defaultReferencePath: String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Fixtures/fidelity/ns3-reference.csv").path
+    }
+
+    static func run(_ arguments: [String]) throws {
+        var ns3Path: String?
+        var referencePath = defaultReferencePath
+        var seedCount: Int?
+        var index = 0
+        while index < arguments.count {
+            let flag = arguments[index]
+            guard index + 1 < arguments.count else {
+                throw TransferBenchmark.UsageError(description: "\(flag) needs a value")
+            }
+            let value = arguments[index + 1]
+            switch flag {
+            case "--ns3": ns3Path = value
+            case "--reference": referencePath = value
+            case "--seeds":
+                guard let count = Int(value), count > 0 else {
+                    throw TransferBenchmark.UsageError(description: "--seeds: expected a positive integer")
+                }
+                seedCount = count
+            default:
+                throw TransferBenchmark.UsageError(description: "unknown option \(flag)")
+            }
+            index += 2
+        }
+        let text = try String(contentsOfFile: referencePath, encoding: .utf8)
+        var cells = try FidelityReference.parse(text, file: referencePath)
+
+        var ns3Wall: Double?
+        if let ns3Path {
+            let start = Date()
+            for position in cells.indices {
+                cells[position].reference = try runNS3(ns3Path, cell: cells[position],
+                                                       seeds: seedCount ?? cells[position].seeds)
+            }
+            ns3Wall = Date().timeIntervalSince(start)
+        }
+
+        print("fidelity: ns-3 (\(ns3Path == nil ? "reference CSV" : "rerun now")) vs SyncSim, completion time ms, "
+            + "\(seedCount.map(String.init) ?? "all") seeds per cell")
+        print(pad("cell", 24) + pad("ns-3 med", 11) + pad("ours med", 11) + pad("ratio", 7)
+            + pad("ns-3 p10/p90", 19) + pad("ours p10/p90", 19) + "ok")
+        var errors: [(cell: FidelityCell, error: Double)] = []
+        let start = Date()
+        var results: [(FidelityCell, TransferPercentiles)] = []
+        for cell in cells {
+            let ours = cell.run(seedCount: seedCount).percentiles
+            results.append((cell, ours))
+        }
+        let oursWall = Date().timeIntervalSince(start)
+        for (cell, ours) in results {
+            let reference = cell.reference
+            let ratio = ours.median / reference.median
+            let error = abs(ratio - 1)
+            errors.append((cell, error))
+            print(pad(cell.label, 24) + pad(format(reference.median), 11) + pad(format(ours.median), 11)
+                + pad(String(format: "%.3f", ratio), 7)
+                + pad("\(format(reference.p10))/\(format(reference.p90))", 19)
+                + pad("\(format(ours.p10))/\(format(ours.p90))", 19) + (error <= cell.tolerance ? "yes" : "NO"))
+        }
+        let sortedErrors = errors.map(\.error).sorted()
+        let medianError = TransferPercentiles(sortedErrors).median
+        let outside = errors.filter { $0.error > $0.cell.tolerance }
+        print("")
+        print("median absolute error  \(String(format: "%.1f", medianError * 100))% over \(errors.count) cells")
+        print("outside tolerance      \(outside.count) (lossless ±5%, lossy median ±15%)"
+            + (outside.isEmpty ? "" : ": " + outside.map(\.cell.label).joined(separator: ", ")))
+        if let worst = errors.max(by: { $0.error < $1.error }) {
+            print("worst cell             \(worst.cell.label): \(String(format: "%+.1f", (worst.error) * 100))% "
+                + "(\(worst.cell.isLossless ? "lossless: queue overflow and recovery" : "random loss: recovery"))")
+        }
+        print("SyncSim wall time      \(String(format: "%.2f", oursWall)) s")
+        if let ns3Wall {
+            print("ns-3 wall time         \(String(format: "%.2f", ns3Wall)) s (one process per run)")
+            print("speed ratio            \(String(format: "%.1f", ns3Wall / oursWall))x (ns-3 / SyncSim)")
+        }
+    }
+
+    /// Runs ns-3's `transfer` program for seeds 1...seeds of a cell, as `grid.py` does.
+    static func runNS3(_ path: String, cell: FidelityCell, seeds: Int) throws -> TransferPercentiles {
+        var times: [Double] = []
+        for seed in 1...seeds {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: path)
+            process.arguments = [String(cell.bytes), String(cell.downlinkKilobitsPerSecond),
+                                 String(cell.uplinkKilobitsPerSecond), String(cell.oneWayDelayMilliseconds),
+                                 String(cell.lossProbability), String(seed), "100", "200"]
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            try process.run()
+            let data = pipe.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            let output = String(decoding: data, as: UTF8.self)
+            guard let first = output.split(separator: " ").first, let time = Double(first) else {
+                throw TransferBenchmark.UsageError(description: "\(path): unexpected output '\(output)'")
+            }
+            times.append(time < 0 ? 3_600_000 : time)
+        }
+        return TransferPercentiles(times)
+    }
+
+    static func format(_ milliseconds: Double) -> String { String(format: "%.0f", milliseconds) }
+
+    static func pad(_ text: String, _ width: Int) -> String {
+        text.count >= width ? text + " " : text.padding(toLength: width, withPad: " ", startingAt: 0)
+    }
+}
