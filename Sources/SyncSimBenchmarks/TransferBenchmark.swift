@@ -7,7 +7,7 @@ import SyncSim
 enum TransferBenchmark {
     static var benchmark: Benchmark { Benchmark(
         name: "transfer",
-        summary: "one ns-3 reference transfer (args: BYTES DOWN_KBPS UP_KBPS ONE_WAY_MS LOSS SEED [QUEUE_PKTS] [MIN_RTO_MS])",
+        summary: "one ns-3 reference transfer (args: BYTES DOWN_KBPS UP_KBPS ONE_WAY_MS LOSS SEED [QUEUE_PKTS] [MIN_RTO_MS] [--trace])",
         run: run
     ) }
 
@@ -45,9 +45,13 @@ enum TransferBenchmark {
     }
 
     static func run(_ arguments: [String]) throws {
-        let (experiment, seed) = try parse(arguments)
-        let outcome = experiment.run(seed: seed)
+        let isTraced = arguments.last == "--trace"
+        let (experiment, seed) = try parse(isTraced ? Array(arguments.dropLast()) : arguments)
+        let (outcome, trace) = experiment.run(seed: seed, trace: TraceLog(isEnabled: isTraced))
+        for record in trace.records { print(record) }
         let milliseconds = outcome.completionTime.map { $0.seconds * 1_000 } ?? -1
         print(String(format: "%.3f %d", milliseconds, outcome.eventsRun))
+        FileHandle.standardError.write(Data(("retransmitted segments \(outcome.retransmittedSegments), "
+            + "RTOs \(outcome.retransmissionTimeouts), packets dropped by queues \(outcome.packetsDroppedByQueue)\n").utf8))
     }
 }

@@ -65,6 +65,8 @@ public struct TransferExperiment: Hashable, Sendable {
         public var eventsRun: Int
         /// Segments the server retransmitted.
         public var retransmittedSegments: Int
+        /// Retransmission timeouts at the server.
+        public var retransmissionTimeouts: Int
         /// Packets dropped at the tail of a full queue, both directions.
         public var packetsDroppedByQueue: Int
     }
@@ -84,10 +86,17 @@ public struct TransferExperiment: Hashable, Sendable {
     /// Runs the transfer once.
     /// - Parameter seed: the run seed (loss draws derive from it).
     /// - Returns: completion time, events and counters.
-    public func run(seed: UInt64) -> Outcome {
+    public func run(seed: UInt64) -> Outcome { run(seed: seed, trace: TraceLog(isEnabled: false)).outcome }
+
+    /// Runs the transfer once with a trace.
+    /// - Parameters:
+    ///   - seed: the run seed.
+    ///   - trace: the trace log to fill (segments, losses, drops, RTOs).
+    /// - Returns: the outcome and the filled trace.
+    public func run(seed: UInt64, trace: TraceLog) -> (outcome: Outcome, trace: TraceLog) {
         var configuration = tcp
         configuration.minimumRTO = minimumRTO
-        let network = Network(seed: seed, tcp: configuration, trace: TraceLog(isEnabled: false))
+        let network = Network(seed: seed, tcp: configuration, trace: trace)
         let server = network.addHost(named: "server", link: .datacenter)
         let phone = network.addHost(named: "phone", link: phoneLink)
         var received = 0
@@ -103,12 +112,14 @@ public struct TransferExperiment: Hashable, Sendable {
         let limit = SimInstant.start + .hours(1)
         while finishedAt == nil, network.now < limit, network.runUntilIdle(maximumEvents: 1) == 1 {}
         let statistics = network.statistics(of: socket)
-        return Outcome(
+        let outcome = Outcome(
             completionTime: finishedAt.map { $0 - .start },
             eventsRun: network.eventsRun,
             retransmittedSegments: statistics?.retransmittedSegments ?? 0,
+            retransmissionTimeouts: statistics?.retransmissionTimeouts ?? 0,
             packetsDroppedByQueue: network.linkStatistics(of: phone, .downlink).packetsDroppedByQueue
                 + network.linkStatistics(of: phone, .uplink).packetsDroppedByQueue
         )
+        return (outcome, network.trace)
     }
 }

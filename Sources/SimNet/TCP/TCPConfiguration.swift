@@ -35,6 +35,11 @@ public struct TCPConfiguration: Hashable, Sendable {
     /// on the first 8 ACKs of each round once cwnd is at least 16 segments). Default true. Without it, slow
     /// start overfills deep 2G buffers and the model loses whole windows where Linux and ns-3 do not.
     public var usesHyStart: Bool
+    /// Take an RTT sample from every ACK of new data, as the TCP timestamps option allows (RFC 7323 §4; on by default
+    /// in Linux and in the ns-3 reference setup); otherwise one sample per round trip from a segment sent once
+    /// (Karn's rule, RFC 6298 §3). Default true. With one sample per round trip the RTO lags behind a queue that
+    /// fills in slow start, and a 20 kbit/s link times out again and again where ns-3 does not.
+    public var usesTimestamps: Bool
 
     /// A configuration; every default is the Linux-like value documented on its property.
     public init(
@@ -50,7 +55,8 @@ public struct TCPConfiguration: Hashable, Sendable {
         retryLimit: Int = 15,
         synRetryLimit: Int = 6,
         duplicateAckThreshold: Int = 3,
-        usesHyStart: Bool = true
+        usesHyStart: Bool = true,
+        usesTimestamps: Bool = true
     ) {
         precondition(mssBytes > 0 && initialWindowSegments > 0 && segmentsPerDelayedAck > 0)
         self.mssBytes = mssBytes
@@ -66,6 +72,7 @@ public struct TCPConfiguration: Hashable, Sendable {
         self.synRetryLimit = synRetryLimit
         self.duplicateAckThreshold = duplicateAckThreshold
         self.usesHyStart = usesHyStart
+        self.usesTimestamps = usesTimestamps
     }
 
     /// Linux-like defaults (the ns-3 reference setup): minimum RTO 200 ms.
