@@ -317,7 +317,7 @@ public final class Network {
             trace.record(at: now, component: component(socket), kind: "tx", detail: segment.summary)
         }
         let packet = Packet(segment: segment, source: source, destination: destination, hop: 0,
-                            ipBytes: tcpConfiguration.headerBytes + segment.payload.count)
+                            ipBytes: tcpConfiguration.headerBytes + segment.sackOptionBytes + segment.payload.count)
         offer(storePacket(packet), to: directionIndex(source, .uplink))
     }
 

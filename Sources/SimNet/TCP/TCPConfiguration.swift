@@ -40,6 +40,10 @@ public struct TCPConfiguration: Hashable, Sendable {
     /// (Karn's rule, RFC 6298 §3). Default true. With one sample per round trip the RTO lags behind a queue that
     /// fills in slow start, and a 20 kbit/s link times out again and again where ns-3 does not.
     public var usesTimestamps: Bool
+    /// Selective acknowledgments (RFC 2018) with scoreboard-based loss recovery (RFC 6675) and Proportional Rate
+    /// Reduction (RFC 6937), as Linux and the ns-3 reference setup; otherwise NewReno (RFC 6582), which repairs one
+    /// hole per round trip. Default true.
+    public var usesSACK: Bool
 
     /// A configuration; every default is the Linux-like value documented on its property.
     public init(
@@ -56,7 +60,8 @@ public struct TCPConfiguration: Hashable, Sendable {
         synRetryLimit: Int = 6,
         duplicateAckThreshold: Int = 3,
         usesHyStart: Bool = true,
-        usesTimestamps: Bool = true
+        usesTimestamps: Bool = true,
+        usesSACK: Bool = true
     ) {
         precondition(mssBytes > 0 && initialWindowSegments > 0 && segmentsPerDelayedAck > 0)
         self.mssBytes = mssBytes
@@ -73,6 +78,7 @@ public struct TCPConfiguration: Hashable, Sendable {
         self.duplicateAckThreshold = duplicateAckThreshold
         self.usesHyStart = usesHyStart
         self.usesTimestamps = usesTimestamps
+        self.usesSACK = usesSACK
     }
 
     /// Linux-like defaults (the ns-3 reference setup): minimum RTO 200 ms.
