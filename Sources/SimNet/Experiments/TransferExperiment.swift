@@ -26,7 +26,7 @@ public struct TransferExperiment: Hashable, Sendable {
     public var queueCapacityPackets: Int
     /// The lower bound on the RTO. Default 200 ms (Linux; the ns-3 reference setup).
     public var minimumRTO: SimDuration
-    /// The connection model; `minimumRTO` above overrides its own.
+    /// The connection model; `minimumRTO` above overrides its own. Default `.ns3Reference`.
     public var tcp: TCPConfiguration
 
     /// PPP framing bytes per packet on a point-to-point link (ns-3 `PppHeader`, RFC 1661 protocol field).
@@ -40,10 +40,10 @@ public struct TransferExperiment: Hashable, Sendable {
     ///   - lossProbability: per-packet loss in [0, 1), each direction.
     ///   - queueCapacityPackets: waiting packets per direction (default 100).
     ///   - minimumRTO: RTO floor (default 200 ms).
-    ///   - tcp: the rest of the connection model (default `.linux`).
+    ///   - tcp: the rest of the connection model (default `.ns3Reference`).
     public init(bytes: Int, downlinkRateBitsPerSecond: Int, uplinkRateBitsPerSecond: Int, oneWayDelay: SimDuration,
                 lossProbability: Double, queueCapacityPackets: Int = 100, minimumRTO: SimDuration = .milliseconds(200),
-                tcp: TCPConfiguration = .linux) {
+                tcp: TCPConfiguration = .ns3Reference) {
         precondition(bytes > 0 && downlinkRateBitsPerSecond > 0 && uplinkRateBitsPerSecond > 0)
         precondition(lossProbability >= 0 && lossProbability < 1 && queueCapacityPackets >= 0)
         self.bytes = bytes

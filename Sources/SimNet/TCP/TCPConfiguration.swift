@@ -44,6 +44,14 @@ public struct TCPConfiguration: Hashable, Sendable {
     /// Reduction (RFC 6937), as Linux and the ns-3 reference setup; otherwise NewReno (RFC 6582), which repairs one
     /// hole per round trip. Default true.
     public var usesSACK: Bool
+    /// Window growth and decrease. Default `.cubic` (Linux's and ns-3's default).
+    public var congestionControl: CongestionControl
+    /// HyStart's delay threshold is clamp(min RTT / this, 4 ms, `hyStartMaximumDelayThreshold`). Default 8 (Linux
+    /// `tcp_cubic.c`); ns-3 3.37's `TcpCubic` uses 1 (the minimum RTT itself).
+    public var hyStartDelayThresholdDivisor: Int
+    /// The upper clamp of HyStart's delay threshold. Default 16 ms (Linux `HYSTART_DELAY_MAX`); ns-3 3.37's
+    /// `HyStartDelayMax` is 1 s.
+    public var hyStartMaximumDelayThreshold: SimDuration
 
     /// A configuration; every default is the Linux-like value documented on its property.
     public init(
@@ -61,8 +69,12 @@ public struct TCPConfiguration: Hashable, Sendable {
         duplicateAckThreshold: Int = 3,
         usesHyStart: Bool = true,
         usesTimestamps: Bool = true,
-        usesSACK: Bool = true
+        usesSACK: Bool = true,
+        congestionControl: CongestionControl = .cubic,
+        hyStartDelayThresholdDivisor: Int = 8,
+        hyStartMaximumDelayThreshold: SimDuration = .milliseconds(16)
     ) {
+        precondition(hyStartDelayThresholdDivisor > 0)
         precondition(mssBytes > 0 && initialWindowSegments > 0 && segmentsPerDelayedAck > 0)
         self.mssBytes = mssBytes
         self.headerBytes = headerBytes
@@ -79,10 +91,18 @@ public struct TCPConfiguration: Hashable, Sendable {
         self.usesHyStart = usesHyStart
         self.usesTimestamps = usesTimestamps
         self.usesSACK = usesSACK
+        self.congestionControl = congestionControl
+        self.hyStartDelayThresholdDivisor = hyStartDelayThresholdDivisor
+        self.hyStartMaximumDelayThreshold = hyStartMaximumDelayThreshold
     }
 
     /// Linux-like defaults (the ns-3 reference setup): minimum RTO 200 ms.
     public static let linux = TCPConfiguration()
+
+    /// The TCP of the ns-3 reference setup (ns-3 3.37 defaults plus `transfer.cc`'s settings): Linux-like, but with
+    /// ns-3's HyStart delay threshold, clamp(min RTT, 4 ms, 1 s), which leaves slow start much later on long RTTs.
+    public static let ns3Reference = TCPConfiguration(
+        hyStartDelayThresholdDivisor: 1, hyStartMaximumDelayThreshold: .milliseconds(1_000))
 
     /// RFC 6298 as written: minimum RTO 1 s.
     public static let rfc6298 = TCPConfiguration(minimumRTO: .milliseconds(1_000))

@@ -51,6 +51,7 @@ struct TCPEndpoint {
     private(set) var congestionWindowBytes: Int
     private var slowStartThresholdBytes = Int.max
     private var bytesAckedInAvoidance = 0
+    private var cubic = CubicWindow()
     private var duplicateAcks = 0
     private var isInRecovery = false
     private var recoveryPoint: Int64 = 0
@@ -335,14 +336,8 @@ struct TCPEndpoint {
                     retransmit(sequence: sndUna, now: now)
                     congestionWindowBytes = max(congestionWindowBytes - acked + mss, mss)
                 }
-            } else if congestionWindowBytes < slowStartThresholdBytes {
-                congestionWindowBytes += acked
             } else {
-                bytesAckedInAvoidance += acked
-                if bytesAckedInAvoidance >= congestionWindowBytes {
-                    bytesAckedInAvoidance -= congestionWindowBytes
-                    congestionWindowBytes += mss
-                }
+                growCongestionWindow(acked: acked, now: now)
             }
             duplicateAcks = 0
             retransmissionDeadline = sndUna < sndMax ? now + retransmissionTimeout : nil
@@ -352,8 +347,7 @@ struct TCPEndpoint {
             duplicateAcks += 1
             let isNewLossEpisode = ack > recoveryPoint || recoveryPoint == 0
             if duplicateAcks == configuration.duplicateAckThreshold, !isInRecovery, isNewLossEpisode {
-                let flight = Int(sndMax - sndUna)
-                slowStartThresholdBytes = max(flight / 2, 2 * mss)
+                slowStartThresholdBytes = lossThreshold()
                 recoveryPoint = sndMax
                 isInRecovery = true
                 fastRetransmits += 1
@@ -456,7 +450,9 @@ struct TCPEndpoint {
             emit(flags: [.syn, .ack], sequence: 0, payload: [])
         case .established:
             let mss = configuration.mssBytes
-            slowStartThresholdBytes = max(Int(sndMax - sndUna) / 2, 2 * mss)
+            // A timeout in a row of timeouts keeps the ssthresh of the first (ns-3, and Linux's tcp_enter_loss).
+            if retries == 1 || configuration.congestionControl == .reno { slowStartThresholdBytes = lossThreshold() }
+            cubic.reset()
             congestionWindowBytes = mss
             bytesAckedInAvoidance = 0
             isInRecovery = false
@@ -610,9 +606,8 @@ struct TCPEndpoint {
         }
         let isLossDetected = duplicateAcks >= configuration.duplicateAckThreshold || lossBoundary() > sndUna
         if isLossDetected, sndMax > sndUna, sndNxt == sndMax, sndUna >= recoveryPoint {
-            let mss = configuration.mssBytes
             let flight = Int(sndMax - sndUna)
-            slowStartThresholdBytes = max(flight / 2, 2 * mss)
+            slowStartThresholdBytes = lossThreshold()
             recoveryPoint = sndMax
             isInRecovery = true
             fastRetransmits += 1
@@ -632,19 +627,44 @@ struct TCPEndpoint {
             sendInRecovery(now: now)
             return
         }
-        if acked > 0 { growCongestionWindow(acked: acked) }
+        if acked > 0 { growCongestionWindow(acked: acked, now: now) }
     }
 
-    /// Slow start or congestion avoidance (RFC 5681 §3.1) for `acked` newly acknowledged bytes.
-    private mutating func growCongestionWindow(acked: Int) {
+    /// Slow start (RFC 5681 §3.1), then congestion avoidance by Reno or CUBIC, for `acked` newly acknowledged bytes.
+    private mutating func growCongestionWindow(acked: Int, now: SimInstant) {
+        let mss = configuration.mssBytes
         if congestionWindowBytes < slowStartThresholdBytes {
             congestionWindowBytes += acked
-        } else {
-            bytesAckedInAvoidance += acked
+            return
+        }
+        bytesAckedInAvoidance += acked
+        switch configuration.congestionControl {
+        case .reno:
             if bytesAckedInAvoidance >= congestionWindowBytes {
                 bytesAckedInAvoidance -= congestionWindowBytes
-                congestionWindowBytes += configuration.mssBytes
+                congestionWindowBytes += mss
             }
+        case .cubic:
+            let segments = bytesAckedInAvoidance / mss
+            guard segments > 0 else { return }
+            bytesAckedInAvoidance -= segments * mss
+            let minimumRTT = SimDuration(nanoseconds: minimumRTTNanoseconds == .max ? 0 : minimumRTTNanoseconds)
+            if cubic.acknowledge(segmentsAcked: segments, windowSegments: congestionWindowBytes / mss, now: now,
+                                 minimumRTT: minimumRTT) {
+                congestionWindowBytes += mss
+            }
+        }
+    }
+
+    /// ssthresh after a loss: half the flight (Reno, RFC 5681 §3.2) or β × cwnd (CUBIC, RFC 9438 §4.6), at least
+    /// two segments.
+    private mutating func lossThreshold() -> Int {
+        let mss = configuration.mssBytes
+        switch configuration.congestionControl {
+        case .reno:
+            return max(Int(sndMax - sndUna) / 2, 2 * mss)
+        case .cubic:
+            return cubic.lossWindow(windowSegments: congestionWindowBytes / mss) * mss
         }
     }
 
@@ -840,7 +860,8 @@ struct TCPEndpoint {
         hyStartRoundMinimumRTT = min(hyStartRoundMinimumRTT, sample)
         hyStartSamples += 1
         guard hyStartSamples == 8 else { return }
-        let threshold = min(max(minimumRTTNanoseconds / 8, 4_000_000), 16_000_000)
+        let threshold = min(max(minimumRTTNanoseconds / Int64(configuration.hyStartDelayThresholdDivisor), 4_000_000),
+                            configuration.hyStartMaximumDelayThreshold.nanoseconds)
         if hyStartRoundMinimumRTT > minimumRTTNanoseconds + threshold {
             slowStartThresholdBytes = congestionWindowBytes
             notes.append(("hystart-exit", "cwnd=\(congestionWindowBytes)"))
