@@ -26,6 +26,9 @@ public struct TransferExperiment: Hashable, Sendable {
     public var queueCapacityPackets: Int
     /// The lower bound on the RTO. Default 200 ms (Linux; the ns-3 reference setup).
     public var minimumRTO: SimDuration
+    /// What holds packets that find the queue full. Default `.ns3Default`: CoDel, as the `FqCoDelQueueDisc` that
+    /// ns-3 installs in front of every device queue (`transfer.cc` does not remove it).
+    public var activeQueue: ActiveQueueManagement
     /// The connection model; `minimumRTO` above overrides its own. Default `.ns3Reference`.
     public var tcp: TCPConfiguration
 
@@ -40,10 +43,11 @@ public struct TransferExperiment: Hashable, Sendable {
     ///   - lossProbability: per-packet loss in [0, 1), each direction.
     ///   - queueCapacityPackets: waiting packets per direction (default 100).
     ///   - minimumRTO: RTO floor (default 200 ms).
+    ///   - activeQueue: CoDel in front of the queue as in ns-3 (default), or `.none` for plain drop-tail.
     ///   - tcp: the rest of the connection model (default `.ns3Reference`).
     public init(bytes: Int, downlinkRateBitsPerSecond: Int, uplinkRateBitsPerSecond: Int, oneWayDelay: SimDuration,
                 lossProbability: Double, queueCapacityPackets: Int = 100, minimumRTO: SimDuration = .milliseconds(200),
-                tcp: TCPConfiguration = .ns3Reference) {
+                activeQueue: ActiveQueueManagement = .ns3Default, tcp: TCPConfiguration = .ns3Reference) {
         precondition(bytes > 0 && downlinkRateBitsPerSecond > 0 && uplinkRateBitsPerSecond > 0)
         precondition(lossProbability >= 0 && lossProbability < 1 && queueCapacityPackets >= 0)
         self.bytes = bytes
@@ -53,6 +57,7 @@ public struct TransferExperiment: Hashable, Sendable {
         self.lossProbability = lossProbability
         self.queueCapacityPackets = queueCapacityPackets
         self.minimumRTO = minimumRTO
+        self.activeQueue = activeQueue
         self.tcp = tcp
     }
 
@@ -77,7 +82,7 @@ public struct TransferExperiment: Hashable, Sendable {
         func direction(_ rate: Int) -> LinkDirectionProfile {
             LinkDirectionProfile(rateBitsPerSecond: rate, oneWayDelay: oneWayDelay,
                                  perPacketOverheadBytes: Self.pppOverheadBytes, queueCapacityBytes: Int.max,
-                                 loss: loss, queueCapacityPackets: queueCapacityPackets)
+                                 loss: loss, queueCapacityPackets: queueCapacityPackets, activeQueue: activeQueue)
         }
         return LinkProfile(name: "transfer", source: "ns-3 transfer.cc reference setup",
                            uplink: direction(uplinkRateBitsPerSecond), downlink: direction(downlinkRateBitsPerSecond))

@@ -22,6 +22,8 @@ public struct LinkDirectionProfile: Hashable, Sendable {
     /// Drop-tail queue capacity in waiting packets (the packet being serialized not counted), or nil for a queue
     /// bounded in bytes only. ns-3's `DropTailQueue` counts packets (`MaxSize 100p`): set 100 to mirror it.
     public var queueCapacityPackets: Int?
+    /// What happens to a packet that finds the drop-tail queue full: dropped (`.none`, the default) or held by CoDel.
+    public var activeQueue: ActiveQueueManagement
     /// Random loss after serialization.
     public var loss: LossModel
     /// Outages that come with the profile.
@@ -42,7 +44,8 @@ public struct LinkDirectionProfile: Hashable, Sendable {
         loss: LossModel = .none,
         outages: OutageModel = .none,
         delaySpikes: DelaySpikeModel? = nil,
-        queueCapacityPackets: Int? = nil
+        queueCapacityPackets: Int? = nil,
+        activeQueue: ActiveQueueManagement = .none
     ) {
         precondition(rateBitsPerSecond >= 0 && perPacketOverheadBytes >= 0 && queueCapacityBytes >= 0)
         precondition((queueCapacityPackets ?? 0) >= 0)
@@ -56,6 +59,7 @@ public struct LinkDirectionProfile: Hashable, Sendable {
         self.outages = outages
         self.delaySpikes = delaySpikes
         self.queueCapacityPackets = queueCapacityPackets
+        self.activeQueue = activeQueue
     }
 
     /// The time to serialize a packet of `ipBytes` (plus the per-packet overhead), rounded up to a nanosecond.

@@ -597,6 +597,7 @@ struct TCPEndpoint {
                 isInRecovery = false
                 congestionWindowBytes = slowStartThresholdBytes
                 retransmitNext = sndUna
+                notes.append(("recovery-exit", "cwnd=\(congestionWindowBytes)"))
                 return
             }
             prrDelivered += delivered
