@@ -59,9 +59,17 @@ public struct FidelityCell: Hashable, Sendable {
     }
 
     /// Runs the cell's transfer for seeds `1...seedCount` and summarizes the completion times.
+    /// - Parameters:
+    ///   - seedCount: seeds to run (default: as many as the reference).
+    ///   - tcp: the connection model (default `.ns3Reference`).
+    ///   - activeQueue: what holds packets at a full queue (default CoDel, as ns-3).
     /// - Returns: percentiles in ms (runs that did not finish count as one hour) and the median event count.
-    public func run(seedCount: Int? = nil) -> (percentiles: TransferPercentiles, medianEvents: Int) {
-        let experiment = experiment
+    public func run(seedCount: Int? = nil, tcp: TCPConfiguration = .ns3Reference,
+                    activeQueue: ActiveQueueManagement = .ns3Default)
+        -> (percentiles: TransferPercentiles, medianEvents: Int) {
+        var experiment = experiment
+        experiment.tcp = tcp
+        experiment.activeQueue = activeQueue
         var times: [Double] = []
         var events: [Double] = []
         for seed in 1...max(1, seedCount ?? seeds) {
