@@ -108,7 +108,8 @@ enum FidelityBenchmark {
                                           < abs($1.1.median / $1.0.reference.median - 1) }) {
             let (cell, ours) = worst
             print("worst cell             \(cell.label): "
-                + String(format: "%+.1f%%", (ours.median / cell.reference.median - 1) * 100) + " (\(reason(cell, ours)))")
+                + String(format: "%+.1f%%", (ours.median / cell.reference.median - 1) * 100)
+                + " (\(reason(cell, ours, seeds: seedCount ?? cell.seeds)))")
         }
         print("SyncSim wall time      \(String(format: "%.2f", oursWall)) s")
         if let ns3Wall {
@@ -148,15 +149,16 @@ enum FidelityBenchmark {
     }
 
     /// Why a cell is off, as far as the bench can tell.
-    static func reason(_ cell: FidelityCell, _ ours: TransferPercentiles) -> String {
+    static func reason(_ cell: FidelityCell, _ ours: TransferPercentiles, seeds: Int) -> String {
         if cell.isLossless {
             return ours.median < cell.reference.median
                 ? "the queue overflows in both; ns-3 loses more time repairing its CoDel drops"
                 : "lossless: serialization, handshake and window growth differ"
         }
         if (cell.reference.p10 * 0.98...cell.reference.p90 * 1.02).contains(ours.median) {
-            return "inside ns-3's own p10-p90: the median of \(cell.seeds) seeds of a skewed, lumpy distribution "
-                + "moves by that much between seed sets; compare with --ns3 --seeds 100"
+            return "inside ns-3's own p10-p90: the median of \(seeds) seeds of a skewed, lumpy distribution "
+                + "moves by that much between seed sets"
+                + (seeds < 100 ? "; compare with --ns3 --seeds 100" : "")
         }
         return "random loss: recovery differs"
     }
