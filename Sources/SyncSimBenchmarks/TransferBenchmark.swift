@@ -7,7 +7,8 @@ import SyncSim
 enum TransferBenchmark {
     static var benchmark: Benchmark { Benchmark(
         name: "transfer",
-        summary: "one ns-3 reference transfer (args: BYTES DOWN_KBPS UP_KBPS ONE_WAY_MS LOSS SEED [QUEUE_PKTS] [MIN_RTO_MS] [--trace])",
+        summary: "one ns-3 reference transfer (args: BYTES DOWN_KBPS UP_KBPS ONE_WAY_MS LOSS SEED [QUEUE_PKTS] "
+            + "[MIN_RTO_MS] [--trace])",
         run: run
     ) }
 
@@ -51,7 +52,8 @@ enum TransferBenchmark {
         for record in trace.records { print(record) }
         let milliseconds = outcome.completionTime.map { $0.seconds * 1_000 } ?? -1
         print(String(format: "%.3f %d", milliseconds, outcome.eventsRun))
-        FileHandle.standardError.write(Data(("retransmitted segments \(outcome.retransmittedSegments), "
-            + "RTOs \(outcome.retransmissionTimeouts), packets dropped by queues \(outcome.packetsDroppedByQueue)\n").utf8))
+        let counters = "retransmitted segments \(outcome.retransmittedSegments), RTOs "
+            + "\(outcome.retransmissionTimeouts), packets dropped by queues \(outcome.packetsDroppedByQueue)\n"
+        FileHandle.standardError.write(Data(counters.utf8))
     }
 }

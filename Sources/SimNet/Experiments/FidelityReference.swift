@@ -3,7 +3,8 @@
 /// Columns: `profile,down_kbps,up_kbps,one_way_ms,bytes,loss,seeds,p10_ms,median_ms,p90_ms,median_events`.
 public enum FidelityReference {
     /// The header line `grid.py` writes.
-    public static let header = "profile,down_kbps,up_kbps,one_way_ms,bytes,loss,seeds,p10_ms,median_ms,p90_ms,median_events"
+    public static let header = "profile,down_kbps,up_kbps,one_way_ms,bytes,loss,seeds,"
+        + "p10_ms,median_ms,p90_ms,median_events"
 
     /// Parses the reference CSV.
     /// - Parameters:
@@ -24,18 +25,16 @@ public enum FidelityReference {
                 throw FidelityReferenceError(file: file, line: number,
                                              message: "expected 11 fields, found \(fields.count)")
             }
+            func failure(_ name: String, _ expected: String, _ column: Int) -> FidelityReferenceError {
+                FidelityReferenceError(file: file, line: number,
+                                       message: "field \(name): expected \(expected), found `\(fields[column])`")
+            }
             func int(_ column: Int, _ name: String) throws -> Int {
-                guard let value = Int(fields[column]) else {
-                    throw FidelityReferenceError(file: file, line: number,
-                                                 message: "field \(name): expected an integer, found `\(fields[column])`")
-                }
+                guard let value = Int(fields[column]) else { throw failure(name, "an integer", column) }
                 return value
             }
             func double(_ column: Int, _ name: String) throws -> Double {
-                guard let value = Double(fields[column]) else {
-                    throw FidelityReferenceError(file: file, line: number,
-                                                 message: "field \(name): expected a number, found `\(fields[column])`")
-                }
+                guard let value = Double(fields[column]) else { throw failure(name, "a number", column) }
                 return value
             }
             cells.append(FidelityCell(
