@@ -8,12 +8,13 @@ import SimCore
 ///
 /// The model, per RFC: three-way handshake; segments of at most MSS, no Nagle (a messenger sets TCP_NODELAY);
 /// cumulative ACKs, an ACK at the latest every `segmentsPerDelayedAck` segments or after `delayedAckTimeout`,
-/// immediately on out-of-order data (RFC 5681 §4.2); slow start from the initial window (RFC 6928), growing by
-/// the bytes acknowledged, then congestion avoidance by one MSS per window (RFC 5681 §3.1); fast retransmit on
-/// `duplicateAckThreshold` duplicate ACKs with NewReno recovery (RFC 6582); RTO per RFC 6298 with Karn's rule,
-/// doubling up to the maximum, go-back-N after a timeout; abort after the retry limit. The receive window is
-/// taken as unlimited (the application reads at once), and FIN is a full close: a side that receives FIN
-/// closes its own side too, once its data is out.
+/// immediately on out-of-order data (RFC 5681 §4.2), with SACK blocks then (RFC 2018); timestamps, so every ACK of
+/// new data is an RTT sample (RFC 7323 §4); slow start from the initial window (RFC 6928) with HyStart's delay exit,
+/// then CUBIC (RFC 9438) or Reno (RFC 5681 §3.1); loss recovery from a SACK scoreboard (RFC 6675) paced by PRR
+/// (RFC 6937), or NewReno (RFC 6582) without SACK; RTO per RFC 6298 with Karn's rule, doubling up to the maximum,
+/// go-back-N after a timeout (skipping SACKed data); abort after the retry limit. The receive window is taken as
+/// unlimited (the application reads at once), and FIN is a full close: a side that receives FIN closes its own side
+/// too, once its data is out.
 struct TCPEndpoint {
     enum State: Hashable {
         case synSent, synReceived, established
