@@ -56,4 +56,22 @@ import Testing
         #expect(outcome.retransmissionTimeouts <= 1)
         #expect(outcome.retransmittedSegments <= 1)
     }
+
+    @Test("with a CoDel stage the network's invariants hold after every step, and every byte arrives in order")
+    func codelInvariants() {
+        let experiment = Self.overflowing(120_000, activeQueue: .ns3Default)
+        let network = Network(seed: 3, tcp: experiment.tcp, trace: TraceLog(isEnabled: false), checksInvariants: true)
+        let server = network.addHost(named: "server", link: .datacenter)
+        let phone = network.addHost(named: "phone", link: experiment.phoneLink)
+        var received: [UInt8] = []
+        network.eventHandler = { event in
+            if case .received(let bytes) = event.kind, event.host == phone { received += bytes }
+        }
+        let socket = network.connect(from: server, to: phone)
+        let payload = TestWorld.pattern(count: 120_000)
+        network.send(payload, on: socket)
+        network.run(until: .start + .milliseconds(120_000))
+        #expect(sameBytes(received, payload))
+        #expect(network.linkStatistics(of: phone, .downlink).packetsDroppedByQueue > 0)
+    }
 }
