@@ -74,4 +74,21 @@ import Testing
         #expect(sameBytes(received, payload))
         #expect(network.linkStatistics(of: phone, .downlink).packetsDroppedByQueue > 0)
     }
+
+    @Test("every combination of SACK and congestion control finishes a lossy transfer", arguments: [
+        (true, CongestionControl.cubic), (true, .reno), (false, .cubic), (false, .reno),
+    ])
+    func combinations(usesSACK: Bool, congestionControl: CongestionControl) {
+        var tcp = TCPConfiguration.linux
+        tcp.usesSACK = usesSACK
+        tcp.congestionControl = congestionControl
+        let experiment = TransferExperiment(bytes: 200_000, downlinkRateBitsPerSecond: 780_000,
+                                            uplinkRateBitsPerSecond: 330_000, oneWayDelay: .milliseconds(100),
+                                            lossProbability: 0.05, tcp: tcp)
+        for seed: UInt64 in 1...4 {
+            let outcome = experiment.run(seed: seed)
+            #expect(outcome.completionTime != nil, "seed \(seed)")
+            #expect(outcome.retransmittedSegments > 0, "seed \(seed)")
+        }
+    }
 }
