@@ -14,6 +14,8 @@ let benchmarks: [Benchmark] = [
     KernelBenchmark.benchmark,
     NetBenchmark.benchmark,
     SweepBenchmark.benchmark,
+    TransferBenchmark.benchmark,
+    FidelityBenchmark.benchmark,
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())

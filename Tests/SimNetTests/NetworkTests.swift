@@ -32,7 +32,9 @@ import Testing
         #expect(first.bytes(at: SocketID(rawValue: 0)) == TestWorld.pattern(count: 20_000, salt: 3))
     }
 
-    static let pinnedDigestSeed42 = "a6aa1fd5546f3f81"
+    /// Re-pinned when the TCP model gained timestamps, SACK recovery with PRR and CUBIC: the segments in the trace and
+    /// their timing changed on purpose (the fidelity work against ns-3).
+    static let pinnedDigestSeed42 = "a435afb285073155"
 
     @Test("different seeds give different digests on a lossy link")
     func differentSeeds() {

@@ -19,6 +19,11 @@ public struct LinkDirectionProfile: Hashable, Sendable {
     public var reordersPackets: Bool
     /// Drop-tail queue capacity in bytes of IP packets waiting (the packet being serialized not counted).
     public var queueCapacityBytes: Int
+    /// Drop-tail queue capacity in waiting packets (the packet being serialized not counted), or nil for a queue
+    /// bounded in bytes only. ns-3's `DropTailQueue` counts packets (`MaxSize 100p`): set 100 to mirror it.
+    public var queueCapacityPackets: Int?
+    /// What happens to a packet that finds the drop-tail queue full: dropped (`.none`, the default) or held by CoDel.
+    public var activeQueue: ActiveQueueManagement
     /// Random loss after serialization.
     public var loss: LossModel
     /// Outages that come with the profile.
@@ -38,9 +43,12 @@ public struct LinkDirectionProfile: Hashable, Sendable {
         queueCapacityBytes: Int = 150_000,
         loss: LossModel = .none,
         outages: OutageModel = .none,
-        delaySpikes: DelaySpikeModel? = nil
+        delaySpikes: DelaySpikeModel? = nil,
+        queueCapacityPackets: Int? = nil,
+        activeQueue: ActiveQueueManagement = .none
     ) {
         precondition(rateBitsPerSecond >= 0 && perPacketOverheadBytes >= 0 && queueCapacityBytes >= 0)
+        precondition((queueCapacityPackets ?? 0) >= 0)
         self.rateBitsPerSecond = rateBitsPerSecond
         self.perPacketOverheadBytes = perPacketOverheadBytes
         self.oneWayDelay = oneWayDelay
@@ -50,6 +58,8 @@ public struct LinkDirectionProfile: Hashable, Sendable {
         self.loss = loss
         self.outages = outages
         self.delaySpikes = delaySpikes
+        self.queueCapacityPackets = queueCapacityPackets
+        self.activeQueue = activeQueue
     }
 
     /// The time to serialize a packet of `ipBytes` (plus the per-packet overhead), rounded up to a nanosecond.

@@ -27,6 +27,65 @@ struct LinkDirectionState {
     var jitterGenerator: SeededGenerator
     var outageGenerator: SeededGenerator
     var statistics = LinkStatistics()
+    /// The CoDel stage in front of the queue (when the profile has one): packets, their arrival times, bytes.
+    var codelQueue: [(packet: Int, enqueuedAt: SimInstant, ipBytes: Int)] = []
+    var codelQueueHead = 0
+    var codelQueuedBytes = 0
+    var codel = CoDelState()
+
+    /// CoDel's control state (RFC 8289 §5).
+    struct CoDelState {
+        var firstAboveTime: SimInstant?
+        var dropNext = SimInstant.start
+        var count = 0
+        var lastCount = 0
+        var isDropping = false
+    }
+
+    var codelQueuedPacketCount: Int { codelQueue.count - codelQueueHead }
+
+    /// Whether the drop-tail queue has room for a packet of `ipBytes`.
+    func hasRoom(ipBytes: Int) -> Bool {
+        queuedBytes <= profile.queueCapacityBytes - ipBytes && queuedPacketCount < profile.queueCapacityPackets ?? .max
+    }
+
+    mutating func popCoDel() -> (packet: Int, enqueuedAt: SimInstant, ipBytes: Int)? {
+        guard codelQueueHead < codelQueue.count else { return nil }
+        let entry = codelQueue[codelQueueHead]
+        codelQueueHead += 1
+        codelQueuedBytes -= entry.ipBytes
+        if codelQueueHead == codelQueue.count {
+            codelQueue.removeAll(keepingCapacity: true)
+            codelQueueHead = 0
+        } else if codelQueueHead > 1_024 && codelQueueHead * 2 > codelQueue.count {
+            codelQueue.removeFirst(codelQueueHead)
+            codelQueueHead = 0
+        }
+        return entry
+    }
+
+    /// RFC 8289 §5.2 `dodequeue`'s test: has the head packet waited above target for a whole interval?
+    mutating func isOkToDrop(enqueuedAt: SimInstant, now: SimInstant, target: SimDuration,
+                             interval: SimDuration) -> Bool {
+        if now - enqueuedAt < target || codelQueuedBytes < ActiveQueueManagement.codelMinimumBytes {
+            codel.firstAboveTime = nil
+            return false
+        }
+        guard let firstAbove = codel.firstAboveTime else {
+            codel.firstAboveTime = now + interval
+            return false
+        }
+        return now >= firstAbove
+    }
+
+    /// RFC 8289 §5.3 control law: the next drop comes interval / sqrt(count) after `time`.
+    static func controlLaw(_ time: SimInstant, interval: SimDuration, count: Int) -> SimInstant {
+        var root = Double(max(count, 1))
+        var estimate = root
+        for _ in 0..<30 { estimate = 0.5 * (estimate + root / estimate) }
+        root = estimate
+        return time + .nanoseconds(Int64(Double(interval.nanoseconds) / root))
+    }
 
     init(component: String, profile: LinkDirectionProfile, streams: RandomStreams) {
         self.component = component
@@ -41,6 +100,8 @@ struct LinkDirectionState {
     }
 
     var hasQueuedPackets: Bool { queueHead < queue.count }
+
+    var queuedPacketCount: Int { queue.count - queueHead }
 
     mutating func enqueue(_ packet: Int, ipBytes: Int) {
         queue.append(packet)

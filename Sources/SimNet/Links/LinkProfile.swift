@@ -44,6 +44,17 @@ public struct LinkProfile: Hashable, Sendable {
         return copy
     }
 
+    /// The same profile with a drop-tail queue of `packets` waiting packets (and no byte bound) on both directions,
+    /// as ns-3's `DropTailQueue` with `MaxSize` in packets.
+    public func withQueueCapacity(packets: Int) -> LinkProfile {
+        var copy = self
+        for direction in LinkDirection.allCases {
+            copy[direction].queueCapacityPackets = packets
+            copy[direction].queueCapacityBytes = Int.max
+        }
+        return copy
+    }
+
     /// The round-trip propagation delay without queueing, serialization or jitter.
     public var baseRTT: SimDuration { uplink.oneWayDelay + downlink.oneWayDelay }
 }

@@ -28,9 +28,20 @@ extension Network {
             return
         }
         let state = directions[direction]
-        if state.packetInService == nil && !state.isClogged && !state.hasQueuedPackets {
+        if state.packetInService == nil && !state.isClogged && !state.hasQueuedPackets
+            && state.codelQueuedPacketCount == 0 {
             startTransmission(slot, on: direction)
-        } else if state.queuedBytes + ipBytes > state.profile.queueCapacityBytes {
+        } else if case .codel = state.profile.activeQueue,
+                  state.codelQueuedPacketCount > 0 || !state.hasRoom(ipBytes: ipBytes) {
+            if state.codelQueuedPacketCount >= ActiveQueueManagement.codelCapacityPackets {
+                directions[direction].statistics.packetsDroppedByQueue += 1
+                trace.record(at: now, component: state.component, kind: "drop-queue", detail: packetSummary(slot))
+                releasePacket(slot)
+            } else {
+                directions[direction].codelQueue.append((slot, now, ipBytes))
+                directions[direction].codelQueuedBytes += ipBytes
+            }
+        } else if !state.hasRoom(ipBytes: ipBytes) {
             directions[direction].statistics.packetsDroppedByQueue += 1
             trace.record(at: now, component: state.component, kind: "drop-queue", detail: packetSummary(slot))
             releasePacket(slot)
@@ -49,6 +60,69 @@ extension Network {
         guard directions[direction].packetInService == nil, !directions[direction].isClogged else { return }
         let next = directions[direction].dequeue { self.packets[$0]!.ipBytes }
         if let next { startTransmission(next, on: direction) }
+        refillFromCoDel(direction)
+    }
+
+    /// Moves packets from the CoDel stage into the drop-tail queue while it has room, dropping at the head as CoDel
+    /// decides (RFC 8289 §5.2 `dequeue`), as ns-3's queue disc does when its device queue wakes up.
+    func refillFromCoDel(_ direction: Int) {
+        guard case .codel(let target, let interval) = directions[direction].profile.activeQueue else { return }
+        while directions[direction].codelQueuedPacketCount > 0 {
+            let headBytes = directions[direction].codelQueue[directions[direction].codelQueueHead].ipBytes
+            guard directions[direction].hasRoom(ipBytes: headBytes) else { return }
+            guard let entry = codelDequeue(direction, target: target, interval: interval) else { return }
+            if directions[direction].packetInService == nil && !directions[direction].isClogged
+                && !directions[direction].hasQueuedPackets {
+                startTransmission(entry.packet, on: direction)
+            } else {
+                directions[direction].enqueue(entry.packet, ipBytes: entry.ipBytes)
+            }
+        }
+    }
+
+    private func codelDequeue(_ direction: Int, target: SimDuration,
+                              interval: SimDuration) -> (packet: Int, enqueuedAt: SimInstant, ipBytes: Int)? {
+        guard var entry = directions[direction].popCoDel() else { return nil }
+        var isOkToDrop = directions[direction].isOkToDrop(enqueuedAt: entry.enqueuedAt, now: now, target: target,
+                                                          interval: interval)
+        func dropHead() -> Bool {
+            directions[direction].statistics.packetsDroppedByQueue += 1
+            trace.record(at: now, component: directions[direction].component, kind: "drop-codel",
+                         detail: packetSummary(entry.packet))
+            releasePacket(entry.packet)
+            guard let next = directions[direction].popCoDel() else { return false }
+            entry = next
+            isOkToDrop = directions[direction].isOkToDrop(enqueuedAt: entry.enqueuedAt, now: now, target: target,
+                                                          interval: interval)
+            return true
+        }
+        if directions[direction].codel.isDropping {
+            if !isOkToDrop {
+                directions[direction].codel.isDropping = false
+            } else {
+                while now >= directions[direction].codel.dropNext && directions[direction].codel.isDropping {
+                    directions[direction].codel.count += 1
+                    guard dropHead() else { return nil }
+                    if !isOkToDrop {
+                        directions[direction].codel.isDropping = false
+                    } else {
+                        directions[direction].codel.dropNext = LinkDirectionState.controlLaw(
+                            directions[direction].codel.dropNext, interval: interval,
+                            count: directions[direction].codel.count)
+                    }
+                }
+            }
+        } else if isOkToDrop {
+            guard dropHead() else { return nil }
+            var codel = directions[direction].codel
+            codel.isDropping = true
+            let delta = codel.count - codel.lastCount
+            codel.count = delta > 1 && now - codel.dropNext < interval * 16 ? delta : 1
+            codel.dropNext = LinkDirectionState.controlLaw(now, interval: interval, count: codel.count)
+            codel.lastCount = codel.count
+            directions[direction].codel = codel
+        }
+        return entry
     }
 
     func completeTransmission(_ direction: Int) {
@@ -92,6 +166,12 @@ extension Network {
 
     /// Drops every queued packet of a direction that just went down.
     func dropQueuedPackets(on direction: Int) {
+        while let entry = directions[direction].popCoDel() {
+            directions[direction].statistics.packetsDroppedWhileDown += 1
+            trace.record(at: now, component: directions[direction].component, kind: "drop-down",
+                         detail: packetSummary(entry.packet))
+            releasePacket(entry.packet)
+        }
         while let slot = directions[direction].dequeue(ipBytesOf: { self.packets[$0]!.ipBytes }) {
             directions[direction].statistics.packetsDroppedWhileDown += 1
             trace.record(at: now, component: directions[direction].component, kind: "drop-down",

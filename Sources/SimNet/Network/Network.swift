@@ -227,7 +227,8 @@ public final class Network {
     }
 
     /// Checks the kernel's invariants (the event heap) and each link direction's queue bookkeeping (queued bytes
-    /// add up, queued packets exist); traps when one fails. Debug mode calls it after every step.
+    /// add up, queued packets exist, in the CoDel stage too); traps when one fails. Debug mode calls it after every
+    /// step.
     public func checkInvariants() {
         loop.checkInvariants()
         for state in directions {
@@ -236,6 +237,10 @@ public final class Network {
             let bytes = queued.reduce(0) { $0 + packets[$1]!.ipBytes }
             precondition(bytes == state.queuedBytes, "\(state.component): queued bytes do not add up")
             precondition(state.packetInService.map { packets[$0] != nil } ?? true, "\(state.component): lost packet")
+            let held = state.codelQueue[state.codelQueueHead...]
+            precondition(held.allSatisfy { packets[$0.packet] != nil }, "\(state.component): a CoDel packet is gone")
+            precondition(held.reduce(0) { $0 + $1.ipBytes } == state.codelQueuedBytes,
+                         "\(state.component): CoDel bytes do not add up")
         }
     }
 
@@ -317,7 +322,7 @@ public final class Network {
             trace.record(at: now, component: component(socket), kind: "tx", detail: segment.summary)
         }
         let packet = Packet(segment: segment, source: source, destination: destination, hop: 0,
-                            ipBytes: tcpConfiguration.headerBytes + segment.payload.count)
+                            ipBytes: tcpConfiguration.headerBytes + segment.sackOptionBytes + segment.payload.count)
         offer(storePacket(packet), to: directionIndex(source, .uplink))
     }
 

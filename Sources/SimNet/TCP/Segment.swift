@@ -17,6 +17,16 @@ struct Segment {
     var sequence: Int64
     var acknowledgment: Int64
     var payload: [UInt8]
+    /// The timestamps option (RFC 7323 §3): when the sender emitted the segment (TSval) and the peer's time it
+    /// echoes (TSecr, TS.Recent), or nil when the option is off or nothing is echoed yet.
+    var timestampValue: SimInstant?
+    var timestampEcho: SimInstant?
+    /// SACK blocks (RFC 2018 §3): received ranges above the cumulative ACK, the most recent first.
+    var sackBlocks: [Range<Int64>] = []
+
+    /// Option bytes beyond the fixed header (the timestamps option is counted in `headerBytes`): NOP, NOP and a
+    /// SACK option of 2 + 8 bytes per block.
+    var sackOptionBytes: Int { sackBlocks.isEmpty ? 0 : 4 + 8 * sackBlocks.count }
 
     /// The sequence space the segment takes: payload plus one for SYN and for FIN.
     var sequenceLength: Int64 {

@@ -35,6 +35,23 @@ public struct TCPConfiguration: Hashable, Sendable {
     /// on the first 8 ACKs of each round once cwnd is at least 16 segments). Default true. Without it, slow
     /// start overfills deep 2G buffers and the model loses whole windows where Linux and ns-3 do not.
     public var usesHyStart: Bool
+    /// Take an RTT sample from every ACK of new data, as the TCP timestamps option allows (RFC 7323 §4; on by default
+    /// in Linux and in the ns-3 reference setup); otherwise one sample per round trip from a segment sent once
+    /// (Karn's rule, RFC 6298 §3). Default true. With one sample per round trip the RTO lags behind a queue that
+    /// fills in slow start, and a 20 kbit/s link times out again and again where ns-3 does not.
+    public var usesTimestamps: Bool
+    /// Selective acknowledgments (RFC 2018) with scoreboard-based loss recovery (RFC 6675) and Proportional Rate
+    /// Reduction (RFC 6937), as Linux and the ns-3 reference setup; otherwise NewReno (RFC 6582), which repairs one
+    /// hole per round trip. Default true.
+    public var usesSACK: Bool
+    /// Window growth and decrease. Default `.cubic` (Linux's and ns-3's default).
+    public var congestionControl: CongestionControl
+    /// HyStart's delay threshold is clamp(min RTT / this, 4 ms, `hyStartMaximumDelayThreshold`). Default 8 (Linux
+    /// `tcp_cubic.c`); ns-3 3.37's `TcpCubic` uses 1 (the minimum RTT itself).
+    public var hyStartDelayThresholdDivisor: Int
+    /// The upper clamp of HyStart's delay threshold. Default 16 ms (Linux `HYSTART_DELAY_MAX`); ns-3 3.37's
+    /// `HyStartDelayMax` is 1 s.
+    public var hyStartMaximumDelayThreshold: SimDuration
 
     /// A configuration; every default is the Linux-like value documented on its property.
     public init(
@@ -50,8 +67,14 @@ public struct TCPConfiguration: Hashable, Sendable {
         retryLimit: Int = 15,
         synRetryLimit: Int = 6,
         duplicateAckThreshold: Int = 3,
-        usesHyStart: Bool = true
+        usesHyStart: Bool = true,
+        usesTimestamps: Bool = true,
+        usesSACK: Bool = true,
+        congestionControl: CongestionControl = .cubic,
+        hyStartDelayThresholdDivisor: Int = 8,
+        hyStartMaximumDelayThreshold: SimDuration = .milliseconds(16)
     ) {
+        precondition(hyStartDelayThresholdDivisor > 0)
         precondition(mssBytes > 0 && initialWindowSegments > 0 && segmentsPerDelayedAck > 0)
         self.mssBytes = mssBytes
         self.headerBytes = headerBytes
@@ -66,10 +89,20 @@ public struct TCPConfiguration: Hashable, Sendable {
         self.synRetryLimit = synRetryLimit
         self.duplicateAckThreshold = duplicateAckThreshold
         self.usesHyStart = usesHyStart
+        self.usesTimestamps = usesTimestamps
+        self.usesSACK = usesSACK
+        self.congestionControl = congestionControl
+        self.hyStartDelayThresholdDivisor = hyStartDelayThresholdDivisor
+        self.hyStartMaximumDelayThreshold = hyStartMaximumDelayThreshold
     }
 
     /// Linux-like defaults (the ns-3 reference setup): minimum RTO 200 ms.
     public static let linux = TCPConfiguration()
+
+    /// The TCP of the ns-3 reference setup (ns-3 3.37 defaults plus `transfer.cc`'s settings): Linux-like, but with
+    /// ns-3's HyStart delay threshold, clamp(min RTT, 4 ms, 1 s), which leaves slow start much later on long RTTs.
+    public static let ns3Reference = TCPConfiguration(
+        hyStartDelayThresholdDivisor: 1, hyStartMaximumDelayThreshold: .milliseconds(1_000))
 
     /// RFC 6298 as written: minimum RTO 1 s.
     public static let rfc6298 = TCPConfiguration(minimumRTO: .milliseconds(1_000))

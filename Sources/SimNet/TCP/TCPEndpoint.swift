@@ -8,12 +8,13 @@ import SimCore
 ///
 /// The model, per RFC: three-way handshake; segments of at most MSS, no Nagle (a messenger sets TCP_NODELAY);
 /// cumulative ACKs, an ACK at the latest every `segmentsPerDelayedAck` segments or after `delayedAckTimeout`,
-/// immediately on out-of-order data (RFC 5681 §4.2); slow start from the initial window (RFC 6928), growing by
-/// the bytes acknowledged, then congestion avoidance by one MSS per window (RFC 5681 §3.1); fast retransmit on
-/// `duplicateAckThreshold` duplicate ACKs with NewReno recovery (RFC 6582); RTO per RFC 6298 with Karn's rule,
-/// doubling up to the maximum, go-back-N after a timeout; abort after the retry limit. The receive window is
-/// taken as unlimited (the application reads at once), and FIN is a full close: a side that receives FIN
-/// closes its own side too, once its data is out.
+/// immediately on out-of-order data (RFC 5681 §4.2), with SACK blocks then (RFC 2018); timestamps, so every ACK of
+/// new data is an RTT sample (RFC 7323 §4); slow start from the initial window (RFC 6928) with HyStart's delay exit,
+/// then CUBIC (RFC 9438) or Reno (RFC 5681 §3.1); loss recovery from a SACK scoreboard (RFC 6675) paced by PRR
+/// (RFC 6937), or NewReno (RFC 6582) without SACK; RTO per RFC 6298 with Karn's rule, doubling up to the maximum,
+/// go-back-N after a timeout (skipping SACKed data); abort after the retry limit. The receive window is taken as
+/// unlimited (the application reads at once), and FIN is a full close: a side that receives FIN closes its own side
+/// too, once its data is out.
 struct TCPEndpoint {
     enum State: Hashable {
         case synSent, synReceived, established
@@ -51,9 +52,26 @@ struct TCPEndpoint {
     private(set) var congestionWindowBytes: Int
     private var slowStartThresholdBytes = Int.max
     private var bytesAckedInAvoidance = 0
+    private var cubic = CubicWindow()
     private var duplicateAcks = 0
     private var isInRecovery = false
     private var recoveryPoint: Int64 = 0
+
+    // SACK scoreboard (RFC 6675): SACKed ranges above `sndUna`, sorted and disjoint; during recovery, the
+    // retransmission pointer (HighRxt + 1) and the PRR counters (RFC 6937 §3).
+    private var sackedRanges: [Range<Int64>] = []
+    private var sackedBytes = 0
+    private var retransmitNext: Int64 = 0
+    private var prrDelivered = 0
+    private var prrOut = 0
+    private var recoverFlightSize = 0
+
+    // Timestamps (RFC 7323 §4): the time of the current input, TS.Recent and Last.ACK.sent.
+    private var clock: SimInstant
+    private var timestampRecent: SimInstant?
+    private var lastAcknowledgmentSent: Int64 = 0
+    /// Where the latest out-of-order segment started, so its SACK block goes first (RFC 2018 §4).
+    private var latestOutOfOrderSequence: Int64 = 0
 
     // Retransmission timer (RFC 6298).
     private var smoothedRTTNanoseconds: Int64?
@@ -100,6 +118,7 @@ struct TCPEndpoint {
         self.state = .synSent
         self.congestionWindowBytes = configuration.initialWindowSegments * configuration.mssBytes
         self.retransmissionTimeout = configuration.initialRTO
+        self.clock = now
         emit(flags: .syn, sequence: 0, payload: [])
         sndNxt = 1
         sndMax = 1
@@ -117,7 +136,9 @@ struct TCPEndpoint {
         self.state = .synReceived
         self.congestionWindowBytes = configuration.initialWindowSegments * configuration.mssBytes
         self.retransmissionTimeout = configuration.initialRTO
+        self.clock = now
         rcvNxt = syn.sequence + 1
+        timestampRecent = syn.timestampValue
         emit(flags: [.syn, .ack], sequence: 0, payload: [])
         sndNxt = 1
         sndMax = 1
@@ -157,6 +178,7 @@ struct TCPEndpoint {
     /// Queues bytes for sending. - Returns: false when the socket is closing or closed (nothing queued).
     mutating func send(_ bytes: [UInt8], now: SimInstant) -> Bool {
         guard !isClosed, !isLocallyClosed else { return false }
+        clock = now
         sendBuffer.append(contentsOf: bytes)
         bytesQueuedByApplication += bytes.count
         transmit(now: now)
@@ -166,6 +188,7 @@ struct TCPEndpoint {
     /// Closes the sending side after the queued bytes (FIN).
     mutating func close(now: SimInstant) {
         guard !isClosed, !isLocallyClosed else { return }
+        clock = now
         isLocallyClosed = true
         finSequence = dataEndSequence
         transmit(now: now)
@@ -174,6 +197,7 @@ struct TCPEndpoint {
     /// Aborts: sends RST, forgets everything.
     mutating func reset(now: SimInstant) {
         guard !isClosed else { return }
+        clock = now
         emit(flags: [.rst, .ack], sequence: sndNxt, payload: [])
         closeAbruptly()
     }
@@ -188,6 +212,11 @@ struct TCPEndpoint {
     // MARK: - Segments
 
     mutating func handle(_ segment: Segment, now: SimInstant) {
+        clock = now
+        if let value = segment.timestampValue, segment.sequence <= lastAcknowledgmentSent,
+           value >= timestampRecent ?? .start {
+            timestampRecent = value
+        }
         switch state {
         case .closedAbruptly:
             return
@@ -210,7 +239,12 @@ struct TCPEndpoint {
             guard segment.flags.contains([.syn, .ack]), segment.acknowledgment == 1 else { return }
             rcvNxt = segment.sequence + 1
             sndUna = 1
-            if let sample = rttSample { updateRTT(sample: now - sample.sentAt) }
+            timestampRecent = segment.timestampValue
+            if configuration.usesTimestamps, let echo = segment.timestampEcho {
+                updateRTT(sample: now - echo)
+            } else if let sample = rttSample {
+                updateRTT(sample: now - sample.sentAt)
+            }
             rttSample = nil
             retries = 0
             retransmissionTimeout = computedRTO()
@@ -228,7 +262,11 @@ struct TCPEndpoint {
             }
             guard segment.flags.contains(.ack), segment.acknowledgment >= 1 else { return }
             sndUna = 1
-            if let sample = rttSample { updateRTT(sample: now - sample.sentAt) }
+            if configuration.usesTimestamps, let echo = segment.timestampEcho {
+                updateRTT(sample: now - echo)
+            } else if let sample = rttSample {
+                updateRTT(sample: now - sample.sentAt)
+            }
             rttSample = nil
             retries = 0
             retransmissionTimeout = computedRTO()
@@ -275,13 +313,21 @@ struct TCPEndpoint {
                 }
             }
             if sndNxt < sndUna { sndNxt = sndUna }
-            if let sample = rttSample, ack >= sample.endSequence {
+            if configuration.usesTimestamps, let echo = segment.timestampEcho {
+                updateRTT(sample: now - echo)
+                rttSample = nil
+            } else if let sample = rttSample, ack >= sample.endSequence {
                 updateRTT(sample: now - sample.sentAt)
                 rttSample = nil
             }
             takeAckSample(acknowledging: ack, now: now)
             retries = 0
             retransmissionTimeout = computedRTO()
+            retransmissionDeadline = sndUna < sndMax ? now + retransmissionTimeout : nil
+            if configuration.usesSACK {
+                sackRecovery(segment, advancedBy: acked, now: now)
+                return
+            }
             if isInRecovery {
                 if ack >= recoveryPoint {
                     congestionWindowBytes = slowStartThresholdBytes
@@ -291,23 +337,18 @@ struct TCPEndpoint {
                     retransmit(sequence: sndUna, now: now)
                     congestionWindowBytes = max(congestionWindowBytes - acked + mss, mss)
                 }
-            } else if congestionWindowBytes < slowStartThresholdBytes {
-                congestionWindowBytes += acked
             } else {
-                bytesAckedInAvoidance += acked
-                if bytesAckedInAvoidance >= congestionWindowBytes {
-                    bytesAckedInAvoidance -= congestionWindowBytes
-                    congestionWindowBytes += mss
-                }
+                growCongestionWindow(acked: acked, now: now)
             }
             duplicateAcks = 0
             retransmissionDeadline = sndUna < sndMax ? now + retransmissionTimeout : nil
+        } else if configuration.usesSACK {
+            sackRecovery(segment, advancedBy: 0, now: now)
         } else if ack == sndUna, segment.payload.isEmpty, !segment.flags.contains(.fin), sndMax > sndUna {
             duplicateAcks += 1
             let isNewLossEpisode = ack > recoveryPoint || recoveryPoint == 0
             if duplicateAcks == configuration.duplicateAckThreshold, !isInRecovery, isNewLossEpisode {
-                let flight = Int(sndMax - sndUna)
-                slowStartThresholdBytes = max(flight / 2, 2 * mss)
+                slowStartThresholdBytes = lossThreshold()
                 recoveryPoint = sndMax
                 isInRecovery = true
                 fastRetransmits += 1
@@ -349,6 +390,7 @@ struct TCPEndpoint {
                 if index == outOfOrder.endIndex || outOfOrder[index].sequence != sequence {
                     outOfOrder.insert((sequence, segment.payload), at: index)
                 }
+                latestOutOfOrderSequence = sequence
                 mustAcknowledgeNow = true
             }
         }
@@ -399,6 +441,7 @@ struct TCPEndpoint {
         retransmissionTimeout = min(retransmissionTimeout * 2, configuration.maximumRTO)
         notes.append(("rto", "retry=\(retries) seq=\(sndUna) next-rto=\(retransmissionTimeout)"))
         rttSample = nil
+        clock = now
         switch state {
         case .synSent:
             retransmittedSegments += 1
@@ -408,12 +451,15 @@ struct TCPEndpoint {
             emit(flags: [.syn, .ack], sequence: 0, payload: [])
         case .established:
             let mss = configuration.mssBytes
-            slowStartThresholdBytes = max(Int(sndMax - sndUna) / 2, 2 * mss)
+            // A timeout in a row of timeouts keeps the ssthresh of the first (ns-3, and Linux's tcp_enter_loss).
+            if retries == 1 || configuration.congestionControl == .reno { slowStartThresholdBytes = lossThreshold() }
+            cubic.reset()
             congestionWindowBytes = mss
             bytesAckedInAvoidance = 0
             isInRecovery = false
             duplicateAcks = 0
             recoveryPoint = sndMax
+            retransmitNext = sndUna
             sndNxt = sndUna
             forgetFirstTransmissions()
             transmit(now: now)
@@ -425,56 +471,79 @@ struct TCPEndpoint {
 
     mutating func delayedAckTimerExpired(now: SimInstant) {
         guard let deadline = delayedAckDeadline, deadline <= now, !isClosed else { return }
+        clock = now
         mustAcknowledgeNow = true
         flushAcknowledgement()
     }
 
     // MARK: - Sending
 
-    /// Sends what the congestion window allows: new or (after a timeout) resent data, then the FIN.
+    /// Sends what the congestion window allows: new or (after a timeout) resent data, then the FIN. With SACK, data
+    /// the peer holds is skipped, SACKed bytes do not count as in flight, and during recovery PRR sends instead.
     private mutating func transmit(now: SimInstant) {
         guard state == .established else { return }
-        let mss = Int64(configuration.mssBytes)
+        let usesSACK = configuration.usesSACK
+        if usesSACK && isInRecovery { return }
         while true {
-            let flight = sndNxt - sndUna
-            let dataEnd = dataEndSequence
-            if sndNxt < dataEnd {
-                let length = min(mss, dataEnd - sndNxt)
-                guard flight == 0 || flight + length <= Int64(congestionWindowBytes) else { break }
-                let start = sendBufferHead + Int(sndNxt - sendBufferStartSequence)
-                let isRetransmission = sndNxt < sndMax
-                emit(flags: .ack, sequence: sndNxt, payload: Array(sendBuffer[start..<(start + Int(length))]))
-                if isRetransmission {
-                    retransmittedSegments += 1
-                } else {
-                    if rttSample == nil { rttSample = (sndNxt + length, now) }
-                    if configuration.usesHyStart { firstTransmissions.append((sndNxt + length, now)) }
+            var limit = Int64.max
+            if usesSACK && !sackedRanges.isEmpty {
+                for range in sackedRanges where range.upperBound > sndNxt {
+                    if range.lowerBound <= sndNxt {
+                        sndNxt = range.upperBound
+                    } else {
+                        limit = range.lowerBound - sndNxt
+                        break
+                    }
                 }
-                sndNxt += length
-            } else if let fin = finSequence, sndNxt == fin {
-                if sndNxt < sndMax { retransmittedSegments += 1 }
-                emit(flags: [.fin, .ack], sequence: fin, payload: [])
-                sndNxt = fin + 1
-            } else {
-                break
             }
-            sndMax = max(sndMax, sndNxt)
-            if retransmissionDeadline == nil { retransmissionDeadline = now + retransmissionTimeout }
+            let length = segmentLength(at: sndNxt, limit: limit)
+            guard length > 0 else { break }
+            if sndNxt < dataEndSequence {
+                var flight = sndNxt - sndUna
+                if usesSACK { flight -= Int64(sackedBytes(from: sndUna, to: sndNxt)) }
+                guard flight <= 0 || flight + length <= Int64(congestionWindowBytes) else { break }
+            }
+            sndNxt += emitSegment(at: sndNxt, length: length, now: now)
         }
     }
 
-    private mutating func retransmit(sequence: Int64, now: SimInstant) {
-        rttSample = nil
-        forgetFirstTransmissions()
-        retransmittedSegments += 1
+    /// The sequence space of the segment that would start at `sequence`: up to an MSS of data (and at most
+    /// `limit`), 1 for the FIN, 0 when there is nothing to send there.
+    private func segmentLength(at sequence: Int64, limit: Int64) -> Int64 {
+        let dataEnd = dataEndSequence
+        if sequence < dataEnd { return min(Int64(configuration.mssBytes), dataEnd - sequence, limit) }
+        if let fin = finSequence, sequence == fin { return 1 }
+        return 0
+    }
+
+    /// Emits the data segment or FIN at `sequence` (`length` from `segmentLength`), with its bookkeeping.
+    /// - Returns: `length`.
+    @discardableResult
+    private mutating func emitSegment(at sequence: Int64, length: Int64, now: SimInstant) -> Int64 {
+        let isRetransmission = sequence < sndMax
         if let fin = finSequence, sequence == fin {
             emit(flags: [.fin, .ack], sequence: fin, payload: [])
-            return
+        } else {
+            let start = sendBufferHead + Int(sequence - sendBufferStartSequence)
+            emit(flags: .ack, sequence: sequence, payload: Array(sendBuffer[start..<(start + Int(length))]))
         }
-        let length = min(Int64(configuration.mssBytes), dataEndSequence - sequence)
+        if isRetransmission {
+            retransmittedSegments += 1
+            rttSample = nil
+            forgetFirstTransmissions()
+        } else if length > 0, finSequence != sequence {
+            if rttSample == nil { rttSample = (sequence + length, now) }
+            if configuration.usesHyStart { firstTransmissions.append((sequence + length, now)) }
+        }
+        sndMax = max(sndMax, sequence + length)
+        if retransmissionDeadline == nil { retransmissionDeadline = now + retransmissionTimeout }
+        return length
+    }
+
+    private mutating func retransmit(sequence: Int64, now: SimInstant) {
+        let length = segmentLength(at: sequence, limit: .max)
         guard length > 0 else { return }
-        let start = sendBufferHead + Int(sequence - sendBufferStartSequence)
-        emit(flags: .ack, sequence: sequence, payload: Array(sendBuffer[start..<(start + Int(length))]))
+        emitSegment(at: sequence, length: length, now: now)
     }
 
     private mutating func flushAcknowledgement() {
@@ -482,11 +551,18 @@ struct TCPEndpoint {
     }
 
     private mutating func emit(flags: Segment.Flags, sequence: Int64, payload: [UInt8]) {
-        outbox.append(Segment(
+        var segment = Segment(
             destination: socket.peer, flags: flags, sequence: sequence,
             acknowledgment: flags.contains(.ack) ? rcvNxt : 0, payload: payload
-        ))
+        )
+        if configuration.usesTimestamps {
+            segment.timestampValue = clock
+            segment.timestampEcho = flags.contains(.ack) ? timestampRecent : nil
+        }
+        if configuration.usesSACK, flags.contains(.ack), !outOfOrder.isEmpty { segment.sackBlocks = receivedBlocks() }
+        outbox.append(segment)
         if flags.contains(.ack) {
+            lastAcknowledgmentSent = rcvNxt
             mustAcknowledgeNow = false
             unacknowledgedSegments = 0
             delayedAckDeadline = nil
@@ -500,6 +576,256 @@ struct TCPEndpoint {
         sendBuffer = []
         sendBufferHead = 0
         outOfOrder = []
+    }
+
+    // MARK: - SACK loss recovery (RFC 6675 scoreboard, RFC 6937 PRR)
+
+    /// Handles an ACK with SACK on: updates the scoreboard, enters, runs or leaves loss recovery, grows the window.
+    /// - Parameters:
+    ///   - segment: the ACK.
+    ///   - acked: bytes the cumulative ACK moved (0 for a duplicate).
+    private mutating func sackRecovery(_ segment: Segment, advancedBy acked: Int, now: SimInstant) {
+        var delivered = acked
+        if acked > 0 { delivered -= pruneSackedRanges() }
+        delivered += mergeSackBlocks(segment.sackBlocks)
+        if acked > 0 {
+            duplicateAcks = 0
+        } else if sndMax > sndUna, segment.payload.isEmpty, !segment.flags.contains(.fin) {
+            duplicateAcks += 1
+        }
+        if isInRecovery {
+            if sndUna >= recoveryPoint {
+                isInRecovery = false
+                congestionWindowBytes = slowStartThresholdBytes
+                retransmitNext = sndUna
+                notes.append(("recovery-exit", "cwnd=\(congestionWindowBytes)"))
+                return
+            }
+            prrDelivered += delivered
+            reduceProportionally(delivered: delivered)
+            sendInRecovery(now: now)
+            return
+        }
+        let isLossDetected = duplicateAcks >= configuration.duplicateAckThreshold || lossBoundary() > sndUna
+        if isLossDetected, sndMax > sndUna, sndNxt == sndMax, sndUna >= recoveryPoint {
+            let flight = Int(sndMax - sndUna)
+            slowStartThresholdBytes = lossThreshold()
+            recoveryPoint = sndMax
+            isInRecovery = true
+            fastRetransmits += 1
+            prrDelivered = delivered
+            prrOut = 0
+            recoverFlightSize = flight
+            retransmitNext = sndUna
+            notes.append(("fast-retransmit", "seq=\(sndUna) ssthresh=\(slowStartThresholdBytes) sack"))
+            // RFC 6675 §5 (4.3): the first segment goes out whatever the window says.
+            let length = segmentLength(at: sndUna, limit: holeEnd(from: sndUna) - sndUna)
+            if length > 0 {
+                emitSegment(at: sndUna, length: length, now: now)
+                retransmitNext = sndUna + length
+                prrOut += Int(length)
+            }
+            reduceProportionally(delivered: delivered)
+            sendInRecovery(now: now)
+            return
+        }
+        if acked > 0 { growCongestionWindow(acked: acked, now: now) }
+    }
+
+    /// Slow start (RFC 5681 §3.1), then congestion avoidance by Reno or CUBIC, for `acked` newly acknowledged bytes.
+    private mutating func growCongestionWindow(acked: Int, now: SimInstant) {
+        let mss = configuration.mssBytes
+        if congestionWindowBytes < slowStartThresholdBytes {
+            congestionWindowBytes += acked
+            return
+        }
+        bytesAckedInAvoidance += acked
+        switch configuration.congestionControl {
+        case .reno:
+            if bytesAckedInAvoidance >= congestionWindowBytes {
+                bytesAckedInAvoidance -= congestionWindowBytes
+                congestionWindowBytes += mss
+            }
+        case .cubic:
+            let segments = bytesAckedInAvoidance / mss
+            guard segments > 0 else { return }
+            bytesAckedInAvoidance -= segments * mss
+            let minimumRTT = SimDuration(nanoseconds: minimumRTTNanoseconds == .max ? 0 : minimumRTTNanoseconds)
+            if cubic.acknowledge(segmentsAcked: segments, windowSegments: congestionWindowBytes / mss, now: now,
+                                 minimumRTT: minimumRTT) {
+                congestionWindowBytes += mss
+            }
+        }
+    }
+
+    /// ssthresh after a loss: half the flight (Reno, RFC 5681 §3.2) or β × cwnd (CUBIC, RFC 9438 §4.6), at least
+    /// two segments.
+    private mutating func lossThreshold() -> Int {
+        let mss = configuration.mssBytes
+        switch configuration.congestionControl {
+        case .reno:
+            return max(Int(sndMax - sndUna) / 2, 2 * mss)
+        case .cubic:
+            return cubic.lossWindow(windowSegments: congestionWindowBytes / mss) * mss
+        }
+    }
+
+    /// PRR (RFC 6937 §3): sets cwnd so that over the recovery the sender sends ssthresh/RecoverFS of what was
+    /// delivered, and, once pipe is below ssthresh, grows back to it no faster than slow start (PRR-SSRB).
+    private mutating func reduceProportionally(delivered: Int) {
+        let mss = configuration.mssBytes
+        let pipe = computePipe()
+        let ssthresh = slowStartThresholdBytes
+        var sendCount: Int
+        if pipe > ssthresh {
+            let flightSize = max(recoverFlightSize, 1)
+            sendCount = (prrDelivered * ssthresh + flightSize - 1) / flightSize - prrOut
+        } else {
+            sendCount = min(ssthresh - pipe, max(prrDelivered - prrOut, delivered) + mss)
+        }
+        congestionWindowBytes = pipe + max(sendCount, 0)
+    }
+
+    /// Sends while cwnd - pipe allows a full segment: lost holes first (NextSeg rule 1), then new data (rule 2).
+    private mutating func sendInRecovery(now: SimInstant) {
+        let mss = configuration.mssBytes
+        while congestionWindowBytes - computePipe() >= mss {
+            if let hole = nextLostHole() {
+                let length = segmentLength(at: hole.lowerBound, limit: Int64(hole.count))
+                guard length > 0 else { break }
+                emitSegment(at: hole.lowerBound, length: length, now: now)
+                retransmitNext = hole.lowerBound + length
+                prrOut += Int(length)
+            } else if sndNxt == sndMax {
+                let length = segmentLength(at: sndNxt, limit: .max)
+                guard length > 0 else { break }
+                sndNxt += emitSegment(at: sndNxt, length: length, now: now)
+                prrOut += Int(length)
+            } else {
+                break
+            }
+        }
+    }
+
+    /// Bytes in flight (RFC 6675 §4 SetPipe): outstanding, minus SACKed, minus lost, plus lost ones resent since.
+    private func computePipe() -> Int {
+        let boundary = lossBoundary()
+        let lost = Int(boundary - sndUna) - sackedBytes(from: sndUna, to: boundary)
+        var pipe = Int(sndMax - sndUna) - sackedBytes - max(lost, 0)
+        if isInRecovery {
+            let resentEnd = min(retransmitNext, boundary)
+            if resentEnd > sndUna { pipe += Int(resentEnd - sndUna) - sackedBytes(from: sndUna, to: resentEnd) }
+        }
+        return max(pipe, 0)
+    }
+
+    /// Unacknowledged bytes below this sequence are lost: more than (DupThresh - 1) × MSS bytes above them are
+    /// SACKed (RFC 6675 §4 IsLost). `sndUna` when nothing is.
+    private func lossBoundary() -> Int64 {
+        let threshold = (configuration.duplicateAckThreshold - 1) * configuration.mssBytes + 1
+        var accumulated = 0
+        for range in sackedRanges.reversed() {
+            let count = Int(range.upperBound - range.lowerBound)
+            if accumulated + count >= threshold { return range.upperBound - Int64(threshold - accumulated) }
+            accumulated += count
+        }
+        return sndUna
+    }
+
+    /// The next lost, not yet resent hole at or above the retransmission pointer, at most an MSS long.
+    private func nextLostHole() -> Range<Int64>? {
+        var position = max(retransmitNext, sndUna)
+        for range in sackedRanges where range.upperBound > position {
+            guard range.lowerBound <= position else { break }
+            position = range.upperBound
+        }
+        guard position < lossBoundary() else { return nil }
+        return position..<min(holeEnd(from: position), position + Int64(configuration.mssBytes))
+    }
+
+    /// Where the unSACKed stretch starting at `position` ends: the next SACKed range, or `sndMax`.
+    private func holeEnd(from position: Int64) -> Int64 {
+        sackedRanges.first { $0.lowerBound > position }?.lowerBound ?? max(sndMax, position + 1)
+    }
+
+    /// SACKed bytes within `start..<end`.
+    private func sackedBytes(from start: Int64, to end: Int64) -> Int {
+        guard end > start else { return 0 }
+        var total: Int64 = 0
+        for range in sackedRanges {
+            if range.lowerBound >= end { break }
+            let overlap = min(range.upperBound, end) - max(range.lowerBound, start)
+            if overlap > 0 { total += overlap }
+        }
+        return Int(total)
+    }
+
+    /// Drops the scoreboard below the cumulative ACK. - Returns: the SACKed bytes it covered.
+    private mutating func pruneSackedRanges() -> Int {
+        var removed: Int64 = 0
+        while let first = sackedRanges.first, first.lowerBound < sndUna {
+            if first.upperBound <= sndUna {
+                removed += first.upperBound - first.lowerBound
+                sackedRanges.removeFirst()
+            } else {
+                removed += sndUna - first.lowerBound
+                sackedRanges[0] = sndUna..<first.upperBound
+                break
+            }
+        }
+        sackedBytes -= Int(removed)
+        return Int(removed)
+    }
+
+    /// Adds the peer's SACK blocks to the scoreboard. - Returns: the bytes newly SACKed.
+    private mutating func mergeSackBlocks(_ blocks: [Range<Int64>]) -> Int {
+        let before = sackedBytes
+        for block in blocks {
+            let lower = max(block.lowerBound, sndUna)
+            let upper = min(block.upperBound, sndMax)
+            guard lower < upper else { continue }
+            var merged = lower..<upper
+            var result: [Range<Int64>] = []
+            result.reserveCapacity(sackedRanges.count + 1)
+            var isInserted = false
+            for range in sackedRanges {
+                if range.upperBound < merged.lowerBound {
+                    result.append(range)
+                } else if range.lowerBound > merged.upperBound {
+                    if !isInserted {
+                        result.append(merged)
+                        isInserted = true
+                    }
+                    result.append(range)
+                } else {
+                    merged = min(range.lowerBound, merged.lowerBound)..<max(range.upperBound, merged.upperBound)
+                }
+            }
+            if !isInserted { result.append(merged) }
+            sackedRanges = result
+        }
+        sackedBytes = sackedRanges.reduce(0) { $0 + Int($1.upperBound - $1.lowerBound) }
+        return sackedBytes - before
+    }
+
+    /// The SACK blocks this receiver reports (RFC 2018 §4): the block holding the latest out-of-order arrival first,
+    /// then the others from the highest down; three with the timestamps option, four without.
+    private func receivedBlocks() -> [Range<Int64>] {
+        var blocks: [Range<Int64>] = []
+        for entry in outOfOrder {
+            let end = entry.sequence + Int64(entry.payload.count)
+            if let last = blocks.last, entry.sequence <= last.upperBound {
+                blocks[blocks.count - 1] = last.lowerBound..<max(last.upperBound, end)
+            } else {
+                blocks.append(entry.sequence..<end)
+            }
+        }
+        let latest = blocks.firstIndex { $0.contains(latestOutOfOrderSequence) }
+        var ordered: [Range<Int64>] = latest.map { [blocks[$0]] } ?? []
+        for (index, block) in blocks.enumerated().reversed() where index != latest {
+            ordered.append(block)
+        }
+        return Array(ordered.prefix(configuration.usesTimestamps ? 3 : 4))
     }
 
     // MARK: - HyStart delay increase
@@ -536,7 +862,8 @@ struct TCPEndpoint {
         hyStartRoundMinimumRTT = min(hyStartRoundMinimumRTT, sample)
         hyStartSamples += 1
         guard hyStartSamples == 8 else { return }
-        let threshold = min(max(minimumRTTNanoseconds / 8, 4_000_000), 16_000_000)
+        let threshold = min(max(minimumRTTNanoseconds / Int64(configuration.hyStartDelayThresholdDivisor), 4_000_000),
+                            configuration.hyStartMaximumDelayThreshold.nanoseconds)
         if hyStartRoundMinimumRTT > minimumRTTNanoseconds + threshold {
             slowStartThresholdBytes = congestionWindowBytes
             notes.append(("hystart-exit", "cwnd=\(congestionWindowBytes)"))

@@ -1,0 +1,171 @@
+import Foundation
+import SyncSim
+
+/// `syncsim-bench fidelity [--ns3 PATH] [--reference CSV] [--seeds N] [--cells TEXT]`: the ns-3 fidelity grid in
+/// SyncSim. `--tcp linux` and `--queue droptail` run our model with Linux's HyStart thresholds or without the CoDel
+/// stage, to show what those two differences from ns-3 are worth.
+///
+/// Per cell: ns-3's median (from the reference CSV, or rerun with `--ns3`), ours, their ratio, and p10/p90 side
+/// by side; then the median absolute error, the cells outside their tolerance and the worst cell. With `--ns3` it
+/// also runs ns-3's program over the same grid in the same invocation (with `--seeds N`, N seeds on both sides) and
+/// prints both wall times. `--cells TEXT` keeps the cells whose label contains TEXT (e.g. `5%`, `EDGE 1000000`).
+enum FidelityBenchmark {
+    static var benchmark: Benchmark { Benchmark(
+        name: "fidelity",
+        summary: "the ns-3 grid: ns-3 vs SyncSim per cell (args: [--ns3 PATH] [--reference CSV] [--seeds N] "
+            + "[--cells TEXT] [--tcp linux|ns3] [--queue codel|droptail])",
+        run: run
+    ) }
+
+    /// The reference CSV in the repository, found from this source file's path.
+    static var defaultReferencePath: String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Fixtures/fidelity/ns3-reference.csv").path
+    }
+
+    static func run(_ arguments: [String]) throws {
+        var ns3Path: String?
+        var referencePath = defaultReferencePath
+        var seedCount: Int?
+        var cellFilter: String?
+        var tcp = TCPConfiguration.ns3Reference
+        var activeQueue = ActiveQueueManagement.ns3Default
+        var index = 0
+        while index < arguments.count {
+            let flag = arguments[index]
+            guard index + 1 < arguments.count else {
+                throw TransferBenchmark.UsageError(description: "\(flag) needs a value")
+            }
+            let value = arguments[index + 1]
+            switch flag {
+            case "--ns3": ns3Path = value
+            case "--reference": referencePath = value
+            case "--cells": cellFilter = value
+            case "--tcp":
+                guard value == "linux" || value == "ns3" else {
+                    throw TransferBenchmark.UsageError(description: "--tcp: expected linux or ns3")
+                }
+                tcp = value == "linux" ? .linux : .ns3Reference
+            case "--queue":
+                guard value == "codel" || value == "droptail" else {
+                    throw TransferBenchmark.UsageError(description: "--queue: expected codel or droptail")
+                }
+                activeQueue = value == "codel" ? .ns3Default : .none
+            case "--seeds":
+                guard let count = Int(value), count > 0 else {
+                    throw TransferBenchmark.UsageError(description: "--seeds: expected a positive integer")
+                }
+                seedCount = count
+            default:
+                throw TransferBenchmark.UsageError(description: "unknown option \(flag)")
+            }
+            index += 2
+        }
+        let text = try String(contentsOfFile: referencePath, encoding: .utf8)
+        var cells = try FidelityReference.parse(text, file: referencePath)
+        if let cellFilter { cells = cells.filter { $0.label.contains(cellFilter) } }
+
+        var ns3Wall: Double?
+        if let ns3Path {
+            let start = Date()
+            for position in cells.indices {
+                cells[position].reference = try runNS3(ns3Path, cell: cells[position],
+                                                       seeds: seedCount ?? cells[position].seeds)
+            }
+            ns3Wall = Date().timeIntervalSince(start)
+        }
+
+        print("fidelity: ns-3 (\(ns3Path == nil ? "reference CSV" : "rerun now")) vs SyncSim, completion time ms, "
+            + "\(seedCount.map(String.init) ?? "all") seeds per cell")
+        print(pad("cell", 24) + pad("ns-3 med", 11) + pad("ours med", 11) + pad("ratio", 7)
+            + pad("ns-3 p10/p90", 19) + pad("ours p10/p90", 19) + "ok")
+        var errors: [(cell: FidelityCell, error: Double)] = []
+        let start = Date()
+        var results: [(FidelityCell, TransferPercentiles)] = []
+        for cell in cells {
+            let ours = cell.run(seedCount: seedCount, tcp: tcp, activeQueue: activeQueue).percentiles
+            results.append((cell, ours))
+        }
+        let oursWall = Date().timeIntervalSince(start)
+        for (cell, ours) in results {
+            let reference = cell.reference
+            let ratio = ours.median / reference.median
+            let error = abs(ratio - 1)
+            errors.append((cell, error))
+            print(pad(cell.label, 24) + pad(format(reference.median), 11) + pad(format(ours.median), 11)
+                + pad(String(format: "%.3f", ratio), 7)
+                + pad("\(format(reference.p10))/\(format(reference.p90))", 19)
+                + pad("\(format(ours.p10))/\(format(ours.p90))", 19) + verdict(cell, ours: ours, error: error))
+        }
+        let sortedErrors = errors.map(\.error).sorted()
+        let medianError = TransferPercentiles(sortedErrors).median
+        let outside = errors.filter { $0.error > $0.cell.tolerance }
+        print("")
+        print("median absolute error  \(String(format: "%.1f", medianError * 100))% over \(errors.count) cells")
+        print("outside tolerance      \(outside.count) (lossless ±5%, lossy median ±15%)"
+            + (outside.isEmpty ? "" : ": " + outside.map(\.cell.label).joined(separator: ", ")))
+        if let worst = results.max(by: { abs($0.1.median / $0.0.reference.median - 1)
+                                          < abs($1.1.median / $1.0.reference.median - 1) }) {
+            let (cell, ours) = worst
+            print("worst cell             \(cell.label): "
+                + String(format: "%+.1f%%", (ours.median / cell.reference.median - 1) * 100)
+                + " (\(reason(cell, ours, seeds: seedCount ?? cell.seeds)))")
+        }
+        print("SyncSim wall time      \(String(format: "%.2f", oursWall)) s")
+        if let ns3Wall {
+            print("ns-3 wall time         \(String(format: "%.2f", ns3Wall)) s (one process per run)")
+            print("speed ratio            \(String(format: "%.1f", ns3Wall / oursWall))x (ns-3 / SyncSim)")
+        }
+    }
+
+    /// Runs ns-3's `transfer` program for seeds 1...seeds of a cell, as `grid.py` does.
+    static func runNS3(_ path: String, cell: FidelityCell, seeds: Int) throws -> TransferPercentiles {
+        var times: [Double] = []
+        for seed in 1...seeds {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: path)
+            process.arguments = [String(cell.bytes), String(cell.downlinkKilobitsPerSecond),
+                                 String(cell.uplinkKilobitsPerSecond), String(cell.oneWayDelayMilliseconds),
+                                 String(cell.lossProbability), String(seed), "100", "200"]
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            try process.run()
+            let data = pipe.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            let output = String(decoding: data, as: UTF8.self)
+            guard let first = output.split(separator: " ").first, let time = Double(first) else {
+                throw TransferBenchmark.UsageError(description: "\(path): unexpected output '\(output)'")
+            }
+            times.append(time < 0 ? 3_600_000 : time)
+        }
+        return TransferPercentiles(times)
+    }
+
+    /// `yes` within tolerance; `spread` outside it but inside ns-3's own p10–p90 over the seeds (2% slack); `NO`
+    /// otherwise.
+    static func verdict(_ cell: FidelityCell, ours: TransferPercentiles, error: Double) -> String {
+        if error <= cell.tolerance { return "yes" }
+        return (cell.reference.p10 * 0.98...cell.reference.p90 * 1.02).contains(ours.median) ? "spread" : "NO"
+    }
+
+    /// Why a cell is off, as far as the bench can tell.
+    static func reason(_ cell: FidelityCell, _ ours: TransferPercentiles, seeds: Int) -> String {
+        if cell.isLossless {
+            return ours.median < cell.reference.median
+                ? "the queue overflows in both; ns-3 loses more time repairing its CoDel drops"
+                : "lossless: serialization, handshake and window growth differ"
+        }
+        if (cell.reference.p10 * 0.98...cell.reference.p90 * 1.02).contains(ours.median) {
+            return "inside ns-3's own p10-p90: the median of \(seeds) seeds of a skewed, lumpy distribution "
+                + "moves by that much between seed sets"
+                + (seeds < 100 ? "; compare with --ns3 --seeds 100" : "")
+        }
+        return "random loss: recovery differs"
+    }
+
+    static func format(_ milliseconds: Double) -> String { String(format: "%.0f", milliseconds) }
+
+    static func pad(_ text: String, _ width: Int) -> String {
+        text.count >= width ? text + " " : text.padding(toLength: width, withPad: " ", startingAt: 0)
+    }
+}
