@@ -10,7 +10,7 @@ extension Catalog {
         summary: "the last message changed while offline: a gap opens after login and scrolling fills it",
         seeds: [101, 102, 103]
     ) {
-        Server(parameters: ["historyPageSize": 30], history: ["alice+bob": 200])
+        Server(history: ["alice+bob": 200])
         Client("alice", profile: .threeG, parameters: ["historyPageSize": 30])
         Client("bob", profile: .fourG)
         Timeline {
@@ -33,9 +33,10 @@ extension Catalog {
     public static let scrollThroughGapsToStart = Scenario(
         "scroll-through-gaps-to-start",
         summary: "scrolling to the top crosses several gaps and ends with one chunk from the start of history",
-        seeds: [111, 112]
+        seeds: [111, 112],
+        runLength: .minutes(15)
     ) {
-        Server(parameters: ["historyPageSize": 25], history: ["alice+bob": 300])
+        Server(history: ["alice+bob": 300])
         Client("alice", profile: .edge, parameters: ["historyPageSize": 25, "prefetchDistance": 10])
         Client("bob", profile: .fourG)
         Timeline {

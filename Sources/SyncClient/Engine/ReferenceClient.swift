@@ -114,6 +114,9 @@ public struct ReferenceClient: SyncClientEngine {
         var waitingAtTopSince: SimInstant?
         /// A push opened a chunk above a gap while the chat was open: fetch the newest page to bridge it.
         var needsNewestPage = false
+        /// The chat was opened and its newest page has not arrived yet: if the open completed from an older cached
+        /// chunk, the newest page moves the view to the newest messages (an open shows the newest messages).
+        var awaitsNewestPage = true
     }
 
     /// A client over `database`, which keeps its contents across app restarts.

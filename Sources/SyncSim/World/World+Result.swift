@@ -13,6 +13,16 @@ extension World {
     func finish() -> RunResult {
         for index in clients.indices { reportBytes(index) }
         record("world", "end", "steps=\(stepsRun)/\(steps.count)")
+        for index in clients.indices {
+            let view = self.view(index)
+            for chatId in chatIdsOfClient[index] {
+                let store = view.chunkStores[chatId]
+                record(clients[index].name, "final", "chat=\(chatNameById[chatId] ?? "?") chunks="
+                       + (store?.chunks.map(\.description).joined(separator: ",") ?? "none")
+                       + " cached=\(store?.messageIds.count ?? 0) server=\(server.messages(inChat: chatId).count)"
+                       + " pendingTasks=\(pendingTaskCount(index)) online=\(view.isOnline)")
+            }
+        }
         for index in checks.indices {
             for violation in checks[index].atEnd(self) { report(violation) }
         }
