@@ -40,7 +40,7 @@ let package = Package(
         .executableTarget(name: "syncsim", dependencies: ["SyncSimCLI"], swiftSettings: swiftSettings),
         .executableTarget(
             name: "SyncSimBenchmarks",
-            dependencies: ["SyncSim", "CLZ4", "CMsgPack"],
+            dependencies: ["SyncSim", "Scenarios", "CLZ4", "CMsgPack"],
             swiftSettings: swiftSettings
         ),
 
@@ -49,7 +49,11 @@ let package = Package(
         .testTarget(name: "SyncProtocolTests", dependencies: ["SyncProtocol"], swiftSettings: swiftSettings),
         .testTarget(name: "SyncServerTests", dependencies: ["SyncServer"], swiftSettings: swiftSettings),
         .testTarget(name: "SyncClientTests", dependencies: ["SyncClient", "SyncServer"], swiftSettings: swiftSettings),
-        .testTarget(name: "SyncChecksTests", dependencies: ["SyncChecks"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "SyncChecksTests",
+            dependencies: ["SyncChecks", "SyncClient", "SyncServer"],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(name: "SyncTraceTests", dependencies: ["SyncTrace"], swiftSettings: swiftSettings),
         .testTarget(name: "SyncSimTests", dependencies: ["SyncSim", "Scenarios"], swiftSettings: swiftSettings),
         .testTarget(name: "SyncSimCLITests", dependencies: ["SyncSimCLI"], swiftSettings: swiftSettings),

@@ -38,6 +38,8 @@ public enum Catalog {
         halfOpenSwitchThenRestart,
         loginRejectedBackoffGrows,
         pushBeforeCatchUp,
+        // For parameter sweeps
+        openAndScrollToStart,
     ]
 
     /// The scenario called `name`, or nil.

@@ -13,6 +13,7 @@ let benchmarks: [Benchmark] = [
     WireBenchmark.benchmark,
     KernelBenchmark.benchmark,
     NetBenchmark.benchmark,
+    SweepBenchmark.benchmark,
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())

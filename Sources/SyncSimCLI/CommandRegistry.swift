@@ -8,6 +8,8 @@ enum CommandRegistry {
         RunCommand.spec,
         DecodeCommand.spec,
         ProfilesCommand.spec,
+        SweepCommand.spec,
+        MergeCommand.spec,
     ]
 
     static var names: [String] { all.map(\.name) }

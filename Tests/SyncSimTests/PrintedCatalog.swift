@@ -918,5 +918,18 @@ enum PrintedCatalog {
                 Eventually(within: .minutes(3), .converged)
             }
         },
+        Scenario("open-and-scroll-to-start", summary: "open a chat with 300 messages on EDGE and scroll to the start of its history (a sweep scenario)", seeds: [151, 152, 153]) {
+            Server(history: ["alice+bob": 300])
+            Client("alice", profile: .edge)
+            Client("bob", profile: .fourG)
+            Timeline {
+                At(.seconds(2)) { OpenChat("alice", "alice+bob") }
+                At(.seconds(10)) { ScrollUp("alice", in: "alice+bob", messages: 1000) }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually(within: .minutes(9), .historyComplete(client: "alice", chat: "alice+bob"))
+            }
+        },
     ]
 }

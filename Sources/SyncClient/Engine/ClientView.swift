@@ -21,6 +21,10 @@ public struct ClientView: Hashable, Sendable {
     public var openChatId: Int64?
     /// Ids on screen in the open chat, ascending (empty when no chat is open).
     public var visibleMessageIds: [Int64]
+    /// Tasks running now (waiting for a request, an upload or processing), ascending by id.
+    public var runningTaskIds: [Int64] = []
+    /// Tasks whose CDN upload is under way, ascending by id.
+    public var uploadingTaskIds: [Int64] = []
 
     /// A send shown before the server acknowledged it.
     public struct LocalEcho: Hashable, Sendable {
@@ -40,5 +44,7 @@ public struct ClientView: Hashable, Sendable {
         public var opcode: Opcode
         /// When it was sent.
         public var sentAt: SimInstant
+        /// The task waiting for the response (MSG_SEND, PHOTO_UPLOAD), or nil for other requests.
+        public var taskId: Int64? = nil
     }
 }

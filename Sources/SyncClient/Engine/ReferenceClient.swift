@@ -230,7 +230,12 @@ public struct ReferenceClient: SyncClientEngine {
         }
         let inFlight = tracker.inFlight.keys.sorted().map {
             let entry = tracker.inFlight[$0]!
-            return ClientView.InFlightRequest(seq: $0, opcode: entry.opcode, sentAt: entry.sentAt)
+            var taskId: Int64?
+            switch entry.purpose {
+            case .send(let id), .photoToken(let id): taskId = id
+            default: taskId = nil
+            }
+            return ClientView.InFlightRequest(seq: $0, opcode: entry.opcode, sentAt: entry.sentAt, taskId: taskId)
         }
         var online = false
         if case .online = state { online = true }
@@ -238,6 +243,7 @@ public struct ReferenceClient: SyncClientEngine {
             chunkStores: histories, chatList: chatList, localEchoes: echoes,
             tasks: tasks.keys.sorted().map { tasks[$0]! }, lastSyncMilliseconds: lastSync,
             inFlightRequests: inFlight, isOnline: online, openChatId: screen?.chatId,
-            visibleMessageIds: visibleMessageIds())
+            visibleMessageIds: visibleMessageIds(), runningTaskIds: runningTaskIds.sorted(),
+            uploadingTaskIds: uploads.values.sorted())
     }
 }

@@ -1,0 +1,52 @@
+import SimCore
+import SyncClient
+import SyncProtocol
+
+/// What the checker remembers about one client across events and app restarts.
+struct ClientLedger {
+    /// A request seen on the wire and not yet known to be over.
+    struct OutstandingRequest {
+        var seq: UInt16
+        var opcode: Opcode
+        var connection: ClientConnectionID
+        var sentAt: SimInstant
+        var deadline: SimInstant
+    }
+
+    let userId: Int64
+    let requestTimeout: SimDuration
+    let pongTimeout: SimDuration
+
+    /// The view's task list as last checked (an unchanged list is not walked again).
+    var lastTasks: [TaskRecord] = []
+    /// Every task the client ever accepted, last seen state, by id (T1, T3, T6).
+    var tasks: [Int64: TaskRecord] = [:]
+    /// Every cid each task was seen with (T2: a retry must reuse it), by task id.
+    var cidsByTask: [Int64: [Int64]] = [:]
+    /// The task each cid belongs to (T2, T4), by cid.
+    var taskByCid: [Int64: Int64] = [:]
+    /// Cids learned since the server was last matched against them, as (task, cid).
+    var unlinkedCids: [(taskId: Int64, cid: Int64)] = []
+    /// Server message ids stored for each task (T2), by task id.
+    var messageIdsByTask: [Int64: [Int64]] = [:]
+    /// Per chat, the client's stored sends as (message id, task id), ascending by message id (T4).
+    var storedSendsByChat: [Int64: [(messageId: Int64, taskId: Int64)]] = [:]
+    /// The chunk stores as last checked, by chat id (C1–C5 look again only at changed ones).
+    var checkedStores: [Int64: ChunkStore] = [:]
+    /// The last-sync value last seen (P4).
+    var lastSyncMilliseconds: Int64 = 0
+    /// Server times the client received in SESSION_INIT and LOGIN responses (P4).
+    var serverTimesReceived: Set<Int64> = []
+    /// Whether the world feeds this client's packets (P4 then demands a received server time).
+    var hasObservedPackets = false
+    /// Requests on the wire by seq (P1, P2).
+    var outstanding: [UInt16: [OutstandingRequest]] = [:]
+    /// The unfinished task ids just before an app restart, until the restarted engine is checked (T6).
+    var unfinishedBeforeRestart: [Int64]?
+
+    init(userId: Int64, requestTimeout: SimDuration, pongTimeout: SimDuration) {
+        self.userId = userId
+        self.requestTimeout = requestTimeout
+        self.pongTimeout = pongTimeout
+    }
+}

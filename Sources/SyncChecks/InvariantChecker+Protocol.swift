@@ -1,0 +1,144 @@
+import SimCore
+import SyncClient
+import SyncProtocol
+import SyncServer
+
+extension InvariantChecker {
+    /// Observes a packet a client engine sent (P2; requests only, other packets are ignored).
+    ///
+    /// A request is over once its response or error was observed, once its timeout passed (`requestTimeout`, or
+    /// `pongTimeout` for PING), or once the client sends on another connection (the old one is gone).
+    /// - Parameters:
+    ///   - client: a registered client.
+    ///   - packet: the packet as the engine produced it.
+    ///   - connection: the connection the engine sent it on.
+    ///   - now: virtual time.
+    /// - Returns: the new findings.
+    @discardableResult
+    public func observeClientSent(
+        client: String, packet: Packet, on connection: ClientConnectionID, at now: SimInstant
+    ) -> [Finding] {
+        guard var ledger = ledgers[client] else { preconditionFailure("unregistered client \(client)") }
+        ledger.hasObservedPackets = true
+        guard packet.cmd == .request else {
+            ledgers[client] = ledger
+            return []
+        }
+        endStaleRequests(&ledger, connection: connection, now: now)
+        var new: [Finding] = []
+        if let live = ledger.outstanding[packet.seq], let other = live.first {
+            new.append(Finding(invariant: .P2, client: client, time: now,
+                               expected: "seq \(packet.seq) free before reuse",
+                               found: "\(packet.opcode) sent with seq \(packet.seq) while \(other.opcode) sent at "
+                                   + "\(other.sentAt) is still in flight"))
+        }
+        let timeout = packet.opcode == .ping ? ledger.pongTimeout : ledger.requestTimeout
+        ledger.outstanding[packet.seq, default: []].append(ClientLedger.OutstandingRequest(
+            seq: packet.seq, opcode: packet.opcode, connection: connection, sentAt: now, deadline: now + timeout))
+        ledgers[client] = ledger
+        return record(new)
+    }
+
+    /// Observes a packet about to reach a client engine (P1; P4's server times from SESSION_INIT and LOGIN).
+    ///
+    /// A response or error must match exactly one request in flight by seq and opcode. One that matches none (a
+    /// late answer after a timeout) is fine as long as the engine ignores it.
+    /// - Parameters:
+    ///   - client: a registered client.
+    ///   - packet: the packet as decoded for the engine.
+    ///   - connection: the connection it arrived on.
+    ///   - now: virtual time.
+    /// - Returns: the new findings.
+    @discardableResult
+    public func observeClientReceived(
+        client: String, packet: Packet, on connection: ClientConnectionID, at now: SimInstant
+    ) -> [Finding] {
+        guard var ledger = ledgers[client] else { preconditionFailure("unregistered client \(client)") }
+        defer { ledgers[client] = ledger }
+        ledger.hasObservedPackets = true
+        switch packet.body {
+        case .loginResponse(let response): ledger.serverTimesReceived.insert(response.time)
+        case .sessionInitResponse(let response): ledger.serverTimesReceived.insert(response.time)
+        default: break
+        }
+        guard packet.cmd == .response || packet.cmd == .error else { return [] }
+        // A late packet on an old connection (which the engine ignores) must not end requests on the current one,
+        // so only timeouts end requests here.
+        let live = (ledger.outstanding[packet.seq] ?? []).filter { $0.deadline > now }
+        ledger.outstanding[packet.seq] = live.isEmpty ? nil : live
+        let matching = live.indices.filter { live[$0].opcode == packet.opcode && live[$0].connection == connection }
+        if matching.count > 1 {
+            let sent = matching.map { "\(live[$0].sentAt)" }.joined(separator: ", ")
+            return record([Finding(invariant: .P1, client: client, time: now,
+                                   expected: "\(packet.opcode) response seq \(packet.seq) matching one request",
+                                   found: "\(matching.count) requests in flight with that seq, sent at \(sent)")])
+        }
+        if let index = matching.first {
+            var remaining = live
+            remaining.remove(at: index)
+            ledger.outstanding[packet.seq] = remaining.isEmpty ? nil : remaining
+        }
+        return []
+    }
+
+    /// Observes an event about to reach a client engine: a received packet goes to `observeClientReceived`.
+    /// - Returns: the new findings.
+    @discardableResult
+    public func observeClientEvent(client: String, event: ClientEvent, at now: SimInstant) -> [Finding] {
+        guard case .packetReceived(let packet, let connection) = event else { return [] }
+        return observeClientReceived(client: client, packet: packet, on: connection, at: now)
+    }
+
+    /// Observes the actions a client engine returned: each sent packet goes to `observeClientSent`, in order.
+    /// - Returns: the new findings.
+    @discardableResult
+    public func observeClientActions(client: String, actions: [ClientAction], at now: SimInstant) -> [Finding] {
+        var new: [Finding] = []
+        for case .send(let packet, let connection) in actions {
+            new += observeClientSent(client: client, packet: packet, on: connection, at: now)
+        }
+        return new
+    }
+
+    /// Ends requests sent on another connection (it closed) or past their timeout.
+    private func endStaleRequests(_ ledger: inout ClientLedger, connection: ClientConnectionID, now: SimInstant) {
+        guard !ledger.outstanding.isEmpty else { return }
+        for seq in ledger.outstanding.keys.sorted() {
+            let live = ledger.outstanding[seq]!.filter { $0.connection == connection && $0.deadline > now }
+            ledger.outstanding[seq] = live.isEmpty ? nil : live
+        }
+    }
+
+    /// P2 over the view's table, P3 (nothing stays in flight past its timeout) and P4: last-sync never goes
+    /// backwards, never runs ahead of the server clock, and (when packets are observed) is a server time the client
+    /// received in a response.
+    func checkRequestsAndLastSync(
+        _ ledger: inout ClientLedger, view: ClientView, server: SyncServer, now: SimInstant, report: Report
+    ) {
+        let seqs = view.inFlightRequests.map(\.seq)
+        if Set(seqs).count != seqs.count {
+            report(.P2, nil, "distinct seqs in flight", "seqs \(seqs.map(String.init).joined(separator: ", "))")
+        }
+        for request in view.inFlightRequests {
+            let deadline = request.sentAt + (request.opcode == .ping ? ledger.pongTimeout : ledger.requestTimeout)
+            if deadline < now {
+                report(.P3, nil, "\(request.opcode) seq \(request.seq) answered or timed out by \(deadline)",
+                       "still in flight at \(now)")
+            }
+        }
+        let value = view.lastSyncMilliseconds
+        defer { ledger.lastSyncMilliseconds = max(ledger.lastSyncMilliseconds, value) }
+        guard value != ledger.lastSyncMilliseconds else { return }
+        if value < ledger.lastSyncMilliseconds {
+            report(.P4, nil, "last-sync at or after \(ledger.lastSyncMilliseconds) ms", "\(value) ms (backwards)")
+        }
+        let serverNow = server.serverTimeMilliseconds(at: now)
+        if value > serverNow {
+            report(.P4, nil, "last-sync at or before the server clock \(serverNow) ms",
+                   "\(value) ms (ahead by \(value - serverNow) ms)")
+        } else if ledger.hasObservedPackets, value != 0, !ledger.serverTimesReceived.contains(value) {
+            report(.P4, nil, "last-sync taken from a server time in a response",
+                   "\(value) ms, which no SESSION_INIT or LOGIN response carried")
+        }
+    }
+}

@@ -1,0 +1,214 @@
+import SimCore
+import SyncClient
+import SyncProtocol
+import SyncServer
+
+extension InvariantChecker {
+    /// T1, T3, T6 over the client's tasks, updating the ledger of accepted tasks (and their cids, for T2 and T4).
+    func checkTasks(_ ledger: inout ClientLedger, client: String, view: ClientView, report: Report) {
+        if ledger.unfinishedBeforeRestart == nil, view.tasks == ledger.lastTasks { return }
+        ledger.lastTasks = view.tasks
+        var present: Set<Int64> = []
+        var byId: [Int64: TaskRecord] = [:]
+        for task in view.tasks {
+            present.insert(task.id)
+            byId[task.id] = task
+            if ledger.tasks[task.id] != task { ledger.tasks[task.id] = task }
+            if task.kind.isSend, !(ledger.cidsByTask[task.id] ?? []).contains(task.cid) {
+                ledger.cidsByTask[task.id, default: []].append(task.cid)
+                ledger.unlinkedCids.append((task.id, task.cid))
+                ledger.taskByCid[task.cid] = task.id
+            }
+            if task.state == .failed, (task.lastError ?? "").isEmpty {
+                report(.T1, task.chatId, "failed task \(task.id) with a visible error", "no error shown")
+            }
+            if task.state == .done, let dependency = task.dependsOn, byId[dependency]?.state != .done {
+                report(.T3, task.chatId, "task \(task.id) done only after its dependency \(dependency)",
+                       "dependency \(describe(byId[dependency]))")
+            }
+        }
+        if ledger.tasks.count > present.count || ledger.tasks.keys.contains(where: { !present.contains($0) }) {
+            let vanished = ledger.tasks.keys.filter { !present.contains($0) }.sorted()
+            for id in vanished {
+                // A task that ended (done, or failed visibly) may be pruned; only an unfinished one must not vanish.
+                let task = ledger.tasks.removeValue(forKey: id)!
+                guard task.state == .pending else { continue }
+                report(.T1, task.chatId, "accepted task \(id) (\(task.kind.rawValue)) to end done or failed",
+                       "it vanished while pending")
+            }
+        }
+        if let before = ledger.unfinishedBeforeRestart {
+            ledger.unfinishedBeforeRestart = nil
+            let after = view.tasks.filter { $0.state == .pending }.map(\.id)
+            if after != before {
+                report(.T6, nil, "unfinished tasks after the restart \(ids(before))", ids(after))
+            }
+        }
+    }
+
+    /// T3 and P3 for running tasks: a running task's dependency is done, and a task waiting for a request or an
+    /// upload has one in flight (else its request ended without its owner being told).
+    func checkRunningTasks(view: ClientView, report: Report) {
+        guard !view.runningTaskIds.isEmpty else { return }
+        let byId = TaskLookup(view.tasks)
+        let requestOwners = Set(view.inFlightRequests.compactMap(\.taskId))
+        let uploading = Set(view.uploadingTaskIds)
+        for id in view.runningTaskIds {
+            guard let task = byId[id] else { continue }
+            if let dependency = task.dependsOn, byId[dependency]?.state != .done {
+                report(.T3, task.chatId, "task \(id) runs only after its dependency \(dependency) is done",
+                       "it runs while the dependency is \(describe(byId[dependency]))")
+            }
+            let isWaiting: Bool
+            switch task.kind {
+            case .processPhoto: isWaiting = true
+            case .sendText, .sendPhoto: isWaiting = requestOwners.contains(id)
+            case .uploadPhoto: isWaiting = requestOwners.contains(id) || uploading.contains(id)
+            }
+            if !isWaiting {
+                report(.P3, task.chatId, "the request of running task \(id) in flight, or its end reported",
+                       "task \(id) (\(task.kind.rawValue)) waits for a request that is no longer in flight")
+            }
+        }
+    }
+
+    /// Snapshots the unfinished tasks just before an app restart (T6) and forgets the requests on the wire.
+    ///
+    /// Call it before the engine is dropped; the next `afterClientEvent` for this client (the restarted engine's
+    /// `.start`) compares, whatever the sampling.
+    /// - Parameters:
+    ///   - client: a registered client.
+    ///   - view: the client's view just before the restart (its state as committed: every event is one commit).
+    ///   - server: the server now.
+    ///   - now: virtual time.
+    /// - Returns: the findings of a full check of the view before the restart.
+    @discardableResult
+    public func appWillRestart(
+        client: String, view: ClientView, server: SyncServer, at now: SimInstant
+    ) -> [Finding] {
+        guard ledgers[client] != nil else { preconditionFailure("unregistered client \(client)") }
+        let found = checkClient(client, view: view, server: server, at: now)
+        ledgers[client]!.unfinishedBeforeRestart = view.tasks.filter { $0.state == .pending }.map(\.id)
+        ledgers[client]!.outstanding = [:]
+        ledgers[client]!.checkedStores = [:]
+        return found
+    }
+
+    /// T5 (liveness): call when the network has been up long enough for the queue to drain.
+    /// - Parameters:
+    ///   - client: a registered client.
+    ///   - view: the client's view now.
+    ///   - now: virtual time.
+    /// - Returns: the new findings (one per client at most).
+    @discardableResult
+    public func checkQueueDrained(client: String, view: ClientView, at now: SimInstant) -> [Finding] {
+        let pending = view.tasks.filter { $0.state == .pending }
+        guard !pending.isEmpty else { return [] }
+        let list = pending.map { "\($0.id) (\($0.kind.rawValue), attempts \($0.attempts))" }.joined(separator: ", ")
+        return record([Finding(invariant: .T5, client: client, time: now, expected: "an empty queue",
+                               found: "pending tasks \(list)")])
+    }
+
+    /// T2 and T4: matches newly stored server messages and newly seen task cids.
+    func scanServer(_ server: SyncServer, at now: SimInstant) -> [Finding] {
+        guard server.stats.messagesStored != scannedMessagesStored else { return [] }
+        scannedMessagesStored = server.stats.messagesStored
+        var new: [Finding] = []
+        for chatId in server.chatIds {
+            let messages = server.messages(inChat: chatId)
+            let start = scannedCountByChat[chatId] ?? 0
+            guard start < messages.count else { continue }
+            scannedCountByChat[chatId] = messages.count
+            for message in messages[start...] {
+                guard let cid = message.cid else { continue }
+                let key = SenderCid(sender: message.sender, cid: cid)
+                serverMessageIdsByKey[key, default: []].append(message.id)
+                chatIdByMessageId[message.id] = chatId
+                let client = clientByUserId[message.sender]
+                if let stored = serverMessageIdsByKey[key], stored.count > 1 {
+                    new.append(Finding(invariant: .T2, client: client, chatId: chatId, time: now,
+                                       expected: "one server message for cid \(cid) of user \(message.sender)",
+                                       found: "messages \(ChunkChecks.listed(stored))"))
+                }
+                guard let client, let ledger = ledgers[client] else { continue }
+                if let taskId = ledger.taskByCid[cid] {
+                    new += link(client: client, taskId: taskId, messageId: message.id, chatId: chatId, at: now)
+                }
+            }
+        }
+        return new
+    }
+
+    /// Matches cids the ledger learned since the last call with messages already on the server.
+    func linkTaskCids(client: String, at now: SimInstant) -> [Finding] {
+        guard let ledger = ledgers[client], !ledger.unlinkedCids.isEmpty else { return [] }
+        ledgers[client]!.unlinkedCids = []
+        var new: [Finding] = []
+        for (taskId, cid) in ledger.unlinkedCids {
+            for messageId in serverMessageIdsByKey[SenderCid(sender: ledger.userId, cid: cid)] ?? [] {
+                new += link(client: client, taskId: taskId, messageId: messageId,
+                            chatId: chatIdByMessageId[messageId] ?? 0, at: now)
+            }
+        }
+        return new
+    }
+
+    /// Records that a task's send was stored as `messageId`: a second message for one task breaks T2; a message
+    /// stored out of the tasks' enqueue order breaks T4.
+    private func link(client: String, taskId: Int64, messageId: Int64, chatId: Int64, at now: SimInstant)
+        -> [Finding] {
+        var ledger = ledgers[client]!
+        defer { ledgers[client] = ledger }
+        var stored = ledger.messageIdsByTask[taskId] ?? []
+        guard !stored.contains(messageId) else { return [] }
+        stored.append(messageId)
+        ledger.messageIdsByTask[taskId] = stored
+        var new: [Finding] = []
+        if stored.count > 1 {
+            new.append(Finding(invariant: .T2, client: client, chatId: chatId, time: now,
+                               expected: "one server message for task \(taskId), whatever was retried",
+                               found: "messages \(ChunkChecks.listed(stored.sorted())) (cids "
+                                   + "\((ledger.cidsByTask[taskId] ?? []).map(String.init).joined(separator: ", ")))"))
+            return new
+        }
+        var sends = ledger.storedSendsByChat[chatId] ?? []
+        let index = sends.firstIndex { $0.messageId > messageId } ?? sends.count
+        sends.insert((messageId, taskId), at: index)
+        ledger.storedSendsByChat[chatId] = sends
+        let before = index > 0 ? sends[index - 1] : nil
+        let after = index + 1 < sends.count ? sends[index + 1] : nil
+        if let before, before.taskId > taskId {
+            new.append(Finding(invariant: .T4, client: client, chatId: chatId, time: now,
+                               expected: "task \(taskId) stored before task \(before.taskId) (enqueue order)",
+                               found: "message \(messageId) of task \(taskId) after message \(before.messageId) "
+                                   + "of task \(before.taskId)"))
+        } else if let after, after.taskId < taskId {
+            new.append(Finding(invariant: .T4, client: client, chatId: chatId, time: now,
+                               expected: "task \(taskId) stored after task \(after.taskId) (enqueue order)",
+                               found: "message \(messageId) of task \(taskId) before message \(after.messageId) "
+                                   + "of task \(after.taskId)"))
+        }
+        return new
+    }
+
+    /// Tasks by id by binary search over the view's list (ascending by id), without building a dictionary.
+    private struct TaskLookup {
+        let tasks: [TaskRecord]
+
+        init(_ tasks: [TaskRecord]) { self.tasks = tasks }
+
+        subscript(id: Int64) -> TaskRecord? {
+            var low = 0
+            var high = tasks.count
+            while low < high {
+                let mid = (low + high) / 2
+                if tasks[mid].id < id { low = mid + 1 } else { high = mid }
+            }
+            return low < tasks.count && tasks[low].id == id ? tasks[low] : nil
+        }
+    }
+
+    private func describe(_ task: TaskRecord?) -> String { task.map { $0.state.rawValue } ?? "unknown" }
+
+    private func ids(_ list: [Int64]) -> String { "[" + list.map(String.init).joined(separator: ", ") + "]" }
+}

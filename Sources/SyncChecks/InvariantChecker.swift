@@ -1,0 +1,130 @@
+import SimCore
+import SyncClient
+import SyncProtocol
+import SyncServer
+
+/// Checks the invariants of DESIGN.md §8 over read-only views of the server and the clients during one run.
+///
+/// The world owns one checker per run (a `final class`: its ledgers outlive app restarts) and feeds it:
+/// 1. `register(client:userId:parameters:)` once per client before the run;
+/// 2. `observeClientReceived` before a packet reaches a client engine, `observeClientSent` for each packet the
+///    engine sends (P1, P2, P4's server times); or `observeClientEvent` before `handle` and
+///    `observeClientActions` with what `handle` returned;
+/// 3. `afterClientEvent` after a client engine handled an event, `afterServerEvent` after the server did
+///    (chunks, tasks, last-sync; only the client and chats that changed are compared again);
+/// 4. `appWillRestart` just before an app restart (T6's snapshot; the next `afterClientEvent` compares);
+/// 5. the liveness checks on demand: `checkScrolledToTop` (C6), `checkQueueDrained` (T5), `checkConverged` (V1).
+///
+/// Every call returns the findings it produced (also collected in `findings`). Deterministic: nothing depends on
+/// dictionary order.
+public final class InvariantChecker {
+    /// What to check and how often.
+    public let options: CheckOptions
+    /// Every finding so far, in the order found.
+    public private(set) var findings: [Finding] = []
+
+    var ledgers: [String: ClientLedger] = [:]
+    var clientByUserId: [Int64: String] = [:]
+    private var reported: Set<ReportKey> = []
+    private var clientEventCount = 0
+    private var serverEventCount = 0
+    /// Server scan state (T2, T4): how many messages of each chat were scanned, and `stats.messagesStored` then.
+    var scannedCountByChat: [Int64: Int] = [:]
+    var scannedMessagesStored = -1
+    /// Server message ids by (sender, cid), in store order.
+    var serverMessageIdsByKey: [SenderCid: [Int64]] = [:]
+    /// The chat of each server message carrying a cid.
+    var chatIdByMessageId: [Int64: Int64] = [:]
+
+    private struct ReportKey: Hashable {
+        var invariant: InvariantID
+        var client: String?
+        var chatId: Int64?
+    }
+
+    struct SenderCid: Hashable {
+        var sender: Int64
+        var cid: Int64
+    }
+
+    /// A checker with nothing registered yet.
+    /// - Parameter options: invariants to check, sampling, reporting (default: all, every event, first only).
+    public init(options: CheckOptions = CheckOptions()) {
+        self.options = options
+    }
+
+    /// Declares a client before the run.
+    /// - Parameters:
+    ///   - client: the name findings use.
+    ///   - userId: the server user the client logs in as (to attribute server messages by sender).
+    ///   - parameters: its parameters (request and pong timeouts, for P1–P3).
+    public func register(client: String, userId: Int64, parameters: ClientParameters) {
+        precondition(ledgers[client] == nil, "client \(client) registered twice")
+        ledgers[client] = ClientLedger(
+            userId: userId, requestTimeout: parameters.requestTimeout, pongTimeout: parameters.pongTimeout)
+        clientByUserId[userId] = client
+    }
+
+    /// Runs the per-event checks for a client whose engine just handled an event (C1–C5, T1–T4, T6, P3, P4).
+    ///
+    /// Only chats whose chunk store changed since the last check are compared with the server again. With
+    /// `sampling` N, only every Nth call looks at the view, except the first call after `appWillRestart`.
+    /// - Parameters:
+    ///   - client: a registered client.
+    ///   - server: the server now.
+    ///   - now: virtual time.
+    ///   - view: the client's view; evaluated only when this event is checked.
+    /// - Returns: the new findings.
+    @discardableResult
+    public func afterClientEvent(
+        client: String, server: SyncServer, at now: SimInstant, view: () -> ClientView
+    ) -> [Finding] {
+        guard let ledger = ledgers[client] else { preconditionFailure("unregistered client \(client)") }
+        clientEventCount += 1
+        let isRestartCheck = ledger.unfinishedBeforeRestart != nil
+        guard isRestartCheck || clientEventCount % options.sampling == 0 else { return [] }
+        return checkClient(client, view: view(), server: server, at: now)
+    }
+
+    /// Every per-event check of one client's view, whatever the sampling.
+    func checkClient(_ client: String, view current: ClientView, server: SyncServer, at now: SimInstant)
+        -> [Finding] {
+        var ledger = ledgers[client]!
+        var new: [Finding] = []
+        let report = { (invariant: InvariantID, chatId: Int64?, expected: String, found: String) in
+            new.append(Finding(invariant: invariant, client: client, chatId: chatId, time: now, expected: expected,
+                               found: found))
+        }
+        checkChunks(&ledger, view: current, server: server, report: report)
+        checkTasks(&ledger, client: client, view: current, report: report)
+        checkRunningTasks(view: current, report: report)
+        checkRequestsAndLastSync(&ledger, view: current, server: server, now: now, report: report)
+        ledgers[client] = ledger
+        new += linkTaskCids(client: client, at: now)
+        new += scanServer(server, at: now)
+        return record(new)
+    }
+
+    /// Runs the server-side checks after the server handled an event (T2, T4 over newly stored messages).
+    /// - Returns: the new findings.
+    @discardableResult
+    public func afterServerEvent(server: SyncServer, at now: SimInstant) -> [Finding] {
+        serverEventCount += 1
+        guard serverEventCount % options.sampling == 0 else { return [] }
+        return record(scanServer(server, at: now))
+    }
+
+    /// Keeps findings the options allow, once per (invariant, client, chat) unless told otherwise.
+    func record(_ candidates: [Finding]) -> [Finding] {
+        var kept: [Finding] = []
+        for finding in candidates where options.enabled.contains(finding.invariant) {
+            if options.reportsFirstOnly {
+                let key = ReportKey(invariant: finding.invariant, client: finding.client, chatId: finding.chatId)
+                guard reported.insert(key).inserted else { continue }
+            }
+            kept.append(finding)
+        }
+        findings += kept
+        return kept
+    }
+}

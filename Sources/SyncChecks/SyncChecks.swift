@@ -1,1 +1,0 @@
-// SyncChecks: see README.md ("Layout") for what this module holds.

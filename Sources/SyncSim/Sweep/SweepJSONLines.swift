@@ -1,0 +1,227 @@
+import Foundation
+
+/// The JSON-lines form of a sweep: a `sweep` header line, one `run` line per run, one `combination` line per
+/// combination; keys in a fixed order, numbers in Swift's shortest round-trip form, so equal inputs give equal
+/// bytes. Shards write the header (with `"shard":"I/N"`) and their runs; `syncsim merge` reads them back.
+public enum SweepJSONLines {
+    /// The header line: scenario, parameters (name, values), profiles, seeds, seedBase, clients, objective, runs,
+    /// shard (null for a whole sweep).
+    public static func header(_ spec: SweepSpec, shard: SweepShard?) -> String {
+        let axes = spec.axes.map { axis in
+            let values = axis.values.map { string($0.description) }.joined(separator: ",")
+            return "{\"name\":\(string(axis.parameter.name)),\"values\":[\(values)]}"
+        }
+        return "{\"type\":\"sweep\",\"scenario\":\(string(spec.scenario)),"
+            + "\"parameters\":[\(axes.joined(separator: ","))],"
+            + "\"profiles\":[\(spec.profiles.map { string($0.rawValue) }.joined(separator: ","))],"
+            + "\"seeds\":\(spec.seedCount),\"seedBase\":\(spec.seedBase),"
+            + "\"clients\":[\(spec.clients.map(string).joined(separator: ","))],"
+            + "\"objective\":\(string(spec.objective)),\"runs\":\(spec.runCount),"
+            + "\"shard\":\(shard.map { string($0.description) } ?? "null")}"
+    }
+
+    /// A run line: run, combination, profile, parameters, seed, verdict, digest, violations, metrics, reproduce.
+    public static func run(_ record: SweepRunRecord, spec: SweepSpec) -> String {
+        let metrics = record.metrics.map { "{\"name\":\(string($0.name)),\"value\":\(number($0.value))}" }
+        let reproduce = spec.reproduceCommand(
+            SweepSpec.Run(index: record.index, combination: record.combination, seed: record.seed)
+        )
+        return "{\"type\":\"run\",\"run\":\(record.index),\"combination\":\(record.combination.index),"
+            + "\"profile\":\(string(record.combination.profile.rawValue)),"
+            + "\"parameters\":\(parameters(record.combination, spec: spec)),\"seed\":\(record.seed),"
+            + "\"verdict\":\(string(record.verdict.rawValue)),\"digest\":\(string(record.digest)),"
+            + "\"violations\":[\(record.violations.map(string).joined(separator: ","))],"
+            + "\"metrics\":[\(metrics.joined(separator: ","))],\"reproduce\":\(string(reproduce))}"
+    }
+
+    /// A combination line: combination, profile, parameters, runs, failed, best, then per metric name, unit,
+    /// count, p10, p50, p90, p99, mean, p50Low, p50High (the median's 95% bootstrap interval).
+    public static func combination(_ combination: SweepCombination, report: SweepReport) -> String {
+        let seedCount = report.spec.seedCount
+        let runs = report.records[(combination.index * seedCount)..<((combination.index + 1) * seedCount)]
+        let metrics = report.summaries[combination.index].map { summary in
+            "{\"name\":\(string(summary.metric.name)),\"unit\":\(string(summary.metric.unit)),"
+                + "\"count\":\(summary.count),\"p10\":\(number(summary.p10)),\"p50\":\(number(summary.p50)),"
+                + "\"p90\":\(number(summary.p90)),\"p99\":\(number(summary.p99)),\"mean\":\(number(summary.mean)),"
+                + "\"p50Low\":\(number(summary.p50Low)),\"p50High\":\(number(summary.p50High))}"
+        }
+        return "{\"type\":\"combination\",\"combination\":\(combination.index),"
+            + "\"profile\":\(string(combination.profile.rawValue)),"
+            + "\"parameters\":\(parameters(combination, spec: report.spec)),\"runs\":\(runs.count),"
+            + "\"failed\":\(runs.filter { $0.verdict == .fail }.count),"
+            + "\"best\":\(report.isBest(combination.index)),\"metrics\":[\(metrics.joined(separator: ","))]}"
+    }
+
+    /// The whole report as JSON lines: header (shard null), every run, every combination; newline-terminated.
+    public static func document(_ report: SweepReport) -> String {
+        var lines = [header(report.spec, shard: nil)]
+        lines += report.records.map { run($0, spec: report.spec) }
+        lines += report.spec.combinations.map { combination($0, report: report) }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// A shard's output: its header and its runs; newline-terminated.
+    public static func shardDocument(spec: SweepSpec, shard: SweepShard, records: [SweepRunRecord]) -> String {
+        ([header(spec, shard: shard)] + records.map { run($0, spec: spec) }).joined(separator: "\n") + "\n"
+    }
+
+    // MARK: Reading
+
+    /// What one file held: its sweep and its run records (combination lines are recomputed, so they are skipped).
+    public struct Contents: Sendable {
+        /// The sweep its header describes.
+        public var spec: SweepSpec
+        /// Its runs, in file order.
+        public var records: [SweepRunRecord]
+    }
+
+    /// Reads the JSON lines of a sweep or shard.
+    /// - Parameters:
+    ///   - text: the file's contents.
+    ///   - file: its name, for errors.
+    /// - Throws: `SweepError` naming the file and line: not JSON, a missing or second header, an unknown line type,
+    ///   a field of the wrong type, a run that does not belong to the header's sweep.
+    public static func read(_ text: String, file: String) throws -> Contents {
+        var spec: SweepSpec?
+        var records: [SweepRunRecord] = []
+        var combinations: [SweepCombination] = []
+        let decoder = JSONDecoder()
+        for (offset, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let number = offset + 1
+            guard !line.trimmingCharacters(in: .whitespaces).isEmpty else { continue }
+            let data = Data(line.utf8)
+            func fail(_ detail: String) -> SweepError { SweepError.invalid("\(file):\(number): \(detail)") }
+            let kind: LineKind
+            do { kind = try decoder.decode(LineKind.self, from: data) } catch {
+                throw fail("not a JSON object with a \"type\" field")
+            }
+            switch kind.type {
+            case "sweep":
+                guard spec == nil else { throw fail("a second sweep header") }
+                let header: HeaderLine
+                do { header = try decoder.decode(HeaderLine.self, from: data) } catch {
+                    throw fail("malformed sweep header: \(describe(error))")
+                }
+                do {
+                    spec = try header.spec()
+                } catch let error as SweepError {
+                    throw fail("\(error)")
+                }
+                combinations = spec!.combinations
+            case "run":
+                guard let spec else { throw fail("a run before the sweep header") }
+                let line: RunLine
+                do { line = try decoder.decode(RunLine.self, from: data) } catch {
+                    throw fail("malformed run: \(describe(error))")
+                }
+                guard (0..<spec.runCount).contains(line.run), combinations.indices.contains(line.combination),
+                    let verdict = Verdict(rawValue: line.verdict)
+                else { throw fail("run \(line.run) does not belong to the sweep in the header") }
+                records.append(
+                    SweepRunRecord(
+                        index: line.run,
+                        combination: combinations[line.combination],
+                        seed: line.seed,
+                        verdict: verdict,
+                        digest: line.digest,
+                        violations: line.violations,
+                        metrics: line.metrics.map { Metric($0.name, $0.value ?? .nan) }
+                    )
+                )
+            case "combination":
+                guard spec != nil else { throw fail("a combination before the sweep header") }
+            default:
+                throw fail("unknown line type '\(kind.type)'; expected sweep, run or combination")
+            }
+        }
+        guard let spec else { throw SweepError.invalid("\(file): no sweep header line") }
+        return Contents(spec: spec, records: records)
+    }
+
+    private static func describe(_ error: any Error) -> String {
+        switch error {
+        case DecodingError.keyNotFound(let key, _): "missing field \"\(key.stringValue)\""
+        case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
+            "field \"\(context.codingPath.map(\.stringValue).joined(separator: "."))\" has the wrong type"
+        default: "not valid JSON"
+        }
+    }
+
+    private struct LineKind: Decodable {
+        var type: String
+    }
+
+    private struct HeaderLine: Decodable {
+        struct Axis: Decodable {
+            var name: String
+            var values: [String]
+        }
+        var scenario: String
+        var parameters: [Axis]
+        var profiles: [String]
+        var seeds: Int
+        var seedBase: UInt64
+        var clients: [String]
+        var objective: String
+
+        func spec() throws -> SweepSpec {
+            try SweepSpec(
+                scenario: scenario,
+                axes: parameters.map { try SweepAxis(parsing: "\($0.name)=\($0.values.joined(separator: ","))") },
+                profiles: profiles.map(SweepSpec.profile(named:)),
+                seedCount: seeds,
+                seedBase: seedBase,
+                clients: clients,
+                objective: objective
+            )
+        }
+    }
+
+    private struct RunLine: Decodable {
+        struct MetricLine: Decodable {
+            var name: String
+            var value: Double?
+        }
+        var run: Int
+        var combination: Int
+        var seed: UInt64
+        var verdict: String
+        var digest: String
+        var violations: [String]
+        var metrics: [MetricLine]
+    }
+
+    // MARK: Writing helpers
+
+    private static func parameters(_ combination: SweepCombination, spec: SweepSpec) -> String {
+        let pairs = zip(spec.axes, combination.values).map { axis, value in
+            "{\"name\":\(string(axis.parameter.name)),\"value\":\(string(value.description))}"
+        }
+        return "[\(pairs.joined(separator: ","))]"
+    }
+
+    /// A JSON number in Swift's shortest round-trip form; null for nil, NaN and infinities.
+    static func number(_ value: Double?) -> String {
+        guard let value, value.isFinite else { return "null" }
+        return "\(value)"
+    }
+
+    /// A JSON string literal (RFC 8259 §7).
+    static func string(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result + "\""
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import SyncSim
+
+/// `syncsim merge`: combines the JSON lines of sweep shards into the report of one unsharded sweep.
+enum MergeCommand {
+    static let spec = CommandSpec(
+        name: "merge",
+        summary: "combine the JSON lines of sweep shards into one sweep report",
+        help: """
+            usage: syncsim merge FILE... [--csv FILE] [--json FILE] [--svg FILE] [--svg-metric METRIC]
+
+            Reads the JSON lines that `syncsim sweep --shard I/N --json FILE` wrote (or a whole sweep's --json
+            output), checks that they describe the same sweep and hold every run exactly once, and prints the same
+            table and writes the same files as one unsharded sweep: --json output is byte-identical to it.
+
+            exit codes: 0 success, 2 a usage or input error (unreadable or malformed file, shards of different
+            sweeps, a missing or repeated run)
+
+            example: syncsim merge shard-0.jsonl shard-1.jsonl shard-2.jsonl --json sweep.jsonl --svg sweep.svg
+            """,
+        run: { list, console in
+            let csv = try list.value(of: "--csv")
+            let json = try list.value(of: "--json")
+            let svg = try list.value(of: "--svg")
+            let svgMetric = try list.value(of: "--svg-metric")
+            let files = list.positionals()
+            try list.finish()
+            guard !files.isEmpty else { throw UsageError("give at least one file of sweep JSON lines") }
+            if let svgMetric, svg == nil { throw UsageError("--svg-metric \(svgMetric) needs --svg FILE") }
+            let texts = try files.map { file -> (String, String) in
+                guard let data = FileManager.default.contents(atPath: file),
+                    let text = String(data: data, encoding: .utf8)
+                else { throw SweepError.invalid("cannot read \(file)") }
+                return (file, text)
+            }
+            let report = try merge(texts)
+            try SweepCommand.writeReports(
+                report, csv: csv, json: json, svg: svg, svgMetric: svgMetric, console: console
+            )
+            return ExitCode.success
+        }
+    )
+
+    /// Merges (file name, contents) pairs.
+    /// - Throws: `SweepError` for a malformed file, files of different sweeps, a missing or repeated run.
+    static func merge(_ files: [(name: String, text: String)]) throws -> SweepReport {
+        var spec: SweepSpec?
+        var firstFile = ""
+        var records: [SweepRunRecord] = []
+        for (name, text) in files {
+            let contents = try SweepJSONLines.read(text, file: name)
+            if let spec, spec != contents.spec {
+                throw SweepError.invalid("\(name) describes a different sweep than \(firstFile) (its header differs)")
+            }
+            if spec == nil { (spec, firstFile) = (contents.spec, name) }
+            records += contents.records
+        }
+        return try SweepReport(spec: spec!, records: records)
+    }
+}

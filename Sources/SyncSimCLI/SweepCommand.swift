@@ -1,0 +1,166 @@
+import Foundation
+import Scenarios
+import SyncSim
+
+/// `syncsim sweep`: runs a scenario over a grid of parameters × profiles × seeds and reports metric percentiles.
+struct SweepCommand {
+    static let spec = CommandSpec(
+        name: "sweep",
+        summary: "run a scenario over a grid of parameters × profiles × seeds and report metric percentiles",
+        help: """
+            usage: syncsim sweep SCENARIO --param NAME=V1,V2,... [--param ...] --profiles P1,P2,... --seeds K
+                                 [--seed-base N] [--client NAME ...] [--objective METRIC] [--jobs N]
+                                 [--csv FILE] [--json FILE] [--svg FILE] [--svg-metric METRIC] [--shard I/N]
+
+            Runs SCENARIO once per combination of the parameters' values and the profiles, each with the same seeds
+            N, N+1, ..., N+K-1 (common random numbers), and prints per combination and metric the p50 with a 95%
+            bootstrap confidence interval, p90, p99 and mean; * marks the best combination per profile (lowest p50
+            of the objective metric).
+
+            options:
+              --param NAME=V,...   a parameter and its values; repeat for a grid. Durations take a unit: 500ms, 20s
+              --profiles P,...     link profiles every client runs on (\(profileList))
+              --seeds K            seeds per combination
+              --seed-base N        the first seed (default 1)
+              --client NAME        give the parameters only to this client (repeatable; default every client)
+              --objective METRIC   the metric that picks the best combination (default chatOpenMilliseconds)
+              --jobs N             run up to N runs in parallel (default 1); results do not change
+              --csv FILE           write one CSV row per combination and metric
+              --json FILE          write JSON lines: a header, one line per run, one per combination
+              --svg FILE           write a chart: a panel per profile, the first parameter on the x axis
+              --svg-metric METRIC  the metric the chart shows (default the objective)
+              --shard I/N          run only runs whose index modulo N is I (0-based), and write the header and those
+                                   runs as JSON lines (to --json FILE, else standard output); combine with merge
+
+            parameters:
+            \(table(SweepParameter.all.map { ($0.name, "\($0.expectation), default \($0.defaultValue)") }))
+
+            metrics (the names executors report):
+            \(table(SweepMetric.all.map { ($0.name, $0.summary) }))
+
+            exit codes: 0 success (whether or not runs failed a check; see the summary line), 2 a usage or input error
+
+            example: syncsim sweep open-and-scroll-to-start --param historyPageSize=10,20,30,50,100 \\
+                       --profiles EDGE,3G --seeds 20 --jobs 2 --svg sweep.svg
+            """,
+        run: { list, console in
+            let command = try SweepCommand(parsing: &list, catalog: Catalog.all)
+            return try command.execute(console: &console, executor: RunCommand.defaultExecutor)
+        }
+    )
+
+    private static let profileList = ProfileName.known.map(\.profile.rawValue).joined(separator: ", ")
+
+    /// Help lines `  name   text`, names padded to one column.
+    private static func table(_ rows: [(String, String)]) -> String {
+        rows.map { "  " + $0.0.padding(toLength: 28, withPad: " ", startingAt: 0) + $0.1 }.joined(separator: "\n")
+    }
+
+    var base: Scenario
+    var sweep: SweepSpec
+    var shard: SweepShard?
+    var jobs = 1
+    var csvPath: String?
+    var jsonPath: String?
+    var svgPath: String?
+    var svgMetric: String?
+
+    /// Parses the options.
+    /// - Throws: `UsageError` or `SweepError` for an unknown scenario, parameter, profile or metric, a value out of
+    ///   range, a malformed shard, or a missing required option.
+    init(parsing list: inout ArgumentList, catalog: [Scenario]) throws {
+        let axes = try list.values(of: "--param").map(SweepAxis.init(parsing:))
+        guard let profileText = try list.value(of: "--profiles") else {
+            throw UsageError("--profiles P1,P2,... is required (e.g. --profiles EDGE,3G)")
+        }
+        let profiles = try profileText.split(separator: ",", omittingEmptySubsequences: false)
+            .map { try SweepSpec.profile(named: String($0)) }
+        guard let seedCount = try list.int("--seeds", in: 1...1_000_000) else {
+            throw UsageError("--seeds K is required (seeds per combination)")
+        }
+        let seedBase = try list.value(of: "--seed-base").map { try RunCommand.seed($0, option: "--seed-base") } ?? 1
+        let clients = try list.values(of: "--client")
+        let objective = try list.value(of: "--objective") ?? SweepMetric.chatOpenMilliseconds.name
+        shard = try list.value(of: "--shard").map(SweepShard.init(parsing:))
+        jobs = try list.int("--jobs", in: 1...256) ?? 1
+        csvPath = try list.value(of: "--csv")
+        jsonPath = try list.value(of: "--json")
+        svgPath = try list.value(of: "--svg")
+        svgMetric = try list.value(of: "--svg-metric")
+        let names = list.positionals()
+        try list.finish()
+        guard names.count == 1, let name = names.first else {
+            throw UsageError("expected one scenario name, got \(names.count); 'syncsim list' shows the catalog")
+        }
+        guard let scenario = catalog.first(where: { $0.name == name }) else {
+            throw UsageError("unknown scenario '\(name)'; 'syncsim list' shows the catalog")
+        }
+        if shard != nil && (csvPath != nil || svgPath != nil) {
+            throw UsageError("--shard writes JSON lines only; make the CSV and SVG with 'syncsim merge'")
+        }
+        if let svgMetric, svgPath == nil { throw UsageError("--svg-metric \(svgMetric) needs --svg FILE") }
+        base = scenario
+        sweep = try SweepSpec(
+            scenario: name, axes: axes, profiles: profiles, seedCount: seedCount, seedBase: seedBase,
+            clients: clients, objective: objective
+        )
+        try sweep.validate(against: scenario)
+    }
+
+    /// Runs the sweep (or its shard) and writes the reports.
+    /// - Returns: 0, or 2 for an invalid scenario or an unwritable file.
+    func execute(console: inout Console, executor: any ScenarioExecutor) throws -> Int32 {
+        let problems = base.problems()
+        guard problems.isEmpty else {
+            problems.forEach { console.err("syncsim sweep: \($0)") }
+            return ExitCode.usage
+        }
+        let runner = SweepRunner(spec: sweep, base: base, executor: executor)
+        let runs = sweep.runs(in: shard ?? .whole)
+        let records = Self.run(runs, runner: runner, jobs: jobs, console: console)
+        if let shard {
+            let text = SweepJSONLines.shardDocument(spec: sweep, shard: shard, records: records)
+            if let jsonPath { try RunCommand.write(text, to: jsonPath) } else { console.out(String(text.dropLast())) }
+            console.err("shard \(shard): \(records.count) of \(sweep.runCount) runs written")
+            return ExitCode.success
+        }
+        let report = try SweepReport(spec: sweep, records: records)
+        try Self.writeReports(
+            report, csv: csvPath, json: jsonPath, svg: svgPath, svgMetric: svgMetric, console: console
+        )
+        return ExitCode.success
+    }
+
+    /// Runs `runs` on up to `jobs` threads with a progress line on a terminal; records come back in run order.
+    static func run(_ runs: [SweepSpec.Run], runner: SweepRunner, jobs: Int, console: Console) -> [SweepRunRecord] {
+        var records = [SweepRunRecord?](repeating: nil, count: runs.count)
+        var progress = Progress(total: runs.count, console: console)
+        Parallel.run(
+            count: runs.count,
+            jobs: jobs,
+            work: { index in runner.record(of: runs[index]) },
+            completed: { index, record in
+                records[index] = record
+                progress.record(failed: record.verdict == .fail, console: console)
+            }
+        )
+        progress.clear(console: console)
+        return records.compactMap { $0 }
+    }
+
+    /// Prints the table and writes the files `sweep` and `merge` share.
+    static func writeReports(
+        _ report: SweepReport,
+        csv: String?,
+        json: String?,
+        svg: String?,
+        svgMetric: String?,
+        console: Console
+    ) throws {
+        let chartMetric = try svg.map { _ in try SweepChart.metric(for: report, requested: svgMetric) }
+        SweepTable.lines(report).forEach(console.out)
+        if let csv { try RunCommand.write(SweepTable.csv(report), to: csv) }
+        if let json { try RunCommand.write(SweepJSONLines.document(report), to: json) }
+        if let svg { try RunCommand.write(SweepChart.svg(report, metric: chartMetric ?? nil), to: svg) }
+    }
+}
