@@ -18,9 +18,13 @@ extension World {
             clients[index].deferredEvents.append(event)
             return
         }
+        let name = clients[index].name
+        if case .packetReceived = event { report(checker.observeClientEvent(client: name, event: event, at: now)) }
         let actions = clients[index].engine.handle(event, now: now)
         clients[index].cachedView = nil
         clients[index].cachedPendingTasks = nil
+        report(checker.observeClientActions(client: name, actions: actions, at: now))
+        report(checker.afterClientEvent(client: name, server: server, at: now, view: { view(index) }))
         for action in actions { perform(action, client: index, generation: generation) }
     }
 
@@ -148,6 +152,7 @@ extension World {
         let name = clients[index].name
         record(name, crash ? "crash" : "restart", "generation=\(clients[index].generation + 1)")
         reportBytes(index)
+        report(checker.appWillRestart(client: name, view: view(index), server: server, at: now))
         if crash { clients[index].database.crash() }
         clients[index].previousMetrics.append(clients[index].engine.metrics)
         for handle in clients[index].timers.values { network.cancel(handle) }

@@ -44,31 +44,14 @@ extension World: WorldProbe {
         return !clients[index].isSuspended && view(index).isOnline
     }
 
-    /// Every client's chat list and loaded history equal the server's: for each chat it is a member of, its
-    /// chat-list entry names the server's last message, and every cached message equals the server's message
-    /// with that id (text included), with no chunk skipping a server message inside its range.
+    /// Every client's chat list and loaded history equal the server's (invariant V1's comparison,
+    /// `ConvergenceChecks.v1Problems`).
     public var hasConverged: Bool {
         clients.indices.allSatisfy { hasConverged($0) }
     }
 
     func hasConverged(_ index: Int) -> Bool {
-        let view = self.view(index)
-        for chatId in chatIdsOfClient[index] {
-            let messages = server.messages(inChat: chatId)
-            guard let last = messages.last else { continue }
-            guard view.chatList[chatId]?.lastMessage?.id == last.id else { return false }
-            guard let store = view.chunkStores[chatId] else { return false }
-            for chunk in store.chunks {
-                let onServer = messages.filter { $0.id >= chunk.lower && $0.id <= chunk.upper }
-                let cached = store.messageIds(in: chunk)
-                guard onServer.count == cached.count else { return false }
-                for (message, id) in zip(onServer, cached) {
-                    guard message.id == id, store.message(id: id)?.text == message.text else { return false }
-                }
-            }
-            guard store.topChunk?.upper == last.id else { return false }
-        }
-        return true
+        ConvergenceChecks.v1Problems(userId: clients[index].userId, view: view(index), server: server).isEmpty
     }
 
     /// The current engine's view of client `index`, cached until the engine's next event.

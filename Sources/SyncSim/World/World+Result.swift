@@ -23,15 +23,27 @@ extension World {
                        + " pendingTasks=\(pendingTaskCount(index)) online=\(view.isOnline)")
             }
         }
-        for index in checks.indices {
-            for violation in checks[index].atEnd(self) { report(violation) }
-        }
+        endOfRunChecks()
         let metrics = collectMetrics()
         let missed = monitor.finish(at: now, metrics: metrics, schedule: steps, traceTail: traceTail.lines)
         violations += missed
         return RunResult(
             scenario: scenario.name, seed: seed, mutant: options.mutant, digest: network.trace.digest,
             violations: violations, metrics: metrics, trace: fullTrace)
+    }
+
+    /// The liveness checks at the end of the run: T5 and V1 for every client, C6 for each chat a client scrolled up
+    /// by at least as many messages as the chat holds.
+    func endOfRunChecks() {
+        var views: [String: ClientView] = [:]
+        for index in clients.indices { views[clients[index].name] = view(index) }
+        report(checker.checkEndOfRun(views: views, server: server, at: now))
+        var checked: Set<[Int64]> = []
+        for scroll in scrollUps where scroll.messages >= server.messages(inChat: scroll.chatId).count {
+            guard checked.insert([Int64(scroll.client), scroll.chatId]).inserted else { continue }
+            report(checker.checkScrolledToTop(client: clients[scroll.client].name, chatId: scroll.chatId,
+                                              view: view(scroll.client), server: server, at: now))
+        }
     }
 
     /// The run's metrics, aggregated over every client and every app launch (names in `World.metricNames`).

@@ -14,7 +14,14 @@ extension World {
             faults.responsesToLose[packet.opcode] = remaining - 1
             faults.lostResponses.insert(.init(connection: connection, seq: packet.seq, opcode: packet.opcode))
         }
-        applyServer(server.handle(.packetReceived(packet, on: connection), now: now))
+        applyServer(serverHandle(.packetReceived(packet, on: connection)))
+    }
+
+    /// Feeds one event to the server core, then runs the server-side invariant checks.
+    func serverHandle(_ event: ServerEvent) -> [ServerAction] {
+        let actions = server.handle(event, now: now)
+        report(checker.afterServerEvent(server: server, at: now))
+        return actions
     }
 
     /// Performs the server core's actions.
@@ -31,7 +38,7 @@ extension World {
                 serverTimers[timer] = network.schedule(at: max(instant, now)) { [unowned self] in
                     enter {
                         guard serverTimers.removeValue(forKey: timer) != nil else { return }
-                        applyServer(server.handle(.timerFired(timer), now: now))
+                        applyServer(serverHandle(.timerFired(timer)))
                     }
                 }
             case .cancelTimer(let timer):
@@ -73,7 +80,7 @@ extension World {
     /// are lost, data stays; SYNs are refused for `downtime`.
     func restartServer(downtime: SimDuration) {
         record("server", "restart", "downtime=\(downtime)")
-        for action in server.handle(.restart, now: now) {
+        for action in serverHandle(.restart) {
             switch action {
             case .close(let connection):
                 if let socket = serverSockets[connection] {

@@ -48,7 +48,7 @@ extension World {
         serverSockets[connection] = socket
         decoders[socket] = StreamDecoder()
         record("server", "accept", "\(connection) socket=\(socket.connection)")
-        applyServer(server.handle(.connectionOpened(connection), now: now))
+        applyServer(serverHandle(.connectionOpened(connection)))
     }
 
     private func handleChatClient(
@@ -87,7 +87,7 @@ extension World {
             record("server", "disconnected", "\(connection) \(event.kind)")
             if event.kind == .closed { network.close(event.socket) }
             forget(event.socket)
-            applyServer(server.handle(.connectionClosed(connection), now: now))
+            applyServer(serverHandle(.connectionClosed(connection)))
         case .accepted, .connected:
             break
         }

@@ -51,8 +51,10 @@ public final class World {
     let steps: [ScheduledStep]
     var stepsRun = 0
     var monitor: ExpectationMonitor
-    /// The checkers' seam: called after every kernel step and at the end of the run.
-    var checks: [any WorldChecks] = []
+    /// The invariant checker (SyncChecks), fed after every client and server event.
+    public let checker: InvariantChecker
+    /// Scroll-ups of the timeline as (client index, chat id, messages), for C6 at the end of the run.
+    var scrollUps: [(client: Int, chatId: Int64, messages: Int)] = []
     var violations: [Violation] = []
     var traceTail = TraceRing(capacity: Violation.traceTailLength)
     var fullTrace: [String] = []
@@ -69,13 +71,15 @@ public final class World {
     ///   - seed: the run seed; every random stream derives from it.
     ///   - options: the runner's options (`mutant` forces a mutant on every client; `recordsTrace` keeps the trace).
     ///   - engineFactory: builds each client's engine; nil for the reference engine.
+    ///   - checkSampling: run the per-event invariant checks on every Nth client event only (1: every event).
     /// - Throws: `WorldError` for a parameter, profile or mutant name the world does not know, or a timeline that
     ///   does not resolve.
     public init(
         scenario: Scenario,
         seed: UInt64,
         options: RunOptions = RunOptions(),
-        engineFactory: SyncClientEngineFactory? = nil
+        engineFactory: SyncClientEngineFactory? = nil,
+        checkSampling: Int = 1
     ) throws {
         var scenario = scenario
         if let mutant = options.mutant { scenario = scenario.withMutant(mutant) }
@@ -110,6 +114,8 @@ public final class World {
         chatIdByName = idByName
         chatNameById = nameById
         monitor = ExpectationMonitor(scenario.expectations)
+        checker = InvariantChecker(options: CheckOptions(
+            enabled: Set(scenario.checkedInvariants), sampling: checkSampling))
 
         for (index, spec) in scenario.clients.enumerated() {
             let userId = Int64(index + 1)
@@ -131,6 +137,7 @@ public final class World {
                 name: spec.name, userId: userId, host: host, parameters: setup.parameters,
                 encoder: FrameEncoder(compressionThresholdBytes: setup.compressionThresholdBytes),
                 database: database, factory: factory, streams: streams))
+            checker.register(client: spec.name, userId: userId, parameters: setup.parameters)
         }
         for name in scenario.chatNames {
             let members = scenario.members(of: name).compactMap { indexByName[$0] }
@@ -215,14 +222,16 @@ public final class World {
         if !isBusy { enter {} }
     }
 
-    /// After every world step: the checkers, then the eventually-conditions, then queue-drain bookkeeping.
+    /// After every world step: the eventually-conditions, then queue-drain bookkeeping. (The invariant checker
+    /// runs after each core event, see `deliver` and `serverHandle`.)
     func afterStep() {
-        for index in checks.indices {
-            let found = checks[index].afterStep(self)
-            for violation in found { report(violation) }
-        }
         monitor.observe(self)
         noteQueueDrain()
+    }
+
+    /// Reports the checker's findings as violations.
+    func report(_ findings: [Finding]) {
+        for finding in findings { report(Violation(finding, chatName: { [chatNameById] in chatNameById[$0] })) }
     }
 
     /// Adds a violation found during the run, naming the last step and the trace tail.
