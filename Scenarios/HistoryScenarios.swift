@@ -3,7 +3,7 @@ import SyncSim
 // History cache, chunks and gaps (DESIGN.md §7, invariants C1-C6, V1).
 
 extension Catalog {
-    /// Bob writes 60 messages while Alice is offline, so the chat's last message changes: after login a new chunk
+    /// Bob writes 45 messages while Alice is offline, so the chat's last message changes: after login a new chunk
     /// opens at the top with a gap below it, and scrolling up fills the gap.
     public static let historyGapAfterLogin = Scenario(
         "history-gap-after-login",
@@ -16,7 +16,7 @@ extension Catalog {
         Timeline {
             At(.seconds(5)) { OpenChat("alice", "alice+bob") }
             At(.seconds(20)) { LinkDown("alice", for: .minutes(2)) }
-            for index in 0..<60 {
+            for index in 0..<45 {
                 At(.seconds(30) + .seconds(index)) { Send(from: "bob", text: "while away \(index)", in: "alice+bob") }
             }
             At(.minutes(3)) { OpenChat("alice", "alice+bob") }

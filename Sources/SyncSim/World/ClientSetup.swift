@@ -64,8 +64,8 @@ struct ClientSetup {
             case "requestTimeout": parameters.requestTimeout = try duration()
             case "seqModulus":
                 let modulus = try int()
-                guard modulus == 256 || modulus == 65_536 else {
-                    throw WorldError.badParameterValue(entry.key, owner: owner, expected: "256 or 65536",
+                guard (2...65_536).contains(modulus) else {
+                    throw WorldError.badParameterValue(entry.key, owner: owner, expected: "2...65536 (256, 65536)",
                                                        found: "\(value)")
                 }
                 parameters.seqModulus = modulus
