@@ -90,17 +90,12 @@ extension World {
         if accepted { countBytes(socket: socket, up: bytes.count, down: 0) }
     }
 
-    /// Adds bytes a client's socket carried to its unreported byte counters.
+    /// Adds bytes a client's socket carried to its unreported byte counters (sent when queued, received when
+    /// delivered in order; the server's sockets count nothing, the client's end counts both directions).
     func countBytes(socket: SocketID, up: Int, down: Int) {
         let index: Int
         switch sockets[socket] {
         case .chatClient(let client, _, _, _)?, .uploadClient(let client, _, _, _, _)?: index = client
-        case .chatServer(let connection)?:
-            guard let client = clientOfServerConnection(connection) else { return }
-            // The server's up is the client's down.
-            clients[client].unreportedBytesUp += down
-            clients[client].unreportedBytesDown += up
-            return
         default: return
         }
         clients[index].unreportedBytesUp += up
