@@ -14,6 +14,7 @@ let benchmarks: [Benchmark] = [
     KernelBenchmark.benchmark,
     NetBenchmark.benchmark,
     SweepBenchmark.benchmark,
+    CatalogBenchmark.benchmark,
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())

@@ -77,8 +77,9 @@ extension World {
     /// Encodes a packet through the real codec and queues its bytes on a socket.
     func sendPacket(_ packet: Packet, on socket: SocketID, encoder: FrameEncoder, from component: String) {
         let bytes: [UInt8]
+        let frame = Frame(packet: packet)
         do {
-            bytes = try encoder.encode(Frame(packet: packet))
+            bytes = try encoder.encode(frame)
         } catch {
             report(Violation(
                 check: .invariant(.P1), client: component == "server" ? nil : component, time: now,
@@ -88,6 +89,11 @@ extension World {
         let accepted = network.send(bytes, on: socket)
         record(component, accepted ? "tx" : "tx-lost", "\(Self.summary(packet)) bytes=\(bytes.count)")
         if accepted { countBytes(socket: socket, up: bytes.count, down: 0) }
+        if accepted, bytes.count > 6, bytes[6] != 0 {
+            // Compressed: note what LZ4 saved, for the uncompressed byte metrics.
+            let saved = FrameHeader.byteCount + frame.payload.messagePackBytes().count - bytes.count
+            if component == "server" { compressionSavedDown += saved } else { compressionSavedUp += saved }
+        }
     }
 
     /// Adds bytes a client's socket carried to its unreported byte counters (sent when queued, received when

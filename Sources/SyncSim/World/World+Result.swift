@@ -8,6 +8,10 @@ extension World {
         "bytesUp", "bytesDown", "bytesOnAirUp", "bytesOnAirDown",
         "reconnects", "logins", "loginAttempts", "requestTimeouts", "queueDrainTimeMs",
         "serverMessages", "duplicateSendsAbsorbed", "tasksFailed",
+        // The names `SweepMetric` aggregates (means are left out when there is nothing to average).
+        "chatOpenMilliseconds", "scrollWaitMilliseconds", "sendToAckMilliseconds", "bytesUpOnAir", "bytesDownOnAir",
+        "bytesUpUncompressed", "bytesDownUncompressed", "requests", "chatHistoryRequests",
+        "taskQueueDrainMilliseconds",
     ]
 
     func finish() -> RunResult {
@@ -90,6 +94,20 @@ extension World {
         result.append(Metric("duplicateSendsAbsorbed", Double(server.stats.duplicateSendsAbsorbed)))
         let failed = clients.indices.reduce(0) { $0 + view($1).tasks.count { $0.state == .failed } }
         result.append(Metric("tasksFailed", Double(failed)))
+        func mean(_ values: [SimDuration]) -> Double? {
+            values.isEmpty ? nil : values.reduce(0) { $0 + $1.milliseconds } / Double(values.count)
+        }
+        if let value = mean(all.flatMap(\.chatOpenTimes)) { result.append(Metric("chatOpenMilliseconds", value)) }
+        result.append(Metric("scrollWaitMilliseconds",
+                             all.flatMap(\.scrollWaitTimes).reduce(0) { $0 + $1.milliseconds }))
+        if let value = mean(all.flatMap(\.sendToAckLatencies)) { result.append(Metric("sendToAckMilliseconds", value)) }
+        result.append(Metric("bytesUpOnAir", Double(airUp)))
+        result.append(Metric("bytesDownOnAir", Double(airDown)))
+        result.append(Metric("bytesUpUncompressed", Double(airUp + compressionSavedUp)))
+        result.append(Metric("bytesDownUncompressed", Double(airDown + compressionSavedDown)))
+        result.append(Metric("requests", Double(requests.values.reduce(0, +))))
+        result.append(Metric("chatHistoryRequests", Double(requests[.chatHistory] ?? 0)))
+        result.append(Metric("taskQueueDrainMilliseconds", drain.milliseconds))
         for opcode in requests.keys.sorted() {
             result.append(Metric("requests.\(opcode)", Double(requests[opcode]!)))
         }

@@ -61,6 +61,9 @@ public final class World {
 
     private var isBusy = false
     private var queuedSocketEvents: [SocketEvent] = []
+    /// Bytes LZ4 saved on frames clients sent (up) and the server sent (down).
+    var compressionSavedUp = 0
+    var compressionSavedDown = 0
     var queueDrainStart: SimInstant?
     var queueDrainEnd: SimInstant?
     var hasRun = false
