@@ -168,8 +168,7 @@ public final class World {
     /// Runs the scenario to its end and returns the result (call once).
     ///
     /// The run lasts `runLength` of virtual time, or ends at the first whole second at which the run is quiescent
-    /// (`stopsWhenQuiescent`): every step ran, every eventually-condition held, and every client is logged in with
-    /// an empty queue and nothing in flight.
+    /// (`stopsWhenQuiescent`, see `isQuiescent`).
     public func run() -> RunResult {
         precondition(!hasRun, "a World runs once")
         hasRun = true
@@ -190,7 +189,8 @@ public final class World {
     }
 
     /// Whether nothing more will happen that a check cares about: every step ran, every eventually-condition held,
-    /// every client is online and awake with an empty queue and nothing in flight, and the server processes nothing.
+    /// every client is online and awake with an empty queue and nothing in flight, the server processes nothing, and
+    /// every client has converged with the server.
     public var isQuiescent: Bool {
         guard stepsRun == steps.count, monitor.isComplete, server.requestsInProcessing == 0 else { return false }
         for index in clients.indices {
@@ -199,7 +199,8 @@ public final class World {
             let view = self.view(index)
             guard view.isOnline, view.inFlightRequests.isEmpty, pendingTaskCount(index) == 0 else { return false }
         }
-        return true
+        // Pushes may still be on their way to slow links: quiescent means converged too.
+        return hasConverged
     }
 
     // MARK: - Entering the world
