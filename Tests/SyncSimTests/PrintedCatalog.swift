@@ -1092,7 +1092,7 @@ enum PrintedCatalog {
             }
             Expect {
                 Invariants(.T1, .P1, .P2, .P3, .P4)
-                MetricBound("loginAttempts", atMost: 14.0)
+                MetricBound("loginAttempts", atMost: 20.0)
             }
         },
         Scenario("push-before-catch-up", summary: "a live push arrives before catch-up after reconnect; catch-up still fetches the messages before it", seeds: [391, 392]) {
