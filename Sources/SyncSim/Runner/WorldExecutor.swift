@@ -3,6 +3,7 @@
 /// A scenario the world cannot build (an unknown parameter, profile or mutant name) fails its run with one
 /// violation saying why, naming the valid choices.
 public struct WorldExecutor: ScenarioExecutor {
+    /// An executor running the reference engine (or each run's mutant) with every check after every event.
     public init() {}
 
     /// Runs `scenario` with `seed` in a fresh world.

@@ -28,7 +28,8 @@ struct ClientSetup {
             let value = entry.value
             func int() throws -> Int {
                 guard let number = value.intValue else {
-                    throw WorldError.badParameterValue(entry.key, owner: owner, expected: "an integer", found: "\(value)")
+                    throw WorldError.badParameterValue(
+                        entry.key, owner: owner, expected: "an integer", found: "\(value)")
                 }
                 return number
             }
@@ -44,7 +45,8 @@ struct ClientSetup {
                 case .double(let number): return number
                 case .int(let number): return Double(number)
                 default:
-                    throw WorldError.badParameterValue(entry.key, owner: owner, expected: "a number", found: "\(value)")
+                    throw WorldError.badParameterValue(
+                        entry.key, owner: owner, expected: "a number", found: "\(value)")
                 }
             }
             switch entry.key {

@@ -2,7 +2,8 @@
 ///
 /// Names: `processingDelay` (a duration every request waits), `processingJitter` (each request waits a delay
 /// drawn uniformly from zero up to this duration, so responses may overtake each other, as on a multi-threaded
-/// server), `loginChatsCap` (chats per LOGIN), `pushLossProbability`, `pushDuplicationProbability`. An unknown name is an error listing the valid ones.
+/// server), `loginChatsCap` (chats per LOGIN), `pushLossProbability`, `pushDuplicationProbability`.
+/// An unknown name is an error listing the valid ones.
 struct ServerSetup {
     var knobs = ServerKnobs()
 
