@@ -33,7 +33,8 @@ extension World {
         violations += missed
         return RunResult(
             scenario: scenario.name, seed: seed, mutant: options.mutant, digest: network.trace.digest,
-            violations: violations, metrics: metrics, trace: fullTrace)
+            violations: violations, metrics: metrics,
+            trace: options.recordsTrace ? network.trace.records.map(\.description) : [])
     }
 
     /// The liveness checks at the end of the run: T5 and V1 for every client, C6 for each chat a client scrolled up

@@ -56,8 +56,8 @@ public final class World {
     /// Scroll-ups of the timeline as (client index, chat id, messages), for C6 at the end of the run.
     var scrollUps: [(client: Int, chatId: Int64, messages: Int)] = []
     var violations: [Violation] = []
+    /// The world's last trace records (frames, steps, connections, faults), for violation reports.
     var traceTail = TraceRing(capacity: Violation.traceTailLength)
-    var fullTrace: [String] = []
 
     private var isBusy = false
     private var queuedSocketEvents: [SocketEvent] = []
@@ -98,7 +98,8 @@ public final class World {
         }
         let streams = RandomStreams(runSeed: seed)
         faultGenerator = streams.stream("world.faults")
-        network = Network(seed: seed, trace: TraceLog(keepsRecords: false))
+        // Records are kept only for `--trace`; the digest covers every record either way.
+        network = Network(seed: seed, trace: TraceLog(keepsRecords: options.recordsTrace))
         let serverSetup = try ServerSetup(scenario.server)
         server = SyncServer(
             knobs: serverSetup.knobs, generator: streams.stream("server"),
@@ -249,12 +250,11 @@ public final class World {
 
     // MARK: - Trace
 
-    /// Appends a record to the run's trace (digest, tail ring, and the full trace when asked for).
+    /// Appends a record to the run's trace (the network's log, so the digest covers it) and to the tail ring.
     func record(_ component: String, _ kind: String, _ detail: @autoclosure () -> String = "") {
         let record = TraceRecord(time: now, component: component, kind: kind, detail: detail())
         network.trace.append(record)
         traceTail.append(record.description)
-        if options.recordsTrace { fullTrace.append(record.description) }
     }
 
     // MARK: - Lookup
