@@ -72,4 +72,23 @@ import Testing
     func wrongShape(value: MessagePackValue) {
         #expect(throws: DecodingError.self) { try MessagePackDecoder().decode(Inner.self, from: value) }
     }
+
+    @Test("a scalar of the wrong type names its full coding path")
+    func scalarErrorNamesCodingPath() {
+        let value = MessagePackValue.map([
+            MessagePackPair(.string("chatId"), .uint(3)),
+            MessagePackPair(
+                .string("message"),
+                .map([
+                    MessagePackPair(.string("id"), .uint(1)),
+                    MessagePackPair(.string("time"), .string("noon")),
+                ])),
+        ])
+        #expect {
+            try MessagePackDecoder().decode(NotifMessage.self, from: value)
+        } throws: { error in
+            guard case .typeMismatch(_, let context) = error as? DecodingError else { return false }
+            return context.codingPath.map(\.stringValue) == ["message", "time"]
+        }
+    }
 }

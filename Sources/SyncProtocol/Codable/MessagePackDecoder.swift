@@ -21,6 +21,23 @@ enum MessagePackDecoding {
         )
     }
 
+    /// `error` with `key` appended to its coding path (a scalar decoded without it, see `Keyed.primitive`).
+    static func appending(_ key: any CodingKey, to error: DecodingError) -> DecodingError {
+        func extended(_ context: DecodingError.Context) -> DecodingError.Context {
+            DecodingError.Context(
+                codingPath: context.codingPath + [key], debugDescription: context.debugDescription,
+                underlyingError: context.underlyingError
+            )
+        }
+        switch error {
+        case .typeMismatch(let type, let context): return .typeMismatch(type, extended(context))
+        case .valueNotFound(let type, let context): return .valueNotFound(type, extended(context))
+        case .keyNotFound(let missing, let context): return .keyNotFound(missing, extended(context))
+        case .dataCorrupted(let context): return .dataCorrupted(extended(context))
+        @unknown default: return error
+        }
+    }
+
     static func kindName(_ value: MessagePackValue) -> String {
         switch value {
         case .nil: "nil"
@@ -153,6 +170,18 @@ enum MessagePackDecoding {
 
         func contains(_ key: Key) -> Bool { index(of: key) != nil }
 
+        /// Decodes a scalar with `body`, building the coding path with `key` only when it throws: a path is an array
+        /// of existentials, and building one per field cost more than the field itself.
+        @inline(__always)
+        private func primitive<T>(_ key: Key, _ body: (Single) throws -> T) throws -> T {
+            let found = try value(for: key)
+            do {
+                return try body(Single(value: found, codingPath: codingPath))
+            } catch let error as DecodingError {
+                throw MessagePackDecoding.appending(key, to: error)
+            }
+        }
+
         func decodeNil(forKey key: Key) throws -> Bool {
             guard let position = index(of: key) else { return true }
             return pairs[position].value == .nil
@@ -164,59 +193,59 @@ enum MessagePackDecoding {
         }
 
         func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
-            try Single(value: try value(for: key), codingPath: codingPath + [key]).decode(type)
+            try primitive(key) { try $0.decode(type) }
         }
 
         func decode(_ type: String.Type, forKey key: Key) throws -> String {
-            try Single(value: try value(for: key), codingPath: codingPath + [key]).decode(type)
+            try primitive(key) { try $0.decode(type) }
         }
 
         func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
-            try Single(value: try value(for: key), codingPath: codingPath + [key]).decode(type)
+            try primitive(key) { try $0.decode(type) }
         }
 
         func decode(_ type: Float.Type, forKey key: Key) throws -> Float {
-            try Single(value: try value(for: key), codingPath: codingPath + [key]).decode(type)
+            try primitive(key) { try $0.decode(type) }
         }
 
         func decode(_ type: Int.Type, forKey key: Key) throws -> Int {
-            try Single(value: try value(for: key), codingPath: codingPath + [key]).decode(type)
+            try primitive(key) { try $0.decode(type) }
         }
 
         func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 {
-            try Single(value: try value(for: key), codingPath: codingPath + [key]).decode(type)
+            try primitive(key) { try $0.decode(type) }
         }
 
         func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 {
-            try Single(value: try value(for: key), codingPath: codingPath + [key]).decode(type)
+            try primitive(key) { try $0.decode(type) }
         }
 
         func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 {
-            try Single(value: try value(for: key), codingPath: codingPath + [key]).decode(type)
+            try primitive(key) { try $0.decode(type) }
         }
 
         func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 {
-            try Single(value: try value(for: key), codingPath: codingPath + [key]).decode(type)
+            try primitive(key) { try $0.decode(type) }
         }
 
         func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt {
-            try Single(value: try value(for: key), codingPath: codingPath + [key]).decode(type)
+            try primitive(key) { try $0.decode(type) }
         }
 
         func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 {
-            try Single(value: try value(for: key), codingPath: codingPath + [key]).decode(type)
+            try primitive(key) { try $0.decode(type) }
         }
 
         func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 {
-            try Single(value: try value(for: key), codingPath: codingPath + [key]).decode(type)
+            try primitive(key) { try $0.decode(type) }
         }
 
         func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 {
-            try Single(value: try value(for: key), codingPath: codingPath + [key]).decode(type)
+            try primitive(key) { try $0.decode(type) }
         }
 
         func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 {
-            try Single(value: try value(for: key), codingPath: codingPath + [key]).decode(type)
+            try primitive(key) { try $0.decode(type) }
         }
 
         func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {

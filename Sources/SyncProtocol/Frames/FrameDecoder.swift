@@ -25,6 +25,9 @@ public struct FrameDecoder: Sendable {
     public private(set) var frameCount = 0
     /// Reused decompression buffer: grows to the largest guess needed so far, never past `maxPayloadBytes`.
     private var scratch: [UInt8] = []
+    /// msgpack-c zone and map-key cache reused from frame to frame; created on first use, replaced when shared with
+    /// a copy of this decoder.
+    private var unpacker: MessagePackSerialization.Unpacker?
 
     /// - Parameters:
     ///   - layout: header layout, `.cmd8Seq16` by default.
@@ -57,6 +60,10 @@ public struct FrameDecoder: Sendable {
         let layout = self.layout
         let maxPayloadBytes = self.maxPayloadBytes
         let limits = messagePackLimits
+        if unpacker == nil || !isKnownUniquelyReferenced(&unpacker!) {
+            unpacker = try MessagePackSerialization.Unpacker()
+        }
+        let unpacker = self.unpacker!
         let decoded: DecodedFrame?? = try buffer.withReadableBytes(atLeast: FrameHeader.byteCount) { bytes in
             let header = try FrameHeader(parsing: bytes, layout: layout, streamOffset: frameOffset, frameNumber: number)
             guard header.payloadLength <= maxPayloadBytes else {
@@ -74,7 +81,7 @@ public struct FrameDecoder: Sendable {
             do {
                 let (value, payloadByteCount) = try Self.decodePayload(
                     wirePayload, isCompressed: header.isCompressed, maxPayloadBytes: maxPayloadBytes, limits: limits,
-                    scratch: &scratch
+                    scratch: &scratch, unpacker: unpacker
                 )
                 let frame = Frame(cmd: header.cmd, seq: header.seq, opcode: header.opcode, payload: value)
                 return DecodedFrame(
@@ -128,20 +135,24 @@ public struct FrameDecoder: Sendable {
     /// Decompresses (if needed) and decodes a payload; errors carry offsets relative to the payload.
     static func decodePayload(
         _ wirePayload: UnsafeRawBufferPointer, isCompressed: Bool, maxPayloadBytes: Int, limits: MessagePackLimits,
-        scratch: inout [UInt8]
+        scratch: inout [UInt8], unpacker: MessagePackSerialization.Unpacker? = nil
     ) throws -> (MessagePackValue, Int) {
         guard isCompressed else {
-            return (try MessagePackValue(messagePack: wirePayload, limits: limits), wirePayload.count)
+            let value = try MessagePackValue(messagePack: wirePayload, limits: limits, unpacker: unpacker)
+            return (value, wirePayload.count)
         }
         // Fast path: most blocks expand less than 8x, so try a buffer of that size first; only when that fails
         // walk the block's sequences for its exact size (or the fault) and decompress into exactly that.
         let guess = min(maxPayloadBytes, max(wirePayload.count * 8, 4096))
-        if scratch.count < guess { scratch = [UInt8](repeating: 0, count: guess) }
+        if scratch.count < guess {
+            // Grown geometrically: a stream of ever larger pages then costs a few zero-filled buffers, not one each.
+            scratch = [UInt8](repeating: 0, count: min(maxPayloadBytes, max(guess, scratch.count * 2)))
+        }
         let fast = try scratch.withUnsafeMutableBytes { output -> (MessagePackValue, Int)? in
             let window = UnsafeMutableRawBufferPointer(rebasing: output[0..<guess])
             guard let produced = LZ4Block.decompress(wirePayload, into: window) else { return nil }
             let bytes = UnsafeRawBufferPointer(rebasing: output[0..<produced])
-            return (try MessagePackValue(messagePack: bytes, limits: limits), produced)
+            return (try MessagePackValue(messagePack: bytes, limits: limits, unpacker: unpacker), produced)
         }
         if let fast { return fast }
         let size: Int
@@ -166,7 +177,9 @@ public struct FrameDecoder: Sendable {
                 detail: "corrupt LZ4 block: liblz4 could not decompress it to the \(size) bytes its sequences describe"
             )
         }
-        let value = try bytes.withUnsafeBytes { try MessagePackValue(messagePack: $0, limits: limits) }
+        let value = try bytes.withUnsafeBytes {
+            try MessagePackValue(messagePack: $0, limits: limits, unpacker: unpacker)
+        }
         return (value, size)
     }
 }

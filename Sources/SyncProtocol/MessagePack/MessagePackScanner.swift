@@ -8,7 +8,7 @@
 /// Format: msgpack/msgpack `spec.md`.
 struct MessagePackScanner {
     /// What the scan learned that msgpack-c's objects do not keep.
-    struct Result {
+    struct Result: Equatable {
         /// Pre-order indices (map key before value) of non-negative integers read from signed encodings (0xd0-0xd3),
         /// which msgpack-c folds into its unsigned type; `MessagePackValue` keeps them as `.int`.
         var signedNonNegativeIndices: [Int] = []
@@ -23,11 +23,109 @@ struct MessagePackScanner {
     ) throws -> Result {
         // Items left in each open container; at most 32 are open (`MessagePackLimits.maxDepth`).
         try withUnsafeTemporaryAllocation(of: Int.self, capacity: limits.maxDepth + 1) { stack in
-            try scan(bytes, limits: limits, validatesUTF8: validatesUTF8, openCounts: stack)
+            if !validatesUTF8, let result = quickScan(bytes, maxDepth: limits.maxDepth, openCounts: stack) {
+                return result
+            }
+            return try scanInDetail(bytes, limits: limits, validatesUTF8: validatesUTF8, openCounts: stack)
         }
     }
 
-    private static func scan(
+    /// The same checks as the detailed scan (but for UTF-8 and timestamps) in a tight loop that only says yes or no.
+    ///
+    /// Well-formed payloads, the common case, pass here at a fraction of the detailed scan's cost; anything this loop
+    /// refuses (a fault, or an ext -1 timestamp, which it leaves to the detailed scan) goes through the detailed scan,
+    /// which names the fault. It must never accept what the detailed scan refuses (the mutation tests compare both).
+    /// - Returns: the result, or nil to fall back to the detailed scan.
+    static func quickScan(
+        _ bytes: UnsafeRawBufferPointer, maxDepth: Int, openCounts: UnsafeMutableBufferPointer<Int>
+    ) -> Result? {
+        guard let raw = bytes.baseAddress, maxDepth < openCounts.count else { return nil }
+        let base = raw.assumingMemoryBound(to: UInt8.self)
+        let stack = openCounts.baseAddress!
+        var result = Result()
+        let end = bytes.count
+        var offset = 0
+        var valueIndex = 0
+        var depth = 0
+        var remaining = 1  // values left in the innermost open container (the root counts as one)
+
+        /// The big-endian unsigned integer of `width` bytes at `position`; the caller checked they exist.
+        @inline(__always) func uint(_ position: Int, _ width: Int) -> Int {
+            switch width {
+            case 1: return Int(base[position])
+            case 2: return Int(base[position]) << 8 | Int(base[position + 1])
+            default:
+                return Int(base[position]) << 24 | Int(base[position + 1]) << 16 | Int(base[position + 2]) << 8
+                    | Int(base[position + 3])
+            }
+        }
+
+        while true {
+            guard offset < end else { return nil }
+            let byte = base[offset]
+            var next = offset + 1
+            var children = -1  // elements (map keys + values) of a container; -1 for a scalar
+            switch byte {
+            case 0x00...0x7f, 0xc0, 0xc2, 0xc3, 0xe0...0xff:
+                break
+            case 0xa0...0xbf:
+                next += Int(byte & 0x1f)
+            case 0x80...0x8f:
+                children = Int(byte & 0x0f) &* 2
+            case 0x90...0x9f:
+                children = Int(byte & 0x0f)
+            case 0xcc...0xcf:
+                next += 1 << Int(byte - 0xcc)
+            case 0xca:
+                next += 4
+            case 0xcb:
+                next += 8
+            case 0xd0...0xd3:
+                if next < end, base[next] & 0x80 == 0 { result.signedNonNegativeIndices.append(valueIndex) }
+                next += 1 << Int(byte - 0xd0)
+            case 0xc4...0xc6, 0xd9...0xdb:
+                let width = byte >= 0xd9 ? 1 << Int(byte - 0xd9) : 1 << Int(byte - 0xc4)
+                guard end - next >= width else { return nil }
+                next += width + uint(next, width)
+            case 0xc7...0xc9:
+                let width = 1 << Int(byte - 0xc7)
+                guard end - next > width, base[next + width] != 0xff else { return nil }
+                next += width + 1 + uint(next, width)
+            case 0xd4...0xd8:
+                guard next < end, base[next] != 0xff else { return nil }
+                next += 1 + 1 << Int(byte - 0xd4)
+            case 0xdc...0xdf:
+                let width = byte & 1 == 0 ? 2 : 4
+                guard end - next >= width else { return nil }
+                let count = uint(next, width)
+                next += width
+                children = byte >= 0xde ? count &* 2 : count
+            default:  // 0xc1
+                return nil
+            }
+            valueIndex &+= 1
+            guard next <= end else { return nil }
+            offset = next
+            if children > 0 {
+                guard children <= end - offset, depth < maxDepth else { return nil }
+                stack[depth] = remaining
+                depth += 1
+                remaining = children
+                continue
+            }
+            // A scalar or an empty container is complete; close every container it completes.
+            remaining -= 1
+            while remaining == 0 {
+                guard depth > 0 else { return offset == end ? result : nil }
+                depth -= 1
+                remaining = stack[depth] - 1
+            }
+        }
+    }
+
+    /// The detailed scan: every check, each fault named with its offset (`scan` runs it when `quickScan` refuses).
+    /// - Parameter openCounts: room for at least `limits.maxDepth` counts.
+    static func scanInDetail(
         _ bytes: UnsafeRawBufferPointer, limits: MessagePackLimits, validatesUTF8: Bool,
         openCounts: UnsafeMutableBufferPointer<Int>
     ) throws -> Result {

@@ -12,9 +12,22 @@ extension MessagePackValue {
     /// Decodes exactly one value from raw bytes; see `init(messagePack:limits:)`.
     /// - Throws: `WireError` naming the offending byte's offset in `bytes`.
     public init(messagePack bytes: UnsafeRawBufferPointer, limits: MessagePackLimits = MessagePackLimits()) throws {
+        try self.init(messagePack: bytes, limits: limits, unpacker: nil)
+    }
+
+    /// Decodes exactly one value from raw bytes with `unpacker`'s zone and key cache (a fresh one when nil).
+    /// - Throws: `WireError` naming the offending byte's offset in `bytes`.
+    init(
+        messagePack bytes: UnsafeRawBufferPointer, limits: MessagePackLimits,
+        unpacker: MessagePackSerialization.Unpacker?
+    ) throws {
         let scan = try MessagePackScanner.scan(bytes, limits: limits, validatesUTF8: false)
         do {
-            self = try MessagePackSerialization.unpack(bytes, scan: scan)
+            if let unpacker {
+                self = try unpacker.unpack(bytes, scan: scan)
+            } else {
+                self = try MessagePackSerialization.unpack(bytes, scan: scan)
+            }
         } catch is MessagePackSerialization.InvalidUTF8 {
             // Rare: scan again, checking strings, to name the bad string's offset.
             _ = try MessagePackScanner.scan(bytes, limits: limits, validatesUTF8: true)

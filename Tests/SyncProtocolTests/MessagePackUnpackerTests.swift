@@ -1,0 +1,85 @@
+import Testing
+
+@testable import SyncProtocol
+
+/// `MessagePackSerialization.Unpacker`, which `FrameDecoder` keeps from frame to frame: reusing its zone and map-key
+/// cache must give exactly the values a fresh unpacker gives.
+@Suite struct MessagePackUnpackerTests {
+    /// Keys that crowd the 64-slot cache (evictions), sit at its 15-byte edge, or are empty.
+    static func key(_ number: Int, using generator: inout SplitMix64) -> String {
+        switch number % 5 {
+        case 0: ""
+        case 1: "k\(number % 200)"
+        case 2: String(repeating: "x", count: 15)
+        case 3: String(repeating: "y", count: 16)
+        default: TestSupport.randomString(using: &generator)
+        }
+    }
+
+    @Test("one unpacker across many values gives what a fresh one gives", arguments: [UInt64(31), 32])
+    func reuseAcrossValues(seed: UInt64) throws {
+        var generator = SplitMix64(seed: seed)
+        let unpacker = try MessagePackSerialization.Unpacker(zoneChunkBytes: 1024)
+        for iteration in 0..<300 {
+            let value = MessagePackValue.map(
+                (0..<Int.random(in: 0...12, using: &generator)).map { number in
+                    MessagePackPair(
+                        .string(Self.key(number + iteration, using: &generator)),
+                        TestSupport.randomValue(depth: 3, using: &generator))
+                })
+            let bytes = value.messagePackBytes()
+            let reused = try bytes.withUnsafeBytes {
+                try MessagePackValue(messagePack: $0, limits: MessagePackLimits(), unpacker: unpacker)
+            }
+            let fresh = try MessagePackValue(messagePack: bytes)
+            #expect(reused == fresh, "seed \(seed), iteration \(iteration)")
+            #expect(reused == value, "seed \(seed), iteration \(iteration)")
+        }
+    }
+
+    @Test("a key that is not UTF-8 is refused every time and never cached")
+    func invalidKeyIsNeverCached() throws {
+        let unpacker = try MessagePackSerialization.Unpacker()
+        let invalid = TestSupport.bytes(hex: "81-a1-ff-01")
+        let valid = TestSupport.bytes(hex: "81-a1-61-01")
+        for _ in 0..<2 {
+            #expect(throws: WireError.self) {
+                _ = try invalid.withUnsafeBytes {
+                    try MessagePackValue(messagePack: $0, limits: MessagePackLimits(), unpacker: unpacker)
+                }
+            }
+            let value = try valid.withUnsafeBytes {
+                try MessagePackValue(messagePack: $0, limits: MessagePackLimits(), unpacker: unpacker)
+            }
+            #expect(value == .map([MessagePackPair(.string("a"), .uint(1))]))
+        }
+    }
+
+    @Test("a copied frame decoder decodes the same frames as the original")
+    func copiedDecoderKeepsItsOwnUnpacker() throws {
+        var generator = SplitMix64(seed: 5)
+        let encoder = FrameEncoder()
+        var stream: [UInt8] = []
+        var frames: [Frame] = []
+        for index in 0..<8 {
+            let payload =
+                index % 3 == 0
+                ? TestSupport.compressiblePayload(count: 40, using: &generator)
+                : .map([MessagePackPair(.string("k\(index)"), TestSupport.randomValue(depth: 3, using: &generator))])
+            let frame = Frame(cmd: .push, seq: UInt16(index), opcode: .notifMessage, payload: payload)
+            frames.append(frame)
+            try encoder.encode(frame, into: &stream)
+        }
+        var original = FrameDecoder()
+        var buffer = ByteReader(stream)
+        var decoded: [Frame] = []
+        for _ in 0..<3 { decoded.append(try #require(try original.decode(&buffer))) }
+        var copy = original
+        var copyBuffer = buffer
+        var copyDecoded = decoded
+        while let frame = try copy.decode(&copyBuffer) { copyDecoded.append(frame) }
+        while let frame = try original.decode(&buffer) { decoded.append(frame) }
+        #expect(decoded == frames)
+        #expect(copyDecoded == frames)
+    }
+}
