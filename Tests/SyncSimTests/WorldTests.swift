@@ -125,4 +125,14 @@ import Testing
         let later = try World(scenario: scenario, seed: 3).run()
         #expect(later.violations.map(\.description) == [])
     }
+
+    @Test("sampled checks run the same simulation: same digest and metrics as checking every event")
+    func sampledChecks() throws {
+        let scenario = Catalog.serverRestart
+        let every = try World(scenario: scenario, seed: 201).run()
+        let sampled = try World(scenario: scenario, seed: 201, checkSampling: 10).run()
+        #expect(every.violations.isEmpty && sampled.violations.isEmpty)
+        #expect(sampled.digest == every.digest)
+        #expect(sampled.metrics == every.metrics)
+    }
 }
