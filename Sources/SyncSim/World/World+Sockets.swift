@@ -96,7 +96,7 @@ extension World {
     /// Feeds bytes to a socket's frame decoder and returns the whole packets; a frame that does not decode is a
     /// protocol violation (reported; the connection is reset, the run goes on).
     private func decode(_ bytes: [UInt8], on socket: SocketID, component: String) -> [Packet] {
-        guard var stream = decoders[socket] else { return [] }
+        guard var stream = decoders.removeValue(forKey: socket) else { return [] }
         stream.buffer.append(contentsOf: bytes)
         var packets: [Packet] = []
         do {
