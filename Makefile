@@ -6,7 +6,7 @@
 APT_PACKAGES := pkg-config liblz4-dev libmsgpack-dev libsqlite3-dev libpcap-dev
 SWIFT ?= swift
 # Arguments for `make run`; the default is the main job.
-RUN_ARGS ?= run
+RUN_ARGS ?= run --random 2
 
 .PHONY: run test build deps bench clean
 

@@ -29,14 +29,15 @@ extension Catalog {
     }
 
     /// Alice's connection goes half-open (NAT rebinding): the server still thinks she is there, her pushes vanish,
-    /// and only her own request timeout or ping notices. She must reconnect, send and catch up.
+    /// and only her ping notices (her request timeout, 60 s, is longer than the pong timeout, so her send is still in
+    /// flight when the connection is dropped). She must reconnect, send and catch up.
     public static let halfOpenConnection = Scenario(
         "half-open-connection",
         summary: "a half-open connection is noticed by timeout or ping; the client reconnects, sends and catches up",
         seeds: [211, 212]
     ) {
         Server()
-        Client("alice", profile: .threeG)
+        Client("alice", profile: .threeG, parameters: ["requestTimeout": .duration(.seconds(60))])
         Client("bob", profile: .fourG)
         Timeline {
             At(.seconds(5)) { OpenChat("alice", "alice+bob") }
@@ -51,21 +52,25 @@ extension Catalog {
         }
     }
 
-    /// Seqs start just below 65536 and a CHAT_HISTORY request stays pending for a minute while sixty sends go
-    /// out: allocation must wrap and skip the pending seq, and the late response must find its waiter.
+    /// A field client with 8-bit seqs (256 slots) starts just below the wrap, and a CHAT_HISTORY request stays
+    /// pending for a minute while 300 sends go out: allocation must wrap past the pending seq without reusing it,
+    /// and the late response must find its waiter.
     public static let seqWrapLongPending = Scenario(
         "seq-wrap-long-pending",
         summary: "seq wraps at 65536 while an old request is pending; no seq is reused and responses match",
         seeds: [221, 222]
     ) {
         Server(history: ["alice+bob": 100])
-        Client("alice", profile: .fourG, parameters: ["initialSeq": 65_500, "requestTimeout": .duration(.minutes(2))])
+        Client(
+            "alice", profile: .fourG,
+            parameters: ["seqModulus": 256, "initialSeq": 250, "requestTimeout": .duration(.minutes(2))]
+        )
         Client("bob", profile: .fourG)
         Timeline {
             At(.milliseconds(4_900)) { DelayResponses(to: .chatHistory, by: .seconds(60), for: .seconds(1)) }
             At(.seconds(5)) { OpenChat("alice", "alice+bob") }
-            for index in 0..<60 {
-                At(.seconds(6) + .milliseconds(index * 500)) {
+            for index in 0..<300 {
+                At(.seconds(6) + .milliseconds(index * 100)) {
                     Send(from: "alice", text: "n\(index)", in: "alice+bob")
                 }
             }
@@ -73,7 +78,7 @@ extension Catalog {
         Expect {
             Invariants(.protocolAndSync)
             Invariants(.T2, .T4)
-            Eventually(within: .minutes(3), .serverMessageCount(chat: "alice+bob", count: 160))
+            Eventually(within: .minutes(3), .serverMessageCount(chat: "alice+bob", count: 400))
         }
     }
 

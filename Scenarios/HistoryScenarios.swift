@@ -3,20 +3,20 @@ import SyncSim
 // History cache, chunks and gaps (DESIGN.md §7, invariants C1-C6, V1).
 
 extension Catalog {
-    /// Bob writes 60 messages while Alice is offline, so the chat's last message changes: after login a new chunk
+    /// Bob writes 45 messages while Alice is offline, so the chat's last message changes: after login a new chunk
     /// opens at the top with a gap below it, and scrolling up fills the gap.
     public static let historyGapAfterLogin = Scenario(
         "history-gap-after-login",
         summary: "the last message changed while offline: a gap opens after login and scrolling fills it",
         seeds: [101, 102, 103]
     ) {
-        Server(parameters: ["historyPageSize": 30], history: ["alice+bob": 200])
+        Server(history: ["alice+bob": 200])
         Client("alice", profile: .threeG, parameters: ["historyPageSize": 30])
         Client("bob", profile: .fourG)
         Timeline {
             At(.seconds(5)) { OpenChat("alice", "alice+bob") }
             At(.seconds(20)) { LinkDown("alice", for: .minutes(2)) }
-            for index in 0..<60 {
+            for index in 0..<45 {
                 At(.seconds(30) + .seconds(index)) { Send(from: "bob", text: "while away \(index)", in: "alice+bob") }
             }
             At(.minutes(3)) { OpenChat("alice", "alice+bob") }
@@ -33,9 +33,10 @@ extension Catalog {
     public static let scrollThroughGapsToStart = Scenario(
         "scroll-through-gaps-to-start",
         summary: "scrolling to the top crosses several gaps and ends with one chunk from the start of history",
-        seeds: [111, 112]
+        seeds: [111, 112],
+        runLength: .minutes(15)
     ) {
-        Server(parameters: ["historyPageSize": 25], history: ["alice+bob": 300])
+        Server(history: ["alice+bob": 300])
         Client("alice", profile: .edge, parameters: ["historyPageSize": 25, "prefetchDistance": 10])
         Client("bob", profile: .fourG)
         Timeline {

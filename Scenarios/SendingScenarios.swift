@@ -3,10 +3,11 @@ import SyncSim
 // Sending and the persistent task queue (DESIGN.md §7, invariants T1-T6).
 
 extension Catalog {
-    /// A send is in flight when Alice's EDGE link drops for 8 s; the queue must deliver it exactly once.
+    /// A send is in flight when Alice's EDGE link drops for 25 s, longer than the 20 s request timeout: the send
+    /// times out and is retried while the first copy still waits in TCP; the queue must deliver it exactly once.
     public static let reconnectDuringSend = Scenario(
         "reconnect-during-send",
-        summary: "a send in flight when the EDGE link drops for 8 s is delivered exactly once",
+        summary: "a send in flight when the EDGE link drops for 25 s is delivered exactly once",
         seeds: [1, 2, 3]
     ) {
         Server()
@@ -15,7 +16,7 @@ extension Catalog {
         Timeline {
             At(.seconds(5)) { OpenChat("alice", "alice+bob") }
             At(.seconds(6)) { Send(from: "alice", text: "hi", in: "alice+bob") }
-            At(.milliseconds(6_300)) { LinkDown("alice", for: .seconds(8)) }
+            At(.milliseconds(6_300)) { LinkDown("alice", for: .seconds(25)) }
         }
         Expect {
             Invariants(.all)

@@ -9,13 +9,13 @@ struct Benchmark {
 
 /// The benchmarks, one line each, in the order `--help` lists them.
 let benchmarks: [Benchmark] = [
-    // e.g. WireBenchmark.benchmark,
     WireBenchmark.benchmark,
     KernelBenchmark.benchmark,
     NetBenchmark.benchmark,
     SweepBenchmark.benchmark,
     TransferBenchmark.benchmark,
     FidelityBenchmark.benchmark,
+    CatalogBenchmark.benchmark,
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())

@@ -6,8 +6,8 @@ import SyncSim
 struct RunCommand {
     /// The executor the CLI runs scenarios with.
     ///
-    /// PLACEHOLDER: `PlaceholderExecutor` runs nothing and passes. The world's executor replaces this line.
-    static let defaultExecutor: any ScenarioExecutor = PlaceholderExecutor()
+    /// `WorldExecutor`: every run simulates the scenario in a fresh `World`.
+    static let defaultExecutor: any ScenarioExecutor = WorldExecutor()
 
     static let spec = CommandSpec(
         name: "run",

@@ -41,4 +41,16 @@ import Testing
         for n in 0..<4 { tracker.register(seq: tracker.allocate()!, entry: entry(Int64(n))) }
         #expect(tracker.allocate() == nil)
     }
+
+    @Test("the first seq can be set, and allocation wraps from there past seqs in flight")
+    func firstSeq() {
+        var tracker = RequestTracker<Int>(seqModulus: 256, firstSeq: 254)
+        let first = tracker.allocate()!
+        tracker.register(seq: first, entry: entry(1))
+        #expect(first == 254)
+        #expect(tracker.allocate() == 255)
+        #expect(tracker.allocate() == 0)
+        for _ in 0..<253 { _ = tracker.allocate() }
+        #expect(tracker.allocate() == 255, "254 is still in flight")
+    }
 }

@@ -119,7 +119,7 @@ let testCatalog = [
         #expect(output.code == 0)
         let lines = output.out.split(separator: "\n").map(String.init)
         let digest = RunResult.hex(
-            PlaceholderExecutor().run(Catalog.all[0], seed: 5, options: RunOptions()).digest
+            WorldExecutor().run(Catalog.all[0], seed: 5, options: RunOptions()).digest
         )
         #expect(lines.first == "PASS  reconnect-during-send  seed 5  digest \(digest)")
         #expect(lines.last == "1 run of 1 scenario: 1 passed, 0 failed")

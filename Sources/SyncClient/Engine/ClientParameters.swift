@@ -22,6 +22,9 @@ public struct ClientParameters: Hashable, Sendable {
     public var backoffJitter: Double
     /// Seq slots: 65536 for the default header layout, 256 for field clients reading an 8-bit seq (DESIGN.md §3).
     public var seqModulus: Int
+    /// The first seq the request tracker hands out (it then counts up modulo `seqModulus`). Default 1; start near
+    /// 65535 to exercise seq wrap-around.
+    public var initialSeq: Int
     /// Messages per CHAT_HISTORY page. Default 30 (our choice; a sweep parameter).
     public var historyPageSize: Int
     /// Load the next page when this many or fewer cached messages remain beyond the viewport. Default 10.
@@ -55,6 +58,7 @@ public struct ClientParameters: Hashable, Sendable {
         backoffCap: SimDuration = .seconds(Int64(60)),
         backoffJitter: Double = 0.5,
         seqModulus: Int = 65_536,
+        initialSeq: Int = 1,
         historyPageSize: Int = 30,
         prefetchDistance: Int = 10,
         visibleMessageCount: Int = 20,
@@ -76,6 +80,7 @@ public struct ClientParameters: Hashable, Sendable {
         self.backoffCap = backoffCap
         self.backoffJitter = backoffJitter
         self.seqModulus = seqModulus
+        self.initialSeq = initialSeq
         self.historyPageSize = historyPageSize
         self.prefetchDistance = prefetchDistance
         self.visibleMessageCount = visibleMessageCount

@@ -26,6 +26,14 @@ extension ReferenceClient {
                 requestHistory(chatId: chatId, load: .newest)
             }
         }
+        if load == .newest, screen?.awaitsNewestPage == true {
+            screen?.awaitsNewestPage = false
+            if screen?.isOpenComplete == true, let top = history.topChunk, let anchor = screen?.anchorId,
+               history.chunk(containing: anchor) != top {
+                let ids = history.messageIds(in: top)
+                screen?.anchorId = ids[max(ids.startIndex, ids.endIndex - parameters.visibleMessageCount)]
+            }
+        }
         if screen?.isOpenComplete == false {
             completeOpenIfPossible(force: load == .newest)
         } else if let pending = screen?.pendingScrollUp, pending > 0 {

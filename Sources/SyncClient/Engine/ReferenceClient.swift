@@ -11,7 +11,7 @@ import SyncProtocol
 /// not retried (the reconnect covers them).
 public struct ReferenceClient: SyncClientEngine {
     /// The parameters the engine runs with.
-    public let parameters: ClientParameters
+    public private(set) var parameters: ClientParameters
     /// The metrics collected since this instance started.
     public internal(set) var metrics = ClientMetrics()
 
@@ -114,6 +114,9 @@ public struct ReferenceClient: SyncClientEngine {
         var waitingAtTopSince: SimInstant?
         /// A push opened a chunk above a gap while the chat was open: fetch the newest page to bridge it.
         var needsNewestPage = false
+        /// The chat was opened and its newest page has not arrived yet: if the open completed from an older cached
+        /// chunk, the newest page moves the view to the newest messages (an open shows the newest messages).
+        var awaitsNewestPage = true
     }
 
     /// A client over `database`, which keeps its contents across app restarts.
@@ -126,7 +129,14 @@ public struct ReferenceClient: SyncClientEngine {
         self.generator = generator
         self.store = ClientStore(database: database, persistsTasks: parameters.mutant != .tasksNotPersisted)
         self.tracker = RequestTracker(seqModulus: parameters.seqModulus,
-                                      reusesInFlightSeqs: parameters.mutant == .seqReuseInflight)
+                                      reusesInFlightSeqs: parameters.mutant == .seqReuseInflight,
+                                      firstSeq: parameters.initialSeq)
+    }
+
+    /// Moves the device clock by `offset` against server time (negative: behind), as a user or the network time
+    /// service would; only last-sync bugs that read the device clock notice.
+    public mutating func skewDeviceClock(by offset: SimDuration) {
+        parameters.deviceEpochMilliseconds += offset.nanoseconds / 1_000_000
     }
 
     func isMutant(_ mutant: Mutant) -> Bool { parameters.mutant == mutant }

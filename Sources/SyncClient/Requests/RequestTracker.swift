@@ -29,9 +29,11 @@ public struct RequestTracker<Purpose: Hashable & Sendable>: Hashable, Sendable {
     /// - Parameters:
     ///   - seqModulus: 65536 (default header layout) or 256 (8-bit seq layout), DESIGN.md §3.
     ///   - reusesInFlightSeqs: true only for the mutant.
-    public init(seqModulus: Int, reusesInFlightSeqs: Bool = false) {
+    ///   - firstSeq: the first seq handed out (taken modulo `seqModulus`); default 1.
+    public init(seqModulus: Int, reusesInFlightSeqs: Bool = false, firstSeq: Int = 1) {
         precondition(seqModulus >= 2 && seqModulus <= 65_536, "seqModulus must be in 2...65536")
         self.seqModulus = seqModulus
+        self.nextSeq = ((firstSeq % seqModulus) + seqModulus) % seqModulus
         self.reusesInFlightSeqs = reusesInFlightSeqs
     }
 

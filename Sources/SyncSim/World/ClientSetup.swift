@@ -1,0 +1,82 @@
+/// Maps a `ClientSpec`'s DSL parameters onto `ClientParameters` and the world's per-client codec settings.
+///
+/// Names are `ClientParameters`' own (`historyPageSize`, `prefetchDistance`, `requestTimeout`, `initialSeq`, ...)
+/// plus `compressionThresholdBytes` for the client's frame encoder. An unknown name is an error listing the valid
+/// ones.
+struct ClientSetup {
+    var parameters: ClientParameters
+    var compressionThresholdBytes = FrameEncoder.defaultCompressionThresholdBytes
+
+    /// Every parameter name a `ClientSpec` may set, sorted.
+    static let validNames: [String] = [
+        "backoffBase", "backoffCap", "backoffFactor", "backoffJitter", "compressionThresholdBytes",
+        "historyPageSize", "initialSeq", "loginChatsCount", "maxTaskAttempts", "photoProcessingTime",
+        "pingInterval", "pongTimeout", "prefetchDistance", "requestTimeout", "seqModulus", "taskRetryBase",
+        "taskRetryCap", "visibleMessageCount",
+    ]
+
+    init(_ spec: ClientSpec, token: String) throws {
+        parameters = ClientParameters(token: token, deviceId: "device-\(spec.name)")
+        let owner = "client \(spec.name)"
+        if let name = spec.mutant {
+            guard let mutant = SyncClient.Mutant(rawValue: name) else {
+                throw WorldError.unknownMutant(name, client: spec.name)
+            }
+            parameters.mutant = mutant
+        }
+        for entry in spec.parameters.entries {
+            let value = entry.value
+            func int() throws -> Int {
+                guard let number = value.intValue else {
+                    throw WorldError.badParameterValue(
+                        entry.key, owner: owner, expected: "an integer", found: "\(value)")
+                }
+                return number
+            }
+            func duration() throws -> SimDuration {
+                guard let span = value.durationValue else {
+                    throw WorldError.badParameterValue(
+                        entry.key, owner: owner, expected: "a duration (.duration(.seconds(20)))", found: "\(value)")
+                }
+                return span
+            }
+            func double() throws -> Double {
+                switch value {
+                case .double(let number): return number
+                case .int(let number): return Double(number)
+                default:
+                    throw WorldError.badParameterValue(
+                        entry.key, owner: owner, expected: "a number", found: "\(value)")
+                }
+            }
+            switch entry.key {
+            case "backoffBase": parameters.backoffBase = try duration()
+            case "backoffCap": parameters.backoffCap = try duration()
+            case "backoffFactor": parameters.backoffFactor = try double()
+            case "backoffJitter": parameters.backoffJitter = try double()
+            case "compressionThresholdBytes": compressionThresholdBytes = try int()
+            case "historyPageSize": parameters.historyPageSize = try int()
+            case "initialSeq": parameters.initialSeq = try int()
+            case "loginChatsCount": parameters.loginChatsCount = try int()
+            case "maxTaskAttempts": parameters.maxTaskAttempts = try int()
+            case "photoProcessingTime": parameters.photoProcessingTime = try duration()
+            case "pingInterval": parameters.pingInterval = try duration()
+            case "pongTimeout": parameters.pongTimeout = try duration()
+            case "prefetchDistance": parameters.prefetchDistance = try int()
+            case "requestTimeout": parameters.requestTimeout = try duration()
+            case "seqModulus":
+                let modulus = try int()
+                guard (2...65_536).contains(modulus) else {
+                    throw WorldError.badParameterValue(entry.key, owner: owner, expected: "2...65536 (256, 65536)",
+                                                       found: "\(value)")
+                }
+                parameters.seqModulus = modulus
+            case "taskRetryBase": parameters.taskRetryBase = try duration()
+            case "taskRetryCap": parameters.taskRetryCap = try duration()
+            case "visibleMessageCount": parameters.visibleMessageCount = try int()
+            default:
+                throw WorldError.unknownParameter(entry.key, owner: owner, valid: Self.validNames)
+            }
+        }
+    }
+}

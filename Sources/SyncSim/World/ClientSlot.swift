@@ -1,0 +1,58 @@
+/// One simulated phone inside a `World`: its host, database, current engine and the driver state around it.
+struct ClientSlot {
+    let name: String
+    let userId: Int64
+    let host: HostID
+    /// The parameters the next engine starts with (device clock skew included).
+    var parameters: ClientParameters
+    let encoder: FrameEncoder
+    let database: SQLiteDatabase
+    let factory: SyncClientEngineFactory
+    let streams: RandomStreams
+    /// The running engine; replaced on every app restart.
+    var engine: any SyncClientEngine
+    /// Counts app launches; events and timers of an older generation are dropped.
+    var generation = 0
+    /// Timers the current engine started and has not seen fire or cancelled.
+    var timers: [ClientTimerID: TimerHandle] = [:]
+    /// True while the app is in the background.
+    var isInBackground = false
+    /// True once a backgrounded app is suspended: its events wait in `deferredEvents` until it comes back.
+    var isSuspended = false
+    var deferredEvents: [ClientEvent] = []
+    var suspendTimer: TimerHandle?
+    /// Metrics of the engines that ran before the current one (restarts).
+    var previousMetrics: [ClientMetrics] = []
+    /// Bytes carried but not yet reported to the engine with `.bytesTransferred`.
+    var unreportedBytesUp = 0
+    var unreportedBytesDown = 0
+    var uploadsInFlight = 0
+    /// The client-side sockets the world still tracks, oldest first.
+    var sockets: [SocketID] = []
+    /// The engine's view, cached until its next event.
+    var cachedView: ClientView?
+    var cachedPendingTasks: Int?
+
+    init(
+        name: String, userId: Int64, host: HostID, parameters: ClientParameters, encoder: FrameEncoder,
+        database: SQLiteDatabase, factory: @escaping SyncClientEngineFactory, streams: RandomStreams
+    ) {
+        self.name = name
+        self.userId = userId
+        self.host = host
+        self.parameters = parameters
+        self.encoder = encoder
+        self.database = database
+        self.factory = factory
+        self.streams = streams
+        engine = factory(parameters, database, streams.stream("client.\(name).launch0"))
+    }
+
+    /// A fresh engine over the same database, for launch number `generation`.
+    mutating func rebuildEngine() {
+        engine = factory(parameters, database, streams.stream("client.\(name).launch\(generation)"))
+        timers = [:]
+        cachedView = nil
+        cachedPendingTasks = nil
+    }
+}

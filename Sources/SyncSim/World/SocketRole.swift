@@ -1,0 +1,59 @@
+/// What a socket is to the world: a chat connection end, or an end of a photo upload to the CDN.
+enum SocketRole {
+    /// A client's chat connection to the server.
+    case chatClient(client: Int, generation: Int, connection: ClientConnectionID, isConnected: Bool)
+    /// The server's end of a chat connection.
+    case chatServer(ServerConnectionID)
+    /// A client's upload connection to the CDN.
+    case uploadClient(client: Int, generation: Int, upload: UploadID, sizeBytes: Int, isFinished: Bool)
+    /// The CDN's end of an upload: bytes received so far.
+    case uploadCDN(token: String, sizeBytes: Int, receivedBytes: Int, isAnswered: Bool)
+}
+
+/// A socket's incremental frame decoder and its unread bytes.
+struct StreamDecoder {
+    var decoder = FrameDecoder()
+    var buffer = ByteReader()
+}
+
+/// Faults the world applies itself (the server core has no knob for them), and their bookkeeping.
+struct FaultState {
+    /// Responses still to lose, by opcode (`LoseResponses`).
+    var responsesToLose: [Opcode: Int] = [:]
+    /// Requests whose response is lost on the way back, as (server connection, seq, opcode).
+    var lostResponses: Set<LostResponse> = []
+    /// Requests still to answer with an error, by opcode (`ErrorReplies`).
+    var errorsToReply: [Opcode: Int] = [:]
+    /// Push loss periods: (client index or nil for all, probability, end).
+    var pushLoss: [(client: Int?, probability: Double, until: SimInstant)] = []
+    /// Push duplication periods: (client index or nil for all, probability, end).
+    var pushDuplication: [(client: Int?, probability: Double, until: SimInstant)] = []
+    /// Per opcode: how many `DelayResponses` periods are active, and the delay before the first began.
+    var delayedOpcodes: [Opcode: (active: Int, previous: DelayDistribution?)] = [:]
+
+    struct LostResponse: Hashable {
+        var connection: ServerConnectionID
+        var seq: UInt16
+        var opcode: Opcode
+    }
+}
+
+/// The last `capacity` trace lines, oldest first.
+struct TraceRing {
+    let capacity: Int
+    private var storage: [String] = []
+    private var head = 0
+
+    init(capacity: Int) { self.capacity = capacity }
+
+    mutating func append(_ line: String) {
+        if storage.count < capacity {
+            storage.append(line)
+        } else {
+            storage[head] = line
+            head = (head + 1) % capacity
+        }
+    }
+
+    var lines: [String] { Array(storage[head...] + storage[..<head]) }
+}

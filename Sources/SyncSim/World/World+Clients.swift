@@ -1,0 +1,237 @@
+// Driving the client engines: launch, events in, actions out, restarts and the background.
+extension World {
+    /// How long a backgrounded app keeps running before the OS suspends it (our choice, in the range mobile OSes
+    /// give an app that asks for no background time: a few seconds).
+    static let suspendDelay = SimDuration.seconds(Int64(5))
+
+    /// The first launch of client `index`'s app.
+    func launch(_ index: Int) {
+        record(clients[index].name, "launch", "generation=\(clients[index].generation)")
+        deliver(index, generation: clients[index].generation, .start)
+    }
+
+    /// Feeds one event to a client's current engine and performs what it asks; events of an older app generation
+    /// are dropped, events to a suspended app wait until it comes back.
+    func deliver(_ index: Int, generation: Int, _ event: ClientEvent) {
+        guard clients[index].generation == generation else { return }
+        if clients[index].isSuspended {
+            clients[index].deferredEvents.append(event)
+            return
+        }
+        let name = clients[index].name
+        if case .packetReceived = event { report(checker.observeClientEvent(client: name, event: event, at: now)) }
+        let actions = clients[index].engine.handle(event, now: now)
+        clients[index].cachedView = nil
+        clients[index].cachedPendingTasks = nil
+        report(checker.observeClientActions(client: name, actions: actions, at: now))
+        report(checker.afterClientEvent(client: name, server: server, at: now, view: { view(index) }))
+        for action in actions { perform(action, client: index, generation: generation) }
+    }
+
+    private func perform(_ action: ClientAction, client index: Int, generation: Int) {
+        let name = clients[index].name
+        switch action {
+        case .connect(let connection):
+            let socket = network.connect(from: clients[index].host, to: serverHost)
+            sockets[socket] = .chatClient(client: index, generation: generation, connection: connection,
+                                          isConnected: false)
+            clients[index].sockets.append(socket)
+            decoders[socket] = StreamDecoder()
+            record(name, "connect", "\(connection) socket=\(socket.connection)")
+        case .send(let packet, let connection):
+            guard let socket = chatSocket(of: index, generation: generation, connection: connection) else {
+                record(name, "send-dropped", "\(connection) \(Self.summary(packet)) (no socket)")
+                return
+            }
+            sendPacket(packet, on: socket, encoder: clients[index].encoder, from: name)
+        case .close(let connection):
+            guard let socket = chatSocket(of: index, generation: generation, connection: connection) else { return }
+            record(name, "close", "\(connection)")
+            network.close(socket)
+        case .startTimer(let timer, let instant):
+            let handle = network.schedule(at: max(instant, now)) { [unowned self] in
+                enter { fireTimer(timer, client: index, generation: generation) }
+            }
+            clients[index].timers[timer] = handle
+        case .cancelTimer(let timer):
+            if let handle = clients[index].timers.removeValue(forKey: timer) { network.cancel(handle) }
+        case .upload(let upload, let token, let sizeBytes):
+            startUpload(upload, token: token, sizeBytes: sizeBytes, client: index, generation: generation)
+        }
+    }
+
+    private func fireTimer(_ timer: ClientTimerID, client index: Int, generation: Int) {
+        guard clients[index].generation == generation else { return }
+        clients[index].timers[timer] = nil
+        deliver(index, generation: generation, .timerFired(timer))
+    }
+
+    /// The live chat socket of a client's connection, or nil.
+    func chatSocket(of index: Int, generation: Int, connection: ClientConnectionID) -> SocketID? {
+        for socket in clients[index].sockets {
+            if case .chatClient(index, generation, connection, _)? = sockets[socket] { return socket }
+        }
+        return nil
+    }
+
+    /// Encodes a packet through the real codec and queues its bytes on a socket.
+    func sendPacket(_ packet: Packet, on socket: SocketID, encoder: FrameEncoder, from component: String) {
+        let bytes: [UInt8]
+        let frame = Frame(packet: packet)
+        do {
+            bytes = try encoder.encode(frame)
+        } catch {
+            report(Violation(
+                check: .invariant(.P1), client: component == "server" ? nil : component, time: now,
+                expected: "an encodable \(packet.opcode) frame", found: "\(error)"))
+            return
+        }
+        let accepted = network.send(bytes, on: socket)
+        record(component, accepted ? "tx" : "tx-lost", "\(Self.summary(packet)) bytes=\(bytes.count)")
+        if accepted { countBytes(socket: socket, up: bytes.count, down: 0) }
+        if accepted, bytes.count > 6, bytes[6] != 0 {
+            // Compressed: note what LZ4 saved, for the uncompressed byte metrics.
+            let saved = FrameHeader.byteCount + frame.payload.messagePackBytes().count - bytes.count
+            if component == "server" { compressionSavedDown += saved } else { compressionSavedUp += saved }
+        }
+    }
+
+    /// Adds bytes a client's socket carried to its unreported byte counters (sent when queued, received when
+    /// delivered in order; the server's sockets count nothing, the client's end counts both directions).
+    func countBytes(socket: SocketID, up: Int, down: Int) {
+        let index: Int
+        switch sockets[socket] {
+        case .chatClient(let client, _, _, _)?, .uploadClient(let client, _, _, _, _)?: index = client
+        default: return
+        }
+        clients[index].unreportedBytesUp += up
+        clients[index].unreportedBytesDown += down
+    }
+
+    /// Reports the bytes counted since the last report to the client's engine (`.bytesTransferred`).
+    func reportBytes(_ index: Int) {
+        let up = clients[index].unreportedBytesUp
+        let down = clients[index].unreportedBytesDown
+        guard up > 0 || down > 0, !clients[index].isSuspended else { return }
+        clients[index].unreportedBytesUp = 0
+        clients[index].unreportedBytesDown = 0
+        deliver(index, generation: clients[index].generation, .bytesTransferred(upBytes: up, downBytes: down))
+    }
+
+    // MARK: - Uploads
+
+    private func startUpload(_ upload: UploadID, token: String, sizeBytes: Int, client index: Int, generation: Int) {
+        let socket = network.connect(from: clients[index].host, to: cdnHost)
+        sockets[socket] = .uploadClient(client: index, generation: generation, upload: upload, sizeBytes: sizeBytes,
+                                        isFinished: false)
+        clients[index].sockets.append(socket)
+        sockets[socket.peer] = .uploadCDN(token: token, sizeBytes: sizeBytes, receivedBytes: 0, isAnswered: false)
+        clients[index].uploadsInFlight += 1
+        record(clients[index].name, "upload-start", "\(upload) token=\(token) bytes=\(sizeBytes)")
+        network.send([UInt8](repeating: 0, count: max(0, sizeBytes)), on: socket)
+        countBytes(socket: socket, up: sizeBytes, down: 0)
+    }
+
+    /// Ends an upload on the client side once: tells the engine and closes the socket.
+    func finishUpload(socket: SocketID, succeeded: Bool) {
+        guard case .uploadClient(let index, let generation, let upload, let size, false)? = sockets[socket] else {
+            return
+        }
+        sockets[socket] = .uploadClient(client: index, generation: generation, upload: upload, sizeBytes: size,
+                                        isFinished: true)
+        clients[index].uploadsInFlight -= 1
+        record(clients[index].name, "upload-finished", "\(upload) succeeded=\(succeeded)")
+        network.close(socket)
+        deliver(index, generation: generation, .uploadFinished(upload, succeeded: succeeded))
+    }
+
+    // MARK: - App lifecycle
+
+    /// The app is closed and reopened (`crash`: it dies at once, its open transaction rolled back): the engine,
+    /// its timers and sockets go; a new engine starts from the same database.
+    func restartApp(_ index: Int, crash: Bool) {
+        let name = clients[index].name
+        record(name, crash ? "crash" : "restart", "generation=\(clients[index].generation + 1)")
+        reportBytes(index)
+        report(checker.appWillRestart(client: name, view: view(index), server: server, at: now))
+        if crash { clients[index].database.crash() }
+        clients[index].previousMetrics.append(clients[index].engine.metrics)
+        for handle in clients[index].timers.values { network.cancel(handle) }
+        if let handle = clients[index].suspendTimer { network.cancel(handle) }
+        clients[index].suspendTimer = nil
+        clients[index].isInBackground = false
+        clients[index].isSuspended = false
+        clients[index].deferredEvents = []
+        for socket in clients[index].sockets {
+            switch sockets[socket] {
+            case .chatClient?:
+                // A killed process's sockets are closed by its OS: FIN for a clean exit, RST for a crash.
+                if crash { network.reset(socket) } else { network.close(socket) }
+            case .uploadClient(_, _, _, _, let isFinished)?:
+                if !isFinished { clients[index].uploadsInFlight -= 1 }
+                network.reset(socket)
+            default:
+                break
+            }
+            forget(socket)
+        }
+        clients[index].sockets = []
+        clients[index].generation += 1
+        clients[index].rebuildEngine()
+        deliver(index, generation: clients[index].generation, .start)
+    }
+
+    /// The app goes to the background: after `suspendDelay` the OS suspends it (see `suspend(_:)`).
+    func background(_ index: Int) {
+        guard !clients[index].isInBackground else { return }
+        clients[index].isInBackground = true
+        record(clients[index].name, "background")
+        let generation = clients[index].generation
+        clients[index].suspendTimer = network.schedule(after: Self.suspendDelay) { [unowned self] in
+            enter { suspend(index, generation: generation) }
+        }
+    }
+
+    /// The OS suspends a backgrounded app, as phones do: its chat socket is closed (the server sees a FIN), its
+    /// timers stop (they fire late, on resume) and no event reaches the engine until the app comes back.
+    private func suspend(_ index: Int, generation: Int) {
+        guard clients[index].generation == generation, clients[index].isInBackground else { return }
+        clients[index].suspendTimer = nil
+        reportBytes(index)
+        record(clients[index].name, "suspend")
+        clients[index].isSuspended = true
+        for socket in clients[index].sockets {
+            if case .chatClient(_, _, let connection, _)? = sockets[socket] {
+                network.close(socket)
+                forget(socket)
+                clients[index].deferredEvents.append(.disconnected(connection))
+            }
+        }
+    }
+
+    /// The app comes back: what happened while it was suspended reaches the engine in order.
+    func foreground(_ index: Int) {
+        guard clients[index].isInBackground else { return }
+        record(clients[index].name, "foreground")
+        clients[index].isInBackground = false
+        if let handle = clients[index].suspendTimer { network.cancel(handle) }
+        clients[index].suspendTimer = nil
+        guard clients[index].isSuspended else { return }
+        clients[index].isSuspended = false
+        let events = clients[index].deferredEvents
+        clients[index].deferredEvents = []
+        for event in events { deliver(index, generation: clients[index].generation, event) }
+    }
+
+    /// The client's chat connection end on the server, mapped back to the client, or nil.
+    func clientOfServerConnection(_ connection: ServerConnectionID) -> Int? {
+        guard let socket = serverSockets[connection], case .chatClient(let index, _, _, _)? = sockets[socket.peer]
+        else { return nil }
+        return index
+    }
+
+    /// `MSG_SEND request seq=5`, for trace lines.
+    static func summary(_ packet: Packet) -> String {
+        "\(packet.opcode) \(packet.cmd) seq=\(packet.seq)"
+    }
+}

@@ -1,0 +1,84 @@
+// The read-only view of a running world that eventually-conditions and checkers see.
+extension World: WorldProbe {
+    /// The user names of the clients, in topology order.
+    public var clientNames: [String] { clients.map(\.name) }
+
+    /// The chat id the world gave `chat` (ids 1... in `Scenario.chatNames` order), or nil.
+    public func chatIdentifier(_ chat: String) -> Int64? { chatIdByName[chat] }
+
+    /// The chat name for a chat id, or nil.
+    public func chatName(_ chatId: Int64) -> String? { chatNameById[chatId] }
+
+    /// The user id the world gave `client` (ids 1... in topology order), or nil.
+    public func userIdentifier(_ client: String) -> Int64? { clientIndexByName[client].map { Int64($0 + 1) } }
+
+    /// A snapshot of `client`'s engine, or nil for an unknown client.
+    public func clientView(_ client: String) -> ClientView? { clientIndexByName[client].map(view) }
+
+    /// The metrics of `client` over all its app launches so far, or nil for an unknown client.
+    public func clientMetrics(_ client: String) -> [ClientMetrics]? {
+        clientIndexByName[client].map { clients[$0].previousMetrics + [clients[$0].engine.metrics] }
+    }
+
+    public func serverMessages(in chat: String) -> [ChatMessage] {
+        guard let chatId = chatIdByName[chat] else { return [] }
+        return server.messages(inChat: chatId)
+    }
+
+    public func cachedMessages(of client: String, in chat: String) -> [ChatMessage] {
+        guard let index = clientIndexByName[client], let chatId = chatIdByName[chat] else { return [] }
+        return view(index).chunkStores[chatId]?.messages ?? []
+    }
+
+    public func chunkCount(of client: String, in chat: String) -> Int {
+        guard let index = clientIndexByName[client], let chatId = chatIdByName[chat] else { return 0 }
+        return view(index).chunkStores[chatId]?.chunks.count ?? 0
+    }
+
+    public func pendingTaskCount(of client: String) -> Int {
+        clientIndexByName[client].map(pendingTaskCount) ?? 0
+    }
+
+    public func isLoggedIn(_ client: String) -> Bool {
+        guard let index = clientIndexByName[client] else { return false }
+        return !clients[index].isSuspended && view(index).isOnline
+    }
+
+    /// Every client's chat list and loaded history equal the server's (invariant V1's comparison,
+    /// `ConvergenceChecks.v1Problems`).
+    public var hasConverged: Bool {
+        clients.indices.allSatisfy { hasConverged($0) }
+    }
+
+    func hasConverged(_ index: Int) -> Bool {
+        ConvergenceChecks.v1Problems(userId: clients[index].userId, view: view(index), server: server).isEmpty
+    }
+
+    /// The current engine's view of client `index`, cached until the engine's next event.
+    func view(_ index: Int) -> ClientView {
+        if let cached = clients[index].cachedView { return cached }
+        let view = clients[index].engine.view
+        clients[index].cachedView = view
+        return view
+    }
+
+    /// Tasks of client `index` that are neither done nor failed.
+    func pendingTaskCount(_ index: Int) -> Int {
+        if let cached = clients[index].cachedPendingTasks { return cached }
+        let count = view(index).tasks.count { $0.state == .pending }
+        clients[index].cachedPendingTasks = count
+        return count
+    }
+
+    /// Tracks when the task queues first held work and when they last became empty (`queueDrainTimeMs`).
+    func noteQueueDrain() {
+        var pending = 0
+        for index in clients.indices { pending += pendingTaskCount(index) }
+        if pending > 0 {
+            if queueDrainStart == nil { queueDrainStart = now }
+            queueDrainEnd = nil
+        } else if queueDrainStart != nil, queueDrainEnd == nil {
+            queueDrainEnd = now
+        }
+    }
+}

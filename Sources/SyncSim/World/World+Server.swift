@@ -1,0 +1,105 @@
+// Driving the server core: requests in (with the world's own faults), actions out.
+extension World {
+    /// A request reached the server: injected error replies and lost responses apply here, the rest is the core's.
+    func receiveAtServer(_ packet: Packet, on connection: ServerConnectionID) {
+        if packet.cmd == .request, let remaining = faults.errorsToReply[packet.opcode], remaining > 0 {
+            faults.errorsToReply[packet.opcode] = remaining - 1
+            record("server", "fault-error-reply", "\(connection) \(Self.summary(packet))")
+            let body = Packet.Body.error(ErrorPayload(error: "server.injected",
+                                                      message: "injected error for \(packet.opcode)"))
+            sendFromServer(Packet(cmd: .error, seq: packet.seq, opcode: packet.opcode, body: body), on: connection)
+            return
+        }
+        if packet.cmd == .request, let remaining = faults.responsesToLose[packet.opcode], remaining > 0 {
+            faults.responsesToLose[packet.opcode] = remaining - 1
+            faults.lostResponses.insert(.init(connection: connection, seq: packet.seq, opcode: packet.opcode))
+        }
+        applyServer(serverHandle(.packetReceived(packet, on: connection)))
+    }
+
+    /// Feeds one event to the server core, then runs the server-side invariant checks.
+    func serverHandle(_ event: ServerEvent) -> [ServerAction] {
+        let actions = server.handle(event, now: now)
+        report(checker.afterServerEvent(server: server, at: now))
+        return actions
+    }
+
+    /// Performs the server core's actions.
+    func applyServer(_ actions: [ServerAction]) {
+        for action in actions {
+            switch action {
+            case .send(let packet, let connection):
+                sendFromServer(packet, on: connection)
+            case .close(let connection):
+                guard let socket = serverSockets[connection] else { continue }
+                record("server", "close", "\(connection)")
+                network.close(socket)
+            case .startTimer(let timer, let instant):
+                serverTimers[timer] = network.schedule(at: max(instant, now)) { [unowned self] in
+                    enter {
+                        guard serverTimers.removeValue(forKey: timer) != nil else { return }
+                        applyServer(serverHandle(.timerFired(timer)))
+                    }
+                }
+            case .cancelTimer(let timer):
+                if let handle = serverTimers.removeValue(forKey: timer) { network.cancel(handle) }
+            }
+        }
+    }
+
+    private func sendFromServer(_ packet: Packet, on connection: ServerConnectionID) {
+        guard let socket = serverSockets[connection] else { return }
+        if packet.cmd == .response || packet.cmd == .error {
+            let key = FaultState.LostResponse(connection: connection, seq: packet.seq, opcode: packet.opcode)
+            if faults.lostResponses.remove(key) != nil {
+                record("server", "fault-lose-response", "\(connection) \(Self.summary(packet))")
+                return
+            }
+        }
+        var copies = 1
+        if packet.cmd == .push, let client = clientOfServerConnection(connection) {
+            if draw(faults.pushLoss, client: client) {
+                record("server", "fault-push-lost", "\(connection) \(Self.summary(packet))")
+                return
+            }
+            if draw(faults.pushDuplication, client: client) { copies = 2 }
+        }
+        for _ in 0..<copies { sendPacket(packet, on: socket, encoder: serverEncoder, from: "server") }
+    }
+
+    /// Whether a push fault period covering `client` fires now (one draw per active period, in order).
+    private func draw(_ periods: [(client: Int?, probability: Double, until: SimInstant)], client: Int) -> Bool {
+        var fires = false
+        for period in periods where now < period.until && (period.client == nil || period.client == client) {
+            if faultGenerator.nextBernoulli(period.probability) { fires = true }
+        }
+        return fires
+    }
+
+    /// The server process restarts: connections drop with an RST (its OS resets them), requests being processed
+    /// are lost, data stays; SYNs are refused for `downtime`.
+    func restartServer(downtime: SimDuration) {
+        record("server", "restart", "downtime=\(downtime)")
+        for action in serverHandle(.restart) {
+            switch action {
+            case .close(let connection):
+                if let socket = serverSockets[connection] {
+                    network.reset(socket)
+                    forget(socket)
+                }
+            case .cancelTimer(let timer):
+                if let handle = serverTimers.removeValue(forKey: timer) { network.cancel(handle) }
+            case .send, .startTimer:
+                break
+            }
+        }
+        faults.lostResponses = []
+        network.setAcceptsConnections(false, on: serverHost)
+        network.schedule(after: downtime) { [unowned self] in
+            enter {
+                record("server", "accepting")
+                network.setAcceptsConnections(true, on: serverHost)
+            }
+        }
+    }
+}

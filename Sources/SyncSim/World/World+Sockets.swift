@@ -1,0 +1,156 @@
+// Socket events from SimNet: bytes through the frame decoder into the cores, and connection lifecycle.
+extension World {
+    func handleSocketEvent(_ event: SocketEvent) {
+        if event.host == serverHost, case .accepted = event.kind {
+            acceptChatConnection(event.socket)
+            return
+        }
+        guard let role = sockets[event.socket] else { return }
+        switch role {
+        case .chatClient(let index, let generation, let connection, let isConnected):
+            handleChatClient(event, index: index, generation: generation, connection: connection,
+                             isConnected: isConnected)
+        case .chatServer(let connection):
+            handleChatServer(event, connection: connection)
+        case .uploadClient:
+            handleUploadClient(event)
+        case .uploadCDN(let token, let sizeBytes, let receivedBytes, let isAnswered):
+            handleUploadCDN(event, token: token, sizeBytes: sizeBytes, receivedBytes: receivedBytes,
+                            isAnswered: isAnswered)
+        }
+    }
+
+    /// Stops tracking a socket (its role, decoder and its place in a client's list).
+    func forget(_ socket: SocketID) {
+        switch sockets[socket] {
+        case .chatClient(let index, _, _, _)?, .uploadClient(let index, _, _, _, _)?:
+            clients[index].sockets.removeAll { $0 == socket }
+        case .chatServer(let connection)?:
+            serverSockets[connection] = nil
+        default:
+            break
+        }
+        sockets[socket] = nil
+        decoders[socket] = nil
+    }
+
+    // MARK: - Chat connections
+
+    private func acceptChatConnection(_ socket: SocketID) {
+        guard case .chatClient? = sockets[socket.peer] else {
+            // A connection whose client end the world no longer tracks (the app restarted meanwhile).
+            network.reset(socket)
+            return
+        }
+        let connection = ServerConnectionID(rawValue: nextServerConnection)
+        nextServerConnection += 1
+        sockets[socket] = .chatServer(connection)
+        serverSockets[connection] = socket
+        decoders[socket] = StreamDecoder()
+        record("server", "accept", "\(connection) socket=\(socket.connection)")
+        applyServer(serverHandle(.connectionOpened(connection)))
+    }
+
+    private func handleChatClient(
+        _ event: SocketEvent, index: Int, generation: Int, connection: ClientConnectionID, isConnected: Bool
+    ) {
+        switch event.kind {
+        case .connected:
+            sockets[event.socket] = .chatClient(client: index, generation: generation, connection: connection,
+                                                isConnected: true)
+            record(clients[index].name, "connected", "\(connection)")
+            deliver(index, generation: generation, .connected(connection))
+        case .received(let bytes):
+            countBytes(socket: event.socket, up: 0, down: bytes.count)
+            for packet in decode(bytes, on: event.socket, component: clients[index].name) {
+                record(clients[index].name, "rx", Self.summary(packet))
+                deliver(index, generation: generation, .packetReceived(packet, on: connection))
+            }
+        case .closed, .reset, .timedOut:
+            record(clients[index].name, "disconnected", "\(connection) \(event.kind)")
+            if event.kind == .closed { network.close(event.socket) }
+            forget(event.socket)
+            deliver(index, generation: generation, isConnected ? .disconnected(connection) : .connectFailed(connection))
+        case .accepted:
+            break
+        }
+    }
+
+    private func handleChatServer(_ event: SocketEvent, connection: ServerConnectionID) {
+        switch event.kind {
+        case .received(let bytes):
+            for packet in decode(bytes, on: event.socket, component: "server") {
+                record("server", "rx", "\(connection) \(Self.summary(packet))")
+                receiveAtServer(packet, on: connection)
+            }
+        case .closed, .reset, .timedOut:
+            record("server", "disconnected", "\(connection) \(event.kind)")
+            if event.kind == .closed { network.close(event.socket) }
+            forget(event.socket)
+            applyServer(serverHandle(.connectionClosed(connection)))
+        case .accepted, .connected:
+            break
+        }
+    }
+
+    /// Feeds bytes to a socket's frame decoder and returns the whole packets; a frame that does not decode is a
+    /// protocol violation (reported; the connection is reset, the run goes on).
+    private func decode(_ bytes: [UInt8], on socket: SocketID, component: String) -> [Packet] {
+        guard var stream = decoders.removeValue(forKey: socket) else { return [] }
+        stream.buffer.append(contentsOf: bytes)
+        var packets: [Packet] = []
+        do {
+            while let frame = try stream.decoder.decode(&stream.buffer) {
+                packets.append(try Packet(frame: frame))
+            }
+        } catch {
+            decoders[socket] = nil
+            report(Violation(
+                check: .invariant(.P1), client: component == "server" ? nil : component, time: now,
+                expected: "well-formed frames on \(socket)", found: "\(error)"))
+            network.reset(socket)
+            return packets
+        }
+        decoders[socket] = stream
+        return packets
+    }
+
+    // MARK: - Uploads
+
+    private func handleUploadClient(_ event: SocketEvent) {
+        switch event.kind {
+        case .received(let bytes):
+            countBytes(socket: event.socket, up: 0, down: bytes.count)
+            finishUpload(socket: event.socket, succeeded: bytes.first == 1)
+        case .closed, .reset, .timedOut:
+            finishUpload(socket: event.socket, succeeded: false)
+            forget(event.socket)
+        case .accepted, .connected:
+            break
+        }
+    }
+
+    private func handleUploadCDN(
+        _ event: SocketEvent, token: String, sizeBytes: Int, receivedBytes: Int, isAnswered: Bool
+    ) {
+        switch event.kind {
+        case .received(let bytes):
+            let received = receivedBytes + bytes.count
+            var answered = isAnswered
+            if received >= sizeBytes, !isAnswered {
+                answered = true
+                let accepted = server.receiveUpload(token: token, sizeBytes: received)
+                record("cdn", "upload", "token=\(token) bytes=\(received) accepted=\(accepted)")
+                network.send([accepted ? 1 : 0], on: event.socket)
+                network.close(event.socket)
+            }
+            sockets[event.socket] = .uploadCDN(token: token, sizeBytes: sizeBytes, receivedBytes: received,
+                                               isAnswered: answered)
+        case .closed, .reset, .timedOut:
+            if event.kind == .closed { network.close(event.socket) }
+            forget(event.socket)
+        case .accepted, .connected:
+            break
+        }
+    }
+}

@@ -1,0 +1,131 @@
+// Timeline steps: user actions become engine events, faults become link faults, server knobs or world faults.
+extension World {
+    func perform(_ scheduled: ScheduledStep) {
+        stepsRun += 1
+        let action = scheduled.step.action
+        record("step", "run", Scenario.actionSource(action))
+        let index = action.client.flatMap(clientIndex)
+        switch action {
+        case .openChat(_, let chat):
+            guard let index, let chatId = chatId(chat) else { return }
+            user(index, .openChat(chatId))
+        case .scroll(_, let chat, let direction, let messages):
+            guard let index, let chatId = chatId(chat) else { return }
+            if view(index).openChatId != chatId { user(index, .openChat(chatId)) }
+            if direction == .up { scrollUps.append((index, chatId, messages)) }
+            user(index, direction == .up ? .scrollUp(messages: messages) : .scrollDown(messages: messages))
+        case .sendText(_, let chat, let text):
+            guard let index, let chatId = chatId(chat) else { return }
+            user(index, .sendText(chatId: chatId, text: text))
+        case .sendPhoto(_, let chat, let bytes, let caption):
+            guard let index, let chatId = chatId(chat) else { return }
+            user(index, .sendPhoto(chatId: chatId, sizeBytes: bytes, caption: caption))
+        case .background:
+            if let index { background(index) }
+        case .foreground:
+            if let index { foreground(index) }
+        case .restartApp:
+            if let index { restartApp(index, crash: false) }
+        case .crashApp:
+            if let index { restartApp(index, crash: true) }
+        case .linkDown(_, let mode):
+            guard let index else { return }
+            network.inject(.down(resetting: mode == .withReset ? .bothSides : .none), on: clients[index].host)
+        case .linkUp:
+            guard let index else { return }
+            network.inject(.up, on: clients[index].host)
+        case .outage(_, let duration, let mode):
+            guard let index else { return }
+            let host = clients[index].host
+            if mode == .withReset {
+                network.inject(.down(resetting: .bothSides), on: host)
+                network.schedule(after: duration) { [unowned self] in enter { network.inject(.up, on: host) } }
+            } else {
+                network.inject(.outage(duration: duration), on: host)
+            }
+        case .lossBurst(_, let duration, let lossRate):
+            guard let index else { return }
+            network.inject(.lossBurst(probability: lossRate, duration: duration), on: clients[index].host)
+        case .delaySpike(_, let extraDelay, let duration):
+            guard let index else { return }
+            network.inject(.delaySpike(extraDelay: extraDelay, duration: duration), on: clients[index].host)
+        case .clog:
+            guard let index else { return }
+            network.inject(.clog, on: clients[index].host)
+        case .release:
+            guard let index else { return }
+            network.inject(.release, on: clients[index].host)
+        case .changeProfile(_, let profile):
+            guard let index, let link = LinkProfile.named(profile.rawValue) else { return }
+            network.inject(.changeProfile(link), on: clients[index].host)
+        case .halfOpen:
+            guard let index else { return }
+            makeHalfOpen(index)
+        case .serverRestart(let downtime):
+            restartServer(downtime: downtime)
+        case .delayResponses(let opcode, let extraDelay, let duration):
+            delayResponses(opcode, by: extraDelay, for: duration)
+        case .loseResponses(let opcode, let count):
+            faults.responsesToLose[opcode, default: 0] += count
+        case .pushLoss(_, let probability, let duration):
+            faults.pushLoss.append((index, probability, now + duration))
+        case .pushDuplication(_, let probability, let duration):
+            faults.pushDuplication.append((index, probability, now + duration))
+        case .errorReplies(let opcode, let count):
+            faults.errorsToReply[opcode, default: 0] += count
+        case .capLogin(let messagesPerChat):
+            // LOGIN lists each changed chat with its last message only, so any cap of at least one message per
+            // chat is already met; the step is kept for the scenario's meaning and the trace.
+            record("server", "cap-login", "messagesPerChat=\(messagesPerChat) (LOGIN carries one per chat)")
+        case .skewClock(_, let offset):
+            guard let index else { return }
+            skewClock(index, by: offset)
+        }
+    }
+
+    private func user(_ index: Int, _ action: UserAction) {
+        deliver(index, generation: clients[index].generation, .user(action))
+    }
+
+    /// The client's current sockets go half-open (NAT rebinding): both ends forget them silently
+    /// (`Network.abandon`), so their packets vanish and neither application is told; new connections work.
+    private func makeHalfOpen(_ index: Int) {
+        for socket in clients[index].sockets {
+            guard case .chatClient? = sockets[socket] else { continue }
+            record(clients[index].name, "half-open", "socket=\(socket.connection)")
+            network.abandon(socket)
+            network.abandon(socket.peer)
+        }
+    }
+
+    /// Requests of `opcode` arriving during `duration` take `extraDelay` to process (on top of nothing: the
+    /// default server answers at once), so later requests are answered first.
+    private func delayResponses(_ opcode: Opcode, by extraDelay: SimDuration, for duration: SimDuration) {
+        let entry = faults.delayedOpcodes[opcode]
+        let previous = entry == nil ? server.knobs.processingDelay[opcode] : entry!.previous
+        faults.delayedOpcodes[opcode] = ((entry?.active ?? 0) + 1, previous)
+        server.knobs.processingDelay[opcode] = .fixed(extraDelay)
+        network.schedule(after: duration) { [unowned self] in
+            enter {
+                guard let entry = faults.delayedOpcodes[opcode] else { return }
+                if entry.active <= 1 {
+                    faults.delayedOpcodes[opcode] = nil
+                    server.knobs.processingDelay[opcode] = entry.previous
+                    record("server", "delay-responses-end", "\(opcode)")
+                } else {
+                    faults.delayedOpcodes[opcode] = (entry.active - 1, entry.previous)
+                }
+            }
+        }
+    }
+
+    /// Moves the client's device clock: the running engine (when it is the reference engine) and every later one.
+    private func skewClock(_ index: Int, by offset: SimDuration) {
+        clients[index].parameters.deviceEpochMilliseconds += offset.nanoseconds / 1_000_000
+        if var reference = clients[index].engine as? ReferenceClient {
+            reference.skewDeviceClock(by: offset)
+            clients[index].engine = reference
+            clients[index].cachedView = nil
+        }
+    }
+}

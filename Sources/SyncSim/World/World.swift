@@ -1,0 +1,265 @@
+/// One run of a scenario: the sans-IO server and client cores wired onto a SimNet network, in virtual time.
+///
+/// A world is built per (scenario, seed): a `Network` seeded from the run seed, a server host on a datacenter link
+/// running `SyncServer`, a CDN host on another datacenter link, and one host per client on its profile's access
+/// link, each with a client engine over its own in-memory SQLite database. Packets cross the wire as bytes through
+/// the real codec (`Frame(packet:)`, `FrameEncoder`, `FrameDecoder`, `Packet(frame:)`). Timeline steps run at
+/// their scheduled instants; after every kernel step the world feeds its checkers and the `ExpectationMonitor`.
+///
+/// ```swift
+/// let world = try World(scenario: Catalog.reconnectDuringSend, seed: 1)
+/// let result = world.run()          // RunResult: verdict, digest, violations, metrics
+/// ```
+///
+/// Single-threaded and deterministic: no wall clock, every random draw from a stream derived from (seed, name).
+public final class World {
+    /// The scenario being run (with any `--mutant` already applied to its clients).
+    public let scenario: Scenario
+    /// The run seed.
+    public let seed: UInt64
+    /// How the run was asked for.
+    public let options: RunOptions
+    /// The network every host lives on; its trace log holds the run's digest.
+    public let network: Network
+    /// Whether `run()` may end before `runLength` once the run is quiescent (see `isQuiescent`).
+    public var stopsWhenQuiescent: Bool
+    /// The run length: `scenario.runLength` unless overridden before `run()`.
+    public var runLength: SimDuration
+
+    /// The virtual server core.
+    public internal(set) var server: SyncServer
+    let serverHost: HostID
+    let cdnHost: HostID
+    let serverEncoder = FrameEncoder()
+
+    var clients: [ClientSlot] = []
+    let clientIndexByName: [String: Int]
+    /// Chat ids by chat name, and names by id (ids 1... in `scenario.chatNames` order).
+    let chatIdByName: [String: Int64]
+    let chatNameById: [Int64: String]
+    /// Chats each client is a member of, ascending by id.
+    var chatIdsOfClient: [[Int64]] = []
+
+    var sockets: [SocketID: SocketRole] = [:]
+    var decoders: [SocketID: StreamDecoder] = [:]
+    var serverSockets: [ServerConnectionID: SocketID] = [:]
+    var nextServerConnection = 1
+    var serverTimers: [ServerTimerID: TimerHandle] = [:]
+    var faults = FaultState()
+    var faultGenerator: SeededGenerator
+
+    let steps: [ScheduledStep]
+    var stepsRun = 0
+    var monitor: ExpectationMonitor
+    /// The invariant checker (SyncChecks), fed after every client and server event.
+    public let checker: InvariantChecker
+    /// Scroll-ups of the timeline as (client index, chat id, messages), for C6 at the end of the run.
+    var scrollUps: [(client: Int, chatId: Int64, messages: Int)] = []
+    var violations: [Violation] = []
+    /// The world's last trace records (frames, steps, connections, faults), for violation reports.
+    var traceTail = TraceRing(capacity: Violation.traceTailLength)
+
+    private var isBusy = false
+    private var queuedSocketEvents: [SocketEvent] = []
+    /// Bytes LZ4 saved on frames clients sent (up) and the server sent (down).
+    var compressionSavedUp = 0
+    var compressionSavedDown = 0
+    var queueDrainStart: SimInstant?
+    var queueDrainEnd: SimInstant?
+    var hasRun = false
+
+    /// Builds the world for one run; nothing happens until `run()`.
+    /// - Parameters:
+    ///   - scenario: a validated scenario (`Scenario.problems()` empty).
+    ///   - seed: the run seed; every random stream derives from it.
+    ///   - options: the runner's options (`mutant` forces a mutant on every client; `recordsTrace` keeps the trace).
+    ///   - engineFactory: builds each client's engine; nil for the reference engine.
+    ///   - checkSampling: run the per-event invariant checks on every Nth client event only (1: every event).
+    /// - Throws: `WorldError` for a parameter, profile or mutant name the world does not know, or a timeline that
+    ///   does not resolve.
+    public init(
+        scenario: Scenario,
+        seed: UInt64,
+        options: RunOptions = RunOptions(),
+        engineFactory: SyncClientEngineFactory? = nil,
+        checkSampling: Int = 1
+    ) throws {
+        var scenario = scenario
+        if let mutant = options.mutant { scenario = scenario.withMutant(mutant) }
+        self.scenario = scenario
+        self.seed = seed
+        self.options = options
+        self.stopsWhenQuiescent = true
+        self.runLength = scenario.runLength
+        do {
+            steps = try scenario.schedule()
+        } catch {
+            throw WorldError.unresolvableTimeline("\(error)")
+        }
+        let streams = RandomStreams(runSeed: seed)
+        faultGenerator = streams.stream("world.faults")
+        // Records are kept only for `--trace`; the digest covers every record either way.
+        network = Network(seed: seed, trace: TraceLog(keepsRecords: options.recordsTrace))
+        let serverSetup = try ServerSetup(scenario.server)
+        server = SyncServer(
+            knobs: serverSetup.knobs, generator: streams.stream("server"),
+            epochMilliseconds: 1_700_000_000_000 + scenario.server.clockOffset.nanoseconds / 1_000_000)
+        serverHost = network.addHost(named: "server", link: .datacenter)
+        cdnHost = network.addHost(named: "cdn", link: .datacenter)
+        var indexByName: [String: Int] = [:]
+        for (index, spec) in scenario.clients.enumerated() { indexByName[spec.name] = index }
+        clientIndexByName = indexByName
+        var idByName: [String: Int64] = [:]
+        var nameById: [Int64: String] = [:]
+        for (index, name) in scenario.chatNames.enumerated() {
+            idByName[name] = Int64(index + 1)
+            nameById[Int64(index + 1)] = name
+        }
+        chatIdByName = idByName
+        chatNameById = nameById
+        monitor = ExpectationMonitor(scenario.expectations)
+        checker = InvariantChecker(options: CheckOptions(
+            enabled: Set(scenario.checkedInvariants), sampling: checkSampling))
+
+        for (index, spec) in scenario.clients.enumerated() {
+            let userId = Int64(index + 1)
+            let token = "token-\(spec.name)"
+            server.addUser(id: userId, name: spec.name, token: token)
+            let setup = try ClientSetup(spec, token: token)
+            guard let profile = LinkProfile.named(spec.profile.rawValue) else {
+                throw WorldError.unknownProfile(spec.profile.rawValue, client: spec.name)
+            }
+            let host = network.addHost(named: spec.name, link: profile)
+            let database: SQLiteDatabase
+            do {
+                database = try SQLiteDatabase()
+            } catch {
+                throw WorldError.database("\(error)", client: spec.name)
+            }
+            let factory = engineFactory ?? { ReferenceClient(parameters: $0, database: $1, generator: $2) }
+            clients.append(ClientSlot(
+                name: spec.name, userId: userId, host: host, parameters: setup.parameters,
+                encoder: FrameEncoder(compressionThresholdBytes: setup.compressionThresholdBytes),
+                database: database, factory: factory, streams: streams))
+            checker.register(client: spec.name, userId: userId, parameters: setup.parameters)
+        }
+        for name in scenario.chatNames {
+            let members = scenario.members(of: name).compactMap { indexByName[$0] }
+            server.addChat(id: idByName[name]!, members: members.map { Int64($0 + 1) }, now: .start)
+        }
+        chatIdsOfClient = clients.indices.map { index in
+            scenario.chatNames.filter { scenario.members(of: $0).contains(scenario.clients[index].name) }
+                .map { idByName[$0]! }
+        }
+        for seedHistory in scenario.server.history {
+            guard let chatId = idByName[seedHistory.chat] else { continue }
+            let members = server.members(ofChat: chatId)
+            guard !members.isEmpty else { continue }
+            let texts = (0..<seedHistory.messages).map { "\(seedHistory.chat) history \($0 + 1)" }
+            for (offset, text) in texts.enumerated() {
+                server.seedHistory(chatId: chatId, sender: members[offset % members.count], texts: [text], now: .start)
+            }
+        }
+        network.eventHandler = { [unowned self] event in receiveSocketEvent(event) }
+    }
+
+    /// The current virtual time.
+    public var now: SimInstant { network.now }
+
+    /// Runs the scenario to its end and returns the result (call once).
+    ///
+    /// The run lasts `runLength` of virtual time, or ends at the first whole second at which the run is quiescent
+    /// (`stopsWhenQuiescent`, see `isQuiescent`).
+    public func run() -> RunResult {
+        precondition(!hasRun, "a World runs once")
+        hasRun = true
+        record("world", "start", "scenario=\(scenario.name) seed=\(seed) clients=\(clients.count)")
+        for step in steps {
+            network.schedule(at: step.time) { [unowned self] in enter { perform(step) } }
+        }
+        for index in clients.indices {
+            network.schedule(at: .start) { [unowned self] in enter { launch(index) } }
+        }
+        let end = SimInstant.start + runLength
+        let slice = SimDuration.seconds(Int64(1))
+        while now < end {
+            network.run(until: min(end, now + slice))
+            if stopsWhenQuiescent, isQuiescent { break }
+        }
+        return finish()
+    }
+
+    /// Whether nothing more will happen that a check cares about: every step ran, every eventually-condition held,
+    /// every client is online and awake with an empty queue and nothing in flight, the server processes nothing, and
+    /// every client has converged with the server.
+    public var isQuiescent: Bool {
+        guard stepsRun == steps.count, monitor.isComplete, server.requestsInProcessing == 0 else { return false }
+        for index in clients.indices {
+            let client = clients[index]
+            guard !client.isSuspended, client.uploadsInFlight == 0 else { return false }
+            let view = self.view(index)
+            guard view.isOnline, view.inFlightRequests.isEmpty, pendingTaskCount(index) == 0 else { return false }
+        }
+        // Pushes may still be on their way to slow links: quiescent means converged too.
+        return hasConverged
+    }
+
+    // MARK: - Entering the world
+
+    /// Runs `body` as one world step: socket events it causes are handled after it, in order, then the checks.
+    func enter(_ body: () -> Void) {
+        if isBusy {
+            body()
+            return
+        }
+        isBusy = true
+        body()
+        while !queuedSocketEvents.isEmpty {
+            let event = queuedSocketEvents.removeFirst()
+            handleSocketEvent(event)
+        }
+        isBusy = false
+        afterStep()
+    }
+
+    private func receiveSocketEvent(_ event: SocketEvent) {
+        queuedSocketEvents.append(event)
+        if !isBusy { enter {} }
+    }
+
+    /// After every world step: the eventually-conditions, then queue-drain bookkeeping. (The invariant checker
+    /// runs after each core event, see `deliver` and `serverHandle`.)
+    func afterStep() {
+        monitor.observe(self)
+        noteQueueDrain()
+    }
+
+    /// Reports the checker's findings as violations.
+    func report(_ findings: [Finding]) {
+        for finding in findings { report(Violation(finding, chatName: { [chatNameById] in chatNameById[$0] })) }
+    }
+
+    /// Adds a violation found during the run, naming the last step and the trace tail.
+    func report(_ violation: Violation) {
+        var violation = violation
+        if violation.lastStep == nil { violation.lastStep = steps.lastStep(atOrBefore: violation.time) }
+        if violation.traceTail.isEmpty { violation.traceTail = traceTail.lines }
+        record("world", "violation", violation.description)
+        violations.append(violation)
+    }
+
+    // MARK: - Trace
+
+    /// Appends a record to the run's trace (the network's log, so the digest covers it) and to the tail ring.
+    func record(_ component: String, _ kind: String, _ detail: @autoclosure () -> String = "") {
+        let record = TraceRecord(time: now, component: component, kind: kind, detail: detail())
+        network.trace.append(record)
+        traceTail.append(record.description)
+    }
+
+    // MARK: - Lookup
+
+    func clientIndex(_ name: String) -> Int? { clientIndexByName[name] }
+
+    func chatId(_ name: String) -> Int64? { chatIdByName[name] }
+}
