@@ -4,6 +4,7 @@ import Foundation
 enum CommandRegistry {
     static let all: [CommandSpec] = [
         // Commands are added here, one line each, e.g. `DecodeCommand.spec,`.
+        TraceDecodeCommand.spec,
     ]
 
     static var names: [String] { all.map(\.name) }

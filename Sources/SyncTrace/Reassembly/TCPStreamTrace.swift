@@ -1,0 +1,36 @@
+/// One direction of a TCP connection after reassembly: the bytes in stream order, the gaps, and what was odd.
+public struct TCPStreamTrace: Hashable, Sendable {
+    /// Data runs and gaps in stream order; adjacent pieces touch (a piece starts where the previous one ends).
+    public var pieces: [StreamPiece] = []
+    public var anomalies: [StreamAnomaly] = []
+    /// Segments (packets) sent in this direction, with or without payload.
+    public var segmentCount = 0
+    /// Segments that repeated bytes already received (in whole or in part).
+    public var retransmittedSegmentCount = 0
+    /// Bytes received again with the same content.
+    public var retransmittedByteCount: Int64 = 0
+    public var sawSYN = false
+    public var sawFIN = false
+    public var sawRST = false
+
+    public init() {}
+
+    /// The data runs, in stream order.
+    public var runs: [ByteRun] {
+        pieces.compactMap { if case .data(let run) = $0 { run } else { nil } }
+    }
+
+    /// The gaps, in stream order.
+    public var gaps: [StreamGap] {
+        pieces.compactMap { if case .gap(let gap) = $0 { gap } else { nil } }
+    }
+
+    /// Bytes reassembled (gaps excluded).
+    public var byteCount: Int64 { runs.reduce(0) { $0 + Int64($1.bytes.count) } }
+
+    /// Bytes missing (the sum of the gaps).
+    public var missingByteCount: Int64 { gaps.reduce(0) { $0 + $1.length } }
+
+    /// Every reassembled byte, gaps left out (so bytes on both sides of a gap are joined).
+    public var bytesIgnoringGaps: [UInt8] { runs.flatMap(\.bytes) }
+}
