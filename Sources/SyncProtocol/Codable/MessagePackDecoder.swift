@@ -1,0 +1,323 @@
+/// Decodes `Decodable` values from `MessagePackValue`s: maps become structs, looked up by string key.
+///
+/// Integers accept `.int` and `.uint` that fit the target type; `Double` and `Float` accept floats and integers.
+/// A missing key or `.nil` decodes an optional as nil. Errors are Swift's `DecodingError` with the coding path.
+public struct MessagePackDecoder: Sendable {
+    public init() {}
+
+    /// Decodes a `T` from `value`.
+    /// - Throws: `DecodingError` naming the coding path when `value` does not have `T`'s shape.
+    public func decode<T: Decodable>(_ type: T.Type, from value: MessagePackValue) throws -> T {
+        try MessagePackDecoding.Decoder(value: value, codingPath: []).decode(type)
+    }
+}
+
+/// The containers behind `MessagePackDecoder`.
+enum MessagePackDecoding {
+    static func mismatch(_ type: Any.Type, _ value: MessagePackValue, _ path: [any CodingKey]) -> DecodingError {
+        DecodingError.typeMismatch(
+            type, DecodingError.Context(codingPath: path, debugDescription: "expected \(type), found \(kindName(value))")
+        )
+    }
+
+    static func kindName(_ value: MessagePackValue) -> String {
+        switch value {
+        case .nil: "nil"
+        case .bool: "a boolean"
+        case .int, .uint: "an integer"
+        case .float, .double: "a float"
+        case .string: "a string"
+        case .binary: "binary"
+        case .array: "an array"
+        case .map: "a map"
+        case .ext: "an ext value"
+        case .timestamp: "a timestamp"
+        }
+    }
+
+    static func integer<T: FixedWidthInteger>(_ type: T.Type, _ value: MessagePackValue, _ path: [any CodingKey]) throws -> T {
+        let result: T?
+        switch value {
+        case .int(let number): result = T(exactly: number)
+        case .uint(let number): result = T(exactly: number)
+        default: throw mismatch(type, value, path)
+        }
+        guard let result else {
+            throw DecodingError.dataCorrupted(
+                DecodingError.Context(codingPath: path, debugDescription: "integer \(value) does not fit \(type)")
+            )
+        }
+        return result
+    }
+
+    static func double(_ value: MessagePackValue, _ path: [any CodingKey]) throws -> Double {
+        switch value {
+        case .double(let number): number
+        case .float(let number): Double(number)
+        case .int(let number): Double(number)
+        case .uint(let number): Double(number)
+        default: throw mismatch(Double.self, value, path)
+        }
+    }
+
+    static func decodeValue<T: Decodable>(_ type: T.Type, _ value: MessagePackValue, _ path: [any CodingKey]) throws -> T {
+        switch type {
+        case is String.Type:
+            guard case .string(let text) = value else { throw mismatch(type, value, path) }
+            return text as! T
+        case is Int64.Type: return try integer(Int64.self, value, path) as! T
+        case is Int.Type: return try integer(Int.self, value, path) as! T
+        case is Bool.Type:
+            guard case .bool(let flag) = value else { throw mismatch(type, value, path) }
+            return flag as! T
+        case is Double.Type: return try double(value, path) as! T
+        case is MessagePackValue.Type: return value as! T
+        default: return try T(from: Decoder(value: value, codingPath: path))
+        }
+    }
+
+    struct IndexKey: CodingKey {
+        var stringValue: String { "\(intValue ?? 0)" }
+        var intValue: Int?
+        init(_ index: Int) { intValue = index }
+        init?(stringValue: String) { nil }
+        init?(intValue: Int) { self.intValue = intValue }
+    }
+
+    struct Decoder: Swift.Decoder {
+        let value: MessagePackValue
+        var codingPath: [any CodingKey]
+        var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+        func decode<T: Decodable>(_ type: T.Type) throws -> T { try decodeValue(type, value, codingPath) }
+
+        func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+            guard case .map(let pairs) = value else { throw mismatch([String: Any].self, value, codingPath) }
+            return KeyedDecodingContainer(Keyed<Key>(pairs: pairs, codingPath: codingPath))
+        }
+
+        func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+            guard case .array(let elements) = value else { throw mismatch([Any].self, value, codingPath) }
+            return Unkeyed(elements: elements, codingPath: codingPath)
+        }
+
+        func singleValueContainer() throws -> any SingleValueDecodingContainer {
+            Single(value: value, codingPath: codingPath)
+        }
+    }
+
+    struct Keyed<Key: CodingKey>: KeyedDecodingContainerProtocol {
+        let pairs: [MessagePackPair]
+        var codingPath: [any CodingKey]
+        /// Where the next lookup starts: synthesized `init(from:)` reads keys in wire order, so this is usually a hit.
+        private let cursor = Cursor()
+
+        init(pairs: [MessagePackPair], codingPath: [any CodingKey]) {
+            self.pairs = pairs
+            self.codingPath = codingPath
+        }
+
+        var allKeys: [Key] {
+            pairs.compactMap { pair in
+                if case .string(let name) = pair.key { return Key(stringValue: name) }
+                return nil
+            }
+        }
+
+        private func index(of key: Key) -> Int? {
+            let name = key.stringValue
+            if !pairs.isEmpty {
+                for step in 0..<pairs.count {
+                    let position = (cursor.hint + step) % pairs.count
+                    if case .string(let candidate) = pairs[position].key, candidate == name { return position }
+                }
+            }
+            return nil
+        }
+
+        private func value(for key: Key) throws -> MessagePackValue {
+            guard let position = index(of: key) else {
+                throw DecodingError.keyNotFound(
+                    key, DecodingError.Context(codingPath: codingPath, debugDescription: "no key \"\(key.stringValue)\"")
+                )
+            }
+            cursor.hint = position + 1
+            return pairs[position].value
+        }
+
+        func contains(_ key: Key) -> Bool { index(of: key) != nil }
+
+        func decodeNil(forKey key: Key) throws -> Bool {
+            guard let position = index(of: key) else { return true }
+            return pairs[position].value == .nil
+        }
+
+        func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+            let found = try value(for: key)
+            return try decodeValue(type, found, codingPath + [key])
+        }
+
+        func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
+            try Single(value: try value(for: key), codingPath: codingPath + [key]).decode(type)
+        }
+
+        func decode(_ type: String.Type, forKey key: Key) throws -> String {
+            try Single(value: try value(for: key), codingPath: codingPath + [key]).decode(type)
+        }
+
+        func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
+            try Single(value: try value(for: key), codingPath: codingPath + [key]).decode(type)
+        }
+
+        func decode(_ type: Float.Type, forKey key: Key) throws -> Float {
+            try Single(value: try value(for: key), codingPath: codingPath + [key]).decode(type)
+        }
+
+        func decode(_ type: Int.Type, forKey key: Key) throws -> Int {
+            try Single(value: try value(for: key), codingPath: codingPath + [key]).decode(type)
+        }
+
+        func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 {
+            try Single(value: try value(for: key), codingPath: codingPath + [key]).decode(type)
+        }
+
+        func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 {
+            try Single(value: try value(for: key), codingPath: codingPath + [key]).decode(type)
+        }
+
+        func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 {
+            try Single(value: try value(for: key), codingPath: codingPath + [key]).decode(type)
+        }
+
+        func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 {
+            try Single(value: try value(for: key), codingPath: codingPath + [key]).decode(type)
+        }
+
+        func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt {
+            try Single(value: try value(for: key), codingPath: codingPath + [key]).decode(type)
+        }
+
+        func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 {
+            try Single(value: try value(for: key), codingPath: codingPath + [key]).decode(type)
+        }
+
+        func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 {
+            try Single(value: try value(for: key), codingPath: codingPath + [key]).decode(type)
+        }
+
+        func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 {
+            try Single(value: try value(for: key), codingPath: codingPath + [key]).decode(type)
+        }
+
+        func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 {
+            try Single(value: try value(for: key), codingPath: codingPath + [key]).decode(type)
+        }
+
+        func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+            guard let position = index(of: key) else { return nil }
+            cursor.hint = position + 1
+            let found = pairs[position].value
+            if found == .nil { return nil }
+            return try decodeValue(type, found, codingPath + [key])
+        }
+
+        func nestedContainer<NestedKey: CodingKey>(
+            keyedBy type: NestedKey.Type, forKey key: Key
+        ) throws -> KeyedDecodingContainer<NestedKey> {
+            try Decoder(value: try value(for: key), codingPath: codingPath + [key]).container(keyedBy: type)
+        }
+
+        func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
+            try Decoder(value: try value(for: key), codingPath: codingPath + [key]).unkeyedContainer()
+        }
+
+        func superDecoder() throws -> any Swift.Decoder {
+            let position = pairs.firstIndex { $0.key == .string("super") }
+            return Decoder(value: position.map { pairs[$0].value } ?? .nil, codingPath: codingPath)
+        }
+
+        func superDecoder(forKey key: Key) throws -> any Swift.Decoder {
+            Decoder(value: try value(for: key), codingPath: codingPath + [key])
+        }
+    }
+
+    /// The keyed container's lookup hint; a class because decoding containers are non-mutating.
+    final class Cursor {
+        var hint = 0
+    }
+
+    struct Unkeyed: UnkeyedDecodingContainer {
+        let elements: [MessagePackValue]
+        var codingPath: [any CodingKey]
+        var currentIndex = 0
+        var count: Int? { elements.count }
+        var isAtEnd: Bool { currentIndex >= elements.count }
+
+        init(elements: [MessagePackValue], codingPath: [any CodingKey]) {
+            self.elements = elements
+            self.codingPath = codingPath
+        }
+
+        private mutating func next(_ type: Any.Type) throws -> (MessagePackValue, [any CodingKey]) {
+            guard !isAtEnd else {
+                throw DecodingError.valueNotFound(
+                    type, DecodingError.Context(codingPath: codingPath, debugDescription: "array has no more elements")
+                )
+            }
+            let path = codingPath + [IndexKey(currentIndex)]
+            let element = elements[currentIndex]
+            currentIndex += 1
+            return (element, path)
+        }
+
+        mutating func decodeNil() throws -> Bool {
+            guard !isAtEnd, elements[currentIndex] == .nil else { return false }
+            currentIndex += 1
+            return true
+        }
+
+        mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
+            let (element, path) = try next(type)
+            return try decodeValue(type, element, path)
+        }
+
+        mutating func nestedContainer<NestedKey: CodingKey>(
+            keyedBy type: NestedKey.Type
+        ) throws -> KeyedDecodingContainer<NestedKey> {
+            let (element, path) = try next([String: Any].self)
+            return try Decoder(value: element, codingPath: path).container(keyedBy: type)
+        }
+
+        mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
+            let (element, path) = try next([Any].self)
+            return try Decoder(value: element, codingPath: path).unkeyedContainer()
+        }
+
+        mutating func superDecoder() throws -> any Swift.Decoder {
+            let (element, path) = try next(Any.self)
+            return Decoder(value: element, codingPath: path)
+        }
+    }
+
+    struct Single: SingleValueDecodingContainer {
+        let value: MessagePackValue
+        var codingPath: [any CodingKey]
+
+        func decodeNil() -> Bool { value == .nil }
+        func decode(_ type: Bool.Type) throws -> Bool { try decodeValue(type, value, codingPath) }
+        func decode(_ type: String.Type) throws -> String { try decodeValue(type, value, codingPath) }
+        func decode(_ type: Double.Type) throws -> Double { try double(value, codingPath) }
+        func decode(_ type: Float.Type) throws -> Float { Float(try double(value, codingPath)) }
+        func decode(_ type: Int.Type) throws -> Int { try integer(type, value, codingPath) }
+        func decode(_ type: Int8.Type) throws -> Int8 { try integer(type, value, codingPath) }
+        func decode(_ type: Int16.Type) throws -> Int16 { try integer(type, value, codingPath) }
+        func decode(_ type: Int32.Type) throws -> Int32 { try integer(type, value, codingPath) }
+        func decode(_ type: Int64.Type) throws -> Int64 { try integer(type, value, codingPath) }
+        func decode(_ type: UInt.Type) throws -> UInt { try integer(type, value, codingPath) }
+        func decode(_ type: UInt8.Type) throws -> UInt8 { try integer(type, value, codingPath) }
+        func decode(_ type: UInt16.Type) throws -> UInt16 { try integer(type, value, codingPath) }
+        func decode(_ type: UInt32.Type) throws -> UInt32 { try integer(type, value, codingPath) }
+        func decode(_ type: UInt64.Type) throws -> UInt64 { try integer(type, value, codingPath) }
+        func decode<T: Decodable>(_ type: T.Type) throws -> T { try decodeValue(type, value, codingPath) }
+    }
+}

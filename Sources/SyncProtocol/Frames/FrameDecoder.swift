@@ -1,0 +1,155 @@
+/// Turns a byte stream (one direction, frames back to back) into frames, however the bytes are split into chunks.
+///
+/// Incremental like NIO's `ByteToMessageDecoder`: append chunks to a `ByteReader` and call `decode(_:)` until it
+/// returns nil ("need more bytes"); at the end of input call `finish(_:)`. A header is checked as soon as its 10
+/// bytes are in, so a hostile length is refused before its payload arrives. Compressed payloads are decompressed
+/// into at most `maxPayloadBytes`, whatever the flag byte says. After an error the stream cannot be resynchronised.
+///
+/// ```swift
+/// var decoder = FrameDecoder()
+/// var buffer = ByteReader()
+/// buffer.append(contentsOf: chunk)
+/// while let frame = try decoder.decode(&buffer) { handle(frame) }
+/// ```
+public struct FrameDecoder: Sendable {
+    /// The default bound on a payload, on the wire and after decompression: 8 MiB (DESIGN.md §3).
+    public static let defaultMaxPayloadBytes = 8 << 20
+
+    /// How bytes 1-3 of each header split between cmd and seq.
+    public var layout: HeaderLayout
+    /// The largest payload accepted, in bytes, both as sent and after decompression.
+    public var maxPayloadBytes: Int
+    /// Bounds on each payload's MessagePack value.
+    public var messagePackLimits: MessagePackLimits
+    /// How many frames were decoded so far.
+    public private(set) var frameCount = 0
+
+    /// - Parameters:
+    ///   - layout: header layout, `.cmd8Seq16` by default.
+    ///   - maxPayloadBytes: payload bound in bytes, default 8 MiB.
+    ///   - messagePackLimits: MessagePack nesting bound.
+    public init(
+        layout: HeaderLayout = .standard,
+        maxPayloadBytes: Int = FrameDecoder.defaultMaxPayloadBytes,
+        messagePackLimits: MessagePackLimits = MessagePackLimits()
+    ) {
+        precondition(maxPayloadBytes >= 0, "maxPayloadBytes must not be negative")
+        self.layout = layout
+        self.maxPayloadBytes = maxPayloadBytes
+        self.messagePackLimits = messagePackLimits
+    }
+
+    /// Decodes the next frame from `buffer`, consuming its bytes.
+    /// - Returns: the frame, or nil when `buffer` does not yet hold a whole frame.
+    /// - Throws: `WireError` naming the frame, its offset and the fault.
+    public mutating func decode(_ buffer: inout ByteReader) throws -> Frame? {
+        try decodeFrame(&buffer)?.frame
+    }
+
+    /// Decodes the next frame with where it was and how it travelled (for `syncsim decode` and traces).
+    /// - Returns: the decoded frame, or nil when `buffer` does not yet hold a whole frame.
+    /// - Throws: `WireError` naming the frame, its offset and the fault.
+    public mutating func decodeFrame(_ buffer: inout ByteReader) throws -> DecodedFrame? {
+        let frameOffset = buffer.streamOffset
+        let number = frameCount + 1
+        let layout = self.layout
+        let maxPayloadBytes = self.maxPayloadBytes
+        let limits = messagePackLimits
+        let decoded: DecodedFrame?? = try buffer.withReadableBytes(atLeast: FrameHeader.byteCount) { bytes in
+            let header = try FrameHeader(parsing: bytes, layout: layout, streamOffset: frameOffset, frameNumber: number)
+            guard header.payloadLength <= maxPayloadBytes else {
+                throw WireError.inFrame(
+                    .payloadTooLarge, number: number, frameOffset: frameOffset, offset: frameOffset + 7,
+                    detail: "payload length \(header.payloadLength) exceeds the \(describeByteLimit(maxPayloadBytes)) limit"
+                )
+            }
+            guard bytes.count >= FrameHeader.byteCount + header.payloadLength else { return nil }
+            let wirePayload = UnsafeRawBufferPointer(
+                rebasing: bytes[FrameHeader.byteCount..<(FrameHeader.byteCount + header.payloadLength)]
+            )
+            let payloadStart = frameOffset + FrameHeader.byteCount
+            do {
+                let (value, payloadByteCount) = try Self.decodePayload(
+                    wirePayload, isCompressed: header.isCompressed, maxPayloadBytes: maxPayloadBytes, limits: limits
+                )
+                let frame = Frame(cmd: header.cmd, seq: header.seq, opcode: header.opcode, payload: value)
+                return DecodedFrame(
+                    frame: frame, header: header, number: number, offset: frameOffset,
+                    payloadByteCount: payloadByteCount
+                )
+            } catch let error as WireError {
+                throw error.anchored(
+                    number: number, frameOffset: frameOffset, payloadStart: payloadStart,
+                    isCompressed: header.isCompressed
+                )
+            }
+        }
+        guard let decoded, let frame = decoded else { return nil }
+        buffer.consume(frame.wireByteCount)
+        frameCount += 1
+        return frame
+    }
+
+    /// Checks that the stream ended on a frame boundary.
+    /// - Throws: `WireError` `.truncatedHeader` or `.truncatedPayload` when `buffer` holds part of a frame
+    ///   (or a header error if the partial frame's header is already bad).
+    public func finish(_ buffer: ByteReader) throws {
+        let available = buffer.readableByteCount
+        guard available > 0 else { return }
+        let frameOffset = buffer.streamOffset
+        let number = frameCount + 1
+        guard available >= FrameHeader.byteCount else {
+            throw WireError.inFrame(
+                .truncatedHeader, number: number, frameOffset: frameOffset, offset: frameOffset + available,
+                detail: "stream ends at offset \(frameOffset + available) inside the header: "
+                    + "\(available) of \(FrameHeader.byteCount) bytes"
+            )
+        }
+        var copy = buffer
+        var decoder = self
+        // Surface a bad header first; otherwise the payload is what is missing.
+        _ = try decoder.decodeFrame(&copy)
+        let header = try buffer.withReadableBytes(atLeast: FrameHeader.byteCount) {
+            try FrameHeader(parsing: $0, layout: layout, streamOffset: frameOffset, frameNumber: number)
+        }!
+        let payloadAvailable = available - FrameHeader.byteCount
+        throw WireError.inFrame(
+            .truncatedPayload, number: number, frameOffset: frameOffset, offset: frameOffset + available,
+            detail: "stream ends at offset \(frameOffset + available) inside the payload: "
+                + "\(payloadAvailable) of \(header.payloadLength) bytes"
+        )
+    }
+
+    /// Decompresses (if needed) and decodes a payload; errors carry offsets relative to the payload.
+    static func decodePayload(
+        _ wirePayload: UnsafeRawBufferPointer, isCompressed: Bool, maxPayloadBytes: Int, limits: MessagePackLimits
+    ) throws -> (MessagePackValue, Int) {
+        guard isCompressed else {
+            return (try MessagePackValue(messagePack: wirePayload, limits: limits), wirePayload.count)
+        }
+        let size: Int
+        do {
+            size = try LZ4BlockScanner.decompressedByteCount(of: wirePayload, limit: maxPayloadBytes)
+        } catch {
+            if error.isOverLimit {
+                throw WireError(
+                    .decompressedTooLarge, offset: error.offset,
+                    detail: "LZ4 block expands past the \(describeByteLimit(maxPayloadBytes)) limit "
+                        + "(\(error.detail) at compressed byte \(error.offset))"
+                )
+            }
+            throw WireError(
+                .corruptCompression, offset: error.offset,
+                detail: "corrupt LZ4 block at compressed byte \(error.offset): \(error.detail)"
+            )
+        }
+        guard let bytes = LZ4Block.decompress(wirePayload, decompressedByteCount: size) else {
+            throw WireError(
+                .corruptCompression, offset: 0,
+                detail: "corrupt LZ4 block: liblz4 could not decompress it to the \(size) bytes its sequences describe"
+            )
+        }
+        let value = try bytes.withUnsafeBytes { try MessagePackValue(messagePack: $0, limits: limits) }
+        return (value, size)
+    }
+}

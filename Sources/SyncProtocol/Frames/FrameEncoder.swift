@@ -1,0 +1,71 @@
+/// Turns frames into bytes: a 10-byte header and the MessagePack payload, LZ4-compressed when that pays.
+///
+/// A payload of at least `compressionThresholdBytes` is compressed, and sent compressed only when the block is
+/// smaller than the raw bytes (DESIGN.md §3). The compression flag written is 1.
+public struct FrameEncoder: Sendable {
+    /// The default compression threshold: 1 KiB, so pushes (100-300 bytes) go raw and history pages compress.
+    public static let defaultCompressionThresholdBytes = 1024
+
+    /// How bytes 1-3 of each header split between cmd and seq.
+    public var layout: HeaderLayout
+    /// Payloads of at least this many bytes are compressed when that saves bytes; `Int.max` never compresses.
+    public var compressionThresholdBytes: Int
+    /// The largest payload the encoder writes, in bytes before compression (default 8 MiB, as the decoder).
+    public var maxPayloadBytes: Int
+
+    public init(
+        layout: HeaderLayout = .standard,
+        compressionThresholdBytes: Int = FrameEncoder.defaultCompressionThresholdBytes,
+        maxPayloadBytes: Int = FrameDecoder.defaultMaxPayloadBytes
+    ) {
+        self.layout = layout
+        self.compressionThresholdBytes = compressionThresholdBytes
+        self.maxPayloadBytes = min(maxPayloadBytes, FrameHeader.maxPayloadLengthField)
+    }
+
+    /// Encodes one frame.
+    /// - Returns: header and payload bytes.
+    /// - Throws: `WireError` `.unencodable` when the payload exceeds `maxPayloadBytes` or seq/cmd do not fit
+    ///   `layout`.
+    public func encode(_ frame: Frame) throws -> [UInt8] {
+        var bytes: [UInt8] = []
+        try encode(frame, into: &bytes)
+        return bytes
+    }
+
+    /// Appends one encoded frame to `bytes`; on error `bytes` is unchanged.
+    /// - Throws: `WireError` `.unencodable`, as `encode(_:)`.
+    public func encode(_ frame: Frame, into bytes: inout [UInt8]) throws {
+        let payload = frame.payload.messagePackBytes()
+        guard payload.count <= maxPayloadBytes else {
+            throw WireError(
+                .unencodable, offset: 0,
+                detail: "payload of \(payload.count) bytes exceeds the \(describeByteLimit(maxPayloadBytes)) limit"
+            )
+        }
+        var wirePayload = payload
+        var flag: UInt8 = 0
+        if payload.count >= compressionThresholdBytes,
+           let block = payload.withUnsafeBytes({ LZ4Block.compress($0) }), block.count < payload.count {
+            wirePayload = block
+            flag = 1
+        }
+        let header = FrameHeader(
+            cmd: frame.cmd, seq: frame.seq, opcode: frame.opcode, compressionFlag: flag,
+            payloadLength: wirePayload.count
+        )
+        let start = bytes.count
+        bytes.reserveCapacity(start + FrameHeader.byteCount + wirePayload.count)
+        do {
+            try header.write(layout: layout, to: &bytes)
+        } catch {
+            bytes.removeSubrange(start...)
+            throw error
+        }
+        bytes.append(contentsOf: wirePayload)
+    }
+
+    /// Encodes a typed packet (`Frame(packet:)`, then `encode(_:)`).
+    /// - Throws: `WireError` `.unencodable`, as `encode(_:)`.
+    public func encode(_ packet: Packet) throws -> [UInt8] { try encode(Frame(packet: packet)) }
+}

@@ -1,0 +1,197 @@
+/// Walks MessagePack bytes before msgpack-c sees them, so every fault becomes a typed error with its offset.
+///
+/// msgpack-c reports little more than "parse error", trusts element counts when it allocates, and accepts any
+/// bytes in strings. The scanner checks, in one pass without allocating per element: each type byte is valid
+/// (0xc1 is never used), lengths fit in the bytes left, an array or map claims no more elements than bytes remain
+/// (each element takes at least one byte), nesting stays within `MessagePackLimits.maxDepth`, strings are UTF-8,
+/// timestamps (ext -1) have 4, 8 or 12 bytes and nanoseconds below 1e9, and nothing follows the value.
+/// Format: msgpack/msgpack `spec.md`.
+struct MessagePackScanner {
+    /// What the scan learned that msgpack-c's objects do not keep.
+    struct Result {
+        /// Pre-order indices (map key before value) of non-negative integers read from signed encodings (0xd0-0xd3),
+        /// which msgpack-c folds into its unsigned type; `MessagePackValue` keeps them as `.int`.
+        var signedNonNegativeIndices: [Int] = []
+    }
+
+    /// Scans `bytes`, which must hold exactly one value.
+    /// - Throws: `WireError` with `offset` and `payloadOffset` set to the offending byte.
+    static func scan(_ bytes: UnsafeRawBufferPointer, limits: MessagePackLimits) throws -> Result {
+        var result = Result()
+        let end = bytes.count
+        var offset = 0
+        var valueIndex = 0
+        var openCounts: [Int] = []
+        openCounts.reserveCapacity(8)
+
+        func fail(_ kind: WireError.Kind, at position: Int, _ detail: String) -> WireError {
+            WireError(kind, offset: position, detail: detail, payloadOffset: position)
+        }
+        func uint(_ position: Int, _ width: Int) -> Int {
+            var value = 0
+            for index in position..<(position + width) { value = value << 8 | Int(bytes[index]) }
+            return value
+        }
+
+        repeat {
+            guard offset < end else {
+                throw fail(.truncatedMessagePack, at: offset, "expected a value at byte \(offset), found the end")
+            }
+            let start = offset
+            let byte = bytes[offset]
+            var headerSize = 1
+            var bodySize = 0
+            var elementCount = -1  // array elements, or map keys + values; -1 for a scalar
+            var isString = false
+            var extType: Int8?
+            switch byte {
+            case 0x00...0x7f, 0xe0...0xff, 0xc0, 0xc2, 0xc3:
+                break
+            case 0x80...0x8f: elementCount = Int(byte & 0x0f) * 2
+            case 0x90...0x9f: elementCount = Int(byte & 0x0f)
+            case 0xa0...0xbf:
+                bodySize = Int(byte & 0x1f)
+                isString = true
+            case 0xc1:
+                throw fail(.invalidMessagePack, at: start, "byte 0xc1 at \(start) starts no value (never used)")
+            case 0xc4, 0xc5, 0xc6, 0xd9, 0xda, 0xdb:
+                let width = byte >= 0xd9 ? 1 << Int(byte - 0xd9) : 1 << Int(byte - 0xc4)
+                headerSize = 1 + width
+                isString = byte >= 0xd9
+                guard end - start >= headerSize else {
+                    throw fail(.truncatedMessagePack, at: start, "length of the value at byte \(start) is cut")
+                }
+                bodySize = uint(start + 1, width)
+            case 0xc7, 0xc8, 0xc9:
+                let width = 1 << Int(byte - 0xc7)
+                headerSize = 2 + width
+                guard end - start >= headerSize else {
+                    throw fail(.truncatedMessagePack, at: start, "ext header at byte \(start) is cut")
+                }
+                bodySize = uint(start + 1, width)
+                extType = Int8(bitPattern: bytes[start + 1 + width])
+            case 0xca: bodySize = 4
+            case 0xcb: bodySize = 8
+            case 0xcc...0xcf: bodySize = 1 << Int(byte - 0xcc)
+            case 0xd0...0xd3:
+                bodySize = 1 << Int(byte - 0xd0)
+                if end - start > 1, bytes[start + 1] & 0x80 == 0 {
+                    result.signedNonNegativeIndices.append(valueIndex)
+                }
+            case 0xd4...0xd8:
+                headerSize = 2
+                bodySize = 1 << Int(byte - 0xd4)
+                guard end - start >= 2 else {
+                    throw fail(.truncatedMessagePack, at: start, "ext type at byte \(start) is cut")
+                }
+                extType = Int8(bitPattern: bytes[start + 1])
+            case 0xdc, 0xdd, 0xde, 0xdf:
+                let width = byte & 1 == 0 ? 2 : 4
+                headerSize = 1 + width
+                guard end - start >= headerSize else {
+                    throw fail(.truncatedMessagePack, at: start, "element count at byte \(start) is cut")
+                }
+                let count = uint(start + 1, width)
+                elementCount = byte >= 0xde ? count * 2 : count
+            default:
+                preconditionFailure("unreachable: every byte value is covered")
+            }
+            valueIndex += 1
+            offset = start + headerSize
+            if elementCount >= 0 {
+                let remaining = end - offset
+                guard elementCount <= remaining else {
+                    let what = byte >= 0xde || (0x80...0x8f).contains(byte)
+                        ? "map at byte \(start) claims \(elementCount / 2) pairs"
+                        : "array at byte \(start) claims \(elementCount) elements"
+                    throw fail(.countExceedsRemainingBytes, at: start, "\(what) but only \(remaining) bytes remain")
+                }
+                if elementCount > 0 {
+                    guard openCounts.count < limits.maxDepth else {
+                        throw fail(
+                            .nestedTooDeeply, at: start,
+                            "container at byte \(start) nests deeper than \(limits.maxDepth) levels"
+                        )
+                    }
+                    openCounts.append(elementCount)
+                    continue
+                }
+            } else {
+                guard bodySize <= end - offset else {
+                    throw fail(
+                        .truncatedMessagePack, at: start,
+                        "value at byte \(start) needs \(bodySize) more bytes, \(end - offset) remain"
+                    )
+                }
+                if isString {
+                    try validateUTF8(bytes, from: offset, count: bodySize, valueStart: start)
+                }
+                if extType == -1 {
+                    try validateTimestamp(bytes, from: offset, count: bodySize, valueStart: start)
+                }
+                offset += bodySize
+            }
+            // A scalar or an empty container is complete; close every container it completes.
+            while let last = openCounts.last {
+                if last == 1 {
+                    openCounts.removeLast()
+                } else {
+                    openCounts[openCounts.count - 1] = last - 1
+                    break
+                }
+            }
+        } while !openCounts.isEmpty
+
+        guard offset == end else {
+            throw fail(.trailingBytes, at: offset, "\(end - offset) bytes follow the value, which ends at byte \(offset)")
+        }
+        return result
+    }
+
+    private static func validateUTF8(
+        _ bytes: UnsafeRawBufferPointer, from start: Int, count: Int, valueStart: Int
+    ) throws {
+        var isASCII = true
+        for index in start..<(start + count) where bytes[index] >= 0x80 {
+            isASCII = false
+            break
+        }
+        if isASCII { return }
+        let slice = UnsafeRawBufferPointer(rebasing: bytes[start..<(start + count)])
+        guard String(validating: slice, as: UTF8.self) != nil else {
+            throw WireError(
+                .invalidMessagePack, offset: valueStart, detail: "string at byte \(valueStart) is not valid UTF-8",
+                payloadOffset: valueStart
+            )
+        }
+    }
+
+    private static func validateTimestamp(
+        _ bytes: UnsafeRawBufferPointer, from start: Int, count: Int, valueStart: Int
+    ) throws {
+        var nanoseconds: UInt32 = 0
+        switch count {
+        case 4:
+            return
+        case 8:
+            nanoseconds = (UInt32(bytes[start]) << 24 | UInt32(bytes[start + 1]) << 16
+                | UInt32(bytes[start + 2]) << 8 | UInt32(bytes[start + 3])) >> 2
+        case 12:
+            nanoseconds = UInt32(bytes[start]) << 24 | UInt32(bytes[start + 1]) << 16
+                | UInt32(bytes[start + 2]) << 8 | UInt32(bytes[start + 3])
+        default:
+            throw WireError(
+                .invalidMessagePack, offset: valueStart,
+                detail: "timestamp (ext -1) at byte \(valueStart) has \(count) bytes (expected 4, 8 or 12)",
+                payloadOffset: valueStart
+            )
+        }
+        guard nanoseconds < 1_000_000_000 else {
+            throw WireError(
+                .invalidMessagePack, offset: valueStart,
+                detail: "timestamp at byte \(valueStart) has \(nanoseconds) nanoseconds (expected below 1e9)",
+                payloadOffset: valueStart
+            )
+        }
+    }
+}

@@ -1,0 +1,23 @@
+extension MessagePackValue {
+    /// Decodes exactly one value from `bytes`, checking them first (see `MessagePackScanner`).
+    /// - Parameters:
+    ///   - bytes: the encoded value, nothing before or after it.
+    ///   - limits: nesting bound.
+    /// - Throws: `WireError` (`.invalidMessagePack`, `.truncatedMessagePack`, `.nestedTooDeeply`,
+    ///   `.countExceedsRemainingBytes`, `.trailingBytes`) whose `offset` is the offending byte in `bytes`.
+    public init(messagePack bytes: [UInt8], limits: MessagePackLimits = MessagePackLimits()) throws {
+        self = try bytes.withUnsafeBytes { try MessagePackValue(messagePack: $0, limits: limits) }
+    }
+
+    /// Decodes exactly one value from raw bytes; see `init(messagePack:limits:)`.
+    /// - Throws: `WireError` naming the offending byte's offset in `bytes`.
+    public init(messagePack bytes: UnsafeRawBufferPointer, limits: MessagePackLimits = MessagePackLimits()) throws {
+        let scan = try MessagePackScanner.scan(bytes, limits: limits)
+        self = try MessagePackSerialization.unpack(bytes, scan: scan)
+    }
+
+    /// The value encoded as MessagePack, each integer, string, container and timestamp in its shortest form.
+    ///
+    /// `.int` of a non-negative number packs as an unsigned integer (so it decodes back as `.uint`).
+    public func messagePackBytes() -> [UInt8] { MessagePackSerialization.pack(self) }
+}

@@ -1,0 +1,89 @@
+extension Packet {
+    /// Types a frame's payload by its (cmd, opcode) (DESIGN.md §3).
+    ///
+    /// `cmd` 3 gives `.error`; an empty-map response gives `.empty`; an unknown opcode, or a known one whose payload
+    /// does not fit the typed shape, keeps the payload as `.raw`. Never fails for a decoded frame: the `throws` is
+    /// reserved for checks a later protocol version may add.
+    /// - Throws: nothing today.
+    public init(frame: Frame) throws {
+        self.init(cmd: frame.cmd, seq: frame.seq, opcode: frame.opcode, body: Packet.body(of: frame))
+    }
+
+    private static func body(of frame: Frame) -> Body {
+        let payload = frame.payload
+        let decoder = MessagePackDecoder()
+        func typed<T: Decodable>(_ type: T.Type, _ wrap: (T) -> Body) -> Body {
+            guard let value = try? decoder.decode(type, from: payload) else { return .raw(payload) }
+            return wrap(value)
+        }
+        switch frame.cmd {
+        case .error:
+            return typed(ErrorPayload.self, Body.error)
+        case .request:
+            switch frame.opcode {
+            case .sessionInit: return typed(SessionInitRequest.self, Body.sessionInit)
+            case .login: return typed(LoginRequest.self, Body.login)
+            case .chatHistory: return typed(ChatHistoryRequest.self, Body.chatHistory)
+            case .chatMark: return typed(ChatMarkRequest.self, Body.chatMark)
+            case .msgSend: return typed(MsgSendRequest.self, Body.msgSend)
+            case .photoUpload: return typed(PhotoUploadRequest.self, Body.photoUpload)
+            case .ping: return typed(PingRequest.self, Body.ping)
+            default: return .raw(payload)
+            }
+        case .response:
+            if payload == .map([]) { return .empty }
+            switch frame.opcode {
+            case .sessionInit: return typed(SessionInitResponse.self, Body.sessionInitResponse)
+            case .login: return typed(LoginResponse.self, Body.loginResponse)
+            case .chatHistory: return typed(ChatHistoryResponse.self, Body.chatHistoryResponse)
+            case .msgSend: return typed(MsgSendResponse.self, Body.msgSendResponse)
+            case .photoUpload: return typed(PhotoUploadResponse.self, Body.photoUploadResponse)
+            default: return .raw(payload)
+            }
+        case .push:
+            switch frame.opcode {
+            case .notifMessage: return typed(NotifMessage.self, Body.notifMessage)
+            case .notifMark: return typed(NotifMark.self, Body.notifMark)
+            default: return .raw(payload)
+            }
+        }
+    }
+}
+
+extension Frame {
+    /// Encodes a packet's typed body as its payload map (`.empty` as `{}`, `.raw` as is).
+    public init(packet: Packet) {
+        self.init(cmd: packet.cmd, seq: packet.seq, opcode: packet.opcode, payload: Frame.payload(of: packet.body))
+    }
+
+    private static func payload(of body: Packet.Body) -> MessagePackValue {
+        switch body {
+        case .sessionInit(let value): encoded(value)
+        case .sessionInitResponse(let value): encoded(value)
+        case .login(let value): encoded(value)
+        case .loginResponse(let value): encoded(value)
+        case .chatHistory(let value): encoded(value)
+        case .chatHistoryResponse(let value): encoded(value)
+        case .chatMark(let value): encoded(value)
+        case .msgSend(let value): encoded(value)
+        case .msgSendResponse(let value): encoded(value)
+        case .photoUpload(let value): encoded(value)
+        case .photoUploadResponse(let value): encoded(value)
+        case .ping(let value): encoded(value)
+        case .notifMessage(let value): encoded(value)
+        case .notifMark(let value): encoded(value)
+        case .empty: .map([])
+        case .error(let value): encoded(value)
+        case .raw(let value): value
+        }
+    }
+
+    private static func encoded(_ value: some Encodable) -> MessagePackValue {
+        do {
+            return try MessagePackEncoder().encode(value)
+        } catch {
+            // The message types' synthesized encoders only call containers that never throw.
+            preconditionFailure("encoding \(type(of: value)) failed: \(error)")
+        }
+    }
+}
