@@ -79,6 +79,15 @@ import Testing
         #expect(result.issues.first?.byteCount == Int64(tail.count))
     }
 
+    @Test("a header found by scanning whose payload never arrives is skipped, not reported as a cut frame")
+    func tentativeHeaderAtEnd() throws {
+        let bytes: [UInt8] = [1, 2, 3, 10, 0, 0, 1, 0, 1, 0, 0, 0, 99, 5, 6]
+        let result = try decode([flow.server(500, Array(bytes[0..<8])), flow.server(508, Array(bytes[8...]))])
+        #expect(result.frames.isEmpty)
+        #expect(result.issues.map(\.kind) == [.skippedToResync])
+        #expect(result.issues.first?.byteCount == Int64(bytes.count))
+    }
+
     @Test("a bad header where a frame should start is reported and decoding resumes at the next frame")
     func badHeaderResync() throws {
         let good = try Self.frame(.request, seq: 1, .ping)

@@ -16,6 +16,8 @@ struct StreamFrameExtractor {
     /// End offsets of the buffered runs with their completing packets, in stream order.
     private var completions: [(endOffset: Int64, timestamp: CaptureTimestamp, packetNumber: Int)] = []
     private var needsResync: Bool
+    /// Whether the frame at the buffer's start was found by scanning and is not yet confirmed.
+    private var isTentative = false
     private var lastPacketNumber = 0
     private(set) var frames: [TraceFrame] = []
     private(set) var issues: [TraceFrameIssue] = []
@@ -42,6 +44,7 @@ struct StreamFrameExtractor {
                 }
                 buffer.removeAll()
                 completions.removeAll()
+                isTentative = false
                 bufferOffset = gap.endOffset
                 needsResync = true
             case .data(let run):
@@ -65,7 +68,6 @@ struct StreamFrameExtractor {
     private mutating func decodeBuffered(atEnd: Bool = false) {
         var start = 0
         defer { drop(start) }
-        var isTentative = false
         while true {
             if needsResync {
                 guard let found = scanner.plausibleHeaderOffset(in: buffer, from: start, requiresWholeFrame: atEnd)
