@@ -191,3 +191,47 @@ import Testing
         #expect(connection.clientToServer.anomalies.map(\.kind) == [.outOfWindow])
     }
 }
+
+/// Randomized reassembly: shuffled, duplicated, dropped and cut segments, checked against the bytes sent.
+@Suite struct StreamReassemblerRandomizedTests {
+    @Test("shuffled and duplicated segments reassemble exactly; dropped or cut ones leave consistent gaps",
+          arguments: [11, 12, 13, 14, 15, 16, 17, 18] as [UInt64])
+    func randomized(seed: UInt64) throws {
+        var random = SplitMix64(seed: seed)
+        for round in 0..<12 {
+            let flow = SyntheticFlow(clientISN: UInt32.random(in: 0...UInt32.max, using: &random), serverISN: 1)
+            let sent = (0..<Int.random(in: 1...600, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) }
+            var segments: [(offset: Int, length: Int)] = []
+            var offset = 0
+            while offset < sent.count {
+                let length = min(Int.random(in: 1...60, using: &random), sent.count - offset)
+                segments.append((offset, length))
+                offset += length
+            }
+            let isLossy = round % 2 == 1
+            var order = segments
+            order.shuffle(using: &random)
+            order += (0..<Int.random(in: 0...3, using: &random)).compactMap { _ in segments.randomElement(using: &random) }
+            var capture = SyntheticCapture()
+            for frame in flow.handshake() { capture.add(frame) }
+            for (index, segment) in order.enumerated() {
+                if isLossy && Int.random(in: 0..<5, using: &random) == 0 { continue }
+                let frame = flow.client(segment.offset, Array(sent[segment.offset..<(segment.offset + segment.length)]))
+                let keep = isLossy && Int.random(in: 0..<5, using: &random) == 0
+                    ? 54 + Int.random(in: 0..<segment.length, using: &random) : nil
+                capture.add(frame, microseconds: (index + 3) * 10, keep: keep)
+            }
+            let trace = try TraceReader.read(path: capture.write())
+            let stream = try #require(trace.connections.first, "seed \(seed) round \(round)").clientToServer
+            #expect(stream.invariantViolation() == nil, "seed \(seed) round \(round)")
+            for run in stream.runs {
+                #expect(Array(sent[Int(run.offset)..<Int(run.endOffset)]) == run.bytes, "seed \(seed) round \(round)")
+            }
+            #expect(stream.anomalies.allSatisfy { $0.kind == .dataAfterGap }, "seed \(seed) round \(round)")
+            if !isLossy {
+                #expect(stream.bytesIgnoringGaps == sent, "seed \(seed) round \(round)")
+                #expect(stream.gaps.isEmpty, "seed \(seed) round \(round)")
+            }
+        }
+    }
+}

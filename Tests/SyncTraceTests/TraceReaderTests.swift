@@ -26,7 +26,7 @@ import Testing
         .init(file: "ipv4_tcp_http_xml.pcap", format: .pcapMicroseconds, linkType: .ethernet, packets: 1,
               tcpPackets: 1, connections: [(0, 605, 0)]),
         .init(file: "ipv4_tcp_http_xml_tso.pcap", format: .pcapMicroseconds, linkType: .ethernet, packets: 1,
-              tcpPackets: 1, connections: [(1962, 0, 0)]),
+              tcpPackets: 1, connections: [(1976, 0, 0)]),
         .init(file: "mptcp-v1.pcap", format: .pcapMicroseconds, linkType: .linuxCooked, packets: 20,
               tcpPackets: 20, connections: [(10_268, 10_268, 0)]),
         .init(file: "tcp-auth-heapoverflow.pcap", format: .pcapMicroseconds, linkType: .ethernet, packets: 1,

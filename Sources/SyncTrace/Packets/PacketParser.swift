@@ -123,7 +123,7 @@ public enum PacketParser {
         if totalLength == 0 {
             // TCP segmentation offload: the sender's stack leaves the length 0 for the NIC to fill in; the packet
             // runs to the end of the original frame.
-            totalLength = record.originalLength - (record.bytes.count - (bytes.count - start)) - start
+            totalLength = max(0, record.originalLength - start)
         }
         guard totalLength >= headerLength else { throw Skip(.malformedIPHeader) }
         let fragment = u16(bytes, start + 6)!

@@ -33,4 +33,20 @@ public struct TCPStreamTrace: Hashable, Sendable {
 
     /// Every reassembled byte, gaps left out (so bytes on both sides of a gap are joined).
     public var bytesIgnoringGaps: [UInt8] { runs.flatMap(\.bytes) }
+
+    /// Checks the pieces' invariants: each non-empty, the first at offset 0 or later, each starting where the
+    /// previous one ends. Tests and debug tooling call it; a failure is a bug in the reassembler, not bad input.
+    /// - Returns: a description of the first violation, or nil when the stream is consistent.
+    func invariantViolation() -> String? {
+        var expected: Int64? = nil
+        for (index, piece) in pieces.enumerated() {
+            if piece.endOffset <= piece.offset { return "piece \(index) at offset \(piece.offset) is empty" }
+            if let expected, piece.offset != expected {
+                return "piece \(index) starts at \(piece.offset), expected \(expected)"
+            }
+            if piece.offset < 0 { return "piece \(index) starts before the stream, at \(piece.offset)" }
+            expected = piece.endOffset
+        }
+        return nil
+    }
 }
