@@ -3,7 +3,7 @@ import Testing
 @testable import SyncTrace
 
 @Suite struct TraceReaderTests {
-    /// What each capture in Fixtures/pcap yields (figures checked against the files by hand and with tcpdump -r).
+    /// What each capture in Fixtures/pcap yields (figures checked against tshark -T fields -e tcp.len).
     struct FixtureExpectation: Sendable, CustomStringConvertible {
         var file: String
         var format: CaptureFormat
