@@ -4,6 +4,7 @@ import Foundation
 enum CommandRegistry {
     static let all: [CommandSpec] = [
         // Commands are added here, one line each, e.g. `DecodeCommand.spec,`.
+        DecodeCommand.spec,
         TraceDecodeCommand.spec,
     ]
 

@@ -1,0 +1,100 @@
+import Foundation
+import SyncSim
+
+/// `syncsim decode FILE`: prints each frame of a raw byte stream as one JSON line.
+///
+/// The raw-stream path is `printFrames(ofRawStream:...)`, so other inputs (pcap, after TCP reassembly) reuse it.
+enum DecodeCommand {
+    static let spec = CommandSpec(
+        name: "decode",
+        summary: "print the frames of a raw byte stream as JSON lines",
+        help: """
+            usage: syncsim decode FILE [--layout cmd8-seq16|cmd16-seq8] [--max-payload-bytes N]
+
+            Reads FILE, one direction of a connection with frames back to back (10-byte header + payload), and
+            prints one JSON line per frame:
+              {"frame":1,"offset":0,"ver":10,"cmd":1,"cmdName":"response","seq":7,"opcode":19,"opcodeName":"LOGIN",
+               "compressed":false,"wirePayloadBytes":96,"payloadBytes":96,"payload":{...}}
+            offset is the frame's first byte in FILE; wirePayloadBytes the payload as sent (LZ4 block when
+            compressed), payloadBytes after decompression. The payload is written as JSON keeping map order;
+            binary values are base64 strings (RFC 4648), timestamps {"timestamp":{"seconds":S,"nanoseconds":N}},
+            other ext values {"ext":TYPE,"base64":"..."}.
+
+            On malformed input the frames before the fault are printed, then one line on stderr naming the frame,
+            its offset and what was expected, and the exit code is 2.
+
+            options:
+              --layout L              header layout: cmd8-seq16 (cmd u8 + seq u16, the default) or
+                                      cmd16-seq8 (cmd u16 + seq u8)
+              --max-payload-bytes N   largest payload accepted, on the wire and decompressed (default 8388608, 8 MiB)
+
+            example:
+              syncsim decode Fixtures/wire/login-response.bin
+            """,
+        run: { arguments, console in try run(&arguments, &console) }
+    )
+
+    static func run(_ arguments: inout ArgumentList, _ console: inout Console) throws -> Int32 {
+        let layoutName = try arguments.value(of: "--layout") ?? HeaderLayout.standard.rawValue
+        guard let layout = HeaderLayout(rawValue: layoutName) else {
+            throw UsageError("option --layout: expected cmd8-seq16 or cmd16-seq8, got '\(layoutName)'")
+        }
+        let maxPayloadBytes = try arguments.int("--max-payload-bytes", in: 0...FrameHeader.maxPayloadLengthField)
+            ?? FrameDecoder.defaultMaxPayloadBytes
+        let files = arguments.positionals()
+        try arguments.finish()
+        guard files.count == 1, let path = files.first else {
+            throw UsageError("expected one FILE, got \(files.count)")
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw DecodeInputError(path: path, detail: "cannot read the file")
+        }
+        let decoder = FrameDecoder(layout: layout, maxPayloadBytes: maxPayloadBytes)
+        do {
+            _ = try printFrames(ofRawStream: [UInt8](data), decoder: decoder, console: &console)
+        } catch let error as WireError {
+            throw DecodeInputError(path: path, detail: error.description)
+        }
+        return ExitCode.success
+    }
+
+    /// Decodes a raw stream (one direction, frames back to back) and prints one JSON line per frame.
+    /// - Parameters:
+    ///   - bytes: the whole stream.
+    ///   - decoder: a decoder set up with the layout and limits to use.
+    ///   - console: where the lines go.
+    /// - Returns: how many frames were printed.
+    /// - Throws: `WireError` at the first fault, after printing every frame before it.
+    static func printFrames(ofRawStream bytes: [UInt8], decoder: FrameDecoder, console: inout Console) throws -> Int {
+        var decoder = decoder
+        var buffer = ByteReader(bytes)
+        var count = 0
+        while let decoded = try decoder.decodeFrame(&buffer) {
+            console.out(jsonLine(for: decoded))
+            count += 1
+        }
+        try decoder.finish(buffer)
+        return count
+    }
+
+    /// One frame as a JSON line, keys in a fixed order (see the help text).
+    static func jsonLine(for decoded: DecodedFrame) -> String {
+        let header = decoded.header
+        var line = "{\"frame\":\(decoded.number),\"offset\":\(decoded.offset),\"ver\":\(header.version)"
+        line += ",\"cmd\":\(header.cmd.rawValue),\"cmdName\":\"\(header.cmd)\",\"seq\":\(header.seq)"
+        line += ",\"opcode\":\(header.opcode.rawValue),\"opcodeName\":\"\(header.opcode)\""
+        line += ",\"compressed\":\(header.isCompressed),\"wirePayloadBytes\":\(header.payloadLength)"
+        line += ",\"payloadBytes\":\(decoded.payloadByteCount),\"payload\":"
+        JSONWriter.write(decoded.frame.payload, into: &line)
+        line += "}"
+        return line
+    }
+}
+
+/// A file `syncsim decode` could not read or decode: `PATH: frame 3 at offset 120: ...`.
+struct DecodeInputError: Error, Hashable, CustomStringConvertible {
+    var path: String
+    var detail: String
+
+    var description: String { "\(path): \(detail)" }
+}

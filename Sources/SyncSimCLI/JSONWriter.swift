@@ -1,0 +1,89 @@
+import Foundation
+import SyncSim
+
+/// Writes `MessagePackValue`s as compact, deterministic JSON: map pairs in wire order, no added whitespace.
+///
+/// MessagePack has types JSON lacks; they are written as:
+/// - binary: a string of its bytes in standard base64 (RFC 4648 §4), e.g. `"AP8="` for 00 ff;
+/// - non-string map keys: the key's JSON text as a string (`1` -> `"1"`);
+/// - ext: `{"ext":TYPE,"base64":"..."}`; timestamp: `{"timestamp":{"seconds":S,"nanoseconds":N}}`;
+/// - non-finite floats: the strings `"NaN"`, `"Infinity"`, `"-Infinity"`.
+enum JSONWriter {
+    /// The value as one line of JSON.
+    static func string(for value: MessagePackValue) -> String {
+        var output = ""
+        write(value, into: &output)
+        return output
+    }
+
+    /// Appends the value's JSON to `output`.
+    static func write(_ value: MessagePackValue, into output: inout String) {
+        switch value {
+        case .nil: output += "null"
+        case .bool(let flag): output += flag ? "true" : "false"
+        case .int(let number): output += String(number)
+        case .uint(let number): output += String(number)
+        case .float(let number): writeFloat(number.isFinite, number.description, number < 0, into: &output)
+        case .double(let number): writeFloat(number.isFinite, number.description, number < 0, into: &output)
+        case .string(let text): writeString(text, into: &output)
+        case .binary(let bytes): writeString(Data(bytes).base64EncodedString(), into: &output)
+        case .array(let elements):
+            output += "["
+            for (index, element) in elements.enumerated() {
+                if index > 0 { output += "," }
+                write(element, into: &output)
+            }
+            output += "]"
+        case .map(let pairs):
+            output += "{"
+            for (index, pair) in pairs.enumerated() {
+                if index > 0 { output += "," }
+                if case .string(let key) = pair.key {
+                    writeString(key, into: &output)
+                } else {
+                    writeString(string(for: pair.key), into: &output)
+                }
+                output += ":"
+                write(pair.value, into: &output)
+            }
+            output += "}"
+        case .ext(let type, let data):
+            output += "{\"ext\":\(type),\"base64\":"
+            writeString(Data(data).base64EncodedString(), into: &output)
+            output += "}"
+        case .timestamp(let seconds, let nanoseconds):
+            output += "{\"timestamp\":{\"seconds\":\(seconds),\"nanoseconds\":\(nanoseconds)}}"
+        }
+    }
+
+    private static func writeFloat(_ isFinite: Bool, _ text: String, _ isNegative: Bool, into output: inout String) {
+        if isFinite {
+            output += text
+        } else if text == "nan" || text == "-nan" {
+            output += "\"NaN\""
+        } else {
+            output += isNegative ? "\"-Infinity\"" : "\"Infinity\""
+        }
+    }
+
+    /// Appends `text` as a JSON string, escaping quotes, backslashes and control characters (RFC 8259 §7).
+    static func writeString(_ text: String, into output: inout String) {
+        output += "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": output += "\\\""
+            case "\\": output += "\\\\"
+            case "\n": output += "\\n"
+            case "\r": output += "\\r"
+            case "\t": output += "\\t"
+            case "\u{08}": output += "\\b"
+            case "\u{0C}": output += "\\f"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: output.unicodeScalars.append(scalar)
+            }
+        }
+        output += "\""
+    }
+}

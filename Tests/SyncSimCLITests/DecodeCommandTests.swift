@@ -1,0 +1,87 @@
+import Foundation
+import Testing
+@testable import SyncSimCLI
+
+/// Runs `syncsim decode` in-process over the golden vectors in Fixtures/wire.
+@Suite struct DecodeCommandTests {
+    final class Captured: @unchecked Sendable {
+        var out = ""
+        var err = ""
+    }
+
+    static let wire = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/wire")
+
+    static func run(_ arguments: [String]) -> (code: Int32, out: String, err: String) {
+        let captured = Captured()
+        var console = Console(out: { captured.out += $0 }, err: { captured.err += $0 })
+        let code = runSyncSim(arguments: arguments, console: &console)
+        return (code, captured.out, captured.err)
+    }
+
+    static let vectors: [(name: String, arguments: [String])] = [
+        ("login-response", []),
+        ("history-page-compressed", []),
+        ("push-notif-message", []),
+        ("unknown-opcode", []),
+        ("session-cmd16", ["--layout", "cmd16-seq8"]),
+    ]
+
+    @Test("each golden vector prints exactly its expected JSON lines", arguments: vectors)
+    func goldenVectors(name: String, arguments: [String]) throws {
+        let expected = try String(contentsOf: Self.wire.appendingPathComponent("\(name).jsonl"), encoding: .utf8)
+        let result = Self.run(["decode", Self.wire.appendingPathComponent("\(name).bin").path] + arguments)
+        #expect(result.code == 0)
+        #expect(result.err == "")
+        #expect(result.out == expected)
+    }
+
+    @Test("a bad version prints the frames before it, then one stderr line naming the offset; exit 2")
+    func errorAfterFrames() throws {
+        let path = Self.wire.appendingPathComponent("push-then-bad-version.bin").path
+        let result = Self.run(["decode", path])
+        #expect(result.code == 2)
+        #expect(result.out.split(separator: "\n").count == 1)
+        #expect(result.out.hasPrefix("{\"frame\":1,\"offset\":0,"))
+        #expect(result.err == "syncsim decode: \(path): frame 2 at offset 85: unsupported version 9 at offset 85 (expected 10)\n")
+    }
+
+    @Test("a stream ending inside a header is reported at end of input; exit 2") func truncatedHeader() {
+        let path = Self.wire.appendingPathComponent("push-then-truncated-header.bin").path
+        let result = Self.run(["decode", path])
+        #expect(result.code == 2)
+        #expect(result.out.split(separator: "\n").count == 1)
+        #expect(result.err.contains("frame 2 at offset 85: stream ends at offset 89 inside the header: 4 of 10 bytes"))
+    }
+
+    @Test("a push read with the cmd16-seq8 layout has cmd 512: an input error, not a crash") func wrongLayout() {
+        let path = Self.wire.appendingPathComponent("push-notif-message.bin").path
+        let result = Self.run(["decode", path, "--layout", "cmd16-seq8"])
+        #expect(result.code == 2)
+        #expect(result.out == "")
+        #expect(result.err.contains("frame 1 at offset 0: unknown cmd 512 at offset 1"))
+    }
+
+    @Test("usage errors exit 2 and point to --help", arguments: [
+        ["decode"], ["decode", "a", "b"], ["decode", "x.bin", "--layout", "sideways"], ["decode", "x.bin", "--fast"],
+    ])
+    func usageErrors(arguments: [String]) {
+        let result = Self.run(arguments)
+        #expect(result.code == 2)
+        #expect(result.err.contains("--help"))
+    }
+
+    @Test("a missing file is an input error naming it") func missingFile() {
+        let result = Self.run(["decode", "/nonexistent/stream.bin"])
+        #expect(result.code == 2)
+        #expect(result.err.contains("/nonexistent/stream.bin"))
+    }
+
+    @Test("--help documents the binary encoding and the layouts") func help() {
+        let result = Self.run(["decode", "--help"])
+        #expect(result.code == 0)
+        #expect(result.out.contains("base64"))
+        #expect(result.out.contains("cmd16-seq8"))
+    }
+}
