@@ -273,3 +273,54 @@ import Testing
         #expect(trace.connections.map(\.server.port) == [443])
     }
 }
+
+/// pcapng inputs built with `PcapngWriter`: link types per interface.
+@Suite struct TraceReaderPcapngTests {
+    static let packet = SyntheticTCPConnection.ipv4TCP(
+        source: TCPEndpoint(address: .v4(0xc612_0001), port: 50_000), destination: TCPEndpoint(address: .v4(0xc612_0002), port: 443),
+        seq: 1, ack: 1, flags: [.ack, .psh], payload: Array("pcapng".utf8))
+
+    @Test("a pcapng file with an unsupported link type is an error naming it")
+    func unsupportedLinkType() throws {
+        var writer = PcapngWriter(interfaces: [.init(name: "user", linkType: LinkType(rawValue: 147))])
+        writer.append([1, 2, 3], timestamp: CaptureTimestamp(nanosecondsSinceEpoch: 1))
+        let path = try SyntheticCapture.write(writer.bytes, name: "user.pcapng")
+        let error = #expect(throws: TraceError.self) { try TraceReader.read(path: path) }
+        #expect(error?.kind == .unsupportedLinkType)
+    }
+
+    @Test("interfaces with different link types are refused by libpcap with an error, not a crash")
+    func mixedLinkTypes() throws {
+        var writer = PcapngWriter(interfaces: [.init(name: "raw"), .init(name: "eth", linkType: .ethernet)])
+        writer.append(Self.packet, interface: 0, timestamp: CaptureTimestamp(nanosecondsSinceEpoch: 1))
+        writer.append(PacketBytes.ethernet(etherType: 0x0800, payload: Self.packet), interface: 1,
+                      timestamp: CaptureTimestamp(nanosecondsSinceEpoch: 2))
+        let path = try SyntheticCapture.write(writer.bytes, name: "mixed.pcapng")
+        // libpcap 1.10 reads one link type per file and stops at the second interface's block.
+        let error = #expect(throws: TraceError.self) { try TraceReader.read(path: path) }
+        #expect(error?.kind == .malformedRecord)
+        #expect(error?.description.hasPrefix("\(path): packet 1: malformed record") == true)
+    }
+
+    @Test("a pcapng file cut inside a block names the packet")
+    func truncatedBlock() throws {
+        var writer = PcapngWriter(interfaces: [.init(name: "raw")])
+        writer.append(Self.packet, timestamp: CaptureTimestamp(nanosecondsSinceEpoch: 1))
+        writer.append(Self.packet, timestamp: CaptureTimestamp(nanosecondsSinceEpoch: 2))
+        let path = try SyntheticCapture.write(Array(writer.bytes.dropLast(10)), name: "cut.pcapng")
+        let error = #expect(throws: TraceError.self) { try TraceReader.read(path: path) }
+        #expect(error?.packetNumber == 2)
+        let kept = try TraceReader.read(path: path, options: .init(keepsTruncatedTail: true))
+        #expect(kept.connections.first?.clientToServer.bytesIgnoringGaps == Array("pcapng".utf8))
+    }
+
+    @Test("a snap length on the interface cuts packets and the cut bytes become a gap")
+    func snapLength() throws {
+        var writer = PcapngWriter(interfaces: [.init(name: "raw", snapLength: 44)])
+        writer.append(Self.packet, timestamp: CaptureTimestamp(nanosecondsSinceEpoch: 1))
+        let path = try SyntheticCapture.write(writer.bytes, name: "snap.pcapng")
+        let stream = try #require(try TraceReader.read(path: path).connections.first).clientToServer
+        #expect(stream.bytesIgnoringGaps == Array("pcap".utf8))
+        #expect(stream.gaps.map(\.cause) == [.cutBySnapLength])
+    }
+}
