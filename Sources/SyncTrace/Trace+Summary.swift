@@ -5,7 +5,8 @@ extension Trace {
     /// Lines look like `connection 1: 10.0.0.1:40000 -> 10.0.0.2:443, 12 packets, 0.250000000 s`.
     public func summaryLines() -> [String] {
         var lines: [String] = []
-        var header = "\(file): \(format), \(linkType), \(packetCount) packets, \(tcpPacketCount) TCP, "
+        var header =
+            "\(file): \(format), \(linkType), \(packetCount) packets, \(tcpPacketCount) TCP, "
             + "\(skippedPacketCount) skipped, \(connections.count) connections"
         if filteredOutPacketCount > 0 { header += ", \(filteredOutPacketCount) TCP packets filtered out by port" }
         lines.append(header)
@@ -26,7 +27,8 @@ extension Trace {
                 var line = "  \(direction): \(stream.segmentCount) segments, \(stream.byteCount) bytes"
                 line += ", \(stream.gaps.count) gaps (\(stream.missingByteCount) bytes missing)"
                 if stream.retransmittedSegmentCount > 0 {
-                    line += ", \(stream.retransmittedSegmentCount) retransmissions (\(stream.retransmittedByteCount) bytes)"
+                    line +=
+                        ", \(stream.retransmittedSegmentCount) retransmissions (\(stream.retransmittedByteCount) bytes)"
                 }
                 if !flags.isEmpty { line += ", " + flags.joined(separator: " ") }
                 lines.append(line)

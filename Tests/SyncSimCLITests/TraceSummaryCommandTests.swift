@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SyncSimCLI
 
 @Suite struct TraceSummaryCommandTests {
@@ -32,7 +33,8 @@ import Testing
     @Test("--keep-truncated prints what was read before a cut record")
     func keepTruncated() throws {
         let bytes = try #require(FileManager.default.contents(atPath: Self.fixture("dns_tcp.pcap")))
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("syncsim-cli-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "syncsim-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let path = directory.appendingPathComponent("cut.pcap").path
         try bytes.dropLast(5).write(to: URL(fileURLWithPath: path))

@@ -1,11 +1,15 @@
 import SyncProtocol
 import Testing
+
 @testable import SyncTrace
 
 @Suite struct FrameHeaderScannerTests {
-    static func frame(cmd: Command = .request, seq: UInt16, opcode: Opcode = .ping, text: String = "x") throws -> [UInt8] {
-        try FrameEncoder().encode(Frame(
-            cmd: cmd, seq: seq, opcode: opcode, payload: .map([MessagePackPair(.string("text"), .string(text))])))
+    static func frame(cmd: Command = .request, seq: UInt16, opcode: Opcode = .ping, text: String = "x") throws
+        -> [UInt8]
+    {
+        try FrameEncoder().encode(
+            Frame(
+                cmd: cmd, seq: seq, opcode: opcode, payload: .map([MessagePackPair(.string("text"), .string(text))])))
     }
 
     @Test("a stream that starts with a frame header is plausible at offset 0")
@@ -29,13 +33,15 @@ import Testing
         #expect(FrameHeaderScanner().plausibleHeaderOffset(in: bytes) == decoy.count)
     }
 
-    @Test("ver, cmd and length bounds decide plausibility", arguments: [
-        ([10, 3, 0, 1, 0, 1, 0, 0, 0, 0] as [UInt8], true),
-        ([11, 0, 0, 1, 0, 1, 0, 0, 0, 0], false),
-        ([10, 4, 0, 1, 0, 1, 0, 0, 0, 0], false),
-        ([10, 0, 0, 1, 0, 1, 1, 0x80, 0, 1], false),  // 8 MiB + 1
-        ([10, 0, 0, 1, 0, 1, 1, 0x80, 0, 0], true),   // exactly 8 MiB, compressed flag set
-    ])
+    @Test(
+        "ver, cmd and length bounds decide plausibility",
+        arguments: [
+            ([10, 3, 0, 1, 0, 1, 0, 0, 0, 0] as [UInt8], true),
+            ([11, 0, 0, 1, 0, 1, 0, 0, 0, 0], false),
+            ([10, 4, 0, 1, 0, 1, 0, 0, 0, 0], false),
+            ([10, 0, 0, 1, 0, 1, 1, 0x80, 0, 1], false),  // 8 MiB + 1
+            ([10, 0, 0, 1, 0, 1, 1, 0x80, 0, 0], true),  // exactly 8 MiB, compressed flag set
+        ])
     func bounds(header: [UInt8], isPlausible: Bool) {
         #expect((FrameHeaderScanner().plausiblePayloadLength(in: header, at: 0) != nil) == isPlausible)
     }

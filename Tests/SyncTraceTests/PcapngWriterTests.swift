@@ -1,5 +1,6 @@
 import SyncProtocol
 import Testing
+
 @testable import SyncTrace
 
 @Suite struct PcapngWriterTests {
@@ -18,9 +19,10 @@ import Testing
         }
         let encoder = FrameEncoder(compressionThresholdBytes: .max)
         let login = try encoder.encode(Frame(cmd: .request, seq: 1, opcode: .login, payload: .map([])))
-        let page = try encoder.encode(Frame(
-            cmd: .response, seq: 1, opcode: .login,
-            payload: .map([MessagePackPair(.string("blob"), .binary([UInt8](repeating: 7, count: 4000)))])))
+        let page = try encoder.encode(
+            Frame(
+                cmd: .response, seq: 1, opcode: .login,
+                payload: .map([MessagePackPair(.string("blob"), .binary([UInt8](repeating: 7, count: 4000)))])))
         add(connection.open())
         add(connection.send(login, .clientToServer))
         add(connection.send(page, .serverToClient))
@@ -30,8 +32,9 @@ import Testing
 
     @Test("a written capture reads back: packets, reassembled bytes, nanosecond timestamps, frames")
     func roundTrip() throws {
-        var connection = SyntheticTCPConnection(client: Self.client, server: Self.server, clientISN: 4_294_967_000,
-                                                serverISN: 77, mss: 1000)
+        var connection = SyntheticTCPConnection(
+            client: Self.client, server: Self.server, clientISN: 4_294_967_000,
+            serverISN: 77, mss: 1000)
         let (writer, expected) = try Self.capture(connection: &connection)
         let path = try SyntheticCapture.write(writer.bytes, name: "run.pcapng")
         let decoding = try TraceDecoder().decode(path: path)

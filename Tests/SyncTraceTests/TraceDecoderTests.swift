@@ -1,5 +1,6 @@
 import SyncProtocol
 import Testing
+
 @testable import SyncTrace
 
 /// Protocol frames carried in synthetic captures: framing across packets, timestamps, resync after gaps.
@@ -7,8 +8,9 @@ import Testing
     let flow = SyntheticFlow()
 
     static func frame(_ cmd: Command, seq: UInt16, _ opcode: Opcode, text: String = "hello") throws -> [UInt8] {
-        try FrameEncoder().encode(Frame(
-            cmd: cmd, seq: seq, opcode: opcode, payload: .map([MessagePackPair(.string("text"), .string(text))])))
+        try FrameEncoder().encode(
+            Frame(
+                cmd: cmd, seq: seq, opcode: opcode, payload: .map([MessagePackPair(.string("text"), .string(text))])))
     }
 
     func decode(_ frames: [[UInt8]], startMicroseconds: [Int]? = nil) throws -> TraceDecoder.ConnectionFrames {
@@ -25,9 +27,10 @@ import Testing
         let login = try Self.frame(.request, seq: 1, .login)
         let reply = try Self.frame(.response, seq: 1, .login, text: "welcome")
         let push = try Self.frame(.push, seq: 0, .notifMessage, text: "hi")
-        let result = try decode(flow.handshake() + [
-            flow.client(0, login), flow.server(0, reply + push, ack: login.count),
-        ])
+        let result = try decode(
+            flow.handshake() + [
+                flow.client(0, login), flow.server(0, reply + push, ack: login.count),
+            ])
         #expect(result.frames.map(\.opcode) == [.login, .login, .notifMessage])
         #expect(result.frames.map(\.cmd) == [.request, .response, .push])
         #expect(result.frames.map(\.direction) == [.clientToServer, .serverToClient, .serverToClient])
@@ -39,9 +42,11 @@ import Testing
     @Test("a frame split over packets takes the timestamp of the packet carrying its last byte")
     func splitFrame() throws {
         let bytes = try Self.frame(.request, seq: 9, .msgSend, text: String(repeating: "a", count: 50))
-        let result = try decode(flow.handshake() + [
-            flow.client(0, Array(bytes[0..<4])), flow.client(4, Array(bytes[4..<30])), flow.client(30, Array(bytes[30...])),
-        ])
+        let result = try decode(
+            flow.handshake() + [
+                flow.client(0, Array(bytes[0..<4])), flow.client(4, Array(bytes[4..<30])),
+                flow.client(30, Array(bytes[30...])),
+            ])
         let frame = try #require(result.frames.first)
         #expect(result.frames.count == 1)
         #expect(frame.packetNumber == 6)
@@ -56,11 +61,12 @@ import Testing
         let third = try Self.frame(.request, seq: 3, .msgSend)
         let stream = first + second + third
         // The capture misses bytes 20..<30 (inside the first frame); the server's ACK shows they were sent.
-        let result = try decode(flow.handshake() + [
-            flow.client(0, Array(stream[0..<20])),
-            flow.server(0, [], flags: PacketBytes.ack, ack: 30),
-            flow.client(30, Array(stream[30...])),
-        ])
+        let result = try decode(
+            flow.handshake() + [
+                flow.client(0, Array(stream[0..<20])),
+                flow.server(0, [], flags: PacketBytes.ack, ack: 30),
+                flow.client(30, Array(stream[30...])),
+            ])
         #expect(result.frames.map(\.seq) == [2, 3])
         #expect(result.frames.first?.decoded.offset == first.count)
         let kinds = result.issues.map(\.kind)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SyncTrace
 
 @Suite struct TraceReaderTests {
@@ -17,30 +18,41 @@ import Testing
     }
 
     static let fixtures: [FixtureExpectation] = [
-        .init(file: "bigtcp-ipv6.pcap", format: .pcapMicroseconds, linkType: .ethernet, packets: 1, tcpPackets: 1,
-              connections: [(79_968, 0, 0)]),
-        .init(file: "dns_tcp.pcap", format: .pcapMicroseconds, linkType: .ethernet, packets: 11, tcpPackets: 11,
-              connections: [(58, 226, 0)]),
-        .init(file: "empty.pcapng", format: .pcapng, linkType: .ethernet, packets: 0, tcpPackets: 0,
-              connections: []),
-        .init(file: "ipv4_tcp_http_xml.pcap", format: .pcapMicroseconds, linkType: .ethernet, packets: 1,
-              tcpPackets: 1, connections: [(0, 605, 0)]),
-        .init(file: "ipv4_tcp_http_xml_tso.pcap", format: .pcapMicroseconds, linkType: .ethernet, packets: 1,
-              tcpPackets: 1, connections: [(1976, 0, 0)]),
-        .init(file: "mptcp-v1.pcap", format: .pcapMicroseconds, linkType: .linuxCooked, packets: 20,
-              tcpPackets: 20, connections: [(10_268, 10_268, 0)]),
-        .init(file: "tcp-auth-heapoverflow.pcap", format: .pcapMicroseconds, linkType: .ethernet, packets: 1,
-              tcpPackets: 0, skips: [.truncatedTCPHeader: 1], connections: []),
-        .init(file: "tcp-handshake-nano.pcap", format: .pcapNanoseconds, linkType: .linuxCooked, packets: 3,
-              tcpPackets: 3, connections: [(0, 0, 0)]),
-        .init(file: "tcp_header_heapoverflow.pcap", format: .pcapMicroseconds, linkType: .ethernet, packets: 1,
-              tcpPackets: 0, skips: [.truncatedTCPHeader: 1], connections: []),
-        .init(file: "tcp_rst_data-trunc.pcap", format: .pcapMicroseconds, linkType: .ethernet, packets: 1,
-              tcpPackets: 1, connections: [(0, 57, 1)]),
+        .init(
+            file: "bigtcp-ipv6.pcap", format: .pcapMicroseconds, linkType: .ethernet, packets: 1, tcpPackets: 1,
+            connections: [(79_968, 0, 0)]),
+        .init(
+            file: "dns_tcp.pcap", format: .pcapMicroseconds, linkType: .ethernet, packets: 11, tcpPackets: 11,
+            connections: [(58, 226, 0)]),
+        .init(
+            file: "empty.pcapng", format: .pcapng, linkType: .ethernet, packets: 0, tcpPackets: 0,
+            connections: []),
+        .init(
+            file: "ipv4_tcp_http_xml.pcap", format: .pcapMicroseconds, linkType: .ethernet, packets: 1,
+            tcpPackets: 1, connections: [(0, 605, 0)]),
+        .init(
+            file: "ipv4_tcp_http_xml_tso.pcap", format: .pcapMicroseconds, linkType: .ethernet, packets: 1,
+            tcpPackets: 1, connections: [(1976, 0, 0)]),
+        .init(
+            file: "mptcp-v1.pcap", format: .pcapMicroseconds, linkType: .linuxCooked, packets: 20,
+            tcpPackets: 20, connections: [(10_268, 10_268, 0)]),
+        .init(
+            file: "tcp-auth-heapoverflow.pcap", format: .pcapMicroseconds, linkType: .ethernet, packets: 1,
+            tcpPackets: 0, skips: [.truncatedTCPHeader: 1], connections: []),
+        .init(
+            file: "tcp-handshake-nano.pcap", format: .pcapNanoseconds, linkType: .linuxCooked, packets: 3,
+            tcpPackets: 3, connections: [(0, 0, 0)]),
+        .init(
+            file: "tcp_header_heapoverflow.pcap", format: .pcapMicroseconds, linkType: .ethernet, packets: 1,
+            tcpPackets: 0, skips: [.truncatedTCPHeader: 1], connections: []),
+        .init(
+            file: "tcp_rst_data-trunc.pcap", format: .pcapMicroseconds, linkType: .ethernet, packets: 1,
+            tcpPackets: 1, connections: [(0, 57, 1)]),
     ]
 
-    @Test("every fixture capture reads without error and yields the expected packets, skips and bytes",
-          arguments: fixtures)
+    @Test(
+        "every fixture capture reads without error and yields the expected packets, skips and bytes",
+        arguments: fixtures)
     func fixture(_ expected: FixtureExpectation) throws {
         let trace = try TraceReader.read(path: FixturePath.pcap(expected.file))
         #expect(trace.format == expected.format)
@@ -94,9 +106,11 @@ import Testing
         #expect(error?.description.contains("/nonexistent/capture.pcap") == true)
     }
 
-    @Test("garbage, an empty file and a short file are not captures", arguments: [
-        Array("GET / HTTP/1.1\r\nHost: example\r\n\r\n".utf8), [], [0xd4, 0xc3],
-    ])
+    @Test(
+        "garbage, an empty file and a short file are not captures",
+        arguments: [
+            Array("GET / HTTP/1.1\r\nHost: example\r\n\r\n".utf8), [], [0xd4, 0xc3],
+        ])
     func garbage(_ bytes: [UInt8]) throws {
         let path = try SyntheticCapture.write(bytes, name: "garbage.pcap")
         let error = #expect(throws: TraceError.self) { try TraceReader.read(path: path) }
@@ -157,8 +171,9 @@ import Testing
     static func tcpOverIPv4(_ payload: [UInt8] = payload) -> [UInt8] {
         PacketBytes.ipv4(
             source: 0x0a00_0001, destination: 0x0a00_0002,
-            payload: PacketBytes.tcp(sourcePort: 40000, destinationPort: 443, seq: 7, flags: PacketBytes.ack,
-                                     payload: payload))
+            payload: PacketBytes.tcp(
+                sourcePort: 40000, destinationPort: 443, seq: 7, flags: PacketBytes.ack,
+                payload: payload))
     }
 
     static func tcpOverIPv6(extensions: [(kind: UInt8, body: [UInt8])] = []) -> [UInt8] {
@@ -166,8 +181,9 @@ import Testing
         let destination = [0x20, 0x01, 0x0d, 0xb8] + [UInt8](repeating: 0, count: 11) + [2]
         return PacketBytes.ipv6(
             source: source, destination: destination, extensions: extensions,
-            payload: PacketBytes.tcp(sourcePort: 40000, destinationPort: 443, seq: 7, flags: PacketBytes.ack,
-                                     payload: payload))
+            payload: PacketBytes.tcp(
+                sourcePort: 40000, destinationPort: 443, seq: 7, flags: PacketBytes.ack,
+                payload: payload))
     }
 
     struct LinkCase: Sendable, CustomStringConvertible {
@@ -177,24 +193,36 @@ import Testing
     }
 
     static let linkCases: [LinkCase] = [
-        .init(description: "Ethernet", linkType: 1, frame: PacketBytes.ethernet(etherType: 0x0800, payload: tcpOverIPv4())),
-        .init(description: "Ethernet with two VLAN tags", linkType: 1,
-              frame: PacketBytes.ethernet(etherType: 0x0800, vlanIDs: [10, 20], payload: tcpOverIPv4())),
-        .init(description: "Linux cooked v1", linkType: 113,
-              frame: PacketBytes.linuxCooked(protocolType: 0x0800, payload: tcpOverIPv4())),
-        .init(description: "Linux cooked v2 with IPv6", linkType: 276,
-              frame: PacketBytes.linuxCookedV2(protocolType: 0x86dd, payload: tcpOverIPv6())),
+        .init(
+            description: "Ethernet", linkType: 1, frame: PacketBytes.ethernet(etherType: 0x0800, payload: tcpOverIPv4())
+        ),
+        .init(
+            description: "Ethernet with two VLAN tags", linkType: 1,
+            frame: PacketBytes.ethernet(etherType: 0x0800, vlanIDs: [10, 20], payload: tcpOverIPv4())),
+        .init(
+            description: "Linux cooked v1", linkType: 113,
+            frame: PacketBytes.linuxCooked(protocolType: 0x0800, payload: tcpOverIPv4())),
+        .init(
+            description: "Linux cooked v2 with IPv6", linkType: 276,
+            frame: PacketBytes.linuxCookedV2(protocolType: 0x86dd, payload: tcpOverIPv6())),
         .init(description: "raw IP", linkType: 101, frame: tcpOverIPv4()),
-        .init(description: "raw IPv6 with hop-by-hop and destination options", linkType: 101,
-              frame: tcpOverIPv6(extensions: [(0, [1, 4, 0, 0, 0, 0]), (60, [1, 12] + [UInt8](repeating: 0, count: 12))])),
-        .init(description: "IPv6 with an atomic fragment header", linkType: 229,
-              frame: tcpOverIPv6(extensions: [(44, [0, 0, 0, 0, 0, 1])])),
-        .init(description: "BSD null, little-endian AF_INET", linkType: 0,
-              frame: PacketBytes.null(family: 2, littleEndian: true, payload: tcpOverIPv4())),
-        .init(description: "BSD null, big-endian AF_INET6 (macOS 30)", linkType: 0,
-              frame: PacketBytes.null(family: 30, littleEndian: false, payload: tcpOverIPv6())),
-        .init(description: "OpenBSD loop, AF_INET", linkType: 108,
-              frame: PacketBytes.null(family: 2, littleEndian: false, payload: tcpOverIPv4())),
+        .init(
+            description: "raw IPv6 with hop-by-hop and destination options", linkType: 101,
+            frame: tcpOverIPv6(extensions: [
+                (0, [1, 4, 0, 0, 0, 0]), (60, [1, 12] + [UInt8](repeating: 0, count: 12)),
+            ])),
+        .init(
+            description: "IPv6 with an atomic fragment header", linkType: 229,
+            frame: tcpOverIPv6(extensions: [(44, [0, 0, 0, 0, 0, 1])])),
+        .init(
+            description: "BSD null, little-endian AF_INET", linkType: 0,
+            frame: PacketBytes.null(family: 2, littleEndian: true, payload: tcpOverIPv4())),
+        .init(
+            description: "BSD null, big-endian AF_INET6 (macOS 30)", linkType: 0,
+            frame: PacketBytes.null(family: 30, littleEndian: false, payload: tcpOverIPv6())),
+        .init(
+            description: "OpenBSD loop, AF_INET", linkType: 108,
+            frame: PacketBytes.null(family: 2, littleEndian: false, payload: tcpOverIPv4())),
         .init(description: "raw IPv4 link type", linkType: 228, frame: tcpOverIPv4()),
     ]
 
@@ -235,27 +263,31 @@ import Testing
         capture.add(PacketBytes.ethernet(etherType: 0x0806, payload: [UInt8](repeating: 0, count: 28)))  // ARP
         capture.add(PacketBytes.ethernet(etherType: 0x0800, payload: Self.tcpOverIPv4()), keep: 20)
         capture.add(PacketBytes.ethernet(etherType: 0x0800, payload: Self.tcpOverIPv4()), keep: 40)
-        let fragment = PacketBytes.ipv4(source: 1, destination: 2, payload: [UInt8](repeating: 0, count: 24),
-                                        fragment: 0x2000)
+        let fragment = PacketBytes.ipv4(
+            source: 1, destination: 2, payload: [UInt8](repeating: 0, count: 24),
+            fragment: 0x2000)
         capture.add(PacketBytes.ethernet(etherType: 0x0800, payload: fragment))
-        let badHeader = PacketBytes.ipv4(source: 1, destination: 2, payload: [UInt8](repeating: 0, count: 24),
-                                         headerWords: 3)
+        let badHeader = PacketBytes.ipv4(
+            source: 1, destination: 2, payload: [UInt8](repeating: 0, count: 24),
+            headerWords: 3)
         capture.add(PacketBytes.ethernet(etherType: 0x0800, payload: badHeader))
         let badTCP = PacketBytes.ipv4(
             source: 1, destination: 2,
             payload: PacketBytes.tcp(sourcePort: 1, destinationPort: 2, seq: 0, flags: 0, dataOffsetWords: 2))
         capture.add(PacketBytes.ethernet(etherType: 0x0800, payload: badTCP))
         capture.add([1, 2, 3])
-        let esp = PacketBytes.ipv6(source: [UInt8](repeating: 0, count: 16), destination: [UInt8](repeating: 0, count: 16),
-                                   upperLayer: 50, payload: [0, 0, 0, 1, 0, 0, 0, 1])
+        let esp = PacketBytes.ipv6(
+            source: [UInt8](repeating: 0, count: 16), destination: [UInt8](repeating: 0, count: 16),
+            upperLayer: 50, payload: [0, 0, 0, 1, 0, 0, 0, 1])
         capture.add(PacketBytes.ethernet(etherType: 0x86dd, payload: esp))
         let trace = try TraceReader.read(path: capture.write())
         #expect(trace.packetCount == 9)
         #expect(trace.tcpPacketCount == 0)
-        #expect(trace.skipCounts == [
-            .notTCP: 1, .notIP: 1, .truncatedIPHeader: 1, .truncatedTCPHeader: 1, .ipFragment: 1,
-            .malformedIPHeader: 1, .malformedTCPHeader: 1, .truncatedLinkHeader: 1, .encrypted: 1,
-        ])
+        #expect(
+            trace.skipCounts == [
+                .notTCP: 1, .notIP: 1, .truncatedIPHeader: 1, .truncatedTCPHeader: 1, .ipFragment: 1,
+                .malformedIPHeader: 1, .malformedTCPHeader: 1, .truncatedLinkHeader: 1, .encrypted: 1,
+            ])
     }
 
     @Test("a port filter keeps only matching connections and counts the rest")
@@ -264,8 +296,9 @@ import Testing
         capture.add(PacketBytes.ethernet(etherType: 0x0800, payload: Self.tcpOverIPv4()))
         let other = PacketBytes.ipv4(
             source: 3, destination: 4,
-            payload: PacketBytes.tcp(sourcePort: 50000, destinationPort: 80, seq: 1, flags: PacketBytes.ack,
-                                     payload: [1, 2, 3]))
+            payload: PacketBytes.tcp(
+                sourcePort: 50000, destinationPort: 80, seq: 1, flags: PacketBytes.ack,
+                payload: [1, 2, 3]))
         capture.add(PacketBytes.ethernet(etherType: 0x0800, payload: other))
         let trace = try TraceReader.read(path: capture.write(), options: .init(ports: [443]))
         #expect(trace.tcpPacketCount == 2)
@@ -277,7 +310,8 @@ import Testing
 /// pcapng inputs built with `PcapngWriter`: link types per interface.
 @Suite struct TraceReaderPcapngTests {
     static let packet = SyntheticTCPConnection.ipv4TCP(
-        source: TCPEndpoint(address: .v4(0xc612_0001), port: 50_000), destination: TCPEndpoint(address: .v4(0xc612_0002), port: 443),
+        source: TCPEndpoint(address: .v4(0xc612_0001), port: 50_000),
+        destination: TCPEndpoint(address: .v4(0xc612_0002), port: 443),
         seq: 1, ack: 1, flags: [.ack, .psh], payload: Array("pcapng".utf8))
 
     @Test("a pcapng file with an unsupported link type is an error naming it")
@@ -293,8 +327,9 @@ import Testing
     func mixedLinkTypes() throws {
         var writer = PcapngWriter(interfaces: [.init(name: "raw"), .init(name: "eth", linkType: .ethernet)])
         writer.append(Self.packet, interface: 0, timestamp: CaptureTimestamp(nanosecondsSinceEpoch: 1))
-        writer.append(PacketBytes.ethernet(etherType: 0x0800, payload: Self.packet), interface: 1,
-                      timestamp: CaptureTimestamp(nanosecondsSinceEpoch: 2))
+        writer.append(
+            PacketBytes.ethernet(etherType: 0x0800, payload: Self.packet), interface: 1,
+            timestamp: CaptureTimestamp(nanosecondsSinceEpoch: 2))
         let path = try SyntheticCapture.write(writer.bytes, name: "mixed.pcapng")
         // libpcap 1.10 reads one link type per file and stops at the second interface's block.
         let error = #expect(throws: TraceError.self) { try TraceReader.read(path: path) }

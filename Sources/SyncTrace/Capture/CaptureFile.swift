@@ -74,7 +74,8 @@ package final class CaptureFile {
             let pkthdr = header.pointee
             let capturedLength = Int(pkthdr.caplen)
             let bytes = [UInt8](UnsafeBufferPointer(start: data, count: capturedLength))
-            // With nanosecond precision requested, tv_usec carries nanoseconds (pcap_open_offline_with_tstamp_precision(3PCAP)).
+            // With nanosecond precision requested, tv_usec carries nanoseconds
+            // (pcap_open_offline_with_tstamp_precision(3PCAP)).
             let timestamp = CaptureTimestamp(seconds: Int64(pkthdr.ts.tv_sec), nanoseconds: Int64(pkthdr.ts.tv_usec))
             return CaptureRecord(
                 number: number, timestamp: timestamp, originalLength: Int(pkthdr.len), bytes: bytes

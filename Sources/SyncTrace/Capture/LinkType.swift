@@ -23,7 +23,9 @@ public struct LinkType: Hashable, Sendable, CustomStringConvertible {
     public static let linuxCookedV2 = LinkType(rawValue: 276)
 
     /// The link types the reader decodes.
-    public static let supported: [LinkType] = [.null, .ethernet, .raw, .loop, .linuxCooked, .ipv4, .ipv6, .linuxCookedV2]
+    public static let supported: [LinkType] = [
+        .null, .ethernet, .raw, .loop, .linuxCooked, .ipv4, .ipv6, .linuxCookedV2,
+    ]
 
     /// Whether the reader decodes this link type.
     public var isSupported: Bool { Self.supported.contains(self) }

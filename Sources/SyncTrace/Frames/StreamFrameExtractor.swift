@@ -36,11 +36,13 @@ struct StreamFrameExtractor {
         for piece in stream.pieces {
             switch piece {
             case .gap(let gap):
-                issue(.gap, offset: gap.offset, byteCount: gap.length, packetNumber: gap.packetNumber,
-                      detail: gap.cause.rawValue)
+                issue(
+                    .gap, offset: gap.offset, byteCount: gap.length, packetNumber: gap.packetNumber,
+                    detail: gap.cause.rawValue)
                 if !buffer.isEmpty {
-                    issue(.frameCutByGap, offset: bufferOffset, byteCount: Int64(buffer.count),
-                          packetNumber: gap.packetNumber)
+                    issue(
+                        .frameCutByGap, offset: bufferOffset, byteCount: Int64(buffer.count),
+                        packetNumber: gap.packetNumber)
                 }
                 buffer.removeAll()
                 completions.removeAll()
@@ -57,8 +59,9 @@ struct StreamFrameExtractor {
         }
         decodeBuffered(atEnd: true)
         if !buffer.isEmpty {
-            issue(.streamEndsInsideFrame, offset: bufferOffset, byteCount: Int64(buffer.count),
-                  packetNumber: lastPacketNumber)
+            issue(
+                .streamEndsInsideFrame, offset: bufferOffset, byteCount: Int64(buffer.count),
+                packetNumber: lastPacketNumber)
         }
     }
 
@@ -75,15 +78,17 @@ struct StreamFrameExtractor {
                     let keep = atEnd ? 0 : min(FrameHeaderScanner.carriedBytes, buffer.count - start)
                     let skipped = buffer.count - start - keep
                     if skipped > 0 {
-                        issue(.skippedToResync, offset: bufferOffset + Int64(start), byteCount: Int64(skipped),
-                              packetNumber: lastPacketNumber)
+                        issue(
+                            .skippedToResync, offset: bufferOffset + Int64(start), byteCount: Int64(skipped),
+                            packetNumber: lastPacketNumber)
                     }
                     start += skipped
                     return
                 }
                 if found > start {
-                    issue(.skippedToResync, offset: bufferOffset + Int64(start), byteCount: Int64(found - start),
-                          packetNumber: lastPacketNumber)
+                    issue(
+                        .skippedToResync, offset: bufferOffset + Int64(start), byteCount: Int64(found - start),
+                        packetNumber: lastPacketNumber)
                 }
                 start = found
                 needsResync = false
@@ -91,8 +96,9 @@ struct StreamFrameExtractor {
             }
             guard buffer.count - start >= FrameHeader.byteCount else { return }
             guard let payloadLength = scanner.plausiblePayloadLength(in: buffer, at: start) else {
-                issue(.badHeader, offset: bufferOffset + Int64(start), byteCount: Int64(FrameHeader.byteCount),
-                      packetNumber: lastPacketNumber, detail: headerDetail(at: start))
+                issue(
+                    .badHeader, offset: bufferOffset + Int64(start), byteCount: Int64(FrameHeader.byteCount),
+                    packetNumber: lastPacketNumber, detail: headerDetail(at: start))
                 needsResync = true
                 continue
             }
@@ -116,18 +122,20 @@ struct StreamFrameExtractor {
             reader.append(contentsOf: buffer[start..<frameEnd])
             do {
                 if let decoded = try decoder.decodeFrame(&reader) {
-                    frames.append(TraceFrame(
-                        connectionNumber: connectionNumber, direction: direction, timestamp: completion.timestamp,
-                        packetNumber: completion.packetNumber, decoded: decoded
-                    ))
+                    frames.append(
+                        TraceFrame(
+                            connectionNumber: connectionNumber, direction: direction, timestamp: completion.timestamp,
+                            packetNumber: completion.packetNumber, decoded: decoded
+                        ))
                 }
             } catch {
                 if isTentative {
                     resyncAfterFalseStart(&start)
                     continue
                 }
-                issue(.undecodablePayload, offset: frameOffset, byteCount: Int64(frameEnd - start),
-                      packetNumber: completion.packetNumber, detail: "\(error)")
+                issue(
+                    .undecodablePayload, offset: frameOffset, byteCount: Int64(frameEnd - start),
+                    packetNumber: completion.packetNumber, detail: "\(error)")
             }
             isTentative = false
             start = frameEnd
@@ -164,9 +172,10 @@ struct StreamFrameExtractor {
             issues[issues.count - 1].byteCount += byteCount
             return
         }
-        issues.append(TraceFrameIssue(
-            kind: kind, connectionNumber: connectionNumber, direction: direction, offset: offset,
-            byteCount: byteCount, packetNumber: packetNumber, detail: detail
-        ))
+        issues.append(
+            TraceFrameIssue(
+                kind: kind, connectionNumber: connectionNumber, direction: direction, offset: offset,
+                byteCount: byteCount, packetNumber: packetNumber, detail: detail
+            ))
     }
 }

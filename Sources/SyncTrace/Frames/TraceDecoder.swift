@@ -59,8 +59,10 @@ public struct TraceDecoder: Sendable {
 
     static func precedes(_ lhs: TraceFrame, _ rhs: TraceFrame) -> Bool {
         func key(_ frame: TraceFrame) -> (Int64, Int, Int, Int, Int) {
-            (frame.timestamp.nanosecondsSinceEpoch, frame.connectionNumber, frame.packetNumber,
-             frame.direction == .clientToServer ? 0 : 1, frame.decoded.offset)
+            (
+                frame.timestamp.nanosecondsSinceEpoch, frame.connectionNumber, frame.packetNumber,
+                frame.direction == .clientToServer ? 0 : 1, frame.decoded.offset
+            )
         }
         return key(lhs) < key(rhs)
     }

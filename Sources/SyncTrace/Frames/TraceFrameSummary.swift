@@ -59,7 +59,8 @@ public struct TraceFrameSummary: Hashable, Sendable {
                         frame.direction == .clientToServer ? .serverToClient : .clientToServer
                     if let request = waiting[requestDirection]?.removeValue(forKey: frame.seq) {
                         if request.opcode == frame.opcode {
-                            samples[frame.opcode, default: []].append(frame.timestamp.nanoseconds(since: request.timestamp))
+                            samples[frame.opcode, default: []].append(
+                                frame.timestamp.nanoseconds(since: request.timestamp))
                         } else {
                             opcodeMismatchCount += 1
                         }

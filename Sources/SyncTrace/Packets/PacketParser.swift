@@ -49,7 +49,8 @@ public enum PacketParser {
             }
             throw Skip(.notIP)
         case .linuxCooked:
-            // SLL v1: packet type, ARPHRD type, address length, 8 address bytes, protocol (tcpdump.org LINKTYPE_LINUX_SLL).
+            // SLL v1: packet type, ARPHRD type, address length, 8 address bytes, protocol
+            // (tcpdump.org LINKTYPE_LINUX_SLL).
             guard let proto = u16(bytes, 14) else { throw Skip(.truncatedLinkHeader) }
             return try network(forEtherType: proto, at: 16)
         case .linuxCookedV2:

@@ -77,7 +77,9 @@ struct StreamReassembler {
             start += dropped
         }
         if let finOffset, wireLength > 0, start + wireLength > finOffset {
-            record(.dataAfterFIN, segment, offset: max(start, finOffset), length: start + wireLength - max(start, finOffset))
+            record(
+                .dataAfterFIN, segment, offset: max(start, finOffset),
+                length: start + wireLength - max(start, finOffset))
         }
         if wireLength > 0 {
             insert(Array(captured), at: start, wireLength: wireLength, segment: segment)
@@ -138,7 +140,8 @@ struct StreamReassembler {
                 let high = min(oldEnd, run.endOffset)
                 guard low < high else { continue }
                 covered += high - low
-                compare(bytes, start, run.bytes, run.offset, low..<high, repeated: &repeatedBytes, conflicts: &conflicts)
+                compare(
+                    bytes, start, run.bytes, run.offset, low..<high, repeated: &repeatedBytes, conflicts: &conflicts)
             }
             if covered < oldEnd - start {
                 record(.dataAfterGap, segment, offset: start, length: oldEnd - start - covered)
@@ -154,7 +157,8 @@ struct StreamReassembler {
             }
             let low = max(cursor, piece.offset)
             let high = min(capturedEnd, piece.endOffset)
-            compare(bytes, start, piece.bytes, piece.offset, low..<high, repeated: &repeatedBytes, conflicts: &conflicts)
+            compare(
+                bytes, start, piece.bytes, piece.offset, low..<high, repeated: &repeatedBytes, conflicts: &conflicts)
             cursor = high
         }
         if cursor < capturedEnd {
@@ -230,8 +234,9 @@ struct StreamReassembler {
             let end = min(limit, pending.first?.offset ?? limit)
             let isCut = snapCuts.contains { $0.contains(nextOffset) }
             let holeEnd = isCut ? min(end, snapCuts.first { $0.contains(nextOffset) }!.upperBound) : end
-            appendGap(upTo: holeEnd, cause: isCut ? .cutBySnapLength : .notCaptured,
-                      packetNumber: packetNumber, timestamp: timestamp)
+            appendGap(
+                upTo: holeEnd, cause: isCut ? .cutBySnapLength : .notCaptured,
+                packetNumber: packetNumber, timestamp: timestamp)
         }
         drain(packetNumber: packetNumber, timestamp: timestamp)
     }
@@ -241,7 +246,8 @@ struct StreamReassembler {
             run.bytes.append(contentsOf: bytes)
             trace.pieces[trace.pieces.count - 1] = .data(run)
         } else {
-            trace.pieces.append(.data(ByteRun(offset: nextOffset, bytes: bytes, timestamp: timestamp, packetNumber: packetNumber)))
+            trace.pieces.append(
+                .data(ByteRun(offset: nextOffset, bytes: bytes, timestamp: timestamp, packetNumber: packetNumber)))
         }
         nextOffset += Int64(bytes.count)
     }
@@ -254,10 +260,12 @@ struct StreamReassembler {
             gap.length += end - nextOffset
             trace.pieces[trace.pieces.count - 1] = .gap(gap)
         } else {
-            trace.pieces.append(.gap(StreamGap(
-                offset: nextOffset, length: end - nextOffset, cause: cause, packetNumber: packetNumber,
-                timestamp: timestamp
-            )))
+            trace.pieces.append(
+                .gap(
+                    StreamGap(
+                        offset: nextOffset, length: end - nextOffset, cause: cause, packetNumber: packetNumber,
+                        timestamp: timestamp
+                    )))
         }
         nextOffset = end
     }
@@ -265,6 +273,7 @@ struct StreamReassembler {
     private mutating func record(
         _ kind: StreamAnomaly.Kind, _ segment: TCPSegment, offset: Int64? = nil, length: Int64? = nil
     ) {
-        trace.anomalies.append(StreamAnomaly(kind: kind, packetNumber: segment.packetNumber, offset: offset, length: length))
+        trace.anomalies.append(
+            StreamAnomaly(kind: kind, packetNumber: segment.packetNumber, offset: offset, length: length))
     }
 }

@@ -5,7 +5,9 @@ import Foundation
 ///
 /// Block layouts follow the pcapng specification (draft-ietf-opsawg-pcapng, §4.1 SHB, §4.2 IDB, §4.3 EPB);
 /// everything is written little-endian, which the byte-order magic 1A2B3C4D announces. Meant for simulated
-/// traffic (`syncsim run --pcap FILE`), which `SyntheticTCPConnection` turns into IPv4/TCP packets.
+/// traffic (`syncsim run --pcap FILE`), which `SyntheticTCPConnection` turns into IPv4/TCP packets. Give every
+/// interface the same link type when the file must open with libpcap (tcpdump, `TraceReader`): libpcap 1.10
+/// reads one link type per file, while Wireshark reads mixed ones.
 ///
 /// ```swift
 /// var writer = PcapngWriter(interfaces: [.init(name: "alice-edge")])

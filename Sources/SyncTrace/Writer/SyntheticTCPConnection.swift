@@ -23,7 +23,8 @@ public struct SyntheticTCPConnection: Hashable, Sendable {
     ///   - clientISN, serverISN: initial sequence numbers (a seeded choice keeps captures reproducible).
     ///   - mss: largest payload per packet in bytes.
     /// - Precondition: both endpoints have IPv4 addresses and `mss` > 0 (programmer errors otherwise).
-    public init(client: TCPEndpoint, server: TCPEndpoint, clientISN: UInt32 = 0, serverISN: UInt32 = 0, mss: Int = 1460) {
+    public init(client: TCPEndpoint, server: TCPEndpoint, clientISN: UInt32 = 0, serverISN: UInt32 = 0, mss: Int = 1460)
+    {
         guard case .v4 = client.address, case .v4 = server.address else {
             preconditionFailure("SyntheticTCPConnection writes IPv4 only")
         }
@@ -82,7 +83,8 @@ public struct SyntheticTCPConnection: Hashable, Sendable {
         source: TCPEndpoint, destination: TCPEndpoint, seq: UInt32, ack: UInt32, flags: TCPSegment.Flags,
         payload: [UInt8], identification: UInt16 = 0
     ) -> [UInt8] {
-        guard case .v4(let sourceAddress) = source.address, case .v4(let destinationAddress) = destination.address else {
+        guard case .v4(let sourceAddress) = source.address, case .v4(let destinationAddress) = destination.address
+        else {
             preconditionFailure("ipv4TCP needs IPv4 endpoints")
         }
         precondition(payload.count <= 65_535 - 40, "payload too large for one IPv4 packet")

@@ -167,9 +167,11 @@ struct SyntheticFlow {
             flags: PacketBytes.syn | PacketBytes.ack)
         return [
             PacketBytes.ethernet(
-                etherType: 0x0800, payload: PacketBytes.ipv4(source: Self.client, destination: Self.server, payload: syn)),
+                etherType: 0x0800,
+                payload: PacketBytes.ipv4(source: Self.client, destination: Self.server, payload: syn)),
             PacketBytes.ethernet(
-                etherType: 0x0800, payload: PacketBytes.ipv4(source: Self.server, destination: Self.client, payload: synAck)),
+                etherType: 0x0800,
+                payload: PacketBytes.ipv4(source: Self.server, destination: Self.client, payload: synAck)),
             client(0, [], flags: PacketBytes.ack),
         ]
     }
