@@ -2,7 +2,9 @@
 public struct Trace: Hashable, Sendable {
     /// The path of the capture file as given.
     public var file: String
+    /// The container format.
     public var format: CaptureFormat
+    /// The link-layer type of every packet.
     public var linkType: LinkType
     /// Bytes kept per packet when the capture was taken.
     public var snapLength: Int
@@ -19,6 +21,7 @@ public struct Trace: Hashable, Sendable {
     /// Why reading stopped early, when the reader was told to keep what it read from a truncated file.
     public var truncation: TraceError?
 
+    /// An empty trace for `file`; `TraceReader` fills it in.
     public init(file: String, format: CaptureFormat, linkType: LinkType, snapLength: Int) {
         self.file = file
         self.format = format

@@ -13,6 +13,7 @@ public enum TraceReader {
         /// false throws the `TraceError`.
         public var keepsTruncatedTail: Bool
 
+        /// Options with an optional port filter and the truncation policy.
         public init(ports: Set<UInt16>? = nil, keepsTruncatedTail: Bool = false) {
             self.ports = ports
             self.keepsTruncatedTail = keepsTruncatedTail

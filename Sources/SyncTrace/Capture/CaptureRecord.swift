@@ -9,6 +9,7 @@ public struct CaptureRecord: Hashable, Sendable {
     /// The captured bytes, starting with the link-layer header.
     public var bytes: [UInt8]
 
+    /// A record from its fields.
     public init(number: Int, timestamp: CaptureTimestamp, originalLength: Int, bytes: [UInt8]) {
         self.number = number
         self.timestamp = timestamp

@@ -6,6 +6,7 @@ public struct CaptureTimestamp: Hashable, Comparable, Sendable, CustomStringConv
     /// Nanoseconds since 1970-01-01T00:00:00Z.
     public var nanosecondsSinceEpoch: Int64
 
+    /// A timestamp `nanosecondsSinceEpoch` ns after 1970-01-01T00:00:00Z.
     public init(nanosecondsSinceEpoch: Int64) { self.nanosecondsSinceEpoch = nanosecondsSinceEpoch }
 
     /// A timestamp from whole seconds and a nanosecond fraction (0..<1_000_000_000).

@@ -6,10 +6,12 @@ import SyncProtocol
 /// length within `maxPayloadBytes` (DESIGN.md §3). When the whole candidate frame and the next header are in the
 /// bytes, the next header must be plausible too; this chained check rejects most false starts inside payloads.
 public struct FrameHeaderScanner: Hashable, Sendable {
+    /// How bytes 1-3 of a header split between cmd and seq.
     public var layout: HeaderLayout
     /// Largest payload length a plausible header may announce, in bytes (default 8 MiB, as `FrameDecoder`).
     public var maxPayloadBytes: Int
 
+    /// A scanner for `layout` accepting payload lengths up to `maxPayloadBytes` bytes.
     public init(layout: HeaderLayout = .standard, maxPayloadBytes: Int = FrameDecoder.defaultMaxPayloadBytes) {
         self.layout = layout
         self.maxPayloadBytes = maxPayloadBytes

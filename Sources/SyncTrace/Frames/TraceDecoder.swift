@@ -10,10 +10,12 @@ public struct TraceDecoder: Sendable {
     /// Header layout and payload limits, as for a raw stream.
     public var frameDecoder: FrameDecoder
 
+    /// A decoder cutting streams with `frameDecoder` (its layout and limits).
     public init(frameDecoder: FrameDecoder = FrameDecoder()) { self.frameDecoder = frameDecoder }
 
     /// The frames of one connection, both directions merged.
     public struct ConnectionFrames: Hashable, Sendable {
+        /// The connection as reassembled.
         public var connection: TCPConnectionTrace
         /// Frames ordered by completion time, then packet number, then direction, then stream offset.
         public var frames: [TraceFrame]
@@ -23,7 +25,9 @@ public struct TraceDecoder: Sendable {
 
     /// A capture decoded: the reader's view (`trace`) and the frames per connection.
     public struct Decoding: Hashable, Sendable {
+        /// What the reader found: counts, skips, connections.
         public var trace: Trace
+        /// The frames of each connection, in `trace.connections` order.
         public var connections: [ConnectionFrames]
 
         /// Every frame of every connection, ordered by completion time (then connection, packet, direction).

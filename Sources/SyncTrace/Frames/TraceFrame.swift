@@ -4,6 +4,7 @@ import SyncProtocol
 public struct TraceFrame: Hashable, Sendable {
     /// `TCPConnectionTrace.number` of the connection that carried it.
     public var connectionNumber: Int
+    /// Which way the frame travelled.
     public var direction: TraceDirection
     /// Capture time of the packet that completed the frame (carried its last byte, or filled the hole before it).
     public var timestamp: CaptureTimestamp
@@ -12,6 +13,7 @@ public struct TraceFrame: Hashable, Sendable {
     /// The frame with its header, stream offset (bytes since the direction's first byte) and sizes.
     public var decoded: DecodedFrame
 
+    /// An instance from its fields.
     public init(
         connectionNumber: Int, direction: TraceDirection, timestamp: CaptureTimestamp, packetNumber: Int,
         decoded: DecodedFrame
@@ -23,9 +25,13 @@ public struct TraceFrame: Hashable, Sendable {
         self.decoded = decoded
     }
 
+    /// The frame's `cmd`.
     public var cmd: Command { decoded.frame.cmd }
+    /// The frame's `seq`.
     public var seq: UInt16 { decoded.frame.seq }
+    /// The frame's opcode.
     public var opcode: Opcode { decoded.frame.opcode }
+    /// The decoded payload (decompressed when it was LZ4 on the wire).
     public var payload: MessagePackValue { decoded.frame.payload }
 }
 
@@ -47,8 +53,11 @@ public struct TraceFrameIssue: Hashable, Sendable, CustomStringConvertible {
         case streamEndsInsideFrame = "stream ends inside a frame"
     }
 
+    /// What happened.
     public var kind: Kind
+    /// `TCPConnectionTrace.number` of the connection.
     public var connectionNumber: Int
+    /// The direction of the stream concerned.
     public var direction: TraceDirection
     /// Stream offset where the issue starts.
     public var offset: Int64
@@ -59,6 +68,7 @@ public struct TraceFrameIssue: Hashable, Sendable, CustomStringConvertible {
     /// The decoder's message, when there is one.
     public var detail: String
 
+    /// An instance from its fields.
     public init(
         kind: Kind, connectionNumber: Int, direction: TraceDirection, offset: Int64, byteCount: Int64,
         packetNumber: Int, detail: String = ""

@@ -8,23 +8,33 @@ import SyncProtocol
 public struct TraceFrameSummary: Hashable, Sendable {
     /// How many frames of each kind carried one opcode.
     public struct OpcodeCount: Hashable, Sendable {
+        /// The opcode counted.
         public var opcode: Opcode
+        /// Frames with `cmd` 0.
         public var requests = 0
+        /// Frames with `cmd` 1.
         public var responses = 0
+        /// Frames with `cmd` 2.
         public var pushes = 0
+        /// Frames with `cmd` 3.
         public var errors = 0
+        /// All frames of this opcode.
         public var total: Int { requests + responses + pushes + errors }
     }
 
     /// Request-to-response latencies of one opcode, in nanoseconds of capture time.
     public struct Latency: Hashable, Sendable {
+        /// The opcode counted.
         public var opcode: Opcode
+        /// Matched request/response pairs.
         public var count: Int
+        /// Shortest latency.
         public var minimumNanoseconds: Int64
         /// Nearest-rank median.
         public var medianNanoseconds: Int64
         /// Nearest-rank 90th percentile.
         public var p90Nanoseconds: Int64
+        /// Longest latency.
         public var maximumNanoseconds: Int64
     }
 

@@ -1,8 +1,11 @@
 /// One end of a TCP connection: an IP address and a port.
 public struct TCPEndpoint: Hashable, Comparable, Sendable, CustomStringConvertible {
+    /// The IPv4 or IPv6 address.
     public var address: IPAddress
+    /// The TCP port.
     public var port: UInt16
 
+    /// An endpoint from its address and port.
     public init(address: IPAddress, port: UInt16) {
         self.address = address
         self.port = port

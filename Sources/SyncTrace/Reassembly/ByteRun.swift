@@ -6,12 +6,14 @@
 public struct ByteRun: Hashable, Sendable {
     /// Stream offset of `bytes[0]`: bytes since the start of the direction's stream (0 is the byte after the SYN).
     public var offset: Int64
+    /// The bytes, in stream order.
     public var bytes: [UInt8]
     /// Capture time of the completing packet.
     public var timestamp: CaptureTimestamp
     /// Number of the completing packet.
     public var packetNumber: Int
 
+    /// A run from its fields.
     public init(offset: Int64, bytes: [UInt8], timestamp: CaptureTimestamp, packetNumber: Int) {
         self.offset = offset
         self.bytes = bytes

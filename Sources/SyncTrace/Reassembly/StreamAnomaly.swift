@@ -20,13 +20,16 @@ public struct StreamAnomaly: Hashable, Sendable, CustomStringConvertible {
         case dataAfterGap = "data for a range already reported as a gap"
     }
 
+    /// What was odd.
     public var kind: Kind
+    /// The packet that showed it.
     public var packetNumber: Int
     /// Stream offset concerned, when the anomaly is about bytes.
     public var offset: Int64?
     /// Number of bytes concerned, when the anomaly is about bytes.
     public var length: Int64?
 
+    /// An anomaly from its fields.
     public init(kind: Kind, packetNumber: Int, offset: Int64? = nil, length: Int64? = nil) {
         self.kind = kind
         self.packetNumber = packetNumber

@@ -12,11 +12,14 @@ public struct StreamGap: Hashable, Sendable, CustomStringConvertible {
     public var offset: Int64
     /// Number of missing bytes.
     public var length: Int64
+    /// Why the bytes are missing.
     public var cause: Cause
     /// The packet at which the reader gave up waiting for the bytes (the ACK past them, the data after them).
     public var packetNumber: Int
+    /// Capture time of `packetNumber`.
     public var timestamp: CaptureTimestamp
 
+    /// A gap from its fields.
     public init(offset: Int64, length: Int64, cause: Cause, packetNumber: Int, timestamp: CaptureTimestamp) {
         self.offset = offset
         self.length = length

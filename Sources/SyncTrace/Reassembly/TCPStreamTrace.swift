@@ -2,6 +2,7 @@
 public struct TCPStreamTrace: Hashable, Sendable {
     /// Data runs and gaps in stream order; adjacent pieces touch (a piece starts where the previous one ends).
     public var pieces: [StreamPiece] = []
+    /// Odd segments, in capture order.
     public var anomalies: [StreamAnomaly] = []
     /// Segments (packets) sent in this direction, with or without payload.
     public var segmentCount = 0
@@ -9,10 +10,14 @@ public struct TCPStreamTrace: Hashable, Sendable {
     public var retransmittedSegmentCount = 0
     /// Bytes received again with the same content.
     public var retransmittedByteCount: Int64 = 0
+    /// Whether the direction's SYN was captured.
     public var sawSYN = false
+    /// Whether the direction's FIN was captured.
     public var sawFIN = false
+    /// Whether the direction sent a RST.
     public var sawRST = false
 
+    /// An empty stream.
     public init() {}
 
     /// The data runs, in stream order.

@@ -24,6 +24,7 @@ public struct PcapngWriter: Sendable {
         /// Bytes kept per packet; packets are never cut when it is 0 (no limit).
         public var snapLength: UInt32
 
+        /// An interface called `name` with `linkType` and `snapLength` (0: no limit).
         public init(name: String, linkType: LinkType = .raw, snapLength: UInt32 = 0) {
             self.name = name
             self.linkType = linkType
@@ -33,6 +34,7 @@ public struct PcapngWriter: Sendable {
 
     /// The file so far.
     public private(set) var bytes: [UInt8] = []
+    /// The interfaces, in the order their description blocks were written (their ids).
     public let interfaces: [Interface]
     /// Packets appended so far.
     public private(set) var packetCount = 0

@@ -5,7 +5,9 @@
 /// synthetic capture never names a real host. Each data packet acknowledges everything the other side sent so
 /// far; the simulator's own ACK timing is not reproduced.
 public struct SyntheticTCPConnection: Hashable, Sendable {
+    /// The connecting side.
     public let client: TCPEndpoint
+    /// The listening side.
     public let server: TCPEndpoint
     /// Largest payload per packet in bytes (default 1460, Ethernet MTU 1500 minus 40 header bytes).
     public var mss: Int
