@@ -19,16 +19,12 @@ public struct CaptureTimestamp: Hashable, Comparable, Sendable, CustomStringConv
         nanosecondsSinceEpoch &- other.nanosecondsSinceEpoch
     }
 
-    /// `seconds.nanoseconds` with nine fraction digits, e.g. `1700000000.000123456`.
+    /// `seconds.nanoseconds` with nine fraction digits, e.g. `1700000000.000123456` (`-0.000000001` before 1970).
     public var description: String {
-        let seconds = nanosecondsSinceEpoch.quotientAndRemainder(dividingBy: 1_000_000_000)
-        var (whole, fraction) = seconds
-        if fraction < 0 {
-            whole -= 1
-            fraction += 1_000_000_000
-        }
-        let digits = String(fraction)
-        return "\(whole)." + String(repeating: "0", count: 9 - digits.count) + digits
+        let magnitude = nanosecondsSinceEpoch.magnitude
+        let digits = String(magnitude % 1_000_000_000)
+        let text = "\(magnitude / 1_000_000_000)." + String(repeating: "0", count: 9 - digits.count) + digits
+        return nanosecondsSinceEpoch < 0 ? "-" + text : text
     }
 
     public static func < (lhs: CaptureTimestamp, rhs: CaptureTimestamp) -> Bool {
