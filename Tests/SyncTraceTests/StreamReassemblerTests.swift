@@ -60,6 +60,19 @@ import Testing
         #expect(stream.anomalies.isEmpty)
     }
 
+    @Test("a keep-alive probe (one garbage byte before the next expected byte) is not data and not a conflict")
+    func keepAlive() throws {
+        let connection = try read(
+            flow.handshake() + [
+                flow.client(0, Array(Self.text[0..<10])), flow.client(9, [0]), flow.client(10, Array(Self.text[10...])),
+            ])
+        let stream = connection.clientToServer
+        #expect(stream.bytesIgnoringGaps == Self.text)
+        #expect(stream.keepAliveCount == 1)
+        #expect(stream.anomalies.isEmpty)
+        #expect(stream.retransmittedSegmentCount == 0)
+    }
+
     @Test("overlapping copies that disagree keep the first copy and are reported")
     func overlapConflict() throws {
         var altered = Array(Self.text[5..<15])

@@ -69,6 +69,12 @@ struct StreamReassembler {
         }
         var captured = segment.payload[...]
         var wireLength = Int64(segment.payloadLengthOnWire)
+        if wireLength == 1 && start == nextOffset - 1 && nextOffset > 0 && !segment.flags.contains(.syn) {
+            // A keep-alive probe repeats the last acknowledged byte, often as garbage (RFC 9293 §3.8.4); not data.
+            trace.keepAliveCount += 1
+            wireLength = 0
+            captured = []
+        }
         if start < 0 && wireLength > 0 {
             let dropped = min(-start, wireLength)
             record(.dataBeforeStreamStart, segment, offset: start, length: dropped)

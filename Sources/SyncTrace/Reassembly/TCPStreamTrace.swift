@@ -10,6 +10,8 @@ public struct TCPStreamTrace: Hashable, Sendable {
     public var retransmittedSegmentCount = 0
     /// Bytes received again with the same content.
     public var retransmittedByteCount: Int64 = 0
+    /// Keep-alive probes: one byte repeating the last delivered byte, ignored as data.
+    public var keepAliveCount = 0
     /// Whether the direction's SYN was captured.
     public var sawSYN = false
     /// Whether the direction's FIN was captured.
