@@ -30,6 +30,7 @@ extension Trace {
                     line +=
                         ", \(stream.retransmittedSegmentCount) retransmissions (\(stream.retransmittedByteCount) bytes)"
                 }
+                if stream.keepAliveCount > 0 { line += ", \(stream.keepAliveCount) keep-alives" }
                 if !flags.isEmpty { line += ", " + flags.joined(separator: " ") }
                 lines.append(line)
                 for gap in stream.gaps { lines.append("    \(gap)") }

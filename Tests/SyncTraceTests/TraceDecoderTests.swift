@@ -74,6 +74,20 @@ import Testing
         #expect(result.issues.map(\.byteCount) == [10, 20, Int64(first.count - 30)])
     }
 
+    @Test("a frame whose middle is captured after the ACK past it decodes whole, timed by the late packet")
+    func lateMiddle() throws {
+        let bytes = try Self.frame(.request, seq: 8, .msgSend, text: String(repeating: "c", count: 40))
+        let result = try decode(
+            flow.handshake() + [
+                flow.client(0, Array(bytes[0..<20])), flow.client(30, Array(bytes[30...])),
+                flow.server(0, [], flags: PacketBytes.ack, ack: bytes.count),
+                flow.client(20, Array(bytes[20..<30])),
+            ])
+        #expect(result.frames.map(\.seq) == [8])
+        #expect(result.frames.first?.packetNumber == 7)
+        #expect(result.issues.isEmpty)
+    }
+
     @Test("a capture that starts mid-stream skips to the first plausible header")
     func midStream() throws {
         let second = try Self.frame(.response, seq: 5, .login)

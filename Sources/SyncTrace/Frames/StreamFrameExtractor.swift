@@ -117,7 +117,7 @@ struct StreamFrameExtractor {
             }
             guard frameEnd <= buffer.count else { return }
             let frameOffset = bufferOffset + Int64(start)
-            let completion = completions.first { $0.endOffset >= bufferOffset + Int64(frameEnd) } ?? completions.last!
+            let completion = completion(from: frameOffset, to: bufferOffset + Int64(frameEnd))
             var reader = ByteReader(streamOffset: Int(frameOffset))
             reader.append(contentsOf: buffer[start..<frameEnd])
             do {
@@ -140,6 +140,17 @@ struct StreamFrameExtractor {
             isTentative = false
             start = frameEnd
         }
+    }
+
+    /// The latest-completing run among those holding bytes of `from..<to`: when its last byte arrived in order,
+    /// that is the run holding it; when a gap was filled late, the late run.
+    private func completion(from: Int64, to: Int64) -> (endOffset: Int64, timestamp: CaptureTimestamp, packetNumber: Int) {
+        var latest: (endOffset: Int64, timestamp: CaptureTimestamp, packetNumber: Int)?
+        for entry in completions where entry.endOffset > from {
+            if latest == nil || entry.timestamp > latest!.timestamp { latest = entry }
+            if entry.endOffset >= to { break }
+        }
+        return latest ?? completions.last!
     }
 
     /// The candidate at `start` was not a frame after all: skip its first byte and scan again.

@@ -16,8 +16,8 @@ public struct StreamAnomaly: Hashable, Sendable, CustomStringConvertible {
         case unexpectedSYN = "unexpected SYN"
         /// A segment's sequence number lies more than 2^30 bytes from the next expected byte; it was ignored.
         case outOfWindow = "segment far outside the stream"
-        /// Bytes arrived for a range already reported as a gap; they were dropped.
-        case dataAfterGap = "data for a range already reported as a gap"
+        /// Bytes arrived for a range already reported as a gap (after the ACK past them); the gap was narrowed.
+        case gapFilledLate = "bytes arrived after their gap was reported"
     }
 
     /// What was odd.

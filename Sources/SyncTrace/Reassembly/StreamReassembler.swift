@@ -135,22 +135,25 @@ struct StreamReassembler {
         var repeatedBytes: Int64 = 0
         var conflicts: [Range<Int64>] = []
 
-        // Below the next expected byte: delivered already, or declared a gap.
+        // Below the next expected byte: delivered already (compare), or declared a gap (fill it late).
         if start < nextOffset {
             let oldEnd = min(capturedEnd, nextOffset)
-            var covered: Int64 = 0
-            for piece in trace.pieces.reversed() {
-                guard piece.endOffset > start else { break }
-                guard case .data(let run) = piece, run.offset < oldEnd else { continue }
-                let low = max(start, run.offset)
-                let high = min(oldEnd, run.endOffset)
-                guard low < high else { continue }
-                covered += high - low
-                compare(
-                    bytes, start, run.bytes, run.offset, low..<high, repeated: &repeatedBytes, conflicts: &conflicts)
-            }
-            if covered < oldEnd - start {
-                record(.dataAfterGap, segment, offset: start, length: oldEnd - start - covered)
+            var index = trace.pieces.count - 1
+            while index >= 0 && trace.pieces[index].endOffset > start {
+                let piece = trace.pieces[index]
+                let low = max(start, piece.offset)
+                let high = min(oldEnd, piece.endOffset)
+                if low < high {
+                    switch piece {
+                    case .data(let run):
+                        compare(
+                            bytes, start, run.bytes, run.offset, low..<high, repeated: &repeatedBytes,
+                            conflicts: &conflicts)
+                    case .gap(let gap):
+                        fillLate(gap, at: index, with: bytes, start, low..<high, segment)
+                    }
+                }
+                index -= 1
             }
         }
 
@@ -181,6 +184,33 @@ struct StreamReassembler {
         for conflict in conflicts {
             record(.overlapConflict, segment, offset: conflict.lowerBound, length: Int64(conflict.count))
         }
+    }
+
+    /// Bytes arrived for part of a range already reported as a gap (the capture reordered them behind the ACK
+    /// that declared the gap): the gap piece at `index` splits around a new data run.
+    private mutating func fillLate(
+        _ gap: StreamGap, at index: Int, with bytes: [UInt8], _ start: Int64, _ range: Range<Int64>,
+        _ segment: TCPSegment
+    ) {
+        var replacement: [StreamPiece] = []
+        if range.lowerBound > gap.offset {
+            var before = gap
+            before.length = range.lowerBound - gap.offset
+            replacement.append(.gap(before))
+        }
+        let run = ByteRun(
+            offset: range.lowerBound,
+            bytes: Array(bytes[Int(range.lowerBound - start)..<Int(range.upperBound - start)]),
+            timestamp: segment.timestamp, packetNumber: segment.packetNumber)
+        replacement.append(.data(run))
+        if range.upperBound < gap.endOffset {
+            var after = gap
+            after.offset = range.upperBound
+            after.length = gap.endOffset - range.upperBound
+            replacement.append(.gap(after))
+        }
+        trace.pieces.replaceSubrange(index...index, with: replacement)
+        record(.gapFilledLate, segment, offset: range.lowerBound, length: Int64(range.count))
     }
 
     private func slice(_ bytes: [UInt8], _ start: Int64, _ range: Range<Int64>, _ segment: TCPSegment) -> Pending {
