@@ -55,6 +55,16 @@ import Testing
         #expect(FrameHeaderScanner(layout: .cmd16Seq8).plausiblePayloadLength(in: wide, at: 0) == nil)
     }
 
+    @Test("a raw payload must start like a MessagePack map; a compressed one is not looked into")
+    func payloadStart() {
+        let scanner = FrameHeaderScanner()
+        #expect(scanner.plausibleFrameLength(in: [10, 0, 0, 1, 0, 1, 0, 0, 0, 1, 0x80], at: 0) == 1)
+        #expect(scanner.plausibleFrameLength(in: [10, 0, 0, 1, 0, 1, 0, 0, 0, 3, 0xde], at: 0) == 3)
+        #expect(scanner.plausibleFrameLength(in: [10, 0, 0, 1, 0, 1, 0, 0, 0, 1, 0x05], at: 0) == nil)
+        #expect(scanner.plausibleFrameLength(in: [10, 0, 0, 1, 0, 1, 1, 0, 0, 1, 0x05], at: 0) == 1)
+        #expect(scanner.plausibleFrameLength(in: [10, 0, 0, 1, 0, 1, 0, 0, 0, 0], at: 0) == 0)
+    }
+
     @Test("fewer than 10 bytes never hold a header, and no bytes never crash")
     func shortInput() {
         #expect(FrameHeaderScanner().plausibleHeaderOffset(in: []) == nil)
@@ -64,7 +74,7 @@ import Testing
 
     @Test("when no more bytes come, a candidate whose payload runs past the end is refused")
     func wholeFrameAtEnd() {
-        let bytes: [UInt8] = [10, 0, 0, 1, 0, 1, 0, 0, 0, 200, 1, 2, 3]
+        let bytes: [UInt8] = [10, 0, 0, 1, 0, 1, 0, 0, 0, 200, 0x81, 2, 3]
         #expect(FrameHeaderScanner().plausibleHeaderOffset(in: bytes) == 0)
         #expect(FrameHeaderScanner().plausibleHeaderOffset(in: bytes, requiresWholeFrame: true) == nil)
     }

@@ -3,7 +3,7 @@ import SyncProtocol
 /// Finds where the next frame plausibly starts in bytes that follow a gap, so decoding resumes instead of stopping.
 ///
 /// A candidate offset must hold a header with `ver` 10, a `cmd` of 0...3 in the chosen layout, and a payload
-/// length within `maxPayloadBytes` (DESIGN.md §3). When the whole candidate frame and the next header are in the
+/// length within `maxPayloadBytes` (DESIGN.md §3); a raw payload must start like a MessagePack map. When the whole candidate frame and the next header are in the
 /// bytes, the next header must be plausible too; this chained check rejects most false starts inside payloads.
 public struct FrameHeaderScanner: Hashable, Sendable {
     /// How bytes 1-3 of a header split between cmd and seq.
@@ -31,9 +31,9 @@ public struct FrameHeaderScanner: Hashable, Sendable {
     {
         var offset = max(0, start)
         while offset + FrameHeader.byteCount <= bytes.count {
-            if let length = plausiblePayloadLength(in: bytes, at: offset) {
+            if let length = plausibleFrameLength(in: bytes, at: offset) {
                 let next = offset + FrameHeader.byteCount + length
-                if next == bytes.count || plausiblePayloadLength(in: bytes, at: next) != nil
+                if next == bytes.count || plausibleFrameLength(in: bytes, at: next) != nil
                     || (next + FrameHeader.byteCount > bytes.count && (!requiresWholeFrame || next <= bytes.count))
                 {
                     return offset
@@ -56,6 +56,19 @@ public struct FrameHeaderScanner: Hashable, Sendable {
         guard cmd <= 3 else { return nil }
         let length = Int(bytes[offset + 7]) << 16 | Int(bytes[offset + 8]) << 8 | Int(bytes[offset + 9])
         guard length <= maxPayloadBytes else { return nil }
+        return length
+    }
+
+    /// The payload length of the frame at `offset` when its header is plausible and, for a raw payload whose first
+    /// byte is in `bytes`, that byte starts a MessagePack map (fixmap 0x80-0x8f, map16 0xde, map32 0xdf), as every
+    /// payload is a map (DESIGN.md §3); else nil. Compressed payloads are not looked into.
+    public func plausibleFrameLength(in bytes: [UInt8], at offset: Int) -> Int? {
+        guard let length = plausiblePayloadLength(in: bytes, at: offset) else { return nil }
+        let payloadStart = offset + FrameHeader.byteCount
+        if length > 0, bytes[offset + 6] == 0, payloadStart < bytes.count {
+            let first = bytes[payloadStart]
+            guard (0x80...0x8f).contains(first) || first == 0xde || first == 0xdf else { return nil }
+        }
         return length
     }
 

@@ -36,6 +36,8 @@ struct StreamFrameExtractor {
         for piece in stream.pieces {
             switch piece {
             case .gap(let gap):
+                // No byte will follow the buffer contiguously: settle a tentative frame and decode what fits.
+                if !buffer.isEmpty { decodeBuffered(atEnd: true) }
                 issue(
                     .gap, offset: gap.offset, byteCount: gap.length, packetNumber: gap.packetNumber,
                     detail: gap.cause.rawValue)
@@ -106,7 +108,7 @@ struct StreamFrameExtractor {
             if isTentative {
                 let nextHeaderArrived = frameEnd + FrameHeader.byteCount <= buffer.count
                 let isFalseStart =
-                    (nextHeaderArrived && scanner.plausiblePayloadLength(in: buffer, at: frameEnd) == nil)
+                    (nextHeaderArrived && scanner.plausibleFrameLength(in: buffer, at: frameEnd) == nil)
                     || (atEnd && frameEnd > buffer.count)
                 if isFalseStart {
                     resyncAfterFalseStart(&start)
