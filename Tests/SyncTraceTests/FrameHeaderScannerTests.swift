@@ -4,7 +4,9 @@ import Testing
 @testable import SyncTrace
 
 @Suite struct FrameHeaderScannerTests {
-    static func frame(cmd: Command = .request, seq: UInt16, opcode: Opcode = .ping, text: String = "x") throws
+    static func frame(
+        cmd: Command = .request, seq: UInt16, opcode: Opcode = .ping, text: String = "x"
+    ) throws
         -> [UInt8]
     {
         try FrameEncoder().encode(

@@ -164,10 +164,11 @@ import Testing
         let stream = connection.clientToServer
         #expect(stream.invariantViolation() == nil)
         #expect(stream.gaps.map { [$0.offset, $0.length] } == [[10, 5]])
-        #expect(stream.anomalies == [
-            StreamAnomaly(kind: .gapFilledLate, packetNumber: 6, offset: 15, length: 5),
-            StreamAnomaly(kind: .gapFilledLate, packetNumber: 7, offset: 20, length: 10),
-        ])
+        #expect(
+            stream.anomalies == [
+                StreamAnomaly(kind: .gapFilledLate, packetNumber: 6, offset: 15, length: 5),
+                StreamAnomaly(kind: .gapFilledLate, packetNumber: 7, offset: 20, length: 10),
+            ])
         #expect(stream.runs.map(\.offset) == [0, 15, 20])
         #expect(stream.bytesIgnoringGaps == Array(Self.text[0..<10]) + Self.text[15...])
     }

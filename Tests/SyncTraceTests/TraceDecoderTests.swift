@@ -177,8 +177,9 @@ import Testing
 
 /// Randomized framing: frames split into random segments, some segments lost, checked against the frames sent.
 @Suite struct TraceDecoderRandomizedTests {
-    @Test("every split decodes every frame; losses cost only the frames they touch",
-          arguments: [21, 22, 23, 24, 25, 26] as [UInt64])
+    @Test(
+        "every split decodes every frame; losses cost only the frames they touch",
+        arguments: [21, 22, 23, 24, 25, 26] as [UInt64])
     func randomized(seed: UInt64) throws {
         var random = SplitMix64(seed: seed)
         let encoder = FrameEncoder()
@@ -192,9 +193,10 @@ import Testing
                 let blob = (0..<Int.random(in: 0...1500, using: &random)).map { _ in
                     tempting.randomElement(using: &random)!
                 }
-                let bytes = try encoder.encode(Frame(
-                    cmd: .request, seq: seq, opcode: .msgSend,
-                    payload: .map([MessagePackPair(.string("blob"), .binary(blob))])))
+                let bytes = try encoder.encode(
+                    Frame(
+                        cmd: .request, seq: seq, opcode: .msgSend,
+                        payload: .map([MessagePackPair(.string("blob"), .binary(blob))])))
                 sent.append((seq, stream.count..<(stream.count + bytes.count)))
                 stream += bytes
             }

@@ -26,7 +26,9 @@ public struct FrameHeaderScanner: Hashable, Sendable {
     ///   - start: the first offset to try.
     ///   - requiresWholeFrame: when true (no more bytes will come), the candidate's payload must fit in `bytes`.
     /// - Complexity: O(n) in the bytes scanned.
-    public func plausibleHeaderOffset(in bytes: [UInt8], from start: Int = 0, requiresWholeFrame: Bool = false)
+    public func plausibleHeaderOffset(
+        in bytes: [UInt8], from start: Int = 0, requiresWholeFrame: Bool = false
+    )
         -> Int?
     {
         var offset = max(0, start)

@@ -146,7 +146,9 @@ struct StreamFrameExtractor {
 
     /// The latest-completing run among those holding bytes of `from..<to`: when its last byte arrived in order,
     /// that is the run holding it; when a gap was filled late, the late run.
-    private func completion(from: Int64, to: Int64) -> (endOffset: Int64, timestamp: CaptureTimestamp, packetNumber: Int) {
+    private func completion(
+        from: Int64, to: Int64
+    ) -> (endOffset: Int64, timestamp: CaptureTimestamp, packetNumber: Int) {
         var latest: (endOffset: Int64, timestamp: CaptureTimestamp, packetNumber: Int)?
         for entry in completions where entry.endOffset > from {
             if latest == nil || entry.timestamp > latest!.timestamp { latest = entry }

@@ -138,7 +138,9 @@ struct SyntheticFlow {
     static let server: UInt32 = 0x0a00_0002
 
     /// A client segment carrying `payload` at stream offset `offset` (0 = first byte after the SYN).
-    func client(_ offset: Int, _ payload: [UInt8], flags: UInt8 = PacketBytes.ack | PacketBytes.psh, ack: Int = 0)
+    func client(
+        _ offset: Int, _ payload: [UInt8], flags: UInt8 = PacketBytes.ack | PacketBytes.psh, ack: Int = 0
+    )
         -> [UInt8]
     {
         let tcp = PacketBytes.tcp(
@@ -149,7 +151,9 @@ struct SyntheticFlow {
     }
 
     /// A server segment carrying `payload` at stream offset `offset`, acknowledging client offset `ack`.
-    func server(_ offset: Int, _ payload: [UInt8], flags: UInt8 = PacketBytes.ack | PacketBytes.psh, ack: Int = 0)
+    func server(
+        _ offset: Int, _ payload: [UInt8], flags: UInt8 = PacketBytes.ack | PacketBytes.psh, ack: Int = 0
+    )
         -> [UInt8]
     {
         let tcp = PacketBytes.tcp(
