@@ -188,7 +188,7 @@ import Testing
             var stream: [UInt8] = []
             var sent: [(seq: UInt16, range: Range<Int>)] = []
             for seq in 0..<UInt16.random(in: 1...30, using: &random) {
-                // Random binary payloads full of bytes that look like headers (10, 0...3, map markers) tempt the resync.
+                // Binary payloads full of bytes that look like headers (10, 0...3, map markers) tempt the resync.
                 let tempting: [UInt8] = [0, 0, 0, 1, 2, 3, 10, 10, 11, 0x81, 0x85, 0xde]
                 let blob = (0..<Int.random(in: 0...1500, using: &random)).map { _ in
                     tempting.randomElement(using: &random)!
