@@ -10,6 +10,7 @@ struct Benchmark {
 /// The benchmarks, one line each, in the order `--help` lists them.
 let benchmarks: [Benchmark] = [
     // e.g. WireBenchmark.benchmark,
+    WireBenchmark.benchmark,
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SyncProtocol
 
 /// Seeded mutations of valid streams: every decode returns frames or throws a `WireError`, and never traps.
@@ -8,17 +9,21 @@ import Testing
         let encoder = FrameEncoder(layout: layout)
         var stream: [UInt8] = []
         for index in 0..<6 {
-            let payload = index == 2
+            let payload =
+                index == 2
                 ? TestSupport.compressiblePayload(count: 30, using: &generator)
                 : .map([MessagePackPair(.string("v"), TestSupport.randomValue(depth: 3, using: &generator))])
-            try encoder.encode(Frame(cmd: .push, seq: UInt16(index), opcode: .notifMessage, payload: payload), into: &stream)
+            try encoder.encode(
+                Frame(cmd: .push, seq: UInt16(index), opcode: .notifMessage, payload: payload), into: &stream)
         }
         return stream
     }
 
-    @Test("byte flips, truncations and insertions give frames or a WireError", arguments: [
-        (HeaderLayout.cmd8Seq16, UInt64(2024)), (.cmd16Seq8, 2025),
-    ])
+    @Test(
+        "byte flips, truncations and insertions give frames or a WireError",
+        arguments: [
+            (HeaderLayout.cmd8Seq16, UInt64(2024)), (.cmd16Seq8, 2025),
+        ])
     func mutations(layout: HeaderLayout, seed: UInt64) throws {
         let base = try Self.baseStream(layout: layout)
         var generator = SplitMix64(seed: seed)
@@ -47,8 +52,10 @@ import Testing
             }
             let splits = TestSupport.randomSplits(count: stream.count, maxChunk: 300, using: &generator)
             do {
-                outcomes.frames += try TestSupport.decodeAll(stream, chunkSizes: splits,
-                                                             decoder: FrameDecoder(layout: layout)).count
+                outcomes.frames += try TestSupport.decodeAll(
+                    stream, chunkSizes: splits,
+                    decoder: FrameDecoder(layout: layout)
+                ).count
             } catch is WireError {
                 outcomes.errors += 1
             } catch {

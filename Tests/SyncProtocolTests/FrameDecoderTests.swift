@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SyncProtocol
 
 @Suite struct FrameDecoderTests {
@@ -6,7 +7,8 @@ import Testing
     static func randomFrames(seed: UInt64, count: Int, layout: HeaderLayout) -> [Frame] {
         var generator = SplitMix64(seed: seed)
         return (0..<count).map { index in
-            let payload = index % 3 == 2
+            let payload =
+                index % 3 == 2
                 ? TestSupport.compressiblePayload(count: Int.random(in: 25...60, using: &generator), using: &generator)
                 : .map([MessagePackPair(.string("v"), TestSupport.randomValue(depth: 3, using: &generator))])
             return Frame(
@@ -69,19 +71,30 @@ import Testing
 
     @Test("any non-zero compression flag means LZ4") func anyFlagIsLZ4() throws {
         var generator = SplitMix64(seed: 5)
-        let frame = Frame(cmd: .response, seq: 1, opcode: .chatHistory,
-                          payload: TestSupport.compressiblePayload(count: 40, using: &generator))
+        let frame = Frame(
+            cmd: .response, seq: 1, opcode: .chatHistory,
+            payload: TestSupport.compressiblePayload(count: 40, using: &generator))
         var bytes = try FrameEncoder().encode(frame)
         #expect(bytes[6] == 1)
         bytes[6] = 0xA5
         #expect(try TestSupport.decodeAll(bytes, chunkSizes: [bytes.count]).map(\.frame) == [frame])
     }
 
+    @Test("a block expanding far more than 8x still decodes (the exact-size path)") func highlyCompressible() throws {
+        let frame = Frame(
+            cmd: .response, seq: 1, opcode: .chatHistory,
+            payload: .map([MessagePackPair(.string("text"), .string(String(repeating: "a", count: 60_000)))]))
+        let bytes = try FrameEncoder().encode(frame)
+        #expect(bytes.count < 1000)
+        #expect(try TestSupport.decodeAll(bytes, chunkSizes: [bytes.count]).map(\.frame) == [frame])
+    }
+
     // MARK: one test per error kind, each checking the offset it names
 
     static let good: [UInt8] = try! FrameEncoder().encode(
-        Frame(cmd: .push, seq: 0, opcode: .notifMark,
-              payload: .map([MessagePackPair(.string("chatId"), .uint(7))]))
+        Frame(
+            cmd: .push, seq: 0, opcode: .notifMark,
+            payload: .map([MessagePackPair(.string("chatId"), .uint(7))]))
     )
 
     static func expectError(
@@ -102,8 +115,9 @@ import Testing
     @Test("an unsupported version names the version byte") func unsupportedVersion() {
         var bad = Self.good
         bad[0] = 9
-        Self.expectError(Self.good + bad, .unsupportedVersion, offset: Self.good.count,
-                         mentioning: "frame 2 at offset \(Self.good.count): unsupported version 9")
+        Self.expectError(
+            Self.good + bad, .unsupportedVersion, offset: Self.good.count,
+            mentioning: "frame 2 at offset \(Self.good.count): unsupported version 9")
     }
 
     @Test("an unknown cmd names the cmd byte, in both layouts") func unknownCommand() throws {
@@ -114,29 +128,34 @@ import Testing
         let good16 = try encoder.encode(Frame(cmd: .request, seq: 200, opcode: .ping, payload: .map([])))
         var bad16 = good16
         bad16[1] = 1  // cmd 0x0100
-        Self.expectError(good16 + bad16, .unknownCommand, offset: good16.count + 1,
-                         decoder: FrameDecoder(layout: .cmd16Seq8), mentioning: "unknown cmd 256")
+        Self.expectError(
+            good16 + bad16, .unknownCommand, offset: good16.count + 1,
+            decoder: FrameDecoder(layout: .cmd16Seq8), mentioning: "unknown cmd 256")
     }
 
     @Test("a payload length over the limit is refused from the header alone") func payloadTooLarge() {
         var header: [UInt8] = [10, 1, 0, 1, 0, 19, 0, 0xFF, 0xFF, 0xFF]
-        Self.expectError(Self.good + header, .payloadTooLarge, offset: Self.good.count + 7,
-                         mentioning: "payload length 16777215 exceeds the 8 MiB limit")
+        Self.expectError(
+            Self.good + header, .payloadTooLarge, offset: Self.good.count + 7,
+            mentioning: "payload length 16777215 exceeds the 8 MiB limit")
         header[7...9] = [0, 0, 200]
-        Self.expectError(Self.good + header + [UInt8](repeating: 0, count: 200), .payloadTooLarge,
-                         offset: Self.good.count + 7, decoder: FrameDecoder(maxPayloadBytes: 100),
-                         mentioning: "payload length 200 exceeds the 100 bytes limit")
+        Self.expectError(
+            Self.good + header + [UInt8](repeating: 0, count: 200), .payloadTooLarge,
+            offset: Self.good.count + 7, decoder: FrameDecoder(maxPayloadBytes: 100),
+            mentioning: "payload length 200 exceeds the 100 bytes limit")
     }
 
     @Test("a stream ending inside a header is a truncated header at the end offset") func truncatedHeader() {
-        Self.expectError(Self.good + Self.good.prefix(4), .truncatedHeader, offset: Self.good.count + 4,
-                         mentioning: "4 of 10 bytes")
+        Self.expectError(
+            Self.good + Self.good.prefix(4), .truncatedHeader, offset: Self.good.count + 4,
+            mentioning: "4 of 10 bytes")
     }
 
     @Test("a stream ending inside a payload is a truncated payload at the end offset") func truncatedPayload() {
         let stream = Self.good + Self.good.dropLast(2)
-        Self.expectError(stream, .truncatedPayload, offset: stream.count,
-                         mentioning: "\(Self.good.count - 12) of \(Self.good.count - 10) bytes")
+        Self.expectError(
+            stream, .truncatedPayload, offset: stream.count,
+            mentioning: "\(Self.good.count - 12) of \(Self.good.count - 10) bytes")
     }
 
     static func compressedFrame(block: [UInt8]) -> [UInt8] {
@@ -144,35 +163,41 @@ import Testing
     }
 
     @Test("a corrupt LZ4 block names the offending compressed byte") func corruptCompression() {
-        // One literal 'x', then a match with offset 0, which the format forbids.
-        let block: [UInt8] = [0x10, 0x78, 0x00, 0x00, 0x50, 1, 2, 3, 4, 5]
-        Self.expectError(Self.good + Self.compressedFrame(block: block), .corruptCompression,
-                         offset: Self.good.count + 10 + 2, mentioning: "match offset 0")
+        // One literal 'x', then a match 5 bytes back, before the start of the output.
+        let block: [UInt8] = [0x10, 0x78, 0x05, 0x00, 0x50, 1, 2, 3, 4, 5]
+        Self.expectError(
+            Self.good + Self.compressedFrame(block: block), .corruptCompression,
+            offset: Self.good.count + 10 + 2, mentioning: "match offset 5")
     }
 
     @Test("an LZ4 block expanding past the limit is refused before decompressing") func decompressedTooLarge() {
         // 'a', then a match of 4 + 15 + 255 * 40 bytes at offset 1: about 10 KB from a few dozen bytes.
-        let block: [UInt8] = [0x1F, 0x61, 0x01, 0x00] + [UInt8](repeating: 255, count: 40) + [0x00, 0x50, 1, 2, 3, 4, 5]
-        Self.expectError(Self.good + Self.compressedFrame(block: block), .decompressedTooLarge,
-                         offset: Self.good.count + 10, decoder: FrameDecoder(maxPayloadBytes: 4096),
-                         mentioning: "expands past the 4 KiB limit")
+        let block: [UInt8] =
+            [0x1F, 0x61, 0x01, 0x00] + [UInt8](repeating: 255, count: 40) + [0x00, 0x50, 1, 2, 3, 4, 5]
+        Self.expectError(
+            Self.good + Self.compressedFrame(block: block), .decompressedTooLarge,
+            offset: Self.good.count + 10, decoder: FrameDecoder(maxPayloadBytes: 4096),
+            mentioning: "expands past the 4 KiB limit")
     }
 
     static func rawFrame(payload: [UInt8]) -> [UInt8] {
         [10, 2, 0, 0, 0, 130, 0, 0, 0, UInt8(payload.count)] + payload
     }
 
-    @Test("MessagePack faults in a raw payload name the exact stream offset", arguments: [
-        ([0x81, 0xa1, 0x61, 0xc1], WireError.Kind.invalidMessagePack, 3),
-        ([0x81, 0xa1, 0x61, 0xa3, 0x61], .truncatedMessagePack, 3),
-        ([UInt8](repeating: 0x91, count: 33) + [0], .nestedTooDeeply, 32),
-        ([0x81, 0xa1, 0x61, 0xdc, 0x01, 0x00, 0x01], .countExceedsRemainingBytes, 3),
-        ([0x80, 0x80], .trailingBytes, 1),
-    ] as [([UInt8], WireError.Kind, Int)])
+    @Test(
+        "MessagePack faults in a raw payload name the exact stream offset",
+        arguments: [
+            ([0x81, 0xa1, 0x61, 0xc1], WireError.Kind.invalidMessagePack, 3),
+            ([0x81, 0xa1, 0x61, 0xa3, 0x61], .truncatedMessagePack, 3),
+            ([UInt8](repeating: 0x91, count: 33) + [0], .nestedTooDeeply, 32),
+            ([0x81, 0xa1, 0x61, 0xdc, 0x01, 0x00, 0x01], .countExceedsRemainingBytes, 3),
+            ([0x80, 0x80], .trailingBytes, 1),
+        ] as [([UInt8], WireError.Kind, Int)])
     func messagePackFaults(payload: [UInt8], kind: WireError.Kind, payloadOffset: Int) {
         let stream = Self.good + Self.rawFrame(payload: payload)
-        Self.expectError(stream, kind, offset: Self.good.count + 10 + payloadOffset,
-                         mentioning: "payload byte \(payloadOffset)")
+        Self.expectError(
+            stream, kind, offset: Self.good.count + 10 + payloadOffset,
+            mentioning: "payload byte \(payloadOffset)")
     }
 
     @Test("a MessagePack fault in a compressed payload names the payload and the decompressed offset")
@@ -182,7 +207,8 @@ import Testing
         raw.append(0x00)  // one trailing byte
         let block = try #require(raw.withUnsafeBytes { LZ4Block.compress($0) })
         let stream = Self.good + [10, 1, 0, 1, 0, 49, 1, 0, UInt8(block.count >> 8), UInt8(block.count & 0xFF)] + block
-        Self.expectError(stream, .trailingBytes, offset: Self.good.count + 10,
-                         mentioning: "decompressed payload byte \(raw.count - 1)")
+        Self.expectError(
+            stream, .trailingBytes, offset: Self.good.count + 10,
+            mentioning: "decompressed payload byte \(raw.count - 1)")
     }
 }

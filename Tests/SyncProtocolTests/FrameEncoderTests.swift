@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SyncProtocol
 
 @Suite struct FrameEncoderTests {
@@ -7,7 +8,8 @@ import Testing
         return TestSupport.compressiblePayload(count: count, using: &generator)
     }
 
-    @Test("a payload at or above the threshold is compressed when that saves bytes") func compressesAtThreshold() throws {
+    @Test("a payload at or above the threshold is compressed when that saves bytes") func compressesAtThreshold() throws
+    {
         let payload = Self.page(20)
         let size = payload.messagePackBytes().count
         let frame = Frame(cmd: .response, seq: 9, opcode: .chatHistory, payload: payload)
@@ -32,15 +34,19 @@ import Testing
     @Test("a seq that does not fit the cmd16-seq8 layout is refused, leaving the buffer as it was")
     func seqTooLargeForLayout() throws {
         var buffer: [UInt8] = [1, 2, 3]
-        #expect { try FrameEncoder(layout: .cmd16Seq8).encode(Frame(cmd: .request, seq: 256, opcode: .ping,
-                                                                    payload: .map([])), into: &buffer) }
-            throws: { ($0 as! WireError).kind == .unencodable }
+        #expect {
+            try FrameEncoder(layout: .cmd16Seq8).encode(
+                Frame(
+                    cmd: .request, seq: 256, opcode: .ping,
+                    payload: .map([])), into: &buffer)
+        } throws: { ($0 as! WireError).kind == .unencodable }
         #expect(buffer == [1, 2, 3])
     }
 
     @Test("a payload over the limit is refused") func payloadOverLimit() {
         let encoder = FrameEncoder(maxPayloadBytes: 100)
-        #expect { try encoder.encode(Frame(cmd: .response, seq: 1, opcode: .chatHistory, payload: Self.page(20))) }
-            throws: { ($0 as! WireError).kind == .unencodable }
+        #expect {
+            try encoder.encode(Frame(cmd: .response, seq: 1, opcode: .chatHistory, payload: Self.page(20)))
+        } throws: { ($0 as! WireError).kind == .unencodable }
     }
 }

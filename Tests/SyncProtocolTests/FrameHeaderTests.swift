@@ -1,10 +1,12 @@
 import Testing
+
 @testable import SyncProtocol
 
 @Suite struct FrameHeaderTests {
     @Test("the default layout is ver, cmd u8, seq u16, opcode u16, flag u8, length u24, big-endian")
     func defaultLayoutBytes() throws {
-        let header = FrameHeader(cmd: .response, seq: 0x1234, opcode: .login, compressionFlag: 1, payloadLength: 0x0A0B0C)
+        let header = FrameHeader(
+            cmd: .response, seq: 0x1234, opcode: .login, compressionFlag: 1, payloadLength: 0x0A0B0C)
         #expect(try header.bytes() == [10, 1, 0x12, 0x34, 0, 19, 1, 0x0A, 0x0B, 0x0C])
     }
 
@@ -15,8 +17,9 @@ import Testing
 
     @Test("headers read back what was written, in both layouts", arguments: HeaderLayout.allCases)
     func roundTrip(layout: HeaderLayout) throws {
-        let header = FrameHeader(cmd: .error, seq: 77, opcode: Opcode(rawValue: 999), compressionFlag: 0x80,
-                                 payloadLength: FrameHeader.maxPayloadLengthField)
+        let header = FrameHeader(
+            cmd: .error, seq: 77, opcode: Opcode(rawValue: 999), compressionFlag: 0x80,
+            payloadLength: FrameHeader.maxPayloadLengthField)
         let bytes = try header.bytes(layout: layout)
         let parsed = try bytes.withUnsafeBytes { try FrameHeader(parsing: $0, layout: layout) }
         #expect(parsed == header)

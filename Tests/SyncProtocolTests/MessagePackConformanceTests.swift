@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SyncProtocol
 
 /// One case of the public MessagePack test suite (Fixtures/msgpack): a value and every valid encoding of it.
@@ -18,7 +19,8 @@ struct ConformanceCase: CustomTestStringConvertible, Sendable {
         for group in root.keys.sorted() {
             for (index, entry) in root[group]!.enumerated() {
                 let encodings = try #require(entry["msgpack"] as? [String])
-                cases.append(ConformanceCase(group: group, index: index, value: try value(of: entry), encodings: encodings))
+                cases.append(
+                    ConformanceCase(group: group, index: index, value: try value(of: entry), encodings: encodings))
             }
         }
         return cases
@@ -118,7 +120,9 @@ func sameValue(_ decoded: MessagePackValue, _ expected: MessagePackValue) -> Boo
         #expect(testCase.encodings.contains(encoded), "encoded \(encoded), listed \(testCase.encodings)")
         let lengths = testCase.encodings.map { TestSupport.bytes(hex: $0).count }
         if lengths[0] == lengths.min() {
-            #expect(TestSupport.bytes(hex: encoded).count == lengths[0], "encoded \(encoded), first \(testCase.encodings[0])")
+            #expect(
+                TestSupport.bytes(hex: encoded).count == lengths[0],
+                "encoded \(encoded), first \(testCase.encodings[0])")
         }
     }
 }

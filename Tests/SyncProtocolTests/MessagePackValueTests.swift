@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SyncProtocol
 
 @Suite struct MessagePackValueTests {
@@ -16,7 +17,9 @@ import Testing
     func keepsSignedness() throws {
         #expect(try MessagePackValue(messagePack: [0xd0, 0x05]) == .int(5))
         #expect(try MessagePackValue(messagePack: [0xcc, 0x05]) == .uint(5))
-        #expect(try MessagePackValue(messagePack: [0x92, 0xd3, 0, 0, 0, 0, 0, 0, 0, 1, 0x01]) == .array([.int(1), .uint(1)]))
+        #expect(
+            try MessagePackValue(messagePack: [0x92, 0xd3, 0, 0, 0, 0, 0, 0, 0, 1, 0x01])
+                == .array([.int(1), .uint(1)]))
     }
 
     @Test("map pairs keep their wire order") func keepsMapOrder() throws {
@@ -37,6 +40,18 @@ import Testing
         #expect { try MessagePackValue(messagePack: [0x91, 0xa2, 0xc3, 0x28]) } throws: { error in
             let error = error as! WireError
             return error.kind == .invalidMessagePack && error.offset == 1
+        }
+    }
+
+    @Test("invalid UTF-8 in a map key is invalid too, also after the same key was read valid") func invalidKey() {
+        #expect { try MessagePackValue(messagePack: [0x81, 0xa2, 0xc3, 0x28, 0x01]) } throws: { error in
+            let error = error as! WireError
+            return error.kind == .invalidMessagePack && error.offset == 1
+        }
+        let bytes: [UInt8] = [0x92, 0x81, 0xa1, 0x61, 0x01, 0x81, 0xa1, 0xff, 0x02]
+        #expect { try MessagePackValue(messagePack: bytes) } throws: { error in
+            let error = error as! WireError
+            return error.kind == .invalidMessagePack && error.offset == 6
         }
     }
 
@@ -69,29 +84,30 @@ import Testing
             let error = error as! WireError
             return error.kind == .nestedTooDeeply && error.offset == 32
         }
-        #expect { try MessagePackValue(messagePack: [0x91, 0x91, 0x91, 0x01], limits: MessagePackLimits(maxDepth: 2)) }
-            throws: { error in (error as! WireError).kind == .nestedTooDeeply }
+        #expect {
+            try MessagePackValue(messagePack: [0x91, 0x91, 0x91, 0x01], limits: MessagePackLimits(maxDepth: 2))
+        } throws: { error in (error as! WireError).kind == .nestedTooDeeply }
     }
 
     @Test("an array or map claiming more elements than bytes remain is refused before allocating")
     func countExceedsRemainingBytes() {
-        #expect { try MessagePackValue(messagePack: [0xdd, 0xff, 0xff, 0xff, 0xff, 0x01]) }
-            throws: { error in
-                let error = error as! WireError
-                return error.kind == .countExceedsRemainingBytes && error.offset == 0
-            }
-        #expect { try MessagePackValue(messagePack: [0x81, 0xa1, 0x61, 0xdf, 0x7f, 0xff, 0xff, 0xff, 0x00]) }
-            throws: { error in
-                let error = error as! WireError
-                return error.kind == .countExceedsRemainingBytes && error.offset == 3
-                    && error.description.contains("claims 2147483647 pairs")
-            }
+        #expect { try MessagePackValue(messagePack: [0xdd, 0xff, 0xff, 0xff, 0xff, 0x01]) } throws: { error in
+            let error = error as! WireError
+            return error.kind == .countExceedsRemainingBytes && error.offset == 0
+        }
+        #expect { try MessagePackValue(messagePack: [0x81, 0xa1, 0x61, 0xdf, 0x7f, 0xff, 0xff, 0xff, 0x00]) } throws: {
+            error in
+            let error = error as! WireError
+            return error.kind == .countExceedsRemainingBytes && error.offset == 3
+                && error.description.contains("claims 2147483647 pairs")
+        }
     }
 
     @Test("bytes after the value are trailing bytes, named where the value ends") func trailingBytes() {
         #expect { try MessagePackValue(messagePack: [0x80, 0x00, 0x00]) } throws: { error in
             let error = error as! WireError
-            return error.kind == .trailingBytes && error.offset == 1 && error.description.contains("2 bytes follow")
+            return error.kind == .trailingBytes && error.offset == 1
+                && error.description.contains("2 bytes after the value")
         }
     }
 }

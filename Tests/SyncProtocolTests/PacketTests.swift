@@ -1,36 +1,52 @@
 import Testing
+
 @testable import SyncProtocol
 
 @Suite struct PacketTests {
-    static let message = ChatMessage(id: 70005, time: 1_764_000_005_000, sender: 1002, text: "hi", cid: 55,
-                                     attaches: [.photo(token: "p1")])
+    static let message = ChatMessage(
+        id: 70005, time: 1_764_000_005_000, sender: 1002, text: "hi", cid: 55,
+        attaches: [.photo(token: "p1")])
 
     static let packets: [Packet] = [
         Packet(cmd: .request, seq: 1, opcode: .sessionInit, body: .sessionInit(SessionInitRequest(deviceId: "d1"))),
         Packet(cmd: .response, seq: 1, opcode: .sessionInit, body: .sessionInitResponse(SessionInitResponse(time: 5))),
-        Packet(cmd: .request, seq: 2, opcode: .login,
-               body: .login(LoginRequest(token: "t", chatsSync: 0, contactsSync: 10, chatsCount: 40))),
-        Packet(cmd: .response, seq: 2, opcode: .login, body: .loginResponse(LoginResponse(
-            profile: Profile(id: 1, name: "Ada"),
-            chats: [ChatSummary(id: 7, members: [1, 2], modified: 9, lastMessage: message),
-                    ChatSummary(id: 8, members: [], modified: 3, lastMessage: nil)],
-            contacts: [Contact(id: 2, name: "Grace")], time: 11))),
-        Packet(cmd: .request, seq: 3, opcode: .chatHistory,
-               body: .chatHistory(ChatHistoryRequest(chatId: 7, from: 70005, forward: 0, backward: 30))),
-        Packet(cmd: .response, seq: 3, opcode: .chatHistory,
-               body: .chatHistoryResponse(ChatHistoryResponse(messages: [message]))),
+        Packet(
+            cmd: .request, seq: 2, opcode: .login,
+            body: .login(LoginRequest(token: "t", chatsSync: 0, contactsSync: 10, chatsCount: 40))),
+        Packet(
+            cmd: .response, seq: 2, opcode: .login,
+            body: .loginResponse(
+                LoginResponse(
+                    profile: Profile(id: 1, name: "Ada"),
+                    chats: [
+                        ChatSummary(id: 7, members: [1, 2], modified: 9, lastMessage: message),
+                        ChatSummary(id: 8, members: [], modified: 3, lastMessage: nil),
+                    ],
+                    contacts: [Contact(id: 2, name: "Grace")], time: 11))),
+        Packet(
+            cmd: .request, seq: 3, opcode: .chatHistory,
+            body: .chatHistory(ChatHistoryRequest(chatId: 7, from: 70005, forward: 0, backward: 30))),
+        Packet(
+            cmd: .response, seq: 3, opcode: .chatHistory,
+            body: .chatHistoryResponse(ChatHistoryResponse(messages: [message]))),
         Packet(cmd: .request, seq: 4, opcode: .chatMark, body: .chatMark(ChatMarkRequest(chatId: 7, mark: 70005))),
         Packet(cmd: .response, seq: 4, opcode: .chatMark, body: .empty),
-        Packet(cmd: .request, seq: 5, opcode: .msgSend, body: .msgSend(MsgSendRequest(
-            chatId: 7, message: OutgoingMessage(text: "yo", cid: -12, attaches: [.photo(token: "p1")])))),
-        Packet(cmd: .response, seq: 5, opcode: .msgSend,
-               body: .msgSendResponse(MsgSendResponse(chatId: 7, message: message))),
+        Packet(
+            cmd: .request, seq: 5, opcode: .msgSend,
+            body: .msgSend(
+                MsgSendRequest(
+                    chatId: 7, message: OutgoingMessage(text: "yo", cid: -12, attaches: [.photo(token: "p1")])))),
+        Packet(
+            cmd: .response, seq: 5, opcode: .msgSend,
+            body: .msgSendResponse(MsgSendResponse(chatId: 7, message: message))),
         Packet(cmd: .request, seq: 6, opcode: .photoUpload, body: .photoUpload(PhotoUploadRequest(sizeBytes: 80_000))),
-        Packet(cmd: .response, seq: 6, opcode: .photoUpload,
-               body: .photoUploadResponse(PhotoUploadResponse(photoToken: "p1"))),
+        Packet(
+            cmd: .response, seq: 6, opcode: .photoUpload,
+            body: .photoUploadResponse(PhotoUploadResponse(photoToken: "p1"))),
         Packet(cmd: .request, seq: 7, opcode: .ping, body: .ping(PingRequest(interactive: true))),
         Packet(cmd: .response, seq: 7, opcode: .ping, body: .empty),
-        Packet(cmd: .push, seq: 0, opcode: .notifMessage, body: .notifMessage(NotifMessage(chatId: 7, message: message))),
+        Packet(
+            cmd: .push, seq: 0, opcode: .notifMessage, body: .notifMessage(NotifMessage(chatId: 7, message: message))),
         Packet(cmd: .push, seq: 0, opcode: .notifMark, body: .notifMark(NotifMark(chatId: 7, userId: 2, mark: 70005))),
         Packet(cmd: .error, seq: 8, opcode: .login, body: .error(ErrorPayload(error: "login.token", message: "bad"))),
         Packet(cmd: .push, seq: 0, opcode: .notifAttach, body: .raw(.map([MessagePackPair(.string("x"), .uint(1))]))),

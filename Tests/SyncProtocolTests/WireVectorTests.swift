@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SyncProtocol
 
 /// The golden vectors in Fixtures/wire, written by an independent Python encoder (see its README).
@@ -8,17 +9,23 @@ import Testing
         return try TestSupport.decodeAll(bytes, chunkSizes: [bytes.count], decoder: FrameDecoder(layout: layout))
     }
 
-    @Test("login-response.bin is the LOGIN response the typed model encodes, byte for byte") func loginResponse() throws {
-        let expected = Packet(cmd: .response, seq: 1, opcode: .login, body: .loginResponse(LoginResponse(
-            profile: Profile(id: 1001, name: "Ada"),
-            chats: [
-                ChatSummary(id: 7, members: [1001, 1002], modified: 1_764_000_005_000, lastMessage: ChatMessage(
-                    id: 70005, time: 1_764_000_005_000, sender: 1002, text: "see you at 6", cid: 55)),
-                ChatSummary(id: 9, members: [1001, 1003, 1004], modified: 1_764_000_001_200, lastMessage: nil),
-            ],
-            contacts: [Contact(id: 1002, name: "Grace"), Contact(id: 1003, name: "Линус")],
-            time: 1_764_000_006_000
-        )))
+    @Test("login-response.bin is the LOGIN response the typed model encodes, byte for byte") func loginResponse() throws
+    {
+        let expected = Packet(
+            cmd: .response, seq: 1, opcode: .login,
+            body: .loginResponse(
+                LoginResponse(
+                    profile: Profile(id: 1001, name: "Ada"),
+                    chats: [
+                        ChatSummary(
+                            id: 7, members: [1001, 1002], modified: 1_764_000_005_000,
+                            lastMessage: ChatMessage(
+                                id: 70005, time: 1_764_000_005_000, sender: 1002, text: "see you at 6", cid: 55)),
+                        ChatSummary(id: 9, members: [1001, 1003, 1004], modified: 1_764_000_001_200, lastMessage: nil),
+                    ],
+                    contacts: [Contact(id: 1002, name: "Grace"), Contact(id: 1003, name: "Линус")],
+                    time: 1_764_000_006_000
+                )))
         let frames = try Self.decode("login-response")
         #expect(frames.count == 1)
         #expect(try Packet(frame: frames[0].frame) == expected)
@@ -41,9 +48,14 @@ import Testing
     }
 
     @Test("push-notif-message.bin is a NOTIF_MESSAGE push, byte for byte") func push() throws {
-        let expected = Packet(cmd: .push, seq: 0, opcode: .notifMessage, body: .notifMessage(NotifMessage(
-            chatId: 7, message: ChatMessage(id: 70006, time: 1_764_000_007_000, sender: 1002, text: "on my way 🚲", cid: -3)
-        )))
+        let expected = Packet(
+            cmd: .push, seq: 0, opcode: .notifMessage,
+            body: .notifMessage(
+                NotifMessage(
+                    chatId: 7,
+                    message: ChatMessage(
+                        id: 70006, time: 1_764_000_007_000, sender: 1002, text: "on my way 🚲", cid: -3)
+                )))
         let frames = try Self.decode("push-notif-message")
         #expect(try Packet(frame: frames[0].frame) == expected)
         #expect(try FrameEncoder().encode(expected) == TestSupport.fixture("wire/push-notif-message.bin"))
@@ -53,18 +65,25 @@ import Testing
         let frames = try Self.decode("unknown-opcode")
         let packet = try Packet(frame: frames[0].frame)
         #expect(packet.opcode.rawValue == 999)
-        #expect(packet.body == .raw(.map([
-            MessagePackPair(.string("x"), .uint(1)),
-            MessagePackPair(.string("flags"), .array([.bool(true), .bool(false), .nil])),
-        ])))
+        #expect(
+            packet.body
+                == .raw(
+                    .map([
+                        MessagePackPair(.string("x"), .uint(1)),
+                        MessagePackPair(.string("flags"), .array([.bool(true), .bool(false), .nil])),
+                    ])))
     }
 
     @Test("session-cmd16.bin decodes with the cmd16-seq8 layout") func cmd16Layout() throws {
         let frames = try Self.decode("session-cmd16", layout: .cmd16Seq8)
-        #expect(try frames.map { try Packet(frame: $0.frame) } == [
-            Packet(cmd: .request, seq: 200, opcode: .sessionInit, body: .sessionInit(SessionInitRequest(deviceId: "dev-1"))),
-            Packet(cmd: .response, seq: 200, opcode: .sessionInit,
-                   body: .sessionInitResponse(SessionInitResponse(time: 1_764_000_000_000))),
-        ])
+        #expect(
+            try frames.map { try Packet(frame: $0.frame) } == [
+                Packet(
+                    cmd: .request, seq: 200, opcode: .sessionInit,
+                    body: .sessionInit(SessionInitRequest(deviceId: "dev-1"))),
+                Packet(
+                    cmd: .response, seq: 200, opcode: .sessionInit,
+                    body: .sessionInitResponse(SessionInitResponse(time: 1_764_000_000_000))),
+            ])
     }
 }

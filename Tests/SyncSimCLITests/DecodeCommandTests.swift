@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SyncSimCLI
 
 /// Runs `syncsim decode` in-process over the golden vectors in Fixtures/wire.
@@ -44,7 +45,9 @@ import Testing
         #expect(result.code == 2)
         #expect(result.out.split(separator: "\n").count == 1)
         #expect(result.out.hasPrefix("{\"frame\":1,\"offset\":0,"))
-        #expect(result.err == "syncsim decode: \(path): frame 2 at offset 85: unsupported version 9 at offset 85 (expected 10)\n")
+        #expect(
+            result.err
+                == "syncsim decode: \(path): frame 2 at offset 85: unsupported version 9 at offset 85 (expected 10)\n")
     }
 
     @Test("a stream ending inside a header is reported at end of input; exit 2") func truncatedHeader() {
@@ -63,9 +66,12 @@ import Testing
         #expect(result.err.contains("frame 1 at offset 0: unknown cmd 512 at offset 1"))
     }
 
-    @Test("usage errors exit 2 and point to --help", arguments: [
-        ["decode"], ["decode", "a", "b"], ["decode", "x.bin", "--layout", "sideways"], ["decode", "x.bin", "--fast"],
-    ])
+    @Test(
+        "usage errors exit 2 and point to --help",
+        arguments: [
+            ["decode"], ["decode", "a", "b"], ["decode", "x.bin", "--layout", "sideways"],
+            ["decode", "x.bin", "--fast"],
+        ])
     func usageErrors(arguments: [String]) {
         let result = Self.run(arguments)
         #expect(result.code == 2)

@@ -16,7 +16,8 @@ public struct MessagePackDecoder: Sendable {
 enum MessagePackDecoding {
     static func mismatch(_ type: Any.Type, _ value: MessagePackValue, _ path: [any CodingKey]) -> DecodingError {
         DecodingError.typeMismatch(
-            type, DecodingError.Context(codingPath: path, debugDescription: "expected \(type), found \(kindName(value))")
+            type,
+            DecodingError.Context(codingPath: path, debugDescription: "expected \(type), found \(kindName(value))")
         )
     }
 
@@ -35,7 +36,9 @@ enum MessagePackDecoding {
         }
     }
 
-    static func integer<T: FixedWidthInteger>(_ type: T.Type, _ value: MessagePackValue, _ path: [any CodingKey]) throws -> T {
+    static func integer<T: FixedWidthInteger>(
+        _ type: T.Type, _ value: MessagePackValue, _ path: [any CodingKey]
+    ) throws -> T {
         let result: T?
         switch value {
         case .int(let number): result = T(exactly: number)
@@ -60,7 +63,9 @@ enum MessagePackDecoding {
         }
     }
 
-    static func decodeValue<T: Decodable>(_ type: T.Type, _ value: MessagePackValue, _ path: [any CodingKey]) throws -> T {
+    static func decodeValue<T: Decodable>(
+        _ type: T.Type, _ value: MessagePackValue, _ path: [any CodingKey]
+    ) throws -> T {
         switch type {
         case is String.Type:
             guard case .string(let text) = value else { throw mismatch(type, value, path) }
@@ -138,7 +143,8 @@ enum MessagePackDecoding {
         private func value(for key: Key) throws -> MessagePackValue {
             guard let position = index(of: key) else {
                 throw DecodingError.keyNotFound(
-                    key, DecodingError.Context(codingPath: codingPath, debugDescription: "no key \"\(key.stringValue)\"")
+                    key,
+                    DecodingError.Context(codingPath: codingPath, debugDescription: "no key \"\(key.stringValue)\"")
                 )
             }
             cursor.hint = position + 1

@@ -132,7 +132,9 @@ final class MessagePackEncodingNode {
         var codingPath: [any CodingKey]
 
         mutating func encodeNil(forKey key: Key) throws { node.setKeyed(key.stringValue, .value(.nil)) }
-        mutating func encode(_ value: Bool, forKey key: Key) throws { node.setKeyed(key.stringValue, .value(.bool(value))) }
+        mutating func encode(_ value: Bool, forKey key: Key) throws {
+            node.setKeyed(key.stringValue, .value(.bool(value)))
+        }
         mutating func encode(_ value: String, forKey key: Key) throws {
             node.setKeyed(key.stringValue, .value(.string(value)))
         }
@@ -142,8 +144,12 @@ final class MessagePackEncodingNode {
         mutating func encode(_ value: Float, forKey key: Key) throws {
             node.setKeyed(key.stringValue, .value(.float(value)))
         }
-        mutating func encode(_ value: Int, forKey key: Key) throws { node.setKeyed(key.stringValue, .value(signed(value))) }
-        mutating func encode(_ value: Int8, forKey key: Key) throws { node.setKeyed(key.stringValue, .value(signed(value))) }
+        mutating func encode(_ value: Int, forKey key: Key) throws {
+            node.setKeyed(key.stringValue, .value(signed(value)))
+        }
+        mutating func encode(_ value: Int8, forKey key: Key) throws {
+            node.setKeyed(key.stringValue, .value(signed(value)))
+        }
         mutating func encode(_ value: Int16, forKey key: Key) throws {
             node.setKeyed(key.stringValue, .value(signed(value)))
         }

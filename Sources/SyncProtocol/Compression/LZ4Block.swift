@@ -23,6 +23,18 @@ enum LZ4Block {
         return written > 0 ? output : nil
     }
 
+    /// Decompresses a block into `output` with `LZ4_decompress_safe`.
+    /// - Returns: how many bytes were written, or nil when the block is corrupt or needs more than `output.count`.
+    static func decompress(_ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer) -> Int? {
+        guard input.count > 0, input.count <= Int(Int32.max), output.count <= Int(Int32.max),
+              let source = input.baseAddress, let destination = output.baseAddress else { return nil }
+        let produced = LZ4_decompress_safe(
+            source.assumingMemoryBound(to: CChar.self), destination.assumingMemoryBound(to: CChar.self),
+            Int32(input.count), Int32(output.count)
+        )
+        return produced >= 0 ? Int(produced) : nil
+    }
+
     /// Decompresses a block into exactly `decompressedByteCount` bytes with `LZ4_decompress_safe`.
     /// - Returns: the bytes, or nil when the block is corrupt or does not produce exactly that many bytes.
     static func decompress(_ input: UnsafeRawBufferPointer, decompressedByteCount: Int) -> [UInt8]? {

@@ -62,7 +62,7 @@ enum LZ4BlockScanner {
                 throw Fault(
                     isOverLimit: false, offset: index,
                     detail: "match offset \(matchOffset) at block byte \(index) reaches before the output "
-                        + "(\(produced) bytes so far)"
+                        + "(\(byteCountText(produced)) so far)"
                 )
             }
             index += 2

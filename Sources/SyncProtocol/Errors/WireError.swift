@@ -108,7 +108,7 @@ public struct WireError: Error, Hashable, CustomStringConvertible {
         number: Int, frameOffset: Int, payloadStart: Int, isCompressed: Bool
     ) -> WireError {
         let inner = payloadOffset ?? offset
-        let where_ = isCompressed ? "decompressed payload byte \(inner)" : "payload byte \(inner)"
+        let location = isCompressed ? "decompressed payload byte \(inner)" : "payload byte \(inner)"
         let hasPayloadOffset = payloadOffset != nil
         return WireError(
             kind: kind,
@@ -116,7 +116,7 @@ public struct WireError: Error, Hashable, CustomStringConvertible {
             frameNumber: number,
             frameOffset: frameOffset,
             payloadOffset: hasPayloadOffset ? inner : nil,
-            detail: hasPayloadOffset ? "\(where_): \(detail)" : detail
+            detail: hasPayloadOffset ? "\(location): \(detail)" : detail
         )
     }
 
@@ -134,3 +134,6 @@ func describeByteLimit(_ bytes: Int) -> String {
     if bytes >= 1 << 10, bytes % (1 << 10) == 0 { return "\(bytes >> 10) KiB" }
     return "\(bytes) bytes"
 }
+
+/// `1 byte`, `2 bytes`: a count of bytes for error messages.
+func byteCountText(_ count: Int) -> String { count == 1 ? "1 byte" : "\(count) bytes" }

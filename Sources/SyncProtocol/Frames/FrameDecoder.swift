@@ -23,6 +23,8 @@ public struct FrameDecoder: Sendable {
     public var messagePackLimits: MessagePackLimits
     /// How many frames were decoded so far.
     public private(set) var frameCount = 0
+    /// Reused decompression buffer: grows to the largest guess needed so far, never past `maxPayloadBytes`.
+    private var scratch: [UInt8] = []
 
     /// - Parameters:
     ///   - layout: header layout, `.cmd8Seq16` by default.
@@ -60,7 +62,8 @@ public struct FrameDecoder: Sendable {
             guard header.payloadLength <= maxPayloadBytes else {
                 throw WireError.inFrame(
                     .payloadTooLarge, number: number, frameOffset: frameOffset, offset: frameOffset + 7,
-                    detail: "payload length \(header.payloadLength) exceeds the \(describeByteLimit(maxPayloadBytes)) limit"
+                    detail:
+                        "payload length \(header.payloadLength) exceeds the \(describeByteLimit(maxPayloadBytes)) limit"
                 )
             }
             guard bytes.count >= FrameHeader.byteCount + header.payloadLength else { return nil }
@@ -70,7 +73,8 @@ public struct FrameDecoder: Sendable {
             let payloadStart = frameOffset + FrameHeader.byteCount
             do {
                 let (value, payloadByteCount) = try Self.decodePayload(
-                    wirePayload, isCompressed: header.isCompressed, maxPayloadBytes: maxPayloadBytes, limits: limits
+                    wirePayload, isCompressed: header.isCompressed, maxPayloadBytes: maxPayloadBytes, limits: limits,
+                    scratch: &scratch
                 )
                 let frame = Frame(cmd: header.cmd, seq: header.seq, opcode: header.opcode, payload: value)
                 return DecodedFrame(
@@ -90,7 +94,7 @@ public struct FrameDecoder: Sendable {
         return frame
     }
 
-    /// Checks that the stream ended on a frame boundary.
+    /// Checks that the stream ended on a frame boundary; call it at end of input, after `decode(_:)` returned nil.
     /// - Throws: `WireError` `.truncatedHeader` or `.truncatedPayload` when `buffer` holds part of a frame
     ///   (or a header error if the partial frame's header is already bad).
     public func finish(_ buffer: ByteReader) throws {
@@ -108,7 +112,8 @@ public struct FrameDecoder: Sendable {
         var copy = buffer
         var decoder = self
         // Surface a bad header first; otherwise the payload is what is missing.
-        _ = try decoder.decodeFrame(&copy)
+        let whole = try decoder.decodeFrame(&copy)
+        precondition(whole == nil, "finish(_:) called with a whole frame buffered: call decode(_:) until it returns nil")
         let header = try buffer.withReadableBytes(atLeast: FrameHeader.byteCount) {
             try FrameHeader(parsing: $0, layout: layout, streamOffset: frameOffset, frameNumber: number)
         }!
@@ -122,11 +127,23 @@ public struct FrameDecoder: Sendable {
 
     /// Decompresses (if needed) and decodes a payload; errors carry offsets relative to the payload.
     static func decodePayload(
-        _ wirePayload: UnsafeRawBufferPointer, isCompressed: Bool, maxPayloadBytes: Int, limits: MessagePackLimits
+        _ wirePayload: UnsafeRawBufferPointer, isCompressed: Bool, maxPayloadBytes: Int, limits: MessagePackLimits,
+        scratch: inout [UInt8]
     ) throws -> (MessagePackValue, Int) {
         guard isCompressed else {
             return (try MessagePackValue(messagePack: wirePayload, limits: limits), wirePayload.count)
         }
+        // Fast path: most blocks expand less than 8x, so try a buffer of that size first; only when that fails
+        // walk the block's sequences for its exact size (or the fault) and decompress into exactly that.
+        let guess = min(maxPayloadBytes, max(wirePayload.count * 8, 4096))
+        if scratch.count < guess { scratch = [UInt8](repeating: 0, count: guess) }
+        let fast = try scratch.withUnsafeMutableBytes { output -> (MessagePackValue, Int)? in
+            let window = UnsafeMutableRawBufferPointer(rebasing: output[0..<guess])
+            guard let produced = LZ4Block.decompress(wirePayload, into: window) else { return nil }
+            let bytes = UnsafeRawBufferPointer(rebasing: output[0..<produced])
+            return (try MessagePackValue(messagePack: bytes, limits: limits), produced)
+        }
+        if let fast { return fast }
         let size: Int
         do {
             size = try LZ4BlockScanner.decompressedByteCount(of: wirePayload, limit: maxPayloadBytes)

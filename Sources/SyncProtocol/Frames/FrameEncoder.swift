@@ -55,7 +55,6 @@ public struct FrameEncoder: Sendable {
             payloadLength: wirePayload.count
         )
         let start = bytes.count
-        bytes.reserveCapacity(start + FrameHeader.byteCount + wirePayload.count)
         do {
             try header.write(layout: layout, to: &bytes)
         } catch {

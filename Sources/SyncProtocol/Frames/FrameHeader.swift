@@ -102,7 +102,8 @@ public struct FrameHeader: Hashable, Sendable {
         guard version == FrameHeader.supportedVersion else {
             throw WireError.inFrame(
                 .unsupportedVersion, number: frameNumber, frameOffset: streamOffset, offset: streamOffset,
-                detail: "unsupported version \(version) at offset \(streamOffset) (expected \(FrameHeader.supportedVersion))"
+                detail: "unsupported version \(version) at offset \(streamOffset) "
+                    + "(expected \(FrameHeader.supportedVersion))"
             )
         }
         let rawCmd: UInt16

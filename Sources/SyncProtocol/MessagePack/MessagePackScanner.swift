@@ -15,14 +15,27 @@ struct MessagePackScanner {
     }
 
     /// Scans `bytes`, which must hold exactly one value.
+    /// - Parameter validatesUTF8: whether to check strings here. The decoder leaves it to the string conversion
+    ///   (which validates anyway) and scans again with it on only to name the offset of a bad string.
     /// - Throws: `WireError` with `offset` and `payloadOffset` set to the offending byte.
-    static func scan(_ bytes: UnsafeRawBufferPointer, limits: MessagePackLimits) throws -> Result {
+    static func scan(
+        _ bytes: UnsafeRawBufferPointer, limits: MessagePackLimits, validatesUTF8: Bool = true
+    ) throws -> Result {
+        // Items left in each open container; at most 32 are open (`MessagePackLimits.maxDepth`).
+        try withUnsafeTemporaryAllocation(of: Int.self, capacity: limits.maxDepth + 1) { stack in
+            try scan(bytes, limits: limits, validatesUTF8: validatesUTF8, openCounts: stack)
+        }
+    }
+
+    private static func scan(
+        _ bytes: UnsafeRawBufferPointer, limits: MessagePackLimits, validatesUTF8: Bool,
+        openCounts: UnsafeMutableBufferPointer<Int>
+    ) throws -> Result {
         var result = Result()
         let end = bytes.count
         var offset = 0
         var valueIndex = 0
-        var openCounts: [Int] = []
-        openCounts.reserveCapacity(8)
+        var depth = 0
 
         func fail(_ kind: WireError.Kind, at position: Int, _ detail: String) -> WireError {
             WireError(kind, offset: position, detail: detail, payloadOffset: position)
@@ -101,29 +114,32 @@ struct MessagePackScanner {
             if elementCount >= 0 {
                 let remaining = end - offset
                 guard elementCount <= remaining else {
-                    let what = byte >= 0xde || (0x80...0x8f).contains(byte)
+                    let what =
+                        byte >= 0xde || (0x80...0x8f).contains(byte)
                         ? "map at byte \(start) claims \(elementCount / 2) pairs"
                         : "array at byte \(start) claims \(elementCount) elements"
-                    throw fail(.countExceedsRemainingBytes, at: start, "\(what) but only \(remaining) bytes remain")
+                    let left = remaining == 1 ? "1 byte remains" : "\(remaining) bytes remain"
+                    throw fail(.countExceedsRemainingBytes, at: start, "\(what) but only \(left)")
                 }
                 if elementCount > 0 {
-                    guard openCounts.count < limits.maxDepth else {
+                    guard depth < limits.maxDepth else {
                         throw fail(
                             .nestedTooDeeply, at: start,
                             "container at byte \(start) nests deeper than \(limits.maxDepth) levels"
                         )
                     }
-                    openCounts.append(elementCount)
+                    openCounts[depth] = elementCount
+                    depth += 1
                     continue
                 }
             } else {
                 guard bodySize <= end - offset else {
                     throw fail(
                         .truncatedMessagePack, at: start,
-                        "value at byte \(start) needs \(bodySize) more bytes, \(end - offset) remain"
+                        "value at byte \(start) needs \(byteCountText(bodySize)) more, \(end - offset) remain"
                     )
                 }
-                if isString {
+                if isString, validatesUTF8 {
                     try validateUTF8(bytes, from: offset, count: bodySize, valueStart: start)
                 }
                 if extType == -1 {
@@ -132,18 +148,21 @@ struct MessagePackScanner {
                 offset += bodySize
             }
             // A scalar or an empty container is complete; close every container it completes.
-            while let last = openCounts.last {
-                if last == 1 {
-                    openCounts.removeLast()
+            while depth > 0 {
+                if openCounts[depth - 1] == 1 {
+                    depth -= 1
                 } else {
-                    openCounts[openCounts.count - 1] = last - 1
+                    openCounts[depth - 1] -= 1
                     break
                 }
             }
-        } while !openCounts.isEmpty
+        } while depth > 0
 
         guard offset == end else {
-            throw fail(.trailingBytes, at: offset, "\(end - offset) bytes follow the value, which ends at byte \(offset)")
+            throw fail(
+                .trailingBytes, at: offset,
+                "\(byteCountText(end - offset)) after the value, which ends at byte \(offset)"
+            )
         }
         return result
     }
@@ -174,10 +193,12 @@ struct MessagePackScanner {
         case 4:
             return
         case 8:
-            nanoseconds = (UInt32(bytes[start]) << 24 | UInt32(bytes[start + 1]) << 16
-                | UInt32(bytes[start + 2]) << 8 | UInt32(bytes[start + 3])) >> 2
+            nanoseconds =
+                (UInt32(bytes[start]) << 24 | UInt32(bytes[start + 1]) << 16
+                    | UInt32(bytes[start + 2]) << 8 | UInt32(bytes[start + 3])) >> 2
         case 12:
-            nanoseconds = UInt32(bytes[start]) << 24 | UInt32(bytes[start + 1]) << 16
+            nanoseconds =
+                UInt32(bytes[start]) << 24 | UInt32(bytes[start + 1]) << 16
                 | UInt32(bytes[start + 2]) << 8 | UInt32(bytes[start + 3])
         default:
             throw WireError(

@@ -12,8 +12,14 @@ extension MessagePackValue {
     /// Decodes exactly one value from raw bytes; see `init(messagePack:limits:)`.
     /// - Throws: `WireError` naming the offending byte's offset in `bytes`.
     public init(messagePack bytes: UnsafeRawBufferPointer, limits: MessagePackLimits = MessagePackLimits()) throws {
-        let scan = try MessagePackScanner.scan(bytes, limits: limits)
-        self = try MessagePackSerialization.unpack(bytes, scan: scan)
+        let scan = try MessagePackScanner.scan(bytes, limits: limits, validatesUTF8: false)
+        do {
+            self = try MessagePackSerialization.unpack(bytes, scan: scan)
+        } catch is MessagePackSerialization.InvalidUTF8 {
+            // Rare: scan again, checking strings, to name the bad string's offset.
+            _ = try MessagePackScanner.scan(bytes, limits: limits, validatesUTF8: true)
+            throw WireError(.invalidMessagePack, offset: 0, detail: "a string is not valid UTF-8", payloadOffset: 0)
+        }
     }
 
     /// The value encoded as MessagePack, each integer, string, container and timestamp in its shortest form.

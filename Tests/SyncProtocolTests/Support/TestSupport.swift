@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import SyncProtocol
 
 /// Test data and helpers shared by the SyncProtocol suites.
@@ -61,13 +62,19 @@ enum TestSupport {
         case 0: return .nil
         case 1: return .bool(Bool.random(using: &generator))
         case 2:
-            let number = Int64.random(in: Int64.min...(-1), using: &generator) >> Int64.random(in: 0...62, using: &generator)
+            let number =
+                Int64.random(in: Int64.min...(-1), using: &generator) >> Int64.random(in: 0...62, using: &generator)
             return .int(number)
-        case 3: return .uint(UInt64.random(in: 0...UInt64.max, using: &generator) >> UInt64.random(in: 0...63, using: &generator))
+        case 3:
+            return .uint(
+                UInt64.random(in: 0...UInt64.max, using: &generator) >> UInt64.random(in: 0...63, using: &generator))
         case 4: return .double(Double.random(in: -1e9...1e9, using: &generator))
         case 5: return .float(Float.random(in: -1000...1000, using: &generator))
         case 6: return .string(randomString(using: &generator))
-        case 7: return .binary((0..<Int.random(in: 0...40, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) })
+        case 7:
+            return .binary(
+                (0..<Int.random(in: 0...40, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator)
+                })
         case 8:
             return .timestamp(
                 seconds: Int64.random(in: -1 << 40...(1 << 40), using: &generator),
@@ -76,33 +83,47 @@ enum TestSupport {
         case 9:
             return .ext(
                 type: Int8.random(in: 0...127, using: &generator),
-                data: (0..<Int.random(in: 0...20, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+                data: (0..<Int.random(in: 0...20, using: &generator)).map { _ in
+                    UInt8.random(in: 0...255, using: &generator)
+                }
             )
         case 10, 11:
-            return .map((0..<Int.random(in: 0...6, using: &generator)).map { _ in
-                MessagePackPair(.string(randomString(using: &generator)), randomValue(depth: depth - 1, using: &generator))
-            })
+            return .map(
+                (0..<Int.random(in: 0...6, using: &generator)).map { _ in
+                    MessagePackPair(
+                        .string(randomString(using: &generator)), randomValue(depth: depth - 1, using: &generator))
+                })
         default:
-            return .array((0..<Int.random(in: 0...6, using: &generator)).map { _ in
-                randomValue(depth: depth - 1, using: &generator)
-            })
+            return .array(
+                (0..<Int.random(in: 0...6, using: &generator)).map { _ in
+                    randomValue(depth: depth - 1, using: &generator)
+                })
         }
     }
 
     static func randomString(using generator: inout SplitMix64) -> String {
         let alphabet = Array("abcdefghijklmnopqrstuvwxyz 0123456789ÄßЖ漢字🚲\"\\\n")
-        return String((0..<Int.random(in: 0...24, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! })
+        return String(
+            (0..<Int.random(in: 0...24, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! })
     }
 
     /// A payload that LZ4 shrinks: a history-like page of `count` similar messages.
     static func compressiblePayload(count: Int, using generator: inout SplitMix64) -> MessagePackValue {
-        .map([MessagePackPair(.string("messages"), .array((0..<count).map { index in
-            .map([
-                MessagePackPair(.string("id"), .uint(UInt64(70_000 + index))),
-                MessagePackPair(.string("time"), .uint(1_764_000_000_000 + UInt64.random(in: 0...1_000_000, using: &generator))),
-                MessagePackPair(.string("sender"), .uint(UInt64.random(in: 1000...1005, using: &generator))),
-                MessagePackPair(.string("text"), .string("message \(index) with the usual small talk")),
-            ])
-        }))])
+        .map([
+            MessagePackPair(
+                .string("messages"),
+                .array(
+                    (0..<count).map { index in
+                        .map([
+                            MessagePackPair(.string("id"), .uint(UInt64(70_000 + index))),
+                            MessagePackPair(
+                                .string("time"),
+                                .uint(1_764_000_000_000 + UInt64.random(in: 0...1_000_000, using: &generator))),
+                            MessagePackPair(
+                                .string("sender"), .uint(UInt64.random(in: 1000...1005, using: &generator))),
+                            MessagePackPair(.string("text"), .string("message \(index) with the usual small talk")),
+                        ])
+                    }))
+        ])
     }
 }
