@@ -10,6 +10,7 @@ enum CommandRegistry {
         ProfilesCommand.spec,
         SweepCommand.spec,
         MergeCommand.spec,
+        TraceDecodeCommand.spec,
     ]
 
     static var names: [String] { all.map(\.name) }

@@ -1,15 +1,17 @@
 import Foundation
 import SyncSim
 
-/// `syncsim decode FILE`: prints each frame of a raw byte stream as one JSON line.
+/// `syncsim decode FILE`: prints each frame of a raw byte stream, or of a pcap/pcapng capture, as one JSON line.
 ///
-/// The raw-stream path is `printFrames(ofRawStream:...)`, so other inputs (pcap, after TCP reassembly) reuse it.
+/// The raw-stream path is `printFrames(ofRawStream:...)`; captures (told by their magic number) go through
+/// `TraceDecodeCommand.decodeCapture`, which reassembles TCP first and reuses `jsonLine(for:)`.
 enum DecodeCommand {
     static let spec = CommandSpec(
         name: "decode",
-        summary: "print the frames of a raw byte stream as JSON lines",
+        summary: "print the frames of a raw byte stream or a pcap/pcapng capture as JSON lines",
         help: """
             usage: syncsim decode FILE [--layout cmd8-seq16|cmd16-seq8] [--max-payload-bytes N]
+                                  [--port N]... [--summary]    (--port and --summary: captures only)
 
             Reads FILE, one direction of a connection with frames back to back (10-byte header + payload), and
             prints one JSON line per frame:
@@ -23,13 +25,24 @@ enum DecodeCommand {
             On malformed input the frames before the fault are printed, then one line on stderr naming the frame,
             its offset and what was expected, and the exit code is 2.
 
+            A pcap or pcapng capture (recognised by its magic number) is reassembled per TCP connection first
+            (see `syncsim trace-summary --help` for formats, link types and gaps). Per connection it prints a
+            line {"connection":1,"client":"198.18.0.1:50001","server":"198.18.0.2:443",...}, then the frames
+            in capture-time order, each with "time" (capture seconds.nanoseconds of the packet that completed
+            it), "connection", "direction" and "packet" before the fields above, then its issues (gaps,
+            resyncs) as {"issue":...} lines. After a gap, decoding resumes at the next plausible frame header.
+
             options:
+              --port N                captures: keep only connections with port N on either end (repeatable)
+              --summary               captures: print connections, frame counts per opcode and request/response
+                                      latencies matched by seq instead of the frames
               --layout L              header layout: cmd8-seq16 (cmd u8 + seq u16, the default) or
                                       cmd16-seq8 (cmd u16 + seq u8)
               --max-payload-bytes N   largest payload accepted, on the wire and decompressed (default 8388608, 8 MiB)
 
             example:
               syncsim decode Fixtures/wire/login-response.bin
+              syncsim decode Fixtures/pcap/sync-session.pcapng --port 443
             """,
         run: { arguments, console in try run(&arguments, &console) }
     )
@@ -41,11 +54,17 @@ enum DecodeCommand {
         }
         let maxPayloadBytes = try arguments.int("--max-payload-bytes", in: 0...FrameHeader.maxPayloadLengthField)
             ?? FrameDecoder.defaultMaxPayloadBytes
+        let captureOptions = try TraceDecodeCommand.CaptureOptions(&arguments)
         let files = arguments.positionals()
         try arguments.finish()
         guard files.count == 1, let path = files.first else {
             throw UsageError("expected one FILE, got \(files.count)")
         }
+        if TraceDecodeCommand.isCapture(path: path) {
+            let decoder = FrameDecoder(layout: layout, maxPayloadBytes: maxPayloadBytes)
+            return try TraceDecodeCommand.decodeCapture(path: path, decoder: decoder, options: captureOptions, console: &console)
+        }
+        try captureOptions.requireRawStreamDefaults()
         guard let data = FileManager.default.contents(atPath: path) else {
             throw DecodeInputError(path: path, detail: "cannot read the file")
         }

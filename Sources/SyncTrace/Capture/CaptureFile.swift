@@ -1,0 +1,91 @@
+import CPcap
+
+/// An open capture file read record by record through libpcap; the only place SyncTrace calls into CPcap.
+///
+/// libpcap reads classic pcap (microsecond and nanosecond, either byte order) and pcapng. The file is opened
+/// with nanosecond precision (`pcap_open_offline_with_tstamp_precision`), so timestamps of every format come
+/// back in nanoseconds. A pcapng file whose interfaces use different link types is rejected by libpcap.
+package final class CaptureFile {
+    /// The path as given.
+    package let path: String
+    /// The container format, from the file's magic number.
+    package let format: CaptureFormat
+    /// The link-layer type of every record.
+    package let linkType: LinkType
+    /// The snap length the capture was taken with (bytes kept per packet).
+    package let snapLength: Int
+    private let handle: OpaquePointer
+    private var recordsRead = 0
+
+    /// Opens `path` for reading.
+    /// - Throws: `TraceError` `.cannotOpen` (no such file), `.notACaptureFile` (unknown magic), `.truncatedFile`
+    ///   (a file header cut short), `.unsupportedLinkType` (a link type not in `LinkType.supported`).
+    package init(path: String) throws {
+        guard let format = try CaptureFormat.sniff(path: path) else {
+            throw TraceError(
+                .notACaptureFile, file: path,
+                detail: "expected a pcap (a1b2c3d4, a1b23c4d) or pcapng (0a0d0d0a) magic number in the first 4 bytes"
+            )
+        }
+        var errorBuffer = [CChar](repeating: 0, count: Int(PCAP_ERRBUF_SIZE) + 1)
+        let opened = pcap_open_offline_with_tstamp_precision(
+            path, UInt32(PCAP_TSTAMP_PRECISION_NANO), &errorBuffer
+        )
+        guard let opened else {
+            let message = String(decoding: errorBuffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            let kind: TraceError.Kind = message.contains("truncated") ? .truncatedFile : .malformedRecord
+            throw TraceError(kind, file: path, detail: "file header: \(message)")
+        }
+        let dataLinkType = pcap_datalink(opened)
+        let linkType: LinkType =
+            switch dataLinkType {
+            case DLT_RAW: .raw
+            case DLT_LOOP: .loop
+            default: LinkType(rawValue: UInt32(clamping: dataLinkType))
+            }
+        guard linkType.isSupported else {
+            pcap_close(opened)
+            throw TraceError(
+                .unsupportedLinkType, file: path,
+                detail: "\(linkType); supported: \(LinkType.supported.map(\.description).joined(separator: ", "))"
+            )
+        }
+        self.path = path
+        self.format = format
+        self.linkType = linkType
+        self.snapLength = Int(pcap_snapshot(opened))
+        self.handle = opened
+    }
+
+    deinit { pcap_close(handle) }
+
+    /// The next packet record, or nil at the end of the file.
+    /// - Throws: `TraceError` `.truncatedFile` when the file ends inside a record, `.malformedRecord` when
+    ///   libpcap rejects one (e.g. a captured length above the snap length); both name the packet number.
+    package func nextRecord() throws -> CaptureRecord? {
+        var header: UnsafeMutablePointer<pcap_pkthdr>?
+        var data: UnsafePointer<UInt8>?
+        let status = pcap_next_ex(handle, &header, &data)
+        let number = recordsRead + 1
+        switch status {
+        case 1:
+            guard let header, let data else { return nil }
+            recordsRead = number
+            let pkthdr = header.pointee
+            let capturedLength = Int(pkthdr.caplen)
+            let bytes = [UInt8](UnsafeBufferPointer(start: data, count: capturedLength))
+            // With nanosecond precision requested, tv_usec carries nanoseconds
+            // (pcap_open_offline_with_tstamp_precision(3PCAP)).
+            let timestamp = CaptureTimestamp(seconds: Int64(pkthdr.ts.tv_sec), nanoseconds: Int64(pkthdr.ts.tv_usec))
+            return CaptureRecord(
+                number: number, timestamp: timestamp, originalLength: Int(pkthdr.len), bytes: bytes
+            )
+        case PCAP_ERROR_BREAK:
+            return nil
+        default:
+            let message = String(cString: pcap_geterr(handle))
+            let kind: TraceError.Kind = message.contains("truncated") ? .truncatedFile : .malformedRecord
+            throw TraceError(kind, file: path, packetNumber: number, detail: message)
+        }
+    }
+}

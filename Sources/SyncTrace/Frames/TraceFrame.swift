@@ -1,0 +1,36 @@
+import SyncProtocol
+
+/// A protocol frame found in a capture: the decoded frame, its connection and direction, and when it completed.
+public struct TraceFrame: Hashable, Sendable {
+    /// `TCPConnectionTrace.number` of the connection that carried it.
+    public var connectionNumber: Int
+    /// Which way the frame travelled.
+    public var direction: TraceDirection
+    /// Capture time of the packet that completed the frame (carried its last byte, or filled the hole before it).
+    public var timestamp: CaptureTimestamp
+    /// Number of that packet.
+    public var packetNumber: Int
+    /// The frame with its header, stream offset (bytes since the direction's first byte) and sizes.
+    public var decoded: DecodedFrame
+
+    /// An instance from its fields.
+    public init(
+        connectionNumber: Int, direction: TraceDirection, timestamp: CaptureTimestamp, packetNumber: Int,
+        decoded: DecodedFrame
+    ) {
+        self.connectionNumber = connectionNumber
+        self.direction = direction
+        self.timestamp = timestamp
+        self.packetNumber = packetNumber
+        self.decoded = decoded
+    }
+
+    /// The frame's `cmd`.
+    public var cmd: Command { decoded.frame.cmd }
+    /// The frame's `seq`.
+    public var seq: UInt16 { decoded.frame.seq }
+    /// The frame's opcode.
+    public var opcode: Opcode { decoded.frame.opcode }
+    /// The decoded payload (decompressed when it was LZ4 on the wire).
+    public var payload: MessagePackValue { decoded.frame.payload }
+}

@@ -1,0 +1,59 @@
+/// One direction of a TCP connection after reassembly: the bytes in stream order, the gaps, and what was odd.
+public struct TCPStreamTrace: Hashable, Sendable {
+    /// Data runs and gaps in stream order; adjacent pieces touch (a piece starts where the previous one ends).
+    public var pieces: [StreamPiece] = []
+    /// Odd segments, in capture order.
+    public var anomalies: [StreamAnomaly] = []
+    /// Segments (packets) sent in this direction, with or without payload.
+    public var segmentCount = 0
+    /// Segments that repeated bytes already received (in whole or in part).
+    public var retransmittedSegmentCount = 0
+    /// Bytes received again with the same content.
+    public var retransmittedByteCount: Int64 = 0
+    /// Keep-alive probes: one byte repeating the last delivered byte, ignored as data.
+    public var keepAliveCount = 0
+    /// Whether the direction's SYN was captured.
+    public var sawSYN = false
+    /// Whether the direction's FIN was captured.
+    public var sawFIN = false
+    /// Whether the direction sent a RST.
+    public var sawRST = false
+
+    /// An empty stream.
+    public init() {}
+
+    /// The data runs, in stream order.
+    public var runs: [ByteRun] {
+        pieces.compactMap { if case .data(let run) = $0 { run } else { nil } }
+    }
+
+    /// The gaps, in stream order.
+    public var gaps: [StreamGap] {
+        pieces.compactMap { if case .gap(let gap) = $0 { gap } else { nil } }
+    }
+
+    /// Bytes reassembled (gaps excluded).
+    public var byteCount: Int64 { runs.reduce(0) { $0 + Int64($1.bytes.count) } }
+
+    /// Bytes missing (the sum of the gaps).
+    public var missingByteCount: Int64 { gaps.reduce(0) { $0 + $1.length } }
+
+    /// Every reassembled byte, gaps left out (so bytes on both sides of a gap are joined).
+    public var bytesIgnoringGaps: [UInt8] { runs.flatMap(\.bytes) }
+
+    /// Checks the pieces' invariants: each non-empty, the first at offset 0 or later, each starting where the
+    /// previous one ends. Tests and debug tooling call it; a failure is a bug in the reassembler, not bad input.
+    /// - Returns: a description of the first violation, or nil when the stream is consistent.
+    func invariantViolation() -> String? {
+        var expected: Int64? = nil
+        for (index, piece) in pieces.enumerated() {
+            if piece.endOffset <= piece.offset { return "piece \(index) at offset \(piece.offset) is empty" }
+            if let expected, piece.offset != expected {
+                return "piece \(index) starts at \(piece.offset), expected \(expected)"
+            }
+            if piece.offset < 0 { return "piece \(index) starts before the stream, at \(piece.offset)" }
+            expected = piece.endOffset
+        }
+        return nil
+    }
+}

@@ -1,1 +1,0 @@
-// SyncTrace: see README.md ("Layout") for what this module holds.

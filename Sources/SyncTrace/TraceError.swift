@@ -1,0 +1,56 @@
+/// A capture that cannot be read: names the file, the packet number when one applies, and what went wrong.
+///
+/// Per-packet problems that do not stop reading (a non-TCP packet, a malformed TCP header) are counted skips
+/// (`SkipReason`), not errors. This error stops reading: the file is missing, is not a capture, uses a link type
+/// the reader does not know, or breaks off in the middle of a record.
+public struct TraceError: Error, Hashable, CustomStringConvertible, Sendable {
+    /// What kind of failure this is; compare with the static members (`error.kind == .truncatedFile`).
+    public struct Kind: Hashable, Sendable, CustomStringConvertible {
+        private let code: UInt8
+        private init(_ code: UInt8) { self.code = code }
+
+        /// The file could not be opened (missing, unreadable, a directory).
+        public static let cannotOpen = Kind(1)
+        /// The file does not start with a pcap or pcapng magic number.
+        public static let notACaptureFile = Kind(2)
+        /// The capture's link-layer type is not one the reader decodes.
+        public static let unsupportedLinkType = Kind(3)
+        /// The file ends in the middle of a header or a packet record.
+        public static let truncatedFile = Kind(4)
+        /// libpcap rejected a record (an absurd captured length, a corrupt block).
+        public static let malformedRecord = Kind(5)
+
+        public var description: String {
+            switch code {
+            case 1: "cannot open"
+            case 2: "not a capture file"
+            case 3: "unsupported link type"
+            case 4: "truncated file"
+            default: "malformed record"
+            }
+        }
+    }
+
+    /// The kind of failure.
+    public let kind: Kind
+    /// The path of the capture file as given.
+    public let file: String
+    /// The 1-based number of the packet record being read, or nil when the failure is in the file header.
+    public let packetNumber: Int?
+    /// What was found and what was expected.
+    public let detail: String
+
+    package init(_ kind: Kind, file: String, packetNumber: Int? = nil, detail: String) {
+        self.kind = kind
+        self.file = file
+        self.packetNumber = packetNumber
+        self.detail = detail
+    }
+
+    public var description: String {
+        if let packetNumber {
+            return "\(file): packet \(packetNumber): \(kind): \(detail)"
+        }
+        return "\(file): \(kind): \(detail)"
+    }
+}

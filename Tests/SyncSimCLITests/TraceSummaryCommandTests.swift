@@ -1,0 +1,61 @@
+import Foundation
+import Testing
+
+@testable import SyncSimCLI
+
+@Suite struct TraceSummaryCommandTests {
+    static func fixture(_ name: String, filePath: String = #filePath) -> String {
+        var url = URL(fileURLWithPath: filePath)
+        while url.lastPathComponent != "Tests" { url.deleteLastPathComponent() }
+        return url.deletingLastPathComponent().appendingPathComponent("Fixtures/pcap/\(name)").path
+    }
+
+    func run(_ arguments: [String]) -> (code: Int32, out: String, err: String) {
+        var out = ""
+        var err = ""
+        var console = Console(out: { out += $0 }, err: { err += $0 })
+        let code = runSyncSim(arguments: arguments, console: &console)
+        return (code, out, err)
+    }
+
+    @Test("prints the connections of a capture with bytes per direction")
+    func summary() {
+        let path = Self.fixture("dns_tcp.pcap")
+        let result = run(["trace-summary", path])
+        #expect(result.code == 0)
+        let lines = result.out.split(separator: "\n").map(String.init)
+        #expect(lines.first == "\(path): pcap, Ethernet, 11 packets, 11 TCP, 0 skipped, 1 connections")
+        #expect(lines.contains { $0.hasPrefix("connection 1: 192.168.1.11:33779 -> 209.87.249.18:53, 11 packets") })
+        #expect(lines.contains("  client->server: 6 segments, 58 bytes, 0 gaps (0 bytes missing), SYN FIN"))
+        #expect(lines.count == 4)
+    }
+
+    @Test("--keep-truncated prints what was read before a cut record")
+    func keepTruncated() throws {
+        let bytes = try #require(FileManager.default.contents(atPath: Self.fixture("dns_tcp.pcap")))
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "syncsim-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let path = directory.appendingPathComponent("cut.pcap").path
+        try bytes.dropLast(5).write(to: URL(fileURLWithPath: path))
+        let result = run(["trace-summary", path, "--keep-truncated"])
+        #expect(result.code == 0)
+        #expect(result.out.hasPrefix("\(path): pcap, Ethernet, 10 packets"))
+        #expect(result.out.contains("  stopped early: \(path): packet 11: truncated file"))
+    }
+
+    @Test("a file that is not a capture fails with exit code 2 and one line naming it")
+    func notACapture() {
+        let path = Self.fixture("README.md")
+        let result = run(["trace-summary", path])
+        #expect(result.code == 2)
+        #expect(result.err.hasPrefix("syncsim trace-summary: \(path): not a capture file"))
+    }
+
+    @Test("a bad --port is a usage error")
+    func badPort() {
+        let result = run(["trace-summary", Self.fixture("dns_tcp.pcap"), "--port", "70000"])
+        #expect(result.code == 2)
+        #expect(result.err.contains("--port"))
+    }
+}
