@@ -140,6 +140,17 @@ private func expectVerdict(_ world: TestWorld, mutant: Mutant?, expected: [Invar
         if mutant != nil { #expect(world.brokenInvariants.contains(.T5)) }
     }
 
+    @Test("sampling every 7th event still links a retry's new cid to its task: resend-new-cid breaks T2",
+          arguments: [nil, Mutant.resendNewCid])
+    func samplingKeepsT2(mutant: Mutant?) {
+        let world = TestWorld(checking: CheckOptions(sampling: 7), knobs: MutantRuns.slowSends)
+        world.addClient("alice", userId: 1) { p in p.mutant = mutant }
+        world.server.addChat(id: 100, members: [1], now: world.now)
+        MutantRuns.sendTimesOut(world)
+        world.checkEndOfRun(["alice"])
+        #expect(world.brokenInvariants.contains(.T2) == (mutant != nil), "\(world.findings.map(\.description))")
+    }
+
     @Test("sampling every 7th event still catches a mutant; restarts are always checked")
     func sampling() {
         let world = TestWorld(checking: CheckOptions(sampling: 7))

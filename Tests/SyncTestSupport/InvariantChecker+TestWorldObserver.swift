@@ -17,8 +17,9 @@ extension InvariantChecker: TestWorldObserver {
     public func clientEventDidRun(
         _ name: String, actions: [ClientAction], view: () -> ClientView, server: SyncServer, at now: SimInstant
     ) {
-        afterClientEvent(client: name, server: server, at: now, view: view)
+        // The order the SyncSim world uses: the packets an event sent, then the event's checks.
         observeClientActions(client: name, actions: actions, at: now)
+        afterClientEvent(client: name, server: server, at: now, view: view)
     }
 
     public func serverEventDidRun(server: SyncServer, at now: SimInstant) {
