@@ -122,7 +122,9 @@ public struct ReferenceClient: SyncClientEngine {
     /// A client over `database`, which keeps its contents across app restarts.
     /// - Parameters:
     ///   - parameters: tunables and the optional mutant.
-    ///   - database: the client's SQLite database (create one per client; reuse it for the restarted app).
+    ///   - database: the client's SQLite database (create one per client; reuse it for the restarted app). Open a
+    ///     file a user supplied with `ClientDatabase.open(path:)`, which throws on a file that is not a client
+    ///     database; one that was not checked stops the program here if it is not.
     ///   - generator: the client's own random stream (backoff jitter, cids).
     public init(parameters: ClientParameters, database: SQLiteDatabase, generator: SeededGenerator) {
         self.parameters = parameters
