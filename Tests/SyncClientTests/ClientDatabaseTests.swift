@@ -38,6 +38,17 @@ private func openError(_ path: String) -> String? {
         }
     }
 
+    @Test("a database of schema version 1 is migrated: it gains the contacts table") func migration() throws {
+        try withTemporaryPath("migrate") { path in
+            let old = try ClientDatabase.open(path: path)
+            try old.execute("DROP TABLE contacts")
+            try old.execute("PRAGMA user_version = 1")
+            let database = try ClientDatabase.open(path: path)
+            #expect(try database.query("PRAGMA user_version") == [[.integer(Int64(ClientDatabase.schemaVersion))]])
+            #expect(try database.query("SELECT count(*) FROM contacts") == [[.integer(0)]])
+        }
+    }
+
     @Test("a file with another application's tables is refused, named, and left as it was") func foreignLayout() throws {
         try withTemporaryPath("foreign") { path in
             let other = try SQLiteDatabase(path: path)

@@ -209,6 +209,19 @@ private func texts(_ world: TestWorld, chatId: Int64, sender: Int64) -> [String]
         #expect(reopened.view.tasks == client.view.tasks)
     }
 
+    @Test("contacts from the first LOGIN are stored and outlive an app restart, when LOGIN no longer lists them")
+    func contactsStored() {
+        let world = MutantRuns.makeWorld()
+        world.start("alice")
+        world.run(for: .seconds(Int64(2)))
+        let expected = [Contact(id: 2, name: "bob"), Contact(id: 3, name: "carol")]
+        #expect(world.view("alice").contacts == expected)
+        world.restartApp("alice", crash: true)
+        world.run(for: .seconds(Int64(2)))
+        #expect(world.metrics("alice").logins == 1, "the restarted engine logged in again")
+        #expect(world.view("alice").contacts == expected)
+    }
+
     // MARK: Mutants: each differs observably from the reference engine
 
     @Test("gap-ignored-after-login: a LOGIN entry with an unknown last message must open a new chunk",

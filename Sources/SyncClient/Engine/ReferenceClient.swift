@@ -23,6 +23,8 @@ public struct ReferenceClient: SyncClientEngine {
     var nextConnectionNumber = 1
     var tracker: RequestTracker<RequestPurpose>
     var chatList: [Int64: ChatSummary] = [:]
+    /// The user's contacts from LOGIN responses, by id.
+    var contacts: [Int64: Contact] = [:]
     var histories: [Int64: ChunkStore] = [:]
     var historyLoads: [Int64: HistoryLoad] = [:]
     var tasks: [Int64: TaskRecord] = [:]
@@ -179,6 +181,7 @@ public struct ReferenceClient: SyncClientEngine {
     private mutating func start() {
         histories = store.loadHistories()
         chatList = store.loadChats(histories: histories)
+        contacts = Dictionary(uniqueKeysWithValues: store.loadContacts().map { ($0.id, $0) })
         tasks = store.loadTasks()
         lastSync = store.sync("chatsSync") ?? 0
         connect()
@@ -246,6 +249,6 @@ public struct ReferenceClient: SyncClientEngine {
             tasks: tasks.keys.sorted().map { tasks[$0]! }, lastSyncMilliseconds: lastSync,
             inFlightRequests: inFlight, isOnline: online, openChatId: screen?.chatId,
             visibleMessageIds: visibleMessageIds(), runningTaskIds: runningTaskIds.sorted(),
-            uploadingTaskIds: uploads.values.sorted())
+            uploadingTaskIds: uploads.values.sorted(), contacts: contacts.keys.sorted().map { contacts[$0]! })
     }
 }

@@ -30,6 +30,9 @@ public enum ClientDatabase {
                 + "enqueuedAt INTEGER NOT NULL, lastError TEXT, messageId INTEGER"),
             Table(name: "sync", columns: "key TEXT PRIMARY KEY, value INTEGER NOT NULL"),
         ],
+        [
+            Table(name: "contacts", columns: "id INTEGER PRIMARY KEY, name TEXT NOT NULL"),
+        ],
     ]
 
     /// The schema version this client writes (`user_version`).

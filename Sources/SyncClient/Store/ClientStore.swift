@@ -1,7 +1,7 @@
 import SimCore
 import SyncProtocol
 
-/// The client's tables (messages, chunks, chats, tasks, sync state) over one `SQLiteDatabase`.
+/// The client's tables (messages, chunks, chats, contacts, tasks, sync state) over one `SQLiteDatabase`.
 ///
 /// Every write of one engine event happens inside one transaction (`begin`/`commit`), so a crash loses at most
 /// the event in progress. The database must hold the client schema (`ClientDatabase.open(path:)` checks a user's
@@ -47,6 +47,10 @@ struct ClientStore {
             .integer(summary.id), .text(summary.members.map(String.init).joined(separator: ",")),
             .integer(summary.modified), summary.lastMessage.map { .integer($0.id) } ?? .null,
         ])
+    }
+
+    func save(_ contact: Contact) {
+        run("INSERT OR REPLACE INTO contacts VALUES (?, ?)", [.integer(contact.id), .text(contact.name)])
     }
 
     func save(_ task: TaskRecord) {
@@ -99,6 +103,11 @@ struct ClientStore {
             chats[id] = ChatSummary(id: id, members: members, modified: row[2].integer!, lastMessage: last)
         }
         return chats
+    }
+
+    /// Every stored contact, ascending by id.
+    func loadContacts() -> [Contact] {
+        rows("SELECT id, name FROM contacts ORDER BY id").map { Contact(id: $0[0].integer!, name: $0[1].text!) }
     }
 
     func loadTasks() -> [Int64: TaskRecord] {
