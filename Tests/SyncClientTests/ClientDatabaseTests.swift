@@ -86,6 +86,27 @@ private func openError(_ path: String) -> String? {
         }
     }
 
+    @Test("a value the loaders cannot read is refused, naming table, row, column and what was expected", arguments: [
+        ("UPDATE tasks SET kind = 'bogus'",
+         "table tasks row 1: column kind holds 'bogus', expected one of send-text, "),
+        ("UPDATE tasks SET attempts = 'many'",
+         "table tasks row 1: column attempts holds 'many' (text), expected integer"),
+        ("UPDATE tasks SET lastError = x'00ff'",
+         "table tasks row 1: column lastError holds X'00FF' (blob), expected text or null"),
+    ])
+    func badValues(statement: String, expected: String) throws {
+        try withTemporaryPath("values-\(statement.filter(\.isLetter))") { path in
+            var client = ReferenceClient(parameters: ClientParameters(token: "t"),
+                                         database: try ClientDatabase.open(path: path),
+                                         generator: SeededGenerator(seed: 1))
+            _ = client.handle(.start, now: .start)
+            _ = client.handle(.user(.sendText(chatId: 5, text: "queued")), now: .start)
+            try SQLiteDatabase(path: path).execute(statement)
+            let message = try #require(openError(path))
+            #expect(message.hasPrefix("client database \(path): \(expected)"), "\(message)")
+        }
+    }
+
     @Test("a garbage file is refused as not an SQLite database") func garbageFile() throws {
         try withTemporaryPath("garbage") { path in
             var generator = SeededGenerator(seed: 3)

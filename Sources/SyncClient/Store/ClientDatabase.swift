@@ -41,8 +41,10 @@ public enum ClientDatabase {
     /// Opens (creating if needed) a client database and makes sure it holds the client schema.
     /// - Parameter path: `":memory:"`, a file path, or a `file:` URI.
     /// - Returns: the database, ready for `ReferenceClient`.
+    /// Unlike `prepare`, it also reads every row once: a value of the wrong type, or a task kind or state this
+    /// client does not know, is refused here rather than stopping the engine that loads it.
     /// - Throws: `ClientDatabaseError` when the file cannot be opened, is not SQLite, belongs to another
-    ///   application, or holds tables other than the client schema.
+    ///   application, holds tables other than the client schema, or a value the schema does not allow.
     public static func open(path: String = ":memory:") throws -> SQLiteDatabase {
         let database: SQLiteDatabase
         do {
@@ -51,6 +53,13 @@ public enum ClientDatabase {
             throw ClientDatabaseError.cannotOpen(path, "\(error)")
         }
         try prepare(database)
+        do {
+            try checkValues(database)
+        } catch let error as ClientDatabaseError {
+            throw error
+        } catch {
+            throw ClientDatabaseError.sqlite(path, "\(error)")
+        }
         return database
     }
 
@@ -93,6 +102,45 @@ public enum ClientDatabase {
         } catch {
             database.crash()
             throw ClientDatabaseError.sqlite(path, "\(error)")
+        }
+    }
+
+    /// Values the loaders rely on: each column holds its declared type (or NULL where allowed), and task kinds
+    /// and states are ones this client knows. One query per column, each stopping at the first bad row.
+    private static func checkValues(_ database: SQLiteDatabase) throws {
+        let path = database.path
+        let known: [String: [String]] = [
+            "tasks.kind": TaskRecord.Kind.allCases.map(\.rawValue),
+            "tasks.state": TaskRecord.State.allCases.map(\.rawValue),
+        ]
+        for table in migrations.joined().map(\.name) {
+            let columns = try database.query(
+                "SELECT name, type, \"notnull\", pk FROM pragma_table_info(?)", [.text(table)])
+            for column in columns {
+                guard let name = column[0].text, let type = column[1].text else { continue }
+                var types = [type == "INTEGER" ? "integer" : "text"]
+                // Key columns are never NULL in a table we wrote, whatever SQLite would allow.
+                if column[2].integer == 0 && column[3].integer == 0 { types.append("null") }
+                let allowed = types.map { "'\($0)'" }.joined(separator: ", ")
+                let bad = try database.query(
+                    "SELECT rowid, typeof(\(name)), quote(\(name)) FROM \(table) WHERE typeof(\(name)) NOT IN "
+                        + "(\(allowed)) LIMIT 1")
+                if let row = bad.first {
+                    throw ClientDatabaseError.badValue(
+                        path, table: table, rowid: row[0].integer ?? 0, column: name,
+                        found: "\(row[2].text ?? "?") (\(row[1].text ?? "?"))",
+                        expected: types.joined(separator: " or "))
+                }
+                guard let values = known["\(table).\(name)"] else { continue }
+                let list = values.map { "'\($0)'" }.joined(separator: ", ")
+                let unknown = try database.query(
+                    "SELECT rowid, quote(\(name)) FROM \(table) WHERE \(name) NOT IN (\(list)) LIMIT 1")
+                if let row = unknown.first {
+                    throw ClientDatabaseError.badValue(
+                        path, table: table, rowid: row[0].integer ?? 0, column: name, found: row[1].text ?? "?",
+                        expected: "one of " + values.joined(separator: ", "))
+                }
+            }
         }
     }
 
