@@ -52,14 +52,7 @@ public enum ClientDatabase {
         } catch {
             throw ClientDatabaseError.cannotOpen(path, "\(error)")
         }
-        try prepare(database)
-        do {
-            try checkValues(database)
-        } catch let error as ClientDatabaseError {
-            throw error
-        } catch {
-            throw ClientDatabaseError.sqlite(path, "\(error)")
-        }
+        try prepare(database, checksValues: true)
         return database
     }
 
@@ -69,6 +62,10 @@ public enum ClientDatabase {
     /// - Parameter database: an open database.
     /// - Throws: `ClientDatabaseError` (see `open(path:)`).
     public static func prepare(_ database: SQLiteDatabase) throws {
+        try prepare(database, checksValues: false)
+    }
+
+    private static func prepare(_ database: SQLiteDatabase, checksValues: Bool) throws {
         let path = database.path
         let applicationId: Int64
         let version: Int64
@@ -92,6 +89,15 @@ public enum ClientDatabase {
             throw ClientDatabaseError.newerVersion(path, found: version, newest: schemaVersion)
         }
         try checkTables(tables, version: Int(version), path: path)
+        if checksValues {
+            do {
+                try checkValues(database)
+            } catch let error as ClientDatabaseError {
+                throw error
+            } catch {
+                throw ClientDatabaseError.sqlite(path, "\(error)")
+            }
+        }
         guard version < schemaVersion else { return }
         do {
             try database.execute("BEGIN IMMEDIATE")
