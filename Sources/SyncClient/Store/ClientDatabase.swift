@@ -19,7 +19,8 @@ public enum ClientDatabase {
     static let migrations: [[Table]] = [
         [
             Table(name: "messages", columns: "chatId INTEGER NOT NULL, id INTEGER NOT NULL, time INTEGER NOT NULL, "
-                + "sender INTEGER NOT NULL, text TEXT NOT NULL, cid INTEGER, photoToken TEXT, PRIMARY KEY (chatId, id)"),
+                + "sender INTEGER NOT NULL, text TEXT NOT NULL, cid INTEGER, photoToken TEXT, "
+                + "PRIMARY KEY (chatId, id)"),
             Table(name: "chunks", columns: "chatId INTEGER NOT NULL, lower INTEGER NOT NULL, upper INTEGER NOT NULL, "
                 + "isStartOfHistory INTEGER NOT NULL, PRIMARY KEY (chatId, lower)"),
             Table(name: "chats", columns: "id INTEGER PRIMARY KEY, members TEXT NOT NULL, modified INTEGER NOT NULL, "
@@ -85,8 +86,8 @@ public enum ClientDatabase {
             guard tables.isEmpty else { throw ClientDatabaseError.foreignTables(path, tables.map(\.name)) }
         } else if applicationId != Self.applicationId {
             throw ClientDatabaseError.otherApplication(path, applicationId: applicationId)
-        } else if version > schemaVersion {
-            throw ClientDatabaseError.newerVersion(path, found: version, newest: schemaVersion)
+        } else if version < 0 || version > schemaVersion {
+            throw ClientDatabaseError.unknownVersion(path, found: version, newest: schemaVersion)
         }
         try checkTables(tables, version: Int(version), path: path)
         if checksValues {

@@ -8,7 +8,7 @@ public struct ClientDatabaseError: Error, Hashable, CustomStringConvertible {
         case notADatabase(detail: String)
         case otherApplication(applicationId: Int64)
         case foreignTables([String])
-        case newerVersion(found: Int64, newest: Int)
+        case unknownVersion(found: Int64, newest: Int)
         case missingTable(String, expected: String)
         case extraTable(String)
         case differentTable(String, found: String, expected: String)
@@ -33,8 +33,8 @@ public struct ClientDatabaseError: Error, Hashable, CustomStringConvertible {
         Self(.otherApplication(applicationId: applicationId), path: path)
     }
     static func foreignTables(_ path: String, _ tables: [String]) -> Self { Self(.foreignTables(tables), path: path) }
-    static func newerVersion(_ path: String, found: Int64, newest: Int) -> Self {
-        Self(.newerVersion(found: found, newest: newest), path: path)
+    static func unknownVersion(_ path: String, found: Int64, newest: Int) -> Self {
+        Self(.unknownVersion(found: found, newest: newest), path: path)
     }
     static func missingTable(_ path: String, _ table: String, expected: String) -> Self {
         Self(.missingTable(table, expected: expected), path: path)
@@ -61,8 +61,8 @@ public struct ClientDatabaseError: Error, Hashable, CustomStringConvertible {
         case .foreignTables(let tables):
             what = "holds tables \(tables.joined(separator: ", ")) but no SyncSim client stamp, "
                 + "expected an empty file or a SyncSim client database"
-        case .newerVersion(let found, let newest):
-            what = "schema version (user_version) \(found) is newer than this client's \(newest)"
+        case .unknownVersion(let found, let newest):
+            what = "schema version (user_version) \(found) is not one this client knows (0 to \(newest))"
         case .missingTable(let table, let expected): what = "table \(table) is missing, expected \"\(expected)\""
         case .extraTable(let table): what = "table \(table) is not part of the client schema"
         case .differentTable(let table, let found, let expected):
