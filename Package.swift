@@ -48,10 +48,20 @@ let package = Package(
         .testTarget(name: "SimNetTests", dependencies: ["SimNet"], swiftSettings: swiftSettings),
         .testTarget(name: "SyncProtocolTests", dependencies: ["SyncProtocol"], swiftSettings: swiftSettings),
         .testTarget(name: "SyncServerTests", dependencies: ["SyncServer"], swiftSettings: swiftSettings),
-        .testTarget(name: "SyncClientTests", dependencies: ["SyncClient", "SyncServer"], swiftSettings: swiftSettings),
+        .target(
+            name: "SyncTestSupport",
+            dependencies: ["SyncServer", "SyncClient", "SyncChecks"],
+            path: "Tests/SyncTestSupport",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "SyncClientTests",
+            dependencies: ["SyncClient", "SyncServer", "SyncTestSupport"],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "SyncChecksTests",
-            dependencies: ["SyncChecks", "SyncClient", "SyncServer"],
+            dependencies: ["SyncChecks", "SyncClient", "SyncServer", "SyncTestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "SyncTraceTests", dependencies: ["SyncTrace"], swiftSettings: swiftSettings),

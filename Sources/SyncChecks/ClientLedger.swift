@@ -25,6 +25,9 @@ struct ClientLedger {
     var cidsByTask: [Int64: [Int64]] = [:]
     /// The task each cid belongs to (T2, T4), by cid.
     var taskByCid: [Int64: Int64] = [:]
+    /// Cids of MSG_SEND packets sent since the client's view was last read, as (seq, cid): the next
+    /// `afterClientEvent` reads the view whatever the sampling and links each to its task (T2).
+    var sentCidsToLink: [(seq: UInt16, cid: Int64)] = []
     /// Cids learned since the server was last matched against them, as (task, cid).
     var unlinkedCids: [(taskId: Int64, cid: Int64)] = []
     /// Server message ids stored for each task (T2), by task id.

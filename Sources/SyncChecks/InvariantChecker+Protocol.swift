@@ -25,6 +25,9 @@ extension InvariantChecker {
             return []
         }
         endStaleRequests(&ledger, connection: connection, now: now)
+        if case .msgSend(let request) = packet.body {
+            ledger.sentCidsToLink.append((packet.seq, request.message.cid))
+        }
         var new: [Finding] = []
         if let live = ledger.outstanding[packet.seq], let other = live.first {
             new.append(Finding(invariant: .P2, client: client, time: now,

@@ -139,6 +139,23 @@ extension InvariantChecker {
         return new
     }
 
+    /// Links the cids of MSG_SEND packets sent since the view was last read to their tasks: the task that holds the
+    /// cid now, else the task waiting for the request's seq. A cid whose task is gone stays unlinked.
+    func linkSentCids(client: String, view: ClientView) {
+        guard var ledger = ledgers[client], !ledger.sentCidsToLink.isEmpty else { return }
+        defer { ledgers[client] = ledger }
+        let sent = ledger.sentCidsToLink
+        ledger.sentCidsToLink = []
+        for (seq, cid) in sent where ledger.taskByCid[cid] == nil {
+            let owner = view.tasks.first { $0.kind.isSend && $0.cid == cid }?.id
+                ?? view.inFlightRequests.first { $0.seq == seq && $0.opcode == .msgSend }?.taskId
+            guard let taskId = owner else { continue }
+            ledger.cidsByTask[taskId, default: []].append(cid)
+            ledger.unlinkedCids.append((taskId, cid))
+            ledger.taskByCid[cid] = taskId
+        }
+    }
+
     /// Matches cids the ledger learned since the last call with messages already on the server.
     func linkTaskCids(client: String, at now: SimInstant) -> [Finding] {
         guard let ledger = ledgers[client], !ledger.unlinkedCids.isEmpty else { return [] }

@@ -68,7 +68,10 @@ public final class InvariantChecker {
     /// Runs the per-event checks for a client whose engine just handled an event (C1–C5, T1–T4, T6, P3, P4).
     ///
     /// Only chats whose chunk store changed since the last check are compared with the server again. With
-    /// `sampling` N, only every Nth call looks at the view, except the first call after `appWillRestart`.
+    /// `sampling` N, only every Nth call runs these checks, except the first call after `appWillRestart`; a call
+    /// after `observeClientSent` saw a MSG_SEND still reads the view to link the packet's cid to its task (T2 then
+    /// holds whatever the sampling: a retry's new cid may never be seen in a sampled view). Call it after
+    /// `observeClientSent` for the packets the event sent.
     /// - Parameters:
     ///   - client: a registered client.
     ///   - server: the server now.
@@ -82,13 +85,18 @@ public final class InvariantChecker {
         guard let ledger = ledgers[client] else { preconditionFailure("unregistered client \(client)") }
         clientEventCount += 1
         let isRestartCheck = ledger.unfinishedBeforeRestart != nil
-        guard isRestartCheck || clientEventCount % options.sampling == 0 else { return [] }
+        guard isRestartCheck || clientEventCount % options.sampling == 0 else {
+            guard !ledger.sentCidsToLink.isEmpty else { return [] }
+            linkSentCids(client: client, view: view())
+            return record(linkTaskCids(client: client, at: now))
+        }
         return checkClient(client, view: view(), server: server, at: now)
     }
 
     /// Every per-event check of one client's view, whatever the sampling.
     func checkClient(_ client: String, view current: ClientView, server: SyncServer, at now: SimInstant)
         -> [Finding] {
+        linkSentCids(client: client, view: current)
         var ledger = ledgers[client]!
         var new: [Finding] = []
         let report = { (invariant: InvariantID, chatId: Int64?, expected: String, found: String) in

@@ -2,26 +2,9 @@ import Foundation
 import SimCore
 import SyncProtocol
 import SyncServer
+import SyncTestSupport
 import Testing
 @testable import SyncClient
-
-/// Alice (1) and Bob (2) share chat 100; Alice and Carol (3) share chat 200. Chat 100 has `history` messages.
-private func makeWorld(
-    mutant: Mutant? = nil, knobs: ServerKnobs = ServerKnobs(), history: Int = 100,
-    alice: ((inout ClientParameters) -> Void)? = nil
-) -> TestWorld {
-    let world = TestWorld(knobs: knobs)
-    world.addClient("alice", userId: 1) { p in
-        p.mutant = mutant
-        alice?(&p)
-    }
-    world.addClient("bob", userId: 2)
-    world.server.addUser(id: 3, name: "carol", token: "token-carol")
-    world.server.addChat(id: 100, members: [1, 2], now: world.now)
-    world.server.addChat(id: 200, members: [1, 3], now: world.now)
-    world.server.seedHistory(chatId: 100, sender: 2, texts: (1...max(1, history)).map { "old \($0)" }, now: world.now)
-    return world
-}
 
 /// C2/C3/C5 for one chat: every chunk holds exactly the server's messages in its range; a start chunk has nothing
 /// older on the server.
@@ -46,16 +29,9 @@ private func texts(_ world: TestWorld, chatId: Int64, sender: Int64) -> [String]
     world.server.messages(inChat: chatId).filter { $0.sender == sender }.map(\.text)
 }
 
-private func scrollToTop(_ world: TestWorld, _ client: String, steps: Int = 12) {
-    for _ in 0..<steps {
-        world.user(client, .scrollUp(messages: 20))
-        world.run(for: .seconds(Int64(1)))
-    }
-}
-
 @Suite struct ReferenceClientTests {
     @Test("two clients, one sending while the other reads, converge to the server's history") func converge() {
-        let world = makeWorld()
+        let world = MutantRuns.makeWorld()
         world.start("alice")
         world.start("bob")
         world.run(for: .seconds(Int64(2)))
@@ -65,11 +41,11 @@ private func scrollToTop(_ world: TestWorld, _ client: String, steps: Int = 12) 
             world.user("bob", .scrollUp(messages: 15))
             world.run(for: .milliseconds(700))
         }
-        scrollToTop(world, "bob")
+        MutantRuns.scrollToTop(world, "bob")
         world.run(for: .seconds(Int64(10)))
         world.user("alice", .openChat(100))
         world.run(for: .seconds(Int64(2)))
-        scrollToTop(world, "alice")
+        MutantRuns.scrollToTop(world, "alice")
         #expect(texts(world, chatId: 100, sender: 1) == (1...5).map { "new \($0)" })
         for client in ["alice", "bob"] {
             #expect(cacheViolations(world, client, chatId: 100) == [])
@@ -88,7 +64,7 @@ private func scrollToTop(_ world: TestWorld, _ client: String, steps: Int = 12) 
     @Test("sends queued offline survive an app restart and reach the server once, in order, photos after uploads",
           arguments: [false, true])
     func restartDeliversOnce(crash: Bool) {
-        let world = makeWorld()
+        let world = MutantRuns.makeWorld()
         world.setReachable("alice", false)
         world.start("alice")
         world.run(for: .milliseconds(500))
@@ -116,7 +92,7 @@ private func scrollToTop(_ world: TestWorld, _ client: String, steps: Int = 12) 
     }
 
     @Test("after a server restart the client reconnects, logs in again and keeps sending") func serverRestart() {
-        let world = makeWorld()
+        let world = MutantRuns.makeWorld()
         world.start("alice")
         world.run(for: .seconds(Int64(2)))
         world.restartServer()
@@ -129,7 +105,7 @@ private func scrollToTop(_ world: TestWorld, _ client: String, steps: Int = 12) 
 
     @Test("a scroll past the cached edge waits at the top for pages, then reaches the start of history")
     func scrollWaits() {
-        let world = makeWorld(history: 200)
+        let world = MutantRuns.makeWorld(history: 200)
         world.start("alice")
         world.run(for: .seconds(Int64(1)))
         world.user("alice", .openChat(100))
@@ -146,14 +122,14 @@ private func scrollToTop(_ world: TestWorld, _ client: String, steps: Int = 12) 
     }
 
     @Test("pings go out every 30 s while online") func pings() {
-        let world = makeWorld()
+        let world = MutantRuns.makeWorld()
         world.start("alice")
         world.run(for: .seconds(Int64(95)))
         #expect(world.metrics("alice").requestsByOpcode[.ping] == 3)
     }
 
     @Test("a half-open connection is dropped when a PING gets no pong, and the client reconnects") func pongTimeout() {
-        let world = makeWorld()
+        let world = MutantRuns.makeWorld()
         world.start("alice")
         world.run(for: .seconds(Int64(5)))
         world.makeHalfOpen("alice")
@@ -166,7 +142,7 @@ private func scrollToTop(_ world: TestWorld, _ client: String, steps: Int = 12) 
     }
 
     @Test("with 8-bit seqs, more requests than seq slots still match their responses") func smallSeqSpace() {
-        let world = makeWorld { p in p.seqModulus = 256 }
+        let world = MutantRuns.makeWorld { p in p.seqModulus = 256 }
         world.start("alice")
         world.run(for: .seconds(Int64(1)))
         for n in 1...300 { world.user("alice", .sendText(chatId: 100, text: "m\(n)")) }
@@ -178,7 +154,7 @@ private func scrollToTop(_ world: TestWorld, _ client: String, steps: Int = 12) 
 
     @Test("a send that keeps failing ends failed with a visible error; its photo's message fails with it; later sends go")
     func failingTasks() {
-        let world = makeWorld(knobs: ServerKnobs(errorRate: [.photoUpload: 1]))
+        let world = MutantRuns.makeWorld(knobs: ServerKnobs(errorRate: [.photoUpload: 1]))
         world.start("alice")
         world.run(for: .seconds(Int64(1)))
         world.user("alice", .sendPhoto(chatId: 100, sizeBytes: 1_000, caption: "never"))
@@ -196,7 +172,7 @@ private func scrollToTop(_ world: TestWorld, _ client: String, steps: Int = 12) 
         func run() -> (ClientView, [ChatMessage], [SimInstant]) {
             let knobs = ServerKnobs(defaultProcessingDelay: .exponential(mean: .milliseconds(300)),
                                     pushLossProbability: 0.3)
-            let world = makeWorld(knobs: knobs)
+            let world = MutantRuns.makeWorld(knobs: knobs)
             world.start("alice")
             world.start("bob")
             world.run(for: .seconds(Int64(1)))
@@ -233,42 +209,34 @@ private func scrollToTop(_ world: TestWorld, _ client: String, steps: Int = 12) 
         #expect(reopened.view.tasks == client.view.tasks)
     }
 
+    @Test("contacts from the first LOGIN are stored and outlive an app restart, when LOGIN no longer lists them")
+    func contactsStored() {
+        let world = MutantRuns.makeWorld()
+        world.start("alice")
+        world.run(for: .seconds(Int64(2)))
+        let expected = [Contact(id: 2, name: "bob"), Contact(id: 3, name: "carol")]
+        #expect(world.view("alice").contacts == expected)
+        world.restartApp("alice", crash: true)
+        world.run(for: .seconds(Int64(2)))
+        #expect(world.metrics("alice").logins == 1, "the restarted engine logged in again")
+        #expect(world.view("alice").contacts == expected)
+    }
+
     // MARK: Mutants: each differs observably from the reference engine
 
     @Test("gap-ignored-after-login: a LOGIN entry with an unknown last message must open a new chunk",
           arguments: [nil, Mutant.gapIgnoredAfterLogin])
     func gapIgnoredAfterLogin(mutant: Mutant?) {
-        let world = makeWorld(mutant: mutant)
-        world.start("alice")
-        world.run(for: .seconds(Int64(1)))
-        world.user("alice", .openChat(100))
-        world.run(for: .seconds(Int64(1)))
-        world.user("alice", .closeChat)
-        world.setReachable("alice", false)
-        world.server.seedHistory(chatId: 100, sender: 2, texts: (1...50).map { "gap \($0)" }, now: world.now)
-        world.run(for: .seconds(Int64(1)))
-        world.setReachable("alice", true)
-        world.run(for: .seconds(Int64(30)))
+        let world = MutantRuns.makeWorld(mutant: mutant)
+        MutantRuns.gapAfterLogin(world)
         #expect(cacheViolations(world, "alice", chatId: 100).isEmpty == (mutant == nil))
     }
 
     @Test("merge-skips-bridge: scrolling across a gap must cache the bridging page",
           arguments: [nil, Mutant.mergeSkipsBridge])
     func mergeSkipsBridge(mutant: Mutant?) {
-        let world = makeWorld(mutant: mutant)
-        world.start("alice")
-        world.run(for: .seconds(Int64(1)))
-        world.user("alice", .openChat(100))
-        world.run(for: .seconds(Int64(1)))
-        world.user("alice", .closeChat)
-        world.setReachable("alice", false)
-        world.server.seedHistory(chatId: 100, sender: 2, texts: (1...50).map { "gap \($0)" }, now: world.now)
-        world.run(for: .seconds(Int64(1)))
-        world.setReachable("alice", true)
-        world.run(for: .seconds(Int64(30)))
-        world.user("alice", .openChat(100))
-        world.run(for: .seconds(Int64(1)))
-        scrollToTop(world, "alice")
+        let world = MutantRuns.makeWorld(mutant: mutant)
+        MutantRuns.scrollAcrossGap(world)
         #expect(world.view("alice").chunkStores[100]?.chunks.count == 1)
         #expect(cacheViolations(world, "alice", chatId: 100).isEmpty == (mutant == nil))
     }
@@ -276,21 +244,8 @@ private func scrollToTop(_ world: TestWorld, _ client: String, steps: Int = 12) 
     @Test("since-from-newest-push: last-sync must come from the LOGIN time, or a lost push is never listed",
           arguments: [nil, Mutant.sinceFromNewestPush])
     func sinceFromNewestPush(mutant: Mutant?) {
-        let world = makeWorld(mutant: mutant)
-        world.start("alice")
-        world.run(for: .seconds(Int64(5)))
-        world.server.knobs.pushLossProbability = 1
-        var pushes = world.server.post(chatId: 200, sender: 3, text: "lost push", now: world.now)
-        world.server.knobs.pushLossProbability = 0
-        #expect(pushes.isEmpty)
-        world.run(for: .seconds(Int64(1)))
-        pushes = world.server.post(chatId: 100, sender: 2, text: "pushed", now: world.now)
-        world.deliverServerActions(pushes)
-        world.run(for: .seconds(Int64(1)))
-        world.setReachable("alice", false)
-        world.run(for: .seconds(Int64(1)))
-        world.setReachable("alice", true)
-        world.run(for: .seconds(Int64(30)))
+        let world = MutantRuns.makeWorld(mutant: mutant)
+        #expect(MutantRuns.lostPushThenReconnect(world).isEmpty)
         let listed = world.view("alice").chatList[200]?.lastMessage?.text
         #expect((listed == "lost push") == (mutant == nil))
     }
@@ -298,16 +253,8 @@ private func scrollToTop(_ world: TestWorld, _ client: String, steps: Int = 12) 
     @Test("since-from-device-clock: a device clock ahead of the server must not skip changes",
           arguments: [nil, Mutant.sinceFromDeviceClock])
     func sinceFromDeviceClock(mutant: Mutant?) {
-        let world = makeWorld(mutant: mutant) { p in
-            p.deviceEpochMilliseconds = 1_700_000_000_000 + 3_600_000
-        }
-        world.start("alice")
-        world.run(for: .seconds(Int64(5)))
-        world.setReachable("alice", false)
-        _ = world.server.post(chatId: 200, sender: 3, text: "while offline", now: world.now)
-        world.run(for: .seconds(Int64(1)))
-        world.setReachable("alice", true)
-        world.run(for: .seconds(Int64(30)))
+        let world = MutantRuns.makeWorld(mutant: mutant, alice: MutantRuns.deviceClockAhead)
+        MutantRuns.changeWhileOffline(world)
         let view = world.view("alice")
         #expect((view.chatList[200]?.lastMessage?.text == "while offline") == (mutant == nil))
         #expect((view.lastSyncMilliseconds <= world.server.serverTimeMilliseconds(at: world.now)) == (mutant == nil))
@@ -315,14 +262,8 @@ private func scrollToTop(_ world: TestWorld, _ client: String, steps: Int = 12) 
 
     @Test("resend-new-cid: a send retried after a timeout must reuse its cid", arguments: [nil, Mutant.resendNewCid])
     func resendNewCid(mutant: Mutant?) {
-        let slow = ServerKnobs(processingDelay: [.msgSend: .fixed(.seconds(Int64(25)))])
-        let world = makeWorld(mutant: mutant, knobs: slow)
-        world.start("alice")
-        world.run(for: .seconds(Int64(1)))
-        world.user("alice", .sendText(chatId: 100, text: "once"))
-        world.run(for: .seconds(Int64(21)))
-        world.server.knobs = ServerKnobs()
-        world.run(for: .seconds(Int64(60)))
+        let world = MutantRuns.makeWorld(mutant: mutant, knobs: MutantRuns.slowSends)
+        MutantRuns.sendTimesOut(world)
         #expect(world.view("alice").tasks.allSatisfy { $0.state == .done })
         #expect((texts(world, chatId: 100, sender: 1) == ["once"]) == (mutant == nil))
     }
@@ -330,12 +271,8 @@ private func scrollToTop(_ world: TestWorld, _ client: String, steps: Int = 12) 
     @Test("parallel-sends: sends of one chat must go one at a time to keep their order",
           arguments: [nil, Mutant.parallelSends])
     func parallelSends(mutant: Mutant?) {
-        let delay = DelayDistribution.uniform(.zero, .seconds(Int64(3)))
-        let world = makeWorld(mutant: mutant, knobs: ServerKnobs(processingDelay: [.msgSend: delay]))
-        world.start("alice")
-        world.run(for: .seconds(Int64(1)))
-        for n in 1...8 { world.user("alice", .sendText(chatId: 100, text: "s\(n)")) }
-        world.run(for: .seconds(Int64(60)))
+        let world = MutantRuns.makeWorld(mutant: mutant, knobs: MutantRuns.reorderingSends)
+        MutantRuns.eightSends(world)
         let sent = texts(world, chatId: 100, sender: 1)
         #expect(sent.sorted() == (1...8).map { "s\($0)" }.sorted())
         #expect((sent == (1...8).map { "s\($0)" }) == (mutant == nil))
@@ -343,7 +280,7 @@ private func scrollToTop(_ world: TestWorld, _ client: String, steps: Int = 12) 
 
     @Test("tasks-not-persisted: queued sends must survive an app restart", arguments: [nil, Mutant.tasksNotPersisted])
     func tasksNotPersisted(mutant: Mutant?) {
-        let world = makeWorld(mutant: mutant)
+        let world = MutantRuns.makeWorld(mutant: mutant)
         world.setReachable("alice", false)
         world.start("alice")
         world.user("alice", .sendText(chatId: 100, text: "a"))
@@ -358,9 +295,8 @@ private func scrollToTop(_ world: TestWorld, _ client: String, steps: Int = 12) 
     @Test("backoff-reset-on-connect: the backoff must grow until a LOGIN succeeds",
           arguments: [nil, Mutant.backoffResetOnConnect])
     func backoffResetOnConnect(mutant: Mutant?) {
-        let world = makeWorld(mutant: mutant, knobs: ServerKnobs(errorRate: [.login: 1]))
-        world.start("alice")
-        world.run(for: .seconds(Int64(120)))
+        let world = MutantRuns.makeWorld(mutant: mutant, knobs: MutantRuns.failingLogins)
+        MutantRuns.runTwoMinutes(world)
         let attempts = world.connectAttempts.filter { $0.0 == "alice" }.count
         #expect((attempts < 15) == (mutant == nil), "\(attempts) connection attempts")
     }
@@ -368,11 +304,8 @@ private func scrollToTop(_ world: TestWorld, _ client: String, steps: Int = 12) 
     @Test("seq-reuse-inflight: more parallel photo uploads than seq slots must not overwrite requests in flight",
           arguments: [nil, Mutant.seqReuseInflight])
     func seqReuseInflight(mutant: Mutant?) {
-        let world = makeWorld(mutant: mutant) { p in p.seqModulus = 16 }
-        world.start("alice")
-        world.run(for: .seconds(Int64(1)))
-        for n in 1...30 { world.user("alice", .sendPhoto(chatId: 100, sizeBytes: 100, caption: "p\(n)")) }
-        world.run(for: .seconds(Int64(120)))
+        let world = MutantRuns.makeWorld(mutant: mutant, alice: MutantRuns.sixteenSeqs)
+        MutantRuns.thirtyPhotos(world)
         let delivered = texts(world, chatId: 100, sender: 1) == (1...30).map { "p\($0)" }
         #expect(delivered == (mutant == nil))
     }
@@ -380,16 +313,8 @@ private func scrollToTop(_ world: TestWorld, _ client: String, steps: Int = 12) 
     @Test("inflight-dropped-on-disconnect: a send in flight at a disconnect must be retried",
           arguments: [nil, Mutant.inflightDroppedOnDisconnect])
     func inflightDropped(mutant: Mutant?) {
-        let slow = ServerKnobs(processingDelay: [.msgSend: .fixed(.seconds(Int64(2)))])
-        let world = makeWorld(mutant: mutant, knobs: slow)
-        world.start("alice")
-        world.run(for: .seconds(Int64(1)))
-        world.user("alice", .sendText(chatId: 100, text: "in flight"))
-        world.run(for: .seconds(Int64(1)))
-        world.setReachable("alice", false)
-        world.run(for: .seconds(Int64(1)))
-        world.setReachable("alice", true)
-        world.run(for: .seconds(Int64(90)))
+        let world = MutantRuns.makeWorld(mutant: mutant, knobs: MutantRuns.sendsInFlight)
+        MutantRuns.disconnectWhileSending(world)
         #expect(texts(world, chatId: 100, sender: 1) == ["in flight"])
         #expect(world.view("alice").tasks.allSatisfy { $0.state == .done } == (mutant == nil))
     }

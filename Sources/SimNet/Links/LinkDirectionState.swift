@@ -5,9 +5,8 @@ struct LinkDirectionState {
     /// The trace component, e.g. `link.alice.up`.
     let component: String
     var profile: LinkDirectionProfile
-    /// Waiting packets (indices into the network's packet slab), oldest at `queueHead`.
-    var queue: [Int] = []
-    var queueHead = 0
+    /// Waiting packets (indices into the network's packet slab), oldest first.
+    var queue = FIFOQueue<Int>()
     var queuedBytes = 0
     /// The packet being serialized, if any.
     var packetInService: Int?
@@ -28,8 +27,7 @@ struct LinkDirectionState {
     var outageGenerator: SeededGenerator
     var statistics = LinkStatistics()
     /// The CoDel stage in front of the queue (when the profile has one): packets, their arrival times, bytes.
-    var codelQueue: [(packet: Int, enqueuedAt: SimInstant, ipBytes: Int)] = []
-    var codelQueueHead = 0
+    var codelQueue = FIFOQueue<(packet: Int, enqueuedAt: SimInstant, ipBytes: Int)>()
     var codelQueuedBytes = 0
     var codel = CoDelState()
 
@@ -42,7 +40,7 @@ struct LinkDirectionState {
         var isDropping = false
     }
 
-    var codelQueuedPacketCount: Int { codelQueue.count - codelQueueHead }
+    var codelQueuedPacketCount: Int { codelQueue.count }
 
     /// Whether the drop-tail queue has room for a packet of `ipBytes`.
     func hasRoom(ipBytes: Int) -> Bool {
@@ -50,17 +48,8 @@ struct LinkDirectionState {
     }
 
     mutating func popCoDel() -> (packet: Int, enqueuedAt: SimInstant, ipBytes: Int)? {
-        guard codelQueueHead < codelQueue.count else { return nil }
-        let entry = codelQueue[codelQueueHead]
-        codelQueueHead += 1
+        guard let entry = codelQueue.popFirst() else { return nil }
         codelQueuedBytes -= entry.ipBytes
-        if codelQueueHead == codelQueue.count {
-            codelQueue.removeAll(keepingCapacity: true)
-            codelQueueHead = 0
-        } else if codelQueueHead > 1_024 && codelQueueHead * 2 > codelQueue.count {
-            codelQueue.removeFirst(codelQueueHead)
-            codelQueueHead = 0
-        }
         return entry
     }
 
@@ -99,9 +88,9 @@ struct LinkDirectionState {
         isDownByFault || isInProfileOutage || now < faultOutageUntil || profile.rateBitsPerSecond == 0
     }
 
-    var hasQueuedPackets: Bool { queueHead < queue.count }
+    var hasQueuedPackets: Bool { !queue.isEmpty }
 
-    var queuedPacketCount: Int { queue.count - queueHead }
+    var queuedPacketCount: Int { queue.count }
 
     mutating func enqueue(_ packet: Int, ipBytes: Int) {
         queue.append(packet)
@@ -109,17 +98,8 @@ struct LinkDirectionState {
     }
 
     mutating func dequeue(ipBytesOf bytes: (Int) -> Int) -> Int? {
-        guard queueHead < queue.count else { return nil }
-        let packet = queue[queueHead]
-        queueHead += 1
+        guard let packet = queue.popFirst() else { return nil }
         queuedBytes -= bytes(packet)
-        if queueHead == queue.count {
-            queue.removeAll(keepingCapacity: true)
-            queueHead = 0
-        } else if queueHead > 1_024 && queueHead * 2 > queue.count {
-            queue.removeFirst(queueHead)
-            queueHead = 0
-        }
         return packet
     }
 

@@ -68,7 +68,7 @@ extension Network {
     func refillFromCoDel(_ direction: Int) {
         guard case .codel(let target, let interval) = directions[direction].profile.activeQueue else { return }
         while directions[direction].codelQueuedPacketCount > 0 {
-            let headBytes = directions[direction].codelQueue[directions[direction].codelQueueHead].ipBytes
+            let headBytes = directions[direction].codelQueue.first!.ipBytes
             guard directions[direction].hasRoom(ipBytes: headBytes) else { return }
             guard let entry = codelDequeue(direction, target: target, interval: interval) else { return }
             if directions[direction].packetInService == nil && !directions[direction].isClogged

@@ -232,12 +232,12 @@ public final class Network {
     public func checkInvariants() {
         loop.checkInvariants()
         for state in directions {
-            let queued = state.queue[state.queueHead...]
+            let queued = state.queue.elements
             precondition(queued.allSatisfy { packets[$0] != nil }, "\(state.component): a queued packet is gone")
             let bytes = queued.reduce(0) { $0 + packets[$1]!.ipBytes }
             precondition(bytes == state.queuedBytes, "\(state.component): queued bytes do not add up")
             precondition(state.packetInService.map { packets[$0] != nil } ?? true, "\(state.component): lost packet")
-            let held = state.codelQueue[state.codelQueueHead...]
+            let held = state.codelQueue.elements
             precondition(held.allSatisfy { packets[$0.packet] != nil }, "\(state.component): a CoDel packet is gone")
             precondition(held.reduce(0) { $0 + $1.ipBytes } == state.codelQueuedBytes,
                          "\(state.component): CoDel bytes do not add up")

@@ -240,16 +240,7 @@ struct TCPEndpoint {
             rcvNxt = segment.sequence + 1
             sndUna = 1
             timestampRecent = segment.timestampValue
-            if configuration.usesTimestamps, let echo = segment.timestampEcho {
-                updateRTT(sample: now - echo)
-            } else if let sample = rttSample {
-                updateRTT(sample: now - sample.sentAt)
-            }
-            rttSample = nil
-            retries = 0
-            retransmissionTimeout = computedRTO()
-            retransmissionDeadline = nil
-            state = .established
+            establish(acknowledging: segment, now: now)
             events.append(.connected)
             mustAcknowledgeNow = true
             transmit(now: now)
@@ -262,16 +253,7 @@ struct TCPEndpoint {
             }
             guard segment.flags.contains(.ack), segment.acknowledgment >= 1 else { return }
             sndUna = 1
-            if configuration.usesTimestamps, let echo = segment.timestampEcho {
-                updateRTT(sample: now - echo)
-            } else if let sample = rttSample {
-                updateRTT(sample: now - sample.sentAt)
-            }
-            rttSample = nil
-            retries = 0
-            retransmissionTimeout = computedRTO()
-            retransmissionDeadline = nil
-            state = .established
+            establish(acknowledging: segment, now: now)
             events.append(.accepted(peer: peerHost))
         case .established:
             if segment.flags.contains(.syn) {
@@ -871,6 +853,21 @@ struct TCPEndpoint {
     }
 
     // MARK: - RTO estimation (RFC 6298 §2)
+
+    /// Ends the handshake on the segment that acknowledges our SYN: its RTT sample (the timestamp echo, else the
+    /// timed SYN), a fresh RTO with no retries or deadline pending, and the established state.
+    private mutating func establish(acknowledging segment: Segment, now: SimInstant) {
+        if configuration.usesTimestamps, let echo = segment.timestampEcho {
+            updateRTT(sample: now - echo)
+        } else if let sample = rttSample {
+            updateRTT(sample: now - sample.sentAt)
+        }
+        rttSample = nil
+        retries = 0
+        retransmissionTimeout = computedRTO()
+        retransmissionDeadline = nil
+        state = .established
+    }
 
     private mutating func updateRTT(sample: SimDuration) {
         let measured = max(sample.nanoseconds, 0)

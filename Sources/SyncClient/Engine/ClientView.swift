@@ -25,6 +25,8 @@ public struct ClientView: Hashable, Sendable {
     public var runningTaskIds: [Int64] = []
     /// Tasks whose CDN upload is under way, ascending by id.
     public var uploadingTaskIds: [Int64] = []
+    /// The user's contacts as LOGIN responses listed them (stored, so they outlive app restarts), ascending by id.
+    public var contacts: [Contact] = []
 
     /// A send shown before the server acknowledged it.
     public struct LocalEcho: Hashable, Sendable {

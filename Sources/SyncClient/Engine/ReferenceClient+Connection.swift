@@ -153,6 +153,10 @@ extension ReferenceClient {
                 insertSingle(last, chatId: summary.id, extendsTopChunk: isMutant(.gapIgnoredAfterLogin))
             }
         }
+        for contact in response.contacts {
+            contacts[contact.id] = contact
+            store.save(contact)
+        }
         if isMutant(.sinceFromDeviceClock) {
             setLastSync(parameters.deviceEpochMilliseconds + now.nanosecondsSinceStart / 1_000_000)
         } else if isMutant(.sinceFromNewestPush) {

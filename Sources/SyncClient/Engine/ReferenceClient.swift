@@ -23,6 +23,8 @@ public struct ReferenceClient: SyncClientEngine {
     var nextConnectionNumber = 1
     var tracker: RequestTracker<RequestPurpose>
     var chatList: [Int64: ChatSummary] = [:]
+    /// The user's contacts from LOGIN responses, by id.
+    var contacts: [Int64: Contact] = [:]
     var histories: [Int64: ChunkStore] = [:]
     var historyLoads: [Int64: HistoryLoad] = [:]
     var tasks: [Int64: TaskRecord] = [:]
@@ -122,7 +124,9 @@ public struct ReferenceClient: SyncClientEngine {
     /// A client over `database`, which keeps its contents across app restarts.
     /// - Parameters:
     ///   - parameters: tunables and the optional mutant.
-    ///   - database: the client's SQLite database (create one per client; reuse it for the restarted app).
+    ///   - database: the client's SQLite database (create one per client; reuse it for the restarted app). Open a
+    ///     file a user supplied with `ClientDatabase.open(path:)`, which throws on a file that is not a client
+    ///     database; one that was not checked stops the program here if it is not.
     ///   - generator: the client's own random stream (backoff jitter, cids).
     public init(parameters: ClientParameters, database: SQLiteDatabase, generator: SeededGenerator) {
         self.parameters = parameters
@@ -177,6 +181,7 @@ public struct ReferenceClient: SyncClientEngine {
     private mutating func start() {
         histories = store.loadHistories()
         chatList = store.loadChats(histories: histories)
+        contacts = Dictionary(uniqueKeysWithValues: store.loadContacts().map { ($0.id, $0) })
         tasks = store.loadTasks()
         lastSync = store.sync("chatsSync") ?? 0
         connect()
@@ -244,6 +249,6 @@ public struct ReferenceClient: SyncClientEngine {
             tasks: tasks.keys.sorted().map { tasks[$0]! }, lastSyncMilliseconds: lastSync,
             inFlightRequests: inFlight, isOnline: online, openChatId: screen?.chatId,
             visibleMessageIds: visibleMessageIds(), runningTaskIds: runningTaskIds.sorted(),
-            uploadingTaskIds: uploads.values.sorted())
+            uploadingTaskIds: uploads.values.sorted(), contacts: contacts.keys.sorted().map { contacts[$0]! })
     }
 }

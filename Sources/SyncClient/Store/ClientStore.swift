@@ -1,10 +1,11 @@
 import SimCore
 import SyncProtocol
 
-/// The client's tables (messages, chunks, chats, tasks, sync state) over one `SQLiteDatabase`.
+/// The client's tables (messages, chunks, chats, contacts, tasks, sync state) over one `SQLiteDatabase`.
 ///
 /// Every write of one engine event happens inside one transaction (`begin`/`commit`), so a crash loses at most
-/// the event in progress. Database failures are programmer errors here (the schema is ours), so they stop.
+/// the event in progress. The database must hold the client schema (`ClientDatabase.open(path:)` checks a user's
+/// file and throws); after that, a failing statement is a programmer error in our own schema, so it stops.
 struct ClientStore {
     let database: SQLiteDatabase
     /// False for the `tasks-not-persisted` mutant: task rows are never written.
@@ -13,25 +14,11 @@ struct ClientStore {
     init(database: SQLiteDatabase, persistsTasks: Bool) {
         self.database = database
         self.persistsTasks = persistsTasks
-        run("""
-            CREATE TABLE IF NOT EXISTS messages (chatId INTEGER NOT NULL, id INTEGER NOT NULL, time INTEGER NOT NULL,
-              sender INTEGER NOT NULL, text TEXT NOT NULL, cid INTEGER, photoToken TEXT, PRIMARY KEY (chatId, id))
-            """)
-        run("""
-            CREATE TABLE IF NOT EXISTS chunks (chatId INTEGER NOT NULL, lower INTEGER NOT NULL, upper INTEGER NOT NULL,
-              isStartOfHistory INTEGER NOT NULL, PRIMARY KEY (chatId, lower))
-            """)
-        run("""
-            CREATE TABLE IF NOT EXISTS chats (id INTEGER PRIMARY KEY, members TEXT NOT NULL, modified INTEGER NOT NULL,
-              lastMessageId INTEGER)
-            """)
-        run("""
-            CREATE TABLE IF NOT EXISTS tasks (id INTEGER PRIMARY KEY, kind TEXT NOT NULL, state TEXT NOT NULL,
-              chatId INTEGER NOT NULL, text TEXT NOT NULL, sizeBytes INTEGER NOT NULL, cid INTEGER NOT NULL,
-              photoToken TEXT, dependsOn INTEGER, attempts INTEGER NOT NULL, nextAttemptAt INTEGER NOT NULL,
-              enqueuedAt INTEGER NOT NULL, lastError TEXT, messageId INTEGER)
-            """)
-        run("CREATE TABLE IF NOT EXISTS sync (key TEXT PRIMARY KEY, value INTEGER NOT NULL)")
+        do {
+            try ClientDatabase.prepare(database)
+        } catch {
+            preconditionFailure("\(error); open a user's database file with ClientDatabase.open(path:), which throws")
+        }
     }
 
     func begin() { run("BEGIN IMMEDIATE") }
@@ -60,6 +47,10 @@ struct ClientStore {
             .integer(summary.id), .text(summary.members.map(String.init).joined(separator: ",")),
             .integer(summary.modified), summary.lastMessage.map { .integer($0.id) } ?? .null,
         ])
+    }
+
+    func save(_ contact: Contact) {
+        run("INSERT OR REPLACE INTO contacts VALUES (?, ?)", [.integer(contact.id), .text(contact.name)])
     }
 
     func save(_ task: TaskRecord) {
@@ -112,6 +103,11 @@ struct ClientStore {
             chats[id] = ChatSummary(id: id, members: members, modified: row[2].integer!, lastMessage: last)
         }
         return chats
+    }
+
+    /// Every stored contact, ascending by id.
+    func loadContacts() -> [Contact] {
+        rows("SELECT id, name FROM contacts ORDER BY id").map { Contact(id: $0[0].integer!, name: $0[1].text!) }
     }
 
     func loadTasks() -> [Int64: TaskRecord] {

@@ -18,7 +18,7 @@ public struct TaskRecord: Hashable, Sendable {
     }
 
     /// Where a task is in its life. Running is not stored: a task running at a restart is pending again.
-    public enum State: String, Hashable, Sendable {
+    public enum State: String, Hashable, Sendable, CaseIterable {
         case pending
         case done
         case failed

@@ -98,14 +98,6 @@ enum MessagePackDecoding {
         }
     }
 
-    struct IndexKey: CodingKey {
-        var stringValue: String { "\(intValue ?? 0)" }
-        var intValue: Int?
-        init(_ index: Int) { intValue = index }
-        init?(stringValue: String) { nil }
-        init?(intValue: Int) { self.intValue = intValue }
-    }
-
     struct Decoder: Swift.Decoder {
         let value: MessagePackValue
         var codingPath: [any CodingKey]
@@ -299,7 +291,7 @@ enum MessagePackDecoding {
                     type, DecodingError.Context(codingPath: codingPath, debugDescription: "array has no more elements")
                 )
             }
-            let path = codingPath + [IndexKey(currentIndex)]
+            let path = codingPath + [MessagePackIndexKey(currentIndex)]
             let element = elements[currentIndex]
             currentIndex += 1
             return (element, path)

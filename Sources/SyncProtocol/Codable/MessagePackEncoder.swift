@@ -205,14 +205,6 @@ final class MessagePackEncodingNode {
         }
     }
 
-    struct IndexKey: CodingKey {
-        var stringValue: String { "\(intValue ?? 0)" }
-        var intValue: Int?
-        init(_ index: Int) { intValue = index }
-        init?(stringValue: String) { nil }
-        init?(intValue: Int) { self.intValue = intValue }
-    }
-
     struct Unkeyed: UnkeyedEncodingContainer {
         let node: MessagePackEncodingNode
         var codingPath: [any CodingKey]
@@ -227,28 +219,28 @@ final class MessagePackEncodingNode {
         mutating func encode(_ value: Int64) throws { node.appendUnkeyed(.value(signed(value))) }
         mutating func encode(_ value: UInt64) throws { node.appendUnkeyed(.value(.uint(value))) }
         mutating func encode(_ value: some Encodable) throws {
-            node.appendUnkeyed(try slot(for: value, codingPath: codingPath + [IndexKey(count)]))
+            node.appendUnkeyed(try slot(for: value, codingPath: codingPath + [MessagePackIndexKey(count)]))
         }
 
         mutating func nestedContainer<NestedKey: CodingKey>(
             keyedBy keyType: NestedKey.Type
         ) -> KeyedEncodingContainer<NestedKey> {
             let child = MessagePackEncodingNode()
-            let path = codingPath + [IndexKey(count)]
+            let path = codingPath + [MessagePackIndexKey(count)]
             node.appendUnkeyed(.node(child))
             return Encoder(node: child, codingPath: path).container(keyedBy: keyType)
         }
 
         mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
             let child = MessagePackEncodingNode()
-            let path = codingPath + [IndexKey(count)]
+            let path = codingPath + [MessagePackIndexKey(count)]
             node.appendUnkeyed(.node(child))
             return Encoder(node: child, codingPath: path).unkeyedContainer()
         }
 
         mutating func superEncoder() -> any Swift.Encoder {
             let child = MessagePackEncodingNode()
-            let path = codingPath + [IndexKey(count)]
+            let path = codingPath + [MessagePackIndexKey(count)]
             node.appendUnkeyed(.node(child))
             return Encoder(node: child, codingPath: path)
         }

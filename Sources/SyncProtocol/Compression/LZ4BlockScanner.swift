@@ -28,18 +28,7 @@ enum LZ4BlockScanner {
             index += 1
             var literalLength = Int(token >> 4)
             if literalLength == 15 {
-                while true {
-                    guard index < end else {
-                        throw Fault(isOverLimit: false, offset: index, detail: "literal length cut at the block's end")
-                    }
-                    let byte = block[index]
-                    index += 1
-                    literalLength += Int(byte)
-                    if literalLength > limit {
-                        throw Fault(isOverLimit: true, offset: tokenOffset, detail: "literal run over the limit")
-                    }
-                    if byte != 255 { break }
-                }
+                try extendLength(&literalLength, "literal", block, &index, limit: limit, tokenOffset: tokenOffset)
             }
             guard literalLength <= end - index else {
                 throw Fault(
@@ -68,18 +57,7 @@ enum LZ4BlockScanner {
             index += 2
             var matchLength = Int(token & 0x0F) + 4
             if token & 0x0F == 15 {
-                while true {
-                    guard index < end else {
-                        throw Fault(isOverLimit: false, offset: index, detail: "match length cut at the block's end")
-                    }
-                    let byte = block[index]
-                    index += 1
-                    matchLength += Int(byte)
-                    if matchLength > limit {
-                        throw Fault(isOverLimit: true, offset: tokenOffset, detail: "match run over the limit")
-                    }
-                    if byte != 255 { break }
-                }
+                try extendLength(&matchLength, "match", block, &index, limit: limit, tokenOffset: tokenOffset)
             }
             produced += matchLength
             if produced > limit {
@@ -88,6 +66,28 @@ enum LZ4BlockScanner {
             guard index < end else {
                 throw Fault(isOverLimit: false, offset: index, detail: "block ends after a match (expected literals)")
             }
+        }
+    }
+
+    /// Adds a token's length extension bytes at `index` to `length` (each 255 adding and going on, a smaller one
+    /// ending), moving `index` past them.
+    /// - Parameter kind: "literal" or "match", for the fault's detail.
+    /// - Throws: `Fault` when the bytes are cut at the block's end or the length passes `limit`.
+    private static func extendLength(
+        _ length: inout Int, _ kind: String, _ block: UnsafeRawBufferPointer, _ index: inout Int, limit: Int,
+        tokenOffset: Int
+    ) throws(Fault) {
+        while true {
+            guard index < block.count else {
+                throw Fault(isOverLimit: false, offset: index, detail: "\(kind) length cut at the block's end")
+            }
+            let byte = block[index]
+            index += 1
+            length += Int(byte)
+            if length > limit {
+                throw Fault(isOverLimit: true, offset: tokenOffset, detail: "\(kind) run over the limit")
+            }
+            if byte != 255 { return }
         }
     }
 }

@@ -1,23 +1,24 @@
 import SimCore
-import SyncChecks
 import SyncClient
 import SyncProtocol
 import SyncServer
 
-/// A tiny in-test driver that feeds an `InvariantChecker` the way the real world does: one server core and client
-/// cores joined by a fixed one-way delay, run from a sorted event list (time, insertion number). Adapted from
-/// SyncClientTests' test world; not SimNet: no bandwidth, no loss, only reachability per client.
+/// A tiny in-test driver shared by the engine and checker tests: one server core and client cores joined by a fixed
+/// one-way delay, run from a sorted event list (time, insertion number). Not SimNet: no bandwidth, no loss, only
+/// reachability per client.
 ///
-/// Hooks: packets are observed as they reach or leave a client, `afterClientEvent` runs after every client event,
-/// `afterServerEvent` after every server event, `appWillRestart` before an app restart.
-final class CheckedWorld {
-    struct ClientSlot {
-        var engine: ReferenceClient
-        let database: SQLiteDatabase
-        var parameters: ClientParameters
-        let userId: Int64
-        var generation = 0
-        var isReachable = true
+/// An `observer` sees every event (`TestWorldObserver`): by default a `ChunkStoreTrap`; checker tests plug in an
+/// `InvariantChecker` (`TestWorld(observer: checker)`).
+public final class TestWorld {
+    /// One client: its engine over its database, and whether the network reaches it.
+    public struct ClientSlot {
+        public var engine: ReferenceClient
+        public let database: SQLiteDatabase
+        public var parameters: ClientParameters
+        public let userId: Int64
+        /// Bumped by each app restart; events of an older generation are dropped.
+        public var generation = 0
+        public var isReachable = true
     }
 
     private enum Event {
@@ -37,14 +38,16 @@ final class CheckedWorld {
         var isSilent = false
     }
 
-    let oneWayDelay: SimDuration
-    private(set) var now = SimInstant.start
-    var server: SyncServer
-    private(set) var clients: [String: ClientSlot] = [:]
+    public let oneWayDelay: SimDuration
+    public private(set) var now = SimInstant.start
+    public var server: SyncServer
+    public private(set) var clients: [String: ClientSlot] = [:]
+    /// Sees every event; nil for none.
+    public let observer: (any TestWorldObserver)?
     /// Every `.connect` a client asked for, as (client, instant).
-    private(set) var connectAttempts: [(String, SimInstant)] = []
+    public private(set) var connectAttempts: [(String, SimInstant)] = []
     /// Every request a client sent, in order.
-    private(set) var sentRequests: [(String, Packet)] = []
+    public private(set) var sentRequests: [(String, Packet)] = []
     private var events: [(at: SimInstant, order: Int, event: Event)] = []
     private var order = 0
     private var links: [Link] = []
@@ -55,23 +58,27 @@ final class CheckedWorld {
         var generation: Int
         var timer: ClientTimerID
     }
-    /// The checker under test; every hook of the world feeds it.
-    let checker: InvariantChecker
     private var nextServerConnection = 1
     private var serverTimerOwners: Set<ServerTimerID> = []
 
-    init(
+    /// A world with a server and no clients yet.
+    /// - Parameters:
+    ///   - oneWayDelay: every hop's delay, both ways.
+    ///   - knobs: the server's knobs.
+    ///   - seed: the server's random stream.
+    ///   - observer: what sees every event (default: a `ChunkStoreTrap`).
+    public init(
         oneWayDelay: SimDuration = .milliseconds(50), knobs: ServerKnobs = ServerKnobs(), seed: UInt64 = 1,
-        options: CheckOptions = CheckOptions()
+        observer: (any TestWorldObserver)? = ChunkStoreTrap()
     ) {
         self.oneWayDelay = oneWayDelay
-        checker = InvariantChecker(options: options)
+        self.observer = observer
         let streams = RandomStreams(runSeed: seed)
         server = SyncServer(knobs: knobs, generator: streams.stream("server"))
     }
 
     /// Adds a user and its client; the app starts at once.
-    func addClient(_ name: String, userId: Int64, parameters: ((inout ClientParameters) -> Void)? = nil) {
+    public func addClient(_ name: String, userId: Int64, parameters: ((inout ClientParameters) -> Void)? = nil) {
         server.addUser(id: userId, name: name, token: "token-\(name)")
         var p = ClientParameters(token: "token-\(name)", deviceId: name)
         parameters?(&p)
@@ -79,52 +86,41 @@ final class CheckedWorld {
         let engine = ReferenceClient(parameters: p, database: database,
                                      generator: RandomStreams(runSeed: 7).stream("client.\(name)"))
         clients[name] = ClientSlot(engine: engine, database: database, parameters: p, userId: userId)
-        checker.register(client: name, userId: userId, parameters: p)
+        observer?.clientAdded(name, userId: userId, parameters: p)
     }
 
-    /// Every finding so far.
-    var findings: [Finding] { checker.findings }
-
-    /// The invariants broken so far, without repeats, in declaration order.
-    var brokenInvariants: [InvariantID] { Set(findings.map(\.invariant)).sorted() }
-
-    /// The end-of-run checks (T5, V1) for the given clients.
-    func checkEndOfRun(_ names: [String]) {
-        var views: [String: ClientView] = [:]
-        for name in names { views[name] = view(name) }
-        checker.checkEndOfRun(views: views, server: server, at: now)
-    }
-
-    func start(_ name: String) {
+    /// Starts a client's app (its `.start` event, now).
+    public func start(_ name: String) {
         schedule(.client(name, generation: clients[name]!.generation, .start), at: now)
     }
 
-    func view(_ name: String) -> ClientView { clients[name]!.engine.view }
-    func metrics(_ name: String) -> ClientMetrics { clients[name]!.engine.metrics }
+    public func view(_ name: String) -> ClientView { clients[name]!.engine.view }
+    public func metrics(_ name: String) -> ClientMetrics { clients[name]!.engine.metrics }
 
-    func user(_ name: String, _ action: UserAction) {
+    /// A user action, now; the world runs the same instant's events.
+    public func user(_ name: String, _ action: UserAction) {
         schedule(.client(name, generation: clients[name]!.generation, .user(action)), at: now)
         run(for: .zero)
     }
 
     /// Cuts (or restores) a client's network: its live connections break on both sides.
-    func setReachable(_ name: String, _ reachable: Bool) {
+    public func setReachable(_ name: String, _ reachable: Bool) {
         clients[name]!.isReachable = reachable
         guard !reachable else { return }
         killLinks(of: name, notifyClient: true)
     }
 
     /// Makes a client's live connections half-open (NAT rebinding): packets vanish, neither side is told.
-    func makeHalfOpen(_ name: String) {
+    public func makeHalfOpen(_ name: String) {
         for index in links.indices where links[index].client == name && links[index].isAlive {
             links[index].isSilent = true
         }
     }
 
     /// The app is closed and reopened: the engine and its timers are gone, a new one starts from the database.
-    func restartApp(_ name: String, crash: Bool = false) {
+    public func restartApp(_ name: String, crash: Bool = false) {
         var slot = clients[name]!
-        checker.appWillRestart(client: name, view: slot.engine.view, server: server, at: now)
+        observer?.appWillRestart(name, view: slot.engine.view, server: server, at: now)
         if crash { slot.database.crash() }
         killLinks(of: name, notifyClient: false)
         slot.generation += 1
@@ -134,22 +130,25 @@ final class CheckedWorld {
         start(name)
     }
 
-    func restartServer() {
+    /// The server restarts: every connection drops, data stays.
+    public func restartServer() {
         for link in links where link.isAlive {
             schedule(.client(link.client, generation: link.generation, .disconnected(link.clientConnection)),
                      at: now + oneWayDelay)
         }
         for index in links.indices { links[index].isAlive = false }
         apply(server.handle(.restart, now: now))
-        checker.afterServerEvent(server: server, at: now)
+        observer?.serverEventDidRun(server: server, at: now)
     }
 
     /// Delivers actions the test got from the server directly (for example from `server.post`).
-    func deliverServerActions(_ actions: [ServerAction]) { apply(actions) }
+    public func deliverServerActions(_ actions: [ServerAction]) { apply(actions) }
 
-    func run(for duration: SimDuration) { run(until: now + duration) }
+    /// Runs every event up to `duration` from now.
+    public func run(for duration: SimDuration) { run(until: now + duration) }
 
-    func run(until end: SimInstant) {
+    /// Runs every event up to `end`; then `now` is `end`.
+    public func run(until end: SimInstant) {
         while let first = events.first, first.at <= end {
             events.removeFirst()
             now = first.at
@@ -181,7 +180,7 @@ final class CheckedWorld {
         case .server(let serverEvent):
             if case .timerFired(let id) = serverEvent, !serverTimerOwners.contains(id) { return }
             let actions = server.handle(serverEvent, now: now)
-            checker.afterServerEvent(server: server, at: now)
+            observer?.serverEventDidRun(server: server, at: now)
             apply(actions)
         case .client(let name, let generation, let clientEvent):
             deliver(name, generation, clientEvent)
@@ -197,12 +196,11 @@ final class CheckedWorld {
 
     private func deliver(_ name: String, _ generation: Int, _ event: ClientEvent) {
         guard var slot = clients[name], slot.generation == generation else { return }
-        checker.observeClientEvent(client: name, event: event, at: now)
+        observer?.clientEventWillRun(name, event: event, at: now)
         let actions = slot.engine.handle(event, now: now)
         clients[name] = slot
         let engine = slot.engine
-        checker.afterClientEvent(client: name, server: server, at: now, view: { engine.view })
-        checker.observeClientActions(client: name, actions: actions, at: now)
+        observer?.clientEventDidRun(name, actions: actions, view: { engine.view }, server: server, at: now)
         for action in actions { perform(action, client: name, generation: generation) }
     }
 

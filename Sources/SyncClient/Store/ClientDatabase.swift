@@ -1,0 +1,173 @@
+/// The client's database schema, and opening a database with it: a fresh file gets the schema, a file written by an
+/// earlier client is migrated, anything else is refused with a `ClientDatabaseError`.
+///
+/// A client database carries two stamps in its SQLite header: `application_id` (`applicationId`, so another
+/// application's file is told apart) and `user_version` (the schema version: how many `migrations` ran).
+public enum ClientDatabase {
+    /// The `application_id` of a SyncSim client database: the bytes "SynC".
+    public static let applicationId: Int64 = 0x5379_6E43
+
+    /// One table, as created.
+    struct Table {
+        var name: String
+        var columns: String
+        /// The statement that creates it, which is also the `sql` SQLite keeps for it in `sqlite_master`.
+        var createStatement: String { "CREATE TABLE \(name) (\(columns))" }
+    }
+
+    /// Migration `i` takes `user_version` `i` to `i + 1`; each adds tables.
+    static let migrations: [[Table]] = [
+        [
+            Table(name: "messages", columns: "chatId INTEGER NOT NULL, id INTEGER NOT NULL, time INTEGER NOT NULL, "
+                + "sender INTEGER NOT NULL, text TEXT NOT NULL, cid INTEGER, photoToken TEXT, "
+                + "PRIMARY KEY (chatId, id)"),
+            Table(name: "chunks", columns: "chatId INTEGER NOT NULL, lower INTEGER NOT NULL, upper INTEGER NOT NULL, "
+                + "isStartOfHistory INTEGER NOT NULL, PRIMARY KEY (chatId, lower)"),
+            Table(name: "chats", columns: "id INTEGER PRIMARY KEY, members TEXT NOT NULL, modified INTEGER NOT NULL, "
+                + "lastMessageId INTEGER"),
+            Table(name: "tasks", columns: "id INTEGER PRIMARY KEY, kind TEXT NOT NULL, state TEXT NOT NULL, "
+                + "chatId INTEGER NOT NULL, text TEXT NOT NULL, sizeBytes INTEGER NOT NULL, cid INTEGER NOT NULL, "
+                + "photoToken TEXT, dependsOn INTEGER, attempts INTEGER NOT NULL, nextAttemptAt INTEGER NOT NULL, "
+                + "enqueuedAt INTEGER NOT NULL, lastError TEXT, messageId INTEGER"),
+            Table(name: "sync", columns: "key TEXT PRIMARY KEY, value INTEGER NOT NULL"),
+        ],
+        [
+            Table(name: "contacts", columns: "id INTEGER PRIMARY KEY, name TEXT NOT NULL"),
+        ],
+    ]
+
+    /// The schema version this client writes (`user_version`).
+    public static var schemaVersion: Int { migrations.count }
+
+    /// Opens (creating if needed) a client database and makes sure it holds the client schema.
+    /// - Parameter path: `":memory:"`, a file path, or a `file:` URI.
+    /// - Returns: the database, ready for `ReferenceClient`.
+    /// Unlike `prepare`, it also reads every row once: a value of the wrong type, or a task kind or state this
+    /// client does not know, is refused here rather than stopping the engine that loads it.
+    /// - Throws: `ClientDatabaseError` when the file cannot be opened, is not SQLite, belongs to another
+    ///   application, holds tables other than the client schema, or a value the schema does not allow.
+    public static func open(path: String = ":memory:") throws -> SQLiteDatabase {
+        let database: SQLiteDatabase
+        do {
+            database = try SQLiteDatabase(path: path)
+        } catch {
+            throw ClientDatabaseError.cannotOpen(path, "\(error)")
+        }
+        try prepare(database, checksValues: true)
+        return database
+    }
+
+    /// Checks a database's stamps and tables, creating or migrating the schema when they allow it.
+    ///
+    /// Nothing is written unless the checks pass; creating or migrating is one transaction.
+    /// - Parameter database: an open database.
+    /// - Throws: `ClientDatabaseError` (see `open(path:)`).
+    public static func prepare(_ database: SQLiteDatabase) throws {
+        try prepare(database, checksValues: false)
+    }
+
+    private static func prepare(_ database: SQLiteDatabase, checksValues: Bool) throws {
+        let path = database.path
+        let applicationId: Int64
+        let version: Int64
+        let tables: [(name: String, sql: String)]
+        do {
+            applicationId = try database.query("PRAGMA application_id").first?.first?.integer ?? 0
+            version = try database.query("PRAGMA user_version").first?.first?.integer ?? 0
+            tables = try database.query("""
+                SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name
+                """).map { ($0[0].text ?? "", $0[1].text ?? "") }
+        } catch let error as SQLiteError where error.code == sqliteNotADatabase {
+            throw ClientDatabaseError.notADatabase(path, error.message)
+        } catch {
+            throw ClientDatabaseError.sqlite(path, "\(error)")
+        }
+        if applicationId == 0 && version == 0 {
+            guard tables.isEmpty else { throw ClientDatabaseError.foreignTables(path, tables.map(\.name)) }
+        } else if applicationId != Self.applicationId {
+            throw ClientDatabaseError.otherApplication(path, applicationId: applicationId)
+        } else if version < 0 || version > schemaVersion {
+            throw ClientDatabaseError.unknownVersion(path, found: version, newest: schemaVersion)
+        }
+        try checkTables(tables, version: Int(version), path: path)
+        if checksValues {
+            do {
+                try checkValues(database)
+            } catch let error as ClientDatabaseError {
+                throw error
+            } catch {
+                throw ClientDatabaseError.sqlite(path, "\(error)")
+            }
+        }
+        guard version < schemaVersion else { return }
+        do {
+            try database.execute("BEGIN IMMEDIATE")
+            for table in migrations[Int(version)...].joined() { try database.execute(table.createStatement) }
+            try database.execute("PRAGMA application_id = \(Self.applicationId)")
+            try database.execute("PRAGMA user_version = \(schemaVersion)")
+            try database.execute("COMMIT")
+        } catch {
+            database.crash()
+            throw ClientDatabaseError.sqlite(path, "\(error)")
+        }
+    }
+
+    /// Values the loaders rely on: each column holds its declared type (or NULL where allowed), and task kinds
+    /// and states are ones this client knows. One query per column, each stopping at the first bad row.
+    private static func checkValues(_ database: SQLiteDatabase) throws {
+        let path = database.path
+        let known: [String: [String]] = [
+            "tasks.kind": TaskRecord.Kind.allCases.map(\.rawValue),
+            "tasks.state": TaskRecord.State.allCases.map(\.rawValue),
+        ]
+        for table in migrations.joined().map(\.name) {
+            let columns = try database.query(
+                "SELECT name, type, \"notnull\", pk FROM pragma_table_info(?)", [.text(table)])
+            for column in columns {
+                guard let name = column[0].text, let type = column[1].text else { continue }
+                var types = [type == "INTEGER" ? "integer" : "text"]
+                // Key columns are never NULL in a table we wrote, whatever SQLite would allow.
+                if column[2].integer == 0 && column[3].integer == 0 { types.append("null") }
+                let allowed = types.map { "'\($0)'" }.joined(separator: ", ")
+                let bad = try database.query(
+                    "SELECT rowid, typeof(\(name)), quote(\(name)) FROM \(table) WHERE typeof(\(name)) NOT IN "
+                        + "(\(allowed)) LIMIT 1")
+                if let row = bad.first {
+                    throw ClientDatabaseError.badValue(
+                        path, table: table, rowid: row[0].integer ?? 0, column: name,
+                        found: "\(row[2].text ?? "?") (\(row[1].text ?? "?"))",
+                        expected: types.joined(separator: " or "))
+                }
+                guard let values = known["\(table).\(name)"] else { continue }
+                let list = values.map { "'\($0)'" }.joined(separator: ", ")
+                let unknown = try database.query(
+                    "SELECT rowid, quote(\(name)) FROM \(table) WHERE \(name) NOT IN (\(list)) LIMIT 1")
+                if let row = unknown.first {
+                    throw ClientDatabaseError.badValue(
+                        path, table: table, rowid: row[0].integer ?? 0, column: name, found: row[1].text ?? "?",
+                        expected: "one of " + values.joined(separator: ", "))
+                }
+            }
+        }
+    }
+
+    /// SQLite's `SQLITE_NOTADB`: the file is not a database.
+    private static let sqliteNotADatabase: Int32 = 26
+
+    /// The tables must be exactly those of schema `version`, each as created.
+    private static func checkTables(_ tables: [(name: String, sql: String)], version: Int, path: String) throws {
+        var expected: [String: String] = [:]
+        for table in migrations[..<version].joined() { expected[table.name] = table.createStatement }
+        for (name, sql) in tables {
+            guard let statement = expected.removeValue(forKey: name) else {
+                throw ClientDatabaseError.extraTable(path, name)
+            }
+            guard sql == statement else {
+                throw ClientDatabaseError.differentTable(path, name, found: sql, expected: statement)
+            }
+        }
+        if let (name, statement) = expected.min(by: { $0.key < $1.key }) {
+            throw ClientDatabaseError.missingTable(path, name, expected: statement)
+        }
+    }
+}

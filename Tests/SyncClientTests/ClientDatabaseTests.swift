@@ -1,0 +1,127 @@
+import Foundation
+import SimCore
+import Testing
+@testable import SyncClient
+
+/// A fresh temporary file path, removed by `body`'s end.
+private func withTemporaryPath(_ name: String, _ body: (String) throws -> Void) rethrows {
+    let path = FileManager.default.temporaryDirectory
+        .appendingPathComponent("syncsim-\(name)-\(ProcessInfo.processInfo.processIdentifier).sqlite").path
+    try? FileManager.default.removeItem(atPath: path)
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    try body(path)
+}
+
+/// What `ClientDatabase.open(path:)` throws, as its description (nil when it does not throw).
+private func openError(_ path: String) -> String? {
+    do {
+        _ = try ClientDatabase.open(path: path)
+        return nil
+    } catch {
+        #expect(error is ClientDatabaseError)
+        return "\(error)"
+    }
+}
+
+@Suite struct ClientDatabaseTests {
+    @Test("a new file gets the client schema and both stamps, and opens again") func freshFile() throws {
+        try withTemporaryPath("fresh") { path in
+            let database = try ClientDatabase.open(path: path)
+            #expect(try database.query("PRAGMA application_id") == [[.integer(ClientDatabase.applicationId)]])
+            #expect(try database.query("PRAGMA user_version") == [[.integer(Int64(ClientDatabase.schemaVersion))]])
+            var client = ReferenceClient(parameters: ClientParameters(token: "t"), database: database,
+                                         generator: SeededGenerator(seed: 1))
+            _ = client.handle(.start, now: .start)
+            _ = client.handle(.user(.sendText(chatId: 5, text: "kept")), now: .start)
+            let reopened = try ClientDatabase.open(path: path)
+            #expect(try reopened.query("SELECT text FROM tasks") == [[.text("kept")]])
+        }
+    }
+
+    @Test("a database of schema version 1 is migrated: it gains the contacts table") func migration() throws {
+        try withTemporaryPath("migrate") { path in
+            let old = try ClientDatabase.open(path: path)
+            try old.execute("DROP TABLE contacts")
+            try old.execute("PRAGMA user_version = 1")
+            let database = try ClientDatabase.open(path: path)
+            #expect(try database.query("PRAGMA user_version") == [[.integer(Int64(ClientDatabase.schemaVersion))]])
+            #expect(try database.query("SELECT count(*) FROM contacts") == [[.integer(0)]])
+        }
+    }
+
+    @Test("a file with another application's tables is refused, named, and left as it was")
+    func foreignLayout() throws {
+        try withTemporaryPath("foreign") { path in
+            let other = try SQLiteDatabase(path: path)
+            try other.execute("CREATE TABLE users (id INTEGER PRIMARY KEY, name TEXT)")
+            let message = try #require(openError(path))
+            #expect(message == "client database \(path): holds tables users but no SyncSim client stamp, "
+                + "expected an empty file or a SyncSim client database")
+            #expect(try other.query("SELECT name FROM sqlite_master") == [[.text("users")]])
+        }
+    }
+
+    @Test("a client file whose table layout differs is refused, naming the table and its expected form")
+    func clashingTable() throws {
+        try withTemporaryPath("clash") { path in
+            _ = try ClientDatabase.open(path: path)
+            let database = try SQLiteDatabase(path: path)
+            try database.execute("DROP TABLE tasks")
+            try database.execute("CREATE TABLE tasks (id INTEGER PRIMARY KEY)")
+            let message = try #require(openError(path))
+            #expect(message.hasPrefix("client database \(path): table tasks is \"CREATE TABLE tasks (id INTEGER "
+                + "PRIMARY KEY)\", expected \"CREATE TABLE tasks (id INTEGER PRIMARY KEY, kind TEXT NOT NULL"))
+        }
+    }
+
+    @Test("stamps of another application or of an unknown schema version are refused", arguments: [
+        ("PRAGMA application_id = 42", "application_id 42 belongs to another application"),
+        ("PRAGMA user_version = 99", "schema version (user_version) 99 is not one this client knows (0 to "),
+        ("PRAGMA user_version = -1", "schema version (user_version) -1 is not one this client knows (0 to "),
+    ])
+    func stamps(pragma: String, expected: String) throws {
+        try withTemporaryPath("stamps-\(pragma.filter { $0.isLetter || $0.isNumber || $0 == "-" })") { path in
+            _ = try ClientDatabase.open(path: path)
+            try SQLiteDatabase(path: path).execute(pragma)
+            let message = try #require(openError(path))
+            #expect(message.hasPrefix("client database \(path): \(expected)"), "\(message)")
+        }
+    }
+
+    @Test("a value the loaders cannot read is refused, naming table, row, column and what was expected", arguments: [
+        ("UPDATE tasks SET kind = 'bogus'",
+         "table tasks row 1: column kind holds 'bogus', expected one of send-text, "),
+        ("UPDATE tasks SET attempts = 'many'",
+         "table tasks row 1: column attempts holds 'many' (text), expected integer"),
+        ("UPDATE tasks SET lastError = x'00ff'",
+         "table tasks row 1: column lastError holds X'00FF' (blob), expected text or null"),
+    ])
+    func badValues(statement: String, expected: String) throws {
+        try withTemporaryPath("values-\(statement.filter(\.isLetter))") { path in
+            var client = ReferenceClient(parameters: ClientParameters(token: "t"),
+                                         database: try ClientDatabase.open(path: path),
+                                         generator: SeededGenerator(seed: 1))
+            _ = client.handle(.start, now: .start)
+            _ = client.handle(.user(.sendText(chatId: 5, text: "queued")), now: .start)
+            try SQLiteDatabase(path: path).execute(statement)
+            let message = try #require(openError(path))
+            #expect(message.hasPrefix("client database \(path): \(expected)"), "\(message)")
+        }
+    }
+
+    @Test("a garbage file is refused as not an SQLite database") func garbageFile() throws {
+        try withTemporaryPath("garbage") { path in
+            var generator = SeededGenerator(seed: 3)
+            let bytes = (0..<4096).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
+            #expect(FileManager.default.createFile(atPath: path, contents: Data(bytes)))
+            let message = try #require(openError(path))
+            #expect(message.hasPrefix("client database \(path): not an SQLite database"), "\(message)")
+        }
+    }
+
+    @Test("a path that cannot be opened is refused with the path") func unopenable() {
+        let path = "/nonexistent-syncsim-directory/client.sqlite"
+        let message = openError(path)
+        #expect(message?.hasPrefix("client database \(path): cannot open") == true, "\(message ?? "no error")")
+    }
+}
