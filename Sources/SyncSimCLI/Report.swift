@@ -45,7 +45,9 @@ enum Report {
                 + "\"lastStep\":\(step),"
                 + "\"traceTail\":[\(violation.traceTail.map(JSONText.string).joined(separator: ","))]}"
         }
-        let metrics = result.metrics.map { "{\"name\":\(JSONText.string($0.name)),\"value\":\(JSONText.number($0.value))}" }
+        let metrics = result.metrics.map {
+            "{\"name\":\(JSONText.string($0.name)),\"value\":\(JSONText.number($0.value))}"
+        }
         return "{\"scenario\":\(JSONText.string(result.scenario)),\"seed\":\(result.seed),"
             + "\"mutant\":\(result.mutant.map(JSONText.string) ?? "null"),"
             + "\"verdict\":\(JSONText.string(result.verdict.rawValue)),\"digest\":\(JSONText.string(result.digestHex)),"

@@ -35,7 +35,7 @@ struct SweepCommand {
             parameters:
             \(table(SweepParameter.all.map { ($0.name, "\($0.expectation), default \($0.defaultValue)") }))
 
-            metrics (the names executors report):
+            metrics (what the world reports per run; one table block each):
             \(table(SweepMetric.all.map { ($0.name, $0.summary) }))
 
             exit codes: 0 every run held its checks, 1 a run failed a check (the failed runs are listed, with the

@@ -31,7 +31,7 @@ import Testing
         )
         #expect(report.failedRuns == 0, "\(report.records.flatMap(\.violations))")
         let requests = try medians(report, .chatHistoryRequests)
-        #expect(requests[0] > requests[1] && requests[1] > requests[2], "CHAT_HISTORY requests by page size: \(requests)")
+        #expect(requests[0] > requests[1] && requests[1] > requests[2], "CHAT_HISTORY requests: \(requests)")
         // Fewer round trips: the scroll also waits less, and the largest page size is the best.
         let waits = try medians(report, .scrollWaitMilliseconds)
         #expect(waits[0] > waits[1] && waits[1] > waits[2], "scroll wait by page size: \(waits)")

@@ -22,10 +22,10 @@ public enum SweepJSONLines {
 
     /// A run line: run, combination, profile, parameters, seed, verdict, digest, violations, metrics, reproduce.
     public static func run(_ record: SweepRunRecord, spec: SweepSpec) -> String {
-        let metrics = record.metrics.map { "{\"name\":\(JSONText.string($0.name)),\"value\":\(JSONText.number($0.value))}" }
-        let reproduce = spec.reproduceCommand(
-            SweepSpec.Run(index: record.index, combination: record.combination, seed: record.seed)
-        )
+        let metrics = record.metrics.map {
+            "{\"name\":\(JSONText.string($0.name)),\"value\":\(JSONText.number($0.value))}"
+        }
+        let reproduce = spec.reproduceCommand(record.run)
         return "{\"type\":\"run\",\"run\":\(record.index),\"combination\":\(record.combination.index),"
             + "\"profile\":\(JSONText.string(record.combination.profile.rawValue)),"
             + "\"parameters\":\(parameters(record.combination, spec: spec)),\"seed\":\(record.seed),"
@@ -39,11 +39,12 @@ public enum SweepJSONLines {
     public static func combination(_ combination: SweepCombination, report: SweepReport) -> String {
         let seedCount = report.spec.seedCount
         let runs = report.records[(combination.index * seedCount)..<((combination.index + 1) * seedCount)]
+        let number = JSONText.number
         let metrics = report.summaries[combination.index].map { summary in
             "{\"name\":\(JSONText.string(summary.metric.name)),\"unit\":\(JSONText.string(summary.metric.unit)),"
-                + "\"count\":\(summary.count),\"p10\":\(JSONText.number(summary.p10)),\"p50\":\(JSONText.number(summary.p50)),"
-                + "\"p90\":\(JSONText.number(summary.p90)),\"p99\":\(JSONText.number(summary.p99)),\"mean\":\(JSONText.number(summary.mean)),"
-                + "\"p50Low\":\(JSONText.number(summary.p50Low)),\"p50High\":\(JSONText.number(summary.p50High))}"
+                + "\"count\":\(summary.count),\"p10\":\(number(summary.p10)),\"p50\":\(number(summary.p50)),"
+                + "\"p90\":\(number(summary.p90)),\"p99\":\(number(summary.p99)),\"mean\":\(number(summary.mean)),"
+                + "\"p50Low\":\(number(summary.p50Low)),\"p50High\":\(number(summary.p50High))}"
         }
         return "{\"type\":\"combination\",\"combination\":\(combination.index),"
             + "\"profile\":\(JSONText.string(combination.profile.rawValue)),"
