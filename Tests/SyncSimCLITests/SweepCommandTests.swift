@@ -45,14 +45,29 @@ private final class Buffers: @unchecked Sendable {
     var err = ""
 }
 
-/// Runs `syncsim sweep ARGS` in-process with the sweep test catalog and `PageSizeExecutor`.
-func sweepCommand(_ arguments: [String], isInteractive: Bool = false) -> CommandOutput {
+/// `PageSizeExecutor`, with every run of a seed in `failingSeeds` failing a T2 check.
+struct FailingSeedsExecutor: ScenarioExecutor {
+    var failingSeeds: Set<UInt64>
+
+    func run(_ scenario: Scenario, seed: UInt64, options: RunOptions) -> RunResult {
+        var result = PageSizeExecutor().run(scenario, seed: seed, options: options)
+        if failingSeeds.contains(seed) {
+            result.violations = [Violation(check: .invariant(.T2), time: .start, expected: "one", found: "two")]
+        }
+        return result
+    }
+}
+
+/// Runs `syncsim sweep ARGS` in-process with the sweep test catalog and `executor` (default `PageSizeExecutor`).
+func sweepCommand(
+    _ arguments: [String], isInteractive: Bool = false, executor: any ScenarioExecutor = PageSizeExecutor()
+) -> CommandOutput {
     let buffers = Buffers()
     var console = Console(isInteractive: isInteractive, out: { buffers.out += $0 }, err: { buffers.err += $0 })
     var list = ArgumentList(arguments)
     do {
         let command = try SweepCommand(parsing: &list, catalog: sweepCatalog)
-        let code = try command.execute(console: &console, executor: PageSizeExecutor())
+        let code = try command.execute(console: &console, executor: executor)
         return CommandOutput(code: code, out: buffers.out, err: buffers.err)
     } catch {
         return CommandOutput(code: ExitCode.usage, out: buffers.out, err: buffers.err + "\(error)\n")
@@ -180,6 +195,21 @@ func contents(_ url: URL) throws -> String { try String(contentsOf: url, encodin
                                     + "requestTimeout=500ms  seed 1: V1 at "))
         #expect(output.out.contains("\nreproduce: syncsim sweep open-and-scroll-to-start --param historyPageSize=10 "
                                     + "--param requestTimeout=500ms --profiles EDGE --seeds 1 --seed-base 1\n"))
+    }
+
+    @Test("many failed runs: the first five are listed, then how many more, and the reports are still written")
+    func manyFailures() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let json = directory.appendingPathComponent("s.jsonl")
+        let executor = FailingSeedsExecutor(failingSeeds: [2, 4])
+        let output = sweepCommand(Self.grid + ["--json", json.path], executor: executor)
+        #expect(output.code == ExitCode.checkFailed)
+        #expect(output.out.contains("\n16 of 40 runs failed a check:\n  FAIL run 1  EDGE historyPageSize=10  seed 2: "
+                                    + "T2"))
+        #expect(output.out.contains("\n  ... and 11 more\nreproduce: syncsim sweep scroll --param historyPageSize=10 "
+                                    + "--profiles EDGE --seeds 1 --seed-base 2\n"))
+        #expect(try contents(json).contains("\"verdict\":\"fail\""))
     }
 
     @Test("a sweep whose runs all hold their checks exits 0 and lists no failure")
