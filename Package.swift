@@ -40,7 +40,7 @@ let package = Package(
         .executableTarget(name: "syncsim", dependencies: ["SyncSimCLI"], swiftSettings: swiftSettings),
         .executableTarget(
             name: "SyncSimBenchmarks",
-            dependencies: ["SyncSim", "Scenarios", "CLZ4", "CMsgPack"],
+            dependencies: ["SyncSim", "Scenarios", "SyncSimCLI", "CLZ4", "CMsgPack"],
             swiftSettings: swiftSettings
         ),
 

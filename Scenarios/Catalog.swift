@@ -40,6 +40,7 @@ public enum Catalog {
         pushBeforeCatchUp,
         // For parameter sweeps
         openAndScrollToStart,
+        idleOnLossyLink,
     ]
 
     /// The scenario called `name`, or nil.

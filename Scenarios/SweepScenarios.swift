@@ -25,4 +25,30 @@ extension Catalog {
             Eventually(within: .minutes(9), .historyComplete(client: "alice", chat: "alice+bob"))
         }
     }
+
+    /// Alice keeps a chat open for ten minutes on a 2G-rural link (650 ms each way, 2% loss) while Bob writes once a
+    /// minute; from minute 4 a 60 s burst loses 30% of her packets. PING every 30 s must keep the connection: a pong
+    /// timeout shorter than the RTT plus a retransmission (RTO 1 s and more, RFC 6298) drops a live connection and
+    /// reconnects, which a `pongTimeout` sweep shows as `reconnects`; a long one rides the losses out.
+    public static let idleOnLossyLink = Scenario(
+        "idle-on-lossy-link",
+        summary: "ten minutes with a chat open on 2G-rural, a loss burst midway (a pong-timeout sweep scenario)",
+        seeds: [161, 162, 163],
+        runLength: .minutes(15)
+    ) {
+        Server(history: ["alice+bob": 20])
+        Client("alice", profile: .twoGRural)
+        Client("bob", profile: .fourG)
+        Timeline {
+            At(.seconds(2)) { OpenChat("alice", "alice+bob") }
+            At(.minutes(4)) { LossBurst("alice", for: .seconds(60), lossRate: 0.3) }
+            for minute in 1...10 {
+                At(.seconds(60 * minute)) { Send(from: "bob", text: "minute \(minute)", in: "alice+bob") }
+            }
+        }
+        Expect {
+            Invariants(.all)
+            Eventually(within: .minutes(14), .converged)
+        }
+    }
 }

@@ -1,23 +1,26 @@
 import Foundation
 import Scenarios
 import SyncSim
+import SyncSimCLI
 
-/// `syncsim-bench sweep`: wall time of a tuning sweep of "open-and-scroll-to-start": 5 history page sizes × 4
-/// profiles × 50 seeds (1000 runs), one after another on one thread, then the aggregation (percentiles and 1000
-/// bootstrap resamples per combination and metric) and the reports.
+/// `syncsim-bench sweep [SEEDS] [JOBS]`: wall time of a tuning sweep of "open-and-scroll-to-start" in the world:
+/// 5 history page sizes × 4 profiles × SEEDS seeds (default 50: 1000 runs) on JOBS threads (default one per core),
+/// then the aggregation (percentiles and 1000 bootstrap resamples per combination and metric) and the reports.
 ///
-/// The scenario is the catalog's `Catalog.openAndScrollToStart`. The executor is `PlaceholderExecutor` until the
-/// world's executor lands: swap the one line below.
+/// The scenario is the catalog's `Catalog.openAndScrollToStart`, the executor `WorldExecutor` (as `syncsim sweep`),
+/// the threads `Parallel` (as `syncsim sweep --jobs`).
 enum SweepBenchmark {
     static var benchmark: Benchmark {
-        Benchmark(name: "sweep", summary: "1000-run page-size sweep: run, aggregate, report (args: [SEEDS])", run: run)
+        Benchmark(
+            name: "sweep",
+            summary: "1000-run page-size sweep in the world: run, aggregate, report (args: [SEEDS] [JOBS])",
+            run: run
+        )
     }
-
-    /// The executor the benchmark runs. PLACEHOLDER until the world's executor exists.
-    static let executor: any ScenarioExecutor = PlaceholderExecutor()
 
     static func run(_ arguments: [String]) throws {
         let seeds = arguments.first.flatMap(Int.init) ?? 50
+        let jobs = arguments.dropFirst().first.flatMap(Int.init) ?? ProcessInfo.processInfo.activeProcessorCount
         let base = Catalog.openAndScrollToStart
         let spec = try SweepSpec(
             scenario: base.name,
@@ -26,25 +29,29 @@ enum SweepBenchmark {
             seedCount: seeds,
             objective: SweepMetric.scrollWaitMilliseconds.name
         )
+        let runner = SweepRunner(spec: spec, base: base, executor: WorldExecutor())
+        let runs = spec.runs()
         let clock = ContinuousClock()
         let started = clock.now
-        let records = SweepRunner(spec: spec, base: base, executor: executor).records()
+        var slots = [SweepRunRecord?](repeating: nil, count: runs.count)
+        Parallel.run(
+            count: runs.count, jobs: jobs, work: { runner.record(of: runs[$0]) },
+            completed: { slots[$0] = $1 }
+        )
+        let records = slots.compactMap { $0 }
         let ran = clock.now
         let report = try SweepReport(spec: spec, records: records)
         let aggregated = clock.now
         let bytes = SweepJSONLines.document(report).utf8.count + SweepTable.csv(report).utf8.count
             + SweepChart.svg(report, metric: try SweepChart.metric(for: report)).utf8.count
         let reported = clock.now
-        func ms(_ duration: Duration) -> String {
-            let (seconds, attoseconds) = duration.components
-            return String(format: "%.1f ms", Double(seconds) * 1e3 + Double(attoseconds) * 1e-15)
-        }
+        func ms(_ duration: Duration) -> String { String(format: "%.1f ms", duration.seconds * 1e3) }
         print(
             "sweep \(spec.scenario): \(spec.combinations.count) combinations × \(seeds) seeds = \(records.count) runs "
-                + "(executor \(type(of: executor)))"
+                + "(WorldExecutor, \(jobs) thread\(jobs == 1 ? "" : "s"), \(report.failedRuns) failed a check)"
         )
         let rate = Double(records.count) / max((ran - started).seconds, 1e-9)
-        print("  runs       \(ms(ran - started))  (\(String(format: "%.0f", rate)) runs/s, one thread)")
+        print("  runs       \(ms(ran - started))  (\(String(format: "%.1f", rate)) runs/s)")
         print(
             "  aggregate  \(ms(aggregated - ran))  "
                 + "(\(report.metrics.count) metric\(report.metrics.count == 1 ? "" : "s"), "

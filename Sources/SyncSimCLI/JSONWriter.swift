@@ -25,8 +25,8 @@ enum JSONWriter {
         case .uint(let number): output += String(number)
         case .float(let number): writeFloat(number.isFinite, number.description, number < 0, into: &output)
         case .double(let number): writeFloat(number.isFinite, number.description, number < 0, into: &output)
-        case .string(let text): writeString(text, into: &output)
-        case .binary(let bytes): writeString(Data(bytes).base64EncodedString(), into: &output)
+        case .string(let text): JSONText.appendString(text, to: &output)
+        case .binary(let bytes): JSONText.appendString(Data(bytes).base64EncodedString(), to: &output)
         case .array(let elements):
             output += "["
             for (index, element) in elements.enumerated() {
@@ -39,9 +39,9 @@ enum JSONWriter {
             for (index, pair) in pairs.enumerated() {
                 if index > 0 { output += "," }
                 if case .string(let key) = pair.key {
-                    writeString(key, into: &output)
+                    JSONText.appendString(key, to: &output)
                 } else {
-                    writeString(string(for: pair.key), into: &output)
+                    JSONText.appendString(string(for: pair.key), to: &output)
                 }
                 output += ":"
                 write(pair.value, into: &output)
@@ -49,7 +49,7 @@ enum JSONWriter {
             output += "}"
         case .ext(let type, let data):
             output += "{\"ext\":\(type),\"base64\":"
-            writeString(Data(data).base64EncodedString(), into: &output)
+            JSONText.appendString(Data(data).base64EncodedString(), to: &output)
             output += "}"
         case .timestamp(let seconds, let nanoseconds):
             output += "{\"timestamp\":{\"seconds\":\(seconds),\"nanoseconds\":\(nanoseconds)}}"
@@ -64,26 +64,5 @@ enum JSONWriter {
         } else {
             output += isNegative ? "\"-Infinity\"" : "\"Infinity\""
         }
-    }
-
-    /// Appends `text` as a JSON string, escaping quotes, backslashes and control characters (RFC 8259 §7).
-    static func writeString(_ text: String, into output: inout String) {
-        output += "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": output += "\\\""
-            case "\\": output += "\\\\"
-            case "\n": output += "\\n"
-            case "\r": output += "\\r"
-            case "\t": output += "\\t"
-            case "\u{08}": output += "\\b"
-            case "\u{0C}": output += "\\f"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: output.unicodeScalars.append(scalar)
-            }
-        }
-        output += "\""
     }
 }

@@ -13,8 +13,8 @@ enum MergeCommand {
             output), checks that they describe the same sweep and hold every run exactly once, and prints the same
             table and writes the same files as one unsharded sweep: --json output is byte-identical to it.
 
-            exit codes: 0 success, 2 a usage or input error (unreadable or malformed file, shards of different
-            sweeps, a missing or repeated run)
+            exit codes: 0 every run held its checks, 1 a run failed a check (listed as by sweep), 2 a usage or
+            input error (unreadable or malformed file, shards of different sweeps, a missing or repeated run)
 
             example: syncsim merge shard-0.jsonl shard-1.jsonl shard-2.jsonl --json sweep.jsonl --svg sweep.svg
             """,
@@ -34,10 +34,9 @@ enum MergeCommand {
                 return (file, text)
             }
             let report = try merge(texts)
-            try SweepCommand.writeReports(
+            return try SweepCommand.writeReports(
                 report, csv: csv, json: json, svg: svg, svgMetric: svgMetric, console: console
             )
-            return ExitCode.success
         }
     )
 

@@ -2,12 +2,13 @@ import Foundation
 
 /// Runs independent work items on up to `jobs` threads and hands each result back on the calling thread.
 ///
-/// Threads live only here, in the CLI: each work item (one simulation run) is single-threaded and shares nothing
-/// with the others. With `jobs == 1` everything runs on the calling thread, no thread is started.
-enum Parallel {
+/// Threads live only here, in the CLI (`syncsim-bench` borrows it), never in the simulation: each work item (one
+/// simulation run) is single-threaded and shares nothing with the others. With `jobs == 1` everything runs on the
+/// calling thread, no thread is started.
+package enum Parallel {
     /// Computes `work(0..<count)`, calling `completed(index, value)` on the calling thread as items finish
     /// (in completion order, which varies with `jobs`; callers restore index order themselves).
-    static func run<T: Sendable>(
+    package static func run<T: Sendable>(
         count: Int,
         jobs: Int,
         work: @escaping @Sendable (Int) -> T,

@@ -35,10 +35,11 @@ struct SweepCommand {
             parameters:
             \(table(SweepParameter.all.map { ($0.name, "\($0.expectation), default \($0.defaultValue)") }))
 
-            metrics (the names executors report):
+            metrics (what the world reports per run; one table block each):
             \(table(SweepMetric.all.map { ($0.name, $0.summary) }))
 
-            exit codes: 0 success (whether or not runs failed a check; see the summary line), 2 a usage or input error
+            exit codes: 0 every run held its checks, 1 a run failed a check (the failed runs are listed, with the
+            command that repeats the first), 2 a usage or input error
 
             example: syncsim sweep open-and-scroll-to-start --param historyPageSize=10,20,30,50,100 \\
                        --profiles EDGE,3G --seeds 20 --jobs 2 --svg sweep.svg
@@ -108,7 +109,8 @@ struct SweepCommand {
     }
 
     /// Runs the sweep (or its shard) and writes the reports.
-    /// - Returns: 0, or 2 for an invalid scenario or an unwritable file.
+    /// - Returns: 0; 1 when a run failed a check (the reports are written all the same); 2 for an invalid scenario.
+    /// - Throws: `UsageError` or `SweepError` for an unwritable file.
     func execute(console: inout Console, executor: any ScenarioExecutor) throws -> Int32 {
         let problems = base.problems()
         guard problems.isEmpty else {
@@ -122,13 +124,34 @@ struct SweepCommand {
             let text = SweepJSONLines.shardDocument(spec: sweep, shard: shard, records: records)
             if let jsonPath { try RunCommand.write(text, to: jsonPath) } else { console.out(String(text.dropLast())) }
             console.err("shard \(shard): \(records.count) of \(sweep.runCount) runs written")
-            return ExitCode.success
+            // Standard output may carry the JSON lines, so a shard names its failed runs on standard error.
+            Self.failureLines(records, spec: sweep).forEach(console.err)
+            return records.contains { $0.verdict == .fail } ? ExitCode.checkFailed : ExitCode.success
         }
         let report = try SweepReport(spec: sweep, records: records)
-        try Self.writeReports(
+        return try Self.writeReports(
             report, csv: csvPath, json: jsonPath, svg: svgPath, svgMetric: svgMetric, console: console
         )
-        return ExitCode.success
+    }
+
+    /// How many failed runs `failureLines` names one by one.
+    static let listedFailures = 5
+
+    /// Lines naming the runs that failed a check (the first `listedFailures` with their first violation) and the
+    /// command that repeats the first; empty when every run held its checks.
+    static func failureLines(_ records: [SweepRunRecord], spec: SweepSpec) -> [String] {
+        let failed = records.filter { $0.verdict == .fail }
+        guard let first = failed.first else { return [] }
+        var lines = ["\(failed.count) of \(records.count) runs failed a check:"]
+        for record in failed.prefix(listedFailures) {
+            lines.append(
+                "  FAIL run \(record.index)  \(record.combination.profile) \(spec.label(of: record.combination))  "
+                    + "seed \(record.seed): \(record.violations.first ?? "a check failed")"
+            )
+        }
+        if failed.count > listedFailures { lines.append("  ... and \(failed.count - listedFailures) more") }
+        lines.append("reproduce: \(spec.reproduceCommand(first.run))")
+        return lines
     }
 
     /// Runs `runs` on up to `jobs` threads with a progress line on a terminal; records come back in run order.
@@ -148,7 +171,9 @@ struct SweepCommand {
         return records.compactMap { $0 }
     }
 
-    /// Prints the table and writes the files `sweep` and `merge` share.
+    /// Prints the table and the failed runs, and writes the files `sweep` and `merge` share.
+    /// - Returns: 0 when every run held its checks, 1 when one failed.
+    /// - Throws: `SweepError` for an unknown chart metric, an error for an unwritable file.
     static func writeReports(
         _ report: SweepReport,
         csv: String?,
@@ -156,11 +181,16 @@ struct SweepCommand {
         svg: String?,
         svgMetric: String?,
         console: Console
-    ) throws {
+    ) throws -> Int32 {
         let chartMetric = try svg.map { _ in try SweepChart.metric(for: report, requested: svgMetric) }
         SweepTable.lines(report).forEach(console.out)
         if let csv { try RunCommand.write(SweepTable.csv(report), to: csv) }
         if let json { try RunCommand.write(SweepJSONLines.document(report), to: json) }
         if let svg { try RunCommand.write(SweepChart.svg(report, metric: chartMetric ?? nil), to: svg) }
+        let failures = failureLines(report.records, spec: report.spec)
+        guard !failures.isEmpty else { return ExitCode.success }
+        console.out("")
+        failures.forEach(console.out)
+        return ExitCode.checkFailed
     }
 }

@@ -25,6 +25,25 @@ import Testing
         #expect(try contents(svg) == contents(wholeSVG))
     }
 
+    @Test("merging shards with failed runs exits 1 and lists them as the unsharded sweep does")
+    func failedRuns() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let executor = FailingSeedsExecutor(failingSeeds: [3])
+        let files = (0..<2).map { index in
+            let file = directory.appendingPathComponent("shard-\(index).jsonl").path
+            let output = sweepCommand(
+                SweepCommandTests.grid + ["--shard", "\(index)/2", "--json", file], executor: executor
+            )
+            #expect(output.code == ExitCode.checkFailed)
+            return file
+        }
+        let merged = syncsim(["merge"] + files)
+        #expect(merged.code == ExitCode.checkFailed)
+        #expect(merged.out.contains("8 of 40 runs failed a check:"))
+        #expect(merged.out == sweepCommand(SweepCommandTests.grid, executor: executor).out)
+    }
+
     @Test("a missing shard is an error naming the missing runs, exit 2")
     func missingShard() throws {
         let directory = try temporaryDirectory()

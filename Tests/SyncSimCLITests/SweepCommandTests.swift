@@ -45,14 +45,29 @@ private final class Buffers: @unchecked Sendable {
     var err = ""
 }
 
-/// Runs `syncsim sweep ARGS` in-process with the sweep test catalog and `PageSizeExecutor`.
-func sweepCommand(_ arguments: [String], isInteractive: Bool = false) -> CommandOutput {
+/// `PageSizeExecutor`, with every run of a seed in `failingSeeds` failing a T2 check.
+struct FailingSeedsExecutor: ScenarioExecutor {
+    var failingSeeds: Set<UInt64>
+
+    func run(_ scenario: Scenario, seed: UInt64, options: RunOptions) -> RunResult {
+        var result = PageSizeExecutor().run(scenario, seed: seed, options: options)
+        if failingSeeds.contains(seed) {
+            result.violations = [Violation(check: .invariant(.T2), time: .start, expected: "one", found: "two")]
+        }
+        return result
+    }
+}
+
+/// Runs `syncsim sweep ARGS` in-process with the sweep test catalog and `executor` (default `PageSizeExecutor`).
+func sweepCommand(
+    _ arguments: [String], isInteractive: Bool = false, executor: any ScenarioExecutor = PageSizeExecutor()
+) -> CommandOutput {
     let buffers = Buffers()
     var console = Console(isInteractive: isInteractive, out: { buffers.out += $0 }, err: { buffers.err += $0 })
     var list = ArgumentList(arguments)
     do {
         let command = try SweepCommand(parsing: &list, catalog: sweepCatalog)
-        let code = try command.execute(console: &console, executor: PageSizeExecutor())
+        let code = try command.execute(console: &console, executor: executor)
         return CommandOutput(code: code, out: buffers.out, err: buffers.err)
     } catch {
         return CommandOutput(code: ExitCode.usage, out: buffers.out, err: buffers.err + "\(error)\n")
@@ -168,12 +183,88 @@ func contents(_ url: URL) throws -> String { try String(contentsOf: url, encodin
         #expect(output.err.hasPrefix("syncsim sweep: parameter historyPageSize: expected an integer"))
     }
 
-    @Test("the real command sweeps the catalog's open-and-scroll-to-start with the default executor")
+    @Test("the real command sweeps in the world and exits 1 naming the runs that failed a check, with a reproducer")
     func realSweep() {
+        // A 500 ms request timeout on EDGE (RTT above 800 ms) never completes a LOGIN: those runs fail V1.
         let output = syncsim(["sweep", "open-and-scroll-to-start", "--param", "historyPageSize=10,50", "--param",
                               "requestTimeout=500ms,20s", "--profiles", "EDGE,3G", "--seeds", "2", "--jobs", "2"])
-        #expect(output.code == ExitCode.success, "\(output.err)")
-        #expect(output.out.hasPrefix("sweep open-and-scroll-to-start: 8 combinations × 2 seeds (1...2) = 16 runs"))
+        #expect(output.code == ExitCode.checkFailed, "\(output.err)")
+        #expect(output.out.hasPrefix("sweep open-and-scroll-to-start: 8 combinations × 2 seeds (1...2) = 16 runs, "
+                                     + "4 failed a check"))
+        #expect(output.out.contains("\n4 of 16 runs failed a check:\n  FAIL run 0  EDGE historyPageSize=10 "
+                                    + "requestTimeout=500ms  seed 1: V1 at "))
+        #expect(output.out.contains("\nreproduce: syncsim sweep open-and-scroll-to-start --param historyPageSize=10 "
+                                    + "--param requestTimeout=500ms --profiles EDGE --seeds 1 --seed-base 1\n"))
+    }
+
+    @Test("many failed runs: the first five are listed, then how many more, and the reports are still written")
+    func manyFailures() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let json = directory.appendingPathComponent("s.jsonl")
+        let executor = FailingSeedsExecutor(failingSeeds: [2, 4])
+        let output = sweepCommand(Self.grid + ["--json", json.path], executor: executor)
+        #expect(output.code == ExitCode.checkFailed)
+        #expect(output.out.contains("\n16 of 40 runs failed a check:\n  FAIL run 1  EDGE historyPageSize=10  seed 2: "
+                                    + "T2"))
+        #expect(output.out.contains("\n  ... and 11 more\nreproduce: syncsim sweep scroll --param historyPageSize=10 "
+                                    + "--profiles EDGE --seeds 1 --seed-base 2\n"))
+        #expect(try contents(json).contains("\"verdict\":\"fail\""))
+    }
+
+    @Test("a sweep whose runs all hold their checks exits 0 and lists no failure")
+    func passingSweepExitsZero() {
+        let output = sweepCommand(Self.grid)
+        #expect(output.code == ExitCode.success)
+        #expect(!output.out.contains("failed a check:"))
+    }
+
+    @Test("a shard with a failed run still writes its lines, names the failure on stderr and exits 1")
+    func failedShard() throws {
+        let output = syncsim(["sweep", "open-and-scroll-to-start", "--param", "requestTimeout=500ms", "--profiles",
+                              "EDGE", "--seeds", "1", "--shard", "0/1"])
+        #expect(output.code == ExitCode.checkFailed)
+        #expect(output.out.split(separator: "\n").count == 2)
+        #expect(output.err.contains("1 of 1 runs failed a check:\n  FAIL run 0  EDGE requestTimeout=500ms  seed 1:"))
+        #expect(output.err.contains("reproduce: syncsim sweep open-and-scroll-to-start --param requestTimeout=500ms"))
+    }
+
+    /// A small sweep of the catalog's open-and-scroll-to-start in the world, on a lossy profile so seeds differ.
+    static let worldGrid = ["sweep", "open-and-scroll-to-start", "--param", "historyPageSize=20,100", "--profiles",
+                            "EDGE-lossy,3G", "--seeds", "3", "--seed-base", "7"]
+
+    @Test("in the world, per-run results and reports are identical with 1 or 2 jobs")
+    func worldJobs() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let one = directory.appendingPathComponent("one.jsonl"), two = directory.appendingPathComponent("two.jsonl")
+        let first = syncsim(Self.worldGrid + ["--json", one.path])
+        let second = syncsim(Self.worldGrid + ["--jobs", "2", "--json", two.path])
+        #expect(first.code == 0 && second.code == 0, "\(first.out)\(second.out)")
+        #expect(first.out == second.out)
+        #expect(try contents(one) == contents(two))
+        // Seeds differ on EDGE-lossy: the sweep is not comparing copies of one run.
+        let digests = try contents(one).split(separator: "\n").filter { $0.contains("\"type\":\"run\"") }
+            .map { $0.components(separatedBy: "\"digest\":").last!.prefix(18) }
+        #expect(Set(digests).count == digests.count)
+    }
+
+    @Test("in the world, shards merged give the unsharded sweep's JSON byte for byte, and its table")
+    func worldShards() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let whole = directory.appendingPathComponent("whole.jsonl")
+        let unsharded = syncsim(Self.worldGrid + ["--json", whole.path])
+        #expect(unsharded.code == 0, "\(unsharded.out)")
+        let files = (0..<3).map { directory.appendingPathComponent("shard-\($0).jsonl").path }
+        for (index, file) in files.enumerated() {
+            #expect(syncsim(Self.worldGrid + ["--shard", "\(index)/3", "--json", file]).code == 0)
+        }
+        let merged = directory.appendingPathComponent("merged.jsonl")
+        let output = syncsim(["merge"] + files.reversed() + ["--json", merged.path])
+        #expect(output.code == 0, "\(output.err)")
+        #expect(try contents(merged) == contents(whole))
+        #expect(output.out == unsharded.out)
     }
 
     @Test("progress shows runs done of total on a terminal and nothing otherwise")

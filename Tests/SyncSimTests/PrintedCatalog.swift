@@ -1137,5 +1137,28 @@ enum PrintedCatalog {
                 Eventually(within: .minutes(9), .historyComplete(client: "alice", chat: "alice+bob"))
             }
         },
+        Scenario("idle-on-lossy-link", summary: "ten minutes with a chat open on 2G-rural, a loss burst midway (a pong-timeout sweep scenario)", seeds: [161, 162, 163], runLength: .minutes(15)) {
+            Server(history: ["alice+bob": 20])
+            Client("alice", profile: .twoGRural)
+            Client("bob", profile: .fourG)
+            Timeline {
+                At(.seconds(2)) { OpenChat("alice", "alice+bob") }
+                At(.minutes(4)) { LossBurst("alice", for: .minutes(1), lossRate: 0.3) }
+                At(.minutes(1)) { Send(from: "bob", text: "minute 1", in: "alice+bob") }
+                At(.minutes(2)) { Send(from: "bob", text: "minute 2", in: "alice+bob") }
+                At(.minutes(3)) { Send(from: "bob", text: "minute 3", in: "alice+bob") }
+                At(.minutes(4)) { Send(from: "bob", text: "minute 4", in: "alice+bob") }
+                At(.minutes(5)) { Send(from: "bob", text: "minute 5", in: "alice+bob") }
+                At(.minutes(6)) { Send(from: "bob", text: "minute 6", in: "alice+bob") }
+                At(.minutes(7)) { Send(from: "bob", text: "minute 7", in: "alice+bob") }
+                At(.minutes(8)) { Send(from: "bob", text: "minute 8", in: "alice+bob") }
+                At(.minutes(9)) { Send(from: "bob", text: "minute 9", in: "alice+bob") }
+                At(.minutes(10)) { Send(from: "bob", text: "minute 10", in: "alice+bob") }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually(within: .minutes(14), .converged)
+            }
+        },
     ]
 }

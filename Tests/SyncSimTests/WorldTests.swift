@@ -35,9 +35,12 @@ import Testing
         #expect(world.chunkCount(of: "bob", in: "alice+bob") == 1)
         #expect(world.pendingTaskCount(of: "alice") == 0)
         let metrics = Dictionary(uniqueKeysWithValues: result.metrics.map { ($0.name, $0.value) })
-        #expect(metrics["sendToAck.count"] == 5)
-        #expect((metrics["bytesUp"] ?? 0) > 0 && (metrics["bytesOnAirDown"] ?? 0) > (metrics["bytesDown"] ?? 0))
-        #expect((metrics["requests.CHAT_HISTORY"] ?? 0) >= 2)
+        #expect(metrics["acknowledgedSends"] == 5)
+        #expect((metrics["bytesUpOnSockets"] ?? 0) > 0)
+        #expect((metrics["bytesDownOnAir"] ?? 0) > (metrics["bytesDownOnSockets"] ?? 0))
+        #expect((metrics["chatHistoryRequests"] ?? 0) >= 2)
+        // One list of names: the world reports SweepMetric.all, in its order, and nothing else.
+        #expect(result.metrics.map(\.name) == SweepMetric.all.map(\.name))
     }
 
     @Test("texts and a photo queued offline survive an app restart and are sent in order")

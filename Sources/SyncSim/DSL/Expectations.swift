@@ -53,7 +53,7 @@ public struct Eventually: Sendable {
     }
 }
 
-/// A bound on a metric the world reports at the end of a run (`"reconnects"`, `"sendToAckP95Milliseconds"`).
+/// A bound on a metric the world reports at the end of a run (`"reconnects"`, `"loginAttempts"`; `SweepMetric.all`).
 public struct MetricBound: Hashable, Sendable, CustomStringConvertible {
     /// The metric's name as `RunResult.metrics` lists it.
     public var metric: String

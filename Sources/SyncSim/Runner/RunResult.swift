@@ -57,7 +57,7 @@ public enum Verdict: String, Hashable, Sendable {
     case fail
 }
 
-/// One measured value of a run (`reconnects`, `bytesOnAirUplink`, `sendToAckP95Milliseconds`). Units in the name.
+/// One measured value of a run (`reconnects`, `bytesUpOnAir`, `sendToAckMilliseconds`; the names: `SweepMetric.all`).
 public struct Metric: Hashable, Sendable {
     /// The name.
     public var name: String

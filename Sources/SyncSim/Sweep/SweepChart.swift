@@ -127,7 +127,7 @@ public enum SweepChart {
         let yLabelY = (top + bottom) / 2
         out.append(
             "<text x=\"\(n(yLabelX))\" y=\"\(n(yLabelY))\" text-anchor=\"middle\" "
-                + "transform=\"rotate(-90 \(n(yLabelX)) \(n(yLabelY)))\">\(escape(yName))</text>"
+                + "transform=\"rotate(-90 \(n(yLabelX)) \(n(yLabelY)))\">\(XMLText.characterData(yName))</text>"
         )
         guard let metricIndex else {
             out.append(text((left + right) / 2, (top + bottom) / 2, "no data", anchor: "middle", fill: "#888888"))
@@ -276,21 +276,6 @@ public enum SweepChart {
         anchor: String = "start", fill: String = "#222222"
     ) -> String {
         "<text x=\"\(n(x))\" y=\"\(n(y))\" font-size=\"\(size)\"" + (weight.map { " font-weight=\"\($0)\"" } ?? "")
-            + " text-anchor=\"\(anchor)\" fill=\"\(fill)\">\(escape(content))</text>"
-    }
-
-    /// XML character data with `&`, `<`, `>` and `"` escaped.
-    static func escape(_ text: String) -> String {
-        var result = ""
-        for character in text {
-            switch character {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            default: result.append(character)
-            }
-        }
-        return result
+            + " text-anchor=\"\(anchor)\" fill=\"\(fill)\">\(XMLText.characterData(content))</text>"
     }
 }

@@ -8,30 +8,30 @@ public enum SweepJSONLines {
     /// shard (null for a whole sweep).
     public static func header(_ spec: SweepSpec, shard: SweepShard?) -> String {
         let axes = spec.axes.map { axis in
-            let values = axis.values.map { string($0.description) }.joined(separator: ",")
-            return "{\"name\":\(string(axis.parameter.name)),\"values\":[\(values)]}"
+            let values = axis.values.map { JSONText.string($0.description) }.joined(separator: ",")
+            return "{\"name\":\(JSONText.string(axis.parameter.name)),\"values\":[\(values)]}"
         }
-        return "{\"type\":\"sweep\",\"scenario\":\(string(spec.scenario)),"
+        return "{\"type\":\"sweep\",\"scenario\":\(JSONText.string(spec.scenario)),"
             + "\"parameters\":[\(axes.joined(separator: ","))],"
-            + "\"profiles\":[\(spec.profiles.map { string($0.rawValue) }.joined(separator: ","))],"
+            + "\"profiles\":[\(spec.profiles.map { JSONText.string($0.rawValue) }.joined(separator: ","))],"
             + "\"seeds\":\(spec.seedCount),\"seedBase\":\(spec.seedBase),"
-            + "\"clients\":[\(spec.clients.map(string).joined(separator: ","))],"
-            + "\"objective\":\(string(spec.objective)),\"runs\":\(spec.runCount),"
-            + "\"shard\":\(shard.map { string($0.description) } ?? "null")}"
+            + "\"clients\":[\(spec.clients.map(JSONText.string).joined(separator: ","))],"
+            + "\"objective\":\(JSONText.string(spec.objective)),\"runs\":\(spec.runCount),"
+            + "\"shard\":\(shard.map { JSONText.string($0.description) } ?? "null")}"
     }
 
     /// A run line: run, combination, profile, parameters, seed, verdict, digest, violations, metrics, reproduce.
     public static func run(_ record: SweepRunRecord, spec: SweepSpec) -> String {
-        let metrics = record.metrics.map { "{\"name\":\(string($0.name)),\"value\":\(number($0.value))}" }
-        let reproduce = spec.reproduceCommand(
-            SweepSpec.Run(index: record.index, combination: record.combination, seed: record.seed)
-        )
+        let metrics = record.metrics.map {
+            "{\"name\":\(JSONText.string($0.name)),\"value\":\(JSONText.number($0.value))}"
+        }
+        let reproduce = spec.reproduceCommand(record.run)
         return "{\"type\":\"run\",\"run\":\(record.index),\"combination\":\(record.combination.index),"
-            + "\"profile\":\(string(record.combination.profile.rawValue)),"
+            + "\"profile\":\(JSONText.string(record.combination.profile.rawValue)),"
             + "\"parameters\":\(parameters(record.combination, spec: spec)),\"seed\":\(record.seed),"
-            + "\"verdict\":\(string(record.verdict.rawValue)),\"digest\":\(string(record.digest)),"
-            + "\"violations\":[\(record.violations.map(string).joined(separator: ","))],"
-            + "\"metrics\":[\(metrics.joined(separator: ","))],\"reproduce\":\(string(reproduce))}"
+            + "\"verdict\":\(JSONText.string(record.verdict.rawValue)),\"digest\":\(JSONText.string(record.digest)),"
+            + "\"violations\":[\(record.violations.map(JSONText.string).joined(separator: ","))],"
+            + "\"metrics\":[\(metrics.joined(separator: ","))],\"reproduce\":\(JSONText.string(reproduce))}"
     }
 
     /// A combination line: combination, profile, parameters, runs, failed, best, then per metric name, unit,
@@ -39,14 +39,15 @@ public enum SweepJSONLines {
     public static func combination(_ combination: SweepCombination, report: SweepReport) -> String {
         let seedCount = report.spec.seedCount
         let runs = report.records[(combination.index * seedCount)..<((combination.index + 1) * seedCount)]
+        let number = JSONText.number
         let metrics = report.summaries[combination.index].map { summary in
-            "{\"name\":\(string(summary.metric.name)),\"unit\":\(string(summary.metric.unit)),"
+            "{\"name\":\(JSONText.string(summary.metric.name)),\"unit\":\(JSONText.string(summary.metric.unit)),"
                 + "\"count\":\(summary.count),\"p10\":\(number(summary.p10)),\"p50\":\(number(summary.p50)),"
                 + "\"p90\":\(number(summary.p90)),\"p99\":\(number(summary.p99)),\"mean\":\(number(summary.mean)),"
                 + "\"p50Low\":\(number(summary.p50Low)),\"p50High\":\(number(summary.p50High))}"
         }
         return "{\"type\":\"combination\",\"combination\":\(combination.index),"
-            + "\"profile\":\(string(combination.profile.rawValue)),"
+            + "\"profile\":\(JSONText.string(combination.profile.rawValue)),"
             + "\"parameters\":\(parameters(combination, spec: report.spec)),\"runs\":\(runs.count),"
             + "\"failed\":\(runs.filter { $0.verdict == .fail }.count),"
             + "\"best\":\(report.isBest(combination.index)),\"metrics\":[\(metrics.joined(separator: ","))]}"
@@ -195,33 +196,8 @@ public enum SweepJSONLines {
 
     private static func parameters(_ combination: SweepCombination, spec: SweepSpec) -> String {
         let pairs = zip(spec.axes, combination.values).map { axis, value in
-            "{\"name\":\(string(axis.parameter.name)),\"value\":\(string(value.description))}"
+            "{\"name\":\(JSONText.string(axis.parameter.name)),\"value\":\(JSONText.string(value.description))}"
         }
         return "[\(pairs.joined(separator: ","))]"
-    }
-
-    /// A JSON number in Swift's shortest round-trip form; null for nil, NaN and infinities.
-    static func number(_ value: Double?) -> String {
-        guard let value, value.isFinite else { return "null" }
-        return "\(value)"
-    }
-
-    /// A JSON string literal (RFC 8259 §7).
-    static func string(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
     }
 }

@@ -52,4 +52,7 @@ public struct SweepRunRecord: Hashable, Sendable {
         guard let value = metrics.first(where: { $0.name == name })?.value, value.isFinite else { return nil }
         return value
     }
+
+    /// The run of the sweep this record holds (for `SweepSpec.reproduceCommand(_:)`).
+    public var run: SweepSpec.Run { SweepSpec.Run(index: index, combination: combination, seed: seed) }
 }

@@ -70,7 +70,7 @@ extension World: WorldProbe {
         return count
     }
 
-    /// Tracks when the task queues first held work and when they last became empty (`queueDrainTimeMs`).
+    /// Tracks when the task queues first held work and when they last became empty (`taskQueueDrainMilliseconds`).
     func noteQueueDrain() {
         var pending = 0
         for index in clients.indices { pending += pendingTaskCount(index) }

@@ -1,18 +1,7 @@
 // The end of a run: final checks, expectations, metrics and the result.
 extension World {
-    /// Metric names the world reports, in this order (`requests.<OPCODE>` for each opcode any client sent).
-    public static let metricNames: [String] = [
-        "openChatTime.count", "openChatTime.p50Ms", "openChatTime.p95Ms", "openChatTime.maxMs",
-        "scrollWait.count", "scrollWait.p50Ms", "scrollWait.p95Ms", "scrollWait.maxMs",
-        "sendToAck.count", "sendToAck.p50Ms", "sendToAck.p95Ms", "sendToAck.maxMs",
-        "bytesUp", "bytesDown", "bytesOnAirUp", "bytesOnAirDown",
-        "reconnects", "logins", "loginAttempts", "requestTimeouts", "queueDrainTimeMs",
-        "serverMessages", "duplicateSendsAbsorbed", "tasksFailed",
-        // The names `SweepMetric` aggregates (means are left out when there is nothing to average).
-        "chatOpenMilliseconds", "scrollWaitMilliseconds", "sendToAckMilliseconds", "bytesUpOnAir", "bytesDownOnAir",
-        "bytesUpUncompressed", "bytesDownUncompressed", "requests", "chatHistoryRequests",
-        "taskQueueDrainMilliseconds",
-    ]
+    /// Metric names the world reports, in this order: `SweepMetric.all`, the one list of metric names.
+    public static var metricNames: [String] { SweepMetric.all.map(\.name) }
 
     func finish() -> RunResult {
         for index in clients.indices { reportBytes(index) }
@@ -51,74 +40,58 @@ extension World {
         }
     }
 
-    /// The run's metrics, aggregated over every client and every app launch (names in `World.metricNames`).
+    /// The run's metrics, aggregated over every client and every app launch: `SweepMetric.all` in its order, the
+    /// means left out when there is nothing to average.
     func collectMetrics() -> [Metric] {
         let all = clients.flatMap { $0.previousMetrics + [$0.engine.metrics] }
         var result: [Metric] = []
-        func durations(_ name: String, _ values: [SimDuration]) {
-            let sorted = values.map(\.milliseconds).sorted()
-            result.append(Metric("\(name).count", Double(sorted.count)))
-            result.append(Metric("\(name).p50Ms", Self.percentile(sorted, 0.50)))
-            result.append(Metric("\(name).p95Ms", Self.percentile(sorted, 0.95)))
-            result.append(Metric("\(name).maxMs", sorted.last ?? 0))
+        func add(_ metric: SweepMetric, _ value: Double?) {
+            if let value { result.append(Metric(metric.name, value)) }
         }
-        durations("openChatTime", all.flatMap(\.chatOpenTimes))
-        durations("scrollWait", all.flatMap(\.scrollWaitTimes))
-        durations("sendToAck", all.flatMap(\.sendToAckLatencies))
-        result.append(Metric("bytesUp", Double(all.reduce(0) { $0 + $1.bytesUp })))
-        result.append(Metric("bytesDown", Double(all.reduce(0) { $0 + $1.bytesDown })))
+        func mean(_ values: [SimDuration]) -> Double? {
+            values.isEmpty ? nil : values.reduce(0) { $0 + $1.milliseconds } / Double(values.count)
+        }
+        func sum(_ value: (ClientMetrics) -> Int) -> Double { Double(all.reduce(0) { $0 + value($1) }) }
+        let opens = all.flatMap(\.chatOpenTimes)
+        let scrollWaits = all.flatMap(\.scrollWaitTimes)
+        let sends = all.flatMap(\.sendToAckLatencies)
         var airUp = 0
         var airDown = 0
         for client in clients {
             airUp += network.linkStatistics(of: client.host, .uplink).bytesSerialized
             airDown += network.linkStatistics(of: client.host, .downlink).bytesSerialized
         }
-        result.append(Metric("bytesOnAirUp", Double(airUp)))
-        result.append(Metric("bytesOnAirDown", Double(airDown)))
-        result.append(Metric("reconnects", Double(all.reduce(0) { $0 + $1.reconnects })))
-        result.append(Metric("logins", Double(all.reduce(0) { $0 + $1.logins })))
         var requests: [Opcode: Int] = [:]
         for metrics in all {
             for (opcode, count) in metrics.requestsByOpcode { requests[opcode, default: 0] += count }
         }
-        result.append(Metric("loginAttempts", Double(requests[.login] ?? 0)))
-        result.append(Metric("requestTimeouts", Double(all.reduce(0) { $0 + $1.requestTimeouts })))
         let drain: SimDuration = switch (queueDrainStart, queueDrainEnd) {
         case (let start?, let end?): end - start
         case (let start?, nil): now - start
         default: .zero
         }
-        result.append(Metric("queueDrainTimeMs", drain.milliseconds))
-        result.append(Metric("serverMessages", Double(server.chatIds.reduce(0) {
-            $0 + server.messages(inChat: $1).count
-        })))
-        result.append(Metric("duplicateSendsAbsorbed", Double(server.stats.duplicateSendsAbsorbed)))
-        let failed = clients.indices.reduce(0) { $0 + view($1).tasks.count { $0.state == .failed } }
-        result.append(Metric("tasksFailed", Double(failed)))
-        func mean(_ values: [SimDuration]) -> Double? {
-            values.isEmpty ? nil : values.reduce(0) { $0 + $1.milliseconds } / Double(values.count)
-        }
-        if let value = mean(all.flatMap(\.chatOpenTimes)) { result.append(Metric("chatOpenMilliseconds", value)) }
-        result.append(Metric("scrollWaitMilliseconds",
-                             all.flatMap(\.scrollWaitTimes).reduce(0) { $0 + $1.milliseconds }))
-        if let value = mean(all.flatMap(\.sendToAckLatencies)) { result.append(Metric("sendToAckMilliseconds", value)) }
-        result.append(Metric("bytesUpOnAir", Double(airUp)))
-        result.append(Metric("bytesDownOnAir", Double(airDown)))
-        result.append(Metric("bytesUpUncompressed", Double(airUp + compressionSavedUp)))
-        result.append(Metric("bytesDownUncompressed", Double(airDown + compressionSavedDown)))
-        result.append(Metric("requests", Double(requests.values.reduce(0, +))))
-        result.append(Metric("chatHistoryRequests", Double(requests[.chatHistory] ?? 0)))
-        result.append(Metric("taskQueueDrainMilliseconds", drain.milliseconds))
-        for opcode in requests.keys.sorted() {
-            result.append(Metric("requests.\(opcode)", Double(requests[opcode]!)))
-        }
+        add(.chatOpens, Double(opens.count))
+        add(.chatOpenMilliseconds, mean(opens))
+        add(.scrollWaits, Double(scrollWaits.count))
+        add(.scrollWaitMilliseconds, scrollWaits.reduce(0) { $0 + $1.milliseconds })
+        add(.acknowledgedSends, Double(sends.count))
+        add(.sendToAckMilliseconds, mean(sends))
+        add(.bytesUpOnSockets, sum(\.bytesUp))
+        add(.bytesDownOnSockets, sum(\.bytesDown))
+        add(.bytesUpOnAir, Double(airUp))
+        add(.bytesDownOnAir, Double(airDown))
+        add(.bytesUpUncompressed, Double(airUp + compressionSavedUp))
+        add(.bytesDownUncompressed, Double(airDown + compressionSavedDown))
+        add(.reconnects, sum(\.reconnects))
+        add(.logins, sum(\.logins))
+        add(.loginAttempts, Double(requests[.login] ?? 0))
+        add(.requests, Double(requests.values.reduce(0, +)))
+        add(.chatHistoryRequests, Double(requests[.chatHistory] ?? 0))
+        add(.requestTimeouts, sum(\.requestTimeouts))
+        add(.taskQueueDrainMilliseconds, drain.milliseconds)
+        add(.serverMessages, Double(server.chatIds.reduce(0) { $0 + server.messages(inChat: $1).count }))
+        add(.duplicateSendsAbsorbed, Double(server.stats.duplicateSendsAbsorbed))
+        add(.tasksFailed, Double(clients.indices.reduce(0) { $0 + view($1).tasks.count { $0.state == .failed } }))
         return result
-    }
-
-    /// The nearest-rank percentile of ascending values (0 for none).
-    static func percentile(_ sorted: [Double], _ fraction: Double) -> Double {
-        guard !sorted.isEmpty else { return 0 }
-        let rank = Int((fraction * Double(sorted.count)).rounded(.up))
-        return sorted[min(sorted.count - 1, max(0, rank - 1))]
     }
 }
