@@ -1,4 +1,5 @@
 import SyncProtocol
+import SyncSim
 import SyncTrace
 
 /// `syncsim trace-summary FILE`: what the capture reader finds in a pcap or pcapng file, per TCP connection, without
@@ -109,10 +110,10 @@ extension TraceDecodeCommand {
     /// An issue: `{"issue":"gap","connection":1,"direction":"server->client","offset":1291,"bytes":1200,...}`.
     static func jsonLine(for issue: TraceFrameIssue) -> String {
         var line = "{\"issue\":"
-        JSONWriter.writeString(issue.kind.rawValue, into: &line)
+        JSONText.appendString(issue.kind.rawValue, to: &line)
         line += ",\"connection\":\(issue.connectionNumber),\"direction\":\"\(issue.direction)\""
         line += ",\"offset\":\(issue.offset),\"bytes\":\(issue.byteCount),\"packet\":\(issue.packetNumber),\"detail\":"
-        JSONWriter.writeString(issue.detail, into: &line)
+        JSONText.appendString(issue.detail, to: &line)
         return line + "}"
     }
 }
