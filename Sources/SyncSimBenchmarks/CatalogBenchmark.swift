@@ -14,7 +14,9 @@ enum CatalogBenchmark {
     }
 
     static func run(_ arguments: [String]) throws {
-        let seedCount = arguments.first.flatMap(UInt64.init) ?? 10
+        let parsed = BenchmarkArguments(arguments, benchmark: "catalog")
+        try parsed.expectAtMost(1)
+        let seedCount = UInt64(try parsed.integer(0, "SEEDS", default: 10, in: 1...100_000))
         let clock = ContinuousClock()
         let executor = WorldExecutor()
         var runs = 0

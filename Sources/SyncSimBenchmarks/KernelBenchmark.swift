@@ -16,8 +16,10 @@ enum KernelBenchmark {
     enum Event { case tick(UInt32) }
 
     static func run(_ arguments: [String]) throws {
-        let count = arguments.count > 0 ? Int(arguments[0]) ?? 10_000_000 : 10_000_000
-        let pending = arguments.count > 1 ? Int(arguments[1]) ?? 1_000 : 1_000
+        let parsed = BenchmarkArguments(arguments, benchmark: "kernel")
+        try parsed.expectAtMost(2)
+        let count = try parsed.integer(0, "N", default: 10_000_000, in: 1...Int(Int32.max))
+        let pending = try parsed.integer(1, "K", default: 1_000, in: 1...10_000_000)
         print("kernel: N=\(count) events, K=\(pending) pending, delays 1 ns..1 ms (xoshiro256**)")
 
         // 1. The bare queue.

@@ -13,8 +13,10 @@ enum NetBenchmark {
     ) }
 
     static func run(_ arguments: [String]) throws {
-        let clientCount = arguments.count > 0 ? Int(arguments[0]) ?? 1_000 : 1_000
-        let minutes = arguments.count > 1 ? Int64(arguments[1]) ?? 60 : 60
+        let parsed = BenchmarkArguments(arguments, benchmark: "net")
+        try parsed.expectAtMost(2)
+        let clientCount = try parsed.integer(0, "CLIENTS", default: 1_000, in: 1...1_000_000)
+        let minutes = Int64(try parsed.integer(1, "MINUTES", default: 60, in: 1...100_000))
         let network = Network(seed: 1, trace: TraceLog(isEnabled: false))
         let server = network.addHost(named: "server", link: .datacenter)
         var generator = RandomStreams(runSeed: 1).stream("bench.world")

@@ -19,8 +19,10 @@ enum SweepBenchmark {
     }
 
     static func run(_ arguments: [String]) throws {
-        let seeds = arguments.first.flatMap(Int.init) ?? 50
-        let jobs = arguments.dropFirst().first.flatMap(Int.init) ?? ProcessInfo.processInfo.activeProcessorCount
+        let parsed = BenchmarkArguments(arguments, benchmark: "sweep")
+        try parsed.expectAtMost(2)
+        let seeds = try parsed.integer(0, "SEEDS", default: 50, in: 1...100_000)
+        let jobs = try parsed.integer(1, "JOBS", default: ProcessInfo.processInfo.activeProcessorCount, in: 1...256)
         let base = Catalog.openAndScrollToStart
         let spec = try SweepSpec(
             scenario: base.name,

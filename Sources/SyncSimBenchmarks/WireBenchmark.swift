@@ -21,8 +21,10 @@ enum WireBenchmark {
     }
 
     static func run(_ arguments: [String]) throws {
-        let frameCount = arguments.first.flatMap(Int.init) ?? 2000
-        let rounds = arguments.dropFirst().first.flatMap(Int.init) ?? 10
+        let parsed = BenchmarkArguments(arguments, benchmark: "wire")
+        try parsed.expectAtMost(2)
+        let frameCount = try parsed.integer(0, "FRAMES", default: 2_000, in: 10...10_000_000)
+        let rounds = try parsed.integer(1, "ROUNDS", default: 10, in: 1...10_000)
         let packets = makeMix(count: frameCount, seed: 1)
         let frames = packets.map(Frame.init(packet:))
         let encoder = FrameEncoder()

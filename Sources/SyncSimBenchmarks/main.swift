@@ -31,6 +31,10 @@ guard let benchmark = benchmarks.first(where: { $0.name == arguments[0] }) else 
     FileHandle.standardError.write(Data("syncsim-bench: unknown benchmark '\(arguments[0])'\n".utf8))
     exit(2)
 }
+if arguments.dropFirst().contains(where: { $0 == "--help" || $0 == "-h" }) {
+    print("syncsim-bench \(benchmark.name): \(benchmark.summary)")
+    exit(0)
+}
 do {
     try benchmark.run(Array(arguments.dropFirst()))
 } catch {
