@@ -275,6 +275,20 @@ let testCatalog = [
         #expect(output.err.contains("client 'ghost' is not in the topology"))
     }
 
+    @Test("an unknown client parameter or profile is an input error before any run, not a failed run")
+    func unknownParameterOrProfile() {
+        let typos = [Scenario("typo", summary: "s", seeds: [1]) {
+            Client("alice", profile: .edge, parameters: ["historyPagesize": .int(10)])
+            Client("bob", profile: "LTE-X")
+        }]
+        let output = runCommand([], catalog: typos, executor: WorldExecutor())
+        #expect(output.code == ExitCode.usage)
+        #expect(output.out.isEmpty)
+        #expect(output.err.contains("RunCommandTests.swift:"))
+        #expect(output.err.contains("scenario 'typo': client 'alice': unknown parameter 'historyPagesize' (valid: "))
+        #expect(output.err.contains("scenario 'typo': client 'bob': unknown link profile 'LTE-X' (valid: "))
+    }
+
     @Test("progress goes to stderr with carriage returns on a terminal, and nowhere otherwise")
     func progress() {
         let arguments = ["good", "--seeds", "1..4"]
