@@ -67,6 +67,7 @@ struct RunCommand {
     /// Parses the options and names.
     /// - Throws: `UsageError` for a malformed or unknown option, an empty seed range, an unknown scenario or mutant.
     init(parsing list: inout ArgumentList, catalog: [Scenario]) throws {
+        try CatalogCheck.requireUniqueNames(catalog)
         let seed = try list.value(of: "--seed").map { try Self.seed($0, option: "--seed") }
         let range = try list.value(of: "--seeds").map(Self.seedRange)
         if seed != nil && range != nil { throw UsageError("give either --seed or --seeds, not both") }

@@ -70,6 +70,7 @@ struct SweepCommand {
     /// - Throws: `UsageError` or `SweepError` for an unknown scenario, parameter, profile or metric, a value out of
     ///   range, a malformed shard, or a missing required option.
     init(parsing list: inout ArgumentList, catalog: [Scenario]) throws {
+        try CatalogCheck.requireUniqueNames(catalog)
         let axes = try list.values(of: "--param").map(SweepAxis.init(parsing:))
         guard let profileText = try list.value(of: "--profiles") else {
             throw UsageError("--profiles P1,P2,... is required (e.g. --profiles EDGE,3G)")
