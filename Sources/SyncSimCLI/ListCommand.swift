@@ -40,8 +40,11 @@ enum ListCommand {
             }
         }
         let width = (catalog.map(\.name.count).max() ?? 0) + 2
-        return catalog.map { scenario in
-            scenario.name.padding(toLength: width, withPad: " ", startingAt: 0) + scenario.summary
+        let seedColumns = catalog.map { "seeds " + $0.seeds.map(String.init).joined(separator: ",") }
+        let seedWidth = (seedColumns.map(\.count).max() ?? 0) + 2
+        return zip(catalog, seedColumns).map { scenario, seeds in
+            scenario.name.padding(toLength: width, withPad: " ", startingAt: 0)
+                + seeds.padding(toLength: seedWidth, withPad: " ", startingAt: 0) + scenario.summary
         }
     }
 }
