@@ -223,13 +223,14 @@ struct RunCommand {
         console: Console
     ) {
         let say: (String) -> Void = printsJSON ? console.err : console.out
-        let shrinker = Shrinker(executor: executor, options: options)
-        for (index, result) in results.enumerated() where result.verdict == .fail {
+        let shrinker = Shrinker(executor: executor, options: RunOptions(mutant: options.mutant))
+        for result in results where result.verdict == .fail {
             guard let target = result.violations.first(where: { $0.check != .determinism })?.check else {
                 say("shrink: \(result.scenario) seed \(result.seed) failed only determinism; nothing to shrink")
                 continue
             }
-            let original = plan.jobs[index].scenario
+            // The scenario as written: the shrinker forces the mutant itself and leaves it out of the DSL it prints.
+            guard let original = scenarios.first(where: { $0.name == result.scenario }) else { continue }
             guard let outcome = shrinker.shrink(original, seed: result.seed, target: target) else {
                 say("shrink: \(result.scenario) seed \(result.seed) did not fail \(target) again; nothing to shrink")
                 continue
@@ -240,6 +241,10 @@ struct RunCommand {
                     + "\(original.steps.count) -> \(reduced.steps.count) steps, "
                     + "\(original.clients.count) -> \(reduced.clients.count) clients"
             )
+            let reproduce = RunResult(scenario: reduced.name, seed: result.seed, mutant: mutant, digest: 0)
+                .reproduceCommand
+            let mutantNote = mutant.map { " with --mutant \($0)" } ?? ""
+            say("    // fails \(target)\(mutantNote) (once in the catalog: \(reproduce))")
             say(reduced.dslSource(indent: 4))
         }
     }

@@ -258,10 +258,24 @@ let testCatalog = [
         #expect(output.code == 1)
         #expect(output.out.contains("shrunk bad seed 4 in "))
         #expect(output.out.contains("still failing C2: 4 -> 2 steps, 3 -> 2 clients"))
-        #expect(output.out.contains("    Scenario(\"bad\", summary: \"fails on odd seeds\", seeds: [4]) {"))
+        #expect(output.out.contains("    // fails C2 (once in the catalog: syncsim run bad-shrunk --seed 4)"))
+        #expect(output.out.contains("    Scenario(\"bad-shrunk\", summary: \"fails on odd seeds\", seeds: [4]) {"))
         #expect(output.out.contains("        At(.seconds(1)) { OpenChat(\"a\", \"a+b\") }"))
         #expect(output.out.contains("        At(.seconds(2)) { PushLoss(probability: 0.5, for: .milliseconds(1)) }"))
         #expect(!output.out.contains("ServerRestart"))
+    }
+
+    @Test("--shrink with --mutant prints the mutant in a comment, not in every Client(...)")
+    func shrinkWithMutant() {
+        let arguments = ["bad", "--seed", "4", "--shrink", "--mutant", "resend-new-cid"]
+        let output = runCommand(arguments, catalog: testCatalog, executor: FailsWithPushLossAndOpen())
+        #expect(output.code == 1)
+        #expect(output.out.contains(
+            "    // fails C2 with --mutant resend-new-cid (once in the catalog: "
+                + "syncsim run bad-shrunk --seed 4 --mutant resend-new-cid)"
+        ))
+        #expect(output.out.contains("        Client(\"a\", profile: .edge)\n"))
+        #expect(!output.out.contains("mutant: "))
     }
 
     @Test("an invalid scenario is an input error naming its line")

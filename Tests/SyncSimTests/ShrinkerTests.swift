@@ -55,6 +55,60 @@ private struct NeedsThreeSteps: ScenarioExecutor {
         #expect(source.contains("LinkDown(\"alice\", for: .milliseconds(7500))"))
     }
 
+    /// A send retried over a 25 s outage, between two other sends, with a texts condition that names all three.
+    static let retried = Scenario("retried-send", summary: "s", seeds: [1]) {
+        Server()
+        Client("alice", profile: .edge)
+        Client("bob", profile: .threeG)
+        Timeline {
+            At(.seconds(2)) { Send(from: "alice", text: "one", in: "alice+bob") }
+            At(.seconds(5)) { OpenChat("alice", "alice+bob") }
+            At(.seconds(6)) { Send(from: "alice", text: "hi", in: "alice+bob") }
+            At(.milliseconds(6_300)) { LinkDown("alice", for: .seconds(25)) }
+            At(.seconds(60)) { Send(from: "alice", text: "two", in: "alice+bob") }
+        }
+        Expect {
+            Invariants(.all)
+            Eventually(within: .minutes(3), .serverTexts(chat: "alice+bob", texts: ["one", "hi", "two"]))
+            MetricBound("reconnects", atMost: 100)
+        }
+    }
+
+    @Test("a shrunk mutant failure is a regression: passes with the reference engine, fails the same check with the mutant")
+    func mutantRegression() throws {
+        let mutant = "resend-new-cid"
+        let executor = WorldExecutor()
+        let original = executor.run(Self.retried.withMutant(mutant), seed: 1, options: RunOptions(mutant: mutant))
+        let target = try #require(original.violations.first?.check)
+        #expect(target == .invariant(.T2))
+        let shrinker = Shrinker(executor: executor, options: RunOptions(mutant: mutant))
+        let outcome = try #require(shrinker.shrink(Self.retried, seed: 1, target: target))
+        let shrunk = outcome.scenario
+        #expect(shrunk.name == "retried-send-shrunk")
+        #expect(shrunk.clients.allSatisfy { $0.mutant == nil })
+        #expect(!shrunk.dslSource().contains("mutant"))
+        #expect(shrunk.expectations.eventually.isEmpty)
+        #expect(shrunk.expectations.metricBounds.isEmpty)
+        #expect(shrunk.checkedInvariants == Self.retried.checkedInvariants)
+        #expect(shrunk.steps.count < Self.retried.steps.count)
+
+        let reference = executor.run(shrunk, seed: 1, options: RunOptions())
+        #expect(reference.violations.map(\.description) == [])
+        let mutated = executor.run(shrunk.withMutant(mutant), seed: 1, options: RunOptions(mutant: mutant))
+        #expect(mutated.violations.first?.check == target)
+    }
+
+    @Test("shrinking keeps the failing eventually-condition and drops the others")
+    func keepsTargetExpectation() {
+        let expectations = Self.retried.expectations
+        let target = CheckID.eventually(expectations.eventually[0].condition.description)
+        let kept = expectations.keeping(target)
+        #expect(kept.eventually.map(\.condition.description) == [expectations.eventually[0].condition.description])
+        #expect(kept.metricBounds.isEmpty)
+        #expect(kept.invariants == expectations.invariants)
+        #expect(expectations.keeping(.metricBound("reconnects <= 100.0")).metricBounds.count == 1)
+    }
+
     @Test("a run that does not fail the target is not shrunk")
     func noFailure() {
         let shrinker = Shrinker(executor: NeedsThreeSteps())
