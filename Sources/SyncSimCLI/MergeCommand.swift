@@ -27,6 +27,7 @@ enum MergeCommand {
             try list.finish()
             guard !files.isEmpty else { throw UsageError("give at least one file of sweep JSON lines") }
             if let svgMetric, svg == nil { throw UsageError("--svg-metric \(svgMetric) needs --svg FILE") }
+            try SweepCommand.validateChartMetric(svgMetric)
             let texts = try files.map { file -> (String, String) in
                 guard let data = FileManager.default.contents(atPath: file),
                     let text = String(data: data, encoding: .utf8)
@@ -34,8 +35,9 @@ enum MergeCommand {
                 return (file, text)
             }
             let report = try merge(texts)
+            try OutputFile.prepare([csv, json, svg])
             return try SweepCommand.writeReports(
-                report, csv: csv, json: json, svg: svg, svgMetric: svgMetric, console: console
+                report, csv: csv, json: json, svg: svg, svgMetric: svgMetric, console: console, command: "merge"
             )
         }
     )

@@ -145,6 +145,7 @@ struct RunCommand {
             }
         }
         if invalid { return ExitCode.usage }
+        try OutputFile.prepare([junitPath, tracePath])
         let base = randomCount > 0 ? (randomBase ?? defaultRandomBase()) : 0
         let prepared = scenarios.map { scenario in mutant.map { scenario.withMutant($0) } ?? scenario }
         let plan = RunPlan(scenarios: prepared, seeds: seeds, randomCount: randomCount, randomBase: base)
@@ -179,9 +180,17 @@ struct RunCommand {
         let finished = results.compactMap { $0 }
 
         if shrinks { shrink(finished, plan: plan, executor: executor, options: options, console: console) }
-        try writeFiles(finished)
+        let hasFailed = finished.contains { $0.verdict == .fail }
+        do {
+            try writeFiles(finished)
+        } catch {
+            // A report file that broke after the runs must not hide a failed check: exit 1 then, 2 otherwise.
+            console.err("syncsim run: \(error)")
+            printSummary(finished, randomBase: base, console: console)
+            return hasFailed ? ExitCode.checkFailed : ExitCode.usage
+        }
         printSummary(finished, randomBase: base, console: console)
-        return finished.contains { $0.verdict == .fail } ? ExitCode.checkFailed : ExitCode.success
+        return hasFailed ? ExitCode.checkFailed : ExitCode.success
     }
 
     private static func runJob(
@@ -261,13 +270,7 @@ struct RunCommand {
         }
     }
 
-    static func write(_ text: String, to path: String) throws {
-        do {
-            try Data(text.utf8).write(to: URL(fileURLWithPath: path))
-        } catch {
-            throw OutputFileError(path: path, reason: error.localizedDescription)
-        }
-    }
+    static func write(_ text: String, to path: String) throws { try OutputFile.write(text, to: path) }
 
     private func printSummary(_ results: [RunResult], randomBase: UInt64, console: Console) {
         let failed = results.filter { $0.verdict == .fail }
@@ -287,10 +290,3 @@ struct RunCommand {
     }
 }
 
-/// A report file could not be written; exit code 2.
-struct OutputFileError: Error, CustomStringConvertible {
-    var path: String
-    var reason: String
-
-    var description: String { "cannot write \(path): \(reason)" }
-}
