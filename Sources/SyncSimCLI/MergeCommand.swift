@@ -13,6 +13,14 @@ enum MergeCommand {
             output), checks that they describe the same sweep and hold every run exactly once, and prints the same
             table and writes the same files as one unsharded sweep: --json output is byte-identical to it.
 
+            options (as for sweep; the files are checked and created before the shards are merged):
+              --csv FILE           write one CSV row per combination and metric
+              --json FILE          write JSON lines: a header, one line per run, one per combination
+              --svg FILE           write a chart: a panel per profile, the first parameter on the x axis, the p10-p90
+                                   band, p50 and p99 of the chart metric
+              --svg-metric METRIC  the metric the chart shows (default the sweep's objective; `syncsim sweep --help`
+                                   lists the metrics)
+
             exit codes: 0 every run held its checks, 1 a run failed a check (listed as by sweep), 2 a usage or
             input error (unreadable or malformed file, shards of different sweeps, a missing or repeated run)
 

@@ -8,7 +8,7 @@ struct SweepCommand {
         name: "sweep",
         summary: "run a scenario over a grid of parameters × profiles × seeds and report metric percentiles",
         help: """
-            usage: syncsim sweep SCENARIO --param NAME=V1,V2,... [--param ...] --profiles P1,P2,... --seeds K
+            usage: syncsim sweep SCENARIO --profiles P1,P2,... --seeds K [--param NAME=V1,V2,... ...]
                                  [--seed-base N] [--client NAME ...] [--objective METRIC] [--jobs N]
                                  [--csv FILE] [--json FILE] [--svg FILE] [--svg-metric METRIC] [--shard I/N]
 
@@ -18,7 +18,8 @@ struct SweepCommand {
             of the objective metric).
 
             options:
-              --param NAME=V,...   a parameter and its values; repeat for a grid. Durations take a unit: 500ms, 20s
+              --param NAME=V,...   a parameter and its values; repeat for a grid (none: the profiles alone).
+                                   Durations take a unit: 500ms, 20s
               --profiles P,...     link profiles every client runs on (\(profileList))
               --seeds K            seeds per combination
               --seed-base N        the first seed (default 1)
