@@ -56,12 +56,24 @@ enum MergeCommand {
         var spec: SweepSpec?
         var firstFile = ""
         var records: [SweepRunRecord] = []
+        var fileOfRun: [Int: String] = [:]
+        for (position, file) in files.enumerated() where files[..<position].contains(where: { $0.name == file.name }) {
+            throw SweepError.invalid("\(file.name) is given twice")
+        }
         for (name, text) in files {
             let contents = try SweepJSONLines.read(text, file: name)
             if let spec, spec != contents.spec {
                 throw SweepError.invalid("\(name) describes a different sweep than \(firstFile) (its header differs)")
             }
             if spec == nil { (spec, firstFile) = (contents.spec, name) }
+            for record in contents.records {
+                if let earlier = fileOfRun[record.index] {
+                    let place = earlier == name ? "twice in \(name)" : "in both \(earlier) and \(name)"
+                    let hint = earlier == name ? "" : " (the same shard given twice?)"
+                    throw SweepError.invalid("run \(record.index) appears \(place)\(hint)")
+                }
+                fileOfRun[record.index] = name
+            }
             records += contents.records
         }
         return try SweepReport(spec: spec!, records: records)
