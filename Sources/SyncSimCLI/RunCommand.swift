@@ -283,6 +283,13 @@ struct RunCommand {
         if let mutant { line += "; mutant \(mutant)" }
         let say: (String) -> Void = printsJSON ? console.err : console.out
         say(line)
+        if checksDeterminism {
+            let differing = results.filter { $0.violations.contains { $0.check == .determinism } }.count
+            say(
+                "determinism: \(count(results.count, "run")) repeated, "
+                    + (differing == 0 ? "all digests equal" : "\(differing) with different digests")
+            )
+        }
         if !failed.isEmpty {
             say("reproduce:")
             failed.forEach { say("  \($0.reproduceCommand)") }

@@ -175,10 +175,13 @@ let testCatalog = [
         let drifting = runCommand(["good", "--check-determinism"], catalog: testCatalog, executor: DriftingDigests())
         #expect(drifting.code == ExitCode.checkFailed)
         #expect(drifting.out.contains("determinism at 0.000s: expected the same trace digest in both runs"))
+        #expect(drifting.out.contains("\ndeterminism: 2 runs repeated, 2 with different digests\n"))
         let steady = runCommand(["good", "--check-determinism"], catalog: testCatalog, executor: OddSeedsFail())
         #expect(steady.code == ExitCode.success)
+        #expect(steady.out.contains("\ndeterminism: 2 runs repeated, all digests equal\n"))
         let unchecked = runCommand(["good"], catalog: testCatalog, executor: DriftingDigests())
         #expect(unchecked.code == ExitCode.success)
+        #expect(!unchecked.out.contains("determinism:"))
     }
 
     @Test("--random without a base takes the default base and prints it")
