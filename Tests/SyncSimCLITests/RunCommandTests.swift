@@ -326,6 +326,9 @@ let testCatalog = [
         #expect(serial.code == ExitCode.success)
         #expect(parallel.out == serial.out)
         let runs = Catalog.all.map(\.seeds.count).reduce(0, +)
-        #expect(serial.out.hasSuffix("\(runs) runs of \(Catalog.all.count) scenarios: \(runs) passed, 0 failed\n"))
+        #expect(serial.out.hasSuffix(
+            "\(runs) runs of \(Catalog.all.count) scenarios: \(runs) passed, 0 failed\n"
+                + "determinism: \(runs) runs repeated, all digests equal\n"
+        ))
     }
 }
