@@ -5,8 +5,8 @@
 public func runSyncSim(arguments: [String], console: inout Console) -> Int32 {
     if arguments.first == "help", arguments.count == 2 {
         guard let command = CommandRegistry.command(named: arguments[1]) else {
-            console.err(
-                "syncsim: unknown command '\(arguments[1])'; commands: \(CommandRegistry.names.joined(separator: ", "))")
+            let names = CommandRegistry.names.joined(separator: ", ")
+            console.err("syncsim: unknown command '\(arguments[1])'; commands: \(names)")
             return ExitCode.usage
         }
         console.out(command.help)

@@ -128,7 +128,11 @@ struct SweepCommand {
             let text = SweepJSONLines.shardDocument(spec: sweep, shard: shard, records: records)
             let hasFailed = records.contains { $0.verdict == .fail }
             do {
-                if let jsonPath { try RunCommand.write(text, to: jsonPath) } else { console.out(String(text.dropLast())) }
+                if let jsonPath {
+                    try RunCommand.write(text, to: jsonPath)
+                } else {
+                    console.out(String(text.dropLast()))
+                }
             } catch {
                 console.err("syncsim sweep: \(error)")
                 Self.failureLines(records, spec: sweep).forEach(console.err)

@@ -142,7 +142,7 @@ import Testing
         #expect(problems.count == 5)
         #expect(problems.contains {
             $0.hasPrefix("SyncSimTests/ScenarioTests.swift:")
-                && $0.contains("scenario 'typos': client 'alice': unknown parameter 'historyPagesize' (valid: backoffBase,")
+                && $0.contains("scenario 'typos': client 'alice': unknown parameter 'historyPagesize' (valid: backoff")
         })
         #expect(problems.contains { $0.contains("client 'bob': unknown link profile 'LTE-X' (valid: ") })
         #expect(problems.contains { $0.contains("client 'carol': parameter 'pongTimeout' expects a duration") })

@@ -74,7 +74,7 @@ private struct NeedsThreeSteps: ScenarioExecutor {
         }
     }
 
-    @Test("a shrunk mutant failure is a regression: passes with the reference engine, fails the same check with the mutant")
+    @Test("a shrunk mutant failure passes with the reference engine and fails the same check with the mutant")
     func mutantRegression() throws {
         let mutant = "resend-new-cid"
         let executor = WorldExecutor()
