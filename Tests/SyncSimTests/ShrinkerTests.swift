@@ -17,6 +17,18 @@ private struct NeedsThreeSteps: ScenarioExecutor {
     }
 }
 
+/// Fails `eventually: texts` when a client runs a mutant, or (with any engine) when the send of "one" is gone.
+private struct TextsNeedOne: ScenarioExecutor {
+    static let target = CheckID.eventually("texts")
+
+    func run(_ scenario: Scenario, seed: UInt64, options: RunOptions) -> RunResult {
+        let hasOne = scenario.steps.contains { $0.action == .sendText(client: "alice", chat: "alice+bob", text: "one") }
+        let fails = scenario.clients.contains { $0.mutant != nil } || !hasOne
+        let violations = fails ? [Violation(check: Self.target, time: .start, expected: "x", found: "y")] : []
+        return RunResult(scenario: scenario.name, seed: seed, digest: 0, violations: violations)
+    }
+}
+
 @Suite struct ShrinkerTests {
     static let noisy = Scenario("noisy", summary: "s", seeds: [1, 2, 3]) {
         Server(history: ["alice+bob": 64])
@@ -107,6 +119,13 @@ private struct NeedsThreeSteps: ScenarioExecutor {
         #expect(kept.metricBounds.isEmpty)
         #expect(kept.invariants == expectations.invariants)
         #expect(expectations.keeping(.metricBound("reconnects <= 100.0")).metricBounds.count == 1)
+    }
+
+    @Test("with a mutant, a step the reference engine needs to hold the failing condition is kept")
+    func keepsStepsTheReferenceNeeds() throws {
+        let shrinker = Shrinker(executor: TextsNeedOne(), options: RunOptions(mutant: "resend-new-cid"))
+        let outcome = try #require(shrinker.shrink(Self.retried, seed: 1, target: TextsNeedOne.target))
+        #expect(outcome.scenario.steps.map(\.action) == [.sendText(client: "alice", chat: "alice+bob", text: "one")])
     }
 
     @Test("a run that does not fail the target is not shrunk")
