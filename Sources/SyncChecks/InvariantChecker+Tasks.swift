@@ -170,6 +170,26 @@ extension InvariantChecker {
         return new
     }
 
+    /// T2's `found`: each message with the cid it was stored under, then the task's cids that stored nothing
+    /// (a retry whose request never reached the server): `messages 1 (cid 57), 2 (cid 64); cid 16 stored none`.
+    private func duplicateDescription(ledger: ClientLedger, taskId: Int64, messageIds: [Int64]) -> String {
+        let cids = ledger.cidsByTask[taskId] ?? []
+        func messages(of cid: Int64) -> [Int64] {
+            (serverMessageIdsByKey[SenderCid(sender: ledger.userId, cid: cid)] ?? []).filter(messageIds.contains)
+        }
+        let parts = messageIds.sorted().map { messageId -> String in
+            let used = cids.filter { messages(of: $0).contains(messageId) }
+            return used.isEmpty ? "\(messageId)" : "\(messageId) (cid \(used.map(String.init).joined(separator: ", ")))"
+        }
+        let unused = cids.filter { messages(of: $0).isEmpty }
+        var text = "messages " + parts.joined(separator: ", ")
+        if !unused.isEmpty {
+            let list = unused.map(String.init).joined(separator: ", ")
+            text += "; the task's \(unused.count == 1 ? "cid" : "cids") \(list) stored none"
+        }
+        return text
+    }
+
     /// Records that a task's send was stored as `messageId`: a second message for one task breaks T2; a message
     /// stored out of the tasks' enqueue order breaks T4.
     private func link(client: String, taskId: Int64, messageId: Int64, chatId: Int64, at now: SimInstant)
@@ -184,8 +204,7 @@ extension InvariantChecker {
         if stored.count > 1 {
             new.append(Finding(invariant: .T2, client: client, chatId: chatId, time: now,
                                expected: "one server message for task \(taskId), whatever was retried",
-                               found: "messages \(ChunkChecks.listed(stored.sorted())) (cids "
-                                   + "\((ledger.cidsByTask[taskId] ?? []).map(String.init).joined(separator: ", ")))"))
+                               found: duplicateDescription(ledger: ledger, taskId: taskId, messageIds: stored)))
             return new
         }
         var sends = ledger.storedSendsByChat[chatId] ?? []

@@ -3,6 +3,15 @@
 /// Output goes to `console` so tests can run commands in-process and read what they printed.
 /// - Returns: the process exit code: 0 success, 1 a failed check, 2 a usage or input error.
 public func runSyncSim(arguments: [String], console: inout Console) -> Int32 {
+    if arguments.first == "help", arguments.count == 2 {
+        guard let command = CommandRegistry.command(named: arguments[1]) else {
+            let names = CommandRegistry.names.joined(separator: ", ")
+            console.err("syncsim: unknown command '\(arguments[1])'; commands: \(names)")
+            return ExitCode.usage
+        }
+        console.out(command.help)
+        return ExitCode.success
+    }
     guard let name = arguments.first, name != "--help", name != "-h", name != "help" else {
         console.out(CommandRegistry.overview())
         return arguments.isEmpty ? ExitCode.usage : ExitCode.success

@@ -21,7 +21,7 @@ enum CommandRegistry {
         var lines = [
             "syncsim: a deterministic network simulator and protocol test bench for a messenger's sync protocol.",
             "",
-            "usage: syncsim COMMAND [OPTIONS]    (syncsim COMMAND --help for a command's options)",
+            "usage: syncsim COMMAND [OPTIONS]    (syncsim help COMMAND or syncsim COMMAND --help for its options)",
             "",
             "commands:",
         ]

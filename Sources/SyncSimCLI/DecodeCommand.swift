@@ -60,6 +60,7 @@ enum DecodeCommand {
         guard files.count == 1, let path = files.first else {
             throw UsageError("expected one FILE, got \(files.count)")
         }
+        try InputFile.requireNotDirectory(path)
         if TraceDecodeCommand.isCapture(path: path) {
             let decoder = FrameDecoder(layout: layout, maxPayloadBytes: maxPayloadBytes)
             return try TraceDecodeCommand.decodeCapture(path: path, decoder: decoder, options: captureOptions, console: &console)
@@ -69,6 +70,10 @@ enum DecodeCommand {
             throw DecodeInputError(path: path, detail: "cannot read the file")
         }
         let decoder = FrameDecoder(layout: layout, maxPayloadBytes: maxPayloadBytes)
+        if data.isEmpty {
+            console.err("no frames in \(path) (0 bytes)")
+            return ExitCode.success
+        }
         do {
             _ = try printFrames(ofRawStream: [UInt8](data), decoder: decoder, console: &console)
         } catch let error as WireError {

@@ -14,13 +14,18 @@ enum ListCommand {
 
             example: syncsim list
             """,
-        run: { list, console in
-            let showsMutants = list.flag("--mutants")
-            try list.finish()
-            lines(mutants: showsMutants, catalog: Catalog.all).forEach(console.out)
-            return ExitCode.success
-        }
+        run: { list, console in try run(&list, console: console, catalog: Catalog.all) }
     )
+
+    /// Parses the options and prints the list.
+    /// - Throws: `UsageError` for an unknown option, `CatalogError` when two scenarios share a name.
+    static func run(_ list: inout ArgumentList, console: Console, catalog: [Scenario]) throws -> Int32 {
+        let showsMutants = list.flag("--mutants")
+        try list.finish()
+        try CatalogCheck.requireUniqueNames(catalog)
+        lines(mutants: showsMutants, catalog: catalog).forEach(console.out)
+        return ExitCode.success
+    }
 
     static func lines(mutants showsMutants: Bool, catalog: [Scenario]) -> [String] {
         if showsMutants {
@@ -35,8 +40,11 @@ enum ListCommand {
             }
         }
         let width = (catalog.map(\.name.count).max() ?? 0) + 2
-        return catalog.map { scenario in
-            scenario.name.padding(toLength: width, withPad: " ", startingAt: 0) + scenario.summary
+        let seedColumns = catalog.map { "seeds " + $0.seeds.map(String.init).joined(separator: ",") }
+        let seedWidth = (seedColumns.map(\.count).max() ?? 0) + 2
+        return zip(catalog, seedColumns).map { scenario, seeds in
+            scenario.name.padding(toLength: width, withPad: " ", startingAt: 0)
+                + seeds.padding(toLength: seedWidth, withPad: " ", startingAt: 0) + scenario.summary
         }
     }
 }

@@ -13,6 +13,14 @@ enum MergeCommand {
             output), checks that they describe the same sweep and hold every run exactly once, and prints the same
             table and writes the same files as one unsharded sweep: --json output is byte-identical to it.
 
+            options (as for sweep; the files are checked and created before the shards are merged):
+              --csv FILE           write one CSV row per combination and metric
+              --json FILE          write JSON lines: a header, one line per run, one per combination
+              --svg FILE           write a chart: a panel per profile, the first parameter on the x axis, the p10-p90
+                                   band, p50 and p99 of the chart metric
+              --svg-metric METRIC  the metric the chart shows (default the sweep's objective; `syncsim sweep --help`
+                                   lists the metrics)
+
             exit codes: 0 every run held its checks, 1 a run failed a check (listed as by sweep), 2 a usage or
             input error (unreadable or malformed file, shards of different sweeps, a missing or repeated run)
 
@@ -27,6 +35,7 @@ enum MergeCommand {
             try list.finish()
             guard !files.isEmpty else { throw UsageError("give at least one file of sweep JSON lines") }
             if let svgMetric, svg == nil { throw UsageError("--svg-metric \(svgMetric) needs --svg FILE") }
+            try SweepCommand.validateChartMetric(svgMetric)
             let texts = try files.map { file -> (String, String) in
                 guard let data = FileManager.default.contents(atPath: file),
                     let text = String(data: data, encoding: .utf8)
@@ -34,8 +43,9 @@ enum MergeCommand {
                 return (file, text)
             }
             let report = try merge(texts)
+            try OutputFile.prepare([csv, json, svg])
             return try SweepCommand.writeReports(
-                report, csv: csv, json: json, svg: svg, svgMetric: svgMetric, console: console
+                report, csv: csv, json: json, svg: svg, svgMetric: svgMetric, console: console, command: "merge"
             )
         }
     )
@@ -46,12 +56,24 @@ enum MergeCommand {
         var spec: SweepSpec?
         var firstFile = ""
         var records: [SweepRunRecord] = []
+        var fileOfRun: [Int: String] = [:]
+        for (position, file) in files.enumerated() where files[..<position].contains(where: { $0.name == file.name }) {
+            throw SweepError.invalid("\(file.name) is given twice")
+        }
         for (name, text) in files {
             let contents = try SweepJSONLines.read(text, file: name)
             if let spec, spec != contents.spec {
                 throw SweepError.invalid("\(name) describes a different sweep than \(firstFile) (its header differs)")
             }
             if spec == nil { (spec, firstFile) = (contents.spec, name) }
+            for record in contents.records {
+                if let earlier = fileOfRun[record.index] {
+                    let place = earlier == name ? "twice in \(name)" : "in both \(earlier) and \(name)"
+                    let hint = earlier == name ? "" : " (the same shard given twice?)"
+                    throw SweepError.invalid("run \(record.index) appears \(place)\(hint)")
+                }
+                fileOfRun[record.index] = name
+            }
             records += contents.records
         }
         return try SweepReport(spec: spec!, records: records)

@@ -67,6 +67,7 @@ struct RunCommand {
     /// Parses the options and names.
     /// - Throws: `UsageError` for a malformed or unknown option, an empty seed range, an unknown scenario or mutant.
     init(parsing list: inout ArgumentList, catalog: [Scenario]) throws {
+        try CatalogCheck.requireUniqueNames(catalog)
         let seed = try list.value(of: "--seed").map { try Self.seed($0, option: "--seed") }
         let range = try list.value(of: "--seeds").map(Self.seedRange)
         if seed != nil && range != nil { throw UsageError("give either --seed or --seeds, not both") }
@@ -144,6 +145,7 @@ struct RunCommand {
             }
         }
         if invalid { return ExitCode.usage }
+        try OutputFile.prepare([junitPath, tracePath])
         let base = randomCount > 0 ? (randomBase ?? defaultRandomBase()) : 0
         let prepared = scenarios.map { scenario in mutant.map { scenario.withMutant($0) } ?? scenario }
         let plan = RunPlan(scenarios: prepared, seeds: seeds, randomCount: randomCount, randomBase: base)
@@ -178,9 +180,17 @@ struct RunCommand {
         let finished = results.compactMap { $0 }
 
         if shrinks { shrink(finished, plan: plan, executor: executor, options: options, console: console) }
-        try writeFiles(finished)
+        let hasFailed = finished.contains { $0.verdict == .fail }
+        do {
+            try writeFiles(finished)
+        } catch {
+            // A report file that broke after the runs must not hide a failed check: exit 1 then, 2 otherwise.
+            console.err("syncsim run: \(error)")
+            printSummary(finished, randomBase: base, console: console)
+            return hasFailed ? ExitCode.checkFailed : ExitCode.usage
+        }
         printSummary(finished, randomBase: base, console: console)
-        return finished.contains { $0.verdict == .fail } ? ExitCode.checkFailed : ExitCode.success
+        return hasFailed ? ExitCode.checkFailed : ExitCode.success
     }
 
     private static func runJob(
@@ -222,13 +232,14 @@ struct RunCommand {
         console: Console
     ) {
         let say: (String) -> Void = printsJSON ? console.err : console.out
-        let shrinker = Shrinker(executor: executor, options: options)
-        for (index, result) in results.enumerated() where result.verdict == .fail {
+        let shrinker = Shrinker(executor: executor, options: RunOptions(mutant: options.mutant))
+        for result in results where result.verdict == .fail {
             guard let target = result.violations.first(where: { $0.check != .determinism })?.check else {
                 say("shrink: \(result.scenario) seed \(result.seed) failed only determinism; nothing to shrink")
                 continue
             }
-            let original = plan.jobs[index].scenario
+            // The scenario as written: the shrinker forces the mutant itself and leaves it out of the DSL it prints.
+            guard let original = scenarios.first(where: { $0.name == result.scenario }) else { continue }
             guard let outcome = shrinker.shrink(original, seed: result.seed, target: target) else {
                 say("shrink: \(result.scenario) seed \(result.seed) did not fail \(target) again; nothing to shrink")
                 continue
@@ -239,6 +250,10 @@ struct RunCommand {
                     + "\(original.steps.count) -> \(reduced.steps.count) steps, "
                     + "\(original.clients.count) -> \(reduced.clients.count) clients"
             )
+            let reproduce = RunResult(scenario: reduced.name, seed: result.seed, mutant: mutant, digest: 0)
+                .reproduceCommand
+            let mutantNote = mutant.map { " with --mutant \($0)" } ?? ""
+            say("    // fails \(target)\(mutantNote) (once in the catalog: \(reproduce))")
             say(reduced.dslSource(indent: 4))
         }
     }
@@ -255,13 +270,7 @@ struct RunCommand {
         }
     }
 
-    static func write(_ text: String, to path: String) throws {
-        do {
-            try Data(text.utf8).write(to: URL(fileURLWithPath: path))
-        } catch {
-            throw OutputFileError(path: path, reason: error.localizedDescription)
-        }
-    }
+    static func write(_ text: String, to path: String) throws { try OutputFile.write(text, to: path) }
 
     private func printSummary(_ results: [RunResult], randomBase: UInt64, console: Console) {
         let failed = results.filter { $0.verdict == .fail }
@@ -274,6 +283,13 @@ struct RunCommand {
         if let mutant { line += "; mutant \(mutant)" }
         let say: (String) -> Void = printsJSON ? console.err : console.out
         say(line)
+        if checksDeterminism {
+            let differing = results.filter { $0.violations.contains { $0.check == .determinism } }.count
+            say(
+                "determinism: \(count(results.count, "run")) repeated, "
+                    + (differing == 0 ? "all digests equal" : "\(differing) with different digests")
+            )
+        }
         if !failed.isEmpty {
             say("reproduce:")
             failed.forEach { say("  \($0.reproduceCommand)") }
@@ -281,10 +297,3 @@ struct RunCommand {
     }
 }
 
-/// A report file could not be written; exit code 2.
-struct OutputFileError: Error, CustomStringConvertible {
-    var path: String
-    var reason: String
-
-    var description: String { "cannot write \(path): \(reason)" }
-}

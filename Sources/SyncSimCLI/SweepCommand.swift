@@ -8,7 +8,7 @@ struct SweepCommand {
         name: "sweep",
         summary: "run a scenario over a grid of parameters × profiles × seeds and report metric percentiles",
         help: """
-            usage: syncsim sweep SCENARIO --param NAME=V1,V2,... [--param ...] --profiles P1,P2,... --seeds K
+            usage: syncsim sweep SCENARIO --profiles P1,P2,... --seeds K [--param NAME=V1,V2,... ...]
                                  [--seed-base N] [--client NAME ...] [--objective METRIC] [--jobs N]
                                  [--csv FILE] [--json FILE] [--svg FILE] [--svg-metric METRIC] [--shard I/N]
 
@@ -18,7 +18,8 @@ struct SweepCommand {
             of the objective metric).
 
             options:
-              --param NAME=V,...   a parameter and its values; repeat for a grid. Durations take a unit: 500ms, 20s
+              --param NAME=V,...   a parameter and its values; repeat for a grid (none: the profiles alone).
+                                   Durations take a unit: 500ms, 20s
               --profiles P,...     link profiles every client runs on (\(profileList))
               --seeds K            seeds per combination
               --seed-base N        the first seed (default 1)
@@ -70,6 +71,7 @@ struct SweepCommand {
     /// - Throws: `UsageError` or `SweepError` for an unknown scenario, parameter, profile or metric, a value out of
     ///   range, a malformed shard, or a missing required option.
     init(parsing list: inout ArgumentList, catalog: [Scenario]) throws {
+        try CatalogCheck.requireUniqueNames(catalog)
         let axes = try list.values(of: "--param").map(SweepAxis.init(parsing:))
         guard let profileText = try list.value(of: "--profiles") else {
             throw UsageError("--profiles P1,P2,... is required (e.g. --profiles EDGE,3G)")
@@ -100,6 +102,7 @@ struct SweepCommand {
             throw UsageError("--shard writes JSON lines only; make the CSV and SVG with 'syncsim merge'")
         }
         if let svgMetric, svgPath == nil { throw UsageError("--svg-metric \(svgMetric) needs --svg FILE") }
+        try Self.validateChartMetric(svgMetric)
         base = scenario
         sweep = try SweepSpec(
             scenario: name, axes: axes, profiles: profiles, seedCount: seedCount, seedBase: seedBase,
@@ -117,20 +120,41 @@ struct SweepCommand {
             problems.forEach { console.err("syncsim sweep: \($0)") }
             return ExitCode.usage
         }
+        try OutputFile.prepare([csvPath, jsonPath, svgPath])
         let runner = SweepRunner(spec: sweep, base: base, executor: executor)
         let runs = sweep.runs(in: shard ?? .whole)
         let records = Self.run(runs, runner: runner, jobs: jobs, console: console)
         if let shard {
             let text = SweepJSONLines.shardDocument(spec: sweep, shard: shard, records: records)
-            if let jsonPath { try RunCommand.write(text, to: jsonPath) } else { console.out(String(text.dropLast())) }
+            let hasFailed = records.contains { $0.verdict == .fail }
+            do {
+                if let jsonPath {
+                    try RunCommand.write(text, to: jsonPath)
+                } else {
+                    console.out(String(text.dropLast()))
+                }
+            } catch {
+                console.err("syncsim sweep: \(error)")
+                Self.failureLines(records, spec: sweep).forEach(console.err)
+                return hasFailed ? ExitCode.checkFailed : ExitCode.usage
+            }
             console.err("shard \(shard): \(records.count) of \(sweep.runCount) runs written")
             // Standard output may carry the JSON lines, so a shard names its failed runs on standard error.
             Self.failureLines(records, spec: sweep).forEach(console.err)
-            return records.contains { $0.verdict == .fail } ? ExitCode.checkFailed : ExitCode.success
+            return hasFailed ? ExitCode.checkFailed : ExitCode.success
         }
         let report = try SweepReport(spec: sweep, records: records)
         return try Self.writeReports(
             report, csv: csvPath, json: jsonPath, svg: svgPath, svgMetric: svgMetric, console: console
+        )
+    }
+
+    /// Throws unless `metric` is nil or one of the world's metrics (`SweepMetric.all`).
+    /// - Throws: `UsageError` listing the metrics.
+    static func validateChartMetric(_ metric: String?) throws {
+        guard let metric, !SweepMetric.all.contains(where: { $0.name == metric }) else { return }
+        throw UsageError(
+            "--svg-metric: unknown metric '\(metric)'; metrics: \(SweepMetric.all.map(\.name).joined(separator: ", "))"
         )
     }
 
@@ -180,17 +204,29 @@ struct SweepCommand {
         json: String?,
         svg: String?,
         svgMetric: String?,
-        console: Console
+        console: Console,
+        command: String = "sweep"
     ) throws -> Int32 {
         let chartMetric = try svg.map { _ in try SweepChart.metric(for: report, requested: svgMetric) }
         SweepTable.lines(report).forEach(console.out)
-        if let csv { try RunCommand.write(SweepTable.csv(report), to: csv) }
-        if let json { try RunCommand.write(SweepJSONLines.document(report), to: json) }
-        if let svg { try RunCommand.write(SweepChart.svg(report, metric: chartMetric ?? nil), to: svg) }
+        var writeError: (any Error)?
+        do {
+            if let csv { try RunCommand.write(SweepTable.csv(report), to: csv) }
+            if let json { try RunCommand.write(SweepJSONLines.document(report), to: json) }
+            if let svg { try RunCommand.write(SweepChart.svg(report, metric: chartMetric ?? nil), to: svg) }
+        } catch {
+            writeError = error
+        }
         let failures = failureLines(report.records, spec: report.spec)
-        guard !failures.isEmpty else { return ExitCode.success }
-        console.out("")
-        failures.forEach(console.out)
-        return ExitCode.checkFailed
+        if !failures.isEmpty {
+            console.out("")
+            failures.forEach(console.out)
+        }
+        // A report file that broke after the runs must not hide a failed check: exit 1 then, 2 otherwise.
+        if let writeError {
+            console.err("syncsim \(command): \(writeError)")
+            return failures.isEmpty ? ExitCode.usage : ExitCode.checkFailed
+        }
+        return failures.isEmpty ? ExitCode.success : ExitCode.checkFailed
     }
 }

@@ -33,6 +33,7 @@ enum TraceDecodeCommand {
         guard files.count == 1, let file = files.first else {
             throw UsageError("expected one capture file, got \(files.count)")
         }
+        try InputFile.requireNotDirectory(file)
         let options = TraceReader.Options(ports: captureOptions.ports, keepsTruncatedTail: keepsTruncatedTail)
         let trace = try TraceReader.read(path: file, options: options)
         for line in trace.summaryLines() { console.out(line) }

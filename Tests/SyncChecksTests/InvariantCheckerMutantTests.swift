@@ -86,6 +86,11 @@ private func expectVerdict(_ world: TestWorld, mutant: Mutant?, expected: [Invar
         MutantRuns.sendTimesOut(world)
         world.checkEndOfRun(["alice"])
         expectVerdict(world, mutant: mutant, expected: [.T2])
+        // Each message names the one cid it was stored under, so two messages never list three cids together.
+        for finding in world.findings where finding.invariant == .T2 {
+            let pattern = /messages \d+ \(cid \d+\), \d+ \(cid \d+\)(; the task's cids? [\d, ]+ stored none)?/
+            #expect(finding.found.wholeMatch(of: pattern) != nil, "\(finding.found)")
+        }
     }
 
     @Test("parallel-sends breaks T4", arguments: [nil, Mutant.parallelSends])

@@ -88,7 +88,7 @@ private let t1 = SimInstant.start + .seconds(Int64(1))
         send(&server, cid: 8, text: "t1")
         let found = checker.afterServerEvent(server: server, at: t1)
         #expect(found.map(\.invariant) == [.T2])
-        #expect(found.first?.found.hasPrefix("messages 4, 5") == true)
+        #expect(found.first?.found == "messages 4 (cid 7), 5 (cid 8)")
     }
 
     @Test("sends stored out of enqueue order are T4") func t4() {

@@ -84,6 +84,22 @@ import Testing
         #expect(result.err.contains("/nonexistent/stream.bin"))
     }
 
+    @Test("a directory is an input error saying so") func directory() {
+        let result = Self.run(["decode", Self.wire.path])
+        #expect(result.code == 2)
+        #expect(result.err == "syncsim decode: \(Self.wire.path) is a directory\n")
+    }
+
+    @Test("an empty file has no frames: a note on stderr, exit 0") func emptyFile() throws {
+        let empty = FileManager.default.temporaryDirectory.appendingPathComponent("syncsim-empty-\(UUID()).bin")
+        try Data().write(to: empty)
+        defer { try? FileManager.default.removeItem(at: empty) }
+        let result = Self.run(["decode", empty.path])
+        #expect(result.code == 0)
+        #expect(result.out.isEmpty)
+        #expect(result.err == "no frames in \(empty.path) (0 bytes)\n")
+    }
+
     @Test("--help documents the binary encoding and the layouts") func help() {
         let result = Self.run(["decode", "--help"])
         #expect(result.code == 0)

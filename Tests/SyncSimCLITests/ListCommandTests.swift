@@ -13,6 +13,8 @@ import Testing
         for (line, scenario) in zip(lines, Catalog.all) {
             #expect(line.hasPrefix(scenario.name + " "))
             #expect(line.hasSuffix(scenario.summary))
+            let seeds = "seeds " + scenario.seeds.map(String.init).joined(separator: ",")
+            #expect(line.contains(" \(seeds) "), "\(line)")
         }
     }
 

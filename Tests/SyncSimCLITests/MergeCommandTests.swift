@@ -54,14 +54,19 @@ import Testing
         #expect(output.err.contains("10 of 40 runs missing (3, 7, 11,"), "\(output.err)")
     }
 
-    @Test("a shard given twice is an error, exit 2")
+    @Test("a shard given twice is an error naming both files, exit 2")
     func repeatedShard() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let files = shards(2, in: directory)
         let output = syncsim(["merge"] + files + [files[0]])
         #expect(output.code == ExitCode.usage)
-        #expect(output.err.contains("appears twice"))
+        #expect(output.err.contains("\(files[0]) is given twice"), "\(output.err)")
+        let copy = directory.appendingPathComponent("copy.jsonl").path
+        try FileManager.default.copyItem(atPath: files[1], toPath: copy)
+        let copied = syncsim(["merge"] + files + [copy])
+        #expect(copied.code == ExitCode.usage)
+        #expect(copied.err.contains("run 1 appears in both \(files[1]) and \(copy) (the same shard given twice?)"))
     }
 
     @Test("shards of different sweeps are refused, exit 2")

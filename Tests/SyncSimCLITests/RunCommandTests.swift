@@ -175,10 +175,13 @@ let testCatalog = [
         let drifting = runCommand(["good", "--check-determinism"], catalog: testCatalog, executor: DriftingDigests())
         #expect(drifting.code == ExitCode.checkFailed)
         #expect(drifting.out.contains("determinism at 0.000s: expected the same trace digest in both runs"))
+        #expect(drifting.out.contains("\ndeterminism: 2 runs repeated, 2 with different digests\n"))
         let steady = runCommand(["good", "--check-determinism"], catalog: testCatalog, executor: OddSeedsFail())
         #expect(steady.code == ExitCode.success)
+        #expect(steady.out.contains("\ndeterminism: 2 runs repeated, all digests equal\n"))
         let unchecked = runCommand(["good"], catalog: testCatalog, executor: DriftingDigests())
         #expect(unchecked.code == ExitCode.success)
+        #expect(!unchecked.out.contains("determinism:"))
     }
 
     @Test("--random without a base takes the default base and prints it")
@@ -248,7 +251,8 @@ let testCatalog = [
         let arguments = ["good", "--junit", "/nonexistent-dir/x.xml"]
         let output = runCommand(arguments, catalog: testCatalog, executor: OddSeedsFail())
         #expect(output.code == ExitCode.usage)
-        #expect(output.err.contains("cannot write /nonexistent-dir/x.xml"))
+        #expect(output.err.contains("cannot write /nonexistent-dir/x.xml: no such directory /nonexistent-dir"))
+        #expect(output.out.isEmpty)
     }
 
     @Test("--shrink prints a smaller failing scenario as DSL code")
@@ -258,10 +262,24 @@ let testCatalog = [
         #expect(output.code == 1)
         #expect(output.out.contains("shrunk bad seed 4 in "))
         #expect(output.out.contains("still failing C2: 4 -> 2 steps, 3 -> 2 clients"))
-        #expect(output.out.contains("    Scenario(\"bad\", summary: \"fails on odd seeds\", seeds: [4]) {"))
+        #expect(output.out.contains("    // fails C2 (once in the catalog: syncsim run bad-shrunk --seed 4)"))
+        #expect(output.out.contains("    Scenario(\"bad-shrunk\", summary: \"fails on odd seeds\", seeds: [4]) {"))
         #expect(output.out.contains("        At(.seconds(1)) { OpenChat(\"a\", \"a+b\") }"))
         #expect(output.out.contains("        At(.seconds(2)) { PushLoss(probability: 0.5, for: .milliseconds(1)) }"))
         #expect(!output.out.contains("ServerRestart"))
+    }
+
+    @Test("--shrink with --mutant prints the mutant in a comment, not in every Client(...)")
+    func shrinkWithMutant() {
+        let arguments = ["bad", "--seed", "4", "--shrink", "--mutant", "resend-new-cid"]
+        let output = runCommand(arguments, catalog: testCatalog, executor: FailsWithPushLossAndOpen())
+        #expect(output.code == 1)
+        #expect(output.out.contains(
+            "    // fails C2 with --mutant resend-new-cid (once in the catalog: "
+                + "syncsim run bad-shrunk --seed 4 --mutant resend-new-cid)"
+        ))
+        #expect(output.out.contains("        Client(\"a\", profile: .edge)\n"))
+        #expect(!output.out.contains("mutant: "))
     }
 
     @Test("an invalid scenario is an input error naming its line")
@@ -273,6 +291,20 @@ let testCatalog = [
         #expect(output.code == ExitCode.usage)
         #expect(output.err.contains("RunCommandTests.swift:"))
         #expect(output.err.contains("client 'ghost' is not in the topology"))
+    }
+
+    @Test("an unknown client parameter or profile is an input error before any run, not a failed run")
+    func unknownParameterOrProfile() {
+        let typos = [Scenario("typo", summary: "s", seeds: [1]) {
+            Client("alice", profile: .edge, parameters: ["historyPagesize": .int(10)])
+            Client("bob", profile: "LTE-X")
+        }]
+        let output = runCommand([], catalog: typos, executor: WorldExecutor())
+        #expect(output.code == ExitCode.usage)
+        #expect(output.out.isEmpty)
+        #expect(output.err.contains("RunCommandTests.swift:"))
+        #expect(output.err.contains("scenario 'typo': client 'alice': unknown parameter 'historyPagesize' (valid: "))
+        #expect(output.err.contains("scenario 'typo': client 'bob': unknown link profile 'LTE-X' (valid: "))
     }
 
     @Test("progress goes to stderr with carriage returns on a terminal, and nowhere otherwise")
@@ -294,6 +326,9 @@ let testCatalog = [
         #expect(serial.code == ExitCode.success)
         #expect(parallel.out == serial.out)
         let runs = Catalog.all.map(\.seeds.count).reduce(0, +)
-        #expect(serial.out.hasSuffix("\(runs) runs of \(Catalog.all.count) scenarios: \(runs) passed, 0 failed\n"))
+        #expect(serial.out.hasSuffix(
+            "\(runs) runs of \(Catalog.all.count) scenarios: \(runs) passed, 0 failed\n"
+                + "determinism: \(runs) runs repeated, all digests equal\n"
+        ))
     }
 }

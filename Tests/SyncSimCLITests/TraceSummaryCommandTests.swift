@@ -52,6 +52,14 @@ import Testing
         #expect(result.err.hasPrefix("syncsim trace-summary: \(path): not a capture file"))
     }
 
+    @Test("a directory is an input error saying so")
+    func directory() {
+        let path = URL(fileURLWithPath: Self.fixture("README.md")).deletingLastPathComponent().path
+        let result = run(["trace-summary", path])
+        #expect(result.code == 2)
+        #expect(result.err == "syncsim trace-summary: \(path) is a directory\n")
+    }
+
     @Test("a bad --port is a usage error")
     func badPort() {
         let result = run(["trace-summary", Self.fixture("dns_tcp.pcap"), "--port", "70000"])

@@ -33,6 +33,32 @@ private struct CountingWorld: WorldProbe {
         }
     }
 
+    @Test("a failed condition on the server's texts shows the texts found by its deadline", arguments: [
+        Condition.serverTexts(chat: "a+b", texts: ["m0", "x"]),
+        Condition.serverOrder(chat: "a+b", texts: ["x", "m0"]),
+    ])
+    func foundTexts(condition: Condition) throws {
+        let expectations = Expectations(eventually: [Eventually(within: .seconds(10), condition)])
+        var monitor = ExpectationMonitor(expectations)
+        var world = CountingWorld()
+        world.now = .start + .seconds(5)
+        world.messageCount = 2
+        monitor.observe(world)
+        world.now = .start + .seconds(30)
+        world.messageCount = 3
+        monitor.observe(world)
+        let violations = monitor.finish(at: .start + .minutes(1), metrics: [], schedule: [], traceTail: [])
+        #expect(violations.map(\.found) == ["server texts [\"m0\", \"m1\"] by 10.000s"])
+    }
+
+    @Test("a long list of found texts shows the first and last ten")
+    func longList() {
+        let texts = (0..<25).map { "t\($0)" }
+        let head = (0..<10).map { "\"t\($0)\"" }.joined(separator: ", ")
+        let tail = (15..<25).map { "\"t\($0)\"" }.joined(separator: ", ")
+        #expect(ExpectationMonitor.list(texts) == "[\(head), ... 5 more ..., \(tail)]")
+    }
+
     @Test("conditions true before their deadline hold; late ones and broken bounds are violations")
     func monitors() throws {
         var monitor = ExpectationMonitor(Self.scenario.expectations)

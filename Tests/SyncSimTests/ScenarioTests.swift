@@ -51,7 +51,11 @@ import Testing
         #expect(scenario.checkedInvariants == [.C1, .T2])
         #expect(scenario.expectations.eventually.count == 1)
         #expect(scenario.expectations.metricBounds.map(\.description) == ["reconnects <= 3.0"])
-        #expect(scenario.problems().isEmpty)
+        // The sample's structure is consistent; only the names the world does not know are problems.
+        let problems = scenario.problems().map(\.description)
+        #expect(problems.count == 2)
+        #expect(problems.contains { $0.contains("client 'bob': unknown link profile 'LTE-M'") })
+        #expect(problems.contains { $0.contains("server: unknown parameter 'historyPageSize'") })
     }
 
     @Test("every step keeps the file and line of its DSL call")
@@ -123,6 +127,27 @@ import Testing
         #expect(problems.contains { $0.contains("no earlier step is labelled 'missing'") })
         #expect(problems.allSatisfy { $0.hasPrefix("SyncSimTests/ScenarioTests.swift:") })
         #expect(problems.allSatisfy { $0.contains("scenario 'broken'") })
+    }
+
+    @Test("validation names unknown parameters, bad values, unknown profiles and mutants with what is valid")
+    func parameterValidation() {
+        let scenario = Scenario("typos", summary: "s", seeds: [1]) {
+            Server(parameters: ["processingDelays": .duration(.seconds(1))])
+            Client("alice", profile: .edge, parameters: ["historyPagesize": .int(10)])
+            Client("bob", profile: "LTE-X")
+            Client("carol", profile: .edge, parameters: ["pongTimeout": .int(5)])
+            Client("dave", profile: .edge, mutant: "no-such-mutant")
+        }
+        let problems = scenario.problems().map(\.description)
+        #expect(problems.count == 5)
+        #expect(problems.contains {
+            $0.hasPrefix("SyncSimTests/ScenarioTests.swift:")
+                && $0.contains("scenario 'typos': client 'alice': unknown parameter 'historyPagesize' (valid: backoff")
+        })
+        #expect(problems.contains { $0.contains("client 'bob': unknown link profile 'LTE-X' (valid: ") })
+        #expect(problems.contains { $0.contains("client 'carol': parameter 'pongTimeout' expects a duration") })
+        #expect(problems.contains { $0.contains("client 'dave': unknown mutant 'no-such-mutant' (valid: ") })
+        #expect(problems.contains { $0.contains("server: unknown parameter 'processingDelays' (valid: ") })
     }
 
     @Test("withMutant puts the mutant on every client")

@@ -17,6 +17,18 @@ private struct NeedsThreeSteps: ScenarioExecutor {
     }
 }
 
+/// Fails `eventually: texts` when a client runs a mutant, or (with any engine) when the send of "one" is gone.
+private struct TextsNeedOne: ScenarioExecutor {
+    static let target = CheckID.eventually("texts")
+
+    func run(_ scenario: Scenario, seed: UInt64, options: RunOptions) -> RunResult {
+        let hasOne = scenario.steps.contains { $0.action == .sendText(client: "alice", chat: "alice+bob", text: "one") }
+        let fails = scenario.clients.contains { $0.mutant != nil } || !hasOne
+        let violations = fails ? [Violation(check: Self.target, time: .start, expected: "x", found: "y")] : []
+        return RunResult(scenario: scenario.name, seed: seed, digest: 0, violations: violations)
+    }
+}
+
 @Suite struct ShrinkerTests {
     static let noisy = Scenario("noisy", summary: "s", seeds: [1, 2, 3]) {
         Server(history: ["alice+bob": 64])
@@ -53,6 +65,67 @@ private struct NeedsThreeSteps: ScenarioExecutor {
         let source = outcome.scenario.dslSource()
         #expect(source.contains("At(.seconds(3)) { Send(from: \"alice\", text: \"only once\", in: \"alice+bob\") }"))
         #expect(source.contains("LinkDown(\"alice\", for: .milliseconds(7500))"))
+    }
+
+    /// A send retried over a 25 s outage, between two other sends, with a texts condition that names all three.
+    static let retried = Scenario("retried-send", summary: "s", seeds: [1]) {
+        Server()
+        Client("alice", profile: .edge)
+        Client("bob", profile: .threeG)
+        Timeline {
+            At(.seconds(2)) { Send(from: "alice", text: "one", in: "alice+bob") }
+            At(.seconds(5)) { OpenChat("alice", "alice+bob") }
+            At(.seconds(6)) { Send(from: "alice", text: "hi", in: "alice+bob") }
+            At(.milliseconds(6_300)) { LinkDown("alice", for: .seconds(25)) }
+            At(.seconds(60)) { Send(from: "alice", text: "two", in: "alice+bob") }
+        }
+        Expect {
+            Invariants(.all)
+            Eventually(within: .minutes(3), .serverTexts(chat: "alice+bob", texts: ["one", "hi", "two"]))
+            MetricBound("reconnects", atMost: 100)
+        }
+    }
+
+    @Test("a shrunk mutant failure passes with the reference engine and fails the same check with the mutant")
+    func mutantRegression() throws {
+        let mutant = "resend-new-cid"
+        let executor = WorldExecutor()
+        let original = executor.run(Self.retried.withMutant(mutant), seed: 1, options: RunOptions(mutant: mutant))
+        let target = try #require(original.violations.first?.check)
+        #expect(target == .invariant(.T2))
+        let shrinker = Shrinker(executor: executor, options: RunOptions(mutant: mutant))
+        let outcome = try #require(shrinker.shrink(Self.retried, seed: 1, target: target))
+        let shrunk = outcome.scenario
+        #expect(shrunk.name == "retried-send-shrunk")
+        #expect(shrunk.clients.allSatisfy { $0.mutant == nil })
+        #expect(!shrunk.dslSource().contains("mutant"))
+        #expect(shrunk.expectations.eventually.isEmpty)
+        #expect(shrunk.expectations.metricBounds.isEmpty)
+        #expect(shrunk.checkedInvariants == Self.retried.checkedInvariants)
+        #expect(shrunk.steps.count < Self.retried.steps.count)
+
+        let reference = executor.run(shrunk, seed: 1, options: RunOptions())
+        #expect(reference.violations.map(\.description) == [])
+        let mutated = executor.run(shrunk.withMutant(mutant), seed: 1, options: RunOptions(mutant: mutant))
+        #expect(mutated.violations.first?.check == target)
+    }
+
+    @Test("shrinking keeps the failing eventually-condition and drops the others")
+    func keepsTargetExpectation() {
+        let expectations = Self.retried.expectations
+        let target = CheckID.eventually(expectations.eventually[0].condition.description)
+        let kept = expectations.keeping(target)
+        #expect(kept.eventually.map(\.condition.description) == [expectations.eventually[0].condition.description])
+        #expect(kept.metricBounds.isEmpty)
+        #expect(kept.invariants == expectations.invariants)
+        #expect(expectations.keeping(.metricBound("reconnects <= 100.0")).metricBounds.count == 1)
+    }
+
+    @Test("with a mutant, a step the reference engine needs to hold the failing condition is kept")
+    func keepsStepsTheReferenceNeeds() throws {
+        let shrinker = Shrinker(executor: TextsNeedOne(), options: RunOptions(mutant: "resend-new-cid"))
+        let outcome = try #require(shrinker.shrink(Self.retried, seed: 1, target: TextsNeedOne.target))
+        #expect(outcome.scenario.steps.map(\.action) == [.sendText(client: "alice", chat: "alice+bob", text: "one")])
     }
 
     @Test("a run that does not fail the target is not shrunk")

@@ -3,7 +3,8 @@ extension Scenario {
     ///
     /// Checks: a name and at least one seed; unique client names; chats whose members are all clients;
     /// steps that name known clients and chats the client belongs to; resolvable timings; non-negative
-    /// durations and counts; probabilities in 0...1.
+    /// durations and counts; probabilities in 0...1; client and server parameter names and values, link profile
+    /// and mutant names the world knows (so a typo is an input error before any run, not a failed run).
     public func problems() -> [ScenarioError] {
         var found: [ScenarioError] = []
         func problem(_ text: String, _ location: SourceLocation) {
@@ -19,6 +20,21 @@ extension Scenario {
             if client.name.isEmpty || client.name.contains("+") {
                 problem("client name '\(client.name)' must be non-empty without '+'", client.location)
             }
+        }
+        for client in clients {
+            do {
+                _ = try ClientSetup(client, token: "")
+            } catch {
+                problem("\(error)", client.location)
+            }
+            if LinkProfile.named(client.profile.rawValue) == nil {
+                problem("\(WorldError.unknownProfile(client.profile.rawValue, client: client.name))", client.location)
+            }
+        }
+        do {
+            _ = try ServerSetup(server)
+        } catch {
+            problem("\(error)", server.location)
         }
         let clientNames = Set(clients.map(\.name))
         for chat in chats {

@@ -7,11 +7,15 @@ public struct ExpectationMonitor {
     private let eventually: [Eventually]
     private let metricBounds: [MetricBound]
     private var satisfied: [Bool]
+    /// Per condition on the server's texts, the texts seen at its last observation before the deadline (for the
+    /// report's `found`); nil for other conditions or before any observation.
+    private var lastTexts: [[String]?]
 
     public init(_ expectations: Expectations) {
         eventually = expectations.eventually
         metricBounds = expectations.metricBounds
         satisfied = Array(repeating: false, count: expectations.eventually.count)
+        lastTexts = Array(repeating: nil, count: expectations.eventually.count)
     }
 
     /// The earliest deadline of a condition not yet satisfied, as an instant; nil when none is pending.
@@ -26,7 +30,17 @@ public struct ExpectationMonitor {
     public mutating func observe(_ world: any WorldProbe) {
         for index in eventually.indices where !satisfied[index] {
             guard world.now <= .start + eventually[index].deadline else { continue }
-            if eventually[index].condition.isSatisfied(in: world) { satisfied[index] = true }
+            let condition = eventually[index].condition
+            if condition.isSatisfied(in: world) {
+                satisfied[index] = true
+            } else {
+                switch condition {
+                case .serverTexts(let chat, _), .serverOrder(let chat, _):
+                    lastTexts[index] = world.serverMessages(in: chat).map(\.text)
+                default:
+                    break
+                }
+            }
         }
     }
 
@@ -52,7 +66,8 @@ public struct ExpectationMonitor {
                     check: .eventually(item.condition.description),
                     time: deadline,
                     expected: "\(item.condition) within \(item.deadline) (\(item.location))",
-                    found: "not true by \(deadline)",
+                    found: lastTexts[index].map { "server texts \(Self.list($0)) by \(deadline)" }
+                        ?? "not true by \(deadline)",
                     lastStep: schedule.lastStep(atOrBefore: deadline),
                     traceTail: traceTail
                 )
@@ -75,6 +90,14 @@ public struct ExpectationMonitor {
             }
         }
         return violations
+    }
+
+    /// `["a", "b"]`; a long list as its first and last ten texts with the count between.
+    static func list(_ texts: [String]) -> String {
+        guard texts.count > 20 else { return "\(texts)" }
+        let head = texts.prefix(10).map { "\($0)".debugDescription }.joined(separator: ", ")
+        let tail = texts.suffix(10).map { "\($0)".debugDescription }.joined(separator: ", ")
+        return "[\(head), ... \(texts.count - 20) more ..., \(tail)]"
     }
 }
 

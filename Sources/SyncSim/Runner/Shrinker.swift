@@ -4,6 +4,12 @@
 /// Greedy and deterministic: it re-runs candidates through the executor with the one failing seed and keeps a
 /// candidate when it is valid and its run still breaks the target check. Steps are first made absolute
 /// (`Scenario.withAbsoluteTiming()`), so removing one never moves another. Runs stop at `maxRuns`.
+///
+/// The result is a regression to paste into the catalog: it is named `<name>-shrunk`, keeps the invariants and only
+/// the expectation whose failure is preserved (other eventually-conditions and metric bounds may refer to steps
+/// that were removed), and leaves `options.mutant` out of its clients. With a mutant, a candidate that breaks a
+/// non-invariant target must also hold that check with the reference engine, so the regression fails because of
+/// the mutant and not because shrinking made the expectation impossible.
 public struct Shrinker: Sendable {
     public var executor: any ScenarioExecutor
     public var options: RunOptions
@@ -26,12 +32,14 @@ public struct Shrinker: Sendable {
         public var runs: Int
     }
 
-    /// Shrinks `scenario`, whose run with `seed` broke `target`.
+    /// Shrinks `scenario`, whose run with `seed` (and `options.mutant` forced on every client) broke `target`.
+    /// - Parameter scenario: the scenario as written, without `options.mutant` applied to its clients.
     /// - Returns: the smallest failing scenario found, or nil when the scenario's run does not break `target`
     ///   (or its timing cannot be resolved).
     public func shrink(_ scenario: Scenario, seed: UInt64, target: CheckID) -> Outcome? {
         guard var current = try? scenario.withAbsoluteTiming() else { return nil }
         current.seeds = [seed]
+        current.expectations = current.expectations.keeping(target)
         var state = State(shrinker: self, seed: seed, target: target)
         guard let first = state.fails(current) else { return nil }
         var best = first
@@ -44,6 +52,7 @@ public struct Shrinker: Sendable {
             progressed = state.shortenFaults(of: &current, best: &best) || progressed
             progressed = state.shrinkHistory(of: &current, best: &best) || progressed
         }
+        current.name = scenario.name + "-shrunk"
         return Outcome(scenario: current, result: best, runs: state.runs)
     }
 
@@ -55,12 +64,24 @@ public struct Shrinker: Sendable {
 
         var hasBudget: Bool { runs < shrinker.maxRuns }
 
-        /// The run of `candidate` when it is valid and still breaks the target; nil otherwise.
+        /// The run of `candidate` when it is valid and still breaks the target (and, with a mutant and a
+        /// non-invariant target, the reference engine holds the target); nil otherwise.
         mutating func fails(_ candidate: Scenario) -> RunResult? {
             guard hasBudget, candidate.problems().isEmpty else { return nil }
             runs += 1
-            let result = shrinker.executor.run(candidate, seed: seed, options: shrinker.options)
-            return result.violations.contains { $0.check == target } ? result : nil
+            let options = shrinker.options
+            let mutated = options.mutant.map { candidate.withMutant($0) } ?? candidate
+            let result = shrinker.executor.run(mutated, seed: seed, options: options)
+            guard result.violations.contains(where: { $0.check == target }) else { return nil }
+            if options.mutant != nil, !target.isInvariant {
+                guard hasBudget else { return nil }
+                runs += 1
+                var reference = options
+                reference.mutant = nil
+                let control = shrinker.executor.run(candidate, seed: seed, options: reference)
+                if control.violations.contains(where: { $0.check == target }) { return nil }
+            }
+            return result
         }
 
         /// Removes chunks of the steps matching `isCandidate`, halving the chunk size down to single steps.
@@ -161,6 +182,22 @@ public struct Shrinker: Sendable {
             }
             return progressed
         }
+    }
+}
+
+extension CheckID {
+    /// Whether the check is an invariant (rather than an eventually-condition, a metric bound or determinism).
+    var isInvariant: Bool { if case .invariant = self { true } else { false } }
+}
+
+extension Expectations {
+    /// These expectations with the invariants and only the eventually-condition or metric bound that is `target`.
+    func keeping(_ target: CheckID) -> Expectations {
+        Expectations(
+            invariants: invariants,
+            eventually: eventually.filter { CheckID.eventually($0.condition.description) == target },
+            metricBounds: metricBounds.filter { CheckID.metricBound($0.description) == target }
+        )
     }
 }
 

@@ -17,7 +17,7 @@ struct ClientSetup {
 
     init(_ spec: ClientSpec, token: String) throws {
         parameters = ClientParameters(token: token, deviceId: "device-\(spec.name)")
-        let owner = "client \(spec.name)"
+        let owner = "client '\(spec.name)'"
         if let name = spec.mutant {
             guard let mutant = SyncClient.Mutant(rawValue: name) else {
                 throw WorldError.unknownMutant(name, client: spec.name)

@@ -37,15 +37,15 @@ public struct WorldError: Error, Hashable, CustomStringConvertible {
     public var description: String {
         switch code {
         case .unknownParameter(let name, let owner, let valid):
-            "\(owner): unknown parameter '\(name)'; valid parameters: \(valid.joined(separator: ", "))"
+            "\(owner): unknown parameter '\(name)' (valid: \(valid.joined(separator: ", ")))"
         case .badParameterValue(let name, let owner, let expected, let found):
             "\(owner): parameter '\(name)' expects \(expected), found \(found)"
         case .unknownProfile(let name, let client):
-            "client \(client): unknown link profile '\(name)'; known profiles: "
-                + LinkProfile.catalog.map(\.name).joined(separator: ", ")
+            "client '\(client)': unknown link profile '\(name)' (valid: "
+                + LinkProfile.catalog.map(\.name).joined(separator: ", ") + ")"
         case .unknownMutant(let name, let client):
-            "client \(client): unknown mutant '\(name)'; known mutants: "
-                + SyncClient.Mutant.allCases.map(\.rawValue).joined(separator: ", ")
+            "client '\(client)': unknown mutant '\(name)' (valid: "
+                + SyncClient.Mutant.allCases.map(\.rawValue).joined(separator: ", ") + ")"
         case .unresolvableTimeline(let detail):
             "the timeline does not resolve: \(detail)"
         case .database(let detail, let client):

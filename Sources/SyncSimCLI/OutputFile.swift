@@ -1,0 +1,64 @@
+import Foundation
+
+/// Report files a command will write, checked and created (empty) before any run, so a typo in a path costs no
+/// runs and cannot hide a failed check behind exit code 2.
+enum OutputFile {
+    /// Checks that `path` can be written and creates it empty (truncating an existing file).
+    /// - Throws: `OutputFileError`: `cannot write FILE: no such directory DIR`, `FILE is a directory`, or the
+    ///   system's reason (`permission denied`).
+    static func prepare(_ path: String) throws {
+        let fileManager = FileManager.default
+        var isDirectory: ObjCBool = false
+        if fileManager.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw OutputFileError(path: path, isDirectory: true)
+        }
+        let parent = (path as NSString).deletingLastPathComponent
+        let directory = parent.isEmpty ? "." : parent
+        if !fileManager.fileExists(atPath: directory, isDirectory: &isDirectory) || !isDirectory.boolValue {
+            throw OutputFileError(path: path, reason: "no such directory \(directory)")
+        }
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        guard descriptor >= 0 else {
+            throw OutputFileError(path: path, reason: String(cString: strerror(errno)).lowercased())
+        }
+        close(descriptor)
+    }
+
+    /// Prepares every path given, in order; nils are skipped.
+    /// - Throws: `OutputFileError` for the first path that cannot be written.
+    static func prepare(_ paths: [String?]) throws {
+        for path in paths.compactMap({ $0 }) { try prepare(path) }
+    }
+
+    /// Writes `text` to `path`.
+    /// - Throws: `OutputFileError` naming the file and a readable reason.
+    static func write(_ text: String, to path: String) throws {
+        do {
+            try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        } catch {
+            try prepare(path)
+            throw OutputFileError(path: path, reason: (error as NSError).localizedFailureReason
+                ?? error.localizedDescription)
+        }
+    }
+}
+
+/// A report file could not be written; exit code 2 (or 1 when a check failed as well).
+struct OutputFileError: Error, CustomStringConvertible {
+    var path: String
+    var reason: String
+    var isDirectory = false
+
+    init(path: String, reason: String) {
+        self.path = path
+        self.reason = reason
+    }
+
+    init(path: String, isDirectory: Bool) {
+        self.path = path
+        self.reason = "is a directory"
+        self.isDirectory = isDirectory
+    }
+
+    var description: String { isDirectory ? "\(path) is a directory" : "cannot write \(path): \(reason)" }
+}
