@@ -24,6 +24,22 @@ enum OutputFile {
         close(descriptor)
     }
 
+    /// Checks that `path` is a directory, creating it (and its parents) when missing.
+    /// - Throws: `OutputFileError`: `FILE is not a directory`, or the system's reason.
+    static func prepareDirectory(_ path: String) throws {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
+            guard isDirectory.boolValue else { throw OutputFileError(path: path, reason: "is not a directory") }
+            return
+        }
+        do {
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        } catch {
+            throw OutputFileError(path: path, reason: (error as NSError).localizedFailureReason
+                ?? error.localizedDescription)
+        }
+    }
+
     /// Prepares every path given, in order; nils are skipped.
     /// - Throws: `OutputFileError` for the first path that cannot be written.
     static func prepare(_ paths: [String?]) throws {

@@ -30,6 +30,8 @@ struct RunCommand {
               --junit FILE         also write JUnit XML to FILE (one testcase per scenario and seed)
               --json               print one JSON object per run instead of the human lines; summary on stderr
               --trace FILE         write every run's trace records to FILE
+              --store-dir DIR      keep each client's SQLite database as a file in DIR (created if missing),
+                                   named SCENARIO-seedSEED-CLIENT.sqlite; default: in memory
               --check-determinism  run each seed twice and fail when the trace digests differ
               --jobs N             run up to N runs in parallel (default 1); output order does not change
               --shrink             reduce each failing run to a smaller scenario that still fails the same
@@ -58,6 +60,7 @@ struct RunCommand {
     var randomBase: UInt64?
     var mutant: String?
     var junitPath: String?
+    var storeDirectory: String?
     var printsJSON = false
     var tracePath: String?
     var checksDeterminism = false
@@ -84,6 +87,7 @@ struct RunCommand {
         }
         junitPath = try list.value(of: "--junit")
         tracePath = try list.value(of: "--trace")
+        storeDirectory = try list.value(of: "--store-dir")
         printsJSON = list.flag("--json")
         checksDeterminism = list.flag("--check-determinism")
         shrinks = list.flag("--shrink")
@@ -146,11 +150,12 @@ struct RunCommand {
         }
         if invalid { return ExitCode.usage }
         try OutputFile.prepare([junitPath, tracePath])
+        if let storeDirectory { try OutputFile.prepareDirectory(storeDirectory) }
         let base = randomCount > 0 ? (randomBase ?? defaultRandomBase()) : 0
         let prepared = scenarios.map { scenario in mutant.map { scenario.withMutant($0) } ?? scenario }
         let plan = RunPlan(scenarios: prepared, seeds: seeds, randomCount: randomCount, randomBase: base)
         let jobs = plan.jobs
-        let options = RunOptions(mutant: mutant, recordsTrace: tracePath != nil)
+        let options = RunOptions(mutant: mutant, recordsTrace: tracePath != nil, storeDirectory: storeDirectory)
         let checksDeterminism = self.checksDeterminism
 
         var results: [RunResult?] = Array(repeating: nil, count: jobs.count)

@@ -1,3 +1,4 @@
+import Foundation
 import Scenarios
 import Testing
 @testable import SyncSim
@@ -78,6 +79,30 @@ import Testing
         #expect(first.digest == second.digest)
         #expect(first.metrics == second.metrics)
         #expect(first.digest != other.digest)
+    }
+
+    @Test("--store-dir keeps each client's database as a file and changes nothing in the run")
+    func storeDirectoryKeepsFiles() throws {
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("syncsim-store-\(getpid())").path
+        try? FileManager.default.removeItem(atPath: directory)
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let inMemory = WorldExecutor().run(Self.twoOnEdge, seed: 1, options: RunOptions())
+        let onDisk = WorldExecutor().run(Self.twoOnEdge, seed: 1, options: RunOptions(storeDirectory: directory))
+        #expect(onDisk.violations.map(\.description) == [])
+        #expect(onDisk.digest == inMemory.digest)
+        for client in ["alice", "bob"] {
+            #expect(FileManager.default.fileExists(atPath: directory + "/two-on-edge-seed1-\(client).sqlite"))
+        }
+        // A second run replaces its own files; a foreign file in their place is refused, never deleted.
+        let again = WorldExecutor().run(Self.twoOnEdge, seed: 1, options: RunOptions(storeDirectory: directory))
+        #expect(again.digest == inMemory.digest)
+        let foreign = directory + "/two-on-edge-seed1-bob.sqlite"
+        try Data("not a database".utf8).write(to: URL(fileURLWithPath: foreign))
+        let refused = WorldExecutor().run(Self.twoOnEdge, seed: 1, options: RunOptions(storeDirectory: directory))
+        #expect(refused.violations.first?.description.contains("not an SQLite database") == true)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: foreign)) == Data("not a database".utf8))
     }
 
     @Test("an unknown client parameter is an error naming the valid ones")

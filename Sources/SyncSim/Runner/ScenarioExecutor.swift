@@ -14,9 +14,14 @@ public struct RunOptions: Hashable, Sendable {
     public var mutant: String?
     /// Whether the result should carry the whole trace (for `--trace FILE`).
     public var recordsTrace: Bool
+    /// A directory (existing) where each client's SQLite database is kept as a file for inspection, named
+    /// `<scenario>-seed<seed>-<client>.sqlite`; nil keeps databases in memory (the default: ten thousand clients
+    /// need no file descriptors).
+    public var storeDirectory: String?
 
-    public init(mutant: String? = nil, recordsTrace: Bool = false) {
+    public init(mutant: String? = nil, recordsTrace: Bool = false, storeDirectory: String? = nil) {
         self.mutant = mutant
         self.recordsTrace = recordsTrace
+        self.storeDirectory = storeDirectory
     }
 }

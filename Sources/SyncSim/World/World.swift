@@ -1,3 +1,4 @@
+import Foundation
 /// One run of a scenario: the sans-IO server and client cores wired onto a SimNet network, in virtual time.
 ///
 /// A world is built per (scenario, seed): a `Network` seeded from the run seed, a server host on a datacenter link
@@ -132,7 +133,12 @@ public final class World {
             let host = network.addHost(named: spec.name, link: profile)
             let database: SQLiteDatabase
             do {
-                database = try SQLiteDatabase()
+                if let directory = options.storeDirectory {
+                    database = try Self.openStoreFile(
+                        directory: directory, scenario: scenario.name, seed: seed, client: spec.name)
+                } else {
+                    database = try SQLiteDatabase()
+                }
             } catch {
                 throw WorldError.database("\(error)", client: spec.name)
             }
@@ -262,4 +268,20 @@ public final class World {
     func clientIndex(_ name: String) -> Int? { clientIndexByName[name] }
 
     func chatId(_ name: String) -> Int64? { chatIdByName[name] }
+
+    /// Opens a fresh database file for one client of one run. A file left by an earlier run is replaced, but only
+    /// after `ClientDatabase.open` has recognised it as a SyncSim client database, so a foreign file is never
+    /// deleted.
+    /// - Throws: `ClientDatabaseError` for a foreign or unreadable file; a file system error when it cannot be
+    ///   removed.
+    private static func openStoreFile(
+        directory: String, scenario: String, seed: UInt64, client: String
+    ) throws -> SQLiteDatabase {
+        let path = directory + "/" + "\(scenario)-seed\(seed)-\(client).sqlite"
+        if FileManager.default.fileExists(atPath: path) {
+            _ = try ClientDatabase.open(path: path)
+            try FileManager.default.removeItem(atPath: path)
+        }
+        return try ClientDatabase.open(path: path)
+    }
 }
