@@ -11,6 +11,7 @@ enum CommandRegistry {
         SweepCommand.spec,
         MergeCommand.spec,
         TraceDecodeCommand.spec,
+        ReplayCommand.spec,
     ]
 
     static var names: [String] { all.map(\.name) }
