@@ -67,7 +67,7 @@ struct ReplayScenarioEmitter {
             if let closesAt = connection.closesAt,
                let reconnect = timeline.connections.first(where: {
                    $0.client.hasPrefix(client.address + ":") && $0.opensAt > closesAt }) {
-                timed.append((closesAt, .outage(client: client.name, duration: reconnect.opensAt - closesAt,
+                timed.append((closesAt, .outage(client: client.name, duration: Self.rounded(reconnect.opensAt - closesAt),
                                                 mode: .silently)))
             }
         }
