@@ -12,6 +12,8 @@ enum CommandRegistry {
         MergeCommand.spec,
         TraceDecodeCommand.spec,
         ReplayCommand.spec,
+        ServeCommand.spec,
+        ClientCommand.spec,
     ]
 
     static var names: [String] { all.map(\.name) }

@@ -17,7 +17,8 @@ struct ReplayWorldModel {
     var chats: [(id: Int64, members: [Int64])] = []
     /// Messages that existed before the capture, by chat, in id order.
     var history: [(chatId: Int64, messages: [ChatMessage])] = []
-    /// The server clock at virtual time zero, from the first server time seen (SESSION_INIT or LOGIN response).
+    /// The server clock at virtual time zero: the largest (server time - capture time) over SESSION_INIT and LOGIN
+    /// answers, so no server time the capture shows lies ahead of the rebuilt server's clock.
     var epochMilliseconds: Int64 = 1_700_000_000_000
     /// The user each client address logged in as, in first-login order.
     var userIdByClient: [(client: String, userId: Int64)] = []
@@ -57,9 +58,9 @@ struct ReplayWorldModel {
                         members[chat.id, default: []].formUnion(chat.members)
                         if let message = chat.lastMessage { seen[chat.id, default: [:]][message.id] = message }
                     }
-                    epoch = epoch ?? response.time - entry.time.nanosecondsSinceStart / 1_000_000
+                    epoch = max(epoch ?? .min, Self.epoch(serverTime: response.time, seenAt: entry.time))
                 case .sessionInitResponse(let response):
-                    epoch = epoch ?? response.time - entry.time.nanosecondsSinceStart / 1_000_000
+                    epoch = max(epoch ?? .min, Self.epoch(serverTime: response.time, seenAt: entry.time))
                 case .chatHistoryResponse(let response):
                     for message in response.messages {
                         // The chat is not in the response; the request with the same seq names it.
@@ -111,6 +112,12 @@ struct ReplayWorldModel {
             }
         }
         return server
+    }
+
+    /// The latest epoch a server time seen at `time` allows: the rebuilt server's clock is never behind a server
+    /// time the capture shows (the time was stamped before the capture saw it), rounded up to whole milliseconds.
+    static func epoch(serverTime: Int64, seenAt time: SimInstant) -> Int64 {
+        serverTime - time.nanosecondsSinceStart / 1_000_000
     }
 
     func name(ofUser id: Int64) -> String? { users.first { $0.id == id }?.name }
