@@ -30,7 +30,7 @@ enum ClientCommand {
         try arguments.finish()
         let steps = try ClientScriptStep.parse(script)
         let output = console
-        var client = try RealSocketClient(port: UInt16(port), user: user, seed: seed, log: { output.out($0) })
+        var client = try RealSocketClient(port: UInt16(port), user: user, seed: seed, log: { output.err($0) })
         let summary = try client.run(steps)
         let view = client.engine.view
         let cached = view.chunkStores.keys.sorted().map { "chat \($0): \(view.chunkStores[$0]!.messages.count) messages" }

@@ -10,7 +10,8 @@ enum ServeCommand {
             usage: syncsim serve --port P [--profile NAME] [--seed N] [--duration SECONDS] [--max-connections N]
 
             Runs the sans-IO SyncServer behind a TCP listener on 127.0.0.1:P (loopback only; P 0 picks a free
-            port, printed on the first line). Its users, chats and history come from a catalog scenario's
+            port, printed on standard error's first line; log lines go to standard error, the summary to
+            standard output). Its users, chats and history come from a catalog scenario's
             topology (--profile NAME, default reconnect-during-send: users alice and bob, tokens token-alice and
             token-bob, chat alice+bob); its random draws from --seed (default 1). Time is the wall clock since
             start. It stops by itself after --duration seconds (default 30), or once --max-connections
@@ -36,8 +37,8 @@ enum ServeCommand {
         let output = console
         var server = try RealSocketServer(
             server: world.server, port: UInt16(port), duration: .seconds(Int64(duration)),
-            maxConnections: maxConnections, log: { output.out($0) })
-        console.out("serve: listening on 127.0.0.1:\(server.port) (profile \(profile), seed \(seed))")
+            maxConnections: maxConnections, log: { output.err($0) })
+        console.err("serve: listening on 127.0.0.1:\(server.port) (profile \(profile), seed \(seed))")
         let summary = server.run()
         console.out("serve: \(summary.connections) connections, \(summary.framesReceived) frames received, "
             + "\(summary.framesSent) frames sent")
