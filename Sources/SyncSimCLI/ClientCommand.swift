@@ -17,7 +17,8 @@ enum ClientCommand {
               wait DURATION      let the client run for 2s, 500ms, ... (at most 10 minutes)
             Time is the wall clock since start; --seed (default 1) seeds the engine's random draws.
 
-            example: syncsim client --port 7000 --script "login; open alice+bob; send alice+bob hello; scroll alice+bob 50; wait 2s"
+            example: syncsim client --port 7000 \\
+                       --script "login; open alice+bob; send alice+bob hello; scroll alice+bob 50; wait 2s"
             """,
         run: { arguments, console in try run(&arguments, &console) }
     )
@@ -33,9 +34,12 @@ enum ClientCommand {
         var client = try RealSocketClient(port: UInt16(port), user: user, seed: seed, log: { output.err($0) })
         let summary = try client.run(steps)
         let view = client.engine.view
-        let cached = view.chunkStores.keys.sorted().map { "chat \($0): \(view.chunkStores[$0]!.messages.count) messages" }
+        let cached = view.chunkStores.keys.sorted().map {
+            "chat \($0): \(view.chunkStores[$0]!.messages.count) messages"
+        }
         console.out("client: \(user) \(summary.connections) connections, \(summary.framesSent) frames sent, "
-            + "\(summary.framesReceived) frames received; " + (cached.isEmpty ? "no chat loaded" : cached.joined(separator: ", ")))
+            + "\(summary.framesReceived) frames received; "
+            + (cached.isEmpty ? "no chat loaded" : cached.joined(separator: ", ")))
         return ExitCode.success
     }
 }

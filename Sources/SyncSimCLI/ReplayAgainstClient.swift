@@ -47,7 +47,9 @@ struct ReplayAgainstClient {
         var cancelled: Set<ClientTimerID> = []
         schedule(.start, at: .start)
         let deadline = timeline.end + .seconds(Int64(30))
-        while let next = queue.indices.min(by: { (queue[$0].time, queue[$0].order) < (queue[$1].time, queue[$1].order) }) {
+        while let next = queue.indices.min(by: {
+            (queue[$0].time, queue[$0].order) < (queue[$1].time, queue[$1].order)
+        }) {
             let (now, _, event) = queue.remove(at: next)
             guard now <= deadline else { break }
             if case .timerFired(let timer) = event, cancelled.remove(timer) != nil { continue }

@@ -52,7 +52,9 @@ struct ReplayAgainstServer {
         var closed: Set<Int> = []
         // Requests still processing at the capture's end get the longest processing delay to finish.
         let deadline = timeline.end + .seconds(Int64(60))
-        while let next = queue.indices.min(by: { (queue[$0].time, queue[$0].order) < (queue[$1].time, queue[$1].order) }) {
+        while let next = queue.indices.min(by: {
+            (queue[$0].time, queue[$0].order) < (queue[$1].time, queue[$1].order)
+        }) {
             let (time, _, event) = queue.remove(at: next)
             guard time <= deadline else { break }
             if case .timerFired(let timer) = event, cancelled.contains(timer) { continue }

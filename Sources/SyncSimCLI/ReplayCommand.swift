@@ -69,7 +69,8 @@ enum ReplayCommand {
             guard against == "client" else { throw UsageError("--mutant goes with --against client") }
             mutant = found
         }
-        let decoding = try TraceDecoder().decode(path: file, readOptions: TraceReader.Options(ports: ports.isEmpty ? nil : Set(ports)))
+        let readOptions = TraceReader.Options(ports: ports.isEmpty ? nil : Set(ports))
+        let decoding = try TraceDecoder().decode(path: file, readOptions: readOptions)
         let timeline = ReplayTimeline(decoding)
         guard !timeline.connections.isEmpty else { throw UsageError("\(file): no TCP connection to replay") }
         let model = ReplayWorldModel(timeline)

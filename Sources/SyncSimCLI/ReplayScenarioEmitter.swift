@@ -67,8 +67,8 @@ struct ReplayScenarioEmitter {
             if let closesAt = connection.closesAt,
                let reconnect = timeline.connections.first(where: {
                    $0.client.hasPrefix(client.address + ":") && $0.opensAt > closesAt }) {
-                timed.append((closesAt, .outage(client: client.name, duration: Self.rounded(reconnect.opensAt - closesAt),
-                                                mode: .silently)))
+                let downtime = Self.rounded(reconnect.opensAt - closesAt)
+                timed.append((closesAt, .outage(client: client.name, duration: downtime, mode: .silently)))
             }
         }
         timed.sort { $0.time < $1.time }
@@ -116,7 +116,8 @@ struct ReplayScenarioEmitter {
             for entry in connection.entries {
                 if entry.direction == .clientToServer, entry.packet.cmd == .request {
                     sent[entry.packet.seq] = entry.time
-                } else if entry.direction == .serverToClient, entry.packet.cmd == .response || entry.packet.cmd == .error,
+                } else if entry.direction == .serverToClient,
+                          entry.packet.cmd == .response || entry.packet.cmd == .error,
                           let start = sent.removeValue(forKey: entry.packet.seq) {
                     times.append(entry.time - start)
                 }

@@ -65,7 +65,8 @@ struct ReplayWorldModel {
                     for message in response.messages {
                         // The chat is not in the response; the request with the same seq names it.
                         let request = connection.entries.last {
-                            $0.direction == .clientToServer && $0.packet.seq == entry.packet.seq && $0.time <= entry.time
+                            $0.direction == .clientToServer && $0.packet.seq == entry.packet.seq
+                                && $0.time <= entry.time
                         }
                         if case .chatHistory(let asked)? = request?.packet.body {
                             seen[asked.chatId, default: [:]][message.id] = message

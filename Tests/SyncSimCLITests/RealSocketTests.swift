@@ -6,7 +6,9 @@ import Testing
 
 /// `syncsim serve` and `syncsim client` over loopback, captured with tcpdump, then decoded and replayed.
 @Suite struct RealSocketTests {
-    static let tcpdump = ["/usr/bin/tcpdump", "/usr/sbin/tcpdump"].first { FileManager.default.isExecutableFile(atPath: $0) }
+    static let tcpdump = ["/usr/bin/tcpdump", "/usr/sbin/tcpdump"].first {
+        FileManager.default.isExecutableFile(atPath: $0)
+    }
     /// The `syncsim` executable built next to the test bundle.
     static let syncsim: String? = {
         var url = URL(fileURLWithPath: CommandLine.arguments.first ?? "")
@@ -21,7 +23,8 @@ import Testing
 
     @Test("a client script parses into steps; a bad step is a usage error naming it")
     func scriptParses() throws {
-        let steps = try ClientScriptStep.parse("login; open alice+bob; send alice+bob hello there; scroll alice+bob 50; wait 2s")
+        let steps = try ClientScriptStep.parse(
+            "login; open alice+bob; send alice+bob hello there; scroll alice+bob 50; wait 2s")
         #expect(steps == [.login, .open(chat: "alice+bob"), .send(chat: "alice+bob", text: "hello there"),
                           .scroll(chat: "alice+bob", messages: 50), .wait(.seconds(2))])
         #expect(throws: UsageError.self) { try ClientScriptStep.parse("login; jump 3") }

@@ -71,7 +71,9 @@ import Testing
         }
         timeline.connections = removed
         let second = ReplayAgainstServer(timeline: timeline, model: ReplayWorldModel(timeline)).run()
-        #expect(second.differences.contains { $0.what == "seq 2 LOGIN: replay sent a response the capture does not have" })
+        #expect(second.differences.contains {
+            $0.what == "seq 2 LOGIN: replay sent a response the capture does not have"
+        })
     }
 
     @Test("replaying to the reference client: no violation; to a last-sync mutant: P4, exit code 1")

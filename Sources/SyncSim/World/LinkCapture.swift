@@ -4,7 +4,8 @@ import SyncTrace
 ///
 /// One interface per client (its access link), all of link type IPv4 (LINKTYPE_IPV4, 228): libpcap 1.10 reads a
 /// pcapng only when every interface has the same type, and with more than one LINKTYPE_RAW (101) interface it
-/// refuses the file because it compares the second one's link type against the first one's mapped DLT value. Hosts get addresses from 198.18.0.0/15 by host index (`SyntheticTCPConnection.syntheticAddress`): the
+/// refuses the file because it compares the second one's link type against the first one's mapped DLT value.
+/// Hosts get addresses from 198.18.0.0/15 by host index (`SyntheticTCPConnection.syntheticAddress`): the
 /// server 198.18.0.1, the CDN 198.18.0.2, clients from 198.18.0.3 in topology order. The connecting end of a
 /// connection uses port 32768 + its connection number (wrapping below 61000), the server and CDN port 5443.
 /// Sequence numbers start at a per-connection initial sequence number; timestamps are virtual time from the

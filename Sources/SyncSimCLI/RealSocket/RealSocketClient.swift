@@ -44,7 +44,9 @@ struct RealSocketClient {
             switch step {
             case .login:
                 let deadline = clock.now + .seconds(Int64(10))
-                while !engine.view.isOnline, clock.now < deadline { pump(until: min(deadline, clock.now + .milliseconds(50))) }
+                while !engine.view.isOnline, clock.now < deadline {
+                    pump(until: min(deadline, clock.now + .milliseconds(50)))
+                }
                 guard engine.view.isOnline else { throw UsageError("client \(user): not logged in after 10 s") }
                 log("client: \(user) logged in")
             case .open(let chat):
@@ -83,7 +85,9 @@ struct RealSocketClient {
             }
             let wake = min(deadline, timers.map(\.at).min() ?? deadline)
             guard let fd, let connection else {
-                if clock.now < deadline { _ = PosixSocket.poll([], timeoutMilliseconds: clock.milliseconds(until: wake, cap: 20)) }
+                if clock.now < deadline {
+                    _ = PosixSocket.poll([], timeoutMilliseconds: clock.milliseconds(until: wake, cap: 20))
+                }
                 continue
             }
             guard !PosixSocket.poll([fd], timeoutMilliseconds: clock.milliseconds(until: wake, cap: 50)).isEmpty else {
