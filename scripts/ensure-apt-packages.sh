@@ -17,5 +17,10 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 echo "installing missing Debian packages: ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
+# tshark pulls in wireshark-common, whose debconf question (may non-root users capture?) is answered up front
+# with its default, no, so nothing waits for a terminal even where the noninteractive frontend is not honoured.
+if command -v debconf-set-selections >/dev/null 2>&1; then
+    echo "wireshark-common wireshark-common/install-setuid boolean false" | debconf-set-selections
+fi
 apt-get update -qq
 apt-get install -y -qq --no-install-recommends "${missing[@]}"

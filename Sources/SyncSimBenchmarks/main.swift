@@ -16,6 +16,7 @@ let benchmarks: [Benchmark] = [
     TransferBenchmark.benchmark,
     FidelityBenchmark.benchmark,
     CatalogBenchmark.benchmark,
+    DecodeBenchmark.benchmark,
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())

@@ -11,6 +11,9 @@ enum CommandRegistry {
         SweepCommand.spec,
         MergeCommand.spec,
         TraceDecodeCommand.spec,
+        ReplayCommand.spec,
+        ServeCommand.spec,
+        ClientCommand.spec,
     ]
 
     static var names: [String] { all.map(\.name) }

@@ -15,6 +15,7 @@ struct RunCommand {
         help: """
             usage: syncsim run [NAME...] [--seed N | --seeds A..B] [--random K [--random-base B]] [--mutant NAME]
                                [--junit FILE] [--json] [--trace FILE] [--check-determinism] [--jobs N] [--shrink]
+                               [--pcap FILE]
 
             Runs the named catalog scenarios (all when none is named; `syncsim list` shows them), each with its
             pinned seeds, or with the seeds given. Every run prints its seed and trace digest; every failure
@@ -36,6 +37,10 @@ struct RunCommand {
               --jobs N             run up to N runs in parallel (default 1); output order does not change
               --shrink             reduce each failing run to a smaller scenario that still fails the same
                                    check, and print it as DSL code
+              --pcap FILE          write the run's packets as pcapng (one run only: one scenario, one seed):
+                                   one interface per client access link, IPv4/TCP from 198.18.0.0/15,
+                                   segments as they crossed the link, retransmissions included, timestamps
+                                   from virtual time (0 = Unix time 1700000000)
 
             Random seeds: seed i of scenario S is output i of the SimCore stream "random-seeds/S" under run
             seed B (RunPlan.randomSeeds), so `--random K --random-base B` repeats the same runs anywhere.
@@ -66,6 +71,7 @@ struct RunCommand {
     var checksDeterminism = false
     var jobs = 1
     var shrinks = false
+    var pcapPath: String?
 
     /// Parses the options and names.
     /// - Throws: `UsageError` for a malformed or unknown option, an empty seed range, an unknown scenario or mutant.
@@ -91,6 +97,7 @@ struct RunCommand {
         printsJSON = list.flag("--json")
         checksDeterminism = list.flag("--check-determinism")
         shrinks = list.flag("--shrink")
+        pcapPath = try list.value(of: "--pcap")
         jobs = try list.int("--jobs", in: 1...256) ?? 1
         let names = list.positionals()
         try list.finish()
@@ -149,7 +156,7 @@ struct RunCommand {
             }
         }
         if invalid { return ExitCode.usage }
-        try OutputFile.prepare([junitPath, tracePath])
+        try OutputFile.prepare([junitPath, tracePath, pcapPath])
         if let storeDirectory { try OutputFile.prepareDirectory(storeDirectory) }
         let base = randomCount > 0 ? (randomBase ?? defaultRandomBase()) : 0
         let prepared = scenarios.map { scenario in mutant.map { scenario.withMutant($0) } ?? scenario }
@@ -157,6 +164,16 @@ struct RunCommand {
         let jobs = plan.jobs
         let options = RunOptions(mutant: mutant, recordsTrace: tracePath != nil, storeDirectory: storeDirectory)
         let checksDeterminism = self.checksDeterminism
+        if let pcapPath {
+            guard jobs.count == 1 else {
+                throw UsageError("--pcap writes one run: name one scenario and one seed (this plan has \(jobs.count))")
+            }
+            let result = try Self.runCapturing(jobs[0], options: options, to: pcapPath)
+            print(result, to: console)
+            try writeFiles([result])
+            printSummary([result], randomBase: base, console: console)
+            return result.verdict == .fail ? ExitCode.checkFailed : ExitCode.success
+        }
 
         var results: [RunResult?] = Array(repeating: nil, count: jobs.count)
         var nextToPrint = 0
@@ -217,6 +234,24 @@ struct RunCommand {
                     )
                 )
             }
+        }
+        return result
+    }
+
+    /// Runs one job in a `World` with its capture on and writes the capture to `path`.
+    private static func runCapturing(_ job: RunPlan.Job, options: RunOptions, to path: String) throws -> RunResult {
+        let world: World
+        do {
+            world = try World(scenario: job.scenario, seed: job.seed, options: options)
+        } catch {
+            throw UsageError("\(job.scenario.name): \(error)")
+        }
+        world.startCapture()
+        let result = world.run()
+        do {
+            try Data(world.capture?.bytes ?? []).write(to: URL(fileURLWithPath: path))
+        } catch {
+            throw OutputFileError(path: path, reason: error.localizedDescription)
         }
         return result
     }

@@ -20,6 +20,9 @@ public final class Network {
     public var trace: TraceLog
     /// Receives socket events after each kernel step; while nil, events wait for `takeEvents()`.
     public var eventHandler: ((SocketEvent) -> Void)?
+    /// Sees every segment leaving a host onto its uplink and every segment a host's downlink delivers (a packet
+    /// capture on each host); nil by default. Observation only: it never changes what the network does.
+    public var linkTap: ((LinkTapRecord) -> Void)?
 
     let loop: SimulationLoop<NetworkEvent>
     let streams: RandomStreams
@@ -323,11 +326,15 @@ public final class Network {
         }
         let packet = Packet(segment: segment, source: source, destination: destination, hop: 0,
                             ipBytes: tcpConfiguration.headerBytes + segment.sackOptionBytes + segment.payload.count)
+        if let linkTap { linkTap(LinkTapRecord(time: now, host: source, direction: .uplink, packet: packet)) }
         offer(storePacket(packet), to: directionIndex(source, .uplink))
     }
 
     /// A segment reached its destination host.
     func receive(_ packet: Packet) {
+        if let linkTap {
+            linkTap(LinkTapRecord(time: now, host: packet.destination, direction: .downlink, packet: packet))
+        }
         let segment = packet.segment
         let raw = segment.destination.rawValue
         if endpoints[raw] != nil, endpoints[raw]!.state != .closedAbruptly {

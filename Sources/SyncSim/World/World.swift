@@ -68,6 +68,8 @@ public final class World {
     var queueDrainStart: SimInstant?
     var queueDrainEnd: SimInstant?
     var hasRun = false
+    /// The packet capture of the clients' access links, once `startCapture()` was called.
+    public internal(set) var capture: LinkCapture?
 
     /// Builds the world for one run; nothing happens until `run()`.
     /// - Parameters:

@@ -1,0 +1,52 @@
+import Foundation
+import SyncSim
+
+/// The steps of `syncsim client --script`: `login; open alice+bob; send alice+bob hello; scroll alice+bob 50;
+/// wait 2s`, separated by semicolons.
+enum ClientScriptStep: Hashable {
+    /// Wait until the client is logged in (at most 10 s).
+    case login
+    case open(chat: String)
+    case send(chat: String, text: String)
+    case scroll(chat: String, messages: Int)
+    case wait(SimDuration)
+
+    /// Parses a script.
+    /// - Throws: `UsageError` naming the step that is not understood.
+    static func parse(_ script: String) throws -> [ClientScriptStep] {
+        try script.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            .enumerated().map { index, text in
+                let words = text.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+                func bad(_ expected: String) -> UsageError {
+                    UsageError("--script step \(index + 1) '\(text)': expected \(expected)")
+                }
+                switch words.first {
+                case "login" where words.count == 1:
+                    return .login
+                case "open" where words.count == 2:
+                    return .open(chat: words[1])
+                case "send" where words.count >= 3:
+                    return .send(chat: words[1], text: words.dropFirst(2).joined(separator: " "))
+                case "scroll" where words.count == 3:
+                    guard let count = Int(words[2]), count > 0 else { throw bad("scroll CHAT MESSAGES (a count > 0)") }
+                    return .scroll(chat: words[1], messages: count)
+                case "wait" where words.count == 2:
+                    guard let duration = duration(words[1]) else { throw bad("wait DURATION (2s, 500ms)") }
+                    return .wait(duration)
+                default:
+                    throw bad("login, open CHAT, send CHAT TEXT, scroll CHAT N or wait DURATION")
+                }
+            }
+    }
+
+    /// `2s`, `500ms`, at most 10 minutes.
+    static func duration(_ text: String) -> SimDuration? {
+        if text.hasSuffix("ms"), let value = Int64(text.dropLast(2)), (0...600_000).contains(value) {
+            return .milliseconds(value)
+        }
+        if text.hasSuffix("s"), let value = Int64(text.dropLast()), (0...600).contains(value) {
+            return .seconds(value)
+        }
+        return nil
+    }
+}

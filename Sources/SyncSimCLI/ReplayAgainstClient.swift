@@ -1,0 +1,90 @@
+import SyncSim
+import SyncTrace
+
+/// Feeds a capture's server→client frames to a client engine (the reference engine or a mutant) at the captured
+/// times, and runs the invariant checks that need no server state over what it builds.
+///
+/// Each `connect` the engine asks for is given the capture's next connection of that client: `.connected` when it
+/// opened, its server→client frames when they arrived, `.disconnected` when it closed; with no connection left the
+/// connect fails. What the engine sends is observed by the checker and goes nowhere. The checks are C1 and C4
+/// (chunks well formed, no id twice) and P1–P4 (requests, responses and last-sync); the others compare against a
+/// server the capture does not show whole.
+struct ReplayAgainstClient {
+    static let checkedInvariants: [InvariantID] = [.C1, .C4, .P1, .P2, .P3, .P4]
+
+    struct Outcome {
+        var client: String
+        var packetsDelivered = 0
+        var packetsSent = 0
+        var connections = 0
+        var findings: [Finding] = []
+    }
+
+    let timeline: ReplayTimeline
+    let model: ReplayWorldModel
+    /// The client address to replay (`198.18.0.3`).
+    let clientAddress: String
+    let mutant: SyncClient.Mutant?
+
+    func run() throws -> Outcome {
+        let userId = model.userIdByClient.first { $0.client == clientAddress }?.userId
+        let user = userId.flatMap { id in model.users.first { $0.id == id } }
+        let name = user?.name ?? clientAddress
+        let parameters = ClientParameters(token: user?.token ?? "token-replay", mutant: mutant)
+        var engine = ReferenceClient(parameters: parameters, database: try SQLiteDatabase(),
+                                     generator: RandomStreams(runSeed: 1).stream("client.\(name).launch0"))
+        let checker = InvariantChecker(options: CheckOptions(enabled: Set(Self.checkedInvariants)))
+        checker.register(client: name, userId: user?.id ?? 1, parameters: parameters)
+        let server = model.makeServer()
+        var outcome = Outcome(client: name)
+        var available = timeline.connections.filter { $0.client.hasPrefix(clientAddress + ":") }
+        var queue: [(time: SimInstant, order: Int, event: ClientEvent)] = []
+        var order = 0
+        func schedule(_ event: ClientEvent, at time: SimInstant) {
+            queue.append((time, order, event))
+            order += 1
+        }
+        var cancelled: Set<ClientTimerID> = []
+        schedule(.start, at: .start)
+        let deadline = timeline.end + .seconds(Int64(30))
+        while let next = queue.indices.min(by: {
+            (queue[$0].time, queue[$0].order) < (queue[$1].time, queue[$1].order)
+        }) {
+            let (now, _, event) = queue.remove(at: next)
+            guard now <= deadline else { break }
+            if case .timerFired(let timer) = event, cancelled.remove(timer) != nil { continue }
+            if case .packetReceived = event {
+                outcome.packetsDelivered += 1
+                outcome.findings += checker.observeClientEvent(client: name, event: event, at: now)
+            }
+            let actions = engine.handle(event, now: now)
+            outcome.findings += checker.observeClientActions(client: name, actions: actions, at: now)
+            outcome.findings += checker.afterClientEvent(client: name, server: server, at: now) { engine.view }
+            for action in actions {
+                switch action {
+                case .connect(let id):
+                    guard !available.isEmpty else {
+                        schedule(.connectFailed(id), at: now)
+                        continue
+                    }
+                    let connection = available.removeFirst()
+                    outcome.connections += 1
+                    schedule(.connected(id), at: max(now, connection.opensAt))
+                    for entry in connection.entries where entry.direction == .serverToClient {
+                        schedule(.packetReceived(entry.packet, on: id), at: max(now, entry.time))
+                    }
+                    if let closesAt = connection.closesAt { schedule(.disconnected(id), at: max(now, closesAt)) }
+                case .send:
+                    outcome.packetsSent += 1
+                case .startTimer(let timer, let at):
+                    schedule(.timerFired(timer), at: max(now, at))
+                case .cancelTimer(let timer):
+                    cancelled.insert(timer)
+                case .close, .upload:
+                    break
+                }
+            }
+        }
+        return outcome
+    }
+}

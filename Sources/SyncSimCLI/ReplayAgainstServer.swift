@@ -1,0 +1,165 @@
+import SyncSim
+import SyncTrace
+
+/// Feeds a capture's client→server frames to a virtual server rebuilt from the capture (`ReplayWorldModel`), at the
+/// captured times, and compares the server's answers with the captured ones.
+///
+/// Comparison rules, per connection: every captured response or error is paired with the first replayed answer of
+/// the same seq; the pair must agree on cmd (response or error) and opcode, and on the payload's shape: the body
+/// kind, the number of chats and contacts in a LOGIN answer, of messages in a CHAT_HISTORY answer, the texts of the
+/// messages, and the error code of an error. Message ids, times and server clocks may differ and are not compared.
+/// A captured answer with no replayed one, and a replayed answer with no captured one, are differences. Pushes
+/// are compared as counts per opcode per connection.
+struct ReplayAgainstServer {
+    /// One difference, printed as a line.
+    struct Difference: CustomStringConvertible {
+        var time: SimInstant
+        var connection: Int
+        var what: String
+        var description: String { "DIFF  \(time) connection \(connection): \(what)" }
+    }
+
+    struct Outcome {
+        var requests = 0
+        var comparedAnswers = 0
+        var differences: [Difference] = []
+    }
+
+    let timeline: ReplayTimeline
+    let model: ReplayWorldModel
+
+    func run() -> Outcome {
+        var server = model.makeServer()
+        var outcome = Outcome()
+        // The event list: (time, order, event); server timers are added as the server starts them.
+        var queue: [(time: SimInstant, order: Int, event: ServerEvent)] = []
+        var order = 0
+        func schedule(_ event: ServerEvent, at time: SimInstant) {
+            queue.append((time, order, event))
+            order += 1
+        }
+        for connection in timeline.connections {
+            let id = ServerConnectionID(rawValue: connection.number)
+            schedule(.connectionOpened(id), at: connection.opensAt)
+            for entry in connection.entries where entry.direction == .clientToServer {
+                schedule(.packetReceived(entry.packet, on: id), at: entry.time)
+                outcome.requests += 1
+            }
+            if let closesAt = connection.closesAt { schedule(.connectionClosed(id), at: closesAt) }
+        }
+        var cancelled: Set<ServerTimerID> = []
+        var replayed: [Int: [(time: SimInstant, packet: Packet)]] = [:]
+        var closed: Set<Int> = []
+        // Requests still processing at the capture's end get the longest processing delay to finish.
+        let deadline = timeline.end + .seconds(Int64(60))
+        while let next = queue.indices.min(by: {
+            (queue[$0].time, queue[$0].order) < (queue[$1].time, queue[$1].order)
+        }) {
+            let (time, _, event) = queue.remove(at: next)
+            guard time <= deadline else { break }
+            if case .timerFired(let timer) = event, cancelled.contains(timer) { continue }
+            for action in server.handle(event, now: time) {
+                switch action {
+                case .send(let packet, let connection):
+                    if !closed.contains(connection.rawValue) {
+                        replayed[connection.rawValue, default: []].append((time, packet))
+                    }
+                case .close(let connection):
+                    closed.insert(connection.rawValue)
+                case .startTimer(let timer, let at):
+                    schedule(.timerFired(timer), at: at)
+                case .cancelTimer(let timer):
+                    cancelled.insert(timer)
+                }
+            }
+            if case .connectionClosed(let connection) = event { closed.insert(connection.rawValue) }
+        }
+        for connection in timeline.connections {
+            compare(connection, replayed: replayed[connection.number] ?? [], into: &outcome)
+        }
+        outcome.differences.sort { ($0.time, $0.connection) < ($1.time, $1.connection) }
+        return outcome
+    }
+
+    private func compare(_ connection: ReplayTimeline.Connection, replayed: [(time: SimInstant, packet: Packet)],
+                         into outcome: inout Outcome) {
+        let number = connection.number
+        let recorded = connection.entries.filter { $0.direction == .serverToClient }
+        var unmatched = replayed.filter { $0.packet.cmd == .response || $0.packet.cmd == .error }
+        for entry in recorded where entry.packet.cmd == .response || entry.packet.cmd == .error {
+            let packet = entry.packet
+            guard let index = unmatched.firstIndex(where: { $0.packet.seq == packet.seq }) else {
+                outcome.differences.append(Difference(
+                    time: entry.time, connection: number,
+                    what: "seq \(packet.seq) \(packet.opcode): captured \(packet.cmd), replay sent no answer"))
+                continue
+            }
+            let answer = unmatched.remove(at: index).packet
+            outcome.comparedAnswers += 1
+            var problems: [String] = []
+            if answer.cmd != packet.cmd { problems.append("cmd \(packet.cmd) captured, \(answer.cmd) replayed") }
+            if answer.opcode != packet.opcode {
+                problems.append("opcode \(packet.opcode) captured, \(answer.opcode) replayed")
+            }
+            let (capturedShape, replayedShape) = (Self.shape(of: packet), Self.shape(of: answer))
+            if problems.isEmpty, capturedShape != replayedShape {
+                problems.append("payload \(capturedShape) captured, \(replayedShape) replayed")
+            }
+            if !problems.isEmpty {
+                outcome.differences.append(Difference(
+                    time: entry.time, connection: number,
+                    what: "seq \(packet.seq) \(packet.opcode): " + problems.joined(separator: "; ")))
+            }
+        }
+        for extra in unmatched {
+            outcome.differences.append(Difference(
+                time: extra.time, connection: number,
+                what: "seq \(extra.packet.seq) \(extra.packet.opcode): replay sent a \(extra.packet.cmd) the capture "
+                    + "does not have"))
+        }
+        let capturedPushes = Self.pushCounts(recorded.map(\.packet))
+        let replayedPushes = Self.pushCounts(replayed.map(\.packet))
+        for opcode in Set(capturedPushes.keys).union(replayedPushes.keys).sorted(by: { $0.rawValue < $1.rawValue }) {
+            let (captured, replay) = (capturedPushes[opcode] ?? 0, replayedPushes[opcode] ?? 0)
+            if captured != replay {
+                outcome.differences.append(Difference(
+                    time: connection.opensAt, connection: number,
+                    what: "\(opcode) pushes: \(captured) captured, \(replay) replayed"))
+            }
+        }
+    }
+
+    static func pushCounts(_ packets: [Packet]) -> [Opcode: Int] {
+        var counts: [Opcode: Int] = [:]
+        for packet in packets where packet.cmd == .push { counts[packet.opcode, default: 0] += 1 }
+        return counts
+    }
+
+    /// The parts of a payload the comparison looks at (see the type's rules).
+    static func shape(of packet: Packet) -> String {
+        func texts(_ messages: [ChatMessage]) -> String { messages.map { "\"\($0.text)\"" }.joined(separator: ",") }
+        switch packet.body {
+        case .sessionInitResponse: return "{time}"
+        case .loginResponse(let response):
+            return "{chats: \(response.chats.count), contacts: \(response.contacts.count)}"
+        case .chatHistoryResponse(let response):
+            return "{messages: \(response.messages.count) [\(texts(response.messages))]}"
+        case .msgSendResponse(let response): return "{message: [\(texts([response.message]))]}"
+        case .photoUploadResponse: return "{photoToken}"
+        case .empty: return "{}"
+        case .error(let error): return "{error: \(error.error)}"
+        case .raw(let value): return "raw \(value.typeName)"
+        default: return "\(packet.body)".prefix { $0 != "(" }.description
+        }
+    }
+}
+
+private extension MessagePackValue {
+    var typeName: String {
+        switch self {
+        case .map(let pairs): "map of \(pairs.count)"
+        case .array(let items): "array of \(items.count)"
+        default: "scalar"
+        }
+    }
+}

@@ -1,0 +1,87 @@
+import SyncSim
+import SyncTrace
+
+/// A decoded capture laid out for replay: per TCP connection of one client, when it opened and closed and its
+/// frames as typed packets, in virtual time from the capture's first packet.
+struct ReplayTimeline {
+    /// One frame of the capture.
+    struct Entry {
+        var time: SimInstant
+        var connection: Int
+        var direction: TraceDirection
+        var packet: Packet
+    }
+
+    /// One TCP connection of the capture.
+    struct Connection {
+        /// The capture's connection number (1...).
+        var number: Int
+        /// The connecting end, `198.18.0.3:32768`.
+        var client: String
+        var opensAt: SimInstant
+        /// When it closed (the last packet, if either side sent FIN or RST); nil while open at the capture's end.
+        var closesAt: SimInstant?
+        /// Frames of both directions in capture-time order.
+        var entries: [Entry]
+    }
+
+    /// The connections in opening order.
+    var connections: [Connection]
+    /// Frames that decoded but are not a packet the cores take, by connection, as `what` lines.
+    var skippedFrames: [String] = []
+    /// The last capture instant, in virtual time.
+    var end: SimInstant
+
+    /// Lays out a decoded capture.
+    /// - Parameter client: keep only connections from this client address (`198.18.0.3`); nil keeps all.
+    init(_ decoding: TraceDecoder.Decoding, client: String? = nil) {
+        let first = decoding.trace.connections.map(\.firstTimestamp).min()
+            ?? CaptureTimestamp(nanosecondsSinceEpoch: 0)
+        func instant(_ timestamp: CaptureTimestamp) -> SimInstant {
+            SimInstant(nanosecondsSinceStart: max(0, timestamp.nanoseconds(since: first)))
+        }
+        var connections: [Connection] = []
+        var skipped: [String] = []
+        var end = SimInstant.start
+        for item in decoding.connections {
+            let trace = item.connection
+            if let client, trace.client.address.description != client { continue }
+            var entries: [Entry] = []
+            for frame in item.frames {
+                guard let packet = try? Packet(frame: frame.decoded.frame) else {
+                    skipped.append("connection \(trace.number) frame \(frame.decoded.number) \(frame.opcode)")
+                    continue
+                }
+                entries.append(Entry(time: instant(frame.timestamp), connection: trace.number,
+                                     direction: frame.direction, packet: packet))
+            }
+            let isClosed = trace.clientToServer.sawFIN || trace.clientToServer.sawRST
+                || trace.serverToClient.sawFIN || trace.serverToClient.sawRST
+            end = max(end, instant(trace.lastTimestamp))
+            connections.append(Connection(
+                number: trace.number, client: trace.client.description, opensAt: instant(trace.firstTimestamp),
+                closesAt: isClosed ? instant(trace.lastTimestamp) : nil, entries: entries))
+        }
+        self.connections = connections.sorted { ($0.opensAt, $0.number) < ($1.opensAt, $1.number) }
+        self.skippedFrames = skipped
+        self.end = end
+    }
+
+    /// Every frame of every connection in time order (ties by connection, then capture order).
+    var entries: [Entry] {
+        connections.flatMap(\.entries).enumerated()
+            .sorted { ($0.element.time, $0.element.connection, $0.offset) < ($1.element.time, $1.element.connection,
+                                                                              $1.offset) }
+            .map(\.element)
+    }
+
+    /// The client addresses in first-connection order (`198.18.0.3`).
+    var clientAddresses: [String] {
+        var seen: [String] = []
+        for connection in connections {
+            let address = String(connection.client.split(separator: ":").first ?? "")
+            if !seen.contains(address) { seen.append(address) }
+        }
+        return seen
+    }
+}

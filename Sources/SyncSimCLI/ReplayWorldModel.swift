@@ -1,0 +1,125 @@
+import SyncSim
+import SyncTrace
+
+/// What a capture reveals about the server's data, enough to rebuild a virtual server that can answer the captured
+/// requests: users (LOGIN tokens and the profiles answered), chats and their members, and the messages that existed
+/// before the capture (those seen going to a client that no captured MSG_SEND created).
+struct ReplayWorldModel {
+    struct User {
+        var id: Int64
+        var name: String
+        var token: String?
+    }
+
+    /// Users by id, ascending.
+    var users: [User] = []
+    /// Chat ids with their member ids, ascending.
+    var chats: [(id: Int64, members: [Int64])] = []
+    /// Messages that existed before the capture, by chat, in id order.
+    var history: [(chatId: Int64, messages: [ChatMessage])] = []
+    /// The server clock at virtual time zero: the largest (server time - capture time) over SESSION_INIT and LOGIN
+    /// answers, so no server time the capture shows lies ahead of the rebuilt server's clock.
+    var epochMilliseconds: Int64 = 1_700_000_000_000
+    /// The user each client address logged in as, in first-login order.
+    var userIdByClient: [(client: String, userId: Int64)] = []
+
+    init(_ timeline: ReplayTimeline) {
+        var usersById: [Int64: User] = [:]
+        var members: [Int64: Set<Int64>] = [:]
+        var seen: [Int64: [Int64: ChatMessage]] = [:]
+        var sentCids: Set<Int64> = []
+        var epoch: Int64?
+        var clientUsers: [(client: String, userId: Int64)] = []
+        for connection in timeline.connections {
+            var tokenBySeq: [UInt16: String] = [:]
+            var userOfConnection: Int64?
+            let client = String(connection.client.split(separator: ":").first ?? "")
+            for entry in connection.entries {
+                switch entry.packet.body {
+                case .login(let request):
+                    tokenBySeq[entry.packet.seq] = request.token
+                case .msgSend(let request):
+                    sentCids.insert(request.message.cid)
+                    if let user = userOfConnection { members[request.chatId, default: []].insert(user) }
+                case .chatHistory(let request):
+                    if let user = userOfConnection { members[request.chatId, default: []].insert(user) }
+                case .loginResponse(let response):
+                    let token = tokenBySeq[entry.packet.seq]
+                    usersById[response.profile.id] = User(id: response.profile.id, name: response.profile.name,
+                                                          token: token ?? usersById[response.profile.id]?.token)
+                    userOfConnection = response.profile.id
+                    if !clientUsers.contains(where: { $0.client == client }) {
+                        clientUsers.append((client, response.profile.id))
+                    }
+                    for contact in response.contacts where usersById[contact.id] == nil {
+                        usersById[contact.id] = User(id: contact.id, name: contact.name, token: nil)
+                    }
+                    for chat in response.chats {
+                        members[chat.id, default: []].formUnion(chat.members)
+                        if let message = chat.lastMessage { seen[chat.id, default: [:]][message.id] = message }
+                    }
+                    epoch = max(epoch ?? .min, Self.epoch(serverTime: response.time, seenAt: entry.time))
+                case .sessionInitResponse(let response):
+                    epoch = max(epoch ?? .min, Self.epoch(serverTime: response.time, seenAt: entry.time))
+                case .chatHistoryResponse(let response):
+                    for message in response.messages {
+                        // The chat is not in the response; the request with the same seq names it.
+                        let request = connection.entries.last {
+                            $0.direction == .clientToServer && $0.packet.seq == entry.packet.seq
+                                && $0.time <= entry.time
+                        }
+                        if case .chatHistory(let asked)? = request?.packet.body {
+                            seen[asked.chatId, default: [:]][message.id] = message
+                        }
+                    }
+                case .notifMessage(let push):
+                    seen[push.chatId, default: [:]][push.message.id] = push.message
+                case .msgSendResponse(let response):
+                    seen[response.chatId, default: [:]][response.message.id] = response.message
+                default:
+                    break
+                }
+            }
+        }
+        // Tokens the capture logged in with but never saw answered get users of their own.
+        var nextId = (usersById.keys.max() ?? 0) + 1
+        for connection in timeline.connections {
+            for entry in connection.entries {
+                guard case .login(let request) = entry.packet.body,
+                      !usersById.values.contains(where: { $0.token == request.token }) else { continue }
+                usersById[nextId] = User(id: nextId, name: "user\(nextId)", token: request.token)
+                nextId += 1
+            }
+        }
+        users = usersById.keys.sorted().map { usersById[$0]! }
+        chats = members.keys.sorted().map { ($0, members[$0]!.sorted()) }
+        history = seen.keys.sorted().map { chatId in
+            let messages = seen[chatId]!.values.filter { $0.cid.map { !sentCids.contains($0) } ?? true }
+            return (chatId, messages.sorted { $0.id < $1.id })
+        }.filter { !$0.messages.isEmpty }
+        if let epoch { epochMilliseconds = epoch }
+        userIdByClient = clientUsers
+    }
+
+    /// A virtual server holding these users, chats and earlier messages (their ids renumbered from 1 in order).
+    func makeServer(knobs: ServerKnobs = ServerKnobs()) -> SyncServer {
+        var server = SyncServer(knobs: knobs, generator: RandomStreams(runSeed: 1).stream("server"),
+                                epochMilliseconds: epochMilliseconds)
+        for user in users { server.addUser(id: user.id, name: user.name, token: user.token ?? "token-\(user.id)") }
+        for chat in chats { server.addChat(id: chat.id, members: chat.members, now: .start) }
+        for chat in history {
+            for message in chat.messages {
+                server.seedHistory(chatId: chat.chatId, sender: message.sender, texts: [message.text], now: .start)
+            }
+        }
+        return server
+    }
+
+    /// The latest epoch a server time seen at `time` allows: the rebuilt server's clock is never behind a server
+    /// time the capture shows (the time was stamped before the capture saw it), rounded up to whole milliseconds.
+    static func epoch(serverTime: Int64, seenAt time: SimInstant) -> Int64 {
+        serverTime - time.nanosecondsSinceStart / 1_000_000
+    }
+
+    func name(ofUser id: Int64) -> String? { users.first { $0.id == id }?.name }
+}

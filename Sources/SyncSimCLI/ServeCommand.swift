@@ -1,0 +1,47 @@
+import Scenarios
+import SyncSim
+
+/// `syncsim serve`: the virtual server behind a real TCP listener on 127.0.0.1, for real clients and tcpdump.
+enum ServeCommand {
+    static let spec = CommandSpec(
+        name: "serve",
+        summary: "run the virtual server on a real TCP port on 127.0.0.1 (bounded by --duration/--max-connections)",
+        help: """
+            usage: syncsim serve --port P [--profile NAME] [--seed N] [--duration SECONDS] [--max-connections N]
+
+            Runs the sans-IO SyncServer behind a TCP listener on 127.0.0.1:P (loopback only; P 0 picks a free
+            port, printed on standard error's first line; log lines go to standard error, the summary to
+            standard output). Its users, chats and history come from a catalog scenario's
+            topology (--profile NAME, default reconnect-during-send: users alice and bob, tokens token-alice and
+            token-bob, chat alice+bob); its random draws from --seed (default 1). Time is the wall clock since
+            start. It stops by itself after --duration seconds (default 30), or once --max-connections
+            connections were accepted and all closed.
+
+            example: syncsim serve --port 7000 --max-connections 1 &
+                     syncsim client --port 7000 --script "login; open alice+bob; send alice+bob hello; wait 2s"
+            """,
+        run: { arguments, console in try run(&arguments, &console) }
+    )
+
+    static func run(_ arguments: inout ArgumentList, _ console: inout Console) throws -> Int32 {
+        guard let port = try arguments.int("--port", in: 0...65_535) else { throw UsageError("--port P is required") }
+        let profile = try arguments.value(of: "--profile") ?? "reconnect-during-send"
+        let seed = try arguments.value(of: "--seed").map { try RunCommand.seed($0, option: "--seed") } ?? 1
+        let duration = try arguments.int("--duration", in: 1...3_600) ?? 30
+        let maxConnections = try arguments.int("--max-connections", in: 1...10_000)
+        try arguments.finish()
+        guard let scenario = Catalog.all.first(where: { $0.name == profile }) else {
+            throw UsageError("unknown --profile '\(profile)'; 'syncsim list' shows the catalog scenarios")
+        }
+        let world = try World(scenario: scenario, seed: seed)
+        let output = console
+        var server = try RealSocketServer(
+            server: world.server, port: UInt16(port), duration: .seconds(Int64(duration)),
+            maxConnections: maxConnections, log: { output.err($0) })
+        console.err("serve: listening on 127.0.0.1:\(server.port) (profile \(profile), seed \(seed))")
+        let summary = server.run()
+        console.out("serve: \(summary.connections) connections, \(summary.framesReceived) frames received, "
+            + "\(summary.framesSent) frames sent")
+        return ExitCode.success
+    }
+}

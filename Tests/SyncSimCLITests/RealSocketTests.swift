@@ -1,0 +1,116 @@
+import Foundation
+import SyncTrace
+import Testing
+
+@testable import SyncSimCLI
+
+/// `syncsim serve` and `syncsim client` over loopback, captured with tcpdump, then decoded and replayed.
+@Suite struct RealSocketTests {
+    static let tcpdump = ["/usr/bin/tcpdump", "/usr/sbin/tcpdump"].first {
+        FileManager.default.isExecutableFile(atPath: $0)
+    }
+    /// The `syncsim` executable built next to the test bundle.
+    static let syncsim: String? = {
+        var url = URL(fileURLWithPath: CommandLine.arguments.first ?? "")
+        for _ in 0..<4 {
+            url.deleteLastPathComponent()
+            let candidate = url.appendingPathComponent("syncsim").path
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        }
+        return nil
+    }()
+    static let canCapture = getuid() == 0 && tcpdump != nil && syncsim != nil
+
+    @Test("a client script parses into steps; a bad step is a usage error naming it")
+    func scriptParses() throws {
+        let steps = try ClientScriptStep.parse(
+            "login; open alice+bob; send alice+bob hello there; scroll alice+bob 50; wait 2s")
+        #expect(steps == [.login, .open(chat: "alice+bob"), .send(chat: "alice+bob", text: "hello there"),
+                          .scroll(chat: "alice+bob", messages: 50), .wait(.seconds(2))])
+        #expect(throws: UsageError.self) { try ClientScriptStep.parse("login; jump 3") }
+        #expect(throws: UsageError.self) { try ClientScriptStep.parse("wait forever") }
+    }
+
+    @Test(
+        "serve and client on loopback, captured by tcpdump: every frame is decoded, the replays agree",
+        .enabled(if: RealSocketTests.canCapture, "needs root, tcpdump and the built syncsim executable")
+    )
+    func loopbackCapture() throws {
+        let syncsim = try #require(Self.syncsim)
+        let capture = NSTemporaryDirectory() + "syncsim-loopback-\(getpid()).pcap"
+        defer { try? FileManager.default.removeItem(atPath: capture) }
+
+        let serve = Process()
+        serve.executableURL = URL(fileURLWithPath: syncsim)
+        serve.arguments = ["serve", "--port", "0", "--max-connections", "1", "--duration", "30"]
+        let serveLog = Pipe()
+        serve.standardError = serveLog
+        serve.standardOutput = FileHandle.nullDevice
+        try serve.run()
+        let firstLine = Self.readLine(serveLog.fileHandleForReading)
+        let port = try #require(firstLine.split(separator: ":").last?.split(separator: " ").first.flatMap { Int($0) },
+                                "serve printed: \(firstLine)")
+
+        let tcpdump = Process()
+        tcpdump.executableURL = URL(fileURLWithPath: try #require(Self.tcpdump))
+        tcpdump.arguments = ["-i", "lo", "-U", "-w", capture, "tcp port \(port)"]
+        let tcpdumpError = Pipe()
+        tcpdump.standardError = tcpdumpError
+        try tcpdump.run()
+        _ = Self.readLine(tcpdumpError.fileHandleForReading)  // "listening on lo, ..."
+
+        let client = Process()
+        client.executableURL = URL(fileURLWithPath: syncsim)
+        client.arguments = ["client", "--port", "\(port)", "--script",
+                            "login; open alice+bob; send alice+bob hello; scroll alice+bob 50; wait 1s"]
+        let clientOutput = Pipe()
+        client.standardOutput = clientOutput
+        client.standardError = FileHandle.nullDevice
+        try client.run()
+        let clientText = String(decoding: clientOutput.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        Self.wait(for: client, seconds: 30)
+        Self.wait(for: serve, seconds: 30)
+        // tcpdump writes each packet at once (-U); give the last FIN a moment to pass the loopback, then stop it.
+        usleep(300_000)
+        kill(tcpdump.processIdentifier, SIGINT)
+        Self.wait(for: tcpdump, seconds: 5)
+        #expect(client.terminationStatus == 0, "\(clientText)")
+        #expect(serve.terminationStatus == 0)
+
+        let summary = try #require(clientText.split(separator: "\n").last { $0.hasPrefix("client: alice ") })
+        let numbers = summary.split(separator: " ").compactMap { Int($0) }
+        let (sent, received) = (numbers[1], numbers[2])
+        let decoding = try TraceDecoder().decode(path: capture)
+        #expect(decoding.connections.count == 1)
+        let frames = decoding.allFrames
+        #expect(frames.filter { $0.direction == .clientToServer }.count == sent, "\(summary)")
+        #expect(frames.filter { $0.direction == .serverToClient }.count == received, "\(summary)")
+        #expect(decoding.connections.allSatisfy { $0.issues.isEmpty })
+        #expect(Set(frames.map(\.opcode)).isSuperset(of: [.sessionInit, .login, .msgSend]))
+
+        let server = TraceDecodeCommandTests.run(["replay", capture, "--against", "server"])
+        #expect(server.code == 0, "\(server.out)")
+        #expect(server.out.last?.hasSuffix(", 0 differences") == true)
+        let reference = TraceDecodeCommandTests.run(["replay", capture, "--against", "client"])
+        #expect(reference.code == 0, "\(reference.out)")
+        #expect(reference.out.last?.hasSuffix(": 0 violations of C1 C4 P1 P2 P3 P4") == true)
+    }
+
+    /// Waits for a process to end, polling; terminates it after `seconds` so a hung tool cannot hang the suite.
+    static func wait(for process: Process, seconds: Int) {
+        for _ in 0..<(seconds * 20) where process.isRunning { usleep(50_000) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        for _ in 0..<40 where process.isRunning { usleep(50_000) }
+    }
+
+    /// Reads one line (blocking until it arrives or the pipe closes).
+    static func readLine(_ handle: FileHandle) -> String {
+        var bytes: [UInt8] = []
+        while true {
+            let data = handle.readData(ofLength: 1)
+            guard let byte = data.first, byte != UInt8(ascii: "\n") else { break }
+            bytes.append(byte)
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}

@@ -1,0 +1,144 @@
+import Foundation
+import SyncSim
+import SyncTrace
+import Testing
+
+@testable import SyncSimCLI
+
+/// `syncsim replay` and `syncsim run --pcap` on captures the simulator wrote (Fixtures/replay/).
+@Suite struct ReplayCommandTests {
+    static let offlineSends = TraceDecodeCommandTests.fixture("replay/offline-sends-in-order-seed341.pcapng")
+    static let clockSkew = TraceDecodeCommandTests.fixture("replay/clock-skew-last-sync-seed1.pcapng")
+
+    static func run(_ arguments: [String]) -> (code: Int32, out: [String], err: String) {
+        TraceDecodeCommandTests.run(arguments)
+    }
+
+    @Test("run --pcap writes one run's capture, which decode reads back")
+    func runWritesCapture() throws {
+        let path = NSTemporaryDirectory() + "syncsim-run-pcap-\(ProcessInfo.processInfo.processIdentifier).pcapng"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let result = Self.run(["run", "offline-sends-in-order", "--seed", "341", "--pcap", path])
+        #expect(result.code == 0)
+        #expect(result.out.first == "PASS  offline-sends-in-order  seed 341  digest d6f7e81cd65f1415")
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        #expect(bytes.prefix(4) == [0x0A, 0x0D, 0x0D, 0x0A])
+        #expect(bytes == (try [UInt8](Data(contentsOf: URL(fileURLWithPath: Self.offlineSends)))),
+                "the capture is deterministic: the fixture was written by this same command")
+    }
+
+    @Test("run --pcap refuses a plan of more than one run")
+    func runPcapNeedsOneRun() {
+        let result = Self.run(["run", "offline-sends-in-order", "--pcap", "/tmp/never-written.pcapng"])
+        #expect(result.code == 2)
+        #expect(result.err.contains("--pcap writes one run"))
+    }
+
+    @Test("replaying a clean run against the server: every answer agrees")
+    func serverAgrees() {
+        let result = Self.run(["replay", Self.offlineSends, "--against", "server"])
+        #expect(result.code == 0)
+        #expect(result.out == [
+            "replayed 11 requests on 3 connections against the server: 11 answers compared, 0 differences",
+        ])
+    }
+
+    @Test("a capture whose answers differ from the server's is reported, with exit code 1")
+    func serverDiffers() throws {
+        let decoding = try TraceDecoder().decode(path: Self.offlineSends)
+        var timeline = ReplayTimeline(decoding)
+        // Change the first MSG_SEND answer's text and remove the first PING answer.
+        var changed = false
+        for connection in timeline.connections.indices {
+            timeline.connections[connection].entries = timeline.connections[connection].entries.compactMap { entry in
+                var entry = entry
+                if case .msgSendResponse(var response) = entry.packet.body, !changed {
+                    response.message.text = "tampered"
+                    entry.packet.body = .msgSendResponse(response)
+                    changed = true
+                }
+                return entry
+            }
+        }
+        let outcome = ReplayAgainstServer(timeline: timeline, model: ReplayWorldModel(timeline)).run()
+        #expect(outcome.differences.map(\.what) == [
+            "seq 5 MSG_SEND: payload {message: [\"tampered\"]} captured, {message: [\"a\"]} replayed",
+        ])
+        let removed = timeline.connections.map { connection -> ReplayTimeline.Connection in
+            var connection = connection
+            connection.entries.removeAll { $0.direction == .serverToClient && $0.packet.opcode == .login }
+            return connection
+        }
+        timeline.connections = removed
+        let second = ReplayAgainstServer(timeline: timeline, model: ReplayWorldModel(timeline)).run()
+        #expect(second.differences.contains {
+            $0.what == "seq 2 LOGIN: replay sent a response the capture does not have"
+        })
+    }
+
+    @Test("replaying to the reference client: no violation; to a last-sync mutant: P4, exit code 1")
+    func clientChecks() {
+        let reference = Self.run(["replay", Self.clockSkew, "--against", "client"])
+        #expect(reference.code == 0)
+        #expect(reference.out.last?.hasSuffix(": 0 violations of C1 C4 P1 P2 P3 P4") == true)
+        let mutant = Self.run(["replay", Self.clockSkew, "--against", "client", "--mutant", "since-from-newest-push"])
+        #expect(mutant.code == 1)
+        #expect(mutant.out.first?.hasPrefix("FAIL  P4 at ") == true)
+        #expect(mutant.out.last?.contains("mutant since-from-newest-push") == true)
+    }
+
+    @Test("usage and input errors exit with 2", arguments: [
+        ["replay"],
+        ["replay", offlineSends],
+        ["replay", offlineSends, "--against", "nowhere"],
+        ["replay", offlineSends, "--against", "client", "--mutant", "no-such-mutant"],
+        ["replay", offlineSends, "--against", "server", "--emit-scenario", "x"],
+        ["replay", "/nonexistent/capture.pcapng", "--against", "server"],
+    ])
+    func usageErrors(arguments: [String]) {
+        let result = Self.run(arguments)
+        #expect(result.code == 2)
+        #expect(!result.err.isEmpty)
+    }
+
+    @Test("--emit-scenario prints the timeline as DSL steps; the committed copy compiles and passes")
+    func emitScenario() throws {
+        let result = Self.run(["replay", Self.offlineSends, "--emit-scenario", "replayed-offline-sends"])
+        #expect(result.code == 0)
+        let source = result.out.joined(separator: "\n")
+        #expect(source.contains("Client(\"alice\", profile: .threeG)"))
+        #expect(source.contains("At(.milliseconds(40_376)) { Send(from: \"alice\", text: \"a\", in: \"alice+bob\") }"))
+        #expect(source.contains("After(.milliseconds(1076)) { Send(from: \"alice\", text: \"b\", in: \"alice+bob\") }"))
+        #expect(source.contains("Eventually(within: .minutes(3), .converged)"))
+
+        let file = Self.emittedScenarioFile(source)
+        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+            "EmittedScenario.swift").path
+        if ProcessInfo.processInfo.environment["SYNCSIM_WRITE_EMITTED_SCENARIO"] != nil {
+            try Data(file.utf8).write(to: URL(fileURLWithPath: path))
+        }
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == file,
+                "regenerate with SYNCSIM_WRITE_EMITTED_SCENARIO=1 swift test --filter ReplayCommandTests")
+        #expect(EmittedScenario.replayedOfflineSends.problems() == [])
+        let run = WorldExecutor().run(EmittedScenario.replayedOfflineSends, seed: 1, options: RunOptions())
+        #expect(run.violations.map(\.description) == [])
+    }
+
+    static func emittedScenarioFile(_ source: String) -> String {
+        let indented = source.split(separator: "\n", omittingEmptySubsequences: false)
+            .map { $0.isEmpty ? "" : "        " + $0 }.joined(separator: "\n")
+        return """
+            // Generated by `SYNCSIM_WRITE_EMITTED_SCENARIO=1 swift test --filter ReplayCommandTests`: the scenario
+            // `syncsim replay Fixtures/replay/offline-sends-in-order-seed341.pcapng --emit-scenario
+            // replayed-offline-sends` prints, compiled so the emitter's output is proven to be valid DSL code.
+            // Do not edit by hand.
+            import SyncSim
+
+            enum EmittedScenario {
+                static let replayedOfflineSends =
+            \(indented)
+            }
+
+            """
+    }
+}
