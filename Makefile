@@ -22,8 +22,11 @@ run: build
 test: deps
 	$(SWIFT) test
 
+# `make bench BENCH=wire` runs another benchmark (`syncsim-bench --help` lists them).
+BENCH ?= catalog
+
 bench: deps
-	$(SWIFT) run -c release syncsim-bench
+	$(SWIFT) run -c release syncsim-bench $(BENCH)
 
 clean:
 	$(SWIFT) package clean

@@ -120,6 +120,19 @@ struct RunCommand {
         return value
     }
 
+    /// Refuses, before any run, a file in the store directory that a run would replace but that is not a SyncSim
+    /// client database (the world would refuse it mid-run, and a foreign file must never be overwritten).
+    /// - Throws: `ClientDatabaseError` naming the file.
+    static func checkStoreFiles(of jobs: [RunPlan.Job], in directory: String) throws {
+        for job in jobs {
+            for client in job.scenario.clients {
+                let path = World.storeFilePath(
+                    directory: directory, scenario: job.scenario.name, seed: job.seed, client: client.name)
+                if FileManager.default.fileExists(atPath: path) { _ = try ClientDatabase.open(path: path) }
+            }
+        }
+    }
+
     /// Parses `A..B` (or `A...B`), inclusive, A <= B, at most a million seeds.
     static func seedRange(_ text: String) throws -> [UInt64] {
         let separator = text.contains("...") ? "..." : ".."
@@ -164,6 +177,7 @@ struct RunCommand {
         let jobs = plan.jobs
         let options = RunOptions(mutant: mutant, recordsTrace: tracePath != nil, storeDirectory: storeDirectory)
         let checksDeterminism = self.checksDeterminism
+        if let storeDirectory { try Self.checkStoreFiles(of: jobs, in: storeDirectory) }
         if let pcapPath {
             guard jobs.count == 1 else {
                 throw UsageError("--pcap writes one run: name one scenario and one seed (this plan has \(jobs.count))")

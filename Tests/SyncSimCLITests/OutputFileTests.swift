@@ -113,3 +113,29 @@ private final class CountingExecutor: ScenarioExecutor, @unchecked Sendable {
         #expect(output.out.contains("runs failed a check"))
     }
 }
+
+@Suite struct StoreDirectoryTests {
+    @Test("--store-dir refuses a foreign file a run would replace, before any run, with exit 2, and keeps it")
+    func foreignFileRefused() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let foreign = directory.appendingPathComponent("reconnect-during-send-seed1-bob.sqlite")
+        try "not a database".write(to: foreign, atomically: true, encoding: .utf8)
+        let output = syncsim(["run", "reconnect-during-send", "--seed", "1", "--store-dir", directory.path])
+        #expect(output.code == ExitCode.usage)
+        #expect(output.err.contains("reconnect-during-send-seed1-bob.sqlite: not an SQLite database"))
+        #expect(output.out.isEmpty)
+        #expect(try contents(foreign) == "not a database")
+    }
+
+    @Test("--store-dir on a file is a usage error")
+    func notADirectory() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("plain")
+        try "x".write(to: file, atomically: true, encoding: .utf8)
+        let output = syncsim(["run", "reconnect-during-send", "--seed", "1", "--store-dir", file.path])
+        #expect(output.code == ExitCode.usage)
+        #expect(output.err.contains("is not a directory"))
+    }
+}

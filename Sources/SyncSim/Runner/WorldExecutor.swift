@@ -1,7 +1,8 @@
 /// The executor that simulates: builds a `World` per run and runs the scenario in it.
 ///
-/// A scenario the world cannot build (an unknown parameter, profile or mutant name) fails its run with one
-/// violation saying why, naming the valid choices.
+/// `syncsim run` and `sweep` reject invalid scenarios (`Scenario.problems()`) before any run; a scenario the world
+/// still cannot build (for example a foreign database file under `--store-dir`) fails its run with one violation
+/// saying why.
 public struct WorldExecutor: ScenarioExecutor {
     /// An executor running the reference engine (or each run's mutant) with every check after every event.
     public init() {}

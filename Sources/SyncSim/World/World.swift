@@ -271,6 +271,11 @@ public final class World {
 
     func chatId(_ name: String) -> Int64? { chatIdByName[name] }
 
+    /// Where `--store-dir` keeps one client's database: `DIR/SCENARIO-seedSEED-CLIENT.sqlite`.
+    public static func storeFilePath(directory: String, scenario: String, seed: UInt64, client: String) -> String {
+        directory + "/" + "\(scenario)-seed\(seed)-\(client).sqlite"
+    }
+
     /// Opens a fresh database file for one client of one run. A file left by an earlier run is replaced, but only
     /// after `ClientDatabase.open` has recognised it as a SyncSim client database, so a foreign file is never
     /// deleted.
@@ -279,7 +284,7 @@ public final class World {
     private static func openStoreFile(
         directory: String, scenario: String, seed: UInt64, client: String
     ) throws -> SQLiteDatabase {
-        let path = directory + "/" + "\(scenario)-seed\(seed)-\(client).sqlite"
+        let path = storeFilePath(directory: directory, scenario: scenario, seed: seed, client: client)
         if FileManager.default.fileExists(atPath: path) {
             _ = try ClientDatabase.open(path: path)
             try FileManager.default.removeItem(atPath: path)
