@@ -76,6 +76,39 @@ import Testing
         })
     }
 
+    @Test("a capture with messages in a chat no LOGIN listed, and server times at Int64's ends, replays without a trap",
+          arguments: [Int64.max, Int64.min])
+    func corruptCaptureReplays(serverTime: Int64) throws {
+        let decoding = try TraceDecoder().decode(path: Self.offlineSends)
+        var timeline = ReplayTimeline(decoding)
+        for connection in timeline.connections.indices {
+            for index in timeline.connections[connection].entries.indices {
+                var packet = timeline.connections[connection].entries[index].packet
+                switch packet.body {
+                case .msgSendResponse(var response):
+                    response.chatId = 987_654
+                    packet.body = .msgSendResponse(response)
+                case .loginResponse(var response):
+                    response.time = serverTime
+                    packet.body = .loginResponse(response)
+                case .sessionInitResponse(var response):
+                    response.time = serverTime
+                    packet.body = .sessionInitResponse(response)
+                default:
+                    break
+                }
+                timeline.connections[connection].entries[index].packet = packet
+            }
+        }
+        let model = ReplayWorldModel(timeline)
+        #expect(model.chats.contains { $0.id == 987_654 })
+        let server = model.makeServer()
+        #expect(server.chatIds.contains(987_654))
+        _ = ReplayAgainstServer(timeline: timeline, model: model).run()
+        let client = try #require(model.userIdByClient.first?.client)
+        _ = try ReplayAgainstClient(timeline: timeline, model: model, clientAddress: client, mutant: nil).run()
+    }
+
     @Test("replaying to the reference client: no violation; to a last-sync mutant: P4, exit code 1")
     func clientChecks() {
         let reference = Self.run(["replay", Self.clockSkew, "--against", "client"])
