@@ -18,7 +18,15 @@ struct ReplayAgainstClient {
         var packetsSent = 0
         var connections = 0
         var findings: [Finding] = []
+        /// Set when the replay stopped before the capture's end because the capture had nothing left to give and
+        /// the engine only kept itself busy (`idleEventLimit` events): the virtual time it stopped at.
+        var stoppedIdleAt: SimInstant?
     }
+
+    /// Events the engine may handle on its own (reconnect attempts, timers) once every captured connection is used
+    /// and delivered, before the replay stops: far more than the 30 s after a capture's end need, and a bound when a
+    /// corrupt timestamp puts the capture's end years ahead (a reconnect every backoff cap would take hours to run).
+    static let idleEventLimit = 10_000
 
     let timeline: ReplayTimeline
     let model: ReplayWorldModel
@@ -38,11 +46,14 @@ struct ReplayAgainstClient {
         let server = model.makeServer()
         var outcome = Outcome(client: name)
         var available = timeline.connections.filter { $0.client.hasPrefix(clientAddress + ":") }
-        var queue: [(time: SimInstant, order: Int, event: ClientEvent)] = []
+        var queue: [(time: SimInstant, order: Int, event: ClientEvent, isCaptured: Bool)] = []
         var order = 0
-        func schedule(_ event: ClientEvent, at time: SimInstant) {
-            queue.append((time, order, event))
+        var capturedPending = 0
+        var idleEvents = 0
+        func schedule(_ event: ClientEvent, at time: SimInstant, isCaptured: Bool = false) {
+            queue.append((time, order, event, isCaptured))
             order += 1
+            if isCaptured { capturedPending += 1 }
         }
         var cancelled: Set<ClientTimerID> = []
         schedule(.start, at: .start)
@@ -50,8 +61,16 @@ struct ReplayAgainstClient {
         while let next = queue.indices.min(by: {
             (queue[$0].time, queue[$0].order) < (queue[$1].time, queue[$1].order)
         }) {
-            let (now, _, event) = queue.remove(at: next)
+            let (now, _, event, isCaptured) = queue.remove(at: next)
             guard now <= deadline else { break }
+            if isCaptured { capturedPending -= 1 }
+            if available.isEmpty, capturedPending == 0 {
+                idleEvents += 1
+                if idleEvents > Self.idleEventLimit {
+                    outcome.stoppedIdleAt = now
+                    break
+                }
+            }
             if case .timerFired(let timer) = event, cancelled.remove(timer) != nil { continue }
             if case .packetReceived = event {
                 outcome.packetsDelivered += 1
@@ -69,11 +88,13 @@ struct ReplayAgainstClient {
                     }
                     let connection = available.removeFirst()
                     outcome.connections += 1
-                    schedule(.connected(id), at: max(now, connection.opensAt))
+                    schedule(.connected(id), at: max(now, connection.opensAt), isCaptured: true)
                     for entry in connection.entries where entry.direction == .serverToClient {
-                        schedule(.packetReceived(entry.packet, on: id), at: max(now, entry.time))
+                        schedule(.packetReceived(entry.packet, on: id), at: max(now, entry.time), isCaptured: true)
                     }
-                    if let closesAt = connection.closesAt { schedule(.disconnected(id), at: max(now, closesAt)) }
+                    if let closesAt = connection.closesAt {
+                        schedule(.disconnected(id), at: max(now, closesAt), isCaptured: true)
+                    }
                 case .send:
                     outcome.packetsSent += 1
                 case .startTimer(let timer, let at):

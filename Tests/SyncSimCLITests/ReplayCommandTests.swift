@@ -109,6 +109,21 @@ import Testing
         _ = try ReplayAgainstClient(timeline: timeline, model: model, clientAddress: client, mutant: nil).run()
     }
 
+    @Test("a capture whose end lies years ahead (a corrupt timestamp) stops once only the engine is busy")
+    func farEndStops() throws {
+        var timeline = ReplayTimeline(try TraceDecoder().decode(path: Self.clockSkew))
+        let client = try #require(ReplayWorldModel(timeline).userIdByClient.first?.client)
+        let clean = try ReplayAgainstClient(timeline: timeline, model: ReplayWorldModel(timeline),
+                                            clientAddress: client, mutant: nil).run()
+        #expect(clean.stoppedIdleAt == nil)
+        timeline.end = .start + .seconds(Int64(100_000_000))
+        let far = try ReplayAgainstClient(timeline: timeline, model: ReplayWorldModel(timeline), clientAddress: client,
+                                          mutant: nil).run()
+        let stop = try #require(far.stoppedIdleAt)
+        #expect(stop < timeline.end)
+        #expect(far.packetsDelivered == clean.packetsDelivered)
+    }
+
     @Test("replaying to the reference client: no violation; to a last-sync mutant: P4, exit code 1")
     func clientChecks() {
         let reference = Self.run(["replay", Self.clockSkew, "--against", "client"])
