@@ -124,6 +124,15 @@ import Testing
         #expect(far.packetsDelivered == clean.packetsDelivered)
     }
 
+    @Test("the emitter rounds gaps to whole milliseconds, never below zero and without overflow near Int64.max",
+          arguments: [
+              (Int64(1_499_999), Int64(1)), (Int64(1_500_000), Int64(2)), (Int64(-2_000_000), Int64(0)),
+              (Int64(0), Int64(0)), (Int64.max, Int64.max / 1_000_000), (Int64.min, Int64(0)),
+          ])
+    func emitterRounding(nanoseconds: Int64, milliseconds: Int64) {
+        #expect(ReplayScenarioEmitter.rounded(SimDuration(nanoseconds: nanoseconds)) == .milliseconds(milliseconds))
+    }
+
     @Test("replaying to the reference client: no violation; to a last-sync mutant: P4, exit code 1")
     func clientChecks() {
         let reference = Self.run(["replay", Self.clockSkew, "--against", "client"])
