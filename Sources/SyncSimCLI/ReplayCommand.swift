@@ -96,7 +96,7 @@ enum ReplayCommand {
                                                   mutant: mutant).run()
             outcome.findings.forEach { console.out("FAIL  \($0)") }
             if let stop = outcome.stoppedIdleAt {
-                console.err("note: every captured connection was delivered; the replay stopped at \(stop) after "
+                console.err("note: the capture had nothing left for the engine; the replay stopped at \(stop) after "
                     + "\(ReplayAgainstClient.idleEventLimit) engine-only events, before the capture's end "
                     + "(\(timeline.end): a corrupt timestamp?)")
             }

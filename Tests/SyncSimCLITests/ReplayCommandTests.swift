@@ -117,6 +117,9 @@ import Testing
                                             clientAddress: client, mutant: nil).run()
         #expect(clean.stoppedIdleAt == nil)
         timeline.end = .start + .seconds(Int64(100_000_000))
+        // The client's last connection closes only then too: the engine drops it on a pong timeout long before.
+        let last = try #require(timeline.connections.lastIndex { $0.client.hasPrefix(client + ":") })
+        timeline.connections[last].closesAt = timeline.end
         let far = try ReplayAgainstClient(timeline: timeline, model: ReplayWorldModel(timeline), clientAddress: client,
                                           mutant: nil).run()
         let stop = try #require(far.stoppedIdleAt)
