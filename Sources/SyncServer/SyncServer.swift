@@ -358,8 +358,9 @@ private struct ChatRecord {
     /// Up to `backward` messages with ids at or below `from` and up to `forward` above it, ascending.
     func page(_ request: ChatHistoryRequest) -> [ChatMessage] {
         let split = firstIndex(above: request.from)
-        let low = max(0, split - max(0, request.backward))
-        let high = min(messages.count, split + max(0, request.forward))
+        // The counts come from the wire: clamp them to the history's size before adding, so Int.max cannot overflow.
+        let low = split - min(max(0, request.backward), split)
+        let high = split + min(max(0, request.forward), messages.count - split)
         return Array(messages[low..<high])
     }
 

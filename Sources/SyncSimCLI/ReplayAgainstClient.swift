@@ -18,7 +18,16 @@ struct ReplayAgainstClient {
         var packetsSent = 0
         var connections = 0
         var findings: [Finding] = []
+        /// Set when the replay stopped before the capture's end because the capture had nothing left to give the
+        /// engine (every connection used, nothing pending on the one it holds) and the engine only kept itself busy
+        /// (`idleEventLimit` events): the virtual time it stopped at.
+        var stoppedIdleAt: SimInstant?
     }
+
+    /// Events the engine may handle on its own (reconnect attempts, timers) once every captured connection is used
+    /// and nothing captured is pending on the connection it holds, before the replay stops: far more than the 30 s after a capture's end need, and a bound when a
+    /// corrupt timestamp puts the capture's end years ahead (a reconnect every backoff cap would take hours to run).
+    static let idleEventLimit = 10_000
 
     let timeline: ReplayTimeline
     let model: ReplayWorldModel
@@ -38,11 +47,16 @@ struct ReplayAgainstClient {
         let server = model.makeServer()
         var outcome = Outcome(client: name)
         var available = timeline.connections.filter { $0.client.hasPrefix(clientAddress + ":") }
-        var queue: [(time: SimInstant, order: Int, event: ClientEvent)] = []
+        var queue: [(time: SimInstant, order: Int, event: ClientEvent, capturedOn: ClientConnectionID?)] = []
         var order = 0
-        func schedule(_ event: ClientEvent, at time: SimInstant) {
-            queue.append((time, order, event))
+        // Captured events still queued, per connection (counted, never iterated); the connection the engine holds.
+        var capturedPending: [ClientConnectionID: Int] = [:]
+        var heldConnection: ClientConnectionID?
+        var idleEvents = 0
+        func schedule(_ event: ClientEvent, at time: SimInstant, capturedOn connection: ClientConnectionID? = nil) {
+            queue.append((time, order, event, connection))
             order += 1
+            if let connection { capturedPending[connection, default: 0] += 1 }
         }
         var cancelled: Set<ClientTimerID> = []
         schedule(.start, at: .start)
@@ -50,8 +64,16 @@ struct ReplayAgainstClient {
         while let next = queue.indices.min(by: {
             (queue[$0].time, queue[$0].order) < (queue[$1].time, queue[$1].order)
         }) {
-            let (now, _, event) = queue.remove(at: next)
+            let (now, _, event, capturedOn) = queue.remove(at: next)
             guard now <= deadline else { break }
+            if let capturedOn { capturedPending[capturedOn, default: 0] -= 1 }
+            if available.isEmpty, heldConnection.map({ capturedPending[$0, default: 0] == 0 }) ?? true {
+                idleEvents += 1
+                if idleEvents > Self.idleEventLimit {
+                    outcome.stoppedIdleAt = now
+                    break
+                }
+            }
             if case .timerFired(let timer) = event, cancelled.remove(timer) != nil { continue }
             if case .packetReceived = event {
                 outcome.packetsDelivered += 1
@@ -63,24 +85,29 @@ struct ReplayAgainstClient {
             for action in actions {
                 switch action {
                 case .connect(let id):
+                    heldConnection = available.isEmpty ? nil : id
                     guard !available.isEmpty else {
                         schedule(.connectFailed(id), at: now)
                         continue
                     }
                     let connection = available.removeFirst()
                     outcome.connections += 1
-                    schedule(.connected(id), at: max(now, connection.opensAt))
+                    schedule(.connected(id), at: max(now, connection.opensAt), capturedOn: id)
                     for entry in connection.entries where entry.direction == .serverToClient {
-                        schedule(.packetReceived(entry.packet, on: id), at: max(now, entry.time))
+                        schedule(.packetReceived(entry.packet, on: id), at: max(now, entry.time), capturedOn: id)
                     }
-                    if let closesAt = connection.closesAt { schedule(.disconnected(id), at: max(now, closesAt)) }
+                    if let closesAt = connection.closesAt {
+                        schedule(.disconnected(id), at: max(now, closesAt), capturedOn: id)
+                    }
                 case .send:
                     outcome.packetsSent += 1
                 case .startTimer(let timer, let at):
                     schedule(.timerFired(timer), at: max(now, at))
                 case .cancelTimer(let timer):
                     cancelled.insert(timer)
-                case .close, .upload:
+                case .close(let id):
+                    if heldConnection == id { heldConnection = nil }
+                case .upload:
                     break
                 }
             }

@@ -95,6 +95,11 @@ enum ReplayCommand {
             let outcome = try ReplayAgainstClient(timeline: timeline, model: model, clientAddress: address,
                                                   mutant: mutant).run()
             outcome.findings.forEach { console.out("FAIL  \($0)") }
+            if let stop = outcome.stoppedIdleAt {
+                console.err("note: the capture had nothing left for the engine; the replay stopped at \(stop) after "
+                    + "\(ReplayAgainstClient.idleEventLimit) engine-only events, before the capture's end "
+                    + "(\(timeline.end): a corrupt timestamp?)")
+            }
             let checks = ReplayAgainstClient.checkedInvariants.map(\.rawValue).joined(separator: " ")
             console.out("replayed \(outcome.packetsDelivered) server frames on \(outcome.connections) connections "
                 + "to \(outcome.client) (\(mutant.map { "mutant \($0.rawValue)" } ?? "reference engine"), "

@@ -136,8 +136,11 @@ struct ReplayScenarioEmitter {
     }
 
     /// A gap rounded to whole milliseconds (the DSL prints milliseconds at the finest).
+    /// Capture times may be anything (a corrupt timestamp): no `+ 500_000` that overflows near Int64.max, and the
+    /// result stays within what `SimDuration.milliseconds` can hold.
     static func rounded(_ duration: SimDuration) -> SimDuration {
-        .milliseconds(max(0, (duration.nanoseconds + 500_000) / 1_000_000))
+        let (whole, rest) = duration.nanoseconds.quotientAndRemainder(dividingBy: 1_000_000)
+        return .milliseconds(min(max(0, whole + (rest >= 500_000 ? 1 : 0)), Int64.max / 1_000_000))
     }
 
     /// A client name the DSL and chat names accept: letters, digits, `-` and `_`.

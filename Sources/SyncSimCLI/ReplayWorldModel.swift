@@ -91,6 +91,9 @@ struct ReplayWorldModel {
                 nextId += 1
             }
         }
+        // A chat seen only through its messages (a push, or an answer naming a chat no LOGIN listed) is still a chat:
+        // the rebuilt server must hold it before its history is seeded, members unknown.
+        for chatId in seen.keys where members[chatId] == nil { members[chatId] = [] }
         users = usersById.keys.sorted().map { usersById[$0]! }
         chats = members.keys.sorted().map { ($0, members[$0]!.sorted()) }
         history = seen.keys.sorted().map { chatId in
@@ -117,9 +120,15 @@ struct ReplayWorldModel {
 
     /// The latest epoch a server time seen at `time` allows: the rebuilt server's clock is never behind a server
     /// time the capture shows (the time was stamped before the capture saw it), rounded up to whole milliseconds.
+    /// A server time outside 0...`maxServerTimeMilliseconds` (a corrupt or hostile capture) is clamped into it, so
+    /// neither this subtraction nor the rebuilt server's clock can overflow.
     static func epoch(serverTime: Int64, seenAt time: SimInstant) -> Int64 {
-        serverTime - time.nanosecondsSinceStart / 1_000_000
+        min(max(serverTime, 0), maxServerTimeMilliseconds) - time.nanosecondsSinceStart / 1_000_000
     }
+
+    /// The largest server time an epoch is derived from: 2^53 ms (year 285 000 or so), far above any real clock and
+    /// far enough below `Int64.max` that adding a run's virtual milliseconds cannot overflow.
+    static let maxServerTimeMilliseconds: Int64 = 1 << 53
 
     func name(ofUser id: Int64) -> String? { users.first { $0.id == id }?.name }
 }

@@ -54,6 +54,7 @@ struct RunCommand {
             return try command.execute(
                 console: &console,
                 executor: defaultExecutor,
+                // driver: wall clock allowed; it only picks the random seeds' base, and every run prints its seed.
                 defaultRandomBase: { UInt64(Date().timeIntervalSince1970 * 1_000) }
             )
         }

@@ -20,6 +20,15 @@ import Testing
         for record in trace.records { digestOnly.append(record) }
         #expect(digestOnly.digest == trace.digest)
         #expect(digestOnly.records.isEmpty && digestOnly.recordCount == 2)
+        var recordedDigestOnly = TraceLog(keepsRecords: false)
+        for record in trace.records {
+            recordedDigestOnly.record(at: record.time, component: record.component, kind: record.kind,
+                                      detail: record.detail)
+        }
+        recordedDigestOnly.record(at: .start + .milliseconds(3_000), component: "é", kind: "k")
+        trace.record(at: .start + .milliseconds(3_000), component: "é", kind: "k")
+        #expect(recordedDigestOnly.digest == trace.digest, "record(...) without keeping records hashes the same bytes")
+        #expect(recordedDigestOnly.recordCount == 3)
         var swapped = TraceLog()
         for record in trace.records.reversed() { swapped.append(record) }
         #expect(swapped.digest != trace.digest)

@@ -21,6 +21,14 @@ private func page(_ ids: ClosedRange<Int64>) -> [ChatMessage] { ids.map(message)
         #expect(store.invariantViolations().isEmpty)
     }
 
+    @Test("a chunk ending at Int64.max (an id from the server) lists its message ids without overflowing")
+    func chunkAtMaximumId() {
+        var store = ChunkStore()
+        store.insertPage(page((Int64.max - 2)...Int64.max), isStartOfHistory: false)
+        guard let chunk = store.topChunk else { Issue.record("no chunk"); return }
+        #expect(Array(store.messageIds(in: chunk)) == [Int64.max - 2, Int64.max - 1, Int64.max])
+    }
+
     @Test("a single message outside every chunk opens a chunk of its own with a gap below") func singleOpensChunk() {
         var store = ChunkStore()
         store.insertPage(page(1...10), isStartOfHistory: true)

@@ -108,6 +108,9 @@ private func pushes(_ actions: [ServerAction]) -> [(Packet, ServerConnectionID)]
     @Test("CHAT_HISTORY pages backward at or below from and forward above it", arguments: [
         (Int64(5), 0, 3, [3, 4, 5]), (Int64(5), 2, 0, [6, 7]), (Int64.max, 0, 4, [7, 8, 9, 10]),
         (Int64(2), 0, 5, [1, 2]), (Int64(5), 2, 2, [4, 5, 6, 7]), (Int64(0), 3, 0, [1, 2, 3]),
+        // Counts straight from the wire, at Int's ends: a page of what there is, never an overflow trap.
+        (Int64(5), Int.max, Int.max, Array(1...10)), (Int64(5), Int.min, Int.min, []),
+        (Int64.min, Int.max, 0, Array(1...10)),
     ])
     func historyPaging(from: Int64, forward: Int, backward: Int, expected: [Int64]) {
         var h = Harness()

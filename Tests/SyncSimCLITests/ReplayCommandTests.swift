@@ -76,6 +76,66 @@ import Testing
         })
     }
 
+    @Test("a capture with messages in a chat no LOGIN listed, and server times at Int64's ends, replays without a trap",
+          arguments: [Int64.max, Int64.min])
+    func corruptCaptureReplays(serverTime: Int64) throws {
+        let decoding = try TraceDecoder().decode(path: Self.offlineSends)
+        var timeline = ReplayTimeline(decoding)
+        for connection in timeline.connections.indices {
+            for index in timeline.connections[connection].entries.indices {
+                var packet = timeline.connections[connection].entries[index].packet
+                switch packet.body {
+                case .msgSendResponse(var response):
+                    response.chatId = 987_654
+                    packet.body = .msgSendResponse(response)
+                case .loginResponse(var response):
+                    response.time = serverTime
+                    packet.body = .loginResponse(response)
+                case .sessionInitResponse(var response):
+                    response.time = serverTime
+                    packet.body = .sessionInitResponse(response)
+                default:
+                    break
+                }
+                timeline.connections[connection].entries[index].packet = packet
+            }
+        }
+        let model = ReplayWorldModel(timeline)
+        #expect(model.chats.contains { $0.id == 987_654 })
+        let server = model.makeServer()
+        #expect(server.chatIds.contains(987_654))
+        _ = ReplayAgainstServer(timeline: timeline, model: model).run()
+        let client = try #require(model.userIdByClient.first?.client)
+        _ = try ReplayAgainstClient(timeline: timeline, model: model, clientAddress: client, mutant: nil).run()
+    }
+
+    @Test("a capture whose end lies years ahead (a corrupt timestamp) stops once only the engine is busy")
+    func farEndStops() throws {
+        var timeline = ReplayTimeline(try TraceDecoder().decode(path: Self.clockSkew))
+        let client = try #require(ReplayWorldModel(timeline).userIdByClient.first?.client)
+        let clean = try ReplayAgainstClient(timeline: timeline, model: ReplayWorldModel(timeline),
+                                            clientAddress: client, mutant: nil).run()
+        #expect(clean.stoppedIdleAt == nil)
+        timeline.end = .start + .seconds(Int64(100_000_000))
+        // The client's last connection closes only then too: the engine drops it on a pong timeout long before.
+        let last = try #require(timeline.connections.lastIndex { $0.client.hasPrefix(client + ":") })
+        timeline.connections[last].closesAt = timeline.end
+        let far = try ReplayAgainstClient(timeline: timeline, model: ReplayWorldModel(timeline), clientAddress: client,
+                                          mutant: nil).run()
+        let stop = try #require(far.stoppedIdleAt)
+        #expect(stop < timeline.end)
+        #expect(far.packetsDelivered == clean.packetsDelivered)
+    }
+
+    @Test("the emitter rounds gaps to whole milliseconds, never below zero and without overflow near Int64.max",
+          arguments: [
+              (Int64(1_499_999), Int64(1)), (Int64(1_500_000), Int64(2)), (Int64(-2_000_000), Int64(0)),
+              (Int64(0), Int64(0)), (Int64.max, Int64.max / 1_000_000), (Int64.min, Int64(0)),
+          ])
+    func emitterRounding(nanoseconds: Int64, milliseconds: Int64) {
+        #expect(ReplayScenarioEmitter.rounded(SimDuration(nanoseconds: nanoseconds)) == .milliseconds(milliseconds))
+    }
+
     @Test("replaying to the reference client: no violation; to a last-sync mutant: P4, exit code 1")
     func clientChecks() {
         let reference = Self.run(["replay", Self.clockSkew, "--against", "client"])

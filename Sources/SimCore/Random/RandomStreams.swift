@@ -7,6 +7,7 @@ public struct RandomStreams: Hashable, Sendable {
     /// The run's seed, as printed with every run.
     public let runSeed: UInt64
 
+    /// The streams of the run seeded with `runSeed`.
     public init(runSeed: UInt64) { self.runSeed = runSeed }
 
     /// The generator for the component called `name` (for example `"link.alice.down"`).

@@ -19,6 +19,7 @@ public struct SeededGenerator: RandomNumberGenerator, Hashable, Sendable {
         s3 = splitMix.next()
     }
 
+    /// The next 64 random bits of the xoshiro256** sequence.
     public mutating func next() -> UInt64 {
         let result = rotateLeft(s1 &* 5, 7) &* 9
         let shifted = s1 << 17

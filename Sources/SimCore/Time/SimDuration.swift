@@ -3,15 +3,24 @@ public struct SimDuration: Hashable, Comparable, Sendable, CustomStringConvertib
     /// The length in nanoseconds.
     public var nanoseconds: Int64
 
+    /// A span of `nanoseconds` (negative allowed).
     public init(nanoseconds: Int64) { self.nanoseconds = nanoseconds }
 
+    /// No time at all.
     public static let zero = SimDuration(nanoseconds: 0)
 
+    // The factories trap on Int64 overflow (about 292 years): callers bound values that come from input.
+    /// `value` nanoseconds.
     public static func nanoseconds(_ value: Int64) -> SimDuration { SimDuration(nanoseconds: value) }
+    /// `value` microseconds.
     public static func microseconds(_ value: Int64) -> SimDuration { SimDuration(nanoseconds: value * 1_000) }
+    /// `value` milliseconds.
     public static func milliseconds(_ value: Int64) -> SimDuration { SimDuration(nanoseconds: value * 1_000_000) }
+    /// `value` seconds.
     public static func seconds(_ value: Int64) -> SimDuration { SimDuration(nanoseconds: value * 1_000_000_000) }
+    /// `value` minutes.
     public static func minutes(_ value: Int64) -> SimDuration { .seconds(value * 60) }
+    /// `value` hours.
     public static func hours(_ value: Int64) -> SimDuration { .seconds(value * 3_600) }
 
     /// A duration from fractional seconds, rounded to the nearest nanosecond.

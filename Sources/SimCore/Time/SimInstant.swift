@@ -3,6 +3,7 @@ public struct SimInstant: Hashable, Comparable, Sendable, CustomStringConvertibl
     /// Nanoseconds since the start of the run.
     public var nanosecondsSinceStart: Int64
 
+    /// The instant `nanosecondsSinceStart` nanoseconds after the run's start.
     public init(nanosecondsSinceStart: Int64) { self.nanosecondsSinceStart = nanosecondsSinceStart }
 
     /// The start of every run.

@@ -28,6 +28,20 @@ public struct TraceLog: Sendable {
         detail: @autoclosure () -> String = ""
     ) {
         guard isEnabled else { return }
+        guard keepsRecords else {
+            // Digest only (the usual run): feed the canonical line's pieces, the same bytes as
+            // `TraceRecord.canonicalLine`, without building the joined line or the record on every event.
+            hasher.combine(String(time.nanosecondsSinceStart))
+            hasher.combine(UInt8(ascii: " "))
+            hasher.combine(component())
+            hasher.combine(UInt8(ascii: " "))
+            hasher.combine(kind)
+            hasher.combine(UInt8(ascii: " "))
+            hasher.combine(detail())
+            hasher.combine(UInt8(ascii: "\n"))
+            recordCount += 1
+            return
+        }
         append(TraceRecord(time: time, component: component(), kind: kind, detail: detail()))
     }
 

@@ -145,6 +145,11 @@ public struct ReferenceClient: SyncClientEngine {
 
     func isMutant(_ mutant: Mutant) -> Bool { parameters.mutant == mutant }
 
+    /// Feeds one event at virtual time `now` and returns what the driver must do (connect, send, start timers, ...).
+    /// - Parameters:
+    ///   - event: what happened: start, a connection event, a packet, a timer, an upload, a user action, ...
+    ///   - now: the driver's current virtual time; never earlier than the previous call's.
+    /// - Returns: the actions, in the order the driver must carry them out.
     public mutating func handle(_ event: ClientEvent, now: SimInstant) -> [ClientAction] {
         self.now = now
         actions = []
@@ -228,6 +233,8 @@ public struct ReferenceClient: SyncClientEngine {
 
     // MARK: Read-only view
 
+    /// A read-only snapshot of the engine's state for the invariant checkers: chats, chunks, tasks, in-flight
+    /// requests and last-sync, each in ascending id order.
     public var view: ClientView {
         let echoes = tasks.keys.sorted().compactMap { id -> ClientView.LocalEcho? in
             guard let task = tasks[id], task.kind.isSend, task.state == .pending else { return nil }

@@ -32,7 +32,9 @@ public struct ChunkStore: Hashable, Sendable {
 
     /// Cached message ids of a chunk, ascending.
     public func messageIds(in chunk: Chunk) -> ArraySlice<Int64> {
-        messageIds[index(ofFirstAtOrAbove: chunk.lower)..<index(ofFirstAtOrAbove: chunk.upper + 1)]
+        // Ids come from the server: the upper bound may be Int64.max, so no `upper + 1`.
+        let end = chunk.upper == .max ? messageIds.count : index(ofFirstAtOrAbove: chunk.upper + 1)
+        return messageIds[index(ofFirstAtOrAbove: chunk.lower)..<end]
     }
 
     /// Inserts a page of messages the server returned as one contiguous run.

@@ -3,6 +3,7 @@
 /// Integers accept `.int` and `.uint` that fit the target type; `Double` and `Float` accept floats and integers.
 /// A missing key or `.nil` decodes an optional as nil. Errors are Swift's `DecodingError` with the coding path.
 public struct MessagePackDecoder: Sendable {
+    /// A decoder; it holds no options.
     public init() {}
 
     /// Decodes a `T` from `value`.

@@ -4,6 +4,7 @@
 /// unsigned ones as `.uint`, `Float` as `.float`, `Double` as `.double`. Optionals encoded with `encodeIfPresent`
 /// (what synthesized `Codable` does) are omitted from the map when nil.
 public struct MessagePackEncoder: Sendable {
+    /// An encoder; it holds no options.
     public init() {}
 
     /// Encodes `value`.

@@ -16,9 +16,11 @@ public struct FrameHeader: Hashable, Sendable {
 
     /// Protocol version (byte 0).
     public var version: UInt8
+    /// Request, response, push or error.
     public var cmd: Command
     /// Ties a response to its request; wraps at 65536 (or 256 in `.cmd16Seq8`).
     public var seq: UInt16
+    /// The frame's opcode (bytes 4-5 in the default layout).
     public var opcode: Opcode
     /// The top byte of the length word: 0 for a raw payload, anything else for an LZ4 block.
     public var compressionFlag: UInt8

@@ -38,22 +38,24 @@ struct FaultState {
     }
 }
 
-/// The last `capacity` trace lines, oldest first.
+/// The last `capacity` trace records, oldest first; rendered as lines only when a violation asks for them, not on
+/// every world step.
 struct TraceRing {
     let capacity: Int
-    private var storage: [String] = []
+    private var storage: [TraceRecord] = []
     private var head = 0
 
     init(capacity: Int) { self.capacity = capacity }
 
-    mutating func append(_ line: String) {
+    mutating func append(_ record: TraceRecord) {
         if storage.count < capacity {
-            storage.append(line)
+            storage.append(record)
         } else {
-            storage[head] = line
+            storage[head] = record
             head = (head + 1) % capacity
         }
     }
 
-    var lines: [String] { Array(storage[head...] + storage[..<head]) }
+    /// The records as `TraceRecord.description` lines, oldest first.
+    var lines: [String] { (storage[head...] + storage[..<head]).map(\.description) }
 }

@@ -262,7 +262,7 @@ public final class World {
     func record(_ component: String, _ kind: String, _ detail: @autoclosure () -> String = "") {
         let record = TraceRecord(time: now, component: component, kind: kind, detail: detail())
         network.trace.append(record)
-        traceTail.append(record.description)
+        traceTail.append(record)
     }
 
     // MARK: - Lookup
