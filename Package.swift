@@ -46,7 +46,7 @@ let package = Package(
 
         .testTarget(name: "SimCoreTests", dependencies: ["SimCore"], swiftSettings: swiftSettings),
         .testTarget(name: "SimNetTests", dependencies: ["SimNet"], swiftSettings: swiftSettings),
-        .testTarget(name: "SyncProtocolTests", dependencies: ["SyncProtocol"], swiftSettings: swiftSettings),
+        .testTarget(name: "SyncProtocolTests", dependencies: ["SyncProtocol", "SimCore"], swiftSettings: swiftSettings),
         .testTarget(name: "SyncServerTests", dependencies: ["SyncServer"], swiftSettings: swiftSettings),
         .target(
             name: "SyncTestSupport",
@@ -64,7 +64,7 @@ let package = Package(
             dependencies: ["SyncChecks", "SyncClient", "SyncServer", "SyncTestSupport"],
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "SyncTraceTests", dependencies: ["SyncTrace"], swiftSettings: swiftSettings),
+        .testTarget(name: "SyncTraceTests", dependencies: ["SyncTrace", "SimCore"], swiftSettings: swiftSettings),
         .testTarget(name: "SyncSimTests", dependencies: ["SyncSim", "Scenarios"], swiftSettings: swiftSettings),
         .testTarget(name: "SyncSimCLITests", dependencies: ["SyncSimCLI"], swiftSettings: swiftSettings),
     ]

@@ -1,3 +1,4 @@
+import SimCore
 import Testing
 
 @testable import SyncProtocol
@@ -5,7 +6,7 @@ import Testing
 /// Seeded mutations of valid streams: every decode returns frames or throws a `WireError`, and never traps.
 @Suite struct FrameDecoderMutationTests {
     static func baseStream(layout: HeaderLayout) throws -> [UInt8] {
-        var generator = SplitMix64(seed: 99)
+        var generator = SeededGenerator(seed: 99)
         let encoder = FrameEncoder(layout: layout)
         var stream: [UInt8] = []
         for index in 0..<6 {
@@ -26,7 +27,7 @@ import Testing
         ])
     func mutations(layout: HeaderLayout, seed: UInt64) throws {
         let base = try Self.baseStream(layout: layout)
-        var generator = SplitMix64(seed: seed)
+        var generator = SeededGenerator(seed: seed)
         var outcomes = (frames: 0, errors: 0)
         for iteration in 0..<1500 {
             var stream = base

@@ -1,3 +1,4 @@
+import SimCore
 import Testing
 
 @testable import SyncProtocol
@@ -5,7 +6,7 @@ import Testing
 @Suite struct FrameDecoderTests {
     /// A seeded mix of frames: random small payloads (raw) and history-like pages (compressed when they shrink).
     static func randomFrames(seed: UInt64, count: Int, layout: HeaderLayout) -> [Frame] {
-        var generator = SplitMix64(seed: seed)
+        var generator = SeededGenerator(seed: seed)
         return (0..<count).map { index in
             let payload =
                 index % 3 == 2
@@ -32,7 +33,7 @@ import Testing
             var stream: [UInt8] = []
             for frame in frames { try encoder.encode(frame, into: &stream) }
             let decoder = FrameDecoder(layout: layout)
-            var generator = SplitMix64(seed: seed &+ UInt64(threshold & 0xFFFF))
+            var generator = SeededGenerator(seed: seed &+ UInt64(threshold & 0xFFFF))
             let splits: [[Int]] = [
                 [stream.count],
                 [Int](repeating: 1, count: stream.count),
@@ -70,7 +71,7 @@ import Testing
     }
 
     @Test("any non-zero compression flag means LZ4") func anyFlagIsLZ4() throws {
-        var generator = SplitMix64(seed: 5)
+        var generator = SeededGenerator(seed: 5)
         let frame = Frame(
             cmd: .response, seq: 1, opcode: .chatHistory,
             payload: TestSupport.compressiblePayload(count: 40, using: &generator))
@@ -202,7 +203,7 @@ import Testing
 
     @Test("a MessagePack fault in a compressed payload names the payload and the decompressed offset")
     func messagePackFaultInCompressedPayload() throws {
-        var generator = SplitMix64(seed: 11)
+        var generator = SeededGenerator(seed: 11)
         var raw = TestSupport.compressiblePayload(count: 40, using: &generator).messagePackBytes()
         raw.append(0x00)  // one trailing byte
         let block = try #require(raw.withUnsafeBytes { LZ4Block.compress($0) })

@@ -1,10 +1,11 @@
+import SimCore
 import Testing
 
 @testable import SyncProtocol
 
 @Suite struct FrameEncoderTests {
     static func page(_ count: Int) -> MessagePackValue {
-        var generator = SplitMix64(seed: 3)
+        var generator = SeededGenerator(seed: 3)
         return TestSupport.compressiblePayload(count: count, using: &generator)
     }
 
@@ -22,7 +23,7 @@ import Testing
     }
 
     @Test("a payload LZ4 cannot shrink goes raw even above the threshold") func rawWhenCompressionDoesNotPay() throws {
-        var generator = SplitMix64(seed: 4)
+        var generator = SeededGenerator(seed: 4)
         let noise = MessagePackValue.binary((0..<3000).map { _ in UInt8.random(in: 0...255, using: &generator) })
         let bytes = try FrameEncoder(compressionThresholdBytes: 0).encode(
             Frame(cmd: .request, seq: 1, opcode: .photoUpload, payload: noise)

@@ -1,3 +1,4 @@
+import SimCore
 import Testing
 
 @testable import SyncProtocol
@@ -23,7 +24,7 @@ import Testing
         UInt64(7), 8, 9,
     ])
     func quickLoopAgreesWithDetailedScan(seed: UInt64) {
-        var generator = SplitMix64(seed: seed)
+        var generator = SeededGenerator(seed: seed)
         var accepted = 0
         var refused = 0
         let interestingBytes: [UInt8] = [0xc1, 0xd0, 0xd1, 0xd3, 0xdc, 0xdd, 0xde, 0xdf, 0xc7, 0xd6, 0xff, 0x9f, 0x8f]

@@ -1,3 +1,4 @@
+import SimCore
 import Testing
 
 @testable import SyncProtocol
@@ -6,7 +7,7 @@ import Testing
 /// cache must give exactly the values a fresh unpacker gives.
 @Suite struct MessagePackUnpackerTests {
     /// Keys that crowd the 64-slot cache (evictions), sit at its 15-byte edge, or are empty.
-    static func key(_ number: Int, using generator: inout SplitMix64) -> String {
+    static func key(_ number: Int, using generator: inout SeededGenerator) -> String {
         switch number % 5 {
         case 0: ""
         case 1: "k\(number % 200)"
@@ -18,7 +19,7 @@ import Testing
 
     @Test("one unpacker across many values gives what a fresh one gives", arguments: [UInt64(31), 32])
     func reuseAcrossValues(seed: UInt64) throws {
-        var generator = SplitMix64(seed: seed)
+        var generator = SeededGenerator(seed: seed)
         let unpacker = try MessagePackSerialization.Unpacker(zoneChunkBytes: 1024)
         for iteration in 0..<300 {
             let value = MessagePackValue.map(
@@ -57,7 +58,7 @@ import Testing
 
     @Test("a copied frame decoder decodes the same frames as the original")
     func copiedDecoderKeepsItsOwnUnpacker() throws {
-        var generator = SplitMix64(seed: 5)
+        var generator = SeededGenerator(seed: 5)
         let encoder = FrameEncoder()
         var stream: [UInt8] = []
         var frames: [Frame] = []

@@ -1,3 +1,4 @@
+import SimCore
 import Testing
 
 @testable import SyncProtocol
@@ -5,7 +6,7 @@ import Testing
 @Suite struct MessagePackValueTests {
     @Test("seeded random values survive encode and decode unchanged", arguments: [UInt64(1), 2, 3, 42])
     func randomRoundTrip(seed: UInt64) throws {
-        var generator = SplitMix64(seed: seed)
+        var generator = SeededGenerator(seed: seed)
         for iteration in 0..<200 {
             let value = TestSupport.randomValue(depth: 4, using: &generator)
             let decoded = try MessagePackValue(messagePack: value.messagePackBytes())

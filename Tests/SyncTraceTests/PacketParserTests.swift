@@ -1,3 +1,4 @@
+import SimCore
 import Testing
 
 @testable import SyncTrace
@@ -79,7 +80,7 @@ import Testing
         "randomly damaged packets of every link type are parsed or skipped, never crash",
         arguments: [1, 2, 3] as [UInt64])
     func damagedPackets(seed: UInt64) {
-        var random = SplitMix64(seed: seed)
+        var random = SeededGenerator(seed: seed)
         let ipv4 = PacketBytes.ipv4(source: 1, destination: 2, payload: Self.tcp)
         let zero16 = [UInt8](repeating: 0, count: 16)
         let ipv6 = PacketBytes.ipv6(

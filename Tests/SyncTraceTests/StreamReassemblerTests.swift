@@ -1,3 +1,4 @@
+import SimCore
 import Testing
 
 @testable import SyncTrace
@@ -253,7 +254,7 @@ import Testing
         "shuffled and duplicated segments reassemble exactly; dropped or cut ones leave consistent gaps",
         arguments: [11, 12, 13, 14, 15, 16, 17, 18] as [UInt64])
     func randomized(seed: UInt64) throws {
-        var random = SplitMix64(seed: seed)
+        var random = SeededGenerator(seed: seed)
         for round in 0..<12 {
             let flow = SyntheticFlow(clientISN: UInt32.random(in: 0...UInt32.max, using: &random), serverISN: 1)
             let sent = (0..<Int.random(in: 1...600, using: &random)).map { _ in

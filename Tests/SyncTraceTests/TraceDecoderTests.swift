@@ -1,3 +1,4 @@
+import SimCore
 import SyncProtocol
 import Testing
 
@@ -181,7 +182,7 @@ import Testing
         "every split decodes every frame; losses cost only the frames they touch",
         arguments: [21, 22, 23, 24, 25, 26] as [UInt64])
     func randomized(seed: UInt64) throws {
-        var random = SplitMix64(seed: seed)
+        var random = SeededGenerator(seed: seed)
         let encoder = FrameEncoder()
         for round in 0..<8 {
             let flow = SyntheticFlow(clientISN: UInt32.random(in: 0...UInt32.max, using: &random), serverISN: 9)

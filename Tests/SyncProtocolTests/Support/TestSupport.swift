@@ -1,3 +1,4 @@
+import SimCore
 import Foundation
 
 @testable import SyncProtocol
@@ -44,7 +45,7 @@ enum TestSupport {
     }
 
     /// Random chunk sizes of 1...maxChunk covering `count` bytes.
-    static func randomSplits(count: Int, maxChunk: Int, using generator: inout SplitMix64) -> [Int] {
+    static func randomSplits(count: Int, maxChunk: Int, using generator: inout SeededGenerator) -> [Int] {
         var sizes: [Int] = []
         var covered = 0
         while covered < count {
@@ -56,7 +57,7 @@ enum TestSupport {
     }
 
     /// A random value in canonical form (non-negative integers as `.uint`, finite floats), nested up to `depth`.
-    static func randomValue(depth: Int, using generator: inout SplitMix64) -> MessagePackValue {
+    static func randomValue(depth: Int, using generator: inout SeededGenerator) -> MessagePackValue {
         let choice = Int.random(in: 0..<(depth > 0 ? 13 : 10), using: &generator)
         switch choice {
         case 0: return .nil
@@ -101,14 +102,14 @@ enum TestSupport {
         }
     }
 
-    static func randomString(using generator: inout SplitMix64) -> String {
+    static func randomString(using generator: inout SeededGenerator) -> String {
         let alphabet = Array("abcdefghijklmnopqrstuvwxyz 0123456789ÄßЖ漢字🚲\"\\\n")
         return String(
             (0..<Int.random(in: 0...24, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! })
     }
 
     /// A payload that LZ4 shrinks: a history-like page of `count` similar messages.
-    static func compressiblePayload(count: Int, using generator: inout SplitMix64) -> MessagePackValue {
+    static func compressiblePayload(count: Int, using generator: inout SeededGenerator) -> MessagePackValue {
         .map([
             MessagePackPair(
                 .string("messages"),
