@@ -22,9 +22,12 @@ public enum MessagePackValue: Hashable, Sendable {
 
 /// One key/value pair of a MessagePack map.
 public struct MessagePackPair: Hashable, Sendable {
+    /// The pair's key, any MessagePack value (usually a string).
     public var key: MessagePackValue
+    /// The value stored under `key`.
     public var value: MessagePackValue
 
+    /// Creates a map entry binding `key` to `value`.
     public init(_ key: MessagePackValue, _ value: MessagePackValue) {
         self.key = key
         self.value = value

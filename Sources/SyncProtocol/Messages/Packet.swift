@@ -4,11 +4,16 @@
 /// the way back is `Frame(packet:)` and `FrameEncoder`. An unknown opcode, or a known one whose payload does not
 /// match its typed shape, keeps its payload as `.raw`.
 public struct Packet: Hashable, Sendable {
+    /// The header's `cmd`: request, response, push or error.
     public var cmd: Command
+    /// The header's `seq`, tying a response to its request.
     public var seq: UInt16
+    /// The header's opcode, saying which operation the body belongs to.
     public var opcode: Opcode
+    /// The payload decoded into its typed shape, or `.raw` when it has none.
     public var body: Body
 
+    /// Creates a packet from its header fields and typed body.
     public init(cmd: Command, seq: UInt16, opcode: Opcode, body: Body) {
         self.cmd = cmd
         self.seq = seq
