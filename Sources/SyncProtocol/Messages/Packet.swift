@@ -23,19 +23,33 @@ public struct Packet: Hashable, Sendable {
 
     /// The typed payload of a packet. Which case goes with which (cmd, opcode) is fixed by DESIGN.md §3.
     public enum Body: Hashable, Sendable {
+        /// A SESSION_INIT request.
         case sessionInit(SessionInitRequest)
+        /// A SESSION_INIT response: the server clock.
         case sessionInitResponse(SessionInitResponse)
+        /// A LOGIN request.
         case login(LoginRequest)
+        /// A LOGIN response: profile, changed chats, contacts and the next last-sync.
         case loginResponse(LoginResponse)
+        /// A CHAT_HISTORY request.
         case chatHistory(ChatHistoryRequest)
+        /// A CHAT_HISTORY response: a page of messages.
         case chatHistoryResponse(ChatHistoryResponse)
+        /// A CHAT_MARK request.
         case chatMark(ChatMarkRequest)
+        /// A MSG_SEND request.
         case msgSend(MsgSendRequest)
+        /// A MSG_SEND response: the stored message.
         case msgSendResponse(MsgSendResponse)
+        /// A PHOTO_UPLOAD request.
         case photoUpload(PhotoUploadRequest)
+        /// A PHOTO_UPLOAD response: the CDN token.
         case photoUploadResponse(PhotoUploadResponse)
+        /// A PING request.
         case ping(PingRequest)
+        /// A NOTIF_MESSAGE push.
         case notifMessage(NotifMessage)
+        /// A NOTIF_MARK push.
         case notifMark(NotifMark)
         /// An empty-map response (PING, CHAT_MARK).
         case empty
