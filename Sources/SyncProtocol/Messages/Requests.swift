@@ -97,9 +97,9 @@ public struct ChatSummary: Codable, Hashable, Sendable {
 public struct LoginResponse: Codable, Hashable, Sendable {
     /// The user's own profile (wire key `profile`).
     public var profile: Profile
-    /// The chats changed since the request's `chatsSync`, at most `chatsCount` of them (wire key `chats`).
+    /// The user's chats modified after `chatsSync`, newest first, at most `chatsCount` (wire key `chats`).
     public var chats: [ChatSummary]
-    /// The user's contacts (wire key `contacts`).
+    /// The other members of the user's chats when `contactsSync` was 0, else empty (wire key `contacts`).
     public var contacts: [Contact]
     /// The server clock in milliseconds since the Unix epoch, the next last-sync to store (wire key `time`).
     public var time: Int64
