@@ -1,9 +1,13 @@
 /// An invariant the checkers enforce (DESIGN.md §8). Cases keep the design's names (`C1`, `T2`) so reports,
 /// docs and code use the same words.
 public enum InvariantID: String, CaseIterable, Hashable, Comparable, Sendable, CustomStringConvertible {
+    /// Chunk invariants C1-C6 on a client's cached history (`summary` states each).
     case C1, C2, C3, C4, C5, C6
+    /// Task invariants T1-T6 on a client's send queue.
     case T1, T2, T3, T4, T5, T6
+    /// Protocol invariants P1-P4 on requests, responses and last-sync.
     case P1, P2, P3, P4
+    /// The view invariant: after quiescence clients agree with the server.
     case V1
 
     /// The invariant in one line, as DESIGN.md §8 states it.

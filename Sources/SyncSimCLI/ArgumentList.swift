@@ -5,6 +5,7 @@
 public struct ArgumentList: Sendable {
     private var remaining: [String]
 
+    /// Wraps the arguments after the command name, in the order given.
     public init(_ arguments: [String]) { self.remaining = arguments }
 
     /// Whether `--help` or `-h` was given.

@@ -39,6 +39,7 @@ public func runSyncSim(arguments: [String], console: inout Console) -> Int32 {
 
 /// Process exit codes shared by every command.
 public enum ExitCode {
+    /// The command did what was asked and every check passed.
     public static let success: Int32 = 0
     /// A check failed: an invariant was violated, a replay differed.
     public static let checkFailed: Int32 = 1
@@ -53,6 +54,7 @@ public struct Console {
     /// Whether standard error is a terminal (progress lines are shown only then).
     public var isInteractive: Bool
 
+    /// Creates a console writing through `out` and `err`; `isInteractive` enables progress lines.
     public init(isInteractive: Bool = false, out: @escaping (String) -> Void, err: @escaping (String) -> Void) {
         self.isInteractive = isInteractive
         self.writeOut = out
@@ -71,13 +73,16 @@ public struct Console {
 
 /// A command of `syncsim`: a name, its help text and what it does.
 public struct CommandSpec: Sendable {
+    /// The command's name as typed after `syncsim`.
     public var name: String
     /// One line for the overview.
     public var summary: String
     /// The full `--help` text: usage line, options with defaults, an example.
     public var help: String
+    /// Runs the command on its remaining arguments, printing to the console, and returns the exit code.
     public var run: @Sendable (inout ArgumentList, inout Console) throws -> Int32
 
+    /// Creates a command named `name` with its overview `summary`, `--help` text and `run` closure.
     public init(
         name: String,
         summary: String,
@@ -95,5 +100,6 @@ public struct CommandSpec: Sendable {
 public struct UsageError: Error, Hashable, CustomStringConvertible {
     public var description: String
 
+    /// Creates a usage error with the one-line message `description`.
     public init(_ description: String) { self.description = description }
 }

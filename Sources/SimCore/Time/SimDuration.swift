@@ -57,15 +57,20 @@ public struct SimDuration: Hashable, Comparable, Sendable, CustomStringConvertib
     }
 
     public static func < (lhs: SimDuration, rhs: SimDuration) -> Bool { lhs.nanoseconds < rhs.nanoseconds }
+    /// The sum of two durations, in nanoseconds; traps on Int64 overflow.
     public static func + (lhs: SimDuration, rhs: SimDuration) -> SimDuration {
         SimDuration(nanoseconds: lhs.nanoseconds + rhs.nanoseconds)
     }
+    /// The difference of two durations (negative when `rhs` is longer); traps on Int64 overflow.
     public static func - (lhs: SimDuration, rhs: SimDuration) -> SimDuration {
         SimDuration(nanoseconds: lhs.nanoseconds - rhs.nanoseconds)
     }
+    /// The duration repeated `rhs` times; traps on Int64 overflow.
     public static func * (lhs: SimDuration, rhs: Int64) -> SimDuration {
         SimDuration(nanoseconds: lhs.nanoseconds * rhs)
     }
+    /// Adds `rhs` to `lhs` in place.
     public static func += (lhs: inout SimDuration, rhs: SimDuration) { lhs = lhs + rhs }
+    /// Subtracts `rhs` from `lhs` in place.
     public static func -= (lhs: inout SimDuration, rhs: SimDuration) { lhs = lhs - rhs }
 }

@@ -27,14 +27,18 @@ public struct SimInstant: Hashable, Comparable, Sendable, CustomStringConvertibl
     public static func < (lhs: SimInstant, rhs: SimInstant) -> Bool {
         lhs.nanosecondsSinceStart < rhs.nanosecondsSinceStart
     }
+    /// The instant `rhs` after `lhs`; traps on Int64 overflow.
     public static func + (lhs: SimInstant, rhs: SimDuration) -> SimInstant {
         SimInstant(nanosecondsSinceStart: lhs.nanosecondsSinceStart + rhs.nanoseconds)
     }
+    /// The instant `rhs` before `lhs`; traps on Int64 overflow.
     public static func - (lhs: SimInstant, rhs: SimDuration) -> SimInstant {
         SimInstant(nanosecondsSinceStart: lhs.nanosecondsSinceStart - rhs.nanoseconds)
     }
+    /// The duration from `rhs` to `lhs` (negative when `rhs` is later).
     public static func - (lhs: SimInstant, rhs: SimInstant) -> SimDuration {
         SimDuration(nanoseconds: lhs.nanosecondsSinceStart - rhs.nanosecondsSinceStart)
     }
+    /// Moves `lhs` forward by `rhs` in place.
     public static func += (lhs: inout SimInstant, rhs: SimDuration) { lhs = lhs + rhs }
 }

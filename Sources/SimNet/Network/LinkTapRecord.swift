@@ -21,8 +21,11 @@ public struct LinkTapRecord: Hashable, Sendable {
     public var destinationHost: HostID
     /// TCP flags as booleans.
     public var isSYN: Bool
+    /// Whether the ACK flag is set.
     public var isACK: Bool
+    /// Whether the FIN flag is set.
     public var isFIN: Bool
+    /// Whether the RST flag is set.
     public var isRST: Bool
     /// Absolute sequence number of the first byte (SYN 0, data from 1).
     public var sequence: Int64

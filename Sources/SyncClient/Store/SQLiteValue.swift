@@ -1,7 +1,10 @@
 /// A value bound to or read from an SQLite statement.
 public enum SQLiteValue: Hashable, Sendable {
+    /// A 64-bit signed INTEGER.
     case integer(Int64)
+    /// A UTF-8 TEXT value.
     case text(String)
+    /// SQL NULL.
     case null
 
     /// The integer, or nil for another type.

@@ -19,8 +19,11 @@ public struct TaskRecord: Hashable, Sendable {
 
     /// Where a task is in its life. Running is not stored: a task running at a restart is pending again.
     public enum State: String, Hashable, Sendable, CaseIterable {
+        /// Waiting to run, or to be retried at `nextAttemptAt`.
         case pending
+        /// Finished successfully.
         case done
+        /// Given up, with an error the user can see.
         case failed
     }
 

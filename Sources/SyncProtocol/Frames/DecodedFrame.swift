@@ -11,6 +11,7 @@ public struct DecodedFrame: Hashable, Sendable {
     /// Size of the payload in bytes after decompression (equal to `header.payloadLength` when raw).
     public var payloadByteCount: Int
 
+    /// Records `frame` as found: its `header`, 1-based `number`, stream `offset` and decompressed payload bytes.
     public init(frame: Frame, header: FrameHeader, number: Int, offset: Int, payloadByteCount: Int) {
         self.frame = frame
         self.header = header

@@ -13,6 +13,7 @@ public struct FrameEncoder: Sendable {
     /// The largest payload the encoder writes, in bytes before compression (default 8 MiB, as the decoder).
     public var maxPayloadBytes: Int
 
+    /// Creates an encoder; `maxPayloadBytes` is clamped to the 24-bit length field (16 MiB - 1).
     public init(
         layout: HeaderLayout = .standard,
         compressionThresholdBytes: Int = FrameEncoder.defaultCompressionThresholdBytes,

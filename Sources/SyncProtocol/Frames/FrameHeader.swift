@@ -30,6 +30,7 @@ public struct FrameHeader: Hashable, Sendable {
     /// Whether the payload is an LZ4 block.
     public var isCompressed: Bool { compressionFlag != 0 }
 
+    /// Creates a header; `payloadLength` is the payload length on the wire in bytes.
     public init(
         version: UInt8 = FrameHeader.supportedVersion,
         cmd: Command,

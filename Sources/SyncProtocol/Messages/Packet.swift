@@ -4,11 +4,16 @@
 /// the way back is `Frame(packet:)` and `FrameEncoder`. An unknown opcode, or a known one whose payload does not
 /// match its typed shape, keeps its payload as `.raw`.
 public struct Packet: Hashable, Sendable {
+    /// The header's `cmd`: request, response, push or error.
     public var cmd: Command
+    /// The header's `seq`, tying a response to its request.
     public var seq: UInt16
+    /// The header's opcode, saying which operation the body belongs to.
     public var opcode: Opcode
+    /// The payload decoded into its typed shape, or `.raw` when it has none.
     public var body: Body
 
+    /// Creates a packet from its header fields and typed body.
     public init(cmd: Command, seq: UInt16, opcode: Opcode, body: Body) {
         self.cmd = cmd
         self.seq = seq
@@ -18,19 +23,33 @@ public struct Packet: Hashable, Sendable {
 
     /// The typed payload of a packet. Which case goes with which (cmd, opcode) is fixed by DESIGN.md §3.
     public enum Body: Hashable, Sendable {
+        /// A SESSION_INIT request.
         case sessionInit(SessionInitRequest)
+        /// A SESSION_INIT response: the server clock.
         case sessionInitResponse(SessionInitResponse)
+        /// A LOGIN request.
         case login(LoginRequest)
+        /// A LOGIN response: profile, changed chats, contacts and the next last-sync.
         case loginResponse(LoginResponse)
+        /// A CHAT_HISTORY request.
         case chatHistory(ChatHistoryRequest)
+        /// A CHAT_HISTORY response: a page of messages.
         case chatHistoryResponse(ChatHistoryResponse)
+        /// A CHAT_MARK request.
         case chatMark(ChatMarkRequest)
+        /// A MSG_SEND request.
         case msgSend(MsgSendRequest)
+        /// A MSG_SEND response: the stored message.
         case msgSendResponse(MsgSendResponse)
+        /// A PHOTO_UPLOAD request.
         case photoUpload(PhotoUploadRequest)
+        /// A PHOTO_UPLOAD response: the CDN token.
         case photoUploadResponse(PhotoUploadResponse)
+        /// A PING request.
         case ping(PingRequest)
+        /// A NOTIF_MESSAGE push.
         case notifMessage(NotifMessage)
+        /// A NOTIF_MARK push.
         case notifMark(NotifMark)
         /// An empty-map response (PING, CHAT_MARK).
         case empty

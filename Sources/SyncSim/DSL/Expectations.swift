@@ -8,6 +8,7 @@ public struct Expectations: Sendable {
     /// Bounds on end-of-run metrics, in source order.
     public var metricBounds: [MetricBound]
 
+    /// Creates expectations; with no `invariants` the scenario checks all of them.
     public init(invariants: [InvariantID] = [], eventually: [Eventually] = [], metricBounds: [MetricBound] = []) {
         self.invariants = invariants
         self.eventually = eventually

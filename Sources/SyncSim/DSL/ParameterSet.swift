@@ -16,8 +16,10 @@ public struct ParameterSet: Hashable, Sendable, ExpressibleByDictionaryLiteral, 
         public var value: ParameterValue
     }
 
+    /// An empty parameter set.
     public init() { entries = [] }
 
+    /// Collects the pairs in source order; a key given twice keeps its last value at its first position.
     public init(dictionaryLiteral elements: (String, ParameterValue)...) {
         entries = []
         for (key, value) in elements { self[key] = value }

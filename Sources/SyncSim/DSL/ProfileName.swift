@@ -8,8 +8,10 @@ public struct ProfileName: RawRepresentable, Hashable, Comparable, Sendable, Exp
     /// The profile's name as SimNet knows it.
     public var rawValue: String
 
+    /// Names the profile `rawValue` as SimNet knows it (`"EDGE"`, `"3G"`).
     public init(rawValue: String) { self.rawValue = rawValue }
 
+    /// A string literal names a profile: `"EDGE"`.
     public init(stringLiteral value: String) { self.rawValue = value }
 
     /// 20/18 kbit/s, 650 ms each way, 2% loss (ATC profile 2G-DevelopingRural).

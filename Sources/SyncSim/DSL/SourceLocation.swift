@@ -7,6 +7,7 @@ public struct SourceLocation: Hashable, Sendable, CustomStringConvertible {
     /// The 1-based line number.
     public var line: Int
 
+    /// Creates a location from `#fileID` and a 1-based `#line`.
     public init(fileID: String, line: Int) {
         self.fileID = fileID
         self.line = line

@@ -10,6 +10,7 @@ public struct Step: Hashable, Sendable {
     /// The DSL line that made it.
     public var location: SourceLocation
 
+    /// Creates a step running `action` at `timing`, optionally `label`led, written at `location`.
     public init(timing: StepTiming, action: Action, label: String? = nil, location: SourceLocation) {
         self.timing = timing
         self.action = action

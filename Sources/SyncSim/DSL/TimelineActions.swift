@@ -25,6 +25,7 @@ public struct ActionItem: TimelineAction, Hashable {
     /// Where it was written.
     public var location: SourceLocation
 
+    /// Wraps `action` with an optional `label` and the source `location` where it was written.
     public init(_ action: Action, label: String? = nil, location: SourceLocation) {
         self.action = action
         self.label = label
@@ -41,6 +42,7 @@ public struct LinkDown: TimelineAction {
     /// The action with its label and source location.
     public let item: ActionItem
 
+    /// Takes `client`'s link down until `LinkUp`, or for `duration` when given, in `mode`; call site recorded.
     public init(
         _ client: String,
         for duration: SimDuration? = nil,
@@ -62,6 +64,7 @@ public struct OpenChat: TimelineAction {
     /// The action with its label and source location.
     public let item: ActionItem
 
+    /// Opens `chat` (a chat's name) on `client` (a client's name); `fileID` and `line` record the call site.
     public init(_ client: String, _ chat: String, fileID: String = #fileID, line: Int = #line) {
         item = ActionItem(.openChat(client: client, chat: chat), location: SourceLocation(fileID: fileID, line: line))
     }
@@ -72,6 +75,7 @@ public struct ScrollUp: TimelineAction {
     /// The action with its label and source location.
     public let item: ActionItem
 
+    /// Scrolls `chat` on `client` up by `messages` messages (a count); `fileID` and `line` record the call site.
     public init(_ client: String, in chat: String, messages: Int, fileID: String = #fileID, line: Int = #line) {
         item = ActionItem(
             .scroll(client: client, chat: chat, direction: .up, messages: messages),
@@ -85,6 +89,7 @@ public struct ScrollDown: TimelineAction {
     /// The action with its label and source location.
     public let item: ActionItem
 
+    /// Scrolls `chat` on `client` down by `messages` messages (a count); `fileID` and `line` record the call site.
     public init(_ client: String, in chat: String, messages: Int, fileID: String = #fileID, line: Int = #line) {
         item = ActionItem(
             .scroll(client: client, chat: chat, direction: .down, messages: messages),
@@ -98,6 +103,7 @@ public struct Send: TimelineAction {
     /// The action with its label and source location.
     public let item: ActionItem
 
+    /// Sends `text` from `client` into `chat` (both names); `fileID` and `line` record the call site.
     public init(from client: String, text: String, in chat: String, fileID: String = #fileID, line: Int = #line) {
         item = ActionItem(
             .sendText(client: client, chat: chat, text: text),
@@ -111,6 +117,7 @@ public struct SendPhoto: TimelineAction {
     /// The action with its label and source location.
     public let item: ActionItem
 
+    /// Sends a photo of `bytes` bytes with `caption` from `client` into `chat`; call site recorded.
     public init(
         from client: String,
         bytes: Int,
@@ -131,6 +138,7 @@ public struct Background: TimelineAction {
     /// The action with its label and source location.
     public let item: ActionItem
 
+    /// Sends `client`'s app to the background; `fileID` and `line` record the call site.
     public init(_ client: String, fileID: String = #fileID, line: Int = #line) {
         item = ActionItem(.background(client: client), location: SourceLocation(fileID: fileID, line: line))
     }
@@ -141,6 +149,7 @@ public struct Foreground: TimelineAction {
     /// The action with its label and source location.
     public let item: ActionItem
 
+    /// Brings `client`'s app back to the foreground; `fileID` and `line` record the call site.
     public init(_ client: String, fileID: String = #fileID, line: Int = #line) {
         item = ActionItem(.foreground(client: client), location: SourceLocation(fileID: fileID, line: line))
     }
@@ -151,6 +160,7 @@ public struct RestartApp: TimelineAction {
     /// The action with its label and source location.
     public let item: ActionItem
 
+    /// Closes `client`'s app cleanly and reopens it from its database; `fileID` and `line` record the call site.
     public init(_ client: String, fileID: String = #fileID, line: Int = #line) {
         item = ActionItem(.restartApp(client: client), location: SourceLocation(fileID: fileID, line: line))
     }
@@ -161,6 +171,7 @@ public struct CrashApp: TimelineAction {
     /// The action with its label and source location.
     public let item: ActionItem
 
+    /// Crashes `client`'s app and reopens it; `fileID` and `line` record the call site.
     public init(_ client: String, fileID: String = #fileID, line: Int = #line) {
         item = ActionItem(.crashApp(client: client), location: SourceLocation(fileID: fileID, line: line))
     }
@@ -171,6 +182,7 @@ public struct LinkUp: TimelineAction {
     /// The action with its label and source location.
     public let item: ActionItem
 
+    /// Brings `client`'s access link back up; `fileID` and `line` record the call site.
     public init(_ client: String, fileID: String = #fileID, line: Int = #line) {
         item = ActionItem(.linkUp(client: client), location: SourceLocation(fileID: fileID, line: line))
     }
@@ -182,6 +194,7 @@ public struct LossBurst: TimelineAction {
     /// The action with its label and source location.
     public let item: ActionItem
 
+    /// Loses each packet of `client`'s link with probability `lossRate` (0...1) for `duration`; call site recorded.
     public init(
         _ client: String,
         for duration: SimDuration,
@@ -201,6 +214,7 @@ public struct DelaySpike: TimelineAction {
     /// The action with its label and source location.
     public let item: ActionItem
 
+    /// Adds `extraDelay` to `client`'s one-way delay for `duration`; `fileID` and `line` record the call site.
     public init(
         _ client: String,
         by extraDelay: SimDuration,
@@ -220,6 +234,7 @@ public struct Clog: TimelineAction {
     /// The action with its label and source location.
     public let item: ActionItem
 
+    /// Clogs `client`'s link until `Release`; `fileID` and `line` record the call site.
     public init(_ client: String, fileID: String = #fileID, line: Int = #line) {
         item = ActionItem(.clog(client: client), location: SourceLocation(fileID: fileID, line: line))
     }
@@ -230,6 +245,7 @@ public struct Release: TimelineAction {
     /// The action with its label and source location.
     public let item: ActionItem
 
+    /// Releases `client`'s clogged link; `fileID` and `line` record the call site.
     public init(_ client: String, fileID: String = #fileID, line: Int = #line) {
         item = ActionItem(.release(client: client), location: SourceLocation(fileID: fileID, line: line))
     }
@@ -240,6 +256,7 @@ public struct Handover: TimelineAction {
     /// The action with its label and source location.
     public let item: ActionItem
 
+    /// Moves `client` to the link profile `profile`; `fileID` and `line` record the call site.
     public init(_ client: String, to profile: ProfileName, fileID: String = #fileID, line: Int = #line) {
         item = ActionItem(
             .changeProfile(client: client, profile: profile),
@@ -253,6 +270,7 @@ public struct HalfOpen: TimelineAction {
     /// The action with its label and source location.
     public let item: ActionItem
 
+    /// Makes `client`'s connections half-open; `fileID` and `line` record the call site.
     public init(_ client: String, fileID: String = #fileID, line: Int = #line) {
         item = ActionItem(.halfOpen(client: client), location: SourceLocation(fileID: fileID, line: line))
     }
@@ -263,6 +281,7 @@ public struct ServerRestart: TimelineAction {
     /// The action with its label and source location.
     public let item: ActionItem
 
+    /// Restarts the server, accepting again after `downtime` (default zero); call site recorded.
     public init(downtime: SimDuration = .zero, fileID: String = #fileID, line: Int = #line) {
         item = ActionItem(.serverRestart(downtime: downtime), location: SourceLocation(fileID: fileID, line: line))
     }
@@ -273,6 +292,7 @@ public struct DelayResponses: TimelineAction {
     /// The action with its label and source location.
     public let item: ActionItem
 
+    /// Holds responses to `opcode` requests arriving within `duration` back by `extraDelay`; call site recorded.
     public init(
         to opcode: Opcode,
         by extraDelay: SimDuration,
@@ -292,6 +312,7 @@ public struct LoseResponses: TimelineAction {
     /// The action with its label and source location.
     public let item: ActionItem
 
+    /// Loses the responses to the next `count` (default 1) `opcode` requests; `fileID` and `line` record the call site.
     public init(to opcode: Opcode, count: Int = 1, fileID: String = #fileID, line: Int = #line) {
         item = ActionItem(
             .loseResponses(opcode: opcode, count: count),
@@ -305,6 +326,7 @@ public struct PushLoss: TimelineAction {
     /// The action with its label and source location.
     public let item: ActionItem
 
+    /// Loses pushes to `client` (every client when nil) with `probability` (0...1) for `duration`; call site recorded.
     public init(
         _ client: String? = nil,
         probability: Double,
@@ -324,6 +346,7 @@ public struct PushDuplication: TimelineAction {
     /// The action with its label and source location.
     public let item: ActionItem
 
+    /// Sends pushes to `client` (every client when nil) twice with `probability` (0...1) for `duration`.
     public init(
         _ client: String? = nil,
         probability: Double,
@@ -343,6 +366,7 @@ public struct ErrorReplies: TimelineAction {
     /// The action with its label and source location.
     public let item: ActionItem
 
+    /// Answers the next `count` `opcode` requests with an error reply; `fileID` and `line` record the call site.
     public init(to opcode: Opcode, count: Int, fileID: String = #fileID, line: Int = #line) {
         item = ActionItem(
             .errorReplies(opcode: opcode, count: count),
@@ -356,6 +380,7 @@ public struct CapLogin: TimelineAction {
     /// The action with its label and source location.
     public let item: ActionItem
 
+    /// Caps LOGIN at `messagesPerChat` messages per changed chat from now on; `fileID` and `line` record the call site.
     public init(messagesPerChat: Int, fileID: String = #fileID, line: Int = #line) {
         item = ActionItem(
             .capLogin(messagesPerChat: messagesPerChat),
@@ -369,6 +394,7 @@ public struct SkewClock: TimelineAction {
     /// The action with its label and source location.
     public let item: ActionItem
 
+    /// Skews `client`'s device clock by `offset` (negative: behind); `fileID` and `line` record the call site.
     public init(_ client: String, by offset: SimDuration, fileID: String = #fileID, line: Int = #line) {
         item = ActionItem(
             .skewClock(client: client, offset: offset),

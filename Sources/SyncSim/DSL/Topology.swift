@@ -9,6 +9,7 @@ public struct ServerSpec: Hashable, Sendable {
     /// Where it was written.
     public var location: SourceLocation
 
+    /// Creates a server spec; `clockOffset` shifts the server clock against virtual time (default zero).
     public init(
         parameters: ParameterSet = [:],
         history: [ChatHistorySeed] = [],
@@ -29,6 +30,7 @@ public struct ChatHistorySeed: Hashable, Sendable {
     /// How many messages it holds before the run.
     public var messages: Int
 
+    /// Seeds `chat` (a chat's name) with `messages` messages before the run.
     public init(chat: String, messages: Int) {
         self.chat = chat
         self.messages = messages
@@ -48,6 +50,7 @@ public struct ClientSpec: Hashable, Sendable {
     /// Where it was written.
     public var location: SourceLocation
 
+    /// Creates client `name` on link profile `profile`, with engine `parameters` and an optional `mutant` engine.
     public init(
         name: String,
         profile: ProfileName,
@@ -72,6 +75,7 @@ public struct ChatSpec: Hashable, Sendable {
     /// Where it was written.
     public var location: SourceLocation
 
+    /// Declares chat `name` with the client names `members`.
     public init(name: String, members: [String], location: SourceLocation = .generated) {
         self.name = name
         self.members = members

@@ -61,6 +61,7 @@ public struct Chat: Sendable {
     /// The chat as data.
     public let spec: ChatSpec
 
+    /// Declares chat `name` with the client names `members`; `fileID` and `line` record the call site.
     public init(_ name: String, members: [String], fileID: String = #fileID, line: Int = #line) {
         spec = ChatSpec(name: name, members: members, location: SourceLocation(fileID: fileID, line: line))
     }
@@ -71,6 +72,7 @@ public struct Timeline: Sendable {
     /// The steps, in the order written.
     public let steps: [Step]
 
+    /// Collects the `At` and `After` groups of `content` in the order written.
     public init(@TimelineBuilder _ content: () -> [Step]) { steps = content() }
 }
 
@@ -80,6 +82,7 @@ public struct At: Sendable {
     /// The steps, in the order written.
     public let steps: [Step]
 
+    /// Runs `actions` at `time` of virtual time after the run's start.
     public init(_ time: SimDuration, @ActionBuilder _ actions: () -> [ActionItem]) {
         steps = actions().map { Step(timing: .at(time), action: $0.action, label: $0.label, location: $0.location) }
     }
@@ -91,6 +94,7 @@ public struct After: Sendable {
     /// The steps, in the order written.
     public let steps: [Step]
 
+    /// Runs `actions` `delay` after the previous step, or after the step labelled `label` when given.
     public init(_ delay: SimDuration, step label: String? = nil, @ActionBuilder _ actions: () -> [ActionItem]) {
         var steps: [Step] = []
         for (offset, item) in actions().enumerated() {
@@ -113,6 +117,7 @@ public struct Expect: Sendable {
     /// The expectations, in the order written.
     public let items: [ExpectationItem]
 
+    /// Collects the expectations of `content` in the order written.
     public init(@ExpectationBuilder _ content: () -> [ExpectationItem]) { items = content() }
 }
 
@@ -121,7 +126,9 @@ public struct Invariants: Sendable {
     /// The invariants named, in the order given.
     public let ids: [InvariantID]
 
+    /// Checks every invariant of `group`.
     public init(_ group: InvariantGroup) { ids = group.members }
 
+    /// Checks the invariants named, in the order given.
     public init(_ first: InvariantID, _ rest: InvariantID...) { ids = [first] + rest }
 }

@@ -1,5 +1,6 @@
 /// Which check a violation broke: an invariant, an eventually-condition, a metric bound, or determinism.
 public enum CheckID: Hashable, Sendable, CustomStringConvertible {
+    /// An invariant the checkers found broken.
     case invariant(InvariantID)
     /// An eventually-condition, by its description, that did not hold by its deadline.
     case eventually(String)

@@ -11,6 +11,7 @@ public struct ExpectationMonitor {
     /// report's `found`); nil for other conditions or before any observation.
     private var lastTexts: [[String]?]
 
+    /// Starts tracking the eventually-conditions and metric bounds of `expectations`, none satisfied yet.
     public init(_ expectations: Expectations) {
         eventually = expectations.eventually
         metricBounds = expectations.metricBounds

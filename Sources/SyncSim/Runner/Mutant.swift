@@ -7,6 +7,7 @@ public struct Mutant: Hashable, Sendable {
     /// One line: the bug it plants.
     public var summary: String
 
+    /// Creates mutant `name` with the one-line `summary` of the bug it plants.
     public init(name: String, summary: String) {
         self.name = name
         self.summary = summary

@@ -4,6 +4,7 @@
 /// given, a zero byte and the mutant name, so it is deterministic and differs per (scenario, seed, mutant). Its
 /// one metric, `scheduledSteps`, counts the timeline's steps. Replace it with the world's executor.
 public struct PlaceholderExecutor: ScenarioExecutor {
+    /// Creates the placeholder executor; it has no state.
     public init() {}
 
     /// Returns a pass without simulating anything (see the type's note).
@@ -34,6 +35,7 @@ public struct FNV1a: Hashable, Sendable {
     /// The hash of everything added so far.
     public private(set) var value: UInt64 = 0xCBF2_9CE4_8422_2325
 
+    /// Starts a hash at the FNV-1a 64-bit offset basis.
     public init() {}
 
     /// Adds one byte.

@@ -15,6 +15,7 @@ public struct RunResult: Hashable, Sendable {
     /// The run's trace records, when `RunOptions.recordsTrace` asked for them; otherwise empty.
     public var trace: [String]
 
+    /// Creates a result; `digest` is the hash of the run's canonical trace.
     public init(
         scenario: String,
         seed: UInt64,
@@ -53,7 +54,9 @@ public struct RunResult: Hashable, Sendable {
 
 /// Whether a run held every check.
 public enum Verdict: String, Hashable, Sendable {
+    /// Every check held.
     case pass
+    /// At least one check broke.
     case fail
 }
 
@@ -61,8 +64,10 @@ public enum Verdict: String, Hashable, Sendable {
 public struct Metric: Hashable, Sendable {
     /// The name.
     public var name: String
+    /// The measured value: a count, or in the unit its name states (`...Milliseconds`, `bytes...`).
     public var value: Double
 
+    /// Creates metric `name` with `value`.
     public init(_ name: String, _ value: Double) {
         self.name = name
         self.value = value

@@ -19,6 +19,7 @@ public struct RunOptions: Hashable, Sendable {
     /// need no file descriptors).
     public var storeDirectory: String?
 
+    /// Creates run options; the defaults force no mutant, record no trace and keep databases in memory.
     public init(mutant: String? = nil, recordsTrace: Bool = false, storeDirectory: String? = nil) {
         self.mutant = mutant
         self.recordsTrace = recordsTrace

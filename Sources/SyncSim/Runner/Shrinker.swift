@@ -11,11 +11,14 @@
 /// non-invariant target must also hold that check with the reference engine, so the regression fails because of
 /// the mutant and not because shrinking made the expectation impossible.
 public struct Shrinker: Sendable {
+    /// Runs each candidate scenario.
     public var executor: any ScenarioExecutor
+    /// The options every candidate run uses (mutant, trace recording, store directory).
     public var options: RunOptions
     /// The most runs the shrinker may spend.
     public var maxRuns: Int
 
+    /// Creates a shrinker running candidates with `executor` and `options`, at most `maxRuns` runs (default 400).
     public init(executor: any ScenarioExecutor, options: RunOptions = RunOptions(), maxRuns: Int = 400) {
         self.executor = executor
         self.options = options

@@ -21,6 +21,7 @@ public struct Violation: Hashable, Sendable, CustomStringConvertible {
     /// How many trace records a violation keeps.
     public static let traceTailLength = 30
 
+    /// Creates a violation of `check` seen at virtual time `time`, with what was expected and what was found.
     public init(
         check: CheckID,
         client: String? = nil,
@@ -62,6 +63,7 @@ public struct StepReference: Hashable, Sendable, CustomStringConvertible {
     /// Where it was written.
     public var location: SourceLocation
 
+    /// Creates a reference to the step written at `location` as `source`, which ran at `time`.
     public init(source: String, time: SimInstant, location: SourceLocation) {
         self.source = source
         self.time = time

@@ -20,25 +20,30 @@ extension World: WorldProbe {
         clientIndexByName[client].map { clients[$0].previousMetrics + [clients[$0].engine.metrics] }
     }
 
+    /// The server's whole history of `chat` (a chat's name) in id order, or empty for an unknown chat.
     public func serverMessages(in chat: String) -> [ChatMessage] {
         guard let chatId = chatIdByName[chat] else { return [] }
         return server.messages(inChat: chatId)
     }
 
+    /// The messages `client` has cached for `chat`, or empty when either name is unknown.
     public func cachedMessages(of client: String, in chat: String) -> [ChatMessage] {
         guard let index = clientIndexByName[client], let chatId = chatIdByName[chat] else { return [] }
         return view(index).chunkStores[chatId]?.messages ?? []
     }
 
+    /// How many chunks (contiguous cached id ranges) `client` holds for `chat`; 0 when either name is unknown.
     public func chunkCount(of client: String, in chat: String) -> Int {
         guard let index = clientIndexByName[client], let chatId = chatIdByName[chat] else { return 0 }
         return view(index).chunkStores[chatId]?.chunks.count ?? 0
     }
 
+    /// How many of `client`'s tasks are in the pending state; 0 for an unknown client.
     public func pendingTaskCount(of client: String) -> Int {
         clientIndexByName[client].map(pendingTaskCount) ?? 0
     }
 
+    /// Whether `client` is running (not suspended) and logged in on a connection; false for an unknown client.
     public func isLoggedIn(_ client: String) -> Bool {
         guard let index = clientIndexByName[client] else { return false }
         return !clients[index].isSuspended && view(index).isOnline

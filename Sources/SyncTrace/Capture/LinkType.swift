@@ -3,6 +3,7 @@ public struct LinkType: Hashable, Sendable, CustomStringConvertible {
     /// The LINKTYPE_ value as stored in the file (not the platform's DLT_ value).
     public var rawValue: UInt32
 
+    /// Wraps a LINKTYPE_ value as stored in the capture file.
     public init(rawValue: UInt32) { self.rawValue = rawValue }
 
     /// LINKTYPE_NULL (0): BSD loopback, a 4-byte address family in the capturing host's byte order.

@@ -6,7 +6,9 @@
 public enum PacketParser {
     /// What one packet yields.
     public enum Outcome: Hashable, Sendable {
+        /// A TCP segment, ready for reassembly.
         case tcp(TCPSegment)
+        /// Nothing usable, and why.
         case skipped(SkipReason)
     }
 

@@ -2,6 +2,7 @@
 public struct TCPSegment: Hashable, Sendable {
     /// TCP header flags (RFC 9293 §3.1).
     public struct Flags: OptionSet, Hashable, Sendable {
+        /// The flag bits as in header byte 13 (FIN 0x01 ... CWR 0x80).
         public var rawValue: UInt8
         /// Flags from the header's flag bits (byte 13).
         public init(rawValue: UInt8) { self.rawValue = rawValue }

@@ -1,6 +1,8 @@
 /// One step along a reassembled stream: bytes, or a gap where bytes are missing. Pieces follow stream order.
 public enum StreamPiece: Hashable, Sendable {
+    /// Bytes the capture holds.
     case data(ByteRun)
+    /// Bytes the capture is missing.
     case gap(StreamGap)
 
     /// Stream offset where the piece starts.
