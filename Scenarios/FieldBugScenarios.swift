@@ -16,7 +16,6 @@ extension Catalog {
         Client("alice", profile: .threeG, parameters: ["historyPageSize": 40])
         Client("bob", profile: .fourG)
         Timeline {
-            At(.seconds(1)) { CapLogin(messagesPerChat: 40) }
             At(.seconds(5)) { OpenChat("alice", "alice+bob") }
             At(.seconds(10)) { Background("alice") }
             for index in 0..<100 {

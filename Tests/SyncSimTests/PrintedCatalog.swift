@@ -856,7 +856,6 @@ enum PrintedCatalog {
             Client("alice", profile: .threeG, parameters: ["historyPageSize": 40])
             Client("bob", profile: .fourG)
             Timeline {
-                At(.seconds(1)) { CapLogin(messagesPerChat: 40) }
                 At(.seconds(5)) { OpenChat("alice", "alice+bob") }
                 At(.seconds(10)) { Background("alice") }
                 At(.seconds(20)) { Send(from: "bob", text: "bg 0", in: "alice+bob") }

@@ -105,6 +105,22 @@ import Testing
         #expect(try Data(contentsOf: URL(fileURLWithPath: foreign)) == Data("not a database".utf8))
     }
 
+    @Test("CapLogin caps how many changed chats one LOGIN lists", arguments: [nil, 1] as [Int?])
+    func capLogin(cap: Int?) throws {
+        let scenario = Scenario("cap-login", summary: "two chats, LOGIN capped", seeds: [1], runLength: .seconds(5)) {
+            Server(history: ["alice+bob": 5, "alice+carol": 5])
+            Client("alice", profile: .fourG)
+            Client("bob", profile: .fourG)
+            Client("carol", profile: .fourG)
+            Timeline {
+                if let cap { At(.milliseconds(1)) { CapLogin(chats: cap) } }
+            }
+        }
+        let world = try World(scenario: scenario, seed: 1)
+        _ = world.run()
+        #expect(world.clientView("alice")?.chatList.count == (cap ?? 2))
+    }
+
     @Test("an unknown client parameter is an error naming the valid ones")
     func unknownParameter() {
         let scenario = Scenario("bad", summary: "bad parameter", seeds: [1]) {

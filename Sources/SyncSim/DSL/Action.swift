@@ -55,8 +55,8 @@ public enum Action: Hashable, Sendable {
     case pushDuplication(client: String?, probability: Double, duration: SimDuration)
     /// The server answers the next `count` requests of `opcode` with an error reply.
     case errorReplies(opcode: Opcode, count: Int)
-    /// From now on LOGIN returns at most `messagesPerChat` messages of each changed chat (a gappy sync).
-    case capLogin(messagesPerChat: Int)
+    /// From now on one LOGIN lists at most `chats` changed chats (the server knob `loginChatsCap`; a gappy sync).
+    case capLogin(chats: Int)
     /// The client's device clock moves by `offset` against server time (negative: behind).
     case skewClock(client: String, offset: SimDuration)
 

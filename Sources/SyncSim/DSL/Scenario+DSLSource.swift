@@ -112,8 +112,8 @@ extension Scenario {
             return "PushDuplication(\(target)probability: \(L.double(probability)), for: \(L.duration(duration)))"
         case .errorReplies(let opcode, let count):
             return "ErrorReplies(to: \(L.opcode(opcode)), count: \(L.integer(count)))"
-        case .capLogin(let messagesPerChat):
-            return "CapLogin(messagesPerChat: \(L.integer(messagesPerChat)))"
+        case .capLogin(let chats):
+            return "CapLogin(chats: \(L.integer(chats)))"
         case .skewClock(let client, let offset):
             return "SkewClock(\(L.string(client)), by: \(L.duration(offset)))"
         }

@@ -375,17 +375,16 @@ public struct ErrorReplies: TimelineAction {
     }
 }
 
-/// From now on LOGIN returns at most `messagesPerChat` messages per changed chat (a gappy sync).
+/// From now on one LOGIN lists at most `chats` changed chats (a gappy sync: the rest show up only through a later
+/// LOGIN or a push). LOGIN always carries only each chat's last message, so every catch-up after an absence leaves a
+/// gap below it.
 public struct CapLogin: TimelineAction {
     /// The action with its label and source location.
     public let item: ActionItem
 
-    /// Caps LOGIN at `messagesPerChat` messages per changed chat from now on; `fileID` and `line` record the call site.
-    public init(messagesPerChat: Int, fileID: String = #fileID, line: Int = #line) {
-        item = ActionItem(
-            .capLogin(messagesPerChat: messagesPerChat),
-            location: SourceLocation(fileID: fileID, line: line)
-        )
+    /// Caps LOGIN at `chats` changed chats from now on; `fileID` and `line` record the call site.
+    public init(chats: Int, fileID: String = #fileID, line: Int = #line) {
+        item = ActionItem(.capLogin(chats: chats), location: SourceLocation(fileID: fileID, line: line))
     }
 }
 

@@ -73,10 +73,8 @@ extension World {
             faults.pushDuplication.append((index, probability, now + duration))
         case .errorReplies(let opcode, let count):
             faults.errorsToReply[opcode, default: 0] += count
-        case .capLogin(let messagesPerChat):
-            // LOGIN lists each changed chat with its last message only, so any cap of at least one message per
-            // chat is already met; the step is kept for the scenario's meaning and the trace.
-            record("server", "cap-login", "messagesPerChat=\(messagesPerChat) (LOGIN carries one per chat)")
+        case .capLogin(let chats):
+            server.knobs.loginChatsCap = chats
         case .skewClock(_, let offset):
             guard let index else { return }
             skewClock(index, by: offset)
