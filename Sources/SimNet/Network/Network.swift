@@ -137,18 +137,19 @@ public final class Network {
 
     /// Closes a socket gracefully: FIN after the queued bytes. The peer sees `.closed`.
     public func close(_ socket: SocketID) {
-        guard isKnown(socket), endpoints[socket.rawValue] != nil else { return }
-        trace.record(at: now, component: component(socket), kind: "close")
-        endpoints[socket.rawValue]!.close(now: now)
-        flush(socket)
-        deliverEvents()
+        end(socket, kind: "close") { endpoint, now in endpoint.close(now: now) }
     }
 
     /// Resets a socket: sends RST and forgets it. The peer sees `.reset` if the RST gets through.
     public func reset(_ socket: SocketID) {
+        end(socket, kind: "reset") { endpoint, now in endpoint.reset(now: now) }
+    }
+
+    /// Closes or resets an open socket: traces `kind`, applies `ending` to its endpoint, sends what it queued.
+    private func end(_ socket: SocketID, kind: String, _ ending: (inout TCPEndpoint, SimInstant) -> Void) {
         guard isKnown(socket), endpoints[socket.rawValue] != nil else { return }
-        trace.record(at: now, component: component(socket), kind: "reset")
-        endpoints[socket.rawValue]!.reset(now: now)
+        trace.record(at: now, component: component(socket), kind: kind)
+        ending(&endpoints[socket.rawValue]!, now)
         flush(socket)
         deliverEvents()
     }
