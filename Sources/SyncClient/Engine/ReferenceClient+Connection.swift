@@ -3,6 +3,11 @@ import SyncProtocol
 
 extension ReferenceClient {
     mutating func connect() {
+        guard isNetworkAvailable else {
+            // The OS said the network is gone: wait for `.connectivityChanged(isAvailable: true)`.
+            state = .waitingToReconnect
+            return
+        }
         let connection = ClientConnectionID(rawValue: nextConnectionNumber)
         nextConnectionNumber += 1
         if hasConnectedBefore { metrics.reconnects += 1 }
@@ -17,6 +22,24 @@ extension ReferenceClient {
         state = .initializing(connection)
         let body = Packet.Body.sessionInit(SessionInitRequest(deviceId: parameters.deviceId))
         if !sendRequest(.sessionInit, body, purpose: .sessionInit) { drop() }
+    }
+
+    /// The OS reports the network gone or back. Gone: the connection is closed at once (its packets could not
+    /// leave anyway) and no attempt is made until it is back. Back: a client waiting to reconnect connects now,
+    /// its backoff reset, instead of waiting for the backoff timer.
+    mutating func connectivityChanged(isAvailable: Bool) {
+        guard isAvailable != isNetworkAvailable else { return }
+        isNetworkAvailable = isAvailable
+        if !isAvailable {
+            if state.connection != nil { drop() }
+            return
+        }
+        guard state == .waitingToReconnect else { return }
+        for (timer, purpose) in timers.sorted(by: { $0.key.rawValue < $1.key.rawValue }) where purpose == .reconnect {
+            cancelTimer(timer)
+        }
+        backoffAttempts = 0
+        connect()
     }
 
     /// Closes the current connection on purpose (pong timeout, failed LOGIN) and schedules a reconnect.
