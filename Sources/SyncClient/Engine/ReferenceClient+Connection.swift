@@ -25,14 +25,20 @@ extension ReferenceClient {
     }
 
     /// The OS reports the network gone or back. Gone: the connection is closed at once (its packets could not
-    /// leave anyway) and no attempt is made until it is back. Back: a client waiting to reconnect connects now,
-    /// its backoff reset, instead of waiting for the backoff timer.
+    /// leave anyway) and no attempt is made until it is back. Back: a client waiting to reconnect, or still waiting
+    /// for the SYN of an attempt made without network, connects now with its backoff reset, instead of waiting for
+    /// the backoff timer or TCP's SYN retransmission.
     mutating func connectivityChanged(isAvailable: Bool) {
-        guard isAvailable != isNetworkAvailable else { return }
+        let wasAvailable = isNetworkAvailable
         isNetworkAvailable = isAvailable
         if !isAvailable {
-            if state.connection != nil { drop() }
+            if wasAvailable, state.connection != nil { drop() }
             return
+        }
+        if case .connecting(let connection) = state {
+            // A SYN sent while the network was gone may wait seconds for its retransmission: start afresh.
+            actions.append(.close(connection))
+            state = .waitingToReconnect
         }
         guard state == .waitingToReconnect else { return }
         for (timer, purpose) in timers.sorted(by: { $0.key.rawValue < $1.key.rawValue }) where purpose == .reconnect {
