@@ -1,3 +1,4 @@
+import Foundation
 import Scenarios
 import Testing
 @testable import SyncSim
@@ -110,5 +111,30 @@ private struct NeedsCarol: ScenarioExecutor {
         #expect(outcome.scenario.problems().isEmpty, "\(label)")
         #expect(outcome.scenario.steps.count <= scenario.steps.count, "\(label)")
         #expect(outcome.scenario.clients.map(\.name).contains(failure.client ?? outcome.scenario.clients[0].name))
+    }
+}
+
+// A shrunk scenario's `catalogSource()` as the shrinker printed it (`customConditionsKeepTheirClients`), pasted
+// unchanged: it compiles as it stands.
+extension Catalog {
+    /// Shrunk from 'custom' seed 1: 1 client(s) and 0 step(s) that still fail eventually: carol is idle
+    static let customShrunk = Scenario("custom-shrunk", summary: "Shrunk from 'custom' seed 1: 1 client(s) and 0 step(s) that still fail eventually: carol is idle", seeds: [1]) {
+        Server()
+        Client("carol", profile: .edge)
+        Expect {
+            Eventually("carol is idle", within: .seconds(1), clients: ["carol"]) { _ in fatalError("custom condition 'carol is idle' cannot be printed; see SyncSimTests/ShrinkerSignatureTests.swift:124") }
+        }
+    }
+}
+
+@Suite struct ShrunkPrintoutTests {
+    @Test("the pasted printout of a shrunk scenario compiles and reads back as the same scenario")
+    func pasted() {
+        let pasted = Catalog.customShrunk
+        #expect(pasted.name == "custom-shrunk")
+        #expect(pasted.clients.map(\.name) == ["carol"])
+        #expect(pasted.expectations.eventually.map(\.condition) == [.custom(label: "carol is idle", clients: ["carol"],
+                                                                              predicate: { _ in false })])
+        #expect(pasted.problems().isEmpty)
     }
 }
