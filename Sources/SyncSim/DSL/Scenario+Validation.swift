@@ -37,26 +37,28 @@ extension Scenario {
             problem("\(error)", server.location)
         }
         let clientNames = Set(clients.map(\.name))
+        let clientList = "clients: " + (clients.isEmpty ? "(none)" : clients.map(\.name).joined(separator: ", "))
         for chat in chats {
             for member in chat.members where !clientNames.contains(member) {
-                problem("chat '\(chat.name)': member '\(member)' is not a client", chat.location)
+                problem("chat '\(chat.name)': member '\(member)' is not a client; \(clientList)", chat.location)
             }
         }
         for seed in server.history {
             for member in members(of: seed.chat) where !clientNames.contains(member) {
-                problem("history for chat '\(seed.chat)': member '\(member)' is not a client", server.location)
+                problem(
+                    "history for chat '\(seed.chat)': member '\(member)' is not a client; \(clientList)", server.location)
             }
             if seed.messages < 0 { problem("history for '\(seed.chat)' has a negative count", server.location) }
         }
         for step in steps {
             let action = step.action
             if let client = action.client, !clientNames.contains(client) {
-                problem("client '\(client)' is not in the topology", step.location)
+                problem("client '\(client)' is not in the topology; \(clientList)", step.location)
             }
             if let chat = action.chat {
                 let members = members(of: chat)
                 for member in members where !clientNames.contains(member) {
-                    problem("chat '\(chat)': member '\(member)' is not a client", step.location)
+                    problem("chat '\(chat)': member '\(member)' is not a client; \(clientList)", step.location)
                 }
                 if let client = action.client, !members.contains(client) {
                     problem("'\(client)' is not a member of chat '\(chat)'", step.location)
