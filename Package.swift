@@ -1,6 +1,6 @@
 // swift-tools-version: 6.0
 // SyncSim: a deterministic network simulator and protocol test bench for a messenger's sync protocol.
-// Module map and dependency directions: README.md ("Layout"). Dependencies point down this list only.
+// Module map and dependency directions: docs/commands.md ("Layout"). Dependencies point down this list only.
 import PackageDescription
 
 /// Settings every Swift target shares. `InternalImportsByDefault` is left off: it would force

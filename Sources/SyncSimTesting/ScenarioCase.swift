@@ -55,7 +55,7 @@ public struct ScenarioCase: Sendable, CustomStringConvertible, CustomTestStringC
     /// trace tail and the reproduce command. Empty for a passing run.
     public static func failureMessages(_ result: RunResult) -> [String] {
         result.violations.map { violation in
-            var lines = ["\(result.scenario) seed \(result.seed) failed \(violation.check): \(violation)"]
+            var lines = ["\(result.scenario) seed \(result.seed) failed: \(violation)"]
             if let step = violation.lastStep { lines.append("last step: \(step)") }
             if !violation.traceTail.isEmpty {
                 lines.append("trace tail (\(violation.traceTail.count) records):")

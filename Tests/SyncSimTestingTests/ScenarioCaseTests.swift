@@ -42,7 +42,7 @@ import Testing
         let messages = ScenarioCase.failureMessages(result)
         #expect(messages.count == result.violations.count)
         let first = try #require(messages.first)
-        #expect(first.hasPrefix("\(failing.scenario.name) seed \(failing.seed) failed \(result.violations[0].check): "))
+        #expect(first.hasPrefix("\(failing.scenario.name) seed \(failing.seed) failed: \(result.violations[0].check) "))
         #expect(first.contains("\nreproduce: syncsim run \(failing.scenario.name) --seed \(failing.seed) --mutant "))
         if !result.violations[0].traceTail.isEmpty { #expect(first.contains("\ntrace tail (")) }
         withKnownIssue {
