@@ -7,7 +7,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p .build
-log=.build/test-output.log
+log=${TEST_LOG:-.build/test-output.log}  # TEST_LOG: for the script's own test
 "${SWIFT:-swift}" test "$@" 2>&1 | tee "$log" | awk '
     /^\[[0-9]+\/[0-9]+\] / { next }                       # build progress
     /^Building for debugging/ || /^Build complete/ { next }
