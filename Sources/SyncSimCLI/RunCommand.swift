@@ -13,13 +13,20 @@ struct RunCommand {
         name: "run",
         summary: "run catalog scenarios over seeds and check the invariants",
         help: """
-            usage: syncsim run [NAME...] [--seed N | --seeds A..B] [--random K [--random-base B]] [--mutant NAME]
+            usage: syncsim run [NAME|PATTERN...] [--grep TEXT] [--tag NAME] [--shard i/n]
+                               [--seed N | --seeds A..B] [--random K [--random-base B]] [--mutant NAME]
                                [--junit FILE] [--json] [--trace FILE] [--check-determinism] [--jobs N] [--shrink]
                                [--shrink-out FILE] [--trace-window N] [--pcap FILE]
 
-            Runs the named catalog scenarios (all when none is named; `syncsim list` shows them), each with its
+            Runs the selected catalog scenarios (all when none is named; `syncsim list` shows them), each with its
             pinned seeds, or with the seeds given. Every run prints its seed and trace digest; every failure
             prints the command that reproduces it.
+
+            selection:
+            \(ScenarioSelection.helpLines)
+              \(ShardOption.helpLine);
+                                   the items are the runs (scenario × seed) in the order an unsharded run prints
+                                   them, so shards 1/n ... n/n together give the unsharded verdicts
 
             options:
               --seed N             run with seed N instead of the pinned seeds
@@ -51,7 +58,8 @@ struct RunCommand {
 
             exit codes: 0 every check held, 1 a check failed, 2 a usage or input error
 
-            example: syncsim run reconnect-during-send --seeds 1..20 --jobs 2
+            examples: syncsim run reconnect-during-send --seeds 1..20 --jobs 2
+                      syncsim run 'photo-*' --tag sending --shard 2/4 --junit shard-2.xml
             """,
         run: { list, console in
             let command = try RunCommand(parsing: &list, catalog: Catalog.all)
@@ -79,6 +87,7 @@ struct RunCommand {
     var shrinkOutPath: String?
     var traceWindow = Violation.traceTailLength
     var pcapPath: String?
+    var shard: SweepShard?
 
     /// Parses the options and names.
     /// - Throws: `UsageError` for a malformed or unknown option, an empty seed range, an unknown scenario or mutant.
@@ -109,18 +118,14 @@ struct RunCommand {
         traceWindow = try list.int("--trace-window", in: 1...100_000) ?? Violation.traceTailLength
         pcapPath = try list.value(of: "--pcap")
         jobs = try list.int("--jobs", in: 1...256) ?? 1
-        let names = list.positionals()
-        try list.finish()
-        if names.isEmpty {
-            scenarios = catalog
-        } else {
-            scenarios = try names.map { name in
-                guard let scenario = catalog.first(where: { $0.name == name }) else {
-                    throw UsageError("unknown scenario '\(name)'; 'syncsim list' shows the catalog")
-                }
-                return scenario
-            }
+        shard = try ShardOption.parse(&list)
+        if shard != nil && randomCount > 0 && randomBase == nil {
+            throw UsageError("--shard with --random needs --random-base B, so that every shard draws the same seeds")
         }
+        var selection = try ScenarioSelection(parsing: &list)
+        selection.patterns = list.positionals()
+        try list.finish()
+        scenarios = try selection.scenarios(from: catalog)
     }
 
     static func seed(_ text: String, option: String) throws -> UInt64 {
@@ -184,7 +189,7 @@ struct RunCommand {
         let base = randomCount > 0 ? (randomBase ?? defaultRandomBase()) : 0
         let prepared = scenarios.map { scenario in mutant.map { scenario.withMutant($0) } ?? scenario }
         let plan = RunPlan(scenarios: prepared, seeds: seeds, randomCount: randomCount, randomBase: base)
-        let jobs = plan.jobs
+        let jobs = shard?.slice(plan.jobs) ?? plan.jobs
         let options = RunOptions(mutant: mutant, recordsTrace: tracePath != nil, storeDirectory: storeDirectory,
                                  traceWindow: traceWindow)
         let checksDeterminism = self.checksDeterminism
@@ -285,7 +290,7 @@ struct RunCommand {
         if printsJSON {
             console.out(Report.jsonLine(for: result))
         } else {
-            Report.humanLines(for: result).forEach(console.out)
+            Report.humanLines(for: result, program: console.program).forEach(console.out)
         }
     }
 
@@ -358,6 +363,7 @@ struct RunCommand {
             + "\(results.count - failed.count) passed, \(failed.count) failed"
         if randomCount > 0 { line += "; random seeds from --random \(randomCount) --random-base \(randomBase)" }
         if let mutant { line += "; mutant \(mutant)" }
+        if let shard { line += "; shard \(shard)" }
         let say: (String) -> Void = printsJSON ? console.err : console.out
         say(line)
         if checksDeterminism {
@@ -369,7 +375,7 @@ struct RunCommand {
         }
         if !failed.isEmpty {
             say("reproduce:")
-            failed.forEach { say("  \($0.reproduceCommand)") }
+            failed.forEach { say("  \($0.reproduceCommand(program: console.program))") }
         }
     }
 }

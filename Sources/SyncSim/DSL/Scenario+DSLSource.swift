@@ -10,6 +10,7 @@ extension Scenario {
         var lines: [String] = []
         let head = "Scenario(\(DSLLiteral.string(name)), summary: \(DSLLiteral.string(summary)), seeds: "
             + "[\(seeds.map(DSLLiteral.integer).joined(separator: ", "))]"
+            + (tags.isEmpty ? "" : ", tags: [\(tags.map { DSLLiteral.string($0.name) }.joined(separator: ", "))]")
             + (runLength == .minutes(10) ? "" : ", runLength: \(DSLLiteral.duration(runLength))")
             + ") {"
         lines.append(head)

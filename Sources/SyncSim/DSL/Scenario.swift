@@ -26,6 +26,8 @@ public struct Scenario: Sendable {
     public var summary: String
     /// Seeds every run of the catalog uses; the runner may add random ones.
     public var seeds: [UInt64]
+    /// Labels `syncsim run --tag` selects by, sorted and without repeats (empty when none was declared).
+    public var tags: [ScenarioTag]
     /// How much virtual time a run lasts at most.
     public var runLength: SimDuration
     /// The virtual server.
@@ -46,6 +48,7 @@ public struct Scenario: Sendable {
     ///   - name: unique name in the catalog.
     ///   - summary: one line saying what field behaviour it reproduces.
     ///   - seeds: pinned seeds.
+    ///   - tags: labels for `syncsim run --tag` and `syncsim list` (`[.history, .slow]`); none by default.
     ///   - runLength: virtual time a run lasts at most; 10 minutes by default.
     ///   - content: `Server`, `Client`, `Chat`, `Timeline` and `Expect` entries. A body without `Server()` gets a
     ///     default server; without `Invariants` it checks every invariant.
@@ -53,6 +56,7 @@ public struct Scenario: Sendable {
         _ name: String,
         summary: String,
         seeds: [UInt64],
+        tags: [ScenarioTag] = [],
         runLength: SimDuration = .minutes(10),
         fileID: String = #fileID,
         line: Int = #line,
@@ -61,6 +65,7 @@ public struct Scenario: Sendable {
         self.name = name
         self.summary = summary
         self.seeds = seeds
+        self.tags = Array(Set(tags)).sorted()
         self.runLength = runLength
         self.location = SourceLocation(fileID: fileID, line: line)
         server = ServerSpec()
