@@ -3,7 +3,7 @@
 #   make test  installs missing apt packages, runs the test suite
 # Without root and with packages missing, both print the exact apt-get line and exit non-zero.
 
-APT_PACKAGES := pkg-config liblz4-dev libmsgpack-dev libsqlite3-dev libpcap-dev tshark tcpdump
+APT_PACKAGES := pkg-config liblz4-dev libmsgpack-dev libsqlite3-dev libpcap-dev libzstd-dev tshark tcpdump python3-venv
 SWIFT ?= swift
 # Arguments for `make run`; the default is the main job.
 RUN_ARGS ?= run --random 2
