@@ -64,11 +64,26 @@ public struct SyncServer {
         texts.map { store(chatId: chatId, sender: sender, text: $0, cid: nil, attaches: nil, now: now, isSeed: true) }
     }
 
+    /// Appends a message with the sender, text and time a capture showed, without pushing it (rebuilding a server
+    /// from a trace, whose later requests page by those times). The time still strictly grows within the chat.
+    /// - Returns: the stored message.
+    @discardableResult
+    public mutating func seedMessage(chatId: Int64, sender: Int64, text: String, serverTimeMilliseconds time: Int64)
+        -> ChatMessage
+    {
+        // A corrupt capture may hold any time: clamp the offset to ±2^40 ms (35 years) so nothing overflows.
+        let (difference, overflow) = time.subtractingReportingOverflow(epochMilliseconds)
+        let limit: Int64 = 1 << 40
+        let offsetMilliseconds = overflow ? (time < 0 ? -limit : limit) : max(-limit, min(limit, difference))
+        let at = SimInstant(nanosecondsSinceStart: offsetMilliseconds * 1_000_000)
+        return store(chatId: chatId, sender: sender, text: text, cid: nil, attaches: nil, now: at)
+    }
+
     /// How far before `now` seeded history starts: one day, in milliseconds.
     public static let seedWindowMilliseconds: Int64 = 86_400_000
 
-    /// Edits a message as `editor` from outside the simulated clients, pushing the edit to the chat's other
-    /// connected members.
+    /// Edits a message as `editor` from another device (outside the simulated clients), pushing the edit to every
+    /// connected member of the chat, the editor's own simulated client included.
     /// - Returns: the push actions; empty when the message is unknown, removed or not the editor's.
     public mutating func edit(chatId: Int64, messageId: Int64, editor: Int64, text: String, now: SimInstant)
         -> [ServerAction]
@@ -76,11 +91,11 @@ public struct SyncServer {
         guard let edited = try? change(chatId: chatId, messageId: messageId, by: editor, to: text, now: now) else {
             return []
         }
-        return pushMessage(edited, chatId: chatId, except: editor)
+        return pushMessage(edited, chatId: chatId, except: nil)
     }
 
-    /// Deletes a message as `deleter` from outside the simulated clients, pushing NOTIF_MSG_DELETE to the chat's
-    /// other connected members.
+    /// Deletes a message as `deleter` from another device (outside the simulated clients), pushing NOTIF_MSG_DELETE
+    /// to every connected member of the chat, the deleter's own simulated client included.
     /// - Returns: the push actions; empty when the message is unknown, already removed or not the deleter's.
     public mutating func delete(chatId: Int64, messageId: Int64, deleter: Int64, now: SimInstant) -> [ServerAction] {
         guard let removed = try? change(chatId: chatId, messageId: messageId, by: deleter, to: nil, now: now) else {
@@ -88,7 +103,7 @@ public struct SyncServer {
         }
         let push = NotifMsgDelete(
             chatId: chatId, messageIds: [messageId], updateTime: removed.updateTime, chat: summary(ofChat: chatId))
-        return pushToMembers(.notifMsgDelete(push), opcode: .notifMsgDelete, chatId: chatId, except: deleter)
+        return pushToMembers(.notifMsgDelete(push), opcode: .notifMsgDelete, chatId: chatId, except: nil)
     }
 
     /// Posts a message as `sender` from outside the simulated clients (another device), pushing it to the chat's

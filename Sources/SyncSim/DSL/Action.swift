@@ -20,6 +20,12 @@ public enum Action: Hashable, Sendable {
     case restartApp(client: String)
     /// The app dies at once: whatever was not committed to its database is lost; it is reopened.
     case crashApp(client: String)
+    /// Another device of the user edits the user's newest message in `chat` to `text` (MSG_EDIT; the chat's
+    /// connected members get a NOTIF_MESSAGE with `status` EDITED).
+    case editMessage(client: String, chat: String, text: String)
+    /// Another device of the user deletes the user's newest message in `chat` (MSG_DELETE; the chat's connected
+    /// members get a NOTIF_MSG_DELETE).
+    case deleteMessage(client: String, chat: String)
 
     // MARK: Faults
 
@@ -76,7 +82,7 @@ public enum Action: Hashable, Sendable {
             .restartApp(let client), .crashApp(let client), .linkDown(let client, _), .linkUp(let client),
             .outage(let client, _, _), .lossBurst(let client, _, _), .delaySpike(let client, _, _),
             .clog(let client), .release(let client), .changeProfile(let client, _), .halfOpen(let client),
-            .skewClock(let client, _):
+            .skewClock(let client, _), .editMessage(let client, _, _), .deleteMessage(let client, _):
             client
         case .pushLoss(let client, _, _), .pushDuplication(let client, _, _):
             client
@@ -89,7 +95,7 @@ public enum Action: Hashable, Sendable {
     public var chat: String? {
         switch self {
         case .openChat(_, let chat), .scroll(_, let chat, _, _), .sendText(_, let chat, _),
-            .sendPhoto(_, let chat, _, _):
+            .sendPhoto(_, let chat, _, _), .editMessage(_, let chat, _), .deleteMessage(_, let chat):
             chat
         default: nil
         }
