@@ -57,7 +57,9 @@ extension ReferenceClient {
         case .markRead(let chatId):
             // The newest message the user can have read: the newest cached one (none cached: nothing to mark).
             if let newest = histories[chatId]?.messages.last?.id {
-                _ = sendRequest(.chatMark, .chatMark(ChatMarkRequest(chatId: chatId, mark: newest)), purpose: .chatMark)
+                let readAt = parameters.deviceEpochMilliseconds + now.nanosecondsSinceStart / 1_000_000
+                let mark = ChatMarkRequest(chatId: chatId, messageId: newest, mark: readAt)
+                _ = sendRequest(.chatMark, .chatMark(mark), purpose: .chatMark)
             }
         case .scrollUp(let count):
             scrollUp(by: count)
