@@ -61,14 +61,14 @@ extension World {
             if holdIfAsked(packet, on: connection) { return }
         }
         var copies = 1
-        if packet.cmd == .push, let client = clientOfServerConnection(connection) {
+        if packet.isPush, let client = clientOfServerConnection(connection) {
             if draw(faults.pushLoss, client: client) {
                 record("server", "fault-push-lost", "\(connection) \(Self.summary(packet))")
                 return
             }
             if draw(faults.pushDuplication, client: client) { copies = 2 }
         }
-        if packet.cmd == .push, let client = clientOfServerConnection(connection), let delay = pushDelay(for: client) {
+        if packet.isPush, let client = clientOfServerConnection(connection), let delay = pushDelay(for: client) {
             // Later pushes on the connection never overtake a delayed one.
             let at = max(now + delay, faults.pushReleaseTimes[connection] ?? now)
             faults.pushReleaseTimes[connection] = at
@@ -81,7 +81,7 @@ extension World {
             }
             return
         }
-        if packet.cmd == .push, let pending = faults.pushReleaseTimes[connection], pending > now {
+        if packet.isPush, let pending = faults.pushReleaseTimes[connection], pending > now {
             network.schedule(at: pending) { [unowned self] in
                 enter {
                     guard let socket = serverSockets[connection] else { return }
