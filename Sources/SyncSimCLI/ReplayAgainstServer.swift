@@ -131,7 +131,7 @@ struct ReplayAgainstServer {
 
     static func pushCounts(_ packets: [Packet]) -> [Opcode: Int] {
         var counts: [Opcode: Int] = [:]
-        for packet in packets where packet.cmd == .push { counts[packet.opcode, default: 0] += 1 }
+        for packet in packets where packet.isPush { counts[packet.opcode, default: 0] += 1 }
         return counts
     }
 

@@ -54,6 +54,13 @@ extension ReferenceClient {
             requestHistory(chatId: chatId, load: .newest)
         case .closeChat:
             screen = nil
+        case .markRead(let chatId):
+            // The newest message the user can have read: the newest cached one (none cached: nothing to mark).
+            if let newest = histories[chatId]?.messages.last?.id {
+                let readAt = parameters.deviceEpochMilliseconds + now.nanosecondsSinceStart / 1_000_000
+                let mark = ChatMarkRequest(chatId: chatId, messageId: newest, mark: readAt)
+                _ = sendRequest(.chatMark, .chatMark(mark), purpose: .chatMark)
+            }
         case .scrollUp(let count):
             scrollUp(by: count)
         case .scrollDown(let count):

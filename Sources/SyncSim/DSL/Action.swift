@@ -20,6 +20,15 @@ public enum Action: Hashable, Sendable {
     case restartApp(client: String)
     /// The app dies at once: whatever was not committed to its database is lost; it is reopened.
     case crashApp(client: String)
+    /// The user reads `chat` up to its newest cached message (the engine sends CHAT_MARK as it sees fit).
+    case markRead(client: String, chat: String)
+    /// The user leaves `chat` (nothing happens when another chat, or none, is open).
+    case closeChat(client: String, chat: String)
+    /// The user posts `text` into `chat` from a device outside the simulation (a web client): the server stores it
+    /// at once and pushes it to every connected member's device, the poster's included.
+    case postFromOtherDevice(client: String, chat: String, text: String)
+    /// A checkpoint: `condition` must hold at this instant. No side effect.
+    case check(Condition)
     /// Another device of the user edits the user's newest message in `chat` to `text` (MSG_EDIT; the chat's
     /// connected members get a NOTIF_MESSAGE with `status` EDITED).
     case editMessage(client: String, chat: String, text: String)
@@ -65,11 +74,21 @@ public enum Action: Hashable, Sendable {
     case capLogin(chats: Int)
     /// The client's device clock moves by `offset` against server time (negative: behind).
     case skewClock(client: String, offset: SimDuration)
+    /// Pushes to `client` leaving the server within `duration` are held `extraDelay` longer (pushes only; responses
+    /// are untouched; their order is kept).
+    case delayPushes(client: String, extraDelay: SimDuration, duration: SimDuration)
+    /// The server processes `opcode` requests (of `client`, every client when nil) at once but holds their
+    /// responses until `until`, then sends them in order.
+    case holdResponses(opcode: Opcode, client: String?, until: Moment)
+    /// The OS tells the app its network is lost or back (and the link goes down or up with it, silently).
+    case connectivity(client: String, change: ConnectivityChange)
 
     /// Whether this is a fault (network or server) rather than something a user does.
     public var isFault: Bool {
         switch self {
-        case .openChat, .scroll, .sendText, .sendPhoto, .background, .foreground, .restartApp, .crashApp: false
+        case .openChat, .scroll, .sendText, .sendPhoto, .background, .foreground, .restartApp, .crashApp,
+            .markRead, .closeChat, .postFromOtherDevice, .check:
+            false
         default: true
         }
     }
@@ -82,11 +101,13 @@ public enum Action: Hashable, Sendable {
             .restartApp(let client), .crashApp(let client), .linkDown(let client, _), .linkUp(let client),
             .outage(let client, _, _), .lossBurst(let client, _, _), .delaySpike(let client, _, _),
             .clog(let client), .release(let client), .changeProfile(let client, _), .halfOpen(let client),
-            .skewClock(let client, _), .editMessage(let client, _, _), .deleteMessage(let client, _):
+            .skewClock(let client, _), .markRead(let client, _), .closeChat(let client, _),
+            .postFromOtherDevice(let client, _, _), .delayPushes(let client, _, _), .connectivity(let client, _),
+            .editMessage(let client, _, _), .deleteMessage(let client, _):
             client
-        case .pushLoss(let client, _, _), .pushDuplication(let client, _, _):
+        case .pushLoss(let client, _, _), .pushDuplication(let client, _, _), .holdResponses(_, let client, _):
             client
-        case .serverRestart, .delayResponses, .loseResponses, .errorReplies, .capLogin:
+        case .serverRestart, .delayResponses, .loseResponses, .errorReplies, .capLogin, .check:
             nil
         }
     }
@@ -95,7 +116,8 @@ public enum Action: Hashable, Sendable {
     public var chat: String? {
         switch self {
         case .openChat(_, let chat), .scroll(_, let chat, _, _), .sendText(_, let chat, _),
-            .sendPhoto(_, let chat, _, _), .editMessage(_, let chat, _), .deleteMessage(_, let chat):
+            .sendPhoto(_, let chat, _, _), .markRead(_, let chat), .closeChat(_, let chat),
+            .postFromOtherDevice(_, let chat, _), .editMessage(_, let chat, _), .deleteMessage(_, let chat):
             chat
         default: nil
         }
@@ -106,7 +128,7 @@ public enum Action: Hashable, Sendable {
         switch self {
         case .outage(_, let duration, _), .lossBurst(_, let duration, _), .delaySpike(_, _, let duration),
             .delayResponses(_, _, let duration), .pushLoss(_, _, let duration),
-            .pushDuplication(_, _, let duration):
+            .pushDuplication(_, _, let duration), .delayPushes(_, _, let duration):
             duration
         case .serverRestart(let downtime): downtime
         default: nil
@@ -127,6 +149,8 @@ public enum Action: Hashable, Sendable {
         case .pushDuplication(let client, let probability, _):
             .pushDuplication(client: client, probability: probability, duration: newDuration)
         case .serverRestart: .serverRestart(downtime: newDuration)
+        case .delayPushes(let client, let extra, _):
+            .delayPushes(client: client, extraDelay: extra, duration: newDuration)
         default: self
         }
     }
@@ -146,4 +170,12 @@ public enum DisconnectMode: String, Hashable, Sendable {
     case silently
     /// Both ends receive a RST at once (the radio reports the loss, a middlebox resets the flow).
     case withReset
+}
+
+/// What the OS tells an app about its network (iOS `NWPathMonitor`, Android `ConnectivityManager` callbacks).
+public enum ConnectivityChange: String, Hashable, Sendable {
+    /// No usable network: the app should stop trying until it is back.
+    case lost
+    /// A network is usable again: the app may reconnect at once.
+    case restored
 }
