@@ -327,7 +327,8 @@ public struct SyncServer {
                     chatId: request.chatId, messageId: request.messageId, by: userId, to: request.text, now: now,
                     elements: request.elements)
                 reply(.msgEditResponse(MsgEditResponse(message: edited)))
-                actions += pushMessage(edited, chatId: request.chatId, except: userId)
+                actions += pushMessage(edited, chatId: request.chatId, except: userId,
+                                       exceptDevice: connections[connection]?.deviceId)
             } catch {
                 fail(error.code, error.text)
             }
@@ -350,7 +351,7 @@ public struct SyncServer {
                 chatId: request.chatId, messageIds: removedIds, updateTime: updateTime,
                 chat: summary(ofChat: request.chatId))
             actions += pushToMembers(.notifMsgDelete(push), opcode: .notifMsgDelete, chatId: request.chatId,
-                                     except: userId)
+                                     except: userId, exceptDevice: connections[connection]?.deviceId)
         case .raw(let payload) where Opcode.handled.contains(packet.opcode):
             fail("proto.payload", Self.payloadProblem(payload, opcode: packet.opcode))
         default:

@@ -7,14 +7,14 @@ import SyncSim
 enum EmittedScenario {
     static let replayedOfflineSends =
         Scenario("replayed-offline-sends", summary: "replays a captured timeline (syncsim replay --emit-scenario)", seeds: [1]) {
-            Server(parameters: ["processingDelay": .duration(.milliseconds(642))])
+            Server(parameters: ["processingDelay": .duration(.milliseconds(641))])
             Client("alice", profile: .threeG)
             Client("bob", profile: .threeG)
             Timeline {
-                At(.milliseconds(40_376)) { Send(from: "alice", text: "a", in: "alice+bob") }
-                After(.milliseconds(1076)) { Send(from: "alice", text: "b", in: "alice+bob") }
-                After(.milliseconds(1120)) { Send(from: "alice", text: "c", in: "alice+bob") }
-                After(.milliseconds(1054)) { Send(from: "alice", text: "d", in: "alice+bob") }
+                At(.milliseconds(40_388)) { Send(from: "alice", text: "a", in: "alice+bob") }
+                After(.milliseconds(1077)) { Send(from: "alice", text: "b", in: "alice+bob") }
+                After(.milliseconds(1122)) { Send(from: "alice", text: "c", in: "alice+bob") }
+                After(.milliseconds(1056)) { Send(from: "alice", text: "d", in: "alice+bob") }
             }
             Expect {
                 Invariants(.all)

@@ -20,7 +20,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: path) }
         let result = Self.run(["run", "offline-sends-in-order", "--seed", "341", "--pcap", path])
         #expect(result.code == 0)
-        #expect(result.out.first == "PASS  offline-sends-in-order  seed 341  digest d6f7e81cd65f1415")
+        #expect(result.out.first == "PASS  offline-sends-in-order  seed 341  digest 5403ffb5ebd931e7")
         let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
         #expect(bytes.prefix(4) == [0x0A, 0x0D, 0x0D, 0x0A])
         #expect(bytes == (try [UInt8](Data(contentsOf: URL(fileURLWithPath: Self.offlineSends)))),
@@ -167,8 +167,8 @@ import Testing
         #expect(result.code == 0)
         let source = result.out.joined(separator: "\n")
         #expect(source.contains("Client(\"alice\", profile: .threeG)"))
-        #expect(source.contains("At(.milliseconds(40_376)) { Send(from: \"alice\", text: \"a\", in: \"alice+bob\") }"))
-        #expect(source.contains("After(.milliseconds(1076)) { Send(from: \"alice\", text: \"b\", in: \"alice+bob\") }"))
+        #expect(source.contains("At(.milliseconds(40_388)) { Send(from: \"alice\", text: \"a\", in: \"alice+bob\") }"))
+        #expect(source.contains("After(.milliseconds(1077)) { Send(from: \"alice\", text: \"b\", in: \"alice+bob\") }"))
         #expect(source.contains("Eventually(within: .minutes(3), .converged)"))
 
         let file = Self.emittedScenarioFile(source)

@@ -112,18 +112,17 @@ struct RealSocketServer {
                     var bytes: [UInt8] = []
                     let frame = Frame(packet: packet)
                     guard (try? encoder.encode(frame, into: &bytes)) != nil else { continue }
-                    var sent = false
+                    let header = Array(bytes.prefix(FrameHeader.byteCount))
                     if connections[index].downlink != nil {
                         let at = connections[index].downlink!.arrival(ofBytes: bytes.count, at: clock.now)
                         connections[index].outgoing.append((at, bytes))
-                        sent = true
-                    } else if (try? PosixSocket.writeAll(connections[index].fd, bytes)) != nil {
-                        sent = true
-                    }
-                    if sent {
                         summary.framesSent += 1
                         if bytes[6] != 0 { summary.framesCompressed += 1 }
-                        logFrame("out", id, header: Array(bytes.prefix(FrameHeader.byteCount)), frame: frame)
+                        logFrame("out", id, header: header, frame: frame)
+                    } else if (try? PosixSocket.writeAll(connections[index].fd, bytes)) != nil {
+                        summary.framesSent += 1
+                        if bytes[6] != 0 { summary.framesCompressed += 1 }
+                        logFrame("out", id, header: header, frame: frame)
                     }
                 case .close(let id):
                     guard let index = connections.firstIndex(where: { $0.id == id }) else { continue }
