@@ -11,6 +11,16 @@ import Testing
         .deletingLastPathComponent()
     private static let plugin = root.appendingPathComponent("tools/wireshark/syncsim.lua").path
 
+    /// The environment with HOME in an empty folder, so tshark loads this checkout's plugin, not an installed copy
+    /// (`make wireshark-plugin`), and no personal preferences.
+    private static let isolatedEnvironment: [String: String] = {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("syncsim-tshark-home-\(UUID().uuidString)")
+        try? FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        var environment = ProcessInfo.processInfo.environment
+        environment["HOME"] = home.path
+        return environment
+    }()
+
     /// tshark's path, or nil.
     private static let tshark: String? = {
         let directories = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map(String.init)
@@ -55,6 +65,7 @@ import Testing
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
+        process.environment = Self.isolatedEnvironment
         try process.run()
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
@@ -156,6 +167,7 @@ import Testing
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
+        process.environment = Self.isolatedEnvironment
         try process.run()
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()

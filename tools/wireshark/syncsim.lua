@@ -20,7 +20,10 @@
 -- Registration: TCP port preference (default 5443, the server port of `syncsim run --pcap`) and a heuristic on
 -- every TCP conversation (a plausible header whose payload starts a MessagePack map).
 
-local syncsim = Proto("syncsim", "SyncSim messenger sync protocol")
+-- Loaded twice (installed by `make wireshark-plugin` and given with -X lua_script:), the first copy stays and this
+-- one steps aside: Proto() refuses a second protocol of the same name.
+local created, syncsim = pcall(Proto, "syncsim", "SyncSim messenger sync protocol")
+if not created then return end
 
 local HEADER_BYTES = 10
 local MAX_PAYLOAD_BYTES = 8 * 1024 * 1024 -- FrameDecoder.defaultMaxPayloadBytes
