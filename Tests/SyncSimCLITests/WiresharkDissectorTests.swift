@@ -177,4 +177,37 @@ import Testing
         #expect(text.contains("messages: array ("))
         #expect(!text.contains("Malformed"))
     }
+
+    @Test("a zstd payload (flag 0xFF) is shown as zstd, and the frame after it is still dissected")
+    func zstdPayload() throws {
+        guard let tshark = Self.tshark else { return }
+        // CHAT_HISTORY response seq 7, flag 0xFF, 8 payload bytes starting with the zstd magic number; then a PING.
+        let zstd: [UInt8] = [10, 1, 0, 7, 0, 49, 0xFF, 0, 0, 8, 0x28, 0xB5, 0x2F, 0xFD, 0, 0, 0, 0]
+        let ping: [UInt8] = [10, 1, 0, 8, 0, 1, 0, 0, 0, 1, 0x80]
+        var connection = SyntheticTCPConnection(
+            client: TCPEndpoint(address: SyntheticTCPConnection.syntheticAddress(host: 3), port: 40_000),
+            server: TCPEndpoint(address: SyntheticTCPConnection.syntheticAddress(host: 1), port: 5443))
+        var writer = PcapngWriter(interfaces: [.init(name: "wire")])
+        for (index, packet) in (connection.open() + connection.send(zstd + ping, .serverToClient)).enumerated() {
+            writer.append(packet, timestamp: CaptureTimestamp(nanosecondsSinceEpoch: Int64(index) * 1_000_000))
+        }
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("syncsim-zstd-\(UUID().uuidString).pcapng").path
+        try writer.write(to: path)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: tshark)
+        process.arguments = ["-r", path, "-X", "lua_script:\(Self.plugin)", "-Y", "syncsim", "-O", "syncsim", "-V"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        process.environment = Self.isolatedEnvironment
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(text.contains("Compression flag: 0xff"), "\(text)")
+        #expect(text.contains("Compression: zstd"))
+        #expect(text.contains("zstd payload (not decompressed by the Lua dissector)"))
+        #expect(text.contains("CHAT_HISTORY response, seq 7"))
+        #expect(text.contains("PING response, seq 8"))
+    }
 }
