@@ -85,6 +85,22 @@ import Testing
         return frames.sorted()
     }
 
+    /// The captures in Fixtures/replay (written by `syncsim run --pcap`).
+    static let replayCaptures: [String] = {
+        let directory = root.appendingPathComponent("Fixtures/replay")
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        return names.filter { $0.hasSuffix(".pcapng") }.sorted()
+    }()
+
+    /// Every golden vector of Fixtures/wire: a `.bin` stream with the `.jsonl` lines `decode` prints for it (the
+    /// streams that end in a fault have no `.jsonl`). A name with `cmd16` uses the cmd16-seq8 layout.
+    static let wireVectors: [String] = {
+        let directory = root.appendingPathComponent("Fixtures/wire")
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        return names.filter { $0.hasSuffix(".jsonl") }.map { String($0.dropLast(6)) }
+            .filter { names.contains($0 + ".bin") }.sorted()
+    }()
+
     @Test("a run's pcapng: tshark with the plugin dissects every frame as syncsim decode does",
           arguments: [("reconnect-during-send", "1"), ("photo-on-2g-link-drop", "21")])
     func runCapture(scenario: String, seed: String) throws {
@@ -101,7 +117,7 @@ import Testing
     }
 
     @Test("the replay fixtures: tshark with the plugin dissects every frame as syncsim decode does",
-          arguments: ["clock-skew-last-sync-seed1.pcapng", "offline-sends-in-order-seed341.pcapng"])
+          arguments: replayCaptures)
     func replayFixture(name: String) throws {
         guard let tshark = Self.tshark else { return }
         let path = Self.root.appendingPathComponent("Fixtures/replay/\(name)").path
@@ -111,10 +127,10 @@ import Testing
     }
 
     @Test("the Fixtures/wire streams, carried in 100-byte TCP segments: the same frames, LZ4 and cmd16 layout included",
-          arguments: [("history-page-compressed", nil), ("login-response", nil), ("push-notif-message", nil),
-                      ("unknown-opcode", nil), ("session-cmd16", "cmd16-seq8")] as [(String, String?)])
-    func wireFixture(name: String, layout: String?) throws {
+          arguments: wireVectors)
+    func wireFixture(name: String) throws {
         guard let tshark = Self.tshark else { return }
+        let layout: String? = name.contains("cmd16") ? "cmd16-seq8" : nil
         let stream = try [UInt8](Data(contentsOf: Self.root.appendingPathComponent("Fixtures/wire/\(name).bin")))
         var connection = SyntheticTCPConnection(
             client: TCPEndpoint(address: SyntheticTCPConnection.syntheticAddress(host: 3), port: 40_000),
@@ -137,7 +153,7 @@ import Testing
     @Test("display filters select by opcode, seq and cmd")
     func filters() throws {
         guard let tshark = Self.tshark else { return }
-        let path = Self.root.appendingPathComponent("Fixtures/replay/offline-sends-in-order-seed341.pcapng").path
+        let path = Self.root.appendingPathComponent("Fixtures/replay/\(try #require(Self.replayCaptures.last))").path
         let all = try tsharkFrames(tshark, path)
         let sends = try tsharkFrames(tshark, path, filter: "syncsim.opcode == 64 && syncsim.cmd == 0")
         #expect(!sends.isEmpty)
