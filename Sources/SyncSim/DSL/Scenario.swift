@@ -75,6 +75,7 @@ public struct Scenario: Sendable {
         var invariants: [InvariantID] = []
         var eventually: [Eventually] = []
         var bounds: [MetricBound] = []
+        var always: [Always] = []
         for component in content() {
             switch component {
             case .server(let spec): server = spec
@@ -87,6 +88,7 @@ public struct Scenario: Sendable {
                     case .invariants(let ids): invariants.append(contentsOf: ids)
                     case .eventually(let condition): eventually.append(condition)
                     case .metricBound(let bound): bounds.append(bound)
+                    case .always(let condition): always.append(condition)
                     }
                 }
             }
@@ -95,7 +97,8 @@ public struct Scenario: Sendable {
         expectations = Expectations(
             invariants: InvariantID.allCases.filter { named.contains($0) },
             eventually: eventually,
-            metricBounds: bounds
+            metricBounds: bounds,
+            always: always
         )
     }
 
@@ -106,6 +109,15 @@ public struct Scenario: Sendable {
 
     /// The client called `name`, or nil.
     public func client(named name: String) -> ClientSpec? { clients.first { $0.name == name } }
+
+    /// The user `client` logs in as: its own name, or for a second device (`"alice:tablet"`) its user's.
+    public func userName(of client: String) -> String { self.client(named: client)?.userName ?? client }
+
+    /// Whether `client` (a user's phone or one of its devices) belongs to `chat`.
+    public func isMember(_ client: String, of chat: String) -> Bool { members(of: chat).contains(userName(of: client)) }
+
+    /// Every step label, in the order written.
+    public var stepLabels: [String] { steps.compactMap(\.label) }
 
     /// The members of `chat`: the declared ones, or the `+`-separated names of an undeclared chat.
     public func members(of chat: String) -> [String] {
