@@ -1,12 +1,13 @@
 # SyncSim: two commands do all set-up on a fresh Debian machine.
 #   make run   installs missing apt packages, builds in release mode, runs the main job
-#   make test  installs missing apt packages, runs the test suite
+#   make test  installs missing apt packages, runs PyMax (a real field client) against `syncsim serve`
+#              (scripts/pymax-interop.sh: a venv under .build/ with maxapi-python from PyPI), then the test suite
 # and, to use the tools from anywhere:
 #   make install PREFIX=~/.local   puts syncsim and syncsim-bench in PREFIX/bin (default /usr/local)
 #   make wireshark-plugin          puts the SyncSim dissector in Wireshark's personal Lua plugin folder
 # Without root and with packages missing, both print the exact apt-get line and exit non-zero.
 
-APT_PACKAGES := pkg-config liblz4-dev libmsgpack-dev libsqlite3-dev libpcap-dev tshark tcpdump
+APT_PACKAGES := pkg-config liblz4-dev libmsgpack-dev libsqlite3-dev libpcap-dev libzstd-dev tshark tcpdump python3-venv
 SWIFT ?= swift
 # Arguments for `make run`; the default is the main job.
 RUN_ARGS ?= run --random 2
@@ -24,7 +25,8 @@ run: build
 
 # Failures and a one-line summary; the whole swift test output goes to .build/test-output.log.
 test: deps
-	@SWIFT="$(SWIFT)" bash scripts/swift-test-summary.sh
+	@rc=0; bash scripts/pymax-interop.sh || rc=$$?; \
+	 SWIFT="$(SWIFT)" bash scripts/swift-test-summary.sh && exit $$rc
 
 # `make bench BENCH=wire` runs another benchmark (`syncsim-bench --help` lists them).
 BENCH ?= catalog

@@ -24,10 +24,11 @@ let package = Package(
         .systemLibrary(name: "CMsgPack", pkgConfig: "msgpack", providers: [.apt(["libmsgpack-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CPcap", pkgConfig: "libpcap", providers: [.apt(["libpcap-dev"])]),
+        .systemLibrary(name: "CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
 
         .target(name: "SimCore", swiftSettings: swiftSettings),
         .target(name: "SimNet", dependencies: ["SimCore"], swiftSettings: swiftSettings),
-        .target(name: "SyncProtocol", dependencies: ["CLZ4", "CMsgPack"], swiftSettings: swiftSettings),
+        .target(name: "SyncProtocol", dependencies: ["CLZ4", "CMsgPack", "CZstd"], swiftSettings: swiftSettings),
         .target(name: "SyncServer", dependencies: ["SimCore", "SyncProtocol"], swiftSettings: swiftSettings),
         .target(name: "SyncClient", dependencies: ["SimCore", "SyncProtocol", "CSQLite"], swiftSettings: swiftSettings),
         .target(name: "SyncChecks", dependencies: ["SyncServer", "SyncClient"], swiftSettings: swiftSettings),

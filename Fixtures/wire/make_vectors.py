@@ -95,19 +95,34 @@ def lz4_block(data):
 
 
 COMMANDS = {0: "request", 1: "response", 2: "push", 3: "error"}
-OPCODES = {1: "PING", 6: "SESSION_INIT", 19: "LOGIN", 49: "CHAT_HISTORY", 50: "CHAT_MARK", 64: "MSG_SEND",
-           80: "PHOTO_UPLOAD", 128: "NOTIF_MESSAGE", 130: "NOTIF_MARK", 136: "NOTIF_ATTACH"}
+# Opcode names as the field's public client PyMax (maxapi-python 2.5.0, pymax/protocol/enums.py) names them.
+OPCODES = {1: "PING", 5: "LOG", 6: "SESSION_INIT", 19: "LOGIN", 48: "CHAT_INFO", 49: "CHAT_HISTORY",
+           50: "CHAT_MARK", 53: "CHATS_LIST", 64: "MSG_SEND", 66: "MSG_DELETE", 67: "MSG_EDIT", 80: "PHOTO_UPLOAD",
+           128: "NOTIF_MESSAGE", 130: "NOTIF_MARK", 136: "NOTIF_ATTACH", 142: "NOTIF_MSG_DELETE"}
+
+
+def zstd_raw_frame(data):
+    """One zstd frame (RFC 8878) holding `data` in a single raw block: magic, a frame header with the single-segment
+    flag and a 1-byte content size, then one last raw block. Valid zstd, though not smaller than `data`."""
+    assert len(data) < 256
+    block_header = (1 | (0 << 1) | (len(data) << 3)).to_bytes(3, "little")
+    return struct.pack("<I", 0xFD2FB528) + bytes([0x20, len(data)]) + block_header + data
 
 
 def frame(cmd, seq, opcode, payload, compress=False, layout="cmd8-seq16"):
     raw = pack(payload)
-    wire = lz4_block(raw) if compress else raw
-    assert not compress or len(wire) < len(raw)
+    if compress == "zstd":
+        wire, flag = zstd_raw_frame(raw), 0xFF
+    elif compress:
+        wire, flag = lz4_block(raw), 1
+        assert len(wire) < len(raw)
+    else:
+        wire, flag = raw, 0
     if layout == "cmd8-seq16":
         middle = struct.pack(">BH", cmd, seq)
     else:
         middle = struct.pack(">HB", cmd, seq)
-    header = bytes([10]) + middle + struct.pack(">HI", opcode, (1 << 24 if compress else 0) | len(wire))
+    header = bytes([10]) + middle + struct.pack(">HI", opcode, (flag << 24) | len(wire))
     return header + wire, raw, wire
 
 
@@ -118,7 +133,7 @@ def write_vector(name, frames):
         data, raw, wire = frame(cmd, seq, opcode, payload, compress, layout)
         record = {
             "frame": number, "offset": len(stream), "ver": 10, "cmd": cmd, "cmdName": COMMANDS[cmd], "seq": seq,
-            "opcode": opcode, "opcodeName": OPCODES.get(opcode, "OPCODE_%d" % opcode), "compressed": compress,
+            "opcode": opcode, "opcodeName": OPCODES.get(opcode, "OPCODE_%d" % opcode), "compressed": bool(compress),
             "wirePayloadBytes": len(wire), "payloadBytes": len(raw), "payload": payload,
         }
         lines.append(json.dumps(record, separators=(",", ":"), ensure_ascii=False))
@@ -129,10 +144,31 @@ def write_vector(name, frames):
         handle.write("\n".join(lines) + "\n")
 
 
-def message(ident, time, sender, text, cid=None):
-    result = {"id": ident, "time": time, "sender": sender, "text": text}
+def message(ident, time, sender, text, cid=None, status=None, update_time=None):
+    """A message in the field's shape (PyMax pymax/types/domain/message.py requires id, time and type)."""
+    result = {"id": ident, "time": time, "type": "USER", "sender": sender, "text": text}
     if cid is not None:
         result["cid"] = cid
+    if status is not None:
+        result["status"] = status
+    if update_time is not None:
+        result["updateTime"] = update_time
+    result["elements"] = []
+    result["attaches"] = []
+    return result
+
+
+def contact(ident, name):
+    """A user in the field's shape (PyMax pymax/types/domain/user.py and name.py)."""
+    return {"id": ident, "names": [{"name": name, "firstName": name, "type": "ONEME"}]}
+
+
+def chat(ident, members, modified, last=None):
+    """A chat-list entry in the field's shape (PyMax pymax/types/domain/chat.py requires id, type, status, owner)."""
+    result = {"id": ident, "type": "DIALOG" if len(members) <= 2 else "CHAT", "status": "ACTIVE",
+              "owner": min(members), "participants": {str(m): modified for m in members}, "modified": modified}
+    if last is not None:
+        result["lastMessage"] = last
     return result
 
 
@@ -140,13 +176,12 @@ T0 = 1_764_000_000_000
 D = "cmd8-seq16"
 
 login = {
-    "profile": {"id": 1001, "name": "Ada"},
+    "profile": {"contact": contact(1001, "Ada"), "profileOptions": []},
     "chats": [
-        {"id": 7, "members": [1001, 1002], "modified": T0 + 5000,
-         "lastMessage": message(70005, T0 + 5000, 1002, "see you at 6", 55)},
-        {"id": 9, "members": [1001, 1003, 1004], "modified": T0 + 1200},
+        chat(7, [1001, 1002], T0 + 5000, message(70005, T0 + 5000, 1002, "see you at 6", 55)),
+        chat(9, [1001, 1003, 1004], T0 + 1200),
     ],
-    "contacts": [{"id": 1002, "name": "Grace"}, {"id": 1003, "name": "Линус"}],
+    "contacts": [contact(1002, "Grace"), contact(1003, "Линус")],
     "time": T0 + 6000,
 }
 write_vector("login-response", [(1, 1, 19, login, False, D)])
@@ -156,19 +191,45 @@ history = {"messages": [message(70000 + k, T0 + 1000 * k, 1001 + k % 2,
                         for k in range(60)]}
 write_vector("history-page-compressed", [(1, 2, 49, history, True, D)])
 
+# The field sends pushes as requests from the server (cmd 0), the only frames PyMax dispatches as events
+# (pymax/dispatch/mapping.py).
 push = {"chatId": 7, "message": message(70006, T0 + 7000, 1002, "on my way \U0001F6B2", -3)}
-write_vector("push-notif-message", [(2, 0, 128, push, False, D)])
+write_vector("push-notif-message", [(0, 0, 128, push, False, D)])
+
+edit_and_delete = [
+    (0, 0, 128, {"chatId": 7, "message": message(70006, T0 + 7000, 1002, "on my way, 5 min late", -3,
+                                                 "EDITED", T0 + 8000)}, False, D),
+    (0, 0, 142, {"chatId": 7, "chat": chat(7, [1001, 1002], T0 + 9000,
+                                           message(70006, T0 + 7000, 1002, "", -3, "REMOVED", T0 + 9000)),
+                 "messageIds": [70006], "ttl": False, "updateTime": T0 + 9000}, False, D),
+]
+write_vector("push-edit-then-delete", edit_and_delete)
+
+# The same push with flag 0xFF: field clients read that flag as zstd (pymax/protocol/tcp/payload.py).
+write_vector("push-zstd", [(0, 0, 128, push, "zstd", D)])
 
 write_vector("unknown-opcode", [(0, 3, 999, {"x": 1, "flags": [True, False, None]}, False, D)])
 
+# SESSION_INIT in the mobile shape PyMax sends (pymax/api/session/payloads.py, MobileHandshakePayload) and its
+# answer with the calls seed the mobile login needs (pymax/types/domain/handshake.py).
+user_agent = {"deviceType": "ANDROID", "appVersion": "syncsim"}
 write_vector("session-cmd16", [
-    (0, 200, 6, {"deviceId": "dev-1", "clientVersion": "syncsim"}, False, "cmd16-seq8"),
-    (1, 200, 6, {"time": T0}, False, "cmd16-seq8"),
+    (0, 200, 6, {"mt_instanceid": "dev-1", "userAgent": user_agent, "clientSessionId": 1, "deviceId": "dev-1"},
+     False, "cmd16-seq8"),
+    (1, 200, 6, {"callsSeed": 12345, "time": T0}, False, "cmd16-seq8"),
+])
+
+# An unsupported opcode answered with the field's error shape (pymax/types/domain/error.py).
+write_vector("error-unsupported-opcode", [
+    (0, 4, 48, {"chatIds": [7]}, False, D),
+    (3, 4, 48, {"error": "proto.opcode", "message": "opcode 48 (CHAT_INFO) is not supported by the SyncSim server",
+                "localizedMessage": "opcode 48 (CHAT_INFO) is not supported by the SyncSim server",
+                "title": "Error"}, False, D),
 ])
 
 # Faulty streams for `syncsim decode` error tests: good frames, then the fault (no .jsonl: the test says what
 # must be printed).
-good, _, _ = frame(2, 0, 128, push)
+good, _, _ = frame(0, 0, 128, push)
 with open("push-then-bad-version.bin", "wb") as handle:
     handle.write(good + bytes([9]) + good[1:])
 with open("push-then-truncated-header.bin", "wb") as handle:

@@ -56,11 +56,15 @@ public enum ChunkChecks {
         return problems
     }
 
-    /// C3: every cached message exists on the server with the same id, sender and text (order follows from ids).
+    /// C3: every cached message exists on the server with the same id, sender and text (order follows from ids);
+    /// an edited or removed message may be cached in any version the server has had (C7 says which is due).
     /// - Parameters:
     ///   - cached: the chat's cached messages, ascending by id.
     ///   - server: the chat's server history, ascending by id.
-    public static func c3Problems(cached: [ChatMessage], server: [ChatMessage]) -> [String] {
+    ///   - versions: every version the server had of a message id, for messages the server changed.
+    public static func c3Problems(
+        cached: [ChatMessage], server: [ChatMessage], versions: (Int64) -> [ChatMessage] = { _ in [] }
+    ) -> [String] {
         var problems: [String] = []
         var previous: Int64?
         for message in cached {
@@ -74,6 +78,11 @@ public enum ChunkChecks {
                 continue
             }
             let original = server[index]
+            if original.sender == message.sender, original.text != message.text || original.version != message.version,
+               original.version > 0,
+               versions(message.id).contains(where: { $0.text == message.text && $0.version == message.version }) {
+                continue
+            }
             if original.text != message.text || original.sender != message.sender {
                 problems.append("message \(message.id) cached as \(quoted(message)), server has \(quoted(original))")
             }

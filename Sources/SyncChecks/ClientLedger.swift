@@ -34,6 +34,9 @@ struct ClientLedger {
     var messageIdsByTask: [Int64: [Int64]] = [:]
     /// Per chat, the client's stored sends as (message id, task id), ascending by message id (T4).
     var storedSendsByChat: [Int64: [(messageId: Int64, taskId: Int64)]] = [:]
+    /// The newest changed version (edit or removal) of each message delivered to the client, as (version, whether
+    /// removed), by chat id then message id (C7).
+    var deliveredChanges: [Int64: [Int64: (version: Int64, isRemoved: Bool)]] = [:]
     /// The chunk stores as last checked, by chat id (C1–C5 look again only at changed ones).
     var checkedStores: [Int64: ChunkStore] = [:]
     /// The last-sync value last seen (P4).

@@ -39,7 +39,8 @@ extension InvariantChecker {
             for problem in ChunkChecks.c2Problems(chunks: store.chunks, isCached: isCached, server: serverMessages) {
                 report(.C2, chatId, "every server message inside a chunk cached", problem)
             }
-            for problem in ChunkChecks.c3Problems(cached: store.messages, server: serverMessages) {
+            let versions = { (id: Int64) in server.versions(ofMessage: id, inChat: chatId) }
+            for problem in ChunkChecks.c3Problems(cached: store.messages, server: serverMessages, versions: versions) {
                 report(.C3, chatId, "cached messages equal to the server's", problem)
             }
             for problem in ChunkChecks.c4Problems(cachedIds: ids, echoCids: []) {

@@ -59,6 +59,7 @@ extension InvariantChecker {
         guard var ledger = ledgers[client] else { preconditionFailure("unregistered client \(client)") }
         defer { ledgers[client] = ledger }
         ledger.hasObservedPackets = true
+        noteDeliveredChanges(&ledger, packet: packet)
         switch packet.body {
         case .loginResponse(let response): ledger.serverTimesReceived.insert(response.time)
         case .sessionInitResponse(let response): ledger.serverTimesReceived.insert(response.time)

@@ -104,6 +104,7 @@ public final class InvariantChecker {
                                found: found))
         }
         checkChunks(&ledger, view: current, server: server, report: report)
+        checkEdits(ledger, view: current, report: report)
         checkTasks(&ledger, client: client, view: current, report: report)
         checkRunningTasks(view: current, report: report)
         checkRequestsAndLastSync(&ledger, view: current, server: server, now: now, report: report)

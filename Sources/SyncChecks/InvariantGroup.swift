@@ -2,7 +2,7 @@
 public enum InvariantGroup: String, Hashable, Sendable {
     /// Every invariant of DESIGN.md §8.
     case all
-    /// C1–C6, the history cache and its chunks.
+    /// C1–C7, the history cache, its chunks, edits and deletes.
     case chunks
     /// T1–T6, the persistent task queue.
     case tasks
@@ -15,7 +15,7 @@ public enum InvariantGroup: String, Hashable, Sendable {
     public var members: [InvariantID] {
         switch self {
         case .all: InvariantID.allCases
-        case .chunks: [.C1, .C2, .C3, .C4, .C5, .C6]
+        case .chunks: [.C1, .C2, .C3, .C4, .C5, .C6, .C7]
         case .tasks: [.T1, .T2, .T3, .T4, .T5, .T6]
         case .protocolAndSync: [.P1, .P2, .P3, .P4]
         case .convergence: [.V1]

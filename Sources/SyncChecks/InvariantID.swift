@@ -3,6 +3,8 @@
 public enum InvariantID: String, CaseIterable, Hashable, Comparable, Sendable, CustomStringConvertible {
     /// Chunk invariants C1-C6 on a client's cached history (`summary` states each).
     case C1, C2, C3, C4, C5, C6
+    /// Edit and delete invariant C7 on a client's cached history.
+    case C7
     /// Task invariants T1-T6 on a client's send queue.
     case T1, T2, T3, T4, T5, T6
     /// Protocol invariants P1-P4 on requests, responses and last-sync.
@@ -19,6 +21,7 @@ public enum InvariantID: String, CaseIterable, Hashable, Comparable, Sendable, C
         case .C4: "no message id appears twice (in chunks or as a local echo)"
         case .C5: "a chunk marked start of history has no older message on the server"
         case .C6: "scrolling to the top with a working network ends with one chunk covering the chat"
+        case .C7: "edits and deletes apply whatever their arrival order (a tombstone waits for its message)"
         case .T1: "every accepted task ends done, or failed with a visible error; none vanish, across restarts"
         case .T2: "at most one server message per cid (no duplicates), whatever was retried"
         case .T3: "no task runs before its dependencies are done (no photo message before its upload)"

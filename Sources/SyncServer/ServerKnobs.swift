@@ -20,6 +20,12 @@ public struct ServerKnobs: Hashable, Sendable {
     public var loginChatsCap: Int?
     /// Periods during which every request takes extra processing time.
     public var slowPeriods: [SlowPeriod]
+    /// The most chats one CHATS_LIST page lists (and the page size when the request names no `count`). Default 40,
+    /// the `chatsCount` PyMax's web login asks for (`pymax/api/auth/payloads.py`).
+    public var chatsListPageSize: Int = 40
+    /// When set, CHAT_HISTORY pages show an edit or delete only once it is this old: a lagging read replica, so a
+    /// client can get a message in an older version after the change's push (what invariant C7 is about).
+    public var historyEditLag: SimDuration?
 
     /// Knobs with every fault off unless given.
     public init(

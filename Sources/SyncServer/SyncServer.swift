@@ -54,10 +54,56 @@ public struct SyncServer {
     }
 
     /// Appends messages to a chat without pushing them (seeding history before a run).
+    ///
+    /// Seeded messages are dated in the past: from `seedWindowMilliseconds` before `now` on, one millisecond apart
+    /// (after the chat's newest message), so that time names one message of the chat and none is in the future;
+    /// the chat counts as modified at `now`.
     /// - Returns: the stored messages.
     @discardableResult
     public mutating func seedHistory(chatId: Int64, sender: Int64, texts: [String], now: SimInstant) -> [ChatMessage] {
-        texts.map { store(chatId: chatId, sender: sender, text: $0, cid: nil, attaches: nil, now: now) }
+        texts.map { store(chatId: chatId, sender: sender, text: $0, cid: nil, attaches: nil, now: now, isSeed: true) }
+    }
+
+    /// Appends a message with the sender, text and time a capture showed, without pushing it (rebuilding a server
+    /// from a trace, whose later requests page by those times). The time still strictly grows within the chat.
+    /// - Returns: the stored message.
+    @discardableResult
+    public mutating func seedMessage(chatId: Int64, sender: Int64, text: String, serverTimeMilliseconds time: Int64)
+        -> ChatMessage
+    {
+        // A corrupt capture may hold any time: clamp the offset to ±2^40 ms (35 years) so nothing overflows.
+        let (difference, overflow) = time.subtractingReportingOverflow(epochMilliseconds)
+        let limit: Int64 = 1 << 40
+        let offsetMilliseconds = overflow ? (time < 0 ? -limit : limit) : max(-limit, min(limit, difference))
+        let at = SimInstant(nanosecondsSinceStart: offsetMilliseconds * 1_000_000)
+        return store(chatId: chatId, sender: sender, text: text, cid: nil, attaches: nil, now: at)
+    }
+
+    /// How far before `now` seeded history starts: one day, in milliseconds.
+    public static let seedWindowMilliseconds: Int64 = 86_400_000
+
+    /// Edits a message as `editor` from another device (outside the simulated clients), pushing the edit to every
+    /// connected member of the chat, the editor's own simulated client included.
+    /// - Returns: the push actions; empty when the message is unknown, removed or not the editor's.
+    public mutating func edit(chatId: Int64, messageId: Int64, editor: Int64, text: String, now: SimInstant)
+        -> [ServerAction]
+    {
+        guard let edited = try? change(chatId: chatId, messageId: messageId, by: editor, to: text, now: now) else {
+            return []
+        }
+        return pushMessage(edited, chatId: chatId, except: nil)
+    }
+
+    /// Deletes a message as `deleter` from another device (outside the simulated clients), pushing NOTIF_MSG_DELETE
+    /// to every connected member of the chat, the deleter's own simulated client included.
+    /// - Returns: the push actions; empty when the message is unknown, already removed or not the deleter's.
+    public mutating func delete(chatId: Int64, messageId: Int64, deleter: Int64, now: SimInstant) -> [ServerAction] {
+        guard let removed = try? change(chatId: chatId, messageId: messageId, by: deleter, to: nil, now: now) else {
+            return []
+        }
+        let push = NotifMsgDelete(
+            chatId: chatId, messageIds: [messageId], updateTime: removed.updateTime, chat: summary(ofChat: chatId))
+        return pushToMembers(.notifMsgDelete(push), opcode: .notifMsgDelete, chatId: chatId, except: nil)
     }
 
     /// Posts a message as `sender` from outside the simulated clients (another device), pushing it to the chat's
@@ -81,8 +127,16 @@ public struct SyncServer {
     /// A chat's members, ascending, or empty for an unknown chat.
     public func members(ofChat chatId: Int64) -> [Int64] { chats[chatId]?.members ?? [] }
 
-    /// A chat's whole history in id order, or empty for an unknown chat.
+    /// A chat's whole history in id order (edited and removed messages in their newest version), or empty for an
+    /// unknown chat.
     public func messages(inChat chatId: Int64) -> [ChatMessage] { chats[chatId]?.messages ?? [] }
+
+    /// Every version a message has had, oldest first (the original, then each edit or the removal); empty for an
+    /// unknown message.
+    public func versions(ofMessage messageId: Int64, inChat chatId: Int64) -> [ChatMessage] {
+        guard let chat = chats[chatId], let current = chat.message(id: messageId) else { return [] }
+        return (chat.earlierVersions[messageId] ?? []) + [current]
+    }
 
     /// The chat-list entry a member would see for a chat.
     public func summary(ofChat chatId: Int64) -> ChatSummary? {
@@ -190,8 +244,14 @@ public struct SyncServer {
         switch packet.body {
         case .sessionInit(let request):
             if isOpen { connections[connection]?.deviceId = request.deviceId }
-            reply(.sessionInitResponse(SessionInitResponse(time: serverTimeMilliseconds(at: now))))
+            // A seed per connection, drawn from nothing random so that no stream shifts (PyMax hashes it with the
+            // device id into its mobile LOGIN fingerprint, `pymax/fingerprint/fingerprint.py`).
+            let seed = epochMilliseconds &+ Int64(connection.rawValue) &* 7_919
+            reply(.sessionInitResponse(SessionInitResponse(time: serverTimeMilliseconds(at: now), callsSeed: seed)))
         case .ping:
+            reply(.empty)
+        case .raw where packet.opcode == .log || packet.opcode == .ping:
+            // Telemetry (PyMax `pymax/telemetry/service.py`) and a ping without `interactive` are acknowledged.
             reply(.empty)
         case .login(let request):
             guard let id = userIdsByToken[request.token], let user = users[id] else {
@@ -206,7 +266,12 @@ public struct SyncServer {
                 fail("chat.notFound", "chat \(request.chatId) is unknown to user \(userId)")
                 return actions
             }
-            reply(.chatHistoryResponse(ChatHistoryResponse(messages: chat.page(request))))
+            let cutoff = knobs.historyEditLag.map { serverTimeMilliseconds(at: now) - $0.nanoseconds / 1_000_000 }
+            let messages = request.getMessages == false ? [] : chat.page(request, changesUpTo: cutoff)
+            reply(.chatHistoryResponse(ChatHistoryResponse(messages: messages)))
+        case .chatsList(let request):
+            guard let userId else { fail("session.notLoggedIn", "CHATS_LIST before LOGIN"); return actions }
+            reply(.chatsListResponse(chatsList(for: userId, request: request)))
         case .msgSend(let request):
             guard let userId else { fail("session.notLoggedIn", "MSG_SEND before LOGIN"); return actions }
             guard let chat = chats[request.chatId], chat.members.contains(userId) else {
@@ -214,6 +279,8 @@ public struct SyncServer {
                 return actions
             }
             let key = IdempotencyKey(userId: userId, cid: request.message.cid)
+            // A cid seen before is answered with the message it stored (now in its newest version), and nothing is
+            // stored or pushed again.
             if let entry = idempotency[key], let original = chats[entry.chatId]?.message(id: entry.messageId) {
                 stats.duplicateSendsAbsorbed += 1
                 reply(.msgSendResponse(MsgSendResponse(chatId: entry.chatId, message: original)))
@@ -227,7 +294,8 @@ public struct SyncServer {
             }
             let message = store(
                 chatId: chat.id, sender: userId, text: request.message.text, cid: request.message.cid,
-                attaches: request.message.attaches.isEmpty ? nil : request.message.attaches, now: now)
+                attaches: request.message.attaches.isEmpty ? nil : request.message.attaches, now: now,
+                elements: request.message.elements)
             idempotency[key] = IdempotencyEntry(userId: userId, cid: key.cid, chatId: chat.id, messageId: message.id)
             reply(.msgSendResponse(MsgSendResponse(chatId: chat.id, message: message)))
             actions += pushMessage(message, chatId: chat.id, except: userId,
@@ -244,27 +312,155 @@ public struct SyncServer {
                 fail("chat.notFound", "chat \(request.chatId) is unknown to user \(userId)")
                 return actions
             }
-            chats[request.chatId]!.marks[userId] = max(chats[request.chatId]!.marks[userId] ?? 0, request.mark)
-            reply(.empty)
-            let push = Packet.Body.notifMark(NotifMark(chatId: request.chatId, userId: userId, mark: request.mark))
+            let mark = max(chats[request.chatId]!.marks[userId] ?? 0, request.messageId)
+            chats[request.chatId]!.marks[userId] = mark
+            let unread = chats[request.chatId]!.messages
+                .filter { $0.id > mark && $0.sender != userId && !$0.isRemoved }.count
+            let time = serverTimeMilliseconds(at: now)
+            reply(.chatMarkResponse(ChatMarkResponse(unread: unread, mark: time)))
+            let push = Packet.Body.notifMark(NotifMark(chatId: request.chatId, userId: userId, mark: time))
             actions += pushToMembers(push, opcode: .notifMark, chatId: request.chatId, except: userId)
+        case .msgEdit(let request):
+            guard let userId else { fail("session.notLoggedIn", "MSG_EDIT before LOGIN"); return actions }
+            do {
+                let edited = try change(
+                    chatId: request.chatId, messageId: request.messageId, by: userId, to: request.text, now: now,
+                    elements: request.elements)
+                reply(.msgEditResponse(MsgEditResponse(message: edited)))
+                actions += pushMessage(edited, chatId: request.chatId, except: userId)
+            } catch {
+                fail(error.code, error.text)
+            }
+        case .msgDelete(let request):
+            guard let userId else { fail("session.notLoggedIn", "MSG_DELETE before LOGIN"); return actions }
+            var removedIds: [Int64] = []
+            var updateTime: Int64?
+            for messageId in request.messageIds {
+                do {
+                    let removed = try change(chatId: request.chatId, messageId: messageId, by: userId, to: nil, now: now)
+                    removedIds.append(messageId)
+                    updateTime = max(updateTime ?? 0, removed.updateTime ?? 0)
+                } catch {
+                    fail(error.code, error.text)
+                    return actions
+                }
+            }
+            reply(.empty)
+            let push = NotifMsgDelete(
+                chatId: request.chatId, messageIds: removedIds, updateTime: updateTime,
+                chat: summary(ofChat: request.chatId))
+            actions += pushToMembers(.notifMsgDelete(push), opcode: .notifMsgDelete, chatId: request.chatId,
+                                     except: userId)
+        case .raw(let payload) where Opcode.handled.contains(packet.opcode):
+            fail("proto.payload", Self.payloadProblem(payload, opcode: packet.opcode))
         default:
-            fail("request.unsupported", "opcode \(packet.opcode) is not a request the server handles")
+            fail(
+                "proto.opcode",
+                "opcode \(packet.opcode.rawValue) (\(packet.opcode)) is not supported by the SyncSim server")
         }
         return actions
+    }
+
+    /// Why a request of a handled opcode did not fit its typed shape: the decoding error, naming the key.
+    private static func payloadProblem(_ payload: MessagePackValue, opcode: Opcode) -> String {
+        let decoder = MessagePackDecoder()
+        func problem<T: Decodable>(_ type: T.Type) -> String {
+            do {
+                _ = try decoder.decode(type, from: payload)
+                return "\(opcode) payload does not fit its shape"
+            } catch DecodingError.keyNotFound(let key, let context) {
+                let path = (context.codingPath.map(\.stringValue) + [key.stringValue]).joined(separator: ".")
+                return "\(opcode) payload lacks the key `\(path)`"
+            } catch DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context),
+                    DecodingError.dataCorrupted(let context) {
+                let path = context.codingPath.map(\.stringValue).joined(separator: ".")
+                return "\(opcode) payload has a bad value at `\(path)`: \(context.debugDescription)"
+            } catch {
+                return "\(opcode) payload does not fit its shape: \(error)"
+            }
+        }
+        switch opcode {
+        case .sessionInit: return problem(SessionInitRequest.self)
+        case .login: return problem(LoginRequest.self)
+        case .chatHistory: return problem(ChatHistoryRequest.self)
+        case .chatMark: return problem(ChatMarkRequest.self)
+        case .chatsList: return problem(ChatsListRequest.self)
+        case .msgSend: return problem(MsgSendRequest.self)
+        case .msgEdit: return problem(MsgEditRequest.self)
+        case .msgDelete: return problem(MsgDeleteRequest.self)
+        case .photoUpload: return problem(PhotoUploadRequest.self)
+        case .ping: return problem(PingRequest.self)
+        default: return "\(opcode) payload does not fit its shape"
+        }
+    }
+
+    /// A failed edit or delete: a field-style error code and text.
+    private struct ChangeError: Error {
+        var code: String
+        var text: String
+    }
+
+    /// Edits (`text` non-nil) or removes (`text` nil) a message of `actor`'s, keeping its earlier version.
+    /// - Throws: `ChangeError` when the chat or message is unknown to `actor`, not theirs, or already removed.
+    private mutating func change(
+        chatId: Int64, messageId: Int64, by actor: Int64, to text: String?, now: SimInstant,
+        elements: [MessageElement] = []
+    ) throws(ChangeError) -> ChatMessage {
+        guard let chat = chats[chatId], chat.members.contains(actor) else {
+            throw ChangeError(code: "chat.notFound", text: "chat \(chatId) is unknown to user \(actor)")
+        }
+        guard let index = chat.index(ofMessage: messageId) else {
+            throw ChangeError(code: "message.notFound", text: "message \(messageId) is not in chat \(chatId)")
+        }
+        let current = chat.messages[index]
+        guard current.sender == actor else {
+            throw ChangeError(code: "message.notYours", text: "message \(messageId) was sent by user \(current.sender)")
+        }
+        guard !current.isRemoved else {
+            throw ChangeError(code: "message.removed", text: "message \(messageId) was deleted")
+        }
+        var changed = current
+        changed.updateTime = max(serverTimeMilliseconds(at: now), current.version + 1)
+        if let text {
+            changed.text = text
+            changed.elements = elements
+            changed.status = ChatMessage.edited
+        } else {
+            changed.text = ""
+            changed.elements = []
+            changed.attaches = nil
+            changed.status = ChatMessage.removed
+        }
+        chats[chatId]!.earlierVersions[messageId, default: []].append(current)
+        chats[chatId]!.messages[index] = changed
+        chats[chatId]!.modified = max(chat.modified, changed.updateTime!)
+        return changed
+    }
+
+    private func chatsList(for userId: Int64, request: ChatsListRequest) -> ChatsListResponse {
+        let listed = chats.values
+            .filter { $0.members.contains(userId) && $0.modified <= request.marker }
+            .sorted { ($0.modified, $0.id) > ($1.modified, $1.id) }
+        let count = max(0, min(request.count ?? knobs.chatsListPageSize, knobs.chatsListPageSize))
+        let page = listed.prefix(count)
+        let summaries = page.map {
+            ChatSummary(id: $0.id, members: $0.members, modified: $0.modified, lastMessage: $0.messages.last)
+        }
+        let marker = listed.count > count ? page.last.map { $0.modified - 1 } : nil
+        return ChatsListResponse(chats: summaries, marker: marker)
     }
 
     private func loginResponse(for user: User, request: LoginRequest, now: SimInstant) -> LoginResponse {
         let changed = chats.values
             .filter { $0.members.contains(user.id) && $0.modified > request.chatsSync }
             .sorted { ($0.modified, $0.id) > ($1.modified, $1.id) }
-        var limit = max(0, request.chatsCount)
+        var limit = max(0, request.chatsCount ?? Int.max)
         if let cap = knobs.loginChatsCap { limit = min(limit, cap) }
         let summaries = changed.prefix(limit).map {
             ChatSummary(id: $0.id, members: $0.members, modified: $0.modified, lastMessage: $0.messages.last)
         }
         var contacts: [Contact] = []
-        if request.contactsSync == 0 {
+        if request.contactsSync <= 0 {
             let ids = Set(chats.values.filter { $0.members.contains(user.id) }.flatMap(\.members))
                 .subtracting([user.id])
             contacts = ids.sorted().compactMap { users[$0].map { Contact(id: $0.id, name: $0.name) } }
@@ -274,16 +470,23 @@ public struct SyncServer {
             time: serverTimeMilliseconds(at: now))
     }
 
+    /// Stores a new message. Its time strictly grows within the chat (the next millisecond when the previous
+    /// message has this one's), so a CHAT_HISTORY `from` time names at most one message.
     private mutating func store(
-        chatId: Int64, sender: Int64, text: String, cid: Int64?, attaches: [Attach]?, now: SimInstant
+        chatId: Int64, sender: Int64, text: String, cid: Int64?, attaches: [Attach]?, now: SimInstant,
+        elements: [MessageElement] = [], isSeed: Bool = false
     ) -> ChatMessage {
         precondition(chats[chatId] != nil, "unknown chat \(chatId)")
         lastMessageId += 1
-        let time = serverTimeMilliseconds(at: now)
+        let serverTime = serverTimeMilliseconds(at: now)
+        let earliest = isSeed ? serverTime - Self.seedWindowMilliseconds : serverTime
+        let time = max(earliest, (chats[chatId]!.messages.last?.time ?? Int64.min) + 1)
         let message = ChatMessage(
-            id: lastMessageId, time: time, sender: sender, text: text, cid: cid, attaches: attaches)
+            id: lastMessageId, time: time, sender: sender, text: text, cid: cid, attaches: attaches,
+            elements: elements)
         chats[chatId]!.messages.append(message)
-        chats[chatId]!.modified = max(chats[chatId]!.modified, time)
+        // A seeded message is dated in the past, but the chat changed now.
+        chats[chatId]!.modified = max(chats[chatId]!.modified, isSeed ? serverTime : time)
         stats.messagesStored += 1
         return message
     }
@@ -311,7 +514,8 @@ public struct SyncServer {
                 stats.pushesLost += 1
                 continue
             }
-            let packet = Packet(cmd: .push, seq: 0, opcode: opcode, body: body)
+            // The field sends pushes as requests from the server (`cmd` 0) that the client does not answer.
+            let packet = Packet(cmd: .request, seq: 0, opcode: opcode, body: body)
             actions.append(.send(packet, on: connection))
             stats.pushesSent += 1
             if generator.nextBernoulli(knobs.pushDuplicationProbability) {
@@ -321,6 +525,14 @@ public struct SyncServer {
         }
         return actions
     }
+}
+
+extension Opcode {
+    /// The requests the server handles; any other opcode is answered with a `proto.opcode` error naming it.
+    static let handled: [Opcode] = [
+        .ping, .log, .sessionInit, .login, .chatHistory, .chatMark, .chatsList, .msgSend, .msgDelete, .msgEdit,
+        .photoUpload,
+    ]
 }
 
 private struct User {
@@ -352,6 +564,8 @@ private struct ChatRecord {
     var modified: Int64
     var messages: [ChatMessage] = []
     var marks: [Int64: Int64] = [:]
+    /// Earlier versions of edited or removed messages, oldest first, by message id.
+    var earlierVersions: [Int64: [ChatMessage]] = [:]
 
     init(id: Int64, members: [Int64], modified: Int64) {
         self.id = id
@@ -364,13 +578,34 @@ private struct ChatRecord {
         return index < messages.count && messages[index].id == id ? messages[index] : nil
     }
 
-    /// Up to `backward` messages with ids at or below `from` and up to `forward` above it, ascending.
-    func page(_ request: ChatHistoryRequest) -> [ChatMessage] {
-        let split = firstIndex(above: request.from)
+    func index(ofMessage id: Int64) -> Int? {
+        let index = firstIndex(above: id - 1)
+        return index < messages.count && messages[index].id == id ? index : nil
+    }
+
+    /// Up to `backward` messages with time at or before `from` and up to `forward` after it, ascending; with a
+    /// `changesUpTo` time, each in the newest version changed at or before it (a lagging replica).
+    func page(_ request: ChatHistoryRequest, changesUpTo cutoff: Int64? = nil) -> [ChatMessage] {
+        let split = firstIndex(afterTime: request.from)
         // The counts come from the wire: clamp them to the history's size before adding, so Int.max cannot overflow.
         let low = split - min(max(0, request.backward), split)
         let high = split + min(max(0, request.forward), messages.count - split)
-        return Array(messages[low..<high])
+        guard let cutoff else { return Array(messages[low..<high]) }
+        return messages[low..<high].map { message in
+            guard message.version > cutoff, let earlier = earlierVersions[message.id] else { return message }
+            return earlier.last { $0.version <= cutoff } ?? earlier[0]
+        }
+    }
+
+    /// The index of the first message whose time is after `time` (times grow with ids within a chat).
+    private func firstIndex(afterTime time: Int64) -> Int {
+        var low = 0
+        var high = messages.count
+        while low < high {
+            let mid = (low + high) / 2
+            if messages[mid].time <= time { low = mid + 1 } else { high = mid }
+        }
+        return low
     }
 
     /// The index of the first message whose id is greater than `id`.

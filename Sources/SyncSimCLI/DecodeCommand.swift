@@ -38,7 +38,7 @@ enum DecodeCommand {
                                       latencies matched by seq instead of the frames
               --layout L              header layout: cmd8-seq16 (cmd u8 + seq u16, the default) or
                                       cmd16-seq8 (cmd u16 + seq u8)
-              --max-payload-bytes N   largest payload accepted, on the wire and decompressed (default 8388608, 8 MiB)
+              --max-payload-bytes N   largest payload accepted, on the wire and decompressed (default 5242880, 5 MiB)
 
             example:
               syncsim decode Fixtures/wire/login-response.bin

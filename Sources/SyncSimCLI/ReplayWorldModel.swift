@@ -111,8 +111,10 @@ struct ReplayWorldModel {
         for user in users { server.addUser(id: user.id, name: user.name, token: user.token ?? "token-\(user.id)") }
         for chat in chats { server.addChat(id: chat.id, members: chat.members, now: .start) }
         for chat in history {
+            // With the times the capture showed: a field client pages history by time (CHAT_HISTORY `from`).
             for message in chat.messages {
-                server.seedHistory(chatId: chat.chatId, sender: message.sender, texts: [message.text], now: .start)
+                server.seedMessage(chatId: chat.chatId, sender: message.sender, text: message.text,
+                                   serverTimeMilliseconds: message.time)
             }
         }
         return server

@@ -1,3 +1,4 @@
+import Foundation
 import Scenarios
 import SyncSim
 
@@ -8,7 +9,7 @@ enum ServeCommand {
         summary: "run the virtual server on a real TCP port on 127.0.0.1 (bounded by --duration/--max-connections)",
         help: """
             usage: syncsim serve --port P [--scenario NAME] [--profile PROFILE] [--seed N] [--duration SECONDS]
-                                 [--max-connections N]
+                                 [--max-connections N] [--history N] [--frame-log FILE] [--control-stdin]
 
             Runs the sans-IO SyncServer behind a TCP listener on 127.0.0.1:P (loopback only; P 0 picks a free
             port, printed on standard error's first line; log lines go to standard error, the summary to
@@ -23,6 +24,13 @@ enum ServeCommand {
             uplink; server to client: downlink). Loss, jitter and outages are not applied on a real socket.
             Default: no shaping (loopback speed).
 
+            It speaks the field's protocol (docs/protocol.md): real clients such as PyMax connect with TLS off
+            (docs/real-clients.md). --history N seeds N more messages into every chat (senders alternating over
+            its members), enough for a history page the server compresses. --frame-log FILE writes every frame in
+            and out as one JSON line (time in ms, direction, connection, header in hex, decoded payload).
+            --control-stdin reads control lines from standard input: `drop` closes every connection, `drop ID`
+            those of user ID, as a server dropping them would (the client sees the socket close).
+
             example: syncsim serve --port 7000 --max-connections 1 &
                      syncsim client --port 7000 --script "login; open alice+bob; send alice+bob hello; wait 2s"
             """,
@@ -36,6 +44,9 @@ enum ServeCommand {
         let seed = try arguments.value(of: "--seed").map { try RunCommand.seed($0, option: "--seed") } ?? 1
         let duration = try arguments.int("--duration", in: 1...3_600) ?? 30
         let maxConnections = try arguments.int("--max-connections", in: 1...10_000)
+        let history = try arguments.int("--history", in: 0...100_000) ?? 0
+        let frameLogPath = try arguments.value(of: "--frame-log")
+        let controlStdin = arguments.flag("--control-stdin")
         try arguments.finish()
         guard let scenario = Catalog.all.first(where: { $0.name == scenarioName }) else {
             throw UsageError("unknown --scenario '\(scenarioName)'; 'syncsim list' shows the catalog scenarios")
@@ -43,15 +54,32 @@ enum ServeCommand {
         let profile = try profileName.map(linkProfile(named:))
         let world = try World(scenario: scenario, seed: seed)
         let output = console
+        var core = world.server
+        for chatId in core.chatIds where history > 0 {
+            let members = core.members(ofChat: chatId)
+            for number in 1...history {
+                core.seedHistory(chatId: chatId, sender: members[number % members.count],
+                                 texts: ["history message \(number) of chat \(chatId), seeded by syncsim serve"],
+                                 now: .start)
+            }
+        }
         var server = try RealSocketServer(
-            server: world.server, port: UInt16(port), duration: .seconds(Int64(duration)),
+            server: core, port: UInt16(port), duration: .seconds(Int64(duration)),
             maxConnections: maxConnections, profile: profile, log: { output.err($0) })
+        if let frameLogPath {
+            try OutputFile.prepare(frameLogPath)
+            guard let file = FileHandle(forWritingAtPath: frameLogPath) else {
+                throw OutputFileError(path: frameLogPath, reason: "cannot be opened for writing")
+            }
+            server.frameLog = { file.write(Data(($0 + "\n").utf8)) }
+        }
+        if controlStdin { server.controlDescriptor = 0 }
         console.err(
             "serve: listening on 127.0.0.1:\(server.port) (scenario \(scenarioName), "
                 + "profile \(profile?.name ?? "none"), seed \(seed))")
         let summary = server.run()
         console.out("serve: \(summary.connections) connections, \(summary.framesReceived) frames received, "
-            + "\(summary.framesSent) frames sent")
+            + "\(summary.framesSent) frames sent (\(summary.framesCompressed) compressed)")
         return ExitCode.success
     }
 

@@ -42,6 +42,8 @@ private func openError(_ path: String) -> String? {
         try withTemporaryPath("migrate") { path in
             let old = try ClientDatabase.open(path: path)
             try old.execute("DROP TABLE contacts")
+            try old.execute("DROP TABLE messageChanges")
+            try old.execute("DROP TABLE tombstones")
             try old.execute("PRAGMA user_version = 1")
             let database = try ClientDatabase.open(path: path)
             #expect(try database.query("PRAGMA user_version") == [[.integer(Int64(ClientDatabase.schemaVersion))]])

@@ -319,11 +319,21 @@ private func texts(_ world: TestWorld, chatId: Int64, sender: Int64) -> [String]
         #expect(world.view("alice").tasks.allSatisfy { $0.state == .done } == (mutant == nil))
     }
 
+    @Test("removal-before-message-lost: a message deleted before it was cached must show as removed when it comes",
+          arguments: [nil, Mutant.removalBeforeMessageLost])
+    func removalBeforeMessage(mutant: Mutant?) {
+        let world = MutantRuns.makeWorld(mutant: mutant, knobs: MutantRuns.laggingReplica)
+        let (old, edited) = MutantRuns.changesBeforeMessages(world)
+        let cache = world.view("alice").chunkStores[100]
+        #expect((cache?.message(id: old)?.isRemoved == true) == (mutant == nil))
+        #expect((cache?.message(id: edited)?.text == "edited early") == (mutant == nil))
+    }
+
     @Test("every mutant has a name and a focused test above") func mutantNames() {
         #expect(Mutant.allCases.map(\.rawValue) == [
             "merge-skips-bridge", "gap-ignored-after-login", "since-from-newest-push", "since-from-device-clock",
             "resend-new-cid", "parallel-sends", "tasks-not-persisted", "backoff-reset-on-connect",
-            "seq-reuse-inflight", "inflight-dropped-on-disconnect",
+            "seq-reuse-inflight", "inflight-dropped-on-disconnect", "removal-before-message-lost",
         ])
         #expect(Mutant(rawValue: "parallel-sends") == .parallelSends)
     }

@@ -138,7 +138,7 @@ import Testing
         var header: [UInt8] = [10, 1, 0, 1, 0, 19, 0, 0xFF, 0xFF, 0xFF]
         Self.expectError(
             Self.good + header, .payloadTooLarge, offset: Self.good.count + 7,
-            mentioning: "payload length 16777215 exceeds the 8 MiB limit")
+            mentioning: "payload length 16777215 exceeds the 5 MiB limit")
         header[7...9] = [0, 0, 200]
         Self.expectError(
             Self.good + header + [UInt8](repeating: 0, count: 200), .payloadTooLarge,

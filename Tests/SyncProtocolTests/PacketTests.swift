@@ -8,11 +8,17 @@ import Testing
         attaches: [.photo(token: "p1")])
 
     static let packets: [Packet] = [
-        Packet(cmd: .request, seq: 1, opcode: .sessionInit, body: .sessionInit(SessionInitRequest(deviceId: "d1"))),
-        Packet(cmd: .response, seq: 1, opcode: .sessionInit, body: .sessionInitResponse(SessionInitResponse(time: 5))),
+        Packet(cmd: .request, seq: 1, opcode: .sessionInit, body: .sessionInit(.mobile(deviceId: "d1"))),
+        Packet(
+            cmd: .request, seq: 1, opcode: .sessionInit,
+            body: .sessionInit(SessionInitRequest(deviceId: "w1", userAgent: UserAgent(deviceType: "WEB")))),
+        Packet(cmd: .response, seq: 1, opcode: .sessionInit, body: .sessionInitResponse(SessionInitResponse(time: 5, callsSeed: -7))),
         Packet(
             cmd: .request, seq: 2, opcode: .login,
-            body: .login(LoginRequest(token: "t", chatsSync: 0, contactsSync: 10, chatsCount: 40))),
+            body: .login(LoginRequest(token: "t", chatsSync: -1, contactsSync: 10, chatsCount: 40))),
+        Packet(
+            cmd: .request, seq: 2, opcode: .login,
+            body: .login(LoginRequest(token: "t", chatsSync: 5, contactsSync: -1, chatsCount: nil, interactive: nil))),
         Packet(
             cmd: .response, seq: 2, opcode: .login,
             body: .loginResponse(
@@ -29,8 +35,37 @@ import Testing
         Packet(
             cmd: .response, seq: 3, opcode: .chatHistory,
             body: .chatHistoryResponse(ChatHistoryResponse(messages: [message]))),
-        Packet(cmd: .request, seq: 4, opcode: .chatMark, body: .chatMark(ChatMarkRequest(chatId: 7, mark: 70005))),
-        Packet(cmd: .response, seq: 4, opcode: .chatMark, body: .empty),
+        Packet(
+            cmd: .request, seq: 4, opcode: .chatMark,
+            body: .chatMark(ChatMarkRequest(chatId: 7, messageId: 70005, mark: 1_764_000_006_000))),
+        Packet(
+            cmd: .response, seq: 4, opcode: .chatMark,
+            body: .chatMarkResponse(ChatMarkResponse(unread: 0, mark: 1_764_000_006_000))),
+        Packet(cmd: .request, seq: 10, opcode: .chatsList, body: .chatsList(ChatsListRequest(marker: 99, count: 2))),
+        Packet(
+            cmd: .response, seq: 10, opcode: .chatsList,
+            body: .chatsListResponse(
+                ChatsListResponse(
+                    chats: [ChatSummary(id: 7, members: [1, 2, 3], modified: 9, lastMessage: message)], marker: 8))),
+        Packet(
+            cmd: .request, seq: 11, opcode: .msgEdit,
+            body: .msgEdit(MsgEditRequest(chatId: 7, messageId: 70005, text: "edited"))),
+        Packet(
+            cmd: .response, seq: 11, opcode: .msgEdit,
+            body: .msgEditResponse(
+                MsgEditResponse(
+                    message: ChatMessage(
+                        id: 70005, time: 1_764_000_005_000, sender: 1002, text: "edited", status: "EDITED",
+                        updateTime: 1_764_000_007_000)))),
+        Packet(
+            cmd: .request, seq: 12, opcode: .msgDelete,
+            body: .msgDelete(MsgDeleteRequest(chatId: 7, messageIds: [70005], forMe: false))),
+        Packet(
+            cmd: .request, seq: 0, opcode: .notifMsgDelete,
+            body: .notifMsgDelete(NotifMsgDelete(chatId: 7, messageIds: [70005], updateTime: 1_764_000_008_000))),
+        Packet(
+            cmd: .request, seq: 0, opcode: .notifMessage,
+            body: .notifMessage(NotifMessage(chatId: 7, message: message))),
         Packet(
             cmd: .request, seq: 5, opcode: .msgSend,
             body: .msgSend(
@@ -49,6 +84,9 @@ import Testing
             cmd: .push, seq: 0, opcode: .notifMessage, body: .notifMessage(NotifMessage(chatId: 7, message: message))),
         Packet(cmd: .push, seq: 0, opcode: .notifMark, body: .notifMark(NotifMark(chatId: 7, userId: 2, mark: 70005))),
         Packet(cmd: .error, seq: 8, opcode: .login, body: .error(ErrorPayload(error: "login.token", message: "bad"))),
+        Packet(
+            cmd: .error, seq: 8, opcode: .login,
+            body: .error(ErrorPayload(error: "e", message: "m", localizedMessage: nil, title: nil))),
         Packet(cmd: .push, seq: 0, opcode: .notifAttach, body: .raw(.map([MessagePackPair(.string("x"), .uint(1))]))),
         Packet(cmd: .request, seq: 9, opcode: Opcode(rawValue: 999), body: .raw(.map([]))),
     ]

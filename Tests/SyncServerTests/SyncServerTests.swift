@@ -42,11 +42,11 @@ private struct Harness {
 }
 
 private func responses(_ actions: [ServerAction]) -> [Packet] {
-    actions.compactMap { if case .send(let packet, _) = $0, packet.cmd != .push { packet } else { nil } }
+    actions.compactMap { if case .send(let packet, _) = $0, !packet.isPush { packet } else { nil } }
 }
 
 private func pushes(_ actions: [ServerAction]) -> [(Packet, ServerConnectionID)] {
-    actions.compactMap { if case .send(let packet, let c) = $0, packet.cmd == .push { (packet, c) } else { nil } }
+    actions.compactMap { if case .send(let packet, let c) = $0, packet.isPush { (packet, c) } else { nil } }
 }
 
 @Suite struct SyncServerTests {
@@ -105,7 +105,9 @@ private func pushes(_ actions: [ServerAction]) -> [(Packet, ServerConnectionID)]
         #expect(h.connect(1, token: "t-alice")?.chats.map(\.id) == [100])
     }
 
-    @Test("CHAT_HISTORY pages backward at or below from and forward above it", arguments: [
+    /// `from` names a message id in the table; the request carries that message's time (an id outside 1...10
+    /// goes as is, a time before or after the whole history).
+    @Test("CHAT_HISTORY pages by time: backward at or before from, forward after it", arguments: [
         (Int64(5), 0, 3, [3, 4, 5]), (Int64(5), 2, 0, [6, 7]), (Int64.max, 0, 4, [7, 8, 9, 10]),
         (Int64(2), 0, 5, [1, 2]), (Int64(5), 2, 2, [4, 5, 6, 7]), (Int64(0), 3, 0, [1, 2, 3]),
         // Counts straight from the wire, at Int's ends: a page of what there is, never an overflow trap.
@@ -116,7 +118,10 @@ private func pushes(_ actions: [ServerAction]) -> [(Packet, ServerConnectionID)]
         var h = Harness()
         h.server.seedHistory(chatId: 100, sender: 2, texts: (1...10).map { "m\($0)" }, now: h.now)
         _ = h.connect(1, token: "t-alice")
-        let actions = h.request(.chatHistory, .chatHistory(ChatHistoryRequest(chatId: 100, from: from, forward: forward,
+        let history = h.server.messages(inChat: 100)
+        #expect(zip(history, history.dropFirst()).allSatisfy { $0.time < $1.time })
+        let time = (1...10).contains(from) ? history[Int(from) - 1].time : from
+        let actions = h.request(.chatHistory, .chatHistory(ChatHistoryRequest(chatId: 100, from: time, forward: forward,
                                                                                  backward: backward)), on: 1)
         guard case .chatHistoryResponse(let page) = responses(actions).first?.body else {
             Issue.record("expected a CHAT_HISTORY response")

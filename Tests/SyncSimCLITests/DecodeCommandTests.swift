@@ -25,6 +25,9 @@ import Testing
         ("login-response", []),
         ("history-page-compressed", []),
         ("push-notif-message", []),
+        ("push-edit-then-delete", []),
+        ("push-zstd", []),
+        ("error-unsupported-opcode", []),
         ("unknown-opcode", []),
         ("session-cmd16", ["--layout", "cmd16-seq8"]),
     ]
@@ -47,7 +50,7 @@ import Testing
         #expect(result.out.hasPrefix("{\"frame\":1,\"offset\":0,"))
         #expect(
             result.err
-                == "syncsim decode: \(path): frame 2 at offset 85: unsupported version 9 at offset 85 (expected 10)\n")
+                == "syncsim decode: \(path): frame 2 at offset 115: unsupported version 9 at offset 115 (expected 10)\n")
     }
 
     @Test("a stream ending inside a header is reported at end of input; exit 2") func truncatedHeader() {
@@ -55,15 +58,15 @@ import Testing
         let result = Self.run(["decode", path])
         #expect(result.code == 2)
         #expect(result.out.split(separator: "\n").count == 1)
-        #expect(result.err.contains("frame 2 at offset 85: stream ends at offset 89 inside the header: 4 of 10 bytes"))
+        #expect(result.err.contains("frame 2 at offset 115: stream ends at offset 119 inside the header: 4 of 10 bytes"))
     }
 
-    @Test("a push read with the cmd16-seq8 layout has cmd 512: an input error, not a crash") func wrongLayout() {
-        let path = Self.wire.appendingPathComponent("push-notif-message.bin").path
+    @Test("a response read with the cmd16-seq8 layout has cmd 256: an input error, not a crash") func wrongLayout() {
+        let path = Self.wire.appendingPathComponent("login-response.bin").path
         let result = Self.run(["decode", path, "--layout", "cmd16-seq8"])
         #expect(result.code == 2)
         #expect(result.out == "")
-        #expect(result.err.contains("frame 1 at offset 0: unknown cmd 512 at offset 1"))
+        #expect(result.err.contains("frame 1 at offset 0: unknown cmd 256 at offset 1"))
     }
 
     @Test(

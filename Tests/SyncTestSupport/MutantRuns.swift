@@ -33,6 +33,34 @@ public enum MutantRuns {
         return world
     }
 
+    /// A server whose history pages show edits and deletes only after 10 minutes (a lagging read replica).
+    public static var laggingReplica: ServerKnobs {
+        var knobs = ServerKnobs()
+        knobs.historyEditLag = .seconds(Int64(600))
+        return knobs
+    }
+
+    /// Alice opens chat 100 (caching its newest page); Bob's other device deletes the 5th message and edits the
+    /// 10th, neither cached by Alice, whose pushes reach her first; then she scrolls to the top, and the lagging
+    /// replica serves both in their old versions (`removal-before-message-lost`).
+    /// - Returns: the ids of the deleted and the edited message.
+    public static func changesBeforeMessages(_ world: TestWorld) -> (deleted: Int64, edited: Int64) {
+        world.start("alice")
+        world.run(for: .seconds(Int64(1)))
+        world.user("alice", .openChat(100))
+        world.run(for: .seconds(Int64(2)))
+        let history = world.server.messages(inChat: 100)
+        let deleted = history[4].id
+        let edited = history[9].id
+        world.deliverServerActions(world.server.delete(chatId: 100, messageId: deleted, deleter: 2, now: world.now))
+        world.deliverServerActions(
+            world.server.edit(chatId: 100, messageId: edited, editor: 2, text: "edited early", now: world.now))
+        world.run(for: .seconds(Int64(1)))
+        scrollToTop(world, "alice")
+        world.run(for: .seconds(Int64(5)))
+        return (deleted, edited)
+    }
+
     /// Scrolls up by 20 messages `steps` times, a second apart.
     public static func scrollToTop(_ world: TestWorld, _ client: String, steps: Int = 12) {
         for _ in 0..<steps {

@@ -41,8 +41,8 @@ import Testing
             ([10, 3, 0, 1, 0, 1, 0, 0, 0, 0] as [UInt8], true),
             ([11, 0, 0, 1, 0, 1, 0, 0, 0, 0], false),
             ([10, 4, 0, 1, 0, 1, 0, 0, 0, 0], false),
-            ([10, 0, 0, 1, 0, 1, 1, 0x80, 0, 1], false),  // 8 MiB + 1
-            ([10, 0, 0, 1, 0, 1, 1, 0x80, 0, 0], true),  // exactly 8 MiB, compressed flag set
+            ([10, 0, 0, 1, 0, 1, 1, 0x50, 0, 1], false),  // 5 MiB + 1
+            ([10, 0, 0, 1, 0, 1, 0xFF, 0x50, 0, 0], true),  // exactly 5 MiB, zstd flag set
         ])
     func bounds(header: [UInt8], isPlausible: Bool) {
         #expect((FrameHeaderScanner().plausiblePayloadLength(in: header, at: 0) != nil) == isPlausible)

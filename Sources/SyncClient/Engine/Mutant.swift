@@ -23,4 +23,7 @@ public enum Mutant: String, CaseIterable, Hashable, Sendable {
     case seqReuseInflight = "seq-reuse-inflight"
     /// Requests in flight at a disconnect are forgotten without telling their owners, so tasks hang (P3, T5).
     case inflightDroppedOnDisconnect = "inflight-dropped-on-disconnect"
+    /// An edit or removal pushed for a message not cached yet is dropped, so the message shows its old version
+    /// when it arrives later from a stale page (C7).
+    case removalBeforeMessageLost = "removal-before-message-lost"
 }

@@ -20,7 +20,7 @@ extension ReferenceClient {
         guard state == .connecting(connection) else { return }
         if isMutant(.backoffResetOnConnect) { backoffAttempts = 0 }
         state = .initializing(connection)
-        let body = Packet.Body.sessionInit(SessionInitRequest(deviceId: parameters.deviceId))
+        let body = Packet.Body.sessionInit(SessionInitRequest.mobile(deviceId: parameters.deviceId))
         if !sendRequest(.sessionInit, body, purpose: .sessionInit) { drop() }
     }
 
@@ -99,9 +99,13 @@ extension ReferenceClient {
     }
 
     mutating func receive(_ packet: Packet) {
+        if packet.isPush {
+            receivePush(packet)
+            return
+        }
         switch packet.cmd {
         case .push:
-            receivePush(packet)
+            return
         case .response, .error:
             guard let entry = tracker.complete(seq: packet.seq, opcode: packet.opcode) else { return }
             cancelTimer(entry.timer)
@@ -126,7 +130,9 @@ extension ReferenceClient {
         case (.sessionInit, _):
             guard case .initializing(let connection) = state else { return }
             state = .loggingIn(connection)
-            let login = LoginRequest(token: parameters.token, chatsSync: lastSync, contactsSync: lastSync,
+            // The field's "never synced" is -1 (PyMax `pymax/types/domain/sync.py`).
+            let since = lastSync > 0 ? lastSync : LoginRequest.neverSynced
+            let login = LoginRequest(token: parameters.token, chatsSync: since, contactsSync: since,
                                      chatsCount: parameters.loginChatsCount)
             if !sendRequest(.login, .login(login), purpose: .login) { drop() }
         case (.login, .loginResponse(let response)):
@@ -199,7 +205,15 @@ extension ReferenceClient {
     }
 
     private mutating func receivePush(_ packet: Packet) {
+        if case .notifMsgDelete(let push) = packet.body {
+            receiveRemoval(push)
+            return
+        }
         guard case .notifMessage(let push) = packet.body else { return }
+        if push.message.status != nil {
+            receiveChange(push.message, chatId: push.chatId)
+            return
+        }
         let chunkCount = histories[push.chatId]?.chunks.count ?? 0
         insertSingle(push.message, chatId: push.chatId)
         if screen?.chatId == push.chatId, (histories[push.chatId]?.chunks.count ?? 0) > chunkCount {
@@ -213,6 +227,47 @@ extension ReferenceClient {
             store.save(summary)
         }
         if isMutant(.sinceFromNewestPush) { setLastSync(push.message.time) }
+    }
+
+    /// An edited or removed message pushed on its own: applied to the cache (or kept until the message arrives),
+    /// and to the chat list's last message when it is that one.
+    private mutating func receiveChange(_ message: ChatMessage, chatId: Int64) {
+        var history = histories[chatId, default: ChunkStore()]
+        if history.applyChange(message, keepsTombstone: !isMutant(.removalBeforeMessageLost)),
+           let stored = history.message(id: message.id) {
+            store.save(stored, chatId: chatId)
+        }
+        histories[chatId] = history
+        dirtyChats.insert(chatId)
+        if var summary = chatList[chatId], summary.lastMessage?.id == message.id,
+           (summary.lastMessage?.version ?? 0) < message.version {
+            summary.lastMessage = history.message(id: message.id) ?? message
+            chatList[chatId] = summary
+            store.save(summary)
+        }
+    }
+
+    /// NOTIF_MSG_DELETE: each message is removed from the cache, or a tombstone waits for it.
+    private mutating func receiveRemoval(_ push: NotifMsgDelete) {
+        let updateTime = push.updateTime ?? 0
+        var history = histories[push.chatId, default: ChunkStore()]
+        for id in push.messageIds {
+            if history.applyRemoval(messageId: id, updateTime: updateTime,
+                                    keepsTombstone: !isMutant(.removalBeforeMessageLost)),
+               let stored = history.message(id: id) {
+                store.save(stored, chatId: push.chatId)
+            }
+            if var summary = chatList[push.chatId], summary.lastMessage?.id == id,
+               (summary.lastMessage?.version ?? 0) < updateTime {
+                summary.lastMessage = history.message(id: id) ?? summary.lastMessage.map {
+                    ChunkStore.removed($0, at: updateTime)
+                }
+                chatList[push.chatId] = summary
+                store.save(summary)
+            }
+        }
+        histories[push.chatId] = history
+        dirtyChats.insert(push.chatId)
     }
 
     mutating func setLastSync(_ value: Int64) {

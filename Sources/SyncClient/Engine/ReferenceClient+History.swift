@@ -57,7 +57,9 @@ extension ReferenceClient {
         case .markRead(let chatId):
             // The newest message the user can have read: the newest cached one (none cached: nothing to mark).
             if let newest = histories[chatId]?.messages.last?.id {
-                _ = sendRequest(.chatMark, .chatMark(ChatMarkRequest(chatId: chatId, mark: newest)), purpose: .chatMark)
+                let readAt = parameters.deviceEpochMilliseconds + now.nanosecondsSinceStart / 1_000_000
+                let mark = ChatMarkRequest(chatId: chatId, messageId: newest, mark: readAt)
+                _ = sendRequest(.chatMark, .chatMark(mark), purpose: .chatMark)
             }
         case .scrollUp(let count):
             scrollUp(by: count)
@@ -99,7 +101,8 @@ extension ReferenceClient {
         screen = current
         metrics.chatOpenTimes.append(now - current.openedAt)
         if let newest = ids.last {
-            let mark = ChatMarkRequest(chatId: current.chatId, mark: newest)
+            let readAt = parameters.deviceEpochMilliseconds + now.nanosecondsSinceStart / 1_000_000
+            let mark = ChatMarkRequest(chatId: current.chatId, messageId: newest, mark: readAt)
             _ = sendRequest(.chatMark, .chatMark(mark), purpose: .chatMark)
         }
         prefetchIfNeeded()
@@ -158,15 +161,19 @@ extension ReferenceClient {
     /// Sends one CHAT_HISTORY for a chat unless one is in flight or the client is not online.
     mutating func requestHistory(chatId: Int64, load: HistoryLoad) {
         guard case .online = state, historyLoads[chatId] == nil else { return }
+        // Pages are asked by server time (`from` in milliseconds); a chunk edge's cached message gives its time,
+        // which names that message alone because times strictly grow within a chat.
+        func time(of id: Int64) -> Int64 { histories[chatId]?.message(id: id)?.time ?? .max }
         let request: ChatHistoryRequest
         switch load {
         case .newest:
             request = ChatHistoryRequest(chatId: chatId, from: .max, forward: 0, backward: parameters.historyPageSize)
         case .older(let from):
-            request = ChatHistoryRequest(chatId: chatId, from: from, forward: 0,
+            request = ChatHistoryRequest(chatId: chatId, from: time(of: from), forward: 0,
                                          backward: parameters.historyPageSize + 1)
         case .newer(let from):
-            request = ChatHistoryRequest(chatId: chatId, from: from, forward: parameters.historyPageSize, backward: 1)
+            request = ChatHistoryRequest(chatId: chatId, from: time(of: from), forward: parameters.historyPageSize,
+                                         backward: 1)
         }
         if sendRequest(.chatHistory, .chatHistory(request), purpose: .history(chatId: chatId, load: load)) {
             historyLoads[chatId] = load

@@ -179,6 +179,7 @@ public struct ReferenceClient: SyncClientEngine {
         }
         for chatId in dirtyChats.sorted() {
             store.replaceChunks(histories[chatId]?.chunks ?? [], chatId: chatId)
+            store.replaceTombstones(histories[chatId]?.tombstones ?? [:], chatId: chatId)
         }
         dirtyChats = []
         store.commit()

@@ -5,6 +5,10 @@ import SyncProtocol
 /// Invariants (`checkInvariants()`): chunks are sorted, disjoint and non-empty; each chunk's bounds are cached
 /// messages; every cached message lies in exactly one chunk. Two chunks are merged only when a page overlaps both
 /// (shares a message id with each), since ids are sparse and adjacency of ids proves nothing.
+///
+/// Edits and deletes apply whatever their arrival order: a message is replaced only by a newer version (larger
+/// `updateTime`), and a removal for a message not cached yet is kept as a tombstone until the message arrives,
+/// which it then removes (invariant C7).
 /// - Complexity: a page insertion is O(n) in the number of cached messages (sorted array insertions).
 public struct ChunkStore: Hashable, Sendable {
     /// The chunks, ascending by id.
@@ -12,6 +16,11 @@ public struct ChunkStore: Hashable, Sendable {
     /// Cached message ids, ascending.
     public private(set) var messageIds: [Int64] = []
     private var messagesById: [Int64: ChatMessage] = [:]
+    /// Removals of messages not cached yet: message id -> the removal's `updateTime`.
+    public private(set) var tombstones: [Int64: Int64] = [:]
+    /// Edited versions of messages not cached yet, by message id: applied when the message arrives in an older
+    /// version. Kept in memory only.
+    public private(set) var pendingEdits: [Int64: ChatMessage] = [:]
 
     /// An empty cache: no chunks, no messages.
     public init() {}
@@ -91,11 +100,61 @@ public struct ChunkStore: Hashable, Sendable {
         chunks = []
         messageIds = []
         messagesById = [:]
+        tombstones = [:]
+        pendingEdits = [:]
+    }
+
+    /// Applies a removal (NOTIF_MSG_DELETE) at server time `updateTime`: a cached message becomes a `REMOVED`
+    /// tombstone message unless it is already newer; an uncached one leaves a tombstone until it arrives.
+    /// - Parameter keepsTombstone: false for the `removal-before-message-lost` mutant, which forgets a removal of a
+    ///   message it has not cached.
+    /// - Returns: whether the cache changed.
+    @discardableResult
+    public mutating func applyRemoval(messageId: Int64, updateTime: Int64, keepsTombstone: Bool = true) -> Bool {
+        guard let cached = messagesById[messageId] else {
+            if keepsTombstone { tombstones[messageId] = max(tombstones[messageId] ?? .min, updateTime) }
+            return false
+        }
+        guard cached.version < updateTime else { return false }
+        messagesById[messageId] = Self.removed(cached, at: updateTime)
+        return true
+    }
+
+    /// Applies an edited (or removed) version of a message pushed on its own (NOTIF_MESSAGE with a `status`):
+    /// a cached message takes it if it is newer; an uncached one waits in `pendingEdits` until the message arrives.
+    /// - Parameter keepsTombstone: false for the `removal-before-message-lost` mutant.
+    /// - Returns: whether the cache changed.
+    @discardableResult
+    public mutating func applyChange(_ message: ChatMessage, keepsTombstone: Bool = true) -> Bool {
+        guard let cached = messagesById[message.id] else {
+            guard keepsTombstone else { return false }
+            if message.isRemoved {
+                tombstones[message.id] = max(tombstones[message.id] ?? .min, message.version)
+            } else if (pendingEdits[message.id]?.version ?? .min) < message.version {
+                pendingEdits[message.id] = message
+            }
+            return false
+        }
+        guard cached.version < message.version else { return false }
+        store(message)
+        return true
+    }
+
+    /// `message` as removed at `updateTime`: empty text, no attachments, `status` REMOVED.
+    static func removed(_ message: ChatMessage, at updateTime: Int64) -> ChatMessage {
+        var removed = message
+        removed.text = ""
+        removed.elements = []
+        removed.attaches = nil
+        removed.status = ChatMessage.removed
+        removed.updateTime = updateTime
+        return removed
     }
 
     /// Restores a store from persisted rows; rows need not be sorted.
-    init(chunks: [Chunk], messages: [ChatMessage]) {
+    init(chunks: [Chunk], messages: [ChatMessage], tombstones: [Int64: Int64] = [:]) {
         self.chunks = chunks.sorted { $0.lower < $1.lower }
+        self.tombstones = tombstones
         for message in messages { messagesById[message.id] = message }
         messageIds = messagesById.keys.sorted()
     }
@@ -128,8 +187,20 @@ public struct ChunkStore: Hashable, Sendable {
         precondition(problems.isEmpty, "ChunkStore invariant broken: \(problems.joined(separator: "; "))")
     }
 
+    /// Caches a message, keeping whichever version is newer, and applies a waiting tombstone.
     private mutating func store(_ message: ChatMessage) {
-        if messagesById.updateValue(message, forKey: message.id) == nil {
+        var message = message
+        if let edited = pendingEdits.removeValue(forKey: message.id), edited.version > message.version {
+            message = edited
+        }
+        if let removedAt = tombstones.removeValue(forKey: message.id), removedAt > message.version {
+            message = Self.removed(message, at: removedAt)
+        }
+        if let cached = messagesById[message.id] {
+            if cached.version > message.version { return }
+            messagesById[message.id] = message
+        } else {
+            messagesById[message.id] = message
             messageIds.insert(message.id, at: index(ofFirstAtOrAbove: message.id))
         }
     }

@@ -34,6 +34,13 @@ public enum ClientDatabase {
         [
             Table(name: "contacts", columns: "id INTEGER PRIMARY KEY, name TEXT NOT NULL"),
         ],
+        [
+            // Edits and deletes (C7): a changed message's status and version, and removals of uncached messages.
+            Table(name: "messageChanges", columns: "chatId INTEGER NOT NULL, id INTEGER NOT NULL, "
+                + "status TEXT NOT NULL, updateTime INTEGER NOT NULL, PRIMARY KEY (chatId, id)"),
+            Table(name: "tombstones", columns: "chatId INTEGER NOT NULL, id INTEGER NOT NULL, "
+                + "updateTime INTEGER NOT NULL, PRIMARY KEY (chatId, id)"),
+        ],
     ]
 
     /// The schema version this client writes (`user_version`).

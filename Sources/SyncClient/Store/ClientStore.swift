@@ -30,6 +30,18 @@ struct ClientStore {
             .integer(chatId), .integer(message.id), .integer(message.time), .integer(message.sender),
             .text(message.text), message.cid.map(SQLiteValue.integer) ?? .null, token.map(SQLiteValue.text) ?? .null,
         ])
+        if let status = message.status {
+            run("INSERT OR REPLACE INTO messageChanges VALUES (?, ?, ?, ?)", [
+                .integer(chatId), .integer(message.id), .text(status), .integer(message.updateTime ?? 0),
+            ])
+        }
+    }
+
+    func replaceTombstones(_ tombstones: [Int64: Int64], chatId: Int64) {
+        run("DELETE FROM tombstones WHERE chatId = ?", [.integer(chatId)])
+        for id in tombstones.keys.sorted() {
+            run("INSERT INTO tombstones VALUES (?, ?, ?)", [.integer(chatId), .integer(id), .integer(tombstones[id]!)])
+        }
     }
 
     func replaceChunks(_ chunks: [Chunk], chatId: Int64) {
@@ -76,11 +88,21 @@ struct ClientStore {
     /// Every chat's history cache, rebuilt from its rows.
     func loadHistories() -> [Int64: ChunkStore] {
         var messages: [Int64: [ChatMessage]] = [:]
-        for row in rows("SELECT chatId, id, time, sender, text, cid, photoToken FROM messages ORDER BY chatId, id") {
+        let sql = """
+            SELECT m.chatId, m.id, m.time, m.sender, m.text, m.cid, m.photoToken, c.status, c.updateTime
+              FROM messages m LEFT JOIN messageChanges c ON c.chatId = m.chatId AND c.id = m.id
+             ORDER BY m.chatId, m.id
+            """
+        for row in rows(sql) {
             let attaches = row[6].text.map { [Attach.photo(token: $0)] }
             let message = ChatMessage(id: row[1].integer!, time: row[2].integer!, sender: row[3].integer!,
-                                      text: row[4].text!, cid: row[5].integer, attaches: attaches)
+                                      text: row[4].text!, cid: row[5].integer, attaches: attaches,
+                                      status: row[7].text, updateTime: row[8].integer)
             messages[row[0].integer!, default: []].append(message)
+        }
+        var tombstones: [Int64: [Int64: Int64]] = [:]
+        for row in rows("SELECT chatId, id, updateTime FROM tombstones") {
+            tombstones[row[0].integer!, default: [:]][row[1].integer!] = row[2].integer!
         }
         var chunks: [Int64: [Chunk]] = [:]
         for row in rows("SELECT chatId, lower, upper, isStartOfHistory FROM chunks ORDER BY chatId, lower") {
@@ -88,8 +110,9 @@ struct ClientStore {
                 Chunk(lower: row[1].integer!, upper: row[2].integer!, isStartOfHistory: row[3].integer! != 0))
         }
         var histories: [Int64: ChunkStore] = [:]
-        for chatId in Set(messages.keys).union(chunks.keys) {
-            histories[chatId] = ChunkStore(chunks: chunks[chatId] ?? [], messages: messages[chatId] ?? [])
+        for chatId in Set(messages.keys).union(chunks.keys).union(tombstones.keys) {
+            histories[chatId] = ChunkStore(chunks: chunks[chatId] ?? [], messages: messages[chatId] ?? [],
+                                           tombstones: tombstones[chatId] ?? [:])
         }
         return histories
     }

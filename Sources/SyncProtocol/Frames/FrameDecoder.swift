@@ -12,8 +12,9 @@
 /// while let frame = try decoder.decode(&buffer) { handle(frame) }
 /// ```
 public struct FrameDecoder: Sendable {
-    /// The default bound on a payload, on the wire and after decompression: 8 MiB (DESIGN.md §3).
-    public static let defaultMaxPayloadBytes = 8 << 20
+    /// The default bound on a payload, on the wire and after decompression: 5 MiB, the cap field clients put on a
+    /// decompressed payload (PyMax `pymax/protocol/tcp/compression.py`, `max_output`).
+    public static let defaultMaxPayloadBytes = 5 << 20
 
     /// How bytes 1-3 of each header split between cmd and seq.
     public var layout: HeaderLayout
@@ -31,7 +32,7 @@ public struct FrameDecoder: Sendable {
 
     /// - Parameters:
     ///   - layout: header layout, `.cmd8Seq16` by default.
-    ///   - maxPayloadBytes: payload bound in bytes, default 8 MiB.
+    ///   - maxPayloadBytes: payload bound in bytes, default 5 MiB.
     ///   - messagePackLimits: MessagePack nesting bound.
     public init(
         layout: HeaderLayout = .standard,
@@ -81,6 +82,7 @@ public struct FrameDecoder: Sendable {
             do {
                 let (value, payloadByteCount) = try Self.decodePayload(
                     wirePayload, isCompressed: header.isCompressed, maxPayloadBytes: maxPayloadBytes, limits: limits,
+                    isZstd: header.compressionFlag == FrameHeader.zstdFlag,
                     scratch: &scratch, unpacker: unpacker
                 )
                 let frame = Frame(cmd: header.cmd, seq: header.seq, opcode: header.opcode, payload: value)
@@ -135,8 +137,26 @@ public struct FrameDecoder: Sendable {
     /// Decompresses (if needed) and decodes a payload; errors carry offsets relative to the payload.
     static func decodePayload(
         _ wirePayload: UnsafeRawBufferPointer, isCompressed: Bool, maxPayloadBytes: Int, limits: MessagePackLimits,
-        scratch: inout [UInt8], unpacker: MessagePackSerialization.Unpacker? = nil
+        isZstd: Bool = false, scratch: inout [UInt8], unpacker: MessagePackSerialization.Unpacker? = nil
     ) throws -> (MessagePackValue, Int) {
+        if isZstd {
+            // Flag 0xFF: one zstd frame, as field clients read it (PyMax `pymax/protocol/tcp/payload.py`).
+            let bytes: [UInt8]
+            do {
+                bytes = try ZstdFrame.decompress(wirePayload, limit: maxPayloadBytes)
+            } catch {
+                if error.isOverLimit {
+                    throw WireError(
+                        .decompressedTooLarge, offset: 0,
+                        detail: "zstd frame expands past the \(describeByteLimit(maxPayloadBytes)) limit")
+                }
+                throw WireError(.corruptCompression, offset: 0, detail: "corrupt zstd frame: \(error.detail)")
+            }
+            let value = try bytes.withUnsafeBytes {
+                try MessagePackValue(messagePack: $0, limits: limits, unpacker: unpacker)
+            }
+            return (value, bytes.count)
+        }
         guard isCompressed else {
             let value = try MessagePackValue(messagePack: wirePayload, limits: limits, unpacker: unpacker)
             return (value, wirePayload.count)

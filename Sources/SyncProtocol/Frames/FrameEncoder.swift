@@ -1,7 +1,8 @@
 /// Turns frames into bytes: a 10-byte header and the MessagePack payload, LZ4-compressed when that pays.
 ///
 /// A payload of at least `compressionThresholdBytes` is compressed, and sent compressed only when the block is
-/// smaller than the raw bytes (DESIGN.md §3). The compression flag written is 1.
+/// smaller than the raw bytes (DESIGN.md §3). The compression flag written is 1 for an LZ4 block and 0xFF for a zstd
+/// frame (`codec`), the two values field clients read (PyMax `pymax/protocol/tcp/payload.py`).
 public struct FrameEncoder: Sendable {
     /// The default compression threshold: 1 KiB, so pushes (100-300 bytes) go raw and history pages compress.
     public static let defaultCompressionThresholdBytes = 1024
@@ -10,8 +11,10 @@ public struct FrameEncoder: Sendable {
     public var layout: HeaderLayout
     /// Payloads of at least this many bytes are compressed when that saves bytes; `Int.max` never compresses.
     public var compressionThresholdBytes: Int
-    /// The largest payload the encoder writes, in bytes before compression (default 8 MiB, as the decoder).
+    /// The largest payload the encoder writes, in bytes before compression (default 5 MiB, as the decoder).
     public var maxPayloadBytes: Int
+    /// The compression used for payloads at or above the threshold (default LZ4).
+    public var codec: CompressionCodec = .lz4
 
     /// Creates an encoder; `maxPayloadBytes` is clamped to the 24-bit length field (16 MiB - 1).
     public init(
@@ -46,10 +49,17 @@ public struct FrameEncoder: Sendable {
         }
         var wirePayload = payload
         var flag: UInt8 = 0
-        if payload.count >= compressionThresholdBytes,
-           let block = payload.withUnsafeBytes({ LZ4Block.compress($0) }), block.count < payload.count {
-            wirePayload = block
-            flag = 1
+        if payload.count >= compressionThresholdBytes {
+            let compressed: [UInt8]? = payload.withUnsafeBytes {
+                switch codec {
+                case .lz4: LZ4Block.compress($0)
+                case .zstd: ZstdFrame.compress($0)
+                }
+            }
+            if let compressed, compressed.count < payload.count {
+                wirePayload = compressed
+                flag = codec == .lz4 ? 1 : FrameHeader.zstdFlag
+            }
         }
         let header = FrameHeader(
             cmd: frame.cmd, seq: frame.seq, opcode: frame.opcode, compressionFlag: flag,
@@ -68,4 +78,12 @@ public struct FrameEncoder: Sendable {
     /// Encodes a typed packet (`Frame(packet:)`, then `encode(_:)`).
     /// - Throws: `WireError` `.unencodable`, as `encode(_:)`.
     public func encode(_ packet: Packet) throws -> [UInt8] { try encode(Frame(packet: packet)) }
+}
+
+/// How a compressed payload is packed, chosen by its header's flag byte.
+public enum CompressionCodec: String, Hashable, Sendable, CaseIterable {
+    /// A raw LZ4 block with no stored size; flag 1 (any non-zero flag but 0xFF reads as LZ4).
+    case lz4
+    /// One zstd frame (RFC 8878); flag 0xFF.
+    case zstd
 }

@@ -13,6 +13,9 @@ public struct FrameHeader: Hashable, Sendable {
     public static let supportedVersion: UInt8 = 10
     /// The largest payload length the 24-bit field can carry: 16 MiB - 1.
     public static let maxPayloadLengthField = 0xFF_FFFF
+    /// The compression flag of a zstd-compressed payload; any other non-zero flag means an LZ4 block
+    /// (PyMax `pymax/protocol/tcp/payload.py`, `TcpPayloadDecoder.decode`).
+    public static let zstdFlag: UInt8 = 0xFF
 
     /// Protocol version (byte 0).
     public var version: UInt8

@@ -8,49 +8,56 @@ public struct Opcode: RawRepresentable, Hashable, Comparable, Sendable, CustomSt
     /// Wraps an opcode number, known to the model or not.
     public init(rawValue: UInt16) { self.rawValue = rawValue }
 
-    /// PING (1): keep-alive request, `{interactive}`.
+    /// PING (1): keep-alive request, `{interactive}`; answered with an empty map. Sent by PyMax `pymax/app.py`.
     public static let ping = Opcode(rawValue: 1)
-    /// SESSION_INIT (6): the first request on every connection, `{deviceId, clientVersion}`.
+    /// LOG (5): client telemetry, `{events[]}`; the server acknowledges it with an empty map.
+    /// Sent by PyMax `pymax/telemetry/service.py`.
+    public static let log = Opcode(rawValue: 5)
+    /// SESSION_INIT (6): the first request on every connection, `{userAgent, deviceId, mt_instanceid?,
+    /// clientSessionId?}`. Sent by PyMax `pymax/api/session/service.py`.
     public static let sessionInit = Opcode(rawValue: 6)
-    /// LOGIN (19): authenticates and returns chats and contacts changed since the last sync.
+    /// LOGIN (19): authenticates by token and returns chats and contacts changed since the last sync.
+    /// Sent by PyMax `pymax/api/auth/service.py`.
     public static let login = Opcode(rawValue: 19)
-    /// CHAT_HISTORY (49): a page of a chat's messages around a message id.
+    /// CHAT_HISTORY (49): a page of a chat's messages around a server time in milliseconds.
+    /// Sent by PyMax `pymax/api/messages/service.py` (`fetch_history`).
     public static let chatHistory = Opcode(rawValue: 49)
-    /// CHAT_MARK (50): marks a chat read up to a message id.
+    /// CHAT_MARK (50): marks a chat read up to a message. Sent by PyMax `pymax/api/messages/service.py`.
     public static let chatMark = Opcode(rawValue: 50)
-    /// MSG_SEND (64): sends a message with an idempotency key `cid`.
+    /// CHATS_LIST (53): a page of the user's chats modified at or before a time `marker`.
+    /// Sent by PyMax `pymax/api/chats/service.py` (`fetch_chats`).
+    public static let chatsList = Opcode(rawValue: 53)
+    /// MSG_SEND (64): sends a message with an idempotency key `cid`. Sent by PyMax `pymax/api/messages/service.py`.
     public static let msgSend = Opcode(rawValue: 64)
+    /// MSG_DELETE (66): deletes messages by id. Sent by PyMax `pymax/api/messages/service.py`.
+    public static let msgDelete = Opcode(rawValue: 66)
+    /// MSG_EDIT (67): replaces a message's text. Sent by PyMax `pymax/api/messages/service.py`.
+    public static let msgEdit = Opcode(rawValue: 67)
     /// PHOTO_UPLOAD (80): asks for a CDN token to upload a photo under.
     public static let photoUpload = Opcode(rawValue: 80)
-    /// NOTIF_MESSAGE (128): push of a new message in one of the user's chats.
+    /// NOTIF_MESSAGE (128): push of a new (or edited, or removed) message in one of the user's chats.
+    /// Parsed by PyMax `pymax/dispatch/resolvers.py` and `pymax/types/domain/message.py`.
     public static let notifMessage = Opcode(rawValue: 128)
-    /// NOTIF_MARK (130): push that another member read a chat up to a message id.
+    /// NOTIF_MARK (130): push that a member read a chat. Parsed by PyMax `pymax/types/events/mark.py`.
     public static let notifMark = Opcode(rawValue: 130)
     /// NOTIF_ATTACH (136): push about an attachment; known by number, its payload stays raw.
     public static let notifAttach = Opcode(rawValue: 136)
+    /// NOTIF_MSG_DELETE (142): push that messages were deleted, `{chatId, messageIds[]}`.
+    /// Parsed by PyMax `pymax/types/events/message.py` (`MessageDeleteEvent`).
+    public static let notifMsgDelete = Opcode(rawValue: 142)
 
-    /// Every opcode the model knows, in numeric order.
+    /// Every opcode the model types, in numeric order.
     public static let known: [Opcode] = [
-        .ping, .sessionInit, .login, .chatHistory, .chatMark, .msgSend, .photoUpload, .notifMessage, .notifMark,
-        .notifAttach,
+        .ping, .log, .sessionInit, .login, .chatHistory, .chatMark, .chatsList, .msgSend, .msgDelete, .msgEdit,
+        .photoUpload, .notifMessage, .notifMark, .notifAttach, .notifMsgDelete,
     ]
 
-    /// The protocol's name (`"LOGIN"`), or nil for an opcode the model does not know.
-    public var name: String? {
-        switch rawValue {
-        case 1: "PING"
-        case 6: "SESSION_INIT"
-        case 19: "LOGIN"
-        case 49: "CHAT_HISTORY"
-        case 50: "CHAT_MARK"
-        case 64: "MSG_SEND"
-        case 80: "PHOTO_UPLOAD"
-        case 128: "NOTIF_MESSAGE"
-        case 130: "NOTIF_MARK"
-        case 136: "NOTIF_ATTACH"
-        default: nil
-        }
-    }
+    /// Whether the server sends this opcode unsolicited (as a `cmd` 0 frame the client does not answer):
+    /// every NOTIF_* opcode, as PyMax `pymax/dispatch/mapping.py` dispatches them.
+    public var isNotification: Bool { name?.hasPrefix("NOTIF_") == true }
+
+    /// The field's name (`"LOGIN"`), or nil for an opcode no field client knows.
+    public var name: String? { Opcode.fieldName(of: rawValue) }
 
     /// The name, or `OPCODE_<n>` for an unknown opcode.
     public var description: String { name ?? "OPCODE_\(rawValue)" }

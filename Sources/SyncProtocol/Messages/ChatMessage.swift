@@ -1,7 +1,11 @@
-/// A message as the server stores and sends it: `{id, time, sender, text, cid?, attaches?}`.
+/// A message as the server stores and sends it, in the field's shape:
+/// `{id, time, type, sender, text, cid?, status?, updateTime?, elements[], attaches[]}`.
 ///
-/// `id` grows with `time` within a chat. `time` is server time in milliseconds since the Unix epoch.
-/// `cid` is the sending client's idempotency key, echoed back so the sender can match its local echo.
+/// `id` grows with `time` within a chat, and `time` (server milliseconds since the Unix epoch) strictly grows within
+/// a chat, so a time names one message of its chat. `type` is `"USER"` for a user's message; `status` is
+/// `"EDITED"` or `"REMOVED"` once the message was changed. Field clients require `id`, `time` and `type`
+/// (PyMax `pymax/types/domain/message.py`, `Message`). `updateTime` is SyncSim's own key (server milliseconds of the
+/// last edit or delete), which field clients keep as an extra field; it orders changes that arrive out of order.
 public struct ChatMessage: Codable, Hashable, Sendable {
     /// The message id, unique within its chat and growing with `time` (wire key `id`).
     public var id: Int64
@@ -9,21 +13,97 @@ public struct ChatMessage: Codable, Hashable, Sendable {
     public var time: Int64
     /// The user id of the sender (wire key `sender`).
     public var sender: Int64
-    /// The message text (wire key `text`).
+    /// The message text; empty for a removed message (wire key `text`).
     public var text: String
     /// The sender's idempotency key, if the message was sent with one (wire key `cid`).
     public var cid: Int64?
-    /// The message's attachments, if any (wire key `attaches`).
+    /// The message's attachments, if any (wire key `attaches`, always sent, `[]` when nil).
     public var attaches: [Attach]?
+    /// The message kind, `"USER"` for a user's message (wire key `type`).
+    public var type: String
+    /// `"EDITED"` or `"REMOVED"` once the message was changed, else nil (wire key `status`).
+    public var status: String?
+    /// Server milliseconds of the last edit or delete, nil for an unchanged message (wire key `updateTime`).
+    public var updateTime: Int64?
+    /// Text formatting ranges (wire key `elements`, always sent).
+    public var elements: [MessageElement]
+
+    /// `status` of an edited message.
+    public static let edited = "EDITED"
+    /// `status` of a removed message.
+    public static let removed = "REMOVED"
 
     /// Creates a stored message; `time` is server milliseconds since the Unix epoch.
-    public init(id: Int64, time: Int64, sender: Int64, text: String, cid: Int64? = nil, attaches: [Attach]? = nil) {
+    public init(
+        id: Int64, time: Int64, sender: Int64, text: String, cid: Int64? = nil, attaches: [Attach]? = nil,
+        type: String = "USER", status: String? = nil, updateTime: Int64? = nil, elements: [MessageElement] = []
+    ) {
         self.id = id
         self.time = time
         self.sender = sender
         self.text = text
         self.cid = cid
         self.attaches = attaches
+        self.type = type
+        self.status = status
+        self.updateTime = updateTime
+        self.elements = elements
+    }
+
+    /// Whether the message was deleted (`status == "REMOVED"`).
+    public var isRemoved: Bool { status == ChatMessage.removed }
+
+    /// How far the message has been changed: its `updateTime`, or 0 for the original version.
+    public var version: Int64 { updateTime ?? 0 }
+
+    private enum CodingKeys: String, CodingKey {
+        case id, time, type, sender, text, cid, status, updateTime, elements, attaches
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decode(Int64.self, forKey: .id)
+        time = try container.decode(Int64.self, forKey: .time)
+        type = try container.decodeIfPresent(String.self, forKey: .type) ?? "USER"
+        sender = try container.decodeIfPresent(Int64.self, forKey: .sender) ?? 0
+        text = try container.decodeIfPresent(String.self, forKey: .text) ?? ""
+        cid = try container.decodeIfPresent(Int64.self, forKey: .cid)
+        status = try container.decodeIfPresent(String.self, forKey: .status)
+        updateTime = try container.decodeIfPresent(Int64.self, forKey: .updateTime)
+        elements = try container.decodeIfPresent([MessageElement].self, forKey: .elements) ?? []
+        let attaches = try container.decodeIfPresent([Attach].self, forKey: .attaches) ?? []
+        self.attaches = attaches.isEmpty ? nil : attaches
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(time, forKey: .time)
+        try container.encode(type, forKey: .type)
+        try container.encode(sender, forKey: .sender)
+        try container.encode(text, forKey: .text)
+        try container.encodeIfPresent(cid, forKey: .cid)
+        try container.encodeIfPresent(status, forKey: .status)
+        try container.encodeIfPresent(updateTime, forKey: .updateTime)
+        try container.encode(elements, forKey: .elements)
+        try container.encode(attaches ?? [], forKey: .attaches)
+    }
+}
+
+/// A formatting range of a message's text: `{type, from?, length?}` (PyMax `pymax/types/domain/element.py`).
+public struct MessageElement: Codable, Hashable, Sendable {
+    /// The element kind, e.g. `"STRONG"` or `"LINK"` (wire key `type`).
+    public var type: String
+    /// First character of the range (wire key `from`).
+    public var from: Int?
+    /// Length of the range in characters (wire key `length`).
+    public var length: Int?
+
+    /// Creates a formatting range.
+    public init(type: String, from: Int? = nil, length: Int? = nil) {
+        self.type = type
+        self.from = from
+        self.length = length
     }
 }
 
@@ -44,19 +124,41 @@ public struct Attach: Codable, Hashable, Sendable {
     public static func photo(token: String) -> Attach { Attach(type: "PHOTO", photoToken: token) }
 }
 
-/// A message the client asks to send: `{text, cid, attaches}` (no id or time yet).
+/// A message the client asks to send: `{text, cid, elements[], attaches[]}` (no id or time yet), the shape PyMax
+/// `pymax/api/messages/payloads.py` (`SendMessagePayloadMessage`) sends.
 public struct OutgoingMessage: Codable, Hashable, Sendable {
-    /// The message text (wire key `text`).
+    /// The message text (wire key `text`; absent means empty).
     public var text: String
-    /// The idempotency key, created once per task and stored with it; a retry reuses it.
+    /// The idempotency key, created once per task and stored with it; a retry reuses it (wire key `cid`).
     public var cid: Int64
     /// The attachments, empty for a text-only message (wire key `attaches`).
     public var attaches: [Attach]
+    /// Formatting ranges of the text (wire key `elements`).
+    public var elements: [MessageElement]
 
     /// Creates an outgoing message with idempotency key `cid`.
-    public init(text: String, cid: Int64, attaches: [Attach] = []) {
+    public init(text: String, cid: Int64, attaches: [Attach] = [], elements: [MessageElement] = []) {
         self.text = text
         self.cid = cid
         self.attaches = attaches
+        self.elements = elements
+    }
+
+    private enum CodingKeys: String, CodingKey { case text, cid, elements, attaches }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        text = try container.decodeIfPresent(String.self, forKey: .text) ?? ""
+        cid = try container.decode(Int64.self, forKey: .cid)
+        elements = try container.decodeIfPresent([MessageElement].self, forKey: .elements) ?? []
+        attaches = try container.decodeIfPresent([Attach].self, forKey: .attaches) ?? []
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(text, forKey: .text)
+        try container.encode(cid, forKey: .cid)
+        try container.encode(elements, forKey: .elements)
+        try container.encode(attaches, forKey: .attaches)
     }
 }

@@ -11,10 +11,8 @@ extension Packet {
 
     private static func body(of frame: Frame) -> Body {
         let payload = frame.payload
-        let decoder = MessagePackDecoder()
         func typed<T: Decodable>(_ type: T.Type, _ wrap: (T) -> Body) -> Body {
-            guard let value = try? decoder.decode(type, from: payload) else { return .raw(payload) }
-            return wrap(value)
+            Packet.typed(type, payload, wrap)
         }
         switch frame.cmd {
         case .error:
@@ -25,9 +23,13 @@ extension Packet {
             case .login: return typed(LoginRequest.self, Body.login)
             case .chatHistory: return typed(ChatHistoryRequest.self, Body.chatHistory)
             case .chatMark: return typed(ChatMarkRequest.self, Body.chatMark)
+            case .chatsList: return typed(ChatsListRequest.self, Body.chatsList)
             case .msgSend: return typed(MsgSendRequest.self, Body.msgSend)
+            case .msgEdit: return typed(MsgEditRequest.self, Body.msgEdit)
+            case .msgDelete: return typed(MsgDeleteRequest.self, Body.msgDelete)
             case .photoUpload: return typed(PhotoUploadRequest.self, Body.photoUpload)
             case .ping: return typed(PingRequest.self, Body.ping)
+            case .notifMessage, .notifMark, .notifMsgDelete: return pushBody(of: frame)
             default: return .raw(payload)
             }
         case .response:
@@ -36,16 +38,30 @@ extension Packet {
             case .sessionInit: return typed(SessionInitResponse.self, Body.sessionInitResponse)
             case .login: return typed(LoginResponse.self, Body.loginResponse)
             case .chatHistory: return typed(ChatHistoryResponse.self, Body.chatHistoryResponse)
+            case .chatMark: return typed(ChatMarkResponse.self, Body.chatMarkResponse)
+            case .chatsList: return typed(ChatsListResponse.self, Body.chatsListResponse)
             case .msgSend: return typed(MsgSendResponse.self, Body.msgSendResponse)
+            case .msgEdit: return typed(MsgEditResponse.self, Body.msgEditResponse)
             case .photoUpload: return typed(PhotoUploadResponse.self, Body.photoUploadResponse)
             default: return .raw(payload)
             }
         case .push:
-            switch frame.opcode {
-            case .notifMessage: return typed(NotifMessage.self, Body.notifMessage)
-            case .notifMark: return typed(NotifMark.self, Body.notifMark)
-            default: return .raw(payload)
-            }
+            return pushBody(of: frame)
+        }
+    }
+
+    private static func typed<T: Decodable>(_ type: T.Type, _ payload: MessagePackValue, _ wrap: (T) -> Body) -> Body {
+        guard let value = try? MessagePackDecoder().decode(type, from: payload) else { return .raw(payload) }
+        return wrap(value)
+    }
+
+    /// A push's body: NOTIF_MESSAGE, NOTIF_MARK and NOTIF_MSG_DELETE are typed, whether sent as `cmd` 0 or 2.
+    private static func pushBody(of frame: Frame) -> Body {
+        switch frame.opcode {
+        case .notifMessage: typed(NotifMessage.self, frame.payload, Body.notifMessage)
+        case .notifMark: typed(NotifMark.self, frame.payload, Body.notifMark)
+        case .notifMsgDelete: typed(NotifMsgDelete.self, frame.payload, Body.notifMsgDelete)
+        default: .raw(frame.payload)
         }
     }
 }
@@ -65,6 +81,13 @@ extension Frame {
         case .chatHistory(let value): encoded(value)
         case .chatHistoryResponse(let value): encoded(value)
         case .chatMark(let value): encoded(value)
+        case .chatMarkResponse(let value): encoded(value)
+        case .chatsList(let value): encoded(value)
+        case .chatsListResponse(let value): encoded(value)
+        case .msgEdit(let value): encoded(value)
+        case .msgEditResponse(let value): encoded(value)
+        case .msgDelete(let value): encoded(value)
+        case .notifMsgDelete(let value): encoded(value)
         case .msgSend(let value): encoded(value)
         case .msgSendResponse(let value): encoded(value)
         case .photoUpload(let value): encoded(value)

@@ -4,7 +4,8 @@
 /// the way back is `Frame(packet:)` and `FrameEncoder`. An unknown opcode, or a known one whose payload does not
 /// match its typed shape, keeps its payload as `.raw`.
 public struct Packet: Hashable, Sendable {
-    /// The header's `cmd`: request, response, push or error.
+    /// The header's `cmd`: request, response, push or error. Field servers send pushes as `cmd` 0 (`.request`)
+    /// with a NOTIF_* opcode; `isPush` says which frames are pushes.
     public var cmd: Command
     /// The header's `seq`, tying a response to its request.
     public var seq: UInt16
@@ -20,6 +21,10 @@ public struct Packet: Hashable, Sendable {
         self.opcode = opcode
         self.body = body
     }
+
+    /// Whether this is a server push: a NOTIF_* opcode sent as `cmd` 0, as the field sends them (PyMax
+    /// `pymax/dispatch/mapping.py` dispatches only those), or a legacy `cmd` 2 frame.
+    public var isPush: Bool { cmd == .push || (cmd == .request && opcode.isNotification) }
 
     /// The typed payload of a packet. Which case goes with which (cmd, opcode) is fixed by DESIGN.md §3.
     public enum Body: Hashable, Sendable {
@@ -37,6 +42,20 @@ public struct Packet: Hashable, Sendable {
         case chatHistoryResponse(ChatHistoryResponse)
         /// A CHAT_MARK request.
         case chatMark(ChatMarkRequest)
+        /// A CHAT_MARK response: unread count and stored mark.
+        case chatMarkResponse(ChatMarkResponse)
+        /// A CHATS_LIST request.
+        case chatsList(ChatsListRequest)
+        /// A CHATS_LIST response: a page of chats.
+        case chatsListResponse(ChatsListResponse)
+        /// A MSG_EDIT request.
+        case msgEdit(MsgEditRequest)
+        /// A MSG_EDIT response: the edited message.
+        case msgEditResponse(MsgEditResponse)
+        /// A MSG_DELETE request.
+        case msgDelete(MsgDeleteRequest)
+        /// A NOTIF_MSG_DELETE push.
+        case notifMsgDelete(NotifMsgDelete)
         /// A MSG_SEND request.
         case msgSend(MsgSendRequest)
         /// A MSG_SEND response: the stored message.
@@ -51,7 +70,7 @@ public struct Packet: Hashable, Sendable {
         case notifMessage(NotifMessage)
         /// A NOTIF_MARK push.
         case notifMark(NotifMark)
-        /// An empty-map response (PING, CHAT_MARK).
+        /// An empty-map response (PING, LOG, MSG_DELETE).
         case empty
         /// The payload of an error frame (`cmd` 3).
         case error(ErrorPayload)

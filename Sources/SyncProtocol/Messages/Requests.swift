@@ -1,54 +1,116 @@
-/// SESSION_INIT request: `{deviceId, clientVersion}`. Sent first on every connection.
+/// SESSION_INIT request in either field shape.
+///
+/// Mobile (PyMax `pymax/api/session/payloads.py`, `MobileHandshakePayload`):
+/// `{mt_instanceid, userAgent, clientSessionId, deviceId}`; web (`WebHandshakePayload`): `{userAgent, deviceId}`.
+/// The server requires `userAgent.deviceType` and `deviceId`.
 public struct SessionInitRequest: Codable, Hashable, Sendable {
+    /// The device's instance id; present in the mobile shape only (wire key `mt_instanceid`).
+    public var instanceId: String?
+    /// The device and app description (wire key `userAgent`).
+    public var userAgent: UserAgent
+    /// A small per-process session number; mobile shape only (wire key `clientSessionId`).
+    public var clientSessionId: Int?
     /// The sending device's identifier (wire key `deviceId`).
     public var deviceId: String
-    /// The client's software version string (wire key `clientVersion`).
-    public var clientVersion: String
 
-    /// Creates a SESSION_INIT request for `deviceId`; `clientVersion` defaults to `"syncsim"`.
-    public init(deviceId: String, clientVersion: String = "syncsim") {
+    /// Creates a SESSION_INIT request; with an `instanceId` it has the mobile shape, without it the web shape.
+    public init(deviceId: String, userAgent: UserAgent, instanceId: String? = nil, clientSessionId: Int? = nil) {
         self.deviceId = deviceId
-        self.clientVersion = clientVersion
+        self.userAgent = userAgent
+        self.instanceId = instanceId
+        self.clientSessionId = clientSessionId
+    }
+
+    /// The mobile shape the reference client sends: an Android-like user agent of app version `"syncsim"`.
+    public static func mobile(deviceId: String) -> SessionInitRequest {
+        SessionInitRequest(
+            deviceId: deviceId, userAgent: UserAgent(deviceType: "ANDROID", appVersion: "syncsim"),
+            instanceId: deviceId, clientSessionId: 1)
+    }
+
+    /// Whether this is the mobile shape (it carries `mt_instanceid`).
+    public var isMobile: Bool { instanceId != nil }
+
+    private enum CodingKeys: String, CodingKey {
+        case instanceId = "mt_instanceid"
+        case userAgent, clientSessionId, deviceId
     }
 }
 
-/// SESSION_INIT response: `{time}`, the server clock in milliseconds since the Unix epoch.
+/// SESSION_INIT response: `{callsSeed, time}`.
+///
+/// `callsSeed` is what a mobile client hashes into its LOGIN fingerprint; PyMax's mobile login refuses to proceed
+/// without it (`pymax/api/auth/service.py`, parsed by `pymax/types/domain/handshake.py`). `time` is the server clock.
 public struct SessionInitResponse: Codable, Hashable, Sendable {
+    /// A per-connection seed for the mobile client's call fingerprint (wire key `callsSeed`).
+    public var callsSeed: Int64
     /// The server clock in milliseconds since the Unix epoch (wire key `time`).
     public var time: Int64
 
     /// Creates a SESSION_INIT response carrying the server clock `time` in milliseconds since the Unix epoch.
-    public init(time: Int64) { self.time = time }
+    public init(time: Int64, callsSeed: Int64 = 0) {
+        self.time = time
+        self.callsSeed = callsSeed
+    }
+
+    private enum CodingKeys: String, CodingKey { case callsSeed, time }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        callsSeed = try container.decodeIfPresent(Int64.self, forKey: .callsSeed) ?? 0
+        time = try container.decodeIfPresent(Int64.self, forKey: .time) ?? 0
+    }
 }
 
-/// LOGIN request: `{token, chatsSync, contactsSync, chatsCount}`.
+/// LOGIN request by token, in the shapes PyMax `pymax/api/auth/payloads.py` sends (`SyncPayload` from a mobile
+/// client, `WebSyncPayload` from a web client): `{token, chatsSync, contactsSync, chatsCount?, interactive?, ...}`.
 ///
-/// `chatsSync` and `contactsSync` are last-sync timestamps in server milliseconds (0 for a first login);
-/// `chatsCount` caps how many changed chats the response lists.
+/// `chatsSync` and `contactsSync` are last-sync timestamps in server milliseconds; the field's "never synced" is
+/// `-1` (0 is read the same way). `chatsCount` is optional and caps how many changed chats the response lists.
+/// Other keys field clients send (`userAgent`, `presenceSync`, `draftsSync`, `configHash`, `exp`,
+/// `chatCacheFingerprint`) are accepted and ignored.
 public struct LoginRequest: Codable, Hashable, Sendable {
     /// The session token that identifies the user (wire key `token`).
     public var token: String
-    /// Last chat sync, server milliseconds since the Unix epoch; 0 on a first login (wire key `chatsSync`).
+    /// Last chat sync, server milliseconds since the Unix epoch; -1 when never synced (wire key `chatsSync`).
     public var chatsSync: Int64
-    /// Last contact sync, server milliseconds since the Unix epoch; 0 on a first login (wire key `contactsSync`).
+    /// Last contact sync, server milliseconds since the Unix epoch; -1 when never synced (wire key `contactsSync`).
     public var contactsSync: Int64
-    /// The most changed chats the response may list (wire key `chatsCount`).
-    public var chatsCount: Int
+    /// The most changed chats the response may list; nil leaves it to the server (wire key `chatsCount`).
+    public var chatsCount: Int?
+    /// Whether the user is looking at the app (wire key `interactive`).
+    public var interactive: Bool?
+
+    /// The field's "never synced" value of `chatsSync` and `contactsSync` (PyMax `pymax/types/domain/sync.py`).
+    public static let neverSynced: Int64 = -1
 
     /// Creates a LOGIN request; `chatsSync` and `contactsSync` are server milliseconds since the Unix epoch.
-    public init(token: String, chatsSync: Int64, contactsSync: Int64, chatsCount: Int) {
+    public init(token: String, chatsSync: Int64, contactsSync: Int64, chatsCount: Int?, interactive: Bool? = true) {
         self.token = token
         self.chatsSync = chatsSync
         self.contactsSync = contactsSync
         self.chatsCount = chatsCount
+        self.interactive = interactive
+    }
+
+    private enum CodingKeys: String, CodingKey { case token, chatsCount, chatsSync, contactsSync, interactive }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        token = try container.decode(String.self, forKey: .token)
+        chatsSync = try container.decodeIfPresent(Int64.self, forKey: .chatsSync) ?? LoginRequest.neverSynced
+        contactsSync = try container.decodeIfPresent(Int64.self, forKey: .contactsSync) ?? LoginRequest.neverSynced
+        chatsCount = try container.decodeIfPresent(Int.self, forKey: .chatsCount)
+        interactive = try container.decodeIfPresent(Bool.self, forKey: .interactive)
     }
 }
 
-/// A user's own profile: `{id, name}`.
+/// A user's own profile, sent as the field's `{contact: {id, names[]}, profileOptions[]}`
+/// (PyMax `pymax/types/domain/profile.py`, `Profile`).
 public struct Profile: Codable, Hashable, Sendable {
-    /// The user's id (wire key `id`).
+    /// The user's id (wire key `contact.id`).
     public var id: Int64
-    /// The user's display name (wire key `name`).
+    /// The user's display name (wire key `contact.names[0].name`).
     public var name: String
 
     /// Creates a profile for user `id` named `name`.
@@ -56,13 +118,28 @@ public struct Profile: Codable, Hashable, Sendable {
         self.id = id
         self.name = name
     }
+
+    private enum CodingKeys: String, CodingKey { case contact, profileOptions }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let contact = try container.decode(Contact.self, forKey: .contact)
+        self.init(id: contact.id, name: contact.name)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(Contact(id: id, name: name), forKey: .contact)
+        try container.encode([Int](), forKey: .profileOptions)
+    }
 }
 
-/// A contact: `{id, name}`.
+/// A contact (a user), sent as the field's `{id, names: [{name, firstName, type}]}`
+/// (PyMax `pymax/types/domain/user.py` and `name.py`).
 public struct Contact: Codable, Hashable, Sendable {
     /// The contact's user id (wire key `id`).
     public var id: Int64
-    /// The contact's display name (wire key `name`).
+    /// The contact's display name (wire key `names[0].name`, or `firstName` when `name` is absent).
     public var name: String
 
     /// Creates a contact for user `id` named `name`.
@@ -70,13 +147,38 @@ public struct Contact: Codable, Hashable, Sendable {
         self.id = id
         self.name = name
     }
+
+    private enum CodingKeys: String, CodingKey { case id, names }
+    private struct Name: Codable {
+        var name: String?
+        var firstName: String?
+        var type: String?
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decode(Int64.self, forKey: .id)
+        let names = try container.decodeIfPresent([Name].self, forKey: .names) ?? []
+        name = names.first.flatMap { $0.name ?? $0.firstName } ?? ""
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode([Name(name: name, firstName: name, type: "ONEME")], forKey: .names)
+    }
 }
 
-/// A chat-list entry: `{id, members, modified, lastMessage?}`. `modified` is server milliseconds.
+/// A chat-list entry in the field's shape: `{id, type, status, owner, participants, modified, lastMessage?}`
+/// (PyMax `pymax/types/domain/chat.py`, `Chat`, which requires `id`, `type`, `status` and `owner`).
+///
+/// `participants` maps each member's user id (a string key on the wire) to server milliseconds; the model keeps the
+/// member ids. `type` is `"DIALOG"` for a chat of at most two members, else `"CHAT"`; `owner` is the lowest member
+/// id; `status` is `"ACTIVE"`.
 public struct ChatSummary: Codable, Hashable, Sendable {
     /// The chat's id (wire key `id`).
     public var id: Int64
-    /// The user ids of the chat's members (wire key `members`).
+    /// The user ids of the chat's members, ascending (wire key `participants`, the map's keys).
     public var members: [Int64]
     /// When the chat last changed, server milliseconds since the Unix epoch (wire key `modified`).
     public var modified: Int64
@@ -90,16 +192,54 @@ public struct ChatSummary: Codable, Hashable, Sendable {
         self.modified = modified
         self.lastMessage = lastMessage
     }
+
+    /// `"DIALOG"` for at most two members, else `"CHAT"` (wire key `type`).
+    public var type: String { members.count <= 2 ? "DIALOG" : "CHAT" }
+    /// The chat's owner: its lowest member id (wire key `owner`).
+    public var owner: Int64 { members.min() ?? 0 }
+
+    private enum CodingKeys: String, CodingKey {
+        case id, type, status, owner, participants, modified, lastMessage
+    }
+
+    private struct MemberKey: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { stringValue = String(intValue) }
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decode(Int64.self, forKey: .id)
+        let participants = try container.nestedContainer(keyedBy: MemberKey.self, forKey: .participants)
+        members = participants.allKeys.compactMap { Int64($0.stringValue) }.sorted()
+        modified = try container.decodeIfPresent(Int64.self, forKey: .modified) ?? 0
+        lastMessage = try container.decodeIfPresent(ChatMessage.self, forKey: .lastMessage)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(type, forKey: .type)
+        try container.encode("ACTIVE", forKey: .status)
+        try container.encode(owner, forKey: .owner)
+        var participants = container.nestedContainer(keyedBy: MemberKey.self, forKey: .participants)
+        for member in members.sorted() { try participants.encode(modified, forKey: MemberKey(stringValue: "\(member)")) }
+        try container.encode(modified, forKey: .modified)
+        try container.encodeIfPresent(lastMessage, forKey: .lastMessage)
+    }
 }
 
-/// LOGIN response: `{profile, chats[], contacts[], time}`; `time` is the server clock (milliseconds) to store
-/// as the next last-sync.
+/// LOGIN response: `{profile, chats[], contacts[], time}`, parsed by PyMax `pymax/types/domain/login.py`
+/// (`LoginResponse`); `time` is the server clock (milliseconds) to store as the next last-sync.
 public struct LoginResponse: Codable, Hashable, Sendable {
-    /// The user's own profile (wire key `profile`).
+    /// The user's own profile, `{contact, profileOptions}` (wire key `profile`).
     public var profile: Profile
     /// The user's chats modified after `chatsSync`, newest first, at most `chatsCount` (wire key `chats`).
     public var chats: [ChatSummary]
-    /// The other members of the user's chats when `contactsSync` was 0, else empty (wire key `contacts`).
+    /// The other members of the user's chats when `contactsSync` was "never synced", else empty (wire key
+    /// `contacts`).
     public var contacts: [Contact]
     /// The server clock in milliseconds since the Unix epoch, the next last-sync to store (wire key `time`).
     public var time: Int64
@@ -113,67 +253,119 @@ public struct LoginResponse: Codable, Hashable, Sendable {
     }
 }
 
-/// CHAT_HISTORY request: `{chatId, from, forward, backward}`.
+/// CHAT_HISTORY request, paged by server time: `{chatId, from, forward, backward, backwardTime?, forwardTime?,
+/// getChat?, getMessages?, itemType?, interactive?}` (PyMax `pymax/api/messages/payloads.py`, `ChatHistoryPayload`).
 ///
-/// Asks for up to `backward` messages with ids at or below `from` and up to `forward` messages above it,
-/// in ascending id order.
+/// Asks for up to `backward` messages with `time` at or before `from` and up to `forward` messages after it, in
+/// ascending order. `from` is server milliseconds since the Unix epoch (PyMax sends the current time for "newest").
+/// The optional keys are accepted and ignored by the model's server.
 public struct ChatHistoryRequest: Codable, Hashable, Sendable {
     /// The chat whose history is asked for (wire key `chatId`).
     public var chatId: Int64
-    /// The message id the page is anchored at (wire key `from`).
+    /// The server time in milliseconds the page is anchored at (wire key `from`).
     public var from: Int64
-    /// How many messages with ids above `from` to return at most (wire key `forward`).
+    /// How many messages after `from` to return at most (wire key `forward`).
     public var forward: Int
-    /// How many messages with ids at or below `from` to return at most (wire key `backward`).
+    /// How many messages at or before `from` to return at most (wire key `backward`).
     public var backward: Int
+    /// Whether the client wants messages at all (wire key `getMessages`); nil means yes.
+    public var getMessages: Bool?
 
-    /// Creates a CHAT_HISTORY request for `chatId` around message id `from`; `forward` and `backward` are counts.
-    public init(chatId: Int64, from: Int64, forward: Int, backward: Int) {
+    /// Creates a CHAT_HISTORY request for `chatId` around server time `from` (milliseconds); `forward` and
+    /// `backward` are counts.
+    public init(chatId: Int64, from: Int64, forward: Int, backward: Int, getMessages: Bool? = nil) {
         self.chatId = chatId
         self.from = from
         self.forward = forward
         self.backward = backward
+        self.getMessages = getMessages
+    }
+
+    private enum CodingKeys: String, CodingKey { case chatId, from, forward, backward, getMessages }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        chatId = try container.decode(Int64.self, forKey: .chatId)
+        from = try container.decode(Int64.self, forKey: .from)
+        forward = try container.decodeIfPresent(Int.self, forKey: .forward) ?? 0
+        backward = try container.decodeIfPresent(Int.self, forKey: .backward) ?? 0
+        getMessages = try container.decodeIfPresent(Bool.self, forKey: .getMessages)
     }
 }
 
-/// CHAT_HISTORY response: `{messages[]}` in ascending id order.
+/// CHAT_HISTORY response: `{messages[]}` in ascending time order.
 public struct ChatHistoryResponse: Codable, Hashable, Sendable {
-    /// The page of messages in ascending id order (wire key `messages`).
+    /// The page of messages in ascending time (and id) order (wire key `messages`).
     public var messages: [ChatMessage]
 
-    /// Creates a CHAT_HISTORY response from `messages` in ascending id order.
+    /// Creates a CHAT_HISTORY response from `messages` in ascending order.
     public init(messages: [ChatMessage]) { self.messages = messages }
 }
 
-/// CHAT_MARK request: `{chatId, mark}`, the newest message id the user has read.
+/// CHAT_MARK request: `{type, chatId, messageId, mark}` (PyMax `pymax/api/messages/payloads.py`,
+/// `ReadMessagesPayload`): the newest message read, `mark` being the client's time of reading in milliseconds.
 public struct ChatMarkRequest: Codable, Hashable, Sendable {
+    /// The read kind, `"READ_MESSAGE"` (wire key `type`).
+    public var type: String
     /// The chat being marked read (wire key `chatId`).
     public var chatId: Int64
-    /// The newest message id the user has read (wire key `mark`).
+    /// The newest message id the user has read (wire key `messageId`).
+    public var messageId: Int64
+    /// When it was read, milliseconds since the Unix epoch (wire key `mark`).
     public var mark: Int64
 
-    /// Creates a CHAT_MARK request marking `chatId` read up to message id `mark`.
-    public init(chatId: Int64, mark: Int64) {
+    /// Creates a CHAT_MARK request marking `chatId` read up to message `messageId` at time `mark` (milliseconds).
+    public init(chatId: Int64, messageId: Int64, mark: Int64, type: String = "READ_MESSAGE") {
+        self.type = type
         self.chatId = chatId
+        self.messageId = messageId
         self.mark = mark
     }
 }
 
-/// MSG_SEND request: `{chatId, message: {text, cid, attaches[]}}`.
+/// CHAT_MARK response: `{unread, mark}` (PyMax `pymax/types/domain/message.py`, `ReadState`, requires both).
+public struct ChatMarkResponse: Codable, Hashable, Sendable {
+    /// Messages of the chat still unread by the user (wire key `unread`).
+    public var unread: Int
+    /// The stored read time, milliseconds (wire key `mark`).
+    public var mark: Int64
+
+    /// Creates a CHAT_MARK response.
+    public init(unread: Int, mark: Int64) {
+        self.unread = unread
+        self.mark = mark
+    }
+}
+
+/// MSG_SEND request: `{chatId, message: {text, cid, elements[], attaches[]}, notify}`
+/// (PyMax `pymax/api/messages/payloads.py`, `SendMessagePayload`).
 public struct MsgSendRequest: Codable, Hashable, Sendable {
     /// The chat to send into (wire key `chatId`).
     public var chatId: Int64
     /// The message to send, with its idempotency key `cid` (wire key `message`).
     public var message: OutgoingMessage
+    /// Whether the other members get a notification (wire key `notify`; absent means true).
+    public var notify: Bool
 
     /// Creates a MSG_SEND request sending `message` into `chatId`.
-    public init(chatId: Int64, message: OutgoingMessage) {
+    public init(chatId: Int64, message: OutgoingMessage, notify: Bool = true) {
         self.chatId = chatId
         self.message = message
+        self.notify = notify
+    }
+
+    private enum CodingKeys: String, CodingKey { case chatId, message, notify }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        chatId = try container.decode(Int64.self, forKey: .chatId)
+        message = try container.decode(OutgoingMessage.self, forKey: .message)
+        notify = try container.decodeIfPresent(Bool.self, forKey: .notify) ?? true
     }
 }
 
 /// MSG_SEND response: `{chatId, message}`, the stored message (the original one when `cid` was seen before).
+/// PyMax `pymax/types/domain/message.py` unwraps `message` and takes `chatId` beside it.
 public struct MsgSendResponse: Codable, Hashable, Sendable {
     /// The chat the message was stored in (wire key `chatId`).
     public var chatId: Int64
@@ -205,20 +397,21 @@ public struct PhotoUploadResponse: Codable, Hashable, Sendable {
     public init(photoToken: String) { self.photoToken = photoToken }
 }
 
-/// PING request: `{interactive}`; the response is an empty map.
+/// PING request: `{interactive}`; the response is an empty map. PyMax `pymax/app.py` pings every 30 s.
 public struct PingRequest: Codable, Hashable, Sendable {
-    /// The client's interactive flag; the server ignores it and keep-alive pings send `false` (wire key `interactive`).
+    /// Whether the user is looking at the app; the server ignores it (wire key `interactive`).
     public var interactive: Bool
 
     /// Creates a PING request; the reference client's keep-alive pings send `interactive: false`.
     public init(interactive: Bool) { self.interactive = interactive }
 }
 
-/// NOTIF_MESSAGE push: `{chatId, message}`, a new message in a chat the user belongs to.
+/// NOTIF_MESSAGE push (`cmd` 0): `{chatId, message}`, a new, edited (`status` EDITED) or removed (REMOVED)
+/// message in a chat the user belongs to. PyMax `pymax/dispatch/resolvers.py` tells the three apart by `status`.
 public struct NotifMessage: Codable, Hashable, Sendable {
-    /// The chat the new message belongs to (wire key `chatId`).
+    /// The chat the message belongs to (wire key `chatId`).
     public var chatId: Int64
-    /// The new message (wire key `message`).
+    /// The message (wire key `message`).
     public var message: ChatMessage
 
     /// Creates a NOTIF_MESSAGE push for `message` in `chatId`.
@@ -228,33 +421,45 @@ public struct NotifMessage: Codable, Hashable, Sendable {
     }
 }
 
-/// NOTIF_MARK push: `{chatId, userId, mark}`, another member read up to message id `mark`.
+/// NOTIF_MARK push (`cmd` 0): `{chatId, userId, mark, setAsUnread}` (PyMax `pymax/types/events/mark.py`, which
+/// requires all four): a member read the chat at time `mark` (milliseconds).
 public struct NotifMark: Codable, Hashable, Sendable {
     /// The chat that was read (wire key `chatId`).
     public var chatId: Int64
     /// The member who read it (wire key `userId`).
     public var userId: Int64
-    /// The newest message id that member has read (wire key `mark`).
+    /// When it was read, milliseconds (wire key `mark`).
     public var mark: Int64
+    /// Whether the chat was marked unread instead (wire key `setAsUnread`).
+    public var setAsUnread: Bool
 
-    /// Creates a NOTIF_MARK push: `userId` read `chatId` up to message id `mark`.
-    public init(chatId: Int64, userId: Int64, mark: Int64) {
+    /// Creates a NOTIF_MARK push: `userId` read `chatId` at time `mark`.
+    public init(chatId: Int64, userId: Int64, mark: Int64, setAsUnread: Bool = false) {
         self.chatId = chatId
         self.userId = userId
         self.mark = mark
+        self.setAsUnread = setAsUnread
     }
 }
 
-/// An error frame's payload (`cmd` 3): `{error, message}`, a machine code such as `"login.token"` and text.
+/// An error frame's payload (`cmd` 3) in the field's shape: `{error, message, localizedMessage, title}`
+/// (PyMax `pymax/types/domain/error.py`, `MaxApiError`, which requires `error` and `message`).
 public struct ErrorPayload: Codable, Hashable, Sendable {
     /// A machine-readable error code such as `"login.token"` (wire key `error`).
     public var error: String
     /// A human-readable explanation (wire key `message`).
     public var message: String
+    /// The explanation for showing to a user (wire key `localizedMessage`).
+    public var localizedMessage: String?
+    /// A short heading (wire key `title`).
+    public var title: String?
 
-    /// Creates an error payload with machine code `error` and text `message`.
-    public init(error: String, message: String) {
+    /// Creates an error payload with machine code `error` and text `message`; `localizedMessage` defaults to the
+    /// text and `title` to `"Error"`.
+    public init(error: String, message: String, localizedMessage: String? = nil, title: String? = "Error") {
         self.error = error
         self.message = message
+        self.localizedMessage = localizedMessage ?? message
+        self.title = title
     }
 }

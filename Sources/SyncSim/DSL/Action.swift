@@ -29,6 +29,12 @@ public enum Action: Hashable, Sendable {
     case postFromOtherDevice(client: String, chat: String, text: String)
     /// A checkpoint: `condition` must hold at this instant. No side effect.
     case check(Condition)
+    /// Another device of the user edits the user's newest message in `chat` to `text` (MSG_EDIT; the chat's
+    /// connected members get a NOTIF_MESSAGE with `status` EDITED).
+    case editMessage(client: String, chat: String, text: String)
+    /// Another device of the user deletes the user's newest message in `chat` (MSG_DELETE; the chat's connected
+    /// members get a NOTIF_MSG_DELETE).
+    case deleteMessage(client: String, chat: String)
 
     // MARK: Faults
 
@@ -96,7 +102,8 @@ public enum Action: Hashable, Sendable {
             .outage(let client, _, _), .lossBurst(let client, _, _), .delaySpike(let client, _, _),
             .clog(let client), .release(let client), .changeProfile(let client, _), .halfOpen(let client),
             .skewClock(let client, _), .markRead(let client, _), .closeChat(let client, _),
-            .postFromOtherDevice(let client, _, _), .delayPushes(let client, _, _), .connectivity(let client, _):
+            .postFromOtherDevice(let client, _, _), .delayPushes(let client, _, _), .connectivity(let client, _),
+            .editMessage(let client, _, _), .deleteMessage(let client, _):
             client
         case .pushLoss(let client, _, _), .pushDuplication(let client, _, _), .holdResponses(_, let client, _):
             client
@@ -110,7 +117,7 @@ public enum Action: Hashable, Sendable {
         switch self {
         case .openChat(_, let chat), .scroll(_, let chat, _, _), .sendText(_, let chat, _),
             .sendPhoto(_, let chat, _, _), .markRead(_, let chat), .closeChat(_, let chat),
-            .postFromOtherDevice(_, let chat, _):
+            .postFromOtherDevice(_, let chat, _), .editMessage(_, let chat, _), .deleteMessage(_, let chat):
             chat
         default: nil
         }

@@ -59,7 +59,7 @@ public enum Condition: Hashable, Sendable, CustomStringConvertible {
         case .textOnScreen(let client, let chat, let text):
             let screen = world.screen(of: client)
             guard screen.openChat == chat else { return false }
-            if screen.localEchoes.contains(where: { $0.text == text }) { return true }
+            if screen.localEchoes.contains(where: { $0.chat == chat && $0.text == text }) { return true }
             let visible = Set(screen.visibleMessageIds)
             return world.cachedMessages(of: client, in: chat).contains { visible.contains($0.id) && $0.text == text }
         case .readUpToNewest(let client, let chat):

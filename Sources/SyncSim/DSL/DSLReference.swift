@@ -115,7 +115,8 @@ public enum DSLReference {
             "2. Add it to `Catalog.all` in `Scenarios/Catalog.swift` (Swift on Linux has no runtime discovery).",
             "3. Rebuild: `swift build` (the binary is `.build/debug/syncsim`), or `swift run syncsim ...` which",
             "   rebuilds first. A `syncsim` on your PATH runs the scenarios it was built with: reinstall it after",
-            "   adding one.",
+            "   adding one, with `make install PREFIX=~/.local` (release build into `~/.local/bin`; put that on the",
+            "   PATH), so every printed `reproduce:` line works when pasted.",
             "4. Run it: `syncsim run NAME` (each failure prints a `reproduce:` line to paste), `--shrink` to reduce a",
             "   failure (`--shrink-out FILE` writes the reduced scenario as a compilable `extension Catalog`).",
             "5. Regenerate the compiled printouts the tests check:",
@@ -288,6 +289,8 @@ public enum DSLReference {
         .sendPhoto(client: "alice", chat: "alice+bob", bytes: 180_000, caption: "cat"),
         .markRead(client: "alice", chat: "alice+bob"),
         .postFromOtherDevice(client: "alice", chat: "alice+bob", text: "from the web"),
+        .editMessage(client: "alice", chat: "alice+bob", text: "see you at 7"),
+        .deleteMessage(client: "alice", chat: "alice+bob"),
         .background(client: "alice"),
         .foreground(client: "alice"),
         .restartApp(client: "alice"),
@@ -334,6 +337,14 @@ public enum DSLReference {
                                     "The user sends a text (a send task with a cid).")
         case .sendPhoto: return make("SendPhoto", "SendPhoto(from: String, bytes: Int, caption: String = \"\", in: String)",
                                      "Processes, uploads `bytes` bytes to the CDN, then sends the photo message.")
+        case .editMessage:
+            return make("EditMessage", "EditMessage(from: String, in: String, text: String)",
+                        "Another device of the user edits the user's newest message in the chat (MSG_EDIT; members "
+                            + "get NOTIF_MESSAGE with status EDITED).")
+        case .deleteMessage:
+            return make("DeleteMessage", "DeleteMessage(from: String, in: String)",
+                        "Another device of the user deletes the user's newest message in the chat (MSG_DELETE; a "
+                            + "REMOVED tombstone, members get NOTIF_MSG_DELETE).")
         case .markRead: return make("MarkRead", "MarkRead(_ client: String, _ chat: String)",
                                     "The user reads the chat up to its newest cached message (CHAT_MARK).")
         case .postFromOtherDevice:

@@ -97,6 +97,10 @@ extension Scenario {
         switch action {
         case .openChat(let client, let chat):
             return "OpenChat(\(L.string(client)), \(L.string(chat)))"
+        case .editMessage(let client, let chat, let text):
+            return "EditMessage(from: \(L.string(client)), in: \(L.string(chat)), text: \(L.string(text)))"
+        case .deleteMessage(let client, let chat):
+            return "DeleteMessage(from: \(L.string(client)), in: \(L.string(chat)))"
         case .scroll(let client, let chat, let direction, let messages):
             let word = direction == .up ? "ScrollUp" : "ScrollDown"
             return "\(word)(\(L.string(client)), in: \(L.string(chat)), messages: \(L.integer(messages)))"

@@ -24,6 +24,12 @@ extension World {
         case .sendPhoto(_, let chat, let bytes, let caption):
             guard let index, let chatId = chatId(chat) else { return }
             user(index, .sendPhoto(chatId: chatId, sizeBytes: bytes, caption: caption))
+        case .editMessage(_, let chat, let text):
+            guard let index, let chatId = chatId(chat), let id = newestMessage(of: index, in: chatId) else { return }
+            applyServer(server.edit(chatId: chatId, messageId: id, editor: clients[index].userId, text: text, now: now))
+        case .deleteMessage(_, let chat):
+            guard let index, let chatId = chatId(chat), let id = newestMessage(of: index, in: chatId) else { return }
+            applyServer(server.delete(chatId: chatId, messageId: id, deleter: clients[index].userId, now: now))
         case .background:
             if let index { background(index) }
         case .foreground:
@@ -102,6 +108,11 @@ extension World {
             guard let index else { return }
             connectivity(index, change)
         }
+    }
+
+    /// The newest message client `index`'s user sent to a chat that is not removed, if any.
+    private func newestMessage(of index: Int, in chatId: Int64) -> Int64? {
+        server.messages(inChat: chatId).last { $0.sender == clients[index].userId && !$0.isRemoved }?.id
     }
 
     private func user(_ index: Int, _ action: UserAction) {

@@ -12,6 +12,8 @@ struct RealSocketServer {
         var connections = 0
         var framesReceived = 0
         var framesSent = 0
+        /// Frames sent with a compressed payload (flag byte non-zero).
+        var framesCompressed = 0
     }
 
     private struct Connection {
@@ -36,6 +38,10 @@ struct RealSocketServer {
     /// The link profile every connection is shaped by, or nil for loopback speed.
     let profile: LinkProfile?
     let log: (String) -> Void
+    /// Where each frame in and out is written as one JSON line (header in hex, payload decoded), if anywhere.
+    var frameLog: ((String) -> Void)?
+    /// A file descriptor to read control lines from (`drop`, `drop USER_ID`), e.g. 0 for standard input.
+    var controlDescriptor: Int32?
 
     /// The port the listener is bound to.
     var port: UInt16 { PosixSocket.localPort(listener) }
@@ -58,10 +64,44 @@ struct RealSocketServer {
         var timers: [(id: ServerTimerID, at: SimInstant)] = []
         var summary = Summary()
         var nextId = 1
+        var controlBuffer: [UInt8] = []
         let end = SimInstant.start + duration
         defer {
             for connection in connections { PosixSocket.close(connection.fd) }
             PosixSocket.close(listener)
+        }
+
+        func logFrame(_ direction: String, _ id: ServerConnectionID, header: [UInt8], frame: Frame) {
+            guard let frameLog else { return }
+            var line = "{\"t\":\(clock.now.nanosecondsSinceStart / 1_000_000),\"dir\":\"\(direction)\",\"conn\":\(id.rawValue),"
+            line += "\"header\":\"" + header.map { String($0, radix: 16).leftPadded(to: 2) }.joined() + "\","
+            line += "\"cmd\":\(frame.cmd.rawValue),\"seq\":\(frame.seq),\"opcode\":\(frame.opcode.rawValue),"
+            line += "\"opcodeName\":\"\(frame.opcode)\",\"payload\":"
+            JSONWriter.write(frame.payload, into: &line)
+            frameLog(line + "}")
+        }
+
+        /// Closes a connection on the operator's word, as a server dropping it would (no FIN from the client).
+        func drop(_ index: Int, now: SimInstant) {
+            let id = connections[index].id
+            PosixSocket.close(connections[index].fd)
+            connections.remove(at: index)
+            log("serve: \(id) dropped on the control channel")
+            perform(server.handle(.connectionClosed(id), now: now))
+        }
+
+        func control(_ line: Substring, now: SimInstant) {
+            let words = line.split(separator: " ")
+            guard words.first == "drop" else {
+                log("serve: unknown control line '\(line)'; known: drop, drop USER_ID")
+                return
+            }
+            let userId = words.count > 1 ? Int64(words[1]) : nil
+            let logged = Dictionary(server.openConnections.map { ($0.connection, $0.userId) }, uniquingKeysWith: { a, _ in a })
+            for index in connections.indices.reversed() {
+                let owner = logged[connections[index].id] ?? nil
+                if userId == nil || owner == userId { drop(index, now: now) }
+            }
         }
 
         func perform(_ actions: [ServerAction]) {
@@ -70,13 +110,20 @@ struct RealSocketServer {
                 case .send(let packet, let id):
                     guard let index = connections.firstIndex(where: { $0.id == id }) else { continue }
                     var bytes: [UInt8] = []
-                    guard (try? encoder.encode(Frame(packet: packet), into: &bytes)) != nil else { continue }
+                    let frame = Frame(packet: packet)
+                    guard (try? encoder.encode(frame, into: &bytes)) != nil else { continue }
+                    var sent = false
                     if connections[index].downlink != nil {
                         let at = connections[index].downlink!.arrival(ofBytes: bytes.count, at: clock.now)
                         connections[index].outgoing.append((at, bytes))
-                        summary.framesSent += 1
+                        sent = true
                     } else if (try? PosixSocket.writeAll(connections[index].fd, bytes)) != nil {
+                        sent = true
+                    }
+                    if sent {
                         summary.framesSent += 1
+                        if bytes[6] != 0 { summary.framesCompressed += 1 }
+                        logFrame("out", id, header: Array(bytes.prefix(FrameHeader.byteCount)), frame: frame)
                     }
                 case .close(let id):
                     guard let index = connections.firstIndex(where: { $0.id == id }) else { continue }
@@ -101,9 +148,24 @@ struct RealSocketServer {
             }
             let shaped = connections.flatMap { $0.outgoing.map(\.at) + $0.incoming.map(\.at) }
             let wake = (timers.map(\.at) + shaped).min().map { min($0, end) } ?? end
-            let readable = PosixSocket.poll([listener] + connections.map(\.fd),
+            let readable = PosixSocket.poll([listener] + connections.map(\.fd) + (controlDescriptor.map { [$0] } ?? []),
                                             timeoutMilliseconds: clock.milliseconds(until: wake, cap: 100))
             let now = clock.now
+            if let controlDescriptor, readable.contains(controlDescriptor) {
+                switch PosixSocket.read(controlDescriptor) {
+                case .bytes(let bytes):
+                    controlBuffer += bytes
+                    while let newline = controlBuffer.firstIndex(of: 10) {
+                        let line = String(decoding: controlBuffer[..<newline], as: UTF8.self)
+                        controlBuffer.removeSubrange(...newline)
+                        control(Substring(line).trimmingWhitespace, now: now)
+                    }
+                case .closed:
+                    self.controlDescriptor = nil
+                case .wouldBlock:
+                    break
+                }
+            }
             for (index, timer) in timers.enumerated().reversed() where timer.at <= now {
                 timers.remove(at: index)
                 perform(server.handle(.timerFired(timer.id), now: now))
@@ -132,7 +194,7 @@ struct RealSocketServer {
                 log("serve: \(id) accepted")
                 perform(server.handle(.connectionOpened(id), now: now))
             }
-            for fd in readable where fd != listener {
+            for fd in readable where fd != listener && fd != controlDescriptor {
                 guard let index = connections.firstIndex(where: { $0.fd == fd }) else { continue }
                 let id = connections[index].id
                 switch PosixSocket.read(fd) {
@@ -158,9 +220,11 @@ struct RealSocketServer {
                             connections[index].decoder = decoder
                             connections[index].buffer = buffer
                         }
-                        while let frame = try decoder.decode(&buffer) {
+                        while let decoded = try decoder.decodeFrame(&buffer) {
                             summary.framesReceived += 1
-                            if let packet = try? Packet(frame: frame) { packets.append(packet) }
+                            let header = (try? decoded.header.bytes()) ?? []
+                            logFrame("in", id, header: header, frame: decoded.frame)
+                            if let packet = try? Packet(frame: decoded.frame) { packets.append(packet) }
                         }
                     } catch {
                         log("serve: \(id) sent bytes that are not frames (\(error)); closing it")
@@ -179,5 +243,20 @@ struct RealSocketServer {
             }
         }
         return summary
+    }
+}
+
+extension String {
+    fileprivate func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
+    }
+}
+
+extension Substring {
+    fileprivate var trimmingWhitespace: Substring {
+        var result = self
+        while let first = result.first, first.isWhitespace { result.removeFirst() }
+        while let last = result.last, last.isWhitespace { result.removeLast() }
+        return result
     }
 }

@@ -9,7 +9,7 @@ import SyncProtocol
 public struct FrameHeaderScanner: Hashable, Sendable {
     /// How bytes 1-3 of a header split between cmd and seq.
     public var layout: HeaderLayout
-    /// Largest payload length a plausible header may announce, in bytes (default 8 MiB, as `FrameDecoder`).
+    /// Largest payload length a plausible header may announce, in bytes (default 5 MiB, as `FrameDecoder`).
     public var maxPayloadBytes: Int
 
     /// A scanner for `layout` accepting payload lengths up to `maxPayloadBytes` bytes.

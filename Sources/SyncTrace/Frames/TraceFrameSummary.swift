@@ -58,6 +58,9 @@ public struct TraceFrameSummary: Hashable, Sendable {
             for frame in connection.frames {
                 var count = counts[frame.opcode] ?? OpcodeCount(opcode: frame.opcode)
                 switch frame.cmd {
+                case .request where frame.direction == .serverToClient && frame.opcode.isNotification:
+                    // The field sends pushes as requests from the server (`cmd` 0); nothing answers them.
+                    count.pushes += 1
                 case .request:
                     count.requests += 1
                     if waiting[frame.direction, default: [:]].updateValue(frame, forKey: frame.seq) != nil {

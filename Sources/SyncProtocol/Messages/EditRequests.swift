@@ -1,0 +1,158 @@
+/// A client's description of its device and app, the `userAgent` map of SESSION_INIT (and of a mobile LOGIN).
+///
+/// Keys as PyMax `pymax/api/session/payloads.py` (`MobileUserAgentPayload`) sends them; only `deviceType`
+/// (`"ANDROID"`, `"IOS"`, `"DESKTOP"` or `"WEB"`, `pymax/api/session/enums.py`) is required by the model's server.
+public struct UserAgent: Codable, Hashable, Sendable {
+    /// `"ANDROID"`, `"IOS"`, `"DESKTOP"` or `"WEB"` (wire key `deviceType`).
+    public var deviceType: String
+    /// The app's version string (wire key `appVersion`).
+    public var appVersion: String?
+    /// The operating system's version (wire key `osVersion`).
+    public var osVersion: String?
+    /// The device's model or browser name (wire key `deviceName`).
+    public var deviceName: String?
+    /// The app's build number; mobile only (wire key `buildNumber`).
+    public var buildNumber: Int?
+    /// The IANA time zone name (wire key `timezone`).
+    public var timezone: String?
+    /// The language code (wire key `locale`).
+    public var locale: String?
+
+    /// Creates a user agent of `deviceType`.
+    public init(
+        deviceType: String, appVersion: String? = nil, osVersion: String? = nil, deviceName: String? = nil,
+        buildNumber: Int? = nil, timezone: String? = nil, locale: String? = nil
+    ) {
+        self.deviceType = deviceType
+        self.appVersion = appVersion
+        self.osVersion = osVersion
+        self.deviceName = deviceName
+        self.buildNumber = buildNumber
+        self.timezone = timezone
+        self.locale = locale
+    }
+}
+
+/// MSG_EDIT (67) request: `{chatId, messageId, text, elements[], attachments[]}`
+/// (PyMax `pymax/api/messages/payloads.py`, `EditMessagePayload`).
+public struct MsgEditRequest: Codable, Hashable, Sendable {
+    /// The chat of the message (wire key `chatId`).
+    public var chatId: Int64
+    /// The message to edit (wire key `messageId`).
+    public var messageId: Int64
+    /// The new text (wire key `text`; absent means empty).
+    public var text: String
+    /// Formatting ranges of the new text (wire key `elements`).
+    public var elements: [MessageElement]
+
+    /// Creates a MSG_EDIT request replacing message `messageId`'s text in `chatId`.
+    public init(chatId: Int64, messageId: Int64, text: String, elements: [MessageElement] = []) {
+        self.chatId = chatId
+        self.messageId = messageId
+        self.text = text
+        self.elements = elements
+    }
+
+    private enum CodingKeys: String, CodingKey { case chatId, messageId, text, elements }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        chatId = try container.decode(Int64.self, forKey: .chatId)
+        messageId = try container.decode(Int64.self, forKey: .messageId)
+        text = try container.decodeIfPresent(String.self, forKey: .text) ?? ""
+        elements = try container.decodeIfPresent([MessageElement].self, forKey: .elements) ?? []
+    }
+}
+
+/// MSG_EDIT response: `{message}`, the edited message with `status` EDITED (PyMax reads the `message` key).
+public struct MsgEditResponse: Codable, Hashable, Sendable {
+    /// The edited message (wire key `message`).
+    public var message: ChatMessage
+
+    /// Creates a MSG_EDIT response.
+    public init(message: ChatMessage) { self.message = message }
+}
+
+/// MSG_DELETE (66) request: `{chatId, messageIds[], forMe}` (PyMax `pymax/api/messages/payloads.py`,
+/// `DeleteMessagePayload`). The response is an empty map.
+public struct MsgDeleteRequest: Codable, Hashable, Sendable {
+    /// The chat of the messages (wire key `chatId`).
+    public var chatId: Int64
+    /// The messages to delete (wire key `messageIds`).
+    public var messageIds: [Int64]
+    /// Delete for the sender only; the model's server deletes for everyone either way (wire key `forMe`).
+    public var forMe: Bool
+
+    /// Creates a MSG_DELETE request.
+    public init(chatId: Int64, messageIds: [Int64], forMe: Bool = false) {
+        self.chatId = chatId
+        self.messageIds = messageIds
+        self.forMe = forMe
+    }
+
+    private enum CodingKeys: String, CodingKey { case chatId, messageIds, forMe }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        chatId = try container.decode(Int64.self, forKey: .chatId)
+        messageIds = try container.decode([Int64].self, forKey: .messageIds)
+        forMe = try container.decodeIfPresent(Bool.self, forKey: .forMe) ?? false
+    }
+}
+
+/// NOTIF_MSG_DELETE (142) push (`cmd` 0): `{chatId, chat?, messageIds[], ttl, updateTime?}`.
+///
+/// The field's push carries the whole chat, from which PyMax `pymax/types/events/message.py`
+/// (`MessageDeleteEvent`) takes the chat id; `chatId` is sent beside it for clients that read it directly.
+public struct NotifMsgDelete: Codable, Hashable, Sendable {
+    /// The chat of the deleted messages (wire key `chatId`).
+    public var chatId: Int64
+    /// The chat as a chat-list entry, if the server sends it (wire key `chat`).
+    public var chat: ChatSummary?
+    /// The deleted messages (wire key `messageIds`).
+    public var messageIds: [Int64]
+    /// Whether the messages expired rather than being deleted (wire key `ttl`).
+    public var ttl: Bool?
+    /// When they were deleted, server milliseconds (wire key `updateTime`, SyncSim's own; field clients ignore it).
+    public var updateTime: Int64?
+
+    /// Creates a NOTIF_MSG_DELETE push.
+    public init(
+        chatId: Int64, messageIds: [Int64], updateTime: Int64? = nil, chat: ChatSummary? = nil, ttl: Bool? = false
+    ) {
+        self.chatId = chatId
+        self.chat = chat
+        self.messageIds = messageIds
+        self.ttl = ttl
+        self.updateTime = updateTime
+    }
+}
+
+/// CHATS_LIST (53) request: `{marker, count?}` (PyMax `pymax/api/chats/payloads.py`, `FetchChatsPayload`):
+/// the user's chats modified at or before server time `marker` (milliseconds), newest first.
+public struct ChatsListRequest: Codable, Hashable, Sendable {
+    /// Server milliseconds; chats modified at or before it are listed (wire key `marker`).
+    public var marker: Int64
+    /// The most chats to list; nil lets the server choose (wire key `count`).
+    public var count: Int?
+
+    /// Creates a CHATS_LIST request.
+    public init(marker: Int64, count: Int? = nil) {
+        self.marker = marker
+        self.count = count
+    }
+}
+
+/// CHATS_LIST response: `{chats[], marker?}`; `marker` is where the next page starts, absent after the last page.
+public struct ChatsListResponse: Codable, Hashable, Sendable {
+    /// The chats, newest first (wire key `chats`).
+    public var chats: [ChatSummary]
+    /// The `marker` of the next page, nil when this page holds the oldest chat (wire key `marker`).
+    public var marker: Int64?
+
+    /// Creates a CHATS_LIST response.
+    public init(chats: [ChatSummary], marker: Int64?) {
+        self.chats = chats
+        self.marker = marker
+    }
+}

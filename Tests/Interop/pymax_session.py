@@ -1,0 +1,306 @@
+#!/usr/bin/env python3
+"""Drives the real field client PyMax (PyPI maxapi-python 2.5.0, MIT) through a whole session against
+`syncsim serve`, through PyMax's public API only.
+
+Only what a user of PyMax may set is changed: host, port, TLS off, the login token and device settings (the web
+shape is PyMax's own web user agent). Protocol behaviour is PyMax's: its handshake, login, ping loop (every 30 s,
+fixed in pymax/app.py), reconnect loop and event dispatch.
+
+Steps (each names itself on failure, with the last frames of the server's frame log: hex header + payload):
+  login, list-chats, history, resend-same-cid, push, edit-delete-push, drop-and-reconnect, ping.
+
+Usage: pymax_session.py --syncsim PATH --shape mobile|web --workdir DIR [--ping-seconds 75]
+Exit code 0 when every step passed, 1 when one failed (the step and frames are printed), 2 for usage errors.
+"""
+import argparse
+import asyncio
+import json
+import os
+import subprocess
+import sys
+import time
+
+from pymax import Client, ExtraConfig
+from pymax.protocol import OutboundFrame
+from pymax.protocol.tcp import TcpProtocol
+
+HISTORY = 60
+CHAT_NAME_HINT = "alice+bob"
+
+
+class StepFailed(Exception):
+    def __init__(self, step, detail):
+        super().__init__(f"{step}: {detail}")
+        self.step = step
+        self.detail = detail
+
+
+def check(step, condition, detail):
+    if not condition:
+        raise StepFailed(step, detail)
+
+
+class Server:
+    """`syncsim serve` on a free port with a frame log and a control channel on its standard input."""
+
+    def __init__(self, syncsim, workdir, duration):
+        self.frame_log = os.path.join(workdir, "frames.jsonl")
+        self.stderr_path = os.path.join(workdir, "serve.log")
+        self.stderr = open(self.stderr_path, "w+")
+        self.process = subprocess.Popen(
+            [syncsim, "serve", "--port", "0", "--history", str(HISTORY), "--duration", str(duration),
+             "--frame-log", self.frame_log, "--control-stdin"],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.stderr, text=True)
+        deadline = time.time() + 30
+        self.port = None
+        while time.time() < deadline and self.port is None:
+            time.sleep(0.05)
+            with open(self.stderr_path) as log:
+                first = log.readline()
+            if "listening on 127.0.0.1:" in first:
+                self.port = int(first.split("127.0.0.1:")[1].split()[0])
+        if self.port is None:
+            raise StepFailed("serve", "syncsim serve printed no port: " + open(self.stderr_path).read())
+
+    def control(self, line):
+        self.process.stdin.write(line + "\n")
+        self.process.stdin.flush()
+
+    def frames(self):
+        try:
+            with open(self.frame_log) as log:
+                return [json.loads(line) for line in log if line.strip()]
+        except FileNotFoundError:
+            return []
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+        summary = self.process.stdout.read() if self.process.stdout else ""
+        return summary
+
+
+def describe(frame):
+    payload = json.dumps(frame["payload"], ensure_ascii=False)
+    if len(payload) > 400:
+        payload = payload[:400] + "..."
+    return (f"  {frame['t'] / 1000:8.3f}s {frame['dir']:3} conn {frame['conn']} header {frame['header']} "
+            f"{frame['opcodeName']} cmd {frame['cmd']} seq {frame['seq']}: {payload}")
+
+
+def make_client(port, token, shape, workdir, name):
+    """A PyMax TCP client: only host, port, TLS, token and device settings differ from PyMax's defaults."""
+    settings = dict(host="127.0.0.1", port=port, use_ssl=False, token=token)
+    if shape == "web":
+        settings["user_agent"] = ExtraConfig().generate_web_user_agent()
+    directory = os.path.join(workdir, name)
+    os.makedirs(directory, exist_ok=True)
+    return Client(phone="+70000000000", work_dir=directory, extra_config=ExtraConfig(**settings))
+
+
+async def wait_for(event, seconds, step, detail):
+    try:
+        await asyncio.wait_for(event.wait(), seconds)
+    except asyncio.TimeoutError:
+        raise StepFailed(step, detail)
+
+
+async def raw_resend(port, token, chat_id, text, cid):
+    """Re-sends a MSG_SEND with a cid PyMax already used, on a second connection, with PyMax's own codec
+    (pymax.protocol.tcp.TcpProtocol): what a client retrying after a lost answer does. Returns the answer."""
+    protocol = TcpProtocol()
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+
+    async def call(seq, opcode, payload):
+        writer.write(protocol.encode(OutboundFrame(ver=10, opcode=opcode, cmd=0, seq=seq, payload=payload)))
+        await writer.drain()
+        while True:
+            header = await reader.readexactly(10)
+            length = int.from_bytes(header[6:10], "big") & 0xFFFFFF
+            frame = protocol.decode(header + await reader.readexactly(length))
+            if frame.seq == seq and frame.cmd in (1, 3):
+                return frame
+
+    try:
+        agent = ExtraConfig().generate_web_user_agent().to_web_payload()
+        await call(0, 6, {"userAgent": agent, "deviceId": "interop-resend"})
+        await call(1, 19, {"token": token, "chatsCount": 40, "interactive": True, "chatsSync": -1,
+                           "contactsSync": -1, "presenceSync": -1, "draftsSync": -1})
+        message = {"text": text, "cid": cid, "elements": [], "attaches": []}
+        return await call(2, 64, {"chatId": chat_id, "message": message, "notify": True})
+    finally:
+        writer.close()
+
+
+async def session(args, server):
+    alice = make_client(server.port, "token-alice", args.shape, args.workdir, "alice")
+    bob = make_client(server.port, "token-bob", "mobile", args.workdir, "bob")
+    started = {"alice": asyncio.Event(), "bob": asyncio.Event()}
+    starts = {"alice": 0}
+    restarted = asyncio.Event()
+    disconnected = asyncio.Event()
+    pushed, edited, deleted = [], [], []
+    got_push, got_edit, got_delete = asyncio.Event(), asyncio.Event(), asyncio.Event()
+    away_text = "sent while alice was away"
+    chat = {}
+
+    @alice.on_start()
+    async def alice_started(client):
+        starts["alice"] += 1
+        started["alice"].set()
+        if starts["alice"] > 1:
+            restarted.set()
+
+    @bob.on_start()
+    async def bob_started(client):
+        started["bob"].set()
+
+    @alice.on_message()
+    async def alice_message(message, client):
+        pushed.append(message)
+        got_push.set()
+
+    @alice.on_message_edit()
+    async def alice_edit(message, client):
+        edited.append(message)
+        got_edit.set()
+
+    @alice.on_message_delete()
+    async def alice_delete(event, client):
+        deleted.append(event)
+        got_delete.set()
+
+    @alice.on_disconnect()
+    async def alice_lost(exception, reconnect, delay):
+        disconnected.set()
+        if chat:
+            await bob.send_message(chat["id"], away_text)
+
+    tasks = [asyncio.create_task(alice.start()), asyncio.create_task(bob.start())]
+    session_start = time.monotonic()
+    step = "login"
+    try:
+        await wait_for(started["bob"], 20, step, "bob's PyMax never finished SESSION_INIT + LOGIN")
+        await wait_for(started["alice"], 20, step, "alice's PyMax never finished SESSION_INIT + LOGIN")
+        check(step, alice.me is not None and alice.me.contact.id > 0, f"no profile: {alice.me}")
+        check(step, alice.chats, f"LOGIN listed no chats: {alice.chats}")
+        bob_id = bob.me.contact.id
+        dialog = next((c for c in alice.chats if bob_id in c.participants), None)
+        check(step, dialog is not None, f"no chat with bob ({bob_id}) in {[c.id for c in alice.chats]}")
+        chat["id"] = dialog.id
+        check(step, dialog.last_message is not None and dialog.last_message.type == "USER",
+              f"chat without a typed last message: {dialog.last_message}")
+
+        step = "list-chats"
+        listed = await alice.fetch_chats()
+        check(step, dialog.id in [c.id for c in listed], f"CHATS_LIST gave {[c.id for c in listed]}")
+
+        step = "history"
+        newest = await alice.fetch_history(dialog.id, backward=40)
+        check(step, len(newest) == 40, f"newest page has {len(newest)} messages, expected 40")
+        times = [m.time for m in newest]
+        check(step, times == sorted(times) and len(set(times)) == 40, f"page not in time order: {times}")
+        older = await alice.fetch_history(dialog.id, from_time=newest[0].time, backward=40)
+        check(step, older and older[-1].id == newest[0].id,
+              f"page from time {newest[0].time} ends at {older[-1].id if older else None}, expected {newest[0].id}")
+        ids = {m.id for m in newest} | {m.id for m in older}
+        check(step, len(ids) == HISTORY, f"two pages cover {len(ids)} messages, expected all {HISTORY}")
+        compressed = [f for f in server.frames()
+                      if f["dir"] == "out" and f["opcode"] == 49 and f["header"][12:14] != "00"]
+        check(step, compressed, "no CHAT_HISTORY answer went compressed")
+
+        step = "resend-same-cid"
+        sent = await alice.send_message(dialog.id, "hello from PyMax")
+        check(step, sent.id > 0 and sent.cid, f"MSG_SEND answer without id or cid: {sent}")
+        again = await raw_resend(server.port, "token-alice", dialog.id, "hello from PyMax", sent.cid)
+        check(step, again.cmd == 1 and again.payload["message"]["id"] == sent.id,
+              f"re-send answered {again.cmd} {again.payload}, expected message {sent.id}")
+        page = await alice.fetch_history(dialog.id, backward=5)
+        check(step, [m.cid for m in page].count(sent.cid) == 1, f"cid {sent.cid} stored {[m.id for m in page]}")
+
+        step = "push"
+        from_bob = await bob.send_message(dialog.id, "a push for alice")
+        await wait_for(got_push, 10, step, "alice's on_message handler never fired")
+        check(step, pushed[-1].id == from_bob.id and pushed[-1].text == "a push for alice", f"got {pushed[-1]}")
+
+        step = "edit-delete-push"
+        await bob.edit_message(dialog.id, from_bob.id, "an edited push")
+        await wait_for(got_edit, 10, step, "alice's on_message_edit handler never fired")
+        check(step, edited[-1].text == "an edited push", f"edit event {edited[-1]}")
+        await bob.delete_message(dialog.id, [from_bob.id], for_me=False)
+        await wait_for(got_delete, 10, step, "alice's on_message_delete handler never fired")
+        check(step, deleted[-1].message_ids == [from_bob.id], f"delete event {deleted[-1]}")
+
+        step = "drop-and-reconnect"
+        server.control(f"drop {alice.me.contact.id}")
+        await wait_for(disconnected, 10, step, "alice's PyMax never noticed the dropped connection")
+        await wait_for(restarted, 20, step, "alice's PyMax did not reconnect and log in again")
+        caught = next((c for c in alice.chats or [] if c.id == dialog.id), None)
+        check(step, caught is not None and caught.last_message is not None
+              and caught.last_message.text == away_text,
+              f"LOGIN after reconnect did not bring the message sent meanwhile: {caught}")
+
+        step = "ping"
+        await asyncio.sleep(max(0, args.ping_seconds - (time.monotonic() - session_start)))
+        check(step, alice.is_connected, "alice is no longer connected")
+        tokens = {}
+        for f in server.frames():
+            if f["dir"] == "in" and f["opcode"] == 19:
+                tokens[f["conn"]] = f["payload"].get("token")
+        pings = [f for f in server.frames()
+                 if f["dir"] == "in" and f["opcode"] == 1 and tokens.get(f["conn"]) == "token-alice"]
+        answered = [f for f in server.frames()
+                    if f["dir"] == "out" and f["opcode"] == 1 and tokens.get(f["conn"]) == "token-alice"]
+        span = (pings[-1]["t"] - pings[0]["t"]) / 1000 if pings else 0
+        check(step, len(pings) >= 3 and span >= 55 and len(answered) >= len(pings) - 1,
+              f"{len(pings)} pings over {span:.0f} s, {len(answered)} answered")
+        print(f"pymax {args.shape}: every step passed ({len(pings)} pings over {span:.0f} s, "
+              f"{time.monotonic() - session_start:.0f} s)")
+    except StepFailed:
+        raise
+    except Exception as error:
+        raise StepFailed(step, f"PyMax raised {error!r}")
+    finally:
+        for client in (alice, bob):
+            try:
+                await asyncio.wait_for(client.close(), 10)
+            except Exception:
+                pass
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--syncsim", required=True)
+    parser.add_argument("--shape", choices=["mobile", "web"], required=True)
+    parser.add_argument("--workdir", required=True)
+    parser.add_argument("--ping-seconds", type=float, default=75)
+    args = parser.parse_args()
+    os.makedirs(args.workdir, exist_ok=True)
+    server = None
+    try:
+        server = Server(args.syncsim, args.workdir, duration=int(args.ping_seconds) + 120)
+        asyncio.run(session(args, server))
+        return 0
+    except StepFailed as failure:
+        print(f"pymax {args.shape}: FAILED at step {failure.step}: {failure.detail}")
+        if server is not None:
+            print("last frames (server view; header in hex):")
+            for frame in server.frames()[-8:]:
+                print(describe(frame))
+        return 1
+    finally:
+        if server is not None:
+            summary = server.stop()
+            if summary.strip():
+                print(summary.strip())
+
+
+if __name__ == "__main__":
+    sys.exit(main())

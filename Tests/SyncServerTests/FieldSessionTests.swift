@@ -1,0 +1,155 @@
+import SimCore
+import SyncProtocol
+import Testing
+@testable import SyncServer
+
+/// The server against field-shaped requests (the shapes PyMax 2.5.0 sends), driven packet by packet.
+@Suite struct FieldSessionTests {
+    var server = SyncServer(generator: SeededGenerator(seed: 1))
+    var seq: UInt16 = 1
+    let now = SimInstant.start
+
+    init() {
+        server.addUser(id: 1, name: "alice", token: "t-alice")
+        server.addUser(id: 2, name: "bob", token: "t-bob")
+        server.addChat(id: 100, members: [1, 2], now: now)
+        for connection in 1...2 { _ = server.handle(.connectionOpened(ServerConnectionID(rawValue: connection)), now: now) }
+    }
+
+    mutating func call(_ opcode: Opcode, _ payload: MessagePackValue, on connection: Int = 1) -> [Packet] {
+        let frame = Frame(cmd: .request, seq: seq, opcode: opcode, payload: payload)
+        seq &+= 1
+        let packet = try! Packet(frame: frame)
+        return server.handle(.packetReceived(packet, on: ServerConnectionID(rawValue: connection)), now: now)
+            .compactMap { if case .send(let packet, _) = $0 { packet } else { nil } }
+    }
+
+    static func map(_ pairs: [(String, MessagePackValue)]) -> MessagePackValue {
+        .map(pairs.map { MessagePackPair(.string($0.0), $0.1) })
+    }
+
+    static let userAgent = map([("deviceType", .string("ANDROID")), ("appVersion", .string("26.37.1")),
+                                ("buildNumber", .uint(6790))])
+
+    mutating func login(_ token: String, on connection: Int = 1) -> [Packet] {
+        _ = call(.sessionInit, Self.map([("mt_instanceid", .string("i")), ("userAgent", Self.userAgent),
+                                         ("clientSessionId", .uint(5)), ("deviceId", .string("d"))]), on: connection)
+        return call(.login, Self.map([("userAgent", Self.userAgent), ("token", .string(token)),
+                                      ("chatsSync", .int(-1)), ("contactsSync", .int(-1)),
+                                      ("chatCacheFingerprint", .binary([1, 2])), ("interactive", .bool(true))]),
+                    on: connection)
+    }
+
+    @Test("mobile and web SESSION_INIT shapes are answered with a calls seed") mutating func sessionInit() {
+        let mobile = call(.sessionInit, Self.map([("mt_instanceid", .string("i")), ("userAgent", Self.userAgent),
+                                                  ("clientSessionId", .uint(5)), ("deviceId", .string("d"))]))
+        let web = call(.sessionInit, Self.map([("userAgent", Self.map([("deviceType", .string("WEB"))])),
+                                               ("deviceId", .string("w"))]), on: 2)
+        for packets in [mobile, web] {
+            guard case .sessionInitResponse(let response) = packets.first?.body else {
+                Issue.record("expected a SESSION_INIT response, got \(packets)")
+                continue
+            }
+            #expect(response.callsSeed != 0)
+        }
+    }
+
+    @Test("a SESSION_INIT without userAgent is an error naming the key") mutating func sessionInitMissingKey() {
+        let packets = call(.sessionInit, Self.map([("deviceId", .string("d")), ("clientVersion", .string("x"))]))
+        guard case .error(let error) = packets.first?.body else {
+            Issue.record("expected an error, got \(packets)")
+            return
+        }
+        #expect(error.error == "proto.payload")
+        #expect(error.message.contains("userAgent"))
+        #expect(error.localizedMessage != nil && error.title != nil)
+    }
+
+    @Test("a first LOGIN (-1, no chatsCount) lists every chat with type, owner and the contacts")
+    mutating func firstLogin() {
+        server.seedHistory(chatId: 100, sender: 2, texts: ["hello"], now: now)
+        guard case .loginResponse(let response) = login("t-alice").last?.body else {
+            Issue.record("expected a LOGIN response")
+            return
+        }
+        #expect(response.profile == Profile(id: 1, name: "alice"))
+        #expect(response.chats.map(\.id) == [100])
+        #expect(response.chats.first?.type == "DIALOG" && response.chats.first?.owner == 1)
+        #expect(response.contacts.map(\.id) == [2])
+    }
+
+    @Test("every unsupported opcode gets a four-key error naming it") mutating func unsupported() {
+        _ = login("t-alice")
+        for raw: UInt16 in [48, 2, 999] {
+            let packets = call(Opcode(rawValue: raw), Self.map([]))
+            guard case .error(let error) = packets.first?.body, packets.first?.cmd == .error else {
+                Issue.record("expected an error for \(raw), got \(packets)")
+                continue
+            }
+            #expect(error.error == "proto.opcode")
+            #expect(error.message.contains("opcode \(raw)"))
+        }
+        #expect(call(.log, Self.map([("events", .array([]))])).first?.body == .empty)
+    }
+
+    @Test("MSG_SEND twice with one cid stores one message; edit and delete push to the other member")
+    mutating func sendEditDelete() {
+        _ = login("t-alice")
+        _ = login("t-bob", on: 2)
+        let message = Self.map([("text", .string("hi")), ("cid", .uint(1_764_000_000_123)),
+                                ("elements", .array([])), ("attaches", .array([]))])
+        let send = Self.map([("chatId", .uint(100)), ("message", message), ("notify", .bool(true))])
+        let first = call(.msgSend, send)
+        let second = call(.msgSend, send)
+        #expect(server.messages(inChat: 100).count == 1)
+        #expect(first.filter(\.isPush).count == 1 && second.filter(\.isPush).isEmpty)
+        #expect(first.first?.body == second.first?.body)
+        let id = server.messages(inChat: 100)[0].id
+        let edit = call(.msgEdit, Self.map([("chatId", .uint(100)), ("messageId", .int(id)),
+                                            ("text", .string("hi!")), ("elements", .array([]))]))
+        guard case .msgEditResponse(let edited) = edit.first?.body,
+              case .notifMessage(let push) = edit.last?.body, edit.last?.cmd == .request else {
+            Issue.record("expected a MSG_EDIT response and a push, got \(edit)")
+            return
+        }
+        #expect(edited.message.status == "EDITED" && push.message == edited.message)
+        let delete = call(.msgDelete, Self.map([("chatId", .uint(100)), ("messageIds", .array([.int(id)])),
+                                                ("forMe", .bool(false))]))
+        #expect(delete.first?.body == .empty)
+        guard case .notifMsgDelete(let removal) = delete.last?.body else {
+            Issue.record("expected NOTIF_MSG_DELETE, got \(delete)")
+            return
+        }
+        #expect(removal.messageIds == [id])
+        #expect(server.messages(inChat: 100)[0].isRemoved)
+        #expect(server.versions(ofMessage: id, inChat: 100).map(\.text) == ["hi", "hi!", ""])
+        let third = call(.msgSend, send)
+        #expect(server.messages(inChat: 100).count == 1 && third.filter(\.isPush).isEmpty)
+    }
+
+    @Test("CHATS_LIST pages chats at or before the marker, newest first") mutating func chatsList() {
+        server.addChat(id: 200, members: [1, 2, 3], now: now + .seconds(Int64(1)))
+        _ = login("t-alice")
+        let marker = server.serverTimeMilliseconds(at: now + .seconds(Int64(5)))
+        guard case .chatsListResponse(let all) = call(.chatsList, Self.map([("marker", .int(marker))])).first?.body
+        else {
+            Issue.record("expected a CHATS_LIST response")
+            return
+        }
+        #expect(all.chats.map(\.id) == [200, 100] && all.marker == nil)
+        #expect(all.chats.first?.type == "CHAT")
+    }
+
+    @Test("CHAT_MARK answers {unread, mark}") mutating func chatMark() {
+        server.seedHistory(chatId: 100, sender: 2, texts: ["a", "b"], now: now)
+        _ = login("t-alice")
+        let first = server.messages(inChat: 100)[0].id
+        let packets = call(.chatMark, Self.map([("type", .string("READ_MESSAGE")), ("chatId", .uint(100)),
+                                                ("messageId", .int(first)), ("mark", .int(5))]))
+        guard case .chatMarkResponse(let response) = packets.first?.body else {
+            Issue.record("expected a CHAT_MARK response, got \(packets)")
+            return
+        }
+        #expect(response.unread == 1)
+    }
+}
