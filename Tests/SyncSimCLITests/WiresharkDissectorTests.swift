@@ -226,4 +226,13 @@ import Testing
         #expect(text.contains("CHAT_HISTORY response, seq 7"))
         #expect(text.contains("PING response, seq 8"))
     }
+
+    @Test("the dissector's opcode names are the protocol's: every named opcode, nothing else")
+    func opcodeNames() throws {
+        let lua = try String(contentsOfFile: Self.plugin, encoding: .utf8)
+        let table = lua.components(separatedBy: "local opcode_names = {")[1].components(separatedBy: "\n}")[0]
+        let entries = table.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        let expected = (0...UInt16(4_096)).compactMap { raw in Opcode(rawValue: raw).name.map { "[\(raw)] = \"\($0)\"," } }
+        #expect(entries == expected)
+    }
 }
