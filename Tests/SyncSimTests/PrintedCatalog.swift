@@ -294,7 +294,7 @@ enum PrintedCatalog {
                 At(.minutes(8)) { ScrollUp("alice", in: "alice+bob", messages: 1000) }
             }
             Expect {
-                Invariants(.C1, .C2, .C3, .C4, .C5, .C6, .V1)
+                Invariants(.C1, .C2, .C3, .C4, .C5, .C6, .C7, .V1)
                 Eventually(within: .minutes(14), .historyComplete(client: "alice", chat: "alice+bob"))
             }
         },
