@@ -3,9 +3,10 @@ import SyncSim
 /// The scenario catalog: a plain list, since Swift on Linux has no runtime discovery.
 ///
 /// Each scenario is a `static let` in an extension in this folder, with a `///` comment saying what field
-/// behaviour it reproduces. Add a new one to `all`. Engine parameter and metric names used here are the
-/// reference engine's and the world's: `historyPageSize`, `requestTimeout`, `initialSeq`; metrics
-/// `loginAttempts`, `reconnects`.
+/// behaviour it reproduces, and tags (`ScenarioTag`: its area, `.fieldBug`, `.slow`) that `syncsim run --tag` selects
+/// by. Add a new one to `all`; the catalog is compiled into `syncsim`, so rebuild (`make run`, `make install`).
+/// Engine parameter and metric names used here are the reference engine's and the world's: `historyPageSize`,
+/// `requestTimeout`, `initialSeq`; metrics `loginAttempts`, `reconnects`.
 public enum Catalog {
     /// Every catalog scenario, in the order `syncsim list` and `syncsim run` show them.
     public static let all: [Scenario] = [

@@ -61,7 +61,7 @@ extension Catalog {
         "seq-wrap-long-pending",
         summary: "seq wraps at 65536 while an old request is pending; no seq is reused and responses match",
         seeds: [221, 222],
-        tags: [.connection]
+        tags: [.connection, .slow]
     ) {
         Server(history: ["alice+bob": 100])
         Client(

@@ -11,6 +11,16 @@ import Testing
         .deletingLastPathComponent()
     private static let plugin = root.appendingPathComponent("tools/wireshark/syncsim.lua").path
 
+    /// The environment with HOME in an empty folder, so tshark loads this checkout's plugin, not an installed copy
+    /// (`make wireshark-plugin`), and no personal preferences.
+    private static let isolatedEnvironment: [String: String] = {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("syncsim-tshark-home-\(UUID().uuidString)")
+        try? FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        var environment = ProcessInfo.processInfo.environment
+        environment["HOME"] = home.path
+        return environment
+    }()
+
     /// tshark's path, or nil.
     private static let tshark: String? = {
         let directories = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map(String.init)
@@ -55,6 +65,7 @@ import Testing
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
+        process.environment = Self.isolatedEnvironment
         try process.run()
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
@@ -74,6 +85,22 @@ import Testing
         return frames.sorted()
     }
 
+    /// The captures in Fixtures/replay (written by `syncsim run --pcap`).
+    static let replayCaptures: [String] = {
+        let directory = root.appendingPathComponent("Fixtures/replay")
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        return names.filter { $0.hasSuffix(".pcapng") }.sorted()
+    }()
+
+    /// Every golden vector of Fixtures/wire: a `.bin` stream with the `.jsonl` lines `decode` prints for it (the
+    /// streams that end in a fault have no `.jsonl`). A name with `cmd16` uses the cmd16-seq8 layout.
+    static let wireVectors: [String] = {
+        let directory = root.appendingPathComponent("Fixtures/wire")
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        return names.filter { $0.hasSuffix(".jsonl") }.map { String($0.dropLast(6)) }
+            .filter { names.contains($0 + ".bin") }.sorted()
+    }()
+
     @Test("a run's pcapng: tshark with the plugin dissects every frame as syncsim decode does",
           arguments: [("reconnect-during-send", "1"), ("photo-on-2g-link-drop", "21")])
     func runCapture(scenario: String, seed: String) throws {
@@ -90,7 +117,7 @@ import Testing
     }
 
     @Test("the replay fixtures: tshark with the plugin dissects every frame as syncsim decode does",
-          arguments: ["clock-skew-last-sync-seed1.pcapng", "offline-sends-in-order-seed341.pcapng"])
+          arguments: replayCaptures)
     func replayFixture(name: String) throws {
         guard let tshark = Self.tshark else { return }
         let path = Self.root.appendingPathComponent("Fixtures/replay/\(name)").path
@@ -100,10 +127,10 @@ import Testing
     }
 
     @Test("the Fixtures/wire streams, carried in 100-byte TCP segments: the same frames, LZ4 and cmd16 layout included",
-          arguments: [("history-page-compressed", nil), ("login-response", nil), ("push-notif-message", nil),
-                      ("unknown-opcode", nil), ("session-cmd16", "cmd16-seq8")] as [(String, String?)])
-    func wireFixture(name: String, layout: String?) throws {
+          arguments: wireVectors)
+    func wireFixture(name: String) throws {
         guard let tshark = Self.tshark else { return }
+        let layout: String? = name.contains("cmd16") ? "cmd16-seq8" : nil
         let stream = try [UInt8](Data(contentsOf: Self.root.appendingPathComponent("Fixtures/wire/\(name).bin")))
         var connection = SyntheticTCPConnection(
             client: TCPEndpoint(address: SyntheticTCPConnection.syntheticAddress(host: 3), port: 40_000),
@@ -126,7 +153,7 @@ import Testing
     @Test("display filters select by opcode, seq and cmd")
     func filters() throws {
         guard let tshark = Self.tshark else { return }
-        let path = Self.root.appendingPathComponent("Fixtures/replay/offline-sends-in-order-seed341.pcapng").path
+        let path = Self.root.appendingPathComponent("Fixtures/replay/\(try #require(Self.replayCaptures.last))").path
         let all = try tsharkFrames(tshark, path)
         let sends = try tsharkFrames(tshark, path, filter: "syncsim.opcode == 64 && syncsim.cmd == 0")
         #expect(!sends.isEmpty)
@@ -156,6 +183,7 @@ import Testing
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
+        process.environment = Self.isolatedEnvironment
         try process.run()
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
@@ -164,5 +192,47 @@ import Testing
         #expect(text.contains("payload: map ("))
         #expect(text.contains("messages: array ("))
         #expect(!text.contains("Malformed"))
+    }
+
+    @Test("a zstd payload (flag 0xFF) is shown as zstd, and the frame after it is still dissected")
+    func zstdPayload() throws {
+        guard let tshark = Self.tshark else { return }
+        // CHAT_HISTORY response seq 7, flag 0xFF, 8 payload bytes starting with the zstd magic number; then a PING.
+        let zstd: [UInt8] = [10, 1, 0, 7, 0, 49, 0xFF, 0, 0, 8, 0x28, 0xB5, 0x2F, 0xFD, 0, 0, 0, 0]
+        let ping: [UInt8] = [10, 1, 0, 8, 0, 1, 0, 0, 0, 1, 0x80]
+        var connection = SyntheticTCPConnection(
+            client: TCPEndpoint(address: SyntheticTCPConnection.syntheticAddress(host: 3), port: 40_000),
+            server: TCPEndpoint(address: SyntheticTCPConnection.syntheticAddress(host: 1), port: 5443))
+        var writer = PcapngWriter(interfaces: [.init(name: "wire")])
+        for (index, packet) in (connection.open() + connection.send(zstd + ping, .serverToClient)).enumerated() {
+            writer.append(packet, timestamp: CaptureTimestamp(nanosecondsSinceEpoch: Int64(index) * 1_000_000))
+        }
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("syncsim-zstd-\(UUID().uuidString).pcapng").path
+        try writer.write(to: path)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: tshark)
+        process.arguments = ["-r", path, "-X", "lua_script:\(Self.plugin)", "-Y", "syncsim", "-O", "syncsim", "-V"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        process.environment = Self.isolatedEnvironment
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(text.contains("Compression flag: 0xff"), "\(text)")
+        #expect(text.contains("Compression: zstd"))
+        #expect(text.contains("zstd payload (not decompressed by the Lua dissector)"))
+        #expect(text.contains("CHAT_HISTORY response, seq 7"))
+        #expect(text.contains("PING response, seq 8"))
+    }
+
+    @Test("the dissector's opcode names are the protocol's: every named opcode, nothing else")
+    func opcodeNames() throws {
+        let lua = try String(contentsOfFile: Self.plugin, encoding: .utf8)
+        let table = lua.components(separatedBy: "local opcode_names = {")[1].components(separatedBy: "\n}")[0]
+        let entries = table.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        let expected = (0...UInt16(4_096)).compactMap { raw in Opcode(rawValue: raw).name.map { "[\(raw)] = \"\($0)\"," } }
+        #expect(entries == expected)
     }
 }

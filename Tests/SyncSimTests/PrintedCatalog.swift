@@ -508,7 +508,7 @@ enum PrintedCatalog {
                 Eventually(within: .minutes(4), .converged)
             }
         },
-        Scenario("seq-wrap-long-pending", summary: "seq wraps at 65536 while an old request is pending; no seq is reused and responses match", seeds: [221, 222], tags: ["connection"]) {
+        Scenario("seq-wrap-long-pending", summary: "seq wraps at 65536 while an old request is pending; no seq is reused and responses match", seeds: [221, 222], tags: ["connection", "slow"]) {
             Server(history: ["alice+bob": 100])
             Client("alice", profile: .fourG, parameters: ["seqModulus": 256, "initialSeq": 250, "requestTimeout": .duration(.minutes(2))])
             Client("bob", profile: .fourG)

@@ -129,9 +129,11 @@ public enum DSLReference {
 
     static let topology: [Entry] = [
         Entry(word: "Scenario", signature: "Scenario(_ name: String, summary: String, seeds: [UInt64], "
-              + "runLength: SimDuration = .minutes(10)) { ... }",
-              about: "A named scenario: a body of the words below, pinned seeds, a run length in virtual time.",
-              example: "Scenario(\"reconnect-during-send\", summary: \"...\", seeds: [1, 2, 3]) { ... }"),
+              + "tags: [ScenarioTag] = [], runLength: SimDuration = .minutes(10)) { ... }",
+              about: "A named scenario: a body of the words below, pinned seeds, tags for `syncsim run --tag` "
+              + "(`.sending`, `.history`, `.connection`, `.fieldBug`, `.sweep`, `.photo`, `.slow`, or a string), "
+              + "a run length in virtual time.",
+              example: "Scenario(\"reconnect-during-send\", summary: \"...\", seeds: [1, 2, 3], tags: [.sending]) { ... }"),
         Entry(word: "Server", signature: "Server(parameters: ParameterSet = [:], history: KeyValuePairs<String, Int> = [:], "
               + "clockOffset: SimDuration = .zero)",
               about: "The virtual server; `history` seeds chats with that many messages; `clockOffset` shifts its clock.",
