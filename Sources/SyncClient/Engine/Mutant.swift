@@ -1,7 +1,9 @@
 /// A deliberately broken variant of the reference engine, each reproducing a known class of field bug.
 ///
 /// Checkers prove their worth by catching these (DESIGN.md §7). Select one by name at run time:
-/// `Mutant(rawValue: "parallel-sends")`.
+/// `Mutant(rawValue: "parallel-sends")`. Like FoundationDB's BUGGIFY, the engine consults its mutant at the points
+/// where it decides (`ReferenceClient.isMutant`); the data structures (`ChunkStore`, `RequestTracker`, the store)
+/// know nothing of mutants and hold only the correct algorithm.
 public enum Mutant: String, CaseIterable, Hashable, Sendable {
     /// A page that bridges two chunks merges them but does not cache the messages in the gap (C2).
     case mergeSkipsBridge = "merge-skips-bridge"

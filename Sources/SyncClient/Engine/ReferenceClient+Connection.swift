@@ -56,7 +56,7 @@ extension ReferenceClient {
     /// - Returns: false when there is no connection or every seq is in flight.
     mutating func sendRequest(_ opcode: Opcode, _ body: Packet.Body, purpose: RequestPurpose) -> Bool {
         guard let connection = state.connection, state != .connecting(connection) else { return false }
-        guard let seq = tracker.allocate() else {
+        guard let seq = allocateSeq() else {
             isWaitingForSeq = true
             return false
         }
@@ -67,6 +67,14 @@ extension ReferenceClient {
         metrics.requestsByOpcode[opcode, default: 0] += 1
         actions.append(.send(Packet(cmd: .request, seq: seq, opcode: opcode, body: body), on: connection))
         return true
+    }
+
+    /// The tracker's next free seq; the `seq-reuse-inflight` mutant counts on without skipping seqs in flight.
+    private mutating func allocateSeq() -> UInt16? {
+        guard isMutant(.seqReuseInflight) else { return tracker.allocate() }
+        let seq = UInt16(mutantNextSeq % parameters.seqModulus)
+        mutantNextSeq = (mutantNextSeq + 1) % parameters.seqModulus
+        return seq
     }
 
     mutating func receive(_ packet: Packet) {
@@ -116,7 +124,7 @@ extension ReferenceClient {
             guard runningTaskIds.contains(taskId), var task = tasks[taskId] else { return }
             task.photoToken = response.photoToken
             tasks[taskId] = task
-            store.save(task)
+            persist(task)
             startUpload(taskId)
         default:
             requestFailed(purpose, .error(ErrorPayload(error: "client.unexpectedBody", message: "\(body)")))
@@ -150,7 +158,13 @@ extension ReferenceClient {
             chatList[summary.id] = summary
             store.save(summary)
             if let last = summary.lastMessage {
-                insertSingle(last, chatId: summary.id, extendsTopChunk: isMutant(.gapIgnoredAfterLogin))
+                if isMutant(.gapIgnoredAfterLogin), let history = histories[summary.id], let top = history.topChunk,
+                   top.upper < last.id, let bound = history.message(id: top.upper) {
+                    // The mutant takes the entry as contiguous with the top chunk, as if nothing lay in between.
+                    insertPage([bound, last], chatId: summary.id, isStartOfHistory: false)
+                } else {
+                    insertSingle(last, chatId: summary.id)
+                }
             }
         }
         for contact in response.contacts {

@@ -2,9 +2,25 @@ import SimCore
 import SyncProtocol
 
 extension ReferenceClient {
-    mutating func insertSingle(_ message: ChatMessage, chatId: Int64, extendsTopChunk: Bool = false) {
-        histories[chatId, default: ChunkStore()].insertSingle(message, extendsTopChunk: extendsTopChunk)
+    mutating func insertSingle(_ message: ChatMessage, chatId: Int64) {
+        histories[chatId, default: ChunkStore()].insertSingle(message)
         store.save(message, chatId: chatId)
+        dirtyChats.insert(chatId)
+    }
+
+    /// Inserts a run of messages known to be contiguous on the server and stores the ones the cache kept.
+    mutating func insertPage(_ page: [ChatMessage], chatId: Int64, isStartOfHistory: Bool) {
+        var history = histories[chatId, default: ChunkStore()]
+        var kept = page
+        if isMutant(.mergeSkipsBridge), let first = page.first?.id, let last = page.last?.id {
+            // The mutant merges the chunks the page bridges but drops the page's messages in the gaps between them.
+            let bridged = history.chunks.filter { $0.overlaps(first, last) }
+            let gaps = zip(bridged, bridged.dropFirst()).map { ($0.upper, $1.lower) }
+            kept = page.filter { message in !gaps.contains { $0.0 < message.id && message.id < $0.1 } }
+        }
+        history.insertPage(kept, isStartOfHistory: isStartOfHistory)
+        histories[chatId] = history
+        for message in kept where history.message(id: message.id) != nil { store.save(message, chatId: chatId) }
         dirtyChats.insert(chatId)
     }
 
@@ -15,11 +31,8 @@ extension ReferenceClient {
         case .older: isStart = page.count < parameters.historyPageSize + 1
         case .newer: isStart = false
         }
-        var history = histories[chatId, default: ChunkStore()]
-        history.insertPage(page, isStartOfHistory: isStart, skipsBridge: isMutant(.mergeSkipsBridge))
-        histories[chatId] = history
-        for message in page where history.message(id: message.id) != nil { store.save(message, chatId: chatId) }
-        dirtyChats.insert(chatId)
+        insertPage(page, chatId: chatId, isStartOfHistory: isStart)
+        let history = histories[chatId] ?? ChunkStore()
         guard screen?.chatId == chatId else { return }
         defer {
             if screen?.chatId == chatId, screen?.needsNewestPage == true {

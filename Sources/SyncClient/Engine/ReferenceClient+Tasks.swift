@@ -14,10 +14,16 @@ extension ReferenceClient {
                    lastError: nil, messageId: nil)
     }
 
+    /// Writes a task row, except for the `tasks-not-persisted` mutant, whose queue lives in memory only.
+    func persist(_ task: TaskRecord) {
+        if isMutant(.tasksNotPersisted) { return }
+        store.save(task)
+    }
+
     mutating func enqueueText(chatId: Int64, text: String) {
         let task = makeTask(newTaskId(), .sendText, chatId: chatId, text: text, cid: newCid())
         tasks[task.id] = task
-        store.save(task)
+        persist(task)
         runTasks()
     }
 
@@ -31,7 +37,7 @@ extension ReferenceClient {
                      dependsOn: first + 1),
         ] {
             tasks[task.id] = task
-            store.save(task)
+            persist(task)
         }
         runTasks()
     }
@@ -56,7 +62,7 @@ extension ReferenceClient {
                     task.state = .failed
                     task.lastError = "dependency \(dependency.id) failed"
                     tasks[id] = task
-                    store.save(task)
+                    persist(task)
                     failedDependents = true
                 }
                 continue
@@ -126,7 +132,7 @@ extension ReferenceClient {
         task.messageId = messageId
         task.lastError = nil
         tasks[taskId] = task
-        store.save(task)
+        persist(task)
         runTasks()
     }
 
@@ -148,7 +154,7 @@ extension ReferenceClient {
             if isMutant(.resendNewCid) && task.kind.isSend { task.cid = newCid() }
         }
         tasks[taskId] = task
-        store.save(task)
+        persist(task)
         runTasks()
     }
 }

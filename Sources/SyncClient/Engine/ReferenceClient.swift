@@ -22,6 +22,8 @@ public struct ReferenceClient: SyncClientEngine {
     var hasConnectedBefore = false
     var nextConnectionNumber = 1
     var tracker: RequestTracker<RequestPurpose>
+    /// The `seq-reuse-inflight` mutant's own seq counter, which never skips a seq in flight.
+    var mutantNextSeq: Int
     var chatList: [Int64: ChatSummary] = [:]
     /// The user's contacts from LOGIN responses, by id.
     var contacts: [Int64: Contact] = [:]
@@ -131,10 +133,10 @@ public struct ReferenceClient: SyncClientEngine {
     public init(parameters: ClientParameters, database: SQLiteDatabase, generator: SeededGenerator) {
         self.parameters = parameters
         self.generator = generator
-        self.store = ClientStore(database: database, persistsTasks: parameters.mutant != .tasksNotPersisted)
-        self.tracker = RequestTracker(seqModulus: parameters.seqModulus,
-                                      reusesInFlightSeqs: parameters.mutant == .seqReuseInflight,
-                                      firstSeq: parameters.initialSeq)
+        self.store = ClientStore(database: database)
+        self.tracker = RequestTracker(seqModulus: parameters.seqModulus, firstSeq: parameters.initialSeq)
+        self.mutantNextSeq = ((parameters.initialSeq % parameters.seqModulus) + parameters.seqModulus)
+            % parameters.seqModulus
     }
 
     /// Moves the device clock by `offset` against server time (negative: behind), as a user or the network time

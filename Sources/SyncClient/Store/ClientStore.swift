@@ -8,12 +8,9 @@ import SyncProtocol
 /// file and throws); after that, a failing statement is a programmer error in our own schema, so it stops.
 struct ClientStore {
     let database: SQLiteDatabase
-    /// False for the `tasks-not-persisted` mutant: task rows are never written.
-    let persistsTasks: Bool
 
-    init(database: SQLiteDatabase, persistsTasks: Bool) {
+    init(database: SQLiteDatabase) {
         self.database = database
-        self.persistsTasks = persistsTasks
         do {
             try ClientDatabase.prepare(database)
         } catch {
@@ -54,7 +51,6 @@ struct ClientStore {
     }
 
     func save(_ task: TaskRecord) {
-        guard persistsTasks else { return }
         run("INSERT OR REPLACE INTO tasks VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", [
             .integer(task.id), .text(task.kind.rawValue), .text(task.state.rawValue), .integer(task.chatId),
             .text(task.text), .integer(Int64(task.sizeBytes)), .integer(task.cid),
