@@ -38,6 +38,20 @@ public enum Catalog {
         halfOpenSwitchThenRestart,
         loginRejectedBackoffGrows,
         pushBeforeCatchUp,
+        // Reference-engine defects (issue 12, part 1)
+        ownSendStaysOnScreen,
+        openChatAcrossReconnect,
+        readMarkKeptOffline,
+        uploadSurvivesLinkDrops,
+        // From public bug reports, second round (issue 12, part 2)
+        catchUpCursorFromLivePush,
+        retryAnsweredAlreadyExists,
+        outboxSurvivesOfflineRestart,
+        messageWaitsForAllUploads,
+        retryStormOnInstantErrors,
+        ownMessagesServerTime,
+        serverDetectsHalfOpen,
+        oneSessionPerDevice,
         // For parameter sweeps
         openAndScrollToStart,
         idleOnLossyLink,

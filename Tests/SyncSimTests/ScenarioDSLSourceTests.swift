@@ -60,8 +60,13 @@ import Testing
         // PrintedCatalog.swift holds the printouts as code, compiled with the tests.
         let printed = PrintedCatalog.all
         #expect(printed.count == Catalog.all.count, "regenerate PrintedCatalog.swift, see its header")
+        // A custom condition prints as a stub naming where it was written, which differs between the two.
+        func withoutStubSources(_ source: String) -> String {
+            source.replacing(/cannot be printed; see [^"]*"/, with: "cannot be printed\"")
+        }
         for (original, reread) in zip(Catalog.all, printed) {
-            #expect(reread.dslSource() == original.dslSource(), "\(original.name): regenerate PrintedCatalog.swift")
+            #expect(withoutStubSources(reread.dslSource()) == withoutStubSources(original.dslSource()),
+                    "\(original.name): regenerate PrintedCatalog.swift")
             #expect(reread.steps.map(\.action) == original.steps.map(\.action))
             #expect(reread.steps.map(\.timing) == original.steps.map(\.timing))
             #expect(reread.clients.map(\.name) == original.clients.map(\.name))
@@ -93,8 +98,16 @@ import Testing
                 static let all: [Scenario] = [
 
             """
-        for scenario in Catalog.all { text += scenario.dslSource(indent: 8) + ",\n" }
-        text += "    ]\n}\n"
+        // One static per scenario: a single array literal of every scenario makes one stack frame big enough to
+        // overflow a test worker thread's stack in debug builds.
+        let names = Catalog.all.indices.map { "scenario\($0)" }
+        for name in names { text += "        \(name),\n" }
+        text += "    ]\n"
+        for (name, scenario) in zip(names, Catalog.all) {
+            let source = scenario.dslSource(indent: 4)
+            text += "\n    static let \(name) = " + source.drop { $0 == " " } + "\n"
+        }
+        text += "}\n"
         let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .appendingPathComponent("PrintedCatalog.swift")
         try Data(text.utf8).write(to: path)

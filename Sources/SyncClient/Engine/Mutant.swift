@@ -25,4 +25,22 @@ public enum Mutant: String, CaseIterable, Hashable, Sendable {
     case seqReuseInflight = "seq-reuse-inflight"
     /// Requests in flight at a disconnect are forgotten without telling their owners, so tasks hang (P3, T5).
     case inflightDroppedOnDisconnect = "inflight-dropped-on-disconnect"
+    /// The first live push of a chat after LOGIN is taken as the catch-up cursor: it joins the chunk below across the
+    /// gap the LOGIN entry opened, so no gap is recorded (C2). fluux-messenger PR #534.
+    case catchUpFromLivePush = "catch-up-from-live-push"
+    /// A "duplicate" error answering a retried send (same cid, already stored) counts as a failure: the send is
+    /// retried until it fails for good although the server has it. stream-chat-react PR #2331.
+    case duplicateIsFailure = "duplicate-is-failure"
+    /// Sends enqueued while offline live in memory only: an app relaunch while still offline loses them (T1, T6).
+    /// Expensify/App #5987.
+    case outboxInMemoryWhileOffline = "outbox-in-memory-while-offline"
+    /// A message with several photos is sent once its first upload is done, with only the photos uploaded so far.
+    /// session-android PR #979.
+    case sendBeforeAllUploads = "send-before-all-uploads"
+    /// A task failing with an instant error is retried after 100 ms without counting an attempt: a retry storm
+    /// against a failing server. mtxclient #8.
+    case retryWithoutBackoff = "retry-without-backoff"
+    /// An acknowledged own message keeps the device clock's time instead of the server's, so it sorts by device
+    /// time (C3). wire-desktop #352.
+    case ownMessageDeviceTime = "own-message-device-time"
 }

@@ -111,13 +111,21 @@ extension ReferenceClient {
         case (.login, .loginResponse(let response)):
             guard case .loggingIn(let connection) = state else { return }
             loggedIn(response, connection: connection)
-        case (.ping, _), (.chatMark, _):
+        case (.ping, _):
             return
+        case (.chatMark(let chatId, let mark), _):
+            readMarkAcknowledged(chatId: chatId, mark)
         case (.history(let chatId, let load), .chatHistoryResponse(let response)):
             historyLoads[chatId] = nil
             receivePage(response.messages, chatId: chatId, load: load)
         case (.send(let taskId), .msgSendResponse(let response)):
-            insertSingle(response.message, chatId: response.chatId)
+            var message = response.message
+            if isMutant(.ownMessageDeviceTime), let task = tasks[taskId] {
+                // The mutant keeps the time the device clock showed when the user sent it.
+                message.time = parameters.deviceEpochMilliseconds + task.enqueuedAt.nanosecondsSinceStart / 1_000_000
+            }
+            insertSingle(message, chatId: response.chatId)
+            keepAcknowledgedOnScreen(message, chatId: response.chatId)
             if let task = tasks[taskId] { metrics.sendToAckLatencies.append(now - task.enqueuedAt) }
             finishTask(taskId, messageId: response.message.id)
         case (.photoToken(let taskId), .photoUploadResponse(let response)):
@@ -137,8 +145,8 @@ extension ReferenceClient {
             if failure != .disconnected { drop() }
         case .ping:
             if failure == .timeout { drop() }
-        case .chatMark:
-            return
+        case .chatMark(let chatId, _):
+            readMarkFailed(chatId: chatId)
         case .history(let chatId, _):
             historyLoads[chatId] = nil
             // The open chat asks again after a pause; after a disconnect, LOGIN resumes it instead.
@@ -153,6 +161,7 @@ extension ReferenceClient {
     private mutating func loggedIn(_ response: LoginResponse, connection: ClientConnectionID) {
         state = .online(connection)
         metrics.logins += 1
+        pushedChatsSinceLogin = []
         backoffAttempts = 0
         for summary in response.chats {
             chatList[summary.id] = summary
@@ -181,12 +190,22 @@ extension ReferenceClient {
         pingTimer = startTimer(.ping, at: now + parameters.pingInterval)
         runTasks()
         resumeScreen()
+        sendReadMarks()
     }
 
     private mutating func receivePush(_ packet: Packet) {
         guard case .notifMessage(let push) = packet.body else { return }
         let chunkCount = histories[push.chatId]?.chunks.count ?? 0
-        insertSingle(push.message, chatId: push.chatId)
+        if isMutant(.catchUpFromLivePush), !pushedChatsSinceLogin.contains(push.chatId),
+           let history = histories[push.chatId], history.chunks.count >= 2,
+           history.chunks[history.chunks.count - 1].upper < push.message.id,
+           let cursor = history.message(id: history.chunks[history.chunks.count - 2].upper) {
+            // The mutant takes the live message as its catch-up cursor: everything below it counts as caught up.
+            insertPage([cursor, push.message], chatId: push.chatId, isStartOfHistory: false)
+        } else {
+            insertSingle(push.message, chatId: push.chatId)
+        }
+        pushedChatsSinceLogin.insert(push.chatId)
         if screen?.chatId == push.chatId, (histories[push.chatId]?.chunks.count ?? 0) > chunkCount {
             screen?.needsNewestPage = true
             requestHistory(chatId: push.chatId, load: .newest)

@@ -45,6 +45,7 @@ extension ReferenceClient {
                history.chunk(containing: anchor) != top {
                 let ids = history.messageIds(in: top)
                 screen?.anchorId = ids[max(ids.startIndex, ids.endIndex - parameters.visibleMessageCount)]
+                screen?.followsNewest = true
             }
         }
         if screen?.isOpenComplete == false {
@@ -74,12 +75,19 @@ extension ReferenceClient {
         case .sendText(let chatId, let text):
             enqueueText(chatId: chatId, text: text)
         case .sendPhoto(let chatId, let sizeBytes, let caption):
-            enqueuePhoto(chatId: chatId, sizeBytes: sizeBytes, caption: caption)
+            enqueuePhotos(chatId: chatId, count: 1, sizeBytes: sizeBytes, caption: caption)
+        case .sendPhotos(let chatId, let count, let sizeBytes, let caption):
+            enqueuePhotos(chatId: chatId, count: count, sizeBytes: sizeBytes, caption: caption)
         }
     }
 
     /// After LOGIN: the open chat refreshes its newest page and resumes a scroll that waited for the network.
+    ///
+    /// Messages may have arrived while the client was away, beyond what its chunks hold: like an open, the newest
+    /// page moves the view to the newest messages, from where scrolling up bridges the gap.
     mutating func resumeScreen() {
+        guard screen != nil else { return }
+        screen?.awaitsNewestPage = true
         guard let screen else { return }
         requestHistory(chatId: screen.chatId, load: .newest)
         if screen.pendingScrollUp > 0, let anchor = screen.anchorId,
@@ -104,12 +112,9 @@ extension ReferenceClient {
         guard force || ids.count >= parameters.visibleMessageCount || top.isStartOfHistory else { return }
         current.isOpenComplete = true
         current.anchorId = ids[max(ids.startIndex, ids.endIndex - parameters.visibleMessageCount)]
+        current.followsNewest = true
         screen = current
         metrics.chatOpenTimes.append(now - current.openedAt)
-        if let newest = ids.last {
-            let mark = ChatMarkRequest(chatId: current.chatId, mark: newest)
-            _ = sendRequest(.chatMark, .chatMark(mark), purpose: .chatMark)
-        }
         prefetchIfNeeded()
     }
 
@@ -119,6 +124,10 @@ extension ReferenceClient {
         let ids = history.messageIds(in: chunk)
         let index = ids.firstIndex(of: anchor) ?? ids.startIndex
         let target = index - count
+        if count > 0, index > ids.startIndex || !chunk.isStartOfHistory {
+            current.followsNewest = false
+            current.ackedBelow = []
+        }
         if target >= ids.startIndex || chunk.isStartOfHistory {
             current.anchorId = ids[max(ids.startIndex, target)]
             current.pendingScrollUp = 0
@@ -144,6 +153,7 @@ extension ReferenceClient {
         let index = ids.firstIndex(of: anchor) ?? ids.startIndex
         let lastAnchor = max(ids.startIndex, ids.endIndex - parameters.visibleMessageCount)
         current.anchorId = ids[min(index + count, lastAnchor)]
+        if index + count >= lastAnchor, chunk == history.topChunk { current.followsNewest = true }
         screen = current
         if index + count + parameters.visibleMessageCount + parameters.prefetchDistance >= ids.endIndex,
            chunk != history.topChunk {
@@ -182,11 +192,43 @@ extension ReferenceClient {
         }
     }
 
+    /// The ids on screen: a window of the anchor's chunk, then the user's own acknowledged messages still waiting to
+    /// join that chunk (shown below it, where their local echo was).
     func visibleMessageIds() -> [Int64] {
         guard let current = screen, let anchor = current.anchorId, let history = histories[current.chatId],
               let chunk = history.chunk(containing: anchor) else { return [] }
         let ids = history.messageIds(in: chunk)
         let index = ids.firstIndex(of: anchor) ?? ids.startIndex
-        return Array(ids[index..<min(ids.endIndex, index + parameters.visibleMessageCount)])
+        let window = Array(ids[index..<min(ids.endIndex, index + parameters.visibleMessageCount)])
+        return window + current.ackedBelow.filter { !window.contains($0) }.sorted()
+    }
+
+    /// An own message was acknowledged: if the open chat shows the newest messages and the message lies outside the
+    /// chunk on screen, it stays shown below that chunk and the newest page is fetched to join it to the chunk.
+    mutating func keepAcknowledgedOnScreen(_ message: ChatMessage, chatId: Int64) {
+        guard let current = screen, current.chatId == chatId, current.isOpenComplete, current.followsNewest,
+              let anchor = current.anchorId, let chunk = histories[chatId]?.chunk(containing: anchor),
+              !(chunk.lower...chunk.upper).contains(message.id) else { return }
+        screen?.ackedBelow.append(message.id)
+        screen?.needsNewestPage = true
+        requestHistory(chatId: chatId, load: .newest)
+    }
+
+    /// After each event: a view that follows the newest messages moves down to the bottom of the top chunk once its
+    /// chunk is the top one; acknowledged messages that joined the chunk on screen leave the list shown below it;
+    /// the newest message on screen becomes the read mark.
+    mutating func settleScreen() {
+        guard var current = screen, current.isOpenComplete, let anchor = current.anchorId,
+              let history = histories[current.chatId], let chunk = history.chunk(containing: anchor) else { return }
+        let ids = history.messageIds(in: chunk)
+        if current.followsNewest, chunk == history.topChunk {
+            current.anchorId = ids[max(ids.startIndex, ids.endIndex - parameters.visibleMessageCount)]
+        }
+        current.ackedBelow.removeAll { chunk.lower <= $0 && $0 <= chunk.upper }
+        screen = current
+        if current.anchorId != anchor { prefetchIfNeeded() }
+        let index = current.anchorId.flatMap { ids.firstIndex(of: $0) } ?? ids.startIndex
+        let newest = ids[min(ids.endIndex, index + parameters.visibleMessageCount) - 1]
+        markSeen(chatId: current.chatId, newest)
     }
 }

@@ -39,6 +39,10 @@ public struct ReferenceClient: SyncClientEngine {
     var taskWakeup: (timer: ClientTimerID, at: SimInstant)?
     var pingTimer: ClientTimerID?
     var screen: Screen?
+    /// Read marks by chat id.
+    var readMarks: [Int64: ReadMark] = [:]
+    /// Chats with a push since the last LOGIN (for the `catch-up-from-live-push` mutant).
+    var pushedChatsSinceLogin: Set<Int64> = []
     var dirtyChats: Set<Int64> = []
     /// A task found every seq in flight; the next completed request wakes the queue.
     var isWaitingForSeq = false
@@ -70,7 +74,7 @@ public struct ReferenceClient: SyncClientEngine {
         case history(chatId: Int64, load: HistoryLoad)
         case send(taskId: Int64)
         case photoToken(taskId: Int64)
-        case chatMark
+        case chatMark(chatId: Int64, mark: Int64)
     }
 
     /// A CHAT_HISTORY request's shape.
@@ -121,6 +125,22 @@ public struct ReferenceClient: SyncClientEngine {
         /// The chat was opened and its newest page has not arrived yet: if the open completed from an older cached
         /// chunk, the newest page moves the view to the newest messages (an open shows the newest messages).
         var awaitsNewestPage = true
+        /// The view shows the newest messages of the top chunk and keeps doing so as messages join it (until the
+        /// user scrolls up).
+        var followsNewest = false
+        /// Own messages acknowledged while the view followed the newest messages but not yet in the chunk on screen:
+        /// shown below it, where their local echo was, until the newest page joins them to it.
+        var ackedBelow: [Int64] = []
+    }
+
+    /// A chat's read mark: the newest message the user has seen, and what the server has acknowledged.
+    struct ReadMark: Hashable {
+        /// The newest message id seen on screen (persisted, so a mark made offline survives a restart).
+        var seen: Int64 = 0
+        /// The newest mark the server acknowledged (persisted).
+        var acknowledged: Int64 = 0
+        /// The mark of a CHAT_MARK in flight, if any.
+        var inFlight: Int64?
     }
 
     /// A client over `database`, which keeps its contents across app restarts.
@@ -147,6 +167,12 @@ public struct ReferenceClient: SyncClientEngine {
 
     func isMutant(_ mutant: Mutant) -> Bool { parameters.mutant == mutant }
 
+    /// Whether the client is logged in on a connection.
+    var isOnline: Bool {
+        if case .online = state { return true }
+        return false
+    }
+
     /// Feeds one event at virtual time `now` and returns what the driver must do (connect, send, start timers, ...).
     /// - Parameters:
     ///   - event: what happened: start, a connection event, a packet, a timer, an upload, a user action, ...
@@ -169,12 +195,15 @@ public struct ReferenceClient: SyncClientEngine {
             if let purpose = timers.removeValue(forKey: timer) { timerFired(timer, purpose) }
         case .uploadFinished(let upload, let succeeded):
             uploadFinished(upload, succeeded: succeeded)
+        case .uploadInterrupted(let upload):
+            uploadInterrupted(upload)
         case .bytesTransferred(let up, let down):
             metrics.bytesUp += up
             metrics.bytesDown += down
         case .user(let action):
             userAction(action)
         }
+        settleScreen()
         for chatId in dirtyChats.sorted() {
             store.replaceChunks(histories[chatId]?.chunks ?? [], chatId: chatId)
         }
@@ -191,6 +220,7 @@ public struct ReferenceClient: SyncClientEngine {
         contacts = Dictionary(uniqueKeysWithValues: store.loadContacts().map { ($0.id, $0) })
         tasks = store.loadTasks()
         lastSync = store.sync("chatsSync") ?? 0
+        readMarks = loadReadMarks()
         connect()
         runTasks()
     }

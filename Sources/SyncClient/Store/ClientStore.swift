@@ -69,6 +69,13 @@ struct ClientStore {
         rows("SELECT value FROM sync WHERE key = ?", [.text(key)]).first?[0].integer
     }
 
+    /// Every sync entry whose key starts with `prefix`, ascending by key.
+    func syncEntries(prefix: String) -> [(key: String, value: Int64)] {
+        rows("SELECT key, value FROM sync WHERE substr(key, 1, ?) = ? ORDER BY key",
+             [.integer(Int64(prefix.utf8.count)), .text(prefix)])
+            .compactMap { row in row[0].text.flatMap { key in row[1].integer.map { (key, $0) } } }
+    }
+
     /// Every chat's history cache, rebuilt from its rows.
     func loadHistories() -> [Int64: ChunkStore] {
         var messages: [Int64: [ChatMessage]] = [:]

@@ -20,6 +20,9 @@ extension World {
         case .sendPhoto(_, let chat, let bytes, let caption):
             guard let index, let chatId = chatId(chat) else { return }
             user(index, .sendPhoto(chatId: chatId, sizeBytes: bytes, caption: caption))
+        case .sendPhotos(_, let chat, let count, let bytes, let caption):
+            guard let index, let chatId = chatId(chat) else { return }
+            user(index, .sendPhotos(chatId: chatId, count: count, sizeBytes: bytes, caption: caption))
         case .background:
             if let index { background(index) }
         case .foreground:
