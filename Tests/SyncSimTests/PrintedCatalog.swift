@@ -5,1485 +5,1407 @@ import SyncSim
 
 enum PrintedCatalog {
     static let all: [Scenario] = [
-        scenario0,
-        scenario1,
-        scenario2,
-        scenario3,
-        scenario4,
-        scenario5,
-        scenario6,
-        scenario7,
-        scenario8,
-        scenario9,
-        scenario10,
-        scenario11,
-        scenario12,
-        scenario13,
-        scenario14,
-        scenario15,
-        scenario16,
-        scenario17,
-        scenario18,
-        scenario19,
-        scenario20,
-        scenario21,
-        scenario22,
-        scenario23,
-        scenario24,
-        scenario25,
-        scenario26,
-        scenario27,
-        scenario28,
-        scenario29,
-        scenario30,
-        scenario31,
-        scenario32,
-        scenario33,
-        scenario34,
-        scenario35,
-        scenario36,
-        scenario37,
-        scenario38,
+        Scenario("reconnect-during-send", summary: "a send in flight when the EDGE link drops for 25 s is delivered exactly once", seeds: [1, 2, 3]) {
+            Server()
+            Client("alice", profile: .edge)
+            Client("bob", profile: .threeG)
+            Timeline {
+                At(.seconds(5)) { OpenChat("alice", "alice+bob") }
+                At(.seconds(6)) { Send(from: "alice", text: "hi", in: "alice+bob") }
+                At(.milliseconds(6300)) { LinkDown("alice", for: .seconds(25)) }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually(within: .minutes(2), .serverMessageCount(chat: "alice+bob", count: 1))
+                Eventually(within: .minutes(3), .converged)
+            }
+        },
+        Scenario("out-of-order-responses", summary: "the server answers a later request first; each response reaches its own waiter", seeds: [11, 12, 13]) {
+            Server(history: ["alice+bob": 120, "alice+carol": 40])
+            Client("alice", profile: .threeG)
+            Client("bob", profile: .fourG)
+            Client("carol", profile: .fourG)
+            Timeline {
+                At(.milliseconds(9900)) { DelayResponses(to: .chatHistory, by: .seconds(3), for: .seconds(2)) }
+                At(.seconds(10)) { OpenChat("alice", "alice+bob") }
+                At(.milliseconds(10_200)) { Send(from: "alice", text: "one", in: "alice+carol") }
+                After(.milliseconds(200)) { Send(from: "alice", text: "two", in: "alice+carol") }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually(within: .minutes(1), .serverOrder(chat: "alice+carol", texts: ["one", "two"]))
+                Eventually(within: .minutes(2), .converged)
+            }
+        },
+        Scenario("photo-on-2g-link-drop", summary: "a photo upload on 2G loses the link mid-upload; the photo message goes out once, after the upload", seeds: [21, 22], runLength: .minutes(20)) {
+            Server()
+            Client("alice", profile: .twoGRural)
+            Client("bob", profile: .threeG)
+            Timeline {
+                At(.seconds(10)) { SendPhoto(from: "alice", bytes: 150_000, caption: "view", in: "alice+bob") }
+                At(.seconds(40)) { LinkDown("alice", for: .seconds(20)) }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually(within: .minutes(15), .serverMessageCount(chat: "alice+bob", count: 1))
+                Eventually(within: .minutes(15), .queueDrained(client: "alice"))
+            }
+        },
+        Scenario("restart-with-pending-tasks", summary: "tasks queued offline survive an app restart and are sent in order", seeds: [31, 32]) {
+            Server()
+            Client("alice", profile: .threeG)
+            Client("bob", profile: .threeG)
+            Timeline {
+                At(.seconds(2)) { LinkDown("alice") }
+                At(.seconds(3)) { Send(from: "alice", text: "a", in: "alice+bob") }
+                At(.seconds(4)) { Send(from: "alice", text: "b", in: "alice+bob") }
+                At(.seconds(5)) { SendPhoto(from: "alice", bytes: 60_000, caption: "c", in: "alice+bob") }
+                At(.seconds(6)) { Send(from: "alice", text: "d", in: "alice+bob") }
+                At(.seconds(8)) { RestartApp("alice") }
+                At(.seconds(20)) { LinkUp("alice") }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually(within: .minutes(3), .serverTexts(chat: "alice+bob", texts: ["a", "b", "c", "d"]))
+            }
+        },
+        Scenario("crash-mid-photo-upload", summary: "the app crashes mid photo upload; the photo is sent once after a finished upload", seeds: [41, 42]) {
+            Server()
+            Client("alice", profile: .threeG)
+            Client("bob", profile: .fourG)
+            Timeline {
+                At(.seconds(5)) { SendPhoto(from: "alice", bytes: 400_000, in: "alice+bob") }
+                At(.seconds(7)) { CrashApp("alice") }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually(within: .minutes(4), .serverMessageCount(chat: "alice+bob", count: 1))
+            }
+        },
+        Scenario("delay-spike-during-sends", summary: "a multi-second delay spike during a burst of sends causes no duplicate and no reordering", seeds: [51, 52, 53]) {
+            Server()
+            Client("alice", profile: .edge, parameters: ["requestTimeout": .duration(.seconds(20))])
+            Client("bob", profile: .fourG)
+            Timeline {
+                At(.seconds(10)) { DelaySpike("alice", by: .seconds(12), for: .seconds(30)) }
+                At(.seconds(11)) { Send(from: "alice", text: "burst 0", in: "alice+bob") }
+                At(.seconds(13)) { Send(from: "alice", text: "burst 1", in: "alice+bob") }
+                At(.seconds(15)) { Send(from: "alice", text: "burst 2", in: "alice+bob") }
+                At(.seconds(17)) { Send(from: "alice", text: "burst 3", in: "alice+bob") }
+                At(.seconds(19)) { Send(from: "alice", text: "burst 4", in: "alice+bob") }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually(within: .minutes(4), .serverTexts(chat: "alice+bob", texts: ["burst 0", "burst 1", "burst 2", "burst 3", "burst 4"]))
+            }
+        },
+        Scenario("history-gap-after-login", summary: "the last message changed while offline: a gap opens after login and scrolling fills it", seeds: [101, 102, 103]) {
+            Server(history: ["alice+bob": 200])
+            Client("alice", profile: .threeG, parameters: ["historyPageSize": 30])
+            Client("bob", profile: .fourG)
+            Timeline {
+                At(.seconds(5)) { OpenChat("alice", "alice+bob") }
+                At(.seconds(20)) { LinkDown("alice", for: .minutes(2)) }
+                At(.seconds(30)) { Send(from: "bob", text: "while away 0", in: "alice+bob") }
+                At(.seconds(31)) { Send(from: "bob", text: "while away 1", in: "alice+bob") }
+                At(.seconds(32)) { Send(from: "bob", text: "while away 2", in: "alice+bob") }
+                At(.seconds(33)) { Send(from: "bob", text: "while away 3", in: "alice+bob") }
+                At(.seconds(34)) { Send(from: "bob", text: "while away 4", in: "alice+bob") }
+                At(.seconds(35)) { Send(from: "bob", text: "while away 5", in: "alice+bob") }
+                At(.seconds(36)) { Send(from: "bob", text: "while away 6", in: "alice+bob") }
+                At(.seconds(37)) { Send(from: "bob", text: "while away 7", in: "alice+bob") }
+                At(.seconds(38)) { Send(from: "bob", text: "while away 8", in: "alice+bob") }
+                At(.seconds(39)) { Send(from: "bob", text: "while away 9", in: "alice+bob") }
+                At(.seconds(40)) { Send(from: "bob", text: "while away 10", in: "alice+bob") }
+                At(.seconds(41)) { Send(from: "bob", text: "while away 11", in: "alice+bob") }
+                At(.seconds(42)) { Send(from: "bob", text: "while away 12", in: "alice+bob") }
+                At(.seconds(43)) { Send(from: "bob", text: "while away 13", in: "alice+bob") }
+                At(.seconds(44)) { Send(from: "bob", text: "while away 14", in: "alice+bob") }
+                At(.seconds(45)) { Send(from: "bob", text: "while away 15", in: "alice+bob") }
+                At(.seconds(46)) { Send(from: "bob", text: "while away 16", in: "alice+bob") }
+                At(.seconds(47)) { Send(from: "bob", text: "while away 17", in: "alice+bob") }
+                At(.seconds(48)) { Send(from: "bob", text: "while away 18", in: "alice+bob") }
+                At(.seconds(49)) { Send(from: "bob", text: "while away 19", in: "alice+bob") }
+                At(.seconds(50)) { Send(from: "bob", text: "while away 20", in: "alice+bob") }
+                At(.seconds(51)) { Send(from: "bob", text: "while away 21", in: "alice+bob") }
+                At(.seconds(52)) { Send(from: "bob", text: "while away 22", in: "alice+bob") }
+                At(.seconds(53)) { Send(from: "bob", text: "while away 23", in: "alice+bob") }
+                At(.seconds(54)) { Send(from: "bob", text: "while away 24", in: "alice+bob") }
+                At(.seconds(55)) { Send(from: "bob", text: "while away 25", in: "alice+bob") }
+                At(.seconds(56)) { Send(from: "bob", text: "while away 26", in: "alice+bob") }
+                At(.seconds(57)) { Send(from: "bob", text: "while away 27", in: "alice+bob") }
+                At(.seconds(58)) { Send(from: "bob", text: "while away 28", in: "alice+bob") }
+                At(.seconds(59)) { Send(from: "bob", text: "while away 29", in: "alice+bob") }
+                At(.minutes(1)) { Send(from: "bob", text: "while away 30", in: "alice+bob") }
+                At(.seconds(61)) { Send(from: "bob", text: "while away 31", in: "alice+bob") }
+                At(.seconds(62)) { Send(from: "bob", text: "while away 32", in: "alice+bob") }
+                At(.seconds(63)) { Send(from: "bob", text: "while away 33", in: "alice+bob") }
+                At(.seconds(64)) { Send(from: "bob", text: "while away 34", in: "alice+bob") }
+                At(.seconds(65)) { Send(from: "bob", text: "while away 35", in: "alice+bob") }
+                At(.seconds(66)) { Send(from: "bob", text: "while away 36", in: "alice+bob") }
+                At(.seconds(67)) { Send(from: "bob", text: "while away 37", in: "alice+bob") }
+                At(.seconds(68)) { Send(from: "bob", text: "while away 38", in: "alice+bob") }
+                At(.seconds(69)) { Send(from: "bob", text: "while away 39", in: "alice+bob") }
+                At(.seconds(70)) { Send(from: "bob", text: "while away 40", in: "alice+bob") }
+                At(.seconds(71)) { Send(from: "bob", text: "while away 41", in: "alice+bob") }
+                At(.seconds(72)) { Send(from: "bob", text: "while away 42", in: "alice+bob") }
+                At(.seconds(73)) { Send(from: "bob", text: "while away 43", in: "alice+bob") }
+                At(.seconds(74)) { Send(from: "bob", text: "while away 44", in: "alice+bob") }
+                At(.minutes(3)) { OpenChat("alice", "alice+bob") }
+                At(.minutes(4)) { ScrollUp("alice", in: "alice+bob", messages: 400) }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually(within: .minutes(8), .historyComplete(client: "alice", chat: "alice+bob"))
+            }
+        },
+        Scenario("scroll-through-gaps-to-start", summary: "scrolling to the top crosses several gaps and ends with one chunk from the start of history", seeds: [111, 112], runLength: .minutes(15)) {
+            Server(history: ["alice+bob": 300])
+            Client("alice", profile: .edge, parameters: ["historyPageSize": 25, "prefetchDistance": 10])
+            Client("bob", profile: .fourG)
+            Timeline {
+                At(.seconds(5)) { OpenChat("alice", "alice+bob") }
+                At(.minutes(1)) { LinkDown("alice", for: .minutes(1)) }
+                At(.seconds(65)) { Send(from: "bob", text: "spell 0 #0", in: "alice+bob") }
+                At(.milliseconds(65_500)) { Send(from: "bob", text: "spell 0 #1", in: "alice+bob") }
+                At(.seconds(66)) { Send(from: "bob", text: "spell 0 #2", in: "alice+bob") }
+                At(.milliseconds(66_500)) { Send(from: "bob", text: "spell 0 #3", in: "alice+bob") }
+                At(.seconds(67)) { Send(from: "bob", text: "spell 0 #4", in: "alice+bob") }
+                At(.milliseconds(67_500)) { Send(from: "bob", text: "spell 0 #5", in: "alice+bob") }
+                At(.seconds(68)) { Send(from: "bob", text: "spell 0 #6", in: "alice+bob") }
+                At(.milliseconds(68_500)) { Send(from: "bob", text: "spell 0 #7", in: "alice+bob") }
+                At(.seconds(69)) { Send(from: "bob", text: "spell 0 #8", in: "alice+bob") }
+                At(.milliseconds(69_500)) { Send(from: "bob", text: "spell 0 #9", in: "alice+bob") }
+                At(.seconds(70)) { Send(from: "bob", text: "spell 0 #10", in: "alice+bob") }
+                At(.milliseconds(70_500)) { Send(from: "bob", text: "spell 0 #11", in: "alice+bob") }
+                At(.seconds(71)) { Send(from: "bob", text: "spell 0 #12", in: "alice+bob") }
+                At(.milliseconds(71_500)) { Send(from: "bob", text: "spell 0 #13", in: "alice+bob") }
+                At(.seconds(72)) { Send(from: "bob", text: "spell 0 #14", in: "alice+bob") }
+                At(.milliseconds(72_500)) { Send(from: "bob", text: "spell 0 #15", in: "alice+bob") }
+                At(.seconds(73)) { Send(from: "bob", text: "spell 0 #16", in: "alice+bob") }
+                At(.milliseconds(73_500)) { Send(from: "bob", text: "spell 0 #17", in: "alice+bob") }
+                At(.seconds(74)) { Send(from: "bob", text: "spell 0 #18", in: "alice+bob") }
+                At(.milliseconds(74_500)) { Send(from: "bob", text: "spell 0 #19", in: "alice+bob") }
+                At(.seconds(75)) { Send(from: "bob", text: "spell 0 #20", in: "alice+bob") }
+                At(.milliseconds(75_500)) { Send(from: "bob", text: "spell 0 #21", in: "alice+bob") }
+                At(.seconds(76)) { Send(from: "bob", text: "spell 0 #22", in: "alice+bob") }
+                At(.milliseconds(76_500)) { Send(from: "bob", text: "spell 0 #23", in: "alice+bob") }
+                At(.seconds(77)) { Send(from: "bob", text: "spell 0 #24", in: "alice+bob") }
+                At(.milliseconds(77_500)) { Send(from: "bob", text: "spell 0 #25", in: "alice+bob") }
+                At(.seconds(78)) { Send(from: "bob", text: "spell 0 #26", in: "alice+bob") }
+                At(.milliseconds(78_500)) { Send(from: "bob", text: "spell 0 #27", in: "alice+bob") }
+                At(.seconds(79)) { Send(from: "bob", text: "spell 0 #28", in: "alice+bob") }
+                At(.milliseconds(79_500)) { Send(from: "bob", text: "spell 0 #29", in: "alice+bob") }
+                At(.seconds(80)) { Send(from: "bob", text: "spell 0 #30", in: "alice+bob") }
+                At(.milliseconds(80_500)) { Send(from: "bob", text: "spell 0 #31", in: "alice+bob") }
+                At(.seconds(81)) { Send(from: "bob", text: "spell 0 #32", in: "alice+bob") }
+                At(.milliseconds(81_500)) { Send(from: "bob", text: "spell 0 #33", in: "alice+bob") }
+                At(.seconds(82)) { Send(from: "bob", text: "spell 0 #34", in: "alice+bob") }
+                At(.milliseconds(82_500)) { Send(from: "bob", text: "spell 0 #35", in: "alice+bob") }
+                At(.seconds(83)) { Send(from: "bob", text: "spell 0 #36", in: "alice+bob") }
+                At(.milliseconds(83_500)) { Send(from: "bob", text: "spell 0 #37", in: "alice+bob") }
+                At(.seconds(84)) { Send(from: "bob", text: "spell 0 #38", in: "alice+bob") }
+                At(.milliseconds(84_500)) { Send(from: "bob", text: "spell 0 #39", in: "alice+bob") }
+                At(.seconds(130)) { OpenChat("alice", "alice+bob") }
+                At(.minutes(3)) { LinkDown("alice", for: .minutes(1)) }
+                At(.seconds(185)) { Send(from: "bob", text: "spell 1 #0", in: "alice+bob") }
+                At(.milliseconds(185_500)) { Send(from: "bob", text: "spell 1 #1", in: "alice+bob") }
+                At(.seconds(186)) { Send(from: "bob", text: "spell 1 #2", in: "alice+bob") }
+                At(.milliseconds(186_500)) { Send(from: "bob", text: "spell 1 #3", in: "alice+bob") }
+                At(.seconds(187)) { Send(from: "bob", text: "spell 1 #4", in: "alice+bob") }
+                At(.milliseconds(187_500)) { Send(from: "bob", text: "spell 1 #5", in: "alice+bob") }
+                At(.seconds(188)) { Send(from: "bob", text: "spell 1 #6", in: "alice+bob") }
+                At(.milliseconds(188_500)) { Send(from: "bob", text: "spell 1 #7", in: "alice+bob") }
+                At(.seconds(189)) { Send(from: "bob", text: "spell 1 #8", in: "alice+bob") }
+                At(.milliseconds(189_500)) { Send(from: "bob", text: "spell 1 #9", in: "alice+bob") }
+                At(.seconds(190)) { Send(from: "bob", text: "spell 1 #10", in: "alice+bob") }
+                At(.milliseconds(190_500)) { Send(from: "bob", text: "spell 1 #11", in: "alice+bob") }
+                At(.seconds(191)) { Send(from: "bob", text: "spell 1 #12", in: "alice+bob") }
+                At(.milliseconds(191_500)) { Send(from: "bob", text: "spell 1 #13", in: "alice+bob") }
+                At(.seconds(192)) { Send(from: "bob", text: "spell 1 #14", in: "alice+bob") }
+                At(.milliseconds(192_500)) { Send(from: "bob", text: "spell 1 #15", in: "alice+bob") }
+                At(.seconds(193)) { Send(from: "bob", text: "spell 1 #16", in: "alice+bob") }
+                At(.milliseconds(193_500)) { Send(from: "bob", text: "spell 1 #17", in: "alice+bob") }
+                At(.seconds(194)) { Send(from: "bob", text: "spell 1 #18", in: "alice+bob") }
+                At(.milliseconds(194_500)) { Send(from: "bob", text: "spell 1 #19", in: "alice+bob") }
+                At(.seconds(195)) { Send(from: "bob", text: "spell 1 #20", in: "alice+bob") }
+                At(.milliseconds(195_500)) { Send(from: "bob", text: "spell 1 #21", in: "alice+bob") }
+                At(.seconds(196)) { Send(from: "bob", text: "spell 1 #22", in: "alice+bob") }
+                At(.milliseconds(196_500)) { Send(from: "bob", text: "spell 1 #23", in: "alice+bob") }
+                At(.seconds(197)) { Send(from: "bob", text: "spell 1 #24", in: "alice+bob") }
+                At(.milliseconds(197_500)) { Send(from: "bob", text: "spell 1 #25", in: "alice+bob") }
+                At(.seconds(198)) { Send(from: "bob", text: "spell 1 #26", in: "alice+bob") }
+                At(.milliseconds(198_500)) { Send(from: "bob", text: "spell 1 #27", in: "alice+bob") }
+                At(.seconds(199)) { Send(from: "bob", text: "spell 1 #28", in: "alice+bob") }
+                At(.milliseconds(199_500)) { Send(from: "bob", text: "spell 1 #29", in: "alice+bob") }
+                At(.seconds(200)) { Send(from: "bob", text: "spell 1 #30", in: "alice+bob") }
+                At(.milliseconds(200_500)) { Send(from: "bob", text: "spell 1 #31", in: "alice+bob") }
+                At(.seconds(201)) { Send(from: "bob", text: "spell 1 #32", in: "alice+bob") }
+                At(.milliseconds(201_500)) { Send(from: "bob", text: "spell 1 #33", in: "alice+bob") }
+                At(.seconds(202)) { Send(from: "bob", text: "spell 1 #34", in: "alice+bob") }
+                At(.milliseconds(202_500)) { Send(from: "bob", text: "spell 1 #35", in: "alice+bob") }
+                At(.seconds(203)) { Send(from: "bob", text: "spell 1 #36", in: "alice+bob") }
+                At(.milliseconds(203_500)) { Send(from: "bob", text: "spell 1 #37", in: "alice+bob") }
+                At(.seconds(204)) { Send(from: "bob", text: "spell 1 #38", in: "alice+bob") }
+                At(.milliseconds(204_500)) { Send(from: "bob", text: "spell 1 #39", in: "alice+bob") }
+                At(.seconds(250)) { OpenChat("alice", "alice+bob") }
+                At(.minutes(5)) { LinkDown("alice", for: .minutes(1)) }
+                At(.seconds(305)) { Send(from: "bob", text: "spell 2 #0", in: "alice+bob") }
+                At(.milliseconds(305_500)) { Send(from: "bob", text: "spell 2 #1", in: "alice+bob") }
+                At(.seconds(306)) { Send(from: "bob", text: "spell 2 #2", in: "alice+bob") }
+                At(.milliseconds(306_500)) { Send(from: "bob", text: "spell 2 #3", in: "alice+bob") }
+                At(.seconds(307)) { Send(from: "bob", text: "spell 2 #4", in: "alice+bob") }
+                At(.milliseconds(307_500)) { Send(from: "bob", text: "spell 2 #5", in: "alice+bob") }
+                At(.seconds(308)) { Send(from: "bob", text: "spell 2 #6", in: "alice+bob") }
+                At(.milliseconds(308_500)) { Send(from: "bob", text: "spell 2 #7", in: "alice+bob") }
+                At(.seconds(309)) { Send(from: "bob", text: "spell 2 #8", in: "alice+bob") }
+                At(.milliseconds(309_500)) { Send(from: "bob", text: "spell 2 #9", in: "alice+bob") }
+                At(.seconds(310)) { Send(from: "bob", text: "spell 2 #10", in: "alice+bob") }
+                At(.milliseconds(310_500)) { Send(from: "bob", text: "spell 2 #11", in: "alice+bob") }
+                At(.seconds(311)) { Send(from: "bob", text: "spell 2 #12", in: "alice+bob") }
+                At(.milliseconds(311_500)) { Send(from: "bob", text: "spell 2 #13", in: "alice+bob") }
+                At(.seconds(312)) { Send(from: "bob", text: "spell 2 #14", in: "alice+bob") }
+                At(.milliseconds(312_500)) { Send(from: "bob", text: "spell 2 #15", in: "alice+bob") }
+                At(.seconds(313)) { Send(from: "bob", text: "spell 2 #16", in: "alice+bob") }
+                At(.milliseconds(313_500)) { Send(from: "bob", text: "spell 2 #17", in: "alice+bob") }
+                At(.seconds(314)) { Send(from: "bob", text: "spell 2 #18", in: "alice+bob") }
+                At(.milliseconds(314_500)) { Send(from: "bob", text: "spell 2 #19", in: "alice+bob") }
+                At(.seconds(315)) { Send(from: "bob", text: "spell 2 #20", in: "alice+bob") }
+                At(.milliseconds(315_500)) { Send(from: "bob", text: "spell 2 #21", in: "alice+bob") }
+                At(.seconds(316)) { Send(from: "bob", text: "spell 2 #22", in: "alice+bob") }
+                At(.milliseconds(316_500)) { Send(from: "bob", text: "spell 2 #23", in: "alice+bob") }
+                At(.seconds(317)) { Send(from: "bob", text: "spell 2 #24", in: "alice+bob") }
+                At(.milliseconds(317_500)) { Send(from: "bob", text: "spell 2 #25", in: "alice+bob") }
+                At(.seconds(318)) { Send(from: "bob", text: "spell 2 #26", in: "alice+bob") }
+                At(.milliseconds(318_500)) { Send(from: "bob", text: "spell 2 #27", in: "alice+bob") }
+                At(.seconds(319)) { Send(from: "bob", text: "spell 2 #28", in: "alice+bob") }
+                At(.milliseconds(319_500)) { Send(from: "bob", text: "spell 2 #29", in: "alice+bob") }
+                At(.seconds(320)) { Send(from: "bob", text: "spell 2 #30", in: "alice+bob") }
+                At(.milliseconds(320_500)) { Send(from: "bob", text: "spell 2 #31", in: "alice+bob") }
+                At(.seconds(321)) { Send(from: "bob", text: "spell 2 #32", in: "alice+bob") }
+                At(.milliseconds(321_500)) { Send(from: "bob", text: "spell 2 #33", in: "alice+bob") }
+                At(.seconds(322)) { Send(from: "bob", text: "spell 2 #34", in: "alice+bob") }
+                At(.milliseconds(322_500)) { Send(from: "bob", text: "spell 2 #35", in: "alice+bob") }
+                At(.seconds(323)) { Send(from: "bob", text: "spell 2 #36", in: "alice+bob") }
+                At(.milliseconds(323_500)) { Send(from: "bob", text: "spell 2 #37", in: "alice+bob") }
+                At(.seconds(324)) { Send(from: "bob", text: "spell 2 #38", in: "alice+bob") }
+                At(.milliseconds(324_500)) { Send(from: "bob", text: "spell 2 #39", in: "alice+bob") }
+                At(.seconds(370)) { OpenChat("alice", "alice+bob") }
+                At(.minutes(8)) { ScrollUp("alice", in: "alice+bob", messages: 1000) }
+            }
+            Expect {
+                Invariants(.C1, .C2, .C3, .C4, .C5, .C6, .V1)
+                Eventually(within: .minutes(14), .historyComplete(client: "alice", chat: "alice+bob"))
+            }
+        },
+        Scenario("duplicated-and-lost-pushes", summary: "lost and duplicated pushes leave no duplicate in the cache and sync restores the lost ones", seeds: [121, 122, 123]) {
+            Server()
+            Client("alice", profile: .threeG)
+            Client("bob", profile: .fourG)
+            Timeline {
+                At(.seconds(5)) { OpenChat("alice", "alice+bob") }
+                At(.seconds(10)) { PushLoss("alice", probability: 0.3, for: .minutes(1)) }
+                At(.seconds(10)) { PushDuplication("alice", probability: 0.3, for: .minutes(1)) }
+                At(.seconds(12)) { Send(from: "bob", text: "p0", in: "alice+bob") }
+                At(.seconds(14)) { Send(from: "bob", text: "p1", in: "alice+bob") }
+                At(.seconds(16)) { Send(from: "bob", text: "p2", in: "alice+bob") }
+                At(.seconds(18)) { Send(from: "bob", text: "p3", in: "alice+bob") }
+                At(.seconds(20)) { Send(from: "bob", text: "p4", in: "alice+bob") }
+                At(.seconds(22)) { Send(from: "bob", text: "p5", in: "alice+bob") }
+                At(.seconds(24)) { Send(from: "bob", text: "p6", in: "alice+bob") }
+                At(.seconds(26)) { Send(from: "bob", text: "p7", in: "alice+bob") }
+                At(.seconds(28)) { Send(from: "bob", text: "p8", in: "alice+bob") }
+                At(.seconds(30)) { Send(from: "bob", text: "p9", in: "alice+bob") }
+                At(.seconds(32)) { Send(from: "bob", text: "p10", in: "alice+bob") }
+                At(.seconds(34)) { Send(from: "bob", text: "p11", in: "alice+bob") }
+                At(.seconds(36)) { Send(from: "bob", text: "p12", in: "alice+bob") }
+                At(.seconds(38)) { Send(from: "bob", text: "p13", in: "alice+bob") }
+                At(.seconds(40)) { Send(from: "bob", text: "p14", in: "alice+bob") }
+                At(.seconds(42)) { Send(from: "bob", text: "p15", in: "alice+bob") }
+                At(.seconds(44)) { Send(from: "bob", text: "p16", in: "alice+bob") }
+                At(.seconds(46)) { Send(from: "bob", text: "p17", in: "alice+bob") }
+                At(.seconds(48)) { Send(from: "bob", text: "p18", in: "alice+bob") }
+                At(.seconds(50)) { Send(from: "bob", text: "p19", in: "alice+bob") }
+                At(.seconds(52)) { Send(from: "bob", text: "p20", in: "alice+bob") }
+                At(.seconds(54)) { Send(from: "bob", text: "p21", in: "alice+bob") }
+                At(.seconds(56)) { Send(from: "bob", text: "p22", in: "alice+bob") }
+                At(.seconds(58)) { Send(from: "bob", text: "p23", in: "alice+bob") }
+                At(.minutes(1)) { Send(from: "bob", text: "p24", in: "alice+bob") }
+                At(.seconds(62)) { Send(from: "bob", text: "p25", in: "alice+bob") }
+                At(.seconds(64)) { Send(from: "bob", text: "p26", in: "alice+bob") }
+                At(.seconds(66)) { Send(from: "bob", text: "p27", in: "alice+bob") }
+                At(.seconds(68)) { Send(from: "bob", text: "p28", in: "alice+bob") }
+                At(.seconds(70)) { Send(from: "bob", text: "p29", in: "alice+bob") }
+                At(.minutes(2)) { LinkDown("alice", for: .seconds(5), .withReset) }
+                At(.minutes(3)) { OpenChat("alice", "alice+bob") }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually(within: .minutes(5), .converged)
+            }
+        },
+        Scenario("group-chat-100-mixed", summary: "a 100-member group chat on mixed link profiles converges for every member", seeds: [131], runLength: .minutes(15)) {
+            Server()
+            Client("u000", profile: .edge)
+            Client("u001", profile: .threeG)
+            Client("u002", profile: .fourG)
+            Client("u003", profile: .wifi)
+            Client("u004", profile: .twoGRural)
+            Client("u005", profile: .gprs)
+            Client("u006", profile: .edgeLossy)
+            Client("u007", profile: .edge)
+            Client("u008", profile: .threeG)
+            Client("u009", profile: .fourG)
+            Client("u010", profile: .wifi)
+            Client("u011", profile: .twoGRural)
+            Client("u012", profile: .gprs)
+            Client("u013", profile: .edgeLossy)
+            Client("u014", profile: .edge)
+            Client("u015", profile: .threeG)
+            Client("u016", profile: .fourG)
+            Client("u017", profile: .wifi)
+            Client("u018", profile: .twoGRural)
+            Client("u019", profile: .gprs)
+            Client("u020", profile: .edgeLossy)
+            Client("u021", profile: .edge)
+            Client("u022", profile: .threeG)
+            Client("u023", profile: .fourG)
+            Client("u024", profile: .wifi)
+            Client("u025", profile: .twoGRural)
+            Client("u026", profile: .gprs)
+            Client("u027", profile: .edgeLossy)
+            Client("u028", profile: .edge)
+            Client("u029", profile: .threeG)
+            Client("u030", profile: .fourG)
+            Client("u031", profile: .wifi)
+            Client("u032", profile: .twoGRural)
+            Client("u033", profile: .gprs)
+            Client("u034", profile: .edgeLossy)
+            Client("u035", profile: .edge)
+            Client("u036", profile: .threeG)
+            Client("u037", profile: .fourG)
+            Client("u038", profile: .wifi)
+            Client("u039", profile: .twoGRural)
+            Client("u040", profile: .gprs)
+            Client("u041", profile: .edgeLossy)
+            Client("u042", profile: .edge)
+            Client("u043", profile: .threeG)
+            Client("u044", profile: .fourG)
+            Client("u045", profile: .wifi)
+            Client("u046", profile: .twoGRural)
+            Client("u047", profile: .gprs)
+            Client("u048", profile: .edgeLossy)
+            Client("u049", profile: .edge)
+            Client("u050", profile: .threeG)
+            Client("u051", profile: .fourG)
+            Client("u052", profile: .wifi)
+            Client("u053", profile: .twoGRural)
+            Client("u054", profile: .gprs)
+            Client("u055", profile: .edgeLossy)
+            Client("u056", profile: .edge)
+            Client("u057", profile: .threeG)
+            Client("u058", profile: .fourG)
+            Client("u059", profile: .wifi)
+            Client("u060", profile: .twoGRural)
+            Client("u061", profile: .gprs)
+            Client("u062", profile: .edgeLossy)
+            Client("u063", profile: .edge)
+            Client("u064", profile: .threeG)
+            Client("u065", profile: .fourG)
+            Client("u066", profile: .wifi)
+            Client("u067", profile: .twoGRural)
+            Client("u068", profile: .gprs)
+            Client("u069", profile: .edgeLossy)
+            Client("u070", profile: .edge)
+            Client("u071", profile: .threeG)
+            Client("u072", profile: .fourG)
+            Client("u073", profile: .wifi)
+            Client("u074", profile: .twoGRural)
+            Client("u075", profile: .gprs)
+            Client("u076", profile: .edgeLossy)
+            Client("u077", profile: .edge)
+            Client("u078", profile: .threeG)
+            Client("u079", profile: .fourG)
+            Client("u080", profile: .wifi)
+            Client("u081", profile: .twoGRural)
+            Client("u082", profile: .gprs)
+            Client("u083", profile: .edgeLossy)
+            Client("u084", profile: .edge)
+            Client("u085", profile: .threeG)
+            Client("u086", profile: .fourG)
+            Client("u087", profile: .wifi)
+            Client("u088", profile: .twoGRural)
+            Client("u089", profile: .gprs)
+            Client("u090", profile: .edgeLossy)
+            Client("u091", profile: .edge)
+            Client("u092", profile: .threeG)
+            Client("u093", profile: .fourG)
+            Client("u094", profile: .wifi)
+            Client("u095", profile: .twoGRural)
+            Client("u096", profile: .gprs)
+            Client("u097", profile: .edgeLossy)
+            Client("u098", profile: .edge)
+            Client("u099", profile: .threeG)
+            Chat("crowd", members: ["u000", "u001", "u002", "u003", "u004", "u005", "u006", "u007", "u008", "u009", "u010", "u011", "u012", "u013", "u014", "u015", "u016", "u017", "u018", "u019", "u020", "u021", "u022", "u023", "u024", "u025", "u026", "u027", "u028", "u029", "u030", "u031", "u032", "u033", "u034", "u035", "u036", "u037", "u038", "u039", "u040", "u041", "u042", "u043", "u044", "u045", "u046", "u047", "u048", "u049", "u050", "u051", "u052", "u053", "u054", "u055", "u056", "u057", "u058", "u059", "u060", "u061", "u062", "u063", "u064", "u065", "u066", "u067", "u068", "u069", "u070", "u071", "u072", "u073", "u074", "u075", "u076", "u077", "u078", "u079", "u080", "u081", "u082", "u083", "u084", "u085", "u086", "u087", "u088", "u089", "u090", "u091", "u092", "u093", "u094", "u095", "u096", "u097", "u098", "u099"])
+            Timeline {
+                At(.seconds(10)) { Send(from: "u000", text: "hello from u000", in: "crowd") }
+                At(.seconds(15)) { Send(from: "u005", text: "hello from u005", in: "crowd") }
+                At(.seconds(20)) { Send(from: "u010", text: "hello from u010", in: "crowd") }
+                At(.seconds(25)) { Send(from: "u015", text: "hello from u015", in: "crowd") }
+                At(.seconds(30)) { Send(from: "u020", text: "hello from u020", in: "crowd") }
+                At(.seconds(35)) { Send(from: "u025", text: "hello from u025", in: "crowd") }
+                At(.seconds(40)) { Send(from: "u030", text: "hello from u030", in: "crowd") }
+                At(.seconds(45)) { Send(from: "u035", text: "hello from u035", in: "crowd") }
+                At(.seconds(50)) { Send(from: "u040", text: "hello from u040", in: "crowd") }
+                At(.seconds(55)) { Send(from: "u045", text: "hello from u045", in: "crowd") }
+                At(.minutes(1)) { Send(from: "u050", text: "hello from u050", in: "crowd") }
+                At(.seconds(65)) { Send(from: "u055", text: "hello from u055", in: "crowd") }
+                At(.seconds(70)) { Send(from: "u060", text: "hello from u060", in: "crowd") }
+                At(.seconds(75)) { Send(from: "u065", text: "hello from u065", in: "crowd") }
+                At(.seconds(80)) { Send(from: "u070", text: "hello from u070", in: "crowd") }
+                At(.seconds(85)) { Send(from: "u075", text: "hello from u075", in: "crowd") }
+                At(.seconds(90)) { Send(from: "u080", text: "hello from u080", in: "crowd") }
+                At(.seconds(95)) { Send(from: "u085", text: "hello from u085", in: "crowd") }
+                At(.seconds(100)) { Send(from: "u090", text: "hello from u090", in: "crowd") }
+                At(.seconds(105)) { Send(from: "u095", text: "hello from u095", in: "crowd") }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually(within: .minutes(10), .serverMessageCount(chat: "crowd", count: 20))
+                Eventually(within: .minutes(14), .converged)
+            }
+        },
+        Scenario("server-restart", summary: "the server restarts while sends are in flight; every message lands exactly once", seeds: [201, 202]) {
+            Server(history: ["alice+bob": 50])
+            Client("alice", profile: .threeG)
+            Client("bob", profile: .edge)
+            Timeline {
+                At(.seconds(5)) { OpenChat("alice", "alice+bob") }
+                At(.seconds(10)) { Send(from: "alice", text: "before restart", in: "alice+bob") }
+                At(.seconds(10)) { Send(from: "bob", text: "also before", in: "alice+bob") }
+                At(.milliseconds(10_150)) { ServerRestart(downtime: .seconds(5)) }
+                At(.seconds(30)) { Send(from: "alice", text: "after restart", in: "alice+bob") }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually(within: .minutes(2), .serverMessageCount(chat: "alice+bob", count: 53))
+                Eventually(within: .minutes(3), .converged)
+            }
+        },
+        Scenario("half-open-connection", summary: "a half-open connection is noticed by timeout or ping; the client reconnects, sends and catches up", seeds: [211, 212]) {
+            Server()
+            Client("alice", profile: .threeG, parameters: ["requestTimeout": .duration(.minutes(1))])
+            Client("bob", profile: .fourG)
+            Timeline {
+                At(.seconds(5)) { OpenChat("alice", "alice+bob") }
+                At(.seconds(20)) { HalfOpen("alice") }
+                At(.seconds(25)) { Send(from: "bob", text: "are you there?", in: "alice+bob") }
+                At(.seconds(30)) { Send(from: "alice", text: "yes", in: "alice+bob") }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually(within: .minutes(3), .serverOrder(chat: "alice+bob", texts: ["are you there?", "yes"]))
+                Eventually(within: .minutes(4), .converged)
+            }
+        },
+        Scenario("seq-wrap-long-pending", summary: "seq wraps at 65536 while an old request is pending; no seq is reused and responses match", seeds: [221, 222]) {
+            Server(history: ["alice+bob": 100])
+            Client("alice", profile: .fourG, parameters: ["seqModulus": 256, "initialSeq": 250, "requestTimeout": .duration(.minutes(2))])
+            Client("bob", profile: .fourG)
+            Timeline {
+                At(.milliseconds(4900)) { DelayResponses(to: .chatHistory, by: .minutes(1), for: .seconds(1)) }
+                At(.seconds(5)) { OpenChat("alice", "alice+bob") }
+                At(.seconds(6)) { Send(from: "alice", text: "n0", in: "alice+bob") }
+                At(.milliseconds(6100)) { Send(from: "alice", text: "n1", in: "alice+bob") }
+                At(.milliseconds(6200)) { Send(from: "alice", text: "n2", in: "alice+bob") }
+                At(.milliseconds(6300)) { Send(from: "alice", text: "n3", in: "alice+bob") }
+                At(.milliseconds(6400)) { Send(from: "alice", text: "n4", in: "alice+bob") }
+                At(.milliseconds(6500)) { Send(from: "alice", text: "n5", in: "alice+bob") }
+                At(.milliseconds(6600)) { Send(from: "alice", text: "n6", in: "alice+bob") }
+                At(.milliseconds(6700)) { Send(from: "alice", text: "n7", in: "alice+bob") }
+                At(.milliseconds(6800)) { Send(from: "alice", text: "n8", in: "alice+bob") }
+                At(.milliseconds(6900)) { Send(from: "alice", text: "n9", in: "alice+bob") }
+                At(.seconds(7)) { Send(from: "alice", text: "n10", in: "alice+bob") }
+                At(.milliseconds(7100)) { Send(from: "alice", text: "n11", in: "alice+bob") }
+                At(.milliseconds(7200)) { Send(from: "alice", text: "n12", in: "alice+bob") }
+                At(.milliseconds(7300)) { Send(from: "alice", text: "n13", in: "alice+bob") }
+                At(.milliseconds(7400)) { Send(from: "alice", text: "n14", in: "alice+bob") }
+                At(.milliseconds(7500)) { Send(from: "alice", text: "n15", in: "alice+bob") }
+                At(.milliseconds(7600)) { Send(from: "alice", text: "n16", in: "alice+bob") }
+                At(.milliseconds(7700)) { Send(from: "alice", text: "n17", in: "alice+bob") }
+                At(.milliseconds(7800)) { Send(from: "alice", text: "n18", in: "alice+bob") }
+                At(.milliseconds(7900)) { Send(from: "alice", text: "n19", in: "alice+bob") }
+                At(.seconds(8)) { Send(from: "alice", text: "n20", in: "alice+bob") }
+                At(.milliseconds(8100)) { Send(from: "alice", text: "n21", in: "alice+bob") }
+                At(.milliseconds(8200)) { Send(from: "alice", text: "n22", in: "alice+bob") }
+                At(.milliseconds(8300)) { Send(from: "alice", text: "n23", in: "alice+bob") }
+                At(.milliseconds(8400)) { Send(from: "alice", text: "n24", in: "alice+bob") }
+                At(.milliseconds(8500)) { Send(from: "alice", text: "n25", in: "alice+bob") }
+                At(.milliseconds(8600)) { Send(from: "alice", text: "n26", in: "alice+bob") }
+                At(.milliseconds(8700)) { Send(from: "alice", text: "n27", in: "alice+bob") }
+                At(.milliseconds(8800)) { Send(from: "alice", text: "n28", in: "alice+bob") }
+                At(.milliseconds(8900)) { Send(from: "alice", text: "n29", in: "alice+bob") }
+                At(.seconds(9)) { Send(from: "alice", text: "n30", in: "alice+bob") }
+                At(.milliseconds(9100)) { Send(from: "alice", text: "n31", in: "alice+bob") }
+                At(.milliseconds(9200)) { Send(from: "alice", text: "n32", in: "alice+bob") }
+                At(.milliseconds(9300)) { Send(from: "alice", text: "n33", in: "alice+bob") }
+                At(.milliseconds(9400)) { Send(from: "alice", text: "n34", in: "alice+bob") }
+                At(.milliseconds(9500)) { Send(from: "alice", text: "n35", in: "alice+bob") }
+                At(.milliseconds(9600)) { Send(from: "alice", text: "n36", in: "alice+bob") }
+                At(.milliseconds(9700)) { Send(from: "alice", text: "n37", in: "alice+bob") }
+                At(.milliseconds(9800)) { Send(from: "alice", text: "n38", in: "alice+bob") }
+                At(.milliseconds(9900)) { Send(from: "alice", text: "n39", in: "alice+bob") }
+                At(.seconds(10)) { Send(from: "alice", text: "n40", in: "alice+bob") }
+                At(.milliseconds(10_100)) { Send(from: "alice", text: "n41", in: "alice+bob") }
+                At(.milliseconds(10_200)) { Send(from: "alice", text: "n42", in: "alice+bob") }
+                At(.milliseconds(10_300)) { Send(from: "alice", text: "n43", in: "alice+bob") }
+                At(.milliseconds(10_400)) { Send(from: "alice", text: "n44", in: "alice+bob") }
+                At(.milliseconds(10_500)) { Send(from: "alice", text: "n45", in: "alice+bob") }
+                At(.milliseconds(10_600)) { Send(from: "alice", text: "n46", in: "alice+bob") }
+                At(.milliseconds(10_700)) { Send(from: "alice", text: "n47", in: "alice+bob") }
+                At(.milliseconds(10_800)) { Send(from: "alice", text: "n48", in: "alice+bob") }
+                At(.milliseconds(10_900)) { Send(from: "alice", text: "n49", in: "alice+bob") }
+                At(.seconds(11)) { Send(from: "alice", text: "n50", in: "alice+bob") }
+                At(.milliseconds(11_100)) { Send(from: "alice", text: "n51", in: "alice+bob") }
+                At(.milliseconds(11_200)) { Send(from: "alice", text: "n52", in: "alice+bob") }
+                At(.milliseconds(11_300)) { Send(from: "alice", text: "n53", in: "alice+bob") }
+                At(.milliseconds(11_400)) { Send(from: "alice", text: "n54", in: "alice+bob") }
+                At(.milliseconds(11_500)) { Send(from: "alice", text: "n55", in: "alice+bob") }
+                At(.milliseconds(11_600)) { Send(from: "alice", text: "n56", in: "alice+bob") }
+                At(.milliseconds(11_700)) { Send(from: "alice", text: "n57", in: "alice+bob") }
+                At(.milliseconds(11_800)) { Send(from: "alice", text: "n58", in: "alice+bob") }
+                At(.milliseconds(11_900)) { Send(from: "alice", text: "n59", in: "alice+bob") }
+                At(.seconds(12)) { Send(from: "alice", text: "n60", in: "alice+bob") }
+                At(.milliseconds(12_100)) { Send(from: "alice", text: "n61", in: "alice+bob") }
+                At(.milliseconds(12_200)) { Send(from: "alice", text: "n62", in: "alice+bob") }
+                At(.milliseconds(12_300)) { Send(from: "alice", text: "n63", in: "alice+bob") }
+                At(.milliseconds(12_400)) { Send(from: "alice", text: "n64", in: "alice+bob") }
+                At(.milliseconds(12_500)) { Send(from: "alice", text: "n65", in: "alice+bob") }
+                At(.milliseconds(12_600)) { Send(from: "alice", text: "n66", in: "alice+bob") }
+                At(.milliseconds(12_700)) { Send(from: "alice", text: "n67", in: "alice+bob") }
+                At(.milliseconds(12_800)) { Send(from: "alice", text: "n68", in: "alice+bob") }
+                At(.milliseconds(12_900)) { Send(from: "alice", text: "n69", in: "alice+bob") }
+                At(.seconds(13)) { Send(from: "alice", text: "n70", in: "alice+bob") }
+                At(.milliseconds(13_100)) { Send(from: "alice", text: "n71", in: "alice+bob") }
+                At(.milliseconds(13_200)) { Send(from: "alice", text: "n72", in: "alice+bob") }
+                At(.milliseconds(13_300)) { Send(from: "alice", text: "n73", in: "alice+bob") }
+                At(.milliseconds(13_400)) { Send(from: "alice", text: "n74", in: "alice+bob") }
+                At(.milliseconds(13_500)) { Send(from: "alice", text: "n75", in: "alice+bob") }
+                At(.milliseconds(13_600)) { Send(from: "alice", text: "n76", in: "alice+bob") }
+                At(.milliseconds(13_700)) { Send(from: "alice", text: "n77", in: "alice+bob") }
+                At(.milliseconds(13_800)) { Send(from: "alice", text: "n78", in: "alice+bob") }
+                At(.milliseconds(13_900)) { Send(from: "alice", text: "n79", in: "alice+bob") }
+                At(.seconds(14)) { Send(from: "alice", text: "n80", in: "alice+bob") }
+                At(.milliseconds(14_100)) { Send(from: "alice", text: "n81", in: "alice+bob") }
+                At(.milliseconds(14_200)) { Send(from: "alice", text: "n82", in: "alice+bob") }
+                At(.milliseconds(14_300)) { Send(from: "alice", text: "n83", in: "alice+bob") }
+                At(.milliseconds(14_400)) { Send(from: "alice", text: "n84", in: "alice+bob") }
+                At(.milliseconds(14_500)) { Send(from: "alice", text: "n85", in: "alice+bob") }
+                At(.milliseconds(14_600)) { Send(from: "alice", text: "n86", in: "alice+bob") }
+                At(.milliseconds(14_700)) { Send(from: "alice", text: "n87", in: "alice+bob") }
+                At(.milliseconds(14_800)) { Send(from: "alice", text: "n88", in: "alice+bob") }
+                At(.milliseconds(14_900)) { Send(from: "alice", text: "n89", in: "alice+bob") }
+                At(.seconds(15)) { Send(from: "alice", text: "n90", in: "alice+bob") }
+                At(.milliseconds(15_100)) { Send(from: "alice", text: "n91", in: "alice+bob") }
+                At(.milliseconds(15_200)) { Send(from: "alice", text: "n92", in: "alice+bob") }
+                At(.milliseconds(15_300)) { Send(from: "alice", text: "n93", in: "alice+bob") }
+                At(.milliseconds(15_400)) { Send(from: "alice", text: "n94", in: "alice+bob") }
+                At(.milliseconds(15_500)) { Send(from: "alice", text: "n95", in: "alice+bob") }
+                At(.milliseconds(15_600)) { Send(from: "alice", text: "n96", in: "alice+bob") }
+                At(.milliseconds(15_700)) { Send(from: "alice", text: "n97", in: "alice+bob") }
+                At(.milliseconds(15_800)) { Send(from: "alice", text: "n98", in: "alice+bob") }
+                At(.milliseconds(15_900)) { Send(from: "alice", text: "n99", in: "alice+bob") }
+                At(.seconds(16)) { Send(from: "alice", text: "n100", in: "alice+bob") }
+                At(.milliseconds(16_100)) { Send(from: "alice", text: "n101", in: "alice+bob") }
+                At(.milliseconds(16_200)) { Send(from: "alice", text: "n102", in: "alice+bob") }
+                At(.milliseconds(16_300)) { Send(from: "alice", text: "n103", in: "alice+bob") }
+                At(.milliseconds(16_400)) { Send(from: "alice", text: "n104", in: "alice+bob") }
+                At(.milliseconds(16_500)) { Send(from: "alice", text: "n105", in: "alice+bob") }
+                At(.milliseconds(16_600)) { Send(from: "alice", text: "n106", in: "alice+bob") }
+                At(.milliseconds(16_700)) { Send(from: "alice", text: "n107", in: "alice+bob") }
+                At(.milliseconds(16_800)) { Send(from: "alice", text: "n108", in: "alice+bob") }
+                At(.milliseconds(16_900)) { Send(from: "alice", text: "n109", in: "alice+bob") }
+                At(.seconds(17)) { Send(from: "alice", text: "n110", in: "alice+bob") }
+                At(.milliseconds(17_100)) { Send(from: "alice", text: "n111", in: "alice+bob") }
+                At(.milliseconds(17_200)) { Send(from: "alice", text: "n112", in: "alice+bob") }
+                At(.milliseconds(17_300)) { Send(from: "alice", text: "n113", in: "alice+bob") }
+                At(.milliseconds(17_400)) { Send(from: "alice", text: "n114", in: "alice+bob") }
+                At(.milliseconds(17_500)) { Send(from: "alice", text: "n115", in: "alice+bob") }
+                At(.milliseconds(17_600)) { Send(from: "alice", text: "n116", in: "alice+bob") }
+                At(.milliseconds(17_700)) { Send(from: "alice", text: "n117", in: "alice+bob") }
+                At(.milliseconds(17_800)) { Send(from: "alice", text: "n118", in: "alice+bob") }
+                At(.milliseconds(17_900)) { Send(from: "alice", text: "n119", in: "alice+bob") }
+                At(.seconds(18)) { Send(from: "alice", text: "n120", in: "alice+bob") }
+                At(.milliseconds(18_100)) { Send(from: "alice", text: "n121", in: "alice+bob") }
+                At(.milliseconds(18_200)) { Send(from: "alice", text: "n122", in: "alice+bob") }
+                At(.milliseconds(18_300)) { Send(from: "alice", text: "n123", in: "alice+bob") }
+                At(.milliseconds(18_400)) { Send(from: "alice", text: "n124", in: "alice+bob") }
+                At(.milliseconds(18_500)) { Send(from: "alice", text: "n125", in: "alice+bob") }
+                At(.milliseconds(18_600)) { Send(from: "alice", text: "n126", in: "alice+bob") }
+                At(.milliseconds(18_700)) { Send(from: "alice", text: "n127", in: "alice+bob") }
+                At(.milliseconds(18_800)) { Send(from: "alice", text: "n128", in: "alice+bob") }
+                At(.milliseconds(18_900)) { Send(from: "alice", text: "n129", in: "alice+bob") }
+                At(.seconds(19)) { Send(from: "alice", text: "n130", in: "alice+bob") }
+                At(.milliseconds(19_100)) { Send(from: "alice", text: "n131", in: "alice+bob") }
+                At(.milliseconds(19_200)) { Send(from: "alice", text: "n132", in: "alice+bob") }
+                At(.milliseconds(19_300)) { Send(from: "alice", text: "n133", in: "alice+bob") }
+                At(.milliseconds(19_400)) { Send(from: "alice", text: "n134", in: "alice+bob") }
+                At(.milliseconds(19_500)) { Send(from: "alice", text: "n135", in: "alice+bob") }
+                At(.milliseconds(19_600)) { Send(from: "alice", text: "n136", in: "alice+bob") }
+                At(.milliseconds(19_700)) { Send(from: "alice", text: "n137", in: "alice+bob") }
+                At(.milliseconds(19_800)) { Send(from: "alice", text: "n138", in: "alice+bob") }
+                At(.milliseconds(19_900)) { Send(from: "alice", text: "n139", in: "alice+bob") }
+                At(.seconds(20)) { Send(from: "alice", text: "n140", in: "alice+bob") }
+                At(.milliseconds(20_100)) { Send(from: "alice", text: "n141", in: "alice+bob") }
+                At(.milliseconds(20_200)) { Send(from: "alice", text: "n142", in: "alice+bob") }
+                At(.milliseconds(20_300)) { Send(from: "alice", text: "n143", in: "alice+bob") }
+                At(.milliseconds(20_400)) { Send(from: "alice", text: "n144", in: "alice+bob") }
+                At(.milliseconds(20_500)) { Send(from: "alice", text: "n145", in: "alice+bob") }
+                At(.milliseconds(20_600)) { Send(from: "alice", text: "n146", in: "alice+bob") }
+                At(.milliseconds(20_700)) { Send(from: "alice", text: "n147", in: "alice+bob") }
+                At(.milliseconds(20_800)) { Send(from: "alice", text: "n148", in: "alice+bob") }
+                At(.milliseconds(20_900)) { Send(from: "alice", text: "n149", in: "alice+bob") }
+                At(.seconds(21)) { Send(from: "alice", text: "n150", in: "alice+bob") }
+                At(.milliseconds(21_100)) { Send(from: "alice", text: "n151", in: "alice+bob") }
+                At(.milliseconds(21_200)) { Send(from: "alice", text: "n152", in: "alice+bob") }
+                At(.milliseconds(21_300)) { Send(from: "alice", text: "n153", in: "alice+bob") }
+                At(.milliseconds(21_400)) { Send(from: "alice", text: "n154", in: "alice+bob") }
+                At(.milliseconds(21_500)) { Send(from: "alice", text: "n155", in: "alice+bob") }
+                At(.milliseconds(21_600)) { Send(from: "alice", text: "n156", in: "alice+bob") }
+                At(.milliseconds(21_700)) { Send(from: "alice", text: "n157", in: "alice+bob") }
+                At(.milliseconds(21_800)) { Send(from: "alice", text: "n158", in: "alice+bob") }
+                At(.milliseconds(21_900)) { Send(from: "alice", text: "n159", in: "alice+bob") }
+                At(.seconds(22)) { Send(from: "alice", text: "n160", in: "alice+bob") }
+                At(.milliseconds(22_100)) { Send(from: "alice", text: "n161", in: "alice+bob") }
+                At(.milliseconds(22_200)) { Send(from: "alice", text: "n162", in: "alice+bob") }
+                At(.milliseconds(22_300)) { Send(from: "alice", text: "n163", in: "alice+bob") }
+                At(.milliseconds(22_400)) { Send(from: "alice", text: "n164", in: "alice+bob") }
+                At(.milliseconds(22_500)) { Send(from: "alice", text: "n165", in: "alice+bob") }
+                At(.milliseconds(22_600)) { Send(from: "alice", text: "n166", in: "alice+bob") }
+                At(.milliseconds(22_700)) { Send(from: "alice", text: "n167", in: "alice+bob") }
+                At(.milliseconds(22_800)) { Send(from: "alice", text: "n168", in: "alice+bob") }
+                At(.milliseconds(22_900)) { Send(from: "alice", text: "n169", in: "alice+bob") }
+                At(.seconds(23)) { Send(from: "alice", text: "n170", in: "alice+bob") }
+                At(.milliseconds(23_100)) { Send(from: "alice", text: "n171", in: "alice+bob") }
+                At(.milliseconds(23_200)) { Send(from: "alice", text: "n172", in: "alice+bob") }
+                At(.milliseconds(23_300)) { Send(from: "alice", text: "n173", in: "alice+bob") }
+                At(.milliseconds(23_400)) { Send(from: "alice", text: "n174", in: "alice+bob") }
+                At(.milliseconds(23_500)) { Send(from: "alice", text: "n175", in: "alice+bob") }
+                At(.milliseconds(23_600)) { Send(from: "alice", text: "n176", in: "alice+bob") }
+                At(.milliseconds(23_700)) { Send(from: "alice", text: "n177", in: "alice+bob") }
+                At(.milliseconds(23_800)) { Send(from: "alice", text: "n178", in: "alice+bob") }
+                At(.milliseconds(23_900)) { Send(from: "alice", text: "n179", in: "alice+bob") }
+                At(.seconds(24)) { Send(from: "alice", text: "n180", in: "alice+bob") }
+                At(.milliseconds(24_100)) { Send(from: "alice", text: "n181", in: "alice+bob") }
+                At(.milliseconds(24_200)) { Send(from: "alice", text: "n182", in: "alice+bob") }
+                At(.milliseconds(24_300)) { Send(from: "alice", text: "n183", in: "alice+bob") }
+                At(.milliseconds(24_400)) { Send(from: "alice", text: "n184", in: "alice+bob") }
+                At(.milliseconds(24_500)) { Send(from: "alice", text: "n185", in: "alice+bob") }
+                At(.milliseconds(24_600)) { Send(from: "alice", text: "n186", in: "alice+bob") }
+                At(.milliseconds(24_700)) { Send(from: "alice", text: "n187", in: "alice+bob") }
+                At(.milliseconds(24_800)) { Send(from: "alice", text: "n188", in: "alice+bob") }
+                At(.milliseconds(24_900)) { Send(from: "alice", text: "n189", in: "alice+bob") }
+                At(.seconds(25)) { Send(from: "alice", text: "n190", in: "alice+bob") }
+                At(.milliseconds(25_100)) { Send(from: "alice", text: "n191", in: "alice+bob") }
+                At(.milliseconds(25_200)) { Send(from: "alice", text: "n192", in: "alice+bob") }
+                At(.milliseconds(25_300)) { Send(from: "alice", text: "n193", in: "alice+bob") }
+                At(.milliseconds(25_400)) { Send(from: "alice", text: "n194", in: "alice+bob") }
+                At(.milliseconds(25_500)) { Send(from: "alice", text: "n195", in: "alice+bob") }
+                At(.milliseconds(25_600)) { Send(from: "alice", text: "n196", in: "alice+bob") }
+                At(.milliseconds(25_700)) { Send(from: "alice", text: "n197", in: "alice+bob") }
+                At(.milliseconds(25_800)) { Send(from: "alice", text: "n198", in: "alice+bob") }
+                At(.milliseconds(25_900)) { Send(from: "alice", text: "n199", in: "alice+bob") }
+                At(.seconds(26)) { Send(from: "alice", text: "n200", in: "alice+bob") }
+                At(.milliseconds(26_100)) { Send(from: "alice", text: "n201", in: "alice+bob") }
+                At(.milliseconds(26_200)) { Send(from: "alice", text: "n202", in: "alice+bob") }
+                At(.milliseconds(26_300)) { Send(from: "alice", text: "n203", in: "alice+bob") }
+                At(.milliseconds(26_400)) { Send(from: "alice", text: "n204", in: "alice+bob") }
+                At(.milliseconds(26_500)) { Send(from: "alice", text: "n205", in: "alice+bob") }
+                At(.milliseconds(26_600)) { Send(from: "alice", text: "n206", in: "alice+bob") }
+                At(.milliseconds(26_700)) { Send(from: "alice", text: "n207", in: "alice+bob") }
+                At(.milliseconds(26_800)) { Send(from: "alice", text: "n208", in: "alice+bob") }
+                At(.milliseconds(26_900)) { Send(from: "alice", text: "n209", in: "alice+bob") }
+                At(.seconds(27)) { Send(from: "alice", text: "n210", in: "alice+bob") }
+                At(.milliseconds(27_100)) { Send(from: "alice", text: "n211", in: "alice+bob") }
+                At(.milliseconds(27_200)) { Send(from: "alice", text: "n212", in: "alice+bob") }
+                At(.milliseconds(27_300)) { Send(from: "alice", text: "n213", in: "alice+bob") }
+                At(.milliseconds(27_400)) { Send(from: "alice", text: "n214", in: "alice+bob") }
+                At(.milliseconds(27_500)) { Send(from: "alice", text: "n215", in: "alice+bob") }
+                At(.milliseconds(27_600)) { Send(from: "alice", text: "n216", in: "alice+bob") }
+                At(.milliseconds(27_700)) { Send(from: "alice", text: "n217", in: "alice+bob") }
+                At(.milliseconds(27_800)) { Send(from: "alice", text: "n218", in: "alice+bob") }
+                At(.milliseconds(27_900)) { Send(from: "alice", text: "n219", in: "alice+bob") }
+                At(.seconds(28)) { Send(from: "alice", text: "n220", in: "alice+bob") }
+                At(.milliseconds(28_100)) { Send(from: "alice", text: "n221", in: "alice+bob") }
+                At(.milliseconds(28_200)) { Send(from: "alice", text: "n222", in: "alice+bob") }
+                At(.milliseconds(28_300)) { Send(from: "alice", text: "n223", in: "alice+bob") }
+                At(.milliseconds(28_400)) { Send(from: "alice", text: "n224", in: "alice+bob") }
+                At(.milliseconds(28_500)) { Send(from: "alice", text: "n225", in: "alice+bob") }
+                At(.milliseconds(28_600)) { Send(from: "alice", text: "n226", in: "alice+bob") }
+                At(.milliseconds(28_700)) { Send(from: "alice", text: "n227", in: "alice+bob") }
+                At(.milliseconds(28_800)) { Send(from: "alice", text: "n228", in: "alice+bob") }
+                At(.milliseconds(28_900)) { Send(from: "alice", text: "n229", in: "alice+bob") }
+                At(.seconds(29)) { Send(from: "alice", text: "n230", in: "alice+bob") }
+                At(.milliseconds(29_100)) { Send(from: "alice", text: "n231", in: "alice+bob") }
+                At(.milliseconds(29_200)) { Send(from: "alice", text: "n232", in: "alice+bob") }
+                At(.milliseconds(29_300)) { Send(from: "alice", text: "n233", in: "alice+bob") }
+                At(.milliseconds(29_400)) { Send(from: "alice", text: "n234", in: "alice+bob") }
+                At(.milliseconds(29_500)) { Send(from: "alice", text: "n235", in: "alice+bob") }
+                At(.milliseconds(29_600)) { Send(from: "alice", text: "n236", in: "alice+bob") }
+                At(.milliseconds(29_700)) { Send(from: "alice", text: "n237", in: "alice+bob") }
+                At(.milliseconds(29_800)) { Send(from: "alice", text: "n238", in: "alice+bob") }
+                At(.milliseconds(29_900)) { Send(from: "alice", text: "n239", in: "alice+bob") }
+                At(.seconds(30)) { Send(from: "alice", text: "n240", in: "alice+bob") }
+                At(.milliseconds(30_100)) { Send(from: "alice", text: "n241", in: "alice+bob") }
+                At(.milliseconds(30_200)) { Send(from: "alice", text: "n242", in: "alice+bob") }
+                At(.milliseconds(30_300)) { Send(from: "alice", text: "n243", in: "alice+bob") }
+                At(.milliseconds(30_400)) { Send(from: "alice", text: "n244", in: "alice+bob") }
+                At(.milliseconds(30_500)) { Send(from: "alice", text: "n245", in: "alice+bob") }
+                At(.milliseconds(30_600)) { Send(from: "alice", text: "n246", in: "alice+bob") }
+                At(.milliseconds(30_700)) { Send(from: "alice", text: "n247", in: "alice+bob") }
+                At(.milliseconds(30_800)) { Send(from: "alice", text: "n248", in: "alice+bob") }
+                At(.milliseconds(30_900)) { Send(from: "alice", text: "n249", in: "alice+bob") }
+                At(.seconds(31)) { Send(from: "alice", text: "n250", in: "alice+bob") }
+                At(.milliseconds(31_100)) { Send(from: "alice", text: "n251", in: "alice+bob") }
+                At(.milliseconds(31_200)) { Send(from: "alice", text: "n252", in: "alice+bob") }
+                At(.milliseconds(31_300)) { Send(from: "alice", text: "n253", in: "alice+bob") }
+                At(.milliseconds(31_400)) { Send(from: "alice", text: "n254", in: "alice+bob") }
+                At(.milliseconds(31_500)) { Send(from: "alice", text: "n255", in: "alice+bob") }
+                At(.milliseconds(31_600)) { Send(from: "alice", text: "n256", in: "alice+bob") }
+                At(.milliseconds(31_700)) { Send(from: "alice", text: "n257", in: "alice+bob") }
+                At(.milliseconds(31_800)) { Send(from: "alice", text: "n258", in: "alice+bob") }
+                At(.milliseconds(31_900)) { Send(from: "alice", text: "n259", in: "alice+bob") }
+                At(.seconds(32)) { Send(from: "alice", text: "n260", in: "alice+bob") }
+                At(.milliseconds(32_100)) { Send(from: "alice", text: "n261", in: "alice+bob") }
+                At(.milliseconds(32_200)) { Send(from: "alice", text: "n262", in: "alice+bob") }
+                At(.milliseconds(32_300)) { Send(from: "alice", text: "n263", in: "alice+bob") }
+                At(.milliseconds(32_400)) { Send(from: "alice", text: "n264", in: "alice+bob") }
+                At(.milliseconds(32_500)) { Send(from: "alice", text: "n265", in: "alice+bob") }
+                At(.milliseconds(32_600)) { Send(from: "alice", text: "n266", in: "alice+bob") }
+                At(.milliseconds(32_700)) { Send(from: "alice", text: "n267", in: "alice+bob") }
+                At(.milliseconds(32_800)) { Send(from: "alice", text: "n268", in: "alice+bob") }
+                At(.milliseconds(32_900)) { Send(from: "alice", text: "n269", in: "alice+bob") }
+                At(.seconds(33)) { Send(from: "alice", text: "n270", in: "alice+bob") }
+                At(.milliseconds(33_100)) { Send(from: "alice", text: "n271", in: "alice+bob") }
+                At(.milliseconds(33_200)) { Send(from: "alice", text: "n272", in: "alice+bob") }
+                At(.milliseconds(33_300)) { Send(from: "alice", text: "n273", in: "alice+bob") }
+                At(.milliseconds(33_400)) { Send(from: "alice", text: "n274", in: "alice+bob") }
+                At(.milliseconds(33_500)) { Send(from: "alice", text: "n275", in: "alice+bob") }
+                At(.milliseconds(33_600)) { Send(from: "alice", text: "n276", in: "alice+bob") }
+                At(.milliseconds(33_700)) { Send(from: "alice", text: "n277", in: "alice+bob") }
+                At(.milliseconds(33_800)) { Send(from: "alice", text: "n278", in: "alice+bob") }
+                At(.milliseconds(33_900)) { Send(from: "alice", text: "n279", in: "alice+bob") }
+                At(.seconds(34)) { Send(from: "alice", text: "n280", in: "alice+bob") }
+                At(.milliseconds(34_100)) { Send(from: "alice", text: "n281", in: "alice+bob") }
+                At(.milliseconds(34_200)) { Send(from: "alice", text: "n282", in: "alice+bob") }
+                At(.milliseconds(34_300)) { Send(from: "alice", text: "n283", in: "alice+bob") }
+                At(.milliseconds(34_400)) { Send(from: "alice", text: "n284", in: "alice+bob") }
+                At(.milliseconds(34_500)) { Send(from: "alice", text: "n285", in: "alice+bob") }
+                At(.milliseconds(34_600)) { Send(from: "alice", text: "n286", in: "alice+bob") }
+                At(.milliseconds(34_700)) { Send(from: "alice", text: "n287", in: "alice+bob") }
+                At(.milliseconds(34_800)) { Send(from: "alice", text: "n288", in: "alice+bob") }
+                At(.milliseconds(34_900)) { Send(from: "alice", text: "n289", in: "alice+bob") }
+                At(.seconds(35)) { Send(from: "alice", text: "n290", in: "alice+bob") }
+                At(.milliseconds(35_100)) { Send(from: "alice", text: "n291", in: "alice+bob") }
+                At(.milliseconds(35_200)) { Send(from: "alice", text: "n292", in: "alice+bob") }
+                At(.milliseconds(35_300)) { Send(from: "alice", text: "n293", in: "alice+bob") }
+                At(.milliseconds(35_400)) { Send(from: "alice", text: "n294", in: "alice+bob") }
+                At(.milliseconds(35_500)) { Send(from: "alice", text: "n295", in: "alice+bob") }
+                At(.milliseconds(35_600)) { Send(from: "alice", text: "n296", in: "alice+bob") }
+                At(.milliseconds(35_700)) { Send(from: "alice", text: "n297", in: "alice+bob") }
+                At(.milliseconds(35_800)) { Send(from: "alice", text: "n298", in: "alice+bob") }
+                At(.milliseconds(35_900)) { Send(from: "alice", text: "n299", in: "alice+bob") }
+            }
+            Expect {
+                Invariants(.T2, .T4, .P1, .P2, .P3, .P4)
+                Eventually(within: .minutes(3), .serverMessageCount(chat: "alice+bob", count: 400))
+            }
+        },
+        Scenario("wifi-to-edge-handover", summary: "a Wi-Fi to EDGE handover mid photo upload; the upload and the texts behind it are delivered", seeds: [231, 232]) {
+            Server()
+            Client("alice", profile: .wifi)
+            Client("bob", profile: .threeG)
+            Timeline {
+                At(.seconds(2)) { SendPhoto(from: "alice", bytes: 500_000, caption: "beach", in: "alice+bob") }
+                At(.milliseconds(2500)) { Send(from: "alice", text: "look", in: "alice+bob") }
+                At(.seconds(3)) { Handover("alice", to: .edge) }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually(within: .minutes(3), .serverTexts(chat: "alice+bob", texts: ["beach", "look"]))
+            }
+        },
+        Scenario("clock-skew-last-sync", summary: "a device clock three hours behind never becomes last-sync; reconnect still catches up", seeds: [241, 242]) {
+            Server()
+            Client("alice", profile: .threeG)
+            Client("bob", profile: .fourG)
+            Timeline {
+                At(.seconds(1)) { SkewClock("alice", by: .hours(-3)) }
+                At(.seconds(5)) { Send(from: "bob", text: "first", in: "alice+bob") }
+                At(.seconds(20)) { LinkDown("alice", for: .seconds(40)) }
+                At(.seconds(30)) { Send(from: "bob", text: "while away", in: "alice+bob") }
+                At(.minutes(2)) { OpenChat("alice", "alice+bob") }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually(within: .minutes(4), .converged)
+            }
+        },
+        Scenario("background-beyond-login-window", summary: "backgrounded while a peer sends more than a LOGIN window; resume shows a gap that scrolling fills", seeds: [301, 302, 303]) {
+            Server(history: ["alice+bob": 50])
+            Client("alice", profile: .threeG, parameters: ["historyPageSize": 40])
+            Client("bob", profile: .fourG)
+            Timeline {
+                At(.seconds(5)) { OpenChat("alice", "alice+bob") }
+                At(.seconds(10)) { Background("alice") }
+                At(.seconds(20)) { Send(from: "bob", text: "bg 0", in: "alice+bob") }
+                At(.seconds(21)) { Send(from: "bob", text: "bg 1", in: "alice+bob") }
+                At(.seconds(22)) { Send(from: "bob", text: "bg 2", in: "alice+bob") }
+                At(.seconds(23)) { Send(from: "bob", text: "bg 3", in: "alice+bob") }
+                At(.seconds(24)) { Send(from: "bob", text: "bg 4", in: "alice+bob") }
+                At(.seconds(25)) { Send(from: "bob", text: "bg 5", in: "alice+bob") }
+                At(.seconds(26)) { Send(from: "bob", text: "bg 6", in: "alice+bob") }
+                At(.seconds(27)) { Send(from: "bob", text: "bg 7", in: "alice+bob") }
+                At(.seconds(28)) { Send(from: "bob", text: "bg 8", in: "alice+bob") }
+                At(.seconds(29)) { Send(from: "bob", text: "bg 9", in: "alice+bob") }
+                At(.seconds(30)) { Send(from: "bob", text: "bg 10", in: "alice+bob") }
+                At(.seconds(31)) { Send(from: "bob", text: "bg 11", in: "alice+bob") }
+                At(.seconds(32)) { Send(from: "bob", text: "bg 12", in: "alice+bob") }
+                At(.seconds(33)) { Send(from: "bob", text: "bg 13", in: "alice+bob") }
+                At(.seconds(34)) { Send(from: "bob", text: "bg 14", in: "alice+bob") }
+                At(.seconds(35)) { Send(from: "bob", text: "bg 15", in: "alice+bob") }
+                At(.seconds(36)) { Send(from: "bob", text: "bg 16", in: "alice+bob") }
+                At(.seconds(37)) { Send(from: "bob", text: "bg 17", in: "alice+bob") }
+                At(.seconds(38)) { Send(from: "bob", text: "bg 18", in: "alice+bob") }
+                At(.seconds(39)) { Send(from: "bob", text: "bg 19", in: "alice+bob") }
+                At(.seconds(40)) { Send(from: "bob", text: "bg 20", in: "alice+bob") }
+                At(.seconds(41)) { Send(from: "bob", text: "bg 21", in: "alice+bob") }
+                At(.seconds(42)) { Send(from: "bob", text: "bg 22", in: "alice+bob") }
+                At(.seconds(43)) { Send(from: "bob", text: "bg 23", in: "alice+bob") }
+                At(.seconds(44)) { Send(from: "bob", text: "bg 24", in: "alice+bob") }
+                At(.seconds(45)) { Send(from: "bob", text: "bg 25", in: "alice+bob") }
+                At(.seconds(46)) { Send(from: "bob", text: "bg 26", in: "alice+bob") }
+                At(.seconds(47)) { Send(from: "bob", text: "bg 27", in: "alice+bob") }
+                At(.seconds(48)) { Send(from: "bob", text: "bg 28", in: "alice+bob") }
+                At(.seconds(49)) { Send(from: "bob", text: "bg 29", in: "alice+bob") }
+                At(.seconds(50)) { Send(from: "bob", text: "bg 30", in: "alice+bob") }
+                At(.seconds(51)) { Send(from: "bob", text: "bg 31", in: "alice+bob") }
+                At(.seconds(52)) { Send(from: "bob", text: "bg 32", in: "alice+bob") }
+                At(.seconds(53)) { Send(from: "bob", text: "bg 33", in: "alice+bob") }
+                At(.seconds(54)) { Send(from: "bob", text: "bg 34", in: "alice+bob") }
+                At(.seconds(55)) { Send(from: "bob", text: "bg 35", in: "alice+bob") }
+                At(.seconds(56)) { Send(from: "bob", text: "bg 36", in: "alice+bob") }
+                At(.seconds(57)) { Send(from: "bob", text: "bg 37", in: "alice+bob") }
+                At(.seconds(58)) { Send(from: "bob", text: "bg 38", in: "alice+bob") }
+                At(.seconds(59)) { Send(from: "bob", text: "bg 39", in: "alice+bob") }
+                At(.minutes(1)) { Send(from: "bob", text: "bg 40", in: "alice+bob") }
+                At(.seconds(61)) { Send(from: "bob", text: "bg 41", in: "alice+bob") }
+                At(.seconds(62)) { Send(from: "bob", text: "bg 42", in: "alice+bob") }
+                At(.seconds(63)) { Send(from: "bob", text: "bg 43", in: "alice+bob") }
+                At(.seconds(64)) { Send(from: "bob", text: "bg 44", in: "alice+bob") }
+                At(.seconds(65)) { Send(from: "bob", text: "bg 45", in: "alice+bob") }
+                At(.seconds(66)) { Send(from: "bob", text: "bg 46", in: "alice+bob") }
+                At(.seconds(67)) { Send(from: "bob", text: "bg 47", in: "alice+bob") }
+                At(.seconds(68)) { Send(from: "bob", text: "bg 48", in: "alice+bob") }
+                At(.seconds(69)) { Send(from: "bob", text: "bg 49", in: "alice+bob") }
+                At(.seconds(70)) { Send(from: "bob", text: "bg 50", in: "alice+bob") }
+                At(.seconds(71)) { Send(from: "bob", text: "bg 51", in: "alice+bob") }
+                At(.seconds(72)) { Send(from: "bob", text: "bg 52", in: "alice+bob") }
+                At(.seconds(73)) { Send(from: "bob", text: "bg 53", in: "alice+bob") }
+                At(.seconds(74)) { Send(from: "bob", text: "bg 54", in: "alice+bob") }
+                At(.seconds(75)) { Send(from: "bob", text: "bg 55", in: "alice+bob") }
+                At(.seconds(76)) { Send(from: "bob", text: "bg 56", in: "alice+bob") }
+                At(.seconds(77)) { Send(from: "bob", text: "bg 57", in: "alice+bob") }
+                At(.seconds(78)) { Send(from: "bob", text: "bg 58", in: "alice+bob") }
+                At(.seconds(79)) { Send(from: "bob", text: "bg 59", in: "alice+bob") }
+                At(.seconds(80)) { Send(from: "bob", text: "bg 60", in: "alice+bob") }
+                At(.seconds(81)) { Send(from: "bob", text: "bg 61", in: "alice+bob") }
+                At(.seconds(82)) { Send(from: "bob", text: "bg 62", in: "alice+bob") }
+                At(.seconds(83)) { Send(from: "bob", text: "bg 63", in: "alice+bob") }
+                At(.seconds(84)) { Send(from: "bob", text: "bg 64", in: "alice+bob") }
+                At(.seconds(85)) { Send(from: "bob", text: "bg 65", in: "alice+bob") }
+                At(.seconds(86)) { Send(from: "bob", text: "bg 66", in: "alice+bob") }
+                At(.seconds(87)) { Send(from: "bob", text: "bg 67", in: "alice+bob") }
+                At(.seconds(88)) { Send(from: "bob", text: "bg 68", in: "alice+bob") }
+                At(.seconds(89)) { Send(from: "bob", text: "bg 69", in: "alice+bob") }
+                At(.seconds(90)) { Send(from: "bob", text: "bg 70", in: "alice+bob") }
+                At(.seconds(91)) { Send(from: "bob", text: "bg 71", in: "alice+bob") }
+                At(.seconds(92)) { Send(from: "bob", text: "bg 72", in: "alice+bob") }
+                At(.seconds(93)) { Send(from: "bob", text: "bg 73", in: "alice+bob") }
+                At(.seconds(94)) { Send(from: "bob", text: "bg 74", in: "alice+bob") }
+                At(.seconds(95)) { Send(from: "bob", text: "bg 75", in: "alice+bob") }
+                At(.seconds(96)) { Send(from: "bob", text: "bg 76", in: "alice+bob") }
+                At(.seconds(97)) { Send(from: "bob", text: "bg 77", in: "alice+bob") }
+                At(.seconds(98)) { Send(from: "bob", text: "bg 78", in: "alice+bob") }
+                At(.seconds(99)) { Send(from: "bob", text: "bg 79", in: "alice+bob") }
+                At(.seconds(100)) { Send(from: "bob", text: "bg 80", in: "alice+bob") }
+                At(.seconds(101)) { Send(from: "bob", text: "bg 81", in: "alice+bob") }
+                At(.seconds(102)) { Send(from: "bob", text: "bg 82", in: "alice+bob") }
+                At(.seconds(103)) { Send(from: "bob", text: "bg 83", in: "alice+bob") }
+                At(.seconds(104)) { Send(from: "bob", text: "bg 84", in: "alice+bob") }
+                At(.seconds(105)) { Send(from: "bob", text: "bg 85", in: "alice+bob") }
+                At(.seconds(106)) { Send(from: "bob", text: "bg 86", in: "alice+bob") }
+                At(.seconds(107)) { Send(from: "bob", text: "bg 87", in: "alice+bob") }
+                At(.seconds(108)) { Send(from: "bob", text: "bg 88", in: "alice+bob") }
+                At(.seconds(109)) { Send(from: "bob", text: "bg 89", in: "alice+bob") }
+                At(.seconds(110)) { Send(from: "bob", text: "bg 90", in: "alice+bob") }
+                At(.seconds(111)) { Send(from: "bob", text: "bg 91", in: "alice+bob") }
+                At(.seconds(112)) { Send(from: "bob", text: "bg 92", in: "alice+bob") }
+                At(.seconds(113)) { Send(from: "bob", text: "bg 93", in: "alice+bob") }
+                At(.seconds(114)) { Send(from: "bob", text: "bg 94", in: "alice+bob") }
+                At(.seconds(115)) { Send(from: "bob", text: "bg 95", in: "alice+bob") }
+                At(.seconds(116)) { Send(from: "bob", text: "bg 96", in: "alice+bob") }
+                At(.seconds(117)) { Send(from: "bob", text: "bg 97", in: "alice+bob") }
+                At(.seconds(118)) { Send(from: "bob", text: "bg 98", in: "alice+bob") }
+                At(.seconds(119)) { Send(from: "bob", text: "bg 99", in: "alice+bob") }
+                At(.seconds(200)) { Foreground("alice") }
+                At(.seconds(205)) { OpenChat("alice", "alice+bob") }
+                At(.seconds(230)) { ScrollUp("alice", in: "alice+bob", messages: 200) }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually(within: .minutes(7), .historyComplete(client: "alice", chat: "alice+bob"))
+            }
+        },
+        Scenario("messages-while-socket-down", summary: "messages sent while the socket is down and right after reconnect; last-sync never from a live push", seeds: [311, 312]) {
+            Server()
+            Client("alice", profile: .edge)
+            Client("bob", profile: .fourG)
+            Timeline {
+                At(.seconds(5)) { OpenChat("alice", "alice+bob") }
+                At(.seconds(20)) { LinkDown("alice") }
+                At(.seconds(25)) { Send(from: "bob", text: "missed 0", in: "alice+bob") }
+                At(.seconds(26)) { Send(from: "bob", text: "missed 1", in: "alice+bob") }
+                At(.seconds(27)) { Send(from: "bob", text: "missed 2", in: "alice+bob") }
+                At(.seconds(28)) { Send(from: "bob", text: "missed 3", in: "alice+bob") }
+                At(.seconds(29)) { Send(from: "bob", text: "missed 4", in: "alice+bob") }
+                At(.seconds(40)) { LinkUp("alice") }
+                At(.milliseconds(41_500)) { Send(from: "bob", text: "live", in: "alice+bob") }
+                At(.minutes(1)) { LinkDown("alice", for: .seconds(30)) }
+                At(.seconds(70)) { Send(from: "bob", text: "missed again", in: "alice+bob") }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually(within: .minutes(4), .converged)
+            }
+        },
+        Scenario("resend-while-first-copy-queued", summary: "a re-send while the first copy is still queued in the network yields one message", seeds: [321, 322]) {
+            Server()
+            Client("alice", profile: .edge, parameters: ["requestTimeout": .duration(.seconds(20))])
+            Client("bob", profile: .fourG)
+            Timeline {
+                At(.seconds(10)) { Clog("alice") }
+                At(.milliseconds(10_500)) { Send(from: "alice", text: "only once", in: "alice+bob") }
+                At(.seconds(45)) { Release("alice") }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually(within: .minutes(3), .serverMessageCount(chat: "alice+bob", count: 1))
+            }
+        },
+        Scenario("response-lost-after-store", summary: "the server stores a message but its response is lost; timeout, retry, still one message", seeds: [331, 332]) {
+            Server()
+            Client("alice", profile: .threeG)
+            Client("bob", profile: .threeG)
+            Timeline {
+                At(.seconds(5)) { LoseResponses(to: .msgSend, count: 1) }
+                At(.seconds(6)) { Send(from: "alice", text: "stored once", in: "alice+bob") }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually(within: .minutes(2), .serverMessageCount(chat: "alice+bob", count: 1))
+                Eventually(within: .minutes(2), .queueDrained(client: "alice"))
+            }
+        },
+        Scenario("offline-sends-in-order", summary: "offline sends a, b, c, d reach the server in order", seeds: [341, 342, 343]) {
+            Server(parameters: ["processingJitter": .duration(.milliseconds(300))])
+            Client("alice", profile: .edgeLossy)
+            Client("bob", profile: .threeG)
+            Timeline {
+                At(.seconds(2)) { LinkDown("alice") }
+                At(.seconds(3)) { Send(from: "alice", text: "a", in: "alice+bob") }
+                At(.seconds(4)) { Send(from: "alice", text: "b", in: "alice+bob") }
+                At(.seconds(5)) { Send(from: "alice", text: "c", in: "alice+bob") }
+                At(.seconds(6)) { Send(from: "alice", text: "d", in: "alice+bob") }
+                At(.seconds(30)) { LinkUp("alice") }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually(within: .minutes(3), .serverTexts(chat: "alice+bob", texts: ["a", "b", "c", "d"]))
+            }
+        },
+        Scenario("weak-link-send-order", summary: "A sent on a weak link, then B a moment later: the server has A before B", seeds: [351, 352, 353]) {
+            Server(parameters: ["processingJitter": .duration(.seconds(1))])
+            Client("alice", profile: .twoGRural)
+            Client("bob", profile: .fourG)
+            Timeline {
+                At(.seconds(9)) { LossBurst("alice", for: .seconds(30), lossRate: 0.4) }
+                At(.seconds(10)) { Send(from: "alice", text: "A", in: "alice+bob") }
+                At(.milliseconds(10_200)) { Send(from: "alice", text: "B", in: "alice+bob") }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually(within: .minutes(5), .serverOrder(chat: "alice+bob", texts: ["A", "B"]))
+            }
+        },
+        Scenario("stuck-send-flushes-after-handover", summary: "a send stuck on a dying link flushes after a Wi-Fi to EDGE switch, without restart", seeds: [361, 362]) {
+            Server()
+            Client("alice", profile: .wifi)
+            Client("bob", profile: .threeG)
+            Timeline {
+                At(.seconds(10)) { LinkDown("alice") }
+                At(.seconds(11)) { Send(from: "alice", text: "stuck", in: "alice+bob") }
+                At(.seconds(20)) { LinkDown("alice", .withReset) }
+                At(.seconds(20)) { Handover("alice", to: .edge) }
+                At(.seconds(20)) { LinkUp("alice") }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually(within: .seconds(90), .serverMessageCount(chat: "alice+bob", count: 1))
+            }
+        },
+        Scenario("half-open-switch-then-restart", summary: "half-open on a network switch, then an app restart: unsent messages survive and are sent", seeds: [371, 372]) {
+            Server()
+            Client("alice", profile: .wifi)
+            Client("bob", profile: .threeG)
+            Timeline {
+                At(.seconds(10)) { HalfOpen("alice") }
+                At(.seconds(10)) { Handover("alice", to: .edge) }
+                At(.seconds(11)) { Send(from: "alice", text: "x", in: "alice+bob") }
+                At(.seconds(12)) { Send(from: "alice", text: "y", in: "alice+bob") }
+                At(.seconds(15)) { RestartApp("alice") }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually(within: .minutes(3), .serverTexts(chat: "alice+bob", texts: ["x", "y"]))
+            }
+        },
+        Scenario("login-rejected-backoff-grows", summary: "LOGIN rejected repeatedly; reconnect backoff keeps growing instead of resetting on connect", seeds: [381, 382], runLength: .minutes(6)) {
+            Server()
+            Client("alice", profile: .threeG)
+            Client("bob", profile: .threeG)
+            Timeline {
+                At(.seconds(5)) { LinkDown("alice", .withReset) }
+                At(.seconds(6)) { ErrorReplies(to: .login, count: 1000) }
+                At(.seconds(10)) { LinkUp("alice") }
+            }
+            Expect {
+                Invariants(.T1, .P1, .P2, .P3, .P4)
+                MetricBound("loginAttempts", atMost: 20.0)
+            }
+        },
+        Scenario("push-before-catch-up", summary: "a live push arrives before catch-up after reconnect; catch-up still fetches the messages before it", seeds: [391, 392]) {
+            Server(history: ["alice+bob": 30])
+            Client("alice", profile: .threeG)
+            Client("bob", profile: .fourG)
+            Timeline {
+                At(.seconds(5)) { OpenChat("alice", "alice+bob") }
+                At(.seconds(20)) { LinkDown("alice") }
+                At(.seconds(25)) { Send(from: "bob", text: "gap 0", in: "alice+bob") }
+                At(.seconds(26)) { Send(from: "bob", text: "gap 1", in: "alice+bob") }
+                At(.seconds(27)) { Send(from: "bob", text: "gap 2", in: "alice+bob") }
+                At(.seconds(28)) { Send(from: "bob", text: "gap 3", in: "alice+bob") }
+                At(.seconds(29)) { Send(from: "bob", text: "gap 4", in: "alice+bob") }
+                At(.seconds(30)) { Send(from: "bob", text: "gap 5", in: "alice+bob") }
+                At(.seconds(31)) { Send(from: "bob", text: "gap 6", in: "alice+bob") }
+                At(.seconds(32)) { Send(from: "bob", text: "gap 7", in: "alice+bob") }
+                At(.seconds(33)) { Send(from: "bob", text: "gap 8", in: "alice+bob") }
+                At(.seconds(34)) { Send(from: "bob", text: "gap 9", in: "alice+bob") }
+                At(.seconds(59)) { DelayResponses(to: .login, by: .seconds(3), for: .seconds(10)) }
+                At(.minutes(1)) { LinkUp("alice") }
+                At(.milliseconds(61_500)) { Send(from: "bob", text: "live", in: "alice+bob") }
+                At(.seconds(70)) { OpenChat("alice", "alice+bob") }
+                At(.seconds(75)) { ScrollUp("alice", in: "alice+bob", messages: 60) }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually(within: .minutes(3), .historyComplete(client: "alice", chat: "alice+bob"))
+                Eventually(within: .minutes(3), .converged)
+            }
+        },
+        Scenario("own-send-stays-on-screen", summary: "a sent message stays on screen after its ack: it joins the chunk the screen shows", seeds: [401, 402]) {
+            Server(history: ["alice+bob": 30])
+            Client("alice", profile: .threeG)
+            Client("bob", profile: .fourG)
+            Timeline {
+                At(.seconds(3)) { OpenChat("alice", "alice+bob") }
+                At(.seconds(5)) { Send(from: "alice", text: "mine", in: "alice+bob") }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually("alice's message is stored and on screen in the chunk she looks at", within: .minutes(1)) { _ in fatalError("custom condition 'alice's message is stored and on screen in the chunk she looks at' cannot be printed; see Scenarios/EngineDefectScenarios.swift:24") }
+            }
+        },
+        Scenario("open-chat-across-reconnect", summary: "a chat open across a reconnect moves to the newest page; scrolling up bridges the gap (C6)", seeds: [411, 412]) {
+            Server(history: ["alice+bob": 3])
+            Client("alice", profile: .threeG, parameters: ["historyPageSize": 5])
+            Client("bob", profile: .fourG)
+            Timeline {
+                At(.seconds(2)) { OpenChat("alice", "alice+bob") }
+                At(.seconds(5)) { LinkDown("alice", for: .seconds(20), .withReset) }
+                At(.seconds(8)) { Send(from: "bob", text: "away 0", in: "alice+bob") }
+                At(.seconds(10)) { Send(from: "bob", text: "away 1", in: "alice+bob") }
+                At(.seconds(12)) { Send(from: "bob", text: "away 2", in: "alice+bob") }
+                At(.seconds(14)) { Send(from: "bob", text: "away 3", in: "alice+bob") }
+                At(.seconds(16)) { Send(from: "bob", text: "away 4", in: "alice+bob") }
+                At(.seconds(18)) { Send(from: "bob", text: "away 5", in: "alice+bob") }
+                At(.minutes(1)) { ScrollUp("alice", in: "alice+bob", messages: 20) }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually(within: .seconds(90), .historyComplete(client: "alice", chat: "alice+bob"))
+            }
+        },
+        Scenario("read-mark-kept-offline", summary: "read marks advance only, are kept while offline and sent once after LOGIN", seeds: [421, 422]) {
+            Server(history: ["alice+bob": 25])
+            Client("alice", profile: .threeG)
+            Client("bob", profile: .fourG)
+            Timeline {
+                At(.seconds(2)) { OpenChat("alice", "alice+bob") }
+                At(.seconds(4)) { DelayResponses(to: .chatMark, by: .seconds(10), for: .seconds(5)) }
+                At(.seconds(5)) { Send(from: "bob", text: "new 0", in: "alice+bob") }
+                At(.seconds(6)) { Send(from: "bob", text: "new 1", in: "alice+bob") }
+                At(.seconds(7)) { Send(from: "bob", text: "new 2", in: "alice+bob") }
+                At(.seconds(10)) { LinkDown("alice", .withReset) }
+                At(.seconds(11)) { OpenChat("alice", "alice+bob") }
+                At(.seconds(12)) { OpenChat("alice", "alice+bob") }
+                At(.seconds(13)) { OpenChat("alice", "alice+bob") }
+                At(.seconds(14)) { OpenChat("alice", "alice+bob") }
+                At(.seconds(15)) { OpenChat("alice", "alice+bob") }
+                At(.seconds(16)) { OpenChat("alice", "alice+bob") }
+                At(.seconds(17)) { OpenChat("alice", "alice+bob") }
+                At(.seconds(18)) { OpenChat("alice", "alice+bob") }
+                At(.seconds(30)) { LinkUp("alice") }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually("the server's read mark of alice is bob's last message", within: .seconds(90)) { _ in fatalError("custom condition 'the server's read mark of alice is bob's last message' cannot be printed; see Scenarios/EngineDefectScenarios.swift:86") }
+            }
+        },
+        Scenario("upload-survives-link-drops", summary: "an upload cut by link drops is not a failed attempt; the photo is delivered", seeds: [431, 432]) {
+            Server()
+            Client("alice", profile: .edge, parameters: ["maxTaskAttempts": 3])
+            Client("bob", profile: .fourG)
+            Timeline {
+                At(.seconds(1)) { SendPhoto(from: "alice", bytes: 500_000, caption: "cut", in: "alice+bob") }
+                At(.seconds(12)) { LinkDown("alice", for: .seconds(2), .withReset) }
+                At(.seconds(27)) { LinkDown("alice", for: .seconds(2), .withReset) }
+                At(.seconds(42)) { LinkDown("alice", for: .seconds(2), .withReset) }
+                At(.seconds(57)) { LinkDown("alice", for: .seconds(2), .withReset) }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually(within: .minutes(4), .serverTexts(chat: "alice+bob", texts: ["cut"]))
+                MetricBound("tasksFailed", atMost: 0.0)
+            }
+        },
+        Scenario("catch-up-cursor-from-live-push", summary: "catch-up cursor never from a live message; an unfinished catch-up leaves a gap (fluux-messenger PR #534)", seeds: [501, 502]) {
+            Server(history: ["alice+bob": 30])
+            Client("alice", profile: .threeG)
+            Client("bob", profile: .fourG)
+            Timeline {
+                At(.seconds(5)) { LinkDown("alice", .withReset) }
+                At(.seconds(8)) { Send(from: "bob", text: "missed 0", in: "alice+bob") }
+                At(.milliseconds(8500)) { Send(from: "bob", text: "missed 1", in: "alice+bob") }
+                At(.seconds(9)) { Send(from: "bob", text: "missed 2", in: "alice+bob") }
+                At(.milliseconds(9500)) { Send(from: "bob", text: "missed 3", in: "alice+bob") }
+                At(.seconds(10)) { Send(from: "bob", text: "missed 4", in: "alice+bob") }
+                At(.milliseconds(10_500)) { Send(from: "bob", text: "missed 5", in: "alice+bob") }
+                At(.seconds(11)) { Send(from: "bob", text: "missed 6", in: "alice+bob") }
+                At(.milliseconds(11_500)) { Send(from: "bob", text: "missed 7", in: "alice+bob") }
+                At(.seconds(12)) { Send(from: "bob", text: "missed 8", in: "alice+bob") }
+                At(.milliseconds(12_500)) { Send(from: "bob", text: "missed 9", in: "alice+bob") }
+                At(.seconds(13)) { Send(from: "bob", text: "missed 10", in: "alice+bob") }
+                At(.milliseconds(13_500)) { Send(from: "bob", text: "missed 11", in: "alice+bob") }
+                At(.seconds(14)) { Send(from: "bob", text: "missed 12", in: "alice+bob") }
+                At(.milliseconds(14_500)) { Send(from: "bob", text: "missed 13", in: "alice+bob") }
+                At(.seconds(15)) { Send(from: "bob", text: "missed 14", in: "alice+bob") }
+                At(.milliseconds(15_500)) { Send(from: "bob", text: "missed 15", in: "alice+bob") }
+                At(.seconds(16)) { Send(from: "bob", text: "missed 16", in: "alice+bob") }
+                At(.milliseconds(16_500)) { Send(from: "bob", text: "missed 17", in: "alice+bob") }
+                At(.seconds(17)) { Send(from: "bob", text: "missed 18", in: "alice+bob") }
+                At(.milliseconds(17_500)) { Send(from: "bob", text: "missed 19", in: "alice+bob") }
+                At(.seconds(18)) { Send(from: "bob", text: "missed 20", in: "alice+bob") }
+                At(.milliseconds(18_500)) { Send(from: "bob", text: "missed 21", in: "alice+bob") }
+                At(.seconds(19)) { Send(from: "bob", text: "missed 22", in: "alice+bob") }
+                At(.milliseconds(19_500)) { Send(from: "bob", text: "missed 23", in: "alice+bob") }
+                At(.seconds(20)) { Send(from: "bob", text: "missed 24", in: "alice+bob") }
+                At(.milliseconds(20_500)) { Send(from: "bob", text: "missed 25", in: "alice+bob") }
+                At(.seconds(21)) { Send(from: "bob", text: "missed 26", in: "alice+bob") }
+                At(.milliseconds(21_500)) { Send(from: "bob", text: "missed 27", in: "alice+bob") }
+                At(.seconds(22)) { Send(from: "bob", text: "missed 28", in: "alice+bob") }
+                At(.milliseconds(22_500)) { Send(from: "bob", text: "missed 29", in: "alice+bob") }
+                At(.seconds(23)) { Send(from: "bob", text: "missed 30", in: "alice+bob") }
+                At(.milliseconds(23_500)) { Send(from: "bob", text: "missed 31", in: "alice+bob") }
+                At(.seconds(24)) { Send(from: "bob", text: "missed 32", in: "alice+bob") }
+                At(.milliseconds(24_500)) { Send(from: "bob", text: "missed 33", in: "alice+bob") }
+                At(.seconds(25)) { Send(from: "bob", text: "missed 34", in: "alice+bob") }
+                At(.milliseconds(25_500)) { Send(from: "bob", text: "missed 35", in: "alice+bob") }
+                At(.seconds(26)) { Send(from: "bob", text: "missed 36", in: "alice+bob") }
+                At(.milliseconds(26_500)) { Send(from: "bob", text: "missed 37", in: "alice+bob") }
+                At(.seconds(27)) { Send(from: "bob", text: "missed 38", in: "alice+bob") }
+                At(.milliseconds(27_500)) { Send(from: "bob", text: "missed 39", in: "alice+bob") }
+                At(.seconds(40)) { LinkUp("alice") }
+                At(.seconds(50)) { Send(from: "bob", text: "live 0", in: "alice+bob") }
+                At(.minutes(1)) { Send(from: "bob", text: "live 1", in: "alice+bob") }
+                At(.seconds(70)) { Send(from: "bob", text: "live 2", in: "alice+bob") }
+                At(.seconds(80)) { Send(from: "bob", text: "live 3", in: "alice+bob") }
+                At(.seconds(90)) { Send(from: "bob", text: "live 4", in: "alice+bob") }
+                At(.seconds(100)) { Send(from: "bob", text: "live 5", in: "alice+bob") }
+                At(.minutes(2)) { OpenChat("alice", "alice+bob") }
+                At(.seconds(125)) { ScrollUp("alice", in: "alice+bob", messages: 200) }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually(within: .minutes(5), .historyComplete(client: "alice", chat: "alice+bob"))
+            }
+        },
+        Scenario("retry-answered-already-exists", summary: "a retry answered \"already exists\" counts as delivered, once (stream-chat-react PR #2331)", seeds: [511, 512]) {
+            Server()
+            Client("alice", profile: .threeG, parameters: ["maxTaskAttempts": 4])
+            Client("bob", profile: .threeG)
+            Timeline {
+                At(.seconds(5)) { LoseResponses(to: .msgSend, count: 1) }
+                At(.seconds(6)) { Send(from: "alice", text: "stored once", in: "alice+bob") }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually(within: .minutes(2), .serverMessageCount(chat: "alice+bob", count: 1))
+                Eventually(within: .minutes(2), .queueDrained(client: "alice"))
+                MetricBound("tasksFailed", atMost: 0.0)
+            }
+        },
+        Scenario("outbox-survives-offline-restart", summary: "three sends offline, app relaunched offline: all delivered once, in order (Expensify/App #5987)", seeds: [521, 522]) {
+            Server()
+            Client("alice", profile: .threeG)
+            Client("bob", profile: .threeG)
+            Timeline {
+                At(.seconds(2)) { LinkDown("alice", .withReset) }
+                At(.seconds(4)) { Send(from: "alice", text: "one", in: "alice+bob") }
+                At(.seconds(5)) { Send(from: "alice", text: "two", in: "alice+bob") }
+                At(.seconds(6)) { Send(from: "alice", text: "three", in: "alice+bob") }
+                At(.seconds(10)) { RestartApp("alice") }
+                At(.seconds(20)) { LinkUp("alice") }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually(within: .minutes(3), .serverTexts(chat: "alice+bob", texts: ["one", "two", "three"]))
+            }
+        },
+        Scenario("message-waits-for-all-uploads", summary: "a three-photo message waits for every upload and carries all three (session-android PR #979)", seeds: [531, 532]) {
+            Server()
+            Client("alice", profile: .edge)
+            Client("bob", profile: .threeG)
+            Timeline {
+                At(.seconds(2)) { SendPhotos(from: "alice", count: 3, bytes: 60_000, caption: "trip", in: "alice+bob") }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually("the server holds one message with all three photos", within: .minutes(4)) { _ in fatalError("custom condition 'the server holds one message with all three photos' cannot be printed; see Scenarios/FieldBugScenarios2.swift:99") }
+                Eventually(within: .minutes(4), .queueDrained(client: "alice"))
+            }
+        },
+        Scenario("retry-storm-on-instant-errors", summary: "instant errors for 2 min: retries back off (bounded request rate), then deliver (mtxclient #8)", seeds: [541, 542], runLength: .minutes(5)) {
+            Server(parameters: ["msgSendErrorsFrom": .duration(.seconds(5)), "msgSendErrorsUntil": .duration(.seconds(125))])
+            Client("alice", profile: .threeG)
+            Client("bob", profile: .threeG)
+            Timeline {
+                At(.seconds(6)) { Send(from: "alice", text: "patient", in: "alice+bob") }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually(within: .minutes(5), .serverTexts(chat: "alice+bob", texts: ["patient"]))
+                MetricBound("requests", atMost: 60.0)
+            }
+        },
+        Scenario("own-messages-server-time", summary: "a device clock 5 min slow: acknowledged own messages take server time (wire-desktop #352)", seeds: [551, 552]) {
+            Server()
+            Client("alice", profile: .threeG)
+            Client("bob", profile: .threeG)
+            Timeline {
+                At(.seconds(1)) { SkewClock("alice", by: .minutes(-5)) }
+                At(.seconds(4)) { OpenChat("alice", "alice+bob") }
+                At(.seconds(4)) { OpenChat("bob", "alice+bob") }
+                At(.seconds(6)) { Send(from: "alice", text: "question", in: "alice+bob") }
+                At(.seconds(9)) { Send(from: "bob", text: "answer", in: "alice+bob") }
+                At(.seconds(12)) { Send(from: "alice", text: "thanks", in: "alice+bob") }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually(within: .minutes(2), .converged)
+                Eventually("alice and bob order the chat by time as the server does", within: .minutes(2)) { _ in fatalError("custom condition 'alice and bob order the chat by time as the server does' cannot be printed; see Scenarios/FieldBugScenarios2.swift:152") }
+            }
+        },
+        Scenario("server-detects-half-open", summary: "the server closes a silently dead connection within 50 s; nothing pushed is lost (ejabberd #1673)", seeds: [561, 562]) {
+            Server()
+            Client("alice", profile: .threeG)
+            Client("bob", profile: .fourG)
+            Timeline {
+                At(.seconds(5)) { OpenChat("alice", "alice+bob") }
+                At(.seconds(10)) { LinkDown("alice") }
+                At(.seconds(20)) { Send(from: "bob", text: "into the void 0", in: "alice+bob") }
+                At(.seconds(30)) { Send(from: "bob", text: "into the void 1", in: "alice+bob") }
+                At(.seconds(40)) { Send(from: "bob", text: "into the void 2", in: "alice+bob") }
+                At(.minutes(2)) { LinkUp("alice") }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually("between 65 s and 119 s the server holds no connection of alice's", within: .seconds(119)) { _ in fatalError("custom condition 'between 65 s and 119 s the server holds no connection of alice's' cannot be printed; see Scenarios/FieldBugScenarios2.swift:183") }
+                Eventually(within: .minutes(5), .converged)
+            }
+        },
+        Scenario("one-session-per-device", summary: "after a blip the device's new LOGIN replaces its older session (wire-webapp PR #21448)", seeds: [571, 572]) {
+            Server(parameters: ["idleTimeout": .duration(.minutes(5))])
+            Client("alice", profile: .threeG)
+            Client("bob", profile: .fourG)
+            Timeline {
+                At(.seconds(5)) { OpenChat("alice", "alice+bob") }
+                At(.seconds(10)) { HalfOpen("alice") }
+                At(.seconds(20)) { Send(from: "bob", text: "after blip 0", in: "alice+bob") }
+                At(.seconds(40)) { Send(from: "bob", text: "after blip 1", in: "alice+bob") }
+                At(.minutes(1)) { Send(from: "bob", text: "after blip 2", in: "alice+bob") }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually("after her reconnect alice has exactly one connection on the server, logged in", within: .seconds(150)) { _ in fatalError("custom condition 'after her reconnect alice has exactly one connection on the server, logged in' cannot be printed; see Scenarios/FieldBugScenarios2.swift:214") }
+                Eventually(within: .minutes(4), .converged)
+            }
+        },
+        Scenario("open-and-scroll-to-start", summary: "open a chat with 300 messages on EDGE and scroll to the start of its history (a sweep scenario)", seeds: [151, 152, 153]) {
+            Server(history: ["alice+bob": 300])
+            Client("alice", profile: .edge)
+            Client("bob", profile: .fourG)
+            Timeline {
+                At(.seconds(2)) { OpenChat("alice", "alice+bob") }
+                At(.seconds(10)) { ScrollUp("alice", in: "alice+bob", messages: 1000) }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually(within: .minutes(9), .historyComplete(client: "alice", chat: "alice+bob"))
+            }
+        },
+        Scenario("idle-on-lossy-link", summary: "ten minutes with a chat open on 2G-rural, a loss burst midway (a pong-timeout sweep scenario)", seeds: [161, 162, 163], runLength: .minutes(15)) {
+            Server(history: ["alice+bob": 20])
+            Client("alice", profile: .twoGRural)
+            Client("bob", profile: .fourG)
+            Timeline {
+                At(.seconds(2)) { OpenChat("alice", "alice+bob") }
+                At(.minutes(4)) { LossBurst("alice", for: .minutes(1), lossRate: 0.3) }
+                At(.minutes(1)) { Send(from: "bob", text: "minute 1", in: "alice+bob") }
+                At(.minutes(2)) { Send(from: "bob", text: "minute 2", in: "alice+bob") }
+                At(.minutes(3)) { Send(from: "bob", text: "minute 3", in: "alice+bob") }
+                At(.minutes(4)) { Send(from: "bob", text: "minute 4", in: "alice+bob") }
+                At(.minutes(5)) { Send(from: "bob", text: "minute 5", in: "alice+bob") }
+                At(.minutes(6)) { Send(from: "bob", text: "minute 6", in: "alice+bob") }
+                At(.minutes(7)) { Send(from: "bob", text: "minute 7", in: "alice+bob") }
+                At(.minutes(8)) { Send(from: "bob", text: "minute 8", in: "alice+bob") }
+                At(.minutes(9)) { Send(from: "bob", text: "minute 9", in: "alice+bob") }
+                At(.minutes(10)) { Send(from: "bob", text: "minute 10", in: "alice+bob") }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually(within: .minutes(14), .converged)
+            }
+        },
     ]
-
-    static let scenario0 = Scenario("reconnect-during-send", summary: "a send in flight when the EDGE link drops for 25 s is delivered exactly once", seeds: [1, 2, 3]) {
-        Server()
-        Client("alice", profile: .edge)
-        Client("bob", profile: .threeG)
-        Timeline {
-            At(.seconds(5)) { OpenChat("alice", "alice+bob") }
-            At(.seconds(6)) { Send(from: "alice", text: "hi", in: "alice+bob") }
-            At(.milliseconds(6300)) { LinkDown("alice", for: .seconds(25)) }
-        }
-        Expect {
-            Invariants(.all)
-            Eventually(within: .minutes(2), .serverMessageCount(chat: "alice+bob", count: 1))
-            Eventually(within: .minutes(3), .converged)
-        }
-    }
-
-    static let scenario1 = Scenario("out-of-order-responses", summary: "the server answers a later request first; each response reaches its own waiter", seeds: [11, 12, 13]) {
-        Server(history: ["alice+bob": 120, "alice+carol": 40])
-        Client("alice", profile: .threeG)
-        Client("bob", profile: .fourG)
-        Client("carol", profile: .fourG)
-        Timeline {
-            At(.milliseconds(9900)) { DelayResponses(to: .chatHistory, by: .seconds(3), for: .seconds(2)) }
-            At(.seconds(10)) { OpenChat("alice", "alice+bob") }
-            At(.milliseconds(10_200)) { Send(from: "alice", text: "one", in: "alice+carol") }
-            After(.milliseconds(200)) { Send(from: "alice", text: "two", in: "alice+carol") }
-        }
-        Expect {
-            Invariants(.all)
-            Eventually(within: .minutes(1), .serverOrder(chat: "alice+carol", texts: ["one", "two"]))
-            Eventually(within: .minutes(2), .converged)
-        }
-    }
-
-    static let scenario2 = Scenario("photo-on-2g-link-drop", summary: "a photo upload on 2G loses the link mid-upload; the photo message goes out once, after the upload", seeds: [21, 22], runLength: .minutes(20)) {
-        Server()
-        Client("alice", profile: .twoGRural)
-        Client("bob", profile: .threeG)
-        Timeline {
-            At(.seconds(10)) { SendPhoto(from: "alice", bytes: 150_000, caption: "view", in: "alice+bob") }
-            At(.seconds(40)) { LinkDown("alice", for: .seconds(20)) }
-        }
-        Expect {
-            Invariants(.all)
-            Eventually(within: .minutes(15), .serverMessageCount(chat: "alice+bob", count: 1))
-            Eventually(within: .minutes(15), .queueDrained(client: "alice"))
-        }
-    }
-
-    static let scenario3 = Scenario("restart-with-pending-tasks", summary: "tasks queued offline survive an app restart and are sent in order", seeds: [31, 32]) {
-        Server()
-        Client("alice", profile: .threeG)
-        Client("bob", profile: .threeG)
-        Timeline {
-            At(.seconds(2)) { LinkDown("alice") }
-            At(.seconds(3)) { Send(from: "alice", text: "a", in: "alice+bob") }
-            At(.seconds(4)) { Send(from: "alice", text: "b", in: "alice+bob") }
-            At(.seconds(5)) { SendPhoto(from: "alice", bytes: 60_000, caption: "c", in: "alice+bob") }
-            At(.seconds(6)) { Send(from: "alice", text: "d", in: "alice+bob") }
-            At(.seconds(8)) { RestartApp("alice") }
-            At(.seconds(20)) { LinkUp("alice") }
-        }
-        Expect {
-            Invariants(.all)
-            Eventually(within: .minutes(3), .serverTexts(chat: "alice+bob", texts: ["a", "b", "c", "d"]))
-        }
-    }
-
-    static let scenario4 = Scenario("crash-mid-photo-upload", summary: "the app crashes mid photo upload; the photo is sent once after a finished upload", seeds: [41, 42]) {
-        Server()
-        Client("alice", profile: .threeG)
-        Client("bob", profile: .fourG)
-        Timeline {
-            At(.seconds(5)) { SendPhoto(from: "alice", bytes: 400_000, in: "alice+bob") }
-            At(.seconds(7)) { CrashApp("alice") }
-        }
-        Expect {
-            Invariants(.all)
-            Eventually(within: .minutes(4), .serverMessageCount(chat: "alice+bob", count: 1))
-        }
-    }
-
-    static let scenario5 = Scenario("delay-spike-during-sends", summary: "a multi-second delay spike during a burst of sends causes no duplicate and no reordering", seeds: [51, 52, 53]) {
-        Server()
-        Client("alice", profile: .edge, parameters: ["requestTimeout": .duration(.seconds(20))])
-        Client("bob", profile: .fourG)
-        Timeline {
-            At(.seconds(10)) { DelaySpike("alice", by: .seconds(12), for: .seconds(30)) }
-            At(.seconds(11)) { Send(from: "alice", text: "burst 0", in: "alice+bob") }
-            At(.seconds(13)) { Send(from: "alice", text: "burst 1", in: "alice+bob") }
-            At(.seconds(15)) { Send(from: "alice", text: "burst 2", in: "alice+bob") }
-            At(.seconds(17)) { Send(from: "alice", text: "burst 3", in: "alice+bob") }
-            At(.seconds(19)) { Send(from: "alice", text: "burst 4", in: "alice+bob") }
-        }
-        Expect {
-            Invariants(.all)
-            Eventually(within: .minutes(4), .serverTexts(chat: "alice+bob", texts: ["burst 0", "burst 1", "burst 2", "burst 3", "burst 4"]))
-        }
-    }
-
-    static let scenario6 = Scenario("history-gap-after-login", summary: "the last message changed while offline: a gap opens after login and scrolling fills it", seeds: [101, 102, 103]) {
-        Server(history: ["alice+bob": 200])
-        Client("alice", profile: .threeG, parameters: ["historyPageSize": 30])
-        Client("bob", profile: .fourG)
-        Timeline {
-            At(.seconds(5)) { OpenChat("alice", "alice+bob") }
-            At(.seconds(20)) { LinkDown("alice", for: .minutes(2)) }
-            At(.seconds(30)) { Send(from: "bob", text: "while away 0", in: "alice+bob") }
-            At(.seconds(31)) { Send(from: "bob", text: "while away 1", in: "alice+bob") }
-            At(.seconds(32)) { Send(from: "bob", text: "while away 2", in: "alice+bob") }
-            At(.seconds(33)) { Send(from: "bob", text: "while away 3", in: "alice+bob") }
-            At(.seconds(34)) { Send(from: "bob", text: "while away 4", in: "alice+bob") }
-            At(.seconds(35)) { Send(from: "bob", text: "while away 5", in: "alice+bob") }
-            At(.seconds(36)) { Send(from: "bob", text: "while away 6", in: "alice+bob") }
-            At(.seconds(37)) { Send(from: "bob", text: "while away 7", in: "alice+bob") }
-            At(.seconds(38)) { Send(from: "bob", text: "while away 8", in: "alice+bob") }
-            At(.seconds(39)) { Send(from: "bob", text: "while away 9", in: "alice+bob") }
-            At(.seconds(40)) { Send(from: "bob", text: "while away 10", in: "alice+bob") }
-            At(.seconds(41)) { Send(from: "bob", text: "while away 11", in: "alice+bob") }
-            At(.seconds(42)) { Send(from: "bob", text: "while away 12", in: "alice+bob") }
-            At(.seconds(43)) { Send(from: "bob", text: "while away 13", in: "alice+bob") }
-            At(.seconds(44)) { Send(from: "bob", text: "while away 14", in: "alice+bob") }
-            At(.seconds(45)) { Send(from: "bob", text: "while away 15", in: "alice+bob") }
-            At(.seconds(46)) { Send(from: "bob", text: "while away 16", in: "alice+bob") }
-            At(.seconds(47)) { Send(from: "bob", text: "while away 17", in: "alice+bob") }
-            At(.seconds(48)) { Send(from: "bob", text: "while away 18", in: "alice+bob") }
-            At(.seconds(49)) { Send(from: "bob", text: "while away 19", in: "alice+bob") }
-            At(.seconds(50)) { Send(from: "bob", text: "while away 20", in: "alice+bob") }
-            At(.seconds(51)) { Send(from: "bob", text: "while away 21", in: "alice+bob") }
-            At(.seconds(52)) { Send(from: "bob", text: "while away 22", in: "alice+bob") }
-            At(.seconds(53)) { Send(from: "bob", text: "while away 23", in: "alice+bob") }
-            At(.seconds(54)) { Send(from: "bob", text: "while away 24", in: "alice+bob") }
-            At(.seconds(55)) { Send(from: "bob", text: "while away 25", in: "alice+bob") }
-            At(.seconds(56)) { Send(from: "bob", text: "while away 26", in: "alice+bob") }
-            At(.seconds(57)) { Send(from: "bob", text: "while away 27", in: "alice+bob") }
-            At(.seconds(58)) { Send(from: "bob", text: "while away 28", in: "alice+bob") }
-            At(.seconds(59)) { Send(from: "bob", text: "while away 29", in: "alice+bob") }
-            At(.minutes(1)) { Send(from: "bob", text: "while away 30", in: "alice+bob") }
-            At(.seconds(61)) { Send(from: "bob", text: "while away 31", in: "alice+bob") }
-            At(.seconds(62)) { Send(from: "bob", text: "while away 32", in: "alice+bob") }
-            At(.seconds(63)) { Send(from: "bob", text: "while away 33", in: "alice+bob") }
-            At(.seconds(64)) { Send(from: "bob", text: "while away 34", in: "alice+bob") }
-            At(.seconds(65)) { Send(from: "bob", text: "while away 35", in: "alice+bob") }
-            At(.seconds(66)) { Send(from: "bob", text: "while away 36", in: "alice+bob") }
-            At(.seconds(67)) { Send(from: "bob", text: "while away 37", in: "alice+bob") }
-            At(.seconds(68)) { Send(from: "bob", text: "while away 38", in: "alice+bob") }
-            At(.seconds(69)) { Send(from: "bob", text: "while away 39", in: "alice+bob") }
-            At(.seconds(70)) { Send(from: "bob", text: "while away 40", in: "alice+bob") }
-            At(.seconds(71)) { Send(from: "bob", text: "while away 41", in: "alice+bob") }
-            At(.seconds(72)) { Send(from: "bob", text: "while away 42", in: "alice+bob") }
-            At(.seconds(73)) { Send(from: "bob", text: "while away 43", in: "alice+bob") }
-            At(.seconds(74)) { Send(from: "bob", text: "while away 44", in: "alice+bob") }
-            At(.minutes(3)) { OpenChat("alice", "alice+bob") }
-            At(.minutes(4)) { ScrollUp("alice", in: "alice+bob", messages: 400) }
-        }
-        Expect {
-            Invariants(.all)
-            Eventually(within: .minutes(8), .historyComplete(client: "alice", chat: "alice+bob"))
-        }
-    }
-
-    static let scenario7 = Scenario("scroll-through-gaps-to-start", summary: "scrolling to the top crosses several gaps and ends with one chunk from the start of history", seeds: [111, 112], runLength: .minutes(15)) {
-        Server(history: ["alice+bob": 300])
-        Client("alice", profile: .edge, parameters: ["historyPageSize": 25, "prefetchDistance": 10])
-        Client("bob", profile: .fourG)
-        Timeline {
-            At(.seconds(5)) { OpenChat("alice", "alice+bob") }
-            At(.minutes(1)) { LinkDown("alice", for: .minutes(1)) }
-            At(.seconds(65)) { Send(from: "bob", text: "spell 0 #0", in: "alice+bob") }
-            At(.milliseconds(65_500)) { Send(from: "bob", text: "spell 0 #1", in: "alice+bob") }
-            At(.seconds(66)) { Send(from: "bob", text: "spell 0 #2", in: "alice+bob") }
-            At(.milliseconds(66_500)) { Send(from: "bob", text: "spell 0 #3", in: "alice+bob") }
-            At(.seconds(67)) { Send(from: "bob", text: "spell 0 #4", in: "alice+bob") }
-            At(.milliseconds(67_500)) { Send(from: "bob", text: "spell 0 #5", in: "alice+bob") }
-            At(.seconds(68)) { Send(from: "bob", text: "spell 0 #6", in: "alice+bob") }
-            At(.milliseconds(68_500)) { Send(from: "bob", text: "spell 0 #7", in: "alice+bob") }
-            At(.seconds(69)) { Send(from: "bob", text: "spell 0 #8", in: "alice+bob") }
-            At(.milliseconds(69_500)) { Send(from: "bob", text: "spell 0 #9", in: "alice+bob") }
-            At(.seconds(70)) { Send(from: "bob", text: "spell 0 #10", in: "alice+bob") }
-            At(.milliseconds(70_500)) { Send(from: "bob", text: "spell 0 #11", in: "alice+bob") }
-            At(.seconds(71)) { Send(from: "bob", text: "spell 0 #12", in: "alice+bob") }
-            At(.milliseconds(71_500)) { Send(from: "bob", text: "spell 0 #13", in: "alice+bob") }
-            At(.seconds(72)) { Send(from: "bob", text: "spell 0 #14", in: "alice+bob") }
-            At(.milliseconds(72_500)) { Send(from: "bob", text: "spell 0 #15", in: "alice+bob") }
-            At(.seconds(73)) { Send(from: "bob", text: "spell 0 #16", in: "alice+bob") }
-            At(.milliseconds(73_500)) { Send(from: "bob", text: "spell 0 #17", in: "alice+bob") }
-            At(.seconds(74)) { Send(from: "bob", text: "spell 0 #18", in: "alice+bob") }
-            At(.milliseconds(74_500)) { Send(from: "bob", text: "spell 0 #19", in: "alice+bob") }
-            At(.seconds(75)) { Send(from: "bob", text: "spell 0 #20", in: "alice+bob") }
-            At(.milliseconds(75_500)) { Send(from: "bob", text: "spell 0 #21", in: "alice+bob") }
-            At(.seconds(76)) { Send(from: "bob", text: "spell 0 #22", in: "alice+bob") }
-            At(.milliseconds(76_500)) { Send(from: "bob", text: "spell 0 #23", in: "alice+bob") }
-            At(.seconds(77)) { Send(from: "bob", text: "spell 0 #24", in: "alice+bob") }
-            At(.milliseconds(77_500)) { Send(from: "bob", text: "spell 0 #25", in: "alice+bob") }
-            At(.seconds(78)) { Send(from: "bob", text: "spell 0 #26", in: "alice+bob") }
-            At(.milliseconds(78_500)) { Send(from: "bob", text: "spell 0 #27", in: "alice+bob") }
-            At(.seconds(79)) { Send(from: "bob", text: "spell 0 #28", in: "alice+bob") }
-            At(.milliseconds(79_500)) { Send(from: "bob", text: "spell 0 #29", in: "alice+bob") }
-            At(.seconds(80)) { Send(from: "bob", text: "spell 0 #30", in: "alice+bob") }
-            At(.milliseconds(80_500)) { Send(from: "bob", text: "spell 0 #31", in: "alice+bob") }
-            At(.seconds(81)) { Send(from: "bob", text: "spell 0 #32", in: "alice+bob") }
-            At(.milliseconds(81_500)) { Send(from: "bob", text: "spell 0 #33", in: "alice+bob") }
-            At(.seconds(82)) { Send(from: "bob", text: "spell 0 #34", in: "alice+bob") }
-            At(.milliseconds(82_500)) { Send(from: "bob", text: "spell 0 #35", in: "alice+bob") }
-            At(.seconds(83)) { Send(from: "bob", text: "spell 0 #36", in: "alice+bob") }
-            At(.milliseconds(83_500)) { Send(from: "bob", text: "spell 0 #37", in: "alice+bob") }
-            At(.seconds(84)) { Send(from: "bob", text: "spell 0 #38", in: "alice+bob") }
-            At(.milliseconds(84_500)) { Send(from: "bob", text: "spell 0 #39", in: "alice+bob") }
-            At(.seconds(130)) { OpenChat("alice", "alice+bob") }
-            At(.minutes(3)) { LinkDown("alice", for: .minutes(1)) }
-            At(.seconds(185)) { Send(from: "bob", text: "spell 1 #0", in: "alice+bob") }
-            At(.milliseconds(185_500)) { Send(from: "bob", text: "spell 1 #1", in: "alice+bob") }
-            At(.seconds(186)) { Send(from: "bob", text: "spell 1 #2", in: "alice+bob") }
-            At(.milliseconds(186_500)) { Send(from: "bob", text: "spell 1 #3", in: "alice+bob") }
-            At(.seconds(187)) { Send(from: "bob", text: "spell 1 #4", in: "alice+bob") }
-            At(.milliseconds(187_500)) { Send(from: "bob", text: "spell 1 #5", in: "alice+bob") }
-            At(.seconds(188)) { Send(from: "bob", text: "spell 1 #6", in: "alice+bob") }
-            At(.milliseconds(188_500)) { Send(from: "bob", text: "spell 1 #7", in: "alice+bob") }
-            At(.seconds(189)) { Send(from: "bob", text: "spell 1 #8", in: "alice+bob") }
-            At(.milliseconds(189_500)) { Send(from: "bob", text: "spell 1 #9", in: "alice+bob") }
-            At(.seconds(190)) { Send(from: "bob", text: "spell 1 #10", in: "alice+bob") }
-            At(.milliseconds(190_500)) { Send(from: "bob", text: "spell 1 #11", in: "alice+bob") }
-            At(.seconds(191)) { Send(from: "bob", text: "spell 1 #12", in: "alice+bob") }
-            At(.milliseconds(191_500)) { Send(from: "bob", text: "spell 1 #13", in: "alice+bob") }
-            At(.seconds(192)) { Send(from: "bob", text: "spell 1 #14", in: "alice+bob") }
-            At(.milliseconds(192_500)) { Send(from: "bob", text: "spell 1 #15", in: "alice+bob") }
-            At(.seconds(193)) { Send(from: "bob", text: "spell 1 #16", in: "alice+bob") }
-            At(.milliseconds(193_500)) { Send(from: "bob", text: "spell 1 #17", in: "alice+bob") }
-            At(.seconds(194)) { Send(from: "bob", text: "spell 1 #18", in: "alice+bob") }
-            At(.milliseconds(194_500)) { Send(from: "bob", text: "spell 1 #19", in: "alice+bob") }
-            At(.seconds(195)) { Send(from: "bob", text: "spell 1 #20", in: "alice+bob") }
-            At(.milliseconds(195_500)) { Send(from: "bob", text: "spell 1 #21", in: "alice+bob") }
-            At(.seconds(196)) { Send(from: "bob", text: "spell 1 #22", in: "alice+bob") }
-            At(.milliseconds(196_500)) { Send(from: "bob", text: "spell 1 #23", in: "alice+bob") }
-            At(.seconds(197)) { Send(from: "bob", text: "spell 1 #24", in: "alice+bob") }
-            At(.milliseconds(197_500)) { Send(from: "bob", text: "spell 1 #25", in: "alice+bob") }
-            At(.seconds(198)) { Send(from: "bob", text: "spell 1 #26", in: "alice+bob") }
-            At(.milliseconds(198_500)) { Send(from: "bob", text: "spell 1 #27", in: "alice+bob") }
-            At(.seconds(199)) { Send(from: "bob", text: "spell 1 #28", in: "alice+bob") }
-            At(.milliseconds(199_500)) { Send(from: "bob", text: "spell 1 #29", in: "alice+bob") }
-            At(.seconds(200)) { Send(from: "bob", text: "spell 1 #30", in: "alice+bob") }
-            At(.milliseconds(200_500)) { Send(from: "bob", text: "spell 1 #31", in: "alice+bob") }
-            At(.seconds(201)) { Send(from: "bob", text: "spell 1 #32", in: "alice+bob") }
-            At(.milliseconds(201_500)) { Send(from: "bob", text: "spell 1 #33", in: "alice+bob") }
-            At(.seconds(202)) { Send(from: "bob", text: "spell 1 #34", in: "alice+bob") }
-            At(.milliseconds(202_500)) { Send(from: "bob", text: "spell 1 #35", in: "alice+bob") }
-            At(.seconds(203)) { Send(from: "bob", text: "spell 1 #36", in: "alice+bob") }
-            At(.milliseconds(203_500)) { Send(from: "bob", text: "spell 1 #37", in: "alice+bob") }
-            At(.seconds(204)) { Send(from: "bob", text: "spell 1 #38", in: "alice+bob") }
-            At(.milliseconds(204_500)) { Send(from: "bob", text: "spell 1 #39", in: "alice+bob") }
-            At(.seconds(250)) { OpenChat("alice", "alice+bob") }
-            At(.minutes(5)) { LinkDown("alice", for: .minutes(1)) }
-            At(.seconds(305)) { Send(from: "bob", text: "spell 2 #0", in: "alice+bob") }
-            At(.milliseconds(305_500)) { Send(from: "bob", text: "spell 2 #1", in: "alice+bob") }
-            At(.seconds(306)) { Send(from: "bob", text: "spell 2 #2", in: "alice+bob") }
-            At(.milliseconds(306_500)) { Send(from: "bob", text: "spell 2 #3", in: "alice+bob") }
-            At(.seconds(307)) { Send(from: "bob", text: "spell 2 #4", in: "alice+bob") }
-            At(.milliseconds(307_500)) { Send(from: "bob", text: "spell 2 #5", in: "alice+bob") }
-            At(.seconds(308)) { Send(from: "bob", text: "spell 2 #6", in: "alice+bob") }
-            At(.milliseconds(308_500)) { Send(from: "bob", text: "spell 2 #7", in: "alice+bob") }
-            At(.seconds(309)) { Send(from: "bob", text: "spell 2 #8", in: "alice+bob") }
-            At(.milliseconds(309_500)) { Send(from: "bob", text: "spell 2 #9", in: "alice+bob") }
-            At(.seconds(310)) { Send(from: "bob", text: "spell 2 #10", in: "alice+bob") }
-            At(.milliseconds(310_500)) { Send(from: "bob", text: "spell 2 #11", in: "alice+bob") }
-            At(.seconds(311)) { Send(from: "bob", text: "spell 2 #12", in: "alice+bob") }
-            At(.milliseconds(311_500)) { Send(from: "bob", text: "spell 2 #13", in: "alice+bob") }
-            At(.seconds(312)) { Send(from: "bob", text: "spell 2 #14", in: "alice+bob") }
-            At(.milliseconds(312_500)) { Send(from: "bob", text: "spell 2 #15", in: "alice+bob") }
-            At(.seconds(313)) { Send(from: "bob", text: "spell 2 #16", in: "alice+bob") }
-            At(.milliseconds(313_500)) { Send(from: "bob", text: "spell 2 #17", in: "alice+bob") }
-            At(.seconds(314)) { Send(from: "bob", text: "spell 2 #18", in: "alice+bob") }
-            At(.milliseconds(314_500)) { Send(from: "bob", text: "spell 2 #19", in: "alice+bob") }
-            At(.seconds(315)) { Send(from: "bob", text: "spell 2 #20", in: "alice+bob") }
-            At(.milliseconds(315_500)) { Send(from: "bob", text: "spell 2 #21", in: "alice+bob") }
-            At(.seconds(316)) { Send(from: "bob", text: "spell 2 #22", in: "alice+bob") }
-            At(.milliseconds(316_500)) { Send(from: "bob", text: "spell 2 #23", in: "alice+bob") }
-            At(.seconds(317)) { Send(from: "bob", text: "spell 2 #24", in: "alice+bob") }
-            At(.milliseconds(317_500)) { Send(from: "bob", text: "spell 2 #25", in: "alice+bob") }
-            At(.seconds(318)) { Send(from: "bob", text: "spell 2 #26", in: "alice+bob") }
-            At(.milliseconds(318_500)) { Send(from: "bob", text: "spell 2 #27", in: "alice+bob") }
-            At(.seconds(319)) { Send(from: "bob", text: "spell 2 #28", in: "alice+bob") }
-            At(.milliseconds(319_500)) { Send(from: "bob", text: "spell 2 #29", in: "alice+bob") }
-            At(.seconds(320)) { Send(from: "bob", text: "spell 2 #30", in: "alice+bob") }
-            At(.milliseconds(320_500)) { Send(from: "bob", text: "spell 2 #31", in: "alice+bob") }
-            At(.seconds(321)) { Send(from: "bob", text: "spell 2 #32", in: "alice+bob") }
-            At(.milliseconds(321_500)) { Send(from: "bob", text: "spell 2 #33", in: "alice+bob") }
-            At(.seconds(322)) { Send(from: "bob", text: "spell 2 #34", in: "alice+bob") }
-            At(.milliseconds(322_500)) { Send(from: "bob", text: "spell 2 #35", in: "alice+bob") }
-            At(.seconds(323)) { Send(from: "bob", text: "spell 2 #36", in: "alice+bob") }
-            At(.milliseconds(323_500)) { Send(from: "bob", text: "spell 2 #37", in: "alice+bob") }
-            At(.seconds(324)) { Send(from: "bob", text: "spell 2 #38", in: "alice+bob") }
-            At(.milliseconds(324_500)) { Send(from: "bob", text: "spell 2 #39", in: "alice+bob") }
-            At(.seconds(370)) { OpenChat("alice", "alice+bob") }
-            At(.minutes(8)) { ScrollUp("alice", in: "alice+bob", messages: 1000) }
-        }
-        Expect {
-            Invariants(.C1, .C2, .C3, .C4, .C5, .C6, .V1)
-            Eventually(within: .minutes(14), .historyComplete(client: "alice", chat: "alice+bob"))
-        }
-    }
-
-    static let scenario8 = Scenario("duplicated-and-lost-pushes", summary: "lost and duplicated pushes leave no duplicate in the cache and sync restores the lost ones", seeds: [121, 122, 123]) {
-        Server()
-        Client("alice", profile: .threeG)
-        Client("bob", profile: .fourG)
-        Timeline {
-            At(.seconds(5)) { OpenChat("alice", "alice+bob") }
-            At(.seconds(10)) { PushLoss("alice", probability: 0.3, for: .minutes(1)) }
-            At(.seconds(10)) { PushDuplication("alice", probability: 0.3, for: .minutes(1)) }
-            At(.seconds(12)) { Send(from: "bob", text: "p0", in: "alice+bob") }
-            At(.seconds(14)) { Send(from: "bob", text: "p1", in: "alice+bob") }
-            At(.seconds(16)) { Send(from: "bob", text: "p2", in: "alice+bob") }
-            At(.seconds(18)) { Send(from: "bob", text: "p3", in: "alice+bob") }
-            At(.seconds(20)) { Send(from: "bob", text: "p4", in: "alice+bob") }
-            At(.seconds(22)) { Send(from: "bob", text: "p5", in: "alice+bob") }
-            At(.seconds(24)) { Send(from: "bob", text: "p6", in: "alice+bob") }
-            At(.seconds(26)) { Send(from: "bob", text: "p7", in: "alice+bob") }
-            At(.seconds(28)) { Send(from: "bob", text: "p8", in: "alice+bob") }
-            At(.seconds(30)) { Send(from: "bob", text: "p9", in: "alice+bob") }
-            At(.seconds(32)) { Send(from: "bob", text: "p10", in: "alice+bob") }
-            At(.seconds(34)) { Send(from: "bob", text: "p11", in: "alice+bob") }
-            At(.seconds(36)) { Send(from: "bob", text: "p12", in: "alice+bob") }
-            At(.seconds(38)) { Send(from: "bob", text: "p13", in: "alice+bob") }
-            At(.seconds(40)) { Send(from: "bob", text: "p14", in: "alice+bob") }
-            At(.seconds(42)) { Send(from: "bob", text: "p15", in: "alice+bob") }
-            At(.seconds(44)) { Send(from: "bob", text: "p16", in: "alice+bob") }
-            At(.seconds(46)) { Send(from: "bob", text: "p17", in: "alice+bob") }
-            At(.seconds(48)) { Send(from: "bob", text: "p18", in: "alice+bob") }
-            At(.seconds(50)) { Send(from: "bob", text: "p19", in: "alice+bob") }
-            At(.seconds(52)) { Send(from: "bob", text: "p20", in: "alice+bob") }
-            At(.seconds(54)) { Send(from: "bob", text: "p21", in: "alice+bob") }
-            At(.seconds(56)) { Send(from: "bob", text: "p22", in: "alice+bob") }
-            At(.seconds(58)) { Send(from: "bob", text: "p23", in: "alice+bob") }
-            At(.minutes(1)) { Send(from: "bob", text: "p24", in: "alice+bob") }
-            At(.seconds(62)) { Send(from: "bob", text: "p25", in: "alice+bob") }
-            At(.seconds(64)) { Send(from: "bob", text: "p26", in: "alice+bob") }
-            At(.seconds(66)) { Send(from: "bob", text: "p27", in: "alice+bob") }
-            At(.seconds(68)) { Send(from: "bob", text: "p28", in: "alice+bob") }
-            At(.seconds(70)) { Send(from: "bob", text: "p29", in: "alice+bob") }
-            At(.minutes(2)) { LinkDown("alice", for: .seconds(5), .withReset) }
-            At(.minutes(3)) { OpenChat("alice", "alice+bob") }
-        }
-        Expect {
-            Invariants(.all)
-            Eventually(within: .minutes(5), .converged)
-        }
-    }
-
-    static let scenario9 = Scenario("group-chat-100-mixed", summary: "a 100-member group chat on mixed link profiles converges for every member", seeds: [131], runLength: .minutes(15)) {
-        Server()
-        Client("u000", profile: .edge)
-        Client("u001", profile: .threeG)
-        Client("u002", profile: .fourG)
-        Client("u003", profile: .wifi)
-        Client("u004", profile: .twoGRural)
-        Client("u005", profile: .gprs)
-        Client("u006", profile: .edgeLossy)
-        Client("u007", profile: .edge)
-        Client("u008", profile: .threeG)
-        Client("u009", profile: .fourG)
-        Client("u010", profile: .wifi)
-        Client("u011", profile: .twoGRural)
-        Client("u012", profile: .gprs)
-        Client("u013", profile: .edgeLossy)
-        Client("u014", profile: .edge)
-        Client("u015", profile: .threeG)
-        Client("u016", profile: .fourG)
-        Client("u017", profile: .wifi)
-        Client("u018", profile: .twoGRural)
-        Client("u019", profile: .gprs)
-        Client("u020", profile: .edgeLossy)
-        Client("u021", profile: .edge)
-        Client("u022", profile: .threeG)
-        Client("u023", profile: .fourG)
-        Client("u024", profile: .wifi)
-        Client("u025", profile: .twoGRural)
-        Client("u026", profile: .gprs)
-        Client("u027", profile: .edgeLossy)
-        Client("u028", profile: .edge)
-        Client("u029", profile: .threeG)
-        Client("u030", profile: .fourG)
-        Client("u031", profile: .wifi)
-        Client("u032", profile: .twoGRural)
-        Client("u033", profile: .gprs)
-        Client("u034", profile: .edgeLossy)
-        Client("u035", profile: .edge)
-        Client("u036", profile: .threeG)
-        Client("u037", profile: .fourG)
-        Client("u038", profile: .wifi)
-        Client("u039", profile: .twoGRural)
-        Client("u040", profile: .gprs)
-        Client("u041", profile: .edgeLossy)
-        Client("u042", profile: .edge)
-        Client("u043", profile: .threeG)
-        Client("u044", profile: .fourG)
-        Client("u045", profile: .wifi)
-        Client("u046", profile: .twoGRural)
-        Client("u047", profile: .gprs)
-        Client("u048", profile: .edgeLossy)
-        Client("u049", profile: .edge)
-        Client("u050", profile: .threeG)
-        Client("u051", profile: .fourG)
-        Client("u052", profile: .wifi)
-        Client("u053", profile: .twoGRural)
-        Client("u054", profile: .gprs)
-        Client("u055", profile: .edgeLossy)
-        Client("u056", profile: .edge)
-        Client("u057", profile: .threeG)
-        Client("u058", profile: .fourG)
-        Client("u059", profile: .wifi)
-        Client("u060", profile: .twoGRural)
-        Client("u061", profile: .gprs)
-        Client("u062", profile: .edgeLossy)
-        Client("u063", profile: .edge)
-        Client("u064", profile: .threeG)
-        Client("u065", profile: .fourG)
-        Client("u066", profile: .wifi)
-        Client("u067", profile: .twoGRural)
-        Client("u068", profile: .gprs)
-        Client("u069", profile: .edgeLossy)
-        Client("u070", profile: .edge)
-        Client("u071", profile: .threeG)
-        Client("u072", profile: .fourG)
-        Client("u073", profile: .wifi)
-        Client("u074", profile: .twoGRural)
-        Client("u075", profile: .gprs)
-        Client("u076", profile: .edgeLossy)
-        Client("u077", profile: .edge)
-        Client("u078", profile: .threeG)
-        Client("u079", profile: .fourG)
-        Client("u080", profile: .wifi)
-        Client("u081", profile: .twoGRural)
-        Client("u082", profile: .gprs)
-        Client("u083", profile: .edgeLossy)
-        Client("u084", profile: .edge)
-        Client("u085", profile: .threeG)
-        Client("u086", profile: .fourG)
-        Client("u087", profile: .wifi)
-        Client("u088", profile: .twoGRural)
-        Client("u089", profile: .gprs)
-        Client("u090", profile: .edgeLossy)
-        Client("u091", profile: .edge)
-        Client("u092", profile: .threeG)
-        Client("u093", profile: .fourG)
-        Client("u094", profile: .wifi)
-        Client("u095", profile: .twoGRural)
-        Client("u096", profile: .gprs)
-        Client("u097", profile: .edgeLossy)
-        Client("u098", profile: .edge)
-        Client("u099", profile: .threeG)
-        Chat("crowd", members: ["u000", "u001", "u002", "u003", "u004", "u005", "u006", "u007", "u008", "u009", "u010", "u011", "u012", "u013", "u014", "u015", "u016", "u017", "u018", "u019", "u020", "u021", "u022", "u023", "u024", "u025", "u026", "u027", "u028", "u029", "u030", "u031", "u032", "u033", "u034", "u035", "u036", "u037", "u038", "u039", "u040", "u041", "u042", "u043", "u044", "u045", "u046", "u047", "u048", "u049", "u050", "u051", "u052", "u053", "u054", "u055", "u056", "u057", "u058", "u059", "u060", "u061", "u062", "u063", "u064", "u065", "u066", "u067", "u068", "u069", "u070", "u071", "u072", "u073", "u074", "u075", "u076", "u077", "u078", "u079", "u080", "u081", "u082", "u083", "u084", "u085", "u086", "u087", "u088", "u089", "u090", "u091", "u092", "u093", "u094", "u095", "u096", "u097", "u098", "u099"])
-        Timeline {
-            At(.seconds(10)) { Send(from: "u000", text: "hello from u000", in: "crowd") }
-            At(.seconds(15)) { Send(from: "u005", text: "hello from u005", in: "crowd") }
-            At(.seconds(20)) { Send(from: "u010", text: "hello from u010", in: "crowd") }
-            At(.seconds(25)) { Send(from: "u015", text: "hello from u015", in: "crowd") }
-            At(.seconds(30)) { Send(from: "u020", text: "hello from u020", in: "crowd") }
-            At(.seconds(35)) { Send(from: "u025", text: "hello from u025", in: "crowd") }
-            At(.seconds(40)) { Send(from: "u030", text: "hello from u030", in: "crowd") }
-            At(.seconds(45)) { Send(from: "u035", text: "hello from u035", in: "crowd") }
-            At(.seconds(50)) { Send(from: "u040", text: "hello from u040", in: "crowd") }
-            At(.seconds(55)) { Send(from: "u045", text: "hello from u045", in: "crowd") }
-            At(.minutes(1)) { Send(from: "u050", text: "hello from u050", in: "crowd") }
-            At(.seconds(65)) { Send(from: "u055", text: "hello from u055", in: "crowd") }
-            At(.seconds(70)) { Send(from: "u060", text: "hello from u060", in: "crowd") }
-            At(.seconds(75)) { Send(from: "u065", text: "hello from u065", in: "crowd") }
-            At(.seconds(80)) { Send(from: "u070", text: "hello from u070", in: "crowd") }
-            At(.seconds(85)) { Send(from: "u075", text: "hello from u075", in: "crowd") }
-            At(.seconds(90)) { Send(from: "u080", text: "hello from u080", in: "crowd") }
-            At(.seconds(95)) { Send(from: "u085", text: "hello from u085", in: "crowd") }
-            At(.seconds(100)) { Send(from: "u090", text: "hello from u090", in: "crowd") }
-            At(.seconds(105)) { Send(from: "u095", text: "hello from u095", in: "crowd") }
-        }
-        Expect {
-            Invariants(.all)
-            Eventually(within: .minutes(10), .serverMessageCount(chat: "crowd", count: 20))
-            Eventually(within: .minutes(14), .converged)
-        }
-    }
-
-    static let scenario10 = Scenario("server-restart", summary: "the server restarts while sends are in flight; every message lands exactly once", seeds: [201, 202]) {
-        Server(history: ["alice+bob": 50])
-        Client("alice", profile: .threeG)
-        Client("bob", profile: .edge)
-        Timeline {
-            At(.seconds(5)) { OpenChat("alice", "alice+bob") }
-            At(.seconds(10)) { Send(from: "alice", text: "before restart", in: "alice+bob") }
-            At(.seconds(10)) { Send(from: "bob", text: "also before", in: "alice+bob") }
-            At(.milliseconds(10_150)) { ServerRestart(downtime: .seconds(5)) }
-            At(.seconds(30)) { Send(from: "alice", text: "after restart", in: "alice+bob") }
-        }
-        Expect {
-            Invariants(.all)
-            Eventually(within: .minutes(2), .serverMessageCount(chat: "alice+bob", count: 53))
-            Eventually(within: .minutes(3), .converged)
-        }
-    }
-
-    static let scenario11 = Scenario("half-open-connection", summary: "a half-open connection is noticed by timeout or ping; the client reconnects, sends and catches up", seeds: [211, 212]) {
-        Server()
-        Client("alice", profile: .threeG, parameters: ["requestTimeout": .duration(.minutes(1))])
-        Client("bob", profile: .fourG)
-        Timeline {
-            At(.seconds(5)) { OpenChat("alice", "alice+bob") }
-            At(.seconds(20)) { HalfOpen("alice") }
-            At(.seconds(25)) { Send(from: "bob", text: "are you there?", in: "alice+bob") }
-            At(.seconds(30)) { Send(from: "alice", text: "yes", in: "alice+bob") }
-        }
-        Expect {
-            Invariants(.all)
-            Eventually(within: .minutes(3), .serverOrder(chat: "alice+bob", texts: ["are you there?", "yes"]))
-            Eventually(within: .minutes(4), .converged)
-        }
-    }
-
-    static let scenario12 = Scenario("seq-wrap-long-pending", summary: "seq wraps at 65536 while an old request is pending; no seq is reused and responses match", seeds: [221, 222]) {
-        Server(history: ["alice+bob": 100])
-        Client("alice", profile: .fourG, parameters: ["seqModulus": 256, "initialSeq": 250, "requestTimeout": .duration(.minutes(2))])
-        Client("bob", profile: .fourG)
-        Timeline {
-            At(.milliseconds(4900)) { DelayResponses(to: .chatHistory, by: .minutes(1), for: .seconds(1)) }
-            At(.seconds(5)) { OpenChat("alice", "alice+bob") }
-            At(.seconds(6)) { Send(from: "alice", text: "n0", in: "alice+bob") }
-            At(.milliseconds(6100)) { Send(from: "alice", text: "n1", in: "alice+bob") }
-            At(.milliseconds(6200)) { Send(from: "alice", text: "n2", in: "alice+bob") }
-            At(.milliseconds(6300)) { Send(from: "alice", text: "n3", in: "alice+bob") }
-            At(.milliseconds(6400)) { Send(from: "alice", text: "n4", in: "alice+bob") }
-            At(.milliseconds(6500)) { Send(from: "alice", text: "n5", in: "alice+bob") }
-            At(.milliseconds(6600)) { Send(from: "alice", text: "n6", in: "alice+bob") }
-            At(.milliseconds(6700)) { Send(from: "alice", text: "n7", in: "alice+bob") }
-            At(.milliseconds(6800)) { Send(from: "alice", text: "n8", in: "alice+bob") }
-            At(.milliseconds(6900)) { Send(from: "alice", text: "n9", in: "alice+bob") }
-            At(.seconds(7)) { Send(from: "alice", text: "n10", in: "alice+bob") }
-            At(.milliseconds(7100)) { Send(from: "alice", text: "n11", in: "alice+bob") }
-            At(.milliseconds(7200)) { Send(from: "alice", text: "n12", in: "alice+bob") }
-            At(.milliseconds(7300)) { Send(from: "alice", text: "n13", in: "alice+bob") }
-            At(.milliseconds(7400)) { Send(from: "alice", text: "n14", in: "alice+bob") }
-            At(.milliseconds(7500)) { Send(from: "alice", text: "n15", in: "alice+bob") }
-            At(.milliseconds(7600)) { Send(from: "alice", text: "n16", in: "alice+bob") }
-            At(.milliseconds(7700)) { Send(from: "alice", text: "n17", in: "alice+bob") }
-            At(.milliseconds(7800)) { Send(from: "alice", text: "n18", in: "alice+bob") }
-            At(.milliseconds(7900)) { Send(from: "alice", text: "n19", in: "alice+bob") }
-            At(.seconds(8)) { Send(from: "alice", text: "n20", in: "alice+bob") }
-            At(.milliseconds(8100)) { Send(from: "alice", text: "n21", in: "alice+bob") }
-            At(.milliseconds(8200)) { Send(from: "alice", text: "n22", in: "alice+bob") }
-            At(.milliseconds(8300)) { Send(from: "alice", text: "n23", in: "alice+bob") }
-            At(.milliseconds(8400)) { Send(from: "alice", text: "n24", in: "alice+bob") }
-            At(.milliseconds(8500)) { Send(from: "alice", text: "n25", in: "alice+bob") }
-            At(.milliseconds(8600)) { Send(from: "alice", text: "n26", in: "alice+bob") }
-            At(.milliseconds(8700)) { Send(from: "alice", text: "n27", in: "alice+bob") }
-            At(.milliseconds(8800)) { Send(from: "alice", text: "n28", in: "alice+bob") }
-            At(.milliseconds(8900)) { Send(from: "alice", text: "n29", in: "alice+bob") }
-            At(.seconds(9)) { Send(from: "alice", text: "n30", in: "alice+bob") }
-            At(.milliseconds(9100)) { Send(from: "alice", text: "n31", in: "alice+bob") }
-            At(.milliseconds(9200)) { Send(from: "alice", text: "n32", in: "alice+bob") }
-            At(.milliseconds(9300)) { Send(from: "alice", text: "n33", in: "alice+bob") }
-            At(.milliseconds(9400)) { Send(from: "alice", text: "n34", in: "alice+bob") }
-            At(.milliseconds(9500)) { Send(from: "alice", text: "n35", in: "alice+bob") }
-            At(.milliseconds(9600)) { Send(from: "alice", text: "n36", in: "alice+bob") }
-            At(.milliseconds(9700)) { Send(from: "alice", text: "n37", in: "alice+bob") }
-            At(.milliseconds(9800)) { Send(from: "alice", text: "n38", in: "alice+bob") }
-            At(.milliseconds(9900)) { Send(from: "alice", text: "n39", in: "alice+bob") }
-            At(.seconds(10)) { Send(from: "alice", text: "n40", in: "alice+bob") }
-            At(.milliseconds(10_100)) { Send(from: "alice", text: "n41", in: "alice+bob") }
-            At(.milliseconds(10_200)) { Send(from: "alice", text: "n42", in: "alice+bob") }
-            At(.milliseconds(10_300)) { Send(from: "alice", text: "n43", in: "alice+bob") }
-            At(.milliseconds(10_400)) { Send(from: "alice", text: "n44", in: "alice+bob") }
-            At(.milliseconds(10_500)) { Send(from: "alice", text: "n45", in: "alice+bob") }
-            At(.milliseconds(10_600)) { Send(from: "alice", text: "n46", in: "alice+bob") }
-            At(.milliseconds(10_700)) { Send(from: "alice", text: "n47", in: "alice+bob") }
-            At(.milliseconds(10_800)) { Send(from: "alice", text: "n48", in: "alice+bob") }
-            At(.milliseconds(10_900)) { Send(from: "alice", text: "n49", in: "alice+bob") }
-            At(.seconds(11)) { Send(from: "alice", text: "n50", in: "alice+bob") }
-            At(.milliseconds(11_100)) { Send(from: "alice", text: "n51", in: "alice+bob") }
-            At(.milliseconds(11_200)) { Send(from: "alice", text: "n52", in: "alice+bob") }
-            At(.milliseconds(11_300)) { Send(from: "alice", text: "n53", in: "alice+bob") }
-            At(.milliseconds(11_400)) { Send(from: "alice", text: "n54", in: "alice+bob") }
-            At(.milliseconds(11_500)) { Send(from: "alice", text: "n55", in: "alice+bob") }
-            At(.milliseconds(11_600)) { Send(from: "alice", text: "n56", in: "alice+bob") }
-            At(.milliseconds(11_700)) { Send(from: "alice", text: "n57", in: "alice+bob") }
-            At(.milliseconds(11_800)) { Send(from: "alice", text: "n58", in: "alice+bob") }
-            At(.milliseconds(11_900)) { Send(from: "alice", text: "n59", in: "alice+bob") }
-            At(.seconds(12)) { Send(from: "alice", text: "n60", in: "alice+bob") }
-            At(.milliseconds(12_100)) { Send(from: "alice", text: "n61", in: "alice+bob") }
-            At(.milliseconds(12_200)) { Send(from: "alice", text: "n62", in: "alice+bob") }
-            At(.milliseconds(12_300)) { Send(from: "alice", text: "n63", in: "alice+bob") }
-            At(.milliseconds(12_400)) { Send(from: "alice", text: "n64", in: "alice+bob") }
-            At(.milliseconds(12_500)) { Send(from: "alice", text: "n65", in: "alice+bob") }
-            At(.milliseconds(12_600)) { Send(from: "alice", text: "n66", in: "alice+bob") }
-            At(.milliseconds(12_700)) { Send(from: "alice", text: "n67", in: "alice+bob") }
-            At(.milliseconds(12_800)) { Send(from: "alice", text: "n68", in: "alice+bob") }
-            At(.milliseconds(12_900)) { Send(from: "alice", text: "n69", in: "alice+bob") }
-            At(.seconds(13)) { Send(from: "alice", text: "n70", in: "alice+bob") }
-            At(.milliseconds(13_100)) { Send(from: "alice", text: "n71", in: "alice+bob") }
-            At(.milliseconds(13_200)) { Send(from: "alice", text: "n72", in: "alice+bob") }
-            At(.milliseconds(13_300)) { Send(from: "alice", text: "n73", in: "alice+bob") }
-            At(.milliseconds(13_400)) { Send(from: "alice", text: "n74", in: "alice+bob") }
-            At(.milliseconds(13_500)) { Send(from: "alice", text: "n75", in: "alice+bob") }
-            At(.milliseconds(13_600)) { Send(from: "alice", text: "n76", in: "alice+bob") }
-            At(.milliseconds(13_700)) { Send(from: "alice", text: "n77", in: "alice+bob") }
-            At(.milliseconds(13_800)) { Send(from: "alice", text: "n78", in: "alice+bob") }
-            At(.milliseconds(13_900)) { Send(from: "alice", text: "n79", in: "alice+bob") }
-            At(.seconds(14)) { Send(from: "alice", text: "n80", in: "alice+bob") }
-            At(.milliseconds(14_100)) { Send(from: "alice", text: "n81", in: "alice+bob") }
-            At(.milliseconds(14_200)) { Send(from: "alice", text: "n82", in: "alice+bob") }
-            At(.milliseconds(14_300)) { Send(from: "alice", text: "n83", in: "alice+bob") }
-            At(.milliseconds(14_400)) { Send(from: "alice", text: "n84", in: "alice+bob") }
-            At(.milliseconds(14_500)) { Send(from: "alice", text: "n85", in: "alice+bob") }
-            At(.milliseconds(14_600)) { Send(from: "alice", text: "n86", in: "alice+bob") }
-            At(.milliseconds(14_700)) { Send(from: "alice", text: "n87", in: "alice+bob") }
-            At(.milliseconds(14_800)) { Send(from: "alice", text: "n88", in: "alice+bob") }
-            At(.milliseconds(14_900)) { Send(from: "alice", text: "n89", in: "alice+bob") }
-            At(.seconds(15)) { Send(from: "alice", text: "n90", in: "alice+bob") }
-            At(.milliseconds(15_100)) { Send(from: "alice", text: "n91", in: "alice+bob") }
-            At(.milliseconds(15_200)) { Send(from: "alice", text: "n92", in: "alice+bob") }
-            At(.milliseconds(15_300)) { Send(from: "alice", text: "n93", in: "alice+bob") }
-            At(.milliseconds(15_400)) { Send(from: "alice", text: "n94", in: "alice+bob") }
-            At(.milliseconds(15_500)) { Send(from: "alice", text: "n95", in: "alice+bob") }
-            At(.milliseconds(15_600)) { Send(from: "alice", text: "n96", in: "alice+bob") }
-            At(.milliseconds(15_700)) { Send(from: "alice", text: "n97", in: "alice+bob") }
-            At(.milliseconds(15_800)) { Send(from: "alice", text: "n98", in: "alice+bob") }
-            At(.milliseconds(15_900)) { Send(from: "alice", text: "n99", in: "alice+bob") }
-            At(.seconds(16)) { Send(from: "alice", text: "n100", in: "alice+bob") }
-            At(.milliseconds(16_100)) { Send(from: "alice", text: "n101", in: "alice+bob") }
-            At(.milliseconds(16_200)) { Send(from: "alice", text: "n102", in: "alice+bob") }
-            At(.milliseconds(16_300)) { Send(from: "alice", text: "n103", in: "alice+bob") }
-            At(.milliseconds(16_400)) { Send(from: "alice", text: "n104", in: "alice+bob") }
-            At(.milliseconds(16_500)) { Send(from: "alice", text: "n105", in: "alice+bob") }
-            At(.milliseconds(16_600)) { Send(from: "alice", text: "n106", in: "alice+bob") }
-            At(.milliseconds(16_700)) { Send(from: "alice", text: "n107", in: "alice+bob") }
-            At(.milliseconds(16_800)) { Send(from: "alice", text: "n108", in: "alice+bob") }
-            At(.milliseconds(16_900)) { Send(from: "alice", text: "n109", in: "alice+bob") }
-            At(.seconds(17)) { Send(from: "alice", text: "n110", in: "alice+bob") }
-            At(.milliseconds(17_100)) { Send(from: "alice", text: "n111", in: "alice+bob") }
-            At(.milliseconds(17_200)) { Send(from: "alice", text: "n112", in: "alice+bob") }
-            At(.milliseconds(17_300)) { Send(from: "alice", text: "n113", in: "alice+bob") }
-            At(.milliseconds(17_400)) { Send(from: "alice", text: "n114", in: "alice+bob") }
-            At(.milliseconds(17_500)) { Send(from: "alice", text: "n115", in: "alice+bob") }
-            At(.milliseconds(17_600)) { Send(from: "alice", text: "n116", in: "alice+bob") }
-            At(.milliseconds(17_700)) { Send(from: "alice", text: "n117", in: "alice+bob") }
-            At(.milliseconds(17_800)) { Send(from: "alice", text: "n118", in: "alice+bob") }
-            At(.milliseconds(17_900)) { Send(from: "alice", text: "n119", in: "alice+bob") }
-            At(.seconds(18)) { Send(from: "alice", text: "n120", in: "alice+bob") }
-            At(.milliseconds(18_100)) { Send(from: "alice", text: "n121", in: "alice+bob") }
-            At(.milliseconds(18_200)) { Send(from: "alice", text: "n122", in: "alice+bob") }
-            At(.milliseconds(18_300)) { Send(from: "alice", text: "n123", in: "alice+bob") }
-            At(.milliseconds(18_400)) { Send(from: "alice", text: "n124", in: "alice+bob") }
-            At(.milliseconds(18_500)) { Send(from: "alice", text: "n125", in: "alice+bob") }
-            At(.milliseconds(18_600)) { Send(from: "alice", text: "n126", in: "alice+bob") }
-            At(.milliseconds(18_700)) { Send(from: "alice", text: "n127", in: "alice+bob") }
-            At(.milliseconds(18_800)) { Send(from: "alice", text: "n128", in: "alice+bob") }
-            At(.milliseconds(18_900)) { Send(from: "alice", text: "n129", in: "alice+bob") }
-            At(.seconds(19)) { Send(from: "alice", text: "n130", in: "alice+bob") }
-            At(.milliseconds(19_100)) { Send(from: "alice", text: "n131", in: "alice+bob") }
-            At(.milliseconds(19_200)) { Send(from: "alice", text: "n132", in: "alice+bob") }
-            At(.milliseconds(19_300)) { Send(from: "alice", text: "n133", in: "alice+bob") }
-            At(.milliseconds(19_400)) { Send(from: "alice", text: "n134", in: "alice+bob") }
-            At(.milliseconds(19_500)) { Send(from: "alice", text: "n135", in: "alice+bob") }
-            At(.milliseconds(19_600)) { Send(from: "alice", text: "n136", in: "alice+bob") }
-            At(.milliseconds(19_700)) { Send(from: "alice", text: "n137", in: "alice+bob") }
-            At(.milliseconds(19_800)) { Send(from: "alice", text: "n138", in: "alice+bob") }
-            At(.milliseconds(19_900)) { Send(from: "alice", text: "n139", in: "alice+bob") }
-            At(.seconds(20)) { Send(from: "alice", text: "n140", in: "alice+bob") }
-            At(.milliseconds(20_100)) { Send(from: "alice", text: "n141", in: "alice+bob") }
-            At(.milliseconds(20_200)) { Send(from: "alice", text: "n142", in: "alice+bob") }
-            At(.milliseconds(20_300)) { Send(from: "alice", text: "n143", in: "alice+bob") }
-            At(.milliseconds(20_400)) { Send(from: "alice", text: "n144", in: "alice+bob") }
-            At(.milliseconds(20_500)) { Send(from: "alice", text: "n145", in: "alice+bob") }
-            At(.milliseconds(20_600)) { Send(from: "alice", text: "n146", in: "alice+bob") }
-            At(.milliseconds(20_700)) { Send(from: "alice", text: "n147", in: "alice+bob") }
-            At(.milliseconds(20_800)) { Send(from: "alice", text: "n148", in: "alice+bob") }
-            At(.milliseconds(20_900)) { Send(from: "alice", text: "n149", in: "alice+bob") }
-            At(.seconds(21)) { Send(from: "alice", text: "n150", in: "alice+bob") }
-            At(.milliseconds(21_100)) { Send(from: "alice", text: "n151", in: "alice+bob") }
-            At(.milliseconds(21_200)) { Send(from: "alice", text: "n152", in: "alice+bob") }
-            At(.milliseconds(21_300)) { Send(from: "alice", text: "n153", in: "alice+bob") }
-            At(.milliseconds(21_400)) { Send(from: "alice", text: "n154", in: "alice+bob") }
-            At(.milliseconds(21_500)) { Send(from: "alice", text: "n155", in: "alice+bob") }
-            At(.milliseconds(21_600)) { Send(from: "alice", text: "n156", in: "alice+bob") }
-            At(.milliseconds(21_700)) { Send(from: "alice", text: "n157", in: "alice+bob") }
-            At(.milliseconds(21_800)) { Send(from: "alice", text: "n158", in: "alice+bob") }
-            At(.milliseconds(21_900)) { Send(from: "alice", text: "n159", in: "alice+bob") }
-            At(.seconds(22)) { Send(from: "alice", text: "n160", in: "alice+bob") }
-            At(.milliseconds(22_100)) { Send(from: "alice", text: "n161", in: "alice+bob") }
-            At(.milliseconds(22_200)) { Send(from: "alice", text: "n162", in: "alice+bob") }
-            At(.milliseconds(22_300)) { Send(from: "alice", text: "n163", in: "alice+bob") }
-            At(.milliseconds(22_400)) { Send(from: "alice", text: "n164", in: "alice+bob") }
-            At(.milliseconds(22_500)) { Send(from: "alice", text: "n165", in: "alice+bob") }
-            At(.milliseconds(22_600)) { Send(from: "alice", text: "n166", in: "alice+bob") }
-            At(.milliseconds(22_700)) { Send(from: "alice", text: "n167", in: "alice+bob") }
-            At(.milliseconds(22_800)) { Send(from: "alice", text: "n168", in: "alice+bob") }
-            At(.milliseconds(22_900)) { Send(from: "alice", text: "n169", in: "alice+bob") }
-            At(.seconds(23)) { Send(from: "alice", text: "n170", in: "alice+bob") }
-            At(.milliseconds(23_100)) { Send(from: "alice", text: "n171", in: "alice+bob") }
-            At(.milliseconds(23_200)) { Send(from: "alice", text: "n172", in: "alice+bob") }
-            At(.milliseconds(23_300)) { Send(from: "alice", text: "n173", in: "alice+bob") }
-            At(.milliseconds(23_400)) { Send(from: "alice", text: "n174", in: "alice+bob") }
-            At(.milliseconds(23_500)) { Send(from: "alice", text: "n175", in: "alice+bob") }
-            At(.milliseconds(23_600)) { Send(from: "alice", text: "n176", in: "alice+bob") }
-            At(.milliseconds(23_700)) { Send(from: "alice", text: "n177", in: "alice+bob") }
-            At(.milliseconds(23_800)) { Send(from: "alice", text: "n178", in: "alice+bob") }
-            At(.milliseconds(23_900)) { Send(from: "alice", text: "n179", in: "alice+bob") }
-            At(.seconds(24)) { Send(from: "alice", text: "n180", in: "alice+bob") }
-            At(.milliseconds(24_100)) { Send(from: "alice", text: "n181", in: "alice+bob") }
-            At(.milliseconds(24_200)) { Send(from: "alice", text: "n182", in: "alice+bob") }
-            At(.milliseconds(24_300)) { Send(from: "alice", text: "n183", in: "alice+bob") }
-            At(.milliseconds(24_400)) { Send(from: "alice", text: "n184", in: "alice+bob") }
-            At(.milliseconds(24_500)) { Send(from: "alice", text: "n185", in: "alice+bob") }
-            At(.milliseconds(24_600)) { Send(from: "alice", text: "n186", in: "alice+bob") }
-            At(.milliseconds(24_700)) { Send(from: "alice", text: "n187", in: "alice+bob") }
-            At(.milliseconds(24_800)) { Send(from: "alice", text: "n188", in: "alice+bob") }
-            At(.milliseconds(24_900)) { Send(from: "alice", text: "n189", in: "alice+bob") }
-            At(.seconds(25)) { Send(from: "alice", text: "n190", in: "alice+bob") }
-            At(.milliseconds(25_100)) { Send(from: "alice", text: "n191", in: "alice+bob") }
-            At(.milliseconds(25_200)) { Send(from: "alice", text: "n192", in: "alice+bob") }
-            At(.milliseconds(25_300)) { Send(from: "alice", text: "n193", in: "alice+bob") }
-            At(.milliseconds(25_400)) { Send(from: "alice", text: "n194", in: "alice+bob") }
-            At(.milliseconds(25_500)) { Send(from: "alice", text: "n195", in: "alice+bob") }
-            At(.milliseconds(25_600)) { Send(from: "alice", text: "n196", in: "alice+bob") }
-            At(.milliseconds(25_700)) { Send(from: "alice", text: "n197", in: "alice+bob") }
-            At(.milliseconds(25_800)) { Send(from: "alice", text: "n198", in: "alice+bob") }
-            At(.milliseconds(25_900)) { Send(from: "alice", text: "n199", in: "alice+bob") }
-            At(.seconds(26)) { Send(from: "alice", text: "n200", in: "alice+bob") }
-            At(.milliseconds(26_100)) { Send(from: "alice", text: "n201", in: "alice+bob") }
-            At(.milliseconds(26_200)) { Send(from: "alice", text: "n202", in: "alice+bob") }
-            At(.milliseconds(26_300)) { Send(from: "alice", text: "n203", in: "alice+bob") }
-            At(.milliseconds(26_400)) { Send(from: "alice", text: "n204", in: "alice+bob") }
-            At(.milliseconds(26_500)) { Send(from: "alice", text: "n205", in: "alice+bob") }
-            At(.milliseconds(26_600)) { Send(from: "alice", text: "n206", in: "alice+bob") }
-            At(.milliseconds(26_700)) { Send(from: "alice", text: "n207", in: "alice+bob") }
-            At(.milliseconds(26_800)) { Send(from: "alice", text: "n208", in: "alice+bob") }
-            At(.milliseconds(26_900)) { Send(from: "alice", text: "n209", in: "alice+bob") }
-            At(.seconds(27)) { Send(from: "alice", text: "n210", in: "alice+bob") }
-            At(.milliseconds(27_100)) { Send(from: "alice", text: "n211", in: "alice+bob") }
-            At(.milliseconds(27_200)) { Send(from: "alice", text: "n212", in: "alice+bob") }
-            At(.milliseconds(27_300)) { Send(from: "alice", text: "n213", in: "alice+bob") }
-            At(.milliseconds(27_400)) { Send(from: "alice", text: "n214", in: "alice+bob") }
-            At(.milliseconds(27_500)) { Send(from: "alice", text: "n215", in: "alice+bob") }
-            At(.milliseconds(27_600)) { Send(from: "alice", text: "n216", in: "alice+bob") }
-            At(.milliseconds(27_700)) { Send(from: "alice", text: "n217", in: "alice+bob") }
-            At(.milliseconds(27_800)) { Send(from: "alice", text: "n218", in: "alice+bob") }
-            At(.milliseconds(27_900)) { Send(from: "alice", text: "n219", in: "alice+bob") }
-            At(.seconds(28)) { Send(from: "alice", text: "n220", in: "alice+bob") }
-            At(.milliseconds(28_100)) { Send(from: "alice", text: "n221", in: "alice+bob") }
-            At(.milliseconds(28_200)) { Send(from: "alice", text: "n222", in: "alice+bob") }
-            At(.milliseconds(28_300)) { Send(from: "alice", text: "n223", in: "alice+bob") }
-            At(.milliseconds(28_400)) { Send(from: "alice", text: "n224", in: "alice+bob") }
-            At(.milliseconds(28_500)) { Send(from: "alice", text: "n225", in: "alice+bob") }
-            At(.milliseconds(28_600)) { Send(from: "alice", text: "n226", in: "alice+bob") }
-            At(.milliseconds(28_700)) { Send(from: "alice", text: "n227", in: "alice+bob") }
-            At(.milliseconds(28_800)) { Send(from: "alice", text: "n228", in: "alice+bob") }
-            At(.milliseconds(28_900)) { Send(from: "alice", text: "n229", in: "alice+bob") }
-            At(.seconds(29)) { Send(from: "alice", text: "n230", in: "alice+bob") }
-            At(.milliseconds(29_100)) { Send(from: "alice", text: "n231", in: "alice+bob") }
-            At(.milliseconds(29_200)) { Send(from: "alice", text: "n232", in: "alice+bob") }
-            At(.milliseconds(29_300)) { Send(from: "alice", text: "n233", in: "alice+bob") }
-            At(.milliseconds(29_400)) { Send(from: "alice", text: "n234", in: "alice+bob") }
-            At(.milliseconds(29_500)) { Send(from: "alice", text: "n235", in: "alice+bob") }
-            At(.milliseconds(29_600)) { Send(from: "alice", text: "n236", in: "alice+bob") }
-            At(.milliseconds(29_700)) { Send(from: "alice", text: "n237", in: "alice+bob") }
-            At(.milliseconds(29_800)) { Send(from: "alice", text: "n238", in: "alice+bob") }
-            At(.milliseconds(29_900)) { Send(from: "alice", text: "n239", in: "alice+bob") }
-            At(.seconds(30)) { Send(from: "alice", text: "n240", in: "alice+bob") }
-            At(.milliseconds(30_100)) { Send(from: "alice", text: "n241", in: "alice+bob") }
-            At(.milliseconds(30_200)) { Send(from: "alice", text: "n242", in: "alice+bob") }
-            At(.milliseconds(30_300)) { Send(from: "alice", text: "n243", in: "alice+bob") }
-            At(.milliseconds(30_400)) { Send(from: "alice", text: "n244", in: "alice+bob") }
-            At(.milliseconds(30_500)) { Send(from: "alice", text: "n245", in: "alice+bob") }
-            At(.milliseconds(30_600)) { Send(from: "alice", text: "n246", in: "alice+bob") }
-            At(.milliseconds(30_700)) { Send(from: "alice", text: "n247", in: "alice+bob") }
-            At(.milliseconds(30_800)) { Send(from: "alice", text: "n248", in: "alice+bob") }
-            At(.milliseconds(30_900)) { Send(from: "alice", text: "n249", in: "alice+bob") }
-            At(.seconds(31)) { Send(from: "alice", text: "n250", in: "alice+bob") }
-            At(.milliseconds(31_100)) { Send(from: "alice", text: "n251", in: "alice+bob") }
-            At(.milliseconds(31_200)) { Send(from: "alice", text: "n252", in: "alice+bob") }
-            At(.milliseconds(31_300)) { Send(from: "alice", text: "n253", in: "alice+bob") }
-            At(.milliseconds(31_400)) { Send(from: "alice", text: "n254", in: "alice+bob") }
-            At(.milliseconds(31_500)) { Send(from: "alice", text: "n255", in: "alice+bob") }
-            At(.milliseconds(31_600)) { Send(from: "alice", text: "n256", in: "alice+bob") }
-            At(.milliseconds(31_700)) { Send(from: "alice", text: "n257", in: "alice+bob") }
-            At(.milliseconds(31_800)) { Send(from: "alice", text: "n258", in: "alice+bob") }
-            At(.milliseconds(31_900)) { Send(from: "alice", text: "n259", in: "alice+bob") }
-            At(.seconds(32)) { Send(from: "alice", text: "n260", in: "alice+bob") }
-            At(.milliseconds(32_100)) { Send(from: "alice", text: "n261", in: "alice+bob") }
-            At(.milliseconds(32_200)) { Send(from: "alice", text: "n262", in: "alice+bob") }
-            At(.milliseconds(32_300)) { Send(from: "alice", text: "n263", in: "alice+bob") }
-            At(.milliseconds(32_400)) { Send(from: "alice", text: "n264", in: "alice+bob") }
-            At(.milliseconds(32_500)) { Send(from: "alice", text: "n265", in: "alice+bob") }
-            At(.milliseconds(32_600)) { Send(from: "alice", text: "n266", in: "alice+bob") }
-            At(.milliseconds(32_700)) { Send(from: "alice", text: "n267", in: "alice+bob") }
-            At(.milliseconds(32_800)) { Send(from: "alice", text: "n268", in: "alice+bob") }
-            At(.milliseconds(32_900)) { Send(from: "alice", text: "n269", in: "alice+bob") }
-            At(.seconds(33)) { Send(from: "alice", text: "n270", in: "alice+bob") }
-            At(.milliseconds(33_100)) { Send(from: "alice", text: "n271", in: "alice+bob") }
-            At(.milliseconds(33_200)) { Send(from: "alice", text: "n272", in: "alice+bob") }
-            At(.milliseconds(33_300)) { Send(from: "alice", text: "n273", in: "alice+bob") }
-            At(.milliseconds(33_400)) { Send(from: "alice", text: "n274", in: "alice+bob") }
-            At(.milliseconds(33_500)) { Send(from: "alice", text: "n275", in: "alice+bob") }
-            At(.milliseconds(33_600)) { Send(from: "alice", text: "n276", in: "alice+bob") }
-            At(.milliseconds(33_700)) { Send(from: "alice", text: "n277", in: "alice+bob") }
-            At(.milliseconds(33_800)) { Send(from: "alice", text: "n278", in: "alice+bob") }
-            At(.milliseconds(33_900)) { Send(from: "alice", text: "n279", in: "alice+bob") }
-            At(.seconds(34)) { Send(from: "alice", text: "n280", in: "alice+bob") }
-            At(.milliseconds(34_100)) { Send(from: "alice", text: "n281", in: "alice+bob") }
-            At(.milliseconds(34_200)) { Send(from: "alice", text: "n282", in: "alice+bob") }
-            At(.milliseconds(34_300)) { Send(from: "alice", text: "n283", in: "alice+bob") }
-            At(.milliseconds(34_400)) { Send(from: "alice", text: "n284", in: "alice+bob") }
-            At(.milliseconds(34_500)) { Send(from: "alice", text: "n285", in: "alice+bob") }
-            At(.milliseconds(34_600)) { Send(from: "alice", text: "n286", in: "alice+bob") }
-            At(.milliseconds(34_700)) { Send(from: "alice", text: "n287", in: "alice+bob") }
-            At(.milliseconds(34_800)) { Send(from: "alice", text: "n288", in: "alice+bob") }
-            At(.milliseconds(34_900)) { Send(from: "alice", text: "n289", in: "alice+bob") }
-            At(.seconds(35)) { Send(from: "alice", text: "n290", in: "alice+bob") }
-            At(.milliseconds(35_100)) { Send(from: "alice", text: "n291", in: "alice+bob") }
-            At(.milliseconds(35_200)) { Send(from: "alice", text: "n292", in: "alice+bob") }
-            At(.milliseconds(35_300)) { Send(from: "alice", text: "n293", in: "alice+bob") }
-            At(.milliseconds(35_400)) { Send(from: "alice", text: "n294", in: "alice+bob") }
-            At(.milliseconds(35_500)) { Send(from: "alice", text: "n295", in: "alice+bob") }
-            At(.milliseconds(35_600)) { Send(from: "alice", text: "n296", in: "alice+bob") }
-            At(.milliseconds(35_700)) { Send(from: "alice", text: "n297", in: "alice+bob") }
-            At(.milliseconds(35_800)) { Send(from: "alice", text: "n298", in: "alice+bob") }
-            At(.milliseconds(35_900)) { Send(from: "alice", text: "n299", in: "alice+bob") }
-        }
-        Expect {
-            Invariants(.T2, .T4, .P1, .P2, .P3, .P4)
-            Eventually(within: .minutes(3), .serverMessageCount(chat: "alice+bob", count: 400))
-        }
-    }
-
-    static let scenario13 = Scenario("wifi-to-edge-handover", summary: "a Wi-Fi to EDGE handover mid photo upload; the upload and the texts behind it are delivered", seeds: [231, 232]) {
-        Server()
-        Client("alice", profile: .wifi)
-        Client("bob", profile: .threeG)
-        Timeline {
-            At(.seconds(2)) { SendPhoto(from: "alice", bytes: 500_000, caption: "beach", in: "alice+bob") }
-            At(.milliseconds(2500)) { Send(from: "alice", text: "look", in: "alice+bob") }
-            At(.seconds(3)) { Handover("alice", to: .edge) }
-        }
-        Expect {
-            Invariants(.all)
-            Eventually(within: .minutes(3), .serverTexts(chat: "alice+bob", texts: ["beach", "look"]))
-        }
-    }
-
-    static let scenario14 = Scenario("clock-skew-last-sync", summary: "a device clock three hours behind never becomes last-sync; reconnect still catches up", seeds: [241, 242]) {
-        Server()
-        Client("alice", profile: .threeG)
-        Client("bob", profile: .fourG)
-        Timeline {
-            At(.seconds(1)) { SkewClock("alice", by: .hours(-3)) }
-            At(.seconds(5)) { Send(from: "bob", text: "first", in: "alice+bob") }
-            At(.seconds(20)) { LinkDown("alice", for: .seconds(40)) }
-            At(.seconds(30)) { Send(from: "bob", text: "while away", in: "alice+bob") }
-            At(.minutes(2)) { OpenChat("alice", "alice+bob") }
-        }
-        Expect {
-            Invariants(.all)
-            Eventually(within: .minutes(4), .converged)
-        }
-    }
-
-    static let scenario15 = Scenario("background-beyond-login-window", summary: "backgrounded while a peer sends more than a LOGIN window; resume shows a gap that scrolling fills", seeds: [301, 302, 303]) {
-        Server(history: ["alice+bob": 50])
-        Client("alice", profile: .threeG, parameters: ["historyPageSize": 40])
-        Client("bob", profile: .fourG)
-        Timeline {
-            At(.seconds(5)) { OpenChat("alice", "alice+bob") }
-            At(.seconds(10)) { Background("alice") }
-            At(.seconds(20)) { Send(from: "bob", text: "bg 0", in: "alice+bob") }
-            At(.seconds(21)) { Send(from: "bob", text: "bg 1", in: "alice+bob") }
-            At(.seconds(22)) { Send(from: "bob", text: "bg 2", in: "alice+bob") }
-            At(.seconds(23)) { Send(from: "bob", text: "bg 3", in: "alice+bob") }
-            At(.seconds(24)) { Send(from: "bob", text: "bg 4", in: "alice+bob") }
-            At(.seconds(25)) { Send(from: "bob", text: "bg 5", in: "alice+bob") }
-            At(.seconds(26)) { Send(from: "bob", text: "bg 6", in: "alice+bob") }
-            At(.seconds(27)) { Send(from: "bob", text: "bg 7", in: "alice+bob") }
-            At(.seconds(28)) { Send(from: "bob", text: "bg 8", in: "alice+bob") }
-            At(.seconds(29)) { Send(from: "bob", text: "bg 9", in: "alice+bob") }
-            At(.seconds(30)) { Send(from: "bob", text: "bg 10", in: "alice+bob") }
-            At(.seconds(31)) { Send(from: "bob", text: "bg 11", in: "alice+bob") }
-            At(.seconds(32)) { Send(from: "bob", text: "bg 12", in: "alice+bob") }
-            At(.seconds(33)) { Send(from: "bob", text: "bg 13", in: "alice+bob") }
-            At(.seconds(34)) { Send(from: "bob", text: "bg 14", in: "alice+bob") }
-            At(.seconds(35)) { Send(from: "bob", text: "bg 15", in: "alice+bob") }
-            At(.seconds(36)) { Send(from: "bob", text: "bg 16", in: "alice+bob") }
-            At(.seconds(37)) { Send(from: "bob", text: "bg 17", in: "alice+bob") }
-            At(.seconds(38)) { Send(from: "bob", text: "bg 18", in: "alice+bob") }
-            At(.seconds(39)) { Send(from: "bob", text: "bg 19", in: "alice+bob") }
-            At(.seconds(40)) { Send(from: "bob", text: "bg 20", in: "alice+bob") }
-            At(.seconds(41)) { Send(from: "bob", text: "bg 21", in: "alice+bob") }
-            At(.seconds(42)) { Send(from: "bob", text: "bg 22", in: "alice+bob") }
-            At(.seconds(43)) { Send(from: "bob", text: "bg 23", in: "alice+bob") }
-            At(.seconds(44)) { Send(from: "bob", text: "bg 24", in: "alice+bob") }
-            At(.seconds(45)) { Send(from: "bob", text: "bg 25", in: "alice+bob") }
-            At(.seconds(46)) { Send(from: "bob", text: "bg 26", in: "alice+bob") }
-            At(.seconds(47)) { Send(from: "bob", text: "bg 27", in: "alice+bob") }
-            At(.seconds(48)) { Send(from: "bob", text: "bg 28", in: "alice+bob") }
-            At(.seconds(49)) { Send(from: "bob", text: "bg 29", in: "alice+bob") }
-            At(.seconds(50)) { Send(from: "bob", text: "bg 30", in: "alice+bob") }
-            At(.seconds(51)) { Send(from: "bob", text: "bg 31", in: "alice+bob") }
-            At(.seconds(52)) { Send(from: "bob", text: "bg 32", in: "alice+bob") }
-            At(.seconds(53)) { Send(from: "bob", text: "bg 33", in: "alice+bob") }
-            At(.seconds(54)) { Send(from: "bob", text: "bg 34", in: "alice+bob") }
-            At(.seconds(55)) { Send(from: "bob", text: "bg 35", in: "alice+bob") }
-            At(.seconds(56)) { Send(from: "bob", text: "bg 36", in: "alice+bob") }
-            At(.seconds(57)) { Send(from: "bob", text: "bg 37", in: "alice+bob") }
-            At(.seconds(58)) { Send(from: "bob", text: "bg 38", in: "alice+bob") }
-            At(.seconds(59)) { Send(from: "bob", text: "bg 39", in: "alice+bob") }
-            At(.minutes(1)) { Send(from: "bob", text: "bg 40", in: "alice+bob") }
-            At(.seconds(61)) { Send(from: "bob", text: "bg 41", in: "alice+bob") }
-            At(.seconds(62)) { Send(from: "bob", text: "bg 42", in: "alice+bob") }
-            At(.seconds(63)) { Send(from: "bob", text: "bg 43", in: "alice+bob") }
-            At(.seconds(64)) { Send(from: "bob", text: "bg 44", in: "alice+bob") }
-            At(.seconds(65)) { Send(from: "bob", text: "bg 45", in: "alice+bob") }
-            At(.seconds(66)) { Send(from: "bob", text: "bg 46", in: "alice+bob") }
-            At(.seconds(67)) { Send(from: "bob", text: "bg 47", in: "alice+bob") }
-            At(.seconds(68)) { Send(from: "bob", text: "bg 48", in: "alice+bob") }
-            At(.seconds(69)) { Send(from: "bob", text: "bg 49", in: "alice+bob") }
-            At(.seconds(70)) { Send(from: "bob", text: "bg 50", in: "alice+bob") }
-            At(.seconds(71)) { Send(from: "bob", text: "bg 51", in: "alice+bob") }
-            At(.seconds(72)) { Send(from: "bob", text: "bg 52", in: "alice+bob") }
-            At(.seconds(73)) { Send(from: "bob", text: "bg 53", in: "alice+bob") }
-            At(.seconds(74)) { Send(from: "bob", text: "bg 54", in: "alice+bob") }
-            At(.seconds(75)) { Send(from: "bob", text: "bg 55", in: "alice+bob") }
-            At(.seconds(76)) { Send(from: "bob", text: "bg 56", in: "alice+bob") }
-            At(.seconds(77)) { Send(from: "bob", text: "bg 57", in: "alice+bob") }
-            At(.seconds(78)) { Send(from: "bob", text: "bg 58", in: "alice+bob") }
-            At(.seconds(79)) { Send(from: "bob", text: "bg 59", in: "alice+bob") }
-            At(.seconds(80)) { Send(from: "bob", text: "bg 60", in: "alice+bob") }
-            At(.seconds(81)) { Send(from: "bob", text: "bg 61", in: "alice+bob") }
-            At(.seconds(82)) { Send(from: "bob", text: "bg 62", in: "alice+bob") }
-            At(.seconds(83)) { Send(from: "bob", text: "bg 63", in: "alice+bob") }
-            At(.seconds(84)) { Send(from: "bob", text: "bg 64", in: "alice+bob") }
-            At(.seconds(85)) { Send(from: "bob", text: "bg 65", in: "alice+bob") }
-            At(.seconds(86)) { Send(from: "bob", text: "bg 66", in: "alice+bob") }
-            At(.seconds(87)) { Send(from: "bob", text: "bg 67", in: "alice+bob") }
-            At(.seconds(88)) { Send(from: "bob", text: "bg 68", in: "alice+bob") }
-            At(.seconds(89)) { Send(from: "bob", text: "bg 69", in: "alice+bob") }
-            At(.seconds(90)) { Send(from: "bob", text: "bg 70", in: "alice+bob") }
-            At(.seconds(91)) { Send(from: "bob", text: "bg 71", in: "alice+bob") }
-            At(.seconds(92)) { Send(from: "bob", text: "bg 72", in: "alice+bob") }
-            At(.seconds(93)) { Send(from: "bob", text: "bg 73", in: "alice+bob") }
-            At(.seconds(94)) { Send(from: "bob", text: "bg 74", in: "alice+bob") }
-            At(.seconds(95)) { Send(from: "bob", text: "bg 75", in: "alice+bob") }
-            At(.seconds(96)) { Send(from: "bob", text: "bg 76", in: "alice+bob") }
-            At(.seconds(97)) { Send(from: "bob", text: "bg 77", in: "alice+bob") }
-            At(.seconds(98)) { Send(from: "bob", text: "bg 78", in: "alice+bob") }
-            At(.seconds(99)) { Send(from: "bob", text: "bg 79", in: "alice+bob") }
-            At(.seconds(100)) { Send(from: "bob", text: "bg 80", in: "alice+bob") }
-            At(.seconds(101)) { Send(from: "bob", text: "bg 81", in: "alice+bob") }
-            At(.seconds(102)) { Send(from: "bob", text: "bg 82", in: "alice+bob") }
-            At(.seconds(103)) { Send(from: "bob", text: "bg 83", in: "alice+bob") }
-            At(.seconds(104)) { Send(from: "bob", text: "bg 84", in: "alice+bob") }
-            At(.seconds(105)) { Send(from: "bob", text: "bg 85", in: "alice+bob") }
-            At(.seconds(106)) { Send(from: "bob", text: "bg 86", in: "alice+bob") }
-            At(.seconds(107)) { Send(from: "bob", text: "bg 87", in: "alice+bob") }
-            At(.seconds(108)) { Send(from: "bob", text: "bg 88", in: "alice+bob") }
-            At(.seconds(109)) { Send(from: "bob", text: "bg 89", in: "alice+bob") }
-            At(.seconds(110)) { Send(from: "bob", text: "bg 90", in: "alice+bob") }
-            At(.seconds(111)) { Send(from: "bob", text: "bg 91", in: "alice+bob") }
-            At(.seconds(112)) { Send(from: "bob", text: "bg 92", in: "alice+bob") }
-            At(.seconds(113)) { Send(from: "bob", text: "bg 93", in: "alice+bob") }
-            At(.seconds(114)) { Send(from: "bob", text: "bg 94", in: "alice+bob") }
-            At(.seconds(115)) { Send(from: "bob", text: "bg 95", in: "alice+bob") }
-            At(.seconds(116)) { Send(from: "bob", text: "bg 96", in: "alice+bob") }
-            At(.seconds(117)) { Send(from: "bob", text: "bg 97", in: "alice+bob") }
-            At(.seconds(118)) { Send(from: "bob", text: "bg 98", in: "alice+bob") }
-            At(.seconds(119)) { Send(from: "bob", text: "bg 99", in: "alice+bob") }
-            At(.seconds(200)) { Foreground("alice") }
-            At(.seconds(205)) { OpenChat("alice", "alice+bob") }
-            At(.seconds(230)) { ScrollUp("alice", in: "alice+bob", messages: 200) }
-        }
-        Expect {
-            Invariants(.all)
-            Eventually(within: .minutes(7), .historyComplete(client: "alice", chat: "alice+bob"))
-        }
-    }
-
-    static let scenario16 = Scenario("messages-while-socket-down", summary: "messages sent while the socket is down and right after reconnect; last-sync never from a live push", seeds: [311, 312]) {
-        Server()
-        Client("alice", profile: .edge)
-        Client("bob", profile: .fourG)
-        Timeline {
-            At(.seconds(5)) { OpenChat("alice", "alice+bob") }
-            At(.seconds(20)) { LinkDown("alice") }
-            At(.seconds(25)) { Send(from: "bob", text: "missed 0", in: "alice+bob") }
-            At(.seconds(26)) { Send(from: "bob", text: "missed 1", in: "alice+bob") }
-            At(.seconds(27)) { Send(from: "bob", text: "missed 2", in: "alice+bob") }
-            At(.seconds(28)) { Send(from: "bob", text: "missed 3", in: "alice+bob") }
-            At(.seconds(29)) { Send(from: "bob", text: "missed 4", in: "alice+bob") }
-            At(.seconds(40)) { LinkUp("alice") }
-            At(.milliseconds(41_500)) { Send(from: "bob", text: "live", in: "alice+bob") }
-            At(.minutes(1)) { LinkDown("alice", for: .seconds(30)) }
-            At(.seconds(70)) { Send(from: "bob", text: "missed again", in: "alice+bob") }
-        }
-        Expect {
-            Invariants(.all)
-            Eventually(within: .minutes(4), .converged)
-        }
-    }
-
-    static let scenario17 = Scenario("resend-while-first-copy-queued", summary: "a re-send while the first copy is still queued in the network yields one message", seeds: [321, 322]) {
-        Server()
-        Client("alice", profile: .edge, parameters: ["requestTimeout": .duration(.seconds(20))])
-        Client("bob", profile: .fourG)
-        Timeline {
-            At(.seconds(10)) { Clog("alice") }
-            At(.milliseconds(10_500)) { Send(from: "alice", text: "only once", in: "alice+bob") }
-            At(.seconds(45)) { Release("alice") }
-        }
-        Expect {
-            Invariants(.all)
-            Eventually(within: .minutes(3), .serverMessageCount(chat: "alice+bob", count: 1))
-        }
-    }
-
-    static let scenario18 = Scenario("response-lost-after-store", summary: "the server stores a message but its response is lost; timeout, retry, still one message", seeds: [331, 332]) {
-        Server()
-        Client("alice", profile: .threeG)
-        Client("bob", profile: .threeG)
-        Timeline {
-            At(.seconds(5)) { LoseResponses(to: .msgSend, count: 1) }
-            At(.seconds(6)) { Send(from: "alice", text: "stored once", in: "alice+bob") }
-        }
-        Expect {
-            Invariants(.all)
-            Eventually(within: .minutes(2), .serverMessageCount(chat: "alice+bob", count: 1))
-            Eventually(within: .minutes(2), .queueDrained(client: "alice"))
-        }
-    }
-
-    static let scenario19 = Scenario("offline-sends-in-order", summary: "offline sends a, b, c, d reach the server in order", seeds: [341, 342, 343]) {
-        Server(parameters: ["processingJitter": .duration(.milliseconds(300))])
-        Client("alice", profile: .edgeLossy)
-        Client("bob", profile: .threeG)
-        Timeline {
-            At(.seconds(2)) { LinkDown("alice") }
-            At(.seconds(3)) { Send(from: "alice", text: "a", in: "alice+bob") }
-            At(.seconds(4)) { Send(from: "alice", text: "b", in: "alice+bob") }
-            At(.seconds(5)) { Send(from: "alice", text: "c", in: "alice+bob") }
-            At(.seconds(6)) { Send(from: "alice", text: "d", in: "alice+bob") }
-            At(.seconds(30)) { LinkUp("alice") }
-        }
-        Expect {
-            Invariants(.all)
-            Eventually(within: .minutes(3), .serverTexts(chat: "alice+bob", texts: ["a", "b", "c", "d"]))
-        }
-    }
-
-    static let scenario20 = Scenario("weak-link-send-order", summary: "A sent on a weak link, then B a moment later: the server has A before B", seeds: [351, 352, 353]) {
-        Server(parameters: ["processingJitter": .duration(.seconds(1))])
-        Client("alice", profile: .twoGRural)
-        Client("bob", profile: .fourG)
-        Timeline {
-            At(.seconds(9)) { LossBurst("alice", for: .seconds(30), lossRate: 0.4) }
-            At(.seconds(10)) { Send(from: "alice", text: "A", in: "alice+bob") }
-            At(.milliseconds(10_200)) { Send(from: "alice", text: "B", in: "alice+bob") }
-        }
-        Expect {
-            Invariants(.all)
-            Eventually(within: .minutes(5), .serverOrder(chat: "alice+bob", texts: ["A", "B"]))
-        }
-    }
-
-    static let scenario21 = Scenario("stuck-send-flushes-after-handover", summary: "a send stuck on a dying link flushes after a Wi-Fi to EDGE switch, without restart", seeds: [361, 362]) {
-        Server()
-        Client("alice", profile: .wifi)
-        Client("bob", profile: .threeG)
-        Timeline {
-            At(.seconds(10)) { LinkDown("alice") }
-            At(.seconds(11)) { Send(from: "alice", text: "stuck", in: "alice+bob") }
-            At(.seconds(20)) { LinkDown("alice", .withReset) }
-            At(.seconds(20)) { Handover("alice", to: .edge) }
-            At(.seconds(20)) { LinkUp("alice") }
-        }
-        Expect {
-            Invariants(.all)
-            Eventually(within: .seconds(90), .serverMessageCount(chat: "alice+bob", count: 1))
-        }
-    }
-
-    static let scenario22 = Scenario("half-open-switch-then-restart", summary: "half-open on a network switch, then an app restart: unsent messages survive and are sent", seeds: [371, 372]) {
-        Server()
-        Client("alice", profile: .wifi)
-        Client("bob", profile: .threeG)
-        Timeline {
-            At(.seconds(10)) { HalfOpen("alice") }
-            At(.seconds(10)) { Handover("alice", to: .edge) }
-            At(.seconds(11)) { Send(from: "alice", text: "x", in: "alice+bob") }
-            At(.seconds(12)) { Send(from: "alice", text: "y", in: "alice+bob") }
-            At(.seconds(15)) { RestartApp("alice") }
-        }
-        Expect {
-            Invariants(.all)
-            Eventually(within: .minutes(3), .serverTexts(chat: "alice+bob", texts: ["x", "y"]))
-        }
-    }
-
-    static let scenario23 = Scenario("login-rejected-backoff-grows", summary: "LOGIN rejected repeatedly; reconnect backoff keeps growing instead of resetting on connect", seeds: [381, 382], runLength: .minutes(6)) {
-        Server()
-        Client("alice", profile: .threeG)
-        Client("bob", profile: .threeG)
-        Timeline {
-            At(.seconds(5)) { LinkDown("alice", .withReset) }
-            At(.seconds(6)) { ErrorReplies(to: .login, count: 1000) }
-            At(.seconds(10)) { LinkUp("alice") }
-        }
-        Expect {
-            Invariants(.T1, .P1, .P2, .P3, .P4)
-            MetricBound("loginAttempts", atMost: 20.0)
-        }
-    }
-
-    static let scenario24 = Scenario("push-before-catch-up", summary: "a live push arrives before catch-up after reconnect; catch-up still fetches the messages before it", seeds: [391, 392]) {
-        Server(history: ["alice+bob": 30])
-        Client("alice", profile: .threeG)
-        Client("bob", profile: .fourG)
-        Timeline {
-            At(.seconds(5)) { OpenChat("alice", "alice+bob") }
-            At(.seconds(20)) { LinkDown("alice") }
-            At(.seconds(25)) { Send(from: "bob", text: "gap 0", in: "alice+bob") }
-            At(.seconds(26)) { Send(from: "bob", text: "gap 1", in: "alice+bob") }
-            At(.seconds(27)) { Send(from: "bob", text: "gap 2", in: "alice+bob") }
-            At(.seconds(28)) { Send(from: "bob", text: "gap 3", in: "alice+bob") }
-            At(.seconds(29)) { Send(from: "bob", text: "gap 4", in: "alice+bob") }
-            At(.seconds(30)) { Send(from: "bob", text: "gap 5", in: "alice+bob") }
-            At(.seconds(31)) { Send(from: "bob", text: "gap 6", in: "alice+bob") }
-            At(.seconds(32)) { Send(from: "bob", text: "gap 7", in: "alice+bob") }
-            At(.seconds(33)) { Send(from: "bob", text: "gap 8", in: "alice+bob") }
-            At(.seconds(34)) { Send(from: "bob", text: "gap 9", in: "alice+bob") }
-            At(.seconds(59)) { DelayResponses(to: .login, by: .seconds(3), for: .seconds(10)) }
-            At(.minutes(1)) { LinkUp("alice") }
-            At(.milliseconds(61_500)) { Send(from: "bob", text: "live", in: "alice+bob") }
-            At(.seconds(70)) { OpenChat("alice", "alice+bob") }
-            At(.seconds(75)) { ScrollUp("alice", in: "alice+bob", messages: 60) }
-        }
-        Expect {
-            Invariants(.all)
-            Eventually(within: .minutes(3), .historyComplete(client: "alice", chat: "alice+bob"))
-            Eventually(within: .minutes(3), .converged)
-        }
-    }
-
-    static let scenario25 = Scenario("own-send-stays-on-screen", summary: "a sent message stays on screen after its ack: it joins the chunk the screen shows", seeds: [401, 402]) {
-        Server(history: ["alice+bob": 30])
-        Client("alice", profile: .threeG)
-        Client("bob", profile: .fourG)
-        Timeline {
-            At(.seconds(3)) { OpenChat("alice", "alice+bob") }
-            At(.seconds(5)) { Send(from: "alice", text: "mine", in: "alice+bob") }
-        }
-        Expect {
-            Invariants(.all)
-            Eventually("alice's message is stored and on screen in the chunk she looks at", within: .minutes(1)) { _ in fatalError("custom condition 'alice's message is stored and on screen in the chunk she looks at' cannot be printed; see Scenarios/EngineDefectScenarios.swift:24") }
-        }
-    }
-
-    static let scenario26 = Scenario("open-chat-across-reconnect", summary: "a chat open across a reconnect moves to the newest page; scrolling up bridges the gap (C6)", seeds: [411, 412]) {
-        Server(history: ["alice+bob": 3])
-        Client("alice", profile: .threeG, parameters: ["historyPageSize": 5])
-        Client("bob", profile: .fourG)
-        Timeline {
-            At(.seconds(2)) { OpenChat("alice", "alice+bob") }
-            At(.seconds(5)) { LinkDown("alice", for: .seconds(20), .withReset) }
-            At(.seconds(8)) { Send(from: "bob", text: "away 0", in: "alice+bob") }
-            At(.seconds(10)) { Send(from: "bob", text: "away 1", in: "alice+bob") }
-            At(.seconds(12)) { Send(from: "bob", text: "away 2", in: "alice+bob") }
-            At(.seconds(14)) { Send(from: "bob", text: "away 3", in: "alice+bob") }
-            At(.seconds(16)) { Send(from: "bob", text: "away 4", in: "alice+bob") }
-            At(.seconds(18)) { Send(from: "bob", text: "away 5", in: "alice+bob") }
-            At(.minutes(1)) { ScrollUp("alice", in: "alice+bob", messages: 20) }
-        }
-        Expect {
-            Invariants(.all)
-            Eventually(within: .seconds(90), .historyComplete(client: "alice", chat: "alice+bob"))
-        }
-    }
-
-    static let scenario27 = Scenario("read-mark-kept-offline", summary: "read marks advance only, are kept while offline and sent once after LOGIN", seeds: [421, 422]) {
-        Server(history: ["alice+bob": 25])
-        Client("alice", profile: .threeG)
-        Client("bob", profile: .fourG)
-        Timeline {
-            At(.seconds(2)) { OpenChat("alice", "alice+bob") }
-            At(.seconds(4)) { DelayResponses(to: .chatMark, by: .seconds(10), for: .seconds(5)) }
-            At(.seconds(5)) { Send(from: "bob", text: "new 0", in: "alice+bob") }
-            At(.seconds(6)) { Send(from: "bob", text: "new 1", in: "alice+bob") }
-            At(.seconds(7)) { Send(from: "bob", text: "new 2", in: "alice+bob") }
-            At(.seconds(10)) { LinkDown("alice", .withReset) }
-            At(.seconds(11)) { OpenChat("alice", "alice+bob") }
-            At(.seconds(12)) { OpenChat("alice", "alice+bob") }
-            At(.seconds(13)) { OpenChat("alice", "alice+bob") }
-            At(.seconds(14)) { OpenChat("alice", "alice+bob") }
-            At(.seconds(15)) { OpenChat("alice", "alice+bob") }
-            At(.seconds(16)) { OpenChat("alice", "alice+bob") }
-            At(.seconds(17)) { OpenChat("alice", "alice+bob") }
-            At(.seconds(18)) { OpenChat("alice", "alice+bob") }
-            At(.seconds(30)) { LinkUp("alice") }
-        }
-        Expect {
-            Invariants(.all)
-            Eventually("the server's read mark of alice is bob's last message", within: .seconds(90)) { _ in fatalError("custom condition 'the server's read mark of alice is bob's last message' cannot be printed; see Scenarios/EngineDefectScenarios.swift:86") }
-        }
-    }
-
-    static let scenario28 = Scenario("upload-survives-link-drops", summary: "an upload cut by link drops is not a failed attempt; the photo is delivered", seeds: [431, 432]) {
-        Server()
-        Client("alice", profile: .edge, parameters: ["maxTaskAttempts": 3])
-        Client("bob", profile: .fourG)
-        Timeline {
-            At(.seconds(1)) { SendPhoto(from: "alice", bytes: 500_000, caption: "cut", in: "alice+bob") }
-            At(.seconds(12)) { LinkDown("alice", for: .seconds(2), .withReset) }
-            At(.seconds(27)) { LinkDown("alice", for: .seconds(2), .withReset) }
-            At(.seconds(42)) { LinkDown("alice", for: .seconds(2), .withReset) }
-            At(.seconds(57)) { LinkDown("alice", for: .seconds(2), .withReset) }
-        }
-        Expect {
-            Invariants(.all)
-            Eventually(within: .minutes(4), .serverTexts(chat: "alice+bob", texts: ["cut"]))
-            MetricBound("tasksFailed", atMost: 0.0)
-        }
-    }
-
-    static let scenario29 = Scenario("catch-up-cursor-from-live-push", summary: "catch-up cursor never from a live message; an unfinished catch-up leaves a gap (fluux-messenger PR #534)", seeds: [501, 502]) {
-        Server(history: ["alice+bob": 30])
-        Client("alice", profile: .threeG)
-        Client("bob", profile: .fourG)
-        Timeline {
-            At(.seconds(5)) { LinkDown("alice", .withReset) }
-            At(.seconds(8)) { Send(from: "bob", text: "missed 0", in: "alice+bob") }
-            At(.milliseconds(8500)) { Send(from: "bob", text: "missed 1", in: "alice+bob") }
-            At(.seconds(9)) { Send(from: "bob", text: "missed 2", in: "alice+bob") }
-            At(.milliseconds(9500)) { Send(from: "bob", text: "missed 3", in: "alice+bob") }
-            At(.seconds(10)) { Send(from: "bob", text: "missed 4", in: "alice+bob") }
-            At(.milliseconds(10_500)) { Send(from: "bob", text: "missed 5", in: "alice+bob") }
-            At(.seconds(11)) { Send(from: "bob", text: "missed 6", in: "alice+bob") }
-            At(.milliseconds(11_500)) { Send(from: "bob", text: "missed 7", in: "alice+bob") }
-            At(.seconds(12)) { Send(from: "bob", text: "missed 8", in: "alice+bob") }
-            At(.milliseconds(12_500)) { Send(from: "bob", text: "missed 9", in: "alice+bob") }
-            At(.seconds(13)) { Send(from: "bob", text: "missed 10", in: "alice+bob") }
-            At(.milliseconds(13_500)) { Send(from: "bob", text: "missed 11", in: "alice+bob") }
-            At(.seconds(14)) { Send(from: "bob", text: "missed 12", in: "alice+bob") }
-            At(.milliseconds(14_500)) { Send(from: "bob", text: "missed 13", in: "alice+bob") }
-            At(.seconds(15)) { Send(from: "bob", text: "missed 14", in: "alice+bob") }
-            At(.milliseconds(15_500)) { Send(from: "bob", text: "missed 15", in: "alice+bob") }
-            At(.seconds(16)) { Send(from: "bob", text: "missed 16", in: "alice+bob") }
-            At(.milliseconds(16_500)) { Send(from: "bob", text: "missed 17", in: "alice+bob") }
-            At(.seconds(17)) { Send(from: "bob", text: "missed 18", in: "alice+bob") }
-            At(.milliseconds(17_500)) { Send(from: "bob", text: "missed 19", in: "alice+bob") }
-            At(.seconds(18)) { Send(from: "bob", text: "missed 20", in: "alice+bob") }
-            At(.milliseconds(18_500)) { Send(from: "bob", text: "missed 21", in: "alice+bob") }
-            At(.seconds(19)) { Send(from: "bob", text: "missed 22", in: "alice+bob") }
-            At(.milliseconds(19_500)) { Send(from: "bob", text: "missed 23", in: "alice+bob") }
-            At(.seconds(20)) { Send(from: "bob", text: "missed 24", in: "alice+bob") }
-            At(.milliseconds(20_500)) { Send(from: "bob", text: "missed 25", in: "alice+bob") }
-            At(.seconds(21)) { Send(from: "bob", text: "missed 26", in: "alice+bob") }
-            At(.milliseconds(21_500)) { Send(from: "bob", text: "missed 27", in: "alice+bob") }
-            At(.seconds(22)) { Send(from: "bob", text: "missed 28", in: "alice+bob") }
-            At(.milliseconds(22_500)) { Send(from: "bob", text: "missed 29", in: "alice+bob") }
-            At(.seconds(23)) { Send(from: "bob", text: "missed 30", in: "alice+bob") }
-            At(.milliseconds(23_500)) { Send(from: "bob", text: "missed 31", in: "alice+bob") }
-            At(.seconds(24)) { Send(from: "bob", text: "missed 32", in: "alice+bob") }
-            At(.milliseconds(24_500)) { Send(from: "bob", text: "missed 33", in: "alice+bob") }
-            At(.seconds(25)) { Send(from: "bob", text: "missed 34", in: "alice+bob") }
-            At(.milliseconds(25_500)) { Send(from: "bob", text: "missed 35", in: "alice+bob") }
-            At(.seconds(26)) { Send(from: "bob", text: "missed 36", in: "alice+bob") }
-            At(.milliseconds(26_500)) { Send(from: "bob", text: "missed 37", in: "alice+bob") }
-            At(.seconds(27)) { Send(from: "bob", text: "missed 38", in: "alice+bob") }
-            At(.milliseconds(27_500)) { Send(from: "bob", text: "missed 39", in: "alice+bob") }
-            At(.seconds(40)) { LinkUp("alice") }
-            At(.seconds(50)) { Send(from: "bob", text: "live 0", in: "alice+bob") }
-            At(.minutes(1)) { Send(from: "bob", text: "live 1", in: "alice+bob") }
-            At(.seconds(70)) { Send(from: "bob", text: "live 2", in: "alice+bob") }
-            At(.seconds(80)) { Send(from: "bob", text: "live 3", in: "alice+bob") }
-            At(.seconds(90)) { Send(from: "bob", text: "live 4", in: "alice+bob") }
-            At(.seconds(100)) { Send(from: "bob", text: "live 5", in: "alice+bob") }
-            At(.minutes(2)) { OpenChat("alice", "alice+bob") }
-            At(.seconds(125)) { ScrollUp("alice", in: "alice+bob", messages: 200) }
-        }
-        Expect {
-            Invariants(.all)
-            Eventually(within: .minutes(5), .historyComplete(client: "alice", chat: "alice+bob"))
-        }
-    }
-
-    static let scenario30 = Scenario("retry-answered-already-exists", summary: "a retry answered \"already exists\" counts as delivered, once (stream-chat-react PR #2331)", seeds: [511, 512]) {
-        Server()
-        Client("alice", profile: .threeG, parameters: ["maxTaskAttempts": 4])
-        Client("bob", profile: .threeG)
-        Timeline {
-            At(.seconds(5)) { LoseResponses(to: .msgSend, count: 1) }
-            At(.seconds(6)) { Send(from: "alice", text: "stored once", in: "alice+bob") }
-        }
-        Expect {
-            Invariants(.all)
-            Eventually(within: .minutes(2), .serverMessageCount(chat: "alice+bob", count: 1))
-            Eventually(within: .minutes(2), .queueDrained(client: "alice"))
-            MetricBound("tasksFailed", atMost: 0.0)
-        }
-    }
-
-    static let scenario31 = Scenario("outbox-survives-offline-restart", summary: "three sends offline, app relaunched offline: all delivered once, in order (Expensify/App #5987)", seeds: [521, 522]) {
-        Server()
-        Client("alice", profile: .threeG)
-        Client("bob", profile: .threeG)
-        Timeline {
-            At(.seconds(2)) { LinkDown("alice", .withReset) }
-            At(.seconds(4)) { Send(from: "alice", text: "one", in: "alice+bob") }
-            At(.seconds(5)) { Send(from: "alice", text: "two", in: "alice+bob") }
-            At(.seconds(6)) { Send(from: "alice", text: "three", in: "alice+bob") }
-            At(.seconds(10)) { RestartApp("alice") }
-            At(.seconds(20)) { LinkUp("alice") }
-        }
-        Expect {
-            Invariants(.all)
-            Eventually(within: .minutes(3), .serverTexts(chat: "alice+bob", texts: ["one", "two", "three"]))
-        }
-    }
-
-    static let scenario32 = Scenario("message-waits-for-all-uploads", summary: "a three-photo message waits for every upload and carries all three (session-android PR #979)", seeds: [531, 532]) {
-        Server()
-        Client("alice", profile: .edge)
-        Client("bob", profile: .threeG)
-        Timeline {
-            At(.seconds(2)) { SendPhotos(from: "alice", count: 3, bytes: 60_000, caption: "trip", in: "alice+bob") }
-        }
-        Expect {
-            Invariants(.all)
-            Eventually("the server holds one message with all three photos", within: .minutes(4)) { _ in fatalError("custom condition 'the server holds one message with all three photos' cannot be printed; see Scenarios/FieldBugScenarios2.swift:99") }
-            Eventually(within: .minutes(4), .queueDrained(client: "alice"))
-        }
-    }
-
-    static let scenario33 = Scenario("retry-storm-on-instant-errors", summary: "instant errors for 2 min: retries back off (bounded request rate), then deliver (mtxclient #8)", seeds: [541, 542], runLength: .minutes(5)) {
-        Server(parameters: ["msgSendErrorsFrom": .duration(.seconds(5)), "msgSendErrorsUntil": .duration(.seconds(125))])
-        Client("alice", profile: .threeG)
-        Client("bob", profile: .threeG)
-        Timeline {
-            At(.seconds(6)) { Send(from: "alice", text: "patient", in: "alice+bob") }
-        }
-        Expect {
-            Invariants(.all)
-            Eventually(within: .minutes(5), .serverTexts(chat: "alice+bob", texts: ["patient"]))
-            MetricBound("requests", atMost: 60.0)
-        }
-    }
-
-    static let scenario34 = Scenario("own-messages-server-time", summary: "a device clock 5 min slow: acknowledged own messages take server time (wire-desktop #352)", seeds: [551, 552]) {
-        Server()
-        Client("alice", profile: .threeG)
-        Client("bob", profile: .threeG)
-        Timeline {
-            At(.seconds(1)) { SkewClock("alice", by: .minutes(-5)) }
-            At(.seconds(4)) { OpenChat("alice", "alice+bob") }
-            At(.seconds(4)) { OpenChat("bob", "alice+bob") }
-            At(.seconds(6)) { Send(from: "alice", text: "question", in: "alice+bob") }
-            At(.seconds(9)) { Send(from: "bob", text: "answer", in: "alice+bob") }
-            At(.seconds(12)) { Send(from: "alice", text: "thanks", in: "alice+bob") }
-        }
-        Expect {
-            Invariants(.all)
-            Eventually(within: .minutes(2), .converged)
-            Eventually("alice and bob order the chat by time as the server does", within: .minutes(2)) { _ in fatalError("custom condition 'alice and bob order the chat by time as the server does' cannot be printed; see Scenarios/FieldBugScenarios2.swift:152") }
-        }
-    }
-
-    static let scenario35 = Scenario("server-detects-half-open", summary: "the server closes a silently dead connection within 50 s; nothing pushed is lost (ejabberd #1673)", seeds: [561, 562]) {
-        Server()
-        Client("alice", profile: .threeG)
-        Client("bob", profile: .fourG)
-        Timeline {
-            At(.seconds(5)) { OpenChat("alice", "alice+bob") }
-            At(.seconds(10)) { LinkDown("alice") }
-            At(.seconds(20)) { Send(from: "bob", text: "into the void 0", in: "alice+bob") }
-            At(.seconds(30)) { Send(from: "bob", text: "into the void 1", in: "alice+bob") }
-            At(.seconds(40)) { Send(from: "bob", text: "into the void 2", in: "alice+bob") }
-            At(.minutes(2)) { LinkUp("alice") }
-        }
-        Expect {
-            Invariants(.all)
-            Eventually("between 65 s and 119 s the server holds no connection of alice's", within: .seconds(119)) { _ in fatalError("custom condition 'between 65 s and 119 s the server holds no connection of alice's' cannot be printed; see Scenarios/FieldBugScenarios2.swift:183") }
-            Eventually(within: .minutes(5), .converged)
-        }
-    }
-
-    static let scenario36 = Scenario("one-session-per-device", summary: "after a blip the device's new LOGIN replaces its older session (wire-webapp PR #21448)", seeds: [571, 572]) {
-        Server(parameters: ["idleTimeout": .duration(.minutes(5))])
-        Client("alice", profile: .threeG)
-        Client("bob", profile: .fourG)
-        Timeline {
-            At(.seconds(5)) { OpenChat("alice", "alice+bob") }
-            At(.seconds(10)) { HalfOpen("alice") }
-            At(.seconds(20)) { Send(from: "bob", text: "after blip 0", in: "alice+bob") }
-            At(.seconds(40)) { Send(from: "bob", text: "after blip 1", in: "alice+bob") }
-            At(.minutes(1)) { Send(from: "bob", text: "after blip 2", in: "alice+bob") }
-        }
-        Expect {
-            Invariants(.all)
-            Eventually("after her reconnect alice has exactly one connection on the server, logged in", within: .seconds(150)) { _ in fatalError("custom condition 'after her reconnect alice has exactly one connection on the server, logged in' cannot be printed; see Scenarios/FieldBugScenarios2.swift:214") }
-            Eventually(within: .minutes(4), .converged)
-        }
-    }
-
-    static let scenario37 = Scenario("open-and-scroll-to-start", summary: "open a chat with 300 messages on EDGE and scroll to the start of its history (a sweep scenario)", seeds: [151, 152, 153]) {
-        Server(history: ["alice+bob": 300])
-        Client("alice", profile: .edge)
-        Client("bob", profile: .fourG)
-        Timeline {
-            At(.seconds(2)) { OpenChat("alice", "alice+bob") }
-            At(.seconds(10)) { ScrollUp("alice", in: "alice+bob", messages: 1000) }
-        }
-        Expect {
-            Invariants(.all)
-            Eventually(within: .minutes(9), .historyComplete(client: "alice", chat: "alice+bob"))
-        }
-    }
-
-    static let scenario38 = Scenario("idle-on-lossy-link", summary: "ten minutes with a chat open on 2G-rural, a loss burst midway (a pong-timeout sweep scenario)", seeds: [161, 162, 163], runLength: .minutes(15)) {
-        Server(history: ["alice+bob": 20])
-        Client("alice", profile: .twoGRural)
-        Client("bob", profile: .fourG)
-        Timeline {
-            At(.seconds(2)) { OpenChat("alice", "alice+bob") }
-            At(.minutes(4)) { LossBurst("alice", for: .minutes(1), lossRate: 0.3) }
-            At(.minutes(1)) { Send(from: "bob", text: "minute 1", in: "alice+bob") }
-            At(.minutes(2)) { Send(from: "bob", text: "minute 2", in: "alice+bob") }
-            At(.minutes(3)) { Send(from: "bob", text: "minute 3", in: "alice+bob") }
-            At(.minutes(4)) { Send(from: "bob", text: "minute 4", in: "alice+bob") }
-            At(.minutes(5)) { Send(from: "bob", text: "minute 5", in: "alice+bob") }
-            At(.minutes(6)) { Send(from: "bob", text: "minute 6", in: "alice+bob") }
-            At(.minutes(7)) { Send(from: "bob", text: "minute 7", in: "alice+bob") }
-            At(.minutes(8)) { Send(from: "bob", text: "minute 8", in: "alice+bob") }
-            At(.minutes(9)) { Send(from: "bob", text: "minute 9", in: "alice+bob") }
-            At(.minutes(10)) { Send(from: "bob", text: "minute 10", in: "alice+bob") }
-        }
-        Expect {
-            Invariants(.all)
-            Eventually(within: .minutes(14), .converged)
-        }
-    }
 }

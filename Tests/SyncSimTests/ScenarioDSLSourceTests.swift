@@ -98,16 +98,8 @@ import Testing
                 static let all: [Scenario] = [
 
             """
-        // One static per scenario: a single array literal of every scenario makes one stack frame big enough to
-        // overflow a test worker thread's stack in debug builds.
-        let names = Catalog.all.indices.map { "scenario\($0)" }
-        for name in names { text += "        \(name),\n" }
-        text += "    ]\n"
-        for (name, scenario) in zip(names, Catalog.all) {
-            let source = scenario.dslSource(indent: 4)
-            text += "\n    static let \(name) = " + source.drop { $0 == " " } + "\n"
-        }
-        text += "}\n"
+        for scenario in Catalog.all { text += scenario.dslSource(indent: 8) + ",\n" }
+        text += "    ]\n}\n"
         let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .appendingPathComponent("PrintedCatalog.swift")
         try Data(text.utf8).write(to: path)
