@@ -43,6 +43,9 @@ public enum Catalog {
         openChatAcrossReconnect,
         readMarkKeptOffline,
         uploadSurvivesLinkDrops,
+        echoStaysOnScreen,
+        readMarksCoalesced,
+        catchUpRaceOnLogin,
         // From public bug reports, second round (issue 12, part 2)
         catchUpCursorFromLivePush,
         retryAnsweredAlreadyExists,

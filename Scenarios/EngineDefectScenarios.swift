@@ -10,7 +10,8 @@ extension Catalog {
     public static let ownSendStaysOnScreen = Scenario(
         "own-send-stays-on-screen",
         summary: "a sent message stays on screen after its ack: it joins the chunk the screen shows",
-        seeds: [401, 402]
+        seeds: [401, 402],
+        tags: [.history, .sending]
     ) {
         Server(history: ["alice+bob": 30])
         Client("alice", profile: .threeG)
@@ -38,7 +39,8 @@ extension Catalog {
     public static let openChatAcrossReconnect = Scenario(
         "open-chat-across-reconnect",
         summary: "a chat open across a reconnect moves to the newest page; scrolling up bridges the gap (C6)",
-        seeds: [411, 412]
+        seeds: [411, 412],
+        tags: [.history, .connection]
     ) {
         Server(history: ["alice+bob": 3])
         Client("alice", profile: .threeG, parameters: ["historyPageSize": 5])
@@ -64,7 +66,8 @@ extension Catalog {
     public static let readMarkKeptOffline = Scenario(
         "read-mark-kept-offline",
         summary: "read marks advance only, are kept while offline and sent once after LOGIN",
-        seeds: [421, 422]
+        seeds: [421, 422],
+        tags: [.history, .connection]
     ) {
         Server(history: ["alice+bob": 25])
         Client("alice", profile: .threeG)
@@ -97,7 +100,8 @@ extension Catalog {
     public static let uploadSurvivesLinkDrops = Scenario(
         "upload-survives-link-drops",
         summary: "an upload cut by link drops is not a failed attempt; the photo is delivered",
-        seeds: [431, 432]
+        seeds: [431, 432],
+        tags: [.sending]
     ) {
         Server()
         Client("alice", profile: .edge, parameters: ["maxTaskAttempts": 3])

@@ -10,7 +10,8 @@ extension Catalog {
     public static let catchUpCursorFromLivePush = Scenario(
         "catch-up-cursor-from-live-push",
         summary: "catch-up cursor never from a live message; an unfinished catch-up leaves a gap (fluux-messenger PR #534)",
-        seeds: [501, 502]
+        seeds: [501, 502],
+        tags: [.fieldBug, .history]
     ) {
         Server(history: ["alice+bob": 30])
         Client("alice", profile: .threeG)
@@ -40,7 +41,8 @@ extension Catalog {
     public static let retryAnsweredAlreadyExists = Scenario(
         "retry-answered-already-exists",
         summary: "a retry answered \"already exists\" counts as delivered, once (stream-chat-react PR #2331)",
-        seeds: [511, 512]
+        seeds: [511, 512],
+        tags: [.fieldBug, .sending]
     ) {
         Server()
         Client("alice", profile: .threeG, parameters: ["maxTaskAttempts": 4])
@@ -60,9 +62,10 @@ extension Catalog {
     /// Alice writes three messages offline, the app is killed and relaunched still offline, then the link returns:
     /// all three are delivered once, in order (the outbox is in the database, not in memory).
     public static let outboxSurvivesOfflineRestart = Scenario(
-        "outbox-survives-offline-restart",
+        "outbox-survives-offline-relaunch",
         summary: "three sends offline, app relaunched offline: all delivered once, in order (Expensify/App #5987)",
-        seeds: [521, 522]
+        seeds: [521, 522],
+        tags: [.fieldBug, .sending]
     ) {
         Server()
         Client("alice", profile: .threeG)
@@ -86,7 +89,8 @@ extension Catalog {
     public static let messageWaitsForAllUploads = Scenario(
         "message-waits-for-all-uploads",
         summary: "a three-photo message waits for every upload and carries all three (session-android PR #979)",
-        seeds: [531, 532]
+        seeds: [531, 532],
+        tags: [.fieldBug, .sending]
     ) {
         Server()
         Client("alice", profile: .edge)
@@ -111,6 +115,7 @@ extension Catalog {
         "retry-storm-on-instant-errors",
         summary: "instant errors for 2 min: retries back off (bounded request rate), then deliver (mtxclient #8)",
         seeds: [541, 542],
+        tags: [.fieldBug, .sending],
         runLength: .minutes(5)
     ) {
         Server(parameters: ["msgSendErrorsFrom": .duration(.seconds(5)), "msgSendErrorsUntil": .duration(.seconds(125))])
@@ -131,7 +136,8 @@ extension Catalog {
     public static let ownMessagesServerTime = Scenario(
         "own-messages-server-time",
         summary: "a device clock 5 min slow: acknowledged own messages take server time (wire-desktop #352)",
-        seeds: [551, 552]
+        seeds: [551, 552],
+        tags: [.fieldBug, .sending]
     ) {
         Server()
         Client("alice", profile: .threeG)
@@ -163,9 +169,10 @@ extension Catalog {
     /// the dead connection within ping interval + timeout (50 s) and close it, and Alice gets every message on her
     /// next LOGIN: nothing is lost.
     public static let serverDetectsHalfOpen = Scenario(
-        "server-detects-half-open",
+        "server-detects-dead-connection",
         summary: "the server closes a silently dead connection within 50 s; nothing pushed is lost (ejabberd #1673)",
-        seeds: [561, 562]
+        seeds: [561, 562],
+        tags: [.fieldBug, .connection]
     ) {
         Server()
         Client("alice", profile: .threeG)
@@ -197,7 +204,8 @@ extension Catalog {
     public static let oneSessionPerDevice = Scenario(
         "one-session-per-device",
         summary: "after a blip the device's new LOGIN replaces its older session (wire-webapp PR #21448)",
-        seeds: [571, 572]
+        seeds: [571, 572],
+        tags: [.fieldBug, .connection]
     ) {
         Server(parameters: ["idleTimeout": .duration(.seconds(300))])
         Client("alice", profile: .threeG)

@@ -5,7 +5,7 @@ import SyncSim
 
 enum PrintedCatalog {
     static let all: [Scenario] = [
-        Scenario("reconnect-during-send", summary: "a send in flight when the EDGE link drops for 25 s is delivered exactly once", seeds: [1, 2, 3]) {
+        Scenario("reconnect-during-send", summary: "a send in flight when the EDGE link drops for 25 s is delivered exactly once", seeds: [1, 2, 3], tags: ["sending"]) {
             Server()
             Client("alice", profile: .edge)
             Client("bob", profile: .threeG)
@@ -20,7 +20,7 @@ enum PrintedCatalog {
                 Eventually(within: .minutes(3), .converged)
             }
         },
-        Scenario("out-of-order-responses", summary: "the server answers a later request first; each response reaches its own waiter", seeds: [11, 12, 13]) {
+        Scenario("out-of-order-responses", summary: "the server answers a later request first; each response reaches its own waiter", seeds: [11, 12, 13], tags: ["sending"]) {
             Server(history: ["alice+bob": 120, "alice+carol": 40])
             Client("alice", profile: .threeG)
             Client("bob", profile: .fourG)
@@ -37,7 +37,7 @@ enum PrintedCatalog {
                 Eventually(within: .minutes(2), .converged)
             }
         },
-        Scenario("photo-on-2g-link-drop", summary: "a photo upload on 2G loses the link mid-upload; the photo message goes out once, after the upload", seeds: [21, 22], runLength: .minutes(20)) {
+        Scenario("photo-on-2g-link-drop", summary: "a photo upload on 2G loses the link mid-upload; the photo message goes out once, after the upload", seeds: [21, 22], tags: ["photo", "sending"], runLength: .minutes(20)) {
             Server()
             Client("alice", profile: .twoGRural)
             Client("bob", profile: .threeG)
@@ -51,7 +51,7 @@ enum PrintedCatalog {
                 Eventually(within: .minutes(15), .queueDrained(client: "alice"))
             }
         },
-        Scenario("restart-with-pending-tasks", summary: "tasks queued offline survive an app restart and are sent in order", seeds: [31, 32]) {
+        Scenario("restart-with-pending-tasks", summary: "tasks queued offline survive an app restart and are sent in order", seeds: [31, 32], tags: ["sending"]) {
             Server()
             Client("alice", profile: .threeG)
             Client("bob", profile: .threeG)
@@ -69,7 +69,7 @@ enum PrintedCatalog {
                 Eventually(within: .minutes(3), .serverTexts(chat: "alice+bob", texts: ["a", "b", "c", "d"]))
             }
         },
-        Scenario("crash-mid-photo-upload", summary: "the app crashes mid photo upload; the photo is sent once after a finished upload", seeds: [41, 42]) {
+        Scenario("crash-mid-photo-upload", summary: "the app crashes mid photo upload; the photo is sent once after a finished upload", seeds: [41, 42], tags: ["photo", "sending"]) {
             Server()
             Client("alice", profile: .threeG)
             Client("bob", profile: .fourG)
@@ -82,7 +82,7 @@ enum PrintedCatalog {
                 Eventually(within: .minutes(4), .serverMessageCount(chat: "alice+bob", count: 1))
             }
         },
-        Scenario("delay-spike-during-sends", summary: "a multi-second delay spike during a burst of sends causes no duplicate and no reordering", seeds: [51, 52, 53]) {
+        Scenario("delay-spike-during-sends", summary: "a multi-second delay spike during a burst of sends causes no duplicate and no reordering", seeds: [51, 52, 53], tags: ["sending"]) {
             Server()
             Client("alice", profile: .edge, parameters: ["requestTimeout": .duration(.seconds(20))])
             Client("bob", profile: .fourG)
@@ -99,7 +99,7 @@ enum PrintedCatalog {
                 Eventually(within: .minutes(4), .serverTexts(chat: "alice+bob", texts: ["burst 0", "burst 1", "burst 2", "burst 3", "burst 4"]))
             }
         },
-        Scenario("history-gap-after-login", summary: "the last message changed while offline: a gap opens after login and scrolling fills it", seeds: [101, 102, 103]) {
+        Scenario("history-gap-after-login", summary: "the last message changed while offline: a gap opens after login and scrolling fills it", seeds: [101, 102, 103], tags: ["history"]) {
             Server(history: ["alice+bob": 200])
             Client("alice", profile: .threeG, parameters: ["historyPageSize": 30])
             Client("bob", profile: .fourG)
@@ -159,7 +159,7 @@ enum PrintedCatalog {
                 Eventually(within: .minutes(8), .historyComplete(client: "alice", chat: "alice+bob"))
             }
         },
-        Scenario("scroll-through-gaps-to-start", summary: "scrolling to the top crosses several gaps and ends with one chunk from the start of history", seeds: [111, 112], runLength: .minutes(15)) {
+        Scenario("scroll-through-gaps-to-start", summary: "scrolling to the top crosses several gaps and ends with one chunk from the start of history", seeds: [111, 112], tags: ["history"], runLength: .minutes(15)) {
             Server(history: ["alice+bob": 300])
             Client("alice", profile: .edge, parameters: ["historyPageSize": 25, "prefetchDistance": 10])
             Client("bob", profile: .fourG)
@@ -298,7 +298,7 @@ enum PrintedCatalog {
                 Eventually(within: .minutes(14), .historyComplete(client: "alice", chat: "alice+bob"))
             }
         },
-        Scenario("duplicated-and-lost-pushes", summary: "lost and duplicated pushes leave no duplicate in the cache and sync restores the lost ones", seeds: [121, 122, 123]) {
+        Scenario("duplicated-and-lost-pushes", summary: "lost and duplicated pushes leave no duplicate in the cache and sync restores the lost ones", seeds: [121, 122, 123], tags: ["history"]) {
             Server()
             Client("alice", profile: .threeG)
             Client("bob", profile: .fourG)
@@ -344,7 +344,7 @@ enum PrintedCatalog {
                 Eventually(within: .minutes(5), .converged)
             }
         },
-        Scenario("group-chat-100-mixed", summary: "a 100-member group chat on mixed link profiles converges for every member", seeds: [131], runLength: .minutes(15)) {
+        Scenario("group-chat-100-mixed", summary: "a 100-member group chat on mixed link profiles converges for every member", seeds: [131], tags: ["history", "slow"], runLength: .minutes(15)) {
             Server()
             Client("u000", profile: .edge)
             Client("u001", profile: .threeG)
@@ -475,7 +475,7 @@ enum PrintedCatalog {
                 Eventually(within: .minutes(14), .converged)
             }
         },
-        Scenario("server-restart", summary: "the server restarts while sends are in flight; every message lands exactly once", seeds: [201, 202]) {
+        Scenario("server-restart", summary: "the server restarts while sends are in flight; every message lands exactly once", seeds: [201, 202], tags: ["connection"]) {
             Server(history: ["alice+bob": 50])
             Client("alice", profile: .threeG)
             Client("bob", profile: .edge)
@@ -492,7 +492,7 @@ enum PrintedCatalog {
                 Eventually(within: .minutes(3), .converged)
             }
         },
-        Scenario("half-open-connection", summary: "a half-open connection is noticed by timeout or ping; the client reconnects, sends and catches up", seeds: [211, 212]) {
+        Scenario("half-open-connection", summary: "a half-open connection is noticed by timeout or ping; the client reconnects, sends and catches up", seeds: [211, 212], tags: ["connection"]) {
             Server()
             Client("alice", profile: .threeG, parameters: ["requestTimeout": .duration(.minutes(1))])
             Client("bob", profile: .fourG)
@@ -508,7 +508,7 @@ enum PrintedCatalog {
                 Eventually(within: .minutes(4), .converged)
             }
         },
-        Scenario("seq-wrap-long-pending", summary: "seq wraps at 65536 while an old request is pending; no seq is reused and responses match", seeds: [221, 222]) {
+        Scenario("seq-wrap-long-pending", summary: "seq wraps at 65536 while an old request is pending; no seq is reused and responses match", seeds: [221, 222], tags: ["connection"]) {
             Server(history: ["alice+bob": 100])
             Client("alice", profile: .fourG, parameters: ["seqModulus": 256, "initialSeq": 250, "requestTimeout": .duration(.minutes(2))])
             Client("bob", profile: .fourG)
@@ -821,7 +821,7 @@ enum PrintedCatalog {
                 Eventually(within: .minutes(3), .serverMessageCount(chat: "alice+bob", count: 400))
             }
         },
-        Scenario("wifi-to-edge-handover", summary: "a Wi-Fi to EDGE handover mid photo upload; the upload and the texts behind it are delivered", seeds: [231, 232]) {
+        Scenario("wifi-to-edge-handover", summary: "a Wi-Fi to EDGE handover mid photo upload; the upload and the texts behind it are delivered", seeds: [231, 232], tags: ["connection"]) {
             Server()
             Client("alice", profile: .wifi)
             Client("bob", profile: .threeG)
@@ -835,7 +835,7 @@ enum PrintedCatalog {
                 Eventually(within: .minutes(3), .serverTexts(chat: "alice+bob", texts: ["beach", "look"]))
             }
         },
-        Scenario("clock-skew-last-sync", summary: "a device clock three hours behind never becomes last-sync; reconnect still catches up", seeds: [241, 242]) {
+        Scenario("clock-skew-last-sync", summary: "a device clock three hours behind never becomes last-sync; reconnect still catches up", seeds: [241, 242], tags: ["connection"]) {
             Server()
             Client("alice", profile: .threeG)
             Client("bob", profile: .fourG)
@@ -851,7 +851,7 @@ enum PrintedCatalog {
                 Eventually(within: .minutes(4), .converged)
             }
         },
-        Scenario("background-beyond-login-window", summary: "backgrounded while a peer sends more than a LOGIN window; resume shows a gap that scrolling fills", seeds: [301, 302, 303]) {
+        Scenario("background-beyond-login-window", summary: "backgrounded while a peer sends more than a LOGIN window; resume shows a gap that scrolling fills", seeds: [301, 302, 303], tags: ["field-bug", "history"]) {
             Server(history: ["alice+bob": 50])
             Client("alice", profile: .threeG, parameters: ["historyPageSize": 40])
             Client("bob", profile: .fourG)
@@ -967,7 +967,7 @@ enum PrintedCatalog {
                 Eventually(within: .minutes(7), .historyComplete(client: "alice", chat: "alice+bob"))
             }
         },
-        Scenario("messages-while-socket-down", summary: "messages sent while the socket is down and right after reconnect; last-sync never from a live push", seeds: [311, 312]) {
+        Scenario("messages-while-socket-down", summary: "messages sent while the socket is down and right after reconnect; last-sync never from a live push", seeds: [311, 312], tags: ["field-bug", "history"]) {
             Server()
             Client("alice", profile: .edge)
             Client("bob", profile: .fourG)
@@ -989,7 +989,7 @@ enum PrintedCatalog {
                 Eventually(within: .minutes(4), .converged)
             }
         },
-        Scenario("resend-while-first-copy-queued", summary: "a re-send while the first copy is still queued in the network yields one message", seeds: [321, 322]) {
+        Scenario("resend-while-first-copy-queued", summary: "a re-send while the first copy is still queued in the network yields one message", seeds: [321, 322], tags: ["field-bug", "sending"]) {
             Server()
             Client("alice", profile: .edge, parameters: ["requestTimeout": .duration(.seconds(20))])
             Client("bob", profile: .fourG)
@@ -1003,7 +1003,7 @@ enum PrintedCatalog {
                 Eventually(within: .minutes(3), .serverMessageCount(chat: "alice+bob", count: 1))
             }
         },
-        Scenario("response-lost-after-store", summary: "the server stores a message but its response is lost; timeout, retry, still one message", seeds: [331, 332]) {
+        Scenario("response-lost-after-store", summary: "the server stores a message but its response is lost; timeout, retry, still one message", seeds: [331, 332], tags: ["field-bug", "sending"]) {
             Server()
             Client("alice", profile: .threeG)
             Client("bob", profile: .threeG)
@@ -1017,7 +1017,7 @@ enum PrintedCatalog {
                 Eventually(within: .minutes(2), .queueDrained(client: "alice"))
             }
         },
-        Scenario("offline-sends-in-order", summary: "offline sends a, b, c, d reach the server in order", seeds: [341, 342, 343]) {
+        Scenario("offline-sends-in-order", summary: "offline sends a, b, c, d reach the server in order", seeds: [341, 342, 343], tags: ["field-bug", "sending"]) {
             Server(parameters: ["processingJitter": .duration(.milliseconds(300))])
             Client("alice", profile: .edgeLossy)
             Client("bob", profile: .threeG)
@@ -1034,7 +1034,7 @@ enum PrintedCatalog {
                 Eventually(within: .minutes(3), .serverTexts(chat: "alice+bob", texts: ["a", "b", "c", "d"]))
             }
         },
-        Scenario("weak-link-send-order", summary: "A sent on a weak link, then B a moment later: the server has A before B", seeds: [351, 352, 353]) {
+        Scenario("weak-link-send-order", summary: "A sent on a weak link, then B a moment later: the server has A before B", seeds: [351, 352, 353], tags: ["field-bug", "sending"]) {
             Server(parameters: ["processingJitter": .duration(.seconds(1))])
             Client("alice", profile: .twoGRural)
             Client("bob", profile: .fourG)
@@ -1048,7 +1048,7 @@ enum PrintedCatalog {
                 Eventually(within: .minutes(5), .serverOrder(chat: "alice+bob", texts: ["A", "B"]))
             }
         },
-        Scenario("stuck-send-flushes-after-handover", summary: "a send stuck on a dying link flushes after a Wi-Fi to EDGE switch, without restart", seeds: [361, 362]) {
+        Scenario("stuck-send-flushes-after-handover", summary: "a send stuck on a dying link flushes after a Wi-Fi to EDGE switch, without restart", seeds: [361, 362], tags: ["connection", "field-bug"]) {
             Server()
             Client("alice", profile: .wifi)
             Client("bob", profile: .threeG)
@@ -1064,7 +1064,7 @@ enum PrintedCatalog {
                 Eventually(within: .seconds(90), .serverMessageCount(chat: "alice+bob", count: 1))
             }
         },
-        Scenario("half-open-switch-then-restart", summary: "half-open on a network switch, then an app restart: unsent messages survive and are sent", seeds: [371, 372]) {
+        Scenario("half-open-switch-then-restart", summary: "half-open on a network switch, then an app restart: unsent messages survive and are sent", seeds: [371, 372], tags: ["connection", "field-bug"]) {
             Server()
             Client("alice", profile: .wifi)
             Client("bob", profile: .threeG)
@@ -1080,7 +1080,7 @@ enum PrintedCatalog {
                 Eventually(within: .minutes(3), .serverTexts(chat: "alice+bob", texts: ["x", "y"]))
             }
         },
-        Scenario("login-rejected-backoff-grows", summary: "LOGIN rejected repeatedly; reconnect backoff keeps growing instead of resetting on connect", seeds: [381, 382], runLength: .minutes(6)) {
+        Scenario("login-rejected-backoff-grows", summary: "LOGIN rejected repeatedly; reconnect backoff keeps growing instead of resetting on connect", seeds: [381, 382], tags: ["connection", "field-bug"], runLength: .minutes(6)) {
             Server()
             Client("alice", profile: .threeG)
             Client("bob", profile: .threeG)
@@ -1094,7 +1094,7 @@ enum PrintedCatalog {
                 MetricBound("loginAttempts", atMost: 20.0)
             }
         },
-        Scenario("push-before-catch-up", summary: "a live push arrives before catch-up after reconnect; catch-up still fetches the messages before it", seeds: [391, 392]) {
+        Scenario("push-before-catch-up", summary: "a live push arrives before catch-up after reconnect; catch-up still fetches the messages before it", seeds: [391, 392], tags: ["field-bug", "history"]) {
             Server(history: ["alice+bob": 30])
             Client("alice", profile: .threeG)
             Client("bob", profile: .fourG)
@@ -1123,7 +1123,7 @@ enum PrintedCatalog {
                 Eventually(within: .minutes(3), .converged)
             }
         },
-        Scenario("own-send-stays-on-screen", summary: "a sent message stays on screen after its ack: it joins the chunk the screen shows", seeds: [401, 402]) {
+        Scenario("own-send-stays-on-screen", summary: "a sent message stays on screen after its ack: it joins the chunk the screen shows", seeds: [401, 402], tags: ["history", "sending"]) {
             Server(history: ["alice+bob": 30])
             Client("alice", profile: .threeG)
             Client("bob", profile: .fourG)
@@ -1133,10 +1133,10 @@ enum PrintedCatalog {
             }
             Expect {
                 Invariants(.all)
-                Eventually("alice's message is stored and on screen in the chunk she looks at", within: .minutes(1)) { _ in fatalError("custom condition 'alice's message is stored and on screen in the chunk she looks at' cannot be printed; see Scenarios/EngineDefectScenarios.swift:24") }
+                Eventually("alice's message is stored and on screen in the chunk she looks at", within: .minutes(1)) { _ in fatalError("custom condition 'alice's message is stored and on screen in the chunk she looks at' cannot be printed; see Scenarios/EngineDefectScenarios.swift:25") }
             }
         },
-        Scenario("open-chat-across-reconnect", summary: "a chat open across a reconnect moves to the newest page; scrolling up bridges the gap (C6)", seeds: [411, 412]) {
+        Scenario("open-chat-across-reconnect", summary: "a chat open across a reconnect moves to the newest page; scrolling up bridges the gap (C6)", seeds: [411, 412], tags: ["connection", "history"]) {
             Server(history: ["alice+bob": 3])
             Client("alice", profile: .threeG, parameters: ["historyPageSize": 5])
             Client("bob", profile: .fourG)
@@ -1156,7 +1156,7 @@ enum PrintedCatalog {
                 Eventually(within: .seconds(90), .historyComplete(client: "alice", chat: "alice+bob"))
             }
         },
-        Scenario("read-mark-kept-offline", summary: "read marks advance only, are kept while offline and sent once after LOGIN", seeds: [421, 422]) {
+        Scenario("read-mark-kept-offline", summary: "read marks advance only, are kept while offline and sent once after LOGIN", seeds: [421, 422], tags: ["connection", "history"]) {
             Server(history: ["alice+bob": 25])
             Client("alice", profile: .threeG)
             Client("bob", profile: .fourG)
@@ -1179,10 +1179,10 @@ enum PrintedCatalog {
             }
             Expect {
                 Invariants(.all)
-                Eventually("the server's read mark of alice is bob's last message", within: .seconds(90)) { _ in fatalError("custom condition 'the server's read mark of alice is bob's last message' cannot be printed; see Scenarios/EngineDefectScenarios.swift:86") }
+                Eventually("the server's read mark of alice is bob's last message", within: .seconds(90)) { _ in fatalError("custom condition 'the server's read mark of alice is bob's last message' cannot be printed; see Scenarios/EngineDefectScenarios.swift:89") }
             }
         },
-        Scenario("upload-survives-link-drops", summary: "an upload cut by link drops is not a failed attempt; the photo is delivered", seeds: [431, 432]) {
+        Scenario("upload-survives-link-drops", summary: "an upload cut by link drops is not a failed attempt; the photo is delivered", seeds: [431, 432], tags: ["sending"]) {
             Server()
             Client("alice", profile: .edge, parameters: ["maxTaskAttempts": 3])
             Client("bob", profile: .fourG)
@@ -1199,7 +1199,126 @@ enum PrintedCatalog {
                 MetricBound("tasksFailed", atMost: 0.0)
             }
         },
-        Scenario("catch-up-cursor-from-live-push", summary: "catch-up cursor never from a live message; an unfinished catch-up leaves a gap (fluux-messenger PR #534)", seeds: [501, 502]) {
+        Scenario("echo-stays-on-screen", summary: "a sent message stays on screen from the send on: as local echo, then as the acknowledged message", seeds: [401, 402, 403], tags: ["field-bug", "sending"]) {
+            Server(history: ["alice+bob": 30])
+            Client("alice", profile: .threeG)
+            Client("bob", profile: .fourG)
+            Timeline {
+                At(.seconds(3)) { OpenChat("alice", "alice+bob") }
+                At(.seconds(5)) { Send(from: "alice", text: "on screen", in: "alice+bob").named("send") }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually(within: .minutes(1), .serverMessageCount(chat: "alice+bob", count: 31))
+                Always(.textOnScreen(client: "alice", chat: "alice+bob", text: "on screen"), from: "send")
+            }
+        },
+        Scenario("read-marks-coalesced", summary: "chat opened 8 times offline: one CHAT_MARK (the newest) reaches the server after reconnect", seeds: [411, 412, 413], tags: ["field-bug", "history"]) {
+            Server(history: ["alice+bob": 25])
+            Client("alice", profile: .edge)
+            Client("bob", profile: .fourG)
+            Timeline {
+                At(.seconds(2)) { OpenChat("alice", "alice+bob") }
+                At(.seconds(4)) { Send(from: "bob", text: "unread 0", in: "alice+bob") }
+                At(.seconds(5)) { Send(from: "bob", text: "unread 1", in: "alice+bob") }
+                At(.seconds(6)) { Send(from: "bob", text: "unread 2", in: "alice+bob") }
+                At(.seconds(20)) { LinkDown("alice").named("offline") }
+                At(.seconds(22)) { OpenChat("alice", "alice+bob") }
+                At(.seconds(24)) { OpenChat("alice", "alice+bob") }
+                At(.seconds(26)) { OpenChat("alice", "alice+bob") }
+                At(.seconds(28)) { OpenChat("alice", "alice+bob") }
+                At(.seconds(30)) { OpenChat("alice", "alice+bob") }
+                At(.seconds(32)) { OpenChat("alice", "alice+bob") }
+                At(.seconds(34)) { OpenChat("alice", "alice+bob") }
+                At(.seconds(36)) { OpenChat("alice", "alice+bob") }
+                At(.seconds(45)) { LinkUp("alice") }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually(within: .minutes(3), .readUpToNewest(client: "alice", chat: "alice+bob"))
+                MetricBound("requests", client: "alice", opcode: .chatMark, window: MetricWindow(from: "offline"), atMost: 1.0)
+            }
+        },
+        Scenario("catch-up-race-on-login", summary: "a live message races the catch-up: posted the instant the server answers the reconnect LOGIN", seeds: [421, 422, 423], tags: ["field-bug", "history"]) {
+            Server(history: ["alice+bob": 50])
+            Client("alice", profile: .threeG, parameters: ["historyPageSize": 40])
+            Client("bob", profile: .fourG)
+            Timeline {
+                At(.seconds(5)) { OpenChat("alice", "alice+bob") }
+                At(.seconds(8)) { CloseChat("alice", "alice+bob") }
+                At(.seconds(10)) { LinkDown("alice", .withReset) }
+                At(.seconds(12)) { Send(from: "bob", text: "away 0", in: "alice+bob") }
+                At(.seconds(13)) { Send(from: "bob", text: "away 1", in: "alice+bob") }
+                At(.seconds(14)) { Send(from: "bob", text: "away 2", in: "alice+bob") }
+                At(.seconds(15)) { Send(from: "bob", text: "away 3", in: "alice+bob") }
+                At(.seconds(16)) { Send(from: "bob", text: "away 4", in: "alice+bob") }
+                At(.seconds(17)) { Send(from: "bob", text: "away 5", in: "alice+bob") }
+                At(.seconds(18)) { Send(from: "bob", text: "away 6", in: "alice+bob") }
+                At(.seconds(19)) { Send(from: "bob", text: "away 7", in: "alice+bob") }
+                At(.seconds(20)) { Send(from: "bob", text: "away 8", in: "alice+bob") }
+                At(.seconds(21)) { Send(from: "bob", text: "away 9", in: "alice+bob") }
+                At(.seconds(22)) { Send(from: "bob", text: "away 10", in: "alice+bob") }
+                At(.seconds(23)) { Send(from: "bob", text: "away 11", in: "alice+bob") }
+                At(.seconds(24)) { Send(from: "bob", text: "away 12", in: "alice+bob") }
+                At(.seconds(25)) { Send(from: "bob", text: "away 13", in: "alice+bob") }
+                At(.seconds(26)) { Send(from: "bob", text: "away 14", in: "alice+bob") }
+                At(.seconds(27)) { Send(from: "bob", text: "away 15", in: "alice+bob") }
+                At(.seconds(28)) { Send(from: "bob", text: "away 16", in: "alice+bob") }
+                At(.seconds(29)) { Send(from: "bob", text: "away 17", in: "alice+bob") }
+                At(.seconds(30)) { Send(from: "bob", text: "away 18", in: "alice+bob") }
+                At(.seconds(31)) { Send(from: "bob", text: "away 19", in: "alice+bob") }
+                At(.seconds(32)) { Send(from: "bob", text: "away 20", in: "alice+bob") }
+                At(.seconds(33)) { Send(from: "bob", text: "away 21", in: "alice+bob") }
+                At(.seconds(34)) { Send(from: "bob", text: "away 22", in: "alice+bob") }
+                At(.seconds(35)) { Send(from: "bob", text: "away 23", in: "alice+bob") }
+                At(.seconds(36)) { Send(from: "bob", text: "away 24", in: "alice+bob") }
+                At(.seconds(37)) { Send(from: "bob", text: "away 25", in: "alice+bob") }
+                At(.seconds(38)) { Send(from: "bob", text: "away 26", in: "alice+bob") }
+                At(.seconds(39)) { Send(from: "bob", text: "away 27", in: "alice+bob") }
+                At(.seconds(40)) { Send(from: "bob", text: "away 28", in: "alice+bob") }
+                At(.seconds(41)) { Send(from: "bob", text: "away 29", in: "alice+bob") }
+                At(.seconds(42)) { Send(from: "bob", text: "away 30", in: "alice+bob") }
+                At(.seconds(43)) { Send(from: "bob", text: "away 31", in: "alice+bob") }
+                At(.seconds(44)) { Send(from: "bob", text: "away 32", in: "alice+bob") }
+                At(.seconds(45)) { Send(from: "bob", text: "away 33", in: "alice+bob") }
+                At(.seconds(46)) { Send(from: "bob", text: "away 34", in: "alice+bob") }
+                At(.seconds(47)) { Send(from: "bob", text: "away 35", in: "alice+bob") }
+                At(.seconds(48)) { Send(from: "bob", text: "away 36", in: "alice+bob") }
+                At(.seconds(49)) { Send(from: "bob", text: "away 37", in: "alice+bob") }
+                At(.seconds(50)) { Send(from: "bob", text: "away 38", in: "alice+bob") }
+                At(.seconds(51)) { Send(from: "bob", text: "away 39", in: "alice+bob") }
+                At(.seconds(52)) { Send(from: "bob", text: "away 40", in: "alice+bob") }
+                At(.seconds(53)) { Send(from: "bob", text: "away 41", in: "alice+bob") }
+                At(.seconds(54)) { Send(from: "bob", text: "away 42", in: "alice+bob") }
+                At(.seconds(55)) { Send(from: "bob", text: "away 43", in: "alice+bob") }
+                At(.seconds(56)) { Send(from: "bob", text: "away 44", in: "alice+bob") }
+                At(.seconds(57)) { Send(from: "bob", text: "away 45", in: "alice+bob") }
+                At(.seconds(58)) { Send(from: "bob", text: "away 46", in: "alice+bob") }
+                At(.seconds(59)) { Send(from: "bob", text: "away 47", in: "alice+bob") }
+                At(.minutes(1)) { Send(from: "bob", text: "away 48", in: "alice+bob") }
+                At(.seconds(61)) { Send(from: "bob", text: "away 49", in: "alice+bob") }
+                At(.seconds(62)) { Send(from: "bob", text: "away 50", in: "alice+bob") }
+                At(.seconds(63)) { Send(from: "bob", text: "away 51", in: "alice+bob") }
+                At(.seconds(64)) { Send(from: "bob", text: "away 52", in: "alice+bob") }
+                At(.seconds(65)) { Send(from: "bob", text: "away 53", in: "alice+bob") }
+                At(.seconds(66)) { Send(from: "bob", text: "away 54", in: "alice+bob") }
+                At(.seconds(67)) { Send(from: "bob", text: "away 55", in: "alice+bob") }
+                At(.seconds(68)) { Send(from: "bob", text: "away 56", in: "alice+bob") }
+                At(.seconds(69)) { Send(from: "bob", text: "away 57", in: "alice+bob") }
+                At(.seconds(70)) { Send(from: "bob", text: "away 58", in: "alice+bob") }
+                At(.seconds(71)) { Send(from: "bob", text: "away 59", in: "alice+bob") }
+                At(.seconds(80)) { LinkUp("alice") }
+                When(.server(answers: .login, to: "alice").nth(2)) { PostFromOtherDevice("bob", text: "live", in: "alice+bob").named("live") }
+                At(.seconds(140)) { OpenChat("alice", "alice+bob") }
+                At(.seconds(150)) { ScrollUp("alice", in: "alice+bob", messages: 200) }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually(within: .seconds(30), after: "live", .serverMessageCount(chat: "alice+bob", count: 111))
+                Eventually(within: .minutes(5), .historyComplete(client: "alice", chat: "alice+bob"))
+            }
+        },
+        Scenario("catch-up-cursor-from-live-push", summary: "catch-up cursor never from a live message; an unfinished catch-up leaves a gap (fluux-messenger PR #534)", seeds: [501, 502], tags: ["field-bug", "history"]) {
             Server(history: ["alice+bob": 30])
             Client("alice", profile: .threeG)
             Client("bob", profile: .fourG)
@@ -1260,7 +1379,7 @@ enum PrintedCatalog {
                 Eventually(within: .minutes(5), .historyComplete(client: "alice", chat: "alice+bob"))
             }
         },
-        Scenario("retry-answered-already-exists", summary: "a retry answered \"already exists\" counts as delivered, once (stream-chat-react PR #2331)", seeds: [511, 512]) {
+        Scenario("retry-answered-already-exists", summary: "a retry answered \"already exists\" counts as delivered, once (stream-chat-react PR #2331)", seeds: [511, 512], tags: ["field-bug", "sending"]) {
             Server()
             Client("alice", profile: .threeG, parameters: ["maxTaskAttempts": 4])
             Client("bob", profile: .threeG)
@@ -1275,7 +1394,7 @@ enum PrintedCatalog {
                 MetricBound("tasksFailed", atMost: 0.0)
             }
         },
-        Scenario("outbox-survives-offline-restart", summary: "three sends offline, app relaunched offline: all delivered once, in order (Expensify/App #5987)", seeds: [521, 522]) {
+        Scenario("outbox-survives-offline-relaunch", summary: "three sends offline, app relaunched offline: all delivered once, in order (Expensify/App #5987)", seeds: [521, 522], tags: ["field-bug", "sending"]) {
             Server()
             Client("alice", profile: .threeG)
             Client("bob", profile: .threeG)
@@ -1292,7 +1411,7 @@ enum PrintedCatalog {
                 Eventually(within: .minutes(3), .serverTexts(chat: "alice+bob", texts: ["one", "two", "three"]))
             }
         },
-        Scenario("message-waits-for-all-uploads", summary: "a three-photo message waits for every upload and carries all three (session-android PR #979)", seeds: [531, 532]) {
+        Scenario("message-waits-for-all-uploads", summary: "a three-photo message waits for every upload and carries all three (session-android PR #979)", seeds: [531, 532], tags: ["field-bug", "sending"]) {
             Server()
             Client("alice", profile: .edge)
             Client("bob", profile: .threeG)
@@ -1301,11 +1420,11 @@ enum PrintedCatalog {
             }
             Expect {
                 Invariants(.all)
-                Eventually("the server holds one message with all three photos", within: .minutes(4)) { _ in fatalError("custom condition 'the server holds one message with all three photos' cannot be printed; see Scenarios/FieldBugScenarios2.swift:99") }
+                Eventually("the server holds one message with all three photos", within: .minutes(4)) { _ in fatalError("custom condition 'the server holds one message with all three photos' cannot be printed; see Scenarios/FieldBugScenarios2.swift:103") }
                 Eventually(within: .minutes(4), .queueDrained(client: "alice"))
             }
         },
-        Scenario("retry-storm-on-instant-errors", summary: "instant errors for 2 min: retries back off (bounded request rate), then deliver (mtxclient #8)", seeds: [541, 542], runLength: .minutes(5)) {
+        Scenario("retry-storm-on-instant-errors", summary: "instant errors for 2 min: retries back off (bounded request rate), then deliver (mtxclient #8)", seeds: [541, 542], tags: ["field-bug", "sending"], runLength: .minutes(5)) {
             Server(parameters: ["msgSendErrorsFrom": .duration(.seconds(5)), "msgSendErrorsUntil": .duration(.seconds(125))])
             Client("alice", profile: .threeG)
             Client("bob", profile: .threeG)
@@ -1318,7 +1437,7 @@ enum PrintedCatalog {
                 MetricBound("requests", atMost: 60.0)
             }
         },
-        Scenario("own-messages-server-time", summary: "a device clock 5 min slow: acknowledged own messages take server time (wire-desktop #352)", seeds: [551, 552]) {
+        Scenario("own-messages-server-time", summary: "a device clock 5 min slow: acknowledged own messages take server time (wire-desktop #352)", seeds: [551, 552], tags: ["field-bug", "sending"]) {
             Server()
             Client("alice", profile: .threeG)
             Client("bob", profile: .threeG)
@@ -1333,10 +1452,10 @@ enum PrintedCatalog {
             Expect {
                 Invariants(.all)
                 Eventually(within: .minutes(2), .converged)
-                Eventually("alice and bob order the chat by time as the server does", within: .minutes(2)) { _ in fatalError("custom condition 'alice and bob order the chat by time as the server does' cannot be printed; see Scenarios/FieldBugScenarios2.swift:152") }
+                Eventually("alice and bob order the chat by time as the server does", within: .minutes(2)) { _ in fatalError("custom condition 'alice and bob order the chat by time as the server does' cannot be printed; see Scenarios/FieldBugScenarios2.swift:158") }
             }
         },
-        Scenario("server-detects-half-open", summary: "the server closes a silently dead connection within 50 s; nothing pushed is lost (ejabberd #1673)", seeds: [561, 562]) {
+        Scenario("server-detects-dead-connection", summary: "the server closes a silently dead connection within 50 s; nothing pushed is lost (ejabberd #1673)", seeds: [561, 562], tags: ["connection", "field-bug"]) {
             Server()
             Client("alice", profile: .threeG)
             Client("bob", profile: .fourG)
@@ -1350,11 +1469,11 @@ enum PrintedCatalog {
             }
             Expect {
                 Invariants(.all)
-                Eventually("between 65 s and 119 s the server holds no connection of alice's", within: .seconds(119)) { _ in fatalError("custom condition 'between 65 s and 119 s the server holds no connection of alice's' cannot be printed; see Scenarios/FieldBugScenarios2.swift:183") }
+                Eventually("between 65 s and 119 s the server holds no connection of alice's", within: .seconds(119)) { _ in fatalError("custom condition 'between 65 s and 119 s the server holds no connection of alice's' cannot be printed; see Scenarios/FieldBugScenarios2.swift:190") }
                 Eventually(within: .minutes(5), .converged)
             }
         },
-        Scenario("one-session-per-device", summary: "after a blip the device's new LOGIN replaces its older session (wire-webapp PR #21448)", seeds: [571, 572]) {
+        Scenario("one-session-per-device", summary: "after a blip the device's new LOGIN replaces its older session (wire-webapp PR #21448)", seeds: [571, 572], tags: ["connection", "field-bug"]) {
             Server(parameters: ["idleTimeout": .duration(.minutes(5))])
             Client("alice", profile: .threeG)
             Client("bob", profile: .fourG)
@@ -1367,11 +1486,11 @@ enum PrintedCatalog {
             }
             Expect {
                 Invariants(.all)
-                Eventually("after her reconnect alice has exactly one connection on the server, logged in", within: .seconds(150)) { _ in fatalError("custom condition 'after her reconnect alice has exactly one connection on the server, logged in' cannot be printed; see Scenarios/FieldBugScenarios2.swift:214") }
+                Eventually("after her reconnect alice has exactly one connection on the server, logged in", within: .seconds(150)) { _ in fatalError("custom condition 'after her reconnect alice has exactly one connection on the server, logged in' cannot be printed; see Scenarios/FieldBugScenarios2.swift:222") }
                 Eventually(within: .minutes(4), .converged)
             }
         },
-        Scenario("open-and-scroll-to-start", summary: "open a chat with 300 messages on EDGE and scroll to the start of its history (a sweep scenario)", seeds: [151, 152, 153]) {
+        Scenario("open-and-scroll-to-start", summary: "open a chat with 300 messages on EDGE and scroll to the start of its history (a sweep scenario)", seeds: [151, 152, 153], tags: ["sweep"]) {
             Server(history: ["alice+bob": 300])
             Client("alice", profile: .edge)
             Client("bob", profile: .fourG)
@@ -1384,7 +1503,7 @@ enum PrintedCatalog {
                 Eventually(within: .minutes(9), .historyComplete(client: "alice", chat: "alice+bob"))
             }
         },
-        Scenario("idle-on-lossy-link", summary: "ten minutes with a chat open on 2G-rural, a loss burst midway (a pong-timeout sweep scenario)", seeds: [161, 162, 163], runLength: .minutes(15)) {
+        Scenario("idle-on-lossy-link", summary: "ten minutes with a chat open on 2G-rural, a loss burst midway (a pong-timeout sweep scenario)", seeds: [161, 162, 163], tags: ["sweep"], runLength: .minutes(15)) {
             Server(history: ["alice+bob": 20])
             Client("alice", profile: .twoGRural)
             Client("bob", profile: .fourG)

@@ -68,6 +68,10 @@ extension ReferenceClient {
             requestHistory(chatId: chatId, load: .newest)
         case .closeChat:
             screen = nil
+        case .markRead(let chatId):
+            // The newest message the user can have read: the newest cached one (none cached: nothing to mark). It
+            // goes out as any read mark does: only when it advances, kept while offline.
+            if let newest = histories[chatId]?.messages.last?.id { markSeen(chatId: chatId, newest) }
         case .scrollUp(let count):
             scrollUp(by: count)
         case .scrollDown(let count):

@@ -38,6 +38,8 @@ public struct ReferenceClient: SyncClientEngine {
     var uploads: [UploadID: Int64] = [:]
     var taskWakeup: (timer: ClientTimerID, at: SimInstant)?
     var pingTimer: ClientTimerID?
+    /// False while the OS reports no usable network: no connection attempts until it is back.
+    var isNetworkAvailable = true
     var screen: Screen?
     /// Read marks by chat id.
     var readMarks: [Int64: ReadMark] = [:]
@@ -202,6 +204,8 @@ public struct ReferenceClient: SyncClientEngine {
             metrics.bytesDown += down
         case .user(let action):
             userAction(action)
+        case .connectivityChanged(let isAvailable):
+            connectivityChanged(isAvailable: isAvailable)
         }
         settleScreen()
         for chatId in dirtyChats.sorted() {
