@@ -39,6 +39,23 @@ public enum Catalog {
         halfOpenSwitchThenRestart,
         loginRejectedBackoffGrows,
         pushBeforeCatchUp,
+        // Reference-engine defects (issue 12, part 1)
+        ownSendStaysOnScreen,
+        openChatAcrossReconnect,
+        readMarkKeptOffline,
+        uploadSurvivesLinkDrops,
+        echoStaysOnScreen,
+        readMarksCoalesced,
+        catchUpRaceOnLogin,
+        // From public bug reports, second round (issue 12, part 2)
+        catchUpCursorFromLivePush,
+        retryAnsweredAlreadyExists,
+        outboxSurvivesOfflineRestart,
+        messageWaitsForAllUploads,
+        retryStormOnInstantErrors,
+        ownMessagesServerTime,
+        serverDetectsHalfOpen,
+        oneSessionPerDevice,
         // For parameter sweeps
         openAndScrollToStart,
         idleOnLossyLink,

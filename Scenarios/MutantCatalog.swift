@@ -36,6 +36,14 @@ public enum MutantCatalog {
                 "server-restart",
             ]
         ),
+        ("catch-up-from-live-push", ["catch-up-cursor-from-live-push"]),
+        ("duplicate-is-failure", ["retry-answered-already-exists"]),
+        ("outbox-in-memory-while-offline", ["outbox-survives-offline-relaunch"]),
+        ("send-before-all-uploads", ["message-waits-for-all-uploads"]),
+        ("retry-without-backoff", ["retry-storm-on-instant-errors"]),
+        ("own-message-device-time", ["own-messages-server-time"]),
+        ("server-no-liveness", ["server-detects-dead-connection"]),
+        ("server-keeps-older-sessions", ["one-session-per-device"]),
     ]
 
     /// The scenarios expected to catch `mutant`, or empty for an unknown mutant.

@@ -6,10 +6,9 @@ import SyncSim
 // (`When`).
 
 extension Catalog {
-    /// The observation scenarios, kept out of `all` until the reference engine fixes of issue 12 land: on the
-    /// engine as it is, `echoStaysOnScreen` breaks its `Always` (the acknowledged message leaves the screen) and
-    /// `readMarksCoalesced` its CHAT_MARK bound (one mark per offline open). `catchUpRaceOnLogin` passes today.
-    /// Once issue 12 is merged, move these into `all` (and regenerate PrintedCatalog.swift).
+    /// The observation scenarios, now also in `all`: before the reference engine fixes of issue 12,
+    /// `echoStaysOnScreen` broke its `Always` (the acknowledged message left the screen) and `readMarksCoalesced` its
+    /// CHAT_MARK bound (one mark per offline open); `catchUpRaceOnLogin` passed already.
     public static let awaitingEngineFixes: [Scenario] = [
         echoStaysOnScreen,
         readMarksCoalesced,
@@ -22,7 +21,8 @@ extension Catalog {
     public static let echoStaysOnScreen = Scenario(
         "echo-stays-on-screen",
         summary: "a sent message stays on screen from the send on: as local echo, then as the acknowledged message",
-        seeds: [401, 402, 403]
+        seeds: [401, 402, 403],
+        tags: [.fieldBug, .sending]
     ) {
         Server(history: ["alice+bob": 30])
         Client("alice", profile: .threeG)
@@ -43,7 +43,8 @@ extension Catalog {
     public static let readMarksCoalesced = Scenario(
         "read-marks-coalesced",
         summary: "chat opened 8 times offline: one CHAT_MARK (the newest) reaches the server after reconnect",
-        seeds: [411, 412, 413]
+        seeds: [411, 412, 413],
+        tags: [.fieldBug, .history]
     ) {
         Server(history: ["alice+bob": 25])
         Client("alice", profile: .edge)
@@ -72,7 +73,8 @@ extension Catalog {
     public static let catchUpRaceOnLogin = Scenario(
         "catch-up-race-on-login",
         summary: "a live message races the catch-up: posted the instant the server answers the reconnect LOGIN",
-        seeds: [421, 422, 423]
+        seeds: [421, 422, 423],
+        tags: [.fieldBug, .history]
     ) {
         Server(history: ["alice+bob": 50])
         Client("alice", profile: .threeG, parameters: ["historyPageSize": 40])

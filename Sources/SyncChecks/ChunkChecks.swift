@@ -56,8 +56,8 @@ public enum ChunkChecks {
         return problems
     }
 
-    /// C3: every cached message exists on the server with the same id, sender and text (order follows from ids);
-    /// an edited or removed message may be cached in any version the server has had (C7 says which is due).
+    /// C3: every cached message exists on the server with the same id, sender, text and time (order follows from
+    /// ids); an edited or removed message may be cached in any version the server has had (C7 says which is due).
     /// - Parameters:
     ///   - cached: the chat's cached messages, ascending by id.
     ///   - server: the chat's server history, ascending by id.
@@ -85,6 +85,10 @@ public enum ChunkChecks {
             }
             if original.text != message.text || original.sender != message.sender {
                 problems.append("message \(message.id) cached as \(quoted(message)), server has \(quoted(original))")
+            } else if original.time != message.time {
+                // Order by time must be the server's on every device (wire-desktop #352: own messages kept the
+                // device clock's time and sorted above the replies to them).
+                problems.append("message \(message.id) cached with time \(message.time) ms, server has \(original.time) ms")
             }
         }
         return problems

@@ -26,6 +26,16 @@ public struct ServerKnobs: Hashable, Sendable {
     /// When set, CHAT_HISTORY pages show an edit or delete only once it is this old: a lagging read replica, so a
     /// client can get a message in an older version after the change's push (what invariant C7 is about).
     public var historyEditLag: SimDuration?
+    /// Server-side liveness: a connection silent this long is closed (its client vanished without a FIN, so pushes
+    /// into it are lost; the client's next LOGIN lists what it missed). Default 50 s: the clients' ping interval
+    /// (30 s) plus their request timeout (20 s), DESIGN.md §3 (ejabberd #1673). Nil: never (the field bug).
+    public var idleTimeout: SimDuration? = .seconds(Int64(50))
+    /// At most one live session per (user, device): a LOGIN closes the user's older connections from the same
+    /// SESSION_INIT device id (wire-webapp PR #21448). False keeps them (the field bug: pushes go to a dead one).
+    public var replacesOlderSessions = true
+    /// Periods during which every request of one opcode is answered at once with an error (`"server.unavailable"`)
+    /// and has no effect: a failing backend or a proxy in front of it (mtxclient #8's retry storm).
+    public var failingPeriods: [FailingPeriod] = []
 
     /// Knobs with every fault off unless given.
     public init(
@@ -44,6 +54,23 @@ public struct ServerKnobs: Hashable, Sendable {
         self.errorRate = errorRate
         self.loginChatsCap = loginChatsCap
         self.slowPeriods = slowPeriods
+    }
+
+    /// A span of virtual time `[start, end)` during which each `opcode` request is answered at once with an error.
+    public struct FailingPeriod: Hashable, Sendable {
+        /// The opcode whose requests fail.
+        public var opcode: Opcode
+        /// First instant of the period.
+        public var start: SimInstant
+        /// First instant after the period.
+        public var end: SimInstant
+
+        /// A failing period `[start, end)` for `opcode` requests.
+        public init(opcode: Opcode, start: SimInstant, end: SimInstant) {
+            self.opcode = opcode
+            self.start = start
+            self.end = end
+        }
     }
 
     /// A span of virtual time `[start, end)` during which each request takes `extraDelay` longer.

@@ -6,7 +6,7 @@ public struct ServerStats: Hashable, Sendable {
     public var requestsByOpcode: [Opcode: Int] = [:]
     /// Messages stored (sent by clients, posted or seeded).
     public var messagesStored = 0
-    /// MSG_SENDs whose cid was seen before, answered with the original message.
+    /// MSG_SENDs whose cid was seen before, answered with the "already exists" error.
     public var duplicateSendsAbsorbed = 0
     /// Pushes sent (a duplicated push counts once here).
     public var pushesSent = 0
@@ -24,4 +24,8 @@ public struct ServerStats: Hashable, Sendable {
     public var uploadsRefused = 0
     /// Restarts so far.
     public var restarts = 0
+    /// Connections closed by server-side liveness (`ServerKnobs.idleTimeout`).
+    public var idleConnectionsClosed = 0
+    /// Older connections of the same user and device closed by a newer LOGIN (`ServerKnobs.replacesOlderSessions`).
+    public var sessionsReplaced = 0
 }

@@ -23,6 +23,8 @@ public struct SyncServer {
     private var idempotency: [IdempotencyKey: IdempotencyEntry] = [:]
     private var connections: [ServerConnectionID: ConnectionState] = [:]
     private var pending: [ServerTimerID: PendingRequest] = [:]
+    /// Liveness timers: each connection's next idle check.
+    private var idleChecks: [ServerTimerID: ServerConnectionID] = [:]
     private var nextTimerNumber: Int64 = 1
     private var lastMessageId: Int64 = 0
     private var nextPhotoNumber = 1
@@ -171,24 +173,48 @@ public struct SyncServer {
     public mutating func handle(_ event: ServerEvent, now: SimInstant) -> [ServerAction] {
         switch event {
         case .connectionOpened(let connection):
-            connections[connection] = ConnectionState()
-            return []
+            connections[connection] = ConnectionState(lastActivity: now)
+            return scheduleIdleCheck(connection, at: now)
         case .connectionClosed(let connection):
             connections[connection] = nil
             return []
         case .packetReceived(let packet, let connection):
+            connections[connection]?.lastActivity = now
             return receive(packet, on: connection, now: now)
         case .timerFired(let timer):
+            if let connection = idleChecks.removeValue(forKey: timer) { return checkIdle(connection, now: now) }
             guard let request = pending.removeValue(forKey: timer) else { return [] }
             return execute(request.packet, on: request.connection, userIdAtReceipt: request.userId, now: now)
         case .restart:
             stats.restarts += 1
             var actions: [ServerAction] = pending.keys.sorted().map { .cancelTimer($0) }
+            actions += idleChecks.keys.sorted().map { .cancelTimer($0) }
             actions += connections.keys.sorted().map { .close($0) }
             pending = [:]
+            idleChecks = [:]
             connections = [:]
             return actions
         }
+    }
+
+    /// Arms the liveness check of a connection for `instant` + `idleTimeout` (nothing when liveness is off).
+    private mutating func scheduleIdleCheck(_ connection: ServerConnectionID, at instant: SimInstant) -> [ServerAction] {
+        guard let timeout = knobs.idleTimeout, timeout > .zero else { return [] }
+        let timer = ServerTimerID(rawValue: nextTimerNumber)
+        nextTimerNumber += 1
+        idleChecks[timer] = connection
+        return [.startTimer(timer, at: instant + timeout)]
+    }
+
+    /// Closes a connection silent for `idleTimeout`, or checks again when it was active since.
+    private mutating func checkIdle(_ connection: ServerConnectionID, now: SimInstant) -> [ServerAction] {
+        guard let state = connections[connection], let timeout = knobs.idleTimeout, timeout > .zero else { return [] }
+        if now - state.lastActivity >= timeout {
+            connections[connection] = nil
+            stats.idleConnectionsClosed += 1
+            return [.close(connection)]
+        }
+        return scheduleIdleCheck(connection, at: state.lastActivity)
     }
 
     /// Accepts (or refuses) a photo upload that reached the CDN host.
@@ -204,6 +230,12 @@ public struct SyncServer {
     ) -> [ServerAction] {
         guard packet.cmd == .request, connections[connection] != nil else { return [] }
         stats.requestsByOpcode[packet.opcode, default: 0] += 1
+        if knobs.failingPeriods.contains(where: { $0.opcode == packet.opcode && $0.start <= now && now < $0.end }) {
+            stats.errorsSent += 1
+            let body = Packet.Body.error(ErrorPayload(error: "server.unavailable",
+                                                      message: "\(packet.opcode) is failing; try again later"))
+            return [.send(Packet(cmd: .error, seq: packet.seq, opcode: packet.opcode, body: body), on: connection)]
+        }
         var delay = (knobs.processingDelay[packet.opcode] ?? knobs.defaultProcessingDelay).draw(using: &generator)
         for period in knobs.slowPeriods where period.start <= now && now < period.end {
             delay += period.extraDelay
@@ -260,6 +292,16 @@ public struct SyncServer {
             }
             if isOpen { connections[connection]?.userId = id }
             reply(.loginResponse(loginResponse(for: user, request: request, now: now)))
+            if isOpen, knobs.replacesOlderSessions {
+                // One live session per (user, device): the new LOGIN replaces older connections of the same device.
+                let device = connections[connection]?.deviceId
+                for other in connections.keys.sorted() where other != connection
+                    && connections[other]?.userId == id && connections[other]?.deviceId == device {
+                    connections[other] = nil
+                    stats.sessionsReplaced += 1
+                    actions.append(.close(other))
+                }
+            }
         case .chatHistory(let request):
             guard let userId else { fail("session.notLoggedIn", "CHAT_HISTORY before LOGIN"); return actions }
             guard let chat = chats[request.chatId], chat.members.contains(userId) else {
@@ -279,11 +321,15 @@ public struct SyncServer {
                 return actions
             }
             let key = IdempotencyKey(userId: userId, cid: request.message.cid)
-            // A cid seen before is answered with the message it stored (now in its newest version), and nothing is
-            // stored or pushed again.
-            if let entry = idempotency[key], let original = chats[entry.chatId]?.message(id: entry.messageId) {
+            if idempotency[key] != nil {
+                // As the field answers a retried send that was already stored: an "already exists" error
+                // (`message.duplicate`); nothing is stored or pushed again.
                 stats.duplicateSendsAbsorbed += 1
-                reply(.msgSendResponse(MsgSendResponse(chatId: entry.chatId, message: original)))
+                guard isOpen else { return actions }
+                stats.errorsSent += 1
+                let body = Packet.Body.error(.duplicateMessage(cid: request.message.cid))
+                actions.append(.send(Packet(cmd: .error, seq: packet.seq, opcode: packet.opcode, body: body),
+                                     on: connection))
                 return actions
             }
             for attach in request.message.attaches where attach.type == "PHOTO" {
@@ -312,12 +358,16 @@ public struct SyncServer {
                 fail("chat.notFound", "chat \(request.chatId) is unknown to user \(userId)")
                 return actions
             }
-            let mark = max(chats[request.chatId]!.marks[userId] ?? 0, request.messageId)
+            // A read position never moves backwards: an older mark is answered with the position kept and changes
+            // and pushes nothing.
+            let previous = chats[request.chatId]!.marks[userId] ?? 0
+            let mark = max(previous, request.messageId)
             chats[request.chatId]!.marks[userId] = mark
             let unread = chats[request.chatId]!.messages
                 .filter { $0.id > mark && $0.sender != userId && !$0.isRemoved }.count
             let time = serverTimeMilliseconds(at: now)
             reply(.chatMarkResponse(ChatMarkResponse(unread: unread, mark: time)))
+            guard request.messageId > previous else { return actions }
             let push = Packet.Body.notifMark(NotifMark(chatId: request.chatId, userId: userId, mark: time))
             actions += pushToMembers(push, opcode: .notifMark, chatId: request.chatId, except: userId)
         case .msgEdit(let request):
@@ -551,6 +601,8 @@ private struct ConnectionState {
     var userId: Int64?
     /// The device the connection's SESSION_INIT named, or nil before it.
     var deviceId: String?
+    /// When a packet last arrived on it (server-side liveness).
+    var lastActivity: SimInstant
 }
 
 private struct PendingRequest {

@@ -217,8 +217,9 @@ async def session(args, server):
         sent = await alice.send_message(dialog.id, "hello from PyMax")
         check(step, sent.id > 0 and sent.cid, f"MSG_SEND answer without id or cid: {sent}")
         again = await raw_resend(server.port, "token-alice", dialog.id, "hello from PyMax", sent.cid)
-        check(step, again.cmd == 1 and again.payload["message"]["id"] == sent.id,
-              f"re-send answered {again.cmd} {again.payload}, expected message {sent.id}")
+        # The field answers a cid it already stored with a "duplicate" error (issue 12), never a second message.
+        check(step, again.cmd == 3 and (again.payload or {}).get("error") == "message.duplicate",
+              f"re-send answered {again.cmd} {again.payload}, expected the message.duplicate error")
         page = await alice.fetch_history(dialog.id, backward=5)
         check(step, [m.cid for m in page].count(sent.cid) == 1, f"cid {sent.cid} stored {[m.id for m in page]}")
 

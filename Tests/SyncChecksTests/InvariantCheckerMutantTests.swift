@@ -145,6 +145,93 @@ private func expectVerdict(_ world: TestWorld, mutant: Mutant?, expected: [Invar
         if mutant != nil { #expect(world.brokenInvariants.contains(.T5)) }
     }
 
+    @Test("catch-up-from-live-push breaks C2", arguments: [nil, Mutant.catchUpFromLivePush])
+    func catchUpFromLivePush(mutant: Mutant?) {
+        let world = makeWorld(mutant: mutant)
+        MutantRuns.livePushAfterGap(world)
+        expectVerdict(world, mutant: mutant, expected: [.C2])
+    }
+
+    @Test("duplicate-is-failure fails a delivered send (the tasksFailed metric bound) and breaks V1",
+          arguments: [nil, Mutant.duplicateIsFailure])
+    func duplicateIsFailure(mutant: Mutant?) {
+        let world = makeWorld(mutant: mutant, knobs: MutantRuns.sendsJustTooSlow, alice: MutantRuns.slowRetries)
+        MutantRuns.retryAnsweredDuplicate(world)
+        world.checkEndOfRun(["alice"])
+        expectVerdict(world, mutant: mutant, expected: [.V1])
+        #expect(world.view("alice").tasks.contains { $0.state == .failed } == (mutant != nil))
+    }
+
+    @Test("outbox-in-memory-while-offline breaks T6 and T1", arguments: [nil, Mutant.outboxInMemoryWhileOffline])
+    func outboxInMemoryWhileOffline(mutant: Mutant?) {
+        let world = makeWorld(mutant: mutant)
+        MutantRuns.offlineSendsThenRelaunch(world)
+        world.checkEndOfRun(["alice"])
+        expectVerdict(world, mutant: mutant, expected: [.T6, .T1])
+    }
+
+    @Test("send-before-all-uploads breaks no invariant but sends a message short of photos",
+          arguments: [nil, Mutant.sendBeforeAllUploads])
+    func sendBeforeAllUploads(mutant: Mutant?) {
+        let world = makeWorld(mutant: mutant)
+        MutantRuns.threePhotoMessage(world)
+        world.checkEndOfRun(["alice"])
+        #expect(world.findings == [], "\(world.findings.map(\.description))")
+        let photos = world.server.messages(inChat: 100).first { $0.sender == 1 }?.attaches?.count
+        #expect((photos == 3) == (mutant == nil))
+    }
+
+    @Test("retry-without-backoff breaks no invariant but storms the server (the requests metric bound)",
+          arguments: [nil, Mutant.retryWithoutBackoff])
+    func retryWithoutBackoff(mutant: Mutant?) {
+        let world = makeWorld(mutant: mutant, knobs: MutantRuns.failingSends)
+        MutantRuns.sendDuringFailures(world)
+        world.checkEndOfRun(["alice"])
+        #expect(world.findings == [], "\(world.findings.map(\.description))")
+        #expect((MutantRuns.msgSendCount(world) <= 9) == (mutant == nil))
+    }
+
+    @Test("own-message-device-time breaks C3", arguments: [nil, Mutant.ownMessageDeviceTime])
+    func ownMessageDeviceTime(mutant: Mutant?) {
+        let world = makeWorld(mutant: mutant, alice: MutantRuns.deviceClockSlow)
+        MutantRuns.sendAndReply(world)
+        expectVerdict(world, mutant: mutant, expected: [.C3])
+    }
+
+    @Test("server-no-liveness keeps a silently dead connection open; the reference server closes it within 50 s",
+          arguments: [false, true])
+    func serverNoLiveness(mutant: Bool) {
+        var knobs = ServerKnobs()
+        knobs.replacesOlderSessions = false
+        if mutant { knobs.idleTimeout = nil }
+        let world = makeWorld(knobs: knobs)
+        world.start("alice")
+        world.run(for: .seconds(Int64(5)))
+        world.makeHalfOpen("alice")
+        world.run(for: .seconds(Int64(120)))
+        world.checkEndOfRun(["alice"])
+        #expect(world.findings == [], "\(world.findings.map(\.description))")
+        let sessions = world.server.openConnections.filter { $0.userId == 1 }.count
+        #expect(sessions == (mutant ? 2 : 1), "\(world.server.openConnections)")
+    }
+
+    @Test("server-keeps-older-sessions leaves two live sessions of one device after a blip",
+          arguments: [false, true])
+    func serverKeepsOlderSessions(mutant: Bool) {
+        var knobs = ServerKnobs()
+        knobs.idleTimeout = .seconds(Int64(300))
+        knobs.replacesOlderSessions = !mutant
+        let world = makeWorld(knobs: knobs)
+        world.start("alice")
+        world.run(for: .seconds(Int64(5)))
+        world.makeHalfOpen("alice")
+        world.run(for: .seconds(Int64(90)))
+        world.checkEndOfRun(["alice"])
+        #expect(world.findings == [], "\(world.findings.map(\.description))")
+        let sessions = world.server.openConnections.filter { $0.userId == 1 }.count
+        #expect(sessions == (mutant ? 2 : 1), "\(world.server.openConnections)")
+    }
+
     @Test("sampling every 7th event still links a retry's new cid to its task: resend-new-cid breaks T2",
           arguments: [nil, Mutant.resendNewCid])
     func samplingKeepsT2(mutant: Mutant?) {

@@ -329,11 +329,78 @@ private func texts(_ world: TestWorld, chatId: Int64, sender: Int64) -> [String]
         #expect((cache?.message(id: edited)?.text == "edited early") == (mutant == nil))
     }
 
+    @Test("catch-up-from-live-push: the gap a LOGIN entry opened stays until a page fills it",
+          arguments: [nil, Mutant.catchUpFromLivePush])
+    func catchUpFromLivePush(mutant: Mutant?) {
+        let world = MutantRuns.makeWorld(mutant: mutant)
+        MutantRuns.livePushAfterGap(world)
+        let store = world.view("alice").chunkStores[100]!
+        let claimedButMissing = world.server.messages(inChat: 100).filter {
+            store.chunk(containing: $0.id) != nil && store.message(id: $0.id) == nil
+        }
+        #expect(claimedButMissing.isEmpty == (mutant == nil), "\(store.chunks)")
+    }
+
+    @Test("duplicate-is-failure: a retry answered \"already exists\" is delivered, not failed",
+          arguments: [nil, Mutant.duplicateIsFailure])
+    func duplicateIsFailure(mutant: Mutant?) {
+        let world = MutantRuns.makeWorld(mutant: mutant, knobs: MutantRuns.sendsJustTooSlow,
+                                         alice: MutantRuns.slowRetries)
+        MutantRuns.retryAnsweredDuplicate(world)
+        #expect(texts(world, chatId: 100, sender: 1) == ["once"])
+        let task = world.view("alice").tasks.first { $0.kind == .sendText }
+        #expect(task?.state == (mutant == nil ? .done : .failed))
+    }
+
+    @Test("outbox-in-memory-while-offline: sends written offline survive a relaunch still offline",
+          arguments: [nil, Mutant.outboxInMemoryWhileOffline])
+    func outboxInMemoryWhileOffline(mutant: Mutant?) {
+        let world = MutantRuns.makeWorld(mutant: mutant)
+        MutantRuns.offlineSendsThenRelaunch(world)
+        #expect((texts(world, chatId: 100, sender: 1) == ["a", "b"]) == (mutant == nil))
+    }
+
+    @Test("send-before-all-uploads: a three-photo message carries all three photos",
+          arguments: [nil, Mutant.sendBeforeAllUploads])
+    func sendBeforeAllUploads(mutant: Mutant?) {
+        let world = MutantRuns.makeWorld(mutant: mutant)
+        MutantRuns.threePhotoMessage(world)
+        let sent = world.server.messages(inChat: 100).filter { $0.sender == 1 }
+        #expect(sent.count == 1)
+        #expect((sent.first?.attaches?.count == 3) == (mutant == nil), "\(sent)")
+        #expect(world.view("alice").tasks.allSatisfy { $0.state == .done })
+    }
+
+    @Test("retry-without-backoff: sends failing at once for 60 s back off instead of storming",
+          arguments: [nil, Mutant.retryWithoutBackoff])
+    func retryWithoutBackoff(mutant: Mutant?) {
+        let world = MutantRuns.makeWorld(mutant: mutant, knobs: MutantRuns.failingSends)
+        MutantRuns.sendDuringFailures(world)
+        #expect(texts(world, chatId: 100, sender: 1) == ["patient"])
+        // 1 s doubling, each delay drawn in [d/2, d]: at most 8 attempts fall within the first 60 s.
+        #expect((MutantRuns.msgSendCount(world) <= 9) == (mutant == nil), "\(MutantRuns.msgSendCount(world)) sends")
+    }
+
+    @Test("own-message-device-time: an acknowledged own message keeps the server's time",
+          arguments: [nil, Mutant.ownMessageDeviceTime])
+    func ownMessageDeviceTime(mutant: Mutant?) {
+        let world = MutantRuns.makeWorld(mutant: mutant, alice: MutantRuns.deviceClockSlow)
+        MutantRuns.sendAndReply(world)
+        let server = world.server.messages(inChat: 100).first { $0.text == "mine" }
+        let cached = world.view("alice").chunkStores[100]?.messages.first { $0.text == "mine" }
+        #expect((cached?.time == server?.time) == (mutant == nil))
+    }
+
     @Test("every mutant has a name and a focused test above") func mutantNames() {
         #expect(Mutant.allCases.map(\.rawValue) == [
             "merge-skips-bridge", "gap-ignored-after-login", "since-from-newest-push", "since-from-device-clock",
             "resend-new-cid", "parallel-sends", "tasks-not-persisted", "backoff-reset-on-connect",
             "seq-reuse-inflight", "inflight-dropped-on-disconnect", "removal-before-message-lost",
+    }
+
+            "seq-reuse-inflight", "inflight-dropped-on-disconnect", "catch-up-from-live-push", "duplicate-is-failure",
+            "outbox-in-memory-while-offline", "send-before-all-uploads", "retry-without-backoff",
+            "own-message-device-time",
         ])
         #expect(Mutant(rawValue: "parallel-sends") == .parallelSends)
     }

@@ -50,7 +50,8 @@ private func pushes(_ actions: [ServerAction]) -> [(Packet, ServerConnectionID)]
 }
 
 @Suite struct SyncServerTests {
-    @Test("a repeated MSG_SEND with the same cid returns the original message and stores nothing") func idempotent() {
+    @Test("a repeated MSG_SEND with the same cid is answered \"already exists\" and stores nothing")
+    func idempotent() {
         var h = Harness()
         _ = h.connect(1, token: "t-alice")
         _ = h.connect(2, token: "t-bob")
@@ -58,14 +59,18 @@ private func pushes(_ actions: [ServerAction]) -> [(Packet, ServerConnectionID)]
         h.now = h.now + .seconds(Int64(5))
         let second = h.send("hi again", cid: 42)
         #expect(h.server.messages(inChat: 100).count == 1)
-        guard case .msgSendResponse(let a) = responses(first).first?.body,
-              case .msgSendResponse(let b) = responses(second).first?.body else {
-            Issue.record("expected two MSG_SEND responses")
+        guard case .msgSendResponse(let a) = responses(first).first?.body else {
+            Issue.record("expected a MSG_SEND response")
             return
         }
-        #expect(a.message == b.message)
+        let duplicate = second.compactMap { action -> Packet? in
+            if case .send(let packet, _) = action, packet.cmd == .error { packet } else { nil }
+        }
+        #expect(duplicate.map(\.body) == [.error(.duplicateMessage(cid: 42))])
+        #expect(duplicate.first?.opcode == .msgSend)
         #expect(pushes(first).count == 1)
         #expect(pushes(second).isEmpty)
+        #expect(h.server.stats.duplicateSendsAbsorbed == 1)
         let entry = IdempotencyEntry(userId: 1, cid: 42, chatId: 100, messageId: a.message.id)
         #expect(h.server.idempotencyTable == [entry])
     }

@@ -32,7 +32,11 @@ import Testing
         #expect(decoding.trace.linkType == .ipv4)
         #expect(decoding.trace.skippedPacketCount == 0)
         #expect(decoding.connections.count >= 2)
-        #expect(decoding.connections.allSatisfy { $0.issues.isEmpty && $0.connection.clientToServer.gaps.isEmpty })
+        // The only bytes the tap may miss: the tail of a server->client stream the server closed while still
+        // retransmitting into the dead link (its new LOGIN replaced that session; the segments never left it).
+        #expect(decoding.connections.allSatisfy {
+            $0.issues.allSatisfy { $0.kind == .gap } && $0.connection.clientToServer.gaps.isEmpty
+        })
         let retransmitted = decoding.connections.map(\.connection.clientToServer.retransmittedSegmentCount)
         #expect(retransmitted.reduce(0, +) > 0, "the link drop causes retransmissions, and they are captured")
         let opcodes = Set(decoding.allFrames.map(\.opcode))

@@ -1123,6 +1123,373 @@ enum PrintedCatalog {
                 Eventually(within: .minutes(3), .converged)
             }
         },
+        Scenario("own-send-stays-on-screen", summary: "a sent message stays on screen after its ack: it joins the chunk the screen shows", seeds: [401, 402], tags: ["history", "sending"]) {
+            Server(history: ["alice+bob": 30])
+            Client("alice", profile: .threeG)
+            Client("bob", profile: .fourG)
+            Timeline {
+                At(.seconds(3)) { OpenChat("alice", "alice+bob") }
+                At(.seconds(5)) { Send(from: "alice", text: "mine", in: "alice+bob") }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually("alice's message is stored and on screen in the chunk she looks at", within: .minutes(1)) { _ in fatalError("custom condition 'alice's message is stored and on screen in the chunk she looks at' cannot be printed; see Scenarios/EngineDefectScenarios.swift:25") }
+            }
+        },
+        Scenario("open-chat-across-reconnect", summary: "a chat open across a reconnect moves to the newest page; scrolling up bridges the gap (C6)", seeds: [411, 412], tags: ["connection", "history"]) {
+            Server(history: ["alice+bob": 3])
+            Client("alice", profile: .threeG, parameters: ["historyPageSize": 5])
+            Client("bob", profile: .fourG)
+            Timeline {
+                At(.seconds(2)) { OpenChat("alice", "alice+bob") }
+                At(.seconds(5)) { LinkDown("alice", for: .seconds(20), .withReset) }
+                At(.seconds(8)) { Send(from: "bob", text: "away 0", in: "alice+bob") }
+                At(.seconds(10)) { Send(from: "bob", text: "away 1", in: "alice+bob") }
+                At(.seconds(12)) { Send(from: "bob", text: "away 2", in: "alice+bob") }
+                At(.seconds(14)) { Send(from: "bob", text: "away 3", in: "alice+bob") }
+                At(.seconds(16)) { Send(from: "bob", text: "away 4", in: "alice+bob") }
+                At(.seconds(18)) { Send(from: "bob", text: "away 5", in: "alice+bob") }
+                At(.minutes(1)) { ScrollUp("alice", in: "alice+bob", messages: 20) }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually(within: .seconds(90), .historyComplete(client: "alice", chat: "alice+bob"))
+            }
+        },
+        Scenario("read-mark-kept-offline", summary: "read marks advance only, are kept while offline and sent once after LOGIN", seeds: [421, 422], tags: ["connection", "history"]) {
+            Server(history: ["alice+bob": 25])
+            Client("alice", profile: .threeG)
+            Client("bob", profile: .fourG)
+            Timeline {
+                At(.seconds(2)) { OpenChat("alice", "alice+bob") }
+                At(.seconds(4)) { DelayResponses(to: .chatMark, by: .seconds(10), for: .seconds(5)) }
+                At(.seconds(5)) { Send(from: "bob", text: "new 0", in: "alice+bob") }
+                At(.seconds(6)) { Send(from: "bob", text: "new 1", in: "alice+bob") }
+                At(.seconds(7)) { Send(from: "bob", text: "new 2", in: "alice+bob") }
+                At(.seconds(10)) { LinkDown("alice", .withReset) }
+                At(.seconds(11)) { OpenChat("alice", "alice+bob") }
+                At(.seconds(12)) { OpenChat("alice", "alice+bob") }
+                At(.seconds(13)) { OpenChat("alice", "alice+bob") }
+                At(.seconds(14)) { OpenChat("alice", "alice+bob") }
+                At(.seconds(15)) { OpenChat("alice", "alice+bob") }
+                At(.seconds(16)) { OpenChat("alice", "alice+bob") }
+                At(.seconds(17)) { OpenChat("alice", "alice+bob") }
+                At(.seconds(18)) { OpenChat("alice", "alice+bob") }
+                At(.seconds(30)) { LinkUp("alice") }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually("the server's read mark of alice is bob's last message", within: .seconds(90)) { _ in fatalError("custom condition 'the server's read mark of alice is bob's last message' cannot be printed; see Scenarios/EngineDefectScenarios.swift:89") }
+            }
+        },
+        Scenario("upload-survives-link-drops", summary: "an upload cut by link drops is not a failed attempt; the photo is delivered", seeds: [431, 432], tags: ["sending"]) {
+            Server()
+            Client("alice", profile: .edge, parameters: ["maxTaskAttempts": 3])
+            Client("bob", profile: .fourG)
+            Timeline {
+                At(.seconds(1)) { SendPhoto(from: "alice", bytes: 500_000, caption: "cut", in: "alice+bob") }
+                At(.seconds(12)) { LinkDown("alice", for: .seconds(2), .withReset) }
+                At(.seconds(27)) { LinkDown("alice", for: .seconds(2), .withReset) }
+                At(.seconds(42)) { LinkDown("alice", for: .seconds(2), .withReset) }
+                At(.seconds(57)) { LinkDown("alice", for: .seconds(2), .withReset) }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually(within: .minutes(4), .serverTexts(chat: "alice+bob", texts: ["cut"]))
+                MetricBound("tasksFailed", atMost: 0.0)
+            }
+        },
+        Scenario("echo-stays-on-screen", summary: "a sent message stays on screen from the send on: as local echo, then as the acknowledged message", seeds: [401, 402, 403], tags: ["field-bug", "sending"]) {
+            Server(history: ["alice+bob": 30])
+            Client("alice", profile: .threeG)
+            Client("bob", profile: .fourG)
+            Timeline {
+                At(.seconds(3)) { OpenChat("alice", "alice+bob") }
+                At(.seconds(5)) { Send(from: "alice", text: "on screen", in: "alice+bob").named("send") }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually(within: .minutes(1), .serverMessageCount(chat: "alice+bob", count: 31))
+                Always(.textOnScreen(client: "alice", chat: "alice+bob", text: "on screen"), from: "send")
+            }
+        },
+        Scenario("read-marks-coalesced", summary: "chat opened 8 times offline: one CHAT_MARK (the newest) reaches the server after reconnect", seeds: [411, 412, 413], tags: ["field-bug", "history"]) {
+            Server(history: ["alice+bob": 25])
+            Client("alice", profile: .edge)
+            Client("bob", profile: .fourG)
+            Timeline {
+                At(.seconds(2)) { OpenChat("alice", "alice+bob") }
+                At(.seconds(4)) { Send(from: "bob", text: "unread 0", in: "alice+bob") }
+                At(.seconds(5)) { Send(from: "bob", text: "unread 1", in: "alice+bob") }
+                At(.seconds(6)) { Send(from: "bob", text: "unread 2", in: "alice+bob") }
+                At(.seconds(20)) { LinkDown("alice").named("offline") }
+                At(.seconds(22)) { OpenChat("alice", "alice+bob") }
+                At(.seconds(24)) { OpenChat("alice", "alice+bob") }
+                At(.seconds(26)) { OpenChat("alice", "alice+bob") }
+                At(.seconds(28)) { OpenChat("alice", "alice+bob") }
+                At(.seconds(30)) { OpenChat("alice", "alice+bob") }
+                At(.seconds(32)) { OpenChat("alice", "alice+bob") }
+                At(.seconds(34)) { OpenChat("alice", "alice+bob") }
+                At(.seconds(36)) { OpenChat("alice", "alice+bob") }
+                At(.seconds(45)) { LinkUp("alice") }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually(within: .minutes(3), .readUpToNewest(client: "alice", chat: "alice+bob"))
+                MetricBound("requests", client: "alice", opcode: .chatMark, window: MetricWindow(from: "offline"), atMost: 1.0)
+            }
+        },
+        Scenario("catch-up-race-on-login", summary: "a live message races the catch-up: posted the instant the server answers the reconnect LOGIN", seeds: [421, 422, 423], tags: ["field-bug", "history"]) {
+            Server(history: ["alice+bob": 50])
+            Client("alice", profile: .threeG, parameters: ["historyPageSize": 40])
+            Client("bob", profile: .fourG)
+            Timeline {
+                At(.seconds(5)) { OpenChat("alice", "alice+bob") }
+                At(.seconds(8)) { CloseChat("alice", "alice+bob") }
+                At(.seconds(10)) { LinkDown("alice", .withReset) }
+                At(.seconds(12)) { Send(from: "bob", text: "away 0", in: "alice+bob") }
+                At(.seconds(13)) { Send(from: "bob", text: "away 1", in: "alice+bob") }
+                At(.seconds(14)) { Send(from: "bob", text: "away 2", in: "alice+bob") }
+                At(.seconds(15)) { Send(from: "bob", text: "away 3", in: "alice+bob") }
+                At(.seconds(16)) { Send(from: "bob", text: "away 4", in: "alice+bob") }
+                At(.seconds(17)) { Send(from: "bob", text: "away 5", in: "alice+bob") }
+                At(.seconds(18)) { Send(from: "bob", text: "away 6", in: "alice+bob") }
+                At(.seconds(19)) { Send(from: "bob", text: "away 7", in: "alice+bob") }
+                At(.seconds(20)) { Send(from: "bob", text: "away 8", in: "alice+bob") }
+                At(.seconds(21)) { Send(from: "bob", text: "away 9", in: "alice+bob") }
+                At(.seconds(22)) { Send(from: "bob", text: "away 10", in: "alice+bob") }
+                At(.seconds(23)) { Send(from: "bob", text: "away 11", in: "alice+bob") }
+                At(.seconds(24)) { Send(from: "bob", text: "away 12", in: "alice+bob") }
+                At(.seconds(25)) { Send(from: "bob", text: "away 13", in: "alice+bob") }
+                At(.seconds(26)) { Send(from: "bob", text: "away 14", in: "alice+bob") }
+                At(.seconds(27)) { Send(from: "bob", text: "away 15", in: "alice+bob") }
+                At(.seconds(28)) { Send(from: "bob", text: "away 16", in: "alice+bob") }
+                At(.seconds(29)) { Send(from: "bob", text: "away 17", in: "alice+bob") }
+                At(.seconds(30)) { Send(from: "bob", text: "away 18", in: "alice+bob") }
+                At(.seconds(31)) { Send(from: "bob", text: "away 19", in: "alice+bob") }
+                At(.seconds(32)) { Send(from: "bob", text: "away 20", in: "alice+bob") }
+                At(.seconds(33)) { Send(from: "bob", text: "away 21", in: "alice+bob") }
+                At(.seconds(34)) { Send(from: "bob", text: "away 22", in: "alice+bob") }
+                At(.seconds(35)) { Send(from: "bob", text: "away 23", in: "alice+bob") }
+                At(.seconds(36)) { Send(from: "bob", text: "away 24", in: "alice+bob") }
+                At(.seconds(37)) { Send(from: "bob", text: "away 25", in: "alice+bob") }
+                At(.seconds(38)) { Send(from: "bob", text: "away 26", in: "alice+bob") }
+                At(.seconds(39)) { Send(from: "bob", text: "away 27", in: "alice+bob") }
+                At(.seconds(40)) { Send(from: "bob", text: "away 28", in: "alice+bob") }
+                At(.seconds(41)) { Send(from: "bob", text: "away 29", in: "alice+bob") }
+                At(.seconds(42)) { Send(from: "bob", text: "away 30", in: "alice+bob") }
+                At(.seconds(43)) { Send(from: "bob", text: "away 31", in: "alice+bob") }
+                At(.seconds(44)) { Send(from: "bob", text: "away 32", in: "alice+bob") }
+                At(.seconds(45)) { Send(from: "bob", text: "away 33", in: "alice+bob") }
+                At(.seconds(46)) { Send(from: "bob", text: "away 34", in: "alice+bob") }
+                At(.seconds(47)) { Send(from: "bob", text: "away 35", in: "alice+bob") }
+                At(.seconds(48)) { Send(from: "bob", text: "away 36", in: "alice+bob") }
+                At(.seconds(49)) { Send(from: "bob", text: "away 37", in: "alice+bob") }
+                At(.seconds(50)) { Send(from: "bob", text: "away 38", in: "alice+bob") }
+                At(.seconds(51)) { Send(from: "bob", text: "away 39", in: "alice+bob") }
+                At(.seconds(52)) { Send(from: "bob", text: "away 40", in: "alice+bob") }
+                At(.seconds(53)) { Send(from: "bob", text: "away 41", in: "alice+bob") }
+                At(.seconds(54)) { Send(from: "bob", text: "away 42", in: "alice+bob") }
+                At(.seconds(55)) { Send(from: "bob", text: "away 43", in: "alice+bob") }
+                At(.seconds(56)) { Send(from: "bob", text: "away 44", in: "alice+bob") }
+                At(.seconds(57)) { Send(from: "bob", text: "away 45", in: "alice+bob") }
+                At(.seconds(58)) { Send(from: "bob", text: "away 46", in: "alice+bob") }
+                At(.seconds(59)) { Send(from: "bob", text: "away 47", in: "alice+bob") }
+                At(.minutes(1)) { Send(from: "bob", text: "away 48", in: "alice+bob") }
+                At(.seconds(61)) { Send(from: "bob", text: "away 49", in: "alice+bob") }
+                At(.seconds(62)) { Send(from: "bob", text: "away 50", in: "alice+bob") }
+                At(.seconds(63)) { Send(from: "bob", text: "away 51", in: "alice+bob") }
+                At(.seconds(64)) { Send(from: "bob", text: "away 52", in: "alice+bob") }
+                At(.seconds(65)) { Send(from: "bob", text: "away 53", in: "alice+bob") }
+                At(.seconds(66)) { Send(from: "bob", text: "away 54", in: "alice+bob") }
+                At(.seconds(67)) { Send(from: "bob", text: "away 55", in: "alice+bob") }
+                At(.seconds(68)) { Send(from: "bob", text: "away 56", in: "alice+bob") }
+                At(.seconds(69)) { Send(from: "bob", text: "away 57", in: "alice+bob") }
+                At(.seconds(70)) { Send(from: "bob", text: "away 58", in: "alice+bob") }
+                At(.seconds(71)) { Send(from: "bob", text: "away 59", in: "alice+bob") }
+                At(.seconds(80)) { LinkUp("alice") }
+                When(.server(answers: .login, to: "alice").nth(2)) { PostFromOtherDevice("bob", text: "live", in: "alice+bob").named("live") }
+                At(.seconds(140)) { OpenChat("alice", "alice+bob") }
+                At(.seconds(150)) { ScrollUp("alice", in: "alice+bob", messages: 200) }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually(within: .seconds(30), after: "live", .serverMessageCount(chat: "alice+bob", count: 111))
+                Eventually(within: .minutes(5), .historyComplete(client: "alice", chat: "alice+bob"))
+            }
+        },
+        Scenario("catch-up-cursor-from-live-push", summary: "catch-up cursor never from a live message; an unfinished catch-up leaves a gap (fluux-messenger PR #534)", seeds: [501, 502], tags: ["field-bug", "history"]) {
+            Server(history: ["alice+bob": 30])
+            Client("alice", profile: .threeG)
+            Client("bob", profile: .fourG)
+            Timeline {
+                At(.seconds(5)) { LinkDown("alice", .withReset) }
+                At(.seconds(8)) { Send(from: "bob", text: "missed 0", in: "alice+bob") }
+                At(.milliseconds(8500)) { Send(from: "bob", text: "missed 1", in: "alice+bob") }
+                At(.seconds(9)) { Send(from: "bob", text: "missed 2", in: "alice+bob") }
+                At(.milliseconds(9500)) { Send(from: "bob", text: "missed 3", in: "alice+bob") }
+                At(.seconds(10)) { Send(from: "bob", text: "missed 4", in: "alice+bob") }
+                At(.milliseconds(10_500)) { Send(from: "bob", text: "missed 5", in: "alice+bob") }
+                At(.seconds(11)) { Send(from: "bob", text: "missed 6", in: "alice+bob") }
+                At(.milliseconds(11_500)) { Send(from: "bob", text: "missed 7", in: "alice+bob") }
+                At(.seconds(12)) { Send(from: "bob", text: "missed 8", in: "alice+bob") }
+                At(.milliseconds(12_500)) { Send(from: "bob", text: "missed 9", in: "alice+bob") }
+                At(.seconds(13)) { Send(from: "bob", text: "missed 10", in: "alice+bob") }
+                At(.milliseconds(13_500)) { Send(from: "bob", text: "missed 11", in: "alice+bob") }
+                At(.seconds(14)) { Send(from: "bob", text: "missed 12", in: "alice+bob") }
+                At(.milliseconds(14_500)) { Send(from: "bob", text: "missed 13", in: "alice+bob") }
+                At(.seconds(15)) { Send(from: "bob", text: "missed 14", in: "alice+bob") }
+                At(.milliseconds(15_500)) { Send(from: "bob", text: "missed 15", in: "alice+bob") }
+                At(.seconds(16)) { Send(from: "bob", text: "missed 16", in: "alice+bob") }
+                At(.milliseconds(16_500)) { Send(from: "bob", text: "missed 17", in: "alice+bob") }
+                At(.seconds(17)) { Send(from: "bob", text: "missed 18", in: "alice+bob") }
+                At(.milliseconds(17_500)) { Send(from: "bob", text: "missed 19", in: "alice+bob") }
+                At(.seconds(18)) { Send(from: "bob", text: "missed 20", in: "alice+bob") }
+                At(.milliseconds(18_500)) { Send(from: "bob", text: "missed 21", in: "alice+bob") }
+                At(.seconds(19)) { Send(from: "bob", text: "missed 22", in: "alice+bob") }
+                At(.milliseconds(19_500)) { Send(from: "bob", text: "missed 23", in: "alice+bob") }
+                At(.seconds(20)) { Send(from: "bob", text: "missed 24", in: "alice+bob") }
+                At(.milliseconds(20_500)) { Send(from: "bob", text: "missed 25", in: "alice+bob") }
+                At(.seconds(21)) { Send(from: "bob", text: "missed 26", in: "alice+bob") }
+                At(.milliseconds(21_500)) { Send(from: "bob", text: "missed 27", in: "alice+bob") }
+                At(.seconds(22)) { Send(from: "bob", text: "missed 28", in: "alice+bob") }
+                At(.milliseconds(22_500)) { Send(from: "bob", text: "missed 29", in: "alice+bob") }
+                At(.seconds(23)) { Send(from: "bob", text: "missed 30", in: "alice+bob") }
+                At(.milliseconds(23_500)) { Send(from: "bob", text: "missed 31", in: "alice+bob") }
+                At(.seconds(24)) { Send(from: "bob", text: "missed 32", in: "alice+bob") }
+                At(.milliseconds(24_500)) { Send(from: "bob", text: "missed 33", in: "alice+bob") }
+                At(.seconds(25)) { Send(from: "bob", text: "missed 34", in: "alice+bob") }
+                At(.milliseconds(25_500)) { Send(from: "bob", text: "missed 35", in: "alice+bob") }
+                At(.seconds(26)) { Send(from: "bob", text: "missed 36", in: "alice+bob") }
+                At(.milliseconds(26_500)) { Send(from: "bob", text: "missed 37", in: "alice+bob") }
+                At(.seconds(27)) { Send(from: "bob", text: "missed 38", in: "alice+bob") }
+                At(.milliseconds(27_500)) { Send(from: "bob", text: "missed 39", in: "alice+bob") }
+                At(.seconds(40)) { LinkUp("alice") }
+                At(.seconds(50)) { Send(from: "bob", text: "live 0", in: "alice+bob") }
+                At(.minutes(1)) { Send(from: "bob", text: "live 1", in: "alice+bob") }
+                At(.seconds(70)) { Send(from: "bob", text: "live 2", in: "alice+bob") }
+                At(.seconds(80)) { Send(from: "bob", text: "live 3", in: "alice+bob") }
+                At(.seconds(90)) { Send(from: "bob", text: "live 4", in: "alice+bob") }
+                At(.seconds(100)) { Send(from: "bob", text: "live 5", in: "alice+bob") }
+                At(.minutes(2)) { OpenChat("alice", "alice+bob") }
+                At(.seconds(125)) { ScrollUp("alice", in: "alice+bob", messages: 200) }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually(within: .minutes(5), .historyComplete(client: "alice", chat: "alice+bob"))
+            }
+        },
+        Scenario("retry-answered-already-exists", summary: "a retry answered \"already exists\" counts as delivered, once (stream-chat-react PR #2331)", seeds: [511, 512], tags: ["field-bug", "sending"]) {
+            Server()
+            Client("alice", profile: .threeG, parameters: ["maxTaskAttempts": 4])
+            Client("bob", profile: .threeG)
+            Timeline {
+                At(.seconds(5)) { LoseResponses(to: .msgSend, count: 1) }
+                At(.seconds(6)) { Send(from: "alice", text: "stored once", in: "alice+bob") }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually(within: .minutes(2), .serverMessageCount(chat: "alice+bob", count: 1))
+                Eventually(within: .minutes(2), .queueDrained(client: "alice"))
+                MetricBound("tasksFailed", atMost: 0.0)
+            }
+        },
+        Scenario("outbox-survives-offline-relaunch", summary: "three sends offline, app relaunched offline: all delivered once, in order (Expensify/App #5987)", seeds: [521, 522], tags: ["field-bug", "sending"]) {
+            Server()
+            Client("alice", profile: .threeG)
+            Client("bob", profile: .threeG)
+            Timeline {
+                At(.seconds(2)) { LinkDown("alice", .withReset) }
+                At(.seconds(4)) { Send(from: "alice", text: "one", in: "alice+bob") }
+                At(.seconds(5)) { Send(from: "alice", text: "two", in: "alice+bob") }
+                At(.seconds(6)) { Send(from: "alice", text: "three", in: "alice+bob") }
+                At(.seconds(10)) { RestartApp("alice") }
+                At(.seconds(20)) { LinkUp("alice") }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually(within: .minutes(3), .serverTexts(chat: "alice+bob", texts: ["one", "two", "three"]))
+            }
+        },
+        Scenario("message-waits-for-all-uploads", summary: "a three-photo message waits for every upload and carries all three (session-android PR #979)", seeds: [531, 532], tags: ["field-bug", "sending"]) {
+            Server()
+            Client("alice", profile: .edge)
+            Client("bob", profile: .threeG)
+            Timeline {
+                At(.seconds(2)) { SendPhotos(from: "alice", count: 3, bytes: 60_000, caption: "trip", in: "alice+bob") }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually("the server holds one message with all three photos", within: .minutes(4)) { _ in fatalError("custom condition 'the server holds one message with all three photos' cannot be printed; see Scenarios/FieldBugScenarios2.swift:103") }
+                Eventually(within: .minutes(4), .queueDrained(client: "alice"))
+            }
+        },
+        Scenario("retry-storm-on-instant-errors", summary: "instant errors for 2 min: retries back off (bounded request rate), then deliver (mtxclient #8)", seeds: [541, 542], tags: ["field-bug", "sending"], runLength: .minutes(5)) {
+            Server(parameters: ["msgSendErrorsFrom": .duration(.seconds(5)), "msgSendErrorsUntil": .duration(.seconds(125))])
+            Client("alice", profile: .threeG)
+            Client("bob", profile: .threeG)
+            Timeline {
+                At(.seconds(6)) { Send(from: "alice", text: "patient", in: "alice+bob") }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually(within: .minutes(5), .serverTexts(chat: "alice+bob", texts: ["patient"]))
+                MetricBound("requests", atMost: 60.0)
+            }
+        },
+        Scenario("own-messages-server-time", summary: "a device clock 5 min slow: acknowledged own messages take server time (wire-desktop #352)", seeds: [551, 552], tags: ["field-bug", "sending"]) {
+            Server()
+            Client("alice", profile: .threeG)
+            Client("bob", profile: .threeG)
+            Timeline {
+                At(.seconds(1)) { SkewClock("alice", by: .minutes(-5)) }
+                At(.seconds(4)) { OpenChat("alice", "alice+bob") }
+                At(.seconds(4)) { OpenChat("bob", "alice+bob") }
+                At(.seconds(6)) { Send(from: "alice", text: "question", in: "alice+bob") }
+                At(.seconds(9)) { Send(from: "bob", text: "answer", in: "alice+bob") }
+                At(.seconds(12)) { Send(from: "alice", text: "thanks", in: "alice+bob") }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually(within: .minutes(2), .converged)
+                Eventually("alice and bob order the chat by time as the server does", within: .minutes(2)) { _ in fatalError("custom condition 'alice and bob order the chat by time as the server does' cannot be printed; see Scenarios/FieldBugScenarios2.swift:158") }
+            }
+        },
+        Scenario("server-detects-dead-connection", summary: "the server closes a silently dead connection within 50 s; nothing pushed is lost (ejabberd #1673)", seeds: [561, 562], tags: ["connection", "field-bug"]) {
+            Server()
+            Client("alice", profile: .threeG)
+            Client("bob", profile: .fourG)
+            Timeline {
+                At(.seconds(5)) { OpenChat("alice", "alice+bob") }
+                At(.seconds(10)) { LinkDown("alice") }
+                At(.seconds(20)) { Send(from: "bob", text: "into the void 0", in: "alice+bob") }
+                At(.seconds(30)) { Send(from: "bob", text: "into the void 1", in: "alice+bob") }
+                At(.seconds(40)) { Send(from: "bob", text: "into the void 2", in: "alice+bob") }
+                At(.minutes(2)) { LinkUp("alice") }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually("between 65 s and 119 s the server holds no connection of alice's", within: .seconds(119)) { _ in fatalError("custom condition 'between 65 s and 119 s the server holds no connection of alice's' cannot be printed; see Scenarios/FieldBugScenarios2.swift:190") }
+                Eventually(within: .minutes(5), .converged)
+            }
+        },
+        Scenario("one-session-per-device", summary: "after a blip the device's new LOGIN replaces its older session (wire-webapp PR #21448)", seeds: [571, 572], tags: ["connection", "field-bug"]) {
+            Server(parameters: ["idleTimeout": .duration(.minutes(5))])
+            Client("alice", profile: .threeG)
+            Client("bob", profile: .fourG)
+            Timeline {
+                At(.seconds(5)) { OpenChat("alice", "alice+bob") }
+                At(.seconds(10)) { HalfOpen("alice") }
+                At(.seconds(20)) { Send(from: "bob", text: "after blip 0", in: "alice+bob") }
+                At(.seconds(40)) { Send(from: "bob", text: "after blip 1", in: "alice+bob") }
+                At(.minutes(1)) { Send(from: "bob", text: "after blip 2", in: "alice+bob") }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually("after her reconnect alice has exactly one connection on the server, logged in", within: .seconds(150)) { _ in fatalError("custom condition 'after her reconnect alice has exactly one connection on the server, logged in' cannot be printed; see Scenarios/FieldBugScenarios2.swift:222") }
+                Eventually(within: .minutes(4), .converged)
+            }
+        },
         Scenario("open-and-scroll-to-start", summary: "open a chat with 300 messages on EDGE and scroll to the start of its history (a sweep scenario)", seeds: [151, 152, 153], tags: ["sweep"]) {
             Server(history: ["alice+bob": 300])
             Client("alice", profile: .edge)

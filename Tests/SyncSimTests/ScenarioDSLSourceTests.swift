@@ -60,8 +60,13 @@ import Testing
         // PrintedCatalog.swift holds the printouts as code, compiled with the tests.
         let printed = PrintedCatalog.all
         #expect(printed.count == Catalog.all.count, "regenerate PrintedCatalog.swift, see its header")
+        // A custom condition prints as a stub naming where it was written, which differs between the two.
+        func withoutStubSources(_ source: String) -> String {
+            source.replacing(/cannot be printed; see [^"]*"/, with: "cannot be printed\"")
+        }
         for (original, reread) in zip(Catalog.all, printed) {
-            #expect(reread.dslSource() == original.dslSource(), "\(original.name): regenerate PrintedCatalog.swift")
+            #expect(withoutStubSources(reread.dslSource()) == withoutStubSources(original.dslSource()),
+                    "\(original.name): regenerate PrintedCatalog.swift")
             #expect(reread.steps.map(\.action) == original.steps.map(\.action))
             #expect(reread.steps.map(\.timing) == original.steps.map(\.timing))
             #expect(reread.clients.map(\.name) == original.clients.map(\.name))

@@ -186,4 +186,96 @@ public enum MutantRuns {
         world.setReachable("alice", true)
         world.run(for: .seconds(Int64(90)))
     }
+
+    /// Alice's chat 100 gets 40 messages while she is offline (no pushes); after her LOGIN opened the gap, Bob posts
+    /// a live message (`catch-up-from-live-push`).
+    public static func livePushAfterGap(_ world: TestWorld) {
+        world.start("alice")
+        world.run(for: .seconds(Int64(2)))
+        world.setReachable("alice", false)
+        world.server.seedHistory(chatId: 100, sender: 2, texts: (1...40).map { "gap \($0)" }, now: world.now)
+        world.run(for: .seconds(Int64(1)))
+        world.setReachable("alice", true)
+        world.run(for: .seconds(Int64(30)))
+        world.deliverServerActions(world.server.post(chatId: 100, sender: 2, text: "live", now: world.now))
+        world.run(for: .seconds(Int64(5)))
+    }
+
+    /// The server knobs that make a MSG_SEND outlast the 20 s request timeout by 2 s (`duplicate-is-failure`).
+    public static let sendsJustTooSlow = ServerKnobs(processingDelay: [.msgSend: .fixed(.seconds(Int64(22)))])
+
+    /// With `sendsJustTooSlow` until the first send is stored, Alice's send times out; its retry (same cid, at least
+    /// 5 s later with `slowRetries`) is answered "already exists" (`duplicate-is-failure`).
+    public static func retryAnsweredDuplicate(_ world: TestWorld) {
+        world.start("alice")
+        world.run(for: .seconds(Int64(1)))
+        world.user("alice", .sendText(chatId: 100, text: "once"))
+        world.run(for: .seconds(Int64(23)))
+        world.server.knobs = ServerKnobs()
+        world.run(for: .seconds(Int64(150)))
+    }
+
+    /// Retries 10 s doubling (each drawn in [d/2, d]) and at most 3 attempts (`duplicate-is-failure`); set on
+    /// `makeWorld`.
+    public static func slowRetries(_ parameters: inout ClientParameters) {
+        parameters.taskRetryBase = .seconds(Int64(10))
+        parameters.maxTaskAttempts = 3
+    }
+
+    /// Alice starts offline, writes "a" and "b", relaunches the app still offline, then the network returns
+    /// (`outbox-in-memory-while-offline`).
+    public static func offlineSendsThenRelaunch(_ world: TestWorld) {
+        world.setReachable("alice", false)
+        world.start("alice")
+        world.user("alice", .sendText(chatId: 100, text: "a"))
+        world.user("alice", .sendText(chatId: 100, text: "b"))
+        world.run(for: .seconds(Int64(1)))
+        world.restartApp("alice")
+        world.run(for: .seconds(Int64(1)))
+        world.setReachable("alice", true)
+        world.run(for: .seconds(Int64(90)))
+    }
+
+    /// Alice sends one message with three 50 kB photos (`send-before-all-uploads`).
+    public static func threePhotoMessage(_ world: TestWorld) {
+        world.start("alice")
+        world.run(for: .seconds(Int64(1)))
+        world.user("alice", .sendPhotos(chatId: 100, count: 3, sizeBytes: 50_000, caption: "trip"))
+        world.run(for: .seconds(Int64(60)))
+    }
+
+    /// The server knobs that answer every MSG_SEND at once with an error for the first 60 s (`retry-without-backoff`).
+    public static let failingSends = {
+        var knobs = ServerKnobs()
+        knobs.failingPeriods = [.init(opcode: .msgSend, start: .start, end: .start + .seconds(Int64(60)))]
+        return knobs
+    }()
+
+    /// Alice sends "patient" while MSG_SEND fails, and waits until well after it works again.
+    public static func sendDuringFailures(_ world: TestWorld) {
+        world.start("alice")
+        world.run(for: .seconds(Int64(1)))
+        world.user("alice", .sendText(chatId: 100, text: "patient"))
+        world.run(for: .seconds(Int64(180)))
+    }
+
+    /// How many MSG_SENDs Alice sent.
+    public static func msgSendCount(_ world: TestWorld) -> Int {
+        world.sentRequests.filter { $0.0 == "alice" && $0.1.opcode == .msgSend }.count
+    }
+
+    /// Alice's device clock runs 5 minutes slow (`own-message-device-time`); set on `makeWorld`.
+    public static func deviceClockSlow(_ parameters: inout ClientParameters) {
+        parameters.deviceEpochMilliseconds = 1_700_000_000_000 - 300_000
+    }
+
+    /// Alice sends "mine" and Bob's reply arrives.
+    public static func sendAndReply(_ world: TestWorld) {
+        world.start("alice")
+        world.run(for: .seconds(Int64(1)))
+        world.user("alice", .sendText(chatId: 100, text: "mine"))
+        world.run(for: .seconds(Int64(2)))
+        world.deliverServerActions(world.server.post(chatId: 100, sender: 2, text: "reply", now: world.now))
+        world.run(for: .seconds(Int64(5)))
+    }
 }

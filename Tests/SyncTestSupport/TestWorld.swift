@@ -188,9 +188,11 @@ public final class TestWorld {
             if cancelledTimers.remove(TimerKey(client: name, generation: generation, timer: timer)) != nil { return }
             deliver(name, generation, .timerFired(timer))
         case .upload(let name, let generation, let upload, let token, let sizeBytes):
-            let accepted = clients[name]!.isReachable && server.receiveUpload(token: token, sizeBytes: sizeBytes)
-            schedule(.client(name, generation: generation, .uploadFinished(upload, succeeded: accepted)),
-                     at: now + oneWayDelay)
+            // An unreachable client's upload breaks on the network; a reachable one gets the CDN's answer.
+            let event: ClientEvent = clients[name]!.isReachable
+                ? .uploadFinished(upload, succeeded: server.receiveUpload(token: token, sizeBytes: sizeBytes))
+                : .uploadInterrupted(upload)
+            schedule(.client(name, generation: generation, event), at: now + oneWayDelay)
         }
     }
 
@@ -227,6 +229,8 @@ public final class TestWorld {
             for index in links.indices where links[index].client == name && links[index].clientConnection == connection
                 && links[index].generation == generation && links[index].isAlive {
                 links[index].isAlive = false
+                // A half-open link carries no FIN either: the server is not told.
+                if links[index].isSilent { continue }
                 schedule(.server(.connectionClosed(links[index].serverConnection)), at: now + oneWayDelay)
             }
         case .startTimer(let timer, let instant):

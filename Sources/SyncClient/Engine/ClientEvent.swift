@@ -17,6 +17,8 @@ public enum ClientEvent: Hashable, Sendable {
     case timerFired(ClientTimerID)
     /// An upload asked for with `ClientAction.upload` finished; `succeeded` is false when it failed or was refused.
     case uploadFinished(UploadID, succeeded: Bool)
+    /// An upload's connection broke (reset, timeout, closed) before the CDN answered: the network interrupted it.
+    case uploadInterrupted(UploadID)
     /// The driver reports bytes the client's sockets carried (for metrics), in bytes.
     case bytesTransferred(upBytes: Int, downBytes: Int)
     /// The user did something.

@@ -1,7 +1,9 @@
 /// A deliberately broken variant of the reference engine, each reproducing a known class of field bug.
 ///
 /// Checkers prove their worth by catching these (DESIGN.md §7). Select one by name at run time:
-/// `Mutant(rawValue: "parallel-sends")`.
+/// `Mutant(rawValue: "parallel-sends")`. Like FoundationDB's BUGGIFY, the engine consults its mutant at the points
+/// where it decides (`ReferenceClient.isMutant`); the data structures (`ChunkStore`, `RequestTracker`, the store)
+/// know nothing of mutants and hold only the correct algorithm.
 public enum Mutant: String, CaseIterable, Hashable, Sendable {
     /// A page that bridges two chunks merges them but does not cache the messages in the gap (C2).
     case mergeSkipsBridge = "merge-skips-bridge"
@@ -26,4 +28,22 @@ public enum Mutant: String, CaseIterable, Hashable, Sendable {
     /// An edit or removal pushed for a message not cached yet is dropped, so the message shows its old version
     /// when it arrives later from a stale page (C7).
     case removalBeforeMessageLost = "removal-before-message-lost"
+    /// The first live push of a chat after LOGIN is taken as the catch-up cursor: it joins the chunk below across the
+    /// gap the LOGIN entry opened, so no gap is recorded (C2). fluux-messenger PR #534.
+    case catchUpFromLivePush = "catch-up-from-live-push"
+    /// A "duplicate" error answering a retried send (same cid, already stored) counts as a failure: the send is
+    /// retried until it fails for good although the server has it. stream-chat-react PR #2331.
+    case duplicateIsFailure = "duplicate-is-failure"
+    /// Sends enqueued while offline live in memory only: an app relaunch while still offline loses them (T1, T6).
+    /// Expensify/App #5987.
+    case outboxInMemoryWhileOffline = "outbox-in-memory-while-offline"
+    /// A message with several photos is sent once its first upload is done, with only the photos uploaded so far.
+    /// session-android PR #979.
+    case sendBeforeAllUploads = "send-before-all-uploads"
+    /// A task failing with an instant error is retried after 100 ms without counting an attempt: a retry storm
+    /// against a failing server. mtxclient #8.
+    case retryWithoutBackoff = "retry-without-backoff"
+    /// An acknowledged own message keeps the device clock's time instead of the server's, so it sorts by device
+    /// time (C3). wire-desktop #352.
+    case ownMessageDeviceTime = "own-message-device-time"
 }

@@ -85,7 +85,7 @@ extension ReferenceClient {
     /// - Returns: false when there is no connection or every seq is in flight.
     mutating func sendRequest(_ opcode: Opcode, _ body: Packet.Body, purpose: RequestPurpose) -> Bool {
         guard let connection = state.connection, state != .connecting(connection) else { return false }
-        guard let seq = tracker.allocate() else {
+        guard let seq = allocateSeq() else {
             isWaitingForSeq = true
             return false
         }
@@ -96,6 +96,14 @@ extension ReferenceClient {
         metrics.requestsByOpcode[opcode, default: 0] += 1
         actions.append(.send(Packet(cmd: .request, seq: seq, opcode: opcode, body: body), on: connection))
         return true
+    }
+
+    /// The tracker's next free seq; the `seq-reuse-inflight` mutant counts on without skipping seqs in flight.
+    private mutating func allocateSeq() -> UInt16? {
+        guard isMutant(.seqReuseInflight) else { return tracker.allocate() }
+        let seq = UInt16(mutantNextSeq % parameters.seqModulus)
+        mutantNextSeq = (mutantNextSeq + 1) % parameters.seqModulus
+        return seq
     }
 
     mutating func receive(_ packet: Packet) {
@@ -138,20 +146,28 @@ extension ReferenceClient {
         case (.login, .loginResponse(let response)):
             guard case .loggingIn(let connection) = state else { return }
             loggedIn(response, connection: connection)
-        case (.ping, _), (.chatMark, _):
+        case (.ping, _):
             return
+        case (.chatMark(let chatId, let mark), _):
+            readMarkAcknowledged(chatId: chatId, mark)
         case (.history(let chatId, let load), .chatHistoryResponse(let response)):
             historyLoads[chatId] = nil
             receivePage(response.messages, chatId: chatId, load: load)
         case (.send(let taskId), .msgSendResponse(let response)):
-            insertSingle(response.message, chatId: response.chatId)
+            var message = response.message
+            if isMutant(.ownMessageDeviceTime), let task = tasks[taskId] {
+                // The mutant keeps the time the device clock showed when the user sent it.
+                message.time = parameters.deviceEpochMilliseconds + task.enqueuedAt.nanosecondsSinceStart / 1_000_000
+            }
+            insertSingle(message, chatId: response.chatId)
+            keepAcknowledgedOnScreen(message, chatId: response.chatId)
             if let task = tasks[taskId] { metrics.sendToAckLatencies.append(now - task.enqueuedAt) }
             finishTask(taskId, messageId: response.message.id)
         case (.photoToken(let taskId), .photoUploadResponse(let response)):
             guard runningTaskIds.contains(taskId), var task = tasks[taskId] else { return }
             task.photoToken = response.photoToken
             tasks[taskId] = task
-            store.save(task)
+            persist(task)
             startUpload(taskId)
         default:
             requestFailed(purpose, .error(ErrorPayload(error: "client.unexpectedBody", message: "\(body)")))
@@ -164,8 +180,8 @@ extension ReferenceClient {
             if failure != .disconnected { drop() }
         case .ping:
             if failure == .timeout { drop() }
-        case .chatMark:
-            return
+        case .chatMark(let chatId, _):
+            readMarkFailed(chatId: chatId)
         case .history(let chatId, _):
             historyLoads[chatId] = nil
             // The open chat asks again after a pause; after a disconnect, LOGIN resumes it instead.
@@ -180,12 +196,19 @@ extension ReferenceClient {
     private mutating func loggedIn(_ response: LoginResponse, connection: ClientConnectionID) {
         state = .online(connection)
         metrics.logins += 1
+        pushedChatsSinceLogin = []
         backoffAttempts = 0
         for summary in response.chats {
             chatList[summary.id] = summary
             store.save(summary)
             if let last = summary.lastMessage {
-                insertSingle(last, chatId: summary.id, extendsTopChunk: isMutant(.gapIgnoredAfterLogin))
+                if isMutant(.gapIgnoredAfterLogin), let history = histories[summary.id], let top = history.topChunk,
+                   top.upper < last.id, let bound = history.message(id: top.upper) {
+                    // The mutant takes the entry as contiguous with the top chunk, as if nothing lay in between.
+                    insertPage([bound, last], chatId: summary.id, isStartOfHistory: false)
+                } else {
+                    insertSingle(last, chatId: summary.id)
+                }
             }
         }
         for contact in response.contacts {
@@ -202,6 +225,7 @@ extension ReferenceClient {
         pingTimer = startTimer(.ping, at: now + parameters.pingInterval)
         runTasks()
         resumeScreen()
+        sendReadMarks()
     }
 
     private mutating func receivePush(_ packet: Packet) {
@@ -215,7 +239,16 @@ extension ReferenceClient {
             return
         }
         let chunkCount = histories[push.chatId]?.chunks.count ?? 0
-        insertSingle(push.message, chatId: push.chatId)
+        if isMutant(.catchUpFromLivePush), !pushedChatsSinceLogin.contains(push.chatId),
+           let history = histories[push.chatId], history.chunks.count >= 2,
+           history.chunks[history.chunks.count - 1].upper < push.message.id,
+           let cursor = history.message(id: history.chunks[history.chunks.count - 2].upper) {
+            // The mutant takes the live message as its catch-up cursor: everything below it counts as caught up.
+            insertPage([cursor, push.message], chatId: push.chatId, isStartOfHistory: false)
+        } else {
+            insertSingle(push.message, chatId: push.chatId)
+        }
+        pushedChatsSinceLogin.insert(push.chatId)
         if screen?.chatId == push.chatId, (histories[push.chatId]?.chunks.count ?? 0) > chunkCount {
             screen?.needsNewestPage = true
             requestHistory(chatId: push.chatId, load: .newest)

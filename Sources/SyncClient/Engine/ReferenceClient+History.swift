@@ -2,9 +2,25 @@ import SimCore
 import SyncProtocol
 
 extension ReferenceClient {
-    mutating func insertSingle(_ message: ChatMessage, chatId: Int64, extendsTopChunk: Bool = false) {
-        histories[chatId, default: ChunkStore()].insertSingle(message, extendsTopChunk: extendsTopChunk)
+    mutating func insertSingle(_ message: ChatMessage, chatId: Int64) {
+        histories[chatId, default: ChunkStore()].insertSingle(message)
         store.save(message, chatId: chatId)
+        dirtyChats.insert(chatId)
+    }
+
+    /// Inserts a run of messages known to be contiguous on the server and stores the ones the cache kept.
+    mutating func insertPage(_ page: [ChatMessage], chatId: Int64, isStartOfHistory: Bool) {
+        var history = histories[chatId, default: ChunkStore()]
+        var kept = page
+        if isMutant(.mergeSkipsBridge), let first = page.first?.id, let last = page.last?.id {
+            // The mutant merges the chunks the page bridges but drops the page's messages in the gaps between them.
+            let bridged = history.chunks.filter { $0.overlaps(first, last) }
+            let gaps = zip(bridged, bridged.dropFirst()).map { ($0.upper, $1.lower) }
+            kept = page.filter { message in !gaps.contains { $0.0 < message.id && message.id < $0.1 } }
+        }
+        history.insertPage(kept, isStartOfHistory: isStartOfHistory)
+        histories[chatId] = history
+        for message in kept where history.message(id: message.id) != nil { store.save(message, chatId: chatId) }
         dirtyChats.insert(chatId)
     }
 
@@ -15,11 +31,8 @@ extension ReferenceClient {
         case .older: isStart = page.count < parameters.historyPageSize + 1
         case .newer: isStart = false
         }
-        var history = histories[chatId, default: ChunkStore()]
-        history.insertPage(page, isStartOfHistory: isStart, skipsBridge: isMutant(.mergeSkipsBridge))
-        histories[chatId] = history
-        for message in page where history.message(id: message.id) != nil { store.save(message, chatId: chatId) }
-        dirtyChats.insert(chatId)
+        insertPage(page, chatId: chatId, isStartOfHistory: isStart)
+        let history = histories[chatId] ?? ChunkStore()
         guard screen?.chatId == chatId else { return }
         defer {
             if screen?.chatId == chatId, screen?.needsNewestPage == true {
@@ -32,6 +45,7 @@ extension ReferenceClient {
                history.chunk(containing: anchor) != top {
                 let ids = history.messageIds(in: top)
                 screen?.anchorId = ids[max(ids.startIndex, ids.endIndex - parameters.visibleMessageCount)]
+                screen?.followsNewest = true
             }
         }
         if screen?.isOpenComplete == false {
@@ -55,12 +69,9 @@ extension ReferenceClient {
         case .closeChat:
             screen = nil
         case .markRead(let chatId):
-            // The newest message the user can have read: the newest cached one (none cached: nothing to mark).
-            if let newest = histories[chatId]?.messages.last?.id {
-                let readAt = parameters.deviceEpochMilliseconds + now.nanosecondsSinceStart / 1_000_000
-                let mark = ChatMarkRequest(chatId: chatId, messageId: newest, mark: readAt)
-                _ = sendRequest(.chatMark, .chatMark(mark), purpose: .chatMark)
-            }
+            // The newest message the user can have read: the newest cached one (none cached: nothing to mark). It
+            // goes out as any read mark does: only when it advances, kept while offline.
+            if let newest = histories[chatId]?.messages.last?.id { markSeen(chatId: chatId, newest) }
         case .scrollUp(let count):
             scrollUp(by: count)
         case .scrollDown(let count):
@@ -68,12 +79,19 @@ extension ReferenceClient {
         case .sendText(let chatId, let text):
             enqueueText(chatId: chatId, text: text)
         case .sendPhoto(let chatId, let sizeBytes, let caption):
-            enqueuePhoto(chatId: chatId, sizeBytes: sizeBytes, caption: caption)
+            enqueuePhotos(chatId: chatId, count: 1, sizeBytes: sizeBytes, caption: caption)
+        case .sendPhotos(let chatId, let count, let sizeBytes, let caption):
+            enqueuePhotos(chatId: chatId, count: count, sizeBytes: sizeBytes, caption: caption)
         }
     }
 
     /// After LOGIN: the open chat refreshes its newest page and resumes a scroll that waited for the network.
+    ///
+    /// Messages may have arrived while the client was away, beyond what its chunks hold: like an open, the newest
+    /// page moves the view to the newest messages, from where scrolling up bridges the gap.
     mutating func resumeScreen() {
+        guard screen != nil else { return }
+        screen?.awaitsNewestPage = true
         guard let screen else { return }
         requestHistory(chatId: screen.chatId, load: .newest)
         if screen.pendingScrollUp > 0, let anchor = screen.anchorId,
@@ -98,13 +116,9 @@ extension ReferenceClient {
         guard force || ids.count >= parameters.visibleMessageCount || top.isStartOfHistory else { return }
         current.isOpenComplete = true
         current.anchorId = ids[max(ids.startIndex, ids.endIndex - parameters.visibleMessageCount)]
+        current.followsNewest = true
         screen = current
         metrics.chatOpenTimes.append(now - current.openedAt)
-        if let newest = ids.last {
-            let readAt = parameters.deviceEpochMilliseconds + now.nanosecondsSinceStart / 1_000_000
-            let mark = ChatMarkRequest(chatId: current.chatId, messageId: newest, mark: readAt)
-            _ = sendRequest(.chatMark, .chatMark(mark), purpose: .chatMark)
-        }
         prefetchIfNeeded()
     }
 
@@ -114,6 +128,10 @@ extension ReferenceClient {
         let ids = history.messageIds(in: chunk)
         let index = ids.firstIndex(of: anchor) ?? ids.startIndex
         let target = index - count
+        if count > 0, index > ids.startIndex || !chunk.isStartOfHistory {
+            current.followsNewest = false
+            current.ackedBelow = []
+        }
         if target >= ids.startIndex || chunk.isStartOfHistory {
             current.anchorId = ids[max(ids.startIndex, target)]
             current.pendingScrollUp = 0
@@ -139,6 +157,7 @@ extension ReferenceClient {
         let index = ids.firstIndex(of: anchor) ?? ids.startIndex
         let lastAnchor = max(ids.startIndex, ids.endIndex - parameters.visibleMessageCount)
         current.anchorId = ids[min(index + count, lastAnchor)]
+        if index + count >= lastAnchor, chunk == history.topChunk { current.followsNewest = true }
         screen = current
         if index + count + parameters.visibleMessageCount + parameters.prefetchDistance >= ids.endIndex,
            chunk != history.topChunk {
@@ -181,11 +200,43 @@ extension ReferenceClient {
         }
     }
 
+    /// The ids on screen: a window of the anchor's chunk, then the user's own acknowledged messages still waiting to
+    /// join that chunk (shown below it, where their local echo was).
     func visibleMessageIds() -> [Int64] {
         guard let current = screen, let anchor = current.anchorId, let history = histories[current.chatId],
               let chunk = history.chunk(containing: anchor) else { return [] }
         let ids = history.messageIds(in: chunk)
         let index = ids.firstIndex(of: anchor) ?? ids.startIndex
-        return Array(ids[index..<min(ids.endIndex, index + parameters.visibleMessageCount)])
+        let window = Array(ids[index..<min(ids.endIndex, index + parameters.visibleMessageCount)])
+        return window + current.ackedBelow.filter { !window.contains($0) }.sorted()
+    }
+
+    /// An own message was acknowledged: if the open chat shows the newest messages and the message lies outside the
+    /// chunk on screen, it stays shown below that chunk and the newest page is fetched to join it to the chunk.
+    mutating func keepAcknowledgedOnScreen(_ message: ChatMessage, chatId: Int64) {
+        guard let current = screen, current.chatId == chatId, current.isOpenComplete, current.followsNewest,
+              let anchor = current.anchorId, let chunk = histories[chatId]?.chunk(containing: anchor),
+              !(chunk.lower...chunk.upper).contains(message.id) else { return }
+        screen?.ackedBelow.append(message.id)
+        screen?.needsNewestPage = true
+        requestHistory(chatId: chatId, load: .newest)
+    }
+
+    /// After each event: a view that follows the newest messages moves down to the bottom of the top chunk once its
+    /// chunk is the top one; acknowledged messages that joined the chunk on screen leave the list shown below it;
+    /// the newest message on screen becomes the read mark.
+    mutating func settleScreen() {
+        guard var current = screen, current.isOpenComplete, let anchor = current.anchorId,
+              let history = histories[current.chatId], let chunk = history.chunk(containing: anchor) else { return }
+        let ids = history.messageIds(in: chunk)
+        if current.followsNewest, chunk == history.topChunk {
+            current.anchorId = ids[max(ids.startIndex, ids.endIndex - parameters.visibleMessageCount)]
+        }
+        current.ackedBelow.removeAll { chunk.lower <= $0 && $0 <= chunk.upper }
+        screen = current
+        if current.anchorId != anchor { prefetchIfNeeded() }
+        let index = current.anchorId.flatMap { ids.firstIndex(of: $0) } ?? ids.startIndex
+        let newest = ids[min(ids.endIndex, index + parameters.visibleMessageCount) - 1]
+        markSeen(chatId: current.chatId, newest)
     }
 }

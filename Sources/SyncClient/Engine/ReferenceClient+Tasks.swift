@@ -14,26 +14,57 @@ extension ReferenceClient {
                    lastError: nil, messageId: nil)
     }
 
+    /// Writes a task row, except for the `tasks-not-persisted` mutant, whose queue lives in memory only.
+    func persist(_ task: TaskRecord) {
+        if isMutant(.tasksNotPersisted) { return }
+        if isMutant(.outboxInMemoryWhileOffline), task.kind.isSend, task.state == .pending, !isOnline {
+            // The mutant keeps an offline outbox in memory, to be written once the network returns.
+            return
+        }
+        store.save(task)
+    }
+
     mutating func enqueueText(chatId: Int64, text: String) {
         let task = makeTask(newTaskId(), .sendText, chatId: chatId, text: text, cid: newCid())
         tasks[task.id] = task
-        store.save(task)
+        persist(task)
         runTasks()
     }
 
-    mutating func enqueuePhoto(chatId: Int64, sizeBytes: Int, caption: String) {
+    /// Enqueues one message with `count` photos as a chain: process 1, upload 1, process 2, upload 2, ..., then the
+    /// send, each task depending on the one before, so the send runs only after every upload is done (T3).
+    mutating func enqueuePhotos(chatId: Int64, count: Int, sizeBytes: Int, caption: String) {
         let first = newTaskId()
         let cid = newCid()
-        for task in [
-            makeTask(first, .processPhoto, chatId: chatId, sizeBytes: sizeBytes),
-            makeTask(first + 1, .uploadPhoto, chatId: chatId, sizeBytes: sizeBytes, dependsOn: first),
-            makeTask(first + 2, .sendPhoto, chatId: chatId, text: caption, sizeBytes: sizeBytes, cid: cid,
-                     dependsOn: first + 1),
-        ] {
+        var chain: [TaskRecord] = []
+        for index in 0..<max(1, count) {
+            let process = first + Int64(2 * index)
+            chain.append(makeTask(process, .processPhoto, chatId: chatId, sizeBytes: sizeBytes,
+                                  dependsOn: index == 0 ? nil : process - 1))
+            chain.append(makeTask(process + 1, .uploadPhoto, chatId: chatId, sizeBytes: sizeBytes, dependsOn: process))
+        }
+        let sendId = first + Int64(chain.count)
+        // The `send-before-all-uploads` mutant sends once the first upload is done, with the photos uploaded so far.
+        let sendDependency = isMutant(.sendBeforeAllUploads) ? first + 1 : sendId - 1
+        chain.append(makeTask(sendId, .sendPhoto, chatId: chatId, text: caption, sizeBytes: sizeBytes, cid: cid,
+                              dependsOn: sendDependency))
+        for task in chain {
             tasks[task.id] = task
-            store.save(task)
+            persist(task)
         }
         runTasks()
+    }
+
+    /// The upload tasks of a photo message, ascending: the chain of process and upload tasks just below its send.
+    func photoUploads(of send: TaskRecord) -> [TaskRecord] {
+        var uploads: [TaskRecord] = []
+        var id = send.id - 1
+        while let task = tasks[id], task.chatId == send.chatId, task.kind == .uploadPhoto || task.kind == .processPhoto {
+            if task.kind == .uploadPhoto { uploads.append(task) }
+            if task.kind == .processPhoto && task.dependsOn == nil { break }
+            id -= 1
+        }
+        return uploads.reversed()
     }
 
     /// Starts every task that may run now and arms one wakeup for the earliest retry.
@@ -56,7 +87,7 @@ extension ReferenceClient {
                     task.state = .failed
                     task.lastError = "dependency \(dependency.id) failed"
                     tasks[id] = task
-                    store.save(task)
+                    persist(task)
                     failedDependents = true
                 }
                 continue
@@ -82,8 +113,12 @@ extension ReferenceClient {
                 guard isOnline else { continue }
                 var attaches: [Attach] = []
                 if task.kind == .sendPhoto {
-                    guard let token = task.dependsOn.flatMap({ tasks[$0]?.photoToken }) else { continue }
-                    attaches = [.photo(token: token)]
+                    let uploads = photoUploads(of: task)
+                    let done = uploads.filter { $0.state == .done && $0.photoToken != nil }
+                    guard !done.isEmpty, done.count == uploads.count || isMutant(.sendBeforeAllUploads) else {
+                        continue
+                    }
+                    attaches = done.compactMap { $0.photoToken }.map { Attach.photo(token: $0) }
                 }
                 let message = OutgoingMessage(text: task.text, cid: task.cid, attaches: attaches)
                 if sendRequest(.msgSend, .msgSend(MsgSendRequest(chatId: task.chatId, message: message)),
@@ -119,6 +154,19 @@ extension ReferenceClient {
         }
     }
 
+    /// The network broke an upload: like a send cut by a disconnect, it costs no attempt. It runs again after a
+    /// pause of `taskRetryBase` (the CDN connection may fail at once while the link is down).
+    mutating func uploadInterrupted(_ upload: UploadID) {
+        guard let taskId = uploads.removeValue(forKey: upload), runningTaskIds.contains(taskId) else { return }
+        runningTaskIds.remove(taskId)
+        guard var task = tasks[taskId], task.state == .pending else { return }
+        task.lastError = "upload interrupted"
+        task.nextAttemptAt = now + parameters.taskRetryBase
+        tasks[taskId] = task
+        persist(task)
+        runTasks()
+    }
+
     mutating func finishTask(_ taskId: Int64, messageId: Int64?) {
         runningTaskIds.remove(taskId)
         guard var task = tasks[taskId], task.state == .pending else { return }
@@ -126,29 +174,49 @@ extension ReferenceClient {
         task.messageId = messageId
         task.lastError = nil
         tasks[taskId] = task
-        store.save(task)
+        persist(task)
         runTasks()
     }
 
+    /// Exponential backoff with jitter and a cap: `d = min(cap, base·2^(attempts-1))`, drawn uniformly in
+    /// `[d/2, d]` ("equal jitter"), so clients failing together do not retry together.
+    mutating func retryDelay(attempts: Int) -> SimDuration {
+        var delay = parameters.taskRetryBase
+        for _ in 1..<max(1, min(attempts, 40)) where delay < parameters.taskRetryCap { delay = delay * 2 }
+        let capped = min(delay, parameters.taskRetryCap).nanoseconds
+        let jitter = Int64((Double(capped / 2) * generator.nextUnitInterval()).rounded())
+        return SimDuration(nanoseconds: capped - capped / 2 + jitter)
+    }
+
     /// Applies the retry policy: a disconnect puts the task back at once without counting an attempt; an error or a
-    /// timeout counts one and backs off `min(cap, base·2^(attempts-1))`; too many attempts fail the task visibly.
+    /// timeout counts one and backs off (`retryDelay`); too many attempts fail the task visibly. A "duplicate" error
+    /// to a send means the server already stored it under this cid: the send is delivered.
     mutating func taskFailed(_ taskId: Int64, _ failure: Failure) {
         runningTaskIds.remove(taskId)
         guard var task = tasks[taskId], task.state == .pending else { return }
+        if case .error(let payload) = failure, payload.error == ErrorPayload.duplicateMessageCode, task.kind.isSend,
+           !isMutant(.duplicateIsFailure) {
+            if let task = tasks[taskId] { metrics.sendToAckLatencies.append(now - task.enqueuedAt) }
+            finishTask(taskId, messageId: nil)
+            // The answer carries no message: the newest page brings it into the cache and onto the screen.
+            requestHistory(chatId: task.chatId, load: .newest)
+            return
+        }
         task.lastError = failure.text
-        if failure != .disconnected {
+        if isMutant(.retryWithoutBackoff), failure != .disconnected {
+            // The mutant retries at once, without backoff and without counting: a retry storm.
+            task.nextAttemptAt = now + .milliseconds(Int64(100))
+        } else if failure != .disconnected {
             task.attempts += 1
             if task.attempts >= parameters.maxTaskAttempts {
                 task.state = .failed
             } else {
-                var delay = parameters.taskRetryBase
-                for _ in 1..<min(task.attempts, 40) where delay < parameters.taskRetryCap { delay = delay * 2 }
-                task.nextAttemptAt = now + min(delay, parameters.taskRetryCap)
+                task.nextAttemptAt = now + retryDelay(attempts: task.attempts)
             }
             if isMutant(.resendNewCid) && task.kind.isSend { task.cid = newCid() }
         }
         tasks[taskId] = task
-        store.save(task)
+        persist(task)
         runTasks()
     }
 }

@@ -22,6 +22,8 @@ public struct ReferenceClient: SyncClientEngine {
     var hasConnectedBefore = false
     var nextConnectionNumber = 1
     var tracker: RequestTracker<RequestPurpose>
+    /// The `seq-reuse-inflight` mutant's own seq counter, which never skips a seq in flight.
+    var mutantNextSeq: Int
     var chatList: [Int64: ChatSummary] = [:]
     /// The user's contacts from LOGIN responses, by id.
     var contacts: [Int64: Contact] = [:]
@@ -39,6 +41,10 @@ public struct ReferenceClient: SyncClientEngine {
     /// False while the OS reports no usable network: no connection attempts until it is back.
     var isNetworkAvailable = true
     var screen: Screen?
+    /// Read marks by chat id.
+    var readMarks: [Int64: ReadMark] = [:]
+    /// Chats with a push since the last LOGIN (for the `catch-up-from-live-push` mutant).
+    var pushedChatsSinceLogin: Set<Int64> = []
     var dirtyChats: Set<Int64> = []
     /// A task found every seq in flight; the next completed request wakes the queue.
     var isWaitingForSeq = false
@@ -70,7 +76,7 @@ public struct ReferenceClient: SyncClientEngine {
         case history(chatId: Int64, load: HistoryLoad)
         case send(taskId: Int64)
         case photoToken(taskId: Int64)
-        case chatMark
+        case chatMark(chatId: Int64, mark: Int64)
     }
 
     /// A CHAT_HISTORY request's shape.
@@ -121,6 +127,22 @@ public struct ReferenceClient: SyncClientEngine {
         /// The chat was opened and its newest page has not arrived yet: if the open completed from an older cached
         /// chunk, the newest page moves the view to the newest messages (an open shows the newest messages).
         var awaitsNewestPage = true
+        /// The view shows the newest messages of the top chunk and keeps doing so as messages join it (until the
+        /// user scrolls up).
+        var followsNewest = false
+        /// Own messages acknowledged while the view followed the newest messages but not yet in the chunk on screen:
+        /// shown below it, where their local echo was, until the newest page joins them to it.
+        var ackedBelow: [Int64] = []
+    }
+
+    /// A chat's read mark: the newest message the user has seen, and what the server has acknowledged.
+    struct ReadMark: Hashable {
+        /// The newest message id seen on screen (persisted, so a mark made offline survives a restart).
+        var seen: Int64 = 0
+        /// The newest mark the server acknowledged (persisted).
+        var acknowledged: Int64 = 0
+        /// The mark of a CHAT_MARK in flight, if any.
+        var inFlight: Int64?
     }
 
     /// A client over `database`, which keeps its contents across app restarts.
@@ -133,10 +155,10 @@ public struct ReferenceClient: SyncClientEngine {
     public init(parameters: ClientParameters, database: SQLiteDatabase, generator: SeededGenerator) {
         self.parameters = parameters
         self.generator = generator
-        self.store = ClientStore(database: database, persistsTasks: parameters.mutant != .tasksNotPersisted)
-        self.tracker = RequestTracker(seqModulus: parameters.seqModulus,
-                                      reusesInFlightSeqs: parameters.mutant == .seqReuseInflight,
-                                      firstSeq: parameters.initialSeq)
+        self.store = ClientStore(database: database)
+        self.tracker = RequestTracker(seqModulus: parameters.seqModulus, firstSeq: parameters.initialSeq)
+        self.mutantNextSeq = ((parameters.initialSeq % parameters.seqModulus) + parameters.seqModulus)
+            % parameters.seqModulus
     }
 
     /// Moves the device clock by `offset` against server time (negative: behind), as a user or the network time
@@ -146,6 +168,12 @@ public struct ReferenceClient: SyncClientEngine {
     }
 
     func isMutant(_ mutant: Mutant) -> Bool { parameters.mutant == mutant }
+
+    /// Whether the client is logged in on a connection.
+    var isOnline: Bool {
+        if case .online = state { return true }
+        return false
+    }
 
     /// Feeds one event at virtual time `now` and returns what the driver must do (connect, send, start timers, ...).
     /// - Parameters:
@@ -169,6 +197,8 @@ public struct ReferenceClient: SyncClientEngine {
             if let purpose = timers.removeValue(forKey: timer) { timerFired(timer, purpose) }
         case .uploadFinished(let upload, let succeeded):
             uploadFinished(upload, succeeded: succeeded)
+        case .uploadInterrupted(let upload):
+            uploadInterrupted(upload)
         case .bytesTransferred(let up, let down):
             metrics.bytesUp += up
             metrics.bytesDown += down
@@ -177,6 +207,7 @@ public struct ReferenceClient: SyncClientEngine {
         case .connectivityChanged(let isAvailable):
             connectivityChanged(isAvailable: isAvailable)
         }
+        settleScreen()
         for chatId in dirtyChats.sorted() {
             store.replaceChunks(histories[chatId]?.chunks ?? [], chatId: chatId)
             store.replaceTombstones(histories[chatId]?.tombstones ?? [:], chatId: chatId)
@@ -194,6 +225,7 @@ public struct ReferenceClient: SyncClientEngine {
         contacts = Dictionary(uniqueKeysWithValues: store.loadContacts().map { ($0.id, $0) })
         tasks = store.loadTasks()
         lastSync = store.sync("chatsSync") ?? 0
+        readMarks = loadReadMarks()
         connect()
         runTasks()
     }

@@ -14,4 +14,7 @@ public enum UserAction: Hashable, Sendable {
     case sendText(chatId: Int64, text: String)
     /// Sends a photo of `sizeBytes` bytes with a caption: processed, uploaded to the CDN, then sent as a message.
     case sendPhoto(chatId: Int64, sizeBytes: Int, caption: String)
+    /// Sends one message with `count` photos of `sizeBytes` bytes each and a caption: every photo is processed and
+    /// uploaded before the message is sent.
+    case sendPhotos(chatId: Int64, count: Int, sizeBytes: Int, caption: String)
 }

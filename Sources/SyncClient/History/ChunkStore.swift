@@ -50,9 +50,7 @@ public struct ChunkStore: Hashable, Sendable {
     /// - Parameters:
     ///   - page: messages in ascending id order (a CHAT_HISTORY response); an empty page changes nothing.
     ///   - isStartOfHistory: true when the page reached the oldest message of the chat.
-    ///   - skipsBridge: the `merge-skips-bridge` mutant: when the page bridges chunks, the bridging messages in the
-    ///     gap are not cached although the chunks merge.
-    public mutating func insertPage(_ page: [ChatMessage], isStartOfHistory: Bool, skipsBridge: Bool = false) {
+    public mutating func insertPage(_ page: [ChatMessage], isStartOfHistory: Bool) {
         guard let first = page.first?.id, let last = page.last?.id else { return }
         let overlapping = chunks.indices.filter { chunks[$0].overlaps(first, last) }
         var merged = Chunk(lower: first, upper: last, isStartOfHistory: isStartOfHistory)
@@ -62,37 +60,21 @@ public struct ChunkStore: Hashable, Sendable {
         }
         merged.isStartOfHistory = (isStartOfHistory && first == merged.lower)
             || overlapping.contains { chunks[$0].lower == merged.lower && chunks[$0].isStartOfHistory }
-        var bridgeGaps: [(Int64, Int64)] = []
-        if skipsBridge, overlapping.count >= 2 {
-            for (a, b) in zip(overlapping, overlapping.dropFirst()) {
-                bridgeGaps.append((chunks[a].upper, chunks[b].lower))
-            }
-        }
         for index in overlapping.reversed() { chunks.remove(at: index) }
         chunks.insert(merged, at: chunks.firstIndex { $0.lower > merged.lower } ?? chunks.count)
-        for message in page where !bridgeGaps.contains(where: { $0.0 < message.id && message.id < $0.1 }) {
-            store(message)
-        }
+        for message in page { store(message) }
     }
 
     /// Inserts one message known on its own (a push, a send acknowledgement, a chat-list entry's last message).
     ///
     /// A message inside a chunk's range just updates the cache; otherwise it opens a new chunk of its own with a gap
     /// of unknown size below (and above, unless it is the newest).
-    /// - Parameter extendsTopChunk: the `gap-ignored-after-login` mutant: a message above the top chunk extends it,
-    ///   as if nothing could lie in between.
-    public mutating func insertSingle(_ message: ChatMessage, extendsTopChunk: Bool = false) {
+    public mutating func insertSingle(_ message: ChatMessage) {
         if chunk(containing: message.id) != nil {
             store(message)
             return
         }
-        if extendsTopChunk, let top = chunks.last, top.upper < message.id {
-            chunks[chunks.count - 1].upper = message.id
-        } else {
-            insertPage([message], isStartOfHistory: false)
-            return
-        }
-        store(message)
+        insertPage([message], isStartOfHistory: false)
     }
 
     /// Drops every chunk and message (the user cleared the cache).

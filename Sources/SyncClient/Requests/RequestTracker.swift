@@ -20,21 +20,17 @@ public struct RequestTracker<Purpose: Hashable & Sendable>: Hashable, Sendable {
 
     /// Number of seq values: 65536 or 256.
     public let seqModulus: Int
-    /// The `seq-reuse-inflight` mutant: hand out the next seq even if it is still in flight.
-    public let reusesInFlightSeqs: Bool
     private var nextSeq = 1
     /// Requests in flight by seq.
     public private(set) var inFlight: [UInt16: Entry] = [:]
 
     /// - Parameters:
     ///   - seqModulus: 65536 (default header layout) or 256 (8-bit seq layout), DESIGN.md §3.
-    ///   - reusesInFlightSeqs: true only for the mutant.
     ///   - firstSeq: the first seq handed out (taken modulo `seqModulus`); default 1.
-    public init(seqModulus: Int, reusesInFlightSeqs: Bool = false, firstSeq: Int = 1) {
+    public init(seqModulus: Int, firstSeq: Int = 1) {
         precondition(seqModulus >= 2 && seqModulus <= 65_536, "seqModulus must be in 2...65536")
         self.seqModulus = seqModulus
         self.nextSeq = ((firstSeq % seqModulus) + seqModulus) % seqModulus
-        self.reusesInFlightSeqs = reusesInFlightSeqs
     }
 
     /// The next free seq, or nil when every seq is in flight.
@@ -42,7 +38,7 @@ public struct RequestTracker<Purpose: Hashable & Sendable>: Hashable, Sendable {
         for _ in 0..<seqModulus {
             let seq = UInt16(nextSeq % seqModulus)
             nextSeq = (nextSeq + 1) % seqModulus
-            if reusesInFlightSeqs || inFlight[seq] == nil { return seq }
+            if inFlight[seq] == nil { return seq }
         }
         return nil
     }

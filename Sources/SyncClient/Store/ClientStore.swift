@@ -8,12 +8,9 @@ import SyncProtocol
 /// file and throws); after that, a failing statement is a programmer error in our own schema, so it stops.
 struct ClientStore {
     let database: SQLiteDatabase
-    /// False for the `tasks-not-persisted` mutant: task rows are never written.
-    let persistsTasks: Bool
 
-    init(database: SQLiteDatabase, persistsTasks: Bool) {
+    init(database: SQLiteDatabase) {
         self.database = database
-        self.persistsTasks = persistsTasks
         do {
             try ClientDatabase.prepare(database)
         } catch {
@@ -66,7 +63,6 @@ struct ClientStore {
     }
 
     func save(_ task: TaskRecord) {
-        guard persistsTasks else { return }
         run("INSERT OR REPLACE INTO tasks VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", [
             .integer(task.id), .text(task.kind.rawValue), .text(task.state.rawValue), .integer(task.chatId),
             .text(task.text), .integer(Int64(task.sizeBytes)), .integer(task.cid),
@@ -83,6 +79,13 @@ struct ClientStore {
 
     func sync(_ key: String) -> Int64? {
         rows("SELECT value FROM sync WHERE key = ?", [.text(key)]).first?[0].integer
+    }
+
+    /// Every sync entry whose key starts with `prefix`, ascending by key.
+    func syncEntries(prefix: String) -> [(key: String, value: Int64)] {
+        rows("SELECT key, value FROM sync WHERE substr(key, 1, ?) = ? ORDER BY key",
+             [.integer(Int64(prefix.utf8.count)), .text(prefix)])
+            .compactMap { row in row[0].text.flatMap { key in row[1].integer.map { (key, $0) } } }
     }
 
     /// Every chat's history cache, rebuilt from its rows.

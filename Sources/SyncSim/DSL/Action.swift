@@ -12,6 +12,9 @@ public enum Action: Hashable, Sendable {
     case sendText(client: String, chat: String, text: String)
     /// The user sends a photo of `bytes` bytes (process, upload to the CDN, then send the message).
     case sendPhoto(client: String, chat: String, bytes: Int, caption: String)
+    /// The user sends one message with `count` photos of `bytes` bytes each (each processed and uploaded, then the
+    /// message).
+    case sendPhotos(client: String, chat: String, count: Int, bytes: Int, caption: String)
     /// The app goes to the background (the OS may suspend its socket).
     case background(client: String)
     /// The app comes back to the foreground.
@@ -86,8 +89,8 @@ public enum Action: Hashable, Sendable {
     /// Whether this is a fault (network or server) rather than something a user does.
     public var isFault: Bool {
         switch self {
-        case .openChat, .scroll, .sendText, .sendPhoto, .background, .foreground, .restartApp, .crashApp,
-            .markRead, .closeChat, .postFromOtherDevice, .check:
+        case .openChat, .scroll, .sendText, .sendPhoto, .sendPhotos, .background, .foreground, .restartApp,
+            .crashApp, .markRead, .closeChat, .postFromOtherDevice, .check:
             false
         default: true
         }
@@ -97,7 +100,8 @@ public enum Action: Hashable, Sendable {
     public var client: String? {
         switch self {
         case .openChat(let client, _), .scroll(let client, _, _, _), .sendText(let client, _, _),
-            .sendPhoto(let client, _, _, _), .background(let client), .foreground(let client),
+            .sendPhoto(let client, _, _, _), .sendPhotos(let client, _, _, _, _), .background(let client),
+            .foreground(let client),
             .restartApp(let client), .crashApp(let client), .linkDown(let client, _), .linkUp(let client),
             .outage(let client, _, _), .lossBurst(let client, _, _), .delaySpike(let client, _, _),
             .clog(let client), .release(let client), .changeProfile(let client, _), .halfOpen(let client),
@@ -116,8 +120,9 @@ public enum Action: Hashable, Sendable {
     public var chat: String? {
         switch self {
         case .openChat(_, let chat), .scroll(_, let chat, _, _), .sendText(_, let chat, _),
-            .sendPhoto(_, let chat, _, _), .markRead(_, let chat), .closeChat(_, let chat),
-            .postFromOtherDevice(_, let chat, _), .editMessage(_, let chat, _), .deleteMessage(_, let chat):
+            .sendPhoto(_, let chat, _, _), .sendPhotos(_, let chat, _, _, _), .markRead(_, let chat),
+            .closeChat(_, let chat), .postFromOtherDevice(_, let chat, _), .editMessage(_, let chat, _),
+            .deleteMessage(_, let chat):
             chat
         default: nil
         }

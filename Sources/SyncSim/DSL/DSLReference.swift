@@ -287,6 +287,7 @@ public enum DSLReference {
         .scroll(client: "alice", chat: "alice+bob", direction: .down, messages: 20),
         .sendText(client: "alice", chat: "alice+bob", text: "hi"),
         .sendPhoto(client: "alice", chat: "alice+bob", bytes: 180_000, caption: "cat"),
+        .sendPhotos(client: "alice", chat: "alice+bob", count: 3, bytes: 60_000, caption: "trip"),
         .markRead(client: "alice", chat: "alice+bob"),
         .postFromOtherDevice(client: "alice", chat: "alice+bob", text: "from the web"),
         .editMessage(client: "bob", chat: "alice+bob", text: "see you at 7"),
@@ -337,6 +338,10 @@ public enum DSLReference {
                                     "The user sends a text (a send task with a cid).")
         case .sendPhoto: return make("SendPhoto", "SendPhoto(from: String, bytes: Int, caption: String = \"\", in: String)",
                                      "Processes, uploads `bytes` bytes to the CDN, then sends the photo message.")
+        case .sendPhotos:
+            return make("SendPhotos",
+                        "SendPhotos(from: String, count: Int, bytes: Int, caption: String = \"\", in: String)",
+                        "One message with `count` photos of `bytes` bytes: each processed and uploaded, then the send.")
         case .markRead: return make("MarkRead", "MarkRead(_ client: String, _ chat: String)",
                                     "The user reads the chat up to its newest cached message (CHAT_MARK).")
         case .postFromOtherDevice:

@@ -110,6 +110,10 @@ extension Scenario {
             let captionPart = caption.isEmpty ? "" : ", caption: \(L.string(caption))"
             return "SendPhoto(from: \(L.string(client)), bytes: \(L.integer(bytes))\(captionPart), "
                 + "in: \(L.string(chat)))"
+        case .sendPhotos(let client, let chat, let count, let bytes, let caption):
+            let captionPart = caption.isEmpty ? "" : ", caption: \(L.string(caption))"
+            return "SendPhotos(from: \(L.string(client)), count: \(L.integer(count)), bytes: \(L.integer(bytes))"
+                + "\(captionPart), in: \(L.string(chat)))"
         case .background(let client): return "Background(\(L.string(client)))"
         case .foreground(let client): return "Foreground(\(L.string(client)))"
         case .restartApp(let client): return "RestartApp(\(L.string(client)))"

@@ -122,7 +122,9 @@ extension Scenario {
                 .loseResponses(_, let count) where count <= 0,
                 .errorReplies(_, let count) where count <= 0,
                 .capLogin(let count) where count <= 0,
-                .sendPhoto(_, _, let count, _) where count <= 0:
+                .sendPhoto(_, _, let count, _) where count <= 0,
+                .sendPhotos(_, _, let count, _, _) where count <= 0,
+                .sendPhotos(_, _, _, let count, _) where count <= 0:
                 problem("count must be positive", step.location)
             case .lossBurst(_, _, let rate) where !(0...1).contains(rate),
                 .pushLoss(_, let rate, _) where !(0...1).contains(rate),

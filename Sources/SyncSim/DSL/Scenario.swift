@@ -136,8 +136,13 @@ public struct Scenario: Sendable {
     }
 
     /// The same scenario with every client running `mutant` (the `--mutant` option).
+    /// A server mutant (`Mutant.isServerMutant`) sets its server parameters instead, over the scenario's own.
     public func withMutant(_ mutant: String) -> Scenario {
         var copy = self
+        if let server = Mutant.named(mutant), server.isServerMutant {
+            for entry in server.serverParameters.entries { copy.server.parameters[entry.key] = entry.value }
+            return copy
+        }
         for index in copy.clients.indices { copy.clients[index].mutant = mutant }
         return copy
     }

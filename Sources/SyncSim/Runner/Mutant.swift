@@ -6,12 +6,19 @@ public struct Mutant: Hashable, Sendable {
     public var name: String
     /// One line: the bug it plants.
     public var summary: String
+    /// For a server mutant, the server knobs (DSL server parameters) that plant the bug; empty for an engine mutant.
+    public var serverParameters: ParameterSet
 
-    /// Creates mutant `name` with the one-line `summary` of the bug it plants.
-    public init(name: String, summary: String) {
+    /// Creates mutant `name` with the one-line `summary` of the bug it plants; a server mutant names the server
+    /// parameters that plant it.
+    public init(name: String, summary: String, serverParameters: ParameterSet = [:]) {
         self.name = name
         self.summary = summary
+        self.serverParameters = serverParameters
     }
+
+    /// Whether the bug is the server's (planted through its knobs) rather than the client engine's.
+    public var isServerMutant: Bool { !serverParameters.isEmpty }
 
     /// Every mutant of the reference engine, in a fixed order.
     public static let all: [Mutant] = [
@@ -36,6 +43,34 @@ public struct Mutant: Hashable, Sendable {
         Mutant(
             name: "inflight-dropped-on-disconnect",
             summary: "in-flight requests are forgotten on disconnect, neither retried nor failed"
+        ),
+        Mutant(
+            name: "catch-up-from-live-push",
+            summary: "the first live push after LOGIN is the catch-up cursor: the LOGIN gap is never recorded"
+        ),
+        Mutant(
+            name: "duplicate-is-failure",
+            summary: "an \"already exists\" answer to a retried send counts as a failure, not as delivered"
+        ),
+        Mutant(
+            name: "outbox-in-memory-while-offline",
+            summary: "sends enqueued offline stay in memory: a relaunch while offline loses them"
+        ),
+        Mutant(name: "send-before-all-uploads", summary: "a multi-photo message goes out after its first upload"),
+        Mutant(name: "retry-without-backoff", summary: "a task failing with an error retries at once, uncounted"),
+        Mutant(
+            name: "own-message-device-time",
+            summary: "an acknowledged own message keeps the device clock's time, not the server's"
+        ),
+        Mutant(
+            name: "server-no-liveness",
+            summary: "(server) a connection whose client vanished without a FIN is never closed",
+            serverParameters: ["idleTimeout": .duration(.zero)]
+        ),
+        Mutant(
+            name: "server-keeps-older-sessions",
+            summary: "(server) a LOGIN leaves the device's older connections open: two live sessions",
+            serverParameters: ["replacesOlderSessions": .bool(false)]
         ),
     ]
 

@@ -2,20 +2,45 @@
 ///
 /// Names: `processingDelay` (a duration every request waits), `processingJitter` (each request waits a delay
 /// drawn uniformly from zero up to this duration, so responses may overtake each other, as on a multi-threaded
-/// server), `loginChatsCap` (chats per LOGIN), `pushLossProbability`, `pushDuplicationProbability`.
+/// server), `loginChatsCap` (chats per LOGIN), `pushLossProbability`, `pushDuplicationProbability`,
+/// `msgSendErrorsFrom` / `msgSendErrorsUntil` (durations from the start: every MSG_SEND in between is answered at once
+/// with an error; either alone means from the start or until the end), `idleTimeout` (server-side liveness; zero:
+/// never), `replacesOlderSessions` (a LOGIN closes older connections of the same user and device).
 /// An unknown name is an error listing the valid ones.
 struct ServerSetup {
     var knobs = ServerKnobs()
 
     /// Every parameter name a `ServerSpec` may set, sorted.
     static let validNames = [
-        "loginChatsCap", "processingDelay", "processingJitter", "pushDuplicationProbability", "pushLossProbability",
+        "idleTimeout", "loginChatsCap", "msgSendErrorsFrom", "msgSendErrorsUntil", "processingDelay",
+        "processingJitter", "pushDuplicationProbability", "pushLossProbability", "replacesOlderSessions",
     ]
 
     init(_ spec: ServerSpec) throws {
+        var sendErrors: (from: SimDuration?, until: SimDuration?) = (nil, nil)
+        defer {
+            if sendErrors.from != nil || sendErrors.until != nil {
+                knobs.failingPeriods.append(.init(
+                    opcode: .msgSend, start: .start + (sendErrors.from ?? .zero),
+                    end: sendErrors.until.map { .start + $0 } ?? SimInstant(nanosecondsSinceStart: .max)))
+            }
+        }
         for entry in spec.parameters.entries {
             let value = entry.value
             switch (entry.key, value) {
+            case ("idleTimeout", .duration(let timeout)): knobs.idleTimeout = timeout > .zero ? timeout : nil
+            case ("replacesOlderSessions", .bool(let replaces)): knobs.replacesOlderSessions = replaces
+            case ("idleTimeout", _):
+                throw WorldError.badParameterValue(entry.key, owner: "server", expected: "a duration",
+                                                   found: "\(value)")
+            case ("replacesOlderSessions", _):
+                throw WorldError.badParameterValue(entry.key, owner: "server", expected: "true or false",
+                                                   found: "\(value)")
+            case ("msgSendErrorsFrom", .duration(let from)): sendErrors.from = from
+            case ("msgSendErrorsUntil", .duration(let until)): sendErrors.until = until
+            case ("msgSendErrorsFrom", _), ("msgSendErrorsUntil", _):
+                throw WorldError.badParameterValue(entry.key, owner: "server", expected: "a duration",
+                                                   found: "\(value)")
             case ("processingDelay", .duration(let delay)): knobs.defaultProcessingDelay = .fixed(delay)
             case ("processingJitter", .duration(let jitter)): knobs.defaultProcessingDelay = .uniform(.zero, jitter)
             case ("loginChatsCap", .int(let cap)): knobs.loginChatsCap = cap

@@ -136,7 +136,8 @@ extension World {
     }
 
     /// Ends an upload on the client side once: tells the engine and closes the socket.
-    func finishUpload(socket: SocketID, succeeded: Bool) {
+    /// - Parameter interrupted: the connection broke before the CDN answered (`.uploadInterrupted`).
+    func finishUpload(socket: SocketID, succeeded: Bool, interrupted: Bool = false) {
         guard case .uploadClient(let index, let generation, let upload, let size, false)? = sockets[socket] else {
             return
         }
@@ -145,7 +146,8 @@ extension World {
         clients[index].uploadsInFlight -= 1
         record(clients[index].name, "upload-finished", "\(upload) succeeded=\(succeeded)")
         network.close(socket)
-        deliver(index, generation: generation, .uploadFinished(upload, succeeded: succeeded))
+        deliver(index, generation: generation,
+                interrupted ? .uploadInterrupted(upload) : .uploadFinished(upload, succeeded: succeeded))
     }
 
     // MARK: - App lifecycle

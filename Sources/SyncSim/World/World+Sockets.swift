@@ -130,7 +130,7 @@ extension World {
             countBytes(socket: event.socket, up: 0, down: bytes.count)
             finishUpload(socket: event.socket, succeeded: bytes.first == 1)
         case .closed, .reset, .timedOut:
-            finishUpload(socket: event.socket, succeeded: false)
+            finishUpload(socket: event.socket, succeeded: false, interrupted: true)
             forget(event.socket)
         case .accepted, .connected:
             break

@@ -30,6 +30,9 @@ extension World {
         case .deleteMessage(_, let chat):
             guard let index, let chatId = chatId(chat), let id = newestMessage(of: index, in: chatId) else { return }
             applyServer(server.delete(chatId: chatId, messageId: id, deleter: clients[index].userId, now: now))
+        case .sendPhotos(_, let chat, let count, let bytes, let caption):
+            guard let index, let chatId = chatId(chat) else { return }
+            user(index, .sendPhotos(chatId: chatId, count: count, sizeBytes: bytes, caption: caption))
         case .background:
             if let index { background(index) }
         case .foreground:

@@ -1,0 +1,121 @@
+import SyncSim
+
+// Defects of the reference engine found by trying it as a new user would (issue 12, part 1): each scenario failed
+// before its fix.
+
+extension Catalog {
+    /// Alice opens a chat and sends, with no faults: her message is on screen from the send on, as a local echo and
+    /// then as a stored message in the chunk she looks at. Before the fix the acknowledged message sat in a
+    /// one-message chunk above the visible one and never came back to the screen without further traffic.
+    public static let ownSendStaysOnScreen = Scenario(
+        "own-send-stays-on-screen",
+        summary: "a sent message stays on screen after its ack: it joins the chunk the screen shows",
+        seeds: [401, 402],
+        tags: [.history, .sending]
+    ) {
+        Server(history: ["alice+bob": 30])
+        Client("alice", profile: .threeG)
+        Client("bob", profile: .fourG)
+        Timeline {
+            At(.seconds(3)) { OpenChat("alice", "alice+bob") }
+            At(.seconds(5)) { Send(from: "alice", text: "mine", in: "alice+bob") }
+        }
+        Expect {
+            Invariants(.all)
+            Eventually.world("alice's message is stored and on screen in the chunk she looks at",
+                             within: .seconds(60)) { world in
+                guard let view = world.clientView("alice"), let chatId = world.chatIdentifier("alice+bob"),
+                      let store = view.chunkStores[chatId], let first = view.visibleMessageIds.first,
+                      let chunk = store.chunk(containing: first),
+                      let mine = store.messages.first(where: { $0.text == "mine" }) else { return false }
+                return view.visibleMessageIds.contains(mine.id) && chunk.lower <= mine.id && mine.id <= chunk.upper
+            }
+        }
+    }
+
+    /// Alice has a chat open when her link drops (with a reset) for 20 s while Bob sends 6 messages: after LOGIN the
+    /// view moves to the newest page and scrolling up bridges the gap below it (C6). Before the fix the view stayed
+    /// on the old start-of-history chunk, message 4 was never fetched, and only reopening the chat hid it.
+    public static let openChatAcrossReconnect = Scenario(
+        "open-chat-across-reconnect",
+        summary: "a chat open across a reconnect moves to the newest page; scrolling up bridges the gap (C6)",
+        seeds: [411, 412],
+        tags: [.history, .connection]
+    ) {
+        Server(history: ["alice+bob": 3])
+        Client("alice", profile: .threeG, parameters: ["historyPageSize": 5])
+        Client("bob", profile: .fourG)
+        Timeline {
+            At(.seconds(2)) { OpenChat("alice", "alice+bob") }
+            At(.seconds(5)) { LinkDown("alice", for: .seconds(20), .withReset) }
+            for index in 0..<6 {
+                At(.seconds(8) + .seconds(index * 2)) { Send(from: "bob", text: "away \(index)", in: "alice+bob") }
+            }
+            At(.seconds(60)) { ScrollUp("alice", in: "alice+bob", messages: 20) }
+        }
+        Expect {
+            Invariants(.all)
+            Eventually(within: .seconds(90), .historyComplete(client: "alice", chat: "alice+bob"))
+        }
+    }
+
+    /// Bob's three messages arrive while Alice has the chat open; her marks for them are slow to be answered and her
+    /// link drops (with a reset); she opens the chat 8 times offline. The newest mark is kept and sent once after
+    /// LOGIN, so the server's read position reaches Bob's last message. Before the fix marks went out only on an
+    /// open, were dropped while offline, and the server's mark stayed behind.
+    public static let readMarkKeptOffline = Scenario(
+        "read-mark-kept-offline",
+        summary: "read marks advance only, are kept while offline and sent once after LOGIN",
+        seeds: [421, 422],
+        tags: [.history, .connection]
+    ) {
+        Server(history: ["alice+bob": 25])
+        Client("alice", profile: .threeG)
+        Client("bob", profile: .fourG)
+        Timeline {
+            At(.seconds(2)) { OpenChat("alice", "alice+bob") }
+            At(.seconds(4)) { DelayResponses(to: .chatMark, by: .seconds(10), for: .seconds(5)) }
+            for index in 0..<3 {
+                At(.seconds(5) + .seconds(index)) { Send(from: "bob", text: "new \(index)", in: "alice+bob") }
+            }
+            At(.seconds(10)) { LinkDown("alice", .withReset) }
+            for index in 0..<8 {
+                At(.seconds(11) + .seconds(index)) { OpenChat("alice", "alice+bob") }
+            }
+            At(.seconds(30)) { LinkUp("alice") }
+        }
+        Expect {
+            Invariants(.all)
+            Eventually.world("the server's read mark of alice is bob's last message", within: .seconds(90)) { world in
+                guard let chatId = world.chatIdentifier("alice+bob"), let alice = world.userIdentifier("alice"),
+                      let newest = world.server.messages(inChat: chatId).last?.id else { return false }
+                return world.server.marks(inChat: chatId).contains { $0.userId == alice && $0.mark == newest }
+            }
+        }
+    }
+
+    /// Alice's 500 KB photo upload on EDGE is cut three times by link drops (with a reset), with `maxTaskAttempts`
+    /// 3: interruptions by the network are not task attempts, so the photo is still delivered. Before the fix each
+    /// cut counted, and the third failed the photo for good.
+    public static let uploadSurvivesLinkDrops = Scenario(
+        "upload-survives-link-drops",
+        summary: "an upload cut by link drops is not a failed attempt; the photo is delivered",
+        seeds: [431, 432],
+        tags: [.sending]
+    ) {
+        Server()
+        Client("alice", profile: .edge, parameters: ["maxTaskAttempts": 3])
+        Client("bob", profile: .fourG)
+        Timeline {
+            At(.seconds(1)) { SendPhoto(from: "alice", bytes: 500_000, caption: "cut", in: "alice+bob") }
+            for index in 0..<4 {
+                At(.seconds(12) + .seconds(index * 15)) { LinkDown("alice", for: .seconds(2), .withReset) }
+            }
+        }
+        Expect {
+            Invariants(.all)
+            Eventually(within: .minutes(4), .serverTexts(chat: "alice+bob", texts: ["cut"]))
+            MetricBound("tasksFailed", atMost: 0)
+        }
+    }
+}

@@ -1,0 +1,11 @@
+extension ErrorPayload {
+    /// The error code the server answers a MSG_SEND with when the sender already stored a message under that `cid`:
+    /// the retry of a send whose response was lost. As in the field (stream-chat-react PR #2331: "Message with id
+    /// XYZ already exists"), the answer is an error, not the stored message; a client counts the send delivered.
+    public static let duplicateMessageCode = "message.duplicate"
+
+    /// The error payload answering a send whose `cid` already stored a message.
+    public static func duplicateMessage(cid: Int64) -> ErrorPayload {
+        ErrorPayload(error: duplicateMessageCode, message: "a message with cid \(cid) already exists")
+    }
+}
