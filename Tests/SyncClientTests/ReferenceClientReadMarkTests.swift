@@ -19,7 +19,7 @@ import Testing
     private func marksSent(_ world: TestWorld) -> [Int64] {
         world.sentRequests.compactMap { name, packet in
             guard name == "alice", case .chatMark(let request) = packet.body else { return nil }
-            return request.mark
+            return request.messageId
         }
     }
 
@@ -93,7 +93,7 @@ import Testing
         let login = LoginRequest(token: "token-alice", chatsSync: 0, contactsSync: 0, chatsCount: 10)
         _ = server.handle(.packetReceived(Packet(cmd: .request, seq: 1, opcode: .login, body: .login(login)),
                                           on: ServerConnectionID(rawValue: 99)), now: world.now)
-        let old = ChatMarkRequest(chatId: 100, mark: 3)
+        let old = ChatMarkRequest(chatId: 100, messageId: 3, mark: 3)
         let actions = server.handle(.packetReceived(Packet(cmd: .request, seq: 2, opcode: .chatMark,
                                                            body: .chatMark(old)),
                                                     on: ServerConnectionID(rawValue: 99)), now: world.now)

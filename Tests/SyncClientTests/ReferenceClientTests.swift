@@ -396,9 +396,7 @@ private func texts(_ world: TestWorld, chatId: Int64, sender: Int64) -> [String]
             "merge-skips-bridge", "gap-ignored-after-login", "since-from-newest-push", "since-from-device-clock",
             "resend-new-cid", "parallel-sends", "tasks-not-persisted", "backoff-reset-on-connect",
             "seq-reuse-inflight", "inflight-dropped-on-disconnect", "removal-before-message-lost",
-    }
-
-            "seq-reuse-inflight", "inflight-dropped-on-disconnect", "catch-up-from-live-push", "duplicate-is-failure",
+            "catch-up-from-live-push", "duplicate-is-failure",
             "outbox-in-memory-while-offline", "send-before-all-uploads", "retry-without-backoff",
             "own-message-device-time",
         ])
