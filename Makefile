@@ -1,7 +1,7 @@
 # SyncSim: two commands do all set-up on a fresh Debian machine.
 #   make run   installs missing apt packages, builds in release mode, runs the main job
-#   make test  installs missing apt packages, runs the test suite, then PyMax against `syncsim serve`
-#              (scripts/pymax-interop.sh: a venv under .build/ with maxapi-python from PyPI)
+#   make test  installs missing apt packages, runs PyMax (a real field client) against `syncsim serve`
+#              (scripts/pymax-interop.sh: a venv under .build/ with maxapi-python from PyPI), then the test suite
 # and, to use the tools from anywhere:
 #   make install PREFIX=~/.local   puts syncsim and syncsim-bench in PREFIX/bin (default /usr/local)
 #   make wireshark-plugin          puts the SyncSim dissector in Wireshark's personal Lua plugin folder
@@ -25,8 +25,8 @@ run: build
 
 # Failures and a one-line summary; the whole swift test output goes to .build/test-output.log.
 test: deps
-	@SWIFT="$(SWIFT)" bash scripts/swift-test-summary.sh
-	bash scripts/pymax-interop.sh
+	@rc=0; bash scripts/pymax-interop.sh || rc=$$?; \
+	 SWIFT="$(SWIFT)" bash scripts/swift-test-summary.sh && exit $$rc
 
 # `make bench BENCH=wire` runs another benchmark (`syncsim-bench --help` lists them).
 BENCH ?= catalog

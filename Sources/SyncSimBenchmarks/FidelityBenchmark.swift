@@ -1,12 +1,14 @@
 import Foundation
 import SyncSim
 
-/// `syncsim-bench fidelity [--ns3 PATH] [--reference CSV] [--seeds N] [--cells TEXT]`: the ns-3 fidelity grid in
+/// `syncsim-bench fidelity [--ns3 PATH] [--reference CSV] [--samples CSV] [--seeds N] [--cells TEXT]`: the ns-3
+/// fidelity grid in
 /// SyncSim. `--tcp linux` and `--queue droptail` run our model with Linux's HyStart thresholds or without the CoDel
 /// stage, to show what those two differences from ns-3 are worth.
 ///
-/// Per cell: ns-3's median (from the reference CSV, or rerun with `--ns3`), ours, their ratio, and p10/p90 side
-/// by side; then the median absolute error, the cells outside their tolerance and the worst cell. With `--ns3` it
+/// Per cell: ns-3's median (from the reference CSV, or rerun with `--ns3`), ours, their ratio, p10/p90 side by
+/// side, and the two-sample Kolmogorov–Smirnov statistic D of ns-3's per-seed times (the samples CSV next to the
+/// reference, or the rerun) against ours with its 5% critical value; then the median absolute error, the cells outside their tolerance and the worst cell. With `--ns3` it
 /// also runs ns-3's program over the same grid in the same invocation (with `--seeds N`, N seeds on both sides) and
 /// prints both wall times. `--cells TEXT` keeps the cells whose label contains TEXT (e.g. `5%`, `EDGE 1000000`).
 enum FidelityBenchmark {
@@ -23,9 +25,15 @@ enum FidelityBenchmark {
             .deletingLastPathComponent().appendingPathComponent("Fixtures/fidelity/ns3-reference.csv").path
     }
 
+    /// The per-seed samples CSV next to a reference CSV (`ns3-samples.csv` in the same directory).
+    static func samplesPath(besides referencePath: String) -> String {
+        URL(fileURLWithPath: referencePath).deletingLastPathComponent().appendingPathComponent("ns3-samples.csv").path
+    }
+
     static func run(_ arguments: [String]) throws {
         var ns3Path: String?
         var referencePath = defaultReferencePath
+        var samplesPath: String?
         var seedCount: Int?
         var cellFilter: String?
         var tcp = TCPConfiguration.ns3Reference
@@ -40,6 +48,7 @@ enum FidelityBenchmark {
             switch flag {
             case "--ns3": ns3Path = value
             case "--reference": referencePath = value
+            case "--samples": samplesPath = value
             case "--cells": cellFilter = value
             case "--tcp":
                 guard value == "linux" || value == "ns3" else {
@@ -63,14 +72,20 @@ enum FidelityBenchmark {
         }
         let text = try String(contentsOfFile: referencePath, encoding: .utf8)
         var cells = try FidelityReference.parse(text, file: referencePath)
+        let samples = samplesPath ?? Self.samplesPath(besides: referencePath)
+        if samplesPath != nil || FileManager.default.fileExists(atPath: samples) {
+            cells = try FidelitySamples.attach(try String(contentsOfFile: samples, encoding: .utf8), to: cells,
+                                               file: samples)
+        }
         if let cellFilter { cells = cells.filter { $0.label.contains(cellFilter) } }
 
         var ns3Wall: Double?
         if let ns3Path {
             let start = Date()
             for position in cells.indices {
-                cells[position].reference = try runNS3(ns3Path, cell: cells[position],
-                                                       seeds: seedCount ?? cells[position].seeds)
+                let times = try runNS3(ns3Path, cell: cells[position], seeds: seedCount ?? cells[position].seeds)
+                cells[position].reference = TransferPercentiles(times)
+                cells[position].referenceSamples = times
             }
             ns3Wall = Date().timeIntervalSince(start)
         }
@@ -78,24 +93,31 @@ enum FidelityBenchmark {
         print("fidelity: ns-3 (\(ns3Path == nil ? "reference CSV" : "rerun now")) vs SyncSim, completion time ms, "
             + "\(seedCount.map(String.init) ?? "all") seeds per cell")
         print(pad("cell", 24) + pad("ns-3 med", 11) + pad("ours med", 11) + pad("ratio", 7)
-            + pad("ns-3 p10/p90", 19) + pad("ours p10/p90", 19) + "ok")
+            + pad("ns-3 p10/p90", 19) + pad("ours p10/p90", 19) + pad("KS D/crit", 12) + "ok")
         var errors: [(cell: FidelityCell, error: Double)] = []
         let start = Date()
         var results: [(FidelityCell, TransferPercentiles)] = []
+        var ourTimes: [[Double]] = []
         for cell in cells {
-            let ours = cell.run(seedCount: seedCount, tcp: tcp, activeQueue: activeQueue).percentiles
-            results.append((cell, ours))
+            let times = cell.runSeeds(seedCount: seedCount, tcp: tcp, activeQueue: activeQueue).times
+            results.append((cell, TransferPercentiles(times)))
+            ourTimes.append(times)
         }
         let oursWall = Date().timeIntervalSince(start)
-        for (cell, ours) in results {
+        var agreeing: [FidelityCell] = []
+        for ((cell, ours), times) in zip(results, ourTimes) {
             let reference = cell.reference
             let ratio = ours.median / reference.median
             let error = abs(ratio - 1)
             errors.append((cell, error))
+            let test = cell.referenceSamples.isEmpty ? nil : KolmogorovSmirnovTest(cell.referenceSamples, times)
+            if error > cell.tolerance, test?.agrees == true { agreeing.append(cell) }
+            let ks = test.map { String(format: "%.3f/%.3f", $0.statistic, $0.criticalValue) } ?? "-"
             print(pad(cell.label, 24) + pad(format(reference.median), 11) + pad(format(ours.median), 11)
                 + pad(String(format: "%.3f", ratio), 7)
                 + pad("\(format(reference.p10))/\(format(reference.p90))", 19)
-                + pad("\(format(ours.p10))/\(format(ours.p90))", 19) + verdict(cell, ours: ours, error: error))
+                + pad("\(format(ours.p10))/\(format(ours.p90))", 19) + pad(ks, 12)
+                + verdict(cell, ours: ours, error: error, test: test))
         }
         let sortedErrors = errors.map(\.error).sorted()
         let medianError = TransferPercentiles(sortedErrors).median
@@ -104,6 +126,8 @@ enum FidelityBenchmark {
         print("median absolute error  \(String(format: "%.1f", medianError * 100))% over \(errors.count) cells")
         print("outside tolerance      \(outside.count) (lossless ±5%, lossy median ±15%)"
             + (outside.isEmpty ? "" : ": " + outside.map(\.cell.label).joined(separator: ", ")))
+        print("of those, KS agrees    \(agreeing.count) (two-sample Kolmogorov-Smirnov at 5%: the distributions agree, "
+            + "only the median moved)" + (agreeing.isEmpty ? "" : ": " + agreeing.map(\.label).joined(separator: ", ")))
         if let worst = results.max(by: { abs($0.1.median / $0.0.reference.median - 1)
                                           < abs($1.1.median / $1.0.reference.median - 1) }) {
             let (cell, ours) = worst
@@ -119,7 +143,8 @@ enum FidelityBenchmark {
     }
 
     /// Runs ns-3's `transfer` program for seeds 1...seeds of a cell, as `grid.py` does.
-    static func runNS3(_ path: String, cell: FidelityCell, seeds: Int) throws -> TransferPercentiles {
+    /// - Returns: the completion time per seed, ms (a run that did not finish counts as one hour).
+    static func runNS3(_ path: String, cell: FidelityCell, seeds: Int) throws -> [Double] {
         var times: [Double] = []
         for seed in 1...seeds {
             let process = Process()
@@ -138,13 +163,15 @@ enum FidelityBenchmark {
             }
             times.append(time < 0 ? 3_600_000 : time)
         }
-        return TransferPercentiles(times)
+        return times
     }
 
-    /// `yes` within tolerance; `spread` outside it but inside ns-3's own p10–p90 over the seeds (2% slack); `NO`
-    /// otherwise.
-    static func verdict(_ cell: FidelityCell, ours: TransferPercentiles, error: Double) -> String {
+    /// `yes` within tolerance; `KS` outside it but the two distributions agree by the Kolmogorov–Smirnov test at
+    /// 5%; `spread` outside it but inside ns-3's own p10–p90 over the seeds (2% slack); `NO` otherwise.
+    static func verdict(_ cell: FidelityCell, ours: TransferPercentiles, error: Double,
+                        test: KolmogorovSmirnovTest?) -> String {
         if error <= cell.tolerance { return "yes" }
+        if test?.agrees == true { return "KS" }
         return (cell.reference.p10 * 0.98...cell.reference.p90 * 1.02).contains(ours.median) ? "spread" : "NO"
     }
 

@@ -21,6 +21,8 @@ public struct FidelityCell: Hashable, Sendable {
     public var reference: TransferPercentiles
     /// ns-3's median event count.
     public var referenceMedianEvents: Int
+    /// ns-3's completion time per seed, ms, in seed order (from the samples CSV); empty when not known.
+    public var referenceSamples: [Double] = []
 
     /// A cell with its reference figures.
     public init(profile: String, downlinkKilobitsPerSecond: Int, uplinkKilobitsPerSecond: Int,
@@ -67,6 +69,14 @@ public struct FidelityCell: Hashable, Sendable {
     public func run(seedCount: Int? = nil, tcp: TCPConfiguration = .ns3Reference,
                     activeQueue: ActiveQueueManagement = .ns3Default)
         -> (percentiles: TransferPercentiles, medianEvents: Int) {
+        let (times, events) = runSeeds(seedCount: seedCount, tcp: tcp, activeQueue: activeQueue)
+        return (TransferPercentiles(times), Int(TransferPercentiles(events).median))
+    }
+
+    /// Runs the cell's transfer for seeds `1...seedCount`, as `run`.
+    /// - Returns: the completion time per seed in ms (one hour when a run did not finish) and the event counts.
+    public func runSeeds(seedCount: Int? = nil, tcp: TCPConfiguration = .ns3Reference,
+                         activeQueue: ActiveQueueManagement = .ns3Default) -> (times: [Double], events: [Double]) {
         var experiment = experiment
         experiment.tcp = tcp
         experiment.activeQueue = activeQueue
@@ -77,7 +87,7 @@ public struct FidelityCell: Hashable, Sendable {
             times.append((outcome.completionTime ?? .hours(1)).seconds * 1_000)
             events.append(Double(outcome.eventsRun))
         }
-        return (TransferPercentiles(times), Int(TransferPercentiles(events).median))
+        return (times, events)
     }
 }
 

@@ -43,12 +43,15 @@ struct CubicWindow {
             }
         }
         let t = (now - epochStart!).seconds + minimumRTT.seconds
-        let offset = t - k
-        let target = Double(originPointSegments) + Self.scalingConstant * offset * offset * offset
+        let offset = abs(t - k)
+        // W_cubic(t) in whole segments: the distance from the origin point is truncated to an integer, as Linux
+        // (`bictcp_update`) and ns-3 3.37 (`TcpCubic::Update`) compute it, so below Wmax the target is the origin
+        // minus whole segments (the window grows faster than an exact cubic there) and above it plus whole segments.
+        let delta = Int(min(Self.scalingConstant * offset * offset * offset, 1e12))
+        let target = t < k ? originPointSegments - delta : originPointSegments + delta
         var count: Int
-        if target > Double(window) {
-            let growth = target - Double(window)
-            count = growth >= Double(window) ? 1 : Int(Double(window) / growth)
+        if target > window {
+            count = window / (target - window)
         } else {
             count = 100 * window
         }

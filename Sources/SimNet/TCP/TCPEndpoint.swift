@@ -11,7 +11,9 @@ import SimCore
 /// immediately on out-of-order data (RFC 5681 §4.2), with SACK blocks then (RFC 2018); timestamps, so every ACK of
 /// new data is an RTT sample (RFC 7323 §4); slow start from the initial window (RFC 6928) with HyStart's delay exit,
 /// then CUBIC (RFC 9438) or Reno (RFC 5681 §3.1); loss recovery from a SACK scoreboard (RFC 6675) paced by PRR
-/// (RFC 6937), or NewReno (RFC 6582) without SACK; RTO per RFC 6298 with Karn's rule, doubling up to the maximum,
+/// (RFC 6937), or NewReno (RFC 6582) without SACK; with SACK only an ACK that SACKs new data is a duplicate
+/// (RFC 6675 §2); in fast recovery only the first partial ACK restarts the timer (RFC 6582 §4.1 "Impatient", as
+/// ns-3); RTO per RFC 6298 with Karn's rule, doubling up to the maximum,
 /// go-back-N after a timeout (skipping SACKed data); abort after the retry limit. The receive window is taken as
 /// unlimited (the application reads at once), and FIN is a full close: a side that receives FIN closes its own side
 /// too, once its data is out.
@@ -56,6 +58,8 @@ struct TCPEndpoint {
     private var duplicateAcks = 0
     private var isInRecovery = false
     private var recoveryPoint: Int64 = 0
+    /// Whether a partial ACK in the current fast recovery has restarted the retransmission timer yet.
+    private var hasRestartedTimerInRecovery = false
 
     // SACK scoreboard (RFC 6675): SACKed ranges above `sndUna`, sorted and disjoint; during recovery, the
     // retransmission pointer (HighRxt + 1) and the PRR counters (RFC 6937 §3).
@@ -305,7 +309,13 @@ struct TCPEndpoint {
             takeAckSample(acknowledging: ack, now: now)
             retries = 0
             retransmissionTimeout = computedRTO()
-            retransmissionDeadline = sndUna < sndMax ? now + retransmissionTimeout : nil
+            // A partial ACK in fast recovery restarts the timer only the first time ("Impatient", RFC 6582 §4.1,
+            // as ns-3 3.37): a recovery that drags on falls back to the timeout.
+            let isPartial = isInRecovery && ack < recoveryPoint
+            if !isPartial || !hasRestartedTimerInRecovery {
+                retransmissionDeadline = sndUna < sndMax ? now + retransmissionTimeout : nil
+            }
+            if isPartial { hasRestartedTimerInRecovery = true }
             if configuration.usesSACK {
                 sackRecovery(segment, advancedBy: acked, now: now)
                 return
@@ -314,6 +324,7 @@ struct TCPEndpoint {
                 if ack >= recoveryPoint {
                     congestionWindowBytes = slowStartThresholdBytes
                     isInRecovery = false
+                    growCongestionWindow(acked: acked, now: now)
                 } else {
                     // NewReno partial ACK (RFC 6582 §3.2 step 5): retransmit the next hole, deflate.
                     retransmit(sequence: sndUna, now: now)
@@ -323,7 +334,6 @@ struct TCPEndpoint {
                 growCongestionWindow(acked: acked, now: now)
             }
             duplicateAcks = 0
-            retransmissionDeadline = sndUna < sndMax ? now + retransmissionTimeout : nil
         } else if configuration.usesSACK {
             sackRecovery(segment, advancedBy: 0, now: now)
         } else if ack == sndUna, segment.payload.isEmpty, !segment.flags.contains(.fin), sndMax > sndUna {
@@ -333,6 +343,7 @@ struct TCPEndpoint {
                 slowStartThresholdBytes = lossThreshold()
                 recoveryPoint = sndMax
                 isInRecovery = true
+                hasRestartedTimerInRecovery = false
                 fastRetransmits += 1
                 notes.append(("fast-retransmit", "seq=\(sndUna) ssthresh=\(slowStartThresholdBytes)"))
                 retransmit(sequence: sndUna, now: now)
@@ -569,10 +580,13 @@ struct TCPEndpoint {
     private mutating func sackRecovery(_ segment: Segment, advancedBy acked: Int, now: SimInstant) {
         var delivered = acked
         if acked > 0 { delivered -= pruneSackedRanges() }
-        delivered += mergeSackBlocks(segment.sackBlocks)
+        let newlySacked = mergeSackBlocks(segment.sackBlocks)
+        delivered += newlySacked
+        // RFC 6675 §2: with SACK, a duplicate ACK is one that SACKs octets not SACKed before. An ACK without new
+        // SACK information, e.g. for a segment the receiver already holds after a go-back-N resend, is not one.
         if acked > 0 {
             duplicateAcks = 0
-        } else if sndMax > sndUna, segment.payload.isEmpty, !segment.flags.contains(.fin) {
+        } else if newlySacked > 0, sndMax > sndUna, segment.payload.isEmpty, !segment.flags.contains(.fin) {
             duplicateAcks += 1
         }
         if isInRecovery {
@@ -581,6 +595,9 @@ struct TCPEndpoint {
                 congestionWindowBytes = slowStartThresholdBytes
                 retransmitNext = sndUna
                 notes.append(("recovery-exit", "cwnd=\(congestionWindowBytes)"))
+                // The ACK that ends recovery counts towards growth from the new window (Linux `tcp_cong_control`
+                // after `tcp_end_cwnd_reduction`; ns-3 3.37 `ProcessAck` calls IncreaseWindow on it).
+                growCongestionWindow(acked: acked, now: now)
                 return
             }
             prrDelivered += delivered
@@ -594,6 +611,7 @@ struct TCPEndpoint {
             slowStartThresholdBytes = lossThreshold()
             recoveryPoint = sndMax
             isInRecovery = true
+            hasRestartedTimerInRecovery = false
             fastRetransmits += 1
             prrDelivered = delivered
             prrOut = 0

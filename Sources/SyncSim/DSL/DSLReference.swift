@@ -287,8 +287,8 @@ public enum DSLReference {
         .sendPhoto(client: "alice", chat: "alice+bob", bytes: 180_000, caption: "cat"),
         .markRead(client: "alice", chat: "alice+bob"),
         .postFromOtherDevice(client: "alice", chat: "alice+bob", text: "from the web"),
-        .editMessage(client: "bob", chat: "alice+bob", text: "see you at 7"),
-        .deleteMessage(client: "bob", chat: "alice+bob"),
+        .editMessage(client: "alice", chat: "alice+bob", text: "see you at 7"),
+        .deleteMessage(client: "alice", chat: "alice+bob"),
         .background(client: "alice"),
         .foreground(client: "alice"),
         .restartApp(client: "alice"),
@@ -335,20 +335,20 @@ public enum DSLReference {
                                     "The user sends a text (a send task with a cid).")
         case .sendPhoto: return make("SendPhoto", "SendPhoto(from: String, bytes: Int, caption: String = \"\", in: String)",
                                      "Processes, uploads `bytes` bytes to the CDN, then sends the photo message.")
+        case .editMessage:
+            return make("EditMessage", "EditMessage(from: String, in: String, text: String)",
+                        "Another device of the user edits the user's newest message in the chat (MSG_EDIT; members "
+                            + "get NOTIF_MESSAGE with status EDITED).")
+        case .deleteMessage:
+            return make("DeleteMessage", "DeleteMessage(from: String, in: String)",
+                        "Another device of the user deletes the user's newest message in the chat (MSG_DELETE; a "
+                            + "REMOVED tombstone, members get NOTIF_MSG_DELETE).")
         case .markRead: return make("MarkRead", "MarkRead(_ client: String, _ chat: String)",
                                     "The user reads the chat up to its newest cached message (CHAT_MARK).")
         case .postFromOtherDevice:
             return make("PostFromOtherDevice", "PostFromOtherDevice(_ client: String, text: String, in: String)",
                         "The user posts from outside the simulation (web): stored now, pushed to every member's "
                         + "device, the poster's own included.")
-        case .editMessage:
-            return make("EditMessage", "EditMessage(from: String, in: String, text: String)",
-                        "Another device of the user edits the user's newest message in the chat (MSG_EDIT): "
-                        + "stored as EDITED, pushed to every connected member.")
-        case .deleteMessage:
-            return make("DeleteMessage", "DeleteMessage(from: String, in: String)",
-                        "Another device of the user deletes the user's newest message in the chat (MSG_DELETE): "
-                        + "kept as a REMOVED tombstone, NOTIF_MSG_DELETE to every connected member.")
         case .background: return make("Background", "Background(_ client: String)",
                                       "The app goes to the background; the OS suspends it after 5 s.")
         case .foreground: return make("Foreground", "Foreground(_ client: String)", "The app comes back.")

@@ -68,7 +68,9 @@ extension World {
                 deliver(index, generation: generation, .packetReceived(packet, on: connection))
                 if packet.isPush { note(index, .push(packet.opcode)) }
                 if packet.cmd == .response, packet.opcode == .login { note(index, .login) }
-                observe(.clientReceives(client: clients[index].name, opcode: packet.opcode, command: packet.cmd))
+                // A field push travels as cmd 0 with a NOTIF_* opcode; `.push` in a When-step names it either way.
+                let command: Command = packet.isPush ? .push : packet.cmd
+                observe(.clientReceives(client: clients[index].name, opcode: packet.opcode, command: command))
             }
         case .closed, .reset, .timedOut:
             record(clients[index].name, "disconnected", "\(connection) \(event.kind)")

@@ -1,0 +1,92 @@
+import SimCore
+import Testing
+@testable import SimNet
+
+/// Loss recovery details found by comparing per-segment traces with ns-3 on the 4G cells (issue 15, docs/fidelity.md).
+@Suite struct LossRecoveryTests {
+    static let mss = TCPConfiguration.ns3Reference.mssBytes
+
+    /// A sender with the handshake done and `segments` full segments in flight (sequence 1...), at t = 0.15 s.
+    static func sender(segments: Int) -> TCPEndpoint {
+        let socket = SocketID(rawValue: 0)
+        let start = SimInstant.start
+        var endpoint = TCPEndpoint(initiator: socket, host: HostID(rawValue: 0), peerHost: HostID(rawValue: 1),
+                                   configuration: .ns3Reference, now: start)
+        var synAck = Segment(destination: socket, flags: [.syn, .ack], sequence: 0, acknowledgment: 1, payload: [])
+        synAck.timestampValue = start
+        synAck.timestampEcho = start
+        let established = start + .milliseconds(150)
+        endpoint.handle(synAck, now: established)
+        _ = endpoint.send([UInt8](repeating: 1, count: segments * mss), now: established)
+        endpoint.outbox.removeAll()
+        endpoint.notes.removeAll()
+        return endpoint
+    }
+
+    /// A pure ACK from the receiver: cumulative `ack`, SACK blocks in segment numbers (0 = sequence 1).
+    static func ack(_ ack: Int64, sacked: [Range<Int>] = [], at time: SimInstant) -> Segment {
+        var segment = Segment(destination: SocketID(rawValue: 0), flags: .ack, sequence: 1, acknowledgment: ack,
+                              payload: [])
+        segment.timestampValue = time
+        segment.timestampEcho = SimInstant.start + .milliseconds(150)
+        segment.sackBlocks = sacked.map { Int64(1 + $0.lowerBound * mss)..<Int64(1 + $0.upperBound * mss) }
+        return segment
+    }
+
+    @Test("with SACK, ACKs that SACK nothing new (a resent segment the receiver holds) are not duplicate ACKs")
+    func duplicateAckNeedsNewSack() {
+        var endpoint = Self.sender(segments: 10)
+        var now = SimInstant.start + .milliseconds(300)
+        // Segment 0 is lost; segment 1 arrives and is SACKed once; then five ACKs repeat that same block.
+        endpoint.handle(Self.ack(1, sacked: [1..<2], at: now), now: now)
+        for _ in 0..<5 {
+            now += .milliseconds(5)
+            endpoint.handle(Self.ack(1, sacked: [1..<2], at: now), now: now)
+        }
+        #expect(endpoint.statistics.fastRetransmits == 0, "only one of six ACKs SACKed new data")
+        // Two more ACKs that SACK segments 2 and 3 make three duplicate ACKs: fast retransmit of segment 0.
+        for upper in 3...4 {
+            now += .milliseconds(5)
+            endpoint.handle(Self.ack(1, sacked: [1..<upper], at: now), now: now)
+        }
+        #expect(endpoint.statistics.fastRetransmits == 1)
+        #expect(endpoint.outbox.contains { $0.sequence == 1 && !$0.payload.isEmpty }, "segment 0 resent")
+    }
+
+    @Test("in fast recovery only the first partial ACK restarts the retransmission timer (RFC 6582 Impatient)")
+    func impatientTimer() throws {
+        var endpoint = Self.sender(segments: 10)
+        var now = SimInstant.start + .milliseconds(300)
+        // Segments 0, 2 and 4 are lost; 1, 3 and 5...8 are SACKed: recovery starts, all three holes are resent.
+        for upper in 6...9 {
+            endpoint.handle(Self.ack(1, sacked: [5..<upper, 3..<4, 1..<2], at: now), now: now)
+            now += .milliseconds(5)
+        }
+        #expect(endpoint.statistics.fastRetransmits == 1)
+        // First partial ACK (segment 0 repaired): the timer restarts from now.
+        endpoint.handle(Self.ack(Int64(1 + 2 * Self.mss), sacked: [5..<9, 3..<4], at: now), now: now)
+        let first = try #require(endpoint.retransmissionDeadline)
+        #expect(first == now + endpoint.retransmissionTimeout)
+        // Second partial ACK (segment 2 repaired) 40 ms later: the deadline stays.
+        now += .milliseconds(40)
+        endpoint.handle(Self.ack(Int64(1 + 4 * Self.mss), sacked: [5..<9], at: now), now: now)
+        #expect(endpoint.retransmissionDeadline == first)
+        // The ACK that ends recovery (all 10 segments of the initial window) restarts it, if anything is in flight.
+        now += .milliseconds(40)
+        endpoint.handle(Self.ack(Int64(1 + 10 * Self.mss), at: now), now: now)
+        let expected = endpoint.statistics.bytesInFlight > 0 ? now + endpoint.retransmissionTimeout : nil
+        #expect(endpoint.retransmissionDeadline == expected)
+    }
+
+    @Test("CUBIC's target is whole segments: 9 segments below Wmax 14 need 9 ACKed segments per increase, not 14")
+    func cubicTargetInWholeSegments() {
+        var cubic = CubicWindow()
+        #expect(cubic.lossWindow(windowSegments: 14) == 9)
+        // K = cbrt((14 - 9) / 0.4) = 2.32 s; at t = min RTT = 0.1 s, 0.4 × 2.22³ = 4.38 → 4 segments below Wmax:
+        // target 10, so cwnd 9 grows after 9 / (10 - 9) = 9 ACKed segments (an exact cubic, 9.62, would need 14).
+        let now = SimInstant.start + .milliseconds(10_000)
+        let afterEight = cubic.acknowledge(segmentsAcked: 8, windowSegments: 9, now: now, minimumRTT: .milliseconds(100))
+        let afterNine = cubic.acknowledge(segmentsAcked: 1, windowSegments: 9, now: now, minimumRTT: .milliseconds(100))
+        #expect(!afterEight && afterNine)
+    }
+}
