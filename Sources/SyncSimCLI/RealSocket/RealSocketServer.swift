@@ -112,17 +112,18 @@ struct RealSocketServer {
                     var bytes: [UInt8] = []
                     let frame = Frame(packet: packet)
                     guard (try? encoder.encode(frame, into: &bytes)) != nil else { continue }
-                    let header = Array(bytes.prefix(FrameHeader.byteCount))
+                    var sent = false
                     if connections[index].downlink != nil {
                         let at = connections[index].downlink!.arrival(ofBytes: bytes.count, at: clock.now)
                         connections[index].outgoing.append((at, bytes))
-                        summary.framesSent += 1
-                        if bytes[6] != 0 { summary.framesCompressed += 1 }
-                        logFrame("out", id, header: header, frame: frame)
+                        sent = true
                     } else if (try? PosixSocket.writeAll(connections[index].fd, bytes)) != nil {
+                        sent = true
+                    }
+                    if sent {
                         summary.framesSent += 1
                         if bytes[6] != 0 { summary.framesCompressed += 1 }
-                        logFrame("out", id, header: header, frame: frame)
+                        logFrame("out", id, header: Array(bytes.prefix(FrameHeader.byteCount)), frame: frame)
                     }
                 case .close(let id):
                     guard let index = connections.firstIndex(where: { $0.id == id }) else { continue }
