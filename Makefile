@@ -1,6 +1,9 @@
 # SyncSim: two commands do all set-up on a fresh Debian machine.
 #   make run   installs missing apt packages, builds in release mode, runs the main job
-#   make test  installs missing apt packages, runs the test suite
+#   make test  installs missing apt packages, runs the test suite, a short fuzz pass (every target: committed
+#              inputs replayed, then FUZZ_SMOKE_SECONDS of fuzzing) and the parser tests under AddressSanitizer
+#   make fuzz  builds the fuzz targets (Fuzz/) with -sanitize=fuzzer,address, runs each for FUZZ_SECONDS
+#   make test-asan / make test-tsan   the suite under AddressSanitizer / the parallel code under ThreadSanitizer
 # Without root and with packages missing, both print the exact apt-get line and exit non-zero.
 
 APT_PACKAGES := pkg-config liblz4-dev libmsgpack-dev libsqlite3-dev libpcap-dev tshark tcpdump
@@ -8,7 +11,16 @@ SWIFT ?= swift
 # Arguments for `make run`; the default is the main job.
 RUN_ARGS ?= run --random 2
 
-.PHONY: run test build deps bench clean
+# Fuzzing and sanitizers (docs/reliability.md). `make fuzz FUZZ_TARGETS=fuzz-frames FUZZ_SECONDS=600` runs one.
+FUZZ_SECONDS ?= 60
+FUZZ_SMOKE_SECONDS ?= 10
+FUZZ_TARGETS ?=
+# Test suites whose code reads untrusted bytes: frame codec, MessagePack, LZ4, pcap/pcapng, reassembly.
+ASAN_PARSER_FILTER ?= SyncProtocolTests|SyncTraceTests
+# Tests that run the parallel code: `run --jobs`, `sweep`, `explore` (threads live only in the CLI).
+TSAN_FILTER ?= RunCommandTests|SweepCommandTests|ExploreCommandTests|ParallelTests
+
+.PHONY: run test build deps bench clean fuzz fuzz-smoke test-asan test-asan-parsers test-tsan
 
 deps:
 	@bash scripts/ensure-apt-packages.sh $(APT_PACKAGES)
@@ -21,6 +33,24 @@ run: build
 
 test: deps
 	$(SWIFT) test
+	$(MAKE) --no-print-directory fuzz-smoke
+	$(MAKE) --no-print-directory test-asan-parsers
+
+fuzz: deps
+	FUZZ_SECONDS=$(FUZZ_SECONDS) SWIFT=$(SWIFT) bash Fuzz/run.sh fuzz $(FUZZ_TARGETS)
+
+fuzz-smoke: deps
+	FUZZ_SMOKE_SECONDS=$(FUZZ_SMOKE_SECONDS) SWIFT=$(SWIFT) bash Fuzz/run.sh smoke $(FUZZ_TARGETS)
+
+# Separate scratch paths: a sanitized build never replaces the plain one in .build/debug.
+test-asan: deps
+	$(SWIFT) test --sanitize=address --scratch-path .build/asan
+
+test-asan-parsers: deps
+	$(SWIFT) test --sanitize=address --scratch-path .build/asan --filter '$(ASAN_PARSER_FILTER)'
+
+test-tsan: deps
+	$(SWIFT) test --sanitize=thread --scratch-path .build/tsan --filter '$(TSAN_FILTER)'
 
 # `make bench BENCH=wire` runs another benchmark (`syncsim-bench --help` lists them).
 BENCH ?= catalog
