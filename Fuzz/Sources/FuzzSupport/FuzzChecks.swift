@@ -37,3 +37,11 @@ public enum FuzzChecks {
         }
     }
 }
+
+/// Whether `FUZZ_VERBOSE=1` is set: targets then print each step, to read what a reproducer does.
+public let fuzzVerbose = ProcessInfo.processInfo.environment["FUZZ_VERBOSE"] == "1"
+
+/// Prints a line when `FUZZ_VERBOSE=1`.
+public func fuzzLog(_ line: @autoclosure () -> String) {
+    if fuzzVerbose { FileHandle.standardError.write(Data((line() + "\n").utf8)) }
+}

@@ -171,6 +171,7 @@ struct ClientHarness {
             expectNoFindings(checker.observeClientEvent(client: Self.name, event: event, at: now))
         }
         let actions = engine.handle(event, now: now)
+        fuzzLog("\(now) \(event)\n    -> \(actions)")
         expectNoFindings(checker.observeClientActions(client: Self.name, actions: actions, at: now))
         let engine = self.engine
         expectNoFindings(checker.afterClientEvent(client: Self.name, server: server, at: now, view: { engine.view }))

@@ -123,6 +123,7 @@ struct ServerHarness {
 
     mutating func handle(_ event: ServerEvent) {
         let actions = server.handle(event, now: now)
+        fuzzLog("\(now) \(event)\n    -> \(actions)")
         for action in actions {
             switch action {
             case .send(let packet, let connection):
