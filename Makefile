@@ -2,6 +2,10 @@
 #   make run   installs missing apt packages, builds in release mode, runs the main job
 #   make test  installs missing apt packages, runs the test suite, a short fuzz pass (every target: committed
 #              inputs replayed, then FUZZ_SMOKE_SECONDS of fuzzing) and the parser tests under AddressSanitizer
+# and, to use the tools from anywhere:
+#   make install PREFIX=~/.local   puts syncsim and syncsim-bench in PREFIX/bin (default /usr/local)
+#   make wireshark-plugin          puts the SyncSim dissector in Wireshark's personal Lua plugin folder
+# and, for reliability work (docs/reliability.md):
 #   make fuzz  builds the fuzz targets (Fuzz/) with -sanitize=fuzzer,address, runs each for FUZZ_SECONDS
 #   make test-asan / make test-tsan   the suite under AddressSanitizer / the parallel code under ThreadSanitizer
 # Without root and with packages missing, both print the exact apt-get line and exit non-zero.
@@ -20,7 +24,7 @@ ASAN_PARSER_FILTER ?= SyncProtocolTests|SyncTraceTests
 # Tests that run the parallel code: `run --jobs`, `sweep`, `explore` (threads live only in the CLI).
 TSAN_FILTER ?= RunCommandTests|SweepCommandTests|ExploreCommandTests|ParallelTests
 
-.PHONY: run test build deps bench clean fuzz fuzz-smoke test-asan test-asan-parsers test-tsan
+.PHONY: run test build deps bench clean install wireshark-plugin fuzz fuzz-smoke test-asan test-asan-parsers test-tsan
 
 deps:
 	@bash scripts/ensure-apt-packages.sh $(APT_PACKAGES)
@@ -31,8 +35,10 @@ build: deps
 run: build
 	$(SWIFT) run -c release --skip-build syncsim $(RUN_ARGS)
 
+# Failures and a one-line summary; the whole swift test output goes to .build/test-output.log. Then the short fuzz
+# pass and the parser suites under AddressSanitizer (output in .build/test-asan-output.log).
 test: deps
-	$(SWIFT) test
+	@SWIFT="$(SWIFT)" bash scripts/swift-test-summary.sh
 	$(MAKE) --no-print-directory fuzz-smoke
 	$(MAKE) --no-print-directory test-asan-parsers
 
@@ -44,19 +50,42 @@ fuzz-smoke: deps
 
 # Separate scratch paths: a sanitized build never replaces the plain one in .build/debug.
 test-asan: deps
-	$(SWIFT) test --sanitize=address --scratch-path .build/asan
+	@SWIFT="$(SWIFT)" TEST_LOG=.build/test-asan-output.log bash scripts/swift-test-summary.sh \
+		--sanitize=address --scratch-path .build/asan
 
 test-asan-parsers: deps
-	$(SWIFT) test --sanitize=address --scratch-path .build/asan --filter '$(ASAN_PARSER_FILTER)'
+	@SWIFT="$(SWIFT)" TEST_LOG=.build/test-asan-output.log bash scripts/swift-test-summary.sh \
+		--sanitize=address --scratch-path .build/asan --filter '$(ASAN_PARSER_FILTER)'
 
 test-tsan: deps
-	$(SWIFT) test --sanitize=thread --scratch-path .build/tsan --filter '$(TSAN_FILTER)'
+	@SWIFT="$(SWIFT)" TEST_LOG=.build/test-tsan-output.log bash scripts/swift-test-summary.sh \
+		--sanitize=thread --scratch-path .build/tsan --filter '$(TSAN_FILTER)'
 
 # `make bench BENCH=wire` runs another benchmark (`syncsim-bench --help` lists them).
 BENCH ?= catalog
 
 bench: deps
 	$(SWIFT) run -c release syncsim-bench $(BENCH)
+
+# `make install PREFIX=DIR` copies the release executables to DIR/bin; put DIR/bin on the PATH. After adding a
+# scenario, run it again (the catalog is compiled into the executable).
+PREFIX ?= /usr/local
+
+install: deps
+	$(SWIFT) build -c release --product syncsim
+	$(SWIFT) build -c release --product syncsim-bench
+	mkdir -p "$(PREFIX)/bin"
+	install -m 755 "$$($(SWIFT) build -c release --show-bin-path)/syncsim" "$(PREFIX)/bin/syncsim"
+	install -m 755 "$$($(SWIFT) build -c release --show-bin-path)/syncsim-bench" "$(PREFIX)/bin/syncsim-bench"
+	@case ":$$PATH:" in *":$(PREFIX)/bin:"*) ;; *) echo "note: $(PREFIX)/bin is not on your PATH; add it, e.g. export PATH=\"$(PREFIX)/bin:\$$PATH\"";; esac
+
+# Wireshark reads Lua plugins from its personal plugin folder (Help > About > Folders); tshark too.
+WIRESHARK_PLUGIN_DIR ?= $(HOME)/.local/lib/wireshark/plugins
+
+wireshark-plugin:
+	mkdir -p "$(WIRESHARK_PLUGIN_DIR)"
+	install -m 644 tools/wireshark/syncsim.lua "$(WIRESHARK_PLUGIN_DIR)/syncsim.lua"
+	@echo "installed $(WIRESHARK_PLUGIN_DIR)/syncsim.lua; try: tshark -r run.pcapng -Y syncsim"
 
 clean:
 	$(SWIFT) package clean
