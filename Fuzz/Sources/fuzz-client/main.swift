@@ -10,7 +10,8 @@ import SyncServer
 /// dropping; a response or error to one of the requests in flight, synthesized in the documented shape with
 /// fuzzed fields (PayloadSynth: duplicate, backwards and extreme ids, wrong chats, dropped or mistyped
 /// fields); an unsolicited response; a push; raw frame bytes through `FrameDecoder`; a timer firing; a user
-/// action (open, scroll, send text or photo); an upload ending; an app restart over the same database; time.
+/// action (open, scroll, send text or photo); an upload ending; the network going or coming back; an app restart
+/// over the same database; time.
 ///
 /// Such a server may make requests fail but must never corrupt the chunk store or the task queue: after every
 /// event SyncChecks' checkers run the invariants that hold whatever the server says: C1 (chunks sorted and
@@ -121,7 +122,11 @@ struct ClientHarness {
             let upload = uploads.remove(at: Int(input.byte()) % uploads.count)
             deliver(.uploadFinished(upload, succeeded: op & 0x80 == 0))
         case 14:
-            if op & 0xF0 == 0xE0 && restarts < 4 { restartApp(crash: op & 0x01 == 1) }
+            if op & 0xF0 == 0xE0 && restarts < 4 {
+                restartApp(crash: op & 0x01 == 1)
+            } else {
+                deliver(.connectivityChanged(isAvailable: op & 0x10 != 0))
+            }
         default:
             now += .milliseconds(Int64(input.uint16()))
         }
