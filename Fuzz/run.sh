@@ -54,7 +54,8 @@ run_target() {
     local target=$1 seconds=$2
     local work=$WORK/$target
     mkdir -p "$work/corpus" "$work/artifacts"
-    local log=$work/fuzz.log
+    local log=$work/$command.log
+    [[ $seconds == 0 ]] && log=$work/replay.log
     local inputs=()
     for dir in "Fuzz/Corpus/$target" "Fuzz/Regressions/$target"; do
         [[ -d $dir ]] && inputs+=("$dir")
