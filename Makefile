@@ -1,10 +1,15 @@
 # SyncSim: two commands do all set-up on a fresh Debian machine.
 #   make run   installs missing apt packages, builds in release mode, runs the main job
 #   make test  installs missing apt packages, runs PyMax (a real field client) against `syncsim serve`
-#              (scripts/pymax-interop.sh: a venv under .build/ with maxapi-python from PyPI), then the test suite
+#              (scripts/pymax-interop.sh: a venv under .build/ with maxapi-python from PyPI), the test suite,
+#              a short fuzz pass (every target: committed inputs replayed, then FUZZ_SMOKE_SECONDS of fuzzing)
+#              and the parser tests under AddressSanitizer
 # and, to use the tools from anywhere:
 #   make install PREFIX=~/.local   puts syncsim and syncsim-bench in PREFIX/bin (default /usr/local)
 #   make wireshark-plugin          puts the SyncSim dissector in Wireshark's personal Lua plugin folder
+# and, for reliability work (docs/reliability.md):
+#   make fuzz  builds the fuzz targets (Fuzz/) with -sanitize=fuzzer,address, runs each for FUZZ_SECONDS
+#   make test-asan / make test-tsan   the suite under AddressSanitizer / the parallel code under ThreadSanitizer
 # Without root and with packages missing, both print the exact apt-get line and exit non-zero.
 
 APT_PACKAGES := pkg-config liblz4-dev libmsgpack-dev libsqlite3-dev libpcap-dev libzstd-dev tshark tcpdump python3-venv
@@ -12,7 +17,16 @@ SWIFT ?= swift
 # Arguments for `make run`; the default is the main job.
 RUN_ARGS ?= run --random 2
 
-.PHONY: run test build deps bench clean install wireshark-plugin
+# Fuzzing and sanitizers (docs/reliability.md). `make fuzz FUZZ_TARGETS=fuzz-frames FUZZ_SECONDS=600` runs one.
+FUZZ_SECONDS ?= 60
+FUZZ_SMOKE_SECONDS ?= 10
+FUZZ_TARGETS ?=
+# Test suites whose code reads untrusted bytes: frame codec, MessagePack, LZ4, pcap/pcapng, reassembly.
+ASAN_PARSER_FILTER ?= SyncProtocolTests|SyncTraceTests
+# Tests that run the parallel code: `run --jobs`, `sweep`, `explore` (threads live only in the CLI).
+TSAN_FILTER ?= RunCommandTests|SweepCommandTests|ExploreCommandTests|ParallelTests
+
+.PHONY: run test build deps bench clean install wireshark-plugin fuzz fuzz-smoke test-asan test-asan-parsers test-tsan
 
 deps:
 	@bash scripts/ensure-apt-packages.sh $(APT_PACKAGES)
@@ -23,10 +37,32 @@ build: deps
 run: build
 	$(SWIFT) run -c release --skip-build syncsim $(RUN_ARGS)
 
-# Failures and a one-line summary; the whole swift test output goes to .build/test-output.log.
+# Failures and a one-line summary; the whole swift test output goes to .build/test-output.log. Then the short fuzz
+# pass and the parser suites under AddressSanitizer (output in .build/test-asan-output.log).
 test: deps
 	@rc=0; bash scripts/pymax-interop.sh || rc=$$?; \
 	 SWIFT="$(SWIFT)" bash scripts/swift-test-summary.sh && exit $$rc
+	$(MAKE) --no-print-directory fuzz-smoke
+	$(MAKE) --no-print-directory test-asan-parsers
+
+fuzz: deps
+	FUZZ_SECONDS=$(FUZZ_SECONDS) SWIFT=$(SWIFT) bash Fuzz/run.sh fuzz $(FUZZ_TARGETS)
+
+fuzz-smoke: deps
+	FUZZ_SMOKE_SECONDS=$(FUZZ_SMOKE_SECONDS) SWIFT=$(SWIFT) bash Fuzz/run.sh smoke $(FUZZ_TARGETS)
+
+# Separate scratch paths: a sanitized build never replaces the plain one in .build/debug.
+test-asan: deps
+	@SWIFT="$(SWIFT)" TEST_LOG=.build/test-asan-output.log bash scripts/swift-test-summary.sh \
+		--sanitize=address --scratch-path .build/asan
+
+test-asan-parsers: deps
+	@SWIFT="$(SWIFT)" TEST_LOG=.build/test-asan-output.log bash scripts/swift-test-summary.sh \
+		--sanitize=address --scratch-path .build/asan --filter '$(ASAN_PARSER_FILTER)'
+
+test-tsan: deps
+	@SWIFT="$(SWIFT)" TEST_LOG=.build/test-tsan-output.log bash scripts/swift-test-summary.sh \
+		--sanitize=thread --scratch-path .build/tsan --filter '$(TSAN_FILTER)'
 
 # `make bench BENCH=wire` runs another benchmark (`syncsim-bench --help` lists them).
 BENCH ?= catalog

@@ -37,6 +37,37 @@ private func page(_ ids: ClosedRange<Int64>) -> [ChatMessage] { ids.map(message)
         #expect(store.topChunk == Chunk(lower: 50, upper: 50, isStartOfHistory: false))
     }
 
+    @Test("a start-of-history page above cached older messages is not the start (fuzz-client reproducer)")
+    func startPageAboveOlderMessages() {
+        var store = ChunkStore()
+        store.insertSingle(message(25957))
+        store.insertPage([message(26058), message(26058)], isStartOfHistory: true)
+        #expect(store.chunks == [Chunk(lower: 25957, upper: 25957, isStartOfHistory: false),
+                                 Chunk(lower: 26058, upper: 26058, isStartOfHistory: false)])
+        #expect(store.invariantViolations().isEmpty)
+    }
+
+    @Test("a message below the start-of-history chunk takes the start claim away from it")
+    func messageBelowStartChunk() {
+        var store = ChunkStore()
+        store.insertPage(page(100...110), isStartOfHistory: true)
+        store.insertSingle(message(50))
+        #expect(store.chunks == [Chunk(lower: 50, upper: 50, isStartOfHistory: false),
+                                 Chunk(lower: 100, upper: 110, isStartOfHistory: false)])
+        #expect(store.invariantViolations().isEmpty)
+    }
+
+    @Test("an unsorted page with repeated ids is cached sorted, one message per id, the last copy kept")
+    func unsortedPageWithRepeats() {
+        var store = ChunkStore()
+        let late = ChatMessage(id: 7, time: 7, sender: 2, text: "second copy")
+        store.insertPage([message(9), message(7), message(8), late], isStartOfHistory: false)
+        #expect(store.chunks == [Chunk(lower: 7, upper: 9, isStartOfHistory: false)])
+        #expect(store.messageIds == [7, 8, 9])
+        #expect(store.message(id: 7) == late)
+        #expect(store.invariantViolations().isEmpty)
+    }
+
     @Test("a page bridging two chunks merges them and caches every bridging message") func bridge() {
         var store = ChunkStore()
         store.insertPage(page(1...10), isStartOfHistory: true)

@@ -47,10 +47,15 @@ public struct ChunkStore: Hashable, Sendable {
     }
 
     /// Inserts a page of messages the server returned as one contiguous run.
+    ///
+    /// A broken or malicious server may send anything, and the cache must stay sound: the page is sorted by id
+    /// first (a repeated id keeps its last copy), and only the oldest chunk may be the start of history (a
+    /// "start" page above cached older messages, or a message below a start chunk, clears the claim).
     /// - Parameters:
-    ///   - page: messages in ascending id order (a CHAT_HISTORY response); an empty page changes nothing.
+    ///   - page: messages, normally in ascending id order (a CHAT_HISTORY response); an empty page changes nothing.
     ///   - isStartOfHistory: true when the page reached the oldest message of the chat.
     public mutating func insertPage(_ page: [ChatMessage], isStartOfHistory: Bool) {
+        let page = Self.sortedUnique(page)
         guard let first = page.first?.id, let last = page.last?.id else { return }
         let overlapping = chunks.indices.filter { chunks[$0].overlaps(first, last) }
         var merged = Chunk(lower: first, upper: last, isStartOfHistory: isStartOfHistory)
@@ -62,6 +67,9 @@ public struct ChunkStore: Hashable, Sendable {
             || overlapping.contains { chunks[$0].lower == merged.lower && chunks[$0].isStartOfHistory }
         for index in overlapping.reversed() { chunks.remove(at: index) }
         chunks.insert(merged, at: chunks.firstIndex { $0.lower > merged.lower } ?? chunks.count)
+        for index in chunks.indices.dropFirst() where chunks[index].isStartOfHistory {
+            chunks[index].isStartOfHistory = false
+        }
         for message in page { store(message) }
     }
 
@@ -185,6 +193,14 @@ public struct ChunkStore: Hashable, Sendable {
             messagesById[message.id] = message
             messageIds.insert(message.id, at: index(ofFirstAtOrAbove: message.id))
         }
+    }
+
+    /// The page in ascending id order with one message per id (the last copy wins, as `store` would keep it).
+    private static func sortedUnique(_ page: [ChatMessage]) -> [ChatMessage] {
+        guard zip(page, page.dropFirst()).contains(where: { $0.id >= $1.id }) else { return page }
+        var lastCopy: [Int64: ChatMessage] = [:]
+        for message in page { lastCopy[message.id] = message }
+        return lastCopy.keys.sorted().map { lastCopy[$0]! }
     }
 
     private func index(ofFirstAtOrAbove id: Int64) -> Int {
