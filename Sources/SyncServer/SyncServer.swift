@@ -23,6 +23,16 @@ public struct SyncServer {
     private var idempotency: [IdempotencyKey: IdempotencyEntry] = [:]
     private var connections: [ServerConnectionID: ConnectionState] = [:]
     private var pending: [ServerTimerID: PendingRequest] = [:]
+    // Indexes kept beside the tables above, so that a push, a LOGIN or a checker's scan costs what it touches
+    // rather than the number of users, chats or connections.
+    /// Every chat id, ascending.
+    private var sortedChatIds: [Int64] = []
+    /// The chats each user is a member of (unordered).
+    private var chatIdsByUser: [Int64: [Int64]] = [:]
+    /// The open connections logged in as each user (unordered).
+    private var connectionsByUser: [Int64: [ServerConnectionID]] = [:]
+    /// The chat of every stored message, in store order (`stats.messagesStored` entries).
+    private var chatIdsInStoreOrder: [Int64] = []
     private var nextTimerNumber: Int64 = 1
     private var lastMessageId: Int64 = 0
     private var nextPhotoNumber = 1
@@ -50,7 +60,18 @@ public struct SyncServer {
 
     /// Creates a chat with the given members; its `modified` time is the server time at `now`.
     public mutating func addChat(id: Int64, members: [Int64], now: SimInstant) {
-        chats[id] = ChatRecord(id: id, members: members.sorted(), modified: serverTimeMilliseconds(at: now))
+        if let previous = chats[id] {
+            for member in previous.members { chatIdsByUser[member]?.removeAll { $0 == id } }
+        } else {
+            let index = sortedChatIds.last.map { $0 < id } ?? true
+                ? sortedChatIds.count : sortedChatIds.firstIndex { $0 > id }!
+            sortedChatIds.insert(id, at: index)
+        }
+        let sorted = members.sorted()
+        chats[id] = ChatRecord(id: id, members: sorted, modified: serverTimeMilliseconds(at: now))
+        for (offset, member) in sorted.enumerated() where offset == 0 || sorted[offset - 1] != member {
+            chatIdsByUser[member, default: []].append(id)
+        }
     }
 
     /// Appends messages to a chat without pushing them (seeding history before a run).
@@ -76,7 +97,15 @@ public struct SyncServer {
     }
 
     /// Every chat id, ascending.
-    public var chatIds: [Int64] { chats.keys.sorted() }
+    public var chatIds: [Int64] { sortedChatIds }
+
+    /// The chats that stored a message after the first `count` messages the server stored, ascending, each once.
+    /// - Parameter count: a value `stats.messagesStored` had earlier (0 for every chat with a message).
+    /// - Complexity: O(m log m) for the m messages stored since.
+    public func chatIds(withMessagesStoredAfter count: Int) -> [Int64] {
+        guard count < chatIdsInStoreOrder.count else { return [] }
+        return Set(chatIdsInStoreOrder[max(0, count)...]).sorted()
+    }
 
     /// A chat's members, ascending, or empty for an unknown chat.
     public func members(ofChat chatId: Int64) -> [Int64] { chats[chatId]?.members ?? [] }
@@ -120,6 +149,7 @@ public struct SyncServer {
             connections[connection] = ConnectionState()
             return []
         case .connectionClosed(let connection):
+            setUser(nil, of: connection)
             connections[connection] = nil
             return []
         case .packetReceived(let packet, let connection):
@@ -133,6 +163,7 @@ public struct SyncServer {
             actions += connections.keys.sorted().map { .close($0) }
             pending = [:]
             connections = [:]
+            connectionsByUser = [:]
             return actions
         }
     }
@@ -197,7 +228,7 @@ public struct SyncServer {
                 fail("login.token", "unknown token")
                 return actions
             }
-            if isOpen { connections[connection]?.userId = id }
+            if isOpen { setUser(id, of: connection) }
             reply(.loginResponse(loginResponse(for: user, request: request, now: now)))
         case .chatHistory(let request):
             guard let userId else { fail("session.notLoggedIn", "CHAT_HISTORY before LOGIN"); return actions }
@@ -252,9 +283,18 @@ public struct SyncServer {
         return actions
     }
 
+    /// Records which user an open connection is logged in as (nil: none), keeping `connectionsByUser` in step.
+    private mutating func setUser(_ userId: Int64?, of connection: ServerConnectionID) {
+        guard let state = connections[connection] else { return }
+        if let previous = state.userId { connectionsByUser[previous]?.removeAll { $0 == connection } }
+        connections[connection]?.userId = userId
+        if let userId { connectionsByUser[userId, default: []].append(connection) }
+    }
+
     private func loginResponse(for user: User, request: LoginRequest, now: SimInstant) -> LoginResponse {
-        let changed = chats.values
-            .filter { $0.members.contains(user.id) && $0.modified > request.chatsSync }
+        let memberChats = (chatIdsByUser[user.id] ?? []).compactMap { chats[$0] }
+        let changed = memberChats
+            .filter { $0.modified > request.chatsSync }
             .sorted { ($0.modified, $0.id) > ($1.modified, $1.id) }
         var limit = max(0, request.chatsCount)
         if let cap = knobs.loginChatsCap { limit = min(limit, cap) }
@@ -263,7 +303,7 @@ public struct SyncServer {
         }
         var contacts: [Contact] = []
         if request.contactsSync == 0 {
-            let ids = Set(chats.values.filter { $0.members.contains(user.id) }.flatMap(\.members))
+            let ids = Set(memberChats.flatMap(\.members))
                 .subtracting([user.id])
             contacts = ids.sorted().compactMap { users[$0].map { Contact(id: $0.id, name: $0.name) } }
         }
@@ -283,6 +323,7 @@ public struct SyncServer {
         chats[chatId]!.messages.append(message)
         chats[chatId]!.modified = max(chats[chatId]!.modified, time)
         stats.messagesStored += 1
+        chatIdsInStoreOrder.append(chatId)
         return message
     }
 
@@ -295,11 +336,15 @@ public struct SyncServer {
         _ body: Packet.Body, opcode: Opcode, chatId: Int64, except: Int64?
     ) -> [ServerAction] {
         guard let members = chats[chatId]?.members else { return [] }
+        // The members' open connections in connection order (members are sorted, so a repeat is adjacent).
+        var targets: [ServerConnectionID] = []
+        for (offset, member) in members.enumerated()
+            where member != except && (offset == 0 || members[offset - 1] != member) {
+            targets += connectionsByUser[member] ?? []
+        }
+        targets.sort()
         var actions: [ServerAction] = []
-        for connection in connections.keys.sorted() {
-            guard let userId = connections[connection]?.userId, userId != except, members.contains(userId) else {
-                continue
-            }
+        for connection in targets {
             if generator.nextBernoulli(knobs.pushLossProbability) {
                 stats.pushesLost += 1
                 continue

@@ -1,7 +1,8 @@
 /// A priority queue of events ordered by (virtual time, insertion number), with cancellable entries.
 ///
 /// Events due at the same instant come out in the order they were scheduled. The storage is an array-backed
-/// binary heap of plain values (no allocation per event beyond what `Event` itself holds), so typed events
+/// 4-ary heap of plain values (half the levels of a binary heap, and a node's children share a cache line or two;
+/// sifting moves a hole rather than swapping) (no allocation per event beyond what `Event` itself holds), so typed events
 /// (an enum of small payloads) cost no reference counting. Cancellation is lazy: a cancelled entry stays in the
 /// heap, remembered by insertion number, and is thrown away when `popNext` passes it on its way to a live event.
 /// Time never runs backwards: scheduling before the last event taken is a programmer error.
@@ -128,7 +129,7 @@ public struct EventQueue<Event> {
     /// - Complexity: O(n).
     public func checkInvariants() {
         for index in heap.indices.dropFirst() {
-            let parent = (index - 1) / 2
+            let parent = Self.parent(of: index)
             precondition(heap[parent].precedes(heap[index]), "heap order broken at index \(index)")
         }
         let sequencesInHeap = Set(heap.map(\.sequence))
@@ -155,40 +156,56 @@ public struct EventQueue<Event> {
         lastTakenSequence = entry.sequence
     }
 
+    /// Children of node `i` are `4i + 1 ... 4i + 4`.
+    @inlinable @inline(__always)
+    static func parent(of index: Int) -> Int { (index - 1) >> 2 }
+
+    /// Appends `entry` and moves it up to its place: the parents it passes move down one level each.
     @inlinable
     mutating func siftUp(_ entry: Entry) {
         heap.append(entry)
         heap.withUnsafeMutableBufferPointer { buffer in
+            let base = buffer.baseAddress!
             var index = buffer.count - 1
+            guard index > 0, entry.precedes(base[Self.parent(of: index)]) else { return }
+            // The hole starts at the end: take the new entry out, move parents down into the hole, put it back.
+            let moving = (base + index).move()
             while index > 0 {
-                let parent = (index - 1) >> 1
-                guard entry.precedes(buffer[parent]) else { break }
-                buffer.swapAt(index, parent)
+                let parent = Self.parent(of: index)
+                guard moving.precedes(base[parent]) else { break }
+                (base + index).moveInitialize(from: base + parent, count: 1)
                 index = parent
             }
+            (base + index).initialize(to: moving)
         }
     }
 
+    /// Removes and returns the root: the last entry fills the hole the root leaves, sifted down from the top.
     @inlinable
     mutating func removeTop() -> Entry {
         let last = heap.removeLast()
         guard !heap.isEmpty else { return last }
-        let top: Entry = heap.withUnsafeMutableBufferPointer { buffer in
+        return heap.withUnsafeMutableBufferPointer { buffer in
+            let base = buffer.baseAddress!
             let count = buffer.count
-            let top = buffer[0]
+            let top = base.move()
             var index = 0
             while true {
-                let left = 2 * index + 1
-                if left >= count { break }
-                let right = left + 1
-                let child = right < count && buffer[right].precedes(buffer[left]) ? right : left
-                guard buffer[child].precedes(last) else { break }
-                buffer[index] = buffer[child]
+                let first = 4 * index + 1
+                if first >= count { break }
+                var child = first
+                let end = min(first + 4, count)
+                var candidate = first + 1
+                while candidate < end {
+                    if base[candidate].precedes(base[child]) { child = candidate }
+                    candidate += 1
+                }
+                guard base[child].precedes(last) else { break }
+                (base + index).moveInitialize(from: base + child, count: 1)
                 index = child
             }
-            buffer[index] = last
+            (base + index).initialize(to: last)
             return top
         }
-        return top
     }
 }

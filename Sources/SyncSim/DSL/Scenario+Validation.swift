@@ -37,13 +37,14 @@ extension Scenario {
             problem("\(error)", server.location)
         }
         let clientNames = Set(clients.map(\.name))
+        let directory = chatDirectory()
         for chat in chats {
             for member in chat.members where !clientNames.contains(member) {
                 problem("chat '\(chat.name)': member '\(member)' is not a client", chat.location)
             }
         }
         for seed in server.history {
-            for member in members(of: seed.chat) where !clientNames.contains(member) {
+            for member in directory.members(of: seed.chat) where !clientNames.contains(member) {
                 problem("history for chat '\(seed.chat)': member '\(member)' is not a client", server.location)
             }
             if seed.messages < 0 { problem("history for '\(seed.chat)' has a negative count", server.location) }
@@ -54,7 +55,7 @@ extension Scenario {
                 problem("client '\(client)' is not in the topology", step.location)
             }
             if let chat = action.chat {
-                let members = members(of: chat)
+                let members = directory.members(of: chat)
                 for member in members where !clientNames.contains(member) {
                     problem("chat '\(chat)': member '\(member)' is not a client", step.location)
                 }
