@@ -110,7 +110,7 @@ public struct EventQueue<Event> {
         return popSkippingCancelled(notAfter: limit)
     }
 
-    @usableFromInline
+    @inlinable
     mutating func popSkippingCancelled(notAfter limit: Int64) -> (time: SimInstant, event: Event)? {
         // Cancelled entries passed over are forgotten only once a live entry after them is taken, so that
         // "sorts after the last entry taken" keeps meaning "still in the heap".
