@@ -14,6 +14,7 @@ enum CommandRegistry {
         ReplayCommand.spec,
         ServeCommand.spec,
         ClientCommand.spec,
+        DSLReferenceCommand.spec,
     ]
 
     static var names: [String] { all.map(\.name) }

@@ -51,14 +51,22 @@ public final class World {
 
     let steps: [ScheduledStep]
     var stepsRun = 0
+    /// The `When` steps, in the order written, and which of them fired.
+    let triggers: [(index: Int, step: Step, event: ProtocolEvent)]
+    var firedTriggers: Set<Int> = []
+    /// How often each protocol event pattern occurred (only kept when the scenario has `When` steps).
+    var triggerCounts: [ProtocolEvent.Kind: Int] = [:]
+    /// Per client: what it did on the wire, for windowed metrics.
+    var observations: [[ClientObservation]] = []
     var monitor: ExpectationMonitor
     /// The invariant checker (SyncChecks), fed after every client and server event.
     public let checker: InvariantChecker
     /// Scroll-ups of the timeline as (client index, chat id, messages), for C6 at the end of the run.
     var scrollUps: [(client: Int, chatId: Int64, messages: Int)] = []
     var violations: [Violation] = []
-    /// The world's last trace records (frames, steps, connections, faults), for violation reports.
-    var traceTail = TraceRing(capacity: Violation.traceTailLength)
+    /// The world's last trace records (frames, steps, connections, faults), for violation reports: the trace window
+    /// and room for the records of one step past a deadline.
+    var traceTail: TraceRing
 
     private var isBusy = false
     private var queuedSocketEvents: [SocketEvent] = []
@@ -96,6 +104,8 @@ public final class World {
         self.options = options
         self.stopsWhenQuiescent = true
         self.runLength = scenario.runLength
+        traceTail = TraceRing(capacity: max(options.traceWindow, 1) + 256)
+        triggers = scenario.triggeredSteps
         do {
             steps = try scenario.schedule()
         } catch {
@@ -129,9 +139,10 @@ public final class World {
             enabled: Set(scenario.checkedInvariants), sampling: checkSampling))
 
         for (index, spec) in scenario.clients.enumerated() {
-            let userId = Int64(index + 1)
-            let token = "token-\(spec.name)"
-            server.addUser(id: userId, name: spec.name, token: token)
+            // A second device logs in as its user (declared earlier or later in the topology).
+            let userId = Int64((indexByName[spec.userName] ?? index) + 1)
+            let token = "token-\(spec.userName)"
+            if spec.user == nil { server.addUser(id: userId, name: spec.name, token: token) }
             let setup = try ClientSetup(spec, token: token)
             guard let profile = LinkProfile.named(spec.profile.rawValue) else {
                 throw WorldError.unknownProfile(spec.profile.rawValue, client: spec.name)
@@ -155,14 +166,22 @@ public final class World {
                 database: database, factory: factory, streams: streams))
             checker.register(client: spec.name, userId: userId, parameters: setup.parameters)
         }
+        // A client (a user's phone or one of its second devices) belongs to the chats its user is a member of.
+        var clientsByUserName: [String: [Int]] = [:]
+        for (index, spec) in scenario.clients.enumerated() {
+            clientsByUserName[spec.userName, default: []].append(index)
+        }
         var chatIdsOfClient = [[Int64]](repeating: [], count: clients.count)
         for name in directory.names {
             let chatId = idByName[name]!
-            let members = directory.members(of: name).compactMap { indexByName[$0] }
+            let memberNames = directory.members(of: name)
+            let members = memberNames.compactMap { indexByName[$0] }.filter { scenario.clients[$0].user == nil }
             server.addChat(id: chatId, members: members.map { Int64($0 + 1) }, now: .start)
             // Chats come in id order, so each client's list stays ascending; a member named twice counts once.
-            for member in members where chatIdsOfClient[member].last != chatId {
-                chatIdsOfClient[member].append(chatId)
+            for memberName in memberNames {
+                for index in clientsByUserName[memberName] ?? [] where chatIdsOfClient[index].last != chatId {
+                    chatIdsOfClient[index].append(chatId)
+                }
             }
         }
         self.chatIdsOfClient = chatIdsOfClient
@@ -176,6 +195,7 @@ public final class World {
                 server.seedHistory(chatId: chatId, sender: members[offset % members.count], texts: [text], now: .start)
             }
         }
+        observations = Array(repeating: [], count: clients.count)
         network.eventHandler = { [unowned self] event in receiveSocketEvent(event) }
     }
 
@@ -246,7 +266,8 @@ public final class World {
     /// After every world step: the eventually-conditions, then queue-drain bookkeeping. (The invariant checker
     /// runs after each core event, see `deliver` and `serverHandle`.)
     func afterStep() {
-        monitor.observe(self)
+        let broken = monitor.observe(self) { [unowned self] in tail(upTo: $0) }
+        for violation in broken { report(violation) }
         noteQueueDrain()
     }
 
@@ -259,7 +280,7 @@ public final class World {
     func report(_ violation: Violation) {
         var violation = violation
         if violation.lastStep == nil { violation.lastStep = steps.lastStep(atOrBefore: violation.time) }
-        if violation.traceTail.isEmpty { violation.traceTail = traceTail.lines }
+        if violation.traceTail.isEmpty { violation.traceTail = tail(upTo: now) }
         record("world", "violation", violation.description)
         violations.append(violation)
     }
