@@ -146,6 +146,7 @@ public struct SyncServer {
     public mutating func handle(_ event: ServerEvent, now: SimInstant) -> [ServerAction] {
         switch event {
         case .connectionOpened(let connection):
+            setUser(nil, of: connection)
             connections[connection] = ConnectionState()
             return []
         case .connectionClosed(let connection):
