@@ -112,9 +112,11 @@ extension InvariantChecker {
     /// T2 and T4: matches newly stored server messages and newly seen task cids.
     func scanServer(_ server: SyncServer, at now: SimInstant) -> [Finding] {
         guard server.stats.messagesStored != scannedMessagesStored else { return [] }
+        // Only the chats that stored a message since the last scan can hold unscanned messages.
+        let touched = server.chatIds(withMessagesStoredAfter: max(0, scannedMessagesStored))
         scannedMessagesStored = server.stats.messagesStored
         var new: [Finding] = []
-        for chatId in server.chatIds {
+        for chatId in touched {
             let messages = server.messages(inChat: chatId)
             let start = scannedCountByChat[chatId] ?? 0
             guard start < messages.count else { continue }

@@ -25,6 +25,16 @@ public struct SyncServer {
     private var pending: [ServerTimerID: PendingRequest] = [:]
     /// Liveness timers: each connection's next idle check.
     private var idleChecks: [ServerTimerID: ServerConnectionID] = [:]
+    // Indexes kept beside the tables above, so that a push, a LOGIN or a checker's scan costs what it touches
+    // rather than the number of users, chats or connections.
+    /// Every chat id, ascending.
+    private var sortedChatIds: [Int64] = []
+    /// The chats each user is a member of (unordered).
+    private var chatIdsByUser: [Int64: [Int64]] = [:]
+    /// The open connections logged in as each user (unordered).
+    private var connectionsByUser: [Int64: [ServerConnectionID]] = [:]
+    /// The chat of every stored message, in store order (`stats.messagesStored` entries).
+    private var chatIdsInStoreOrder: [Int64] = []
     private var nextTimerNumber: Int64 = 1
     private var lastMessageId: Int64 = 0
     private var nextPhotoNumber = 1
@@ -52,7 +62,18 @@ public struct SyncServer {
 
     /// Creates a chat with the given members; its `modified` time is the server time at `now`.
     public mutating func addChat(id: Int64, members: [Int64], now: SimInstant) {
-        chats[id] = ChatRecord(id: id, members: members.sorted(), modified: serverTimeMilliseconds(at: now))
+        if let previous = chats[id] {
+            for member in previous.members { chatIdsByUser[member]?.removeAll { $0 == id } }
+        } else {
+            let index = sortedChatIds.last.map { $0 < id } ?? true
+                ? sortedChatIds.count : sortedChatIds.firstIndex { $0 > id }!
+            sortedChatIds.insert(id, at: index)
+        }
+        let sorted = members.sorted()
+        chats[id] = ChatRecord(id: id, members: sorted, modified: serverTimeMilliseconds(at: now))
+        for (offset, member) in sorted.enumerated() where offset == 0 || sorted[offset - 1] != member {
+            chatIdsByUser[member, default: []].append(id)
+        }
     }
 
     /// Appends messages to a chat without pushing them (seeding history before a run).
@@ -124,7 +145,15 @@ public struct SyncServer {
     }
 
     /// Every chat id, ascending.
-    public var chatIds: [Int64] { chats.keys.sorted() }
+    public var chatIds: [Int64] { sortedChatIds }
+
+    /// The chats that stored a message after the first `count` messages the server stored, ascending, each once.
+    /// - Parameter count: a value `stats.messagesStored` had earlier (0 for every chat with a message).
+    /// - Complexity: O(m log m) for the m messages stored since.
+    public func chatIds(withMessagesStoredAfter count: Int) -> [Int64] {
+        guard count < chatIdsInStoreOrder.count else { return [] }
+        return Set(chatIdsInStoreOrder[max(0, count)...]).sorted()
+    }
 
     /// A chat's members, ascending, or empty for an unknown chat.
     public func members(ofChat chatId: Int64) -> [Int64] { chats[chatId]?.members ?? [] }
@@ -173,9 +202,11 @@ public struct SyncServer {
     public mutating func handle(_ event: ServerEvent, now: SimInstant) -> [ServerAction] {
         switch event {
         case .connectionOpened(let connection):
+            setUser(nil, of: connection)
             connections[connection] = ConnectionState(lastActivity: now)
             return scheduleIdleCheck(connection, at: now)
         case .connectionClosed(let connection):
+            setUser(nil, of: connection)
             connections[connection] = nil
             return []
         case .packetReceived(let packet, let connection):
@@ -193,6 +224,7 @@ public struct SyncServer {
             pending = [:]
             idleChecks = [:]
             connections = [:]
+            connectionsByUser = [:]
             return actions
         }
     }
@@ -210,6 +242,7 @@ public struct SyncServer {
     private mutating func checkIdle(_ connection: ServerConnectionID, now: SimInstant) -> [ServerAction] {
         guard let state = connections[connection], let timeout = knobs.idleTimeout, timeout > .zero else { return [] }
         if now - state.lastActivity >= timeout {
+            setUser(nil, of: connection)
             connections[connection] = nil
             stats.idleConnectionsClosed += 1
             return [.close(connection)]
@@ -290,13 +323,14 @@ public struct SyncServer {
                 fail("login.token", "unknown token")
                 return actions
             }
-            if isOpen { connections[connection]?.userId = id }
+            if isOpen { setUser(id, of: connection) }
             reply(.loginResponse(loginResponse(for: user, request: request, now: now)))
             if isOpen, knobs.replacesOlderSessions {
                 // One live session per (user, device): the new LOGIN replaces older connections of the same device.
                 let device = connections[connection]?.deviceId
                 for other in connections.keys.sorted() where other != connection
                     && connections[other]?.userId == id && connections[other]?.deviceId == device {
+                    setUser(nil, of: other)
                     connections[other] = nil
                     stats.sessionsReplaced += 1
                     actions.append(.close(other))
@@ -501,9 +535,18 @@ public struct SyncServer {
         return ChatsListResponse(chats: summaries, marker: marker)
     }
 
+    /// Records which user an open connection is logged in as (nil: none), keeping `connectionsByUser` in step.
+    private mutating func setUser(_ userId: Int64?, of connection: ServerConnectionID) {
+        guard let state = connections[connection] else { return }
+        if let previous = state.userId { connectionsByUser[previous]?.removeAll { $0 == connection } }
+        connections[connection]?.userId = userId
+        if let userId { connectionsByUser[userId, default: []].append(connection) }
+    }
+
     private func loginResponse(for user: User, request: LoginRequest, now: SimInstant) -> LoginResponse {
-        let changed = chats.values
-            .filter { $0.members.contains(user.id) && $0.modified > request.chatsSync }
+        let memberChats = (chatIdsByUser[user.id] ?? []).compactMap { chats[$0] }
+        let changed = memberChats
+            .filter { $0.modified > request.chatsSync }
             .sorted { ($0.modified, $0.id) > ($1.modified, $1.id) }
         var limit = max(0, request.chatsCount ?? Int.max)
         if let cap = knobs.loginChatsCap { limit = min(limit, cap) }
@@ -512,7 +555,7 @@ public struct SyncServer {
         }
         var contacts: [Contact] = []
         if request.contactsSync <= 0 {
-            let ids = Set(chats.values.filter { $0.members.contains(user.id) }.flatMap(\.members))
+            let ids = Set(memberChats.flatMap(\.members))
                 .subtracting([user.id])
             contacts = ids.sorted().compactMap { users[$0].map { Contact(id: $0.id, name: $0.name) } }
         }
@@ -539,6 +582,7 @@ public struct SyncServer {
         // A seeded message is dated in the past, but the chat changed now.
         chats[chatId]!.modified = max(chats[chatId]!.modified, isSeed ? serverTime : time)
         stats.messagesStored += 1
+        chatIdsInStoreOrder.append(chatId)
         return message
     }
 
@@ -555,12 +599,20 @@ public struct SyncServer {
         _ body: Packet.Body, opcode: Opcode, chatId: Int64, except: Int64?, exceptDevice: String? = nil
     ) -> [ServerAction] {
         guard let members = chats[chatId]?.members else { return [] }
-        var actions: [ServerAction] = []
-        for connection in connections.keys.sorted() {
-            guard let userId = connections[connection]?.userId, members.contains(userId) else { continue }
-            if userId == except, exceptDevice == nil || connections[connection]?.deviceId == exceptDevice {
+        // The members' open connections in connection order (members are sorted, so a repeat is adjacent); the
+        // sender's own connections only when a device is named, and then all but that device's.
+        var targets: [ServerConnectionID] = []
+        for (offset, member) in members.enumerated() where offset == 0 || members[offset - 1] != member {
+            guard member == except else {
+                targets += connectionsByUser[member] ?? []
                 continue
             }
+            guard let exceptDevice else { continue }
+            targets += (connectionsByUser[member] ?? []).filter { connections[$0]?.deviceId != exceptDevice }
+        }
+        targets.sort()
+        var actions: [ServerAction] = []
+        for connection in targets {
             if generator.nextBernoulli(knobs.pushLossProbability) {
                 stats.pushesLost += 1
                 continue

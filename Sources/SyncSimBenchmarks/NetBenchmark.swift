@@ -52,7 +52,7 @@ enum NetBenchmark {
             network.schedule(after: .seconds(Int64(10 + generator.next() % 180)), push)
         }
         let simulated = SimDuration.minutes(minutes)
-        let wall = KernelBenchmark.measure { network.run(until: .start + simulated) }
+        let wall = KernelBenchmark.measure { network.run(until: .start + simulated) }.wallSeconds
         let open = sockets.filter { network.state(of: $0) == .open }.count
         var usage = rusage()
         getrusage(Int32(RUSAGE_SELF.rawValue), &usage)

@@ -17,6 +17,7 @@ let benchmarks: [Benchmark] = [
     FidelityBenchmark.benchmark,
     CatalogBenchmark.benchmark,
     DecodeBenchmark.benchmark,
+    ScaleBenchmark.benchmark,
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())

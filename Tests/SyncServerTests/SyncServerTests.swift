@@ -84,6 +84,41 @@ private func pushes(_ actions: [ServerAction]) -> [(Packet, ServerConnectionID)]
         #expect(sent.map(\.1) == [ServerConnectionID(rawValue: 2)])
     }
 
+    @Test("pushes go to every open connection of the other members, in connection order, until it closes")
+    func pushTargetsAcrossConnections() {
+        var h = Harness()
+        _ = h.connect(7, token: "t-bob")
+        _ = h.connect(1, token: "t-alice")
+        _ = h.connect(4, token: "t-bob")
+        _ = h.connect(5, token: "t-carol")
+        let connections = { (ids: [Int]) in ids.map { ServerConnectionID(rawValue: $0) } }
+        #expect(pushes(h.send("one", cid: 1, on: 1)).map(\.1) == connections([4, 7]))
+        _ = h.server.handle(.connectionClosed(ServerConnectionID(rawValue: 4)), now: h.now)
+        #expect(pushes(h.send("two", cid: 2, on: 1)).map(\.1) == connections([7]))
+        // The same connection logging in again as another user moves its pushes with it.
+        _ = h.request(.login, .login(LoginRequest(token: "t-carol", chatsSync: 0, contactsSync: 0, chatsCount: 100)),
+                      on: 7)
+        #expect(pushes(h.send("three", cid: 3, on: 1)).isEmpty)
+        #expect(pushes(h.send("four", cid: 4, chat: 200, on: 1)).map(\.1) == connections([5, 7]))
+        _ = h.server.handle(.restart, now: h.now)
+        _ = h.connect(2, token: "t-alice")
+        #expect(pushes(h.send("five", cid: 5, chat: 200, on: 2)).isEmpty)
+    }
+
+    @Test("the chats that stored messages since a count come once each, ascending")
+    func chatsWithMessagesStoredAfter() {
+        var h = Harness()
+        _ = h.connect(1, token: "t-alice")
+        #expect(h.server.chatIds(withMessagesStoredAfter: 0).isEmpty)
+        _ = h.send("a", cid: 1, chat: 200)
+        _ = h.send("b", cid: 2, chat: 100)
+        _ = h.send("c", cid: 3, chat: 200)
+        #expect(h.server.chatIds == [100, 200])
+        #expect(h.server.chatIds(withMessagesStoredAfter: 0) == [100, 200])
+        #expect(h.server.chatIds(withMessagesStoredAfter: 2) == [200])
+        #expect(h.server.chatIds(withMessagesStoredAfter: 3).isEmpty)
+    }
+
     @Test("LOGIN lists the chats changed since chatsSync, each with its last message, and the server time")
     func loginDiff() {
         var h = Harness()

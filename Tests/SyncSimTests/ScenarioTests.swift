@@ -88,6 +88,20 @@ import Testing
         #expect(Self.sample.chatNames == ["team", "alice+bob"])
     }
 
+    @Test("the chat directory resolves names and members as the scenario does, the first declaration winning")
+    func chatDirectory() {
+        var scenario = Self.sample
+        scenario.chats.append(ChatSpec(name: "team", members: ["bob"]))
+        scenario.chats.append(ChatSpec(name: "pair", members: ["bob", "alice", "bob"]))
+        let directory = scenario.chatDirectory()
+        #expect(directory.names == scenario.chatNames)
+        #expect(directory.names == ["team", "pair", "alice+bob"])
+        for name in directory.names + ["alice+bob+carol", "nobody"] {
+            #expect(directory.members(of: name) == scenario.members(of: name), "\(name)")
+        }
+        #expect(directory.members(of: "team") == ["alice", "bob"])
+    }
+
     @Test("no Invariants line means every invariant is checked")
     func defaultInvariants() {
         let scenario = Scenario("bare", summary: "s", seeds: [1]) { Client("a", profile: .wifi) }

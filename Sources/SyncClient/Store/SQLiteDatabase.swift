@@ -26,6 +26,10 @@ public final class SQLiteDatabase {
         }
     }
 
+    /// Bytes SQLite holds on the heap now, over every database in the process (`sqlite3_memory_used`): page
+    /// caches, schemas and prepared statements. For memory reports (`syncsim-bench scale`).
+    public static var processMemoryUsedBytes: Int { Int(sqlite3_memory_used()) }
+
     deinit {
         for statement in statements.values { sqlite3_finalize(statement) }
         sqlite3_close_v2(handle)

@@ -42,6 +42,12 @@ extension Scenario {
         }
         let clientNames = Set(clients.map(\.name))
         let users = Set(userNames)
+        // Names resolve through dictionaries built once: validation stays linear in the scenario's size.
+        let directory = chatDirectory()
+        var userNameByClient: [String: String] = [:]
+        for client in clients where userNameByClient[client.name] == nil {
+            userNameByClient[client.name] = client.userName
+        }
         for chat in chats {
             for member in chat.members where !users.contains(member) {
                 problem("chat '\(chat.name)': member '\(member)' is not a client\(Self.choices(userNames))",
@@ -49,7 +55,7 @@ extension Scenario {
             }
         }
         for seed in server.history {
-            for member in members(of: seed.chat) where !users.contains(member) {
+            for member in directory.members(of: seed.chat) where !users.contains(member) {
                 problem("history for chat '\(seed.chat)': member '\(member)' is not a client"
                         + Self.choices(userNames), server.location)
             }
@@ -62,9 +68,8 @@ extension Scenario {
             }
         }
         func checkChat(_ chat: String, _ location: SourceLocation) {
-            let members = members(of: chat)
-            let known = chatNames.filter { $0 != chat }
-            for member in members where !users.contains(member) {
+            for member in directory.members(of: chat) where !users.contains(member) {
+                let known = directory.names.filter { $0 != chat }
                 problem("chat '\(chat)': member '\(member)' is not a client\(Self.choices(userNames))"
                         + (known.isEmpty ? "" : "; chats: \(known.joined(separator: ", "))"), location)
             }
@@ -100,9 +105,10 @@ extension Scenario {
             }
             if let chat = action.chat {
                 checkChat(chat, step.location)
-                if let client = action.client, clientNames.contains(client), !isMember(client, of: chat) {
+                if let client = action.client, let user = userNameByClient[client],
+                   !directory.members(of: chat).contains(user) {
                     problem("'\(client)' is not a member of chat '\(chat)'; members: "
-                            + members(of: chat).joined(separator: ", "), step.location)
+                            + directory.members(of: chat).joined(separator: ", "), step.location)
                 }
             }
             if case .check(let condition) = action { checkCondition(condition, step.location) }

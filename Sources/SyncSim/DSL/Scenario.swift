@@ -120,19 +120,33 @@ public struct Scenario: Sendable {
     public var stepLabels: [String] { steps.compactMap(\.label) }
 
     /// The members of `chat`: the declared ones, or the `+`-separated names of an undeclared chat.
+    /// - Complexity: O(declared chats); resolve many names through one `chatDirectory()` instead.
     public func members(of chat: String) -> [String] {
         if let declared = chats.first(where: { $0.name == chat }) { return declared.members }
-        return chat.split(separator: "+", omittingEmptySubsequences: false).map(String.init)
+        return Self.implicitMembers(of: chat)
     }
 
     /// Every chat the scenario mentions (declared, seeded with history, or used by a step), in first-mention order.
+    /// - Complexity: O(chats + history seeds + steps).
     public var chatNames: [String] {
         var names: [String] = []
-        func add(_ name: String) { if !names.contains(name) { names.append(name) } }
+        var seen: Set<String> = []
+        func add(_ name: String) { if seen.insert(name).inserted { names.append(name) } }
         chats.forEach { add($0.name) }
         server.history.forEach { add($0.chat) }
-        steps.compactMap(\.action.chat).forEach(add)
+        for step in steps {
+            if let chat = step.action.chat { add(chat) }
+        }
         return names
+    }
+
+    /// The chat names and their members, resolved once, for code that looks up many (the world, validation).
+    /// - Complexity: O(chats + history seeds + steps); each lookup in the result is then O(1) on average.
+    public func chatDirectory() -> ChatDirectory { ChatDirectory(self) }
+
+    /// The `+`-separated names of an undeclared chat (`"alice+bob"`).
+    static func implicitMembers(of chat: String) -> [String] {
+        chat.split(separator: "+", omittingEmptySubsequences: false).map(String.init)
     }
 
     /// The same scenario with every client running `mutant` (the `--mutant` option).
@@ -145,5 +159,29 @@ public struct Scenario: Sendable {
         }
         for index in copy.clients.indices { copy.clients[index].mutant = mutant }
         return copy
+    }
+}
+
+/// A scenario's chats resolved once: every chat name in first-mention order (`Scenario.chatNames`) and each chat's
+/// members (`Scenario.members(of:)`), by name.
+public struct ChatDirectory: Sendable {
+    /// Every chat the scenario mentions, in first-mention order.
+    public let names: [String]
+    /// The members of each declared chat (the first declaration of a name, as `members(of:)` reads it).
+    private let declaredMembers: [String: [String]]
+
+    /// Resolves the chats of `scenario`.
+    /// - Complexity: O(chats + history seeds + steps).
+    public init(_ scenario: Scenario) {
+        names = scenario.chatNames
+        var declared: [String: [String]] = [:]
+        for chat in scenario.chats where declared[chat.name] == nil { declared[chat.name] = chat.members }
+        declaredMembers = declared
+    }
+
+    /// The members of `chat`, as `Scenario.members(of:)` gives them.
+    /// - Complexity: O(1) on average for a declared chat; O(length of the name) for an implicit one.
+    public func members(of chat: String) -> [String] {
+        declaredMembers[chat] ?? Scenario.implicitMembers(of: chat)
     }
 }

@@ -21,8 +21,7 @@ extension World {
         let name = clients[index].name
         if case .packetReceived = event { report(checker.observeClientEvent(client: name, event: event, at: now)) }
         let actions = clients[index].engine.handle(event, now: now)
-        clients[index].cachedView = nil
-        clients[index].cachedPendingTasks = nil
+        engineChanged(index)
         report(checker.observeClientActions(client: name, actions: actions, at: now))
         report(checker.afterClientEvent(client: name, server: server, at: now, view: { view(index) }))
         for action in actions { perform(action, client: index, generation: generation) }
@@ -183,6 +182,7 @@ extension World {
         clients[index].sockets = []
         clients[index].generation += 1
         clients[index].rebuildEngine()
+        engineChanged(index)
         deliver(index, generation: clients[index].generation, .start)
     }
 

@@ -142,10 +142,29 @@ extension World: WorldProbe {
         return count
     }
 
+    /// Forgets client `index`'s cached view after its engine changed, and queues it for the next pending-task count.
+    func engineChanged(_ index: Int) {
+        clients[index].cachedView = nil
+        clients[index].cachedPendingTasks = nil
+        if !pendingTasks.needsRecount[index] {
+            pendingTasks.needsRecount[index] = true
+            pendingTasks.clientsToRecount.append(index)
+        }
+    }
+
     /// Tracks when the task queues first held work and when they last became empty (`taskQueueDrainMilliseconds`).
+    ///
+    /// The total is kept up to date from the clients whose engine changed since the last call, so a world step costs
+    /// what it touched, not the number of clients.
     func noteQueueDrain() {
-        var pending = 0
-        for index in clients.indices { pending += pendingTaskCount(index) }
+        for index in pendingTasks.clientsToRecount {
+            let count = pendingTaskCount(index)
+            pendingTasks.total += count - pendingTasks.counted[index]
+            pendingTasks.counted[index] = count
+            pendingTasks.needsRecount[index] = false
+        }
+        pendingTasks.clientsToRecount.removeAll(keepingCapacity: true)
+        let pending = pendingTasks.total
         if pending > 0 {
             if queueDrainStart == nil { queueDrainStart = now }
             queueDrainEnd = nil

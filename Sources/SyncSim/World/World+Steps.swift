@@ -160,7 +160,7 @@ extension World {
         if var reference = clients[index].engine as? ReferenceClient {
             reference.skewDeviceClock(by: offset)
             clients[index].engine = reference
-            clients[index].cachedView = nil
+            engineChanged(index)
         }
     }
 }

@@ -73,6 +73,8 @@ public final class World {
     /// Bytes LZ4 saved on frames clients sent (up) and the server sent (down).
     var compressionSavedUp = 0
     var compressionSavedDown = 0
+    /// Pending tasks over all clients, kept incrementally (see `noteQueueDrain`).
+    var pendingTasks = PendingTaskTally(clientCount: 0)
     var queueDrainStart: SimInstant?
     var queueDrainEnd: SimInstant?
     var hasRun = false
@@ -122,9 +124,11 @@ public final class World {
         var indexByName: [String: Int] = [:]
         for (index, spec) in scenario.clients.enumerated() { indexByName[spec.name] = index }
         clientIndexByName = indexByName
+        // Chat names and members are resolved once: the world is built in time linear in the scenario's size.
+        let directory = scenario.chatDirectory()
         var idByName: [String: Int64] = [:]
         var nameById: [Int64: String] = [:]
-        for (index, name) in scenario.chatNames.enumerated() {
+        for (index, name) in directory.names.enumerated() {
             idByName[name] = Int64(index + 1)
             nameById[Int64(index + 1)] = name
         }
@@ -162,16 +166,26 @@ public final class World {
                 database: database, factory: factory, streams: streams))
             checker.register(client: spec.name, userId: userId, parameters: setup.parameters)
         }
-        for name in scenario.chatNames {
-            let members = scenario.members(of: name).compactMap { indexByName[$0] }.filter {
-                scenario.clients[$0].user == nil
+        // A client (a user's phone or one of its second devices) belongs to the chats its user is a member of.
+        var clientsByUserName: [String: [Int]] = [:]
+        for (index, spec) in scenario.clients.enumerated() {
+            clientsByUserName[spec.userName, default: []].append(index)
+        }
+        var chatIdsOfClient = [[Int64]](repeating: [], count: clients.count)
+        for name in directory.names {
+            let chatId = idByName[name]!
+            let memberNames = directory.members(of: name)
+            let members = memberNames.compactMap { indexByName[$0] }.filter { scenario.clients[$0].user == nil }
+            server.addChat(id: chatId, members: members.map { Int64($0 + 1) }, now: .start)
+            // Chats come in id order, so each client's list stays ascending; a member named twice counts once.
+            for memberName in memberNames {
+                for index in clientsByUserName[memberName] ?? [] where chatIdsOfClient[index].last != chatId {
+                    chatIdsOfClient[index].append(chatId)
+                }
             }
-            server.addChat(id: idByName[name]!, members: members.map { Int64($0 + 1) }, now: .start)
         }
-        chatIdsOfClient = clients.indices.map { index in
-            scenario.chatNames.filter { scenario.isMember(scenario.clients[index].name, of: $0) }
-                .map { idByName[$0]! }
-        }
+        self.chatIdsOfClient = chatIdsOfClient
+        pendingTasks = PendingTaskTally(clientCount: clients.count)
         for seedHistory in scenario.server.history {
             guard let chatId = idByName[seedHistory.chat] else { continue }
             let members = server.members(ofChat: chatId)
@@ -305,5 +319,20 @@ public final class World {
             try FileManager.default.removeItem(atPath: path)
         }
         return try ClientDatabase.open(path: path)
+    }
+}
+
+/// The world's running count of pending tasks: per client the count last added in, and the clients whose engine
+/// changed since (every client at first).
+struct PendingTaskTally {
+    var total = 0
+    var counted: [Int]
+    var needsRecount: [Bool]
+    var clientsToRecount: [Int]
+
+    init(clientCount: Int) {
+        counted = Array(repeating: 0, count: clientCount)
+        needsRecount = Array(repeating: true, count: clientCount)
+        clientsToRecount = Array(0..<clientCount)
     }
 }
