@@ -98,6 +98,7 @@ import Testing
                 }
                 #expect(linkDown.isEmpty && clogged.isEmpty && offline.isEmpty, "seed \(seed)")
                 #expect(backgrounded.isEmpty, "seed \(seed)")
+                #expect(scenario.unhealedFaults.isEmpty, "seed \(seed): \(scenario.unhealedFaults)")
                 if generated.checksLiveness {
                     #expect(!capped, "seed \(seed): LOGIN still capped in the tail")
                     #expect(scenario.checkedInvariants == InvariantID.allCases)

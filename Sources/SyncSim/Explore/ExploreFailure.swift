@@ -27,7 +27,9 @@ public struct ExploreFailure: Sendable {
     public static func shrinking(_ outcome: ExploreOutcome, mutant: String?, maxRuns: Int) -> ExploreFailure {
         let first = outcome.result.violations.first { $0.check != .determinism } ?? outcome.result.violations[0]
         guard maxRuns > 0 else { return ExploreFailure(outcome: outcome, check: first.check, shrunk: nil, shrinkRuns: 0) }
-        let shrinker = Shrinker(executor: WorldExecutor(), options: RunOptions(mutant: mutant), maxRuns: maxRuns)
+        // A generated scenario heals every fault before its quiet tail; candidates must too (`HealedOnlyExecutor`).
+        let shrinker = Shrinker(
+            executor: HealedOnlyExecutor(WorldExecutor()), options: RunOptions(mutant: mutant), maxRuns: maxRuns)
         guard var reduced = shrinker.shrink(outcome.exploreCase.scenario, seed: outcome.seed, target: first.check)
         else {
             return ExploreFailure(outcome: outcome, check: first.check, shrunk: nil, shrinkRuns: maxRuns)

@@ -12,7 +12,9 @@ extension World {
         case .scroll(_, let chat, let direction, let messages):
             guard let index, let chatId = chatId(chat) else { return }
             if view(index).openChatId != chatId { user(index, .openChat(chatId)) }
-            if direction == .up { scrollUps.append((index, chatId, messages)) }
+            if direction == .up {
+                scrollUps.append((index, chatId, messages, server.messages(inChat: chatId).count))
+            }
             user(index, direction == .up ? .scrollUp(messages: messages) : .scrollDown(messages: messages))
         case .sendText(_, let chat, let text):
             guard let index, let chatId = chatId(chat) else { return }

@@ -54,8 +54,9 @@ public final class World {
     var monitor: ExpectationMonitor
     /// The invariant checker (SyncChecks), fed after every client and server event.
     public let checker: InvariantChecker
-    /// Scroll-ups of the timeline as (client index, chat id, messages), for C6 at the end of the run.
-    var scrollUps: [(client: Int, chatId: Int64, messages: Int)] = []
+    /// Scroll-ups of the timeline as (client index, chat id, messages, server messages in the chat then), for C6 at
+    /// the end of the run.
+    var scrollUps: [(client: Int, chatId: Int64, messages: Int, serverCount: Int)] = []
     var violations: [Violation] = []
     /// The world's last trace records (frames, steps, connections, faults), for violation reports.
     var traceTail = TraceRing(capacity: Violation.traceTailLength)
