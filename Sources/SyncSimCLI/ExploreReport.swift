@@ -81,7 +81,11 @@ struct ExploreReport {
         var line = "\(outcomes.count) runs (seeds \(seedBase)..\(seedBase &+ UInt64(max(0, outcomes.count - 1)))), "
             + "\(simulatedHours) simulated hours, \(coverage.events) events: \(coverage.failedRuns) failed, "
             + "\(groups.count) distinct"
-        if let mutant = command.mutant { line += "; mutant \(mutant)" }
+        if let mutant = command.mutant {
+            let shared = outcomes.count(where: \.referenceAlsoFailed)
+            line += "; mutant \(mutant)"
+            if shared > 0 { line += " (\(shared) run(s) also broke checks with the reference engine, not counted)" }
+        }
         line += command.usesSwarm ? "; swarm" : "; no swarm"
         return line
     }

@@ -15,7 +15,8 @@ public struct ExploreCase: Sendable {
     public var enabledKinds: [ExploreKind]
     /// Where the quiet tail starts: no step runs at or after it, and every fault has ended by then.
     public var quietTailStart: SimDuration
-    /// Whether the run checks liveness: false only for a login-storm run, where no LOGIN ever succeeds.
+    /// Whether the run checks liveness: false only for a login-storm run, where no LOGIN ever succeeds. (A run
+    /// with `CapLogin` checks C6 and T5 but not V1: a capped LOGIN loses chats by design of the protocol.)
     public var checksLiveness: Bool
 
     /// Creates a generated case; `ExploreGenerator.generate(seed:)` is the usual way to get one.

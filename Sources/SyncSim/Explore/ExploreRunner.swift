@@ -15,7 +15,20 @@ public struct ExploreRunner: Sendable {
     }
 
     /// Generates the case of `seed` and runs it with `seed` as its run seed.
+    ///
+    /// With a mutant, a failed run is run again with the reference engine, and only violations of checks the
+    /// reference run holds are kept: a check the reference engine breaks too is its defect, not the mutant's.
     public func run(seed: UInt64) -> ExploreOutcome {
+        var outcome = run(seed: seed, mutant: mutant)
+        guard mutant != nil, outcome.hasFailed else { return outcome }
+        let reference = run(seed: seed, mutant: nil).result
+        let before = outcome.result.violations.count
+        outcome.result.violations.removeAll { violation in reference.violations.contains { $0.check == violation.check } }
+        outcome.referenceAlsoFailed = outcome.result.violations.count < before
+        return outcome
+    }
+
+    private func run(seed: UInt64, mutant: String?) -> ExploreOutcome {
         let generated = generator.generate(seed: seed)
         let options = RunOptions(mutant: mutant)
         let result: RunResult
@@ -44,6 +57,9 @@ public struct ExploreOutcome: Sendable {
     public var simulated: SimDuration
     /// Kernel events the run processed.
     public var events: Int
+    /// With a mutant: whether the reference engine broke some of the same checks on this seed (those violations
+    /// were dropped from `result`).
+    public var referenceAlsoFailed = false
 
     /// Creates an outcome of `exploreCase`'s run.
     public init(exploreCase: ExploreCase, result: RunResult, simulated: SimDuration, events: Int) {

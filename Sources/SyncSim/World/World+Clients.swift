@@ -153,11 +153,10 @@ extension World {
         let name = clients[index].name
         record(name, crash ? "crash" : "restart", "generation=\(clients[index].generation + 1)")
         reportBytes(index)
-        var before = view(index)
-        // A suspended app's timers are stopped, so its requests cannot time out: P3 has nothing to judge until the
-        // app runs again, and a suspended app is killed without running (found by `syncsim explore`).
-        if clients[index].isSuspended { before.inFlightRequests = [] }
-        report(checker.appWillRestart(client: name, view: before, server: server, at: now))
+        // A suspended app's timers are stopped, so its requests cannot time out before it is killed (found by
+        // `syncsim explore`).
+        report(checker.appWillRestart(client: name, view: view(index), server: server, at: now,
+                                      isSuspended: clients[index].isSuspended))
         if crash { clients[index].database.crash() }
         clients[index].previousMetrics.append(clients[index].engine.metrics)
         for handle in clients[index].timers.values { network.cancel(handle) }

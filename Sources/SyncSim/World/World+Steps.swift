@@ -8,10 +8,14 @@ extension World {
         switch action {
         case .openChat(_, let chat):
             guard let index, let chatId = chatId(chat) else { return }
+            leaveScrolls(of: index, except: chatId)
             user(index, .openChat(chatId))
         case .scroll(_, let chat, let direction, let messages):
             guard let index, let chatId = chatId(chat) else { return }
-            if view(index).openChatId != chatId { user(index, .openChat(chatId)) }
+            if view(index).openChatId != chatId {
+                leaveScrolls(of: index, except: chatId)
+                user(index, .openChat(chatId))
+            }
             if direction == .up {
                 scrollUps.append((index, chatId, messages, server.messages(inChat: chatId).count))
             }
@@ -27,9 +31,9 @@ extension World {
         case .foreground:
             if let index { foreground(index) }
         case .restartApp:
-            if let index { restartApp(index, crash: false) }
+            if let index { leaveScrolls(of: index, except: nil); restartApp(index, crash: false) }
         case .crashApp:
-            if let index { restartApp(index, crash: true) }
+            if let index { leaveScrolls(of: index, except: nil); restartApp(index, crash: true) }
         case .linkDown(_, let mode):
             guard let index else { return }
             network.inject(.down(resetting: mode == .withReset ? .bothSides : .none), on: clients[index].host)
@@ -81,6 +85,12 @@ extension World {
             guard let index else { return }
             skewClock(index, by: offset)
         }
+    }
+
+    /// The user left the chats other than `chatId` (opened another, or the app restarted): a scroll there stopped,
+    /// so C6 no longer applies to it (found by `syncsim explore`).
+    private func leaveScrolls(of index: Int, except chatId: Int64?) {
+        scrollUps.removeAll { $0.client == index && $0.chatId != chatId }
     }
 
     private func user(_ index: Int, _ action: UserAction) {
