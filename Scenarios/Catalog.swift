@@ -38,6 +38,9 @@ public enum Catalog {
         halfOpenSwitchThenRestart,
         loginRejectedBackoffGrows,
         pushBeforeCatchUp,
+        // Found by `syncsim explore`
+        exploreScrollWhileOpening,
+        exploreHandoverToOfflineMidUpload,
         // For parameter sweeps
         openAndScrollToStart,
         idleOnLossyLink,
