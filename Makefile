@@ -1,6 +1,9 @@
 # SyncSim: two commands do all set-up on a fresh Debian machine.
 #   make run   installs missing apt packages, builds in release mode, runs the main job
 #   make test  installs missing apt packages, runs the test suite
+# and, to use the tools from anywhere:
+#   make install PREFIX=~/.local   puts syncsim and syncsim-bench in PREFIX/bin (default /usr/local)
+#   make wireshark-plugin          puts the SyncSim dissector in Wireshark's personal Lua plugin folder
 # Without root and with packages missing, both print the exact apt-get line and exit non-zero.
 
 APT_PACKAGES := pkg-config liblz4-dev libmsgpack-dev libsqlite3-dev libpcap-dev tshark tcpdump
@@ -11,7 +14,7 @@ RUN_ARGS ?= $(MAIN_RUN_ARGS)
 # The main job's explore pass (runs only when RUN_ARGS is the default; `make run EXPLORE_ARGS=` skips it).
 EXPLORE_ARGS ?= explore --budget 20s --jobs 2
 
-.PHONY: run test build deps bench clean
+.PHONY: run test build deps bench clean install wireshark-plugin
 
 deps:
 	@bash scripts/ensure-apt-packages.sh $(APT_PACKAGES)
@@ -27,14 +30,35 @@ ifneq ($(strip $(EXPLORE_ARGS)),)
 endif
 endif
 
+# Failures and a one-line summary; the whole swift test output goes to .build/test-output.log.
 test: deps
-	$(SWIFT) test
+	@SWIFT="$(SWIFT)" bash scripts/swift-test-summary.sh
 
 # `make bench BENCH=wire` runs another benchmark (`syncsim-bench --help` lists them).
 BENCH ?= catalog
 
 bench: deps
 	$(SWIFT) run -c release syncsim-bench $(BENCH)
+
+# `make install PREFIX=DIR` copies the release executables to DIR/bin; put DIR/bin on the PATH. After adding a
+# scenario, run it again (the catalog is compiled into the executable).
+PREFIX ?= /usr/local
+
+install: deps
+	$(SWIFT) build -c release --product syncsim
+	$(SWIFT) build -c release --product syncsim-bench
+	mkdir -p "$(PREFIX)/bin"
+	install -m 755 "$$($(SWIFT) build -c release --show-bin-path)/syncsim" "$(PREFIX)/bin/syncsim"
+	install -m 755 "$$($(SWIFT) build -c release --show-bin-path)/syncsim-bench" "$(PREFIX)/bin/syncsim-bench"
+	@case ":$$PATH:" in *":$(PREFIX)/bin:"*) ;; *) echo "note: $(PREFIX)/bin is not on your PATH; add it, e.g. export PATH=\"$(PREFIX)/bin:\$$PATH\"";; esac
+
+# Wireshark reads Lua plugins from its personal plugin folder (Help > About > Folders); tshark too.
+WIRESHARK_PLUGIN_DIR ?= $(HOME)/.local/lib/wireshark/plugins
+
+wireshark-plugin:
+	mkdir -p "$(WIRESHARK_PLUGIN_DIR)"
+	install -m 644 tools/wireshark/syncsim.lua "$(WIRESHARK_PLUGIN_DIR)/syncsim.lua"
+	@echo "installed $(WIRESHARK_PLUGIN_DIR)/syncsim.lua; try: tshark -r run.pcapng -Y syncsim"
 
 clean:
 	$(SWIFT) package clean

@@ -1,6 +1,6 @@
 // swift-tools-version: 6.0
 // SyncSim: a deterministic network simulator and protocol test bench for a messenger's sync protocol.
-// Module map and dependency directions: README.md ("Layout"). Dependencies point down this list only.
+// Module map and dependency directions: docs/commands.md ("Layout"). Dependencies point down this list only.
 import PackageDescription
 
 /// Settings every Swift target shares. `InternalImportsByDefault` is left off: it would force
@@ -15,6 +15,8 @@ let package = Package(
         .executable(name: "syncsim", targets: ["syncsim"]),
         .executable(name: "syncsim-bench", targets: ["SyncSimBenchmarks"]),
         .library(name: "SyncSim", targets: ["SyncSim"]),
+        // For a user's package: `@Test(arguments: Catalog.all.seedCases)`; re-exports SyncSim and the catalog.
+        .library(name: "SyncSimTesting", targets: ["SyncSimTesting"]),
     ],
     targets: [
         // C libraries from Debian's -dev packages, each wrapped by exactly one Swift file or folder.
@@ -37,6 +39,7 @@ let package = Package(
         ),
         .target(name: "Scenarios", dependencies: ["SyncSim"], path: "Scenarios", swiftSettings: swiftSettings),
         .target(name: "SyncSimCLI", dependencies: ["SyncSim", "Scenarios"], swiftSettings: swiftSettings),
+        .target(name: "SyncSimTesting", dependencies: ["SyncSim", "Scenarios"], swiftSettings: swiftSettings),
         .executableTarget(name: "syncsim", dependencies: ["SyncSimCLI"], swiftSettings: swiftSettings),
         .executableTarget(
             name: "SyncSimBenchmarks",
@@ -67,5 +70,6 @@ let package = Package(
         .testTarget(name: "SyncTraceTests", dependencies: ["SyncTrace", "SimCore"], swiftSettings: swiftSettings),
         .testTarget(name: "SyncSimTests", dependencies: ["SyncSim", "Scenarios"], swiftSettings: swiftSettings),
         .testTarget(name: "SyncSimCLITests", dependencies: ["SyncSimCLI"], swiftSettings: swiftSettings),
+        .testTarget(name: "SyncSimTestingTests", dependencies: ["SyncSimTesting"], swiftSettings: swiftSettings),
     ]
 )

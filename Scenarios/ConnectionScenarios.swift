@@ -7,7 +7,8 @@ extension Catalog {
     public static let serverRestart = Scenario(
         "server-restart",
         summary: "the server restarts while sends are in flight; every message lands exactly once",
-        seeds: [201, 202]
+        seeds: [201, 202],
+        tags: [.connection]
     ) {
         Server(history: ["alice+bob": 50])
         Client("alice", profile: .threeG)
@@ -34,7 +35,8 @@ extension Catalog {
     public static let halfOpenConnection = Scenario(
         "half-open-connection",
         summary: "a half-open connection is noticed by timeout or ping; the client reconnects, sends and catches up",
-        seeds: [211, 212]
+        seeds: [211, 212],
+        tags: [.connection]
     ) {
         Server()
         Client("alice", profile: .threeG, parameters: ["requestTimeout": .duration(.seconds(60))])
@@ -58,7 +60,8 @@ extension Catalog {
     public static let seqWrapLongPending = Scenario(
         "seq-wrap-long-pending",
         summary: "seq wraps at 65536 while an old request is pending; no seq is reused and responses match",
-        seeds: [221, 222]
+        seeds: [221, 222],
+        tags: [.connection]
     ) {
         Server(history: ["alice+bob": 100])
         Client(
@@ -87,7 +90,8 @@ extension Catalog {
     public static let wifiToEdgeHandover = Scenario(
         "wifi-to-edge-handover",
         summary: "a Wi-Fi to EDGE handover mid photo upload; the upload and the texts behind it are delivered",
-        seeds: [231, 232]
+        seeds: [231, 232],
+        tags: [.connection]
     ) {
         Server()
         Client("alice", profile: .wifi)
@@ -108,7 +112,8 @@ extension Catalog {
     public static let clockSkewLastSync = Scenario(
         "clock-skew-last-sync",
         summary: "a device clock three hours behind never becomes last-sync; reconnect still catches up",
-        seeds: [241, 242]
+        seeds: [241, 242],
+        tags: [.connection]
     ) {
         Server()
         Client("alice", profile: .threeG)

@@ -10,7 +10,8 @@ extension Catalog {
     public static let backgroundBeyondLoginWindow = Scenario(
         "background-beyond-login-window",
         summary: "backgrounded while a peer sends more than a LOGIN window; resume shows a gap that scrolling fills",
-        seeds: [301, 302, 303]
+        seeds: [301, 302, 303],
+        tags: [.fieldBug, .history]
     ) {
         Server(history: ["alice+bob": 50])
         Client("alice", profile: .threeG, parameters: ["historyPageSize": 40])
@@ -36,7 +37,8 @@ extension Catalog {
     public static let messagesWhileSocketDown = Scenario(
         "messages-while-socket-down",
         summary: "messages sent while the socket is down and right after reconnect; last-sync never from a live push",
-        seeds: [311, 312]
+        seeds: [311, 312],
+        tags: [.fieldBug, .history]
     ) {
         Server()
         Client("alice", profile: .edge)
@@ -63,7 +65,8 @@ extension Catalog {
     public static let resendWhileFirstCopyQueued = Scenario(
         "resend-while-first-copy-queued",
         summary: "a re-send while the first copy is still queued in the network yields one message",
-        seeds: [321, 322]
+        seeds: [321, 322],
+        tags: [.fieldBug, .sending]
     ) {
         Server()
         Client("alice", profile: .edge, parameters: ["requestTimeout": .duration(.seconds(20))])
@@ -84,7 +87,8 @@ extension Catalog {
     public static let responseLostAfterStore = Scenario(
         "response-lost-after-store",
         summary: "the server stores a message but its response is lost; timeout, retry, still one message",
-        seeds: [331, 332]
+        seeds: [331, 332],
+        tags: [.fieldBug, .sending]
     ) {
         Server()
         Client("alice", profile: .threeG)
@@ -105,7 +109,8 @@ extension Catalog {
     public static let offlineSendsInOrder = Scenario(
         "offline-sends-in-order",
         summary: "offline sends a, b, c, d reach the server in order",
-        seeds: [341, 342, 343]
+        seeds: [341, 342, 343],
+        tags: [.fieldBug, .sending]
     ) {
         Server(parameters: ["processingJitter": .duration(.milliseconds(300))])
         Client("alice", profile: .edgeLossy)
@@ -129,7 +134,8 @@ extension Catalog {
     public static let weakLinkSendOrder = Scenario(
         "weak-link-send-order",
         summary: "A sent on a weak link, then B a moment later: the server has A before B",
-        seeds: [351, 352, 353]
+        seeds: [351, 352, 353],
+        tags: [.fieldBug, .sending]
     ) {
         Server(parameters: ["processingJitter": .duration(.seconds(1))])
         Client("alice", profile: .twoGRural)
@@ -150,7 +156,8 @@ extension Catalog {
     public static let stuckSendFlushesAfterHandover = Scenario(
         "stuck-send-flushes-after-handover",
         summary: "a send stuck on a dying link flushes after a Wi-Fi to EDGE switch, without restart",
-        seeds: [361, 362]
+        seeds: [361, 362],
+        tags: [.fieldBug, .connection]
     ) {
         Server()
         Client("alice", profile: .wifi)
@@ -175,7 +182,8 @@ extension Catalog {
     public static let halfOpenSwitchThenRestart = Scenario(
         "half-open-switch-then-restart",
         summary: "half-open on a network switch, then an app restart: unsent messages survive and are sent",
-        seeds: [371, 372]
+        seeds: [371, 372],
+        tags: [.fieldBug, .connection]
     ) {
         Server()
         Client("alice", profile: .wifi)
@@ -203,6 +211,7 @@ extension Catalog {
         "login-rejected-backoff-grows",
         summary: "LOGIN rejected repeatedly; reconnect backoff keeps growing instead of resetting on connect",
         seeds: [381, 382],
+        tags: [.fieldBug, .connection],
         runLength: .minutes(6)
     ) {
         Server()
@@ -225,7 +234,8 @@ extension Catalog {
     public static let pushBeforeCatchUp = Scenario(
         "push-before-catch-up",
         summary: "a live push arrives before catch-up after reconnect; catch-up still fetches the messages before it",
-        seeds: [391, 392]
+        seeds: [391, 392],
+        tags: [.fieldBug, .history]
     ) {
         Server(history: ["alice+bob": 30])
         Client("alice", profile: .threeG)

@@ -8,7 +8,8 @@ extension Catalog {
     public static let historyGapAfterLogin = Scenario(
         "history-gap-after-login",
         summary: "the last message changed while offline: a gap opens after login and scrolling fills it",
-        seeds: [101, 102, 103]
+        seeds: [101, 102, 103],
+        tags: [.history]
     ) {
         Server(history: ["alice+bob": 200])
         Client("alice", profile: .threeG, parameters: ["historyPageSize": 30])
@@ -34,6 +35,7 @@ extension Catalog {
         "scroll-through-gaps-to-start",
         summary: "scrolling to the top crosses several gaps and ends with one chunk from the start of history",
         seeds: [111, 112],
+        tags: [.history],
         runLength: .minutes(15)
     ) {
         Server(history: ["alice+bob": 300])
@@ -64,7 +66,8 @@ extension Catalog {
     public static let duplicatedAndLostPushes = Scenario(
         "duplicated-and-lost-pushes",
         summary: "lost and duplicated pushes leave no duplicate in the cache and sync restores the lost ones",
-        seeds: [121, 122, 123]
+        seeds: [121, 122, 123],
+        tags: [.history]
     ) {
         Server()
         Client("alice", profile: .threeG)
@@ -93,6 +96,7 @@ extension Catalog {
         "group-chat-100-mixed",
         summary: "a 100-member group chat on mixed link profiles converges for every member",
         seeds: [131],
+        tags: [.history, .slow],
         runLength: .minutes(15)
     ) {
         let profiles: [ProfileName] = [.edge, .threeG, .fourG, .wifi, .twoGRural, .gprs, .edgeLossy]

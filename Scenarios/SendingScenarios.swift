@@ -8,7 +8,8 @@ extension Catalog {
     public static let reconnectDuringSend = Scenario(
         "reconnect-during-send",
         summary: "a send in flight when the EDGE link drops for 25 s is delivered exactly once",
-        seeds: [1, 2, 3]
+        seeds: [1, 2, 3],
+        tags: [.sending]
     ) {
         Server()
         Client("alice", profile: .edge)
@@ -30,7 +31,8 @@ extension Catalog {
     public static let outOfOrderResponses = Scenario(
         "out-of-order-responses",
         summary: "the server answers a later request first; each response reaches its own waiter",
-        seeds: [11, 12, 13]
+        seeds: [11, 12, 13],
+        tags: [.sending]
     ) {
         Server(history: ["alice+bob": 120, "alice+carol": 40])
         Client("alice", profile: .threeG)
@@ -55,6 +57,7 @@ extension Catalog {
         "photo-on-2g-link-drop",
         summary: "a photo upload on 2G loses the link mid-upload; the photo message goes out once, after the upload",
         seeds: [21, 22],
+        tags: [.sending, .photo],
         runLength: .minutes(20)
     ) {
         Server()
@@ -76,7 +79,8 @@ extension Catalog {
     public static let restartWithPendingTasks = Scenario(
         "restart-with-pending-tasks",
         summary: "tasks queued offline survive an app restart and are sent in order",
-        seeds: [31, 32]
+        seeds: [31, 32],
+        tags: [.sending]
     ) {
         Server()
         Client("alice", profile: .threeG)
@@ -101,7 +105,8 @@ extension Catalog {
     public static let crashMidPhotoUpload = Scenario(
         "crash-mid-photo-upload",
         summary: "the app crashes mid photo upload; the photo is sent once after a finished upload",
-        seeds: [41, 42]
+        seeds: [41, 42],
+        tags: [.sending, .photo]
     ) {
         Server()
         Client("alice", profile: .threeG)
@@ -121,7 +126,8 @@ extension Catalog {
     public static let delaySpikeDuringSends = Scenario(
         "delay-spike-during-sends",
         summary: "a multi-second delay spike during a burst of sends causes no duplicate and no reordering",
-        seeds: [51, 52, 53]
+        seeds: [51, 52, 53],
+        tags: [.sending]
     ) {
         Server()
         Client("alice", profile: .edge, parameters: ["requestTimeout": .duration(.seconds(20))])

@@ -11,6 +11,7 @@ extension Catalog {
         "open-and-scroll-to-start",
         summary: "open a chat with 300 messages on EDGE and scroll to the start of its history (a sweep scenario)",
         seeds: [151, 152, 153],
+        tags: [.sweep],
         runLength: .minutes(10)
     ) {
         Server(history: ["alice+bob": 300])
@@ -34,6 +35,7 @@ extension Catalog {
         "idle-on-lossy-link",
         summary: "ten minutes with a chat open on 2G-rural, a loss burst midway (a pong-timeout sweep scenario)",
         seeds: [161, 162, 163],
+        tags: [.sweep],
         runLength: .minutes(15)
     ) {
         Server(history: ["alice+bob": 20])

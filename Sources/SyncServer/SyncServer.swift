@@ -188,7 +188,8 @@ public struct SyncServer {
         }
         let userId = connections[connection]?.userId ?? userIdAtReceipt
         switch packet.body {
-        case .sessionInit:
+        case .sessionInit(let request):
+            if isOpen { connections[connection]?.deviceId = request.deviceId }
             reply(.sessionInitResponse(SessionInitResponse(time: serverTimeMilliseconds(at: now))))
         case .ping:
             reply(.empty)
@@ -229,7 +230,8 @@ public struct SyncServer {
                 attaches: request.message.attaches.isEmpty ? nil : request.message.attaches, now: now)
             idempotency[key] = IdempotencyEntry(userId: userId, cid: key.cid, chatId: chat.id, messageId: message.id)
             reply(.msgSendResponse(MsgSendResponse(chatId: chat.id, message: message)))
-            actions += pushMessage(message, chatId: chat.id, except: userId)
+            actions += pushMessage(message, chatId: chat.id, except: userId,
+                                   exceptDevice: connections[connection]?.deviceId)
         case .photoUpload(let request):
             guard userId != nil else { fail("session.notLoggedIn", "PHOTO_UPLOAD before LOGIN"); return actions }
             let token = "photo-\(nextPhotoNumber)"
@@ -286,18 +288,23 @@ public struct SyncServer {
         return message
     }
 
-    private mutating func pushMessage(_ message: ChatMessage, chatId: Int64, except: Int64?) -> [ServerAction] {
+    /// Pushes a new message to the chat's members' connections, except `except`'s: all of them, or with
+    /// `exceptDevice` only those of that device (the user's other devices get the push).
+    private mutating func pushMessage(
+        _ message: ChatMessage, chatId: Int64, except: Int64?, exceptDevice: String? = nil
+    ) -> [ServerAction] {
         pushToMembers(.notifMessage(NotifMessage(chatId: chatId, message: message)), opcode: .notifMessage,
-                      chatId: chatId, except: except)
+                      chatId: chatId, except: except, exceptDevice: exceptDevice)
     }
 
     private mutating func pushToMembers(
-        _ body: Packet.Body, opcode: Opcode, chatId: Int64, except: Int64?
+        _ body: Packet.Body, opcode: Opcode, chatId: Int64, except: Int64?, exceptDevice: String? = nil
     ) -> [ServerAction] {
         guard let members = chats[chatId]?.members else { return [] }
         var actions: [ServerAction] = []
         for connection in connections.keys.sorted() {
-            guard let userId = connections[connection]?.userId, userId != except, members.contains(userId) else {
+            guard let userId = connections[connection]?.userId, members.contains(userId) else { continue }
+            if userId == except, exceptDevice == nil || connections[connection]?.deviceId == exceptDevice {
                 continue
             }
             if generator.nextBernoulli(knobs.pushLossProbability) {
@@ -329,6 +336,8 @@ private struct IdempotencyKey: Hashable {
 
 private struct ConnectionState {
     var userId: Int64?
+    /// The device the connection's SESSION_INIT named, or nil before it.
+    var deviceId: String?
 }
 
 private struct PendingRequest {

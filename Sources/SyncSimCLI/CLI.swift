@@ -53,6 +53,9 @@ public struct Console {
     private let writeErr: (String) -> Void
     /// Whether standard error is a terminal (progress lines are shown only then).
     public var isInteractive: Bool
+    /// The command as `reproduce:` lines print it: `syncsim` when that is on the PATH, else the path that works
+    /// from the working directory (`.build/release/syncsim`); see `Console.programName(argument0:...)`.
+    public var program = "syncsim"
 
     /// Creates a console writing through `out` and `err`; `isInteractive` enables progress lines.
     public init(isInteractive: Bool = false, out: @escaping (String) -> Void, err: @escaping (String) -> Void) {

@@ -15,6 +15,7 @@ enum CommandRegistry {
         ReplayCommand.spec,
         ServeCommand.spec,
         ClientCommand.spec,
+        DSLReferenceCommand.spec,
     ]
 
     static var names: [String] { all.map(\.name) }

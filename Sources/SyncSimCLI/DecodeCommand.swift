@@ -66,9 +66,7 @@ enum DecodeCommand {
             return try TraceDecodeCommand.decodeCapture(path: path, decoder: decoder, options: captureOptions, console: &console)
         }
         try captureOptions.requireRawStreamDefaults()
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw DecodeInputError(path: path, detail: "cannot read the file")
-        }
+        let data = try InputFile.read(path)
         let decoder = FrameDecoder(layout: layout, maxPayloadBytes: maxPayloadBytes)
         if data.isEmpty {
             console.err("no frames in \(path) (0 bytes)")
@@ -77,9 +75,25 @@ enum DecodeCommand {
         do {
             _ = try printFrames(ofRawStream: [UInt8](data), decoder: decoder, console: &console)
         } catch let error as WireError {
+            if error.frameNumber == 1, Self.headerFaults.contains(error.kind) {
+                throw DecodeInputError(path: path, detail: Self.notAStream(data, error: error))
+            }
             throw DecodeInputError(path: path, detail: error.description)
         }
         return ExitCode.success
+    }
+
+    /// Faults in a header: in the first frame they mean the file is not frames at all.
+    private static let headerFaults: [WireError.Kind] = [.unsupportedVersion, .unknownCommand, .truncatedHeader]
+
+    /// `not a capture or frame stream (first bytes: 68 65 6c 6c ... "hell..."); frame 1: ...`.
+    static func notAStream(_ data: Data, error: WireError) -> String {
+        let first = Array(data.prefix(16))
+        let hex = first.map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }
+            .joined(separator: " ")
+        let text = String(first.map { (0x20..<0x7f).contains($0) ? Character(UnicodeScalar($0)) : "." })
+        return "not a capture or frame stream (first bytes: \(hex)\(data.count > 16 ? " ..." : "") \"\(text)\"; "
+            + "a capture starts with a pcap or pcapng magic number, a frame stream with a frame header); \(error)"
     }
 
     /// Decodes a raw stream (one direction, frames back to back) and prints one JSON line per frame.

@@ -7,12 +7,19 @@ enum ListCommand {
         name: "list",
         summary: "list the catalog's scenarios (or, with --mutants, the engine mutants)",
         help: """
-            usage: syncsim list [--mutants]
+            usage: syncsim list [NAME|PATTERN...] [--grep TEXT] [--tag NAME] [--json] | --mutants
 
-            Prints each catalog scenario's name, pinned seeds and one-line summary, in catalog order.
+            Prints each catalog scenario's name, pinned seeds, tags and one-line summary, in catalog order.
+            Takes the selection options of `syncsim run`, so it shows what that run would run.
             With --mutants, prints each engine mutant, what it breaks, and the scenarios expected to catch it.
 
-            example: syncsim list
+            options:
+            \(ScenarioSelection.helpLines)
+              --json               print a JSON array, one scenario per line: name, seeds, tags, summary and
+                                   source location (file as #fileID gives it, 1-based line)
+
+            examples: syncsim list --tag slow
+                      syncsim list --json | jq -r '.[].name'
             """,
         run: { list, console in try run(&list, console: console, catalog: Catalog.all) }
     )
@@ -21,10 +28,33 @@ enum ListCommand {
     /// - Throws: `UsageError` for an unknown option, `CatalogError` when two scenarios share a name.
     static func run(_ list: inout ArgumentList, console: Console, catalog: [Scenario]) throws -> Int32 {
         let showsMutants = list.flag("--mutants")
+        let printsJSON = list.flag("--json")
+        var selection = try ScenarioSelection(parsing: &list)
+        selection.patterns = list.positionals()
         try list.finish()
         try CatalogCheck.requireUniqueNames(catalog)
-        lines(mutants: showsMutants, catalog: catalog).forEach(console.out)
+        if showsMutants {
+            lines(mutants: true, catalog: catalog).forEach(console.out)
+            return ExitCode.success
+        }
+        let chosen = try selection.scenarios(from: catalog)
+        (printsJSON ? jsonLines(chosen) : lines(mutants: false, catalog: chosen)).forEach(console.out)
         return ExitCode.success
+    }
+
+    /// A JSON array, one scenario object per line: `name`, `seeds`, `tags`, `summary`, `file`, `line`.
+    static func jsonLines(_ catalog: [Scenario]) -> [String] {
+        let objects = catalog.map { scenario in
+            "{\"name\":\(JSONText.string(scenario.name)),"
+                + "\"seeds\":[\(scenario.seeds.map(String.init).joined(separator: ","))],"
+                + "\"tags\":[\(scenario.tags.map { JSONText.string($0.name) }.joined(separator: ","))],"
+                + "\"summary\":\(JSONText.string(scenario.summary)),"
+                + "\"file\":\(JSONText.string(scenario.location.fileID)),\"line\":\(scenario.location.line)}"
+        }
+        guard !objects.isEmpty else { return ["[]"] }
+        return objects.enumerated().map { index, object in
+            (index == 0 ? "[" : " ") + object + (index == objects.count - 1 ? "]" : ",")
+        }
     }
 
     static func lines(mutants showsMutants: Bool, catalog: [Scenario]) -> [String] {
@@ -42,9 +72,12 @@ enum ListCommand {
         let width = (catalog.map(\.name.count).max() ?? 0) + 2
         let seedColumns = catalog.map { "seeds " + $0.seeds.map(String.init).joined(separator: ",") }
         let seedWidth = (seedColumns.map(\.count).max() ?? 0) + 2
-        return zip(catalog, seedColumns).map { scenario, seeds in
+        let tagColumns = catalog.map { $0.tags.isEmpty ? "" : "[" + $0.tags.map(\.name).joined(separator: ",") + "]" }
+        let tagWidth = (tagColumns.map(\.count).max() ?? 0) + 2
+        return zip(catalog, zip(seedColumns, tagColumns)).map { scenario, columns in
             scenario.name.padding(toLength: width, withPad: " ", startingAt: 0)
-                + seeds.padding(toLength: seedWidth, withPad: " ", startingAt: 0) + scenario.summary
+                + columns.0.padding(toLength: seedWidth, withPad: " ", startingAt: 0)
+                + columns.1.padding(toLength: tagWidth, withPad: " ", startingAt: 0) + scenario.summary
         }
     }
 }

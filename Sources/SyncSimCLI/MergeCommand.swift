@@ -8,8 +8,9 @@ enum MergeCommand {
         summary: "combine the JSON lines of sweep shards into one sweep report",
         help: """
             usage: syncsim merge FILE... [--csv FILE] [--json FILE] [--svg FILE] [--svg-metric METRIC]
+                                 [--metric NAME ... | --all-metrics]
 
-            Reads the JSON lines that `syncsim sweep --shard I/N --json FILE` wrote (or a whole sweep's --json
+            Reads the JSON lines that `syncsim sweep --shard i/n --json FILE` wrote (or a whole sweep's --json
             output), checks that they describe the same sweep and hold every run exactly once, and prints the same
             table and writes the same files as one unsharded sweep: --json output is byte-identical to it.
 
@@ -24,28 +25,25 @@ enum MergeCommand {
             exit codes: 0 every run held its checks, 1 a run failed a check (listed as by sweep), 2 a usage or
             input error (unreadable or malformed file, shards of different sweeps, a missing or repeated run)
 
-            example: syncsim merge shard-0.jsonl shard-1.jsonl shard-2.jsonl --json sweep.jsonl --svg sweep.svg
+            example: syncsim merge shard-1.jsonl shard-2.jsonl shard-3.jsonl --json sweep.jsonl --svg sweep.svg
             """,
         run: { list, console in
             let csv = try list.value(of: "--csv")
             let json = try list.value(of: "--json")
             let svg = try list.value(of: "--svg")
             let svgMetric = try list.value(of: "--svg-metric")
+            let tableMetrics = try SweepCommand.TableMetrics(parsing: &list)
             let files = list.positionals()
             try list.finish()
             guard !files.isEmpty else { throw UsageError("give at least one file of sweep JSON lines") }
             if let svgMetric, svg == nil { throw UsageError("--svg-metric \(svgMetric) needs --svg FILE") }
             try SweepCommand.validateChartMetric(svgMetric)
-            let texts = try files.map { file -> (String, String) in
-                guard let data = FileManager.default.contents(atPath: file),
-                    let text = String(data: data, encoding: .utf8)
-                else { throw SweepError.invalid("cannot read \(file)") }
-                return (file, text)
-            }
+            let texts = try files.map { file -> (String, String) in (file, try InputFile.readText(file)) }
             let report = try merge(texts)
             try OutputFile.prepare([csv, json, svg])
             return try SweepCommand.writeReports(
-                report, csv: csv, json: json, svg: svg, svgMetric: svgMetric, console: console, command: "merge"
+                report, csv: csv, json: json, svg: svg, svgMetric: svgMetric, tableMetrics: tableMetrics,
+                console: console, command: "merge"
             )
         }
     )

@@ -76,5 +76,5 @@ struct OutputFileError: Error, CustomStringConvertible {
         self.isDirectory = isDirectory
     }
 
-    var description: String { isDirectory ? "\(path) is a directory" : "cannot write \(path): \(reason)" }
+    var description: String { "cannot write \(path): \(reason)" }
 }

@@ -6,8 +6,8 @@ enum Report {
     // MARK: Human
 
     /// The lines for one run: a PASS/FAIL line with seed and digest, then for a failure each violation with the
-    /// step that ran last and the trace tail, and the reproduce command.
-    static func humanLines(for result: RunResult) -> [String] {
+    /// step that ran last and the trace tail, and the reproduce command (run with `program`).
+    static func humanLines(for result: RunResult, program: String = "syncsim") -> [String] {
         let mutant = result.mutant.map { "  mutant \($0)" } ?? ""
         var lines = [
             "\(result.verdict == .pass ? "PASS" : "FAIL")  \(result.scenario)  seed \(result.seed)  "
@@ -22,7 +22,7 @@ enum Report {
                 lines += violation.traceTail.map { "      | \($0)" }
             }
         }
-        lines.append("  reproduce: \(result.reproduceCommand)")
+        lines.append("  reproduce: \(result.reproduceCommand(program: program))")
         return lines
     }
 

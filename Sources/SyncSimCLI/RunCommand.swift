@@ -13,13 +13,20 @@ struct RunCommand {
         name: "run",
         summary: "run catalog scenarios over seeds and check the invariants",
         help: """
-            usage: syncsim run [NAME...] [--seed N | --seeds A..B] [--random K [--random-base B]] [--mutant NAME]
+            usage: syncsim run [NAME|PATTERN...] [--grep TEXT] [--tag NAME] [--shard i/n]
+                               [--seed N | --seeds A..B] [--random K [--random-base B]] [--mutant NAME]
                                [--junit FILE] [--json] [--trace FILE] [--check-determinism] [--jobs N] [--shrink]
-                               [--pcap FILE]
+                               [--shrink-out FILE] [--trace-window N] [--pcap FILE]
 
-            Runs the named catalog scenarios (all when none is named; `syncsim list` shows them), each with its
+            Runs the selected catalog scenarios (all when none is named; `syncsim list` shows them), each with its
             pinned seeds, or with the seeds given. Every run prints its seed and trace digest; every failure
             prints the command that reproduces it.
+
+            selection:
+            \(ScenarioSelection.helpLines)
+              \(ShardOption.helpLine);
+                                   the items are the runs (scenario × seed) in the order an unsharded run prints
+                                   them, so shards 1/n ... n/n together give the unsharded verdicts
 
             options:
               --seed N             run with seed N instead of the pinned seeds
@@ -36,7 +43,11 @@ struct RunCommand {
               --check-determinism  run each seed twice and fail when the trace digests differ
               --jobs N             run up to N runs in parallel (default 1); output order does not change
               --shrink             reduce each failing run to a smaller scenario that still fails the same
-                                   check, and print it as DSL code
+                                   way (same check, client, chat and kind of finding), and print it as a
+                                   catalog entry (`extension Catalog { static let ... }`) that compiles as is
+              --shrink-out FILE    with --shrink: also write the reduced scenarios to FILE (a Swift file for
+                                   Scenarios/; add each to Catalog.all and rebuild)
+              --trace-window N     show the last N trace records up to each failure's instant (default 30)
               --pcap FILE          write the run's packets as pcapng (one run only: one scenario, one seed):
                                    one interface per client access link, IPv4/TCP from 198.18.0.0/15,
                                    segments as they crossed the link, retransmissions included, timestamps
@@ -47,7 +58,8 @@ struct RunCommand {
 
             exit codes: 0 every check held, 1 a check failed, 2 a usage or input error
 
-            example: syncsim run reconnect-during-send --seeds 1..20 --jobs 2
+            examples: syncsim run reconnect-during-send --seeds 1..20 --jobs 2
+                      syncsim run 'photo-*' --tag sending --shard 2/4 --junit shard-2.xml
             """,
         run: { list, console in
             let command = try RunCommand(parsing: &list, catalog: Catalog.all)
@@ -72,7 +84,10 @@ struct RunCommand {
     var checksDeterminism = false
     var jobs = 1
     var shrinks = false
+    var shrinkOutPath: String?
+    var traceWindow = Violation.traceTailLength
     var pcapPath: String?
+    var shard: SweepShard?
 
     /// Parses the options and names.
     /// - Throws: `UsageError` for a malformed or unknown option, an empty seed range, an unknown scenario or mutant.
@@ -98,20 +113,19 @@ struct RunCommand {
         printsJSON = list.flag("--json")
         checksDeterminism = list.flag("--check-determinism")
         shrinks = list.flag("--shrink")
+        shrinkOutPath = try list.value(of: "--shrink-out")
+        if shrinkOutPath != nil && !shrinks { throw UsageError("--shrink-out needs --shrink") }
+        traceWindow = try list.int("--trace-window", in: 1...100_000) ?? Violation.traceTailLength
         pcapPath = try list.value(of: "--pcap")
         jobs = try list.int("--jobs", in: 1...256) ?? 1
-        let names = list.positionals()
-        try list.finish()
-        if names.isEmpty {
-            scenarios = catalog
-        } else {
-            scenarios = try names.map { name in
-                guard let scenario = catalog.first(where: { $0.name == name }) else {
-                    throw UsageError("unknown scenario '\(name)'; 'syncsim list' shows the catalog")
-                }
-                return scenario
-            }
+        shard = try ShardOption.parse(&list)
+        if shard != nil && randomCount > 0 && randomBase == nil {
+            throw UsageError("--shard with --random needs --random-base B, so that every shard draws the same seeds")
         }
+        var selection = try ScenarioSelection(parsing: &list)
+        selection.patterns = list.positionals()
+        try list.finish()
+        scenarios = try selection.scenarios(from: catalog)
     }
 
     static func seed(_ text: String, option: String) throws -> UInt64 {
@@ -175,8 +189,9 @@ struct RunCommand {
         let base = randomCount > 0 ? (randomBase ?? defaultRandomBase()) : 0
         let prepared = scenarios.map { scenario in mutant.map { scenario.withMutant($0) } ?? scenario }
         let plan = RunPlan(scenarios: prepared, seeds: seeds, randomCount: randomCount, randomBase: base)
-        let jobs = plan.jobs
-        let options = RunOptions(mutant: mutant, recordsTrace: tracePath != nil, storeDirectory: storeDirectory)
+        let jobs = shard?.slice(plan.jobs) ?? plan.jobs
+        let options = RunOptions(mutant: mutant, recordsTrace: tracePath != nil, storeDirectory: storeDirectory,
+                                 traceWindow: traceWindow)
         let checksDeterminism = self.checksDeterminism
         if let storeDirectory { try Self.checkStoreFiles(of: jobs, in: storeDirectory) }
         if let pcapPath {
@@ -275,7 +290,7 @@ struct RunCommand {
         if printsJSON {
             console.out(Report.jsonLine(for: result))
         } else {
-            Report.humanLines(for: result).forEach(console.out)
+            Report.humanLines(for: result, program: console.program).forEach(console.out)
         }
     }
 
@@ -288,14 +303,16 @@ struct RunCommand {
     ) {
         let say: (String) -> Void = printsJSON ? console.err : console.out
         let shrinker = Shrinker(executor: executor, options: RunOptions(mutant: options.mutant))
+        var written: [String] = []
         for result in results where result.verdict == .fail {
-            guard let target = result.violations.first(where: { $0.check != .determinism })?.check else {
+            guard let failure = result.violations.first(where: { $0.check != .determinism }) else {
                 say("shrink: \(result.scenario) seed \(result.seed) failed only determinism; nothing to shrink")
                 continue
             }
             // The scenario as written: the shrinker forces the mutant itself and leaves it out of the DSL it prints.
             guard let original = scenarios.first(where: { $0.name == result.scenario }) else { continue }
-            guard let outcome = shrinker.shrink(original, seed: result.seed, target: target) else {
+            let target = FailureSignature(failure)
+            guard let outcome = shrinker.shrink(original, seed: result.seed, violation: failure) else {
                 say("shrink: \(result.scenario) seed \(result.seed) did not fail \(target) again; nothing to shrink")
                 continue
             }
@@ -308,8 +325,18 @@ struct RunCommand {
             let reproduce = RunResult(scenario: reduced.name, seed: result.seed, mutant: mutant, digest: 0)
                 .reproduceCommand
             let mutantNote = mutant.map { " with --mutant \($0)" } ?? ""
-            say("    // fails \(target)\(mutantNote) (once in the catalog: \(reproduce))")
-            say(reduced.dslSource(indent: 4))
+            let entry = "// fails \(target)\(mutantNote) (once in Catalog.all: \(reproduce))\n"
+                + reduced.catalogSource()
+            say(entry)
+            written.append(entry)
+        }
+        if let shrinkOutPath, !written.isEmpty {
+            do {
+                try Self.write("import SyncSim\n\n" + written.joined(separator: "\n"), to: shrinkOutPath)
+                say("shrink: wrote \(written.count) scenario(s) to \(shrinkOutPath)")
+            } catch {
+                console.err("shrink: \(error)")
+            }
         }
     }
 
@@ -336,6 +363,7 @@ struct RunCommand {
             + "\(results.count - failed.count) passed, \(failed.count) failed"
         if randomCount > 0 { line += "; random seeds from --random \(randomCount) --random-base \(randomBase)" }
         if let mutant { line += "; mutant \(mutant)" }
+        if let shard { line += "; shard \(shard)" }
         let say: (String) -> Void = printsJSON ? console.err : console.out
         say(line)
         if checksDeterminism {
@@ -347,7 +375,7 @@ struct RunCommand {
         }
         if !failed.isEmpty {
             say("reproduce:")
-            failed.forEach { say("  \($0.reproduceCommand)") }
+            failed.forEach { say("  \($0.reproduceCommand(program: console.program))") }
         }
     }
 }

@@ -7,15 +7,21 @@ enum ServeCommand {
         name: "serve",
         summary: "run the virtual server on a real TCP port on 127.0.0.1 (bounded by --duration/--max-connections)",
         help: """
-            usage: syncsim serve --port P [--profile NAME] [--seed N] [--duration SECONDS] [--max-connections N]
+            usage: syncsim serve --port P [--scenario NAME] [--profile PROFILE] [--seed N] [--duration SECONDS]
+                                 [--max-connections N]
 
             Runs the sans-IO SyncServer behind a TCP listener on 127.0.0.1:P (loopback only; P 0 picks a free
             port, printed on standard error's first line; log lines go to standard error, the summary to
             standard output). Its users, chats and history come from a catalog scenario's
-            topology (--profile NAME, default reconnect-during-send: users alice and bob, tokens token-alice and
+            topology (--scenario NAME, default reconnect-during-send: users alice and bob, tokens token-alice and
             token-bob, chat alice+bob); its random draws from --seed (default 1). Time is the wall clock since
             start. It stops by itself after --duration seconds (default 30), or once --max-connections
             connections were accepted and all closed.
+
+            --profile PROFILE shapes every connection as that link profile would (\(profileList)): bytes
+            each way are serialized at the direction's rate and arrive its one-way delay later (client to server:
+            uplink; server to client: downlink). Loss, jitter and outages are not applied on a real socket.
+            Default: no shaping (loopback speed).
 
             example: syncsim serve --port 7000 --max-connections 1 &
                      syncsim client --port 7000 --script "login; open alice+bob; send alice+bob hello; wait 2s"
@@ -25,23 +31,46 @@ enum ServeCommand {
 
     static func run(_ arguments: inout ArgumentList, _ console: inout Console) throws -> Int32 {
         guard let port = try arguments.int("--port", in: 0...65_535) else { throw UsageError("--port P is required") }
-        let profile = try arguments.value(of: "--profile") ?? "reconnect-during-send"
+        let scenarioName = try arguments.value(of: "--scenario") ?? "reconnect-during-send"
+        let profileName = try arguments.value(of: "--profile")
         let seed = try arguments.value(of: "--seed").map { try RunCommand.seed($0, option: "--seed") } ?? 1
         let duration = try arguments.int("--duration", in: 1...3_600) ?? 30
         let maxConnections = try arguments.int("--max-connections", in: 1...10_000)
         try arguments.finish()
-        guard let scenario = Catalog.all.first(where: { $0.name == profile }) else {
-            throw UsageError("unknown --profile '\(profile)'; 'syncsim list' shows the catalog scenarios")
+        guard let scenario = Catalog.all.first(where: { $0.name == scenarioName }) else {
+            throw UsageError("unknown --scenario '\(scenarioName)'; 'syncsim list' shows the catalog scenarios")
         }
+        let profile = try profileName.map(linkProfile(named:))
         let world = try World(scenario: scenario, seed: seed)
         let output = console
         var server = try RealSocketServer(
             server: world.server, port: UInt16(port), duration: .seconds(Int64(duration)),
-            maxConnections: maxConnections, log: { output.err($0) })
-        console.err("serve: listening on 127.0.0.1:\(server.port) (profile \(profile), seed \(seed))")
+            maxConnections: maxConnections, profile: profile, log: { output.err($0) })
+        console.err(
+            "serve: listening on 127.0.0.1:\(server.port) (scenario \(scenarioName), "
+                + "profile \(profile?.name ?? "none"), seed \(seed))")
         let summary = server.run()
         console.out("serve: \(summary.connections) connections, \(summary.framesReceived) frames received, "
             + "\(summary.framesSent) frames sent")
         return ExitCode.success
+    }
+
+    private static let profileList = LinkProfile.catalog.filter { $0.downlink.rateBitsPerSecond > 0 }.map(\.name)
+        .joined(separator: ", ")
+
+    /// The link profile `name` (case-insensitive), for `--profile`.
+    /// - Throws: `UsageError` for an unknown name, a profile that carries nothing (offline), or a scenario name
+    ///   (what `--profile` took before `--scenario`).
+    static func linkProfile(named name: String) throws -> LinkProfile {
+        if Catalog.all.contains(where: { $0.name == name }) {
+            throw UsageError("--profile takes a link profile (\(profileList)); name the scenario with --scenario \(name)")
+        }
+        guard let profile = LinkProfile.catalog.first(where: { $0.name.lowercased() == name.lowercased() }) else {
+            throw UsageError("unknown --profile '\(name)'; profiles: \(profileList)")
+        }
+        guard profile.uplink.rateBitsPerSecond > 0, profile.downlink.rateBitsPerSecond > 0 else {
+            throw UsageError("--profile \(profile.name) carries no traffic; profiles: \(profileList)")
+        }
+        return profile
     }
 }

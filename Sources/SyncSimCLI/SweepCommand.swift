@@ -9,8 +9,9 @@ struct SweepCommand {
         summary: "run a scenario over a grid of parameters × profiles × seeds and report metric percentiles",
         help: """
             usage: syncsim sweep SCENARIO --profiles P1,P2,... --seeds K [--param NAME=V1,V2,... ...]
-                                 [--seed-base N] [--client NAME ...] [--objective METRIC] [--jobs N]
-                                 [--csv FILE] [--json FILE] [--svg FILE] [--svg-metric METRIC] [--shard I/N]
+                                 [--seed-base N] [--client NAME ... [--profile P]] [--objective METRIC]
+                                 [--metric NAME ...] [--all-metrics] [--jobs N] [--csv FILE] [--json FILE]
+                                 [--svg FILE] [--svg-metric METRIC] [--shard i/n]
 
             Runs SCENARIO once per combination of the parameters' values and the profiles, each with the same seeds
             N, N+1, ..., N+K-1 (common random numbers), and prints per combination and metric the p50 with a 95%
@@ -24,14 +25,20 @@ struct SweepCommand {
               --seeds K            seeds per combination
               --seed-base N        the first seed (default 1)
               --client NAME        give the parameters only to this client (repeatable; default every client)
+              --profile P          with --client: the named clients run on link profile P in every combination,
+                                   the others on each --profiles value (e.g. a 4G peer of an EDGE user)
               --objective METRIC   the metric that picks the best combination (default chatOpenMilliseconds)
+              --metric NAME        print only this metric's block (repeatable; default every metric that is not 0
+                                   in every run; the files always hold every metric)
+              --all-metrics        print every metric's block, also those that are 0 in every run
               --jobs N             run up to N runs in parallel (default 1); results do not change
               --csv FILE           write one CSV row per combination and metric
               --json FILE          write JSON lines: a header, one line per run, one per combination
               --svg FILE           write a chart: a panel per profile, the first parameter on the x axis
               --svg-metric METRIC  the metric the chart shows (default the objective)
-              --shard I/N          run only runs whose index modulo N is I (0-based), and write the header and those
-                                   runs as JSON lines (to --json FILE, else standard output); combine with merge
+              --shard i/n          run only shard i of n (1-based: 1/4 ... 4/4; run k goes to shard k % n + 1), and
+                                   write the header and those runs as JSON lines (to --json FILE, else standard
+                                   output); combine the shards with merge
 
             parameters:
             \(table(SweepParameter.all.map { ($0.name, "\($0.expectation), default \($0.defaultValue)") }))
@@ -66,6 +73,31 @@ struct SweepCommand {
     var jsonPath: String?
     var svgPath: String?
     var svgMetric: String?
+    var tableMetrics = TableMetrics()
+
+    /// Which metric blocks the table prints: `--metric NAME` (repeatable) and `--all-metrics`; `sweep` and `merge`.
+    struct TableMetrics {
+        /// The metrics named by `--metric`; empty for every metric.
+        var names: [String] = []
+        /// Whether `--all-metrics` was given (show metrics that are 0 in every run).
+        var showsAll = false
+
+        /// Removes `--metric` and `--all-metrics` from `list`.
+        /// - Throws: `UsageError` for an unknown metric, or both options together.
+        init(parsing list: inout ArgumentList) throws {
+            names = try list.values(of: "--metric")
+            showsAll = list.flag("--all-metrics")
+            if showsAll && !names.isEmpty { throw UsageError("give --metric NAME or --all-metrics, not both") }
+            for name in names where !SweepMetric.all.contains(where: { $0.name == name }) {
+                throw UsageError(
+                    "--metric: unknown metric '\(name)'; metrics: \(SweepMetric.all.map(\.name).joined(separator: ", "))"
+                )
+            }
+        }
+
+        /// Every metric that is not 0 in every run.
+        init() {}
+    }
 
     /// Parses the options.
     /// - Throws: `UsageError` or `SweepError` for an unknown scenario, parameter, profile or metric, a value out of
@@ -83,13 +115,18 @@ struct SweepCommand {
         }
         let seedBase = try list.value(of: "--seed-base").map { try RunCommand.seed($0, option: "--seed-base") } ?? 1
         let clients = try list.values(of: "--client")
+        let clientProfile = try list.value(of: "--profile").map(SweepSpec.profile(named:))
+        if clientProfile != nil && clients.isEmpty {
+            throw UsageError("--profile P sets the profile of the clients named by --client NAME; give --client too")
+        }
         let objective = try list.value(of: "--objective") ?? SweepMetric.chatOpenMilliseconds.name
-        shard = try list.value(of: "--shard").map(SweepShard.init(parsing:))
+        shard = try ShardOption.parse(&list)
         jobs = try list.int("--jobs", in: 1...256) ?? 1
         csvPath = try list.value(of: "--csv")
         jsonPath = try list.value(of: "--json")
         svgPath = try list.value(of: "--svg")
         svgMetric = try list.value(of: "--svg-metric")
+        tableMetrics = try TableMetrics(parsing: &list)
         let names = list.positionals()
         try list.finish()
         guard names.count == 1, let name = names.first else {
@@ -108,6 +145,7 @@ struct SweepCommand {
             scenario: name, axes: axes, profiles: profiles, seedCount: seedCount, seedBase: seedBase,
             clients: clients, objective: objective
         )
+        sweep.clientProfile = clientProfile
         try sweep.validate(against: scenario)
     }
 
@@ -135,17 +173,18 @@ struct SweepCommand {
                 }
             } catch {
                 console.err("syncsim sweep: \(error)")
-                Self.failureLines(records, spec: sweep).forEach(console.err)
+                Self.failureLines(records, spec: sweep, program: console.program).forEach(console.err)
                 return hasFailed ? ExitCode.checkFailed : ExitCode.usage
             }
             console.err("shard \(shard): \(records.count) of \(sweep.runCount) runs written")
             // Standard output may carry the JSON lines, so a shard names its failed runs on standard error.
-            Self.failureLines(records, spec: sweep).forEach(console.err)
+            Self.failureLines(records, spec: sweep, program: console.program).forEach(console.err)
             return hasFailed ? ExitCode.checkFailed : ExitCode.success
         }
         let report = try SweepReport(spec: sweep, records: records)
         return try Self.writeReports(
-            report, csv: csvPath, json: jsonPath, svg: svgPath, svgMetric: svgMetric, console: console
+            report, csv: csvPath, json: jsonPath, svg: svgPath, svgMetric: svgMetric, tableMetrics: tableMetrics,
+            console: console
         )
     }
 
@@ -163,7 +202,7 @@ struct SweepCommand {
 
     /// Lines naming the runs that failed a check (the first `listedFailures` with their first violation) and the
     /// command that repeats the first; empty when every run held its checks.
-    static func failureLines(_ records: [SweepRunRecord], spec: SweepSpec) -> [String] {
+    static func failureLines(_ records: [SweepRunRecord], spec: SweepSpec, program: String = "syncsim") -> [String] {
         let failed = records.filter { $0.verdict == .fail }
         guard let first = failed.first else { return [] }
         var lines = ["\(failed.count) of \(records.count) runs failed a check:"]
@@ -174,7 +213,7 @@ struct SweepCommand {
             )
         }
         if failed.count > listedFailures { lines.append("  ... and \(failed.count - listedFailures) more") }
-        lines.append("reproduce: \(spec.reproduceCommand(first.run))")
+        lines.append("reproduce: \(spec.reproduceCommand(first.run, program: program))")
         return lines
     }
 
@@ -204,11 +243,13 @@ struct SweepCommand {
         json: String?,
         svg: String?,
         svgMetric: String?,
+        tableMetrics: TableMetrics = TableMetrics(),
         console: Console,
         command: String = "sweep"
     ) throws -> Int32 {
         let chartMetric = try svg.map { _ in try SweepChart.metric(for: report, requested: svgMetric) }
-        SweepTable.lines(report).forEach(console.out)
+        SweepTable.lines(report, metrics: tableMetrics.names, hidesZeroMetrics: !tableMetrics.showsAll)
+            .forEach(console.out)
         var writeError: (any Error)?
         do {
             if let csv { try RunCommand.write(SweepTable.csv(report), to: csv) }
@@ -217,7 +258,7 @@ struct SweepCommand {
         } catch {
             writeError = error
         }
-        let failures = failureLines(report.records, spec: report.spec)
+        let failures = failureLines(report.records, spec: report.spec, program: console.program)
         if !failures.isEmpty {
             console.out("")
             failures.forEach(console.out)

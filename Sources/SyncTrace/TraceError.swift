@@ -47,7 +47,10 @@ public struct TraceError: Error, Hashable, CustomStringConvertible, Sendable {
         self.detail = detail
     }
 
+    /// `FILE: packet N: kind: detail`; a file that cannot be opened reads `cannot read FILE: detail`, the wording
+    /// the CLI uses for every unreadable input.
     public var description: String {
+        if kind == .cannotOpen { return "cannot read \(file): \(detail)" }
         if let packetNumber {
             return "\(file): packet \(packetNumber): \(kind): \(detail)"
         }

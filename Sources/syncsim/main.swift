@@ -27,6 +27,7 @@ var console = Console(
         FileHandle.standardError.write(Data(text.utf8))
     }
 )
+console.program = Console.currentProgramName()
 let code = runSyncSim(arguments: Array(CommandLine.arguments.dropFirst()), console: &console)
 standardOutput.flush()
 exit(code)

@@ -13,7 +13,7 @@ private func makeWorld(
     MutantRuns.makeWorld(mutant: mutant, knobs: knobs, observer: InvariantChecker(), alice: alice)
 }
 
-/// The reference engine yields no finding; `mutant` yields at least one of `expected` (the README's mutant table).
+/// The reference engine yields no finding; `mutant` yields at least one of `expected` (the mutant table in docs/models.md).
 private func expectVerdict(_ world: TestWorld, mutant: Mutant?, expected: [InvariantID]) {
     if mutant == nil {
         #expect(world.findings == [], "reference engine: \(world.findings.map(\.description))")
@@ -25,7 +25,7 @@ private func expectVerdict(_ world: TestWorld, mutant: Mutant?, expected: [Invar
 }
 
 /// Each mutant of the reference engine, run through a focused world with every checker on, breaks the invariant
-/// the README's mutant table names; the reference engine in the same run breaks none.
+/// the mutant table in docs/models.md names; the reference engine in the same run breaks none.
 @Suite struct InvariantCheckerMutantTests {
     @Test("two clients reading and sending converge with no finding, C6 and V1 included") func referenceConverges() {
         let world = makeWorld()
@@ -122,7 +122,7 @@ private func expectVerdict(_ world: TestWorld, mutant: Mutant?, expected: [Invar
     func backoffResetOnConnect(mutant: Mutant?) {
         let world = makeWorld(mutant: mutant, knobs: MutantRuns.failingLogins)
         MutantRuns.runTwoMinutes(world)
-        // The README's table names a reconnect-count bound (a scenario metric), not a §8 invariant.
+        // The mutant table in docs/models.md names a reconnect-count bound (a scenario metric), not a §8 invariant.
         #expect(world.findings == [], "\(world.findings.map(\.description))")
         let attempts = world.connectAttempts.filter { $0.0 == "alice" }.count
         #expect((attempts < 15) == (mutant == nil), "\(attempts) connection attempts")

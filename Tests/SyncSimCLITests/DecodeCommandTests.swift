@@ -87,7 +87,7 @@ import Testing
     @Test("a directory is an input error saying so") func directory() {
         let result = Self.run(["decode", Self.wire.path])
         #expect(result.code == 2)
-        #expect(result.err == "syncsim decode: \(Self.wire.path) is a directory\n")
+        #expect(result.err == "syncsim decode: cannot read \(Self.wire.path): is a directory\n")
     }
 
     @Test("an empty file has no frames: a note on stderr, exit 0") func emptyFile() throws {

@@ -7,7 +7,7 @@ import Testing
     private func shards(_ count: Int, grid: [String] = SweepCommandTests.grid, in directory: URL) -> [String] {
         (0..<count).map { index in
             let file = directory.appendingPathComponent("shard-\(index).jsonl").path
-            _ = sweepCommand(grid + ["--shard", "\(index)/\(count)", "--json", file])
+            _ = sweepCommand(grid + ["--shard", "\(index + 1)/\(count)", "--json", file])
             return file
         }
     }
@@ -33,7 +33,7 @@ import Testing
         let files = (0..<2).map { index in
             let file = directory.appendingPathComponent("shard-\(index).jsonl").path
             let output = sweepCommand(
-                SweepCommandTests.grid + ["--shard", "\(index)/2", "--json", file], executor: executor
+                SweepCommandTests.grid + ["--shard", "\(index + 1)/2", "--json", file], executor: executor
             )
             #expect(output.code == ExitCode.checkFailed)
             return file

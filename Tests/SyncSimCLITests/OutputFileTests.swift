@@ -48,7 +48,7 @@ private final class CountingExecutor: ScenarioExecutor, @unchecked Sendable {
             #expect("\(error)" == "cannot write /nonexistent-dir/x.xml: no such directory /nonexistent-dir")
         }
         do { try OutputFile.prepare(directory.path) } catch {
-            #expect("\(error)" == "\(directory.path) is a directory")
+            #expect("\(error)" == "cannot write \(directory.path): is a directory")
         }
     }
 
@@ -61,7 +61,7 @@ private final class CountingExecutor: ScenarioExecutor, @unchecked Sendable {
         #expect(missing.err.contains("cannot write /nonexistent-dir/x: no such directory /nonexistent-dir"))
         let isDirectory = runCommand(["good", option, directory.path], catalog: testCatalog, executor: counter)
         #expect(isDirectory.code == ExitCode.usage)
-        #expect(isDirectory.err.contains("\(directory.path) is a directory"))
+        #expect(isDirectory.err.contains("cannot write \(directory.path): is a directory"))
         #expect(!isDirectory.err.contains("NSCocoaErrorDomain"))
         #expect(counter.runs == 0)
         #expect(missing.out.isEmpty && isDirectory.out.isEmpty)

@@ -261,9 +261,10 @@ let testCatalog = [
         let output = runCommand(arguments, catalog: testCatalog, executor: FailsWithPushLossAndOpen())
         #expect(output.code == 1)
         #expect(output.out.contains("shrunk bad seed 4 in "))
-        #expect(output.out.contains("still failing C2: 4 -> 2 steps, 3 -> 2 clients"))
-        #expect(output.out.contains("    // fails C2 (once in the catalog: syncsim run bad-shrunk --seed 4)"))
-        #expect(output.out.contains("    Scenario(\"bad-shrunk\", summary: \"fails on odd seeds\", seeds: [4]) {"))
+        #expect(output.out.contains("still failing C2 client a: x: 4 -> 2 steps, 3 -> 2 clients"))
+        #expect(output.out.contains("// fails C2 client a: x (once in Catalog.all: syncsim run bad-shrunk --seed 4)"))
+        #expect(output.out.contains("extension Catalog {\n    /// Shrunk from 'bad' seed 4: 2 client(s) and 2 step(s)"))
+        #expect(output.out.contains("    static let badShrunk = Scenario(\"bad-shrunk\", summary: \"Shrunk from 'bad' seed 4: "))
         #expect(output.out.contains("        At(.seconds(1)) { OpenChat(\"a\", \"a+b\") }"))
         #expect(output.out.contains("        At(.seconds(2)) { PushLoss(probability: 0.5, for: .milliseconds(1)) }"))
         #expect(!output.out.contains("ServerRestart"))
@@ -275,7 +276,7 @@ let testCatalog = [
         let output = runCommand(arguments, catalog: testCatalog, executor: FailsWithPushLossAndOpen())
         #expect(output.code == 1)
         #expect(output.out.contains(
-            "    // fails C2 with --mutant resend-new-cid (once in the catalog: "
+            "// fails C2 client a: x with --mutant resend-new-cid (once in Catalog.all: "
                 + "syncsim run bad-shrunk --seed 4 --mutant resend-new-cid)"
         ))
         #expect(output.out.contains("        Client(\"a\", profile: .edge)\n"))

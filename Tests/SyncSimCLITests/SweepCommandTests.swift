@@ -116,7 +116,7 @@ func contents(_ url: URL) throws -> String { try String(contentsOf: url, encodin
         var shardFiles: [String] = []
         for index in (0..<shards).reversed() {
             let file = directory.appendingPathComponent("shard-\(index).jsonl").path
-            let output = sweepCommand(Self.grid + ["--shard", "\(index)/\(shards)", "--json", file, "--jobs", "2"])
+            let output = sweepCommand(Self.grid + ["--shard", "\(index + 1)/\(shards)", "--json", file, "--jobs", "2"])
             #expect(output.code == 0, "\(output.err)")
             #expect(output.out.isEmpty)
             shardFiles.append(file)
@@ -130,12 +130,12 @@ func contents(_ url: URL) throws -> String { try String(contentsOf: url, encodin
 
     @Test("a shard without --json prints its JSON lines: the header then its runs")
     func shardToStandardOutput() {
-        let output = sweepCommand(Self.grid + ["--shard", "1/4"])
+        let output = sweepCommand(Self.grid + ["--shard", "2/4"])
         #expect(output.code == 0)
         let lines = output.out.split(separator: "\n")
         #expect(lines.count == 1 + 10)
         #expect(lines[0].hasPrefix("{\"type\":\"sweep\",\"scenario\":\"scroll\""))
-        #expect(lines[0].hasSuffix("\"runs\":40,\"shard\":\"1/4\"}"))
+        #expect(lines[0].hasSuffix("\"runs\":40,\"shard\":\"2/4\"}"))
         #expect(lines[1].hasPrefix("{\"type\":\"run\",\"run\":1,\"combination\":0,"))
     }
 
@@ -158,10 +158,12 @@ func contents(_ url: URL) throws -> String { try String(contentsOf: url, encodin
         (["scroll", "--profiles", "EDGE", "--seeds", "0"], "option --seeds: expected an integer in 1...1000000"),
         (["scroll", "--profiles", "EDGE"], "--seeds K is required"),
         (["scroll", "--seeds", "2"], "--profiles P1,P2,... is required"),
-        (["scroll", "--profiles", "EDGE", "--seeds", "2", "--shard", "2/2"],
-         "the shard index is 0-based, expected 0...1"),
-        (["scroll", "--profiles", "EDGE", "--seeds", "2", "--shard", "1-2"], "--shard '1-2': expected I/N"),
-        (["scroll", "--profiles", "EDGE", "--seeds", "2", "--shard", "0/2", "--svg", "x.svg"],
+        (["scroll", "--profiles", "EDGE", "--seeds", "2", "--shard", "3/2"],
+         "the shard number must be in 1...2"),
+        (["scroll", "--profiles", "EDGE", "--seeds", "2", "--shard", "0/2"],
+         "--shard '0/2': shards count from 1 (as Playwright, Jest and Vitest), expected 1...2"),
+        (["scroll", "--profiles", "EDGE", "--seeds", "2", "--shard", "1-2"], "--shard '1-2': expected i/n"),
+        (["scroll", "--profiles", "EDGE", "--seeds", "2", "--shard", "1/2", "--svg", "x.svg"],
          "--shard writes JSON lines only"),
         (["nope", "--profiles", "EDGE", "--seeds", "2"], "unknown scenario 'nope'"),
         (["scroll", "--profiles", "EDGE", "--seeds", "2", "--client", "carol"], "--client 'carol' is not in scenario"),
@@ -222,7 +224,7 @@ func contents(_ url: URL) throws -> String { try String(contentsOf: url, encodin
     @Test("a shard with a failed run still writes its lines, names the failure on stderr and exits 1")
     func failedShard() throws {
         let output = syncsim(["sweep", "open-and-scroll-to-start", "--param", "requestTimeout=500ms", "--profiles",
-                              "EDGE", "--seeds", "1", "--shard", "0/1"])
+                              "EDGE", "--seeds", "1", "--shard", "1/1"])
         #expect(output.code == ExitCode.checkFailed)
         #expect(output.out.split(separator: "\n").count == 2)
         #expect(output.err.contains("1 of 1 runs failed a check:\n  FAIL run 0  EDGE requestTimeout=500ms  seed 1:"))
@@ -258,7 +260,7 @@ func contents(_ url: URL) throws -> String { try String(contentsOf: url, encodin
         #expect(unsharded.code == 0, "\(unsharded.out)")
         let files = (0..<3).map { directory.appendingPathComponent("shard-\($0).jsonl").path }
         for (index, file) in files.enumerated() {
-            #expect(syncsim(Self.worldGrid + ["--shard", "\(index)/3", "--json", file]).code == 0)
+            #expect(syncsim(Self.worldGrid + ["--shard", "\(index + 1)/3", "--json", file]).code == 0)
         }
         let merged = directory.appendingPathComponent("merged.jsonl")
         let output = syncsim(["merge"] + files.reversed() + ["--json", merged.path])

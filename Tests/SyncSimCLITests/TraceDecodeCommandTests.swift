@@ -43,7 +43,7 @@ import Testing
         #expect(result.code == 0)
         #expect(
             result.out.contains(
-                "PING                   1         1      0      0              1  350.0   350.0  350.0  350.0"))
+                "PING                  1          1       0       0          1   350.0      350.0   350.0   350.0"))
         #expect(result.out.last == "unanswered requests: 1, unmatched responses: 0, opcode mismatches: 0")
     }
 

@@ -57,7 +57,7 @@ import Testing
         let path = URL(fileURLWithPath: Self.fixture("README.md")).deletingLastPathComponent().path
         let result = run(["trace-summary", path])
         #expect(result.code == 2)
-        #expect(result.err == "syncsim trace-summary: \(path) is a directory\n")
+        #expect(result.err == "syncsim trace-summary: cannot read \(path): is a directory\n")
     }
 
     @Test("a bad --port is a usage error")

@@ -55,3 +55,43 @@ private func message(_ id: Int64, _ text: String) -> ChatMessage {
         #expect(eventually.condition.description == "bob has work")
     }
 }
+
+/// A world whose screens and read marks are set by the test.
+private struct ScreenWorld: WorldProbe {
+    var now = SimInstant.start
+    var hasConverged = true
+    var clientNames = ["alice"]
+    var screens: [String: ClientScreen] = [:]
+    var marks: [String: Int64] = [:]
+
+    func serverMessages(in chat: String) -> [ChatMessage] { [message(1, "A"), message(2, "mine")] }
+    func cachedMessages(of client: String, in chat: String) -> [ChatMessage] { [message(1, "A"), message(2, "mine")] }
+    func chunkCount(of client: String, in chat: String) -> Int { 1 }
+    func pendingTaskCount(of client: String) -> Int { 0 }
+    func isLoggedIn(_ client: String) -> Bool { true }
+    func screen(of client: String) -> ClientScreen { screens[client] ?? ClientScreen() }
+    func readMark(of client: String, in chat: String) -> Int64? { marks[client + "/" + chat] }
+}
+
+@Suite struct ScreenConditionTests {
+    @Test("textOnScreen holds for an echo in the open chat or a visible message, not for another chat's echo")
+    func textOnScreen() {
+        let condition = Condition.textOnScreen(client: "alice", chat: "a+b", text: "mine")
+        let echo = ClientScreen.LocalEcho(chat: "a+b", cid: 7, text: "mine")
+        let elsewhere = ClientScreen.LocalEcho(chat: "a+c", cid: 8, text: "mine")
+        func world(_ screen: ClientScreen) -> ScreenWorld { ScreenWorld(screens: ["alice": screen]) }
+        #expect(condition.isSatisfied(in: world(ClientScreen(openChat: "a+b", localEchoes: [echo]))))
+        #expect(condition.isSatisfied(in: world(ClientScreen(openChat: "a+b", visibleMessageIds: [1, 2]))))
+        #expect(!condition.isSatisfied(in: world(ClientScreen(openChat: "a+b", visibleMessageIds: [1]))))
+        #expect(!condition.isSatisfied(in: world(ClientScreen(openChat: "a+b", localEchoes: [elsewhere]))))
+        #expect(!condition.isSatisfied(in: world(ClientScreen(openChat: "a+c", localEchoes: [echo]))))
+    }
+
+    @Test("readUpToNewest compares the server's read mark with the newest message")
+    func readMark() {
+        let condition = Condition.readUpToNewest(client: "alice", chat: "a+b")
+        #expect(condition.isSatisfied(in: ScreenWorld(marks: ["alice/a+b": 2])))
+        #expect(!condition.isSatisfied(in: ScreenWorld(marks: ["alice/a+b": 1])))
+        #expect(!condition.isSatisfied(in: ScreenWorld()))
+    }
+}

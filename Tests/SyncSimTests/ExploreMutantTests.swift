@@ -12,11 +12,11 @@ import Testing
         ("gap-ignored-after-login", 1),
         ("since-from-newest-push", 1),
         ("since-from-device-clock", 1),
-        ("resend-new-cid", 1),
+        ("resend-new-cid", 5),
         ("parallel-sends", 1),
         ("tasks-not-persisted", 1),
-        ("backoff-reset-on-connect", 3),
-        ("seq-reuse-inflight", 18),
+        ("backoff-reset-on-connect", 14),
+        ("seq-reuse-inflight", 104),
         ("inflight-dropped-on-disconnect", 1),
     ]
 

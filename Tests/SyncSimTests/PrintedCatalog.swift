@@ -5,7 +5,7 @@ import SyncSim
 
 enum PrintedCatalog {
     static let all: [Scenario] = [
-        Scenario("reconnect-during-send", summary: "a send in flight when the EDGE link drops for 25 s is delivered exactly once", seeds: [1, 2, 3]) {
+        Scenario("reconnect-during-send", summary: "a send in flight when the EDGE link drops for 25 s is delivered exactly once", seeds: [1, 2, 3], tags: ["sending"]) {
             Server()
             Client("alice", profile: .edge)
             Client("bob", profile: .threeG)
@@ -20,7 +20,7 @@ enum PrintedCatalog {
                 Eventually(within: .minutes(3), .converged)
             }
         },
-        Scenario("out-of-order-responses", summary: "the server answers a later request first; each response reaches its own waiter", seeds: [11, 12, 13]) {
+        Scenario("out-of-order-responses", summary: "the server answers a later request first; each response reaches its own waiter", seeds: [11, 12, 13], tags: ["sending"]) {
             Server(history: ["alice+bob": 120, "alice+carol": 40])
             Client("alice", profile: .threeG)
             Client("bob", profile: .fourG)
@@ -37,7 +37,7 @@ enum PrintedCatalog {
                 Eventually(within: .minutes(2), .converged)
             }
         },
-        Scenario("photo-on-2g-link-drop", summary: "a photo upload on 2G loses the link mid-upload; the photo message goes out once, after the upload", seeds: [21, 22], runLength: .minutes(20)) {
+        Scenario("photo-on-2g-link-drop", summary: "a photo upload on 2G loses the link mid-upload; the photo message goes out once, after the upload", seeds: [21, 22], tags: ["photo", "sending"], runLength: .minutes(20)) {
             Server()
             Client("alice", profile: .twoGRural)
             Client("bob", profile: .threeG)
@@ -51,7 +51,7 @@ enum PrintedCatalog {
                 Eventually(within: .minutes(15), .queueDrained(client: "alice"))
             }
         },
-        Scenario("restart-with-pending-tasks", summary: "tasks queued offline survive an app restart and are sent in order", seeds: [31, 32]) {
+        Scenario("restart-with-pending-tasks", summary: "tasks queued offline survive an app restart and are sent in order", seeds: [31, 32], tags: ["sending"]) {
             Server()
             Client("alice", profile: .threeG)
             Client("bob", profile: .threeG)
@@ -69,7 +69,7 @@ enum PrintedCatalog {
                 Eventually(within: .minutes(3), .serverTexts(chat: "alice+bob", texts: ["a", "b", "c", "d"]))
             }
         },
-        Scenario("crash-mid-photo-upload", summary: "the app crashes mid photo upload; the photo is sent once after a finished upload", seeds: [41, 42]) {
+        Scenario("crash-mid-photo-upload", summary: "the app crashes mid photo upload; the photo is sent once after a finished upload", seeds: [41, 42], tags: ["photo", "sending"]) {
             Server()
             Client("alice", profile: .threeG)
             Client("bob", profile: .fourG)
@@ -82,7 +82,7 @@ enum PrintedCatalog {
                 Eventually(within: .minutes(4), .serverMessageCount(chat: "alice+bob", count: 1))
             }
         },
-        Scenario("delay-spike-during-sends", summary: "a multi-second delay spike during a burst of sends causes no duplicate and no reordering", seeds: [51, 52, 53]) {
+        Scenario("delay-spike-during-sends", summary: "a multi-second delay spike during a burst of sends causes no duplicate and no reordering", seeds: [51, 52, 53], tags: ["sending"]) {
             Server()
             Client("alice", profile: .edge, parameters: ["requestTimeout": .duration(.seconds(20))])
             Client("bob", profile: .fourG)
@@ -99,7 +99,7 @@ enum PrintedCatalog {
                 Eventually(within: .minutes(4), .serverTexts(chat: "alice+bob", texts: ["burst 0", "burst 1", "burst 2", "burst 3", "burst 4"]))
             }
         },
-        Scenario("history-gap-after-login", summary: "the last message changed while offline: a gap opens after login and scrolling fills it", seeds: [101, 102, 103]) {
+        Scenario("history-gap-after-login", summary: "the last message changed while offline: a gap opens after login and scrolling fills it", seeds: [101, 102, 103], tags: ["history"]) {
             Server(history: ["alice+bob": 200])
             Client("alice", profile: .threeG, parameters: ["historyPageSize": 30])
             Client("bob", profile: .fourG)
@@ -159,7 +159,7 @@ enum PrintedCatalog {
                 Eventually(within: .minutes(8), .historyComplete(client: "alice", chat: "alice+bob"))
             }
         },
-        Scenario("scroll-through-gaps-to-start", summary: "scrolling to the top crosses several gaps and ends with one chunk from the start of history", seeds: [111, 112], runLength: .minutes(15)) {
+        Scenario("scroll-through-gaps-to-start", summary: "scrolling to the top crosses several gaps and ends with one chunk from the start of history", seeds: [111, 112], tags: ["history"], runLength: .minutes(15)) {
             Server(history: ["alice+bob": 300])
             Client("alice", profile: .edge, parameters: ["historyPageSize": 25, "prefetchDistance": 10])
             Client("bob", profile: .fourG)
@@ -298,7 +298,7 @@ enum PrintedCatalog {
                 Eventually(within: .minutes(14), .historyComplete(client: "alice", chat: "alice+bob"))
             }
         },
-        Scenario("duplicated-and-lost-pushes", summary: "lost and duplicated pushes leave no duplicate in the cache and sync restores the lost ones", seeds: [121, 122, 123]) {
+        Scenario("duplicated-and-lost-pushes", summary: "lost and duplicated pushes leave no duplicate in the cache and sync restores the lost ones", seeds: [121, 122, 123], tags: ["history"]) {
             Server()
             Client("alice", profile: .threeG)
             Client("bob", profile: .fourG)
@@ -344,7 +344,7 @@ enum PrintedCatalog {
                 Eventually(within: .minutes(5), .converged)
             }
         },
-        Scenario("group-chat-100-mixed", summary: "a 100-member group chat on mixed link profiles converges for every member", seeds: [131], runLength: .minutes(15)) {
+        Scenario("group-chat-100-mixed", summary: "a 100-member group chat on mixed link profiles converges for every member", seeds: [131], tags: ["history", "slow"], runLength: .minutes(15)) {
             Server()
             Client("u000", profile: .edge)
             Client("u001", profile: .threeG)
@@ -475,7 +475,7 @@ enum PrintedCatalog {
                 Eventually(within: .minutes(14), .converged)
             }
         },
-        Scenario("server-restart", summary: "the server restarts while sends are in flight; every message lands exactly once", seeds: [201, 202]) {
+        Scenario("server-restart", summary: "the server restarts while sends are in flight; every message lands exactly once", seeds: [201, 202], tags: ["connection"]) {
             Server(history: ["alice+bob": 50])
             Client("alice", profile: .threeG)
             Client("bob", profile: .edge)
@@ -492,7 +492,7 @@ enum PrintedCatalog {
                 Eventually(within: .minutes(3), .converged)
             }
         },
-        Scenario("half-open-connection", summary: "a half-open connection is noticed by timeout or ping; the client reconnects, sends and catches up", seeds: [211, 212]) {
+        Scenario("half-open-connection", summary: "a half-open connection is noticed by timeout or ping; the client reconnects, sends and catches up", seeds: [211, 212], tags: ["connection"]) {
             Server()
             Client("alice", profile: .threeG, parameters: ["requestTimeout": .duration(.minutes(1))])
             Client("bob", profile: .fourG)
@@ -508,7 +508,7 @@ enum PrintedCatalog {
                 Eventually(within: .minutes(4), .converged)
             }
         },
-        Scenario("seq-wrap-long-pending", summary: "seq wraps at 65536 while an old request is pending; no seq is reused and responses match", seeds: [221, 222]) {
+        Scenario("seq-wrap-long-pending", summary: "seq wraps at 65536 while an old request is pending; no seq is reused and responses match", seeds: [221, 222], tags: ["connection"]) {
             Server(history: ["alice+bob": 100])
             Client("alice", profile: .fourG, parameters: ["seqModulus": 256, "initialSeq": 250, "requestTimeout": .duration(.minutes(2))])
             Client("bob", profile: .fourG)
@@ -821,7 +821,7 @@ enum PrintedCatalog {
                 Eventually(within: .minutes(3), .serverMessageCount(chat: "alice+bob", count: 400))
             }
         },
-        Scenario("wifi-to-edge-handover", summary: "a Wi-Fi to EDGE handover mid photo upload; the upload and the texts behind it are delivered", seeds: [231, 232]) {
+        Scenario("wifi-to-edge-handover", summary: "a Wi-Fi to EDGE handover mid photo upload; the upload and the texts behind it are delivered", seeds: [231, 232], tags: ["connection"]) {
             Server()
             Client("alice", profile: .wifi)
             Client("bob", profile: .threeG)
@@ -835,7 +835,7 @@ enum PrintedCatalog {
                 Eventually(within: .minutes(3), .serverTexts(chat: "alice+bob", texts: ["beach", "look"]))
             }
         },
-        Scenario("clock-skew-last-sync", summary: "a device clock three hours behind never becomes last-sync; reconnect still catches up", seeds: [241, 242]) {
+        Scenario("clock-skew-last-sync", summary: "a device clock three hours behind never becomes last-sync; reconnect still catches up", seeds: [241, 242], tags: ["connection"]) {
             Server()
             Client("alice", profile: .threeG)
             Client("bob", profile: .fourG)
@@ -851,7 +851,7 @@ enum PrintedCatalog {
                 Eventually(within: .minutes(4), .converged)
             }
         },
-        Scenario("background-beyond-login-window", summary: "backgrounded while a peer sends more than a LOGIN window; resume shows a gap that scrolling fills", seeds: [301, 302, 303]) {
+        Scenario("background-beyond-login-window", summary: "backgrounded while a peer sends more than a LOGIN window; resume shows a gap that scrolling fills", seeds: [301, 302, 303], tags: ["field-bug", "history"]) {
             Server(history: ["alice+bob": 50])
             Client("alice", profile: .threeG, parameters: ["historyPageSize": 40])
             Client("bob", profile: .fourG)
@@ -967,7 +967,7 @@ enum PrintedCatalog {
                 Eventually(within: .minutes(7), .historyComplete(client: "alice", chat: "alice+bob"))
             }
         },
-        Scenario("messages-while-socket-down", summary: "messages sent while the socket is down and right after reconnect; last-sync never from a live push", seeds: [311, 312]) {
+        Scenario("messages-while-socket-down", summary: "messages sent while the socket is down and right after reconnect; last-sync never from a live push", seeds: [311, 312], tags: ["field-bug", "history"]) {
             Server()
             Client("alice", profile: .edge)
             Client("bob", profile: .fourG)
@@ -989,7 +989,7 @@ enum PrintedCatalog {
                 Eventually(within: .minutes(4), .converged)
             }
         },
-        Scenario("resend-while-first-copy-queued", summary: "a re-send while the first copy is still queued in the network yields one message", seeds: [321, 322]) {
+        Scenario("resend-while-first-copy-queued", summary: "a re-send while the first copy is still queued in the network yields one message", seeds: [321, 322], tags: ["field-bug", "sending"]) {
             Server()
             Client("alice", profile: .edge, parameters: ["requestTimeout": .duration(.seconds(20))])
             Client("bob", profile: .fourG)
@@ -1003,7 +1003,7 @@ enum PrintedCatalog {
                 Eventually(within: .minutes(3), .serverMessageCount(chat: "alice+bob", count: 1))
             }
         },
-        Scenario("response-lost-after-store", summary: "the server stores a message but its response is lost; timeout, retry, still one message", seeds: [331, 332]) {
+        Scenario("response-lost-after-store", summary: "the server stores a message but its response is lost; timeout, retry, still one message", seeds: [331, 332], tags: ["field-bug", "sending"]) {
             Server()
             Client("alice", profile: .threeG)
             Client("bob", profile: .threeG)
@@ -1017,7 +1017,7 @@ enum PrintedCatalog {
                 Eventually(within: .minutes(2), .queueDrained(client: "alice"))
             }
         },
-        Scenario("offline-sends-in-order", summary: "offline sends a, b, c, d reach the server in order", seeds: [341, 342, 343]) {
+        Scenario("offline-sends-in-order", summary: "offline sends a, b, c, d reach the server in order", seeds: [341, 342, 343], tags: ["field-bug", "sending"]) {
             Server(parameters: ["processingJitter": .duration(.milliseconds(300))])
             Client("alice", profile: .edgeLossy)
             Client("bob", profile: .threeG)
@@ -1034,7 +1034,7 @@ enum PrintedCatalog {
                 Eventually(within: .minutes(3), .serverTexts(chat: "alice+bob", texts: ["a", "b", "c", "d"]))
             }
         },
-        Scenario("weak-link-send-order", summary: "A sent on a weak link, then B a moment later: the server has A before B", seeds: [351, 352, 353]) {
+        Scenario("weak-link-send-order", summary: "A sent on a weak link, then B a moment later: the server has A before B", seeds: [351, 352, 353], tags: ["field-bug", "sending"]) {
             Server(parameters: ["processingJitter": .duration(.seconds(1))])
             Client("alice", profile: .twoGRural)
             Client("bob", profile: .fourG)
@@ -1048,7 +1048,7 @@ enum PrintedCatalog {
                 Eventually(within: .minutes(5), .serverOrder(chat: "alice+bob", texts: ["A", "B"]))
             }
         },
-        Scenario("stuck-send-flushes-after-handover", summary: "a send stuck on a dying link flushes after a Wi-Fi to EDGE switch, without restart", seeds: [361, 362]) {
+        Scenario("stuck-send-flushes-after-handover", summary: "a send stuck on a dying link flushes after a Wi-Fi to EDGE switch, without restart", seeds: [361, 362], tags: ["connection", "field-bug"]) {
             Server()
             Client("alice", profile: .wifi)
             Client("bob", profile: .threeG)
@@ -1064,7 +1064,7 @@ enum PrintedCatalog {
                 Eventually(within: .seconds(90), .serverMessageCount(chat: "alice+bob", count: 1))
             }
         },
-        Scenario("half-open-switch-then-restart", summary: "half-open on a network switch, then an app restart: unsent messages survive and are sent", seeds: [371, 372]) {
+        Scenario("half-open-switch-then-restart", summary: "half-open on a network switch, then an app restart: unsent messages survive and are sent", seeds: [371, 372], tags: ["connection", "field-bug"]) {
             Server()
             Client("alice", profile: .wifi)
             Client("bob", profile: .threeG)
@@ -1080,7 +1080,7 @@ enum PrintedCatalog {
                 Eventually(within: .minutes(3), .serverTexts(chat: "alice+bob", texts: ["x", "y"]))
             }
         },
-        Scenario("login-rejected-backoff-grows", summary: "LOGIN rejected repeatedly; reconnect backoff keeps growing instead of resetting on connect", seeds: [381, 382], runLength: .minutes(6)) {
+        Scenario("login-rejected-backoff-grows", summary: "LOGIN rejected repeatedly; reconnect backoff keeps growing instead of resetting on connect", seeds: [381, 382], tags: ["connection", "field-bug"], runLength: .minutes(6)) {
             Server()
             Client("alice", profile: .threeG)
             Client("bob", profile: .threeG)
@@ -1094,7 +1094,7 @@ enum PrintedCatalog {
                 MetricBound("loginAttempts", atMost: 20.0)
             }
         },
-        Scenario("push-before-catch-up", summary: "a live push arrives before catch-up after reconnect; catch-up still fetches the messages before it", seeds: [391, 392]) {
+        Scenario("push-before-catch-up", summary: "a live push arrives before catch-up after reconnect; catch-up still fetches the messages before it", seeds: [391, 392], tags: ["field-bug", "history"]) {
             Server(history: ["alice+bob": 30])
             Client("alice", profile: .threeG)
             Client("bob", profile: .fourG)
@@ -1152,7 +1152,7 @@ enum PrintedCatalog {
                 Eventually(within: .minutes(6), .serverMessageCount(chat: "alice+bob", count: 2))
             }
         },
-        Scenario("open-and-scroll-to-start", summary: "open a chat with 300 messages on EDGE and scroll to the start of its history (a sweep scenario)", seeds: [151, 152, 153]) {
+        Scenario("open-and-scroll-to-start", summary: "open a chat with 300 messages on EDGE and scroll to the start of its history (a sweep scenario)", seeds: [151, 152, 153], tags: ["sweep"]) {
             Server(history: ["alice+bob": 300])
             Client("alice", profile: .edge)
             Client("bob", profile: .fourG)
@@ -1165,7 +1165,7 @@ enum PrintedCatalog {
                 Eventually(within: .minutes(9), .historyComplete(client: "alice", chat: "alice+bob"))
             }
         },
-        Scenario("idle-on-lossy-link", summary: "ten minutes with a chat open on 2G-rural, a loss burst midway (a pong-timeout sweep scenario)", seeds: [161, 162, 163], runLength: .minutes(15)) {
+        Scenario("idle-on-lossy-link", summary: "ten minutes with a chat open on 2G-rural, a loss burst midway (a pong-timeout sweep scenario)", seeds: [161, 162, 163], tags: ["sweep"], runLength: .minutes(15)) {
             Server(history: ["alice+bob": 20])
             Client("alice", profile: .twoGRural)
             Client("bob", profile: .fourG)

@@ -43,9 +43,21 @@ import Testing
         }
     }
 
-    @Test("shards parse as 0-based I/N and reject the rest", arguments: ["4/4", "1/0", "-1/2", "a/2", "1", "1/2/3"])
+    @Test("shards parse as 1-based i/n and reject the rest", arguments: ["0/4", "5/4", "1/0", "-1/2", "a/2", "1", "1/2/3"])
     func badShards(text: String) {
         #expect(throws: SweepError.self) { try SweepShard(parsing: text) }
+    }
+
+    @Test("shard 0/n is refused with a message saying shards count from 1")
+    func zeroShard() {
+        #expect {
+            try SweepShard(parsing: "0/4")
+        } throws: { error in
+            "\(error)".contains("shards count from 1") && "\(error)".contains("expected 1...4")
+        }
+        #expect(throws: Never.self) { try SweepShard(parsing: "4/4") }
+        #expect((try? SweepShard(parsing: "2/4"))?.description == "2/4")
+        #expect((try? SweepShard(parsing: "2/4"))?.index == 1)
     }
 
     @Test("shards partition the runs round-robin, and together cover each run once")
@@ -57,7 +69,7 @@ import Testing
         #expect(spec.runCount == 30)
         var covered: [Int] = []
         for index in 0..<4 {
-            let runs = spec.runs(in: try SweepShard(parsing: "\(index)/4"))
+            let runs = spec.runs(in: try SweepShard(parsing: "\(index + 1)/4"))
             #expect(runs.allSatisfy { $0.index % 4 == index })
             covered += runs.map(\.index)
         }

@@ -3,7 +3,7 @@ import SyncClient
 import SyncServer
 
 /// The focused runs that make each engine mutant misbehave, shared by the engine's mutant tests (which assert
-/// what the user would see) and the checker's (which assert the invariant the README's mutant table names).
+/// what the user would see) and the checker's (which assert the invariant the mutant table in docs/models.md names).
 ///
 /// Alice (1) and Bob (2) share chat 100 with `history` messages from Bob; Alice and Carol (3, no client) share
 /// chat 200. Mutants apply to Alice only.

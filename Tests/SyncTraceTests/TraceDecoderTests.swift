@@ -174,6 +174,26 @@ import Testing
         #expect(summary.unansweredRequestCount == 0)
         #expect(summary.lines().count == 6)
     }
+
+    @Test("the opcode table takes its column widths from the data: latencies of 10 s and more stay aligned")
+    func summaryWidths() {
+        var summary = TraceFrameSummary([])
+        summary.opcodeCounts = [
+            .init(opcode: .ping, requests: 3, responses: 3),
+            .init(opcode: .login, requests: 123_456, responses: 1),
+        ]
+        summary.latencies = [
+            .init(opcode: .ping, count: 3, minimumNanoseconds: 2_000_000, medianNanoseconds: 3_000_000,
+                  p90Nanoseconds: 4_000_000, maximumNanoseconds: 4_000_000),
+            .init(opcode: .login, count: 1, minimumNanoseconds: 12_345_600_000_000, medianNanoseconds: 12_345_600_000_000,
+                  p90Nanoseconds: 12_345_600_000_000, maximumNanoseconds: 12_345_600_000_000),
+        ]
+        let lines = summary.lines()
+        #expect(lines[0] == "opcode  requests  responses  pushes  errors  latency n      min ms   median ms      p90 ms      max ms")
+        #expect(lines[1] == "PING           3          3       0       0          3         2.0         3.0         4.0         4.0")
+        #expect(lines[2] == "LOGIN     123456          1       0       0          1  12345600.0  12345600.0  12345600.0  12345600.0")
+        #expect(lines[0].count == lines[1].count && lines[1].count == lines[2].count)
+    }
 }
 
 /// Randomized framing: frames split into random segments, some segments lost, checked against the frames sent.

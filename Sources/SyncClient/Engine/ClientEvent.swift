@@ -21,4 +21,9 @@ public enum ClientEvent: Hashable, Sendable {
     case bytesTransferred(upBytes: Int, downBytes: Int)
     /// The user did something.
     case user(UserAction)
+    /// The OS reports that the device's network became unusable (`isAvailable` false) or usable again (true), as
+    /// iOS `NWPathMonitor` and Android `ConnectivityManager` callbacks do. An engine may stop retrying while the
+    /// network is gone and reconnect at once when it is back, instead of waiting for TCP's SYN retries or its
+    /// backoff timer.
+    case connectivityChanged(isAvailable: Bool)
 }

@@ -3,6 +3,11 @@ import SyncProtocol
 
 extension ReferenceClient {
     mutating func connect() {
+        guard isNetworkAvailable else {
+            // The OS said the network is gone: wait for `.connectivityChanged(isAvailable: true)`.
+            state = .waitingToReconnect
+            return
+        }
         let connection = ClientConnectionID(rawValue: nextConnectionNumber)
         nextConnectionNumber += 1
         if hasConnectedBefore { metrics.reconnects += 1 }
@@ -17,6 +22,30 @@ extension ReferenceClient {
         state = .initializing(connection)
         let body = Packet.Body.sessionInit(SessionInitRequest(deviceId: parameters.deviceId))
         if !sendRequest(.sessionInit, body, purpose: .sessionInit) { drop() }
+    }
+
+    /// The OS reports the network gone or back. Gone: the connection is closed at once (its packets could not
+    /// leave anyway) and no attempt is made until it is back. Back: a client waiting to reconnect, or still waiting
+    /// for the SYN of an attempt made without network, connects now with its backoff reset, instead of waiting for
+    /// the backoff timer or TCP's SYN retransmission.
+    mutating func connectivityChanged(isAvailable: Bool) {
+        let wasAvailable = isNetworkAvailable
+        isNetworkAvailable = isAvailable
+        if !isAvailable {
+            if wasAvailable, state.connection != nil { drop() }
+            return
+        }
+        if case .connecting(let connection) = state {
+            // A SYN sent while the network was gone may wait seconds for its retransmission: start afresh.
+            actions.append(.close(connection))
+            state = .waitingToReconnect
+        }
+        guard state == .waitingToReconnect else { return }
+        for (timer, purpose) in timers.sorted(by: { $0.key.rawValue < $1.key.rawValue }) where purpose == .reconnect {
+            cancelTimer(timer)
+        }
+        backoffAttempts = 0
+        connect()
     }
 
     /// Closes the current connection on purpose (pong timeout, failed LOGIN) and schedules a reconnect.

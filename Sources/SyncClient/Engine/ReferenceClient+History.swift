@@ -54,6 +54,11 @@ extension ReferenceClient {
             requestHistory(chatId: chatId, load: .newest)
         case .closeChat:
             screen = nil
+        case .markRead(let chatId):
+            // The newest message the user can have read: the newest cached one (none cached: nothing to mark).
+            if let newest = histories[chatId]?.messages.last?.id {
+                _ = sendRequest(.chatMark, .chatMark(ChatMarkRequest(chatId: chatId, mark: newest)), purpose: .chatMark)
+            }
         case .scrollUp(let count):
             scrollUp(by: count)
         case .scrollDown(let count):

@@ -36,6 +36,8 @@ public struct ReferenceClient: SyncClientEngine {
     var uploads: [UploadID: Int64] = [:]
     var taskWakeup: (timer: ClientTimerID, at: SimInstant)?
     var pingTimer: ClientTimerID?
+    /// False while the OS reports no usable network: no connection attempts until it is back.
+    var isNetworkAvailable = true
     var screen: Screen?
     var dirtyChats: Set<Int64> = []
     /// A task found every seq in flight; the next completed request wakes the queue.
@@ -172,6 +174,8 @@ public struct ReferenceClient: SyncClientEngine {
             metrics.bytesDown += down
         case .user(let action):
             userAction(action)
+        case .connectivityChanged(let isAvailable):
+            connectivityChanged(isAvailable: isAvailable)
         }
         for chatId in dirtyChats.sorted() {
             store.replaceChunks(histories[chatId]?.chunks ?? [], chatId: chatId)

@@ -4,6 +4,8 @@ public enum UserAction: Hashable, Sendable {
     case openChat(Int64)
     /// Leaves the open chat.
     case closeChat
+    /// Marks a chat read up to its newest cached message (the engine decides when to send CHAT_MARK).
+    case markRead(chatId: Int64)
     /// Scrolls the open chat up (towards older messages) by this many messages.
     case scrollUp(messages: Int)
     /// Scrolls the open chat down (towards newer messages) by this many messages.

@@ -20,6 +20,15 @@ public enum Action: Hashable, Sendable {
     case restartApp(client: String)
     /// The app dies at once: whatever was not committed to its database is lost; it is reopened.
     case crashApp(client: String)
+    /// The user reads `chat` up to its newest cached message (the engine sends CHAT_MARK as it sees fit).
+    case markRead(client: String, chat: String)
+    /// The user leaves `chat` (nothing happens when another chat, or none, is open).
+    case closeChat(client: String, chat: String)
+    /// The user posts `text` into `chat` from a device outside the simulation (a web client): the server stores it
+    /// at once and pushes it to every connected member's device, the poster's included.
+    case postFromOtherDevice(client: String, chat: String, text: String)
+    /// A checkpoint: `condition` must hold at this instant. No side effect.
+    case check(Condition)
 
     // MARK: Faults
 
@@ -59,11 +68,21 @@ public enum Action: Hashable, Sendable {
     case capLogin(chats: Int)
     /// The client's device clock moves by `offset` against server time (negative: behind).
     case skewClock(client: String, offset: SimDuration)
+    /// Pushes to `client` leaving the server within `duration` are held `extraDelay` longer (pushes only; responses
+    /// are untouched; their order is kept).
+    case delayPushes(client: String, extraDelay: SimDuration, duration: SimDuration)
+    /// The server processes `opcode` requests (of `client`, every client when nil) at once but holds their
+    /// responses until `until`, then sends them in order.
+    case holdResponses(opcode: Opcode, client: String?, until: Moment)
+    /// The OS tells the app its network is lost or back (and the link goes down or up with it, silently).
+    case connectivity(client: String, change: ConnectivityChange)
 
     /// Whether this is a fault (network or server) rather than something a user does.
     public var isFault: Bool {
         switch self {
-        case .openChat, .scroll, .sendText, .sendPhoto, .background, .foreground, .restartApp, .crashApp: false
+        case .openChat, .scroll, .sendText, .sendPhoto, .background, .foreground, .restartApp, .crashApp,
+            .markRead, .closeChat, .postFromOtherDevice, .check:
+            false
         default: true
         }
     }
@@ -76,11 +95,12 @@ public enum Action: Hashable, Sendable {
             .restartApp(let client), .crashApp(let client), .linkDown(let client, _), .linkUp(let client),
             .outage(let client, _, _), .lossBurst(let client, _, _), .delaySpike(let client, _, _),
             .clog(let client), .release(let client), .changeProfile(let client, _), .halfOpen(let client),
-            .skewClock(let client, _):
+            .skewClock(let client, _), .markRead(let client, _), .closeChat(let client, _),
+            .postFromOtherDevice(let client, _, _), .delayPushes(let client, _, _), .connectivity(let client, _):
             client
-        case .pushLoss(let client, _, _), .pushDuplication(let client, _, _):
+        case .pushLoss(let client, _, _), .pushDuplication(let client, _, _), .holdResponses(_, let client, _):
             client
-        case .serverRestart, .delayResponses, .loseResponses, .errorReplies, .capLogin:
+        case .serverRestart, .delayResponses, .loseResponses, .errorReplies, .capLogin, .check:
             nil
         }
     }
@@ -89,7 +109,8 @@ public enum Action: Hashable, Sendable {
     public var chat: String? {
         switch self {
         case .openChat(_, let chat), .scroll(_, let chat, _, _), .sendText(_, let chat, _),
-            .sendPhoto(_, let chat, _, _):
+            .sendPhoto(_, let chat, _, _), .markRead(_, let chat), .closeChat(_, let chat),
+            .postFromOtherDevice(_, let chat, _):
             chat
         default: nil
         }
@@ -100,7 +121,7 @@ public enum Action: Hashable, Sendable {
         switch self {
         case .outage(_, let duration, _), .lossBurst(_, let duration, _), .delaySpike(_, _, let duration),
             .delayResponses(_, _, let duration), .pushLoss(_, _, let duration),
-            .pushDuplication(_, _, let duration):
+            .pushDuplication(_, _, let duration), .delayPushes(_, _, let duration):
             duration
         case .serverRestart(let downtime): downtime
         default: nil
@@ -121,6 +142,8 @@ public enum Action: Hashable, Sendable {
         case .pushDuplication(let client, let probability, _):
             .pushDuplication(client: client, probability: probability, duration: newDuration)
         case .serverRestart: .serverRestart(downtime: newDuration)
+        case .delayPushes(let client, let extra, _):
+            .delayPushes(client: client, extraDelay: extra, duration: newDuration)
         default: self
         }
     }
@@ -140,4 +163,12 @@ public enum DisconnectMode: String, Hashable, Sendable {
     case silently
     /// Both ends receive a RST at once (the radio reports the loss, a middlebox resets the flow).
     case withReset
+}
+
+/// What the OS tells an app about its network (iOS `NWPathMonitor`, Android `ConnectivityManager` callbacks).
+public enum ConnectivityChange: String, Hashable, Sendable {
+    /// No usable network: the app should stop trying until it is back.
+    case lost
+    /// A network is usable again: the app may reconnect at once.
+    case restored
 }

@@ -1,8 +1,9 @@
 /// Something that should become true during a run: data for the common cases, a closure for the rest.
 ///
 /// Data conditions print back as DSL code and survive shrinking as they are; a custom closure prints as a
-/// stub carrying its label (closures cannot be printed).
-public enum Condition: Sendable, CustomStringConvertible {
+/// stub carrying its label (closures cannot be printed). Two custom conditions are equal when their labels and
+/// client lists are (closures cannot be compared).
+public enum Condition: Hashable, Sendable, CustomStringConvertible {
     /// The chat's server history holds exactly `count` messages.
     case serverMessageCount(chat: String, count: Int)
     /// The chat's server history, oldest first, has exactly these texts.
@@ -19,8 +20,13 @@ public enum Condition: Sendable, CustomStringConvertible {
     case loggedIn(client: String)
     /// Every client's chat list and loaded history equal the server's.
     case converged
-    /// Any other predicate over the world; `label` names it in reports and printouts.
-    case custom(label: String, predicate: @Sendable (any WorldProbe) -> Bool)
+    /// `chat` is open on `client`'s screen and shows `text`, as a local echo or as a visible message.
+    case textOnScreen(client: String, chat: String, text: String)
+    /// The server's read mark of `client`'s user in `chat` is the chat's newest message id.
+    case readUpToNewest(client: String, chat: String)
+    /// Any other predicate over the world; `label` names it in reports and printouts; `clients` lists the clients it
+    /// looks at (shrinking keeps them), nil when unknown (shrinking then keeps every client).
+    case custom(label: String, clients: [String]? = nil, predicate: @Sendable (any WorldProbe) -> Bool)
 
     /// Whether the condition holds in `world` now.
     public func isSatisfied(in world: any WorldProbe) -> Bool {
@@ -50,9 +56,49 @@ public enum Condition: Sendable, CustomStringConvertible {
             return world.isLoggedIn(client)
         case .converged:
             return world.hasConverged
-        case .custom(_, let predicate):
+        case .textOnScreen(let client, let chat, let text):
+            let screen = world.screen(of: client)
+            guard screen.openChat == chat else { return false }
+            if screen.localEchoes.contains(where: { $0.chat == chat && $0.text == text }) { return true }
+            let visible = Set(screen.visibleMessageIds)
+            return world.cachedMessages(of: client, in: chat).contains { visible.contains($0.id) && $0.text == text }
+        case .readUpToNewest(let client, let chat):
+            guard let newest = world.serverMessages(in: chat).last?.id else { return true }
+            return world.readMark(of: client, in: chat) == newest
+        case .custom(_, _, let predicate):
             return predicate(world)
         }
+    }
+
+    /// The clients the condition names; nil for a custom condition that did not say (it may look at any client).
+    public var clients: [String]? {
+        switch self {
+        case .queueDrained(let client), .historyComplete(let client, _), .loggedIn(let client),
+            .textOnScreen(let client, _, _), .readUpToNewest(let client, _):
+            [client]
+        case .serverMessageCount, .serverTexts, .serverOrder, .allQueuesDrained, .converged: []
+        case .custom(_, let clients, _): clients
+        }
+    }
+
+    /// The chat the condition is about, or nil.
+    public var chat: String? {
+        switch self {
+        case .serverMessageCount(let chat, _), .serverTexts(let chat, _), .serverOrder(let chat, _),
+            .historyComplete(_, let chat), .textOnScreen(_, let chat, _), .readUpToNewest(_, let chat):
+            chat
+        default: nil
+        }
+    }
+
+    public static func == (lhs: Condition, rhs: Condition) -> Bool { lhs.identity == rhs.identity }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(identity) }
+
+    /// What equality compares: the description, plus the client list of a custom condition.
+    private var identity: String {
+        if case .custom(let label, let clients, _) = self { return "custom:\(label):\(clients ?? ["*"])" }
+        return "\(self)"
     }
 
     /// A one-line rendering for reports: `server has 1 message in alice+bob`.
@@ -66,7 +112,9 @@ public enum Condition: Sendable, CustomStringConvertible {
         case .historyComplete(let client, let chat): "\(client) holds all of \(chat) in one chunk"
         case .loggedIn(let client): "\(client) is logged in"
         case .converged: "every client has converged with the server"
-        case .custom(let label, _): label
+        case .textOnScreen(let client, let chat, let text): "\(client) shows \(text.debugDescription) in open \(chat)"
+        case .readUpToNewest(let client, let chat): "\(client)'s read mark in \(chat) is its newest message"
+        case .custom(let label, _, _): label
         }
     }
 }

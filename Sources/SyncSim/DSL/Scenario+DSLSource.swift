@@ -10,6 +10,7 @@ extension Scenario {
         var lines: [String] = []
         let head = "Scenario(\(DSLLiteral.string(name)), summary: \(DSLLiteral.string(summary)), seeds: "
             + "[\(seeds.map(DSLLiteral.integer).joined(separator: ", "))]"
+            + (tags.isEmpty ? "" : ", tags: [\(tags.map { DSLLiteral.string($0.name) }.joined(separator: ", "))]")
             + (runLength == .minutes(10) ? "" : ", runLength: \(DSLLiteral.duration(runLength))")
             + ") {"
         lines.append(head)
@@ -46,7 +47,32 @@ extension Scenario {
         return "Server(\(arguments.joined(separator: ", ")))"
     }
 
+    /// The scenario as a catalog entry that compiles as it stands in a file of the Scenarios folder:
+    /// `extension Catalog { static let <property> = Scenario(...) }`, with a `///` line carrying the summary.
+    public func catalogSource(property: String? = nil) -> String {
+        let name = property ?? Self.propertyName(for: self.name)
+        return "extension Catalog {\n    /// \(summary)\n    static let \(name) = "
+            + dslSource(indent: 4).dropFirst(4) + "\n}\n"
+    }
+
+    /// A Swift identifier for a scenario name: `reconnect-during-send-shrunk` -> `reconnectDuringSendShrunk`.
+    public static func propertyName(for name: String) -> String {
+        let words = name.split(whereSeparator: { !$0.isLetter && !$0.isNumber }).map(String.init)
+        guard let first = words.first else { return "scenario" }
+        let joined = first.lowercased() + words.dropFirst().map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
+        return joined.first?.isNumber == true ? "scenario" + joined : joined
+    }
+
     private func clientSource(_ client: ClientSpec) -> String {
+        if let user = client.user {
+            let device = String(client.name.dropFirst(user.count + 1))
+            var arguments = [DSLLiteral.string(user), DSLLiteral.string(device)]
+            if client.profile != .wifi { arguments.append("profile: " + DSLLiteral.profile(client.profile)) }
+            if !client.parameters.isEmpty {
+                arguments.append("parameters: " + DSLLiteral.parameters(client.parameters))
+            }
+            return "Device(\(arguments.joined(separator: ", ")))"
+        }
         var arguments = [DSLLiteral.string(client.name), "profile: " + DSLLiteral.profile(client.profile)]
         if !client.parameters.isEmpty { arguments.append("parameters: " + DSLLiteral.parameters(client.parameters)) }
         if let mutant = client.mutant { arguments.append("mutant: " + DSLLiteral.string(mutant)) }
@@ -58,6 +84,7 @@ extension Scenario {
         case .at(let offset): "At(\(DSLLiteral.duration(offset)))"
         case .afterPrevious(let delay): "After(\(DSLLiteral.duration(delay)))"
         case .after(let delay, let label): "After(\(DSLLiteral.duration(delay)), step: \(DSLLiteral.string(label)))"
+        case .when(let event): "When(\(Self.eventSource(event)))"
         }
         var action = Self.actionSource(step.action)
         if let label = step.label { action += ".named(\(DSLLiteral.string(label)))" }
@@ -116,7 +143,49 @@ extension Scenario {
             return "CapLogin(chats: \(L.integer(chats)))"
         case .skewClock(let client, let offset):
             return "SkewClock(\(L.string(client)), by: \(L.duration(offset)))"
+        case .markRead(let client, let chat):
+            return "MarkRead(\(L.string(client)), \(L.string(chat)))"
+        case .closeChat(let client, let chat):
+            return "CloseChat(\(L.string(client)), \(L.string(chat)))"
+        case .postFromOtherDevice(let client, let chat, let text):
+            return "PostFromOtherDevice(\(L.string(client)), text: \(L.string(text)), in: \(L.string(chat)))"
+        case .check(let condition):
+            if case .custom(let label, let clients, _) = condition {
+                return "Check(\(L.string(label))\(clients.map { ", clients: \(L.strings($0))" } ?? "")) "
+                    + customStub(label)
+            }
+            return "Check(\(conditionSource(condition)))"
+        case .delayPushes(let client, let extra, let duration):
+            return "DelayPushes(to: \(L.string(client)), by: \(L.duration(extra)), for: \(L.duration(duration)))"
+        case .holdResponses(let opcode, let client, let until):
+            let of = client.map { ", of: \(L.string($0))" } ?? ""
+            return "HoldResponses(to: \(L.opcode(opcode))\(of), until: \(L.moment(until)))"
+        case .connectivity(let client, let change):
+            return "Connectivity(\(L.string(client)), .\(change.rawValue))"
         }
+    }
+
+    /// `.server(receives: .login, from: "bob").nth(2)`.
+    static func eventSource(_ event: ProtocolEvent) -> String {
+        typealias L = DSLLiteral
+        let base = switch event.kind {
+        case .serverReceives(let opcode, let client):
+            ".server(receives: \(L.opcode(opcode))\(client.map { ", from: \(L.string($0))" } ?? ""))"
+        case .serverAnswers(let opcode, let client):
+            ".server(answers: \(L.opcode(opcode))\(client.map { ", to: \(L.string($0))" } ?? ""))"
+        case .clientReceives(let client, let opcode, let command):
+            ".client(\(L.string(client)), receives: \(L.opcode(opcode))\(command.map { ", .\($0)" } ?? ""))"
+        case .connected(let client): ".connected(\(L.string(client)))"
+        case .disconnected(let client): ".disconnected(\(L.string(client)))"
+        }
+        return event.occurrence == 1 ? base : base + ".nth(\(event.occurrence))"
+    }
+
+    /// A closure body that compiles but says it was not printable.
+    static func customStub(_ label: String, _ location: SourceLocation? = nil) -> String {
+        let note = "custom condition '\(label)' cannot be printed; "
+            + (location.map { "see \($0)" } ?? "restore it from the original scenario")
+        return "{ _ in fatalError(\(DSLLiteral.string(note))) }"
     }
 
     private func expectationSources() -> [String] {
@@ -133,16 +202,39 @@ extension Scenario {
         }
         for item in expectations.eventually {
             let deadline = L.duration(item.deadline)
-            if case .custom(let label, _) = item.condition {
-                let note = "custom condition '\(label)' cannot be printed; see \(item.location)"
-                let stub = "{ _ in fatalError(\(L.string(note))) }"
-                lines.append("Eventually(\(L.string(label)), within: \(deadline)) \(stub)")
+            let after = item.anchor.map { ", after: \(L.string($0))" } ?? ""
+            if case .custom(let label, let clients, _) = item.condition {
+                let clientsPart = clients.map { ", clients: \(L.strings($0))" } ?? ""
+                lines.append("Eventually(\(L.string(label)), within: \(deadline)\(after)\(clientsPart)) "
+                             + Self.customStub(label, item.location))
             } else {
-                lines.append("Eventually(within: \(deadline), \(Self.conditionSource(item.condition)))")
+                lines.append("Eventually(within: \(deadline)\(after), \(Self.conditionSource(item.condition)))")
+            }
+        }
+        for item in expectations.always {
+            let word = item.isNegated ? "Never" : "Always"
+            var window = ""
+            if let from = item.from { window += ", from: \(L.moment(from))" }
+            if let until = item.until { window += ", until: \(L.moment(until))" }
+            if case .custom(let label, let clients, _) = item.condition {
+                let clientsPart = clients.map { ", clients: \(L.strings($0))" } ?? ""
+                lines.append("\(word)(\(L.string(label))\(window)\(clientsPart)) "
+                             + Self.customStub(label, item.location))
+            } else {
+                lines.append("\(word)(\(Self.conditionSource(item.condition))\(window))")
             }
         }
         for bound in expectations.metricBounds {
             var arguments = [L.string(bound.metric)]
+            if let client = bound.client { arguments.append("client: \(L.string(client))") }
+            if let opcode = bound.opcode { arguments.append("opcode: \(L.opcode(opcode))") }
+            if let window = bound.window, window != .wholeRun {
+                arguments.append("window: MetricWindow(" + [
+                    window.from.map { "from: \(L.moment($0))" }, window.until.map { "until: \(L.moment($0))" },
+                ].compactMap { $0 }.joined(separator: ", ") + ")")
+            } else if bound.window != nil, bound.client == nil, bound.opcode == nil {
+                arguments.append("window: .wholeRun")
+            }
             if let low = bound.atLeast { arguments.append("atLeast: \(L.double(low))") }
             if let high = bound.atMost { arguments.append("atMost: \(L.double(high))") }
             lines.append("MetricBound(\(arguments.joined(separator: ", ")))")
@@ -150,7 +242,7 @@ extension Scenario {
         return lines
     }
 
-    private static func conditionSource(_ condition: Condition) -> String {
+    static func conditionSource(_ condition: Condition) -> String {
         typealias L = DSLLiteral
         switch condition {
         case .serverMessageCount(let chat, let count):
@@ -165,7 +257,13 @@ extension Scenario {
             return ".historyComplete(client: \(L.string(client)), chat: \(L.string(chat)))"
         case .loggedIn(let client): return ".loggedIn(client: \(L.string(client)))"
         case .converged: return ".converged"
-        case .custom(let label, _): return ".custom(label: \(L.string(label)), predicate: { _ in false })"
+        case .textOnScreen(let client, let chat, let text):
+            return ".textOnScreen(client: \(L.string(client)), chat: \(L.string(chat)), text: \(L.string(text)))"
+        case .readUpToNewest(let client, let chat):
+            return ".readUpToNewest(client: \(L.string(client)), chat: \(L.string(chat)))"
+        case .custom(let label, let clients, _):
+            let clientsPart = clients.map { ", clients: \(L.strings($0))" } ?? ""
+            return ".custom(label: \(L.string(label))\(clientsPart), predicate: \(customStub(label)))"
         }
     }
 }
@@ -219,6 +317,14 @@ enum DSLLiteral {
         ]
         for (unit, size) in units where ns % size == 0 { return ".\(unit)(\(integer(ns / size)))" }
         return ".nanoseconds(\(integer(ns)))"
+    }
+
+    /// `.seconds(5)` (as `Moment.time`) or a label string.
+    static func moment(_ moment: Moment) -> String {
+        switch moment {
+        case .time(let offset): ".time(\(duration(offset)))"
+        case .step(let label): string(label)
+        }
     }
 
     static func profile(_ profile: ProfileName) -> String {

@@ -2,21 +2,28 @@ extension Scenario {
     /// The timeline with every step's start resolved to a virtual instant, ordered by (time, position).
     ///
     /// `After` steps start their delay after the referenced step's start. Steps at the same instant keep the
-    /// order they were written in, so the world runs them in that order.
-    /// - Throws: `ScenarioError` for a label that no earlier step carries, or a start before the run's start.
+    /// order they were written in, so the world runs them in that order. `When` steps have no time ahead of the run
+    /// and are left out (see `triggeredSteps`); an `After` without a label that follows one counts from the timed
+    /// step before it.
+    /// - Throws: `ScenarioError` for a label that no earlier timed step carries, or a start before the run's start.
     public func schedule() throws -> [ScheduledStep] {
-        var times: [SimInstant] = []
+        var times: [SimInstant?] = []
+        var lastTime: SimInstant?
         var labelled: [String: SimInstant] = [:]
         for step in steps {
             let time: SimInstant
             switch step.timing {
+            case .when:
+                times.append(nil)
+                continue
             case .at(let offset):
                 time = .start + offset
             case .afterPrevious(let delay):
-                time = (times.last ?? .start) + delay
+                time = (lastTime ?? .start) + delay
             case .after(let delay, let label):
                 guard let anchor = labelled[label] else {
-                    throw ScenarioError.unknownStepLabel(label, scenario: name, location: step.location)
+                    throw ScenarioError.unknownStepLabel(
+                        label, scenario: name, location: step.location, labels: labelled.keys.sorted())
                 }
                 time = anchor + delay
             }
@@ -24,22 +31,30 @@ extension Scenario {
                 throw ScenarioError.negativeTime(time, scenario: name, location: step.location)
             }
             times.append(time)
+            lastTime = time
             if let label = step.label { labelled[label] = time }
         }
         return steps.indices
-            .map { ScheduledStep(time: times[$0], index: $0, step: steps[$0]) }
+            .compactMap { index in times[index].map { ScheduledStep(time: $0, index: index, step: steps[index]) } }
             .sorted { ($0.time, $0.index) < ($1.time, $1.index) }
     }
 
-    /// The same scenario with every step timed absolutely (`At`), in schedule order, labels dropped.
+    /// The steps that wait for a protocol event (`When`), in the order written, with their positions in `steps`.
+    public var triggeredSteps: [(index: Int, step: Step, event: ProtocolEvent)] {
+        steps.indices.compactMap { index in steps[index].timing.event.map { (index, steps[index], $0) } }
+    }
+
+    /// The same scenario with every timed step timed absolutely (`At`), in schedule order, then the `When` steps in
+    /// the order written; labels stay (expectations may refer to them).
     ///
     /// The shrinker works on this form, so removing a step never moves the others.
     /// - Throws: as `schedule()`.
     public func withAbsoluteTiming() throws -> Scenario {
         var copy = self
         copy.steps = try schedule().map {
-            Step(timing: .at($0.time.sinceStart), action: $0.step.action, label: nil, location: $0.step.location)
-        }
+            Step(timing: .at($0.time.sinceStart), action: $0.step.action, label: $0.step.label,
+                 location: $0.step.location)
+        } + triggeredSteps.map(\.step)
         return copy
     }
 }

@@ -17,8 +17,12 @@ extension Scenario {
         var seen: Set<String> = []
         for client in clients {
             if !seen.insert(client.name).inserted { problem("client '\(client.name)' declared twice", client.location) }
-            if client.name.isEmpty || client.name.contains("+") {
-                problem("client name '\(client.name)' must be non-empty without '+'", client.location)
+            if client.name.isEmpty || client.name.contains("+") || (client.user == nil && client.name.contains(":")) {
+                problem("client name '\(client.name)' must be non-empty without '+' or ':'", client.location)
+            }
+            if let user = client.user, self.client(named: user)?.user != nil || self.client(named: user) == nil {
+                problem("device '\(client.name)': user '\(user)' is not a client\(Self.choices(userNames))",
+                        client.location)
             }
         }
         for client in clients {
@@ -37,35 +41,83 @@ extension Scenario {
             problem("\(error)", server.location)
         }
         let clientNames = Set(clients.map(\.name))
+        let users = Set(userNames)
         for chat in chats {
-            for member in chat.members where !clientNames.contains(member) {
-                problem("chat '\(chat.name)': member '\(member)' is not a client", chat.location)
+            for member in chat.members where !users.contains(member) {
+                problem("chat '\(chat.name)': member '\(member)' is not a client\(Self.choices(userNames))",
+                        chat.location)
             }
         }
         for seed in server.history {
-            for member in members(of: seed.chat) where !clientNames.contains(member) {
-                problem("history for chat '\(seed.chat)': member '\(member)' is not a client", server.location)
+            for member in members(of: seed.chat) where !users.contains(member) {
+                problem("history for chat '\(seed.chat)': member '\(member)' is not a client"
+                        + Self.choices(userNames), server.location)
             }
             if seed.messages < 0 { problem("history for '\(seed.chat)' has a negative count", server.location) }
         }
+        let labels = stepLabels
+        func checkClient(_ client: String, _ location: SourceLocation) {
+            if !clientNames.contains(client) {
+                problem("client '\(client)' is not in the topology\(Self.choices(clients.map(\.name)))", location)
+            }
+        }
+        func checkChat(_ chat: String, _ location: SourceLocation) {
+            let members = members(of: chat)
+            let known = chatNames.filter { $0 != chat }
+            for member in members where !users.contains(member) {
+                problem("chat '\(chat)': member '\(member)' is not a client\(Self.choices(userNames))"
+                        + (known.isEmpty ? "" : "; chats: \(known.joined(separator: ", "))"), location)
+            }
+        }
+        func checkLabel(_ moment: Moment?, _ what: String, _ location: SourceLocation) {
+            guard let label = moment?.label else { return }
+            if !labels.contains(label) {
+                problem("\(what) refers to step label '\(label)', which no step carries"
+                        + (labels.isEmpty ? " (no step is labelled; use .named(...))" : "; labels: "
+                           + labels.joined(separator: ", ")), location)
+            }
+        }
+        func checkCondition(_ condition: Condition, _ location: SourceLocation) {
+            if case .custom = condition {
+                for client in condition.clients ?? [] { checkClient(client, location) }
+                return
+            }
+            for client in condition.clients ?? [] { checkClient(client, location) }
+            if let chat = condition.chat { checkChat(chat, location) }
+        }
+        var seenLabels: Set<String> = []
+        for step in steps {
+            if let label = step.label, !seenLabels.insert(label).inserted {
+                problem("step label '\(label)' is used twice", step.location)
+            }
+        }
         for step in steps {
             let action = step.action
-            if let client = action.client, !clientNames.contains(client) {
-                problem("client '\(client)' is not in the topology", step.location)
+            if let client = action.client { checkClient(client, step.location) }
+            if let client = step.timing.event?.client { checkClient(client, step.location) }
+            if let occurrence = step.timing.event?.occurrence, occurrence < 1 {
+                problem("nth(\(occurrence)): occurrences count from 1", step.location)
             }
             if let chat = action.chat {
-                let members = members(of: chat)
-                for member in members where !clientNames.contains(member) {
-                    problem("chat '\(chat)': member '\(member)' is not a client", step.location)
+                checkChat(chat, step.location)
+                if let client = action.client, clientNames.contains(client), !isMember(client, of: chat) {
+                    problem("'\(client)' is not a member of chat '\(chat)'; members: "
+                            + members(of: chat).joined(separator: ", "), step.location)
                 }
-                if let client = action.client, !members.contains(client) {
-                    problem("'\(client)' is not a member of chat '\(chat)'", step.location)
-                }
+            }
+            if case .check(let condition) = action { checkCondition(condition, step.location) }
+            if case .holdResponses(_, _, let moment) = action { checkLabel(moment, "HoldResponses", step.location) }
+            if case .after(_, let label) = step.timing, let anchor = steps.first(where: { $0.label == label }),
+               anchor.timing.event != nil {
+                problem("After(step: '\(label)') cannot follow a When step (it has no time ahead of the run); "
+                        + "use Eventually(after:) or Always(from:)", step.location)
             }
             if let duration = action.duration, duration < .zero {
                 problem("negative duration \(duration)", step.location)
             }
             switch action {
+            case .delayPushes(_, let extra, _) where extra < .zero:
+                problem("negative delay \(extra)", step.location)
             case .scroll(_, _, _, let count) where count <= 0,
                 .loseResponses(_, let count) where count <= 0,
                 .errorReplies(_, let count) where count <= 0,
@@ -80,6 +132,25 @@ extension Scenario {
                 break
             }
         }
+        for item in expectations.eventually {
+            checkCondition(item.condition, item.location)
+            checkLabel(item.anchor.map(Moment.step), "Eventually(after:)", item.location)
+            if item.deadline < .zero { problem("negative deadline \(item.deadline)", item.location) }
+        }
+        for item in expectations.always {
+            checkCondition(item.condition, item.location)
+            checkLabel(item.from, "from:", item.location)
+            checkLabel(item.until, "until:", item.location)
+        }
+        for bound in expectations.metricBounds {
+            if let client = bound.client { checkClient(client, bound.location) }
+            checkLabel(bound.window?.from, "window", bound.location)
+            checkLabel(bound.window?.until, "window", bound.location)
+            if bound.isWindowed, WindowMetric(rawValue: bound.metric) == nil {
+                problem("windowed metric '\(bound.metric)' is unknown; metrics: "
+                        + WindowMetric.allCases.map(\.rawValue).joined(separator: ", "), bound.location)
+            }
+        }
         do {
             _ = try schedule()
         } catch let error as ScenarioError {
@@ -88,5 +159,13 @@ extension Scenario {
             problem("\(error)", location)
         }
         return found
+    }
+
+    /// The user names (clients that are not second devices), in topology order.
+    var userNames: [String] { clients.filter { $0.user == nil }.map(\.name) }
+
+    /// `"; clients: alice, bob"`, or `"; no clients are declared"`.
+    static func choices(_ names: [String]) -> String {
+        names.isEmpty ? "; no clients are declared" : "; clients: " + names.joined(separator: ", ")
     }
 }

@@ -26,6 +26,8 @@ public struct Scenario: Sendable {
     public var summary: String
     /// Seeds every run of the catalog uses; the runner may add random ones.
     public var seeds: [UInt64]
+    /// Labels `syncsim run --tag` selects by, sorted and without repeats (empty when none was declared).
+    public var tags: [ScenarioTag]
     /// How much virtual time a run lasts at most.
     public var runLength: SimDuration
     /// The virtual server.
@@ -46,6 +48,7 @@ public struct Scenario: Sendable {
     ///   - name: unique name in the catalog.
     ///   - summary: one line saying what field behaviour it reproduces.
     ///   - seeds: pinned seeds.
+    ///   - tags: labels for `syncsim run --tag` and `syncsim list` (`[.history, .slow]`); none by default.
     ///   - runLength: virtual time a run lasts at most; 10 minutes by default.
     ///   - content: `Server`, `Client`, `Chat`, `Timeline` and `Expect` entries. A body without `Server()` gets a
     ///     default server; without `Invariants` it checks every invariant.
@@ -53,6 +56,7 @@ public struct Scenario: Sendable {
         _ name: String,
         summary: String,
         seeds: [UInt64],
+        tags: [ScenarioTag] = [],
         runLength: SimDuration = .minutes(10),
         fileID: String = #fileID,
         line: Int = #line,
@@ -61,6 +65,7 @@ public struct Scenario: Sendable {
         self.name = name
         self.summary = summary
         self.seeds = seeds
+        self.tags = Array(Set(tags)).sorted()
         self.runLength = runLength
         self.location = SourceLocation(fileID: fileID, line: line)
         server = ServerSpec()
@@ -70,6 +75,7 @@ public struct Scenario: Sendable {
         var invariants: [InvariantID] = []
         var eventually: [Eventually] = []
         var bounds: [MetricBound] = []
+        var always: [Always] = []
         for component in content() {
             switch component {
             case .server(let spec): server = spec
@@ -82,6 +88,7 @@ public struct Scenario: Sendable {
                     case .invariants(let ids): invariants.append(contentsOf: ids)
                     case .eventually(let condition): eventually.append(condition)
                     case .metricBound(let bound): bounds.append(bound)
+                    case .always(let condition): always.append(condition)
                     }
                 }
             }
@@ -90,7 +97,8 @@ public struct Scenario: Sendable {
         expectations = Expectations(
             invariants: InvariantID.allCases.filter { named.contains($0) },
             eventually: eventually,
-            metricBounds: bounds
+            metricBounds: bounds,
+            always: always
         )
     }
 
@@ -101,6 +109,15 @@ public struct Scenario: Sendable {
 
     /// The client called `name`, or nil.
     public func client(named name: String) -> ClientSpec? { clients.first { $0.name == name } }
+
+    /// The user `client` logs in as: its own name, or for a second device (`"alice:tablet"`) its user's.
+    public func userName(of client: String) -> String { self.client(named: client)?.userName ?? client }
+
+    /// Whether `client` (a user's phone or one of its devices) belongs to `chat`.
+    public func isMember(_ client: String, of chat: String) -> Bool { members(of: chat).contains(userName(of: client)) }
+
+    /// Every step label, in the order written.
+    public var stepLabels: [String] { steps.compactMap(\.label) }
 
     /// The members of `chat`: the declared ones, or the `+`-separated names of an undeclared chat.
     public func members(of chat: String) -> [String] {

@@ -19,6 +19,8 @@ public enum ScenarioBuilder {
     public static func buildExpression(_ server: Server) -> [ScenarioComponent] { [.server(server.spec)] }
     /// Turns a `Client` into its components.
     public static func buildExpression(_ client: Client) -> [ScenarioComponent] { [.client(client.spec)] }
+    /// Turns a `Device` into its components (a client of an existing user).
+    public static func buildExpression(_ device: Device) -> [ScenarioComponent] { [.client(device.spec)] }
     /// Turns a `Chat` into its components.
     public static func buildExpression(_ chat: Chat) -> [ScenarioComponent] { [.chat(chat.spec)] }
     /// Turns a `Timeline` into its components.
@@ -44,6 +46,8 @@ public enum TimelineBuilder {
     public static func buildExpression(_ group: At) -> [Step] { group.steps }
     /// Turns an `After` group into its steps.
     public static func buildExpression(_ group: After) -> [Step] { group.steps }
+    /// Turns a `When` group into its steps.
+    public static func buildExpression(_ group: When) -> [Step] { group.steps }
     /// Joins the parts of a block in the order written.
     public static func buildBlock(_ parts: [Step]...) -> [Step] { parts.flatMap { $0 } }
     /// Joins the parts a `for` loop produced, in iteration order.
@@ -81,9 +85,11 @@ public enum ExpectationItem: Sendable {
     case eventually(Eventually)
     /// A bound on a run metric.
     case metricBound(MetricBound)
+    /// A condition that must hold (or, for `Never`, must not hold) after every world step of a window.
+    case always(Always)
 }
 
-/// Builds an `Expect` block from `Invariants`, `Eventually` and `MetricBound`.
+/// Builds an `Expect` block from `Invariants`, `Eventually`, `Always`, `Never` and `MetricBound`.
 @resultBuilder
 public enum ExpectationBuilder {
     /// Turns an `Invariants` list into its components.
@@ -92,6 +98,8 @@ public enum ExpectationBuilder {
     public static func buildExpression(_ eventually: Eventually) -> [ExpectationItem] { [.eventually(eventually)] }
     /// Turns a `MetricBound` into its components.
     public static func buildExpression(_ bound: MetricBound) -> [ExpectationItem] { [.metricBound(bound)] }
+    /// Turns an `Always` into its components.
+    public static func buildExpression(_ always: Always) -> [ExpectationItem] { [.always(always)] }
     /// Joins the parts of a block in the order written.
     public static func buildBlock(_ parts: [ExpectationItem]...) -> [ExpectationItem] { parts.flatMap { $0 } }
     /// Joins the parts a `for` loop produced, in iteration order.

@@ -1,7 +1,7 @@
 /// A mistake in a scenario: names the scenario, the DSL line and what was expected.
 public struct ScenarioError: Error, Hashable, CustomStringConvertible {
     private enum Code: Hashable {
-        case unknownStepLabel(String)
+        case unknownStepLabel(String, known: [String])
         case negativeTime(SimInstant)
         case invalid(String)
     }
@@ -19,8 +19,11 @@ public struct ScenarioError: Error, Hashable, CustomStringConvertible {
     }
 
     /// An `After(_:step:)` names a label that no earlier step carries.
-    public static func unknownStepLabel(_ label: String, scenario: String, location: SourceLocation) -> Self {
-        Self(.unknownStepLabel(label), scenario: scenario, location: location)
+    /// `labels` lists the labels earlier timed steps carry, for the message.
+    public static func unknownStepLabel(
+        _ label: String, scenario: String, location: SourceLocation, labels: [String] = []
+    ) -> Self {
+        Self(.unknownStepLabel(label, known: labels), scenario: scenario, location: location)
     }
 
     /// A step resolves to a time before the run's start.
@@ -35,7 +38,9 @@ public struct ScenarioError: Error, Hashable, CustomStringConvertible {
 
     public var description: String {
         let detail = switch code {
-        case .unknownStepLabel(let label): "no earlier step is labelled '\(label)'"
+        case .unknownStepLabel(let label, let known):
+            "no earlier step is labelled '\(label)'"
+                + (known.isEmpty ? "" : "; earlier labels: " + known.joined(separator: ", "))
         case .negativeTime(let time): "step would start at \(time), before the run's start"
         case .invalid(let text): text
         }

@@ -30,6 +30,11 @@ public enum StepTiming: Hashable, Sendable {
     case afterPrevious(SimDuration)
     /// This long after the step labelled with this name, which must come earlier in the timeline.
     case after(SimDuration, step: String)
+    /// When a protocol event occurs during the run (`When(...)`): not scheduled ahead, fired by the world.
+    case when(ProtocolEvent)
+
+    /// The protocol event the step waits for, or nil for a step with a time.
+    public var event: ProtocolEvent? { if case .when(let event) = self { event } else { nil } }
 }
 
 /// A step with its resolved start time: what the world schedules.

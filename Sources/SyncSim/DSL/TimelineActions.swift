@@ -401,3 +401,124 @@ public struct SkewClock: TimelineAction {
         )
     }
 }
+
+/// The user reads a chat up to its newest cached message: `MarkRead("alice", "alice+bob")`.
+public struct MarkRead: TimelineAction {
+    /// The action with its label and source location.
+    public let item: ActionItem
+
+    /// Marks `chat` read on `client`; `fileID` and `line` record the call site.
+    public init(_ client: String, _ chat: String, fileID: String = #fileID, line: Int = #line) {
+        item = ActionItem(.markRead(client: client, chat: chat), location: SourceLocation(fileID: fileID, line: line))
+    }
+}
+
+/// The user leaves a chat: `CloseChat("alice", "alice+bob")` (no effect unless that chat is open).
+public struct CloseChat: TimelineAction {
+    /// The action with its label and source location.
+    public let item: ActionItem
+
+    /// Closes `chat` on `client`; `fileID` and `line` record the call site.
+    public init(_ client: String, _ chat: String, fileID: String = #fileID, line: Int = #line) {
+        item = ActionItem(.closeChat(client: client, chat: chat), location: SourceLocation(fileID: fileID, line: line))
+    }
+}
+
+/// The user posts from a device outside the simulation (a web client): stored at once, pushed to every connected
+/// device of the chat's members, the poster's own included: `PostFromOtherDevice("alice", text: "hi", in: "alice+bob")`.
+public struct PostFromOtherDevice: TimelineAction {
+    /// The action with its label and source location.
+    public let item: ActionItem
+
+    /// Posts `text` as `client`'s user into `chat`; `fileID` and `line` record the call site.
+    public init(_ client: String, text: String, in chat: String, fileID: String = #fileID, line: Int = #line) {
+        item = ActionItem(
+            .postFromOtherDevice(client: client, chat: chat, text: text),
+            location: SourceLocation(fileID: fileID, line: line)
+        )
+    }
+}
+
+/// A checkpoint: the condition must hold at this instant; no side effect:
+/// `At(.seconds(30)) { Check(.loggedIn(client: "alice")) }`.
+public struct Check: TimelineAction {
+    /// The action with its label and source location.
+    public let item: ActionItem
+
+    /// Checks `condition` when the step runs; `fileID` and `line` record the call site.
+    public init(_ condition: Condition, fileID: String = #fileID, line: Int = #line) {
+        item = ActionItem(.check(condition), location: SourceLocation(fileID: fileID, line: line))
+    }
+
+    /// Checks a custom predicate named `label`; `clients` lists the clients it looks at (shrinking keeps them).
+    public init(
+        _ label: String,
+        clients: [String]? = nil,
+        fileID: String = #fileID,
+        line: Int = #line,
+        _ predicate: @escaping @Sendable (any WorldProbe) -> Bool
+    ) {
+        item = ActionItem(
+            .check(.custom(label: label, clients: clients, predicate: predicate)),
+            location: SourceLocation(fileID: fileID, line: line)
+        )
+    }
+}
+
+/// Pushes to a client are held longer for a while (pushes only, order kept):
+/// `DelayPushes(to: "bob", by: .seconds(3), for: .seconds(20))`.
+public struct DelayPushes: TimelineAction {
+    /// The action with its label and source location.
+    public let item: ActionItem
+
+    /// Holds pushes to `client` leaving within `duration` back by `extraDelay`; call site recorded.
+    public init(
+        to client: String,
+        by extraDelay: SimDuration,
+        for duration: SimDuration,
+        fileID: String = #fileID,
+        line: Int = #line
+    ) {
+        item = ActionItem(
+            .delayPushes(client: client, extraDelay: extraDelay, duration: duration),
+            location: SourceLocation(fileID: fileID, line: line)
+        )
+    }
+}
+
+/// The server processes requests at once but answers later:
+/// `HoldResponses(to: .msgSend, of: "alice", until: .seconds(40))` or `until: "release"` (a step label).
+public struct HoldResponses: TimelineAction {
+    /// The action with its label and source location.
+    public let item: ActionItem
+
+    /// Holds the responses to `opcode` requests of `client` (every client when nil) until `moment`; a moment
+    /// already past releases them at once; call site recorded.
+    public init(
+        to opcode: Opcode,
+        of client: String? = nil,
+        until moment: Moment,
+        fileID: String = #fileID,
+        line: Int = #line
+    ) {
+        item = ActionItem(
+            .holdResponses(opcode: opcode, client: client, until: moment),
+            location: SourceLocation(fileID: fileID, line: line)
+        )
+    }
+}
+
+/// The OS tells the app its network is lost or back; the link goes down (silently) or up with it:
+/// `Connectivity("alice", .lost)`.
+public struct Connectivity: TimelineAction {
+    /// The action with its label and source location.
+    public let item: ActionItem
+
+    /// Reports `change` to `client`'s app; `fileID` and `line` record the call site.
+    public init(_ client: String, _ change: ConnectivityChange, fileID: String = #fileID, line: Int = #line) {
+        item = ActionItem(
+            .connectivity(client: client, change: change),
+            location: SourceLocation(fileID: fileID, line: line)
+        )
+    }
+}

@@ -47,23 +47,33 @@ public struct ClientSpec: Hashable, Sendable {
     public var parameters: ParameterSet
     /// A deliberately broken engine variant (`"resend-new-cid"`), or nil for the reference engine.
     public var mutant: String?
+    /// For a second device (`Device("alice", "tablet")`): the user it belongs to; nil for a user's own phone.
+    public var user: String?
     /// Where it was written.
     public var location: SourceLocation
 
-    /// Creates client `name` on link profile `profile`, with engine `parameters` and an optional `mutant` engine.
+    /// Creates client `name` on link profile `profile`, with engine `parameters` and an optional `mutant` engine;
+    /// `user` makes it a second device of that user.
     public init(
         name: String,
         profile: ProfileName,
         parameters: ParameterSet = [:],
         mutant: String? = nil,
+        user: String? = nil,
         location: SourceLocation = .generated
     ) {
         self.name = name
+        self.user = user
         self.profile = profile
         self.parameters = parameters
         self.mutant = mutant
         self.location = location
     }
+}
+
+extension ClientSpec {
+    /// The user the client logs in as: `user` for a second device, else its own name.
+    public var userName: String { user ?? name }
 }
 
 /// A chat declared with explicit members. Chats named `"a+b+c"` need no declaration: the name lists them.

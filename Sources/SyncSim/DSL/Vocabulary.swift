@@ -55,6 +55,33 @@ public struct Client: Sendable {
     }
 }
 
+/// A second device of a user (a tablet next to the phone): its own engine, database and link, logged in as the same
+/// user, so it posts, reads and syncs as that user. Steps name it `"<user>:<device>"`:
+/// `Device("alice", "tablet", profile: .wifi)` then `Send(from: "alice:tablet", text: "hi", in: "alice+bob")`.
+/// It belongs to every chat its user belongs to.
+public struct Device: Sendable {
+    /// The device as a client spec (named `"<user>:<device>"`, `user` set).
+    public let spec: ClientSpec
+
+    /// - Parameters:
+    ///   - user: the client (user) it belongs to.
+    ///   - device: its name, unique for the user (`"tablet"`).
+    ///   - profile: the access link's profile at the start (Wi-Fi by default).
+    ///   - parameters: reference-engine parameters.
+    public init(
+        _ user: String,
+        _ device: String,
+        profile: ProfileName = .wifi,
+        parameters: ParameterSet = [:],
+        fileID: String = #fileID,
+        line: Int = #line
+    ) {
+        spec = ClientSpec(
+            name: user + ":" + device, profile: profile, parameters: parameters, user: user,
+            location: SourceLocation(fileID: fileID, line: line))
+    }
+}
+
 /// A chat with explicit members: `Chat("team", members: ["alice", "bob", "carol"])`. Chats named `"alice+bob"`
 /// need no declaration.
 public struct Chat: Sendable {
@@ -109,6 +136,22 @@ public struct After: Sendable {
             steps.append(Step(timing: timing, action: item.action, label: item.label, location: item.location))
         }
         self.steps = steps
+    }
+}
+
+/// Actions that run when a protocol event occurs, at that virtual instant:
+/// `When(.server(receives: .login, from: "bob")) { PostFromOtherDevice("alice", text: "race", in: "alice+bob") }`.
+///
+/// See `ProtocolEvent` for where each event is observed (before or after the server or engine handles it). A `When`
+/// step is not scheduled ahead of the run: it fires at most once, at the event's `nth` occurrence, or never.
+/// Its actions may carry labels that `Always(from:)`, `Never(until:)` and `Eventually(after:)` refer to.
+public struct When: Sendable {
+    /// The steps, in the order written; all run together when the event occurs.
+    public let steps: [Step]
+
+    /// Runs `actions` when `event` occurs.
+    public init(_ event: ProtocolEvent, @ActionBuilder _ actions: () -> [ActionItem]) {
+        steps = actions().map { Step(timing: .when(event), action: $0.action, label: $0.label, location: $0.location) }
     }
 }
 

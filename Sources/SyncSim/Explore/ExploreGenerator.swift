@@ -51,7 +51,8 @@ public struct ExploreGenerator: Sendable {
         case .openChat, .scrollUp: 2
         case .scrollDown, .sendPhoto, .background, .lossBurst, .delaySpike, .linkDown, .linkReset, .halfOpen: 1
         case .restartApp, .crashApp, .clog, .handover, .serverRestart, .delayResponses, .loseResponses,
-            .errorReplies, .pushLoss, .pushDuplication, .skewClock:
+            .errorReplies, .pushLoss, .pushDuplication, .skewClock, .markRead, .closeChat, .postFromOtherDevice,
+            .delayPushes, .holdResponses, .connectivity:
             0.7
         case .capLogin: 0.3
         case .loginStorm: 0
@@ -352,6 +353,30 @@ extension ExploreGenerator {
                 let magnitude = dice.milliseconds(1_000...21_600_000)
                 let offset = dice.chance(0.5) ? magnitude : .zero - magnitude
                 timed.append((time, .skewClock(client: anyClient(), offset: offset)))
+            case .markRead:
+                let (chat, member) = chatAndMember()
+                timed.append((time, .markRead(client: member, chat: chat)))
+            case .closeChat:
+                let (chat, member) = chatAndMember()
+                timed.append((time, .closeChat(client: member, chat: chat)))
+            case .postFromOtherDevice:
+                let (chat, member) = chatAndMember()
+                texts += 1
+                timed.append((time, .postFromOtherDevice(client: member, chat: chat, text: "w\(texts)")))
+            case .delayPushes:
+                let stop = end(of: time, lasting: dice.milliseconds(1_000...60_000))
+                timed.append((time, .delayPushes(client: anyClient(), extraDelay: dice.milliseconds(100...30_000),
+                                                 duration: stop - time)))
+            case .holdResponses:
+                let target: String? = dice.chance(0.5) ? anyClient() : nil
+                let until = end(of: time, lasting: dice.milliseconds(500...60_000))
+                timed.append((time, .holdResponses(opcode: dice.pick(ExploreGenerator.faultOpcodes), client: target,
+                                                   until: .time(until))))
+            case .connectivity:
+                let client = anyClient()
+                timed.append((time, .connectivity(client: client, change: .lost)))
+                timed.append((end(of: time, lasting: dice.milliseconds(1_000...120_000)),
+                              .connectivity(client: client, change: .restored)))
             case .loginStorm:
                 break
             }

@@ -20,6 +20,12 @@ public enum ExploreKind: String, CaseIterable, Hashable, Comparable, Sendable {
     case restartApp
     /// Kill the app (`CrashApp`).
     case crashApp
+    /// Read a chat up to its newest message (`MarkRead`).
+    case markRead
+    /// Leave a chat (`CloseChat`).
+    case closeChat
+    /// Post from a device outside the simulation (`PostFromOtherDevice`).
+    case postFromOtherDevice
 
     // MARK: Faults
     /// The link goes down silently, then up (`LinkDown` for a time, or `LinkDown` and `LinkUp`).
@@ -52,6 +58,12 @@ public enum ExploreKind: String, CaseIterable, Hashable, Comparable, Sendable {
     case capLogin
     /// A device clock jumps (`SkewClock`).
     case skewClock
+    /// Pushes to a client are held back (`DelayPushes`).
+    case delayPushes
+    /// Responses to one opcode are held until a later instant, then sent in order (`HoldResponses`).
+    case holdResponses
+    /// The OS reports the network lost, then restored (`Connectivity`).
+    case connectivity
     /// The server rejects every LOGIN for the whole run: no liveness then, but a bound on login attempts that only
     /// a growing reconnect backoff keeps (`ErrorReplies(to: .login, ...)` from the start, `MetricBound`).
     case loginStorm
@@ -59,7 +71,9 @@ public enum ExploreKind: String, CaseIterable, Hashable, Comparable, Sendable {
     /// Whether the kind is a fault rather than a user action.
     public var isFault: Bool {
         switch self {
-        case .openChat, .scrollUp, .scrollDown, .sendText, .sendPhoto, .background, .restartApp, .crashApp: false
+        case .openChat, .scrollUp, .scrollDown, .sendText, .sendPhoto, .background, .restartApp, .crashApp, .markRead,
+            .closeChat, .postFromOtherDevice:
+            false
         default: true
         }
     }

@@ -40,6 +40,7 @@ extension Scenario {
             case .restartApp(let client), .crashApp(let client): set("\(client): in the background", false)
             case .changeProfile(let client, let profile): set("\(client): offline", profile == .offline)
             case .capLogin(let chats): set("LOGIN capped", chats < 1_000_000)
+            case .connectivity(let client, let change): set("\(client): network lost", change == .lost)
             default: break
             }
         }

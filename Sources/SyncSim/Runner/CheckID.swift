@@ -8,6 +8,10 @@ public enum CheckID: Hashable, Sendable, CustomStringConvertible {
     case metricBound(String)
     /// Two runs of the same scenario and seed gave different trace digests.
     case determinism
+    /// An `Always` or `Never` condition, by its description (`always: ...`, `never: ...`), broken at some step.
+    case always(String)
+    /// A `Check` timeline step, by its condition's description, that did not hold when it ran.
+    case checkpoint(String)
 
     /// `T2`, `eventually: server has 1 message(s) in alice+bob`, `metric: reconnects <= 5.0`, `determinism`.
     public var description: String {
@@ -16,6 +20,8 @@ public enum CheckID: Hashable, Sendable, CustomStringConvertible {
         case .eventually(let condition): "eventually: \(condition)"
         case .metricBound(let bound): "metric: \(bound)"
         case .determinism: "determinism"
+        case .always(let condition): condition
+        case .checkpoint(let condition): "check: \(condition)"
         }
     }
 }

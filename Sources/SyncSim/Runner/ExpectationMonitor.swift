@@ -1,36 +1,83 @@
-/// Tracks a scenario's eventually-conditions and metric bounds during one run and reports what was missed.
+/// Tracks a scenario's expectations during one run: eventually-conditions, `Always`/`Never` windows and metric
+/// bounds, and reports what was missed.
 ///
-/// For the world that executes scenarios: call `observe(_:)` after events (at least once before each deadline
-/// in `nextDeadline`), then `finish(...)` at the end of the run. Single-threaded and deterministic: conditions are
-/// evaluated in declaration order and never again once satisfied.
+/// For the world that executes scenarios: call `stepRan(label:at:)` when a labelled step runs, `observe(_:tail:)`
+/// after every world step (at least once before each deadline in `nextDeadline`), then `finish(...)` at the end of the
+/// run. Single-threaded and deterministic: conditions are evaluated in declaration order; an eventually-condition is
+/// never evaluated again once satisfied, an `Always` never again once broken.
 public struct ExpectationMonitor {
     private let eventually: [Eventually]
     private let metricBounds: [MetricBound]
+    private let always: [Always]
     private var satisfied: [Bool]
     /// Per condition on the server's texts, the texts seen at its last observation before the deadline (for the
     /// report's `found`); nil for other conditions or before any observation.
     private var lastTexts: [[String]?]
+    /// Per eventually-condition, the trace tail up to its deadline, taken at the first observation past it.
+    private var deadlineTails: [[String]?]
+    private var broken: [Bool]
+    /// When each step label ran (first time), for anchors and windows.
+    private var labelTimes: [String: SimInstant] = [:]
 
-    /// Starts tracking the eventually-conditions and metric bounds of `expectations`, none satisfied yet.
+    /// Starts tracking the expectations, none satisfied or broken yet.
     public init(_ expectations: Expectations) {
         eventually = expectations.eventually
         metricBounds = expectations.metricBounds
+        always = expectations.always
         satisfied = Array(repeating: false, count: expectations.eventually.count)
         lastTexts = Array(repeating: nil, count: expectations.eventually.count)
+        deadlineTails = Array(repeating: nil, count: expectations.eventually.count)
+        broken = Array(repeating: false, count: expectations.always.count)
+    }
+
+    /// Notes that the step labelled `label` ran at `time` (only its first run counts).
+    public mutating func stepRan(label: String, at time: SimInstant) {
+        if labelTimes[label] == nil { labelTimes[label] = time }
+    }
+
+    /// When the step labelled `label` ran, or nil.
+    public func instant(ofStep label: String) -> SimInstant? { labelTimes[label] }
+
+    /// The instant `moment` stands for, or nil while its step has not run.
+    public func instant(of moment: Moment) -> SimInstant? {
+        switch moment {
+        case .time(let offset): .start + offset
+        case .step(let label): labelTimes[label]
+        }
+    }
+
+    /// The deadline of eventually-condition `index`, or nil while its anchor step has not run.
+    private func deadline(_ index: Int) -> SimInstant? {
+        let item = eventually[index]
+        guard let anchor = item.anchor else { return .start + item.deadline }
+        return labelTimes[anchor].map { $0 + item.deadline }
     }
 
     /// The earliest deadline of a condition not yet satisfied, as an instant; nil when none is pending.
     public var nextDeadline: SimInstant? {
-        eventually.indices.filter { !satisfied[$0] }.map { SimInstant.start + eventually[$0].deadline }.min()
+        eventually.indices.filter { !satisfied[$0] }.compactMap(deadline).min()
     }
 
     /// Whether every eventually-condition has been satisfied.
     public var isComplete: Bool { satisfied.allSatisfy { $0 } }
 
-    /// Evaluates the pending conditions whose deadline has not passed at `world.now`.
-    public mutating func observe(_ world: any WorldProbe) {
+    /// Evaluates the pending eventually-conditions whose deadline has not passed at `world.now`, and the `Always`
+    /// and `Never` conditions whose window covers it.
+    /// - Parameters:
+    ///   - world: the world after a step.
+    ///   - tail: the trace tail up to an instant, for a deadline just passed or a condition just broken.
+    /// - Returns: the `Always`/`Never` conditions broken at this step, as violations at `world.now`.
+    @discardableResult
+    public mutating func observe(
+        _ world: any WorldProbe,
+        tail: ((SimInstant) -> [String])? = nil
+    ) -> [Violation] {
         for index in eventually.indices where !satisfied[index] {
-            guard world.now <= .start + eventually[index].deadline else { continue }
+            guard let deadline = deadline(index) else { continue }
+            guard world.now <= deadline else {
+                if deadlineTails[index] == nil, let tail { deadlineTails[index] = tail(deadline) }
+                continue
+            }
             let condition = eventually[index].condition
             if condition.isSatisfied(in: world) {
                 satisfied[index] = true
@@ -43,6 +90,29 @@ public struct ExpectationMonitor {
                 }
             }
         }
+        var violations: [Violation] = []
+        for index in always.indices where !broken[index] {
+            let item = always[index]
+            if let from = item.from {
+                guard let start = instant(of: from), world.now >= start else { continue }
+            }
+            if let until = item.until, let end = instant(of: until), world.now >= end { continue }
+            guard item.condition.isSatisfied(in: world) == item.isNegated else { continue }
+            broken[index] = true
+            let window = item.windowDescription
+            violations.append(Violation(
+                check: .always(item.description),
+                client: item.condition.clients?.first,
+                chat: item.condition.chat,
+                time: world.now,
+                expected: "\(item.isNegated ? "never" : "always") \(item.condition)"
+                    + (window.isEmpty ? "" : " \(window)") + " (\(item.location))",
+                found: item.isNegated ? "true at \(world.now)" : "false at \(world.now)",
+                traceTail: tail?(world.now) ?? [],
+                traceTailLength: Int.max
+            ))
+        }
+        return violations
     }
 
     /// The violations of the run: conditions never satisfied by their deadline, then metrics out of bounds (a
@@ -51,46 +121,86 @@ public struct ExpectationMonitor {
     ///   - now: the run's end.
     ///   - metrics: the run's metrics.
     ///   - schedule: the scenario's schedule, to name the step that ran last before each deadline.
-    ///   - traceTail: the last trace records, attached to each violation.
+    ///   - traceTail: the last trace records, attached to violations at the run's end.
+    ///   - tail: the trace tail up to an instant (for a deadline not yet passed when the run ended); nil uses
+    ///     `traceTail`.
+    ///   - probe: the world, for windowed metric bounds; nil reports them as not measured.
     public func finish(
         at now: SimInstant,
         metrics: [Metric],
         schedule: [ScheduledStep],
-        traceTail: [String]
+        traceTail: [String],
+        tail: ((SimInstant) -> [String])? = nil,
+        probe: (any WorldProbe)? = nil
     ) -> [Violation] {
         var violations: [Violation] = []
         for index in eventually.indices where !satisfied[index] {
             let item = eventually[index]
-            let deadline = min(now, .start + item.deadline)
+            guard let due = deadline(index) else {
+                violations.append(Violation(
+                    check: .eventually(item.condition.description),
+                    client: item.condition.clients?.first,
+                    chat: item.condition.chat,
+                    time: now,
+                    expected: "\(item.condition) within \(item.deadline) after step '\(item.anchor ?? "")' "
+                        + "(\(item.location))",
+                    found: "step '\(item.anchor ?? "")' never ran",
+                    lastStep: schedule.lastStep(atOrBefore: now),
+                    traceTail: traceTail
+                ))
+                continue
+            }
+            let deadline = min(now, due)
+            let anchorText = item.anchor.map { " after step '\($0)'" } ?? ""
             violations.append(
                 Violation(
                     check: .eventually(item.condition.description),
+                    client: item.condition.clients?.first,
+                    chat: item.condition.chat,
                     time: deadline,
-                    expected: "\(item.condition) within \(item.deadline) (\(item.location))",
+                    expected: "\(item.condition) within \(item.deadline)\(anchorText) (\(item.location))",
                     found: lastTexts[index].map { "server texts \(Self.list($0)) by \(deadline)" }
                         ?? "not true by \(deadline)",
                     lastStep: schedule.lastStep(atOrBefore: deadline),
-                    traceTail: traceTail
+                    traceTail: deadlineTails[index] ?? tail?(deadline) ?? traceTail,
+                    traceTailLength: Int.max
                 )
             )
         }
         for bound in metricBounds {
-            let value = metrics.first { $0.name == bound.metric }?.value
+            let value: Double?
+            if bound.isWindowed {
+                value = probe.flatMap { windowedValue(bound, in: $0, end: now) }
+            } else {
+                value = metrics.first { $0.name == bound.metric }?.value
+            }
             guard let value, bound.admits(value) else {
                 violations.append(
                     Violation(
                         check: .metricBound(bound.description),
+                        client: bound.client,
                         time: now,
                         expected: "\(bound) (\(bound.location))",
-                        found: value.map { "\(bound.metric) = \($0)" } ?? "no metric \(bound.metric) reported",
+                        found: value.map { "\(bound.subject) = \($0)" } ?? "no metric \(bound.subject) reported",
                         lastStep: schedule.lastStep(atOrBefore: now),
-                        traceTail: traceTail
+                        traceTail: traceTail,
+                        traceTailLength: Int.max
                     )
                 )
                 continue
             }
         }
         return violations
+    }
+
+    /// A windowed bound's value over its window, clipped to the run's end; nil for an unknown metric. A window
+    /// whose start step never ran counts nothing.
+    private func windowedValue(_ bound: MetricBound, in probe: any WorldProbe, end: SimInstant) -> Double? {
+        guard let metric = WindowMetric(rawValue: bound.metric), let window = bound.window else { return nil }
+        guard let from = window.from.map(instant(of:)) ?? .start else { return 0 }
+        let until = window.until.flatMap(instant(of:)) ?? end + .nanoseconds(1)
+        let counts = probe.windowMetrics(of: bound.client, from: from, until: until)
+        return Double(counts.value(of: metric, opcode: bound.opcode))
     }
 
     /// `["a", "b"]`; a long list as its first and last ten texts with the count between.

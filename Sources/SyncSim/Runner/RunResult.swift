@@ -41,8 +41,11 @@ public struct RunResult: Hashable, Sendable {
     public var digestHex: String { Self.hex(digest) }
 
     /// The command that repeats this run: `syncsim run NAME --seed N [--mutant M]`.
-    public var reproduceCommand: String {
-        "syncsim run \(scenario) --seed \(seed)" + (mutant.map { " --mutant \($0)" } ?? "")
+    public var reproduceCommand: String { reproduceCommand(program: "syncsim") }
+
+    /// The command that repeats this run with `program` as the command (`.build/release/syncsim` from a checkout).
+    public func reproduceCommand(program: String) -> String {
+        "\(program) run \(scenario) --seed \(seed)" + (mutant.map { " --mutant \($0)" } ?? "")
     }
 
     /// `value` as 16 lower-case hex digits, zero-padded.

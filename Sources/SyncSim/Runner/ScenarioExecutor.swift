@@ -18,11 +18,18 @@ public struct RunOptions: Hashable, Sendable {
     /// `<scenario>-seed<seed>-<client>.sqlite`; nil keeps databases in memory (the default: ten thousand clients
     /// need no file descriptors).
     public var storeDirectory: String?
+    /// How many trace records a violation shows, up to its instant (`--trace-window`); 30 by default.
+    public var traceWindow: Int
 
-    /// Creates run options; the defaults force no mutant, record no trace and keep databases in memory.
-    public init(mutant: String? = nil, recordsTrace: Bool = false, storeDirectory: String? = nil) {
+    /// Creates run options; the defaults force no mutant, record no trace, keep databases in memory and show 30
+    /// trace records per violation.
+    public init(
+        mutant: String? = nil, recordsTrace: Bool = false, storeDirectory: String? = nil,
+        traceWindow: Int = Violation.traceTailLength
+    ) {
         self.mutant = mutant
         self.recordsTrace = recordsTrace
         self.storeDirectory = storeDirectory
+        self.traceWindow = traceWindow
     }
 }

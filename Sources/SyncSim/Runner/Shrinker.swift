@@ -1,8 +1,11 @@
-/// Reduces a failing scenario while the same check keeps failing: fewer faults, fewer clients, fewer actions,
+/// Reduces a failing scenario while the same failure keeps happening: fewer faults, fewer clients, fewer actions,
 /// shorter faults, smaller seeded histories.
 ///
 /// Greedy and deterministic: it re-runs candidates through the executor with the one failing seed and keeps a
-/// candidate when it is valid and its run still breaks the target check. Steps are first made absolute
+/// candidate when it is valid and its run still shows the target failure: given a `Violation`, one with the same
+/// `FailureSignature` (check id, client, chat and finding kind), so shrinking never drifts to another failure that
+/// happens to trip the same check. Clients named by a remaining condition are kept (every client, when a custom
+/// condition does not list the clients it looks at). Steps are first made absolute
 /// (`Scenario.withAbsoluteTiming()`), so removing one never moves another. Runs stop at `maxRuns`.
 ///
 /// The result is a regression to paste into the catalog: it is named `<name>-shrunk`, keeps the invariants and only
@@ -35,15 +38,28 @@ public struct Shrinker: Sendable {
         public var runs: Int
     }
 
-    /// Shrinks `scenario`, whose run with `seed` (and `options.mutant` forced on every client) broke `target`.
+    /// Shrinks `scenario`, whose run with `seed` (and `options.mutant` forced on every client) broke `target`, to a
+    /// scenario whose run shows a violation with the same `FailureSignature`.
     /// - Parameter scenario: the scenario as written, without `options.mutant` applied to its clients.
-    /// - Returns: the smallest failing scenario found, or nil when the scenario's run does not break `target`
-    ///   (or its timing cannot be resolved).
+    /// - Returns: the smallest failing scenario found, or nil when the scenario's run does not show the failure
+    ///   again (or its timing cannot be resolved).
+    public func shrink(_ scenario: Scenario, seed: UInt64, violation target: Violation) -> Outcome? {
+        shrink(scenario, seed: seed, check: target.check, matches: FailureSignature(target).matches)
+    }
+
+    /// Shrinks `scenario`, whose run with `seed` broke `target`, keeping any violation of that check (a looser
+    /// target than `shrink(_:seed:violation:)`).
     public func shrink(_ scenario: Scenario, seed: UInt64, target: CheckID) -> Outcome? {
+        shrink(scenario, seed: seed, check: target) { $0.check == target }
+    }
+
+    private func shrink(
+        _ scenario: Scenario, seed: UInt64, check target: CheckID, matches: @escaping (Violation) -> Bool
+    ) -> Outcome? {
         guard var current = try? scenario.withAbsoluteTiming() else { return nil }
         current.seeds = [seed]
         current.expectations = current.expectations.keeping(target)
-        var state = State(shrinker: self, seed: seed, target: target)
+        var state = State(shrinker: self, seed: seed, target: target, matches: matches)
         guard let first = state.fails(current) else { return nil }
         var best = first
         var progressed = true
@@ -56,6 +72,12 @@ public struct Shrinker: Sendable {
             progressed = state.shrinkHistory(of: &current, best: &best) || progressed
         }
         current.name = scenario.name + "-shrunk"
+        let failing = best.violations.first(where: matches)
+        var place = ""
+        if let client = failing?.client { place += " for \(client)" }
+        if let chat = failing?.chat { place += " in \(chat)" }
+        current.summary = "Shrunk from '\(scenario.name)' seed \(seed): \(current.clients.count) client(s) and "
+            + "\(current.steps.count) step(s) that still fail \(target)\(place)"
         return Outcome(scenario: current, result: best, runs: state.runs)
     }
 
@@ -63,6 +85,7 @@ public struct Shrinker: Sendable {
         let shrinker: Shrinker
         let seed: UInt64
         let target: CheckID
+        let matches: (Violation) -> Bool
         var runs = 0
 
         var hasBudget: Bool { runs < shrinker.maxRuns }
@@ -75,14 +98,14 @@ public struct Shrinker: Sendable {
             let options = shrinker.options
             let mutated = options.mutant.map { candidate.withMutant($0) } ?? candidate
             let result = shrinker.executor.run(mutated, seed: seed, options: options)
-            guard result.violations.contains(where: { $0.check == target }) else { return nil }
+            guard result.violations.contains(where: matches) else { return nil }
             if options.mutant != nil, !target.isInvariant {
                 guard hasBudget else { return nil }
                 runs += 1
                 var reference = options
                 reference.mutant = nil
                 let control = shrinker.executor.run(candidate, seed: seed, options: reference)
-                if control.violations.contains(where: { $0.check == target }) { return nil }
+                if control.violations.contains(where: matches) { return nil }
             }
             return result
         }
@@ -123,6 +146,10 @@ public struct Shrinker: Sendable {
             var index = 0
             while index < scenario.clients.count && hasBudget {
                 let name = scenario.clients[index].name
+                if scenario.namedByConditions(name) {
+                    index += 1
+                    continue
+                }
                 let candidate = Self.removingClient(name, from: scenario)
                 if let result = fails(candidate) {
                     scenario = candidate
@@ -137,8 +164,12 @@ public struct Shrinker: Sendable {
 
         static func removingClient(_ name: String, from scenario: Scenario) -> Scenario {
             var copy = scenario
-            copy.clients.removeAll { $0.name == name }
-            copy.steps.removeAll { $0.action.client == name }
+            // A user's second devices go with it.
+            let gone = Set([name] + scenario.clients.filter { $0.user == name }.map(\.name))
+            copy.clients.removeAll { gone.contains($0.name) }
+            copy.steps.removeAll {
+                $0.action.client.map(gone.contains) == true || $0.timing.event?.client.map(gone.contains) == true
+            }
             for index in copy.chats.indices { copy.chats[index].members.removeAll { $0 == name } }
             copy.chats.removeAll { $0.members.isEmpty }
             // A chat named "a+b" loses its meaning without b; a declared chat just loses the member.
@@ -147,6 +178,8 @@ public struct Shrinker: Sendable {
                 !declared.contains($0.chat) && scenario.members(of: $0.chat).contains(name)
             }
             copy.expectations.eventually.removeAll { $0.condition.mentions(client: name) }
+            copy.expectations.always.removeAll { $0.condition.mentions(client: name) }
+            copy.expectations.metricBounds.removeAll { $0.client == name }
             return copy
         }
 
@@ -194,22 +227,77 @@ extension CheckID {
 }
 
 extension Expectations {
-    /// These expectations with the invariants and only the eventually-condition or metric bound that is `target`.
+    /// These expectations with the invariants and only the eventually-condition, `Always`/`Never` or metric bound
+    /// that is `target`.
     func keeping(_ target: CheckID) -> Expectations {
         Expectations(
             invariants: invariants,
             eventually: eventually.filter { CheckID.eventually($0.condition.description) == target },
-            metricBounds: metricBounds.filter { CheckID.metricBound($0.description) == target }
+            metricBounds: metricBounds.filter { CheckID.metricBound($0.description) == target },
+            always: always.filter { CheckID.always($0.description) == target }
         )
     }
 }
 
 extension Condition {
     /// Whether the condition names `client`.
-    func mentions(client name: String) -> Bool {
-        switch self {
-        case .queueDrained(let client), .historyComplete(let client, _), .loggedIn(let client): client == name
-        default: false
+    func mentions(client name: String) -> Bool { clients?.contains(name) == true }
+}
+
+extension Scenario {
+    /// Whether a condition of the scenario (expectation or `Check` step) names `client`, or may look at it (a custom
+    /// condition without a client list), so shrinking must keep it.
+    func namedByConditions(_ client: String) -> Bool {
+        var conditions = expectations.eventually.map(\.condition) + expectations.always.map(\.condition)
+        for step in steps { if case .check(let condition) = step.action { conditions.append(condition) } }
+        if expectations.metricBounds.contains(where: { $0.client == client }) { return true }
+        return conditions.contains { $0.clients?.contains(client) ?? true }
+    }
+}
+
+/// What makes two failures the same for shrinking: the check, the client and chat it names, and the finding's kind
+/// (its expectation with every number masked, so ids and times that shrinking changes do not count).
+public struct FailureSignature: Hashable, Sendable, CustomStringConvertible {
+    /// The check broken.
+    public var check: CheckID
+    /// The client named, or nil.
+    public var client: String?
+    /// The chat named, or nil.
+    public var chat: String?
+    /// The finding's kind: `expected` with digit runs as `#`.
+    public var kind: String
+
+    /// The signature of `violation`.
+    public init(_ violation: Violation) {
+        check = violation.check
+        client = violation.client
+        chat = violation.chat
+        kind = Self.masked(violation.expected)
+    }
+
+    /// Whether `violation` has this signature.
+    public func matches(_ violation: Violation) -> Bool { FailureSignature(violation) == self }
+
+    /// `T2 client alice chat alice+bob: one server message for cid #`.
+    public var description: String {
+        var text = "\(check)"
+        if let client { text += " client \(client)" }
+        if let chat { text += " chat \(chat)" }
+        return text + ": " + kind
+    }
+
+    static func masked(_ text: String) -> String {
+        var result = ""
+        var inDigits = false
+        for character in text {
+            if character.isASCII, character.isNumber {
+                if !inDigits { result.append("#") }
+                inDigits = true
+            } else {
+                result.append(character)
+                inDigits = false
+            }
         }
+        return result
     }
 }

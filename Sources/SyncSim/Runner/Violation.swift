@@ -15,7 +15,8 @@ public struct Violation: Hashable, Sendable, CustomStringConvertible {
     public var found: String
     /// The timeline step that ran last before the violation, or nil when none had run.
     public var lastStep: StepReference?
-    /// The last trace records before the violation, oldest first; at most `Violation.traceTailLength`.
+    /// The last trace records up to the violation's instant, oldest first; at most `Violation.traceTailLength`
+    /// unless a longer window was asked for (`--trace-window`).
     public var traceTail: [String]
 
     /// How many trace records a violation keeps.
@@ -30,7 +31,8 @@ public struct Violation: Hashable, Sendable, CustomStringConvertible {
         expected: String,
         found: String,
         lastStep: StepReference? = nil,
-        traceTail: [String] = []
+        traceTail: [String] = [],
+        traceTailLength: Int = Violation.traceTailLength
     ) {
         self.check = check
         self.client = client
@@ -39,7 +41,7 @@ public struct Violation: Hashable, Sendable, CustomStringConvertible {
         self.expected = expected
         self.found = found
         self.lastStep = lastStep
-        self.traceTail = Array(traceTail.suffix(Self.traceTailLength))
+        self.traceTail = Array(traceTail.suffix(max(traceTailLength, 0)))
     }
 
     /// The invariant broken, or nil for other checks.

@@ -4,8 +4,8 @@ import Foundation
 /// combination; keys in a fixed order, numbers in Swift's shortest round-trip form, so equal inputs give equal
 /// bytes. Shards write the header (with `"shard":"I/N"`) and their runs; `syncsim merge` reads them back.
 public enum SweepJSONLines {
-    /// The header line: scenario, parameters (name, values), profiles, seeds, seedBase, clients, objective, runs,
-    /// shard (null for a whole sweep).
+    /// The header line: scenario, parameters (name, values), profiles, seeds, seedBase, clients, clientProfile
+    /// (only when set), objective, runs, shard (null for a whole sweep).
     public static func header(_ spec: SweepSpec, shard: SweepShard?) -> String {
         let axes = spec.axes.map { axis in
             let values = axis.values.map { JSONText.string($0.description) }.joined(separator: ",")
@@ -16,6 +16,7 @@ public enum SweepJSONLines {
             + "\"profiles\":[\(spec.profiles.map { JSONText.string($0.rawValue) }.joined(separator: ","))],"
             + "\"seeds\":\(spec.seedCount),\"seedBase\":\(spec.seedBase),"
             + "\"clients\":[\(spec.clients.map(JSONText.string).joined(separator: ","))],"
+            + (spec.clientProfile.map { "\"clientProfile\":\(JSONText.string($0.rawValue))," } ?? "")
             + "\"objective\":\(JSONText.string(spec.objective)),\"runs\":\(spec.runCount),"
             + "\"shard\":\(shard.map { JSONText.string($0.description) } ?? "null")}"
     }
@@ -163,10 +164,11 @@ public enum SweepJSONLines {
         var seeds: Int
         var seedBase: UInt64
         var clients: [String]
+        var clientProfile: String?
         var objective: String
 
         func spec() throws -> SweepSpec {
-            try SweepSpec(
+            var spec = try SweepSpec(
                 scenario: scenario,
                 axes: parameters.map { try SweepAxis(parsing: "\($0.name)=\($0.values.joined(separator: ","))") },
                 profiles: profiles.map(SweepSpec.profile(named:)),
@@ -175,6 +177,8 @@ public enum SweepJSONLines {
                 clients: clients,
                 objective: objective
             )
+            spec.clientProfile = try clientProfile.map(SweepSpec.profile(named:))
+            return spec
         }
     }
 

@@ -1,6 +1,6 @@
 /// A per-run metric: its name in `RunResult.metrics`, its unit and what it measures. `SweepMetric.all` is the one
 /// list of metric names: the world reports exactly these (`World.collectMetrics`), `syncsim sweep` aggregates them,
-/// `MetricBound` names them and README's "The simulated world" lists them.
+/// `MetricBound` names them and docs/models.md ("The simulated world") lists them.
 ///
 /// Each is one value per run, summed over the run's clients and app launches unless stated otherwise. A mean over
 /// events is left out of a run that had no such event (no chat opened, nothing sent); every other metric is always

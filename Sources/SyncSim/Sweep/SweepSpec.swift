@@ -18,6 +18,9 @@ public struct SweepSpec: Hashable, Sendable {
     public var clients: [String]
     /// The metric whose median picks the best combination per profile (lower is better).
     public var objective: String
+    /// The profile the clients in `clients` run on in every combination (`sweep --client NAME --profile P`), or nil:
+    /// then every client runs on the combination's profile. The other clients always do.
+    public var clientProfile: ProfileName?
 
     /// A validated sweep.
     /// - Throws: `SweepError` for no profiles, an unknown profile, a parameter given twice, no seeds, seeds past
@@ -133,6 +136,7 @@ public struct SweepSpec: Hashable, Sendable {
         for index in copy.clients.indices {
             copy.clients[index].profile = combination.profile
             guard clients.isEmpty || clients.contains(copy.clients[index].name) else { continue }
+            if let clientProfile { copy.clients[index].profile = clientProfile }
             for (axis, value) in zip(axes, combination.values) {
                 copy.clients[index].parameters[axis.parameter.name] = value
             }
@@ -150,14 +154,16 @@ public struct SweepSpec: Hashable, Sendable {
     }
 
     /// The command that repeats one run of the sweep: the combination's values, its profile and its seed.
-    public func reproduceCommand(_ run: Run) -> String {
-        var parts = ["syncsim sweep", scenario]
+    /// - Parameter program: the command as typed (`syncsim`, or `.build/release/syncsim` from a checkout).
+    public func reproduceCommand(_ run: Run, program: String = "syncsim") -> String {
+        var parts = ["\(program) sweep", scenario]
         for (axis, value) in zip(axes, run.combination.values) {
             parts.append("--param \(axis.parameter.name)=\(value)")
         }
         parts.append("--profiles \(run.combination.profile)")
         parts.append("--seeds 1 --seed-base \(run.seed)")
         for client in clients { parts.append("--client \(client)") }
+        if let clientProfile { parts.append("--profile \(clientProfile)") }
         return parts.joined(separator: " ")
     }
 }

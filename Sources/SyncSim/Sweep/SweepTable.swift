@@ -5,7 +5,11 @@ import Foundation
 public enum SweepTable {
     /// The terminal table: a summary line, then per metric a block (combination rows: best mark, profile, axis
     /// values, runs, p50 with its 95% CI, p90, p99, mean), then the best combination per profile.
-    public static func lines(_ report: SweepReport) -> [String] {
+    /// - Parameters:
+    ///   - metrics: the metrics to print blocks for, in report order; empty for every metric.
+    ///   - hidesZeroMetrics: leave out (and name in one line) the metrics that are 0 in every run, unless named in
+    ///     `metrics`.
+    public static func lines(_ report: SweepReport, metrics: [String] = [], hidesZeroMetrics: Bool = false) -> [String] {
         let spec = report.spec
         let combinations = spec.combinations
         var lines = [
@@ -21,7 +25,15 @@ public enum SweepTable {
             lines.append("")
             lines.append("no metrics reported: the executor measured nothing these reports know")
         }
+        var hidden: [String] = []
         for (metricIndex, metric) in report.metrics.enumerated() {
+            if !metrics.isEmpty && !metrics.contains(metric.name) { continue }
+            if metrics.isEmpty && hidesZeroMetrics
+                && report.records.allSatisfy({ ($0.value(of: metric.name) ?? 0) == 0 })
+            {
+                hidden.append(metric.name)
+                continue
+            }
             lines.append("")
             lines.append("\(metric.name)\(metric.unit.isEmpty ? "" : " (\(metric.unit))"): \(metric.summary)")
             var rows = [
@@ -42,6 +54,11 @@ public enum SweepTable {
                 )
             }
             lines += align(rows, rightAligned: Set((2 + spec.axes.count)..<(7 + spec.axes.count)))
+        }
+        if !hidden.isEmpty {
+            lines.append("")
+            lines.append("0 in every run, not shown (--all-metrics or --metric NAME shows them): "
+                + hidden.joined(separator: ", "))
         }
         lines.append("")
         let objective = report.metrics.firstIndex { $0.name == spec.objective }

@@ -30,6 +30,21 @@ struct FaultState {
     var pushDuplication: [(client: Int?, probability: Double, until: SimInstant)] = []
     /// Per opcode: how many `DelayResponses` periods are active, and the delay before the first began.
     var delayedOpcodes: [Opcode: (active: Int, previous: DelayDistribution?)] = [:]
+    /// Push delay periods (`DelayPushes`): (client index, extra delay, end).
+    var pushDelays: [(client: Int, extraDelay: SimDuration, until: SimInstant)] = []
+    /// Per server connection: when the last delayed push leaves, so later pushes never overtake it.
+    var pushReleaseTimes: [ServerConnectionID: SimInstant] = [:]
+    /// Response holds (`HoldResponses`), in the order they began.
+    var holds: [ResponseHold] = []
+
+    /// Responses to one opcode (of one client, or all) held back until a moment.
+    struct ResponseHold {
+        var opcode: Opcode
+        var client: Int?
+        var until: Moment
+        var isReleased = false
+        var packets: [(packet: Packet, connection: ServerConnectionID)] = []
+    }
 
     struct LostResponse: Hashable {
         var connection: ServerConnectionID
@@ -58,4 +73,9 @@ struct TraceRing {
 
     /// The records as `TraceRecord.description` lines, oldest first.
     var lines: [String] { (storage[head...] + storage[..<head]).map(\.description) }
+
+    /// The last `count` records at or before `instant`, as lines, oldest first.
+    func lines(upTo instant: SimInstant, count: Int) -> [String] {
+        (storage[head...] + storage[..<head]).filter { $0.time <= instant }.suffix(count).map(\.description)
+    }
 }

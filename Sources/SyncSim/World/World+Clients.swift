@@ -38,12 +38,14 @@ extension World {
             clients[index].sockets.append(socket)
             decoders[socket] = StreamDecoder()
             record(name, "connect", "\(connection) socket=\(socket.connection)")
+            note(index, .connectAttempt)
         case .send(let packet, let connection):
             guard let socket = chatSocket(of: index, generation: generation, connection: connection) else {
                 record(name, "send-dropped", "\(connection) \(Self.summary(packet)) (no socket)")
                 return
             }
             sendPacket(packet, on: socket, encoder: clients[index].encoder, from: name)
+            if packet.cmd == .request { note(index, .request(packet.opcode)) }
         case .close(let connection):
             guard let socket = chatSocket(of: index, generation: generation, connection: connection) else { return }
             record(name, "close", "\(connection)")
@@ -128,6 +130,7 @@ extension World {
         sockets[socket.peer] = .uploadCDN(token: token, sizeBytes: sizeBytes, receivedBytes: 0, isAnswered: false)
         clients[index].uploadsInFlight += 1
         record(clients[index].name, "upload-start", "\(upload) token=\(token) bytes=\(sizeBytes)")
+        note(index, .uploadStarted)
         network.send([UInt8](repeating: 0, count: max(0, sizeBytes)), on: socket)
         countBytes(socket: socket, up: sizeBytes, down: 0)
     }

@@ -49,6 +49,73 @@ extension World: WorldProbe {
         return !clients[index].isSuspended && view(index).isOnline
     }
 
+    /// What `client`'s screen shows; empty for an unknown client.
+    public func screen(of client: String) -> ClientScreen {
+        guard let index = clientIndexByName[client] else { return ClientScreen() }
+        let view = self.view(index)
+        return ClientScreen(
+            openChat: view.openChatId.flatMap { chatNameById[$0] },
+            visibleMessageIds: view.visibleMessageIds,
+            localEchoes: view.localEchoes.map {
+                ClientScreen.LocalEcho(chat: chatNameById[$0.chatId] ?? String($0.chatId), cid: $0.cid, text: $0.text)
+            })
+    }
+
+    /// The chunks of `client`'s cache for `chat`, ascending; empty when either name is unknown.
+    public func chunks(of client: String, in chat: String) -> [Chunk] {
+        guard let index = clientIndexByName[client], let chatId = chatIdByName[chat] else { return [] }
+        return view(index).chunkStores[chatId]?.chunks ?? []
+    }
+
+    /// Every task of `client`, ascending by id; empty for an unknown client.
+    public func tasks(of client: String) -> [TaskSnapshot] {
+        guard let index = clientIndexByName[client] else { return [] }
+        return view(index).tasks.map {
+            TaskSnapshot(id: $0.id, kind: $0.kind, state: $0.state, chat: chatNameById[$0.chatId] ?? String($0.chatId),
+                         text: $0.text, cid: $0.cid, attempts: $0.attempts, messageId: $0.messageId)
+        }
+    }
+
+    /// The server's read mark of `client`'s user in `chat`, or nil.
+    public func readMark(of client: String, in chat: String) -> Int64? {
+        guard let index = clientIndexByName[client], let chatId = chatIdByName[chat] else { return nil }
+        return server.marks(inChat: chatId).first { $0.userId == clients[index].userId }?.mark
+    }
+
+    /// How many of `chat`'s server messages `client`'s user sent.
+    public func serverMessageCount(from client: String, in chat: String) -> Int {
+        guard let index = clientIndexByName[client] else { return 0 }
+        return serverMessages(in: chat).count { $0.sender == clients[index].userId }
+    }
+
+    /// The uploads the CDN stored, by token.
+    public var cdnUploads: [CDNUpload] { server.cdn.uploads.map { CDNUpload(token: $0.token, sizeBytes: $0.sizeBytes) } }
+
+    /// What `client` (every client when nil) did on the wire in [`from`, `until`), as the world saw it.
+    public func windowMetrics(of client: String?, from: SimInstant, until: SimInstant) -> WindowMetrics {
+        var result = WindowMetrics()
+        let indices = client.map { clientIndexByName[$0].map { [$0] } ?? [] } ?? Array(clients.indices)
+        for index in indices {
+            var isFirstAttempt = true
+            for observation in observations[index] {
+                let inside = observation.time >= from && observation.time < until
+                switch observation.kind {
+                case .connectAttempt:
+                    if inside, !isFirstAttempt { result.reconnects += 1 }
+                    isFirstAttempt = false
+                case .request(let opcode): if inside { result.requestsByOpcode[opcode, default: 0] += 1 }
+                case .login: if inside { result.logins += 1 }
+                case .uploadStarted: if inside { result.uploadsStarted += 1 }
+                case .push(let opcode): if inside { result.pushesByOpcode[opcode, default: 0] += 1 }
+                }
+            }
+        }
+        return result
+    }
+
+    /// When the step labelled `label` ran, or nil.
+    public func instant(ofStep label: String) -> SimInstant? { monitor.instant(ofStep: label) }
+
     /// Every client's chat list and loaded history equal the server's (invariant V1's comparison,
     /// `ConvergenceChecks.v1Problems`).
     public var hasConverged: Bool {

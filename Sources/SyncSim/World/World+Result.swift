@@ -18,7 +18,9 @@ extension World {
         }
         endOfRunChecks()
         let metrics = collectMetrics()
-        let missed = monitor.finish(at: now, metrics: metrics, schedule: steps, traceTail: traceTail.lines)
+        let missed = monitor.finish(
+            at: now, metrics: metrics, schedule: steps, traceTail: tail(upTo: now),
+            tail: { [unowned self] in tail(upTo: $0) }, probe: self)
         violations += missed
         return RunResult(
             scenario: scenario.name, seed: seed, mutant: options.mutant, digest: network.trace.digest,

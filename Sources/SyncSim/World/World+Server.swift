@@ -2,6 +2,9 @@
 extension World {
     /// A request reached the server: injected error replies and lost responses apply here, the rest is the core's.
     func receiveAtServer(_ packet: Packet, on connection: ServerConnectionID) {
+        if packet.cmd == .request, !triggers.isEmpty, let name = clientName(ofServerConnection: connection) {
+            observe(.serverReceives(opcode: packet.opcode, client: name))
+        }
         if packet.cmd == .request, let remaining = faults.errorsToReply[packet.opcode], remaining > 0 {
             faults.errorsToReply[packet.opcode] = remaining - 1
             record("server", "fault-error-reply", "\(connection) \(Self.summary(packet))")
@@ -55,6 +58,7 @@ extension World {
                 record("server", "fault-lose-response", "\(connection) \(Self.summary(packet))")
                 return
             }
+            if holdIfAsked(packet, on: connection) { return }
         }
         var copies = 1
         if packet.cmd == .push, let client = clientOfServerConnection(connection) {
@@ -64,7 +68,33 @@ extension World {
             }
             if draw(faults.pushDuplication, client: client) { copies = 2 }
         }
+        if packet.cmd == .push, let client = clientOfServerConnection(connection), let delay = pushDelay(for: client) {
+            // Later pushes on the connection never overtake a delayed one.
+            let at = max(now + delay, faults.pushReleaseTimes[connection] ?? now)
+            faults.pushReleaseTimes[connection] = at
+            record("server", "push-delayed", "\(connection) \(Self.summary(packet)) until=\(at)")
+            network.schedule(at: at) { [unowned self] in
+                enter {
+                    guard let socket = serverSockets[connection] else { return }
+                    for _ in 0..<copies { sendPacket(packet, on: socket, encoder: serverEncoder, from: "server") }
+                }
+            }
+            return
+        }
+        if packet.cmd == .push, let pending = faults.pushReleaseTimes[connection], pending > now {
+            network.schedule(at: pending) { [unowned self] in
+                enter {
+                    guard let socket = serverSockets[connection] else { return }
+                    for _ in 0..<copies { sendPacket(packet, on: socket, encoder: serverEncoder, from: "server") }
+                }
+            }
+            return
+        }
         for _ in 0..<copies { sendPacket(packet, on: socket, encoder: serverEncoder, from: "server") }
+        if packet.cmd == .response || packet.cmd == .error, !triggers.isEmpty,
+           let name = clientName(ofServerConnection: connection) {
+            observe(.serverAnswers(opcode: packet.opcode, client: name))
+        }
     }
 
     /// Whether a push fault period covering `client` fires now (one draw per active period, in order).

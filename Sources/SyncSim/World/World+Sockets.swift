@@ -60,17 +60,22 @@ extension World {
                                                 isConnected: true)
             record(clients[index].name, "connected", "\(connection)")
             deliver(index, generation: generation, .connected(connection))
+            observe(.connected(client: clients[index].name))
         case .received(let bytes):
             countBytes(socket: event.socket, up: 0, down: bytes.count)
             for packet in decode(bytes, on: event.socket, component: clients[index].name) {
                 record(clients[index].name, "rx", Self.summary(packet))
                 deliver(index, generation: generation, .packetReceived(packet, on: connection))
+                if packet.cmd == .push { note(index, .push(packet.opcode)) }
+                if packet.cmd == .response, packet.opcode == .login { note(index, .login) }
+                observe(.clientReceives(client: clients[index].name, opcode: packet.opcode, command: packet.cmd))
             }
         case .closed, .reset, .timedOut:
             record(clients[index].name, "disconnected", "\(connection) \(event.kind)")
             if event.kind == .closed { network.close(event.socket) }
             forget(event.socket)
             deliver(index, generation: generation, isConnected ? .disconnected(connection) : .connectFailed(connection))
+            if isConnected { observe(.disconnected(client: clients[index].name)) }
         case .accepted:
             break
         }

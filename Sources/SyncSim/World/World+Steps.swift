@@ -1,9 +1,13 @@
 // Timeline steps: user actions become engine events, faults become link faults, server knobs or world faults.
 extension World {
-    func perform(_ scheduled: ScheduledStep) {
-        stepsRun += 1
+    func perform(_ scheduled: ScheduledStep, isTriggered: Bool = false) {
+        if !isTriggered { stepsRun += 1 }
         let action = scheduled.step.action
-        record("step", "run", Scenario.actionSource(action))
+        record("step", isTriggered ? "when" : "run", Scenario.actionSource(action))
+        if let label = scheduled.step.label {
+            monitor.stepRan(label: label, at: now)
+            if !faults.holds.isEmpty { releaseHolds(waitingFor: label) }
+        }
         let index = action.client.flatMap(clientIndex)
         switch action {
         case .openChat(_, let chat):
@@ -84,6 +88,25 @@ extension World {
         case .skewClock(_, let offset):
             guard let index else { return }
             skewClock(index, by: offset)
+        case .markRead(_, let chat):
+            guard let index, let chatId = chatId(chat) else { return }
+            user(index, .markRead(chatId: chatId))
+        case .closeChat(_, let chat):
+            guard let index, let chatId = chatId(chat), view(index).openChatId == chatId else { return }
+            user(index, .closeChat)
+        case .postFromOtherDevice(_, let chat, let text):
+            guard let index, let chatId = chatId(chat) else { return }
+            postFromOtherDevice(index, chatId: chatId, text: text)
+        case .check(let condition):
+            checkpoint(condition, step: scheduled)
+        case .delayPushes(_, let extraDelay, let duration):
+            guard let index else { return }
+            faults.pushDelays.append((index, extraDelay, now + duration))
+        case .holdResponses(let opcode, _, let until):
+            holdResponses(opcode, client: index, until: until)
+        case .connectivity(_, let change):
+            guard let index else { return }
+            connectivity(index, change)
         }
     }
 

@@ -51,6 +51,13 @@ public final class World {
 
     let steps: [ScheduledStep]
     var stepsRun = 0
+    /// The `When` steps, in the order written, and which of them fired.
+    let triggers: [(index: Int, step: Step, event: ProtocolEvent)]
+    var firedTriggers: Set<Int> = []
+    /// How often each protocol event pattern occurred (only kept when the scenario has `When` steps).
+    var triggerCounts: [ProtocolEvent.Kind: Int] = [:]
+    /// Per client: what it did on the wire, for windowed metrics.
+    var observations: [[ClientObservation]] = []
     var monitor: ExpectationMonitor
     /// The invariant checker (SyncChecks), fed after every client and server event.
     public let checker: InvariantChecker
@@ -58,8 +65,9 @@ public final class World {
     /// the end of the run.
     var scrollUps: [(client: Int, chatId: Int64, messages: Int, serverCount: Int)] = []
     var violations: [Violation] = []
-    /// The world's last trace records (frames, steps, connections, faults), for violation reports.
-    var traceTail = TraceRing(capacity: Violation.traceTailLength)
+    /// The world's last trace records (frames, steps, connections, faults), for violation reports: the trace window
+    /// and room for the records of one step past a deadline.
+    var traceTail: TraceRing
 
     private var isBusy = false
     private var queuedSocketEvents: [SocketEvent] = []
@@ -95,6 +103,8 @@ public final class World {
         self.options = options
         self.stopsWhenQuiescent = true
         self.runLength = scenario.runLength
+        traceTail = TraceRing(capacity: max(options.traceWindow, 1) + 256)
+        triggers = scenario.triggeredSteps
         do {
             steps = try scenario.schedule()
         } catch {
@@ -126,9 +136,10 @@ public final class World {
             enabled: Set(scenario.checkedInvariants), sampling: checkSampling))
 
         for (index, spec) in scenario.clients.enumerated() {
-            let userId = Int64(index + 1)
-            let token = "token-\(spec.name)"
-            server.addUser(id: userId, name: spec.name, token: token)
+            // A second device logs in as its user (declared earlier or later in the topology).
+            let userId = Int64((indexByName[spec.userName] ?? index) + 1)
+            let token = "token-\(spec.userName)"
+            if spec.user == nil { server.addUser(id: userId, name: spec.name, token: token) }
             let setup = try ClientSetup(spec, token: token)
             guard let profile = LinkProfile.named(spec.profile.rawValue) else {
                 throw WorldError.unknownProfile(spec.profile.rawValue, client: spec.name)
@@ -153,11 +164,13 @@ public final class World {
             checker.register(client: spec.name, userId: userId, parameters: setup.parameters)
         }
         for name in scenario.chatNames {
-            let members = scenario.members(of: name).compactMap { indexByName[$0] }
+            let members = scenario.members(of: name).compactMap { indexByName[$0] }.filter {
+                scenario.clients[$0].user == nil
+            }
             server.addChat(id: idByName[name]!, members: members.map { Int64($0 + 1) }, now: .start)
         }
         chatIdsOfClient = clients.indices.map { index in
-            scenario.chatNames.filter { scenario.members(of: $0).contains(scenario.clients[index].name) }
+            scenario.chatNames.filter { scenario.isMember(scenario.clients[index].name, of: $0) }
                 .map { idByName[$0]! }
         }
         for seedHistory in scenario.server.history {
@@ -169,6 +182,7 @@ public final class World {
                 server.seedHistory(chatId: chatId, sender: members[offset % members.count], texts: [text], now: .start)
             }
         }
+        observations = Array(repeating: [], count: clients.count)
         network.eventHandler = { [unowned self] event in receiveSocketEvent(event) }
     }
 
@@ -246,7 +260,8 @@ public final class World {
     /// After every world step: the eventually-conditions, then queue-drain bookkeeping. (The invariant checker
     /// runs after each core event, see `deliver` and `serverHandle`.)
     func afterStep() {
-        monitor.observe(self)
+        let broken = monitor.observe(self) { [unowned self] in tail(upTo: $0) }
+        for violation in broken { report(violation) }
         noteQueueDrain()
     }
 
@@ -259,7 +274,7 @@ public final class World {
     func report(_ violation: Violation) {
         var violation = violation
         if violation.lastStep == nil { violation.lastStep = steps.lastStep(atOrBefore: violation.time) }
-        if violation.traceTail.isEmpty { violation.traceTail = traceTail.lines }
+        if violation.traceTail.isEmpty { violation.traceTail = tail(upTo: now) }
         record("world", "violation", violation.description)
         violations.append(violation)
     }

@@ -28,7 +28,7 @@ public enum CaptureFormat: String, Hashable, Sendable, CustomStringConvertible {
     /// - Throws: `TraceError` of kind `.cannotOpen` when the file cannot be read.
     public static func sniff(path: String) throws -> CaptureFormat? {
         guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw TraceError(.cannotOpen, file: path, detail: "no readable file at this path")
+            throw TraceError(.cannotOpen, file: path, detail: "no such file or not readable")
         }
         defer { try? handle.close() }
         let head = (try? handle.read(upToCount: 4)) ?? Data()

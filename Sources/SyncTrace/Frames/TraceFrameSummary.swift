@@ -97,28 +97,36 @@ public struct TraceFrameSummary: Hashable, Sendable {
         }
     }
 
-    /// A table for people: one line per opcode with its counts and latencies in milliseconds.
+    /// A table for people: one line per opcode with its counts and latencies in milliseconds (one decimal).
+    ///
+    /// Column widths come from the data, so long latencies (10 s and more) and large counts stay aligned; an opcode
+    /// without a matched request leaves the latency columns empty.
     public func lines() -> [String] {
-        var lines = ["opcode          requests responses pushes errors   latency ms: n    min  median    p90    max"]
+        let header = ["opcode", "requests", "responses", "pushes", "errors", "latency n", "min ms", "median ms",
+                      "p90 ms", "max ms"]
         let latencyByOpcode = Dictionary(uniqueKeysWithValues: latencies.map { ($0.opcode, $0) })
-        func pad(_ text: String, _ width: Int) -> String {
-            text.count >= width ? text : String(repeating: " ", count: width - text.count) + text
-        }
         func milliseconds(_ nanoseconds: Int64) -> String {
             let tenths = (nanoseconds + 50_000) / 100_000
             return "\(tenths / 10).\(tenths % 10)"
         }
+        var rows = [header]
         for count in opcodeCounts {
-            let name = "\(count.opcode)"
-            var line = name + String(repeating: " ", count: max(1, 15 - name.count))
-            line += pad("\(count.requests)", 9) + pad("\(count.responses)", 10) + pad("\(count.pushes)", 7)
-            line += pad("\(count.errors)", 7)
+            var row = ["\(count.opcode)", "\(count.requests)", "\(count.responses)", "\(count.pushes)", "\(count.errors)"]
             if let latency = latencyByOpcode[count.opcode] {
-                line += pad("\(latency.count)", 15) + pad(milliseconds(latency.minimumNanoseconds), 7)
-                line += pad(milliseconds(latency.medianNanoseconds), 8) + pad(milliseconds(latency.p90Nanoseconds), 7)
-                line += pad(milliseconds(latency.maximumNanoseconds), 7)
+                row += ["\(latency.count)", milliseconds(latency.minimumNanoseconds),
+                        milliseconds(latency.medianNanoseconds), milliseconds(latency.p90Nanoseconds),
+                        milliseconds(latency.maximumNanoseconds)]
             }
-            lines.append(line)
+            rows.append(row)
+        }
+        let widths = header.indices.map { column in rows.map { column < $0.count ? $0[column].count : 0 }.max() ?? 0 }
+        var lines = rows.map { row in
+            var line = ""
+            for (column, cell) in row.enumerated() {
+                let padding = String(repeating: " ", count: widths[column] - cell.count)
+                line += column == 0 ? cell + padding : "  " + padding + cell
+            }
+            return String(line.reversed().drop { $0 == " " }.reversed())
         }
         lines.append(
             "unanswered requests: \(unansweredRequestCount), unmatched responses: \(unmatchedResponseCount), "
