@@ -10,6 +10,7 @@ extension Catalog {
         "explore-scroll-while-opening",
         summary: "a scroll issued while the chat's first page is still loading is kept, not dropped",
         seeds: [1004, 1, 2],
+        tags: [.history],
         runLength: .seconds(572)
     ) {
         Server(history: ["alice+carol": 1])
@@ -33,6 +34,7 @@ extension Catalog {
         "explore-handover-to-offline-mid-upload",
         summary: "a handover to offline while packets wait in the queue drops them; everything is delivered after",
         seeds: [1, 2, 3],
+        tags: [.connection],
         runLength: .minutes(8)
     ) {
         Server()

@@ -121,3 +121,26 @@ import Testing
         #expect(ExploreGenerator.Builder.attempts(within: .seconds(10), parameters: ["backoffJitter": 0.0]) == 4)
     }
 }
+
+/// A shrunk failure becomes a catalog file and a signature.
+@Suite struct ExploreFailureTests {
+    @Test("a shrunk failure prints as a ready catalog file, and its signature names the check and step kinds")
+    func catalogFile() throws {
+        let generated = ExploreGenerator().generate(seed: 7)
+        var shrunk = generated.scenario
+        shrunk.steps = Array(shrunk.steps.prefix(2))
+        shrunk.name = "explore-7"
+        let violation = Violation(check: .invariant(.T2), time: .start, expected: "one", found: "two")
+        let result = RunResult(scenario: shrunk.name, seed: 7, digest: 0, violations: [violation])
+        let outcome = ExploreOutcome(exploreCase: generated, result: result, simulated: .seconds(1), events: 1)
+        let failure = ExploreFailure(outcome: outcome, check: .invariant(.T2), shrunk: shrunk, shrinkRuns: 3)
+        let source = try #require(failure.catalogFileSource(mutant: nil))
+        #expect(source.hasPrefix("import SyncSim\n"))
+        #expect(source.contains("extension Catalog {"))
+        #expect(source.contains("    public static let explore7 = Scenario(\"explore-7\""))
+        #expect(failure.signature == "T2 [" + Set(shrunk.steps.map(\.action.dslName)).sorted().joined(separator: ", ")
+            + "]")
+        #expect(ExploreFailure(outcome: outcome, check: .invariant(.T2), shrunk: nil, shrinkRuns: 0)
+            .catalogFileSource(mutant: nil) == nil)
+    }
+}

@@ -1123,7 +1123,7 @@ enum PrintedCatalog {
                 Eventually(within: .minutes(3), .converged)
             }
         },
-        Scenario("explore-scroll-while-opening", summary: "a scroll issued while the chat's first page is still loading is kept, not dropped", seeds: [1004, 1, 2], runLength: .seconds(572)) {
+        Scenario("explore-scroll-while-opening", summary: "a scroll issued while the chat's first page is still loading is kept, not dropped", seeds: [1004, 1, 2], tags: ["history"], runLength: .seconds(572)) {
             Server(history: ["alice+carol": 1])
             Client("alice", profile: .twoGRural, parameters: ["prefetchDistance": 30])
             Client("carol", profile: .edge)
@@ -1137,7 +1137,7 @@ enum PrintedCatalog {
                 Invariants(.all)
             }
         },
-        Scenario("explore-handover-to-offline-mid-upload", summary: "a handover to offline while packets wait in the queue drops them; everything is delivered after", seeds: [1, 2, 3], runLength: .minutes(8)) {
+        Scenario("explore-handover-to-offline-mid-upload", summary: "a handover to offline while packets wait in the queue drops them; everything is delivered after", seeds: [1, 2, 3], tags: ["connection"], runLength: .minutes(8)) {
             Server()
             Client("alice", profile: .threeG)
             Client("bob", profile: .gprs)

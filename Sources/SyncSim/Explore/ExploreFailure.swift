@@ -35,6 +35,7 @@ public struct ExploreFailure: Sendable {
             return ExploreFailure(outcome: outcome, check: first.check, shrunk: nil, shrinkRuns: maxRuns)
         }
         reduced.scenario.name = "explore-\(outcome.seed)"
+        reduced.scenario.tags = ["explore"]
         let engine = mutant.map { "mutant \($0)" } ?? "the reference engine"
         reduced.scenario.summary = "found by syncsim explore (seed \(outcome.seed)): \(engine) breaks \(first.check)"
         return ExploreFailure(outcome: outcome, check: first.check, shrunk: reduced.scenario, shrinkRuns: reduced.runs)
