@@ -14,8 +14,11 @@
 
 APT_PACKAGES := pkg-config liblz4-dev libmsgpack-dev libsqlite3-dev libpcap-dev libzstd-dev tshark tcpdump python3-venv
 SWIFT ?= swift
-# Arguments for `make run`; the default is the main job.
-RUN_ARGS ?= run --random 2
+# Arguments for `make run`; the default is the main job: the catalog, then a short explore pass.
+MAIN_RUN_ARGS := run --random 2
+RUN_ARGS ?= $(MAIN_RUN_ARGS)
+# The main job's explore pass (runs only when RUN_ARGS is the default; `make run EXPLORE_ARGS=` skips it).
+EXPLORE_ARGS ?= explore --budget 20s --jobs 2
 
 # Fuzzing and sanitizers (docs/reliability.md). `make fuzz FUZZ_TARGETS=fuzz-frames FUZZ_SECONDS=600` runs one.
 FUZZ_SECONDS ?= 60
@@ -36,6 +39,11 @@ build: deps
 
 run: build
 	$(SWIFT) run -c release --skip-build syncsim $(RUN_ARGS)
+ifeq ($(RUN_ARGS),$(MAIN_RUN_ARGS))
+ifneq ($(strip $(EXPLORE_ARGS)),)
+	$(SWIFT) run -c release --skip-build syncsim $(EXPLORE_ARGS)
+endif
+endif
 
 # Failures and a one-line summary; the whole swift test output goes to .build/test-output.log. Then the short fuzz
 # pass and the parser suites under AddressSanitizer (output in .build/test-asan-output.log).

@@ -56,6 +56,9 @@ public enum Catalog {
         ownMessagesServerTime,
         serverDetectsHalfOpen,
         oneSessionPerDevice,
+        // Found by `syncsim explore`
+        exploreScrollWhileOpening,
+        exploreHandoverToOfflineMidUpload,
         // For parameter sweeps
         openAndScrollToStart,
         idleOnLossyLink,

@@ -117,13 +117,14 @@ extension InvariantChecker {
     /// backwards, never runs ahead of the server clock, and (when packets are observed) is a server time the client
     /// received in a response.
     func checkRequestsAndLastSync(
-        _ ledger: inout ClientLedger, view: ClientView, server: SyncServer, now: SimInstant, report: Report
+        _ ledger: inout ClientLedger, view: ClientView, server: SyncServer, now: SimInstant,
+        checksTimeouts: Bool = true, report: Report
     ) {
         let seqs = view.inFlightRequests.map(\.seq)
         if Set(seqs).count != seqs.count {
             report(.P2, nil, "distinct seqs in flight", "seqs \(seqs.map(String.init).joined(separator: ", "))")
         }
-        for request in view.inFlightRequests {
+        for request in view.inFlightRequests where checksTimeouts {
             let deadline = request.sentAt + (request.opcode == .ping ? ledger.pongTimeout : ledger.requestTimeout)
             if deadline < now {
                 report(.P3, nil, "\(request.opcode) seq \(request.seq) answered or timed out by \(deadline)",

@@ -81,13 +81,15 @@ extension InvariantChecker {
     ///   - view: the client's view just before the restart (its state as committed: every event is one commit).
     ///   - server: the server now.
     ///   - now: virtual time.
+    ///   - isSuspended: whether the OS had suspended the app: its timers were stopped, so P3's deadlines are not
+    ///     judged (its requests could not time out).
     /// - Returns: the findings of a full check of the view before the restart.
     @discardableResult
     public func appWillRestart(
-        client: String, view: ClientView, server: SyncServer, at now: SimInstant
+        client: String, view: ClientView, server: SyncServer, at now: SimInstant, isSuspended: Bool = false
     ) -> [Finding] {
         guard ledgers[client] != nil else { preconditionFailure("unregistered client \(client)") }
-        let found = checkClient(client, view: view, server: server, at: now)
+        let found = checkClient(client, view: view, server: server, at: now, checksTimeouts: !isSuspended)
         ledgers[client]!.unfinishedBeforeRestart = view.tasks.filter { $0.state == .pending }.map(\.id)
         ledgers[client]!.outstanding = [:]
         ledgers[client]!.checkedStores = [:]

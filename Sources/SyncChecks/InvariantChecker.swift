@@ -94,8 +94,9 @@ public final class InvariantChecker {
     }
 
     /// Every per-event check of one client's view, whatever the sampling.
-    func checkClient(_ client: String, view current: ClientView, server: SyncServer, at now: SimInstant)
-        -> [Finding] {
+    /// `checksTimeouts` false leaves out P3's deadlines: a suspended app's timers cannot fire.
+    func checkClient(_ client: String, view current: ClientView, server: SyncServer, at now: SimInstant,
+                     checksTimeouts: Bool = true) -> [Finding] {
         linkSentCids(client: client, view: current)
         var ledger = ledgers[client]!
         var new: [Finding] = []
@@ -107,7 +108,8 @@ public final class InvariantChecker {
         checkEdits(ledger, view: current, report: report)
         checkTasks(&ledger, client: client, view: current, report: report)
         checkRunningTasks(view: current, report: report)
-        checkRequestsAndLastSync(&ledger, view: current, server: server, now: now, report: report)
+        checkRequestsAndLastSync(&ledger, view: current, server: server, now: now, checksTimeouts: checksTimeouts,
+                                 report: report)
         ledgers[client] = ledger
         new += linkTaskCids(client: client, at: now)
         new += scanServer(server, at: now)

@@ -9,6 +9,7 @@ enum CommandRegistry {
         DecodeCommand.spec,
         ProfilesCommand.spec,
         SweepCommand.spec,
+        ExploreCommand.spec,
         MergeCommand.spec,
         TraceDecodeCommand.spec,
         ReplayCommand.spec,

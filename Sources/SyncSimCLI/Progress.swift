@@ -2,6 +2,8 @@ import Foundation
 
 /// The progress line of `syncsim run` on a terminal: runs done, failures, rate and ETA, redrawn with `\r`.
 ///
+/// With `total` 0 the line is open-ended (`syncsim explore --budget`): runs done, failures and rate, no ETA.
+///
 /// Silent when the console is not interactive (CI logs, tests). Rate and ETA use the wall clock, which is fine
 /// here: they are display only, outside any simulation, and never reach results.
 struct Progress {
@@ -33,12 +35,14 @@ struct Progress {
 
     /// Draws the line again after a `clear`.
     mutating func draw(console: Console) {
-        guard isEnabled, done < total else { return }
+        guard isEnabled, total == 0 || done < total else { return }
         let elapsed = ContinuousClock.now - started
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
         let rate = seconds > 0 ? Double(done) / seconds : 0
         let eta = rate > 0 ? Double(total - done) / rate : 0
-        let line = "[\(done)/\(total)] \(failed) failed, \(Self.format(rate)) runs/s, ETA \(Self.format(eta))s"
+        let line = total == 0
+            ? "[\(done) runs] \(failed) failed, \(Self.format(rate)) runs/s"
+            : "[\(done)/\(total)] \(failed) failed, \(Self.format(rate)) runs/s, ETA \(Self.format(eta))s"
         console.errRaw("\r\u{1B}[K" + line)
         isShown = true
     }

@@ -117,6 +117,24 @@ import Testing
         #expect(world.lastByteTime[socket.peer]! - before >= .milliseconds(400))
     }
 
+    /// Found by `syncsim explore` (a handover to offline while a send was queued divided by the zero rate).
+    @Test("a handover to offline mid-transfer drops what waits instead of dividing by the zero rate")
+    func handoverToOfflineMidTransfer() {
+        let world = TestWorld(seed: 1, client: .gprs)
+        let network = world.network
+        let socket = network.connect(from: world.client, to: world.server)
+        network.run(for: .milliseconds(3_000))
+        network.send(TestWorld.pattern(count: 20_000), on: socket)
+        network.run(for: .milliseconds(500))
+        network.changeProfile(of: world.client, to: .offline)
+        network.run(for: .milliseconds(10_000))
+        let received = world.bytes(at: socket.peer).count
+        #expect(received < 20_000)
+        network.changeProfile(of: world.client, to: .gprs)
+        network.run(for: .seconds(Int64(600)))
+        #expect(world.bytes(at: socket.peer).count == 20_000)
+    }
+
     @Test("debug mode checks the heap after every step without tripping")
     func debugMode() {
         let network = Network(seed: 3, checksInvariants: true)

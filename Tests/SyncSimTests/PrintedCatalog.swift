@@ -1488,6 +1488,33 @@ enum PrintedCatalog {
                 Invariants(.all)
                 Eventually("after her reconnect alice has exactly one connection on the server, logged in", within: .seconds(150)) { _ in fatalError("custom condition 'after her reconnect alice has exactly one connection on the server, logged in' cannot be printed; see Scenarios/FieldBugScenarios2.swift:222") }
                 Eventually(within: .minutes(4), .converged)
+        Scenario("explore-scroll-while-opening", summary: "a scroll issued while the chat's first page is still loading is kept, not dropped", seeds: [1004, 1, 2], tags: ["history"], runLength: .seconds(572)) {
+            Server(history: ["alice+carol": 1])
+            Client("alice", profile: .twoGRural, parameters: ["prefetchDistance": 30])
+            Client("carol", profile: .edge)
+            Chat("group1", members: ["alice", "carol"])
+            Chat("group2", members: ["alice", "carol"])
+            Timeline {
+                At(.milliseconds(49_875)) { LoseResponses(to: .chatHistory, count: 3) }
+                At(.milliseconds(227_511)) { ScrollUp("carol", in: "alice+carol", messages: 1000) }
+            }
+            Expect {
+                Invariants(.all)
+            }
+        },
+        Scenario("explore-handover-to-offline-mid-upload", summary: "a handover to offline while packets wait in the queue drops them; everything is delivered after", seeds: [1, 2, 3], tags: ["connection"], runLength: .minutes(8)) {
+            Server()
+            Client("alice", profile: .threeG)
+            Client("bob", profile: .gprs)
+            Timeline {
+                At(.seconds(5)) { SendPhoto(from: "bob", bytes: 40_000, caption: "view", in: "alice+bob") }
+                At(.seconds(7)) { Send(from: "bob", text: "after the photo", in: "alice+bob") }
+                At(.seconds(9)) { Handover("bob", to: .offline) }
+                At(.seconds(39)) { Handover("bob", to: .gprs) }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually(within: .minutes(6), .serverMessageCount(chat: "alice+bob", count: 2))
             }
         },
         Scenario("open-and-scroll-to-start", summary: "open a chat with 300 messages on EDGE and scroll to the start of its history (a sweep scenario)", seeds: [151, 152, 153], tags: ["sweep"]) {

@@ -42,6 +42,7 @@ extension Network {
             case .changeProfile(let profile):
                 directions[index].profile = profile[direction]
                 trace.record(at: now, component: component, kind: "profile", detail: profile.name)
+                if directions[index].profile.rateBitsPerSecond == 0 { dropQueuedPackets(on: index) }
                 startProfileChains(index)
             }
         }

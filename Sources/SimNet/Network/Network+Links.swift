@@ -58,6 +58,8 @@ extension Network {
 
     func startNextTransmission(on direction: Int) {
         guard directions[direction].packetInService == nil, !directions[direction].isClogged else { return }
+        // A zero-rate profile (offline) carries nothing: what waits is dropped, as on a link that is down.
+        guard directions[direction].profile.rateBitsPerSecond > 0 else { return dropQueuedPackets(on: direction) }
         let next = directions[direction].dequeue { self.packets[$0]!.ipBytes }
         if let next { startTransmission(next, on: direction) }
         refillFromCoDel(direction)

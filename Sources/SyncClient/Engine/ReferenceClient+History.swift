@@ -107,6 +107,7 @@ extension ReferenceClient {
         guard let top = history.topChunk else {
             if force {
                 current.isOpenComplete = true
+                current.pendingScrollUp = 0
                 screen = current
                 metrics.chatOpenTimes.append(now - current.openedAt)
             }
@@ -119,10 +120,22 @@ extension ReferenceClient {
         current.followsNewest = true
         screen = current
         metrics.chatOpenTimes.append(now - current.openedAt)
-        prefetchIfNeeded()
+        if current.pendingScrollUp > 0 {
+            screen?.pendingScrollUp = 0
+            scrollUp(by: current.pendingScrollUp)
+        } else {
+            prefetchIfNeeded()
+        }
     }
 
     mutating func scrollUp(by count: Int) {
+        if var opening = screen, !opening.isOpenComplete {
+            // The first page is still loading: the scroll waits for it instead of being lost (found by `syncsim
+            // explore`: a scroll right after opening a chat whose page response was lost never happened).
+            opening.pendingScrollUp += count
+            screen = opening
+            return
+        }
         guard var current = screen, current.isOpenComplete, let anchor = current.anchorId,
               let history = histories[current.chatId], let chunk = history.chunk(containing: anchor) else { return }
         let ids = history.messageIds(in: chunk)

@@ -157,7 +157,10 @@ extension World {
         let name = clients[index].name
         record(name, crash ? "crash" : "restart", "generation=\(clients[index].generation + 1)")
         reportBytes(index)
-        report(checker.appWillRestart(client: name, view: view(index), server: server, at: now))
+        // A suspended app's timers are stopped, so its requests cannot time out before it is killed (found by
+        // `syncsim explore`).
+        report(checker.appWillRestart(client: name, view: view(index), server: server, at: now,
+                                      isSuspended: clients[index].isSuspended))
         if crash { clients[index].database.crash() }
         clients[index].previousMetrics.append(clients[index].engine.metrics)
         for handle in clients[index].timers.values { network.cancel(handle) }

@@ -12,11 +12,17 @@ extension World {
         switch action {
         case .openChat(_, let chat):
             guard let index, let chatId = chatId(chat) else { return }
+            leaveScrolls(of: index, except: chatId)
             user(index, .openChat(chatId))
         case .scroll(_, let chat, let direction, let messages):
             guard let index, let chatId = chatId(chat) else { return }
-            if view(index).openChatId != chatId { user(index, .openChat(chatId)) }
-            if direction == .up { scrollUps.append((index, chatId, messages)) }
+            if view(index).openChatId != chatId {
+                leaveScrolls(of: index, except: chatId)
+                user(index, .openChat(chatId))
+            }
+            if direction == .up {
+                scrollUps.append((index, chatId, messages, server.messages(inChat: chatId).count))
+            }
             user(index, direction == .up ? .scrollUp(messages: messages) : .scrollDown(messages: messages))
         case .sendText(_, let chat, let text):
             guard let index, let chatId = chatId(chat) else { return }
@@ -38,9 +44,9 @@ extension World {
         case .foreground:
             if let index { foreground(index) }
         case .restartApp:
-            if let index { restartApp(index, crash: false) }
+            if let index { leaveScrolls(of: index, except: nil); restartApp(index, crash: false) }
         case .crashApp:
-            if let index { restartApp(index, crash: true) }
+            if let index { leaveScrolls(of: index, except: nil); restartApp(index, crash: true) }
         case .linkDown(_, let mode):
             guard let index else { return }
             network.inject(.down(resetting: mode == .withReset ? .bothSides : .none), on: clients[index].host)
@@ -116,6 +122,12 @@ extension World {
     /// The newest message client `index`'s user sent to a chat that is not removed, if any.
     private func newestMessage(of index: Int, in chatId: Int64) -> Int64? {
         server.messages(inChat: chatId).last { $0.sender == clients[index].userId && !$0.isRemoved }?.id
+    }
+
+    /// The user left the chats other than `chatId` (opened another, or the app restarted): a scroll there stopped,
+    /// so C6 no longer applies to it (found by `syncsim explore`).
+    private func leaveScrolls(of index: Int, except chatId: Int64?) {
+        scrollUps.removeAll { $0.client == index && $0.chatId != chatId }
     }
 
     private func user(_ index: Int, _ action: UserAction) {

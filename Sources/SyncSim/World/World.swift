@@ -61,8 +61,9 @@ public final class World {
     var monitor: ExpectationMonitor
     /// The invariant checker (SyncChecks), fed after every client and server event.
     public let checker: InvariantChecker
-    /// Scroll-ups of the timeline as (client index, chat id, messages), for C6 at the end of the run.
-    var scrollUps: [(client: Int, chatId: Int64, messages: Int)] = []
+    /// Scroll-ups of the timeline as (client index, chat id, messages, server messages in the chat then), for C6 at
+    /// the end of the run.
+    var scrollUps: [(client: Int, chatId: Int64, messages: Int, serverCount: Int)] = []
     var violations: [Violation] = []
     /// The world's last trace records (frames, steps, connections, faults), for violation reports: the trace window
     /// and room for the records of one step past a deadline.
@@ -226,8 +227,8 @@ public final class World {
     }
 
     /// Whether nothing more will happen that a check cares about: every step ran, every eventually-condition held,
-    /// every client is online and awake with an empty queue and nothing in flight, the server processes nothing, and
-    /// every client has converged with the server.
+    /// every client is online and awake with an empty queue and nothing in flight, the server processes nothing,
+    /// every scroll to the top that C6 judges has ended in one chunk, and every client has converged with the server.
     public var isQuiescent: Bool {
         guard stepsRun == steps.count, monitor.isComplete, server.requestsInProcessing == 0 else { return false }
         for index in clients.indices {
@@ -235,6 +236,13 @@ public final class World {
             guard !client.isSuspended, client.uploadsInFlight == 0 else { return false }
             let view = self.view(index)
             guard view.isOnline, view.inFlightRequests.isEmpty, pendingTaskCount(index) == 0 else { return false }
+        }
+        // A scroll to the top that C6 will judge may still wait for a retry timer (found by `syncsim explore`).
+        for scroll in scrollUps {
+            let count = server.messages(inChat: scroll.chatId).count
+            guard count > 0, scroll.messages >= count, scroll.serverCount == count else { continue }
+            let chunks = view(scroll.client).chunkStores[scroll.chatId]?.chunks ?? []
+            guard chunks.count == 1, chunks[0].isStartOfHistory else { return false }
         }
         // Pushes may still be on their way to slow links: quiescent means converged too.
         return hasConverged

@@ -1,0 +1,82 @@
+/// A failed explore run, shrunk: the check it broke, the reduced scenario, and the signature failures group by.
+public struct ExploreFailure: Sendable {
+    /// The failed run.
+    public var outcome: ExploreOutcome
+    /// The check shrinking kept failing: the run's first violation's.
+    public var check: CheckID
+    /// The reduced scenario (named `explore-<seed>`, summary naming the check), or nil when shrinking was not
+    /// attempted or the check did not fail again.
+    public var shrunk: Scenario?
+    /// Runs shrinking spent.
+    public var shrinkRuns: Int
+
+    /// Creates a failure record of `outcome`, which broke `check`, with its reduced scenario when there is one.
+    public init(outcome: ExploreOutcome, check: CheckID, shrunk: Scenario?, shrinkRuns: Int) {
+        self.outcome = outcome
+        self.check = check
+        self.shrunk = shrunk
+        self.shrinkRuns = shrinkRuns
+    }
+
+    /// Shrinks the failed `outcome` with the existing `Shrinker`, at most `maxRuns` runs.
+    /// - Parameters:
+    ///   - outcome: a failed run (`hasFailed`).
+    ///   - mutant: the mutant the run forced on every client (the shrinker forces it too, and keeps it out of the
+    ///     scenario it returns), or nil.
+    ///   - maxRuns: the shrinker's run budget; 0 records the failure without shrinking.
+    public static func shrinking(_ outcome: ExploreOutcome, mutant: String?, maxRuns: Int) -> ExploreFailure {
+        let first = outcome.result.violations.first { $0.check != .determinism } ?? outcome.result.violations[0]
+        guard maxRuns > 0 else { return ExploreFailure(outcome: outcome, check: first.check, shrunk: nil, shrinkRuns: 0) }
+        // A generated scenario heals every fault before its quiet tail; candidates must too (`HealedOnlyExecutor`).
+        let shrinker = Shrinker(
+            executor: HealedOnlyExecutor(WorldExecutor()), options: RunOptions(mutant: mutant), maxRuns: maxRuns)
+        guard var reduced = shrinker.shrink(outcome.exploreCase.scenario, seed: outcome.seed, target: first.check)
+        else {
+            return ExploreFailure(outcome: outcome, check: first.check, shrunk: nil, shrinkRuns: maxRuns)
+        }
+        reduced.scenario.name = "explore-\(outcome.seed)"
+        reduced.scenario.tags = ["explore"]
+        let engine = mutant.map { "mutant \($0)" } ?? "the reference engine"
+        reduced.scenario.summary = "found by syncsim explore (seed \(outcome.seed)): \(engine) breaks \(first.check)"
+        return ExploreFailure(outcome: outcome, check: first.check, shrunk: reduced.scenario, shrinkRuns: reduced.runs)
+    }
+
+    /// The DSL names of the kinds of steps left after shrinking (all of the run's steps when not shrunk), sorted.
+    public var stepKinds: [String] {
+        let steps = (shrunk ?? outcome.exploreCase.scenario).steps
+        return Set(steps.map(\.action.dslName)).sorted()
+    }
+
+    /// What distinct failures group by: the check, and the kinds of steps left after shrinking
+    /// (`T2 [LoseResponses, Send]`).
+    public var signature: String { "\(check) [\(stepKinds.joined(separator: ", "))]" }
+
+    /// The Swift property name the catalog file uses: `explore<seed>`.
+    public var propertyName: String { "explore\(outcome.seed)" }
+
+    /// A ready Swift file for the catalog folder: an `extension Catalog` with the reduced scenario as a `static let`
+    /// (add the property to `Catalog.all`; with a mutant, to `MutantCatalog` too). Nil when not shrunk.
+    public func catalogFileSource(mutant: String?) -> String? {
+        guard let shrunk else { return nil }
+        let engine = mutant.map { "Mutant `\($0)`" } ?? "The reference engine"
+        let list = mutant == nil ? "`Catalog.all`" : "`Catalog.all` and `MutantCatalog` (under \(mutant!))"
+        return """
+            import SyncSim
+
+            // Found by `syncsim explore`, shrunk from the generated scenario of seed \(outcome.seed); add
+            // `\(propertyName)` to \(list).
+
+            extension Catalog {
+                /// \(engine) breaks \(check) here: \(Self.oneLine(outcome.result.violations.first?.description ?? ""))
+                public static let \(propertyName) = \(shrunk.dslSource(indent: 4).drop { $0 == " " })
+            }
+
+            """
+    }
+
+    /// `text` cut to 200 characters on one line, for a doc comment.
+    static func oneLine(_ text: String) -> String {
+        let flat = text.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: " ")
+        return flat.count > 200 ? String(flat.prefix(197)) + "..." : flat
+    }
+}

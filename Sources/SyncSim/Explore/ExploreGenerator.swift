@@ -1,0 +1,439 @@
+/// Builds a random scenario from one seed: topology, seeded history, a timeline of user actions and faults, and a
+/// quiet tail (see `ExploreCase`). The explorer's workload generator, after FoundationDB's simulation and
+/// TigerBeetle's VOPR: the workload and the faults come from the seed, not from a written scenario.
+///
+/// Swarm testing (Groce et al., "Swarm Testing", ISSTA 2012): each run switches every `ExploreKind` on or off at
+/// random and gives the ones left on a random intensity, so a run stresses a few behaviours hard rather than all of
+/// them a little. With `usesSwarm == false` every kind except the login storm is on at a middle intensity.
+///
+/// Deterministic: every draw comes from the SimCore stream `"explore.generator"` of the seed, through integer
+/// arithmetic of its own (not the standard library's `random(in:using:)`, whose algorithm may change between
+/// toolchains), so a seed gives the same scenario on every machine.
+public struct ExploreGenerator: Sendable {
+    /// Whether kinds are switched on and off per run (swarm testing); default true.
+    public var usesSwarm: Bool
+    /// Parameters given to every client over the generated ones (`syncsim explore --param`).
+    public var clientParameters: ParameterSet
+    /// The shortest quiet tail; transfers of the run's photos and history on its slowest link add to it.
+    public var minimumQuietTail: SimDuration
+
+    /// Creates a generator.
+    /// - Parameters:
+    ///   - usesSwarm: switch kinds on and off per run (default true).
+    ///   - clientParameters: engine parameters every client gets, overriding generated ones (default none).
+    ///   - minimumQuietTail: the shortest quiet tail (default 5 minutes: a full reconnect backoff of 60 s, a
+    ///     request timeout of 20 s and the LOGIN, history and queue work after them, with room to spare).
+    public init(
+        usesSwarm: Bool = true,
+        clientParameters: ParameterSet = [:],
+        minimumQuietTail: SimDuration = .minutes(5)
+    ) {
+        self.usesSwarm = usesSwarm
+        self.clientParameters = clientParameters
+        self.minimumQuietTail = minimumQuietTail
+    }
+
+    /// User names, in the order clients are added (2 to 12 of them).
+    static let names = [
+        "alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi", "ivan", "judy", "mallory", "niaj",
+    ]
+
+    /// Profiles clients start on: the catalog's, offline aside (a handover may still go offline).
+    static let startProfiles: [ProfileName] = ProfileName.known.map(\.profile).filter { $0 != .offline }
+
+    /// Opcodes the server faults aim at: the requests a client makes.
+    static let faultOpcodes: [Opcode] = [.login, .chatHistory, .msgSend, .photoUpload, .sessionInit]
+
+    /// Per-minute base rate of each kind at intensity 1 (how many steps of the kind a minute of active phase gets).
+    static func baseRate(_ kind: ExploreKind) -> Double {
+        switch kind {
+        case .sendText: 4
+        case .openChat, .scrollUp: 2
+        case .scrollDown, .sendPhoto, .background, .lossBurst, .delaySpike, .linkDown, .linkReset, .halfOpen: 1
+        case .restartApp, .crashApp, .clog, .handover, .serverRestart, .delayResponses, .loseResponses,
+            .errorReplies, .pushLoss, .pushDuplication, .skewClock, .markRead, .closeChat, .postFromOtherDevice,
+            .delayPushes, .holdResponses, .connectivity:
+            0.7
+        case .capLogin: 0.3
+        case .loginStorm: 0
+        }
+    }
+
+    /// Generates the case of `seed`.
+    public func generate(seed: UInt64) -> ExploreCase {
+        var builder = Builder(seed: seed, generator: self)
+        return builder.build()
+    }
+}
+
+/// Uniform draws over integer ranges and lists, from a SimCore stream.
+struct ExploreDice {
+    var generator: SeededGenerator
+
+    /// A uniform integer in `range` (modulo bias below 2^-40 for the ranges used here).
+    mutating func int(_ range: ClosedRange<Int>) -> Int {
+        let span = UInt64(range.upperBound - range.lowerBound) + 1
+        return range.lowerBound + Int(generator.next() % span)
+    }
+
+    mutating func chance(_ probability: Double) -> Bool { generator.nextBernoulli(probability) }
+
+    mutating func unit() -> Double { generator.nextUnitInterval() }
+
+    mutating func pick<T>(_ items: [T]) -> T { items[int(0...(items.count - 1))] }
+
+    /// Milliseconds in `range` as a duration.
+    mutating func milliseconds(_ range: ClosedRange<Int>) -> SimDuration { .milliseconds(Int64(int(range))) }
+
+    /// A probability in `range`, rounded to two decimals so the printed scenario reads well.
+    mutating func probability(_ range: ClosedRange<Int>) -> Double { Double(int(range)) / 100 }
+}
+
+extension ExploreGenerator {
+    /// The state of one generation.
+    struct Builder {
+        let seed: UInt64
+        let generator: ExploreGenerator
+        var dice: ExploreDice
+        var clients: [ClientSpec] = []
+        var chats: [(name: String, members: [String], isDeclared: Bool)] = []
+        var history: [ChatHistorySeed] = []
+        /// Timed steps of the active phase, in generation order; sorted stably by time at the end.
+        var timed: [(time: SimDuration, action: Action)] = []
+        var active: SimDuration = .zero
+        var texts = 0
+        var profilesUsed: [ProfileName] = []
+        var photoBytes = 0
+
+        init(seed: UInt64, generator: ExploreGenerator) {
+            self.seed = seed
+            self.generator = generator
+            dice = ExploreDice(generator: RandomStreams(runSeed: seed).stream("explore.generator"))
+        }
+
+        mutating func build() -> ExploreCase {
+            let (kinds, intensity) = chooseKinds()
+            let isStorm = kinds.contains(.loginStorm) && dice.chance(generator.usesSwarm ? 0.35 : 0.1)
+            buildTopology()
+            active = .seconds(Int64(dice.int(30...360)))
+            let minutes = Double(active.nanoseconds) / 60e9
+            for kind in kinds where kind != .loginStorm {
+                let mean = ExploreGenerator.baseRate(kind) * Double(intensity[kind] ?? 1) * minutes
+                let count = dice.int(0...max(1, Int(mean * 2)))
+                for _ in 0..<count { add(kind) }
+            }
+            if !kinds.contains(where: { !$0.isFault }) || timed.isEmpty { add(.sendText) }
+            let capsLogin = timed.contains { if case .capLogin = $0.action { true } else { false } }
+            if capsLogin {
+                // Lift the cap before the quiet tail: a cap that stays would be a fault in the tail.
+                timed.append((active - .milliseconds(1), .capLogin(chats: 1_000_000)))
+            }
+            let order = timed.indices.sorted { (timed[$0].time, $0) < (timed[$1].time, $1) }
+            var steps = order.map {
+                Step(timing: .at(timed[$0].time), action: timed[$0].action, location: .generated)
+            }
+            var invariants: [InvariantID] = []
+            var bounds: [MetricBound] = []
+            if isStorm {
+                steps.insert(
+                    Step(timing: .at(.zero), action: .errorReplies(opcode: .login, count: 1_000_000),
+                         location: .generated),
+                    at: 0)
+                invariants = InvariantID.allCases.filter { !$0.isLiveness }
+            } else if capsLogin {
+                // A capped LOGIN moves last-sync past the chats it left out, and nothing in the protocol tells the
+                // client they were left out: those chats stay stale until they change again, whatever the engine.
+                invariants = InvariantID.allCases.filter { $0 != .V1 }
+            }
+            let quietTail = quietTailLength()
+            let runLength = active + quietTail
+            if isStorm { bounds.append(stormBound(steps: steps, runLength: runLength)) }
+
+            var scenario = Scenario(
+                "explore-\(seed)",
+                summary: "generated by syncsim explore from seed \(seed)",
+                seeds: [seed],
+                runLength: runLength,
+                fileID: SourceLocation.generated.fileID,
+                line: SourceLocation.generated.line
+            ) {}
+            scenario.location = .generated
+            scenario.server = ServerSpec(history: history)
+            scenario.clients = clients
+            scenario.chats = chats.filter(\.isDeclared).map { ChatSpec(name: $0.name, members: $0.members) }
+            scenario.steps = steps
+            scenario.expectations = Expectations(invariants: invariants, metricBounds: bounds)
+            let enabled = ExploreKind.allCases.filter { kinds.contains($0) }
+            return ExploreCase(
+                seed: seed, scenario: scenario, enabledKinds: enabled, quietTailStart: active,
+                checksLiveness: !isStorm)
+        }
+
+        /// The kinds on in this run and their intensities (1, 2, 3, 5 or 8).
+        mutating func chooseKinds() -> ([ExploreKind], [ExploreKind: Int]) {
+            var kinds: [ExploreKind] = []
+            var intensity: [ExploreKind: Int] = [:]
+            for kind in ExploreKind.allCases {
+                if generator.usesSwarm {
+                    guard dice.chance(0.5) else { continue }
+                    kinds.append(kind)
+                    intensity[kind] = dice.pick([1, 2, 3, 5, 8])
+                } else {
+                    kinds.append(kind)
+                    intensity[kind] = 2
+                }
+            }
+            return (kinds, intensity)
+        }
+
+        mutating func buildTopology() {
+            // Small topologies are cheaper and shrink faster: the count leans towards 2 and 3.
+            let count = 2 + Int(dice.unit() * dice.unit() * 11)
+            let sharedSeq = dice.chance(0.25) ? dice.pick([8, 16, 256]) : nil
+            for index in 0..<count {
+                let profile = dice.pick(ExploreGenerator.startProfiles)
+                var parameters: ParameterSet = [:]
+                if dice.chance(0.25) { parameters["historyPageSize"] = .int(dice.pick([5, 10, 20, 30, 50])) }
+                if dice.chance(0.2) { parameters["prefetchDistance"] = .int(dice.pick([0, 5, 10, 30])) }
+                if let modulus = sharedSeq {
+                    // A small seq space wraps within a few requests, so a pending request meets its seq again.
+                    parameters["seqModulus"] = .int(modulus)
+                    parameters["initialSeq"] = .int(dice.int(0...(modulus - 1)))
+                }
+                for entry in generator.clientParameters.entries { parameters[entry.key] = entry.value }
+                clients.append(ClientSpec(name: ExploreGenerator.names[index], profile: profile, parameters: parameters))
+                profilesUsed.append(profile)
+            }
+            let names = clients.map(\.name)
+            var pairs: [[String]] = [[names[0], names[1]]]
+            let extraPairs = dice.int(0...min(2 * count, count * (count - 1) / 2 - 1))
+            for _ in 0..<extraPairs {
+                let first = dice.int(0...(count - 1))
+                var second = dice.int(0...(count - 2))
+                if second >= first { second += 1 }
+                let pair = [names[min(first, second)], names[max(first, second)]]
+                if !pairs.contains(pair) { pairs.append(pair) }
+            }
+            for pair in pairs { chats.append((pair.joined(separator: "+"), pair, false)) }
+            if count >= 3 {
+                let groups = dice.int(0...2)
+                for group in 0..<groups {
+                    var members = names.filter { _ in dice.chance(0.6) }
+                    var index = 0
+                    while members.count < 3 {
+                        if !members.contains(names[index]) { members.append(names[index]) }
+                        index += 1
+                    }
+                    chats.append(("group\(group + 1)", names.filter(members.contains), true))
+                }
+            }
+            for chat in chats where dice.chance(0.7) {
+                // Mostly short histories, sometimes long ones that take several pages and leave gaps.
+                let messages = Int(dice.unit() * dice.unit() * 300)
+                if messages > 0 { history.append(ChatHistorySeed(chat: chat.name, messages: messages)) }
+            }
+        }
+
+        // MARK: - Steps
+
+        /// A start time in the active phase, leaving a second before its end.
+        mutating func startTime() -> SimDuration {
+            .milliseconds(Int64(dice.int(500...Int(active.nanoseconds / 1_000_000) - 1_000)))
+        }
+
+        /// The end of a fault that starts at `start` and wants to last `length`: no later than the active end.
+        func end(of start: SimDuration, lasting length: SimDuration) -> SimDuration {
+            min(start + length, active - .milliseconds(1))
+        }
+
+        mutating func anyClient() -> String { dice.pick(clients).name }
+
+        /// A chat and one of its members.
+        mutating func chatAndMember() -> (chat: String, member: String) {
+            let chat = dice.pick(chats)
+            return (chat.name, dice.pick(chat.members))
+        }
+
+        mutating func add(_ kind: ExploreKind) {
+            let time = startTime()
+            switch kind {
+            case .openChat:
+                let (chat, member) = chatAndMember()
+                timed.append((time, .openChat(client: member, chat: chat)))
+            case .scrollUp:
+                let (chat, member) = chatAndMember()
+                let messages = dice.chance(0.3) ? 1_000 : dice.int(1...100)
+                timed.append((time, .scroll(client: member, chat: chat, direction: .up, messages: messages)))
+            case .scrollDown:
+                let (chat, member) = chatAndMember()
+                timed.append((time, .scroll(client: member, chat: chat, direction: .down, messages: dice.int(1...100))))
+            case .sendText:
+                let (chat, member) = chatAndMember()
+                // Bursts put several sends of one chat in the queue at once (send order, parallel sends).
+                let burst = dice.chance(0.3) ? dice.int(2...8) : 1
+                var at = time
+                for _ in 0..<burst {
+                    texts += 1
+                    timed.append((at, .sendText(client: member, chat: chat, text: "m\(texts)")))
+                    at = min(at + dice.milliseconds(0...2_000), active - .milliseconds(1))
+                }
+            case .sendPhoto:
+                let (chat, member) = chatAndMember()
+                let bytes = dice.chance(0.1) ? dice.int(60_000...300_000) : dice.int(1_000...60_000)
+                photoBytes += bytes
+                texts += 1
+                timed.append((time, .sendPhoto(client: member, chat: chat, bytes: bytes, caption: "p\(texts)")))
+            case .background:
+                let client = anyClient()
+                timed.append((time, .background(client: client)))
+                timed.append((end(of: time, lasting: dice.milliseconds(1_000...180_000)), .foreground(client: client)))
+            case .restartApp:
+                timed.append((time, .restartApp(client: anyClient())))
+            case .crashApp:
+                timed.append((time, .crashApp(client: anyClient())))
+            case .linkDown, .linkReset:
+                let client = anyClient()
+                let mode: DisconnectMode = kind == .linkReset ? .withReset : .silently
+                let stop = end(of: time, lasting: dice.milliseconds(1_000...120_000))
+                if dice.chance(0.5) {
+                    timed.append((time, .outage(client: client, duration: stop - time, mode: mode)))
+                } else {
+                    timed.append((time, .linkDown(client: client, mode: mode)))
+                    timed.append((stop, .linkUp(client: client)))
+                }
+            case .lossBurst:
+                let stop = end(of: time, lasting: dice.milliseconds(1_000...60_000))
+                timed.append((time, .lossBurst(client: anyClient(), duration: stop - time,
+                                               lossRate: dice.probability(5...95))))
+            case .delaySpike:
+                let stop = end(of: time, lasting: dice.milliseconds(1_000...60_000))
+                timed.append((time, .delaySpike(client: anyClient(), extraDelay: dice.milliseconds(100...15_000),
+                                                duration: stop - time)))
+            case .clog:
+                let client = anyClient()
+                timed.append((time, .clog(client: client)))
+                timed.append((end(of: time, lasting: dice.milliseconds(500...60_000)), .release(client: client)))
+            case .handover:
+                let index = dice.int(0...(clients.count - 1))
+                let client = clients[index]
+                let target = dice.chance(0.25) ? ProfileName.offline : dice.pick(ExploreGenerator.startProfiles)
+                if target != .offline { profilesUsed.append(target) }
+                timed.append((time, .changeProfile(client: client.name, profile: target)))
+                // A handover to offline always comes back; to a working profile only sometimes.
+                if target == .offline || dice.chance(0.5) {
+                    let back = end(of: time, lasting: dice.milliseconds(1_000...120_000))
+                    timed.append((back, .changeProfile(client: client.name, profile: client.profile)))
+                }
+            case .halfOpen:
+                timed.append((time, .halfOpen(client: anyClient())))
+            case .serverRestart:
+                let stop = end(of: time, lasting: dice.milliseconds(0...30_000))
+                timed.append((time, .serverRestart(downtime: max(.zero, stop - time))))
+            case .delayResponses:
+                let stop = end(of: time, lasting: dice.milliseconds(1_000...30_000))
+                timed.append((time, .delayResponses(opcode: dice.pick(ExploreGenerator.faultOpcodes),
+                                                    extraDelay: dice.milliseconds(100...60_000),
+                                                    duration: stop - time)))
+            case .loseResponses:
+                timed.append((time, .loseResponses(opcode: dice.pick(ExploreGenerator.faultOpcodes),
+                                                   count: dice.int(1...3))))
+            case .errorReplies:
+                timed.append((time, .errorReplies(opcode: dice.pick(ExploreGenerator.faultOpcodes),
+                                                  count: dice.int(1...3))))
+            case .pushLoss, .pushDuplication:
+                let target: String? = dice.chance(0.5) ? anyClient() : nil
+                let stop = end(of: time, lasting: dice.milliseconds(1_000...60_000))
+                let probability = dice.probability(10...100)
+                timed.append((time, kind == .pushLoss
+                    ? .pushLoss(client: target, probability: probability, duration: stop - time)
+                    : .pushDuplication(client: target, probability: probability, duration: stop - time)))
+            case .capLogin:
+                timed.append((time, .capLogin(chats: dice.int(1...3))))
+            case .skewClock:
+                let magnitude = dice.milliseconds(1_000...21_600_000)
+                let offset = dice.chance(0.5) ? magnitude : .zero - magnitude
+                timed.append((time, .skewClock(client: anyClient(), offset: offset)))
+            case .markRead:
+                let (chat, member) = chatAndMember()
+                timed.append((time, .markRead(client: member, chat: chat)))
+            case .closeChat:
+                let (chat, member) = chatAndMember()
+                timed.append((time, .closeChat(client: member, chat: chat)))
+            case .postFromOtherDevice:
+                let (chat, member) = chatAndMember()
+                texts += 1
+                timed.append((time, .postFromOtherDevice(client: member, chat: chat, text: "w\(texts)")))
+            case .delayPushes:
+                let stop = end(of: time, lasting: dice.milliseconds(1_000...60_000))
+                timed.append((time, .delayPushes(client: anyClient(), extraDelay: dice.milliseconds(100...30_000),
+                                                 duration: stop - time)))
+            case .holdResponses:
+                let target: String? = dice.chance(0.5) ? anyClient() : nil
+                let until = end(of: time, lasting: dice.milliseconds(500...60_000))
+                timed.append((time, .holdResponses(opcode: dice.pick(ExploreGenerator.faultOpcodes), client: target,
+                                                   until: .time(until))))
+            case .connectivity:
+                let client = anyClient()
+                timed.append((time, .connectivity(client: client, change: .lost)))
+                timed.append((end(of: time, lasting: dice.milliseconds(1_000...120_000)),
+                              .connectivity(client: client, change: .restored)))
+            case .loginStorm:
+                break
+            }
+        }
+
+        // MARK: - Quiet tail and bounds
+
+        /// The minimum tail plus twice the time the run's photos and seeded history take on its slowest uplink.
+        func quietTailLength() -> SimDuration {
+            let slowest = profilesUsed.compactMap { LinkProfile.named($0.rawValue)?.uplink.rateBitsPerSecond }
+                .filter { $0 > 0 }.min() ?? 18_000
+            let historyBytes = history.reduce(0) { $0 + $1.messages } * 200
+            let seconds = Int64((photoBytes + historyBytes) * 8 * 2 / slowest)
+            return min(generator.minimumQuietTail + .seconds(seconds), .hours(1))
+        }
+
+        /// The most LOGIN attempts a correct reconnect backoff allows when every LOGIN is rejected for the whole run:
+        /// per app launch, the attempts whose shortest possible delays (`min(cap, base·factor^k)·(1 - jitter)`)
+        /// fit in the run, plus 2 of slack; launches are the first and one per restart or crash.
+        func stormBound(steps: [Step], runLength: SimDuration) -> MetricBound {
+            var total = 0
+            for client in clients {
+                let launches = 1 + steps.count {
+                    switch $0.action {
+                    case .restartApp(let name), .crashApp(let name): name == client.name
+                    default: false
+                    }
+                }
+                total += launches * (Self.attempts(within: runLength, parameters: client.parameters) + 2)
+            }
+            return MetricBound("loginAttempts", atMost: Double(total), fileID: "<generated>", line: 0)
+        }
+
+        /// LOGIN attempts of one app launch within `window` when each waits the shortest backoff the parameters allow.
+        static func attempts(within window: SimDuration, parameters: ParameterSet) -> Int {
+            let base = parameters["backoffBase"]?.durationValue ?? .seconds(1)
+            let cap = parameters["backoffCap"]?.durationValue ?? .seconds(60)
+            let factor = parameters["backoffFactor"].flatMap { value -> Double? in
+                if case .double(let number) = value { number } else { value.intValue.map(Double.init) }
+            } ?? 2
+            let jitter = parameters["backoffJitter"].flatMap { value -> Double? in
+                if case .double(let number) = value { number } else { value.intValue.map(Double.init) }
+            } ?? 0.5
+            let windowSeconds = Double(window.nanoseconds) / 1e9
+            var elapsed = 0.0
+            var delay = Double(base.nanoseconds) / 1e9
+            let capSeconds = Double(cap.nanoseconds) / 1e9
+            var count = 1
+            while count < 100_000 {
+                let shortest = min(capSeconds, delay) * (1 - min(1, max(0, jitter)))
+                guard shortest > 0 else { return 100_000 }
+                elapsed += shortest
+                if elapsed > windowSeconds { break }
+                count += 1
+                delay *= max(1, factor)
+            }
+            return count
+        }
+    }
+}

@@ -1,0 +1,228 @@
+import Foundation
+import SyncSim
+
+/// `syncsim explore`: runs generated scenarios (workload and faults drawn from a seed), shrinks what fails into
+/// catalog scenarios, groups failures by signature and reports what the search covered.
+struct ExploreCommand {
+    static let spec = CommandSpec(
+        name: "explore",
+        summary: "search for failures with generated workloads and faults; shrink them into catalog scenarios",
+        help: """
+            usage: syncsim explore (--runs N | --budget DURATION) [--seed-base B] [--jobs N] [--mutant NAME]
+                                   [--param NAME=VALUE ...] [--swarm | --no-swarm] [--stop-on-failure]
+                                   [--shrink-runs N] [--max-shrinks N] [--save DIR] [--json]
+
+            Run i uses seed B+i: the seed draws a scenario (2 to 12 clients on the catalog's link profiles,
+            one-to-one and group chats, seeded history, a timeline of user actions and faults) and is its run seed.
+            With swarm testing (the default) each run switches whole action and fault kinds on or off and gives
+            the others random intensities. Every fault ends before a quiet tail in which the engine must converge:
+            safety invariants are checked after every event, liveness invariants (C6, T5, V1) after the tail.
+
+            Every failure prints its seed, the broken check and the command that repeats it, is shrunk to a small
+            scenario printed as DSL code, and is grouped with others by signature: the check and the kinds of steps
+            left after shrinking. The summary names the seeds run, virtual time, events, and how often each kind
+            was on, each DSL action ran and each invariant was checked.
+
+            options:
+              --runs N             run N generated scenarios
+              --budget DURATION    run until DURATION of wall-clock time has passed (20s, 2m, 10min, 1h); the
+                                   summary names the runs done, so they can be repeated with --runs
+              --seed-base B        seed of the first run (default: taken from the wall clock and printed)
+              --jobs N             run up to N runs in parallel (default 1); the output does not change
+              --mutant NAME        run every client with this engine mutant (`syncsim list --mutants`)
+              --param NAME=VALUE   give every client this engine parameter (repeatable; as in `sweep`)
+              --swarm              switch kinds on and off per run (the default)
+              --no-swarm           every kind on in every run, at a middle intensity
+              --stop-on-failure    stop at the first failed run (runs after it are not reported)
+              --shrink-runs N      runs the shrinker may spend per failure (default 150; 0: do not shrink)
+              --max-shrinks N      shrink at most N failures, the first ones (default 5)
+              --save DIR           write each shrunk failure as a Swift file for Scenarios/ into DIR
+              --json               print one JSON document instead of the human report
+
+            exit codes: 0 no failure found, 1 a run failed a check, 2 a usage or input error
+
+            example: syncsim explore --budget 2m --mutant resend-new-cid --jobs 2
+            """,
+        run: { list, console in
+            let command = try ExploreCommand(parsing: &list)
+            return try command.execute(
+                console: &console,
+                // driver: wall clock allowed; it only picks the seed base, which the summary prints.
+                defaultSeedBase: { UInt64(Date().timeIntervalSince1970 * 1_000) },
+                // driver: wall clock allowed; it only decides when a --budget search stops taking new runs.
+                clock: { ContinuousClock.now }
+            )
+        }
+    )
+
+    var runCount: Int?
+    var budget: Duration?
+    var seedBase: UInt64?
+    var jobs = 1
+    var mutant: String?
+    var parameters: ParameterSet = [:]
+    var usesSwarm = true
+    var stopsOnFailure = false
+    var shrinkRuns = 150
+    var maxShrinks = 5
+    var saveDirectory: String?
+    var printsJSON = false
+
+    /// Parses the options.
+    /// - Throws: `UsageError` or `SweepError` for a malformed or unknown option, both or neither of --runs and
+    ///   --budget, an unknown mutant or parameter.
+    init(parsing list: inout ArgumentList) throws {
+        runCount = try list.int("--runs", in: 1...10_000_000)
+        budget = try list.value(of: "--budget").map(Self.budget)
+        guard (runCount == nil) != (budget == nil) else {
+            throw UsageError("give either --runs N or --budget DURATION")
+        }
+        seedBase = try list.value(of: "--seed-base").map { try RunCommand.seed($0, option: "--seed-base") }
+        jobs = try list.int("--jobs", in: 1...256) ?? 1
+        mutant = try list.value(of: "--mutant")
+        if let mutant, Mutant.named(mutant) == nil {
+            throw UsageError("unknown mutant '\(mutant)'; mutants: \(Mutant.all.map(\.name).joined(separator: ", "))")
+        }
+        for text in try list.values(of: "--param") {
+            let axis = try SweepAxis(parsing: text)
+            guard axis.values.count == 1 else {
+                throw UsageError("--param \(text): give one value (explore runs one configuration)")
+            }
+            parameters[axis.parameter.name] = axis.values[0]
+        }
+        let swarm = list.flag("--swarm")
+        let noSwarm = list.flag("--no-swarm")
+        if swarm && noSwarm { throw UsageError("give either --swarm or --no-swarm, not both") }
+        usesSwarm = !noSwarm
+        stopsOnFailure = list.flag("--stop-on-failure")
+        shrinkRuns = try list.int("--shrink-runs", in: 0...100_000) ?? 150
+        maxShrinks = try list.int("--max-shrinks", in: 0...10_000) ?? 5
+        saveDirectory = try list.value(of: "--save")
+        printsJSON = list.flag("--json")
+        try list.finish()
+        if let seedBase, let runCount, UInt64.max - seedBase < UInt64(runCount - 1) {
+            throw UsageError("--seed-base \(seedBase): the seeds of \(runCount) runs would pass \(UInt64.max)")
+        }
+    }
+
+    /// Parses a wall-clock budget: `20s`, `90s`, `2m`, `10min`, `1h`.
+    static func budget(_ text: String) throws -> Duration {
+        let spelled = text.hasSuffix("m") && !text.hasSuffix("ms") ? text + "in" : text
+        guard let value = SweepParameter.duration(spelled), value > .zero else {
+            throw UsageError("option --budget: expected a positive duration such as 20s, 2m or 1h, got '\(text)'")
+        }
+        return .nanoseconds(value.nanoseconds)
+    }
+
+    /// The runner this command's options describe.
+    var runner: ExploreRunner {
+        ExploreRunner(generator: ExploreGenerator(usesSwarm: usesSwarm, clientParameters: parameters), mutant: mutant)
+    }
+
+    /// The command that repeats the run of `seed` alone.
+    func reproduceCommand(seed: UInt64) -> String { repeatCommand(seedBase: seed, runs: 1) }
+
+    /// The command that repeats `runs` runs from `seedBase` with this command's options.
+    func repeatCommand(seedBase: UInt64, runs: Int) -> String {
+        var parts = ["syncsim explore --seed-base \(seedBase) --runs \(runs)"]
+        if let mutant { parts.append("--mutant \(mutant)") }
+        for entry in parameters.entries { parts.append("--param \(entry.key)=\(entry.value)") }
+        if !usesSwarm { parts.append("--no-swarm") }
+        return parts.joined(separator: " ")
+    }
+
+    /// Runs the search and prints the report.
+    /// - Parameters:
+    ///   - defaultSeedBase: the seed base when --seed-base is not given (the CLI reads the wall clock).
+    ///   - clock: the wall clock a --budget search checks between batches of runs.
+    /// - Returns: 0 when no run failed, 1 when one did.
+    /// - Throws: an error for a --save directory that cannot be made or written.
+    func execute(
+        console: inout Console,
+        defaultSeedBase: () -> UInt64,
+        clock: () -> ContinuousClock.Instant
+    ) throws -> Int32 {
+        if let saveDirectory { try OutputFile.prepareDirectory(saveDirectory) }
+        let base = seedBase ?? defaultSeedBase()
+        let runner = self.runner
+        let started = clock()
+        var outcomes: [ExploreOutcome] = []
+        var progress = Progress(total: runCount ?? 0, console: console)
+        var firstFailureWall: Duration?
+        // Batches keep every worker busy; a budget is checked between them, so the runs done are always a prefix
+        // of the seeds, whatever the job count.
+        let batchSize = runCount ?? max(4, jobs * 4)
+        searching: while true {
+            let done = outcomes.count
+            let count = runCount.map { $0 - done } ?? batchSize
+            if count <= 0 { break }
+            if let budget, clock() - started >= budget { break }
+            var batch = [ExploreOutcome?](repeating: nil, count: count)
+            Parallel.run(
+                count: count,
+                jobs: jobs,
+                work: { index in runner.run(seed: base &+ UInt64(done + index)) },
+                completed: { index, outcome in
+                    batch[index] = outcome
+                    progress.record(failed: outcome.hasFailed, console: console)
+                }
+            )
+            for outcome in batch.compactMap({ $0 }) {
+                outcomes.append(outcome)
+                if outcome.hasFailed, firstFailureWall == nil { firstFailureWall = clock() - started }
+                if stopsOnFailure && outcome.hasFailed { break searching }
+            }
+            if runCount != nil { break }
+        }
+        progress.clear(console: console)
+        let wall = clock() - started
+
+        let failedOutcomes = outcomes.filter(\.hasFailed)
+        let failures = shrink(failedOutcomes)
+        var coverage = ExploreCoverage()
+        outcomes.forEach { coverage.add($0) }
+        var saved: [String?] = Array(repeating: nil, count: failures.count)
+        if let saveDirectory {
+            for (index, failure) in failures.enumerated() {
+                guard let source = failure.catalogFileSource(mutant: mutant) else { continue }
+                let path = saveDirectory + "/Explore\(failure.outcome.seed).swift"
+                try OutputFile.write(source, to: path)
+                saved[index] = path
+            }
+        }
+        let report = ExploreReport(
+            command: self, seedBase: base, outcomes: outcomes, failures: failures, saved: saved, coverage: coverage)
+        if printsJSON {
+            console.out(report.json())
+        } else {
+            report.humanLines().forEach(console.out)
+        }
+        // Wall-clock figures vary from run to run: standard error only, so standard output stays repeatable.
+        var timing = "wall time \(Self.seconds(wall)) s for \(outcomes.count) runs"
+        if let firstFailureWall { timing += "; first failure after \(Self.seconds(firstFailureWall)) s" }
+        console.err(timing)
+        return failures.isEmpty ? ExitCode.success : ExitCode.checkFailed
+    }
+
+    /// Shrinks the first `maxShrinks` failures (in parallel, up to `jobs`); the others are recorded unshrunk.
+    func shrink(_ failed: [ExploreOutcome]) -> [ExploreFailure] {
+        var failures = [ExploreFailure?](repeating: nil, count: failed.count)
+        let mutant = self.mutant
+        let shrinkRuns = self.shrinkRuns
+        let maxShrinks = self.maxShrinks
+        Parallel.run(
+            count: failed.count,
+            jobs: jobs,
+            work: { index in
+                ExploreFailure.shrinking(failed[index], mutant: mutant, maxRuns: index < maxShrinks ? shrinkRuns : 0)
+            },
+            completed: { index, failure in failures[index] = failure }
+        )
+        return failures.compactMap { $0 }
+    }
+
+    static func seconds(_ duration: Duration) -> String {
+        let value = Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
+        return String(format: "%.1f", value)
+    }
+}

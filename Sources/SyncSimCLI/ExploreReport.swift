@@ -1,0 +1,146 @@
+import Foundation
+import SyncSim
+
+/// The report of `syncsim explore`: failures with their reproduce commands and shrunk scenarios, failures grouped
+/// by signature, and the summary with coverage; as human lines or one JSON document. Only virtual time and counts
+/// appear, so the same runs give the same report whatever the job count.
+struct ExploreReport {
+    var command: ExploreCommand
+    var seedBase: UInt64
+    var outcomes: [ExploreOutcome]
+    var failures: [ExploreFailure]
+    /// Per failure, the file `--save` wrote, or nil.
+    var saved: [String?]
+    var coverage: ExploreCoverage
+
+    /// Signatures in order of first appearance, each with the indices of its failures.
+    var groups: [(signature: String, members: [Int])] {
+        var result: [(signature: String, members: [Int])] = []
+        for (index, failure) in failures.enumerated() {
+            if let position = result.firstIndex(where: { $0.signature == failure.signature }) {
+                result[position].members.append(index)
+            } else {
+                result.append((failure.signature, [index]))
+            }
+        }
+        return result
+    }
+
+    var simulatedHours: String { String(format: "%.2f", Double(coverage.simulated.nanoseconds) / 3.6e12) }
+
+    // MARK: Human
+
+    func humanLines() -> [String] {
+        var lines: [String] = []
+        for (index, failure) in failures.enumerated() {
+            let outcome = failure.outcome
+            let run = Int(outcome.seed &- seedBase)
+            lines.append("FAIL run \(run) seed \(outcome.seed): \(outcome.result.violations.first?.description ?? "")")
+            if outcome.result.violations.count > 1 {
+                lines.append("  and \(outcome.result.violations.count - 1) more violation(s)")
+            }
+            lines.append("  kinds on: \(outcome.exploreCase.enabledKinds.map(\.rawValue).joined(separator: ", "))")
+            lines.append("  reproduce: \(command.reproduceCommand(seed: outcome.seed))")
+            if let shrunk = failure.shrunk {
+                let original = outcome.exploreCase.scenario
+                lines.append(
+                    "  shrunk in \(failure.shrinkRuns) runs, still failing \(failure.check): "
+                        + "\(original.steps.count) -> \(shrunk.steps.count) steps, "
+                        + "\(original.clients.count) -> \(shrunk.clients.count) clients"
+                )
+                lines.append("  signature: \(failure.signature)")
+                lines.append(shrunk.dslSource(indent: 4))
+                if let path = saved[index] { lines.append("  saved: \(path)") }
+            } else {
+                lines.append("  signature: \(failure.signature) (not shrunk)")
+            }
+        }
+        if !failures.isEmpty {
+            lines.append("")
+            lines.append("distinct failures (check [kinds of steps left after shrinking]):")
+            for group in groups {
+                let seeds = group.members.prefix(5).map { String(failures[$0].outcome.seed) }.joined(separator: ", ")
+                let more = group.members.count > 5 ? ", ..." : ""
+                lines.append("  \(group.members.count)x \(group.signature)  seeds \(seeds)\(more)")
+            }
+        }
+        lines.append("")
+        lines.append(summaryLine())
+        lines.append("repeat: \(command.repeatCommand(seedBase: seedBase, runs: max(1, outcomes.count)))")
+        lines.append("kinds on (runs): " + ExploreKind.allCases.map { "\($0.rawValue) \(coverage.kindRuns[$0] ?? 0)" }
+            .joined(separator: ", "))
+        lines.append("steps run: " + coverage.sortedStepCounts.map { "\($0.name) \($0.count)" }.joined(separator: ", "))
+        lines.append("invariants checked in runs (broken): " + InvariantID.allCases.map {
+            let broken = coverage.invariantFailures[$0] ?? 0
+            return "\($0.rawValue) \(coverage.invariantRuns[$0] ?? 0)" + (broken > 0 ? " (\(broken))" : "")
+        }.joined(separator: ", "))
+        return lines
+    }
+
+    func summaryLine() -> String {
+        var line = "\(outcomes.count) runs (seeds \(seedBase)..\(seedBase &+ UInt64(max(0, outcomes.count - 1)))), "
+            + "\(simulatedHours) simulated hours, \(coverage.events) events: \(coverage.failedRuns) failed, "
+            + "\(groups.count) distinct"
+        if let mutant = command.mutant {
+            let shared = outcomes.count(where: \.referenceAlsoFailed)
+            line += "; mutant \(mutant)"
+            if shared > 0 { line += " (\(shared) run(s) also broke checks with the reference engine, not counted)" }
+        }
+        line += command.usesSwarm ? "; swarm" : "; no swarm"
+        return line
+    }
+
+    // MARK: JSON
+
+    func json() -> String {
+        func string(_ text: String) -> String { JSONText.string(text) }
+        func object(_ pairs: [(String, String)]) -> String {
+            "{" + pairs.map { string($0.0) + ":" + $0.1 }.joined(separator: ",") + "}"
+        }
+        let failureObjects = failures.enumerated().map { index, failure -> String in
+            let outcome = failure.outcome
+            return object([
+                ("run", String(Int(outcome.seed &- seedBase))),
+                ("seed", String(outcome.seed)),
+                ("check", string(failure.check.description)),
+                ("violation", string(outcome.result.violations.first?.description ?? "")),
+                ("violations", String(outcome.result.violations.count)),
+                ("kinds", "[" + outcome.exploreCase.enabledKinds.map { string($0.rawValue) }.joined(separator: ",") + "]"),
+                ("reproduce", string(command.reproduceCommand(seed: outcome.seed))),
+                ("signature", string(failure.signature)),
+                ("shrunkSteps", failure.shrunk.map { String($0.steps.count) } ?? "null"),
+                ("shrinkRuns", String(failure.shrinkRuns)),
+                ("dsl", failure.shrunk.map { string($0.dslSource()) } ?? "null"),
+                ("saved", saved[index].map(string) ?? "null"),
+            ])
+        }
+        let groupObjects = groups.map { group in
+            object([
+                ("signature", string(group.signature)),
+                ("count", String(group.members.count)),
+                ("seeds", "[" + group.members.map { String(failures[$0].outcome.seed) }.joined(separator: ",") + "]"),
+            ])
+        }
+        let kinds = object(ExploreKind.allCases.map { ($0.rawValue, String(coverage.kindRuns[$0] ?? 0)) })
+        let steps = object(coverage.sortedStepCounts.map { ($0.name, String($0.count)) })
+        let invariants = object(InvariantID.allCases.map {
+            ($0.rawValue, object([
+                ("runs", String(coverage.invariantRuns[$0] ?? 0)),
+                ("broken", String(coverage.invariantFailures[$0] ?? 0)),
+            ]))
+        })
+        return object([
+            ("seedBase", String(seedBase)),
+            ("runs", String(outcomes.count)),
+            ("repeat", string(command.repeatCommand(seedBase: seedBase, runs: max(1, outcomes.count)))),
+            ("mutant", command.mutant.map(string) ?? "null"),
+            ("swarm", command.usesSwarm ? "true" : "false"),
+            ("simulatedSeconds", String(coverage.simulated.nanoseconds / 1_000_000_000)),
+            ("events", String(coverage.events)),
+            ("failedRuns", String(coverage.failedRuns)),
+            ("failures", "[" + failureObjects.joined(separator: ",") + "]"),
+            ("groups", "[" + groupObjects.joined(separator: ",") + "]"),
+            ("coverage", object([("kinds", kinds), ("steps", steps), ("invariants", invariants)])),
+        ])
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+import Testing
+
+@testable import SyncSimCLI
+
+/// Runs `syncsim explore` in-process.
+@Suite struct ExploreCommandTests {
+    static func run(_ arguments: [String]) -> (code: Int32, out: String, err: String) {
+        DecodeCommandTests.run(["explore"] + arguments)
+    }
+
+    @Test("--jobs 1 and --jobs 2 print the same report")
+    func jobsDoNotChangeOutput() {
+        let arguments = ["--runs", "3", "--seed-base", "40", "--shrink-runs", "4", "--max-shrinks", "1"]
+        let one = Self.run(arguments + ["--jobs", "1"])
+        let two = Self.run(arguments + ["--jobs", "2"])
+        #expect(one.code == two.code)
+        #expect(one.out == two.out)
+        #expect(one.out.contains("3 runs (seeds 40..42)"))
+        #expect(one.out.contains("repeat: syncsim explore --seed-base 40 --runs 3"))
+        #expect(one.out.contains("steps run: "))
+    }
+
+    @Test("the JSON report names the runs, the failures and the coverage")
+    func jsonReport() throws {
+        let result = Self.run(["--runs", "2", "--seed-base", "40", "--shrink-runs", "0", "--json"])
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [String: Any])
+        #expect(object["runs"] as? Int == 2)
+        #expect(object["seedBase"] as? Int == 40)
+        #expect(object["failures"] is [Any])
+        let coverage = try #require(object["coverage"] as? [String: Any])
+        #expect((coverage["invariants"] as? [String: Any])?.count == 17)
+    }
+
+    @Test("usage errors exit 2", arguments: [
+        [String](), ["--runs", "2", "--budget", "1s"], ["--runs", "0"], ["--budget", "soon"],
+        ["--runs", "1", "--mutant", "no-such"], ["--runs", "1", "--param", "historyPageSize=1,2"],
+        ["--runs", "1", "--swarm", "--no-swarm"], ["--runs", "1", "--param", "noSuch=1"],
+    ])
+    func usageErrors(arguments: [String]) {
+        let result = Self.run(arguments)
+        #expect(result.code == 2, "\(arguments): \(result.err)")
+    }
+
+    @Test("budgets read as durations")
+    func budgets() throws {
+        #expect(try ExploreCommand.budget("20s") == .seconds(20))
+        #expect(try ExploreCommand.budget("2m") == .seconds(120))
+        #expect(try ExploreCommand.budget("10min") == .seconds(600))
+        #expect(try ExploreCommand.budget("1h") == .seconds(3_600))
+    }
+}

@@ -1,0 +1,146 @@
+import Testing
+@testable import SyncSim
+
+/// The explorer's workload generator: deterministic, valid, and a quiet tail free of steps and faults.
+@Suite struct ExploreGeneratorTests {
+    static let generators: [ExploreGenerator] = [ExploreGenerator(), ExploreGenerator(usesSwarm: false)]
+
+    @Test("the same seed gives the same scenario, printed byte for byte", arguments: [UInt64(1), 7, 12_345, .max])
+    func sameSeedSameScenario(seed: UInt64) {
+        for generator in Self.generators {
+            let first = generator.generate(seed: seed)
+            let second = generator.generate(seed: seed)
+            #expect(first.scenario.dslSource() == second.scenario.dslSource(), "seed \(seed)")
+            #expect(first.enabledKinds == second.enabledKinds)
+            #expect(first.quietTailStart == second.quietTailStart)
+        }
+    }
+
+    @Test("different seeds give different scenarios")
+    func differentSeedsDiffer() {
+        let sources = Set((UInt64(1)...20).map { ExploreGenerator().generate(seed: $0).scenario.dslSource() })
+        #expect(sources.count == 20)
+    }
+
+    @Test("the same seed runs to the same trace digest")
+    func sameSeedSameDigest() {
+        // A small generated case keeps the test quick: the first seed from 1 with two clients and a short phase.
+        let runner = ExploreRunner()
+        let seed = (UInt64(1)...500).first {
+            let generated = runner.generator.generate(seed: $0)
+            return generated.scenario.clients.count == 2 && generated.scenario.steps.count <= 20
+        } ?? 1
+        let first = runner.run(seed: seed)
+        let second = runner.run(seed: seed)
+        #expect(first.result.digest == second.result.digest, "seed \(seed)")
+        #expect(first.events == second.events)
+        #expect(first.events > 0)
+    }
+
+    @Test("every generated scenario passes Scenario validation")
+    func everyScenarioValidates() {
+        for generator in Self.generators {
+            for seed in UInt64(1)...300 {
+                let problems = generator.generate(seed: seed).scenario.problems()
+                #expect(problems.isEmpty, "seed \(seed) swarm \(generator.usesSwarm): \(problems)")
+            }
+        }
+    }
+
+    @Test("topologies span 2 to 12 clients, and runs cover every kind")
+    func coversTopologiesAndKinds() {
+        var counts: Set<Int> = []
+        var kinds: Set<ExploreKind> = []
+        var groupChats = 0
+        for seed in UInt64(1)...400 {
+            let generated = ExploreGenerator().generate(seed: seed)
+            counts.insert(generated.scenario.clients.count)
+            kinds.formUnion(generated.enabledKinds)
+            groupChats += generated.scenario.chats.count
+        }
+        #expect(counts.min() == 2)
+        #expect(counts.max()! >= 10)
+        #expect(counts.max()! <= 12)
+        #expect(kinds == Set(ExploreKind.allCases))
+        #expect(groupChats > 0)
+    }
+
+    @Test("no step runs in the quiet tail, and every fault has ended when it starts")
+    func quietTailIsQuiet() throws {
+        for generator in Self.generators {
+            for seed in UInt64(1)...300 {
+                let generated = generator.generate(seed: seed)
+                let scenario = generated.scenario
+                let tail = SimInstant.start + generated.quietTailStart
+                #expect(scenario.runLength >= generated.quietTailStart + generator.minimumQuietTail)
+                var linkDown: Set<String> = []
+                var clogged: Set<String> = []
+                var backgrounded: Set<String> = []
+                var offline: Set<String> = []
+                var capped = false
+                for step in try scenario.schedule() {
+                    #expect(step.time <= tail, "seed \(seed): \(step.step.action) at \(step.time)")
+                    if let duration = step.step.action.duration {
+                        #expect(step.time + duration <= tail, "seed \(seed): \(step.step.action) lasts past the tail")
+                    }
+                    switch step.step.action {
+                    case .linkDown(let client, _): linkDown.insert(client)
+                    case .linkUp(let client): linkDown.remove(client)
+                    case .clog(let client): clogged.insert(client)
+                    case .release(let client): clogged.remove(client)
+                    case .background(let client): backgrounded.insert(client)
+                    case .foreground(let client): backgrounded.remove(client)
+                    case .changeProfile(let client, let profile):
+                        if profile == .offline { offline.insert(client) } else { offline.remove(client) }
+                    case .capLogin(let chats): capped = chats < 1_000_000
+                    default: break
+                    }
+                }
+                #expect(linkDown.isEmpty && clogged.isEmpty && offline.isEmpty, "seed \(seed)")
+                #expect(backgrounded.isEmpty, "seed \(seed)")
+                #expect(scenario.unhealedFaults.isEmpty, "seed \(seed): \(scenario.unhealedFaults)")
+                if generated.checksLiveness {
+                    #expect(!capped, "seed \(seed): LOGIN still capped in the tail")
+                    let expected = scenario.steps.contains { if case .capLogin = $0.action { true } else { false } }
+                        ? InvariantID.allCases.filter { $0 != .V1 } : InvariantID.allCases
+                    #expect(scenario.checkedInvariants == expected)
+                } else {
+                    #expect(scenario.checkedInvariants.allSatisfy { !$0.isLiveness })
+                    #expect(scenario.expectations.metricBounds.map(\.metric) == ["loginAttempts"])
+                }
+            }
+        }
+    }
+
+    @Test("the storm bound follows the backoff: 1, 2, 4, ... capped at 60 s, half of each at the least")
+    func stormBound() {
+        // Shortest delays 0.5, 1, 2, 4, 8, 16, 30, 30, ... s: 7 attempts by 31.5 s, one more every 30 s.
+        #expect(ExploreGenerator.Builder.attempts(within: .seconds(31), parameters: [:]) == 6)
+        #expect(ExploreGenerator.Builder.attempts(within: .seconds(32), parameters: [:]) == 7)
+        #expect(ExploreGenerator.Builder.attempts(within: .seconds(92), parameters: [:]) == 9)
+        #expect(ExploreGenerator.Builder.attempts(within: .seconds(10), parameters: ["backoffJitter": 0.0]) == 4)
+    }
+}
+
+/// A shrunk failure becomes a catalog file and a signature.
+@Suite struct ExploreFailureTests {
+    @Test("a shrunk failure prints as a ready catalog file, and its signature names the check and step kinds")
+    func catalogFile() throws {
+        let generated = ExploreGenerator().generate(seed: 7)
+        var shrunk = generated.scenario
+        shrunk.steps = Array(shrunk.steps.prefix(2))
+        shrunk.name = "explore-7"
+        let violation = Violation(check: .invariant(.T2), time: .start, expected: "one", found: "two")
+        let result = RunResult(scenario: shrunk.name, seed: 7, digest: 0, violations: [violation])
+        let outcome = ExploreOutcome(exploreCase: generated, result: result, simulated: .seconds(1), events: 1)
+        let failure = ExploreFailure(outcome: outcome, check: .invariant(.T2), shrunk: shrunk, shrinkRuns: 3)
+        let source = try #require(failure.catalogFileSource(mutant: nil))
+        #expect(source.hasPrefix("import SyncSim\n"))
+        #expect(source.contains("extension Catalog {"))
+        #expect(source.contains("    public static let explore7 = Scenario(\"explore-7\""))
+        #expect(failure.signature == "T2 [" + Set(shrunk.steps.map(\.action.dslName)).sorted().joined(separator: ", ")
+            + "]")
+        #expect(ExploreFailure(outcome: outcome, check: .invariant(.T2), shrunk: nil, shrinkRuns: 0)
+            .catalogFileSource(mutant: nil) == nil)
+    }
+}
