@@ -1488,6 +1488,8 @@ enum PrintedCatalog {
                 Invariants(.all)
                 Eventually("after her reconnect alice has exactly one connection on the server, logged in", within: .seconds(150)) { _ in fatalError("custom condition 'after her reconnect alice has exactly one connection on the server, logged in' cannot be printed; see Scenarios/FieldBugScenarios2.swift:222") }
                 Eventually(within: .minutes(4), .converged)
+            }
+        },
         Scenario("explore-scroll-while-opening", summary: "a scroll issued while the chat's first page is still loading is kept, not dropped", seeds: [1004, 1, 2], tags: ["history"], runLength: .seconds(572)) {
             Server(history: ["alice+carol": 1])
             Client("alice", profile: .twoGRural, parameters: ["prefetchDistance": 30])
