@@ -38,6 +38,8 @@ public enum Catalog {
         halfOpenSwitchThenRestart,
         loginRejectedBackoffGrows,
         pushBeforeCatchUp,
+        // Capture round trip (docs/roundtrip.md)
+        gprsFlapThenScroll,
         // For parameter sweeps
         openAndScrollToStart,
         idleOnLossyLink,
