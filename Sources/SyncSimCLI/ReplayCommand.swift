@@ -100,9 +100,26 @@ enum ReplayCommand {
     /// - Throws: `UsageError` for a capture without TCP connections; the decoder's errors for unreadable files.
     static func timeline(_ file: String, readOptions: TraceReader.Options) throws -> ReplayTimeline {
         let decoding = try TraceDecoder().decode(path: file, readOptions: readOptions)
+        let tls = tlsConnections(decoding)
+        if !tls.isEmpty {
+            throw UsageError("\(file): connection\(tls.count == 1 ? "" : "s") "
+                + "\(tls.map(String.init).joined(separator: ", ")) carr\(tls.count == 1 ? "ies" : "y") TLS (a "
+                + "handshake record where the protocol's first frame should be): the frames are encrypted and this "
+                + "build cannot decrypt them (no --tls-keylog yet); capture before the TLS terminator, or decrypt "
+                + "with Wireshark and a key log first")
+        }
         let timeline = ReplayTimeline(decoding)
         guard !timeline.connections.isEmpty else { throw UsageError("\(file): no TCP connection to replay") }
         return timeline
+    }
+
+    /// The connections whose client stream starts with a TLS handshake record (content type 22, version 3.x)
+    /// (the protocol's own first byte is its version, 10): a TLS capture, which decodes to garbage without its keys.
+    static func tlsConnections(_ decoding: TraceDecoder.Decoding) -> [Int] {
+        decoding.connections.filter { item in
+            let head = Array(item.connection.clientToServer.runs.first?.bytes.prefix(3) ?? [])
+            return head.count == 3 && head[0] == 0x16 && head[1] == 0x03 && head[2] <= 0x04
+        }.map(\.connection.number)
     }
 
     static func run(_ arguments: inout ArgumentList, _ console: inout Console) throws -> Int32 {
@@ -133,9 +150,7 @@ enum ReplayCommand {
             mutant = found
         }
         let readOptions = TraceReader.Options(ports: ports.isEmpty ? nil : Set(ports))
-        let decoding = try TraceDecoder().decode(path: file, readOptions: readOptions)
-        let timeline = ReplayTimeline(decoding)
-        guard !timeline.connections.isEmpty else { throw UsageError("\(file): no TCP connection to replay") }
+        let timeline = try Self.timeline(file, readOptions: readOptions)
         let model = ReplayWorldModel(timeline)
         if let emitName {
             let emission = ReplayScenarioEmitter(timeline: timeline, model: model).emission(named: emitName)

@@ -224,13 +224,15 @@ struct ReplayScenarioEmitter {
         return .minutes(min(max(0, duration.nanoseconds) / minute + 4, Int64.max / minute - 1))
     }
 
-    /// The server's share of each response time: the time less its client's RTT, sorted.
+    /// The server's share of each response time: the time less its client's RTT, sorted; stalled answers left out.
     private func responseShares(_ inference: ReplayInference) -> [SimDuration] {
         var shares: [SimDuration] = []
         for connection in timeline.connections {
             let address = ReplayInference.address(of: connection)
             guard let roundTrip = inference.links.first(where: { $0.address == address })?.roundTrip else { continue }
+            // An answer later than 3 RTT + 1 s waited out an outage or a fault, not the server's processing.
             shares += ReplayInference.answered(connection).map { $0.answer.time - $0.request.time - roundTrip }
+                .filter { $0 <= roundTrip * 2 + .seconds(1) }
         }
         return shares.sorted()
     }
