@@ -59,6 +59,8 @@ public enum Catalog {
         // Found by `syncsim explore`
         exploreScrollWhileOpening,
         exploreHandoverToOfflineMidUpload,
+        // Capture round trip (docs/roundtrip.md)
+        gprsFlapThenScroll,
         // For parameter sweeps
         openAndScrollToStart,
         idleOnLossyLink,

@@ -16,7 +16,15 @@ public enum MutantCatalog {
         ("gap-ignored-after-login", ["history-gap-after-login", "background-beyond-login-window"]),
         ("since-from-newest-push", ["messages-while-socket-down", "push-before-catch-up"]),
         ("since-from-device-clock", ["clock-skew-last-sync"]),
-        ("resend-new-cid", ["resend-while-first-copy-queued", "response-lost-after-store", "reconnect-during-send"]),
+        (
+            "resend-new-cid",
+            [
+                "resend-while-first-copy-queued",
+                "response-lost-after-store",
+                "reconnect-during-send",
+                "gprs-flap-then-scroll",
+            ]
+        ),
         ("parallel-sends", ["offline-sends-in-order", "weak-link-send-order"]),
         (
             "tasks-not-persisted",
@@ -34,6 +42,7 @@ public enum MutantCatalog {
                 "stuck-send-flushes-after-handover",
                 "half-open-connection",
                 "server-restart",
+                "gprs-flap-then-scroll",
             ]
         ),
         ("catch-up-from-live-push", ["catch-up-cursor-from-live-push"]),

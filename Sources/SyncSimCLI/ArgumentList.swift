@@ -69,6 +69,23 @@ public struct ArgumentList: Sendable {
         return found
     }
 
+    /// Removes and returns the first positional argument, skipping the value after each option in `valueOptions`
+    /// (so `--seeds 1..5 run.pcapng` gives `run.pcapng`); nil when there is none.
+    public mutating func removeFirstPositional(valueOptions: Set<String>) -> String? {
+        var index = 0
+        while index < remaining.count {
+            let argument = remaining[index]
+            if valueOptions.contains(argument) {
+                index += 2
+            } else if argument.hasPrefix("-") && argument != "-" {
+                index += 1
+            } else {
+                return remaining.remove(at: index)
+            }
+        }
+        return nil
+    }
+
     /// Ends parsing. - Throws: `UsageError` naming the first argument nobody took.
     public func finish() throws {
         if let first = remaining.first {

@@ -9,6 +9,8 @@ enum ReplayCommand {
         help: """
             usage: syncsim replay TRACE --against server|client [--client ADDRESS] [--mutant NAME] [--port N]...
                    syncsim replay TRACE --emit-scenario NAME [--port N]...
+                   syncsim replay TRACE --run [--emit-scenario NAME] [--seeds A..B] [--mutant NAME] [--shrink]
+                                  [--junit FILE] [--trace FILE] [--check-determinism] [other `run` options]
 
             Reads a pcap/pcapng capture of the protocol (a field capture, or one written by `syncsim run --pcap`),
             decodes its frames per TCP connection, and rebuilds the server's data the capture shows: users (LOGIN
@@ -33,6 +35,14 @@ enum ReplayCommand {
                               the next one as LinkDown(for:), gaps between requests as After delays, the median
                               server share of response times as the server's processingDelay. Paste it into
                               Scenarios/ and add it to Catalog.all.
+                              Inferred steps (link profile per client from RTT and retransmissions, link
+                              drops as LinkDown(for:, .silently/.withReset), lost, error and slow answers as
+                              LoseResponses, ErrorReplies, DelayResponses) carry a comment naming their packets;
+                              doubts about the capture are comments above it, and what cannot be placed is
+                              also listed on stderr. See docs/roundtrip.md for how faithful this is.
+            --run             emits the scenario in process and runs it as `syncsim run` would, with its
+                              options (seed 1 unless --seed/--seeds; name replayed-<file> unless
+                              --emit-scenario NAME); exit codes as for `run`
               --port N        keep only connections with port N on either end (repeatable)
 
             exit codes: 0 no difference / no violation, 1 differences or violations, 2 usage or input error
@@ -43,7 +53,77 @@ enum ReplayCommand {
         run: { arguments, console in try run(&arguments, &console) }
     )
 
+    /// `replay CAPTURE --run [run options]`: emits the scenario in process and hands it to `syncsim run`'s
+    /// machinery (seeds, mutant, JUnit, trace, determinism, shrinking), as if it were the only catalog entry.
+    static func runEmitted(_ arguments: inout ArgumentList, _ console: inout Console) throws -> Int32 {
+        if try arguments.value(of: "--against") != nil {
+            throw UsageError("give either --run or --against server|client, not both")
+        }
+        let emitName = try arguments.value(of: "--emit-scenario")
+        let readOptions = try Self.readOptions(&arguments)
+        guard let file = arguments.removeFirstPositional(valueOptions: Self.runValueOptions) else {
+            throw UsageError("expected one capture file, got 0")
+        }
+        let timeline = try Self.timeline(file, readOptions: readOptions)
+        let name = emitName ?? Self.scenarioName(forCapture: file)
+        let emission = ReplayScenarioEmitter(timeline: timeline, model: ReplayWorldModel(timeline)).emission(named: name)
+        emission.unplaced.forEach { console.err("note: \($0)") }
+        let command = try RunCommand(parsing: &arguments, catalog: [emission.scenario])
+        return try command.execute(console: &console, executor: RunCommand.defaultExecutor,
+                                   defaultRandomBase: { 1 })
+    }
+
+    /// The options of `syncsim run` that take a value: the capture file is the first argument that is neither an
+    /// option nor such an option's value.
+    static let runValueOptions: Set<String> = [
+        "--seed", "--seeds", "--random", "--random-base", "--mutant", "--junit", "--trace", "--store-dir", "--jobs",
+        "--shrink-out", "--trace-window", "--pcap", "--shard", "--grep", "--tag",
+    ]
+
+    /// `replayed-<capture file name without extension>`, as a scenario name.
+    static func scenarioName(forCapture path: String) -> String {
+        let file = path.split(separator: "/").last.map(String.init) ?? path
+        let stem = file.split(separator: ".").first.map(String.init) ?? file
+        return "replayed-" + ReplayScenarioEmitter.identifier(stem)
+    }
+
+    /// The `--port N` options as read options.
+    static func readOptions(_ arguments: inout ArgumentList) throws -> TraceReader.Options {
+        let ports = try arguments.values(of: "--port").map { text -> UInt16 in
+            guard let port = UInt16(text) else { throw UsageError("option --port: expected 0...65535, got '\(text)'") }
+            return port
+        }
+        return TraceReader.Options(ports: ports.isEmpty ? nil : Set(ports))
+    }
+
+    /// The capture decoded and laid out for replay.
+    /// - Throws: `UsageError` for a capture without TCP connections; the decoder's errors for unreadable files.
+    static func timeline(_ file: String, readOptions: TraceReader.Options) throws -> ReplayTimeline {
+        let decoding = try TraceDecoder().decode(path: file, readOptions: readOptions)
+        let tls = tlsConnections(decoding)
+        if !tls.isEmpty {
+            throw UsageError("\(file): connection\(tls.count == 1 ? "" : "s") "
+                + "\(tls.map(String.init).joined(separator: ", ")) carr\(tls.count == 1 ? "ies" : "y") TLS (a "
+                + "handshake record where the protocol's first frame should be): the frames are encrypted and this "
+                + "build cannot decrypt them (no --tls-keylog yet); capture before the TLS terminator, or decrypt "
+                + "with Wireshark and a key log first")
+        }
+        let timeline = ReplayTimeline(decoding)
+        guard !timeline.connections.isEmpty else { throw UsageError("\(file): no TCP connection to replay") }
+        return timeline
+    }
+
+    /// The connections whose client stream starts with a TLS handshake record (content type 22, version 3.x)
+    /// (the protocol's own first byte is its version, 10): a TLS capture, which decodes to garbage without its keys.
+    static func tlsConnections(_ decoding: TraceDecoder.Decoding) -> [Int] {
+        decoding.connections.filter { item in
+            let head = Array(item.connection.clientToServer.runs.first?.bytes.prefix(3) ?? [])
+            return head.count == 3 && head[0] == 0x16 && head[1] == 0x03 && head[2] <= 0x04
+        }.map(\.connection.number)
+    }
+
     static func run(_ arguments: inout ArgumentList, _ console: inout Console) throws -> Int32 {
+        if arguments.flag("--run") { return try runEmitted(&arguments, &console) }
         let against = try arguments.value(of: "--against")
         let emitName = try arguments.value(of: "--emit-scenario")
         let clientOption = try arguments.value(of: "--client")
@@ -70,12 +150,12 @@ enum ReplayCommand {
             mutant = found
         }
         let readOptions = TraceReader.Options(ports: ports.isEmpty ? nil : Set(ports))
-        let decoding = try TraceDecoder().decode(path: file, readOptions: readOptions)
-        let timeline = ReplayTimeline(decoding)
-        guard !timeline.connections.isEmpty else { throw UsageError("\(file): no TCP connection to replay") }
+        let timeline = try Self.timeline(file, readOptions: readOptions)
         let model = ReplayWorldModel(timeline)
         if let emitName {
-            console.out(ReplayScenarioEmitter(timeline: timeline, model: model).scenario(named: emitName).dslSource())
+            let emission = ReplayScenarioEmitter(timeline: timeline, model: model).emission(named: emitName)
+            console.out(emission.source())
+            emission.unplaced.forEach { console.err("note: \($0)") }
             return ExitCode.success
         }
         switch against {

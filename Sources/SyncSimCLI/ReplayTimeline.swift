@@ -23,6 +23,21 @@ struct ReplayTimeline {
         var closesAt: SimInstant?
         /// Frames of both directions in capture-time order.
         var entries: [Entry]
+        /// What the TCP layer showed: RST seen from the server, FIN or RST from the client, segments and
+        /// retransmitted segments per direction, and reassembly doubts (gaps, anomalies) as `what` lines.
+        var tcp = TCPFacts()
+    }
+
+    /// TCP-level facts of one connection, for the emitter's inference (link loss, resets, doubts).
+    struct TCPFacts {
+        var serverReset = false
+        var clientReset = false
+        var clientFIN = false
+        var serverFIN = false
+        var sawSYN = true
+        var segments = 0
+        var retransmittedSegments = 0
+        var doubts: [String] = []
     }
 
     /// The connections in opening order.
@@ -58,9 +73,29 @@ struct ReplayTimeline {
             let isClosed = trace.clientToServer.sawFIN || trace.clientToServer.sawRST
                 || trace.serverToClient.sawFIN || trace.serverToClient.sawRST
             end = max(end, instant(trace.lastTimestamp))
+            var facts = TCPFacts()
+            facts.serverReset = trace.serverToClient.sawRST
+            facts.clientReset = trace.clientToServer.sawRST
+            facts.clientFIN = trace.clientToServer.sawFIN
+            facts.serverFIN = trace.serverToClient.sawFIN
+            facts.sawSYN = trace.clientToServer.sawSYN
+            facts.segments = trace.clientToServer.segmentCount + trace.serverToClient.segmentCount
+            facts.retransmittedSegments = trace.clientToServer.retransmittedSegmentCount
+                + trace.serverToClient.retransmittedSegmentCount
+            for direction in [TraceDirection.clientToServer, .serverToClient] {
+                let stream = trace.stream(direction)
+                for gap in stream.gaps {
+                    facts.doubts.append("connection \(trace.number) \(direction): \(gap.length) bytes missing at offset "
+                        + "\(gap.offset) (packet \(gap.packetNumber)); frames across it are lost")
+                }
+                for anomaly in stream.anomalies {
+                    facts.doubts.append("connection \(trace.number) \(direction): \(anomaly)")
+                }
+            }
+            for issue in item.issues { facts.doubts.append("connection \(trace.number): \(issue)") }
             connections.append(Connection(
                 number: trace.number, client: trace.client.description, opensAt: instant(trace.firstTimestamp),
-                closesAt: isClosed ? instant(trace.lastTimestamp) : nil, entries: entries))
+                closesAt: isClosed ? instant(trace.lastTimestamp) : nil, entries: entries, tcp: facts))
         }
         self.connections = connections.sorted { ($0.opensAt, $0.number) < ($1.opensAt, $1.number) }
         self.skippedFrames = skipped

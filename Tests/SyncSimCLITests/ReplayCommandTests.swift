@@ -166,10 +166,16 @@ import Testing
         let result = Self.run(["replay", Self.offlineSends, "--emit-scenario", "replayed-offline-sends"])
         #expect(result.code == 0)
         let source = result.out.joined(separator: "\n")
-        #expect(source.contains("Client(\"alice\", profile: .threeG)"))
-        #expect(source.contains("At(.milliseconds(40_388)) { Send(from: \"alice\", text: \"a\", in: \"alice+bob\") }"))
-        #expect(source.contains("After(.milliseconds(1077)) { Send(from: \"alice\", text: \"b\", in: \"alice+bob\") }"))
-        #expect(source.contains("Eventually(within: .minutes(3), .converged)"))
+        // Alice's RTT is EDGE's and 4 of her 43 segments were retransmitted: EDGE-lossy, as in the original.
+        #expect(source.contains("Client(\"alice\", profile: .edgeLossy)"))
+        // Her LOGIN stalls from 1.753 s until 34.624 s: an outage; the sends went out the instant answers arrived,
+        // so they waited in the queue: placed a second into the outage, in order.
+        #expect(source.contains("At(.milliseconds(2015)) { LinkDown(\"alice\", for: .milliseconds(31_300)) }"))
+        #expect(source.contains("At(.milliseconds(3015)) { Send(from: \"alice\", text: \"a\", in: \"alice+bob\") }"))
+        #expect(source.contains("At(.milliseconds(3016)) { Send(from: \"alice\", text: \"b\", in: \"alice+bob\") }"))
+        #expect(source.contains("// MSG_SEND cid 1732149230455787299, connection 3 seq 5 at 40.388 s"))
+        #expect(source.contains("Eventually(within: .minutes(4), .serverOrder(chat: \"alice+bob\", "
+            + "texts: [\"a\", \"b\", \"c\", \"d\"]))"))
 
         let file = Self.emittedScenarioFile(source)
         let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(

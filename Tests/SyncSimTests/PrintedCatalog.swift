@@ -1519,6 +1519,25 @@ enum PrintedCatalog {
                 Eventually(within: .minutes(6), .serverMessageCount(chat: "alice+bob", count: 2))
             }
         },
+        Scenario("gprs-flap-then-scroll", summary: "three sends on a flapping GPRS link arrive once, in order", seeds: [501, 502], tags: ["field-bug"]) {
+            Server(history: ["alice+bob": 120])
+            Client("alice", profile: .gprs)
+            Client("bob", profile: .threeG)
+            Timeline {
+                At(.seconds(5)) { Send(from: "alice", text: "one", in: "alice+bob") }
+                At(.milliseconds(5200)) { LinkDown("alice", for: .seconds(15)) }
+                At(.seconds(8)) { Send(from: "alice", text: "two", in: "alice+bob") }
+                At(.seconds(25)) { Send(from: "alice", text: "three", in: "alice+bob") }
+                At(.milliseconds(25_300)) { LinkDown("alice", for: .seconds(20)) }
+                At(.seconds(90)) { OpenChat("bob", "alice+bob") }
+                At(.seconds(95)) { ScrollUp("bob", in: "alice+bob", messages: 200) }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually(within: .minutes(4), .serverOrder(chat: "alice+bob", texts: ["one", "two", "three"]))
+                Eventually(within: .minutes(5), .historyComplete(client: "bob", chat: "alice+bob"))
+            }
+        },
         Scenario("open-and-scroll-to-start", summary: "open a chat with 300 messages on EDGE and scroll to the start of its history (a sweep scenario)", seeds: [151, 152, 153], tags: ["sweep"]) {
             Server(history: ["alice+bob": 300])
             Client("alice", profile: .edge)

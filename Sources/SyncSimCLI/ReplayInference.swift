@@ -1,0 +1,293 @@
+import SyncSim
+import SyncTrace
+
+/// What a capture shows about each client's link and the server's faults, inferred from frame timing: the facts
+/// `ReplayScenarioEmitter` turns into profiles and fault steps. Every inferred step names the packets it came from.
+///
+/// Rules (all times are capture times at the client's end, where `syncsim run --pcap` and a phone capture sit):
+/// - **round-trip time** of a client: the smallest request→response time over its connections (one RTT plus the
+///   transmission times and the server's share; the smallest has the least server share).
+/// - **profile**: the catalog profile whose RTT (sum of both one-way delays) is nearest; among profiles of equal
+///   RTT, the lossy one when more than 1% of the client's segments were retransmissions.
+/// - **link drop**: a request that stays unanswered for more than 3 RTT + 1 s while nothing at all comes from the
+///   server on any of the client's connections. The outage starts 30% of an RTT after that request (it is on its way
+///   to the server, the answer not yet sent back) and ends 1.5 RTT before the next frame from the server (the
+///   retransmission that got through), or at the handshake of a connection opened meanwhile. A RST from the server
+///   on the stalled connection makes it `.withReset`, otherwise `.silently`.
+/// - **lost response**: a MSG_SEND never answered on its connection while that connection kept receiving frames
+///   from the server, and sent again later with the same cid: `LoseResponses(.msgSend, count: 1)` just before it.
+/// - **error reply**: an error answer to MSG_SEND or CHAT_HISTORY becomes `ErrorReplies(opcode, count: 1)` just
+///   before its request.
+/// - **slow answer**: a response later than the client's smallest by more than 2 s on a connection that kept
+///   receiving other frames becomes `DelayResponses` for that opcode, for 1 ms from its request.
+struct ReplayInference {
+    /// A step the capture suggests, at its capture time, with the packets it came from.
+    struct Inferred {
+        var time: SimInstant
+        var action: Action
+        var comment: String
+    }
+
+    /// Per client address: RTT (nil without an answered request), retransmitted share of its segments.
+    struct ClientLink {
+        var address: String
+        var roundTrip: SimDuration?
+        var retransmittedShare: Double
+        var profile: ProfileName
+        var comment: String
+    }
+
+    var links: [ClientLink] = []
+    /// Fault and link steps, by client address (nil for server-wide steps), in time order.
+    var steps: [(client: String?, step: Inferred)] = []
+    /// Things the inference could not decide or place: one line each, for a comment and stderr.
+    var doubts: [String] = []
+
+    init(_ timeline: ReplayTimeline) {
+        for address in timeline.clientAddresses {
+            let connections = timeline.connections.filter { Self.address(of: $0) == address }
+            let link = Self.link(address: address, connections: connections)
+            links.append(link)
+            let roundTrip = link.roundTrip ?? .milliseconds(200)
+            for connection in connections {
+                doubts += connection.tcp.doubts
+                if !connection.tcp.sawSYN {
+                    doubts.append("connection \(connection.number) (\(connection.client)): no handshake in the "
+                        + "capture; it was open before the capture started")
+                }
+            }
+            let drops = Self.linkDrops(connections, roundTrip: roundTrip)
+            steps += drops.map { (address, $0.step) }
+            for connection in connections {
+                let faults = Self.serverFaults(connection, later: connections, roundTrip: roundTrip)
+                steps += faults.filter { fault in
+                    !drops.contains { fault.time >= $0.from && fault.time <= $0.until }
+                }.map { (nil, $0) }
+            }
+            let overlapping = zip(connections, connections.dropFirst()).filter { pair in
+                pair.0.closesAt.map { $0 > pair.1.entries.first?.time ?? pair.1.opensAt } ?? true
+                    && !pair.0.entries.isEmpty && pair.0.entries.last!.time > Self.shifted(pair.1.opensAt, roundTrip * 2)
+            }
+            for pair in overlapping {
+                doubts.append("connections \(pair.0.number) and \(pair.1.number) from \(address) carry frames at "
+                    + "the same time: several clients behind one address? Treated as one client")
+            }
+        }
+        steps.sort { $0.step.time < $1.step.time }
+    }
+
+    static func address(of connection: ReplayTimeline.Connection) -> String {
+        String(connection.client.split(separator: ":").first ?? "")
+    }
+
+    /// Request→response times of one connection, with the request.
+    static func answered(_ connection: ReplayTimeline.Connection)
+        -> [(request: ReplayTimeline.Entry, answer: ReplayTimeline.Entry)]
+    {
+        var pending: [UInt16: ReplayTimeline.Entry] = [:]
+        var pairs: [(ReplayTimeline.Entry, ReplayTimeline.Entry)] = []
+        for entry in connection.entries {
+            if entry.direction == .clientToServer, entry.packet.cmd == .request {
+                pending[entry.packet.seq] = entry
+            } else if entry.direction == .serverToClient, entry.packet.cmd == .response || entry.packet.cmd == .error,
+                      let request = pending.removeValue(forKey: entry.packet.seq) {
+                pairs.append((request, entry))
+            }
+        }
+        return pairs
+    }
+
+    /// Requests of one connection that got no answer on it, in time order.
+    static func unanswered(_ connection: ReplayTimeline.Connection) -> [ReplayTimeline.Entry] {
+        var pending: [UInt16: ReplayTimeline.Entry] = [:]
+        for entry in connection.entries {
+            if entry.direction == .clientToServer, entry.packet.cmd == .request {
+                pending[entry.packet.seq] = entry
+            } else if entry.direction == .serverToClient, entry.packet.cmd == .response || entry.packet.cmd == .error {
+                pending[entry.packet.seq] = nil
+            }
+        }
+        return pending.values.sorted { $0.time < $1.time }
+    }
+
+    /// The client's RTT and nearest catalog profile.
+    static func link(address: String, connections: [ReplayTimeline.Connection]) -> ClientLink {
+        let pairs = connections.flatMap(answered)
+        let fastest = pairs.min { $0.answer.time - $0.request.time < $1.answer.time - $1.request.time }
+        let segments = connections.reduce(0) { $0 + $1.tcp.segments }
+        let retransmitted = connections.reduce(0) { $0 + $1.tcp.retransmittedSegments }
+        let share = segments == 0 ? 0 : Double(retransmitted) / Double(segments)
+        guard let fastest else {
+            return ClientLink(address: address, roundTrip: nil, retransmittedShare: share, profile: .threeG,
+                              comment: "no answered request from \(address): profile 3G assumed")
+        }
+        let roundTrip = fastest.answer.time - fastest.request.time
+        let profile = Self.profile(roundTrip: roundTrip, lossy: share > 0.01)
+        let comment = "RTT \(milliseconds(roundTrip)) ms (\(fastest.request.packet.opcode) at "
+            + "\(seconds(fastest.request.time)) s on connection \(fastest.request.connection)), "
+            + "\(retransmitted) of \(segments) segments retransmitted"
+        return ClientLink(address: address, roundTrip: roundTrip, retransmittedShare: share, profile: profile,
+                          comment: comment)
+    }
+
+    /// The catalog profile whose RTT is nearest `roundTrip`; the lossy twin of equal RTT when `lossy`.
+    static func profile(roundTrip: SimDuration, lossy: Bool) -> ProfileName {
+        let candidates = LinkProfile.catalog.filter { $0.uplink.rateBitsPerSecond > 0 }
+        let target = roundTrip.nanoseconds
+        func rtt(_ profile: LinkProfile) -> Int64 {
+            profile.uplink.oneWayDelay.nanoseconds + profile.downlink.oneWayDelay.nanoseconds
+        }
+        func isLossy(_ profile: LinkProfile) -> Bool { profile.name.lowercased().contains("loss") }
+        let best = candidates.min { a, b in
+            let da = abs(rtt(a) - target), db = abs(rtt(b) - target)
+            if da != db { return da < db }
+            return isLossy(a) == lossy && isLossy(b) != lossy
+        }!
+        // The 2G-rural profile is lossy by itself; EDGE has a lossy twin.
+        if !lossy, isLossy(best), let plain = candidates.first(where: { rtt($0) == rtt(best) && !isLossy($0) }) {
+            return ProfileName(rawValue: plain.name)
+        }
+        return ProfileName(rawValue: best.name)
+    }
+
+    /// The client's outages: silences where it had a request out for longer than `stallAfter` allows and nothing
+    /// came from the server on any of its connections. Each runs from the first stalled request plus 30% of the
+    /// RTT to 1.5 RTT before the next frame from the server (a late answer on the same connection: the
+    /// retransmission that got through left then), or to the handshake of a connection opened during it.
+    static func linkDrops(_ connections: [ReplayTimeline.Connection], roundTrip: SimDuration)
+        -> [(from: SimInstant, until: SimInstant, step: Inferred)]
+    {
+        let arrivals = connections.flatMap { connection in
+            connection.entries.filter { $0.direction == .serverToClient }
+        }.sorted { ($0.time, $0.connection) < ($1.time, $1.connection) }
+        var answerTime: [String: SimInstant] = [:]
+        for connection in connections {
+            for pair in answered(connection) {
+                answerTime["\(connection.number) \(pair.request.packet.seq) \(pair.request.time.nanosecondsSinceStart)"]
+                    = pair.answer.time
+            }
+        }
+        let stallAfter = roundTrip * 3 + .seconds(1)
+        let requests = connections.flatMap { connection in
+            connection.entries.filter { $0.direction == .clientToServer && $0.packet.cmd == .request }
+        }.sorted { $0.time < $1.time }
+        var drops: [(from: SimInstant, until: SimInstant, step: Inferred)] = []
+        var covered = SimInstant.start
+        for request in requests where request.time >= covered {
+            let answer = answerTime["\(request.connection) \(request.packet.seq) \(request.time.nanosecondsSinceStart)"]
+            if let answer, answer - request.time <= stallAfter { continue }
+            // Nothing from the server on any connection between soon after the request and the next arrival.
+            let next = arrivals.first { $0.time > shifted(request.time, .milliseconds(1)) }
+            guard let next, next.time - request.time > stallAfter else {
+                if next == nil {
+                    covered = .init(nanosecondsSinceStart: .max)
+                }
+                continue
+            }
+            // 30% of an RTT: the request is on its way (past its uplink queue), its answer not yet sent back.
+            let from = shifted(request.time, SimDuration(nanoseconds: roundTrip.nanoseconds * 3 / 10))
+            // Half an RTT of margin: the retransmission that got through must not fall just inside the outage.
+            var until = shifted(next.time, .zero - roundTrip - SimDuration(nanoseconds: roundTrip.nanoseconds / 2))
+            var how = "next frame from the server at \(seconds(next.time)) s on connection \(next.connection)"
+            if let fresh = connections.first(where: { $0.number == next.connection }), fresh.opensAt > request.time {
+                let firstFromClient = fresh.entries.first { $0.direction == .clientToServer }?.time ?? fresh.opensAt
+                until = max(fresh.opensAt, shifted(firstFromClient, .zero - roundTrip))
+                how = "connection \(fresh.number) opened at \(seconds(fresh.opensAt)) s, first request at "
+                    + "\(seconds(firstFromClient)) s"
+            }
+            // A MSG_SEND the client sent into the silence on the same connection (a timeout retry): the capture cannot
+            // tell whether it got through; end the outage just before it, so the retry reaches the server as it may
+            // have (re-send bugs show only then).
+            if let retry = requests.first(where: {
+                $0.connection == request.connection && $0.time > from && $0.time < until && $0.packet.opcode == .msgSend
+            }) {
+                until = shifted(retry.time, .milliseconds(-1))
+                how += "; ends before the MSG_SEND seq \(retry.packet.seq) sent into the silence at "
+                    + "\(seconds(retry.time)) s (whether it got through the capture cannot tell)"
+            }
+            covered = next.time
+            guard until > shifted(from, .milliseconds(1)) else { continue }
+            let old = connections.first { $0.number == request.connection }
+            let reset = old?.tcp.serverReset ?? false
+            let closedBy = reset ? "RST from the server" : old?.tcp.clientReset == true ? "RST from the client"
+                : old?.tcp.clientFIN == true ? "FIN from the client" : "no FIN or RST"
+            let step = Inferred(
+                time: from,
+                action: .outage(client: request.packet.opcode.description,
+                                duration: ReplayScenarioEmitter.rounded(until - from),
+                                mode: reset ? .withReset : .silently),
+                comment: "connection \(request.connection): \(request.packet.opcode) seq \(request.packet.seq) at "
+                    + "\(seconds(request.time)) s "
+                    + (answer.map { "answered only at \(seconds($0)) s" } ?? "never answered")
+                    + ", nothing from the server until then; \(how); connection \(request.connection): \(closedBy)")
+            drops.append((from, until, step))
+        }
+        return drops
+    }
+
+    /// Lost responses, error replies and slow answers on one connection.
+    /// - Parameter later: the client's connections, where a retry of a lost MSG_SEND (same cid) is looked for.
+    static func serverFaults(_ connection: ReplayTimeline.Connection, later: [ReplayTimeline.Connection],
+                             roundTrip: SimDuration) -> [Inferred] {
+        var found: [Inferred] = []
+        let fromServer = connection.entries.filter { $0.direction == .serverToClient }.map(\.time)
+        for request in unanswered(connection) {
+            // Only a MSG_SEND retried with the same cid is taken for a lost answer: other requests without an
+            // answer are the connection dying, which `linkDrops` looks at.
+            guard case .msgSend(let send) = request.packet.body else { continue }
+            let retried = later.contains { other in
+                other.entries.contains { entry in
+                    guard entry.time > request.time, case .msgSend(let again) = entry.packet.body else { return false }
+                    return again.message.cid == send.message.cid
+                }
+            }
+            let keptReceiving = fromServer.contains {
+                $0 > shifted(request.time, roundTrip * 2) && $0 < shifted(request.time, .seconds(60))
+            }
+            guard retried, keptReceiving else { continue }
+            found.append(Inferred(
+                time: shifted(request.time, .milliseconds(-1)),
+                action: .loseResponses(opcode: request.packet.opcode, count: 1),
+                comment: "connection \(connection.number) (\(connection.client)): \(request.packet.opcode) seq "
+                    + "\(request.packet.seq) at \(seconds(request.time)) s got no answer while the server kept "
+                    + "sending on the connection"))
+        }
+        for pair in answered(connection) {
+            let opcode = pair.request.packet.opcode
+            if pair.answer.packet.cmd == .error, opcode == .msgSend || opcode == .chatHistory {
+                found.append(Inferred(
+                    time: shifted(pair.request.time, .milliseconds(-1)), action: .errorReplies(opcode: opcode, count: 1),
+                    comment: "connection \(connection.number) (\(connection.client)): error answer to \(opcode) seq "
+                        + "\(pair.request.packet.seq) at \(seconds(pair.answer.time)) s"))
+            }
+            let extra = pair.answer.time - pair.request.time - roundTrip
+            if extra > .seconds(2), opcode == .msgSend || opcode == .chatHistory,
+               fromServer.contains(where: { $0 > shifted(pair.request.time, roundTrip) && $0 < pair.answer.time }) {
+                found.append(Inferred(
+                    time: shifted(pair.request.time, .milliseconds(-1)),
+                    action: .delayResponses(opcode: opcode, extraDelay: ReplayScenarioEmitter.rounded(extra),
+                                            duration: .milliseconds(2)),
+                    comment: "connection \(connection.number) (\(connection.client)): \(opcode) seq "
+                        + "\(pair.request.packet.seq) answered \(milliseconds(extra)) ms later than the RTT while "
+                        + "other frames arrived"))
+            }
+        }
+        return found
+    }
+
+    static func milliseconds(_ duration: SimDuration) -> Int64 { duration.nanoseconds / 1_000_000 }
+
+    /// `instant + duration`, held within 0...Int64.max nanoseconds (a corrupt capture's times must not trap).
+    static func shifted(_ instant: SimInstant, _ duration: SimDuration) -> SimInstant {
+        let (sum, overflow) = instant.nanosecondsSinceStart.addingReportingOverflow(duration.nanoseconds)
+        if overflow { return SimInstant(nanosecondsSinceStart: duration.nanoseconds > 0 ? .max : 0) }
+        return SimInstant(nanosecondsSinceStart: max(0, sum))
+    }
+
+    /// A capture time as seconds with millisecond precision: `51.690`.
+    static func seconds(_ instant: SimInstant) -> String {
+        let ms = instant.nanosecondsSinceStart / 1_000_000
+        let fraction = String(ms % 1000)
+        return "\(ms / 1000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction)"
+    }
+}

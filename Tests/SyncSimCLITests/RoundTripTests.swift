@@ -1,0 +1,112 @@
+import Foundation
+import Scenarios
+import SyncSim
+import SyncTrace
+import Testing
+
+@testable import SyncSimCLI
+
+/// The capture round trip (docs/roundtrip.md) on a few cases, cheap enough for `make test`; the whole catalog's
+/// table comes from `scripts/roundtrip.py`.
+@Suite struct RoundTripTests {
+    /// Runs `scenario` with `seed` capturing, and returns the capture's path (in the temporary directory).
+    static func capture(_ name: String, seed: UInt64) throws -> String {
+        let path = NSTemporaryDirectory()
+            + "syncsim-roundtrip-\(name)-\(seed)-\(ProcessInfo.processInfo.processIdentifier).pcapng"
+        let result = TraceDecodeCommandTests.run(["run", name, "--seed", String(seed), "--pcap", path])
+        #expect(result.code == 0, "the original passes with the reference engine")
+        return path
+    }
+
+    static func emitted(from path: String) throws -> ReplayScenarioEmitter.Emission {
+        let timeline = ReplayTimeline(try TraceDecoder().decode(path: path))
+        return ReplayScenarioEmitter(timeline: timeline, model: ReplayWorldModel(timeline)).emission(named: "emitted")
+    }
+
+    static func fails(_ scenario: Scenario, seed: UInt64, mutant: String?) -> Bool {
+        let prepared = mutant.map { scenario.withMutant($0) } ?? scenario
+        return !WorldExecutor().run(prepared, seed: seed, options: RunOptions(mutant: mutant)).violations.isEmpty
+    }
+
+    @Test("gprs-flap-then-scroll: the emitted scenario keeps GPRS and both drops and catches what the original does",
+          arguments: [UInt64(501)])
+    func gprsFlap(seed: UInt64) throws {
+        let path = try Self.capture("gprs-flap-then-scroll", seed: seed)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let emission = try Self.emitted(from: path)
+        let scenario = emission.scenario
+        #expect(scenario.clients.map(\.profile) == [.gprs, .threeG])
+        let drops = scenario.steps.filter { if case .outage("alice", _, .silently) = $0.action { true } else { false } }
+        #expect(drops.count == 2)
+        #expect(emission.source().contains("// connection 1: MSG_SEND seq 3 at 5.000 s answered only at"))
+        #expect(!Self.fails(scenario, seed: seed, mutant: nil))
+        for mutant in ["resend-new-cid", "inflight-dropped-on-disconnect"] {
+            let original = try #require(Catalog.scenario(named: "gprs-flap-then-scroll"))
+            #expect(Self.fails(original, seed: seed, mutant: mutant), "the original catches \(mutant)")
+            #expect(Self.fails(scenario, seed: seed, mutant: mutant), "the emitted scenario catches \(mutant)")
+        }
+    }
+
+    @Test("replay --run reproduces a mutant's failure from a capture of that mutant's run, with run's options")
+    func replayRunReproducesMutant() throws {
+        let path = NSTemporaryDirectory() + "syncsim-roundtrip-mutant-\(ProcessInfo.processInfo.processIdentifier).pcapng"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let original = TraceDecodeCommandTests.run(["run", "gprs-flap-then-scroll", "--seed", "501", "--mutant",
+                                                    "inflight-dropped-on-disconnect", "--pcap", path])
+        #expect(original.code == 1)
+        let replayed = TraceDecodeCommandTests.run(["replay", "--seeds", "1..2", path, "--run", "--mutant",
+                                                    "inflight-dropped-on-disconnect", "--check-determinism"])
+        #expect(replayed.code == 1)
+        #expect(replayed.out.first?.hasPrefix("FAIL  replayed-syncsim-roundtrip-mutant-") == true)
+        #expect(replayed.out.contains { $0.hasPrefix("determinism: 2 runs repeated, all digests equal") })
+        let reference = TraceDecodeCommandTests.run(["replay", path, "--run", "--emit-scenario", "from-mutant"])
+        #expect(reference.code == 0, "the same capture's scenario passes with the reference engine")
+        #expect(reference.out.first?.hasPrefix("PASS  from-mutant  seed 1") == true)
+        let usage = TraceDecodeCommandTests.run(["replay", path, "--run", "--against", "server"])
+        #expect(usage.code == 2)
+    }
+
+    @Test("duplicated, reordered frames, no handshake, two clients on one address: doubts as comments, no crash")
+    func damagedCapture() throws {
+        let timeline = ReplayTimeline(try TraceDecoder().decode(
+            path: TraceDecodeCommandTests.fixture("replay/offline-sends-in-order-seed341.pcapng")))
+        var damaged = timeline
+        for index in damaged.connections.indices {
+            var entries = damaged.connections[index].entries
+            entries += entries.prefix(3)
+            entries.reverse()
+            damaged.connections[index].entries = entries
+            damaged.connections[index].tcp.sawSYN = index != 0
+            // Every connection from one address: two phones behind one NAT.
+            damaged.connections[index].client = "198.18.0.3:\(40_000 + index)"
+        }
+        let emission = ReplayScenarioEmitter(timeline: damaged, model: ReplayWorldModel(damaged))
+            .emission(named: "damaged")
+        #expect(emission.unplaced.contains { $0.contains("no handshake in the capture") })
+        #expect(emission.source().contains("// doubt: "))
+        #expect(emission.scenario.problems() == [])
+    }
+
+    @Test("a TLS capture without keys is refused with a message saying so, not decoded to garbage frames")
+    func tlsWithoutKeys() throws {
+        var connection = SyntheticTCPConnection(
+            client: TCPEndpoint(address: SyntheticTCPConnection.syntheticAddress(host: 3), port: 40_000),
+            server: TCPEndpoint(address: SyntheticTCPConnection.syntheticAddress(host: 1), port: 443))
+        var writer = PcapngWriter(interfaces: [.init(name: "tls")])
+        // A TLS 1.2 record header (handshake, version 3.1, length 5) and the start of a ClientHello.
+        let hello: [UInt8] = [0x16, 0x03, 0x01, 0x00, 0x05, 0x01, 0x00, 0x00, 0x01, 0x03]
+        var time: Int64 = 1_700_000_000_000_000_000
+        for packet in connection.open() + connection.send(hello, .clientToServer) {
+            writer.append(packet, timestamp: CaptureTimestamp(nanosecondsSinceEpoch: time))
+            time += 1_000_000
+        }
+        let path = NSTemporaryDirectory() + "syncsim-tls-\(ProcessInfo.processInfo.processIdentifier).pcapng"
+        try writer.write(to: path)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        for arguments in [["--emit-scenario", "x"], ["--run"], ["--against", "server"]] {
+            let result = TraceDecodeCommandTests.run(["replay", path] + arguments)
+            #expect(result.code == 2)
+            #expect(result.err.contains("connection 1 carries TLS"))
+        }
+    }
+}
