@@ -1,9 +1,10 @@
 # SyncSim: two commands do all set-up on a fresh Debian machine.
 #   make run   installs missing apt packages, builds in release mode, runs the main job
 #   make test  installs missing apt packages, runs PyMax (a real field client) against `syncsim serve`
-#              (scripts/pymax-interop.sh: a venv under .build/ with maxapi-python from PyPI), then the test suite
-#   make fuzz-smoke / make test-asan-parsers   the short fuzz pass and the parser suites under AddressSanitizer
-#              (not yet part of `make test`: fuzz-client finds a C4 fault after the engine merge; see docs/reliability.md)
+#              (scripts/pymax-interop.sh: a venv under .build/ with maxapi-python from PyPI), then the test suite,
+#              then `make fuzz-smoke` (the committed fuzz inputs replayed, 10 s of fuzzing per target; Fuzz/run.sh)
+#   make test-asan-parsers   the parser suites under AddressSanitizer (a separate target: its sanitized build of
+#              every module is the largest cost; see docs/reliability.md)
 # and, to use the tools from anywhere:
 #   make install PREFIX=~/.local   puts syncsim and syncsim-bench in PREFIX/bin (default /usr/local)
 #   make wireshark-plugin          puts the SyncSim dissector in Wireshark's personal Lua plugin folder
@@ -45,11 +46,13 @@ ifneq ($(strip $(EXPLORE_ARGS)),)
 endif
 endif
 
-# PyMax against `syncsim serve`, then the suite: failures and a one-line summary; the whole swift test output goes to
-# .build/test-output.log.
+# PyMax against `syncsim serve`, then the suite (failures and a one-line summary; the whole swift test output goes to
+# .build/test-output.log), then the fuzz smoke pass. Every step runs; the last failing step's status is the result.
 test: deps
 	@rc=0; bash scripts/pymax-interop.sh || rc=$$?; \
-	 SWIFT="$(SWIFT)" bash scripts/swift-test-summary.sh && exit $$rc
+	 SWIFT="$(SWIFT)" bash scripts/swift-test-summary.sh || rc=$$?; \
+	 $(MAKE) --no-print-directory fuzz-smoke || rc=$$?; \
+	 exit $$rc
 
 fuzz: deps
 	FUZZ_SECONDS=$(FUZZ_SECONDS) SWIFT=$(SWIFT) bash Fuzz/run.sh fuzz $(FUZZ_TARGETS)

@@ -1,6 +1,6 @@
 import SyncProtocol
 
-/// Builds frame payloads from fuzz bytes in the shapes DESIGN.md §3 documents, as `MessagePackValue` maps, so the
+/// Builds frame payloads from fuzz bytes in the field dialect's shapes (docs/protocol.md, SyncProtocol/Messages), as `MessagePackValue` maps, so the
 /// state-machine targets reach the typed paths (random bytes rarely form a valid typed payload) while every
 /// field's value, and sometimes the shape, stays under libFuzzer's control. The maps go through
 /// `Packet(frame:)` like real input, so the targets keep compiling when the message structs change.
@@ -71,19 +71,58 @@ public struct PayloadSynth {
         .map(pairs.compactMap { key, value in field(&input, value).map { MessagePackPair(.string(key), $0) } })
     }
 
-    /// A stored message `{id, time, sender, text, cid?, attaches?}`.
+    /// A server time in milliseconds since the Unix epoch: mostly near `epochMilliseconds` (the model server's clock
+    /// at the start of a run, 2023-11-14T22:13:20Z), so pages by time land among stored messages; sometimes any
+    /// integer.
+    public func time(_ input: inout FuzzInput) -> Int64 {
+        let choice = input.byte()
+        return choice < 224 ? Self.epochMilliseconds &+ Int64(input.uint16()) &* Int64(choice % 8 + 1) : int(&input)
+    }
+
+    /// The model server's default clock at `SimInstant.start` (`SyncServer.init(epochMilliseconds:)`).
+    public static let epochMilliseconds: Int64 = 1_700_000_000_000
+
+    /// A photo attachment `{type: "PHOTO", photoToken}`.
+    public func photoAttach(_ input: inout FuzzInput) -> MessagePackValue {
+        Self.map([("type", .string("PHOTO")), ("photoToken", .string(string(&input)))])
+    }
+
+    /// A stored message in the field's shape `{id, time, type, sender, text, cid?, status?, updateTime?, elements,
+    /// attaches?}` (ChatMessage).
     public func message(_ input: inout FuzzInput, id: Int64? = nil) -> MessagePackValue {
         var pairs: [(String, MessagePackValue)] = [
-            ("id", .int(id ?? int(&input))), ("time", .int(int(&input))), ("sender", .int(userId(&input))),
-            ("text", .string(string(&input))),
+            ("id", .int(id ?? int(&input))), ("time", .int(time(&input))), ("type", .string("USER")),
+            ("sender", .int(userId(&input))), ("text", .string(string(&input))), ("elements", .array([])),
         ]
         let extras = input.byte()
         if extras & 1 != 0 { pairs.append(("cid", .int(int(&input)))) }
-        if extras & 2 != 0 {
-            pairs.append(("attaches", .array([Self.map([("type", .string("PHOTO")),
-                                                        ("photoToken", .string(string(&input)))])])))
-        }
+        if extras & 2 != 0 { pairs.append(("attaches", .array([photoAttach(&input)]))) }
+        if extras & 4 != 0 { pairs.append(("updateTime", .int(time(&input)))) }
+        if extras & 8 != 0 { pairs.append(("status", .string(extras & 16 != 0 ? "REMOVED" : "EDITED"))) }
         return object(&input, pairs)
+    }
+
+    /// A chat-list entry `{id, type, status, owner, participants: {"<userId>": ms}, modified, lastMessage?}`
+    /// (ChatSummary).
+    public func chatSummary(_ input: inout FuzzInput) -> MessagePackValue {
+        let members = [userId(&input), userId(&input)]
+        let modified = time(&input)
+        var pairs: [(String, MessagePackValue)] = [
+            ("id", .int(chatId(&input))), ("type", .string("CHAT")), ("status", .string("ACTIVE")),
+            ("owner", .int(members[0])),
+            ("participants", Self.map(members.map { ("\($0)", MessagePackValue.int(modified)) })),
+            ("modified", .int(modified)),
+        ]
+        if input.byte() & 1 == 1 { pairs.append(("lastMessage", message(&input))) }
+        return object(&input, pairs)
+    }
+
+    /// A contact `{id, names: [{name, firstName, type}]}` (Contact).
+    public func contact(_ input: inout FuzzInput, id: Int64? = nil) -> MessagePackValue {
+        let name = string(&input)
+        return Self.map([("id", .int(id ?? userId(&input))),
+                         ("names", .array([Self.map([("name", .string(name)), ("firstName", .string(name)),
+                                                     ("type", .string("ONEME"))])]))])
     }
 
     /// A list of up to `limit` values made by `element`.
@@ -93,25 +132,43 @@ public struct PayloadSynth {
         return .array((0..<count).map { _ in element(&input) })
     }
 
-    /// A request body for `opcode` (the shapes the server reads).
+    /// A request body for `opcode` in the field dialect's shapes (the ones the server reads; docs/protocol.md).
     public func request(_ opcode: Opcode, _ input: inout FuzzInput) -> MessagePackValue {
         switch opcode {
         case .sessionInit:
-            return object(&input, [("deviceId", .string(string(&input))), ("clientVersion", .string("fuzz"))])
+            let userAgent = object(&input, [("deviceType", .string(input.byte() & 1 == 0 ? "ANDROID" : "WEB")),
+                                            ("appVersion", .string("fuzz"))])
+            var pairs: [(String, MessagePackValue)] = [("userAgent", userAgent), ("deviceId", .string(string(&input)))]
+            if input.byte() & 1 == 0 { pairs.append(("mt_instanceid", .string(string(&input)))) }
+            if input.byte() & 1 == 0 { pairs.append(("clientSessionId", .int(int(&input)))) }
+            return object(&input, pairs)
         case .login:
             return object(&input, [("token", .string(string(&input))), ("chatsSync", .int(int(&input))),
-                                   ("contactsSync", .int(int(&input))), ("chatsCount", .int(int(&input)))])
+                                   ("contactsSync", .int(int(&input))), ("chatsCount", .int(int(&input))),
+                                   ("interactive", .bool(input.byte() & 1 == 1))])
         case .chatHistory:
-            return object(&input, [("chatId", .int(chatId(&input))), ("from", .int(int(&input))),
-                                   ("forward", .int(int(&input))), ("backward", .int(int(&input)))])
+            return object(&input, [("chatId", .int(chatId(&input))), ("from", .int(time(&input))),
+                                   ("forward", .int(int(&input))), ("backward", .int(int(&input))),
+                                   ("getMessages", .bool(true))])
         case .chatMark:
-            return object(&input, [("chatId", .int(chatId(&input))), ("mark", .int(int(&input)))])
+            return object(&input, [("type", .string("READ_MESSAGE")), ("chatId", .int(chatId(&input))),
+                                   ("messageId", .int(int(&input))), ("mark", .int(time(&input)))])
+        case .chatsList:
+            return object(&input, [("marker", .int(time(&input))), ("count", .int(int(&input)))])
         case .msgSend:
-            var outgoing: [(String, MessagePackValue)] = [("text", .string(string(&input))), ("cid", .int(int(&input)))]
-            outgoing.append(("attaches", list(&input, limit: 2) { input in
-                Self.map([("type", .string("PHOTO")), ("photoToken", .string(string(&input)))])
-            }))
-            return object(&input, [("chatId", .int(chatId(&input))), ("message", object(&input, outgoing))])
+            let outgoing: [(String, MessagePackValue)] = [
+                ("text", .string(string(&input))), ("cid", .int(int(&input))), ("elements", .array([])),
+                ("attaches", list(&input, limit: 3) { photoAttach(&$0) }),
+            ]
+            return object(&input, [("chatId", .int(chatId(&input))), ("message", object(&input, outgoing)),
+                                   ("notify", .bool(true))])
+        case .msgEdit:
+            return object(&input, [("chatId", .int(chatId(&input))), ("messageId", .int(int(&input))),
+                                   ("text", .string(string(&input))), ("elements", .array([]))])
+        case .msgDelete:
+            return object(&input, [("chatId", .int(chatId(&input))),
+                                   ("messageIds", list(&input, limit: 3) { .int(int(&$0)) }),
+                                   ("forMe", .bool(input.byte() & 1 == 1))])
         case .photoUpload:
             return object(&input, [("sizeBytes", .int(int(&input)))])
         case .ping:
@@ -121,25 +178,17 @@ public struct PayloadSynth {
         }
     }
 
-    /// A response body for `opcode` (the shapes the client reads).
+    /// A response body for `opcode` in the field dialect's shapes (the ones the client reads; docs/protocol.md).
     public func response(_ opcode: Opcode, _ input: inout FuzzInput) -> MessagePackValue {
         switch opcode {
         case .sessionInit:
-            return object(&input, [("time", .int(int(&input)))])
+            return object(&input, [("callsSeed", .int(int(&input))), ("time", .int(time(&input)))])
         case .login:
-            let chats = list(&input, limit: 4) { input in
-                var pairs: [(String, MessagePackValue)] = [
-                    ("id", .int(chatId(&input))), ("members", .array([.int(userId(&input)), .int(userId(&input))])),
-                    ("modified", .int(int(&input))),
-                ]
-                if input.byte() & 1 == 1 { pairs.append(("lastMessage", message(&input))) }
-                return object(&input, pairs)
-            }
-            let contacts = list(&input, limit: 2) { input in
-                Self.map([("id", .int(userId(&input))), ("name", .string(string(&input)))])
-            }
-            return object(&input, [("profile", Self.map([("id", .int(userId(&input))), ("name", .string("me"))])),
-                                   ("chats", chats), ("contacts", contacts), ("time", .int(int(&input)))])
+            let chats = list(&input, limit: 4) { chatSummary(&$0) }
+            let contacts = list(&input, limit: 2) { contact(&$0) }
+            let profile = Self.map([("contact", contact(&input)), ("profileOptions", .array([]))])
+            return object(&input, [("profile", profile), ("chats", chats), ("contacts", contacts),
+                                   ("time", .int(time(&input)))])
         case .chatHistory:
             // Ids ascending from a base with fuzzed steps (0 repeats an id, 255 goes backwards), or unordered.
             var id = int(&input)
@@ -149,8 +198,15 @@ public struct PayloadSynth {
                 return message(&input, id: id)
             }
             return object(&input, [("messages", messages)])
+        case .chatMark:
+            return object(&input, [("unread", .int(int(&input))), ("mark", .int(time(&input)))])
+        case .chatsList:
+            return object(&input, [("chats", list(&input, limit: 4) { chatSummary(&$0) }),
+                                   ("marker", .int(time(&input)))])
         case .msgSend:
             return object(&input, [("chatId", .int(chatId(&input))), ("message", message(&input))])
+        case .msgEdit:
+            return object(&input, [("message", message(&input))])
         case .photoUpload:
             return object(&input, [("photoToken", .string(string(&input)))])
         default:
@@ -158,22 +214,30 @@ public struct PayloadSynth {
         }
     }
 
-    /// A push body for `opcode` (NOTIF_MESSAGE, NOTIF_MARK; others empty).
+    /// The push opcodes of the field dialect, sent as `cmd` 0 (NOTIF_MESSAGE, NOTIF_MARK, NOTIF_MSG_DELETE).
+    public static let pushOpcodes: [Opcode] = [.notifMessage, .notifMark, .notifMsgDelete]
+
+    /// A push body for `opcode` (NOTIF_MESSAGE, NOTIF_MARK, NOTIF_MSG_DELETE; others empty).
     public func push(_ opcode: Opcode, _ input: inout FuzzInput) -> MessagePackValue {
         switch opcode {
         case .notifMessage:
             return object(&input, [("chatId", .int(chatId(&input))), ("message", message(&input))])
         case .notifMark:
             return object(&input, [("chatId", .int(chatId(&input))), ("userId", .int(userId(&input))),
-                                   ("mark", .int(int(&input)))])
+                                   ("mark", .int(time(&input))), ("setAsUnread", .bool(input.byte() & 1 == 1))])
+        case .notifMsgDelete:
+            return object(&input, [("chatId", .int(chatId(&input))),
+                                   ("messageIds", list(&input, limit: 3) { .int(int(&$0)) }),
+                                   ("ttl", .bool(false)), ("updateTime", .int(time(&input)))])
         default:
             return .map([])
         }
     }
 
-    /// An error body `{error, message}`.
+    /// An error body in the field's shape `{error, message, localizedMessage?, title?}`.
     public func error(_ input: inout FuzzInput) -> MessagePackValue {
-        object(&input, [("error", .string(string(&input))), ("message", .string(string(&input)))])
+        object(&input, [("error", .string(string(&input))), ("message", .string(string(&input))),
+                        ("localizedMessage", .string(string(&input)))])
     }
 
     /// Types a synthesized frame as the cores receive it.

@@ -34,6 +34,10 @@ struct ClientHarness {
     static let checked: Set<InvariantID> = [.C1, .C4, .T1, .T3, .T6, .P2]
 
     let parameters: ClientParameters
+    /// One generator per launch, as World gives each launch its own stream ("client.<name>.launch<n>"): a relaunch
+    /// must not replay the previous launch's cids (the old `seed: restarts` equalled `seed: parameterByte` for
+    /// parameter bytes 1...4 and read as a duplicated local echo, C4).
+    let streams: RandomStreams
     let database: SQLiteDatabase
     var engine: ReferenceClient
     /// Only read by the checker's server-side comparisons, which are off here.
@@ -58,13 +62,14 @@ struct ClientHarness {
         parameters.visibleMessageCount = [20, 1, 5, 40][Int(parameterByte >> 4 & 3)]
         parameters.maxTaskAttempts = [10, 1, 2, 3][Int(parameterByte >> 6 & 3)]
         self.parameters = parameters
+        streams = RandomStreams(runSeed: UInt64(parameterByte))
         do {
             database = try SQLiteDatabase()
         } catch {
             fuzzFailure("cannot open an in-memory database: \(error)")
         }
         engine = ReferenceClient(parameters: parameters, database: database,
-                                 generator: SeededGenerator(seed: UInt64(parameterByte)))
+                                 generator: streams.stream("client.\(Self.name).launch0"))
         checker.register(client: Self.name, userId: 1, parameters: parameters)
         deliver(.start)
     }
@@ -95,13 +100,16 @@ struct ClientHarness {
             let request = inFlight.remove(at: Int(input.byte()) % inFlight.count)
             receive(cmd: .error, seq: request.seq, opcode: request.opcode, payload: synth.error(&input), on: connection)
         case 7:
+            // Pushes go out as the field sends them, `cmd` 0 with seq 0; bit 7 sends the model's `cmd` 2 instead.
             guard let connection = connected else { return }
-            let opcode: Opcode = op & 0x80 == 0 ? .notifMessage : .notifMark
-            receive(cmd: .push, seq: 0, opcode: opcode, payload: synth.push(opcode, &input), on: connection)
+            let opcode = PayloadSynth.pushOpcodes[Int(op >> 4 & 7) % PayloadSynth.pushOpcodes.count]
+            receive(cmd: op & 0x80 == 0 ? .request : .push, seq: 0, opcode: opcode, payload: synth.push(opcode, &input),
+                    on: connection)
         case 8:
             // A response nobody asked for, or a late duplicate.
             guard let connection = connected else { return }
-            let opcodes: [Opcode] = [.sessionInit, .login, .chatHistory, .msgSend, .photoUpload, .ping, .chatMark]
+            let opcodes: [Opcode] = [.sessionInit, .login, .chatHistory, .msgSend, .photoUpload, .ping, .chatMark,
+                                     .chatsList, .msgEdit]
             let opcode = opcodes[Int(input.byte()) % opcodes.count]
             let seq = input.uint16()
             receive(cmd: .response, seq: seq, opcode: opcode, payload: synth.response(opcode, &input), on: connection)
@@ -167,7 +175,7 @@ struct ClientHarness {
         timers = [:]
         uploads = []
         engine = ReferenceClient(parameters: parameters, database: database,
-                                 generator: SeededGenerator(seed: UInt64(restarts)))
+                                 generator: streams.stream("client.\(Self.name).launch\(restarts)"))
         deliver(.start)
     }
 

@@ -76,7 +76,8 @@ struct ServerHarness {
             open.remove(connection.rawValue)
             handle(.connectionClosed(connection))
         case 2...6:
-            let opcodes: [Opcode] = [.sessionInit, .login, .chatHistory, .chatMark, .msgSend, .photoUpload, .ping]
+            let opcodes: [Opcode] = [.sessionInit, .login, .chatHistory, .chatMark, .msgSend, .photoUpload, .ping,
+                                     .chatsList, .msgEdit, .msgDelete]
             let opcode = input.byte() < 250 ? opcodes[Int(op >> 4) % opcodes.count] : Opcode(rawValue: input.uint16())
             let seq = input.uint16()
             let payload = synth.request(opcode, &input)
