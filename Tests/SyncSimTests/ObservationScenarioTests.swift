@@ -3,7 +3,7 @@ import Scenarios
 import Testing
 @testable import SyncSim
 
-/// The observation scenarios (`Catalog.awaitingEngineFixes`): each states its bug class with the public DSL and
+/// The observation scenarios (`Catalog.observationScenarios`): each states its bug class with the public DSL and
 /// either passes or fails only the check it states (the reference engine's defects of issue 12).
 @Suite struct ObservationScenarioTests {
     /// The check each scenario states, as its `CheckID` description prefix.
@@ -13,18 +13,18 @@ import Testing
         "catch-up-race-on-login": "",
     ]
 
-    static let names = Catalog.awaitingEngineFixes.map(\.name)
+    static let names = Catalog.observationScenarios.map(\.name)
 
     @Test("every observation scenario is valid and names its stated check", arguments: names)
     func valid(name: String) throws {
-        let scenario = try #require(Catalog.awaitingEngineFixes.first { $0.name == name })
+        let scenario = try #require(Catalog.observationScenarios.first { $0.name == name })
         #expect(scenario.problems().map(\.description) == [])
         #expect(Self.statedChecks[scenario.name] != nil)
     }
 
     @Test("each fails, if at all, only the check it states", arguments: names)
     func failsOnlyItsCheck(name: String) throws {
-        let scenario = try #require(Catalog.awaitingEngineFixes.first { $0.name == name })
+        let scenario = try #require(Catalog.observationScenarios.first { $0.name == name })
         let stated = try #require(Self.statedChecks[scenario.name])
         for seed in scenario.seeds {
             let result = WorldExecutor().run(scenario, seed: seed, options: RunOptions())
