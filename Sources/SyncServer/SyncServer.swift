@@ -328,7 +328,8 @@ public struct SyncServer {
             if isOpen, knobs.replacesOlderSessions {
                 // One live session per (user, device): the new LOGIN replaces older connections of the same device.
                 let device = connections[connection]?.deviceId
-                for other in connections.keys.sorted() where other != connection
+                // The user's own connections (the per-user index), in connection order: not every open one.
+                for other in (connectionsByUser[id] ?? []).sorted() where other != connection
                     && connections[other]?.userId == id && connections[other]?.deviceId == device {
                     setUser(nil, of: other)
                     connections[other] = nil
