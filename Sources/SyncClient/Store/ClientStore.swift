@@ -4,10 +4,19 @@ import SyncProtocol
 /// The client's tables (messages, chunks, chats, contacts, tasks, sync state) over one `SQLiteDatabase`.
 ///
 /// Every write of one engine event happens inside one transaction (`begin`/`commit`), so a crash loses at most
-/// the event in progress. The database must hold the client schema (`ClientDatabase.open(path:)` checks a user's
-/// file and throws); after that, a failing statement is a programmer error in our own schema, so it stops.
+/// the event in progress. The transaction is opened by the event's first write: an event that writes nothing (a
+/// ping, a timer that finds nothing to do) costs no BEGIN and COMMIT. The database must hold the client schema
+/// (`ClientDatabase.open(path:)` checks a user's file and throws); after that, a failing statement is a programmer
+/// error in our own schema, so it stops.
 struct ClientStore {
     let database: SQLiteDatabase
+    /// Whether `begin()` was called and no write has opened the transaction yet (shared by copies of the store,
+    /// as the database is).
+    private let transaction = PendingTransaction()
+
+    final class PendingTransaction {
+        var isRequested = false
+    }
 
     init(database: SQLiteDatabase) {
         self.database = database
@@ -18,8 +27,20 @@ struct ClientStore {
         }
     }
 
-    func begin() { run("BEGIN IMMEDIATE") }
-    func commit() { run("COMMIT") }
+    /// Starts the event's transaction; BEGIN IMMEDIATE goes out with the first write.
+    func begin() {
+        precondition(!transaction.isRequested && !database.isInTransaction, "client store: transaction already open")
+        transaction.isRequested = true
+    }
+
+    /// Ends the event's transaction: COMMIT when a write opened it, nothing otherwise.
+    func commit() {
+        if transaction.isRequested {
+            transaction.isRequested = false
+        } else {
+            run("COMMIT")
+        }
+    }
 
     func save(_ message: ChatMessage, chatId: Int64) {
         let token = message.attaches?.first { $0.type == "PHOTO" }?.photoToken
@@ -157,6 +178,10 @@ struct ClientStore {
     }
 
     private func run(_ sql: String, _ bindings: [SQLiteValue] = []) {
+        if transaction.isRequested {
+            transaction.isRequested = false
+            run("BEGIN IMMEDIATE")
+        }
         do {
             try database.execute(sql, bindings)
         } catch {
