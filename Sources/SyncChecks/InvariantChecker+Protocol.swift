@@ -18,28 +18,26 @@ extension InvariantChecker {
     public func observeClientSent(
         client: String, packet: Packet, on connection: ClientConnectionID, at now: SimInstant
     ) -> [Finding] {
-        guard var ledger = ledgers[client] else { preconditionFailure("unregistered client \(client)") }
-        ledger.hasObservedPackets = true
-        guard packet.cmd == .request else {
-            ledgers[client] = ledger
-            return []
+        let new = withLedger(client) { ledger -> [Finding] in
+            ledger.hasObservedPackets = true
+            guard packet.cmd == .request else { return [] }
+            endStaleRequests(&ledger, connection: connection, now: now)
+            if case .msgSend(let request) = packet.body {
+                ledger.sentCidsToLink.append((packet.seq, request.message.cid))
+            }
+            var new: [Finding] = []
+            if let live = ledger.outstanding[packet.seq], let other = live.first {
+                new.append(Finding(invariant: .P2, client: client, time: now,
+                                   expected: "seq \(packet.seq) free before reuse",
+                                   found: "\(packet.opcode) sent with seq \(packet.seq) while \(other.opcode) sent at "
+                                       + "\(other.sentAt) is still in flight"))
+            }
+            let timeout = packet.opcode == .ping ? ledger.pongTimeout : ledger.requestTimeout
+            ledger.outstanding[packet.seq, default: []].append(ClientLedger.OutstandingRequest(
+                seq: packet.seq, opcode: packet.opcode, connection: connection, sentAt: now, deadline: now + timeout))
+            return new
         }
-        endStaleRequests(&ledger, connection: connection, now: now)
-        if case .msgSend(let request) = packet.body {
-            ledger.sentCidsToLink.append((packet.seq, request.message.cid))
-        }
-        var new: [Finding] = []
-        if let live = ledger.outstanding[packet.seq], let other = live.first {
-            new.append(Finding(invariant: .P2, client: client, time: now,
-                               expected: "seq \(packet.seq) free before reuse",
-                               found: "\(packet.opcode) sent with seq \(packet.seq) while \(other.opcode) sent at "
-                                   + "\(other.sentAt) is still in flight"))
-        }
-        let timeout = packet.opcode == .ping ? ledger.pongTimeout : ledger.requestTimeout
-        ledger.outstanding[packet.seq, default: []].append(ClientLedger.OutstandingRequest(
-            seq: packet.seq, opcode: packet.opcode, connection: connection, sentAt: now, deadline: now + timeout))
-        ledgers[client] = ledger
-        return record(new)
+        return new.isEmpty ? [] : record(new)
     }
 
     /// Observes a packet about to reach a client engine (P1; P4's server times from SESSION_INIT and LOGIN).
@@ -56,33 +54,36 @@ extension InvariantChecker {
     public func observeClientReceived(
         client: String, packet: Packet, on connection: ClientConnectionID, at now: SimInstant
     ) -> [Finding] {
-        guard var ledger = ledgers[client] else { preconditionFailure("unregistered client \(client)") }
-        defer { ledgers[client] = ledger }
-        ledger.hasObservedPackets = true
-        noteDeliveredChanges(&ledger, packet: packet)
-        switch packet.body {
-        case .loginResponse(let response): ledger.serverTimesReceived.insert(response.time)
-        case .sessionInitResponse(let response): ledger.serverTimesReceived.insert(response.time)
-        default: break
+        let new = withLedger(client) { ledger -> [Finding] in
+            ledger.hasObservedPackets = true
+            noteDeliveredChanges(&ledger, packet: packet)
+            switch packet.body {
+            case .loginResponse(let response): ledger.serverTimesReceived.insert(response.time)
+            case .sessionInitResponse(let response): ledger.serverTimesReceived.insert(response.time)
+            default: break
+            }
+            guard packet.cmd == .response || packet.cmd == .error else { return [] }
+            // A late packet on an old connection (which the engine ignores) must not end requests on the current
+            // one, so only timeouts end requests here.
+            let live = (ledger.outstanding[packet.seq] ?? []).filter { $0.deadline > now }
+            ledger.outstanding[packet.seq] = live.isEmpty ? nil : live
+            let matching = live.indices.filter {
+                live[$0].opcode == packet.opcode && live[$0].connection == connection
+            }
+            if matching.count > 1 {
+                let sent = matching.map { "\(live[$0].sentAt)" }.joined(separator: ", ")
+                return [Finding(invariant: .P1, client: client, time: now,
+                                expected: "\(packet.opcode) response seq \(packet.seq) matching one request",
+                                found: "\(matching.count) requests in flight with that seq, sent at \(sent)")]
+            }
+            if let index = matching.first {
+                var remaining = live
+                remaining.remove(at: index)
+                ledger.outstanding[packet.seq] = remaining.isEmpty ? nil : remaining
+            }
+            return []
         }
-        guard packet.cmd == .response || packet.cmd == .error else { return [] }
-        // A late packet on an old connection (which the engine ignores) must not end requests on the current one,
-        // so only timeouts end requests here.
-        let live = (ledger.outstanding[packet.seq] ?? []).filter { $0.deadline > now }
-        ledger.outstanding[packet.seq] = live.isEmpty ? nil : live
-        let matching = live.indices.filter { live[$0].opcode == packet.opcode && live[$0].connection == connection }
-        if matching.count > 1 {
-            let sent = matching.map { "\(live[$0].sentAt)" }.joined(separator: ", ")
-            return record([Finding(invariant: .P1, client: client, time: now,
-                                   expected: "\(packet.opcode) response seq \(packet.seq) matching one request",
-                                   found: "\(matching.count) requests in flight with that seq, sent at \(sent)")])
-        }
-        if let index = matching.first {
-            var remaining = live
-            remaining.remove(at: index)
-            ledger.outstanding[packet.seq] = remaining.isEmpty ? nil : remaining
-        }
-        return []
+        return new.isEmpty ? [] : record(new)
     }
 
     /// Observes an event about to reach a client engine: a received packet goes to `observeClientReceived`.

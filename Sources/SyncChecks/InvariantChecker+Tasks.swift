@@ -146,17 +146,18 @@ extension InvariantChecker {
     /// Links the cids of MSG_SEND packets sent since the view was last read to their tasks: the task that holds the
     /// cid now, else the task waiting for the request's seq. A cid whose task is gone stays unlinked.
     func linkSentCids(client: String, view: ClientView) {
-        guard var ledger = ledgers[client], !ledger.sentCidsToLink.isEmpty else { return }
-        defer { ledgers[client] = ledger }
-        let sent = ledger.sentCidsToLink
-        ledger.sentCidsToLink = []
-        for (seq, cid) in sent where ledger.taskByCid[cid] == nil {
-            let owner = view.tasks.first { $0.kind.isSend && $0.cid == cid }?.id
-                ?? view.inFlightRequests.first { $0.seq == seq && $0.opcode == .msgSend }?.taskId
-            guard let taskId = owner else { continue }
-            ledger.cidsByTask[taskId, default: []].append(cid)
-            ledger.unlinkedCids.append((taskId, cid))
-            ledger.taskByCid[cid] = taskId
+        guard ledgers[client]?.sentCidsToLink.isEmpty == false else { return }
+        withLedger(client) { ledger in
+            let sent = ledger.sentCidsToLink
+            ledger.sentCidsToLink = []
+            for (seq, cid) in sent where ledger.taskByCid[cid] == nil {
+                let owner = view.tasks.first { $0.kind.isSend && $0.cid == cid }?.id
+                    ?? view.inFlightRequests.first { $0.seq == seq && $0.opcode == .msgSend }?.taskId
+                guard let taskId = owner else { continue }
+                ledger.cidsByTask[taskId, default: []].append(cid)
+                ledger.unlinkedCids.append((taskId, cid))
+                ledger.taskByCid[cid] = taskId
+            }
         }
     }
 
@@ -198,37 +199,37 @@ extension InvariantChecker {
     /// stored out of the tasks' enqueue order breaks T4.
     private func link(client: String, taskId: Int64, messageId: Int64, chatId: Int64, at now: SimInstant)
         -> [Finding] {
-        var ledger = ledgers[client]!
-        defer { ledgers[client] = ledger }
-        var stored = ledger.messageIdsByTask[taskId] ?? []
-        guard !stored.contains(messageId) else { return [] }
-        stored.append(messageId)
-        ledger.messageIdsByTask[taskId] = stored
-        var new: [Finding] = []
-        if stored.count > 1 {
-            new.append(Finding(invariant: .T2, client: client, chatId: chatId, time: now,
-                               expected: "one server message for task \(taskId), whatever was retried",
-                               found: duplicateDescription(ledger: ledger, taskId: taskId, messageIds: stored)))
+        withLedger(client) { ledger -> [Finding] in
+            var stored = ledger.messageIdsByTask[taskId] ?? []
+            guard !stored.contains(messageId) else { return [] }
+            stored.append(messageId)
+            ledger.messageIdsByTask[taskId] = stored
+            var new: [Finding] = []
+            if stored.count > 1 {
+                new.append(Finding(invariant: .T2, client: client, chatId: chatId, time: now,
+                                   expected: "one server message for task \(taskId), whatever was retried",
+                                   found: duplicateDescription(ledger: ledger, taskId: taskId, messageIds: stored)))
+                return new
+            }
+            var sends = ledger.storedSendsByChat[chatId] ?? []
+            let index = sends.firstIndex { $0.messageId > messageId } ?? sends.count
+            sends.insert((messageId, taskId), at: index)
+            ledger.storedSendsByChat[chatId] = sends
+            let before = index > 0 ? sends[index - 1] : nil
+            let after = index + 1 < sends.count ? sends[index + 1] : nil
+            if let before, before.taskId > taskId {
+                new.append(Finding(invariant: .T4, client: client, chatId: chatId, time: now,
+                                   expected: "task \(taskId) stored before task \(before.taskId) (enqueue order)",
+                                   found: "message \(messageId) of task \(taskId) after message \(before.messageId) "
+                                       + "of task \(before.taskId)"))
+            } else if let after, after.taskId < taskId {
+                new.append(Finding(invariant: .T4, client: client, chatId: chatId, time: now,
+                                   expected: "task \(taskId) stored after task \(after.taskId) (enqueue order)",
+                                   found: "message \(messageId) of task \(taskId) before message \(after.messageId) "
+                                       + "of task \(after.taskId)"))
+            }
             return new
         }
-        var sends = ledger.storedSendsByChat[chatId] ?? []
-        let index = sends.firstIndex { $0.messageId > messageId } ?? sends.count
-        sends.insert((messageId, taskId), at: index)
-        ledger.storedSendsByChat[chatId] = sends
-        let before = index > 0 ? sends[index - 1] : nil
-        let after = index + 1 < sends.count ? sends[index + 1] : nil
-        if let before, before.taskId > taskId {
-            new.append(Finding(invariant: .T4, client: client, chatId: chatId, time: now,
-                               expected: "task \(taskId) stored before task \(before.taskId) (enqueue order)",
-                               found: "message \(messageId) of task \(taskId) after message \(before.messageId) "
-                                   + "of task \(before.taskId)"))
-        } else if let after, after.taskId < taskId {
-            new.append(Finding(invariant: .T4, client: client, chatId: chatId, time: now,
-                               expected: "task \(taskId) stored after task \(after.taskId) (enqueue order)",
-                               found: "message \(messageId) of task \(taskId) before message \(after.messageId) "
-                                   + "of task \(after.taskId)"))
-        }
-        return new
     }
 
     /// Tasks by id by binary search over the view's list (ascending by id), without building a dictionary.

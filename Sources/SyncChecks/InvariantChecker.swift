@@ -98,19 +98,19 @@ public final class InvariantChecker {
     func checkClient(_ client: String, view current: ClientView, server: SyncServer, at now: SimInstant,
                      checksTimeouts: Bool = true) -> [Finding] {
         linkSentCids(client: client, view: current)
-        var ledger = ledgers[client]!
         var new: [Finding] = []
         let report = { (invariant: InvariantID, chatId: Int64?, expected: String, found: String) in
             new.append(Finding(invariant: invariant, client: client, chatId: chatId, time: now, expected: expected,
                                found: found))
         }
-        checkChunks(&ledger, view: current, server: server, report: report)
-        checkEdits(ledger, view: current, report: report)
-        checkTasks(&ledger, client: client, view: current, report: report)
-        checkRunningTasks(view: current, report: report)
-        checkRequestsAndLastSync(&ledger, view: current, server: server, now: now, checksTimeouts: checksTimeouts,
-                                 report: report)
-        ledgers[client] = ledger
+        withLedger(client) { ledger in
+            checkChunks(&ledger, view: current, server: server, report: report)
+            checkEdits(ledger, view: current, report: report)
+            checkTasks(&ledger, client: client, view: current, report: report)
+            checkRunningTasks(view: current, report: report)
+            checkRequestsAndLastSync(&ledger, view: current, server: server, now: now,
+                                     checksTimeouts: checksTimeouts, report: report)
+        }
         new += linkTaskCids(client: client, at: now)
         new += scanServer(server, at: now)
         return record(new)
@@ -123,6 +123,14 @@ public final class InvariantChecker {
         serverEventCount += 1
         guard serverEventCount % options.sampling == 0 else { return [] }
         return record(scanServer(server, at: now))
+    }
+
+    /// Runs `body` on a client's ledger in place. Copying the ledger out of the table and back made every
+    /// collection it changed copy itself first (copy-on-write against the table's reference): work on every event
+    /// that grew with the ledger. `body` must not touch `ledgers` (it holds exclusive access to the table).
+    func withLedger<Result>(_ client: String, _ body: (inout ClientLedger) throws -> Result) rethrows -> Result {
+        guard let index = ledgers.index(forKey: client) else { preconditionFailure("unregistered client \(client)") }
+        return try body(&ledgers.values[index])
     }
 
     /// Keeps findings the options allow, once per (invariant, client, chat) unless told otherwise.
