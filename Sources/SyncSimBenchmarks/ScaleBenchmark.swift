@@ -159,6 +159,12 @@ enum ScaleBenchmark {
         let afterBuild = residentBytes()
         let heapAfterBuild = heapBytesInUse()
         let sqliteAfterBuild = SQLiteDatabase.processMemoryUsedBytes
+        // A long run says where it is: the build's figures before the simulation starts.
+        print(String(format: "  %7d clients: world built in %.2f s wall (%.2f s CPU so far), %.1f KB per client "
+                        + "(SQLite %.1f KB)", plan.clients, buildSeconds, processorSeconds() - cpuStart,
+                     Double(heapAfterBuild - heapBaseline) / Double(plan.clients) / 1_024,
+                     Double(sqliteAfterBuild - sqliteBaseline) / Double(plan.clients) / 1_024))
+        fflush(nil)
         let runStart = clock.now
         let result = world.run()
         let runSeconds = (clock.now - runStart).inSeconds
