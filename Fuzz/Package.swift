@@ -10,9 +10,11 @@ let fuzzTargets = [
     "fuzz-msgpack",
     "fuzz-codable",
     "fuzz-lz4",
+    "fuzz-zstd",
     "fuzz-pcap",
     "fuzz-server",
     "fuzz-client",
+    "fuzz-dsl",
 ]
 
 let package = Package(

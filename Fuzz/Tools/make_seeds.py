@@ -50,8 +50,13 @@ def main():
             if compressed:
                 # fuzz-lz4: bound choice (256 << 12 = 1 MiB), flag, then the block.
                 write("fuzz-lz4", f"{path.stem}-{index}", [12, header[6]] + list(payload))
+                if header[6] == 0xFF:
+                    # fuzz-zstd: bound choice, mode 0 (decode), then the zstd frame.
+                    write("fuzz-zstd", f"{path.stem}-{index}", [12, 0] + list(payload))
             else:
                 write("fuzz-msgpack", f"{path.stem}-{index}", payload)
+                # fuzz-zstd: bound choice, mode 1 (encode with zstd, decode back), then the bytes to carry.
+                write("fuzz-zstd", f"{path.stem}-{index}-roundtrip", [12, 1] + list(payload))
                 # fuzz-codable: type choice, cmd choice, opcode choice, then the value.
                 cmd = header[1] if not cmd16 else header[2]
                 for type_choice in range(0, 19, 3):
@@ -81,6 +86,10 @@ def main():
     client = [0, 0x00, 0x03] + [0] * 6 + [0x03] + [0] * 24 + [0x0C, 0] + [0x03] + [0] * 40
     client += [0x4C, 0, 0, 1, 0x61] + [0x03] + [0] * 24 + [0x0A] * 6
     write("fuzz-client", "happy-path", client)
+    # fuzz-dsl: 4 bytes of explore seed, then edit records; the bare seeds are valid generated scenarios.
+    for number in range(4):
+        write("fuzz-dsl", f"seed-{number}", [0, 0, 0, number])
+        write("fuzz-dsl", f"edits-{number}", [0, 0, 0, number] + [next_byte() for _ in range(96)])
 
 
 if __name__ == "__main__":

@@ -143,6 +143,32 @@ import Testing
         #expect(problems.allSatisfy { $0.contains("scenario 'broken'") })
     }
 
+    // Found by fuzz-dsl (Fuzz/Regressions/fuzz-dsl/schedule-overflow): a step at the largest duration followed by
+    // an After trapped on Int64 overflow inside validation instead of reporting the scenario.
+    @Test("times and durations past a year are problems, and a timeline that would overflow virtual time is reported")
+    func durationBounds() {
+        let scenario = Scenario("far", summary: "s", seeds: [1], runLength: .nanoseconds(Int64.max)) {
+            Client("alice", profile: .edge)
+            Timeline {
+                At(.nanoseconds(Int64.max)) { Background("alice") }
+                After(.seconds(1)) { LossBurst("alice", for: .hours(24 * 366), lossRate: 0.5) }
+            }
+        }
+        let problems = scenario.problems().map(\.description)
+        #expect(problems.contains { $0.contains("run length 9223372036854775807ns is longer than the longest") })
+        #expect(problems.contains { $0.contains("step time 9223372036854775807ns is longer than the longest") })
+        #expect(problems.contains {
+            $0.contains("duration 31622400s is longer than the longest scenario duration (31536000s)")
+        })
+        #expect(problems.contains { $0.contains("step would start more than 31536000s after the run's start") })
+        #expect(problems.allSatisfy { $0.contains("scenario 'far'") })
+        let fits = Scenario("near", summary: "s", seeds: [1]) {
+            Client("alice", profile: .edge)
+            Timeline { At(.hours(24 * 365)) { Background("alice") } }
+        }
+        #expect(fits.problems().isEmpty)
+    }
+
     @Test("validation names unknown parameters, bad values, unknown profiles and mutants with what is valid")
     func parameterValidation() {
         let scenario = Scenario("typos", summary: "s", seeds: [1]) {

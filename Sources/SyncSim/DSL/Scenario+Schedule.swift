@@ -5,28 +5,38 @@ extension Scenario {
     /// order they were written in, so the world runs them in that order. `When` steps have no time ahead of the run
     /// and are left out (see `triggeredSteps`); an `After` without a label that follows one counts from the timed
     /// step before it.
-    /// - Throws: `ScenarioError` for a label that no earlier timed step carries, or a start before the run's start.
+    /// - Throws: `ScenarioError` for a label that no earlier timed step carries, a start before the run's start, or a
+    ///   start past `Scenario.longestDuration` after it (checked before any sum can overflow virtual time).
     public func schedule() throws -> [ScheduledStep] {
         var times: [SimInstant?] = []
         var lastTime: SimInstant?
         var labelled: [String: SimInstant] = [:]
         for step in steps {
-            let time: SimInstant
+            let base: SimInstant
+            let offset: SimDuration
             switch step.timing {
             case .when:
                 times.append(nil)
                 continue
-            case .at(let offset):
-                time = .start + offset
+            case .at(let start):
+                (base, offset) = (.start, start)
             case .afterPrevious(let delay):
-                time = (lastTime ?? .start) + delay
+                (base, offset) = (lastTime ?? .start, delay)
             case .after(let delay, let label):
                 guard let anchor = labelled[label] else {
                     throw ScenarioError.unknownStepLabel(
                         label, scenario: name, location: step.location, labels: labelled.keys.sorted())
                 }
-                time = anchor + delay
+                (base, offset) = (anchor, delay)
             }
+            // Every earlier start is within 0...longestDuration, so only the offset can overflow the sum.
+            let (sum, overflows) = base.sinceStart.nanoseconds.addingReportingOverflow(offset.nanoseconds)
+            guard !overflows, sum <= Self.longestDuration.nanoseconds else {
+                throw ScenarioError.invalid(
+                    "step would start more than \(Self.longestDuration) after the run's start",
+                    scenario: name, location: step.location)
+            }
+            let time = SimInstant(nanosecondsSinceStart: sum)
             guard time >= .start else {
                 throw ScenarioError.negativeTime(time, scenario: name, location: step.location)
             }

@@ -159,6 +159,7 @@ extension Scenario {
                         + WindowMetric.allCases.map(\.rawValue).joined(separator: ", "), bound.location)
             }
         }
+        checkDurations(problem)
         do {
             _ = try schedule()
         } catch let error as ScenarioError {
@@ -167,6 +168,60 @@ extension Scenario {
             problem("\(error)", location)
         }
         return found
+    }
+
+    /// The longest duration a scenario may name, and the latest instant a step may start at: 365 days.
+    ///
+    /// Virtual time is Int64 nanoseconds (about 292 years), and the world adds scenario durations to instants and to
+    /// each other (a fault's end, a deadline, a skewed clock); with every figure at most a year, those sums cannot
+    /// overflow. No scenario needs more: the catalog's longest run is hours.
+    public static let longestDuration = SimDuration.hours(24 * 365)
+
+    /// Reports every duration of the scenario longer than `longestDuration` either way (run length, step timings,
+    /// fault durations, delays, clock offsets, deadlines, windows, duration parameters).
+    func checkDurations(_ problem: (String, SourceLocation) -> Void) {
+        let limit = Self.longestDuration
+        func check(_ duration: SimDuration, _ what: String, _ location: SourceLocation) {
+            guard duration.nanoseconds > limit.nanoseconds || duration.nanoseconds < -limit.nanoseconds else { return }
+            problem("\(what) \(duration) is longer than the longest scenario duration (\(limit))", location)
+        }
+        func check(_ moment: Moment?, _ what: String, _ location: SourceLocation) {
+            if case .time(let offset) = moment { check(offset, what, location) }
+        }
+        func check(_ parameters: ParameterSet, _ owner: String, _ location: SourceLocation) {
+            for entry in parameters.entries {
+                if let duration = entry.value.durationValue { check(duration, "\(owner) '\(entry.key)'", location) }
+            }
+        }
+        check(runLength, "run length", location)
+        check(server.clockOffset, "server clock offset", server.location)
+        check(server.parameters, "server parameter", server.location)
+        for client in clients { check(client.parameters, "parameter", client.location) }
+        for step in steps {
+            switch step.timing {
+            case .at(let offset): check(offset, "step time", step.location)
+            case .afterPrevious(let delay), .after(let delay, _): check(delay, "step delay", step.location)
+            case .when: break
+            }
+            let action = step.action
+            if let duration = action.duration { check(duration, "duration", step.location) }
+            switch action {
+            case .delaySpike(_, let extra, _), .delayResponses(_, let extra, _), .delayPushes(_, let extra, _):
+                check(extra, "extra delay", step.location)
+            case .skewClock(_, let offset): check(offset, "clock offset", step.location)
+            case .holdResponses(_, _, let until): check(until, "HoldResponses until", step.location)
+            default: break
+            }
+        }
+        for item in expectations.eventually { check(item.deadline, "deadline", item.location) }
+        for item in expectations.always {
+            check(item.from, "from:", item.location)
+            check(item.until, "until:", item.location)
+        }
+        for bound in expectations.metricBounds {
+            check(bound.window?.from, "window start", bound.location)
+            check(bound.window?.until, "window end", bound.location)
+        }
     }
 
     /// The user names (clients that are not second devices), in topology order.
