@@ -23,18 +23,18 @@ public struct TLSDecryption: Sendable {
 
     /// Replaces the streams of every TLS connection of `trace` (see `TCPConnectionTrace.tlsRecordHeader`) by
     /// their decrypted application data and sets the connection's `tls`. Plain connections are left alone; a
-    /// capture without TLS does not run tshark.
+    /// capture without TLS does not run tshark (the key log is checked all the same).
     /// - Throws: `TraceError` naming the capture: `.tlsKeyLog` when the key log is unreadable, not in NSS key log
     ///   format, or holds no keys for a TLS connection (naming the connection and its client random);
     ///   `.tshark` when tshark is not installed or fails.
     public func decrypt(_ trace: inout Trace) throws {
-        let tlsIndices = trace.connections.indices.filter { trace.connections[$0].tlsRecordHeader != nil }
-        guard !tlsIndices.isEmpty else { return }
         do {
             _ = try TLSKeyLog.validate(path: keyLog)
         } catch let error as TLSKeyLog.FormatError {
             throw TraceError(.tlsKeyLog, file: trace.file, detail: "key log \(error)")
         }
+        let tlsIndices = trace.connections.indices.filter { trace.connections[$0].tlsRecordHeader != nil }
+        guard !tlsIndices.isEmpty else { return }
         let executable: String? =
             if let tshark { FileManager.default.isExecutableFile(atPath: tshark) ? tshark : nil } else {
                 Self.locateTShark()
