@@ -45,7 +45,10 @@ public struct TLSDecryption: Sendable {
                 detail: "tshark not found \(tshark.map { "at \($0)" } ?? "on PATH"): --tls-keylog decrypts TLS "
                     + "through Wireshark's tshark; install it (`make deps`, or `apt-get install tshark`)")
         }
-        let keyOption = ["-o", "tls.keylog_file:" + keyLog]
+        // The key log, and TLS forced on the servers' ports: a port another dissector owns (or SyncSim's own
+        // Wireshark plugin, on 5443) would otherwise not be read as TLS.
+        let serverPorts = Set(tlsIndices.map { trace.connections[$0].server.port }).sorted()
+        let keyOption = ["-o", "tls.keylog_file:" + keyLog] + serverPorts.flatMap { ["-d", "tcp.port==\($0),tls"] }
         let listing = try Self.run(
             executable,
             ["-n", "-r", trace.file] + keyOption + ["-Y", "tls", "-T", "fields", "-E", "separator=/t",
