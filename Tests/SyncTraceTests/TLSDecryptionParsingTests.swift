@@ -96,4 +96,37 @@ import Testing
         #expect(records[1].timestamp == CaptureTimestamp(seconds: 1_796_045_528, nanoseconds: 819_400_000))
         #expect(records[1].bytes == Array("echo:hello 0".utf8))
     }
+
+    @Test("a gap in the encrypted bytes becomes a gap in the plaintext, never a silent loss")
+    func gapsInCiphertext() {
+        let time = CaptureTimestamp(nanosecondsSinceEpoch: 0)
+        func run(_ offset: Int64, _ count: Int, packet: Int) -> ByteRun {
+            ByteRun(offset: offset, bytes: [UInt8](repeating: 7, count: count), timestamp: time, packetNumber: packet)
+        }
+        var ciphertext = TCPStreamTrace()
+        ciphertext.pieces = [
+            .data(run(0, 100, packet: 3)),
+            .gap(StreamGap(offset: 100, length: 50, cause: .notCaptured, packetNumber: 9, timestamp: time)),
+            .data(run(150, 80, packet: 8)),
+        ]
+        let before = run(0, 40, packet: 3)
+        // Nothing decrypted after the gap: the gap runs to the stream's end.
+        #expect(TLSDecryption.pieces([before], ciphertext: ciphertext) == [
+            .data(before),
+            .gap(StreamGap(offset: 40, length: 130, cause: .notCaptured, packetNumber: 9, timestamp: time)),
+        ])
+        // A record decrypted after the gap follows it, at the offset after the gap.
+        let after = run(40, 30, packet: 8)
+        var shifted = after
+        shifted.offset = 90
+        #expect(TLSDecryption.pieces([before, after], ciphertext: ciphertext) == [
+            .data(before),
+            .gap(StreamGap(offset: 40, length: 50, cause: .notCaptured, packetNumber: 9, timestamp: time)),
+            .data(shifted),
+        ])
+        // Without gaps the runs stay as they are.
+        var whole = TCPStreamTrace()
+        whole.pieces = [.data(run(0, 100, packet: 3))]
+        #expect(TLSDecryption.pieces([before, after], ciphertext: whole) == [.data(before), .data(after)])
+    }
 }

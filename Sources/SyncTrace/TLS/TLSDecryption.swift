@@ -129,10 +129,46 @@ public struct TLSDecryption: Sendable {
                 version: versions[index] ?? "TLS", keyLog: keyLog,
                 ciphertextClientToServer: connection.clientToServer,
                 ciphertextServerToClient: connection.serverToClient)
-            connection.clientToServer.pieces = (plaintext[index]?[.clientToServer] ?? []).map(StreamPiece.data)
-            connection.serverToClient.pieces = (plaintext[index]?[.serverToClient] ?? []).map(StreamPiece.data)
+            connection.clientToServer.pieces = Self.pieces(
+                plaintext[index]?[.clientToServer] ?? [], ciphertext: connection.clientToServer)
+            connection.serverToClient.pieces = Self.pieces(
+                plaintext[index]?[.serverToClient] ?? [], ciphertext: connection.serverToClient)
             trace.connections[index] = connection
         }
+    }
+
+    /// The decrypted stream: the application data runs, with a gap (`.notCaptured`: the capture missed the
+    /// encrypted bytes) where the encrypted bytes had one. TLS records are sequence-numbered, so decryption usually
+    /// stops at the first missing record; without the gap the frames after it would be lost without a word. Records
+    /// decrypted after a gap (completed by a packet at or after the first data the capture holds past it) follow
+    /// the gap. A gap's length counts encrypted bytes (the plaintext's is unknown): the gap's own, or everything
+    /// from it to the stream's end when nothing decrypted after it.
+    static func pieces(_ runs: [ByteRun], ciphertext: TCPStreamTrace) -> [StreamPiece] {
+        var pieces: [StreamPiece] = []
+        var offset: Int64 = 0
+        var remaining = runs[...]
+        func append(_ run: ByteRun) {
+            var run = run
+            run.offset = offset
+            offset += Int64(run.bytes.count)
+            pieces.append(.data(run))
+        }
+        let end = ciphertext.pieces.last?.endOffset ?? 0
+        for gap in ciphertext.gaps {
+            let resume = ciphertext.runs.first { $0.offset >= gap.endOffset }?.packetNumber
+            while let run = remaining.first, resume.map({ run.packetNumber < $0 }) ?? true {
+                append(run)
+                remaining = remaining.dropFirst()
+            }
+            let length = remaining.isEmpty ? end - gap.offset : gap.length
+            pieces.append(.gap(StreamGap(
+                offset: offset, length: length, cause: .notCaptured, packetNumber: gap.packetNumber,
+                timestamp: gap.timestamp)))
+            offset += length
+            if remaining.isEmpty { break }
+        }
+        remaining.forEach(append)
+        return pieces
     }
 
     // MARK: - tshark
