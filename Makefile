@@ -1,10 +1,11 @@
 # SyncSim: two commands do all set-up on a fresh Debian machine.
 #   make run   installs missing apt packages, builds in release mode, runs the main job
 #   make test  installs missing apt packages, runs PyMax (a real field client) against `syncsim serve`
-#              (scripts/pymax-interop.sh: a venv under .build/ with maxapi-python from PyPI), then the test suite,
-#              then `make test-asan-parsers` (the parser suites under AddressSanitizer, a small package of their
-#              own: ASanParsers/), then `make fuzz-smoke` (the committed fuzz inputs replayed, 10 s of fuzzing per
-#              target; Fuzz/run.sh)
+#              (scripts/pymax-interop.sh: a venv under .build/ with maxapi-python from PyPI), then PyMax over TLS
+#              through a terminator, captured and decrypted with its key log (scripts/pymax-tls-interop.sh, root:
+#              tcpdump), then the test suite, then `make test-asan-parsers` (the parser suites under
+#              AddressSanitizer, a small package of their own: ASanParsers/), then `make fuzz-smoke` (the committed
+#              fuzz inputs replayed, 10 s of fuzzing per target; Fuzz/run.sh)
 # and, to use the tools from anywhere:
 #   make install PREFIX=~/.local   puts syncsim and syncsim-bench in PREFIX/bin (default /usr/local)
 #   make wireshark-plugin          puts the SyncSim dissector in Wireshark's personal Lua plugin folder
@@ -13,7 +14,8 @@
 #   make test-asan / make test-tsan   the suite under AddressSanitizer / the parallel code under ThreadSanitizer
 # Without root and with packages missing, both print the exact apt-get line and exit non-zero.
 
-APT_PACKAGES := pkg-config liblz4-dev libmsgpack-dev libsqlite3-dev libpcap-dev libzstd-dev tshark tcpdump python3-venv
+APT_PACKAGES := pkg-config liblz4-dev libmsgpack-dev libsqlite3-dev libpcap-dev libzstd-dev tshark tcpdump python3-venv \
+	openssl
 SWIFT ?= swift
 # Arguments for `make run`; the default is the main job: the catalog, then a short explore pass.
 MAIN_RUN_ARGS := run --random 2
@@ -46,10 +48,12 @@ ifneq ($(strip $(EXPLORE_ARGS)),)
 endif
 endif
 
-# PyMax against `syncsim serve`, then the suite (failures and a one-line summary; the whole swift test output goes to
-# .build/test-output.log), then the fuzz smoke pass. Every step runs; the last failing step's status is the result.
+# PyMax against `syncsim serve`, PyMax over TLS (its capture decrypted with the key log), then the suite (failures and
+# a one-line summary; the whole swift test output goes to .build/test-output.log), the parser suites under ASan, then
+# the fuzz smoke pass. Every step runs; the last failing step's status is the result.
 test: deps
 	@rc=0; bash scripts/pymax-interop.sh || rc=$$?; \
+	 bash scripts/pymax-tls-interop.sh || rc=$$?; \
 	 SWIFT="$(SWIFT)" bash scripts/swift-test-summary.sh || rc=$$?; \
 	 $(MAKE) --no-print-directory test-asan-parsers || rc=$$?; \
 	 $(MAKE) --no-print-directory fuzz-smoke || rc=$$?; \

@@ -11,7 +11,7 @@ enum DecodeCommand {
         summary: "print the frames of a raw byte stream or a pcap/pcapng capture as JSON lines",
         help: """
             usage: syncsim decode FILE [--layout cmd8-seq16|cmd16-seq8] [--max-payload-bytes N]
-                                  [--port N]... [--summary]    (--port and --summary: captures only)
+                                  [--port N]... [--summary] [--tls-keylog FILE]   (these three: captures only)
 
             Reads FILE, one direction of a connection with frames back to back (10-byte header + payload), and
             prints one JSON line per frame:
@@ -34,6 +34,10 @@ enum DecodeCommand {
 
             options:
               --port N                captures: keep only connections with port N on either end (repeatable)
+              --tls-keylog FILE       captures: decrypt TLS connections with this NSS key log (as SSLKEYLOGFILE
+                                      writes) through tshark; their application data is decoded as a plain
+                                      connection's bytes. Without it a capture with a TLS connection is refused
+                                      (exit 2) instead of decoding to garbage. See docs/traces.md, "TLS captures"
               --summary               captures: print connections, frame counts per opcode and request/response
                                       latencies matched by seq instead of the frames
               --layout L              header layout: cmd8-seq16 (cmd u8 + seq u16, the default) or

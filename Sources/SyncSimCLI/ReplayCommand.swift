@@ -8,7 +8,8 @@ enum ReplayCommand {
         summary: "replay a capture against the virtual server or a client engine, or emit it as a scenario",
         help: """
             usage: syncsim replay TRACE --against server|client [--client ADDRESS] [--mutant NAME] [--port N]...
-                   syncsim replay TRACE --emit-scenario NAME [--port N]...
+                                  [--tls-keylog FILE]
+                   syncsim replay TRACE --emit-scenario NAME [--port N]... [--tls-keylog FILE]
                    syncsim replay TRACE --run [--emit-scenario NAME] [--seeds A..B] [--mutant NAME] [--shrink]
                                   [--junit FILE] [--trace FILE] [--check-determinism] [other `run` options]
 
@@ -44,6 +45,8 @@ enum ReplayCommand {
                               options (seed 1 unless --seed/--seeds; name replayed-<file> unless
                               --emit-scenario NAME); exit codes as for `run`
               --port N        keep only connections with port N on either end (repeatable)
+              --tls-keylog FILE  decrypt TLS connections with this NSS key log (SSLKEYLOGFILE) through tshark;
+                              without it a TLS connection is refused (exit 2). See docs/traces.md
 
             exit codes: 0 no difference / no violation, 1 differences or violations, 2 usage or input error
 
@@ -87,39 +90,26 @@ enum ReplayCommand {
         return "replayed-" + ReplayScenarioEmitter.identifier(stem)
     }
 
-    /// The `--port N` options as read options.
+    /// The `--port N` and `--tls-keylog FILE` options as read options: TLS connections are decrypted with the key
+    /// log, or refused without one.
     static func readOptions(_ arguments: inout ArgumentList) throws -> TraceReader.Options {
         let ports = try arguments.values(of: "--port").map { text -> UInt16 in
             guard let port = UInt16(text) else { throw UsageError("option --port: expected 0...65535, got '\(text)'") }
             return port
         }
-        return TraceReader.Options(ports: ports.isEmpty ? nil : Set(ports))
+        let keyLog = try arguments.value(of: "--tls-keylog")
+        return TraceReader.Options(
+            ports: ports.isEmpty ? nil : Set(ports), tls: keyLog.map { .decrypt(keyLog: $0) } ?? .rejectEncrypted)
     }
 
     /// The capture decoded and laid out for replay.
-    /// - Throws: `UsageError` for a capture without TCP connections; the decoder's errors for unreadable files.
+    /// - Throws: `UsageError` for a capture without TCP connections; the decoder's errors for unreadable files, for
+    ///   TLS without a key log (`.rejectEncrypted`) and for a key log that does not decrypt it.
     static func timeline(_ file: String, readOptions: TraceReader.Options) throws -> ReplayTimeline {
         let decoding = try TraceDecoder().decode(path: file, readOptions: readOptions)
-        let tls = tlsConnections(decoding)
-        if !tls.isEmpty {
-            throw UsageError("\(file): connection\(tls.count == 1 ? "" : "s") "
-                + "\(tls.map(String.init).joined(separator: ", ")) carr\(tls.count == 1 ? "ies" : "y") TLS (a "
-                + "handshake record where the protocol's first frame should be): the frames are encrypted and this "
-                + "build cannot decrypt them (no --tls-keylog yet); capture before the TLS terminator, or decrypt "
-                + "with Wireshark and a key log first")
-        }
         let timeline = ReplayTimeline(decoding)
         guard !timeline.connections.isEmpty else { throw UsageError("\(file): no TCP connection to replay") }
         return timeline
-    }
-
-    /// The connections whose client stream starts with a TLS handshake record (content type 22, version 3.x)
-    /// (the protocol's own first byte is its version, 10): a TLS capture, which decodes to garbage without its keys.
-    static func tlsConnections(_ decoding: TraceDecoder.Decoding) -> [Int] {
-        decoding.connections.filter { item in
-            let head = Array(item.connection.clientToServer.runs.first?.bytes.prefix(3) ?? [])
-            return head.count == 3 && head[0] == 0x16 && head[1] == 0x03 && head[2] <= 0x04
-        }.map(\.connection.number)
     }
 
     static func run(_ arguments: inout ArgumentList, _ console: inout Console) throws -> Int32 {
@@ -128,10 +118,7 @@ enum ReplayCommand {
         let emitName = try arguments.value(of: "--emit-scenario")
         let clientOption = try arguments.value(of: "--client")
         let mutantName = try arguments.value(of: "--mutant")
-        let ports = try arguments.values(of: "--port").map { text -> UInt16 in
-            guard let port = UInt16(text) else { throw UsageError("option --port: expected 0...65535, got '\(text)'") }
-            return port
-        }
+        let readOptions = try Self.readOptions(&arguments)
         let files = arguments.positionals()
         try arguments.finish()
         guard files.count == 1, let file = files.first else {
@@ -149,7 +136,6 @@ enum ReplayCommand {
             guard against == "client" else { throw UsageError("--mutant goes with --against client") }
             mutant = found
         }
-        let readOptions = TraceReader.Options(ports: ports.isEmpty ? nil : Set(ports))
         let timeline = try Self.timeline(file, readOptions: readOptions)
         let model = ReplayWorldModel(timeline)
         if let emitName {

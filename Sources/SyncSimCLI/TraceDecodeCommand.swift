@@ -9,7 +9,7 @@ enum TraceDecodeCommand {
         name: "trace-summary",
         summary: "summarize the TCP connections, gaps and skipped packets of a pcap/pcapng capture",
         help: """
-            usage: syncsim trace-summary FILE [--port N]... [--keep-truncated]
+            usage: syncsim trace-summary FILE [--port N]... [--keep-truncated] [--tls-keylog FILE]
 
             Reads a pcap or pcapng capture (Ethernet with VLAN tags, Linux cooked v1/v2, raw IP, BSD loopback;
             IPv4 and IPv6), reassembles every TCP connection and prints per connection the packets, bytes per
@@ -19,6 +19,9 @@ enum TraceDecodeCommand {
 
               --port N          keep only connections with port N on either end (repeatable)
               --keep-truncated  print what was read before a truncated record instead of failing
+              --tls-keylog FILE decrypt TLS connections with this NSS key log (SSLKEYLOGFILE) through tshark and
+                                print each one's version and application data bytes; without it a capture with a
+                                TLS connection is refused (exit 2). See docs/traces.md, "TLS captures"
 
             example: syncsim trace-summary Fixtures/pcap/tcp_rst_data-trunc.pcap
             """,
@@ -34,7 +37,8 @@ enum TraceDecodeCommand {
             throw UsageError("expected one capture file, got \(files.count)")
         }
         try InputFile.requireNotDirectory(file)
-        let options = TraceReader.Options(ports: captureOptions.ports, keepsTruncatedTail: keepsTruncatedTail)
+        let options = TraceReader.Options(
+            ports: captureOptions.ports, keepsTruncatedTail: keepsTruncatedTail, tls: captureOptions.tls)
         let trace = try TraceReader.read(path: file, options: options)
         for line in trace.summaryLines() { console.out(line) }
         return ExitCode.success
@@ -46,8 +50,13 @@ extension TraceDecodeCommand {
     struct CaptureOptions {
         var ports: Set<UInt16>?
         var printsSummary: Bool
+        /// `--tls-keylog FILE`: the NSS key log TLS connections are decrypted with.
+        var tlsKeyLog: String?
 
-        /// Takes `--port N` (repeatable) and, when `takesSummary`, `--summary` from `arguments`.
+        /// Decrypt with the key log, or refuse TLS connections without one (their frames would be garbage).
+        var tls: TraceReader.TLSHandling { tlsKeyLog.map { .decrypt(keyLog: $0) } ?? .rejectEncrypted }
+
+        /// Takes `--port N` (repeatable), `--tls-keylog FILE` and, when `takesSummary`, `--summary` from `arguments`.
         /// - Throws: `UsageError` for a port outside 0...65535.
         init(_ arguments: inout ArgumentList, takesSummary: Bool = true) throws {
             let ports = try arguments.values(of: "--port").map { text -> UInt16 in
@@ -58,12 +67,13 @@ extension TraceDecodeCommand {
             }
             self.ports = ports.isEmpty ? nil : Set(ports)
             self.printsSummary = takesSummary && arguments.flag("--summary")
+            self.tlsKeyLog = try arguments.value(of: "--tls-keylog")
         }
 
         /// - Throws: `UsageError` when a capture-only option was given for a raw stream.
         func requireRawStreamDefaults() throws {
-            if ports != nil || printsSummary {
-                throw UsageError("--port and --summary apply to pcap/pcapng captures only")
+            if ports != nil || printsSummary || tlsKeyLog != nil {
+                throw UsageError("--port, --summary and --tls-keylog apply to pcap/pcapng captures only")
             }
         }
     }
@@ -76,12 +86,13 @@ extension TraceDecodeCommand {
     /// `syncsim decode` on a capture: per connection a JSON line describing it, its frames in capture-time order
     /// as JSON lines, then its issues; or, with `--summary`, the text summary and the opcode table.
     /// - Returns: the exit code (0: frame faults are issues in the output, not failures).
-    /// - Throws: `TraceError` when the capture cannot be read (missing, corrupt, truncated, unsupported link type).
+    /// - Throws: `TraceError` when the capture cannot be read (missing, corrupt, truncated, unsupported link type),
+    ///   carries TLS without `--tls-keylog`, or the key log does not decrypt it.
     static func decodeCapture(
         path: String, decoder: FrameDecoder, options: CaptureOptions, console: inout Console
     ) throws -> Int32 {
         let decoding = try TraceDecoder(frameDecoder: decoder).decode(
-            path: path, readOptions: TraceReader.Options(ports: options.ports))
+            path: path, readOptions: TraceReader.Options(ports: options.ports, tls: options.tls))
         if options.printsSummary {
             for line in decoding.trace.summaryLines() { console.out(line) }
             for line in TraceFrameSummary(decoding.connections).lines() { console.out(line) }

@@ -18,8 +18,15 @@ extension Trace {
                 "connection \(connection.number): \(connection.client) -> \(connection.server), "
                     + "\(connection.packetCount) packets from packet \(connection.firstPacketNumber), \(seconds) s"
             )
+            if let tls = connection.tls {
+                lines.append(
+                    "  \(tls.version) decrypted with key log \(tls.keyLog): application data client->server "
+                        + "\(connection.clientToServer.byteCount) bytes, server->client "
+                        + "\(connection.serverToClient.byteCount) bytes (TCP below: the encrypted bytes)")
+            }
             for direction in TraceDirection.allCases {
-                let stream = connection.stream(direction)
+                let stream = connection.tls.map { direction == .clientToServer
+                    ? $0.ciphertextClientToServer : $0.ciphertextServerToClient } ?? connection.stream(direction)
                 var flags: [String] = []
                 if stream.sawSYN { flags.append("SYN") }
                 if stream.sawFIN { flags.append("FIN") }

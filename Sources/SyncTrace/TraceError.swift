@@ -19,6 +19,13 @@ public struct TraceError: Error, Hashable, CustomStringConvertible, Sendable {
         public static let truncatedFile = Kind(4)
         /// libpcap rejected a record (an absurd captured length, a corrupt block).
         public static let malformedRecord = Kind(5)
+        /// A connection carries TLS and no key log was given: its frames are encrypted.
+        public static let encryptedTLS = Kind(6)
+        /// The TLS key log cannot be used: unreadable, not in NSS key log format, or holding no keys for a TLS
+        /// connection of the capture.
+        public static let tlsKeyLog = Kind(7)
+        /// tshark, which decrypts TLS for `--tls-keylog`, is not installed or failed.
+        public static let tshark = Kind(8)
 
         public var description: String {
             switch code {
@@ -26,6 +33,9 @@ public struct TraceError: Error, Hashable, CustomStringConvertible, Sendable {
             case 2: "not a capture file"
             case 3: "unsupported link type"
             case 4: "truncated file"
+            case 6: "encrypted TLS"
+            case 7: "TLS key log"
+            case 8: "tshark"
             default: "malformed record"
             }
         }

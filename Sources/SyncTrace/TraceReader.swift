@@ -12,18 +12,32 @@ public enum TraceReader {
         /// When the file ends inside a record: true keeps what was read and sets `Trace.truncation`;
         /// false throws the `TraceError`.
         public var keepsTruncatedTail: Bool
+        /// What to do with connections that carry TLS (their bytes start like a TLS record).
+        public var tls: TLSHandling
 
-        /// Options with an optional port filter and the truncation policy.
-        public init(ports: Set<UInt16>? = nil, keepsTruncatedTail: Bool = false) {
+        /// Options with an optional port filter, the truncation policy and the TLS policy.
+        public init(ports: Set<UInt16>? = nil, keepsTruncatedTail: Bool = false, tls: TLSHandling = .keepEncrypted) {
             self.ports = ports
             self.keepsTruncatedTail = keepsTruncatedTail
+            self.tls = tls
         }
+    }
+
+    /// What the reader does with a connection that carries TLS.
+    public enum TLSHandling: Hashable, Sendable {
+        /// Keep the TLS records as the connection's bytes (they decode to no frames).
+        case keepEncrypted
+        /// Throw `TraceError(.encryptedTLS)` naming the TLS connections: their frames cannot be read.
+        case rejectEncrypted
+        /// Decrypt with the NSS key log at `keyLog` through tshark (`TLSDecryption`; nil `tshark`: found on PATH).
+        case decrypt(keyLog: String, tshark: String? = nil)
     }
 
     /// Reads the capture at `path` to the end.
     /// - Returns: packet counts, skips by reason, and every TCP connection with both directions reassembled.
     /// - Throws: `TraceError` naming the file (and packet number) when the file cannot be opened, is not a
-    ///   capture, has an unsupported link type, or is truncated or corrupt (unless `keepsTruncatedTail`).
+    ///   capture, has an unsupported link type, or is truncated or corrupt (unless `keepsTruncatedTail`); with
+    ///   `.rejectEncrypted`, when a connection carries TLS; with `.decrypt`, as `TLSDecryption.decrypt(_:)`.
     public static func read(path: String, options: Options = Options()) throws -> Trace {
         let file = try CaptureFile(path: path)
         var trace = Trace(file: path, format: file.format, linkType: file.linkType, snapLength: file.snapLength)
@@ -53,6 +67,26 @@ public enum TraceReader {
             }
         }
         trace.connections = tracker.finish()
+        switch options.tls {
+        case .keepEncrypted:
+            break
+        case .rejectEncrypted:
+            let encrypted = trace.connections.filter { $0.tlsRecordHeader != nil }
+            if let first = encrypted.first, let (direction, header) = first.tlsRecordHeader {
+                let others = encrypted.count > 1
+                    ? "; so do connections " + encrypted.dropFirst().map { String($0.number) }.joined(separator: ", ")
+                    : ""
+                throw TraceError(
+                    .encryptedTLS, file: path,
+                    detail: "connection \(first.number) carries TLS (\(first.client) -> \(first.server): its "
+                        + "\(direction) bytes start with a TLS \(header.contentTypeName) record, content type "
+                        + "\(header.contentType), version 3.\(header.versionMinor), where a frame should be)\(others): "
+                        + "its frames are encrypted; give the session's key log with --tls-keylog FILE (NSS key log "
+                        + "format, as SSLKEYLOGFILE writes; docs/traces.md), or leave the connection out with --port")
+            }
+        case .decrypt(let keyLog, let tshark):
+            try TLSDecryption(keyLog: keyLog, tshark: tshark).decrypt(&trace)
+        }
         return trace
     }
 }

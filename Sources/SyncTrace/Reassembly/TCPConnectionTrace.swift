@@ -21,6 +21,9 @@ public struct TCPConnectionTrace: Hashable, Sendable {
     public var clientToServer: TCPStreamTrace
     /// Bytes the server sent.
     public var serverToClient: TCPStreamTrace
+    /// The TLS session when the connection carried TLS and was decrypted with a key log (`TLSDecryption`): then
+    /// the two streams hold the decrypted application data. Nil for a plain connection.
+    public var tls: TLSSession?
 
     /// A connection from its fields.
     public init(
