@@ -459,7 +459,22 @@ extension ExploreGenerator {
                 default: false
                 }
             }
-            let retries = failsTasks ? clients.map { Self.retrySchedule($0.parameters) }.max() ?? .zero : .zero
+            // Each lost or errored answer still unconsumed may cost a reconnect or a task a request timeout and a
+            // capped backoff in the tail (engine2's analysis of seeds 34 and 228).
+            let answers = timed.reduce(0) { total, step in
+                switch step.action {
+                case .loseResponses(_, let count), .errorReplies(_, let count): total + count
+                default: total
+                }
+            }
+            let perAnswer = clients.map { client -> SimDuration in
+                let timeout = client.parameters["requestTimeout"]?.durationValue ?? .seconds(20)
+                let backoff = client.parameters["backoffCap"]?.durationValue ?? .seconds(60)
+                return timeout + max(backoff, client.parameters["taskRetryCap"]?.durationValue ?? .seconds(60))
+            }.max() ?? .seconds(80)
+            let schedule = clients.map { Self.retrySchedule($0.parameters) }.max() ?? .zero
+            let retries = failsTasks
+                ? max(schedule, SimDuration(nanoseconds: perAnswer.nanoseconds * Int64(answers + 1))) : .zero
             return min(generator.minimumQuietTail + .seconds(seconds) + retries, .hours(1))
         }
 
