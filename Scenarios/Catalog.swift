@@ -22,6 +22,7 @@ public enum Catalog {
         scrollThroughGapsToStart,
         duplicatedAndLostPushes,
         groupChat100Mixed,
+        changesBeforeMessagesCached,
         // Connections and the server
         serverRestart,
         halfOpenConnection,

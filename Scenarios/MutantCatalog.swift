@@ -45,6 +45,7 @@ public enum MutantCatalog {
                 "gprs-flap-then-scroll",
             ]
         ),
+        ("removal-before-message-lost", ["changes-before-messages-cached"]),
         ("catch-up-from-live-push", ["catch-up-cursor-from-live-push"]),
         ("duplicate-is-failure", ["retry-answered-already-exists"]),
         ("outbox-in-memory-while-offline", ["outbox-survives-offline-relaunch"]),

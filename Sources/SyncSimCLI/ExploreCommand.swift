@@ -10,7 +10,7 @@ struct ExploreCommand {
         help: """
             usage: syncsim explore (--runs N | --budget DURATION) [--seed-base B] [--jobs N] [--mutant NAME]
                                    [--param NAME=VALUE ...] [--swarm | --no-swarm] [--stop-on-failure]
-                                   [--shrink-runs N] [--max-shrinks N] [--save DIR] [--json]
+                                   [--shrink-runs N] [--max-shrinks N] [--save DIR] [--json] [--shard i/n]
 
             Run i uses seed B+i: the seed draws a scenario (2 to 12 clients on the catalog's link profiles,
             one-to-one and group chats, seeded history, a timeline of user actions and faults) and is its run seed.
@@ -38,6 +38,9 @@ struct ExploreCommand {
               --max-shrinks N      shrink at most N failures, the first ones (default 5)
               --save DIR           write each shrunk failure as a Swift file for Scenarios/ into DIR
               --json               print one JSON document instead of the human report
+              --shard i/n          run only shard i of n (1-based: 1/4 ... 4/4): run k (seed B+k) goes to shard
+                                   k % n + 1, so the n shards of --runs N run every seed once, with the verdicts of
+                                   the unsharded search; with --budget a shard takes its seeds in order
 
             exit codes: 0 no failure found, 1 a run failed a check, 2 a usage or input error
 
@@ -67,6 +70,7 @@ struct ExploreCommand {
     var maxShrinks = 5
     var saveDirectory: String?
     var printsJSON = false
+    var shard: SweepShard?
 
     /// Parses the options.
     /// - Throws: `UsageError` or `SweepError` for a malformed or unknown option, both or neither of --runs and
@@ -99,6 +103,7 @@ struct ExploreCommand {
         maxShrinks = try list.int("--max-shrinks", in: 0...10_000) ?? 5
         saveDirectory = try list.value(of: "--save")
         printsJSON = list.flag("--json")
+        shard = try ShardOption.parse(&list)
         try list.finish()
         if let seedBase, let runCount, UInt64.max - seedBase < UInt64(runCount - 1) {
             throw UsageError("--seed-base \(seedBase): the seeds of \(runCount) runs would pass \(UInt64.max)")
@@ -120,15 +125,38 @@ struct ExploreCommand {
     }
 
     /// The command that repeats the run of `seed` alone.
-    func reproduceCommand(seed: UInt64) -> String { repeatCommand(seedBase: seed, runs: 1) }
+    func reproduceCommand(seed: UInt64) -> String { repeatCommand(seedBase: seed, runs: 1, shard: nil) }
 
-    /// The command that repeats `runs` runs from `seedBase` with this command's options.
-    func repeatCommand(seedBase: UInt64, runs: Int) -> String {
+    /// The command that repeats `runs` runs from `seedBase` with this command's options (and this shard of them).
+    func repeatCommand(seedBase: UInt64, runs: Int, shard: SweepShard?) -> String {
         var parts = ["syncsim explore --seed-base \(seedBase) --runs \(runs)"]
         if let mutant { parts.append("--mutant \(mutant)") }
         for entry in parameters.entries { parts.append("--param \(entry.key)=\(entry.value)") }
         if !usesSwarm { parts.append("--no-swarm") }
+        if let shard { parts.append("--shard \(shard)") }
         return parts.joined(separator: " ")
+    }
+
+    /// The run index (seed minus seed base) of this command's `position`-th run: with `--shard i/n`, the
+    /// `position`-th index k with `k % n + 1 == i`.
+    func runIndex(_ position: Int) -> Int {
+        guard let shard else { return position }
+        return position * shard.count + shard.index
+    }
+
+    /// How many runs this command makes: all of `--runs N`, or with a shard the indices in `0..<N` it holds; nil
+    /// for a budget.
+    var plannedRuns: Int? {
+        guard let runCount else { return nil }
+        guard let shard else { return runCount }
+        return (0..<runCount).count { shard.contains(runIndex: $0) }
+    }
+
+    /// The `--runs` value that makes this command's shard repeat its first `done` runs: the run count up to and
+    /// including its last run index (`done` without a shard).
+    func runsCovering(_ done: Int) -> Int {
+        guard shard != nil else { return done }
+        return done == 0 ? 1 : runIndex(done - 1) + 1
     }
 
     /// Runs the search and prints the report.
@@ -147,21 +175,22 @@ struct ExploreCommand {
         let runner = self.runner
         let started = clock()
         var outcomes: [ExploreOutcome] = []
-        var progress = Progress(total: runCount ?? 0, console: console)
+        let planned = plannedRuns
+        var progress = Progress(total: planned ?? 0, console: console)
         var firstFailureWall: Duration?
         // Batches keep every worker busy; a budget is checked between them, so the runs done are always a prefix
         // of the seeds, whatever the job count.
-        let batchSize = runCount ?? max(4, jobs * 4)
+        let batchSize = planned ?? max(4, jobs * 4)
         searching: while true {
             let done = outcomes.count
-            let count = runCount.map { $0 - done } ?? batchSize
+            let count = planned.map { $0 - done } ?? batchSize
             if count <= 0 { break }
             if let budget, clock() - started >= budget { break }
             var batch = [ExploreOutcome?](repeating: nil, count: count)
             Parallel.run(
                 count: count,
                 jobs: jobs,
-                work: { index in runner.run(seed: base &+ UInt64(done + index)) },
+                work: { index in runner.run(seed: base &+ UInt64(runIndex(done + index))) },
                 completed: { index, outcome in
                     batch[index] = outcome
                     progress.record(failed: outcome.hasFailed, console: console)

@@ -66,7 +66,7 @@ struct ExploreReport {
         }
         lines.append("")
         lines.append(summaryLine())
-        lines.append("repeat: \(command.repeatCommand(seedBase: seedBase, runs: max(1, outcomes.count)))")
+        lines.append("repeat: \(repeatCommand)")
         lines.append("kinds on (runs): " + ExploreKind.allCases.map { "\($0.rawValue) \(coverage.kindRuns[$0] ?? 0)" }
             .joined(separator: ", "))
         lines.append("steps run: " + coverage.sortedStepCounts.map { "\($0.name) \($0.count)" }.joined(separator: ", "))
@@ -77,8 +77,22 @@ struct ExploreReport {
         return lines
     }
 
+    /// The command that repeats the runs done (this shard of them, with `--shard`).
+    var repeatCommand: String {
+        command.repeatCommand(
+            seedBase: seedBase, runs: max(1, command.runsCovering(outcomes.count)), shard: command.shard)
+    }
+
+    /// The seeds run: `40..42`, or with a shard `41..49 step 4`.
+    var seedRange: String {
+        let first = seedBase &+ UInt64(command.runIndex(0))
+        let last = seedBase &+ UInt64(command.runIndex(max(0, outcomes.count - 1)))
+        guard let shard = command.shard, shard.count > 1 else { return "\(first)..\(last)" }
+        return "\(first)..\(last) step \(shard.count)"
+    }
+
     func summaryLine() -> String {
-        var line = "\(outcomes.count) runs (seeds \(seedBase)..\(seedBase &+ UInt64(max(0, outcomes.count - 1)))), "
+        var line = "\(outcomes.count) runs (seeds \(seedRange)), "
             + "\(simulatedHours) simulated hours, \(coverage.events) events: \(coverage.failedRuns) failed, "
             + "\(groups.count) distinct"
         if let mutant = command.mutant {
@@ -87,6 +101,7 @@ struct ExploreReport {
             if shared > 0 { line += " (\(shared) run(s) also broke checks with the reference engine, not counted)" }
         }
         line += command.usesSwarm ? "; swarm" : "; no swarm"
+        if let shard = command.shard { line += "; shard \(shard)" }
         return line
     }
 
@@ -132,7 +147,8 @@ struct ExploreReport {
         return object([
             ("seedBase", String(seedBase)),
             ("runs", String(outcomes.count)),
-            ("repeat", string(command.repeatCommand(seedBase: seedBase, runs: max(1, outcomes.count)))),
+            ("repeat", string(repeatCommand)),
+            ("shard", command.shard.map { string($0.description) } ?? "null"),
             ("mutant", command.mutant.map(string) ?? "null"),
             ("swarm", command.usesSwarm ? "true" : "false"),
             ("simulatedSeconds", String(coverage.simulated.nanoseconds / 1_000_000_000)),

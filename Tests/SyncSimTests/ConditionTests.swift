@@ -95,3 +95,24 @@ private struct ScreenWorld: WorldProbe {
         #expect(!condition.isSatisfied(in: ScreenWorld()))
     }
 }
+
+@Suite struct PhotosCompleteConditionTests {
+    private func world(_ messages: [ChatMessage]) -> FakeWorld { FakeWorld(server: ["a+b": messages]) }
+
+    private func photoMessage(_ id: Int64, _ caption: String, photos: Int) -> ChatMessage {
+        var result = message(id, caption)
+        result.attaches = (0..<photos).map { Attach.photo(token: "t\(id)-\($0)") }
+        return result
+    }
+
+    @Test("photosComplete: every message with the caption carries the photo count; true while there is none")
+    func photosComplete() {
+        let condition = Condition.photosComplete(chat: "a+b", caption: "trip", photos: 3)
+        #expect(condition.isSatisfied(in: world([message(1, "A")])))
+        #expect(condition.isSatisfied(in: world([message(1, "A"), photoMessage(2, "trip", photos: 3)])))
+        #expect(!condition.isSatisfied(in: world([photoMessage(2, "trip", photos: 1)])))
+        #expect(!condition.isSatisfied(in: world([photoMessage(2, "trip", photos: 3), photoMessage(3, "trip", photos: 2)])))
+        #expect(condition.clients == [] && condition.chat == "a+b")
+        #expect(Scenario.conditionSource(condition) == #".photosComplete(chat: "a+b", caption: "trip", photos: 3)"#)
+    }
+}

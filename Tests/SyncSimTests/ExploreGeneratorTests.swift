@@ -101,8 +101,9 @@ import Testing
                 #expect(scenario.unhealedFaults.isEmpty, "seed \(seed): \(scenario.unhealedFaults)")
                 if generated.checksLiveness {
                     #expect(!capped, "seed \(seed): LOGIN still capped in the tail")
-                    let expected = scenario.steps.contains { if case .capLogin = $0.action { true } else { false } }
-                        ? InvariantID.allCases.filter { $0 != .V1 } : InvariantID.allCases
+                    let skipsV1 = scenario.steps.contains { if case .capLogin = $0.action { true } else { false } }
+                        || ExploreGenerator.Builder.lagsChanges(scenario.server.parameters, scenario.steps.map(\.action))
+                    let expected = skipsV1 ? InvariantID.allCases.filter { $0 != .V1 } : InvariantID.allCases
                     #expect(scenario.checkedInvariants == expected)
                 } else {
                     #expect(scenario.checkedInvariants.allSatisfy { !$0.isLiveness })
@@ -119,6 +120,60 @@ import Testing
         #expect(ExploreGenerator.Builder.attempts(within: .seconds(32), parameters: [:]) == 7)
         #expect(ExploreGenerator.Builder.attempts(within: .seconds(92), parameters: [:]) == 9)
         #expect(ExploreGenerator.Builder.attempts(within: .seconds(10), parameters: ["backoffJitter": 0.0]) == 4)
+    }
+
+    @Test("the send-error bound follows the task retry backoff: 1, 2, 4, ... s capped at 60 s, half of each, at most maxTaskAttempts")
+    func taskAttempts() {
+        // Shortest delays 0.5, 1, 2, 4, 8, 16, 30, ... s: cumulative 0.5, 1.5, 3.5, 7.5, 15.5, 31.5, 61.5.
+        #expect(ExploreGenerator.Builder.taskAttempts(within: .seconds(10), parameters: [:]) == 5)
+        #expect(ExploreGenerator.Builder.taskAttempts(within: .seconds(60), parameters: [:]) == 7)
+        #expect(ExploreGenerator.Builder.taskAttempts(within: .seconds(60), parameters: ["maxTaskAttempts": 3]) == 3)
+        #expect(ExploreGenerator.Builder.taskAttempts(
+            within: .seconds(10), parameters: ["taskRetryBase": .duration(.seconds(4))]) == 3)
+    }
+
+    @Test("send errors: a period inside the active phase, a send in it, a MSG_SEND bound per sending client")
+    func sendErrorRuns() throws {
+        var seen = 0
+        for seed in UInt64(1)...200 {
+            let generated = ExploreGenerator().generate(seed: seed)
+            let parameters = generated.scenario.server.parameters
+            guard let from = parameters["msgSendErrorsFrom"]?.durationValue else {
+                #expect(generated.scenario.expectations.metricBounds.allSatisfy { $0.metric != "requests" })
+                continue
+            }
+            seen += 1
+            #expect(generated.enabledKinds.contains(.sendErrors))
+            let until = try #require(parameters["msgSendErrorsUntil"]?.durationValue)
+            #expect(from < until && until < generated.quietTailStart, "seed \(seed)")
+            let sendsInPeriod = generated.scenario.steps.filter { step in
+                guard case .sendText = step.action, case .at(let time) = step.timing else { return false }
+                return time >= from && time < until
+            }
+            #expect(!sendsInPeriod.isEmpty, "seed \(seed)")
+            let bounds = generated.scenario.expectations.metricBounds.filter { $0.metric == "requests" }
+            #expect(!bounds.isEmpty && bounds.allSatisfy { $0.opcode == .msgSend && $0.client != nil }, "seed \(seed)")
+        }
+        #expect(seen > 10)
+    }
+
+    @Test("multi-photo sends each get an Always(.photosComplete) from their send on; edit lag is a server parameter")
+    func photoAndEditRuns() {
+        var photoRuns = 0
+        var lagRuns = 0
+        for seed in UInt64(1)...100 {
+            let scenario = ExploreGenerator().generate(seed: seed).scenario
+            let sends = scenario.steps.compactMap { step -> (String, String, Int)? in
+                if case .sendPhotos(_, let chat, let count, _, let caption) = step.action { (chat, caption, count) } else { nil }
+            }
+            let always = scenario.expectations.always.map(\.condition)
+            #expect(Set(always) == Set(sends.map { .photosComplete(chat: $0.0, caption: $0.1, photos: $0.2) }),
+                    "seed \(seed)")
+            #expect(always.count == sends.count)
+            if !sends.isEmpty { photoRuns += 1 }
+            if scenario.server.parameters["historyEditLag"] != nil { lagRuns += 1 }
+        }
+        #expect(photoRuns > 10 && lagRuns > 10)
     }
 }
 

@@ -8,22 +8,32 @@ import Testing
 /// re-derive the bases with `syncsim explore --runs 100 --seed-base 1 --mutant NAME --stop-on-failure`.
 @Suite struct ExploreMutantTests {
     static let cases: [(mutant: String, seedBase: UInt64)] = [
-        ("merge-skips-bridge", 1),
-        ("gap-ignored-after-login", 1),
-        ("since-from-newest-push", 1),
+        // Re-derived after the generator's new kinds (sendPhotos, editMessage, deleteMessage, sendErrors, editLag),
+        // which redraw every seed: each base is a seed that finds the mutant (release scan from base 1).
+        ("merge-skips-bridge", 8),
+        ("gap-ignored-after-login", 8),
+        ("since-from-newest-push", 11),
         ("since-from-device-clock", 1),
-        // resend-new-cid (was base 5) is left out until its base is re-derived: after the dialect and engine merges
-        // no seed of 5..<11 finds it any more.
-        ("parallel-sends", 1),
-        ("tasks-not-persisted", 1),
-        ("backoff-reset-on-connect", 14),
-        ("seq-reuse-inflight", 104),
-        ("inflight-dropped-on-disconnect", 1),
+        ("resend-new-cid", 5),
+        ("parallel-sends", 2),
+        ("tasks-not-persisted", 2),
+        ("backoff-reset-on-connect", 4),
+        ("seq-reuse-inflight", 12),
+        ("inflight-dropped-on-disconnect", 6),
+        ("removal-before-message-lost", 5),
+        ("catch-up-from-live-push", 6),
+        ("outbox-in-memory-while-offline", 2),
+        ("send-before-all-uploads", 2),
+        ("retry-without-backoff", 33),
+        ("own-message-device-time", 2),
+        // Not found within 80 runs from base 1: duplicate-is-failure (its catalog scenario needs a retry answered
+        // "already exists" with a slow send; the tasksFailed bound is not generated). server-no-liveness and
+        // server-keeps-older-sessions have no explore check yet (docs/explore.md).
     ]
 
     static let maxRuns = 6
 
-    /// The mutants measured in docs/explore.md; issue 12's and 11's newer mutants have no pinned base yet.
+    /// The mutants with a pinned base; the others are listed in the comment above.
     @Test("every case names a mutant") func everyMutantListed() {
         #expect(Set(Self.cases.map(\.mutant)).isSubset(of: Set(Mutant.all.map(\.name))))
     }

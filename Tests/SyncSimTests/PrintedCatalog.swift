@@ -475,6 +475,21 @@ enum PrintedCatalog {
                 Eventually(within: .minutes(14), .converged)
             }
         },
+        Scenario("changes-before-messages-cached", summary: "a delete and an edit pushed before their messages are cached survive a stale history page (C7)", seeds: [581, 582], tags: ["history"]) {
+            Server(parameters: ["historyEditLag": .duration(.minutes(10))], history: ["alice+bob": 31])
+            Client("alice", profile: .threeG)
+            Client("bob", profile: .fourG)
+            Timeline {
+                At(.seconds(5)) { DeleteMessage(from: "bob", in: "alice+bob") }
+                At(.seconds(6)) { EditMessage(from: "bob", in: "alice+bob", text: "edited early") }
+                At(.seconds(10)) { OpenChat("alice", "alice+bob") }
+                At(.seconds(12)) { ScrollUp("alice", in: "alice+bob", messages: 100) }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually(within: .minutes(2), .historyComplete(client: "alice", chat: "alice+bob"))
+            }
+        },
         Scenario("server-restart", summary: "the server restarts while sends are in flight; every message lands exactly once", seeds: [201, 202], tags: ["connection"]) {
             Server(history: ["alice+bob": 50])
             Client("alice", profile: .threeG)

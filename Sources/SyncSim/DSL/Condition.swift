@@ -24,6 +24,10 @@ public enum Condition: Hashable, Sendable, CustomStringConvertible {
     case textOnScreen(client: String, chat: String, text: String)
     /// The server's read mark of `client`'s user in `chat` is the chat's newest message id.
     case readUpToNewest(client: String, chat: String)
+    /// Every message of the chat's server history whose text is `caption` carries exactly `photos` photos; true
+    /// while there is none. A safety condition for `Always`: a message with several photos goes out whole or not at
+    /// all (`send-before-all-uploads` sends it short).
+    case photosComplete(chat: String, caption: String, photos: Int)
     /// Any other predicate over the world; `label` names it in reports and printouts; `clients` lists the clients it
     /// looks at (shrinking keeps them), nil when unknown (shrinking then keeps every client).
     case custom(label: String, clients: [String]? = nil, predicate: @Sendable (any WorldProbe) -> Bool)
@@ -65,6 +69,8 @@ public enum Condition: Hashable, Sendable, CustomStringConvertible {
         case .readUpToNewest(let client, let chat):
             guard let newest = world.serverMessages(in: chat).last?.id else { return true }
             return world.readMark(of: client, in: chat) == newest
+        case .photosComplete(let chat, let caption, let photos):
+            return world.serverMessages(in: chat).allSatisfy { $0.text != caption || ($0.attaches?.count ?? 0) == photos }
         case .custom(_, _, let predicate):
             return predicate(world)
         }
@@ -76,7 +82,7 @@ public enum Condition: Hashable, Sendable, CustomStringConvertible {
         case .queueDrained(let client), .historyComplete(let client, _), .loggedIn(let client),
             .textOnScreen(let client, _, _), .readUpToNewest(let client, _):
             [client]
-        case .serverMessageCount, .serverTexts, .serverOrder, .allQueuesDrained, .converged: []
+        case .serverMessageCount, .serverTexts, .serverOrder, .allQueuesDrained, .converged, .photosComplete: []
         case .custom(_, let clients, _): clients
         }
     }
@@ -85,7 +91,8 @@ public enum Condition: Hashable, Sendable, CustomStringConvertible {
     public var chat: String? {
         switch self {
         case .serverMessageCount(let chat, _), .serverTexts(let chat, _), .serverOrder(let chat, _),
-            .historyComplete(_, let chat), .textOnScreen(_, let chat, _), .readUpToNewest(_, let chat):
+            .historyComplete(_, let chat), .textOnScreen(_, let chat, _), .readUpToNewest(_, let chat),
+            .photosComplete(let chat, _, _):
             chat
         default: nil
         }
@@ -114,6 +121,8 @@ public enum Condition: Hashable, Sendable, CustomStringConvertible {
         case .converged: "every client has converged with the server"
         case .textOnScreen(let client, let chat, let text): "\(client) shows \(text.debugDescription) in open \(chat)"
         case .readUpToNewest(let client, let chat): "\(client)'s read mark in \(chat) is its newest message"
+        case .photosComplete(let chat, let caption, let photos):
+            "every message \(caption.debugDescription) in \(chat) on the server carries \(photos) photos"
         case .custom(let label, _, _): label
         }
     }

@@ -427,6 +427,7 @@ public enum DSLReference {
         .converged,
         .textOnScreen(client: "alice", chat: "alice+bob", text: "hi"),
         .readUpToNewest(client: "alice", chat: "alice+bob"),
+        .photosComplete(chat: "alice+bob", caption: "trip", photos: 3),
         .custom(label: "alice shows 3 messages", clients: ["alice"], predicate: { _ in true }),
     ]
 
@@ -457,6 +458,10 @@ public enum DSLReference {
                                         + "a visible message.")
         case .readUpToNewest: return make(".readUpToNewest", ".readUpToNewest(client: String, chat: String)",
                                           "The server's read mark of the client's user is the chat's newest message.")
+        case .photosComplete: return make(".photosComplete",
+                                          ".photosComplete(chat: String, caption: String, photos: Int)",
+                                          "Every server message of the chat with this text carries exactly `photos` "
+                                          + "photos; true while there is none (for `Always`).")
         case .custom: return make(".custom", ".custom(label: String, clients: [String]? = nil, predicate: "
                                   + "(any WorldProbe) -> Bool)",
                                   "Any predicate over the probe (prints as a stub: closures cannot be printed).")

@@ -1,8 +1,9 @@
 /// One scenario the explorer generated from a seed, with what it was built from.
 ///
 /// The timeline has two parts: an active phase `[0, quietTailStart)` with user actions and faults, in which every
-/// fault also ends (links come back up, clogs release, apps return to the foreground, the LOGIN cap is lifted);
-/// and a quiet tail `[quietTailStart, runLength]` with no step at all, in which the engine must converge. The
+/// fault also ends (links come back up, clogs release, apps return to the foreground, the LOGIN cap is lifted, the
+/// send-error period ends; only a lagging read replica, `historyEditLag`, lasts, which no check forbids); and a quiet
+/// tail `[quietTailStart, runLength]` with no step at all, in which the engine must converge. The
 /// liveness invariants (C6, T5, V1) are end-of-run checks, so they judge the state after the tail; the safety
 /// invariants hold after every event. Count-based faults (`LoseResponses`, `ErrorReplies`, at most 3 each) may
 /// still be consumed by the engine's own retries inside the tail.

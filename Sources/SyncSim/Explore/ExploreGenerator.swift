@@ -52,10 +52,11 @@ public struct ExploreGenerator: Sendable {
         case .scrollDown, .sendPhoto, .background, .lossBurst, .delaySpike, .linkDown, .linkReset, .halfOpen: 1
         case .restartApp, .crashApp, .clog, .handover, .serverRestart, .delayResponses, .loseResponses,
             .errorReplies, .pushLoss, .pushDuplication, .skewClock, .markRead, .closeChat, .postFromOtherDevice,
-            .delayPushes, .holdResponses, .connectivity:
+            .delayPushes, .holdResponses, .connectivity, .sendPhotos, .editMessage, .deleteMessage:
             0.7
         case .capLogin: 0.3
-        case .loginStorm: 0
+        // Whole-run kinds: one period of send errors, one replica lag, a storm; not steps at a rate.
+        case .loginStorm, .sendErrors, .editLag: 0
         }
     }
 
@@ -104,6 +105,12 @@ extension ExploreGenerator {
         var texts = 0
         var profilesUsed: [ProfileName] = []
         var photoBytes = 0
+        /// Multi-photo sends: their chat, caption and photo count, for the `Always(.photosComplete)` checks.
+        var photoMessages: [(chat: String, caption: String, photos: Int, time: SimDuration)] = []
+        /// The server's parameters (send-error period, replica lag).
+        var serverParameters: ParameterSet = [:]
+        /// The period of instant MSG_SEND errors, when the run has one.
+        var sendErrorPeriod: (from: SimDuration, until: SimDuration)?
 
         init(seed: UInt64, generator: ExploreGenerator) {
             self.seed = seed
@@ -117,12 +124,16 @@ extension ExploreGenerator {
             buildTopology()
             active = .seconds(Int64(dice.int(30...360)))
             let minutes = Double(active.nanoseconds) / 60e9
-            for kind in kinds where kind != .loginStorm {
+            for kind in kinds where ExploreGenerator.baseRate(kind) > 0 {
                 let mean = ExploreGenerator.baseRate(kind) * Double(intensity[kind] ?? 1) * minutes
                 let count = dice.int(0...max(1, Int(mean * 2)))
                 for _ in 0..<count { add(kind) }
             }
             if !kinds.contains(where: { !$0.isFault }) || timed.isEmpty { add(.sendText) }
+            if kinds.contains(.sendErrors) && !isStorm { addSendErrors() }
+            if kinds.contains(.editLag) {
+                serverParameters["historyEditLag"] = .duration(dice.pick([.seconds(30), .minutes(2), .minutes(10)]))
+            }
             let capsLogin = timed.contains { if case .capLogin = $0.action { true } else { false } }
             if capsLogin {
                 // Lift the cap before the quiet tail: a cap that stays would be a fault in the tail.
@@ -140,14 +151,21 @@ extension ExploreGenerator {
                          location: .generated),
                     at: 0)
                 invariants = InvariantID.allCases.filter { !$0.isLiveness }
-            } else if capsLogin {
+            } else if capsLogin || Self.lagsChanges(serverParameters, timed.map(\.action)) {
                 // A capped LOGIN moves last-sync past the chats it left out, and nothing in the protocol tells the
                 // client they were left out: those chats stay stale until they change again, whatever the engine.
+                // Likewise a lagging replica may serve a message in a version older than an edit or delete the
+                // client was never pushed (it was offline), and nothing asks it to fetch the page again.
                 invariants = InvariantID.allCases.filter { $0 != .V1 }
             }
             let quietTail = quietTailLength()
             let runLength = active + quietTail
             if isStorm { bounds.append(stormBound(steps: steps, runLength: runLength)) }
+            if let period = sendErrorPeriod { bounds += sendErrorBounds(steps: steps, period: period) }
+            let always = photoMessages.map { message in
+                Always(.photosComplete(chat: message.chat, caption: message.caption, photos: message.photos),
+                       isNegated: false, from: .time(message.time), until: nil, location: .generated)
+            }
 
             var scenario = Scenario(
                 "explore-\(seed)",
@@ -158,11 +176,11 @@ extension ExploreGenerator {
                 line: SourceLocation.generated.line
             ) {}
             scenario.location = .generated
-            scenario.server = ServerSpec(history: history)
+            scenario.server = ServerSpec(parameters: serverParameters, history: history)
             scenario.clients = clients
             scenario.chats = chats.filter(\.isDeclared).map { ChatSpec(name: $0.name, members: $0.members) }
             scenario.steps = steps
-            scenario.expectations = Expectations(invariants: invariants, metricBounds: bounds)
+            scenario.expectations = Expectations(invariants: invariants, metricBounds: bounds, always: always)
             let enabled = ExploreKind.allCases.filter { kinds.contains($0) }
             return ExploreCase(
                 seed: seed, scenario: scenario, enabledKinds: enabled, quietTailStart: active,
@@ -287,6 +305,22 @@ extension ExploreGenerator {
                 let client = anyClient()
                 timed.append((time, .background(client: client)))
                 timed.append((end(of: time, lasting: dice.milliseconds(1_000...180_000)), .foreground(client: client)))
+            case .sendPhotos:
+                let (chat, member) = chatAndMember()
+                let count = dice.int(2...4)
+                let bytes = dice.int(1_000...40_000)
+                photoBytes += count * bytes
+                texts += 1
+                photoMessages.append((chat, "p\(texts)", count, time))
+                timed.append((time, .sendPhotos(client: member, chat: chat, count: count, bytes: bytes,
+                                                caption: "p\(texts)")))
+            case .editMessage:
+                let (chat, member) = chatAndMember()
+                texts += 1
+                timed.append((time, .editMessage(client: member, chat: chat, text: "e\(texts)")))
+            case .deleteMessage:
+                let (chat, member) = chatAndMember()
+                timed.append((time, .deleteMessage(client: member, chat: chat)))
             case .restartApp:
                 timed.append((time, .restartApp(client: anyClient())))
             case .crashApp:
@@ -377,20 +411,80 @@ extension ExploreGenerator {
                 timed.append((time, .connectivity(client: client, change: .lost)))
                 timed.append((end(of: time, lasting: dice.milliseconds(1_000...120_000)),
                               .connectivity(client: client, change: .restored)))
-            case .loginStorm:
+            case .loginStorm, .sendErrors, .editLag:
                 break
             }
         }
 
+        /// One period of 10 to 60 s in which the server answers every MSG_SEND at once with an error, and a send
+        /// inside it (so that some task meets the errors).
+        mutating func addSendErrors() {
+            let activeMilliseconds = Int(active.nanoseconds / 1_000_000)
+            let from = SimDuration.milliseconds(Int64(dice.int(500...max(500, activeMilliseconds - 11_000))))
+            let until = end(of: from, lasting: dice.milliseconds(10_000...60_000))
+            sendErrorPeriod = (from, until)
+            serverParameters["msgSendErrorsFrom"] = .duration(from)
+            serverParameters["msgSendErrorsUntil"] = .duration(until)
+            let (chat, member) = chatAndMember()
+            texts += 1
+            let at = min(from + dice.milliseconds(0...2_000), until - .milliseconds(1))
+            timed.append((at, .sendText(client: member, chat: chat, text: "m\(texts)")))
+        }
+
         // MARK: - Quiet tail and bounds
 
-        /// The minimum tail plus twice the time the run's photos and seeded history take on its slowest uplink.
+        /// Whether the server's history pages lag (`historyEditLag`) and the run edits or deletes messages: then V1
+        /// is not checked.
+        static func lagsChanges(_ parameters: ParameterSet, _ actions: [Action]) -> Bool {
+            parameters["historyEditLag"] != nil && actions.contains {
+                switch $0 {
+                case .editMessage, .deleteMessage: true
+                default: false
+                }
+            }
+        }
+
+        /// The minimum tail plus twice the time the run's photos and seeded history take on its slowest uplink; in a
+        /// run whose faults make tasks fail (lost or error responses, a send-error period), plus a whole task retry
+        /// schedule: a task may enter the tail with most of its attempts used, each further one waiting up to
+        /// `requestTimeout` for a lost response and `taskRetryCap` before the next.
         func quietTailLength() -> SimDuration {
             let slowest = profilesUsed.compactMap { LinkProfile.named($0.rawValue)?.uplink.rateBitsPerSecond }
                 .filter { $0 > 0 }.min() ?? 18_000
             let historyBytes = history.reduce(0) { $0 + $1.messages } * 200
             let seconds = Int64((photoBytes + historyBytes) * 8 * 2 / slowest)
-            return min(generator.minimumQuietTail + .seconds(seconds), .hours(1))
+            let failsTasks = sendErrorPeriod != nil || timed.contains {
+                switch $0.action {
+                case .loseResponses, .errorReplies: true
+                default: false
+                }
+            }
+            // Each lost or errored answer still unconsumed may cost a reconnect or a task a request timeout and a
+            // capped backoff in the tail (engine2's analysis of seeds 34 and 228).
+            let answers = timed.reduce(0) { total, step in
+                switch step.action {
+                case .loseResponses(_, let count), .errorReplies(_, let count): total + count
+                default: total
+                }
+            }
+            let perAnswer = clients.map { client -> SimDuration in
+                let timeout = client.parameters["requestTimeout"]?.durationValue ?? .seconds(20)
+                let backoff = client.parameters["backoffCap"]?.durationValue ?? .seconds(60)
+                return timeout + max(backoff, client.parameters["taskRetryCap"]?.durationValue ?? .seconds(60))
+            }.max() ?? .seconds(80)
+            let schedule = clients.map { Self.retrySchedule($0.parameters) }.max() ?? .zero
+            let retries = failsTasks
+                ? max(schedule, SimDuration(nanoseconds: perAnswer.nanoseconds * Int64(answers + 1))) : .zero
+            return min(generator.minimumQuietTail + .seconds(seconds) + retries, .hours(1))
+        }
+
+        /// The longest a task's whole retry schedule may take: `maxTaskAttempts` times (`requestTimeout` +
+        /// `taskRetryCap`).
+        static func retrySchedule(_ parameters: ParameterSet) -> SimDuration {
+            let timeout = parameters["requestTimeout"]?.durationValue ?? .seconds(20)
+            let cap = parameters["taskRetryCap"]?.durationValue ?? .seconds(60)
+            let attempts = Int64(parameters["maxTaskAttempts"]?.intValue ?? 10)
+            return SimDuration(nanoseconds: (timeout + cap).nanoseconds * attempts)
         }
 
         /// The most LOGIN attempts a correct reconnect backoff allows when every LOGIN is rejected for the whole run:
@@ -408,6 +502,56 @@ extension ExploreGenerator {
                 total += launches * (Self.attempts(within: runLength, parameters: client.parameters) + 2)
             }
             return MetricBound("loginAttempts", atMost: Double(total), fileID: "<generated>", line: 0)
+        }
+
+        /// Per client with sends before the period ends, the most MSG_SEND requests a task retry backoff allows in a
+        /// period of instant send errors: each send task makes at most `min(maxTaskAttempts, attempts)` counted
+        /// attempts, where `attempts` is how many the shortest retry delays (`min(taskRetryCap,
+        /// taskRetryBase·2^(k-1))/2`, the lower end of the engine's jitter) fit in the period, plus one. A disconnect
+        /// puts a running task back without counting an attempt, so each step that may break the client's
+        /// connections (its own steps other than sends, and steps aimed at every client) adds two requests per send.
+        func sendErrorBounds(steps: [Step], period: (from: SimDuration, until: SimDuration)) -> [MetricBound] {
+            let window = MetricWindow(from: .time(period.from), until: .time(period.until))
+            return clients.compactMap { client in
+                var sends = 0
+                var disruptions = 0
+                for step in steps {
+                    guard case .at(let time) = step.timing, time < period.until else { continue }
+                    let action = step.action
+                    switch action {
+                    case .sendText(let name, _, _), .sendPhoto(let name, _, _, _), .sendPhotos(let name, _, _, _, _):
+                        if name == client.name { sends += 1 }
+                    default:
+                        if action.client == nil || action.client == client.name { disruptions += 1 }
+                    }
+                }
+                guard sends > 0 else { return nil }
+                let attempts = Self.taskAttempts(within: period.until - period.from, parameters: client.parameters)
+                let most = sends * (attempts + 1 + 2 * disruptions)
+                return MetricBound("requests", client: client.name, opcode: .msgSend, window: window,
+                                   atMost: Double(most), fileID: "<generated>", line: 0)
+            }
+        }
+
+        /// Counted attempts one task makes within `window` when every attempt fails at once and each retry waits the
+        /// shortest delay the task retry parameters allow (`ReferenceClient.retryDelay`: `d = min(cap, base·2^(k-1))`
+        /// drawn in `[d/2, d]`), at most `maxTaskAttempts`.
+        static func taskAttempts(within window: SimDuration, parameters: ParameterSet) -> Int {
+            let base = parameters["taskRetryBase"]?.durationValue ?? .seconds(1)
+            let cap = parameters["taskRetryCap"]?.durationValue ?? .seconds(60)
+            let most = parameters["maxTaskAttempts"]?.intValue ?? 10
+            var elapsed = SimDuration.zero
+            var delay = base
+            var count = 1
+            while count < most {
+                let shortest = SimDuration(nanoseconds: min(delay, cap).nanoseconds / 2)
+                guard shortest > .zero else { return most }
+                elapsed += shortest
+                if elapsed > window { break }
+                count += 1
+                if delay < cap { delay = delay + delay }
+            }
+            return count
         }
 
         /// LOGIN attempts of one app launch within `window` when each waits the shortest backoff the parameters allow.

@@ -14,6 +14,8 @@ public enum ExploreKind: String, CaseIterable, Hashable, Comparable, Sendable {
     case sendText
     /// Send a photo (`SendPhoto`).
     case sendPhoto
+    /// Send one message with 2 to 4 photos (`SendPhotos`); an `Always(.photosComplete)` checks it goes out whole.
+    case sendPhotos
     /// Background the app, then foreground it again (`Background`, `Foreground`).
     case background
     /// Close and reopen the app cleanly (`RestartApp`).
@@ -26,6 +28,10 @@ public enum ExploreKind: String, CaseIterable, Hashable, Comparable, Sendable {
     case closeChat
     /// Post from a device outside the simulation (`PostFromOtherDevice`).
     case postFromOtherDevice
+    /// Edit a user's newest message of a chat from another device (`EditMessage`).
+    case editMessage
+    /// Delete a user's newest message of a chat from another device (`DeleteMessage`).
+    case deleteMessage
 
     // MARK: Faults
     /// The link goes down silently, then up (`LinkDown` for a time, or `LinkDown` and `LinkUp`).
@@ -64,6 +70,13 @@ public enum ExploreKind: String, CaseIterable, Hashable, Comparable, Sendable {
     case holdResponses
     /// The OS reports the network lost, then restored (`Connectivity`).
     case connectivity
+    /// For one period the server answers every MSG_SEND at once with an error (server parameters
+    /// `msgSendErrorsFrom`/`msgSendErrorsUntil`), with a send inside it; a `requests` bound per client that only a
+    /// task retry backoff keeps.
+    case sendErrors
+    /// History pages show edits and deletes late, as a lagging read replica (server parameter `historyEditLag`) for
+    /// the whole run: a change pushed before its message is cached must survive a stale page (C7).
+    case editLag
     /// The server rejects every LOGIN for the whole run: no liveness then, but a bound on login attempts that only
     /// a growing reconnect backoff keeps (`ErrorReplies(to: .login, ...)` from the start, `MetricBound`).
     case loginStorm
@@ -71,8 +84,8 @@ public enum ExploreKind: String, CaseIterable, Hashable, Comparable, Sendable {
     /// Whether the kind is a fault rather than a user action.
     public var isFault: Bool {
         switch self {
-        case .openChat, .scrollUp, .scrollDown, .sendText, .sendPhoto, .background, .restartApp, .crashApp, .markRead,
-            .closeChat, .postFromOtherDevice:
+        case .openChat, .scrollUp, .scrollDown, .sendText, .sendPhoto, .sendPhotos, .background, .restartApp,
+            .crashApp, .markRead, .closeChat, .postFromOtherDevice, .editMessage, .deleteMessage:
             false
         default: true
         }

@@ -45,6 +45,10 @@ public struct Mutant: Hashable, Sendable {
             summary: "in-flight requests are forgotten on disconnect, neither retried nor failed"
         ),
         Mutant(
+            name: "removal-before-message-lost",
+            summary: "an edit or removal pushed before its message is cached is dropped; a stale page shows the old version"
+        ),
+        Mutant(
             name: "catch-up-from-live-push",
             summary: "the first live push after LOGIN is the catch-up cursor: the LOGIN gap is never recorded"
         ),

@@ -5,14 +5,15 @@
 /// server), `loginChatsCap` (chats per LOGIN), `pushLossProbability`, `pushDuplicationProbability`,
 /// `msgSendErrorsFrom` / `msgSendErrorsUntil` (durations from the start: every MSG_SEND in between is answered at once
 /// with an error; either alone means from the start or until the end), `idleTimeout` (server-side liveness; zero:
-/// never), `replacesOlderSessions` (a LOGIN closes older connections of the same user and device).
+/// never), `replacesOlderSessions` (a LOGIN closes older connections of the same user and device), `historyEditLag`
+/// (history pages show edits and deletes only once they are this old, as a lagging read replica; zero: at once).
 /// An unknown name is an error listing the valid ones.
 struct ServerSetup {
     var knobs = ServerKnobs()
 
     /// Every parameter name a `ServerSpec` may set, sorted.
     static let validNames = [
-        "idleTimeout", "loginChatsCap", "msgSendErrorsFrom", "msgSendErrorsUntil", "processingDelay",
+        "historyEditLag", "idleTimeout", "loginChatsCap", "msgSendErrorsFrom", "msgSendErrorsUntil", "processingDelay",
         "processingJitter", "pushDuplicationProbability", "pushLossProbability", "replacesOlderSessions",
     ]
 
@@ -30,6 +31,10 @@ struct ServerSetup {
             switch (entry.key, value) {
             case ("idleTimeout", .duration(let timeout)): knobs.idleTimeout = timeout > .zero ? timeout : nil
             case ("replacesOlderSessions", .bool(let replaces)): knobs.replacesOlderSessions = replaces
+            case ("historyEditLag", .duration(let lag)): knobs.historyEditLag = lag > .zero ? lag : nil
+            case ("historyEditLag", _):
+                throw WorldError.badParameterValue(entry.key, owner: "server", expected: "a duration",
+                                                   found: "\(value)")
             case ("idleTimeout", _):
                 throw WorldError.badParameterValue(entry.key, owner: "server", expected: "a duration",
                                                    found: "\(value)")

@@ -102,6 +102,8 @@ extension World {
             user(index, .markRead(chatId: chatId))
         case .closeChat(_, let chat):
             guard let index, let chatId = chatId(chat), view(index).openChatId == chatId else { return }
+            // The user left the chat: a scroll there stopped, so C6 no longer judges it (found by explore, seed 268).
+            leaveScrolls(of: index, except: nil)
             user(index, .closeChat)
         case .postFromOtherDevice(_, let chat, let text):
             guard let index, let chatId = chatId(chat) else { return }
