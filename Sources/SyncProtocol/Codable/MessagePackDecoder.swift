@@ -103,6 +103,7 @@ enum MessagePackDecoding {
         }
         if T.self == Double.self { return unsafeBitCast(try double(value, path), to: T.self) }
         if T.self == MessagePackValue.self { return value as! T }
+        if path.isEmpty { return try T(from: NestedDecoder(value: value)) }
         return try T(from: Decoder(value: value, codingPath: path))
     }
 
@@ -148,18 +149,51 @@ enum MessagePackDecoding {
         func decode<T: Decodable>(_ type: T.Type) throws -> T { try decodeValue(type, value, codingPath) }
 
         func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-            guard case .map(let pairs) = value else { throw mismatch([String: Any].self, value, codingPath) }
-            return KeyedDecodingContainer(Keyed<Key>(pairs: pairs, codingPath: codingPath))
+            try MessagePackDecoding.container(keyedBy: type, value, codingPath)
         }
 
         func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
-            guard case .array(let elements) = value else { throw mismatch([Any].self, value, codingPath) }
-            return Unkeyed(elements: elements, codingPath: codingPath)
+            try MessagePackDecoding.unkeyedContainer(value, codingPath)
         }
 
         func singleValueContainer() throws -> any SingleValueDecodingContainer {
             Single(value: value, codingPath: codingPath)
         }
+    }
+
+    /// The decoder of a value nested under a key or index: `Decoder` with an empty coding path (see `nested`), which
+    /// it does not store, so it fits an `any Decoder`'s inline buffer and handing it to `init(from:)` allocates
+    /// nothing (`Decoder`, with its path, needed a heap box per nested value).
+    struct NestedDecoder: Swift.Decoder {
+        let value: MessagePackValue
+        var codingPath: [any CodingKey] { [] }
+        var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+        func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+            try MessagePackDecoding.container(keyedBy: type, value, [])
+        }
+
+        func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+            try MessagePackDecoding.unkeyedContainer(value, [])
+        }
+
+        func singleValueContainer() throws -> any SingleValueDecodingContainer {
+            Single(value: value, codingPath: [])
+        }
+    }
+
+    static func container<Key: CodingKey>(
+        keyedBy type: Key.Type, _ value: MessagePackValue, _ codingPath: [any CodingKey]
+    ) throws -> KeyedDecodingContainer<Key> {
+        guard case .map(let pairs) = value else { throw mismatch([String: Any].self, value, codingPath) }
+        return KeyedDecodingContainer(Keyed<Key>(pairs: pairs, codingPath: codingPath))
+    }
+
+    static func unkeyedContainer(
+        _ value: MessagePackValue, _ codingPath: [any CodingKey]
+    ) throws -> any UnkeyedDecodingContainer {
+        guard case .array(let elements) = value else { throw mismatch([Any].self, value, codingPath) }
+        return Unkeyed(elements: elements, codingPath: codingPath)
     }
 
     struct Keyed<Key: CodingKey>: KeyedDecodingContainerProtocol {

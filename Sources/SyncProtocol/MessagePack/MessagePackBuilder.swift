@@ -15,6 +15,7 @@ import Darwin
 /// name its offset.
 struct MessagePackBuilder {
     private let base: UnsafePointer<UInt8>
+    private let end: Int
     private var offset = 0
     private let keyCache: MessagePackKeyCache
     /// Set when a string was not UTF-8 (built as nil); the caller then throws.
@@ -22,9 +23,11 @@ struct MessagePackBuilder {
 
     /// - Parameters:
     ///   - base: the first byte of a value the scanner accepted.
+    ///   - count: the value's size in bytes.
     ///   - keyCache: map keys already built, reused from value to value.
-    init(base: UnsafePointer<UInt8>, keyCache: MessagePackKeyCache) {
+    init(base: UnsafePointer<UInt8>, count: Int, keyCache: MessagePackKeyCache) {
         self.base = base
+        self.end = count
         self.keyCache = keyCache
     }
 
@@ -157,7 +160,7 @@ struct MessagePackBuilder {
         if type == -1 {
             // As msgpack-c's `msgpack_object_to_timestamp`: 32-bit seconds; 30-bit nanoseconds and 34-bit seconds;
             // 32-bit nanoseconds and signed 64-bit seconds.
-            var reader = MessagePackBuilder(base: base + start, keyCache: keyCache)
+            var reader = MessagePackBuilder(base: base + start, count: count, keyCache: keyCache)
             switch count {
             case 4:
                 return .timestamp(seconds: Int64(reader.bigEndian32()), nanoseconds: 0)
@@ -196,11 +199,9 @@ struct MessagePackBuilder {
     private mutating func key() -> MessagePackValue {
         let type = base[offset]
         guard type >= 0xa1, type <= 0xaf else { return value() }
-        let count = Int(type & 0x1f)
-        let bytes = base + offset + 1
-        let (low, high) = MessagePackKeyCache.words(bytes, count: count)
+        let (low, high) = MessagePackKeyCache.words(base + offset, readable: end &- offset)
         if let key = keyCache.key(low, high) {
-            offset &+= 1 + count
+            offset &+= 1 &+ Int(type & 0x1f)
             return key
         }
         let key = value()

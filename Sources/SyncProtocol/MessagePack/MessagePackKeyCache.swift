@@ -1,4 +1,4 @@
-/// Map keys seen so far, at most 15 bytes each, stored with their length in two words: payloads repeat a few
+/// Map keys seen so far, at most 15 bytes each, stored with their type byte in two words: payloads repeat a few
 /// keys (`id`, `time`, `text`) thousands of times, and comparing two words is cheaper than building and
 /// checking a string each time.
 ///
@@ -6,7 +6,7 @@
 /// returns exactly the value the builder would build, so eviction order never reaches the output.
 struct MessagePackKeyCache {
     static let slotCount = 64
-    /// Per slot the key's two words; (0, 0) is never a key's (the length byte of a cached key is at least 1).
+    /// Per slot the key's two words; (0, 0) is never a key's (its type byte is 0xa1-0xaf).
     /// Unsafe storage owned by a `MessagePackSerialization.Unpacker`, so lookups cost no reference counting or
     /// uniqueness checks.
     private let words: UnsafeMutablePointer<(low: UInt64, high: UInt64)>
@@ -27,20 +27,35 @@ struct MessagePackKeyCache {
         keys.deallocate()
     }
 
-    /// The two words for a string key of 1-15 bytes: its length in the first byte, then its bytes.
+    /// The two words for a fixstr key of 1-15 bytes: its type byte (0xa1-0xaf, which holds the length), then its
+    /// bytes, little-endian, zero past the end.
+    /// - Parameters:
+    ///   - value: the key's type byte, followed by its bytes.
+    ///   - readable: how many bytes may be read from `value` (the key needs 1 + length; 16 allow two loads).
     @inline(__always)
-    static func words(_ bytes: UnsafePointer<UInt8>, count: Int) -> (low: UInt64, high: UInt64) {
-        // Byte by byte: keys are short, and a loop beats a memcpy call into a stack buffer here.
-        var low = UInt64(truncatingIfNeeded: count)
-        var high: UInt64 = 0
-        var position = 0
-        while position < count && position < 7 {
-            low |= UInt64(bytes[position]) &<< UInt64(8 * (position + 1))
-            position += 1
+    static func words(_ value: UnsafePointer<UInt8>, readable: Int) -> (low: UInt64, high: UInt64) {
+        let byteCount = Int(value[0] & 0x1f) + 1
+        if readable >= 16 {
+            // Two unaligned loads, then the bytes past the key masked off.
+            let raw = UnsafeRawPointer(value)
+            var low = UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self))
+            var high = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+            if byteCount < 8 {
+                low &= (1 &<< UInt64(8 * byteCount)) &- 1
+                high = 0
+            } else if byteCount < 16 {
+                high &= (1 &<< UInt64(8 * (byteCount - 8))) &- 1
+            }
+            return (low, high)
         }
-        while position < count {
-            high |= UInt64(bytes[position]) &<< UInt64(8 * (position - 7))
-            position += 1
+        var low: UInt64 = 0
+        var high: UInt64 = 0
+        for position in 0..<byteCount {
+            if position < 8 {
+                low |= UInt64(value[position]) &<< UInt64(8 * position)
+            } else {
+                high |= UInt64(value[position]) &<< UInt64(8 * (position - 8))
+            }
         }
         return (low, high)
     }

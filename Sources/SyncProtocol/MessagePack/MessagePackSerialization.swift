@@ -2,12 +2,28 @@ import CMsgPack
 
 /// MessagePack bytes <-> `MessagePackValue`: the one file that calls into `CMsgPack`.
 ///
-/// Packing uses msgpack-c's `msgpack_packer` over a `msgpack_sbuffer`. Unpacking builds values in Swift
-/// (`MessagePackBuilder`) after `MessagePackScanner` has checked the bytes, so the builder only ever sees
-/// well-formed input whose element counts are backed by real bytes.
+/// Packing writes msgpack-c's exact bytes in Swift (`MessagePackWriter`; `packWithMsgpackC` keeps msgpack-c's
+/// packer as the reference the tests compare with). Unpacking builds values in Swift (`MessagePackBuilder`) after
+/// `MessagePackScanner` has checked the bytes, so the builder only ever sees well-formed input whose element counts
+/// are backed by real bytes. Both replaced msgpack-c calls that cost a callback per item or a second pass over an
+/// object tree (docs/performance.md, "Codec").
 enum MessagePackSerialization {
     /// Packs `value`, choosing the shortest encoding for each integer, string, binary, array, map and timestamp.
     static func pack(_ value: MessagePackValue) -> [UInt8] {
+        withPacked(value) { [UInt8]($0) }
+    }
+
+    /// Packs `value` as `pack(_:)` does and calls `body` with the bytes, valid only during the call (no copy into
+    /// an array: the frame encoder appends or compresses them straight into its output).
+    static func withPacked<R>(_ value: MessagePackValue, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        var writer = MessagePackWriter()
+        writer.write(value)
+        return try body(writer.bytes)
+    }
+
+    /// Packs `value` with msgpack-c's packer (`msgpack_pack_*` over a `msgpack_sbuffer`): the reference the tests
+    /// hold `MessagePackWriter` to, byte for byte.
+    static func packWithMsgpackC(_ value: MessagePackValue) -> [UInt8] {
         var buffer = msgpack_sbuffer()
         msgpack_sbuffer_init(&buffer)
         defer { msgpack_sbuffer_destroy(&buffer) }
@@ -34,10 +50,18 @@ enum MessagePackSerialization {
             msgpack_pack_float(&packer, number)
         case .double(let number):
             msgpack_pack_double(&packer, number)
-        case .string(var text):
-            text.withUTF8 { utf8 in
+        case .string(let text):
+            // A native string's bytes are read in place; `withUTF8` needs a mutable copy (a retain per string).
+            let packedInPlace: Void? = text.utf8.withContiguousStorageIfAvailable { utf8 in
                 msgpack_pack_str(&packer, utf8.count)
                 if let base = utf8.baseAddress { msgpack_pack_str_body(&packer, base, utf8.count) }
+            }
+            if packedInPlace == nil {
+                var copy = text
+                copy.withUTF8 { utf8 in
+                    msgpack_pack_str(&packer, utf8.count)
+                    if let base = utf8.baseAddress { msgpack_pack_str_body(&packer, base, utf8.count) }
+                }
             }
         case .binary(let bytes):
             msgpack_pack_bin(&packer, bytes.count)
@@ -46,12 +70,17 @@ enum MessagePackSerialization {
             }
         case .array(let elements):
             msgpack_pack_array(&packer, elements.count)
-            for element in elements { pack(element, with: &packer) }
+            // Through the buffer, so each element is borrowed rather than copied (a retain and release each).
+            elements.withUnsafeBufferPointer { buffer in
+                for index in buffer.indices { pack(buffer[index], with: &packer) }
+            }
         case .map(let pairs):
             msgpack_pack_map(&packer, pairs.count)
-            for pair in pairs {
-                pack(pair.key, with: &packer)
-                pack(pair.value, with: &packer)
+            pairs.withUnsafeBufferPointer { buffer in
+                for index in buffer.indices {
+                    pack(buffer[index].key, with: &packer)
+                    pack(buffer[index].value, with: &packer)
+                }
             }
         case .ext(let type, let data):
             msgpack_pack_ext(&packer, data.count, type)
@@ -95,7 +124,8 @@ enum MessagePackSerialization {
                 throw WireError(.truncatedMessagePack, offset: 0, detail: "expected a value, found no bytes",
                                 payloadOffset: 0)
             }
-            var builder = MessagePackBuilder(base: base.assumingMemoryBound(to: UInt8.self), keyCache: keyCache)
+            var builder = MessagePackBuilder(
+                base: base.assumingMemoryBound(to: UInt8.self), count: bytes.count, keyCache: keyCache)
             let value = builder.value()
             precondition(builder.consumedByteCount == bytes.count, "the scanner accepted a value of other length")
             if builder.sawInvalidUTF8 { throw InvalidUTF8() }
