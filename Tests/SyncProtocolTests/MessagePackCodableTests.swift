@@ -91,4 +91,49 @@ import Testing
             return context.codingPath.map(\.stringValue) == ["message", "time"]
         }
     }
+
+    @Test("an error inside an array element names the full path, index included")
+    func arrayElementErrorNamesFullPath() {
+        func message(_ time: MessagePackValue) -> MessagePackValue {
+            .map([MessagePackPair(.string("id"), .uint(1)), MessagePackPair(.string("time"), time)])
+        }
+        let badTime = MessagePackValue.map([
+            MessagePackPair(.string("messages"), .array([message(.uint(5)), message(.string("noon"))]))
+        ])
+        #expect {
+            try MessagePackDecoder().decode(ChatHistoryResponse.self, from: badTime)
+        } throws: { error in
+            guard case .typeMismatch(_, let context) = error as? DecodingError else { return false }
+            return context.codingPath.map(\.stringValue) == ["messages", "1", "time"]
+        }
+        let missingId = MessagePackValue.map([
+            MessagePackPair(
+                .string("messages"),
+                .array([message(.uint(5)), .map([MessagePackPair(.string("time"), .uint(6))])]))
+        ])
+        #expect {
+            try MessagePackDecoder().decode(ChatHistoryResponse.self, from: missingId)
+        } throws: { error in
+            guard case .keyNotFound(let key, let context) = error as? DecodingError else { return false }
+            return key.stringValue == "id" && context.codingPath.map(\.stringValue) == ["messages", "1"]
+        }
+    }
+
+    @Test("an optional scalar under a nil value or a missing key decodes as nil; a wrong type still throws")
+    func optionalScalars() throws {
+        let base: [MessagePackPair] = [
+            MessagePackPair(.string("id"), .uint(1)), MessagePackPair(.string("time"), .uint(2)),
+        ]
+        let withNil = MessagePackValue.map(base + [MessagePackPair(.string("cid"), .nil)])
+        #expect(try MessagePackDecoder().decode(ChatMessage.self, from: withNil).cid == nil)
+        let missing = MessagePackValue.map(base)
+        #expect(try MessagePackDecoder().decode(ChatMessage.self, from: missing).status == nil)
+        let wrong = MessagePackValue.map(base + [MessagePackPair(.string("status"), .uint(3))])
+        #expect {
+            try MessagePackDecoder().decode(ChatMessage.self, from: wrong)
+        } throws: { error in
+            guard case .typeMismatch(_, let context) = error as? DecodingError else { return false }
+            return context.codingPath.map(\.stringValue) == ["status"]
+        }
+    }
 }

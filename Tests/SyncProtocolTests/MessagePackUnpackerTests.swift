@@ -3,7 +3,7 @@ import Testing
 
 @testable import SyncProtocol
 
-/// `MessagePackSerialization.Unpacker`, which `FrameDecoder` keeps from frame to frame: reusing its zone and map-key
+/// `MessagePackSerialization.Unpacker`, which `FrameDecoder` keeps from frame to frame: reusing its map-key
 /// cache must give exactly the values a fresh unpacker gives.
 @Suite struct MessagePackUnpackerTests {
     /// Keys that crowd the 64-slot cache (evictions), sit at its 15-byte edge, or are empty.
@@ -20,7 +20,7 @@ import Testing
     @Test("one unpacker across many values gives what a fresh one gives", arguments: [UInt64(31), 32])
     func reuseAcrossValues(seed: UInt64) throws {
         var generator = SeededGenerator(seed: seed)
-        let unpacker = try MessagePackSerialization.Unpacker(zoneChunkBytes: 1024)
+        let unpacker = MessagePackSerialization.Unpacker()
         for iteration in 0..<300 {
             let value = MessagePackValue.map(
                 (0..<Int.random(in: 0...12, using: &generator)).map { number in
@@ -40,7 +40,7 @@ import Testing
 
     @Test("a key that is not UTF-8 is refused every time and never cached")
     func invalidKeyIsNeverCached() throws {
-        let unpacker = try MessagePackSerialization.Unpacker()
+        let unpacker = MessagePackSerialization.Unpacker()
         let invalid = TestSupport.bytes(hex: "81-a1-ff-01")
         let valid = TestSupport.bytes(hex: "81-a1-61-01")
         for _ in 0..<2 {

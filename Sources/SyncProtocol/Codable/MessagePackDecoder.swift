@@ -1,7 +1,10 @@
 /// Decodes `Decodable` values from `MessagePackValue`s: maps become structs, looked up by string key.
 ///
 /// Integers accept `.int` and `.uint` that fit the target type; `Double` and `Float` accept floats and integers.
-/// A missing key or `.nil` decodes an optional as nil. Errors are Swift's `DecodingError` with the coding path.
+/// A missing key or `.nil` decodes an optional as nil. Errors are Swift's `DecodingError` with the full coding path.
+/// While a nested value decodes, the `codingPath` its `init(from:)` sees (and its containers') is relative to that
+/// value; a `DecodingError` it throws gets the outer path put in front on its way out, so no path is built unless
+/// something fails.
 public struct MessagePackDecoder: Sendable {
     /// A decoder; it holds no options.
     public init() {}
@@ -81,21 +84,60 @@ enum MessagePackDecoding {
         }
     }
 
+    /// Decodes `value` as a `T`; errors carry paths relative to `value` (see `nested`).
+    ///
+    /// Compares metatypes instead of casting (`T.self == String.self` is one pointer comparison; `is String.Type`
+    /// and `as! T` were runtime casts on every field).
     static func decodeValue<T: Decodable>(
         _ type: T.Type, _ value: MessagePackValue, _ path: [any CodingKey]
     ) throws -> T {
-        switch type {
-        case is String.Type:
+        if T.self == String.self {
             guard case .string(let text) = value else { throw mismatch(type, value, path) }
-            return text as! T
-        case is Int64.Type: return try integer(Int64.self, value, path) as! T
-        case is Int.Type: return try integer(Int.self, value, path) as! T
-        case is Bool.Type:
+            return unsafeBitCast(text, to: T.self)
+        }
+        if T.self == Int64.self { return unsafeBitCast(try integer(Int64.self, value, path), to: T.self) }
+        if T.self == Int.self { return unsafeBitCast(try integer(Int.self, value, path), to: T.self) }
+        if T.self == Bool.self {
             guard case .bool(let flag) = value else { throw mismatch(type, value, path) }
-            return flag as! T
-        case is Double.Type: return try double(value, path) as! T
-        case is MessagePackValue.Type: return value as! T
-        default: return try T(from: Decoder(value: value, codingPath: path))
+            return unsafeBitCast(flag, to: T.self)
+        }
+        if T.self == Double.self { return unsafeBitCast(try double(value, path), to: T.self) }
+        if T.self == MessagePackValue.self { return value as! T }
+        if path.isEmpty { return try T(from: NestedDecoder(value: value)) }
+        return try T(from: Decoder(value: value, codingPath: path))
+    }
+
+    /// Decodes the value found under `key` (an array index or a map key) of a container at `containerPath`.
+    ///
+    /// The value is decoded with an empty coding path, and a `DecodingError` coming out of it gets
+    /// `containerPath + [key]` put in front of its path. Every error then names the same full path as when each
+    /// nested decoder carried its path, but decoding that succeeds builds no path arrays (an array of existentials
+    /// per nested value cost more than many of the values).
+    @inline(__always)
+    static func nested<T: Decodable>(
+        _ type: T.Type, _ value: MessagePackValue, key: any CodingKey, containerPath: [any CodingKey]
+    ) throws -> T {
+        do {
+            return try decodeValue(type, value, [])
+        } catch let error as DecodingError {
+            throw prefixing(containerPath + [key], to: error)
+        }
+    }
+
+    /// `error` with `prefix` put in front of its coding path.
+    static func prefixing(_ prefix: [any CodingKey], to error: DecodingError) -> DecodingError {
+        func extended(_ context: DecodingError.Context) -> DecodingError.Context {
+            DecodingError.Context(
+                codingPath: prefix + context.codingPath, debugDescription: context.debugDescription,
+                underlyingError: context.underlyingError
+            )
+        }
+        switch error {
+        case .typeMismatch(let type, let context): return .typeMismatch(type, extended(context))
+        case .valueNotFound(let type, let context): return .valueNotFound(type, extended(context))
+        case .keyNotFound(let missing, let context): return .keyNotFound(missing, extended(context))
+        case .dataCorrupted(let context): return .dataCorrupted(extended(context))
+        @unknown default: return error
         }
     }
 
@@ -107,18 +149,51 @@ enum MessagePackDecoding {
         func decode<T: Decodable>(_ type: T.Type) throws -> T { try decodeValue(type, value, codingPath) }
 
         func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-            guard case .map(let pairs) = value else { throw mismatch([String: Any].self, value, codingPath) }
-            return KeyedDecodingContainer(Keyed<Key>(pairs: pairs, codingPath: codingPath))
+            try MessagePackDecoding.container(keyedBy: type, value, codingPath)
         }
 
         func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
-            guard case .array(let elements) = value else { throw mismatch([Any].self, value, codingPath) }
-            return Unkeyed(elements: elements, codingPath: codingPath)
+            try MessagePackDecoding.unkeyedContainer(value, codingPath)
         }
 
         func singleValueContainer() throws -> any SingleValueDecodingContainer {
             Single(value: value, codingPath: codingPath)
         }
+    }
+
+    /// The decoder of a value nested under a key or index: `Decoder` with an empty coding path (see `nested`), which
+    /// it does not store, so it fits an `any Decoder`'s inline buffer and handing it to `init(from:)` allocates
+    /// nothing (`Decoder`, with its path, needed a heap box per nested value).
+    struct NestedDecoder: Swift.Decoder {
+        let value: MessagePackValue
+        var codingPath: [any CodingKey] { [] }
+        var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+        func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+            try MessagePackDecoding.container(keyedBy: type, value, [])
+        }
+
+        func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+            try MessagePackDecoding.unkeyedContainer(value, [])
+        }
+
+        func singleValueContainer() throws -> any SingleValueDecodingContainer {
+            Single(value: value, codingPath: [])
+        }
+    }
+
+    static func container<Key: CodingKey>(
+        keyedBy type: Key.Type, _ value: MessagePackValue, _ codingPath: [any CodingKey]
+    ) throws -> KeyedDecodingContainer<Key> {
+        guard case .map(let pairs) = value else { throw mismatch([String: Any].self, value, codingPath) }
+        return KeyedDecodingContainer(Keyed<Key>(pairs: pairs, codingPath: codingPath))
+    }
+
+    static func unkeyedContainer(
+        _ value: MessagePackValue, _ codingPath: [any CodingKey]
+    ) throws -> any UnkeyedDecodingContainer {
+        guard case .array(let elements) = value else { throw mismatch([Any].self, value, codingPath) }
+        return Unkeyed(elements: elements, codingPath: codingPath)
     }
 
     struct Keyed<Key: CodingKey>: KeyedDecodingContainerProtocol {
@@ -139,15 +214,20 @@ enum MessagePackDecoding {
             }
         }
 
+        /// The position of the first pair whose key is the string `key`, searching from the hint and wrapping around.
         private func index(of key: Key) -> Int? {
+            let count = pairs.count
+            guard count > 0 else { return nil }
             let name = key.stringValue
-            if !pairs.isEmpty {
-                for step in 0..<pairs.count {
-                    let position = (cursor.hint + step) % pairs.count
-                    if case .string(let candidate) = pairs[position].key, candidate == name { return position }
+            return pairs.withUnsafeBufferPointer { buffer in
+                var position = cursor.hint < count ? cursor.hint : cursor.hint % count
+                for _ in 0..<count {
+                    if case .string(let candidate) = buffer[position].key, candidate == name { return position }
+                    position += 1
+                    if position == count { position = 0 }
                 }
+                return nil
             }
-            return nil
         }
 
         private func value(for key: Key) throws -> MessagePackValue {
@@ -182,7 +262,7 @@ enum MessagePackDecoding {
 
         func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
             let found = try value(for: key)
-            return try decodeValue(type, found, codingPath + [key])
+            return try nested(type, found, key: key, containerPath: codingPath)
         }
 
         func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
@@ -246,7 +326,79 @@ enum MessagePackDecoding {
             cursor.hint = position + 1
             let found = pairs[position].value
             if found == .nil { return nil }
-            return try decodeValue(type, found, codingPath + [key])
+            return try nested(type, found, key: key, containerPath: codingPath)
+        }
+
+        /// `decodeIfPresent` for a scalar in one lookup, with the results of the protocol's default implementation
+        /// (`contains`, then `decodeNil`, then `decode`: three lookups): nil for a missing key or a nil value, which
+        /// leave the lookup hint where it was.
+        @inline(__always)
+        private func primitiveIfPresent<T>(_ key: Key, _ body: (Single) throws -> T) throws -> T? {
+            guard let position = index(of: key) else { return nil }
+            let found = pairs[position].value
+            if case .nil = found { return nil }
+            cursor.hint = position + 1
+            do {
+                return try body(Single(value: found, codingPath: codingPath))
+            } catch let error as DecodingError {
+                throw MessagePackDecoding.appending(key, to: error)
+            }
+        }
+
+        func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {
+            try primitiveIfPresent(key) { try $0.decode(type) }
+        }
+
+        func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
+            try primitiveIfPresent(key) { try $0.decode(type) }
+        }
+
+        func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
+            try primitiveIfPresent(key) { try $0.decode(type) }
+        }
+
+        func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? {
+            try primitiveIfPresent(key) { try $0.decode(type) }
+        }
+
+        func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? {
+            try primitiveIfPresent(key) { try $0.decode(type) }
+        }
+
+        func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? {
+            try primitiveIfPresent(key) { try $0.decode(type) }
+        }
+
+        func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? {
+            try primitiveIfPresent(key) { try $0.decode(type) }
+        }
+
+        func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? {
+            try primitiveIfPresent(key) { try $0.decode(type) }
+        }
+
+        func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? {
+            try primitiveIfPresent(key) { try $0.decode(type) }
+        }
+
+        func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? {
+            try primitiveIfPresent(key) { try $0.decode(type) }
+        }
+
+        func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? {
+            try primitiveIfPresent(key) { try $0.decode(type) }
+        }
+
+        func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? {
+            try primitiveIfPresent(key) { try $0.decode(type) }
+        }
+
+        func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? {
+            try primitiveIfPresent(key) { try $0.decode(type) }
+        }
+
+        func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? {
+            try primitiveIfPresent(key) { try $0.decode(type) }
         }
 
         func nestedContainer<NestedKey: CodingKey>(
@@ -305,8 +457,14 @@ enum MessagePackDecoding {
         }
 
         mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
-            let (element, path) = try next(type)
-            return try decodeValue(type, element, path)
+            guard !isAtEnd else {
+                throw DecodingError.valueNotFound(
+                    type, DecodingError.Context(codingPath: codingPath, debugDescription: "array has no more elements")
+                )
+            }
+            let index = currentIndex
+            currentIndex += 1
+            return try nested(type, elements[index], key: MessagePackIndexKey(index), containerPath: codingPath)
         }
 
         mutating func nestedContainer<NestedKey: CodingKey>(

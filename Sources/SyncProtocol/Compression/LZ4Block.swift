@@ -23,6 +23,29 @@ enum LZ4Block {
         return written > 0 ? output : nil
     }
 
+    /// Compresses `input` with `LZ4_compress_default` straight onto the end of `output`.
+    /// - Returns: the block's size in bytes, appended to `output`; nil, with `output` unchanged, when liblz4 refuses
+    ///   the input (larger than `LZ4_MAX_INPUT_SIZE`).
+    static func compress(_ input: UnsafeRawBufferPointer, appendingTo output: inout [UInt8]) -> Int? {
+        guard input.count <= Int(LZ4_MAX_INPUT_SIZE) else { return nil }
+        let bound = Int(LZ4_compressBound(Int32(input.count)))
+        guard bound > 0 else { return nil }
+        let start = output.count
+        // Room for the bound, then cut back to what was written (the array's capacity is reused frame to frame).
+        output.append(contentsOf: repeatElement(0, count: bound))
+        let written = output.withUnsafeMutableBytes { buffer in
+            LZ4_compress_default(
+                input.baseAddress?.assumingMemoryBound(to: CChar.self),
+                (buffer.baseAddress! + start).assumingMemoryBound(to: CChar.self), Int32(input.count), Int32(bound))
+        }
+        guard written > 0 else {
+            output.removeSubrange(start...)
+            return nil
+        }
+        output.removeSubrange((start + Int(written))...)
+        return Int(written)
+    }
+
     /// Decompresses a block into `output` with `LZ4_decompress_safe`.
     /// - Returns: how many bytes were written, or nil when the block is corrupt or needs more than `output.count`.
     static func decompress(_ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer) -> Int? {

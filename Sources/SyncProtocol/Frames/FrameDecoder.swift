@@ -26,7 +26,7 @@ public struct FrameDecoder: Sendable {
     public private(set) var frameCount = 0
     /// Reused decompression buffer: grows to the largest guess needed so far, never past `maxPayloadBytes`.
     private var scratch: [UInt8] = []
-    /// msgpack-c zone and map-key cache reused from frame to frame; created on first use, replaced when shared with
+    /// Map-key cache reused from frame to frame; created on first use, replaced when shared with
     /// a copy of this decoder.
     private var unpacker: MessagePackSerialization.Unpacker?
 
@@ -62,7 +62,7 @@ public struct FrameDecoder: Sendable {
         let maxPayloadBytes = self.maxPayloadBytes
         let limits = messagePackLimits
         if unpacker == nil || !isKnownUniquelyReferenced(&unpacker!) {
-            unpacker = try MessagePackSerialization.Unpacker()
+            unpacker = MessagePackSerialization.Unpacker()
         }
         let unpacker = self.unpacker!
         let decoded: DecodedFrame?? = try buffer.withReadableBytes(atLeast: FrameHeader.byteCount) { bytes in

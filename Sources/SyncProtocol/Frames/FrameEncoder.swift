@@ -40,39 +40,52 @@ public struct FrameEncoder: Sendable {
     /// Appends one encoded frame to `bytes`; on error `bytes` is unchanged.
     /// - Throws: `WireError` `.unencodable`, as `encode(_:)`.
     public func encode(_ frame: Frame, into bytes: inout [UInt8]) throws {
-        let payload = frame.payload.messagePackBytes()
-        guard payload.count <= maxPayloadBytes else {
-            throw WireError(
-                .unencodable, offset: 0,
-                detail: "payload of \(payload.count) bytes exceeds the \(describeByteLimit(maxPayloadBytes)) limit"
-            )
-        }
-        var wirePayload = payload
-        var flag: UInt8 = 0
-        if payload.count >= compressionThresholdBytes {
-            let compressed: [UInt8]? = payload.withUnsafeBytes {
+        // The payload is packed once and appended (or compressed) straight into `bytes` behind a placeholder for
+        // the header, which is written once the length on the wire is known: no intermediate arrays.
+        try MessagePackSerialization.withPacked(frame.payload) { payload in
+            guard payload.count <= maxPayloadBytes else {
+                throw WireError(
+                    .unencodable, offset: 0,
+                    detail: "payload of \(payload.count) bytes exceeds the \(describeByteLimit(maxPayloadBytes)) limit"
+                )
+            }
+            let start = bytes.count
+            bytes.append(contentsOf: repeatElement(0, count: FrameHeader.byteCount))
+            let payloadStart = bytes.count
+            var flag: UInt8 = 0
+            if payload.count >= compressionThresholdBytes {
+                let compressedCount: Int?
                 switch codec {
-                case .lz4: LZ4Block.compress($0)
-                case .zstd: ZstdFrame.compress($0)
+                case .lz4:
+                    compressedCount = LZ4Block.compress(payload, appendingTo: &bytes)
+                case .zstd:
+                    compressedCount = ZstdFrame.compress(payload).map { block in
+                        bytes.append(contentsOf: block)
+                        return block.count
+                    }
+                }
+                if let compressedCount, compressedCount < payload.count {
+                    flag = codec == .lz4 ? 1 : FrameHeader.zstdFlag
+                } else {
+                    bytes.removeSubrange(payloadStart...)
                 }
             }
-            if let compressed, compressed.count < payload.count {
-                wirePayload = compressed
-                flag = codec == .lz4 ? 1 : FrameHeader.zstdFlag
+            if flag == 0 { bytes.append(contentsOf: payload) }
+            let header = FrameHeader(
+                cmd: frame.cmd, seq: frame.seq, opcode: frame.opcode, compressionFlag: flag,
+                payloadLength: bytes.count - payloadStart
+            )
+            do {
+                // Written at the end, then moved into the placeholder.
+                try header.write(layout: layout, to: &bytes)
+            } catch {
+                bytes.removeSubrange(start...)
+                throw error
             }
+            let written = bytes.count - FrameHeader.byteCount
+            for index in 0..<FrameHeader.byteCount { bytes[start + index] = bytes[written + index] }
+            bytes.removeLast(FrameHeader.byteCount)
         }
-        let header = FrameHeader(
-            cmd: frame.cmd, seq: frame.seq, opcode: frame.opcode, compressionFlag: flag,
-            payloadLength: wirePayload.count
-        )
-        let start = bytes.count
-        do {
-            try header.write(layout: layout, to: &bytes)
-        } catch {
-            bytes.removeSubrange(start...)
-            throw error
-        }
-        bytes.append(contentsOf: wirePayload)
     }
 
     /// Encodes a typed packet (`Frame(packet:)`, then `encode(_:)`).

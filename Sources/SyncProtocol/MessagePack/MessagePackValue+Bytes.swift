@@ -15,18 +15,18 @@ extension MessagePackValue {
         try self.init(messagePack: bytes, limits: limits, unpacker: nil)
     }
 
-    /// Decodes exactly one value from raw bytes with `unpacker`'s zone and key cache (a fresh one when nil).
+    /// Decodes exactly one value from raw bytes with `unpacker`'s key cache (a fresh one when nil).
     /// - Throws: `WireError` naming the offending byte's offset in `bytes`.
     init(
         messagePack bytes: UnsafeRawBufferPointer, limits: MessagePackLimits,
         unpacker: MessagePackSerialization.Unpacker?
     ) throws {
-        let scan = try MessagePackScanner.scan(bytes, limits: limits, validatesUTF8: false)
+        _ = try MessagePackScanner.scan(bytes, limits: limits, validatesUTF8: false)
         do {
             if let unpacker {
-                self = try unpacker.unpack(bytes, scan: scan)
+                self = try unpacker.unpack(bytes)
             } else {
-                self = try MessagePackSerialization.unpack(bytes, scan: scan)
+                self = try MessagePackSerialization.unpack(bytes)
             }
         } catch is MessagePackSerialization.InvalidUTF8 {
             // Rare: scan again, checking strings, to name the bad string's offset.
