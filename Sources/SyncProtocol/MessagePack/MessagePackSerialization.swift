@@ -2,11 +2,10 @@ import CMsgPack
 
 /// MessagePack bytes <-> `MessagePackValue`: the one file that calls into `CMsgPack`.
 ///
-/// Packing writes msgpack-c's exact bytes in Swift (`MessagePackWriter`; `packWithMsgpackC` keeps msgpack-c's
-/// packer as the reference the tests compare with). Unpacking builds values in Swift (`MessagePackBuilder`) after
-/// `MessagePackScanner` has checked the bytes, so the builder only ever sees well-formed input whose element counts
-/// are backed by real bytes. Both replaced msgpack-c calls that cost a callback per item or a second pass over an
-/// object tree (docs/performance.md, "Codec").
+/// Packing uses msgpack-c's `msgpack_packer` over a `msgpack_sbuffer` (a well-kept library; its bytes are the field's).
+/// Unpacking builds values in Swift (`MessagePackBuilder`) after `MessagePackScanner` has checked the bytes, so the
+/// builder only ever sees well-formed input whose element counts are backed by real bytes; this replaced msgpack-c's
+/// unpack plus a second pass over its object tree (docs/performance.md, "Codec").
 enum MessagePackSerialization {
     /// Packs `value`, choosing the shortest encoding for each integer, string, binary, array, map and timestamp.
     static func pack(_ value: MessagePackValue) -> [UInt8] {
@@ -16,14 +15,6 @@ enum MessagePackSerialization {
     /// Packs `value` as `pack(_:)` does and calls `body` with the bytes, valid only during the call (no copy into
     /// an array: the frame encoder appends or compresses them straight into its output).
     static func withPacked<R>(_ value: MessagePackValue, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
-        var writer = MessagePackWriter()
-        writer.write(value)
-        return try body(writer.bytes)
-    }
-
-    /// Packs `value` with msgpack-c's packer (`msgpack_pack_*` over a `msgpack_sbuffer`): the reference the tests
-    /// hold `MessagePackWriter` to, byte for byte.
-    static func packWithMsgpackC(_ value: MessagePackValue) -> [UInt8] {
         var buffer = msgpack_sbuffer()
         msgpack_sbuffer_init(&buffer)
         defer { msgpack_sbuffer_destroy(&buffer) }
@@ -32,8 +23,7 @@ enum MessagePackSerialization {
             msgpack_packer_init(&packer, UnsafeMutableRawPointer(bufferPointer), msgpack_sbuffer_write)
             pack(value, with: &packer)
         }
-        guard buffer.size > 0, let data = buffer.data else { return [] }
-        return [UInt8](UnsafeRawBufferPointer(start: data, count: buffer.size))
+        return try body(UnsafeRawBufferPointer(start: buffer.data, count: buffer.size))
     }
 
     private static func pack(_ value: MessagePackValue, with packer: inout msgpack_packer) {
