@@ -10,7 +10,9 @@ import SyncTrace
 /// - **profile**: the catalog profile whose RTT (sum of both one-way delays) is nearest; among profiles of equal
 ///   RTT, the lossy one when more than 1% of the client's segments were retransmissions.
 /// - **link drop**: a request that stays unanswered for more than 3 RTT + 1 s while nothing at all comes from the
-///   server on any of the client's connections. The outage starts 30% of an RTT after that request (it is on its way
+///   server on any of the client's connections, on a connection where the client retransmitted (without any
+///   retransmission the server acknowledged the request: the link carried it, the answer is the server's fault).
+///   The outage starts 30% of an RTT after that request (it is on its way
 ///   to the server, the answer not yet sent back) and ends 1.5 RTT before the next frame from the server (the
 ///   retransmission that got through), or at the handshake of a connection opened meanwhile. A RST from the server
 ///   on the stalled connection makes it `.withReset`, otherwise `.silently`.
@@ -44,11 +46,22 @@ struct ReplayInference {
     var doubts: [String] = []
 
     init(_ timeline: ReplayTimeline) {
+        let chat = timeline.connections.filter { $0.role == .chat }
         for address in timeline.clientAddresses {
-            let connections = timeline.connections.filter { Self.address(of: $0) == address }
-            let link = Self.link(address: address, connections: connections)
-            links.append(link)
-            let roundTrip = link.roundTrip ?? .milliseconds(200)
+            links.append(Self.link(address: address, connections: chat.filter { Self.address(of: $0) == address }))
+        }
+        let knownLinks = links
+        func roundTripOf(_ address: String) -> SimDuration {
+            knownLinks.first { $0.address == address }?.roundTrip ?? .milliseconds(200)
+        }
+        let serverRestarts = Self.serverRestarts(timeline.connections, oneWay: { address in
+            SimDuration(nanoseconds: roundTripOf(address).nanoseconds / 2)
+        })
+        steps += serverRestarts.map { (nil, $0.step) }
+        let resetByRestart = serverRestarts.reduce(into: Set<Int>()) { $0.formUnion($1.resetConnections) }
+        for address in timeline.clientAddresses {
+            let connections = chat.filter { Self.address(of: $0) == address }
+            let roundTrip = roundTripOf(address)
             for connection in connections {
                 doubts += connection.tcp.doubts
                 if !connection.tcp.sawSYN {
@@ -56,8 +69,24 @@ struct ReplayInference {
                         + "capture; it was open before the capture started")
                 }
             }
-            let drops = Self.linkDrops(connections, roundTrip: roundTrip)
+            if let index = links.firstIndex(where: { $0.address == address }),
+               let changed = Self.profileChanges(connections, lossy: links[index].retransmittedShare > 0.01) {
+                links[index].profile = changed.initial
+                links[index].comment += "; \(changed.initial.rawValue) from \(changed.comment), then changes"
+                steps += changed.changes.map { (address, $0) }
+            }
+            var drops = Self.linkDrops(connections, roundTrip: roundTrip, resetByServerRestart: resetByRestart)
+            let restarts = Self.appRestarts(connections)
+            let serverDown = serverRestarts.map { item -> (from: SimInstant, until: SimInstant) in
+                if case .serverRestart(let downtime) = item.step.action {
+                    return (item.step.time, Self.shifted(item.step.time, downtime + .seconds(2)))
+                }
+                return (item.step.time, item.step.time)
+            }
+            drops += Self.linkResets(connections, roundTrip: roundTrip,
+                                     covered: drops.map { ($0.from, $0.until) } + serverDown)
             steps += drops.map { (address, $0.step) }
+            steps += restarts.map { (address, $0) }
             for connection in connections {
                 let faults = Self.serverFaults(connection, later: connections, roundTrip: roundTrip)
                 steps += faults.filter { fault in
@@ -154,7 +183,9 @@ struct ReplayInference {
     /// came from the server on any of its connections. Each runs from the first stalled request plus 30% of the
     /// RTT to 1.5 RTT before the next frame from the server (a late answer on the same connection: the
     /// retransmission that got through left then), or to the handshake of a connection opened during it.
-    static func linkDrops(_ connections: [ReplayTimeline.Connection], roundTrip: SimDuration)
+    /// - Parameter resetByServerRestart: connections a server restart reset; a stall on them is that restart's.
+    static func linkDrops(_ connections: [ReplayTimeline.Connection], roundTrip: SimDuration,
+                          resetByServerRestart: Set<Int> = [])
         -> [(from: SimInstant, until: SimInstant, step: Inferred)]
     {
         let arrivals = connections.flatMap { connection in
@@ -176,6 +207,9 @@ struct ReplayInference {
         for request in requests where request.time >= covered {
             let answer = answerTime["\(request.connection) \(request.packet.seq) \(request.time.nanosecondsSinceStart)"]
             if let answer, answer - request.time <= stallAfter { continue }
+            // The client never sent a segment again on that connection: the server acknowledged the request, so the
+            // link carried it; the missing answer is the server's (a lost or held answer), no outage.
+            if connections.first(where: { $0.number == request.connection })?.tcp.clientRetransmissions == 0 { continue }
             // Nothing from the server on any connection between soon after the request and the next arrival.
             let next = arrivals.first { $0.time > shifted(request.time, .milliseconds(1)) }
             guard let next, next.time - request.time > stallAfter else {
@@ -206,7 +240,9 @@ struct ReplayInference {
                     + "\(seconds(retry.time)) s (whether it got through the capture cannot tell)"
             }
             covered = next.time
-            guard until > shifted(from, .milliseconds(1)) else { continue }
+            guard until > shifted(from, .milliseconds(1)), !resetByServerRestart.contains(request.connection) else {
+                continue
+            }
             let old = connections.first { $0.number == request.connection }
             let reset = old?.tcp.serverReset ?? false
             let closedBy = reset ? "RST from the server" : old?.tcp.clientReset == true ? "RST from the client"
@@ -254,7 +290,13 @@ struct ReplayInference {
         }
         for pair in answered(connection) {
             let opcode = pair.request.packet.opcode
-            if pair.answer.packet.cmd == .error, opcode == .msgSend || opcode == .chatHistory {
+            // "Already stored under this cid" is the server's own answer to a retried send, no fault to inject.
+            var isDuplicate = false
+            if case .error(let payload) = pair.answer.packet.body, payload.error == ErrorPayload.duplicateMessageCode {
+                isDuplicate = true
+            }
+            if pair.answer.packet.cmd == .error, !isDuplicate,
+               opcode == .msgSend || opcode == .chatHistory || opcode == .login {
                 found.append(Inferred(
                     time: shifted(pair.request.time, .milliseconds(-1)), action: .errorReplies(opcode: opcode, count: 1),
                     comment: "connection \(connection.number) (\(connection.client)): error answer to \(opcode) seq "

@@ -77,7 +77,11 @@ struct ReplayScenarioEmitter {
             let link = inference.links.first { $0.address == client.address }
             header.append("\(client.name) (\(client.address)): \(link?.profile.rawValue ?? "3G") from "
                 + (link?.comment ?? "nothing"))
-            return ClientSpec(name: client.name, profile: link?.profile ?? .threeG)
+            let (parameters, why) = Self.engineParameters(timeline.connections.filter {
+                $0.role == .chat && $0.client.hasPrefix(client.address + ":")
+            })
+            header += why.map { "\(client.name): \($0)" }
+            return ClientSpec(name: client.name, profile: link?.profile ?? .threeG, parameters: parameters)
         }
         scenario.chats = chatNames.keys.sorted().compactMap { id in
             guard let chat = model.chats.first(where: { $0.id == id }), let name = chatNames[id],
@@ -88,6 +92,8 @@ struct ReplayScenarioEmitter {
         }
         var timed: [(time: SimInstant, action: Action, comment: String)] = []
         var openedChats: Set<String> = []
+        // The step of each (client, chat)'s last user action on its history, for the pages the engine chains to it.
+        var historyStep: [String: Int] = [:]
         var sentCids: Set<Int64> = []
         // Sends per (client, chat, text) whose copy got no answer: a later copy with a new cid is a re-send.
         var unansweredSends: [String: Int64] = [:]
@@ -98,6 +104,15 @@ struct ReplayScenarioEmitter {
             return (address, item.step.time)
         }
         var queueOpenedAt: [String: SimInstant] = [:]
+        let restartTimes = inference.steps.compactMap { item -> (String, SimInstant)? in
+            guard let address = item.client else { return nil }
+            switch item.step.action {
+            case .restartApp, .crashApp: return (address, item.step.time)
+            default: return nil
+            }
+        }
+        // PHOTO_UPLOAD requests already given to a photo send, by connection number and seq.
+        var claimedUploads: Set<String> = []
         for connection in timeline.connections {
             guard let client = clientNames.first(where: { connection.client.hasPrefix($0.address + ":") }) else {
                 unplaced.append("connection \(connection.number) from \(connection.client): no client to give it to")
@@ -114,6 +129,16 @@ struct ReplayScenarioEmitter {
                         continue
                     }
                     guard sentCids.insert(request.message.cid).inserted else { continue }
+                    let photos = request.message.attaches.filter { $0.type == "PHOTO" }
+                    if !photos.isEmpty {
+                        sendsByChat[chat, default: []].append((request.message.cid, request.message.text, client.name))
+                        let photo = photoSend(entry, client: client, chat: chat, text: request.message.text,
+                                              photos: photos, claimed: &claimedUploads)
+                        timed.append(photo)
+                        // The user's last send: a text queued behind the photo was sent after it.
+                        queueOpenedAt[client.name] = max(queueOpenedAt[client.name] ?? .start, photo.time)
+                        continue
+                    }
                     let key = "\(client.name)\u{1F}\(chat)\u{1F}\(request.message.text)"
                     if let earlier = unansweredSends[key] {
                         unplaced.append("\(at): MSG_SEND \(request.message.text.debugDescription) again with a new "
@@ -134,11 +159,28 @@ struct ReplayScenarioEmitter {
                     var comment = "MSG_SEND cid \(request.message.cid), \(at)"
                     if arrivedJustBefore {
                         let outage = outageStarts.filter { $0.0 == client.address && $0.1 < entry.time }.map(\.1).max()
-                        let opened = [queueOpenedAt[client.name], outage.map { min(entry.time, $0 + .seconds(1)) }]
+                        var opened = [queueOpenedAt[client.name], outage.map { min(entry.time, $0 + .seconds(1)) }]
                             .compactMap { $0 }.max()
+                        // Nothing else to go by but an app restart before it: queued offline before the restart
+                        // (a second before it, after the last frame the client's old engine exchanged).
+                        if opened == nil, let restart = restartTimes.filter({ $0.0 == client.address && $0.1 < entry.time })
+                            .map(\.1).max() {
+                            let lastFrame = timeline.connections.filter { $0.client.hasPrefix(client.address + ":") }
+                                .flatMap(\.entries).map(\.time).filter { $0 < restart }.max()
+                            opened = max(ReplayInference.shifted(restart, .seconds(-1)),
+                                         lastFrame.map { ReplayInference.shifted($0, .milliseconds(1)) } ?? .start)
+                        }
                         if let opened {
-                            let previous = timed.last { if case .sendText(client.name, _, _) = $0.action { true } else { false } }
-                            placed = max(opened, previous.map { $0.time + .milliseconds(1) } ?? opened)
+                            // After the user's previous send, a photo's included: the engine sends a chat's messages
+                            // in the order the user made them.
+                            let previous = timed.filter {
+                                switch $0.action {
+                                case .sendText(client.name, _, _), .sendPhoto(client.name, _, _, _),
+                                     .sendPhotos(client.name, _, _, _, _): true
+                                default: false
+                                }
+                            }.map(\.time).max()
+                            placed = max(opened, previous.map { $0 + .milliseconds(1) } ?? opened)
                             placed = min(placed, entry.time)
                             comment += " (went out the instant a frame from the server arrived: it waited in the "
                                 + "queue; placed when the queue started)"
@@ -150,10 +192,26 @@ struct ReplayScenarioEmitter {
                                   comment))
                 case .chatHistory(let request):
                     guard let chat = chatNames[request.chatId] else { continue }
-                    if openedChats.insert("\(client.name) \(chat)").inserted {
+                    let key = "\(client.name) \(chat)"
+                    // Sent the instant a frame from the server arrived: the engine asked on its own (the next page
+                    // of a scroll, a catch-up after LOGIN or a push): part of the user's last action in the chat.
+                    let chained = connection.entries.contains {
+                        $0.direction == .serverToClient && $0.time <= entry.time
+                            && entry.time - $0.time < .milliseconds(1)
+                    }
+                    if openedChats.insert(key).inserted {
+                        historyStep[key] = timed.count
                         timed.append((entry.time, .openChat(client: client.name, chat: chat),
                                       "first CHAT_HISTORY of \(chat), \(at)"))
+                    } else if chained, let index = historyStep[key] {
+                        if case .scroll(let name, let chat, let direction, let messages) = timed[index].action {
+                            timed[index].action = .scroll(client: name, chat: chat, direction: direction,
+                                                          messages: messages + max(1, request.backward))
+                            timed[index].comment += "; then backward \(request.backward) at "
+                                + "\(ReplayInference.seconds(entry.time)) s"
+                        }
                     } else {
+                        historyStep[key] = timed.count
                         timed.append((entry.time, .scroll(client: client.name, chat: chat, direction: .up,
                                                           messages: max(1, request.backward)),
                                       "CHAT_HISTORY backward \(request.backward), \(at)"))
@@ -165,12 +223,23 @@ struct ReplayScenarioEmitter {
         }
         for (address, inferred) in inference.steps {
             var action = inferred.action
-            if case .outage(_, let duration, let mode) = action {
-                guard let name = clientNames.first(where: { $0.address == address })?.name else { continue }
-                action = .outage(client: name, duration: duration, mode: mode)
+            if let address {
+                // The inference names a client by its address: the scenario by the user it logged in as.
+                guard let name = clientNames.first(where: { $0.address == address })?.name else {
+                    unplaced.append("\(inferred.comment): no client at \(address)")
+                    continue
+                }
+                switch action {
+                case .outage(_, let duration, let mode): action = .outage(client: name, duration: duration, mode: mode)
+                case .restartApp: action = .restartApp(client: name)
+                case .crashApp: action = .crashApp(client: name)
+                case .changeProfile(_, let profile): action = .changeProfile(client: name, profile: profile)
+                default: break
+                }
             }
             timed.append((inferred.time, action, inferred.comment))
         }
+        timed += pushFaults(clientNames: clientNames)
         header += inference.doubts.map { "doubt: " + $0 }
         unplaced += inference.doubts
         header += unplaced.filter { !inference.doubts.contains($0) }.map { "not placed: " + $0 }
@@ -180,6 +249,9 @@ struct ReplayScenarioEmitter {
             Step(timing: .at(Self.rounded(item.time.sinceStart)), action: item.action, location: .generated)
         }
         let deadline = Self.wholeMinutes(after: timeline.end.sinceStart)
+        // The run lasts until the expectations' deadline, an hour at most (a corrupt capture time must not make a run
+        // of years): a send the capture ends on must get its time to finish.
+        scenario.runLength = max(scenario.runLength, min(deadline, .minutes(60)))
         var eventually = [Eventually(within: deadline, .converged)]
         for chat in sendsByChat.keys.sorted() {
             let sends = sendsByChat[chat]!
@@ -197,6 +269,165 @@ struct ReplayScenarioEmitter {
         scenario.expectations = Expectations(invariants: InvariantID.allCases, eventually: eventually)
         return Emission(scenario: scenario, stepComments: timed.map(\.comment), headerComments: header,
                         unplaced: unplaced)
+    }
+
+    /// A photo message as `SendPhoto` (`SendPhotos` for several photos): the user picked it the engine's photo
+    /// processing time (2 s, `ClientParameters.photoProcessingTime`'s default) before the client's first
+    /// PHOTO_UPLOAD for it. That is the earliest PHOTO_UPLOAD of the client not given to an earlier photo and no later
+    /// than the one whose token the message carries (the ones between were attempts a reconnect or restart cut
+    /// short); the size is that request's `sizeBytes`.
+    private func photoSend(_ send: ReplayTimeline.Entry, client: (address: String, name: String, userId: Int64?),
+                           chat: String, text: String, photos: [Attach], claimed: inout Set<String>)
+        -> (time: SimInstant, action: Action, comment: String)
+    {
+        let tokens = Set(photos.compactMap(\.photoToken))
+        var uploads: [(key: String, entry: ReplayTimeline.Entry, token: String?)] = []
+        for connection in timeline.connections where connection.role == .chat
+            && connection.client.hasPrefix(client.address + ":") {
+            var tokenBySeq: [UInt16: String] = [:]
+            for entry in connection.entries where entry.direction == .serverToClient {
+                if case .photoUploadResponse(let response) = entry.packet.body {
+                    tokenBySeq[entry.packet.seq] = response.photoToken
+                }
+            }
+            for entry in connection.entries where entry.direction == .clientToServer {
+                if case .photoUpload = entry.packet.body {
+                    uploads.append(("\(connection.number) \(entry.packet.seq) \(entry.time.nanosecondsSinceStart)", entry,
+                                    tokenBySeq[entry.packet.seq]))
+                }
+            }
+        }
+        uploads.sort { ($0.entry.time, $0.entry.connection) < ($1.entry.time, $1.entry.connection) }
+        let tokenTime = uploads.last { $0.token.map(tokens.contains) ?? false }?.entry.time ?? send.time
+        let mine = uploads.filter { !claimed.contains($0.key) && $0.entry.time <= tokenTime }
+        claimed.formUnion(mine.map(\.key))
+        let at = "connection \(send.connection) seq \(send.packet.seq) at \(ReplayInference.seconds(send.time)) s"
+        var bytes = 100_000
+        var comment = "MSG_SEND with \(photos.count) photo(s), \(at)"
+        var start = send.time
+        if let first = mine.first, case .photoUpload(let request) = first.entry.packet.body {
+            bytes = max(1, request.sizeBytes)
+            start = first.entry.time
+            comment += "; first PHOTO_UPLOAD for it on connection \(first.entry.connection) seq "
+                + "\(first.entry.packet.seq) at \(ReplayInference.seconds(first.entry.time)) s, sizeBytes \(bytes), "
+                + "less 2 s of photo processing"
+        } else {
+            comment += "; no PHOTO_UPLOAD for it in the capture: 100000 bytes assumed, less 2 s of photo processing"
+        }
+        let time = ReplayInference.shifted(start, .seconds(-2))
+        let action: Action = photos.count > 1
+            ? .sendPhotos(client: client.name, chat: chat, count: photos.count, bytes: bytes, caption: text)
+            : .sendPhoto(client: client.name, chat: chat, bytes: bytes, caption: text)
+        return (time, action, comment)
+    }
+
+    /// Pushes one client got and another did not, or got twice: for each message a MSG_SEND stored (its answer
+    /// seen), every other member client whose chat connection was logged in from the send until a second after its
+    /// answer and kept receiving frames after it. No NOTIF_MESSAGE of that message on it is a lost push:
+    /// `PushLoss(client, probability: 1, ...)` from the send to its answer (the server stored and pushed the message
+    /// in between); two or more a duplicated one: `PushDuplication` over the same span.
+    private func pushFaults(clientNames: [(address: String, name: String, userId: Int64?)])
+        -> [(time: SimInstant, action: Action, comment: String)]
+    {
+        var found: [(time: SimInstant, action: Action, comment: String)] = []
+        let chatConnections = timeline.connections.filter { $0.role == .chat }
+        for connection in chatConnections {
+            for pair in ReplayInference.answered(connection) {
+                guard case .msgSendResponse(let stored) = pair.answer.packet.body else { continue }
+                let members = model.chats.first { $0.id == stored.chatId }?.members ?? []
+                for client in clientNames where !connection.client.hasPrefix(client.address + ":") {
+                    guard let userId = client.userId, members.contains(userId), userId != stored.message.sender
+                    else { continue }
+                    // A connection of that client logged in before the send and alive after the answer.
+                    let open = chatConnections.first { other in
+                        guard other.client.hasPrefix(client.address + ":") else { return false }
+                        let loggedIn = other.entries.first {
+                            if case .loginResponse = $0.packet.body { true } else { false }
+                        }?.time
+                        return loggedIn.map { $0 < pair.request.time } ?? false
+                            && other.entries.contains {
+                                $0.direction == .serverToClient && $0.time > ReplayInference.shifted(pair.answer.time, .seconds(1))
+                            }
+                    }
+                    guard let open else { continue }
+                    let pushes = chatConnections.filter { $0.client.hasPrefix(client.address + ":") }
+                        .flatMap(\.entries).filter { entry in
+                            if case .notifMessage(let push) = entry.packet.body { return push.message.id == stored.message.id }
+                            return false
+                        }
+                    guard pushes.count != 1 else { continue }
+                    let span = max(.milliseconds(1), ReplayScenarioEmitter.rounded(pair.answer.time - pair.request.time))
+                    let what = "message \(stored.message.id) stored by MSG_SEND seq \(pair.request.packet.seq) on "
+                        + "connection \(connection.number) at \(ReplayInference.seconds(pair.request.time)) s "
+                        + "(answered at \(ReplayInference.seconds(pair.answer.time)) s)"
+                    if pushes.isEmpty {
+                        found.append((pair.request.time,
+                                      .pushLoss(client: client.name, probability: 1, duration: span),
+                                      "\(what): no NOTIF_MESSAGE of it on \(client.name)'s connection \(open.number), "
+                                          + "logged in and receiving"))
+                    } else {
+                        found.append((pair.request.time,
+                                      .pushDuplication(client: client.name, probability: 1, duration: span),
+                                      "\(what): \(pushes.count) NOTIF_MESSAGE of it to \(client.name) at "
+                                          + pushes.map { ReplayInference.seconds($0.time) + " s" }
+                                          .joined(separator: ", ")))
+                    }
+                }
+            }
+        }
+        return found
+    }
+
+    /// Engine parameters the capture shows, with the reason for each: `initialSeq` when the client's first request
+    /// does not carry seq 1 (the reference engine's first), `seqModulus` when its seq fell back to 0 from below
+    /// 65535 on one connection (the wrap), `historyPageSize` when its newest-page CHAT_HISTORY asks for other than
+    /// the reference engine's 30, `requestTimeout` when it waited longer than the reference engine's 20 s for an
+    /// answer without asking again (`ClientParameters`' defaults).
+    static func engineParameters(_ connections: [ReplayTimeline.Connection]) -> (ParameterSet, [String]) {
+        var parameters: ParameterSet = [:]
+        var why: [String] = []
+        let requests = connections.map(ReplayInference.requests)
+        if let first = requests.first(where: { !$0.isEmpty })?.first, first.packet.seq != 1 {
+            parameters["initialSeq"] = .int(Int(first.packet.seq))
+            why.append("initialSeq \(first.packet.seq) from its first request (connection \(first.connection) at "
+                + "\(ReplayInference.seconds(first.time)) s)")
+        }
+        // An answer to MSG_SEND or CHAT_HISTORY the client waited for longer than the reference engine's 20 s request
+        // timeout without asking again, on a connection that lost nothing (the server held the answer, no outage):
+        // its timeout is longer (whole minutes, above the longest wait).
+        var longest: (wait: SimDuration, entry: ReplayTimeline.Entry)?
+        for (connection, list) in zip(connections, requests) where connection.tcp.retransmittedSegments == 0 {
+            for pair in ReplayInference.answered(connection)
+            where pair.request.packet.opcode == .msgSend || pair.request.packet.opcode == .chatHistory {
+                let wait = pair.answer.time - pair.request.time
+                guard wait > .seconds(20), wait > longest?.wait ?? .zero else { continue }
+                let askedAgain = list.contains {
+                    $0.packet.opcode == pair.request.packet.opcode && $0.time < pair.answer.time
+                        && $0.time > ReplayInference.shifted(pair.request.time, .seconds(19))
+                }
+                if !askedAgain { longest = (wait, pair.request) }
+            }
+        }
+        if let longest {
+            let minutes = min(longest.wait.nanoseconds / 60_000_000_000 + 1, 60)
+            parameters["requestTimeout"] = .duration(.minutes(minutes))
+            why.append("requestTimeout \(minutes) min: \(longest.entry.packet.opcode) seq \(longest.entry.packet.seq) on "
+                + "connection \(longest.entry.connection) at \(ReplayInference.seconds(longest.entry.time)) s waited "
+                + "\(ReplayInference.milliseconds(longest.wait)) ms for its answer without being asked again")
+        }
+        if let (size, reason) = ReplayInference.historyPageSize(connections), size != 30 {
+            parameters["historyPageSize"] = .int(size)
+            why.append(reason)
+        }
+        for list in requests {
+            guard let wrap = zip(list, list.dropFirst()).first(where: { $0.1.packet.seq == 0 && $0.0.packet.seq > 0
+                && $0.0.packet.seq < UInt16.max }) else { continue }
+            parameters["seqModulus"] = .int(Int(wrap.0.packet.seq) + 1)
+            why.append("seqModulus \(Int(wrap.0.packet.seq) + 1): seq \(wrap.0.packet.seq) then 0 on connection "
+                + "\(wrap.1.connection) at \(ReplayInference.seconds(wrap.1.time)) s")
+            break
+        }
+        return (parameters, why)
     }
 
     /// The server's message id of each cid the capture shows stored (MSG_SEND answers, pushes, history pages).

@@ -18,6 +18,10 @@ struct ReplayTimeline {
         var number: Int
         /// The connecting end, `198.18.0.3:32768`.
         var client: String
+        /// The accepting end, `198.18.0.1:5443`.
+        var server: String = ""
+        /// What the connection was for, from its server address and content.
+        var role: Role = .chat
         var opensAt: SimInstant
         /// When it closed (the last packet, if either side sent FIN or RST); nil while open at the capture's end.
         var closesAt: SimInstant?
@@ -28,9 +32,28 @@ struct ReplayTimeline {
         var tcp = TCPFacts()
     }
 
+    /// What a connection carried: frames of the sync protocol to the chat server, an upload to another host (a photo
+    /// to the CDN: bytes that are no frames), or nothing at all because the server refused it (its SYN answered by
+    /// a RST: the server was down).
+    enum Role: Equatable {
+        case chat
+        case upload
+        case refused
+    }
+
     /// TCP-level facts of one connection, for the emitter's inference (link loss, resets, doubts).
     struct TCPFacts {
         var serverReset = false
+        /// When the server's first RST was captured (nil without one).
+        var serverResetAt: SimInstant?
+        /// When the client's first FIN or RST was captured (nil without one).
+        var clientClosedAt: SimInstant?
+        /// Whether the server's SYN (the SYN-ACK) was captured.
+        var serverSYN = true
+        /// Bytes the client sent (gaps excluded).
+        var clientBytes: Int64 = 0
+        /// Segments the client sent again (its data went unacknowledged for a retransmission timeout).
+        var clientRetransmissions = 0
         var clientReset = false
         var clientFIN = false
         var serverFIN = false
@@ -58,9 +81,19 @@ struct ReplayTimeline {
         var connections: [Connection] = []
         var skipped: [String] = []
         var end = SimInstant.start
+        // The chat server: the address the first connection that carries frames goes to. Frameless connections to
+        // another address are uploads (photos to the CDN).
+        let chatServer = decoding.connections.first { !$0.frames.isEmpty }?.connection.server.address.description
         for item in decoding.connections {
             let trace = item.connection
             if let client, trace.client.address.description != client { continue }
+            var role = Role.chat
+            if item.frames.isEmpty, trace.serverToClient.sawRST, !trace.serverToClient.sawSYN,
+               trace.clientToServer.byteCount == 0 {
+                role = .refused
+            } else if item.frames.isEmpty, let chatServer, trace.server.address.description != chatServer {
+                role = .upload
+            }
             var entries: [Entry] = []
             for frame in item.frames {
                 guard let packet = try? Packet(frame: frame.decoded.frame) else {
@@ -79,10 +112,17 @@ struct ReplayTimeline {
             facts.clientFIN = trace.clientToServer.sawFIN
             facts.serverFIN = trace.serverToClient.sawFIN
             facts.sawSYN = trace.clientToServer.sawSYN
+            facts.serverSYN = trace.serverToClient.sawSYN
+            facts.serverResetAt = trace.serverToClient.firstRSTTimestamp.map(instant)
+            facts.clientClosedAt = [trace.clientToServer.firstRSTTimestamp, trace.clientToServer.firstFINTimestamp]
+                .compactMap { $0 }.map(instant).min()
+            facts.clientBytes = trace.clientToServer.byteCount
+            facts.clientRetransmissions = trace.clientToServer.retransmittedSegmentCount
             facts.segments = trace.clientToServer.segmentCount + trace.serverToClient.segmentCount
             facts.retransmittedSegments = trace.clientToServer.retransmittedSegmentCount
                 + trace.serverToClient.retransmittedSegmentCount
-            for direction in [TraceDirection.clientToServer, .serverToClient] {
+            // A refused attempt or an upload carries no frames by nature: what the frame reader says of it is no doubt.
+            for direction in [TraceDirection.clientToServer, .serverToClient] where role == .chat {
                 let stream = trace.stream(direction)
                 for gap in stream.gaps {
                     facts.doubts.append("connection \(trace.number) \(direction): \(gap.length) bytes missing at offset "
@@ -92,10 +132,13 @@ struct ReplayTimeline {
                     facts.doubts.append("connection \(trace.number) \(direction): \(anomaly)")
                 }
             }
-            for issue in item.issues { facts.doubts.append("connection \(trace.number): \(issue)") }
+            for issue in item.issues where role == .chat {
+                facts.doubts.append("connection \(trace.number): \(issue)")
+            }
             connections.append(Connection(
-                number: trace.number, client: trace.client.description, opensAt: instant(trace.firstTimestamp),
-                closesAt: isClosed ? instant(trace.lastTimestamp) : nil, entries: entries, tcp: facts))
+                number: trace.number, client: trace.client.description, server: trace.server.description, role: role,
+                opensAt: instant(trace.firstTimestamp), closesAt: isClosed ? instant(trace.lastTimestamp) : nil,
+                entries: entries, tcp: facts))
         }
         self.connections = connections.sorted { ($0.opensAt, $0.number) < ($1.opensAt, $1.number) }
         self.skippedFrames = skipped
@@ -110,10 +153,10 @@ struct ReplayTimeline {
             .map(\.element)
     }
 
-    /// The client addresses in first-connection order (`198.18.0.3`).
+    /// The client addresses in first-connection order (`198.18.0.3`), from connections to the chat server.
     var clientAddresses: [String] {
         var seen: [String] = []
-        for connection in connections {
+        for connection in connections where connection.role != .upload {
             let address = String(connection.client.split(separator: ":").first ?? "")
             if !seen.contains(address) { seen.append(address) }
         }

@@ -47,6 +47,29 @@ import Testing
         }
     }
 
+    @Test("an app restart with queued sends, a photo and a server restart are inferred, each with its packets")
+    func restartsAndPhotos() throws {
+        let path = try Self.capture("restart-with-pending-tasks", seed: 31)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let emission = try Self.emitted(from: path)
+        let steps = emission.scenario.steps.map(\.action)
+        #expect(steps.contains { if case .restartApp("alice") = $0 { true } else { false } })
+        #expect(steps.contains { if case .sendPhoto("alice", "alice+bob", 60_000, "c") = $0 { true } else { false } })
+        #expect(emission.source().contains("starts again at seq 1"))
+        // The sends queued offline are placed before the restart, so a queue that does not survive it is caught.
+        #expect(Self.fails(emission.scenario, seed: 31, mutant: "tasks-not-persisted"))
+        #expect(!Self.fails(emission.scenario, seed: 31, mutant: nil))
+
+        let restartPath = try Self.capture("server-restart", seed: 201)
+        defer { try? FileManager.default.removeItem(atPath: restartPath) }
+        let restart = try Self.emitted(from: restartPath)
+        #expect(restart.scenario.steps.contains { if case .serverRestart = $0.action { true } else { false } })
+        #expect(!restart.scenario.steps.contains { if case .outage = $0.action { true } else { false } },
+                "the server's RSTs are no link drop")
+        #expect(restart.headerComments.allSatisfy { !$0.contains("started without SYN") },
+                "refused connection attempts are no doubt")
+    }
+
     @Test("replay --run reproduces a mutant's failure from a capture of that mutant's run, with run's options")
     func replayRunReproducesMutant() throws {
         let path = NSTemporaryDirectory() + "syncsim-roundtrip-mutant-\(ProcessInfo.processInfo.processIdentifier).pcapng"

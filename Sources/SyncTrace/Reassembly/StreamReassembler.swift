@@ -92,11 +92,13 @@ struct StreamReassembler {
         }
         if segment.flags.contains(.fin) {
             trace.sawFIN = true
+            if trace.firstFINTimestamp == nil { trace.firstFINTimestamp = segment.timestamp }
             if finOffset == nil { finOffset = start + wireLength }
         }
         drain(packetNumber: segment.packetNumber, timestamp: segment.timestamp)
         if segment.flags.contains(.rst) {
             trace.sawRST = true
+            if trace.firstRSTTimestamp == nil { trace.firstRSTTimestamp = segment.timestamp }
             isReset = true
         }
     }

@@ -16,8 +16,13 @@ public struct TCPStreamTrace: Hashable, Sendable {
     public var sawSYN = false
     /// Whether the direction's FIN was captured.
     public var sawFIN = false
+    /// When the direction's first FIN was captured (nil without one).
+    public var firstFINTimestamp: CaptureTimestamp?
     /// Whether the direction sent a RST.
     public var sawRST = false
+    /// When the direction sent its first RST (nil without one): a replay tells a server restart's RSTs, sent to
+    /// every client at once, from a connection's later packets.
+    public var firstRSTTimestamp: CaptureTimestamp?
 
     /// An empty stream.
     public init() {}
