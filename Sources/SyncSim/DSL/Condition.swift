@@ -24,6 +24,9 @@ public enum Condition: Hashable, Sendable, CustomStringConvertible {
     case textOnScreen(client: String, chat: String, text: String)
     /// The server's read mark of `client`'s user in `chat` is the chat's newest message id.
     case readUpToNewest(client: String, chat: String)
+    /// The server holds exactly `count` open connections logged in as `client`'s user (server-side liveness and
+    /// one session per device).
+    case serverSessions(client: String, count: Int)
     /// Any other predicate over the world; `label` names it in reports and printouts; `clients` lists the clients it
     /// looks at (shrinking keeps them), nil when unknown (shrinking then keeps every client).
     case custom(label: String, clients: [String]? = nil, predicate: @Sendable (any WorldProbe) -> Bool)
@@ -65,6 +68,8 @@ public enum Condition: Hashable, Sendable, CustomStringConvertible {
         case .readUpToNewest(let client, let chat):
             guard let newest = world.serverMessages(in: chat).last?.id else { return true }
             return world.readMark(of: client, in: chat) == newest
+        case .serverSessions(let client, let count):
+            return world.serverSessionCount(of: client) == count
         case .custom(_, _, let predicate):
             return predicate(world)
         }
@@ -74,7 +79,7 @@ public enum Condition: Hashable, Sendable, CustomStringConvertible {
     public var clients: [String]? {
         switch self {
         case .queueDrained(let client), .historyComplete(let client, _), .loggedIn(let client),
-            .textOnScreen(let client, _, _), .readUpToNewest(let client, _):
+            .textOnScreen(let client, _, _), .readUpToNewest(let client, _), .serverSessions(let client, _):
             [client]
         case .serverMessageCount, .serverTexts, .serverOrder, .allQueuesDrained, .converged: []
         case .custom(_, let clients, _): clients
@@ -114,6 +119,7 @@ public enum Condition: Hashable, Sendable, CustomStringConvertible {
         case .converged: "every client has converged with the server"
         case .textOnScreen(let client, let chat, let text): "\(client) shows \(text.debugDescription) in open \(chat)"
         case .readUpToNewest(let client, let chat): "\(client)'s read mark in \(chat) is its newest message"
+        case .serverSessions(let client, let count): "the server holds \(count) session(s) of \(client)"
         case .custom(let label, _, _): label
         }
     }

@@ -427,6 +427,7 @@ public enum DSLReference {
         .converged,
         .textOnScreen(client: "alice", chat: "alice+bob", text: "hi"),
         .readUpToNewest(client: "alice", chat: "alice+bob"),
+        .serverSessions(client: "alice", count: 1),
         .custom(label: "alice shows 3 messages", clients: ["alice"], predicate: { _ in true }),
     ]
 
@@ -457,6 +458,9 @@ public enum DSLReference {
                                         + "a visible message.")
         case .readUpToNewest: return make(".readUpToNewest", ".readUpToNewest(client: String, chat: String)",
                                           "The server's read mark of the client's user is the chat's newest message.")
+        case .serverSessions: return make(".serverSessions", ".serverSessions(client: String, count: Int)",
+                                          "The server holds exactly `count` open connections logged in as the "
+                                          + "client's user.")
         case .custom: return make(".custom", ".custom(label: String, clients: [String]? = nil, predicate: "
                                   + "(any WorldProbe) -> Bool)",
                                   "Any predicate over the probe (prints as a stub: closures cannot be printed).")

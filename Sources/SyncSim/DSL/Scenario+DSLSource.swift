@@ -269,6 +269,8 @@ extension Scenario {
             return ".textOnScreen(client: \(L.string(client)), chat: \(L.string(chat)), text: \(L.string(text)))"
         case .readUpToNewest(let client, let chat):
             return ".readUpToNewest(client: \(L.string(client)), chat: \(L.string(chat)))"
+        case .serverSessions(let client, let count):
+            return ".serverSessions(client: \(L.string(client)), count: \(L.integer(count)))"
         case .custom(let label, let clients, _):
             let clientsPart = clients.map { ", clients: \(L.strings($0))" } ?? ""
             return ".custom(label: \(L.string(label))\(clientsPart), predicate: \(customStub(label)))"
