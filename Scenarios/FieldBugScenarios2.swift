@@ -213,8 +213,14 @@ extension Catalog {
         }
         Expect {
             Invariants(.all)
-            Always(.serverSessions(client: "alice", count: 1), from: .seconds(90), until: .seconds(150))
-            Always(.loggedIn(client: "alice"), from: .seconds(90), until: .seconds(150))
+            Eventually.world("after her reconnect alice has exactly one connection on the server, logged in",
+                             within: .seconds(150)) { world in
+                guard world.now >= .start + .seconds(Int64(90)), let alice = world.userIdentifier("alice") else {
+                    return false
+                }
+                return world.server.openConnections.filter { $0.userId == alice }.count == 1
+                    && world.isLoggedIn("alice")
+            }
             Eventually(within: .minutes(4), .converged)
         }
     }
