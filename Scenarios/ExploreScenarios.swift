@@ -57,7 +57,7 @@ extension Catalog {
     /// attempt must be given up after `connectTimeout` and retried; before the fix it stayed "connecting" forever and
     /// the message was never sent (T5; explore seed 124, shrunk from 192 steps; seeds 21 and 135 were the same kind).
     public static let exploreConnectIntoHalfOpen = Scenario(
-        "explore-connect-into-half-open",
+        "explore-connect-into-dead-path",
         summary: "a connection attempt into a half-open path is given up after connectTimeout and retried",
         seeds: [124, 1, 2],
         tags: [.connection],
@@ -85,7 +85,7 @@ extension Catalog {
     /// half-open socket's close, then the second connection's, then the overdue timers. P3 must judge the requests
     /// once all of them arrived; before the fix it judged after the first (explore seed 168, shrunk from 71 steps).
     public static let exploreHeldSessionInitHalfOpen = Scenario(
-        "explore-resume-after-half-open",
+        "explore-resume-after-dead-socket",
         summary: "a resumed app gets all its deferred events before P3 judges its overdue requests",
         seeds: [168, 1, 2],
         tags: [.connection],
