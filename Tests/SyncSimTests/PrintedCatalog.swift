@@ -1535,7 +1535,7 @@ enum PrintedCatalog {
                 Eventually(within: .minutes(6), .serverMessageCount(chat: "alice+bob", count: 2))
             }
         },
-        Scenario("explore-connect-into-half-open", summary: "a connection attempt into a half-open path is given up after connectTimeout and retried", seeds: [124, 1, 2], tags: ["connection"], runLength: .seconds(854)) {
+        Scenario("explore-connect-into-dead-path", summary: "a connection attempt into a half-open path is given up after connectTimeout and retried", seeds: [124, 1, 2], tags: ["connection"], runLength: .seconds(854)) {
             Server(history: ["group1": 1])
             Client("bob", profile: .fourG)
             Client("carol", profile: .twoGRural)
@@ -1552,7 +1552,7 @@ enum PrintedCatalog {
                 Eventually(within: .minutes(5), .serverMessageCount(chat: "group2", count: 1))
             }
         },
-        Scenario("explore-resume-after-half-open", summary: "a resumed app gets all its deferred events before P3 judges its overdue requests", seeds: [168, 1, 2], tags: ["connection"], runLength: .minutes(7)) {
+        Scenario("explore-resume-after-dead-socket", summary: "a resumed app gets all its deferred events before P3 judges its overdue requests", seeds: [168, 1, 2], tags: ["connection"], runLength: .minutes(7)) {
             Server()
             Client("alice", profile: .gprs, parameters: ["prefetchDistance": 0])
             Timeline {
