@@ -58,7 +58,7 @@ extension Catalog {
     /// the message was never sent (T5; explore seed 124, shrunk from 192 steps; seeds 21 and 135 were the same kind).
     public static let exploreConnectIntoHalfOpen = Scenario(
         "explore-connect-into-dead-path",
-        summary: "a connection attempt into a half-open path is given up after connectTimeout and retried",
+        summary: "a connection attempt into a dead path is given up after connectTimeout and retried",
         seeds: [124, 1, 2],
         tags: [.connection],
         runLength: .seconds(854)
