@@ -1535,7 +1535,7 @@ enum PrintedCatalog {
                 Eventually(within: .minutes(6), .serverMessageCount(chat: "alice+bob", count: 2))
             }
         },
-        Scenario("explore-connect-into-dead-path", summary: "a connection attempt into a half-open path is given up after connectTimeout and retried", seeds: [124, 1, 2], tags: ["connection"], runLength: .seconds(854)) {
+        Scenario("explore-connect-into-dead-path", summary: "a connection attempt into a dead path is given up after connectTimeout and retried", seeds: [124, 1, 2], tags: ["connection"], runLength: .seconds(854)) {
             Server(history: ["group1": 1])
             Client("bob", profile: .fourG)
             Client("carol", profile: .twoGRural)
