@@ -57,9 +57,14 @@ public enum Catalog {
         ownMessagesServerTime,
         serverDetectsHalfOpen,
         oneSessionPerDevice,
+        staleReplyOnNewConnection,
         // Found by `syncsim explore`
         exploreScrollWhileOpening,
         exploreHandoverToOfflineMidUpload,
+        exploreConnectIntoHalfOpen,
+        exploreHeldSessionInitHalfOpen,
+        exploreDuplicateAnswerPageLost,
+        exploreReopenEndsScroll,
         // Capture round trip (docs/roundtrip.md)
         gprsFlapThenScroll,
         // For parameter sweeps

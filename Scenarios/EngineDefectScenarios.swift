@@ -22,13 +22,16 @@ extension Catalog {
         }
         Expect {
             Invariants(.all)
-            Eventually.world("alice's message is stored and on screen in the chunk she looks at",
-                             within: .seconds(60)) { world in
-                guard let view = world.clientView("alice"), let chatId = world.chatIdentifier("alice+bob"),
-                      let store = view.chunkStores[chatId], let first = view.visibleMessageIds.first,
-                      let chunk = store.chunk(containing: first),
-                      let mine = store.messages.first(where: { $0.text == "mine" }) else { return false }
-                return view.visibleMessageIds.contains(mine.id) && chunk.lower <= mine.id && mine.id <= chunk.upper
+            Eventually("alice's message is stored and on screen in the chunk she looks at", within: .seconds(60),
+                       clients: ["alice"]) { probe in
+                let visible = probe.screen(of: "alice").visibleMessageIds
+                guard let first = visible.first,
+                      let chunk = probe.chunks(of: "alice", in: "alice+bob").first(where: {
+                          $0.lower <= first && first <= $0.upper
+                      }),
+                      let mine = probe.cachedMessages(of: "alice", in: "alice+bob").first(where: { $0.text == "mine" })
+                else { return false }
+                return visible.contains(mine.id) && chunk.lower <= mine.id && mine.id <= chunk.upper
             }
         }
     }
@@ -86,11 +89,7 @@ extension Catalog {
         }
         Expect {
             Invariants(.all)
-            Eventually.world("the server's read mark of alice is bob's last message", within: .seconds(90)) { world in
-                guard let chatId = world.chatIdentifier("alice+bob"), let alice = world.userIdentifier("alice"),
-                      let newest = world.server.messages(inChat: chatId).last?.id else { return false }
-                return world.server.marks(inChat: chatId).contains { $0.userId == alice && $0.mark == newest }
-            }
+            Eventually(within: .seconds(90), .readUpToNewest(client: "alice", chat: "alice+bob"))
         }
     }
 

@@ -52,6 +52,7 @@ public enum MutantCatalog {
         ("send-before-all-uploads", ["message-waits-for-all-uploads"]),
         ("retry-without-backoff", ["retry-storm-on-instant-errors"]),
         ("own-message-device-time", ["own-messages-server-time"]),
+        ("seq-restart-per-connection", ["stale-reply-on-new-connection"]),
         ("server-no-liveness", ["server-detects-dead-connection"]),
         ("server-keeps-older-sessions", ["one-session-per-device"]),
     ]

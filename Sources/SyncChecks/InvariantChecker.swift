@@ -76,11 +76,14 @@ public final class InvariantChecker {
     ///   - client: a registered client.
     ///   - server: the server now.
     ///   - now: virtual time.
+    ///   - checksTimeouts: false leaves out P3's deadlines, for the events a resumed app receives before its
+    ///     overdue timers (they were deferred while it was suspended).
     ///   - view: the client's view; evaluated only when this event is checked.
     /// - Returns: the new findings.
     @discardableResult
     public func afterClientEvent(
-        client: String, server: SyncServer, at now: SimInstant, view: () -> ClientView
+        client: String, server: SyncServer, at now: SimInstant, checksTimeouts: Bool = true,
+        view: () -> ClientView
     ) -> [Finding] {
         guard let ledger = ledgers[client] else { preconditionFailure("unregistered client \(client)") }
         clientEventCount += 1
@@ -90,7 +93,7 @@ public final class InvariantChecker {
             linkSentCids(client: client, view: view())
             return record(linkTaskCids(client: client, at: now))
         }
-        return checkClient(client, view: view(), server: server, at: now)
+        return checkClient(client, view: view(), server: server, at: now, checksTimeouts: checksTimeouts)
     }
 
     /// Every per-event check of one client's view, whatever the sampling.

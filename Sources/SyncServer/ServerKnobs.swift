@@ -33,6 +33,11 @@ public struct ServerKnobs: Hashable, Sendable {
     /// At most one live session per (user, device): a LOGIN closes the user's older connections from the same
     /// SESSION_INIT device id (wire-webapp PR #21448). False keeps them (the field bug: pushes go to a dead one).
     public var replacesOlderSessions = true
+    /// A reply whose request's connection closed before it was ready goes to the newest open connection of the same
+    /// user and device instead of being lost, as Slack's RTM server resends its last reply on a client's new
+    /// connection (node-slack-sdk #251). A client whose seqs restart on each connection may take it for the answer to
+    /// its new request with that seq. Default false: such a reply is lost, as with a plain server.
+    public var repliesFollowDevice = false
     /// Periods during which every request of one opcode is answered at once with an error (`"server.unavailable"`)
     /// and has no effect: a failing backend or a proxy in front of it (mtxclient #8's retry storm).
     public var failingPeriods: [FailingPeriod] = []

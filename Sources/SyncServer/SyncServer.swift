@@ -215,7 +215,8 @@ public struct SyncServer {
         case .timerFired(let timer):
             if let connection = idleChecks.removeValue(forKey: timer) { return checkIdle(connection, now: now) }
             guard let request = pending.removeValue(forKey: timer) else { return [] }
-            return execute(request.packet, on: request.connection, userIdAtReceipt: request.userId, now: now)
+            return execute(request.packet, on: request.connection, userIdAtReceipt: request.userId,
+                           deviceAtReceipt: request.deviceId, now: now)
         case .restart:
             stats.restarts += 1
             var actions: [ServerAction] = pending.keys.sorted().map { .cancelTimer($0) }
@@ -226,6 +227,15 @@ public struct SyncServer {
             connections = [:]
             connectionsByUser = [:]
             return actions
+        }
+    }
+
+    /// With `ServerKnobs.repliesFollowDevice`, the newest open connection logged in as `userId` from `deviceId`
+    /// (where a reply whose own connection closed goes); nil otherwise.
+    private func followingConnection(_ userId: Int64?, _ deviceId: String?) -> ServerConnectionID? {
+        guard knobs.repliesFollowDevice, let userId, let deviceId else { return nil }
+        return connections.keys.sorted().last {
+            connections[$0]?.userId == userId && connections[$0]?.deviceId == deviceId
         }
     }
 
@@ -277,28 +287,32 @@ public struct SyncServer {
         if delay == .zero { return execute(packet, on: connection, userIdAtReceipt: userId, now: now) }
         let timer = ServerTimerID(rawValue: nextTimerNumber)
         nextTimerNumber += 1
-        pending[timer] = PendingRequest(packet: packet, connection: connection, userId: userId)
+        pending[timer] = PendingRequest(packet: packet, connection: connection, userId: userId,
+                                        deviceId: connections[connection]?.deviceId)
         return [.startTimer(timer, at: now + delay)]
     }
 
     /// Executes a request. A request whose connection closed meanwhile still takes effect (a MSG_SEND is stored),
-    /// but its response is lost, as with a real server.
+    /// but its response is lost, as with a real server (or, with `ServerKnobs.repliesFollowDevice`, goes to the
+    /// device's newest connection).
     private mutating func execute(
-        _ packet: Packet, on connection: ServerConnectionID, userIdAtReceipt: Int64?, now: SimInstant
+        _ packet: Packet, on connection: ServerConnectionID, userIdAtReceipt: Int64?, deviceAtReceipt: String? = nil,
+        now: SimInstant
     ) -> [ServerAction] {
         let isOpen = connections[connection] != nil
+        let replyConnection = isOpen ? connection : followingConnection(userIdAtReceipt, deviceAtReceipt)
         var actions: [ServerAction] = []
         func reply(_ body: Packet.Body) {
-            guard isOpen else { return }
+            guard let replyConnection else { return }
             let response = Packet(cmd: .response, seq: packet.seq, opcode: packet.opcode, body: body)
-            actions.append(.send(response, on: connection))
+            actions.append(.send(response, on: replyConnection))
         }
         func fail(_ code: String, _ text: String) {
-            guard isOpen else { return }
+            guard let replyConnection else { return }
             stats.errorsSent += 1
             let body = Packet.Body.error(ErrorPayload(error: code, message: text))
             let error = Packet(cmd: .error, seq: packet.seq, opcode: packet.opcode, body: body)
-            actions.append(.send(error, on: connection))
+            actions.append(.send(error, on: replyConnection))
         }
         if let rate = knobs.errorRate[packet.opcode], generator.nextBernoulli(rate) {
             stats.errorsInjected += 1
@@ -662,6 +676,8 @@ private struct PendingRequest {
     var packet: Packet
     var connection: ServerConnectionID
     var userId: Int64?
+    /// The connection's SESSION_INIT device id when the request arrived (`ServerKnobs.repliesFollowDevice`).
+    var deviceId: String?
 }
 
 private struct ChatRecord {

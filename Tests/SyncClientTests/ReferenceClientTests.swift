@@ -391,6 +391,28 @@ private func texts(_ world: TestWorld, chatId: Int64, sender: Int64) -> [String]
         #expect((cached?.time == server?.time) == (mutant == nil))
     }
 
+    @Test("seq-restart-per-connection: a reply from the last connection never completes a new request",
+          arguments: [nil, Mutant.seqRestartPerConnection])
+    func seqRestartPerConnection(mutant: Mutant?) {
+        // History pages take 12 s and a reply whose connection closed goes to the device's new connection.
+        var knobs = ServerKnobs(processingDelay: [.chatHistory: .fixed(.seconds(Int64(12)))])
+        knobs.repliesFollowDevice = true
+        let world = MutantRuns.makeWorld(mutant: mutant, knobs: knobs)
+        world.start("alice")
+        world.run(for: .seconds(Int64(2)))
+        world.user("alice", .openChat(100))
+        world.run(for: .seconds(Int64(1)))
+        world.user("alice", .openChat(200))
+        world.run(for: .seconds(Int64(1)))
+        world.setReachable("alice", false)
+        world.run(for: .seconds(Int64(1)))
+        world.setReachable("alice", true)
+        world.run(for: .seconds(Int64(60)))
+        // Chat 200 has no history; chat 100's seeded "old N" messages must never be filed under it.
+        let misfiled = world.view("alice").chunkStores[200]?.messages.filter { $0.text.hasPrefix("old") } ?? []
+        #expect(misfiled.isEmpty == (mutant == nil), "\(misfiled.count) of chat 100's messages under chat 200")
+    }
+
     @Test("every mutant has a name and a focused test above") func mutantNames() {
         #expect(Mutant.allCases.map(\.rawValue) == [
             "merge-skips-bridge", "gap-ignored-after-login", "since-from-newest-push", "since-from-device-clock",
@@ -398,7 +420,7 @@ private func texts(_ world: TestWorld, chatId: Int64, sender: Int64) -> [String]
             "seq-reuse-inflight", "inflight-dropped-on-disconnect", "removal-before-message-lost",
             "catch-up-from-live-push", "duplicate-is-failure",
             "outbox-in-memory-while-offline", "send-before-all-uploads", "retry-without-backoff",
-            "own-message-device-time",
+            "own-message-device-time", "seq-restart-per-connection",
         ])
         #expect(Mutant(rawValue: "parallel-sends") == .parallelSends)
     }

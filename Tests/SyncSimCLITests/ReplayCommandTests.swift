@@ -20,7 +20,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: path) }
         let result = Self.run(["run", "offline-sends-in-order", "--seed", "341", "--pcap", path])
         #expect(result.code == 0)
-        #expect(result.out.first == "PASS  offline-sends-in-order  seed 341  digest 5403ffb5ebd931e7")
+        #expect(result.out.first == "PASS  offline-sends-in-order  seed 341  digest 841628aa28b97c69")
         let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
         #expect(bytes.prefix(4) == [0x0A, 0x0D, 0x0D, 0x0A])
         #expect(bytes == (try [UInt8](Data(contentsOf: URL(fileURLWithPath: Self.offlineSends)))),

@@ -19,6 +19,8 @@ public final class TestWorld {
         /// Bumped by each app restart; events of an older generation are dropped.
         public var generation = 0
         public var isReachable = true
+        /// True while the client's connection attempts go into a dead path: the SYN vanishes, nothing answers.
+        public var dropsConnectAttempts = false
     }
 
     private enum Event {
@@ -108,6 +110,11 @@ public final class TestWorld {
         clients[name]!.isReachable = reachable
         guard !reachable else { return }
         killLinks(of: name, notifyClient: true)
+    }
+
+    /// Makes the client's next connection attempts vanish (a SYN into a dead path: no answer, no error) or work again.
+    public func setDropsConnectAttempts(_ name: String, _ drops: Bool) {
+        clients[name]!.dropsConnectAttempts = drops
     }
 
     /// Makes a client's live connections half-open (NAT rebinding): packets vanish, neither side is told.
@@ -210,6 +217,7 @@ public final class TestWorld {
         switch action {
         case .connect(let connection):
             connectAttempts.append((name, now))
+            if clients[name]!.dropsConnectAttempts { return }
             guard clients[name]!.isReachable else {
                 schedule(.client(name, generation: generation, .connectFailed(connection)), at: now + oneWayDelay * 2)
                 return

@@ -21,6 +21,8 @@ public struct ClientMetrics: Hashable, Sendable {
     public var requestsByOpcode: [Opcode: Int] = [:]
     /// Requests that timed out.
     public var requestTimeouts = 0
+    /// Connection attempts given up after `connectTimeout`.
+    public var connectTimeouts = 0
 
     /// Empty metrics.
     public init() {}

@@ -12,6 +12,10 @@ public struct ClientParameters: Hashable, Sendable {
     public var pongTimeout: SimDuration
     /// A request unanswered this long fails with a timeout. Default 20 s: field clients (DESIGN.md §3).
     public var requestTimeout: SimDuration
+    /// A connection attempt not connected this long is given up (closed) and retried after the reconnect backoff.
+    /// Default 10 s: OkHttp's default `connectTimeout`. Without it an attempt whose SYN goes into a dead path waits
+    /// for TCP's own SYN retries (about 2 min with Linux's `tcp_syn_retries` 6).
+    public var connectTimeout: SimDuration
     /// First reconnect delay. Default 1 s (our choice).
     public var backoffBase: SimDuration
     /// Growth factor of the reconnect delay per failed attempt. Default 2 (exponential backoff).
@@ -53,6 +57,7 @@ public struct ClientParameters: Hashable, Sendable {
         pingInterval: SimDuration = .seconds(Int64(30)),
         pongTimeout: SimDuration = .seconds(Int64(20)),
         requestTimeout: SimDuration = .seconds(Int64(20)),
+        connectTimeout: SimDuration = .seconds(Int64(10)),
         backoffBase: SimDuration = .seconds(Int64(1)),
         backoffFactor: Double = 2,
         backoffCap: SimDuration = .seconds(Int64(60)),
@@ -75,6 +80,7 @@ public struct ClientParameters: Hashable, Sendable {
         self.pingInterval = pingInterval
         self.pongTimeout = pongTimeout
         self.requestTimeout = requestTimeout
+        self.connectTimeout = connectTimeout
         self.backoffBase = backoffBase
         self.backoffFactor = backoffFactor
         self.backoffCap = backoffCap

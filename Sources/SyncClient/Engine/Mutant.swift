@@ -46,4 +46,8 @@ public enum Mutant: String, CaseIterable, Hashable, Sendable {
     /// An acknowledged own message keeps the device clock's time instead of the server's, so it sorts by device
     /// time (C3). wire-desktop #352.
     case ownMessageDeviceTime = "own-message-device-time"
+    /// The seq counter restarts on each new connection, so a reply to the previous connection's request, which a
+    /// server delivers on the new connection, completes the new request that reused its seq (C3: another chat's page
+    /// is filed under this one). node-slack-sdk #251.
+    case seqRestartPerConnection = "seq-restart-per-connection"
 }

@@ -11,13 +11,27 @@ extension ReferenceClient {
         let connection = ClientConnectionID(rawValue: nextConnectionNumber)
         nextConnectionNumber += 1
         if hasConnectedBefore { metrics.reconnects += 1 }
+        if hasConnectedBefore, isMutant(.seqRestartPerConnection) {
+            // The mutant numbers each connection's requests afresh. The reference engine counts on across
+            // connections, so a reply to an earlier connection's request (a server may deliver it on the new one)
+            // finds no waiter with its seq, and replies match (connection, seq, opcode).
+            tracker = RequestTracker(seqModulus: parameters.seqModulus, firstSeq: parameters.initialSeq)
+        }
         hasConnectedBefore = true
         state = .connecting(connection)
         actions.append(.connect(connection))
+        connectTimer = startTimer(.connectTimeout(connection), at: now + parameters.connectTimeout)
+    }
+
+    /// Stops the `connectTimeout` timer: the attempt connected or ended.
+    mutating func cancelConnectTimer() {
+        if let connectTimer { cancelTimer(connectTimer) }
+        connectTimer = nil
     }
 
     mutating func connected(_ connection: ClientConnectionID) {
         guard state == .connecting(connection) else { return }
+        cancelConnectTimer()
         if isMutant(.backoffResetOnConnect) { backoffAttempts = 0 }
         state = .initializing(connection)
         let body = Packet.Body.sessionInit(SessionInitRequest.mobile(deviceId: parameters.deviceId))
@@ -39,6 +53,7 @@ extension ReferenceClient {
             // A SYN sent while the network was gone may wait seconds for its retransmission: start afresh.
             actions.append(.close(connection))
             state = .waitingToReconnect
+            cancelConnectTimer()
         }
         guard state == .waitingToReconnect else { return }
         for (timer, purpose) in timers.sorted(by: { $0.key.rawValue < $1.key.rawValue }) where purpose == .reconnect {
@@ -58,6 +73,7 @@ extension ReferenceClient {
     mutating func connectionLost() {
         guard state != .stopped, state != .waitingToReconnect else { return }
         state = .waitingToReconnect
+        cancelConnectTimer()
         if let pingTimer { cancelTimer(pingTimer) }
         pingTimer = nil
         let lost = tracker.removeAll()
@@ -152,7 +168,10 @@ extension ReferenceClient {
             readMarkAcknowledged(chatId: chatId, mark)
         case (.history(let chatId, let load), .chatHistoryResponse(let response)):
             historyLoads[chatId] = nil
+            if load == .newest { chatsAwaitingNewestPage.remove(chatId) }
             receivePage(response.messages, chatId: chatId, load: load)
+            // A newest page wanted while this load was in flight goes out now.
+            if chatsAwaitingNewestPage.contains(chatId) { requestHistory(chatId: chatId, load: .newest) }
         case (.send(let taskId), .msgSendResponse(let response)):
             var message = response.message
             if isMutant(.ownMessageDeviceTime), let task = tasks[taskId] {
@@ -185,7 +204,7 @@ extension ReferenceClient {
         case .history(let chatId, _):
             historyLoads[chatId] = nil
             // The open chat asks again after a pause; after a disconnect, LOGIN resumes it instead.
-            if failure != .disconnected, screen?.chatId == chatId {
+            if failure != .disconnected, screen?.chatId == chatId || chatsAwaitingNewestPage.contains(chatId) {
                 _ = startTimer(.historyRetry, at: now + parameters.taskRetryBase)
             }
         case .send(let taskId), .photoToken(let taskId):
@@ -225,6 +244,7 @@ extension ReferenceClient {
         pingTimer = startTimer(.ping, at: now + parameters.pingInterval)
         runTasks()
         resumeScreen()
+        requestAwaitedNewestPages()
         sendReadMarks()
     }
 

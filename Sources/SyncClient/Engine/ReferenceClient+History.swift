@@ -191,6 +191,12 @@ extension ReferenceClient {
     }
 
     /// Sends one CHAT_HISTORY for a chat unless one is in flight or the client is not online.
+    /// Asks the newest page of every chat in `chatsAwaitingNewestPage`, ascending by chat id (a chat with a load in
+    /// flight asks when that load ends).
+    mutating func requestAwaitedNewestPages() {
+        for chatId in chatsAwaitingNewestPage.sorted() { requestHistory(chatId: chatId, load: .newest) }
+    }
+
     mutating func requestHistory(chatId: Int64, load: HistoryLoad) {
         guard case .online = state, historyLoads[chatId] == nil else { return }
         // Pages are asked by server time (`from` in milliseconds); a chunk edge's cached message gives its time,

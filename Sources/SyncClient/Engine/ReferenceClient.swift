@@ -38,6 +38,8 @@ public struct ReferenceClient: SyncClientEngine {
     var uploads: [UploadID: Int64] = [:]
     var taskWakeup: (timer: ClientTimerID, at: SimInstant)?
     var pingTimer: ClientTimerID?
+    /// The `connectTimeout` timer of the attempt in `.connecting`.
+    var connectTimer: ClientTimerID?
     /// False while the OS reports no usable network: no connection attempts until it is back.
     var isNetworkAvailable = true
     var screen: Screen?
@@ -46,6 +48,9 @@ public struct ReferenceClient: SyncClientEngine {
     /// Chats with a push since the last LOGIN (for the `catch-up-from-live-push` mutant).
     var pushedChatsSinceLogin: Set<Int64> = []
     var dirtyChats: Set<Int64> = []
+    /// Chats whose newest page the engine must fetch to learn a message no push or response carried (a send
+    /// answered "already exists"): asked again after a failure or a busy chat, and after LOGIN, until a page came.
+    var chatsAwaitingNewestPage: Set<Int64> = []
     /// A task found every seq in flight; the next completed request wakes the queue.
     var isWaitingForSeq = false
     var actions: [ClientAction] = []
@@ -91,6 +96,8 @@ public struct ReferenceClient: SyncClientEngine {
 
     enum TimerPurpose: Hashable {
         case reconnect
+        /// The connection attempt has not connected within `connectTimeout`.
+        case connectTimeout(ClientConnectionID)
         case ping
         case requestTimeout(seq: UInt16)
         case photoProcessing(taskId: Int64)
@@ -248,6 +255,13 @@ public struct ReferenceClient: SyncClientEngine {
         switch purpose {
         case .reconnect:
             if state == .waitingToReconnect { connect() }
+        case .connectTimeout(let connection):
+            connectTimer = nil
+            // The SYN (or its answer) went into a dead path: give the attempt up and back off.
+            if state == .connecting(connection) {
+                metrics.connectTimeouts += 1
+                drop()
+            }
         case .ping:
             pingTimer = nil
             guard case .online = state else { return }
@@ -264,7 +278,10 @@ public struct ReferenceClient: SyncClientEngine {
             taskWakeup = nil
             runTasks()
         case .historyRetry:
-            if case .online = state { resumeScreen() }
+            if case .online = state {
+                resumeScreen()
+                requestAwaitedNewestPages()
+            }
         }
     }
 

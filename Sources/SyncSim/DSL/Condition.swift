@@ -28,6 +28,9 @@ public enum Condition: Hashable, Sendable, CustomStringConvertible {
     /// while there is none. A safety condition for `Always`: a message with several photos goes out whole or not at
     /// all (`send-before-all-uploads` sends it short).
     case photosComplete(chat: String, caption: String, photos: Int)
+    /// The server holds exactly `count` open connections logged in as `client`'s user (server-side liveness and
+    /// one session per device).
+    case serverSessions(client: String, count: Int)
     /// Any other predicate over the world; `label` names it in reports and printouts; `clients` lists the clients it
     /// looks at (shrinking keeps them), nil when unknown (shrinking then keeps every client).
     case custom(label: String, clients: [String]? = nil, predicate: @Sendable (any WorldProbe) -> Bool)
@@ -71,6 +74,8 @@ public enum Condition: Hashable, Sendable, CustomStringConvertible {
             return world.readMark(of: client, in: chat) == newest
         case .photosComplete(let chat, let caption, let photos):
             return world.serverMessages(in: chat).allSatisfy { $0.text != caption || ($0.attaches?.count ?? 0) == photos }
+        case .serverSessions(let client, let count):
+            return world.serverSessionCount(of: client) == count
         case .custom(_, _, let predicate):
             return predicate(world)
         }
@@ -80,7 +85,7 @@ public enum Condition: Hashable, Sendable, CustomStringConvertible {
     public var clients: [String]? {
         switch self {
         case .queueDrained(let client), .historyComplete(let client, _), .loggedIn(let client),
-            .textOnScreen(let client, _, _), .readUpToNewest(let client, _):
+            .textOnScreen(let client, _, _), .readUpToNewest(let client, _), .serverSessions(let client, _):
             [client]
         case .serverMessageCount, .serverTexts, .serverOrder, .allQueuesDrained, .converged, .photosComplete: []
         case .custom(_, let clients, _): clients
@@ -123,6 +128,7 @@ public enum Condition: Hashable, Sendable, CustomStringConvertible {
         case .readUpToNewest(let client, let chat): "\(client)'s read mark in \(chat) is its newest message"
         case .photosComplete(let chat, let caption, let photos):
             "every message \(caption.debugDescription) in \(chat) on the server carries \(photos) photos"
+        case .serverSessions(let client, let count): "the server holds \(count) session(s) of \(client)"
         case .custom(let label, _, _): label
         }
     }

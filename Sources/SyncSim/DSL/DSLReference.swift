@@ -428,6 +428,7 @@ public enum DSLReference {
         .textOnScreen(client: "alice", chat: "alice+bob", text: "hi"),
         .readUpToNewest(client: "alice", chat: "alice+bob"),
         .photosComplete(chat: "alice+bob", caption: "trip", photos: 3),
+        .serverSessions(client: "alice", count: 1),
         .custom(label: "alice shows 3 messages", clients: ["alice"], predicate: { _ in true }),
     ]
 
@@ -462,6 +463,9 @@ public enum DSLReference {
                                           ".photosComplete(chat: String, caption: String, photos: Int)",
                                           "Every server message of the chat with this text carries exactly `photos` "
                                           + "photos; true while there is none (for `Always`).")
+        case .serverSessions: return make(".serverSessions", ".serverSessions(client: String, count: Int)",
+                                          "The server holds exactly `count` open connections logged in as the "
+                                          + "client's user.")
         case .custom: return make(".custom", ".custom(label: String, clients: [String]? = nil, predicate: "
                                   + "(any WorldProbe) -> Bool)",
                                   "Any predicate over the probe (prints as a stub: closures cannot be printed).")

@@ -271,6 +271,8 @@ extension Scenario {
             return ".readUpToNewest(client: \(L.string(client)), chat: \(L.string(chat)))"
         case .photosComplete(let chat, let caption, let photos):
             return ".photosComplete(chat: \(L.string(chat)), caption: \(L.string(caption)), photos: \(L.integer(photos)))"
+        case .serverSessions(let client, let count):
+            return ".serverSessions(client: \(L.string(client)), count: \(L.integer(count)))"
         case .custom(let label, let clients, _):
             let clientsPart = clients.map { ", clients: \(L.strings($0))" } ?? ""
             return ".custom(label: \(L.string(label))\(clientsPart), predicate: \(customStub(label)))"

@@ -34,6 +34,8 @@ public protocol WorldProbe {
     func serverMessageCount(from client: String, in chat: String) -> Int
     /// The photo uploads the CDN stored, sorted by token.
     var cdnUploads: [CDNUpload] { get }
+    /// How many open server connections are logged in as `client`'s user (its sessions, every device of the user).
+    func serverSessionCount(of client: String) -> Int
     /// What `client` (every client summed when nil) did on the wire in [`from`, `until`).
     func windowMetrics(of client: String?, from: SimInstant, until: SimInstant) -> WindowMetrics
     /// When the step labelled `label` ran, or nil when it has not (yet).
@@ -53,6 +55,8 @@ extension WorldProbe {
     public func serverMessageCount(from client: String, in chat: String) -> Int { 0 }
     /// No uploads.
     public var cdnUploads: [CDNUpload] { [] }
+    /// No sessions.
+    public func serverSessionCount(of client: String) -> Int { 0 }
     /// Nothing observed.
     public func windowMetrics(of client: String?, from: SimInstant, until: SimInstant) -> WindowMetrics {
         WindowMetrics()

@@ -67,6 +67,10 @@ public struct Mutant: Hashable, Sendable {
             summary: "an acknowledged own message keeps the device clock's time, not the server's"
         ),
         Mutant(
+            name: "seq-restart-per-connection",
+            summary: "seqs restart on each connection: a stale reply from the last one completes the wrong waiter"
+        ),
+        Mutant(
             name: "server-no-liveness",
             summary: "(server) a connection whose client vanished without a FIN is never closed",
             serverParameters: ["idleTimeout": .duration(.zero)]

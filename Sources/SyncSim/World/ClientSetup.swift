@@ -10,7 +10,7 @@ struct ClientSetup {
     /// Every parameter name a `ClientSpec` may set, sorted.
     static let validNames: [String] = [
         "backoffBase", "backoffCap", "backoffFactor", "backoffJitter", "compressionThresholdBytes",
-        "historyPageSize", "initialSeq", "loginChatsCount", "maxTaskAttempts", "photoProcessingTime",
+        "connectTimeout", "historyPageSize", "initialSeq", "loginChatsCount", "maxTaskAttempts", "photoProcessingTime",
         "pingInterval", "pongTimeout", "prefetchDistance", "requestTimeout", "seqModulus", "taskRetryBase",
         "taskRetryCap", "visibleMessageCount",
     ]
@@ -55,6 +55,7 @@ struct ClientSetup {
             case "backoffFactor": parameters.backoffFactor = try double()
             case "backoffJitter": parameters.backoffJitter = try double()
             case "compressionThresholdBytes": compressionThresholdBytes = try int()
+            case "connectTimeout": parameters.connectTimeout = try duration()
             case "historyPageSize": parameters.historyPageSize = try int()
             case "initialSeq": parameters.initialSeq = try int()
             case "loginChatsCount": parameters.loginChatsCount = try int()

@@ -20,6 +20,9 @@ struct ClientSlot {
     /// True once a backgrounded app is suspended: its events wait in `deferredEvents` until it comes back.
     var isSuspended = false
     var deferredEvents: [ClientEvent] = []
+    /// Deferred events still to reach the engine after a resume: until the last, P3's deadlines wait (the overdue
+    /// timers that end the requests are among them).
+    var deferredEventsLeft = 0
     var suspendTimer: TimerHandle?
     /// Metrics of the engines that ran before the current one (restarts).
     var previousMetrics: [ClientMetrics] = []

@@ -6,7 +6,8 @@
 /// `msgSendErrorsFrom` / `msgSendErrorsUntil` (durations from the start: every MSG_SEND in between is answered at once
 /// with an error; either alone means from the start or until the end), `idleTimeout` (server-side liveness; zero:
 /// never), `replacesOlderSessions` (a LOGIN closes older connections of the same user and device), `historyEditLag`
-/// (history pages show edits and deletes only once they are this old, as a lagging read replica; zero: at once).
+/// (history pages show edits and deletes only once they are this old, as a lagging read replica; zero: at once),
+/// `repliesFollowDevice` (a reply whose connection closed goes to the device's newest connection, node-slack-sdk #251).
 /// An unknown name is an error listing the valid ones.
 struct ServerSetup {
     var knobs = ServerKnobs()
@@ -15,6 +16,7 @@ struct ServerSetup {
     static let validNames = [
         "historyEditLag", "idleTimeout", "loginChatsCap", "msgSendErrorsFrom", "msgSendErrorsUntil", "processingDelay",
         "processingJitter", "pushDuplicationProbability", "pushLossProbability", "replacesOlderSessions",
+        "repliesFollowDevice",
     ]
 
     init(_ spec: ServerSpec) throws {
@@ -38,7 +40,8 @@ struct ServerSetup {
             case ("idleTimeout", _):
                 throw WorldError.badParameterValue(entry.key, owner: "server", expected: "a duration",
                                                    found: "\(value)")
-            case ("replacesOlderSessions", _):
+            case ("repliesFollowDevice", .bool(let follows)): knobs.repliesFollowDevice = follows
+            case ("replacesOlderSessions", _), ("repliesFollowDevice", _):
                 throw WorldError.badParameterValue(entry.key, owner: "server", expected: "true or false",
                                                    found: "\(value)")
             case ("msgSendErrorsFrom", .duration(let from)): sendErrors.from = from

@@ -88,6 +88,12 @@ extension World: WorldProbe {
         return serverMessages(in: chat).count { $0.sender == clients[index].userId }
     }
 
+    /// How many open server connections are logged in as `client`'s user; 0 for an unknown client.
+    public func serverSessionCount(of client: String) -> Int {
+        guard let index = clientIndexByName[client] else { return 0 }
+        return server.openConnections.count { $0.userId == clients[index].userId }
+    }
+
     /// The uploads the CDN stored, by token.
     public var cdnUploads: [CDNUpload] { server.cdn.uploads.map { CDNUpload(token: $0.token, sizeBytes: $0.sizeBytes) } }
 

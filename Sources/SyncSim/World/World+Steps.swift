@@ -12,7 +12,9 @@ extension World {
         switch action {
         case .openChat(_, let chat):
             guard let index, let chatId = chatId(chat) else { return }
-            leaveScrolls(of: index, except: chatId)
+            // An open shows the chat's newest messages, also when that chat was open already: a scroll made there
+            // before has ended (found by `syncsim explore`, seed 45).
+            leaveScrolls(of: index, except: nil)
             user(index, .openChat(chatId))
         case .scroll(_, let chat, let direction, let messages):
             guard let index, let chatId = chatId(chat) else { return }
@@ -126,7 +128,7 @@ extension World {
         server.messages(inChat: chatId).last { $0.sender == clients[index].userId && !$0.isRemoved }?.id
     }
 
-    /// The user left the chats other than `chatId` (opened another, or the app restarted): a scroll there stopped,
+    /// The user left the chats other than `chatId` (opened a chat, or the app restarted): a scroll there stopped,
     /// so C6 no longer applies to it (found by `syncsim explore`).
     private func leaveScrolls(of index: Int, except chatId: Int64?) {
         scrollUps.removeAll { $0.client == index && $0.chatId != chatId }
