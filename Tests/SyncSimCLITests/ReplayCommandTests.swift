@@ -39,7 +39,7 @@ import Testing
         let result = Self.run(["replay", Self.offlineSends, "--against", "server"])
         #expect(result.code == 0)
         #expect(result.out == [
-            "replayed 11 requests on 3 connections against the server: 11 answers compared, 0 differences",
+            "replayed 11 requests on 4 connections against the server: 11 answers compared, 0 differences",
         ])
     }
 
@@ -173,7 +173,7 @@ import Testing
         #expect(source.contains("At(.milliseconds(2015)) { LinkDown(\"alice\", for: .milliseconds(31_300)) }"))
         #expect(source.contains("At(.milliseconds(3015)) { Send(from: \"alice\", text: \"a\", in: \"alice+bob\") }"))
         #expect(source.contains("At(.milliseconds(3016)) { Send(from: \"alice\", text: \"b\", in: \"alice+bob\") }"))
-        #expect(source.contains("// MSG_SEND cid 1732149230455787299, connection 3 seq 5 at 40.388 s"))
+        #expect(source.contains("// MSG_SEND cid 1732149230455787299, connection 4 seq 5 at 36.939 s"))
         #expect(source.contains("Eventually(within: .minutes(4), .serverOrder(chat: \"alice+bob\", "
             + "texts: [\"a\", \"b\", \"c\", \"d\"]))"))
 
