@@ -169,6 +169,23 @@ import Testing
         #expect(fits.problems().isEmpty)
     }
 
+    @Test("a seeded history, a photo or a photo count past its bound is a problem, not an allocation (fuzz-dsl)")
+    func sizeBounds() {
+        let scenario = Scenario("huge", summary: "s", seeds: [1]) {
+            Server(history: ["alice+bob": Int.max / 2])
+            Client("alice", profile: .edge)
+            Client("bob", profile: .edge)
+            Timeline {
+                At(.seconds(1)) { SendPhoto(from: "alice", bytes: Int.max, in: "alice+bob") }
+                At(.seconds(2)) { SendPhotos(from: "alice", count: 1_000, bytes: 10, caption: "c", in: "alice+bob") }
+            }
+        }
+        let problems = scenario.problems().map(\.description)
+        #expect(problems.contains { $0.contains("history for 'alice+bob' has 4611686018427387903 messages; at most 1000000") })
+        #expect(problems.contains { $0.contains("a photo of 9223372036854775807 bytes; at most 104857600") })
+        #expect(problems.contains { $0.contains("1000 photos in one message; at most 100") })
+    }
+
     @Test("validation names unknown parameters, bad values, unknown profiles and mutants with what is valid")
     func parameterValidation() {
         let scenario = Scenario("typos", summary: "s", seeds: [1]) {

@@ -60,6 +60,10 @@ extension Scenario {
                         + Self.choices(userNames), server.location)
             }
             if seed.messages < 0 { problem("history for '\(seed.chat)' has a negative count", server.location) }
+            if seed.messages > Self.largestSeededHistory {
+                problem("history for '\(seed.chat)' has \(seed.messages) messages; at most \(Self.largestSeededHistory)",
+                        server.location)
+            }
         }
         let labels = stepLabels
         func checkClient(_ client: String, _ location: SourceLocation) {
@@ -132,6 +136,11 @@ extension Scenario {
                 .sendPhotos(_, _, let count, _, _) where count <= 0,
                 .sendPhotos(_, _, _, let count, _) where count <= 0:
                 problem("count must be positive", step.location)
+            case .sendPhoto(_, _, let bytes, _) where bytes > Self.largestPhotoBytes,
+                .sendPhotos(_, _, _, let bytes, _) where bytes > Self.largestPhotoBytes:
+                problem("a photo of \(bytes) bytes; at most \(Self.largestPhotoBytes)", step.location)
+            case .sendPhotos(_, _, let count, _, _) where count > Self.mostPhotosPerMessage:
+                problem("\(count) photos in one message; at most \(Self.mostPhotosPerMessage)", step.location)
             case .lossBurst(_, _, let rate) where !(0...1).contains(rate),
                 .pushLoss(_, let rate, _) where !(0...1).contains(rate),
                 .pushDuplication(_, let rate, _) where !(0...1).contains(rate):
@@ -169,6 +178,16 @@ extension Scenario {
         }
         return found
     }
+
+    /// The most messages a chat's seeded history may hold: 1,000,000. The world builds every seeded message before the
+    /// run starts, so a larger figure is a typo, not a workload (the catalog's largest is hundreds).
+    public static let largestSeededHistory = 1_000_000
+
+    /// The largest photo a send may carry: 100 MiB (the world allocates the upload's bytes).
+    public static let largestPhotoBytes = 100 << 20
+
+    /// The most photos one message may carry: 100.
+    public static let mostPhotosPerMessage = 100
 
     /// The longest duration a scenario may name, and the latest instant a step may start at: 365 days.
     ///
