@@ -100,6 +100,20 @@ import Testing
         #expect(try Packet(frame: frame) == packet)
     }
 
+    @Test("a chat's participants map that repeats a member, or spells one id twice, gives each member once (fuzz-codable)")
+    func participantsOnce() throws {
+        func pair(_ key: String, _ value: MessagePackValue) -> MessagePackPair { MessagePackPair(.string(key), value) }
+        let value = MessagePackValue.map([
+            pair("id", .int(7)),
+            pair("participants", .map([pair("1001", .int(0)), pair("01001", .int(0)), pair("1002", .int(0)),
+                                       pair("1001", .int(0))])),
+        ])
+        let summary = try MessagePackDecoder().decode(ChatSummary.self, from: value)
+        #expect(summary.members == [1001, 1002])
+        let again = try MessagePackDecoder().decode(ChatSummary.self, from: try MessagePackEncoder().encode(summary))
+        #expect(again == summary)
+    }
+
     @Test("a known opcode whose payload does not fit its shape stays raw") func misshapenIsRaw() throws {
         let payload = MessagePackValue.map([MessagePackPair(.string("token"), .uint(5))])
         let packet = try Packet(frame: Frame(cmd: .request, seq: 1, opcode: .login, payload: payload))

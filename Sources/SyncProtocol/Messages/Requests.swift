@@ -213,7 +213,9 @@ public struct ChatSummary: Codable, Hashable, Sendable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         id = try container.decode(Int64.self, forKey: .id)
         let participants = try container.nestedContainer(keyedBy: MemberKey.self, forKey: .participants)
-        members = participants.allKeys.compactMap { Int64($0.stringValue) }.sorted()
+        // One id per member: a map may repeat a key, or spell one id twice ("1001", "01001"); sorted, so the set's
+        // order never shows.
+        members = Set(participants.allKeys.compactMap { Int64($0.stringValue) }).sorted()
         modified = try container.decodeIfPresent(Int64.self, forKey: .modified) ?? 0
         lastMessage = try container.decodeIfPresent(ChatMessage.self, forKey: .lastMessage)
     }
