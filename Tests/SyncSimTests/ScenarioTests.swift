@@ -186,6 +186,19 @@ import Testing
         #expect(problems.contains { $0.contains("1000 photos in one message; at most 100") })
     }
 
+    @Test("client parameters out of range (a page of 0, a NaN backoff factor, jitter above 1) are problems")
+    func clientParameterRanges() {
+        let scenario = Scenario("ranges", summary: "s", seeds: [1]) {
+            Client("alice", profile: .edge, parameters: ["historyPageSize": 0])
+            Client("bob", profile: .edge, parameters: ["backoffFactor": .double(.nan)])
+            Client("carol", profile: .edge, parameters: ["backoffJitter": 1.5])
+        }
+        let problems = scenario.problems().map(\.description)
+        #expect(problems.contains { $0.contains("historyPageSize") && $0.contains("an integer >= 1") })
+        #expect(problems.contains { $0.contains("backoffFactor") && $0.contains("a number in 1.0...1000.0") })
+        #expect(problems.contains { $0.contains("backoffJitter") && $0.contains("a number in 0.0...1.0") })
+    }
+
     @Test("validation names unknown parameters, bad values, unknown profiles and mutants with what is valid")
     func parameterValidation() {
         let scenario = Scenario("typos", summary: "s", seeds: [1]) {

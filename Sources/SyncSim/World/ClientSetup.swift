@@ -40,30 +40,46 @@ struct ClientSetup {
                 }
                 return span
             }
-            func double() throws -> Double {
+            func int(atLeast lowest: Int) throws -> Int {
+                let number = try int()
+                guard number >= lowest else {
+                    throw WorldError.badParameterValue(entry.key, owner: owner, expected: "an integer >= \(lowest)",
+                                                       found: "\(value)")
+                }
+                return number
+            }
+            func double(in range: ClosedRange<Double>) throws -> Double {
+                let number: Double
                 switch value {
-                case .double(let number): return number
-                case .int(let number): return Double(number)
+                case .double(let found): number = found
+                case .int(let found): number = Double(found)
                 default:
                     throw WorldError.badParameterValue(
                         entry.key, owner: owner, expected: "a number", found: "\(value)")
                 }
+                // NaN fails `contains` too.
+                guard range.contains(number) else {
+                    throw WorldError.badParameterValue(entry.key, owner: owner,
+                                                       expected: "a number in \(range.lowerBound)...\(range.upperBound)",
+                                                       found: "\(value)")
+                }
+                return number
             }
             switch entry.key {
             case "backoffBase": parameters.backoffBase = try duration()
             case "backoffCap": parameters.backoffCap = try duration()
-            case "backoffFactor": parameters.backoffFactor = try double()
-            case "backoffJitter": parameters.backoffJitter = try double()
-            case "compressionThresholdBytes": compressionThresholdBytes = try int()
+            case "backoffFactor": parameters.backoffFactor = try double(in: 1...1_000)
+            case "backoffJitter": parameters.backoffJitter = try double(in: 0...1)
+            case "compressionThresholdBytes": compressionThresholdBytes = try int(atLeast: 0)
             case "connectTimeout": parameters.connectTimeout = try duration()
-            case "historyPageSize": parameters.historyPageSize = try int()
-            case "initialSeq": parameters.initialSeq = try int()
-            case "loginChatsCount": parameters.loginChatsCount = try int()
-            case "maxTaskAttempts": parameters.maxTaskAttempts = try int()
+            case "historyPageSize": parameters.historyPageSize = try int(atLeast: 1)
+            case "initialSeq": parameters.initialSeq = try int(atLeast: 0)
+            case "loginChatsCount": parameters.loginChatsCount = try int(atLeast: 0)
+            case "maxTaskAttempts": parameters.maxTaskAttempts = try int(atLeast: 1)
             case "photoProcessingTime": parameters.photoProcessingTime = try duration()
             case "pingInterval": parameters.pingInterval = try duration()
             case "pongTimeout": parameters.pongTimeout = try duration()
-            case "prefetchDistance": parameters.prefetchDistance = try int()
+            case "prefetchDistance": parameters.prefetchDistance = try int(atLeast: 0)
             case "requestTimeout": parameters.requestTimeout = try duration()
             case "seqModulus":
                 let modulus = try int()
@@ -74,7 +90,7 @@ struct ClientSetup {
                 parameters.seqModulus = modulus
             case "taskRetryBase": parameters.taskRetryBase = try duration()
             case "taskRetryCap": parameters.taskRetryCap = try duration()
-            case "visibleMessageCount": parameters.visibleMessageCount = try int()
+            case "visibleMessageCount": parameters.visibleMessageCount = try int(atLeast: 1)
             default:
                 throw WorldError.unknownParameter(entry.key, owner: owner, valid: Self.validNames)
             }
