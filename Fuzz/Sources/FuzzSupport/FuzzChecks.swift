@@ -45,3 +45,26 @@ public let fuzzVerbose = ProcessInfo.processInfo.environment["FUZZ_VERBOSE"] == 
 public func fuzzLog(_ line: @autoclosure () -> String) {
     if fuzzVerbose { FileHandle.standardError.write(Data((line() + "\n").utf8)) }
 }
+
+/// Decodes one frame of `payload` behind a valid CHAT_HISTORY response header with `compressionFlag` and checks
+/// the payload bounds every compressed frame must keep: a whole frame never reads as incomplete, a decoded payload
+/// is never larger than `maxPayloadBytes`, and a fault is a `WireError`. Shared by the LZ4 and zstd targets.
+public func checkCompressedFrame(compressionFlag: UInt8, payload: [UInt8], maxPayloadBytes: Int) {
+    let header = FrameHeader(cmd: .response, seq: 7, opcode: .chatHistory, compressionFlag: compressionFlag,
+                             payloadLength: payload.count)
+    guard let headerBytes = try? header.bytes() else { return }
+    var decoder = FrameDecoder(maxPayloadBytes: maxPayloadBytes)
+    var buffer = ByteReader(headerBytes + payload)
+    do {
+        guard let decoded = try decoder.decodeFrame(&buffer) else {
+            fuzzFailure("a whole frame (\(headerBytes.count + payload.count) bytes) decoded as incomplete")
+        }
+        if decoded.payloadByteCount > maxPayloadBytes {
+            fuzzFailure("payload of \(decoded.payloadByteCount) bytes passed the \(maxPayloadBytes)-byte bound")
+        }
+    } catch is WireError {
+        return
+    } catch {
+        fuzzFailure("decoder threw a non-WireError: \(error)")
+    }
+}

@@ -11,23 +11,7 @@ func fuzzLZ4(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     let maxPayloadBytes = 256 << Int(input.byte() % 13)
     let flag = max(1, input.byte())
     let block = Array(input.rest())
-    let header = FrameHeader(cmd: .response, seq: 7, opcode: .chatHistory, compressionFlag: flag,
-                             payloadLength: block.count)
-    guard let headerBytes = try? header.bytes() else { return 0 }
-    var decoder = FrameDecoder(maxPayloadBytes: maxPayloadBytes)
-    var buffer = ByteReader(headerBytes + block)
-    do {
-        guard let decoded = try decoder.decodeFrame(&buffer) else {
-            fuzzFailure("a whole frame (\(headerBytes.count + block.count) bytes) decoded as incomplete")
-        }
-        if decoded.payloadByteCount > maxPayloadBytes {
-            fuzzFailure("payload of \(decoded.payloadByteCount) bytes passed the \(maxPayloadBytes)-byte bound")
-        }
-    } catch is WireError {
-        return 0
-    } catch {
-        fuzzFailure("decoder threw a non-WireError: \(error)")
-    }
+    checkCompressedFrame(compressionFlag: flag, payload: block, maxPayloadBytes: maxPayloadBytes)
     return 0
 }
 

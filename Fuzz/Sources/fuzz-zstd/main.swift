@@ -20,23 +20,7 @@ func fuzzZstd(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
         roundTrip(rest, maxPayloadBytes: maxPayloadBytes)
         return 0
     }
-    let header = FrameHeader(cmd: .response, seq: 7, opcode: .chatHistory, compressionFlag: FrameHeader.zstdFlag,
-                             payloadLength: rest.count)
-    guard let headerBytes = try? header.bytes() else { return 0 }
-    var decoder = FrameDecoder(maxPayloadBytes: maxPayloadBytes)
-    var buffer = ByteReader(headerBytes + rest)
-    do {
-        guard let decoded = try decoder.decodeFrame(&buffer) else {
-            fuzzFailure("a whole frame (\(headerBytes.count + rest.count) bytes) decoded as incomplete")
-        }
-        if decoded.payloadByteCount > maxPayloadBytes {
-            fuzzFailure("payload of \(decoded.payloadByteCount) bytes passed the \(maxPayloadBytes)-byte bound")
-        }
-    } catch is WireError {
-        return 0
-    } catch {
-        fuzzFailure("decoder threw a non-WireError: \(error)")
-    }
+    checkCompressedFrame(compressionFlag: FrameHeader.zstdFlag, payload: rest, maxPayloadBytes: maxPayloadBytes)
     return 0
 }
 
