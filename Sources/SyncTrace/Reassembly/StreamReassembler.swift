@@ -43,6 +43,7 @@ struct StreamReassembler {
 
     mutating func receive(_ segment: TCPSegment) {
         trace.segmentCount += 1
+        trace.segmentTimestamps.append(segment.timestamp)
         lastPacketNumber = segment.packetNumber
         lastTimestamp = segment.timestamp
         guard !isReset else {
@@ -108,6 +109,9 @@ struct StreamReassembler {
         guard let base = baseSeq else { return }
         var ackOffset = offset(of: ack, base: base)
         if let finOffset { ackOffset = min(ackOffset, finOffset) }
+        if ackOffset > (trace.acknowledgements.last?.offset ?? 0), ackOffset - nextOffset <= Self.maximumDistance {
+            trace.acknowledgements.append(.init(timestamp: timestamp, offset: ackOffset))
+        }
         guard ackOffset > nextOffset, ackOffset - nextOffset <= Self.maximumDistance else { return }
         declareGaps(upTo: ackOffset, packetNumber: packetNumber, timestamp: timestamp)
     }
@@ -182,6 +186,7 @@ struct StreamReassembler {
         if repeatedBytes > 0 || !conflicts.isEmpty {
             trace.retransmittedSegmentCount += 1
             trace.retransmittedByteCount += repeatedBytes
+            trace.retransmissions.append(.init(timestamp: segment.timestamp, offset: start, length: wireLength))
         }
         for conflict in conflicts {
             record(.overlapConflict, segment, offset: conflict.lowerBound, length: Int64(conflict.count))

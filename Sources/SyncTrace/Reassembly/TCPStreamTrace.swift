@@ -10,6 +10,32 @@ public struct TCPStreamTrace: Hashable, Sendable {
     public var retransmittedSegmentCount = 0
     /// Bytes received again with the same content.
     public var retransmittedByteCount: Int64 = 0
+    /// Capture time of every segment of the direction (with or without payload), in capture order: a replay tells
+    /// a silence where nothing came through (an outage) from one where some segments did (a loss burst).
+    public var segmentTimestamps: [CaptureTimestamp] = []
+    /// Each time the peer's acknowledgement moved forward: when, and the stream offset it acknowledged up to
+    /// (bytes below it reached the peer), in capture order.
+    public var acknowledgements: [Acknowledgement] = []
+
+    /// The peer acknowledged the direction's bytes up to `offset`.
+    public struct Acknowledgement: Hashable, Sendable {
+        public var timestamp: CaptureTimestamp
+        public var offset: Int64
+    }
+
+    /// The retransmitted segments themselves, in capture order: when each was captured and the stream bytes it
+    /// carried, so a replay can time loss (a burst, a silence) and tell which request went unacknowledged.
+    public var retransmissions: [Retransmission] = []
+
+    /// One segment that repeated bytes already received.
+    public struct Retransmission: Hashable, Sendable {
+        /// Capture time of the segment.
+        public var timestamp: CaptureTimestamp
+        /// Stream offset (bytes since the direction's first byte) of its first byte.
+        public var offset: Int64
+        /// Bytes it carried on the wire.
+        public var length: Int64
+    }
     /// Keep-alive probes: one byte repeating the last delivered byte, ignored as data.
     public var keepAliveCount = 0
     /// Whether the direction's SYN was captured.
