@@ -232,12 +232,28 @@ struct ReplayInference {
             // A MSG_SEND the client sent into the silence on the same connection (a timeout retry): the capture cannot
             // tell whether it got through; end the outage just before it, so the retry reaches the server as it may
             // have (re-send bugs show only then).
+            // The server's acknowledgement tells whether the retry got through: the silence ended before the copy
+            // of its bytes the server acknowledged (the last the client sent before that ACK); never acknowledged, the
+            // retry was lost in the silence, which then went on over it.
             if let retry = requests.first(where: {
                 $0.connection == request.connection && $0.time > from && $0.time < until && $0.packet.opcode == .msgSend
-            }) {
-                until = shifted(retry.time, .milliseconds(-1))
-                how += "; ends before the MSG_SEND seq \(retry.packet.seq) sent into the silence at "
-                    + "\(seconds(retry.time)) s (whether it got through the capture cannot tell)"
+            }), let carrier = connections.first(where: { $0.number == retry.connection }) {
+                let acknowledged = carrier.tcp.serverAcknowledged.first {
+                    $0.offset >= retry.bytes.upperBound && $0.time > retry.time
+                }
+                if let acknowledged {
+                    let copies = [retry.time] + carrier.tcp.clientRetransmitted.filter {
+                        $0.time > retry.time && $0.time < acknowledged.time && $0.bytes.overlaps(retry.bytes)
+                    }.map(\.time)
+                    let through = copies.max()!
+                    until = min(until, shifted(through, .milliseconds(-1)))
+                    how += "; the MSG_SEND seq \(retry.packet.seq) sent into the silence at \(seconds(retry.time)) s "
+                        + "was acknowledged by the server at \(seconds(acknowledged.time)) s: ends before its copy of "
+                        + "\(seconds(through)) s"
+                } else {
+                    how += "; the MSG_SEND seq \(retry.packet.seq) sent into the silence at \(seconds(retry.time)) s "
+                        + "was never acknowledged by the server: lost in it"
+                }
             }
             covered = next.time
             guard until > shifted(from, .milliseconds(1)), !resetByServerRestart.contains(request.connection) else {
@@ -247,6 +263,32 @@ struct ReplayInference {
             let reset = old?.tcp.serverReset ?? false
             let closedBy = reset ? "RST from the server" : old?.tcp.clientReset == true ? "RST from the client"
                 : old?.tcp.clientFIN == true ? "FIN from the client" : "no FIN or RST"
+            // After the outage's end the connection lived on (frames resumed on it, no new connection) but no
+            // frame came for longer than 2 RTT + 1 s although segments from the server did (ACKs, data held behind
+            // a lost one): the link carried some packets and lost others, a loss burst from the outage's end to the
+            // next frame, at the share of the client's segments in that span it had to send again.
+            let survived = next.connection == request.connection
+                && !connections.contains { $0.opensAt > request.time && $0.opensAt < next.time }
+            let inside = connections.flatMap { $0.tcp.serverSegmentTimes }.filter {
+                $0 > until && $0 < shifted(next.time, .milliseconds(-1))
+            }
+            var burst: (step: Inferred, until: SimInstant)?
+            if !reset, survived, let firstInside = inside.first, next.time - until > roundTrip * 2 + .seconds(1) {
+                let sent = connections.flatMap { $0.tcp.clientSegmentTimes }.filter { $0 >= until && $0 < next.time }
+                let again = connections.flatMap { $0.tcp.clientRetransmitted }.filter {
+                    $0.time >= until && $0.time < next.time
+                }.count
+                let share = sent.isEmpty ? 0.5 : Double(again) / Double(sent.count)
+                let lossRate = min(0.9, max(0.1, (share * 20).rounded() / 20))
+                burst = (Inferred(
+                    time: until,
+                    action: .lossBurst(client: request.packet.opcode.description,
+                                       duration: ReplayScenarioEmitter.rounded(next.time - until), lossRate: lossRate),
+                    comment: "connection \(request.connection): after the outage, no frame from the server until "
+                        + "\(seconds(next.time)) s on the same connection, but \(inside.count) segment(s) from the server "
+                        + "came through meanwhile (the first at \(seconds(firstInside)) s): a loss burst; \(again) of "
+                        + "the client's \(sent.count) segments in it were sent again"), next.time)
+            }
             let step = Inferred(
                 time: from,
                 action: .outage(client: request.packet.opcode.description,
@@ -256,7 +298,8 @@ struct ReplayInference {
                     + "\(seconds(request.time)) s "
                     + (answer.map { "answered only at \(seconds($0)) s" } ?? "never answered")
                     + ", nothing from the server until then; \(how); connection \(request.connection): \(closedBy)")
-            drops.append((from, until, step))
+            drops.append((from, burst?.until ?? until, step))
+            if let burst { drops.append((burst.step.time, burst.until, burst.step)) }
         }
         return drops
     }
@@ -280,13 +323,19 @@ struct ReplayInference {
             let keptReceiving = fromServer.contains {
                 $0 > shifted(request.time, roundTrip * 2) && $0 < shifted(request.time, .seconds(60))
             }
-            guard retried, keptReceiving else { continue }
+            // The retry answered "already stored under this cid": the first copy reached the server and was
+            // stored, so its answer was lost on the way back (whether or not other frames arrived meanwhile).
+            let duplicate = retried ? duplicateAnswer(toRetryOf: send.message.cid, after: request.time, in: later) : nil
+            guard retried, keptReceiving || duplicate != nil else { continue }
+            let why = duplicate.map {
+                "; its retry (connection \($0.connection) seq \($0.packet.seq)) was answered message.duplicate at "
+                    + "\(seconds($0.time)) s: the first copy was stored"
+            } ?? " while the server kept sending on the connection"
             found.append(Inferred(
                 time: shifted(request.time, .milliseconds(-1)),
                 action: .loseResponses(opcode: request.packet.opcode, count: 1),
                 comment: "connection \(connection.number) (\(connection.client)): \(request.packet.opcode) seq "
-                    + "\(request.packet.seq) at \(seconds(request.time)) s got no answer while the server kept "
-                    + "sending on the connection"))
+                    + "\(request.packet.seq) at \(seconds(request.time)) s got no answer" + why))
         }
         for pair in answered(connection) {
             let opcode = pair.request.packet.opcode
@@ -315,6 +364,20 @@ struct ReplayInference {
             }
         }
         return found
+    }
+
+    /// The `message.duplicate` error answering a later MSG_SEND with `cid` (a retry), if the capture shows one.
+    static func duplicateAnswer(toRetryOf cid: Int64, after time: SimInstant,
+                                in connections: [ReplayTimeline.Connection]) -> ReplayTimeline.Entry? {
+        for connection in connections {
+            for pair in answered(connection) where pair.request.time > time {
+                guard case .msgSend(let again) = pair.request.packet.body, again.message.cid == cid,
+                      case .error(let payload) = pair.answer.packet.body,
+                      payload.error == ErrorPayload.duplicateMessageCode else { continue }
+                return pair.answer
+            }
+        }
+        return nil
     }
 
     static func milliseconds(_ duration: SimDuration) -> Int64 { duration.nanoseconds / 1_000_000 }

@@ -104,6 +104,8 @@ struct ReplayScenarioEmitter {
             return (address, item.step.time)
         }
         var queueOpenedAt: [String: SimInstant] = [:]
+        // When the user's last send (the one that opened the queue) was answered, nil without an answer.
+        var lastSendAnswer: [String: SimInstant?] = [:]
         let restartTimes = inference.steps.compactMap { item -> (String, SimInstant)? in
             guard let address = item.client else { return nil }
             switch item.step.action {
@@ -161,6 +163,16 @@ struct ReplayScenarioEmitter {
                         let outage = outageStarts.filter { $0.0 == client.address && $0.1 < entry.time }.map(\.1).max()
                         var opened = [queueOpenedAt[client.name], outage.map { min(entry.time, $0 + .seconds(1)) }]
                             .compactMap { $0 }.max()
+                        // The user's previous send was still unanswered when the silence began: this one waited
+                        // behind it (the engine sends a chat's messages one at a time), not for the link; the user
+                        // may have made it any time after that send; the earliest is taken (an engine that does
+                        // not wait shows then).
+                        if let outage, let previous = queueOpenedAt[client.name], previous < outage,
+                           (lastSendAnswer[client.name] ?? nil).map({ $0 > outage }) ?? true {
+                            opened = previous
+                            comment += " (waited behind the send of \(ReplayInference.seconds(previous)) s, unanswered "
+                                + "when the silence began)"
+                        }
                         // Nothing else to go by but an app restart before it: queued offline before the restart
                         // (a second before it, after the last frame the client's old engine exchanged).
                         if opened == nil, let restart = restartTimes.filter({ $0.0 == client.address && $0.1 < entry.time })
@@ -169,6 +181,18 @@ struct ReplayScenarioEmitter {
                                 .flatMap(\.entries).map(\.time).filter { $0 < restart }.max()
                             opened = max(ReplayInference.shifted(restart, .seconds(-1)),
                                          lastFrame.map { ReplayInference.shifted($0, .milliseconds(1)) } ?? .start)
+                        }
+                        // An app restart after the queue started and before the send went out: the send waited
+                        // in the old engine's queue and survived the restart (the new engine sent it at once after
+                        // LOGIN), so the user made it before the restart.
+                        var beforeRestart: SimInstant?
+                        let queueStart = [queueOpenedAt[client.name], outage].compactMap { $0 }.max() ?? opened
+                        if let start = opened, let queueStart, let restart = restartTimes.filter({
+                            $0.0 == client.address && $0.1 > queueStart && $0.1 < entry.time
+                        }).map(\.1).min() {
+                            beforeRestart = ReplayInference.shifted(restart, .milliseconds(-1))
+                            opened = max(min(start, ReplayInference.shifted(restart, .milliseconds(-500))),
+                                         outage.map { ReplayInference.shifted($0, .milliseconds(1)) } ?? .start)
                         }
                         if let opened {
                             // After the user's previous send, a photo's included: the engine sends a chat's messages
@@ -181,12 +205,16 @@ struct ReplayScenarioEmitter {
                                 }
                             }.map(\.time).max()
                             placed = max(opened, previous.map { $0 + .milliseconds(1) } ?? opened)
-                            placed = min(placed, entry.time)
+                            placed = min(placed, beforeRestart ?? entry.time, entry.time)
                             comment += " (went out the instant a frame from the server arrived: it waited in the "
-                                + "queue; placed when the queue started)"
+                                + "queue; placed when the queue started"
+                                + (beforeRestart == nil ? ")" : ", before the app restart it survived)")
                         }
                     } else {
                         queueOpenedAt[client.name] = entry.time
+                        lastSendAnswer[client.name] = ReplayInference.answered(connection).first {
+                            $0.request.packet.seq == entry.packet.seq && $0.request.time == entry.time
+                        }?.answer.time
                     }
                     timed.append((placed, .sendText(client: client.name, chat: chat, text: request.message.text),
                                   comment))
@@ -198,6 +226,20 @@ struct ReplayScenarioEmitter {
                     let chained = connection.entries.contains {
                         $0.direction == .serverToClient && $0.time <= entry.time
                             && entry.time - $0.time < .milliseconds(1)
+                    }
+                    // The newest page asked the instant a `message.duplicate` answer arrived: the engine learns the
+                    // message it stored no answer for that way (its own request, no user action; an OpenChat here
+                    // would load the page even when the engine would not).
+                    let afterDuplicate = connection.entries.contains {
+                        guard $0.direction == .serverToClient, $0.time <= entry.time,
+                              entry.time - $0.time < .milliseconds(1), case .error(let payload) = $0.packet.body
+                        else { return false }
+                        return payload.error == ErrorPayload.duplicateMessageCode
+                    }
+                    if afterDuplicate, !openedChats.contains(key) {
+                        header.append("\(at): CHAT_HISTORY of \(chat) asked the instant a message.duplicate answer "
+                            + "arrived: the engine's own, no OpenChat")
+                        continue
                     }
                     if openedChats.insert(key).inserted {
                         historyStep[key] = timed.count
@@ -231,6 +273,8 @@ struct ReplayScenarioEmitter {
                 }
                 switch action {
                 case .outage(_, let duration, let mode): action = .outage(client: name, duration: duration, mode: mode)
+                case .lossBurst(_, let duration, let rate):
+                    action = .lossBurst(client: name, duration: duration, lossRate: rate)
                 case .restartApp: action = .restartApp(client: name)
                 case .crashApp: action = .crashApp(client: name)
                 case .changeProfile(_, let profile): action = .changeProfile(client: name, profile: profile)

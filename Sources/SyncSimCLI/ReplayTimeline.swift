@@ -10,6 +10,14 @@ struct ReplayTimeline {
         var connection: Int
         var direction: TraceDirection
         var packet: Packet
+        /// The frame's bytes in its direction's stream (offset since the first byte ..< end).
+        var bytes: Range<Int64> = 0..<0
+    }
+
+    /// A segment the client sent again: when, and the stream bytes it carried.
+    struct Retransmission {
+        var time: SimInstant
+        var bytes: Range<Int64>
     }
 
     /// One TCP connection of the capture.
@@ -54,6 +62,13 @@ struct ReplayTimeline {
         var clientBytes: Int64 = 0
         /// Segments the client sent again (its data went unacknowledged for a retransmission timeout).
         var clientRetransmissions = 0
+        /// Those segments, timed, in capture order.
+        var clientRetransmitted: [Retransmission] = []
+        /// When each segment of either direction was captured, in capture order (pure ACKs included).
+        var clientSegmentTimes: [SimInstant] = []
+        var serverSegmentTimes: [SimInstant] = []
+        /// When the server's acknowledgement of the client's bytes moved forward, and up to which stream offset.
+        var serverAcknowledged: [(time: SimInstant, offset: Int64)] = []
         var clientReset = false
         var clientFIN = false
         var serverFIN = false
@@ -100,8 +115,10 @@ struct ReplayTimeline {
                     skipped.append("connection \(trace.number) frame \(frame.decoded.number) \(frame.opcode)")
                     continue
                 }
+                let start = Int64(frame.decoded.offset)
                 entries.append(Entry(time: instant(frame.timestamp), connection: trace.number,
-                                     direction: frame.direction, packet: packet))
+                                     direction: frame.direction, packet: packet,
+                                     bytes: start..<(start + Int64(frame.decoded.wireByteCount))))
             }
             let isClosed = trace.clientToServer.sawFIN || trace.clientToServer.sawRST
                 || trace.serverToClient.sawFIN || trace.serverToClient.sawRST
@@ -118,6 +135,12 @@ struct ReplayTimeline {
                 .compactMap { $0 }.map(instant).min()
             facts.clientBytes = trace.clientToServer.byteCount
             facts.clientRetransmissions = trace.clientToServer.retransmittedSegmentCount
+            facts.serverAcknowledged = trace.clientToServer.acknowledgements.map { (instant($0.timestamp), $0.offset) }
+            facts.clientSegmentTimes = trace.clientToServer.segmentTimestamps.map(instant)
+            facts.serverSegmentTimes = trace.serverToClient.segmentTimestamps.map(instant)
+            facts.clientRetransmitted = trace.clientToServer.retransmissions.map {
+                Retransmission(time: instant($0.timestamp), bytes: $0.offset..<($0.offset + max(0, $0.length)))
+            }
             facts.segments = trace.clientToServer.segmentCount + trace.serverToClient.segmentCount
             facts.retransmittedSegments = trace.clientToServer.retransmittedSegmentCount
                 + trace.serverToClient.retransmittedSegmentCount

@@ -70,6 +70,59 @@ import Testing
                 "refused connection attempts are no doubt")
     }
 
+    @Test("a retry answered message.duplicate: the first copy's answer was lost, the page asked after it no OpenChat")
+    func duplicateAnswerMeansLostResponse() throws {
+        let path = try Self.capture("response-lost-after-store", seed: 331)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let emission = try Self.emitted(from: path)
+        let steps = emission.scenario.steps.map(\.action)
+        #expect(steps.contains { if case .loseResponses(.msgSend, 1) = $0 { true } else { false } })
+        #expect(!steps.contains { if case .openChat = $0 { true } else { false } })
+        #expect(emission.source().contains("MSG_SEND seq 3 at 6.000 s got no answer; its retry (connection 1 seq 4) "
+            + "was answered message.duplicate"))
+        #expect(!Self.fails(emission.scenario, seed: 331, mutant: nil))
+        #expect(Self.fails(emission.scenario, seed: 331, mutant: "duplicate-is-failure"))
+    }
+
+    @Test("a silence the link lost everything in, then segments but no frames: LinkDown, then LossBurst")
+    func lossBurstAfterOutage() throws {
+        let path = try Self.capture("weak-link-send-order", seed: 351)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let emission = try Self.emitted(from: path)
+        let steps = emission.scenario.steps.map(\.action)
+        #expect(steps.contains { if case .outage("alice", _, .silently) = $0 { true } else { false } })
+        #expect(steps.contains { if case .lossBurst("alice", _, _) = $0 { true } else { false } })
+        #expect(emission.source().contains("segment(s) from the server came through meanwhile"))
+        // B waited behind A, not offline: placed right after A, so sends that do not wait are caught.
+        #expect(steps.contains { if case .sendText("alice", _, "B") = $0 { true } else { false } })
+        #expect(!Self.fails(emission.scenario, seed: 351, mutant: nil))
+        #expect(Self.fails(emission.scenario, seed: 351, mutant: "parallel-sends"))
+    }
+
+    @Test("a timeout retry the server never acknowledged was lost in the silence: the outage goes on over it")
+    func retryLostInSilence() throws {
+        let path = try Self.capture("reconnect-during-send", seed: 1)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let emission = try Self.emitted(from: path)
+        #expect(emission.source().contains("sent into the silence at 26.569 s was never acknowledged by the server"))
+        #expect(!Self.fails(emission.scenario, seed: 1, mutant: nil))
+        #expect(Self.fails(emission.scenario, seed: 1, mutant: "inflight-dropped-on-disconnect"))
+    }
+
+    @Test("sends a restart's new engine sent at once after LOGIN were queued before the restart, outage or not")
+    func queuedSendsBeforeRestart() throws {
+        let path = try Self.capture("half-open-switch-then-restart", seed: 371)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let emission = try Self.emitted(from: path)
+        let steps = emission.scenario.steps
+        let restart = try #require(steps.firstIndex { if case .restartApp("alice") = $0.action { true } else { false } })
+        let sends = steps.indices.filter { if case .sendText("alice", _, _) = steps[$0].action { true } else { false } }
+        #expect(sends.count == 2 && sends.allSatisfy { $0 < restart })
+        #expect(emission.source().contains("before the app restart it survived"))
+        #expect(!Self.fails(emission.scenario, seed: 371, mutant: nil))
+        #expect(Self.fails(emission.scenario, seed: 371, mutant: "tasks-not-persisted"))
+    }
+
     @Test("replay --run reproduces a mutant's failure from a capture of that mutant's run, with run's options")
     func replayRunReproducesMutant() throws {
         let path = NSTemporaryDirectory() + "syncsim-roundtrip-mutant-\(ProcessInfo.processInfo.processIdentifier).pcapng"
