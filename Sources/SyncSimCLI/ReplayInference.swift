@@ -311,6 +311,30 @@ struct ReplayInference {
         var found: [Inferred] = []
         let fromServer = connection.entries.filter { $0.direction == .serverToClient }.map(\.time)
         for request in unanswered(connection) {
+            // A CHAT_HISTORY asked again (the same page) later, while the connection kept receiving or answered
+            // the new ask: its answer was lost.
+            if case .chatHistory(let asked) = request.packet.body {
+                let again = later.flatMap(\.entries).filter { entry in
+                    guard entry.time > request.time, entry.direction == .clientToServer,
+                          case .chatHistory(let next) = entry.packet.body else { return false }
+                    return next.chatId == asked.chatId && next.from == asked.from && next.forward == asked.forward
+                        && next.backward == asked.backward
+                }.min { $0.time < $1.time }
+                guard let again else { continue }
+                let keptReceiving = fromServer.contains { $0 > shifted(request.time, roundTrip * 2) && $0 < again.time }
+                let answeredOnSame = again.connection == connection.number
+                    && answered(connection).contains { $0.request.packet.seq == again.packet.seq
+                        && $0.request.time == again.time }
+                guard keptReceiving || answeredOnSame else { continue }
+                found.append(Inferred(
+                    time: shifted(request.time, .milliseconds(-1)),
+                    action: .loseResponses(opcode: .chatHistory, count: 1),
+                    comment: "connection \(connection.number) (\(connection.client)): CHAT_HISTORY seq "
+                        + "\(request.packet.seq) at \(seconds(request.time)) s got no answer and was asked again "
+                        + "(connection \(again.connection) seq \(again.packet.seq) at \(seconds(again.time)) s) while "
+                        + "the connection kept working"))
+                continue
+            }
             // Only a MSG_SEND retried with the same cid is taken for a lost answer: other requests without an
             // answer are the connection dying, which `linkDrops` looks at.
             guard case .msgSend(let send) = request.packet.body else { continue }

@@ -104,6 +104,8 @@ struct ReplayScenarioEmitter {
             return (address, item.step.time)
         }
         var queueOpenedAt: [String: SimInstant] = [:]
+        // CHAT_HISTORY pages (client, chat, from, forward, backward) asked and not answered yet.
+        var unansweredPages: Set<String> = []
         // When the user's last send (the one that opened the queue) was answered, nil without an answer.
         var lastSendAnswer: [String: SimInstant?] = [:]
         let restartTimes = inference.steps.compactMap { item -> (String, SimInstant)? in
@@ -221,6 +223,16 @@ struct ReplayScenarioEmitter {
                 case .chatHistory(let request):
                     guard let chat = chatNames[request.chatId] else { continue }
                     let key = "\(client.name) \(chat)"
+                    // The same page asked again after an earlier ask went unanswered: the engine's retry (after its
+                    // request timeout or a reconnect), no user action.
+                    let page = "\(client.name) \(request.chatId) \(request.from) \(request.forward) \(request.backward)"
+                    if unansweredPages.contains(page) {
+                        header.append("\(at): CHAT_HISTORY of \(chat) asks again a page that went unanswered: the "
+                            + "engine's retry, no user action")
+                        if !lost.contains(entry.packet.seq) { unansweredPages.remove(page) }
+                        continue
+                    }
+                    if lost.contains(entry.packet.seq) { unansweredPages.insert(page) }
                     // Sent the instant a frame from the server arrived: the engine asked on its own (the next page
                     // of a scroll, a catch-up after LOGIN or a push): part of the user's last action in the chat.
                     let chained = connection.entries.contains {

@@ -84,6 +84,19 @@ import Testing
         #expect(Self.fails(emission.scenario, seed: 331, mutant: "duplicate-is-failure"))
     }
 
+    @Test("a page asked again after it went unanswered: its answer was lost (LoseResponses), the re-asks no user action")
+    func lostPageAskedAgain() throws {
+        let path = try Self.capture("explore-duplicate-answer-page-lost", seed: 58)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let emission = try Self.emitted(from: path)
+        let steps = emission.scenario.steps.map(\.action)
+        #expect(steps.contains { if case .loseResponses(.chatHistory, 1) = $0 { true } else { false } })
+        #expect(!steps.contains { if case .openChat = $0 { true } else { false } })
+        #expect(emission.source().contains("CHAT_HISTORY seq 95 at 314.052 s got no answer and was asked again"))
+        #expect(!Self.fails(emission.scenario, seed: 58, mutant: nil))
+        #expect(Self.fails(emission.scenario, seed: 58, mutant: "duplicate-is-failure"))
+    }
+
     @Test("a silence the link lost everything in, then segments but no frames: LinkDown, then LossBurst")
     func lossBurstAfterOutage() throws {
         let path = try Self.capture("weak-link-send-order", seed: 351)
