@@ -21,7 +21,8 @@ import SyncTrace
 /// - **error reply**: an error answer to MSG_SEND or CHAT_HISTORY becomes `ErrorReplies(opcode, count: 1)` just
 ///   before its request.
 /// - **slow answer**: a response later than the client's smallest by more than 2 s on a connection that kept
-///   receiving other frames becomes `DelayResponses` for that opcode, for 1 ms from its request.
+///   receiving other frames becomes `DelayResponses` for that opcode, for one RTT from just before its request
+///   (the fault holds requests arriving at the server meanwhile).
 struct ReplayInference {
     /// A step the capture suggests, at its capture time, with the packets it came from.
     struct Inferred {
@@ -44,6 +45,9 @@ struct ReplayInference {
     var steps: [(client: String?, step: Inferred)] = []
     /// Things the inference could not decide or place: one line each, for a comment and stderr.
     var doubts: [String] = []
+    /// Why the server answers on the device's newest connection (`repliesFollowDevice`), nil when the capture
+    /// shows no answer on another connection than its request's.
+    var repliesFollowDevice: String?
 
     init(_ timeline: ReplayTimeline) {
         let chat = timeline.connections.filter { $0.role == .chat }
@@ -102,7 +106,14 @@ struct ReplayInference {
                     + "the same time: several clients behind one address? Treated as one client")
             }
         }
+        for address in timeline.clientAddresses {
+            let connections = chat.filter { Self.address(of: $0) == address }
+            let stale = Self.answersOnLaterConnections(connections, roundTrip: roundTripOf(address))
+            steps += stale.steps.map { (nil, $0) }
+            if repliesFollowDevice == nil { repliesFollowDevice = stale.evidence }
+        }
         steps.sort { $0.step.time < $1.step.time }
+        steps = Self.mergedDelays(steps, timeline: timeline)
     }
 
     static func address(of connection: ReplayTimeline.Connection) -> String {
@@ -381,13 +392,47 @@ struct ReplayInference {
                 found.append(Inferred(
                     time: shifted(pair.request.time, .milliseconds(-1)),
                     action: .delayResponses(opcode: opcode, extraDelay: ReplayScenarioEmitter.rounded(extra),
-                                            duration: .milliseconds(2)),
+                                            duration: arrivalWindow(roundTrip)),
                     comment: "connection \(connection.number) (\(connection.client)): \(opcode) seq "
                         + "\(pair.request.packet.seq) answered \(milliseconds(extra)) ms later than the RTT while "
                         + "other frames arrived"))
             }
         }
         return found
+    }
+
+    /// Answers that arrived on a later connection of the client than their request (no request with that seq and
+    /// opcode on it, an unanswered one on an earlier connection): the server sends a reply to the device's newest
+    /// connection. Each such answer came late: `DelayResponses` for its opcode from just before its request, by
+    /// its delay less the RTT.
+    static func answersOnLaterConnections(_ connections: [ReplayTimeline.Connection], roundTrip: SimDuration)
+        -> (steps: [Inferred], evidence: String?)
+    {
+        var steps: [Inferred] = []
+        var evidence: String?
+        for (index, connection) in connections.enumerated() {
+            let own = Set(connection.entries.filter { $0.direction == .clientToServer }.map(\.packet.seq))
+            for entry in connection.entries where entry.direction == .serverToClient
+                && (entry.packet.cmd == .response || entry.packet.cmd == .error) && !own.contains(entry.packet.seq) {
+                let request = connections[..<index].reversed().lazy.compactMap { earlier in
+                    unanswered(earlier).last {
+                        $0.packet.seq == entry.packet.seq && $0.packet.opcode == entry.packet.opcode
+                    }
+                }.first
+                guard let request, request.time < entry.time else { continue }
+                let what = "\(entry.packet.opcode) seq \(entry.packet.seq) asked on connection \(request.connection) at "
+                    + "\(seconds(request.time)) s, answered on connection \(connection.number) at \(seconds(entry.time)) s"
+                evidence = evidence ?? what
+                let extra = entry.time - request.time - roundTrip
+                guard extra > .seconds(1) else { continue }
+                steps.append(Inferred(
+                    time: shifted(request.time, .milliseconds(-1)),
+                    action: .delayResponses(opcode: entry.packet.opcode, extraDelay: ReplayScenarioEmitter.rounded(extra),
+                                            duration: arrivalWindow(roundTrip)),
+                    comment: what + " (\(milliseconds(extra)) ms later than the RTT)"))
+            }
+        }
+        return (steps, evidence)
     }
 
     /// The `message.duplicate` error answering a later MSG_SEND with `cid` (a retry), if the capture shows one.
@@ -402,6 +447,52 @@ struct ReplayInference {
             }
         }
         return nil
+    }
+
+    /// Slow answers of one opcode in a row (each `DelayResponses` within 30 s of the last, delays within 25% of
+    /// each other) are one slow spell of the server: one `DelayResponses` from the first to the end of the last,
+    /// so requests the replayed engine makes at other moments in between are held as the captured ones were. Not
+    /// merged over a request of that opcode answered in less than half the delay (the server was fast then).
+    static func mergedDelays(_ steps: [(client: String?, step: Inferred)], timeline: ReplayTimeline)
+        -> [(client: String?, step: Inferred)]
+    {
+        let pairs = timeline.connections.filter { $0.role == .chat }.flatMap(answered)
+        var result: [(client: String?, step: Inferred)] = []
+        var open: [Opcode: Int] = [:]
+        for item in steps {
+            guard item.client == nil, case .delayResponses(let opcode, let extra, let duration) = item.step.action else {
+                result.append(item)
+                continue
+            }
+            if let index = open[opcode], case .delayResponses(_, let spellExtra, let spellDuration) =
+                result[index].step.action {
+                let start = result[index].step.time
+                let spellEnd = shifted(start, spellDuration)
+                let close = item.step.time - spellEnd <= .seconds(30)
+                let similar = abs(extra.nanoseconds - spellExtra.nanoseconds) * 4 <= spellExtra.nanoseconds
+                let end = shifted(item.step.time, duration)
+                let fastInside = pairs.contains {
+                    $0.request.packet.opcode == opcode && $0.request.time > start && $0.request.time < end
+                        && ($0.answer.time - $0.request.time) * 2 < spellExtra
+                }
+                if close, similar, !fastInside {
+                    result[index].step.action = .delayResponses(opcode: opcode, extraDelay: spellExtra,
+                                                                duration: ReplayScenarioEmitter.rounded(end - start))
+                    result[index].step.comment += "; the same slow spell: " + item.step.comment
+                    continue
+                }
+            }
+            open[opcode] = result.count
+            result.append(item)
+        }
+        return result
+    }
+
+    /// How long a `DelayResponses` placed 1 ms before a request stays on: the fault holds requests *arriving at the
+    /// server* meanwhile, and the request arrives a one-way delay (plus its transmission) after the capture saw it
+    /// leave; one RTT covers that (another request of that opcode sent within it is held too).
+    static func arrivalWindow(_ roundTrip: SimDuration) -> SimDuration {
+        max(.milliseconds(2), ReplayScenarioEmitter.rounded(roundTrip))
     }
 
     static func milliseconds(_ duration: SimDuration) -> Int64 { duration.nanoseconds / 1_000_000 }

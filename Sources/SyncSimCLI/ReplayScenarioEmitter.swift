@@ -69,6 +69,10 @@ struct ReplayScenarioEmitter {
                     + "jitter \(ReplayInference.milliseconds(spread)) ms (spread of \(shares.count) answer times)")
             }
         }
+        if let why = inference.repliesFollowDevice {
+            serverParameters["repliesFollowDevice"] = .bool(true)
+            header.append("server: replies follow the device to its newest connection (\(why))")
+        }
         let history = model.history.compactMap { chat in
             chatNames[chat.chatId].map { ChatHistorySeed(chat: $0, messages: chat.messages.count) }
         }

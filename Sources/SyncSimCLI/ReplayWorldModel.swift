@@ -64,9 +64,17 @@ struct ReplayWorldModel {
                 case .chatHistoryResponse(let response):
                     for message in response.messages {
                         // The chat is not in the response; the request with the same seq names it.
+                        // On an earlier connection of the same client when the server sent the answer to the
+                        // device's newest connection.
                         let request = connection.entries.last {
                             $0.direction == .clientToServer && $0.packet.seq == entry.packet.seq
                                 && $0.time <= entry.time
+                        } ?? timeline.connections.filter {
+                            $0.client.split(separator: ":").first == connection.client.split(separator: ":").first
+                                && $0.opensAt < connection.opensAt
+                        }.flatMap(\.entries).last {
+                            $0.direction == .clientToServer && $0.packet.seq == entry.packet.seq
+                                && $0.packet.opcode == .chatHistory && $0.time <= entry.time
                         }
                         if case .chatHistory(let asked)? = request?.packet.body {
                             seen[asked.chatId, default: [:]][message.id] = message

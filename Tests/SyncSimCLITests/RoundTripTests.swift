@@ -97,6 +97,22 @@ import Testing
         #expect(Self.fails(emission.scenario, seed: 58, mutant: "duplicate-is-failure"))
     }
 
+    @Test("answers on a later connection than their request: repliesFollowDevice, one slow spell held over the arrivals")
+    func answersFollowTheDevice() throws {
+        let path = try Self.capture("stale-reply-on-new-connection", seed: 581)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let emission = try Self.emitted(from: path)
+        #expect(emission.scenario.server.parameters["repliesFollowDevice"] == .bool(true))
+        #expect(emission.source().contains("CHAT_HISTORY seq 3 asked on connection 1 at 4.000 s, answered on connection 4"))
+        let delays = emission.scenario.steps.compactMap { step -> SimDuration? in
+            if case .delayResponses(.chatHistory, _, let duration) = step.action { duration } else { nil }
+        }
+        // The four slow answers (4 s to 23.6 s) are one spell; the window reaches past the last request's arrival.
+        #expect(delays.count == 1 && delays.allSatisfy { $0 > .seconds(19) })
+        #expect(!Self.fails(emission.scenario, seed: 581, mutant: nil))
+        #expect(Self.fails(emission.scenario, seed: 581, mutant: "seq-restart-per-connection"))
+    }
+
     @Test("a silence the link lost everything in, then segments but no frames: LinkDown, then LossBurst")
     func lossBurstAfterOutage() throws {
         let path = try Self.capture("weak-link-send-order", seed: 351)
