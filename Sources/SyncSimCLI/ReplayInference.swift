@@ -16,8 +16,14 @@ import SyncTrace
 ///   to the server, the answer not yet sent back) and ends 1.5 RTT before the next frame from the server (the
 ///   retransmission that got through), or at the handshake of a connection opened meanwhile. A RST from the server
 ///   on the stalled connection makes it `.withReset`, otherwise `.silently`.
+///   A timeout retry sent into the silence ends it before its copy the server acknowledged (TCP ACK), or, never
+///   acknowledged, was lost in it. After the outage, a connection that lived on but got no frame for more than
+///   2 RTT + 1 s while segments from the server came through had a loss burst: `LossBurst` until the next frame.
 /// - **lost response**: a MSG_SEND never answered on its connection while that connection kept receiving frames
-///   from the server, and sent again later with the same cid: `LoseResponses(.msgSend, count: 1)` just before it.
+///   from the server (or whose retry was answered `message.duplicate`), and sent again later with the same cid:
+///   `LoseResponses(.msgSend, count: 1)` just before it; a CHAT_HISTORY page never answered and asked again:
+///   `LoseResponses(.chatHistory, count: 1)`.
+/// - **answers on a later connection**: the server replies to the device's newest connection (`repliesFollowDevice`).
 /// - **error reply**: an error answer to MSG_SEND or CHAT_HISTORY becomes `ErrorReplies(opcode, count: 1)` just
 ///   before its request.
 /// - **slow answer**: a response later than the client's smallest by more than 2 s on a connection that kept
