@@ -1,3 +1,4 @@
+import Foundation
 import SyncSim
 import SyncTrace
 
@@ -168,27 +169,63 @@ struct ReplayInference {
                               comment: "no answered request from \(address): profile 3G assumed")
         }
         let roundTrip = fastest.answer.time - fastest.request.time
-        let profile = Self.profile(roundTrip: roundTrip, lossy: share > 0.01)
-        let comment = "RTT \(milliseconds(roundTrip)) ms (\(fastest.request.packet.opcode) at "
+        let rate = downlinkRate(connections, roundTrip: roundTrip)
+        let profile = Self.profile(roundTrip: roundTrip, lossy: share > 0.01, downlinkBitsPerSecond: rate?.bitsPerSecond)
+        var comment = "RTT \(milliseconds(roundTrip)) ms (\(fastest.request.packet.opcode) at "
             + "\(seconds(fastest.request.time)) s on connection \(fastest.request.connection)), "
             + "\(retransmitted) of \(segments) segments retransmitted"
+        if let rate {
+            comment += ", downlink about \(rate.bitsPerSecond / 1000) kbit/s (median spacing of \(rate.pairs) "
+                + "back-to-back segments from the server)"
+        }
         return ClientLink(address: address, roundTrip: roundTrip, retransmittedShare: share, profile: profile,
                           comment: comment)
     }
 
-    /// The catalog profile whose RTT is nearest `roundTrip`; the lossy twin of equal RTT when `lossy`.
-    static func profile(roundTrip: SimDuration, lossy: Bool) -> ProfileName {
+    /// The bottleneck rate of the client's downlink: for each data segment from the server that arrived less than
+    /// half an RTT after the one before on its connection (queued behind it at the bottleneck, so spaced by its own
+    /// serialization time) and carried at least 200 bytes, its bytes plus 40 of IP and TCP header over that spacing;
+    /// the median of those, from 3 pairs on (nil with fewer).
+    static func downlinkRate(_ connections: [ReplayTimeline.Connection], roundTrip: SimDuration)
+        -> (bitsPerSecond: Int, pairs: Int)?
+    {
+        var rates: [Double] = []
+        for connection in connections {
+            for (before, segment) in zip(connection.tcp.serverDataSegments, connection.tcp.serverDataSegments.dropFirst()) {
+                let spacing = segment.time - before.time
+                guard spacing > .zero, spacing * 2 < roundTrip, segment.bytes >= 200 else { continue }
+                rates.append(Double((segment.bytes + 40) * 8) * 1e9 / Double(spacing.nanoseconds))
+            }
+        }
+        guard rates.count >= 3 else { return nil }
+        return (Int(rates.sorted()[rates.count / 2].rounded()), rates.count)
+    }
+
+    /// The catalog profile whose RTT is nearest `roundTrip`; the lossy twin of equal RTT when `lossy`. With a
+    /// measured downlink rate, among the profiles whose RTT is nearly as near (within 20% of `roundTrip` of the
+    /// nearest), the one whose downlink rate is nearest on a log scale.
+    static func profile(roundTrip: SimDuration, lossy: Bool, downlinkBitsPerSecond: Int? = nil) -> ProfileName {
         let candidates = LinkProfile.catalog.filter { $0.uplink.rateBitsPerSecond > 0 }
         let target = roundTrip.nanoseconds
         func rtt(_ profile: LinkProfile) -> Int64 {
             profile.uplink.oneWayDelay.nanoseconds + profile.downlink.oneWayDelay.nanoseconds
         }
         func isLossy(_ profile: LinkProfile) -> Bool { profile.name.lowercased().contains("loss") }
-        let best = candidates.min { a, b in
+        var best = candidates.min { a, b in
             let da = abs(rtt(a) - target), db = abs(rtt(b) - target)
             if da != db { return da < db }
             return isLossy(a) == lossy && isLossy(b) != lossy
         }!
+        if let measured = downlinkBitsPerSecond, measured > 0 {
+            let slack = abs(rtt(best) - target) + target / 5
+            func distance(_ profile: LinkProfile) -> Double {
+                abs(log(Double(profile.downlink.rateBitsPerSecond) / Double(measured)))
+            }
+            let near = candidates.filter { abs(rtt($0) - target) <= slack && isLossy($0) == isLossy(best) }
+            if let byRate = near.min(by: { distance($0) < distance($1) }), distance(byRate) + 0.1 < distance(best) {
+                best = byRate
+            }
+        }
         // The 2G-rural profile is lossy by itself; EDGE has a lossy twin.
         if !lossy, isLossy(best), let plain = candidates.first(where: { rtt($0) == rtt(best) && !isLossy($0) }) {
             return ProfileName(rawValue: plain.name)

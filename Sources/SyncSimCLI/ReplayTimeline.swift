@@ -67,6 +67,8 @@ struct ReplayTimeline {
         /// When each segment of either direction was captured, in capture order (pure ACKs included).
         var clientSegmentTimes: [SimInstant] = []
         var serverSegmentTimes: [SimInstant] = []
+        /// The server's segments that carried payload: when, and how many bytes.
+        var serverDataSegments: [(time: SimInstant, bytes: Int)] = []
         /// When the server's acknowledgement of the client's bytes moved forward, and up to which stream offset.
         var serverAcknowledged: [(time: SimInstant, offset: Int64)] = []
         var clientReset = false
@@ -136,8 +138,11 @@ struct ReplayTimeline {
             facts.clientBytes = trace.clientToServer.byteCount
             facts.clientRetransmissions = trace.clientToServer.retransmittedSegmentCount
             facts.serverAcknowledged = trace.clientToServer.acknowledgements.map { (instant($0.timestamp), $0.offset) }
-            facts.clientSegmentTimes = trace.clientToServer.segmentTimestamps.map(instant)
-            facts.serverSegmentTimes = trace.serverToClient.segmentTimestamps.map(instant)
+            facts.clientSegmentTimes = trace.clientToServer.segmentTimes.map { instant($0.timestamp) }
+            facts.serverSegmentTimes = trace.serverToClient.segmentTimes.map { instant($0.timestamp) }
+            facts.serverDataSegments = trace.serverToClient.segmentTimes.filter { $0.payloadLength > 0 }.map {
+                (instant($0.timestamp), $0.payloadLength)
+            }
             facts.clientRetransmitted = trace.clientToServer.retransmissions.map {
                 Retransmission(time: instant($0.timestamp), bytes: $0.offset..<($0.offset + max(0, $0.length)))
             }

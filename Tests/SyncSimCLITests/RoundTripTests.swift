@@ -113,6 +113,22 @@ import Testing
         #expect(Self.fails(emission.scenario, seed: 581, mutant: "seq-restart-per-connection"))
     }
 
+    @Test("the downlink's bottleneck rate from back-to-back segments; it picks between profiles of nearly equal RTT")
+    func bottleneckRate() throws {
+        let path = try Self.capture("scroll-through-gaps-to-start", seed: 111)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let emission = try Self.emitted(from: path)
+        // EDGE's downlink is 240 kbit/s (LinkProfile.edge).
+        let alice = try #require(emission.headerComments.first { $0.hasPrefix("alice ") })
+        #expect(alice.contains("downlink about 23") && alice.contains("kbit/s (median spacing of"))
+        // 660 ms lies between GPRS (500 ms, 50 kbit/s down) and EDGE (840 ms, 240 kbit/s down).
+        #expect(ReplayInference.profile(roundTrip: .milliseconds(660), lossy: false) == .gprs)
+        #expect(ReplayInference.profile(roundTrip: .milliseconds(660), lossy: false, downlinkBitsPerSecond: 230_000)
+            == .edge)
+        #expect(ReplayInference.profile(roundTrip: .milliseconds(660), lossy: false, downlinkBitsPerSecond: 48_000)
+            == .gprs)
+    }
+
     @Test("a silence the link lost everything in, then segments but no frames: LinkDown, then LossBurst")
     func lossBurstAfterOutage() throws {
         let path = try Self.capture("weak-link-send-order", seed: 351)

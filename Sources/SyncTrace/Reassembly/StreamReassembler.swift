@@ -43,7 +43,7 @@ struct StreamReassembler {
 
     mutating func receive(_ segment: TCPSegment) {
         trace.segmentCount += 1
-        trace.segmentTimestamps.append(segment.timestamp)
+        trace.segmentTimes.append(.init(timestamp: segment.timestamp, payloadLength: segment.payloadLengthOnWire))
         lastPacketNumber = segment.packetNumber
         lastTimestamp = segment.timestamp
         guard !isReset else {

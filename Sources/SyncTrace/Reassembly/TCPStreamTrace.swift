@@ -10,9 +10,16 @@ public struct TCPStreamTrace: Hashable, Sendable {
     public var retransmittedSegmentCount = 0
     /// Bytes received again with the same content.
     public var retransmittedByteCount: Int64 = 0
-    /// Capture time of every segment of the direction (with or without payload), in capture order: a replay tells
-    /// a silence where nothing came through (an outage) from one where some segments did (a loss burst).
-    public var segmentTimestamps: [CaptureTimestamp] = []
+    /// Every segment of the direction (with or without payload), in capture order: a replay tells a silence where
+    /// nothing came through (an outage) from one where some segments did (a loss burst), and reads the bottleneck
+    /// rate from the spacing of segments that arrived back to back.
+    public var segmentTimes: [SegmentTime] = []
+
+    /// When a segment was captured and the payload bytes it carried on the wire.
+    public struct SegmentTime: Hashable, Sendable {
+        public var timestamp: CaptureTimestamp
+        public var payloadLength: Int
+    }
     /// Each time the peer's acknowledgement moved forward: when, and the stream offset it acknowledged up to
     /// (bytes below it reached the peer), in capture order.
     public var acknowledgements: [Acknowledgement] = []
