@@ -242,11 +242,12 @@ extension ExploreGenerator.Builder {
         return checks
     }
 
-    /// Whether `action` may bring `client`'s link up or deliver its packets late (down, up, delay, clog, profile).
+    /// Whether `action` may bring `client`'s link up or deliver its packets late (down, up, delay, clog, profile,
+    /// and the OS's connectivity reports, which take the link down and up too: seed 500142).
     static func isLinkStep(_ action: Action, of client: String) -> Bool {
         switch action {
         case .linkDown(let name, _), .linkUp(let name), .outage(let name, _, _), .delaySpike(let name, _, _),
-            .clog(let name), .release(let name), .changeProfile(let name, _):
+            .clog(let name), .release(let name), .changeProfile(let name, _), .connectivity(let name, _):
             name == client
         default:
             false
