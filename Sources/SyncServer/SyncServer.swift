@@ -192,6 +192,9 @@ public struct SyncServer {
         connections.keys.sorted().map { ($0, connections[$0]!.userId) }
     }
 
+    /// How many open connections are logged in as `userId` (from the per-user index: no scan of every connection).
+    public func sessionCount(ofUser userId: Int64) -> Int { connectionsByUser[userId]?.count ?? 0 }
+
     /// How many requests are being processed (their delayed execution is pending).
     public var requestsInProcessing: Int { pending.count }
 

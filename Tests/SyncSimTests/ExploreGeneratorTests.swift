@@ -166,7 +166,9 @@ import Testing
             let sends = scenario.steps.compactMap { step -> (String, String, Int)? in
                 if case .sendPhotos(_, let chat, let count, _, let caption) = step.action { (chat, caption, count) } else { nil }
             }
-            let always = scenario.expectations.always.map(\.condition)
+            let always = scenario.expectations.always.map(\.condition).filter {
+                if case .photosComplete = $0 { true } else { false }
+            }
             #expect(Set(always) == Set(sends.map { .photosComplete(chat: $0.0, caption: $0.1, photos: $0.2) }),
                     "seed \(seed)")
             #expect(always.count == sends.count)
@@ -174,6 +176,69 @@ import Testing
             if scenario.server.parameters["historyEditLag"] != nil { lagRuns += 1 }
         }
         #expect(photoRuns > 10 && lagRuns > 10)
+    }
+}
+
+/// The probes (`ExploreProbes.swift`): session checks, stale replies, lost send answers.
+@Suite struct ExploreProbeTests {
+    @Test("every client gets Never(two server sessions); long isolated silent outages get Always(no session)")
+    func sessionChecks() {
+        var outageChecks = 0
+        for seed in UInt64(1)...100 {
+            let scenario = ExploreGenerator().generate(seed: seed).scenario
+            let always = scenario.expectations.always
+            for client in scenario.clients {
+                #expect(always.contains {
+                    $0.isNegated && $0.condition == .serverSessions(client: client.name, count: 2) && $0.from == nil
+                }, "seed \(seed) \(client.name)")
+            }
+            for check in always {
+                guard case .serverSessions(let client, 0) = check.condition else { continue }
+                outageChecks += 1
+                guard case .time(let from) = check.from, case .time(let until) = check.until else {
+                    Issue.record("seed \(seed): an outage check without a window")
+                    continue
+                }
+                // The window opens 65 s after a silent outage of that client starts and closes when it ends.
+                #expect(scenario.steps.contains { step in
+                    guard case .at(let time) = step.timing, time == from - .seconds(65) else { return false }
+                    switch step.action {
+                    case .outage(client, let duration, .silently): return time + duration == until
+                    case .linkDown(client, .silently): return true
+                    default: return false
+                    }
+                }, "seed \(seed)")
+            }
+        }
+        #expect(outageChecks >= 5)
+    }
+
+    @Test("stale-reply runs have repliesFollowDevice, default seqs, no restart while a reply is late; lost-send runs never give up a task")
+    func staleReplyAndLostSend() {
+        var staleRuns = 0
+        var lostSendRuns = 0
+        for seed in UInt64(1)...100 {
+            let generated = ExploreGenerator().generate(seed: seed)
+            let scenario = generated.scenario
+            if scenario.server.parameters["repliesFollowDevice"] == .bool(true) {
+                staleRuns += 1
+                let steps = scenario.steps.compactMap { step -> (time: SimDuration, action: Action)? in
+                    if case .at(let time) = step.timing { (time, step.action) } else { nil }
+                }
+                #expect(!ExploreGenerator.Builder.restartMeetsLateReply(steps), "seed \(seed)")
+                #expect(scenario.clients.allSatisfy { $0.parameters["seqModulus"] == nil }, "seed \(seed)")
+            }
+            if let attempts = scenario.clients.first?.parameters["maxTaskAttempts"]?.intValue {
+                lostSendRuns += 1
+                #expect(scenario.steps.contains { $0.action == .loseResponses(opcode: .msgSend, count: 1) })
+                // More attempts than the retry backoff allows in the whole run.
+                var unlimited = scenario.clients[0].parameters
+                unlimited["maxTaskAttempts"] = .int(1_000_000)
+                #expect(attempts > ExploreGenerator.Builder.taskAttempts(within: scenario.runLength,
+                                                                         parameters: unlimited), "seed \(seed)")
+            }
+        }
+        #expect(staleRuns > 5 && lostSendRuns > 10)
     }
 }
 

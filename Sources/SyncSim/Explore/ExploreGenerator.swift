@@ -134,6 +134,7 @@ extension ExploreGenerator {
             if kinds.contains(.editLag) {
                 serverParameters["historyEditLag"] = .duration(dice.pick([.seconds(30), .minutes(2), .minutes(10)]))
             }
+            let probes = addProbes(isStorm: isStorm)
             let capsLogin = timed.contains { if case .capLogin = $0.action { true } else { false } }
             if capsLogin {
                 // Lift the cap before the quiet tail: a cap that stays would be a fault in the tail.
@@ -160,12 +161,13 @@ extension ExploreGenerator {
             }
             let quietTail = quietTailLength()
             let runLength = active + quietTail
+            if probes.lostSendAnswer { raiseTaskAttempts(runLength: runLength) }
             if isStorm { bounds.append(stormBound(steps: steps, runLength: runLength)) }
             if let period = sendErrorPeriod { bounds += sendErrorBounds(steps: steps, period: period) }
             let always = photoMessages.map { message in
                 Always(.photosComplete(chat: message.chat, caption: message.caption, photos: message.photos),
                        isNegated: false, from: .time(message.time), until: nil, location: .generated)
-            }
+            } + sessionChecks(steps: steps)
 
             var scenario = Scenario(
                 "explore-\(seed)",

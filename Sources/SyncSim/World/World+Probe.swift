@@ -91,7 +91,7 @@ extension World: WorldProbe {
     /// How many open server connections are logged in as `client`'s user; 0 for an unknown client.
     public func serverSessionCount(of client: String) -> Int {
         guard let index = clientIndexByName[client] else { return 0 }
-        return server.openConnections.count { $0.userId == clients[index].userId }
+        return server.sessionCount(ofUser: clients[index].userId)
     }
 
     /// The uploads the CDN stored, by token.
