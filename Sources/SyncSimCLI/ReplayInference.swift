@@ -193,7 +193,9 @@ struct ReplayInference {
         for connection in connections {
             for (before, segment) in zip(connection.tcp.serverDataSegments, connection.tcp.serverDataSegments.dropFirst()) {
                 let spacing = segment.time - before.time
-                guard spacing > .zero, spacing * 2 < roundTrip, segment.bytes >= 200 else { continue }
+                guard spacing > .zero, spacing.nanoseconds < roundTrip.nanoseconds / 2, segment.bytes >= 200 else {
+                    continue
+                }
                 rates.append(Double((segment.bytes + 40) * 8) * 1e9 / Double(spacing.nanoseconds))
             }
         }
@@ -327,7 +329,8 @@ struct ReplayInference {
                 $0 > until && $0 < shifted(next.time, .milliseconds(-1))
             }
             var burst: (step: Inferred, until: SimInstant)?
-            if !reset, survived, let firstInside = inside.first, next.time - until > roundTrip * 2 + .seconds(1) {
+            if !reset, survived, let firstInside = inside.first,
+               Double((next.time - until).nanoseconds) > 2 * Double(roundTrip.nanoseconds) + 1e9 {
                 let sent = connections.flatMap { $0.tcp.clientSegmentTimes }.filter { $0 >= until && $0 < next.time }
                 let again = connections.flatMap { $0.tcp.clientRetransmitted }.filter {
                     $0.time >= until && $0.time < next.time
@@ -512,11 +515,13 @@ struct ReplayInference {
                 let start = result[index].step.time
                 let spellEnd = shifted(start, spellDuration)
                 let close = item.step.time - spellEnd <= .seconds(30)
-                let similar = abs(extra.nanoseconds - spellExtra.nanoseconds) * 4 <= spellExtra.nanoseconds
+                // In Double: a corrupt capture's delays may be near Int64's end.
+                let similar = abs(Double(extra.nanoseconds) - Double(spellExtra.nanoseconds)) * 4
+                    <= Double(spellExtra.nanoseconds)
                 let end = shifted(item.step.time, duration)
                 let fastInside = pairs.contains {
                     $0.request.packet.opcode == opcode && $0.request.time > start && $0.request.time < end
-                        && ($0.answer.time - $0.request.time) * 2 < spellExtra
+                        && ($0.answer.time - $0.request.time).nanoseconds < spellExtra.nanoseconds / 2
                 }
                 if close, similar, !fastInside {
                     result[index].step.action = .delayResponses(opcode: opcode, extraDelay: spellExtra,
