@@ -100,12 +100,16 @@ struct ClientStore {
             return
         }
         guard previous != chunks else { return }
-        let kept = Set(chunks)
-        for chunk in previous where !kept.contains(chunk) {
+        // Rows before the first difference stay; of the rest (usually one or two chunks), rows no longer wanted go
+        // and new ones come. The rows are unique (the primary key), so nothing in the rest repeats the prefix.
+        var same = 0
+        while same < previous.count && same < chunks.count && previous[same] == chunks[same] { same += 1 }
+        let old = previous[same...]
+        let new = chunks[same...]
+        for chunk in old where !new.contains(chunk) {
             run("DELETE FROM chunks WHERE chatId = ? AND lower = ?", [.integer(chatId), .integer(chunk.lower)])
         }
-        let unchanged = Set(previous)
-        for chunk in chunks where !unchanged.contains(chunk) { insert(chunk, chatId: chatId) }
+        for chunk in new where !old.contains(chunk) { insert(chunk, chatId: chatId) }
         written.chunks[chatId] = chunks
     }
 
