@@ -96,7 +96,7 @@ extension InvariantChecker {
         guard top.lower == oldTop.lower, top.isStartOfHistory == oldTop.isStartOfHistory, top.upper >= oldTop.upper
         else { return false }
         // The old messages unchanged (an edit or removal applied to one changes it in place).
-        for id in oldIds where store.message(id: id) != previous.message(id: id) { return false }
+        guard store.keepsEveryMessage(of: previous) else { return false }
         // New ids strictly ascending, above every old one (the old top chunk's upper bound is the newest old id).
         let added = ids[oldIds.count...]
         var last = oldTop.upper
