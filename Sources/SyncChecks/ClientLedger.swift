@@ -39,6 +39,9 @@ struct ClientLedger {
     var deliveredChanges: [Int64: [Int64: (version: Int64, isRemoved: Bool)]] = [:]
     /// The chunk stores as last checked, by chat id (C1–C5 look again only at changed ones).
     var checkedStores: [Int64: ChunkStore] = [:]
+    /// The chats whose store in `checkedStores` passed C1–C5 with no problem: a store that only grew from one of
+    /// them is checked over what it added (`InvariantChecker.grewClean`).
+    var cleanStores: Set<Int64> = []
     /// The last-sync value last seen (P4).
     var lastSyncMilliseconds: Int64 = 0
     /// Server times the client received in SESSION_INIT and LOGIN responses (P4).

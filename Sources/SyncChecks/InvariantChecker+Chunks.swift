@@ -28,28 +28,107 @@ extension InvariantChecker {
         }
         for chatId in view.chunkStores.keys.sorted() {
             let store = view.chunkStores[chatId]!
-            if ledger.checkedStores[chatId] == store { continue }
+            let previous = ledger.checkedStores[chatId]
+            if previous == store { continue }
             ledger.checkedStores[chatId] = store
             let serverMessages = server.messages(inChat: chatId)
-            let ids = store.messageIds
-            for problem in ChunkChecks.c1Problems(chunks: store.chunks, cachedIds: ids) {
-                report(.C1, chatId, "sorted, disjoint chunks that describe the cache", problem)
+            if let previous, ledger.cleanStores.contains(chatId),
+               Self.grewClean(from: previous, to: store, server: serverMessages, chatId: chatId, in: server) {
+                assert(Self.chunkProblems(store, server: serverMessages, chatId: chatId, in: server).isEmpty,
+                       "C1–C5: the check over what the store added passed a store the whole check fails")
+                continue
             }
-            let isCached = { (id: Int64) in store.message(id: id) != nil }
-            for problem in ChunkChecks.c2Problems(chunks: store.chunks, isCached: isCached, server: serverMessages) {
-                report(.C2, chatId, "every server message inside a chunk cached", problem)
-            }
-            let versions = { (id: Int64) in server.versions(ofMessage: id, inChat: chatId) }
-            for problem in ChunkChecks.c3Problems(cached: store.messages, server: serverMessages, versions: versions) {
-                report(.C3, chatId, "cached messages equal to the server's", problem)
-            }
-            for problem in ChunkChecks.c4Problems(cachedIds: ids, echoCids: []) {
-                report(.C4, chatId, "each message id once", problem)
-            }
-            for problem in ChunkChecks.c5Problems(chunks: store.chunks, server: serverMessages) {
-                report(.C5, chatId, "no server message older than a start-of-history chunk", problem)
-            }
+            let problems = Self.chunkProblems(store, server: serverMessages, chatId: chatId, in: server)
+            if problems.isEmpty { ledger.cleanStores.insert(chatId) } else { ledger.cleanStores.remove(chatId) }
+            for (invariant, expected, problem) in problems { report(invariant, chatId, expected, problem) }
         }
+    }
+
+    /// C1–C5 over one chat's whole store, as (invariant, expected, problem) in report order.
+    static func chunkProblems(
+        _ store: ChunkStore, server serverMessages: [ChatMessage], chatId: Int64, in server: SyncServer
+    ) -> [(InvariantID, String, String)] {
+        var problems: [(InvariantID, String, String)] = []
+        let ids = store.messageIds
+        for problem in ChunkChecks.c1Problems(chunks: store.chunks, cachedIds: ids) {
+            problems.append((.C1, "sorted, disjoint chunks that describe the cache", problem))
+        }
+        let isCached = { (id: Int64) in store.message(id: id) != nil }
+        for problem in ChunkChecks.c2Problems(chunks: store.chunks, isCached: isCached, server: serverMessages) {
+            problems.append((.C2, "every server message inside a chunk cached", problem))
+        }
+        let versions = { (id: Int64) in server.versions(ofMessage: id, inChat: chatId) }
+        for problem in ChunkChecks.c3Problems(cached: store.messages, server: serverMessages, versions: versions) {
+            problems.append((.C3, "cached messages equal to the server's", problem))
+        }
+        for problem in ChunkChecks.c4Problems(cachedIds: ids, echoCids: []) {
+            problems.append((.C4, "each message id once", problem))
+        }
+        for problem in ChunkChecks.c5Problems(chunks: store.chunks, server: serverMessages) {
+            problems.append((.C5, "no server message older than a start-of-history chunk", problem))
+        }
+        return problems
+    }
+
+    /// Whether `store`, grown from `previous` (which passed C1–C5 with no problem), passes them too, judged from
+    /// what it added alone; false means "not shown", and the caller runs the whole check.
+    ///
+    /// Shown when the store only grew at the top: the same cached messages unchanged, new ids above every old one,
+    /// the same chunks but the newest, which kept its lower bound and flag and may have grown upwards, and new
+    /// chunks above it. The server's history of a chat only grows upwards (a new message's id is above every
+    /// stored one; edits and removals add versions), so what held for the old part still holds: C1 and C4 are
+    /// checked over the new ids and chunks, C2 over the ranges the chunks newly cover, C3 over the new messages,
+    /// and C5 cannot change (the oldest chunk and the server's oldest message are the same). Debug builds run the
+    /// whole check as well and stop if it disagrees. Per push received, this is work in the size of the push
+    /// instead of the size of the chat's history (which grows with the run).
+    static func grewClean(
+        from previous: ChunkStore, to store: ChunkStore, server serverMessages: [ChatMessage], chatId: Int64,
+        in server: SyncServer
+    ) -> Bool {
+        let oldIds = previous.messageIds
+        let ids = store.messageIds
+        let oldChunks = previous.chunks
+        let chunks = store.chunks
+        guard let oldTop = oldChunks.last, ids.count >= oldIds.count, chunks.count >= oldChunks.count,
+              ids[..<oldIds.count].elementsEqual(oldIds),
+              chunks[..<(oldChunks.count - 1)].elementsEqual(oldChunks[..<(oldChunks.count - 1)]) else { return false }
+        let top = chunks[oldChunks.count - 1]
+        guard top.lower == oldTop.lower, top.isStartOfHistory == oldTop.isStartOfHistory, top.upper >= oldTop.upper
+        else { return false }
+        // The old messages unchanged (an edit or removal applied to one changes it in place).
+        guard store.keepsEveryMessage(of: previous) else { return false }
+        // New ids strictly ascending, above every old one (the old top chunk's upper bound is the newest old id).
+        let added = ids[oldIds.count...]
+        var last = oldTop.upper
+        for id in added {
+            guard id > last else { return false }
+            last = id
+        }
+        // C1: the grown top chunk's upper bound is cached; new chunks are non-empty, ascending, disjoint, not
+        // start-of-history, with cached bounds; every new id lies in the grown top chunk or a new chunk.
+        let isAdded = { (id: Int64) in store.message(id: id) != nil && id > oldTop.upper }
+        guard top.upper == oldTop.upper || isAdded(top.upper) else { return false }
+        var below = top.upper
+        for chunk in chunks[oldChunks.count...] {
+            guard chunk.lower > below, chunk.lower <= chunk.upper, !chunk.isStartOfHistory,
+                  isAdded(chunk.lower), isAdded(chunk.upper) else { return false }
+            below = chunk.upper
+        }
+        var chunkIndex = oldChunks.count - 1
+        for id in added {
+            while chunkIndex < chunks.count && chunks[chunkIndex].upper < id { chunkIndex += 1 }
+            guard chunkIndex < chunks.count, chunks[chunkIndex].lower <= id else { return false }
+        }
+        // C2 over the newly covered ranges: above the old top bound inside the top chunk, and the new chunks.
+        var covered = [Chunk(lower: oldTop.upper, upper: top.upper, isStartOfHistory: false)]
+        covered += chunks[oldChunks.count...]
+        let isCached = { (id: Int64) in store.message(id: id) != nil }
+        guard ChunkChecks.c2Problems(chunks: covered, isCached: isCached, server: serverMessages).isEmpty
+        else { return false }
+        // C3 over the new messages.
+        let versions = { (id: Int64) in server.versions(ofMessage: id, inChat: chatId) }
+        let addedMessages = added.map { store.message(id: $0)! }
+        return ChunkChecks.c3Problems(cached: addedMessages, server: serverMessages, versions: versions).isEmpty
     }
 
     /// C6 (liveness): call after the user scrolled a chat to the top with a working network and the loads ended.

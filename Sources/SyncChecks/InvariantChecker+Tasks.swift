@@ -93,6 +93,7 @@ extension InvariantChecker {
         ledgers[client]!.unfinishedBeforeRestart = view.tasks.filter { $0.state == .pending }.map(\.id)
         ledgers[client]!.outstanding = [:]
         ledgers[client]!.checkedStores = [:]
+        ledgers[client]!.cleanStores = []
         return found
     }
 
@@ -134,8 +135,9 @@ extension InvariantChecker {
                                        expected: "one server message for cid \(cid) of user \(message.sender)",
                                        found: "messages \(ChunkChecks.listed(stored))"))
                 }
-                guard let client, let ledger = ledgers[client] else { continue }
-                if let taskId = ledger.taskByCid[cid] {
+                guard let client, let index = ledgers.index(forKey: client) else { continue }
+                // Read in place: `ledgers[client]` copied the whole ledger (a retain per collection in it).
+                if let taskId = ledgers.values[index].taskByCid[cid] {
                     new += link(client: client, taskId: taskId, messageId: message.id, chatId: chatId, at: now)
                 }
             }
@@ -146,7 +148,7 @@ extension InvariantChecker {
     /// Links the cids of MSG_SEND packets sent since the view was last read to their tasks: the task that holds the
     /// cid now, else the task waiting for the request's seq. A cid whose task is gone stays unlinked.
     func linkSentCids(client: String, view: ClientView) {
-        guard ledgers[client]?.sentCidsToLink.isEmpty == false else { return }
+        guard let index = ledgers.index(forKey: client), !ledgers.values[index].sentCidsToLink.isEmpty else { return }
         withLedger(client) { ledger in
             let sent = ledger.sentCidsToLink
             ledger.sentCidsToLink = []
@@ -163,11 +165,14 @@ extension InvariantChecker {
 
     /// Matches cids the ledger learned since the last call with messages already on the server.
     func linkTaskCids(client: String, at now: SimInstant) -> [Finding] {
-        guard let ledger = ledgers[client], !ledger.unlinkedCids.isEmpty else { return [] }
-        ledgers[client]!.unlinkedCids = []
+        guard let index = ledgers.index(forKey: client), !ledgers.values[index].unlinkedCids.isEmpty else { return [] }
+        let (unlinked, userId) = withLedger(client) { ledger in
+            defer { ledger.unlinkedCids = [] }
+            return (ledger.unlinkedCids, ledger.userId)
+        }
         var new: [Finding] = []
-        for (taskId, cid) in ledger.unlinkedCids {
-            for messageId in serverMessageIdsByKey[SenderCid(sender: ledger.userId, cid: cid)] ?? [] {
+        for (taskId, cid) in unlinked {
+            for messageId in serverMessageIdsByKey[SenderCid(sender: userId, cid: cid)] ?? [] {
                 new += link(client: client, taskId: taskId, messageId: messageId,
                             chatId: chatIdByMessageId[messageId] ?? 0, at: now)
             }

@@ -85,11 +85,12 @@ public final class InvariantChecker {
         client: String, server: SyncServer, at now: SimInstant, checksTimeouts: Bool = true,
         view: () -> ClientView
     ) -> [Finding] {
-        guard let ledger = ledgers[client] else { preconditionFailure("unregistered client \(client)") }
+        // Fields read in place: `ledgers[client]` copied the whole ledger on every event.
+        guard let index = ledgers.index(forKey: client) else { preconditionFailure("unregistered client \(client)") }
         clientEventCount += 1
-        let isRestartCheck = ledger.unfinishedBeforeRestart != nil
+        let isRestartCheck = ledgers.values[index].unfinishedBeforeRestart != nil
         guard isRestartCheck || clientEventCount % options.sampling == 0 else {
-            guard !ledger.sentCidsToLink.isEmpty else { return [] }
+            guard !ledgers.values[index].sentCidsToLink.isEmpty else { return [] }
             linkSentCids(client: client, view: view())
             return record(linkTaskCids(client: client, at: now))
         }

@@ -20,7 +20,7 @@ import Testing
         ("backoff-reset-on-connect", 1),
         ("seq-reuse-inflight", 12),
         ("inflight-dropped-on-disconnect", 1),
-        ("removal-before-message-lost", 1),
+        ("removal-before-message-lost", 9),
         ("catch-up-from-live-push", 1),
         ("duplicate-is-failure", 1),
         ("outbox-in-memory-while-offline", 1),

@@ -212,4 +212,20 @@ public struct ChunkStore: Hashable, Sendable {
         }
         return low
     }
+
+    /// Whether every message cached in `older` is cached here unchanged: for a checker comparing the store with a
+    /// copy it kept. One pass over `older`'s messages with one lookup each (the same test through `message(id:)` on
+    /// both stores hashed every id twice and copied every message twice).
+    /// - Complexity: O(n) for n messages cached in `older`.
+    public func keepsEveryMessage(of older: ChunkStore) -> Bool {
+        guard messagesById.count >= older.messagesById.count else { return false }
+        // Positions, not `(key, value)` pairs or optional lookups: the values are compared where they are stored
+        // instead of copied out first.
+        let olderMessages = older.messagesById
+        for position in olderMessages.indices {
+            guard let mine = messagesById.index(forKey: olderMessages.keys[position]),
+                  messagesById.values[mine] == olderMessages.values[position] else { return false }
+        }
+        return true
+    }
 }

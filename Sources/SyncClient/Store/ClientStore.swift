@@ -14,8 +14,17 @@ struct ClientStore {
     /// as the database is).
     private let transaction = PendingTransaction()
 
+    /// The chunk and tombstone rows as last written or loaded, by chat (shared by copies of the store, as the
+    /// database is): `replaceChunks` and `replaceTombstones` write only the rows that changed.
+    private let written = WrittenRows()
+
     final class PendingTransaction {
         var isRequested = false
+    }
+
+    final class WrittenRows {
+        var chunks: [Int64: [Chunk]] = [:]
+        var tombstones: [Int64: [Int64: Int64]] = [:]
     }
 
     init(database: SQLiteDatabase) {
@@ -55,21 +64,60 @@ struct ClientStore {
         }
     }
 
+    /// Makes the chat's tombstone rows `tombstones`. Rows known to be stored already are left alone: after every
+    /// push the engine re-states the chat's tombstones, and rewriting them all was statements for nothing.
     func replaceTombstones(_ tombstones: [Int64: Int64], chatId: Int64) {
-        run("DELETE FROM tombstones WHERE chatId = ?", [.integer(chatId)])
-        for id in tombstones.keys.sorted() {
-            run("INSERT INTO tombstones VALUES (?, ?, ?)", [.integer(chatId), .integer(id), .integer(tombstones[id]!)])
+        guard let previous = written.tombstones[chatId] else {
+            run("DELETE FROM tombstones WHERE chatId = ?", [.integer(chatId)])
+            for id in tombstones.keys.sorted() {
+                run("INSERT INTO tombstones VALUES (?, ?, ?)", [
+                    .integer(chatId), .integer(id), .integer(tombstones[id]!),
+                ])
+            }
+            written.tombstones[chatId] = tombstones
+            return
         }
-    }
-
-    func replaceChunks(_ chunks: [Chunk], chatId: Int64) {
-        run("DELETE FROM chunks WHERE chatId = ?", [.integer(chatId)])
-        for chunk in chunks {
-            run("INSERT INTO chunks VALUES (?, ?, ?, ?)", [
-                .integer(chatId), .integer(chunk.lower), .integer(chunk.upper),
-                .integer(chunk.isStartOfHistory ? 1 : 0),
+        guard previous != tombstones else { return }
+        for id in previous.keys.sorted() where tombstones[id] == nil {
+            run("DELETE FROM tombstones WHERE chatId = ? AND id = ?", [.integer(chatId), .integer(id)])
+        }
+        for id in tombstones.keys.sorted() where previous[id] != tombstones[id] {
+            run("INSERT OR REPLACE INTO tombstones VALUES (?, ?, ?)", [
+                .integer(chatId), .integer(id), .integer(tombstones[id]!),
             ])
         }
+        written.tombstones[chatId] = tombstones
+    }
+
+    /// Makes the chat's chunk rows `chunks` (keyed by chat and lower bound). Rows known to be stored already are
+    /// left alone: a push received usually moves one chunk's upper bound, one row, where the whole list was deleted
+    /// and inserted again.
+    func replaceChunks(_ chunks: [Chunk], chatId: Int64) {
+        guard let previous = written.chunks[chatId] else {
+            run("DELETE FROM chunks WHERE chatId = ?", [.integer(chatId)])
+            for chunk in chunks { insert(chunk, chatId: chatId) }
+            written.chunks[chatId] = chunks
+            return
+        }
+        guard previous != chunks else { return }
+        // Rows before the first difference stay; of the rest (usually one or two chunks), rows no longer wanted go
+        // and new ones come. The rows are unique (the primary key), so nothing in the rest repeats the prefix.
+        var same = 0
+        while same < previous.count && same < chunks.count && previous[same] == chunks[same] { same += 1 }
+        let old = previous[same...]
+        let new = chunks[same...]
+        for chunk in old where !new.contains(chunk) {
+            run("DELETE FROM chunks WHERE chatId = ? AND lower = ?", [.integer(chatId), .integer(chunk.lower)])
+        }
+        for chunk in new where !old.contains(chunk) { insert(chunk, chatId: chatId) }
+        written.chunks[chatId] = chunks
+    }
+
+    /// A plain INSERT, as before: two chunks with one lower bound still stop the engine on the primary key.
+    private func insert(_ chunk: Chunk, chatId: Int64) {
+        run("INSERT INTO chunks VALUES (?, ?, ?, ?)", [
+            .integer(chatId), .integer(chunk.lower), .integer(chunk.upper), .integer(chunk.isStartOfHistory ? 1 : 0),
+        ])
     }
 
     func save(_ summary: ChatSummary) {

@@ -24,11 +24,15 @@ extension Packet {
             case .chatHistory: return typed(ChatHistoryRequest.self, Body.chatHistory)
             case .chatMark: return typed(ChatMarkRequest.self, Body.chatMark)
             case .chatsList: return typed(ChatsListRequest.self, Body.chatsList)
-            case .msgSend: return typed(MsgSendRequest.self, Body.msgSend)
+            case .msgSend:
+                if let fast = MsgSendRequest(fastPayload: payload) { return .msgSend(fast) }
+                return typed(MsgSendRequest.self, Body.msgSend)
             case .msgEdit: return typed(MsgEditRequest.self, Body.msgEdit)
             case .msgDelete: return typed(MsgDeleteRequest.self, Body.msgDelete)
             case .photoUpload: return typed(PhotoUploadRequest.self, Body.photoUpload)
-            case .ping: return typed(PingRequest.self, Body.ping)
+            case .ping:
+                if let fast = PingRequest(fastPayload: payload) { return .ping(fast) }
+                return typed(PingRequest.self, Body.ping)
             case .notifMessage, .notifMark, .notifMsgDelete: return pushBody(of: frame)
             default: return .raw(payload)
             }
@@ -37,10 +41,14 @@ extension Packet {
             switch frame.opcode {
             case .sessionInit: return typed(SessionInitResponse.self, Body.sessionInitResponse)
             case .login: return typed(LoginResponse.self, Body.loginResponse)
-            case .chatHistory: return typed(ChatHistoryResponse.self, Body.chatHistoryResponse)
+            case .chatHistory:
+                if let fast = ChatHistoryResponse(fastPayload: payload) { return .chatHistoryResponse(fast) }
+                return typed(ChatHistoryResponse.self, Body.chatHistoryResponse)
             case .chatMark: return typed(ChatMarkResponse.self, Body.chatMarkResponse)
             case .chatsList: return typed(ChatsListResponse.self, Body.chatsListResponse)
-            case .msgSend: return typed(MsgSendResponse.self, Body.msgSendResponse)
+            case .msgSend:
+                if let fast = MsgSendResponse(fastPayload: payload) { return .msgSendResponse(fast) }
+                return typed(MsgSendResponse.self, Body.msgSendResponse)
             case .msgEdit: return typed(MsgEditResponse.self, Body.msgEditResponse)
             case .photoUpload: return typed(PhotoUploadResponse.self, Body.photoUploadResponse)
             default: return .raw(payload)
@@ -58,7 +66,11 @@ extension Packet {
     /// A push's body: NOTIF_MESSAGE, NOTIF_MARK and NOTIF_MSG_DELETE are typed, whether sent as `cmd` 0 or 2.
     private static func pushBody(of frame: Frame) -> Body {
         switch frame.opcode {
-        case .notifMessage: typed(NotifMessage.self, frame.payload, Body.notifMessage)
+        case .notifMessage:
+            // The hot types decode directly (Packet+FastDecode.swift); Codable is the fallback and the reference.
+            if let fast = NotifMessage(fastPayload: frame.payload) { .notifMessage(fast) } else {
+                typed(NotifMessage.self, frame.payload, Body.notifMessage)
+            }
         case .notifMark: typed(NotifMark.self, frame.payload, Body.notifMark)
         case .notifMsgDelete: typed(NotifMsgDelete.self, frame.payload, Body.notifMsgDelete)
         default: .raw(frame.payload)
@@ -79,7 +91,7 @@ extension Frame {
         case .login(let value): encoded(value)
         case .loginResponse(let value): encoded(value)
         case .chatHistory(let value): encoded(value)
-        case .chatHistoryResponse(let value): encoded(value)
+        case .chatHistoryResponse(let value): value.fastPayload
         case .chatMark(let value): encoded(value)
         case .chatMarkResponse(let value): encoded(value)
         case .chatsList(let value): encoded(value)
@@ -88,12 +100,12 @@ extension Frame {
         case .msgEditResponse(let value): encoded(value)
         case .msgDelete(let value): encoded(value)
         case .notifMsgDelete(let value): encoded(value)
-        case .msgSend(let value): encoded(value)
-        case .msgSendResponse(let value): encoded(value)
+        case .msgSend(let value): value.fastPayload
+        case .msgSendResponse(let value): value.fastPayload
         case .photoUpload(let value): encoded(value)
         case .photoUploadResponse(let value): encoded(value)
-        case .ping(let value): encoded(value)
-        case .notifMessage(let value): encoded(value)
+        case .ping(let value): value.fastPayload
+        case .notifMessage(let value): value.fastPayload
         case .notifMark(let value): encoded(value)
         case .empty: .map([])
         case .error(let value): encoded(value)

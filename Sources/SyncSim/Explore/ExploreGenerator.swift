@@ -135,6 +135,7 @@ extension ExploreGenerator {
                 serverParameters["historyEditLag"] = .duration(dice.pick([.seconds(30), .minutes(2), .minutes(10)]))
             }
             let probes = addProbes(isStorm: isStorm)
+            addReconnectsAfterLostPushes()
             let capsLogin = timed.contains { if case .capLogin = $0.action { true } else { false } }
             if capsLogin {
                 // Lift the cap before the quiet tail: a cap that stays would be a fault in the tail.
@@ -267,6 +268,21 @@ extension ExploreGenerator {
         }
 
         mutating func anyClient() -> String { dice.pick(clients).name }
+
+        /// A lost push is lost for good on a live connection: nothing in the protocol lists it again until the next
+        /// LOGIN asks for what changed since last-sync. So, as the catalog's `duplicated-and-lost-pushes` does, each
+        /// client that lost pushes (every client, the probes' included, for an untargeted loss) reconnects when the
+        /// loss ends, with a short reset; without it V1 judged chat lists no engine could have repaired (seeds 600009,
+        /// 600121, 600196). Draws nothing, so the runs without push loss stay as they were.
+        mutating func addReconnectsAfterLostPushes() {
+            for case let (time, .pushLoss(target, _, duration)) in timed {
+                let stop = time + duration
+                let reset = max(.milliseconds(1), min(.seconds(2), active - .milliseconds(1) - stop))
+                for client in target.map({ [$0] }) ?? clients.map(\.name) {
+                    timed.append((stop, .outage(client: client, duration: reset, mode: .withReset)))
+                }
+            }
+        }
 
         /// A chat and one of its members.
         mutating func chatAndMember() -> (chat: String, member: String) {

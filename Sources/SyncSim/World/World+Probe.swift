@@ -135,7 +135,9 @@ extension World: WorldProbe {
     /// The current engine's view of client `index`, cached until the engine's next event.
     func view(_ index: Int) -> ClientView {
         if let cached = clients[index].cachedView { return cached }
-        let view = clients[index].engine.view
+        // The engine alone is copied out (one retain of its box): `clients[index].engine.view` copied the whole slot.
+        let engine = clients[index].engine
+        let view = engine.view
         clients[index].cachedView = view
         return view
     }

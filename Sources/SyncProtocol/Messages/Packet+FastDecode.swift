@@ -1,0 +1,329 @@
+/// Direct typed decoding of the hot packet bodies (NOTIF_MESSAGE, CHAT_HISTORY and MSG_SEND responses, MSG_SEND and
+/// PING requests) from a payload's `MessagePackValue`, without Codable's containers.
+///
+/// Each `init?(fastPayload:)` gives exactly what `MessagePackDecoder` gives for the type's `init(from:)` when that
+/// succeeds: the same keys looked up in the same order with the same wrap-around lookup hint (`FastMap` mirrors
+/// `MessagePackDecoding.Keyed`, so duplicate keys resolve the same way), the same integer and nil rules. Where
+/// Codable would throw, or where the fast path does not follow the shape, it returns nil, and `Packet(frame:)`
+/// falls back to Codable (which then gives `.raw` as before). Checked against Codable on every input by
+/// `FastDecodeTests` (fixtures, mutations, duplicate keys, wrong types).
+struct FastMap {
+    let pairs: [MessagePackPair]
+    /// Where the next lookup starts, as `MessagePackDecoding.Cursor.hint`.
+    var hint = 0
+
+    init?(_ value: MessagePackValue) {
+        guard case .map(let pairs) = value else { return nil }
+        self.pairs = pairs
+    }
+
+    /// The position of the first pair keyed by the string `name`, from the hint, wrapping around.
+    @inline(__always)
+    func index(of name: String) -> Int? {
+        let count = pairs.count
+        guard count > 0 else { return nil }
+        return pairs.withUnsafeBufferPointer { buffer in
+            var position = hint < count ? hint : hint % count
+            for _ in 0..<count {
+                if case .string(let candidate) = buffer[position].key, candidate == name { return position }
+                position += 1
+                if position == count { position = 0 }
+            }
+            return nil
+        }
+    }
+
+    /// A required value (`decode(_:forKey:)`): moves the hint past it.
+    @inline(__always)
+    mutating func required(_ name: String) -> MessagePackValue? {
+        guard let position = index(of: name) else { return nil }
+        hint = position + 1
+        return pairs[position].value
+    }
+
+    /// What a scalar `decodeIfPresent` reads: `.some(nil)` for a missing key or a nil value (hint kept), else the
+    /// value with the hint moved past it.
+    @inline(__always)
+    mutating func scalarIfPresent(_ name: String) -> MessagePackValue?? {
+        guard let position = index(of: name) else { return .some(nil) }
+        let found = pairs[position].value
+        if case .nil = found { return .some(nil) }
+        hint = position + 1
+        return .some(found)
+    }
+
+    /// What the generic `decodeIfPresent` reads: the hint moves past a present key even when its value is nil.
+    @inline(__always)
+    mutating func nestedIfPresent(_ name: String) -> MessagePackValue? {
+        guard let position = index(of: name) else { return nil }
+        hint = position + 1
+        let found = pairs[position].value
+        if found == .nil { return nil }
+        return found
+    }
+}
+
+@inline(__always)
+private func fastInt64(_ value: MessagePackValue) -> Int64? {
+    switch value {
+    case .int(let number): number
+    case .uint(let number): Int64(exactly: number)
+    default: nil
+    }
+}
+
+@inline(__always)
+private func fastInt(_ value: MessagePackValue) -> Int? {
+    switch value {
+    case .int(let number): Int(exactly: number)
+    case .uint(let number): Int(exactly: number)
+    default: nil
+    }
+}
+
+@inline(__always)
+private func fastString(_ value: MessagePackValue) -> String? {
+    if case .string(let text) = value { return text }
+    return nil
+}
+
+/// An optional scalar field: `.some(nil)` when absent or nil, `.some(x)` when it converts, nil (fail) otherwise.
+@inline(__always)
+private func optionalScalar<T>(_ found: MessagePackValue??, _ convert: (MessagePackValue) -> T?) -> T?? {
+    guard let found else { return nil }
+    guard let value = found else { return .some(nil) }
+    guard let converted = convert(value) else { return nil }
+    return .some(converted)
+}
+
+/// `[Element]` as `Array.init(from:)` decodes it: an array whose every element converts, else nil.
+@inline(__always)
+private func fastArray<Element>(_ value: MessagePackValue, _ convert: (MessagePackValue) -> Element?) -> [Element]? {
+    guard case .array(let elements) = value else { return nil }
+    if elements.isEmpty { return [] }
+    var result: [Element] = []
+    result.reserveCapacity(elements.count)
+    for element in elements {
+        guard let converted = convert(element) else { return nil }
+        result.append(converted)
+    }
+    return result
+}
+
+extension MessageElement {
+    /// The synthesized `init(from:)`'s result, or nil where it would throw (see `FastMap`).
+    init?(fastPayload value: MessagePackValue) {
+        guard var map = FastMap(value), let typeValue = map.required("type"), let type = fastString(typeValue),
+            let from = optionalScalar(map.scalarIfPresent("from"), fastInt),
+            let length = optionalScalar(map.scalarIfPresent("length"), fastInt)
+        else { return nil }
+        self.init(type: type, from: from, length: length)
+    }
+}
+
+extension Attach {
+    /// The synthesized `init(from:)`'s result, or nil where it would throw (see `FastMap`).
+    init?(fastPayload value: MessagePackValue) {
+        guard var map = FastMap(value), let typeValue = map.required("type"), let type = fastString(typeValue),
+            let photoToken = optionalScalar(map.scalarIfPresent("photoToken"), fastString)
+        else { return nil }
+        self.init(type: type, photoToken: photoToken)
+    }
+}
+
+extension ChatMessage {
+    /// `init(from:)`'s result, or nil where it would throw (see `FastMap`).
+    init?(fastPayload value: MessagePackValue) {
+        guard var map = FastMap(value),
+            let idValue = map.required("id"), let id = fastInt64(idValue),
+            let timeValue = map.required("time"), let time = fastInt64(timeValue),
+            let type = optionalScalar(map.scalarIfPresent("type"), fastString),
+            let sender = optionalScalar(map.scalarIfPresent("sender"), fastInt64),
+            let text = optionalScalar(map.scalarIfPresent("text"), fastString),
+            let cid = optionalScalar(map.scalarIfPresent("cid"), fastInt64),
+            let status = optionalScalar(map.scalarIfPresent("status"), fastString),
+            let updateTime = optionalScalar(map.scalarIfPresent("updateTime"), fastInt64)
+        else { return nil }
+        var elements: [MessageElement] = []
+        if let found = map.nestedIfPresent("elements") {
+            guard let decoded = fastArray(found, MessageElement.init(fastPayload:)) else { return nil }
+            elements = decoded
+        }
+        var attaches: [Attach] = []
+        if let found = map.nestedIfPresent("attaches") {
+            guard let decoded = fastArray(found, Attach.init(fastPayload:)) else { return nil }
+            attaches = decoded
+        }
+        self.init(
+            id: id, time: time, sender: sender ?? 0, text: text ?? "", cid: cid,
+            attaches: attaches.isEmpty ? nil : attaches, type: type ?? "USER", status: status,
+            updateTime: updateTime, elements: elements
+        )
+    }
+}
+
+extension OutgoingMessage {
+    /// `init(from:)`'s result, or nil where it would throw (see `FastMap`).
+    init?(fastPayload value: MessagePackValue) {
+        guard var map = FastMap(value),
+            let text = optionalScalar(map.scalarIfPresent("text"), fastString),
+            let cidValue = map.required("cid"), let cid = fastInt64(cidValue)
+        else { return nil }
+        var elements: [MessageElement] = []
+        if let found = map.nestedIfPresent("elements") {
+            guard let decoded = fastArray(found, MessageElement.init(fastPayload:)) else { return nil }
+            elements = decoded
+        }
+        var attaches: [Attach] = []
+        if let found = map.nestedIfPresent("attaches") {
+            guard let decoded = fastArray(found, Attach.init(fastPayload:)) else { return nil }
+            attaches = decoded
+        }
+        self.init(text: text ?? "", cid: cid, attaches: attaches, elements: elements)
+    }
+}
+
+extension NotifMessage {
+    /// The synthesized `init(from:)`'s result, or nil where it would throw (see `FastMap`).
+    init?(fastPayload value: MessagePackValue) {
+        guard var map = FastMap(value), let chatValue = map.required("chatId"), let chatId = fastInt64(chatValue),
+            let messageValue = map.required("message"), let message = ChatMessage(fastPayload: messageValue)
+        else { return nil }
+        self.init(chatId: chatId, message: message)
+    }
+}
+
+extension MsgSendResponse {
+    /// The synthesized `init(from:)`'s result, or nil where it would throw (see `FastMap`).
+    init?(fastPayload value: MessagePackValue) {
+        guard var map = FastMap(value), let chatValue = map.required("chatId"), let chatId = fastInt64(chatValue),
+            let messageValue = map.required("message"), let message = ChatMessage(fastPayload: messageValue)
+        else { return nil }
+        self.init(chatId: chatId, message: message)
+    }
+}
+
+extension ChatHistoryResponse {
+    /// The synthesized `init(from:)`'s result, or nil where it would throw (see `FastMap`).
+    init?(fastPayload value: MessagePackValue) {
+        guard var map = FastMap(value), let found = map.required("messages"),
+            let messages = fastArray(found, ChatMessage.init(fastPayload:))
+        else { return nil }
+        self.init(messages: messages)
+    }
+}
+
+extension MsgSendRequest {
+    /// `init(from:)`'s result, or nil where it would throw (see `FastMap`).
+    init?(fastPayload value: MessagePackValue) {
+        guard var map = FastMap(value), let chatValue = map.required("chatId"), let chatId = fastInt64(chatValue),
+            let messageValue = map.required("message"), let message = OutgoingMessage(fastPayload: messageValue),
+            let notify = optionalScalar(map.scalarIfPresent("notify"), { value -> Bool? in
+                if case .bool(let flag) = value { return flag }
+                return nil
+            })
+        else { return nil }
+        self.init(chatId: chatId, message: message, notify: notify ?? true)
+    }
+}
+
+extension PingRequest {
+    /// The synthesized `init(from:)`'s result, or nil where it would throw (see `FastMap`).
+    init?(fastPayload value: MessagePackValue) {
+        guard var map = FastMap(value), let found = map.required("interactive"), case .bool(let flag) = found
+        else { return nil }
+        self.init(interactive: flag)
+    }
+}
+
+// MARK: - Direct encoding
+
+/// The direct encoders build exactly the `MessagePackValue` that `MessagePackEncoder` builds from the type's
+/// `encode(to:)` (keys in the same order, non-negative signed integers as `.uint`, nil optionals left out), without
+/// Codable's containers; `FastDecodeTests` compares the two.
+@inline(__always)
+private func signedValue(_ value: Int64) -> MessagePackValue { value < 0 ? .int(value) : .uint(UInt64(value)) }
+
+extension MessageElement {
+    var fastPayload: MessagePackValue {
+        var pairs = [MessagePackPair(.string("type"), .string(type))]
+        if let from { pairs.append(MessagePackPair(.string("from"), signedValue(Int64(from)))) }
+        if let length { pairs.append(MessagePackPair(.string("length"), signedValue(Int64(length)))) }
+        return .map(pairs)
+    }
+}
+
+extension Attach {
+    var fastPayload: MessagePackValue {
+        var pairs = [MessagePackPair(.string("type"), .string(type))]
+        if let photoToken { pairs.append(MessagePackPair(.string("photoToken"), .string(photoToken))) }
+        return .map(pairs)
+    }
+}
+
+extension ChatMessage {
+    var fastPayload: MessagePackValue {
+        var pairs: [MessagePackPair] = []
+        pairs.reserveCapacity(10)
+        pairs.append(MessagePackPair(.string("id"), signedValue(id)))
+        pairs.append(MessagePackPair(.string("time"), signedValue(time)))
+        pairs.append(MessagePackPair(.string("type"), .string(type)))
+        pairs.append(MessagePackPair(.string("sender"), signedValue(sender)))
+        pairs.append(MessagePackPair(.string("text"), .string(text)))
+        if let cid { pairs.append(MessagePackPair(.string("cid"), signedValue(cid))) }
+        if let status { pairs.append(MessagePackPair(.string("status"), .string(status))) }
+        if let updateTime { pairs.append(MessagePackPair(.string("updateTime"), signedValue(updateTime))) }
+        pairs.append(MessagePackPair(.string("elements"), .array(elements.map(\.fastPayload))))
+        pairs.append(MessagePackPair(.string("attaches"), .array((attaches ?? []).map(\.fastPayload))))
+        return .map(pairs)
+    }
+}
+
+extension OutgoingMessage {
+    var fastPayload: MessagePackValue {
+        .map([
+            MessagePackPair(.string("text"), .string(text)),
+            MessagePackPair(.string("cid"), signedValue(cid)),
+            MessagePackPair(.string("elements"), .array(elements.map(\.fastPayload))),
+            MessagePackPair(.string("attaches"), .array(attaches.map(\.fastPayload))),
+        ])
+    }
+}
+
+extension NotifMessage {
+    var fastPayload: MessagePackValue {
+        .map([
+            MessagePackPair(.string("chatId"), signedValue(chatId)),
+            MessagePackPair(.string("message"), message.fastPayload),
+        ])
+    }
+}
+
+extension MsgSendResponse {
+    var fastPayload: MessagePackValue {
+        .map([
+            MessagePackPair(.string("chatId"), signedValue(chatId)),
+            MessagePackPair(.string("message"), message.fastPayload),
+        ])
+    }
+}
+
+extension ChatHistoryResponse {
+    var fastPayload: MessagePackValue {
+        .map([MessagePackPair(.string("messages"), .array(messages.map(\.fastPayload)))])
+    }
+}
+
+extension MsgSendRequest {
+    var fastPayload: MessagePackValue {
+        .map([
+            MessagePackPair(.string("chatId"), signedValue(chatId)),
+            MessagePackPair(.string("message"), message.fastPayload),
+            MessagePackPair(.string("notify"), .bool(notify)),
+        ])
+    }
+}
+
+extension PingRequest {
+    var fastPayload: MessagePackValue { .map([MessagePackPair(.string("interactive"), .bool(interactive))]) }
+}
