@@ -65,6 +65,11 @@ public enum Catalog {
         exploreHeldSessionInitHalfOpen,
         exploreDuplicateAnswerPageLost,
         exploreReopenEndsScroll,
+        exploreRelaunchKeepsRemoval,
+        exploreChangesWhileAway,
+        exploreRemovalOnClosedConnection,
+        explorePendingEditSurvivesCrash,
+        exploreScrollsAddUp,
         // Capture round trip (docs/roundtrip.md)
         gprsFlapThenScroll,
         // For parameter sweeps

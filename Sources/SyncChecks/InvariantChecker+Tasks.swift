@@ -93,6 +93,7 @@ extension InvariantChecker {
         ledgers[client]!.unfinishedBeforeRestart = view.tasks.filter { $0.state == .pending }.map(\.id)
         ledgers[client]!.outstanding = [:]
         ledgers[client]!.checkedStores = [:]
+        ledgers[client]!.closedConnections = []
         return found
     }
 

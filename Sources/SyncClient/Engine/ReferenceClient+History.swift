@@ -4,7 +4,9 @@ import SyncProtocol
 extension ReferenceClient {
     mutating func insertSingle(_ message: ChatMessage, chatId: Int64) {
         histories[chatId, default: ChunkStore()].insertSingle(message)
-        store.save(message, chatId: chatId)
+        // The database gets the version the cache kept (a newer edit, a waiting removal), never the incoming one:
+        // an older copy saved over a newer one came back at the next app launch (found by `syncsim explore`).
+        if let kept = histories[chatId]?.message(id: message.id) { store.save(kept, chatId: chatId) }
         dirtyChats.insert(chatId)
     }
 
@@ -20,7 +22,9 @@ extension ReferenceClient {
         }
         history.insertPage(kept, isStartOfHistory: isStartOfHistory)
         histories[chatId] = history
-        for message in kept where history.message(id: message.id) != nil { store.save(message, chatId: chatId) }
+        for message in kept {
+            if let cached = history.message(id: message.id) { store.save(cached, chatId: chatId) }
+        }
         dirtyChats.insert(chatId)
     }
 
@@ -140,7 +144,10 @@ extension ReferenceClient {
               let history = histories[current.chatId], let chunk = history.chunk(containing: anchor) else { return }
         let ids = history.messageIds(in: chunk)
         let index = ids.firstIndex(of: anchor) ?? ids.startIndex
-        let target = index - count
+        // A scroll while an earlier one still waits at the chunk's edge for older messages adds to what is left of
+        // it (found by `syncsim explore`: a second scroll replaced the first's remaining 996 messages by its own 4,
+        // so the scroll to the top stopped short).
+        let target = index - count - current.pendingScrollUp
         if count > 0, index > ids.startIndex || !chunk.isStartOfHistory {
             current.followsNewest = false
             current.ackedBelow = []
