@@ -70,6 +70,8 @@ public enum Catalog {
         exploreRemovalOnClosedConnection,
         explorePendingEditSurvivesCrash,
         exploreScrollsAddUp,
+        exploreScrollInChatOpenedEmpty,
+        exploreScrollWhileSuspended,
         // Capture round trip (docs/roundtrip.md)
         gprsFlapThenScroll,
         // For parameter sweeps

@@ -134,4 +134,55 @@ extension Catalog {
             Invariants(.all)
         }
     }
+
+    /// Alice scrolls in a chat with Bob that has no message yet (the scroll opens it, empty), sends one, then
+    /// scrolls to the top. The empty open left the view without an anchor, and every later scroll was dropped, so
+    /// the chunk of her one message was never marked as the start of history (C6; explore seed 5500).
+    public static let exploreScrollInChatOpenedEmpty = Scenario(
+        "explore-scroll-in-chat-opened-empty",
+        summary: "a chat opened empty shows the first message sent there, and a scroll then starts from it",
+        seeds: [5500, 1, 2],
+        tags: [.history],
+        runLength: .minutes(5)
+    ) {
+        Server(history: ["group1": 1])
+        Client("alice", profile: .edgeLossy, parameters: ["historyPageSize": 30])
+        Client("bob", profile: .edge)
+        Chat("group1", members: ["alice", "bob"])
+        Timeline {
+            At(.milliseconds(14_009)) { ScrollUp("alice", in: "alice+bob", messages: 13) }
+            At(.milliseconds(17_414)) { Send(from: "alice", text: "m2", in: "alice+bob") }
+            At(.milliseconds(21_007)) { ScrollUp("alice", in: "alice+bob", messages: 1000) }
+        }
+        Expect {
+            Invariants(.all)
+        }
+    }
+
+    /// Carol's app goes to the background with a chat open; while it is suspended she closes the chat and scrolls
+    /// it again, and both actions wait for the app to come back. The world decided from the engine's view, which
+    /// still showed the chat open, so it sent no open before the scroll: the scroll reached a closed screen and was
+    /// dropped, while C6 judged it (a world defect; explore seeds 6024 and 7034).
+    public static let exploreScrollWhileSuspended = Scenario(
+        "explore-scroll-while-suspended",
+        summary: "a close and a scroll made while the app is suspended reach it in order, the scroll reopening the chat",
+        seeds: [6024, 1, 2],
+        tags: [.history],
+        runLength: .minutes(8)
+    ) {
+        Server(parameters: ["historyEditLag": .duration(.minutes(2))], history: ["carol+erin": 1])
+        Client("carol", profile: .threeG)
+        Client("erin", profile: .threeG)
+        Timeline {
+            At(.milliseconds(61_448)) { LinkDown("carol", for: .milliseconds(114_818)) }
+            At(.milliseconds(147_963)) { ScrollUp("carol", in: "carol+erin", messages: 69) }
+            At(.milliseconds(148_367)) { Background("carol") }
+            At(.milliseconds(180_864)) { CloseChat("carol", "carol+erin") }
+            At(.milliseconds(220_588)) { ScrollUp("carol", in: "carol+erin", messages: 47) }
+            At(.milliseconds(266_999)) { Foreground("carol") }
+        }
+        Expect {
+            Invariants(.all)
+        }
+    }
 }

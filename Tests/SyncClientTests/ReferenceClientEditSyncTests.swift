@@ -91,4 +91,21 @@ import Testing
         #expect(chunks.first?.isStartOfHistory == true)
         #expect(chunks.first?.lower == world.server.messages(inChat: 100).first?.id)
     }
+
+    @Test("a chat opened empty anchors on the first message sent there, and a scroll to the top then reaches it")
+    func scrollInChatOpenedEmpty() {
+        let world = MutantRuns.makeWorld()
+        world.start("alice")
+        world.run(for: .seconds(Int64(1)))
+        world.user("alice", .openChat(200))
+        world.run(for: .seconds(Int64(2)))
+        world.user("alice", .sendText(chatId: 200, text: "first"))
+        world.run(for: .seconds(Int64(2)))
+        world.user("alice", .scrollUp(messages: 1_000))
+        world.run(for: .seconds(Int64(5)))
+        let chunks = world.view("alice").chunkStores[200]?.chunks ?? []
+        #expect(chunks.count == 1)
+        #expect(chunks.first?.isStartOfHistory == true)
+    }
 }
+

@@ -1685,6 +1685,36 @@ enum PrintedCatalog {
                 Invariants(.all)
             }
         },
+        Scenario("explore-scroll-in-chat-opened-empty", summary: "a chat opened empty shows the first message sent there, and a scroll then starts from it", seeds: [5500, 1, 2], tags: ["history"], runLength: .minutes(5)) {
+            Server(history: ["group1": 1])
+            Client("alice", profile: .edgeLossy, parameters: ["historyPageSize": 30])
+            Client("bob", profile: .edge)
+            Chat("group1", members: ["alice", "bob"])
+            Timeline {
+                At(.milliseconds(14_009)) { ScrollUp("alice", in: "alice+bob", messages: 13) }
+                At(.milliseconds(17_414)) { Send(from: "alice", text: "m2", in: "alice+bob") }
+                At(.milliseconds(21_007)) { ScrollUp("alice", in: "alice+bob", messages: 1000) }
+            }
+            Expect {
+                Invariants(.all)
+            }
+        },
+        Scenario("explore-scroll-while-suspended", summary: "a close and a scroll made while the app is suspended reach it in order, the scroll reopening the chat", seeds: [6024, 1, 2], tags: ["history"], runLength: .minutes(8)) {
+            Server(parameters: ["historyEditLag": .duration(.minutes(2))], history: ["carol+erin": 1])
+            Client("carol", profile: .threeG)
+            Client("erin", profile: .threeG)
+            Timeline {
+                At(.milliseconds(61_448)) { LinkDown("carol", for: .milliseconds(114_818)) }
+                At(.milliseconds(147_963)) { ScrollUp("carol", in: "carol+erin", messages: 69) }
+                At(.milliseconds(148_367)) { Background("carol") }
+                At(.milliseconds(180_864)) { CloseChat("carol", "carol+erin") }
+                At(.milliseconds(220_588)) { ScrollUp("carol", in: "carol+erin", messages: 47) }
+                At(.milliseconds(266_999)) { Foreground("carol") }
+            }
+            Expect {
+                Invariants(.all)
+            }
+        },
         Scenario("gprs-flap-then-scroll", summary: "three sends on a flapping GPRS link arrive once, in order", seeds: [501, 502], tags: ["field-bug"]) {
             Server(history: ["alice+bob": 120])
             Client("alice", profile: .gprs)

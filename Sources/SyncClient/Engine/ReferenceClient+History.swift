@@ -140,6 +140,16 @@ extension ReferenceClient {
             screen = opening
             return
         }
+        if var empty = screen, empty.isOpenComplete, empty.anchorId == nil,
+           let history = histories[empty.chatId], let top = history.topChunk {
+            // The chat was empty when it opened and has messages now (the user's own send): the view shows the
+            // newest of them, and the scroll starts there instead of being dropped (found by `syncsim explore`,
+            // seed 5500: a scroll to the top of a chat whose only message was sent after the open never happened).
+            let ids = history.messageIds(in: top)
+            empty.anchorId = ids[max(ids.startIndex, ids.endIndex - parameters.visibleMessageCount)]
+            empty.followsNewest = true
+            screen = empty
+        }
         guard var current = screen, current.isOpenComplete, let anchor = current.anchorId,
               let history = histories[current.chatId], let chunk = history.chunk(containing: anchor) else { return }
         let ids = history.messageIds(in: chunk)
