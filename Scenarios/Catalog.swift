@@ -72,6 +72,7 @@ public enum Catalog {
         exploreScrollsAddUp,
         exploreScrollInChatOpenedEmpty,
         exploreScrollWhileSuspended,
+        exploreFailedSendChecksServer,
         // Capture round trip (docs/roundtrip.md)
         gprsFlapThenScroll,
         // For parameter sweeps

@@ -185,4 +185,35 @@ extension Catalog {
             Invariants(.all)
         }
     }
+
+    /// Alice sends during a period of MSG_SEND errors, loses connectivity, and every later answer to the retries is
+    /// an error or lost, until the task gives up after `maxTaskAttempts`. One of the unanswered attempts had stored
+    /// the message: the engine now asks the chat's newest page when a send fails for good, or the chat list never
+    /// shows the user's own stored message (V1; explore seed 7351).
+    public static let exploreFailedSendChecksServer = Scenario(
+        "explore-failed-send-checks-server",
+        summary: "a send that gives up after unanswered attempts fetches the chat's newest page to learn what was stored",
+        seeds: [7351, 1, 2],
+        tags: [.sending],
+        runLength: .minutes(30)
+    ) {
+        Server(parameters: ["msgSendErrorsFrom": .duration(.milliseconds(53_701)),
+                            "msgSendErrorsUntil": .duration(.milliseconds(65_531))],
+               history: ["alice+bob": 1, "group1": 1, "group2": 1])
+        Client("alice", profile: .edgeLossy, parameters: ["historyPageSize": 10])
+        Client("bob", profile: .threeG)
+        Chat("group1", members: ["alice"])
+        Chat("group2", members: ["alice", "bob"])
+        Timeline {
+            At(.milliseconds(54_234)) { Send(from: "alice", text: "m19", in: "alice+bob") }
+            At(.milliseconds(67_487)) { Connectivity("alice", .lost) }
+            At(.milliseconds(89_322)) { ErrorReplies(to: .msgSend, count: 1) }
+            At(.milliseconds(98_471)) { LoseResponses(to: .msgSend, count: 2) }
+            At(.milliseconds(101_475)) { Connectivity("alice", .restored) }
+            At(.milliseconds(110_869)) { LoseResponses(to: .msgSend, count: 3) }
+        }
+        Expect {
+            Invariants(.all)
+        }
+    }
 }

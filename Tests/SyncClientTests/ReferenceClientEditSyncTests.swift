@@ -107,5 +107,17 @@ import Testing
         #expect(chunks.count == 1)
         #expect(chunks.first?.isStartOfHistory == true)
     }
+
+    @Test("a send that fails for good after unanswered attempts fetches the newest page, which shows it was stored")
+    func failedSendFetchesNewestPage() {
+        let world = MutantRuns.makeWorld(knobs: MutantRuns.slowSends, alice: { $0.maxTaskAttempts = 2 })
+        world.start("alice")
+        world.run(for: .seconds(Int64(1)))
+        world.user("alice", .sendText(chatId: 100, text: "answers lost"))
+        world.run(for: .seconds(Int64(120)))
+        #expect(world.view("alice").tasks.map(\.state) == [.failed])
+        #expect(world.server.messages(inChat: 100).last?.text == "answers lost")
+        #expect(world.view("alice").chunkStores[100]?.messages.last?.text == "answers lost")
+    }
 }
 

@@ -1715,6 +1715,24 @@ enum PrintedCatalog {
                 Invariants(.all)
             }
         },
+        Scenario("explore-failed-send-checks-server", summary: "a send that gives up after unanswered attempts fetches the chat's newest page to learn what was stored", seeds: [7351, 1, 2], tags: ["sending"], runLength: .minutes(30)) {
+            Server(parameters: ["msgSendErrorsFrom": .duration(.milliseconds(53_701)), "msgSendErrorsUntil": .duration(.milliseconds(65_531))], history: ["alice+bob": 1, "group1": 1, "group2": 1])
+            Client("alice", profile: .edgeLossy, parameters: ["historyPageSize": 10])
+            Client("bob", profile: .threeG)
+            Chat("group1", members: ["alice"])
+            Chat("group2", members: ["alice", "bob"])
+            Timeline {
+                At(.milliseconds(54_234)) { Send(from: "alice", text: "m19", in: "alice+bob") }
+                At(.milliseconds(67_487)) { Connectivity("alice", .lost) }
+                At(.milliseconds(89_322)) { ErrorReplies(to: .msgSend, count: 1) }
+                At(.milliseconds(98_471)) { LoseResponses(to: .msgSend, count: 2) }
+                At(.milliseconds(101_475)) { Connectivity("alice", .restored) }
+                At(.milliseconds(110_869)) { LoseResponses(to: .msgSend, count: 3) }
+            }
+            Expect {
+                Invariants(.all)
+            }
+        },
         Scenario("gprs-flap-then-scroll", summary: "three sends on a flapping GPRS link arrive once, in order", seeds: [501, 502], tags: ["field-bug"]) {
             Server(history: ["alice+bob": 120])
             Client("alice", profile: .gprs)
