@@ -192,6 +192,13 @@ import Testing
         #expect(lossRuns > 10)
     }
 
+    @Test("the storm bound counts a network restored as a launch: seed 7406's reference engine made 83 LOGINs")
+    func stormBoundCountsRestoredNetwork() {
+        let bounds = ExploreGenerator().generate(seed: 7406).scenario.expectations.metricBounds
+        let limit = bounds.first { $0.metric == "loginAttempts" }?.atMost
+        #expect((limit ?? 0) >= 83)
+    }
+
     @Test("the quiet tail leaves time for queued sends: seed 200030's 294 sends on 2G-rural went out 2 s apart")
     func tailCoversQueuedSends() {
         let generated = ExploreGenerator().generate(seed: 200_030)

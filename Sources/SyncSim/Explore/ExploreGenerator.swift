@@ -514,13 +514,16 @@ extension ExploreGenerator {
 
         /// The most LOGIN attempts a correct reconnect backoff allows when every LOGIN is rejected for the whole run:
         /// per app launch, the attempts whose shortest possible delays (`min(cap, base·factor^k)·(1 - jitter)`)
-        /// fit in the run, plus 2 of slack; launches are the first and one per restart or crash.
+        /// fit in the run, plus 2 of slack; launches are the first and one per restart, crash or network restored.
         func stormBound(steps: [Step], runLength: SimDuration) -> MetricBound {
             var total = 0
             for client in clients {
+                // A network that comes back (`Connectivity(.restored)`) resets the engine's backoff and connects at
+                // once, as a launch does (explore seed 7406: two attempts over a bound that counted launches only).
                 let launches = 1 + steps.count {
                     switch $0.action {
                     case .restartApp(let name), .crashApp(let name): name == client.name
+                    case .connectivity(let name, .restored): name == client.name
                     default: false
                     }
                 }
