@@ -65,6 +65,14 @@ public enum Catalog {
         exploreHeldSessionInitHalfOpen,
         exploreDuplicateAnswerPageLost,
         exploreReopenEndsScroll,
+        exploreRelaunchKeepsRemoval,
+        exploreChangesWhileAway,
+        exploreRemovalOnClosedConnection,
+        explorePendingEditSurvivesCrash,
+        exploreScrollsAddUp,
+        exploreScrollInChatOpenedEmpty,
+        exploreScrollWhileSuspended,
+        exploreFailedSendChecksServer,
         // Capture round trip (docs/roundtrip.md)
         gprsFlapThenScroll,
         // For parameter sweeps

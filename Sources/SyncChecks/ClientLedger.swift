@@ -37,6 +37,10 @@ struct ClientLedger {
     /// The newest changed version (edit or removal) of each message delivered to the client, as (version, whether
     /// removed), by chat id then message id (C7).
     var deliveredChanges: [Int64: [Int64: (version: Int64, isRemoved: Bool)]] = [:]
+    /// The connections the engine closed since its app launched: what still arrives on them never reaches the app
+    /// (an app cannot read a socket it closed), so it gives the client nothing (C7). Cleared at an app restart, whose
+    /// new engine numbers its connections afresh.
+    var closedConnections: Set<ClientConnectionID> = []
     /// The chunk stores as last checked, by chat id (C1–C5 look again only at changed ones).
     var checkedStores: [Int64: ChunkStore] = [:]
     /// The chats whose store in `checkedStores` passed C1–C5 with no problem: a store that only grew from one of

@@ -18,6 +18,9 @@ extension InvariantChecker {
             for id in push.messageIds { note(push.chatId, id, version: push.updateTime ?? 0, isRemoved: true) }
         case .loginResponse(let response):
             for chat in response.chats { if let last = chat.lastMessage { note(chat.id, last) } }
+            for chatId in response.messages.keys.sorted() {
+                for message in response.messages[chatId]! { note(chatId, message) }
+            }
         case .msgSendResponse(let response): note(response.chatId, response.message)
         default: break
         }

@@ -56,7 +56,7 @@ extension InvariantChecker {
     ) -> [Finding] {
         let new = withLedger(client) { ledger -> [Finding] in
             ledger.hasObservedPackets = true
-            noteDeliveredChanges(&ledger, packet: packet)
+            if !ledger.closedConnections.contains(connection) { noteDeliveredChanges(&ledger, packet: packet) }
             switch packet.body {
             case .loginResponse(let response): ledger.serverTimesReceived.insert(response.time)
             case .sessionInitResponse(let response): ledger.serverTimesReceived.insert(response.time)
@@ -99,8 +99,15 @@ extension InvariantChecker {
     @discardableResult
     public func observeClientActions(client: String, actions: [ClientAction], at now: SimInstant) -> [Finding] {
         var new: [Finding] = []
-        for case .send(let packet, let connection) in actions {
-            new += observeClientSent(client: client, packet: packet, on: connection, at: now)
+        for action in actions {
+            switch action {
+            case .send(let packet, let connection):
+                new += observeClientSent(client: client, packet: packet, on: connection, at: now)
+            case .close(let connection):
+                withLedger(client) { _ = $0.closedConnections.insert(connection) }
+            default:
+                break
+            }
         }
         return new
     }

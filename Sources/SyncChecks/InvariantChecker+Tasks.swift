@@ -94,6 +94,7 @@ extension InvariantChecker {
         ledgers[client]!.outstanding = [:]
         ledgers[client]!.checkedStores = [:]
         ledgers[client]!.cleanStores = []
+        ledgers[client]!.closedConnections = []
         return found
     }
 

@@ -568,8 +568,20 @@ public struct SyncServer {
             .sorted { ($0.modified, $0.id) > ($1.modified, $1.id) }
         var limit = max(0, request.chatsCount ?? Int.max)
         if let cap = knobs.loginChatsCap { limit = min(limit, cap) }
-        let summaries = changed.prefix(limit).map {
+        let listed = changed.prefix(limit)
+        let summaries = listed.map {
             ChatSummary(id: $0.id, members: $0.members, modified: $0.modified, lastMessage: $0.messages.last)
+        }
+        // The listed chats' messages edited or removed since the client's last-sync, newest version: nothing else
+        // tells a client that was away of a change to a message other than the last (PyMax's `LoginResponse`
+        // declares `messages` by chat; "never synced" has nothing cached to correct).
+        var changedMessages: [Int64: [ChatMessage]] = [:]
+        if request.chatsSync > 0 {
+            for chat in listed {
+                let messages = chat.earlierVersions.keys.sorted().compactMap { chat.message(id: $0) }
+                    .filter { $0.version > request.chatsSync }
+                if !messages.isEmpty { changedMessages[chat.id] = messages }
+            }
         }
         var contacts: [Contact] = []
         if request.contactsSync <= 0 {
@@ -579,7 +591,7 @@ public struct SyncServer {
         }
         return LoginResponse(
             profile: Profile(id: user.id, name: user.name), chats: summaries, contacts: contacts,
-            time: serverTimeMilliseconds(at: now))
+            messages: changedMessages, time: serverTimeMilliseconds(at: now))
     }
 
     /// Stores a new message. Its time strictly grows within the chat (the next millisecond when the previous

@@ -152,13 +152,15 @@ private func expectVerdict(_ world: TestWorld, mutant: Mutant?, expected: [Invar
         expectVerdict(world, mutant: mutant, expected: [.C2])
     }
 
-    @Test("duplicate-is-failure fails a delivered send (the tasksFailed metric bound) and breaks V1",
+    // A send that fails for good asks the chat's newest page (explore seed 7351), so the mutant's delivered message
+    // reaches the cache and V1 holds: only the task's state (the catalog's tasksFailed bound) shows the defect.
+    @Test("duplicate-is-failure fails a delivered send (the tasksFailed metric bound); the newest page still shows it",
           arguments: [nil, Mutant.duplicateIsFailure])
     func duplicateIsFailure(mutant: Mutant?) {
         let world = makeWorld(mutant: mutant, knobs: MutantRuns.sendsJustTooSlow, alice: MutantRuns.slowRetries)
         MutantRuns.retryAnsweredDuplicate(world)
         world.checkEndOfRun(["alice"])
-        expectVerdict(world, mutant: mutant, expected: [.V1])
+        #expect(world.findings == [], "\(world.findings.map(\.description))")
         #expect(world.view("alice").tasks.contains { $0.state == .failed } == (mutant != nil))
     }
 

@@ -66,6 +66,28 @@ private let t1 = SimInstant.start + .seconds(Int64(1))
         #expect(found == [])
     }
 
+    @Test("a removal arriving on a connection the client closed gave it nothing (no C7); on its live one it is C7")
+    func c7IgnoresClosedConnections() {
+        var server = makeServer()
+        let first = server.messages(inChat: 100)[0]
+        _ = server.delete(chatId: 100, messageId: first.id, deleter: 2, now: t1)
+        let removal = server.messages(inChat: 100)[0].updateTime
+        let push = Packet(cmd: .push, seq: 0, opcode: .notifMsgDelete,
+                          body: .notifMsgDelete(NotifMsgDelete(chatId: 100, messageIds: [first.id],
+                                                               updateTime: removal)))
+        var store = ChunkStore()
+        store.insertPage([first], isStartOfHistory: true)
+        let stale = { view(stores: [100: store]) }
+        let checker = makeChecker()
+        checker.observeClientActions(client: "alice", actions: [.close(clientConnection)], at: t1)
+        checker.observeClientReceived(client: "alice", packet: push, on: clientConnection, at: t1)
+        #expect(checker.afterClientEvent(client: "alice", server: server, at: t1, view: stale) == [])
+        let live = ClientConnectionID(rawValue: 2)
+        checker.observeClientReceived(client: "alice", packet: push, on: live, at: t1)
+        #expect(checker.afterClientEvent(client: "alice", server: server, at: t1, view: stale).map(\.invariant)
+            == [.C7])
+    }
+
     @Test("a broken chunk list is reported as C1 with client and chat") func c1() {
         let server = makeServer()
         let checker = makeChecker()

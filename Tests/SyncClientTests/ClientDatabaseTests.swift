@@ -44,6 +44,7 @@ private func openError(_ path: String) -> String? {
             try old.execute("DROP TABLE contacts")
             try old.execute("DROP TABLE messageChanges")
             try old.execute("DROP TABLE tombstones")
+            try old.execute("DROP TABLE pendingEdits")
             try old.execute("PRAGMA user_version = 1")
             let database = try ClientDatabase.open(path: path)
             #expect(try database.query("PRAGMA user_version") == [[.integer(Int64(ClientDatabase.schemaVersion))]])

@@ -30,6 +30,16 @@ import Testing
                     ],
                     contacts: [Contact(id: 2, name: "Grace")], time: 11))),
         Packet(
+            cmd: .response, seq: 2, opcode: .login,
+            body: .loginResponse(
+                LoginResponse(
+                    profile: Profile(id: 1, name: "Ada"), chats: [], contacts: [],
+                    messages: [
+                        12: [ChatMessage(id: 5, time: 4, sender: 2, text: "", status: "REMOVED", updateTime: 9)],
+                        7: [ChatMessage(id: 3, time: 2, sender: 1, text: "e", status: "EDITED", updateTime: 8)],
+                    ],
+                    time: 11))),
+        Packet(
             cmd: .request, seq: 3, opcode: .chatHistory,
             body: .chatHistory(ChatHistoryRequest(chatId: 7, from: 70005, forward: 0, backward: 30))),
         Packet(
@@ -112,6 +122,27 @@ import Testing
         #expect(summary.members == [1001, 1002])
         let again = try MessagePackDecoder().decode(ChatSummary.self, from: try MessagePackEncoder().encode(summary))
         #expect(again == summary)
+    }
+
+    @Test("LOGIN's changed messages go under `messages` by chat id as string keys, ascending; none, no key")
+    func loginMessagesMap() throws {
+        let edited = ChatMessage(id: 3, time: 2, sender: 1, text: "e", status: "EDITED", updateTime: 8)
+        var response = LoginResponse(profile: Profile(id: 1, name: "Ada"), chats: [], contacts: [],
+                                     messages: [12: [edited], 7: [edited]], time: 11)
+        guard case .map(let pairs) = try MessagePackEncoder().encode(response) else {
+            Issue.record("not a map")
+            return
+        }
+        #expect(pairs.map(\.key) == [.string("profile"), .string("chats"), .string("contacts"), .string("messages"),
+                                      .string("time")])
+        guard case .map(let chats) = pairs[3].value else {
+            Issue.record("messages is not a map")
+            return
+        }
+        #expect(chats.map(\.key) == [.string("7"), .string("12")])
+        response.messages = [:]
+        guard case .map(let empty) = try MessagePackEncoder().encode(response) else { return }
+        #expect(!empty.map(\.key).contains(.string("messages")))
     }
 
     @Test("a known opcode whose payload does not fit its shape stays raw") func misshapenIsRaw() throws {

@@ -139,6 +139,31 @@ private func pushes(_ actions: [ServerAction]) -> [(Packet, ServerConnectionID)]
         #expect(diff?.chats.map(\.id) == [200])
     }
 
+    @Test("LOGIN carries the listed chats' messages edited or deleted after chatsSync, in their newest version")
+    func loginCarriesChanges() {
+        var h = Harness()
+        h.now = .start + .seconds(Int64(1))
+        let seeded = h.server.seedHistory(chatId: 100, sender: 2, texts: ["a", "b", "c"], now: h.now)
+        h.now = .start + .seconds(Int64(10))
+        let sync = h.server.serverTimeMilliseconds(at: h.now)
+        h.now = .start + .seconds(Int64(20))
+        _ = h.server.edit(chatId: 100, messageId: seeded[0].id, editor: 2, text: "a2", now: h.now)
+        h.now = .start + .seconds(Int64(21))
+        _ = h.server.delete(chatId: 100, messageId: seeded[1].id, deleter: 2, now: h.now)
+        let diff = h.connect(1, token: "t-alice", chatsSync: sync)
+        #expect(diff?.chats.map(\.id) == [100])
+        #expect(diff?.messages.keys.sorted() == [100])
+        #expect(diff?.messages[100]?.map(\.id) == [seeded[0].id, seeded[1].id])
+        #expect(diff?.messages[100]?.map(\.text) == ["a2", ""])
+        #expect(diff?.messages[100]?.map(\.status) == [ChatMessage.edited, ChatMessage.removed])
+        #expect(diff?.messages[100]?.first?.updateTime == h.server.serverTimeMilliseconds(at: .start + .seconds(Int64(20))))
+        // Changes at or before chatsSync, and a never-synced client, get none.
+        let later = h.connect(2, token: "t-alice", chatsSync: h.server.serverTimeMilliseconds(at: h.now))
+        #expect(later?.messages == [:])
+        let fresh = h.connect(3, token: "t-alice", chatsSync: LoginRequest.neverSynced)
+        #expect(fresh?.messages == [:])
+    }
+
     @Test("the LOGIN cap lists only the most recently changed chats") func loginCap() {
         var h = Harness(knobs: ServerKnobs(loginChatsCap: 1))
         h.now = .start + .seconds(Int64(1))

@@ -103,6 +103,7 @@ import Testing
                     #expect(!capped, "seed \(seed): LOGIN still capped in the tail")
                     let skipsV1 = scenario.steps.contains { if case .capLogin = $0.action { true } else { false } }
                         || ExploreGenerator.Builder.lagsChanges(scenario.server.parameters, scenario.steps.map(\.action))
+                        || ExploreGenerator.Builder.losesPushes(scenario.steps.map(\.action))
                     let expected = skipsV1 ? InvariantID.allCases.filter { $0 != .V1 } : InvariantID.allCases
                     #expect(scenario.checkedInvariants == expected)
                 } else {
@@ -202,6 +203,35 @@ import Testing
             if scenario.server.parameters["historyEditLag"] != nil { lagRuns += 1 }
         }
         #expect(photoRuns > 10 && lagRuns > 10)
+    }
+
+    @Test("a run that drops pushes does not check V1: a push lost on a live connection waits for the next LOGIN")
+    func pushLossSkipsV1() {
+        var lossRuns = 0
+        for seed in UInt64(1)...100 {
+            let scenario = ExploreGenerator().generate(seed: seed).scenario
+            guard scenario.steps.contains(where: { if case .pushLoss = $0.action { true } else { false } }) else {
+                continue
+            }
+            lossRuns += 1
+            #expect(!scenario.expectations.invariants.isEmpty && !scenario.expectations.invariants.contains(.V1),
+                    "seed \(seed)")
+        }
+        #expect(lossRuns > 10)
+    }
+
+    @Test("the storm bound counts a network restored as a launch: seed 7406's reference engine made 83 LOGINs")
+    func stormBoundCountsRestoredNetwork() {
+        let bounds = ExploreGenerator().generate(seed: 7406).scenario.expectations.metricBounds
+        let limit = bounds.first { $0.metric == "loginAttempts" }?.atMost
+        #expect((limit ?? 0) >= 83)
+    }
+
+    @Test("the quiet tail leaves time for queued sends: seed 200030's 294 sends on 2G-rural went out 2 s apart")
+    func tailCoversQueuedSends() {
+        let generated = ExploreGenerator().generate(seed: 200_030)
+        let tail = generated.scenario.runLength - generated.quietTailStart
+        #expect(tail >= .seconds(Int64(294 * 2)))
     }
 }
 

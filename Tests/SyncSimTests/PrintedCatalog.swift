@@ -1608,6 +1608,131 @@ enum PrintedCatalog {
                 Invariants(.all)
             }
         },
+        Scenario("explore-relaunch-keeps-removal", summary: "an older copy from a lagging page never reaches the database: a relaunch keeps the deletion", seeds: [45, 1, 2], tags: ["history"], runLength: .minutes(4)) {
+            Server(parameters: ["historyEditLag": .duration(.minutes(10))], history: ["alice+heidi": 1])
+            Client("alice", profile: .wifi)
+            Client("heidi", profile: .edgeLossy)
+            Timeline {
+                At(.seconds(10)) { DeleteMessage(from: "alice", in: "alice+heidi") }
+                At(.seconds(20)) { OpenChat("heidi", "alice+heidi") }
+                At(.seconds(40)) { CrashApp("heidi") }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually(within: .minutes(3), .converged)
+            }
+        },
+        Scenario("explore-changes-while-away", summary: "edits and deletes made while a client is away reach it with its next LOGIN", seeds: [2, 1, 3], tags: ["history"], runLength: .minutes(4)) {
+            Server(history: ["alice+bob": 4, "group1": 3])
+            Client("alice", profile: .fourG)
+            Client("bob", profile: .threeG)
+            Client("carol", profile: .wifi)
+            Chat("group1", members: ["alice", "bob", "carol"])
+            Timeline {
+                At(.seconds(2)) { OpenChat("bob", "group1") }
+                At(.seconds(5)) { OpenChat("bob", "alice+bob") }
+                At(.seconds(10)) { Background("bob") }
+                At(.seconds(30)) { EditMessage(from: "alice", in: "alice+bob", text: "edited while bob was away") }
+                At(.seconds(31)) { DeleteMessage(from: "alice", in: "group1") }
+                At(.minutes(1)) { Foreground("bob") }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually(within: .minutes(2), .converged)
+            }
+        },
+        Scenario("explore-removal-on-closed-connection", summary: "a removal arriving on a socket the app closed is not news it was given; LOGIN brings it", seeds: [38, 1, 2], tags: ["connection"], runLength: .minutes(5)) {
+            Server(history: ["alice+carol": 1])
+            Client("alice", profile: .edge)
+            Client("carol", profile: .edgeLossy)
+            Chat("group1", members: ["alice", "carol"])
+            Timeline {
+                At(.milliseconds(147_972)) { Clog("carol") }
+                At(.milliseconds(163_155)) { DeleteMessage(from: "alice", in: "alice+carol") }
+                At(.milliseconds(174_169)) { Release("carol") }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually(within: .minutes(4), .converged)
+            }
+        },
+        Scenario("explore-pending-edit-survives-crash", summary: "an edit waiting for its message is kept across app crashes, as a removal is", seeds: [100_061, 1, 2], tags: ["history"], runLength: .minutes(5)) {
+            Server(parameters: ["historyEditLag": .duration(.minutes(2))], history: ["alice+bob": 25])
+            Client("alice", profile: .fourG)
+            Client("bob", profile: .fourG, parameters: ["historyPageSize": 10])
+            Timeline {
+                At(.milliseconds(25_019)) { EditMessage(from: "bob", in: "alice+bob", text: "e50") }
+                At(.milliseconds(55_595)) { CrashApp("bob") }
+                At(.milliseconds(60_383)) { CrashApp("bob") }
+                At(.milliseconds(64_148)) { ScrollUp("bob", in: "alice+bob", messages: 94) }
+            }
+            Expect {
+                Invariants(.all)
+            }
+        },
+        Scenario("explore-scrolls-add-up", summary: "a scroll while an earlier one waits for older messages adds to it instead of replacing it", seeds: [200_092, 1, 2], tags: ["history"]) {
+            Server(history: ["alice+bob": 124])
+            Client("alice", profile: .gprs)
+            Client("bob", profile: .gprs)
+            Timeline {
+                At(.milliseconds(1639)) { ScrollUp("bob", in: "alice+bob", messages: 36) }
+                At(.milliseconds(3730)) { Clog("bob") }
+                At(.milliseconds(292_020)) { ScrollUp("bob", in: "alice+bob", messages: 1000) }
+                At(.milliseconds(297_105)) { ScrollUp("bob", in: "alice+bob", messages: 4) }
+                At(.milliseconds(298_999)) { Release("bob") }
+            }
+            Expect {
+                Invariants(.all)
+            }
+        },
+        Scenario("explore-scroll-in-chat-opened-empty", summary: "a chat opened empty shows the first message sent there, and a scroll then starts from it", seeds: [5500, 1, 2], tags: ["history"], runLength: .minutes(5)) {
+            Server(history: ["group1": 1])
+            Client("alice", profile: .edgeLossy, parameters: ["historyPageSize": 30])
+            Client("bob", profile: .edge)
+            Chat("group1", members: ["alice", "bob"])
+            Timeline {
+                At(.milliseconds(14_009)) { ScrollUp("alice", in: "alice+bob", messages: 13) }
+                At(.milliseconds(17_414)) { Send(from: "alice", text: "m2", in: "alice+bob") }
+                At(.milliseconds(21_007)) { ScrollUp("alice", in: "alice+bob", messages: 1000) }
+            }
+            Expect {
+                Invariants(.all)
+            }
+        },
+        Scenario("explore-scroll-while-suspended", summary: "a close and a scroll made while the app is suspended reach it in order, the scroll reopening the chat", seeds: [6024, 1, 2], tags: ["history"], runLength: .minutes(8)) {
+            Server(parameters: ["historyEditLag": .duration(.minutes(2))], history: ["carol+erin": 1])
+            Client("carol", profile: .threeG)
+            Client("erin", profile: .threeG)
+            Timeline {
+                At(.milliseconds(61_448)) { LinkDown("carol", for: .milliseconds(114_818)) }
+                At(.milliseconds(147_963)) { ScrollUp("carol", in: "carol+erin", messages: 69) }
+                At(.milliseconds(148_367)) { Background("carol") }
+                At(.milliseconds(180_864)) { CloseChat("carol", "carol+erin") }
+                At(.milliseconds(220_588)) { ScrollUp("carol", in: "carol+erin", messages: 47) }
+                At(.milliseconds(266_999)) { Foreground("carol") }
+            }
+            Expect {
+                Invariants(.all)
+            }
+        },
+        Scenario("explore-failed-send-checks-server", summary: "a send that gives up after unanswered attempts fetches the chat's newest page to learn what was stored", seeds: [7351, 1, 2], tags: ["sending"], runLength: .minutes(30)) {
+            Server(parameters: ["msgSendErrorsFrom": .duration(.milliseconds(53_701)), "msgSendErrorsUntil": .duration(.milliseconds(65_531))], history: ["alice+bob": 1, "group1": 1, "group2": 1])
+            Client("alice", profile: .edgeLossy, parameters: ["historyPageSize": 10])
+            Client("bob", profile: .threeG)
+            Chat("group1", members: ["alice"])
+            Chat("group2", members: ["alice", "bob"])
+            Timeline {
+                At(.milliseconds(54_234)) { Send(from: "alice", text: "m19", in: "alice+bob") }
+                At(.milliseconds(67_487)) { Connectivity("alice", .lost) }
+                At(.milliseconds(89_322)) { ErrorReplies(to: .msgSend, count: 1) }
+                At(.milliseconds(98_471)) { LoseResponses(to: .msgSend, count: 2) }
+                At(.milliseconds(101_475)) { Connectivity("alice", .restored) }
+                At(.milliseconds(110_869)) { LoseResponses(to: .msgSend, count: 3) }
+            }
+            Expect {
+                Invariants(.all)
+            }
+        },
         Scenario("gprs-flap-then-scroll", summary: "three sends on a flapping GPRS link arrive once, in order", seeds: [501, 502], tags: ["field-bug"]) {
             Server(history: ["alice+bob": 120])
             Client("alice", profile: .gprs)

@@ -230,6 +230,13 @@ extension ReferenceClient {
                 }
             }
         }
+        // Edits and removals made while the client was away (backgrounded, killed, or on a connection that died
+        // with their pushes): applied as the pushes would have been, or kept until the message arrives.
+        for chatId in response.messages.keys.sorted() {
+            for message in response.messages[chatId]! where message.status != nil {
+                receiveChange(message, chatId: chatId)
+            }
+        }
         for contact in response.contacts {
             contacts[contact.id] = contact
             store.save(contact)

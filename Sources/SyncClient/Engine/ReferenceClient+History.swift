@@ -4,7 +4,9 @@ import SyncProtocol
 extension ReferenceClient {
     mutating func insertSingle(_ message: ChatMessage, chatId: Int64) {
         histories[chatId, default: ChunkStore()].insertSingle(message)
-        store.save(message, chatId: chatId)
+        // The database gets the version the cache kept (a newer edit, a waiting removal), never the incoming one:
+        // an older copy saved over a newer one came back at the next app launch (found by `syncsim explore`).
+        if let kept = histories[chatId]?.message(id: message.id) { store.save(kept, chatId: chatId) }
         dirtyChats.insert(chatId)
     }
 
@@ -20,7 +22,9 @@ extension ReferenceClient {
         }
         history.insertPage(kept, isStartOfHistory: isStartOfHistory)
         histories[chatId] = history
-        for message in kept where history.message(id: message.id) != nil { store.save(message, chatId: chatId) }
+        for message in kept {
+            if let cached = history.message(id: message.id) { store.save(cached, chatId: chatId) }
+        }
         dirtyChats.insert(chatId)
     }
 
@@ -136,11 +140,24 @@ extension ReferenceClient {
             screen = opening
             return
         }
+        if var empty = screen, empty.isOpenComplete, empty.anchorId == nil,
+           let history = histories[empty.chatId], let top = history.topChunk {
+            // The chat was empty when it opened and has messages now (the user's own send): the view shows the
+            // newest of them, and the scroll starts there instead of being dropped (found by `syncsim explore`,
+            // seed 5500: a scroll to the top of a chat whose only message was sent after the open never happened).
+            let ids = history.messageIds(in: top)
+            empty.anchorId = ids[max(ids.startIndex, ids.endIndex - parameters.visibleMessageCount)]
+            empty.followsNewest = true
+            screen = empty
+        }
         guard var current = screen, current.isOpenComplete, let anchor = current.anchorId,
               let history = histories[current.chatId], let chunk = history.chunk(containing: anchor) else { return }
         let ids = history.messageIds(in: chunk)
         let index = ids.firstIndex(of: anchor) ?? ids.startIndex
-        let target = index - count
+        // A scroll while an earlier one still waits at the chunk's edge for older messages adds to what is left of
+        // it (found by `syncsim explore`: a second scroll replaced the first's remaining 996 messages by its own 4,
+        // so the scroll to the top stopped short).
+        let target = index - count - current.pendingScrollUp
         if count > 0, index > ids.startIndex || !chunk.isStartOfHistory {
             current.followsNewest = false
             current.ackedBelow = []

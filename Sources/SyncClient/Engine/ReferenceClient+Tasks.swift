@@ -213,6 +213,13 @@ extension ReferenceClient {
             task.attempts += 1
             if task.attempts >= parameters.maxTaskAttempts {
                 task.state = .failed
+                if task.kind.isSend {
+                    // An attempt whose answer never came may have stored the message: only the chat's newest page
+                    // can tell, and nothing else would (found by `syncsim explore`, seed 7351: the server kept a send
+                    // whose answers were lost, and the chat list never showed it).
+                    chatsAwaitingNewestPage.insert(task.chatId)
+                    requestHistory(chatId: task.chatId, load: .newest)
+                }
             } else {
                 task.nextAttemptAt = now + retryDelay(attempts: task.attempts)
             }

@@ -48,6 +48,8 @@ public struct ReferenceClient: SyncClientEngine {
     /// Chats with a push since the last LOGIN (for the `catch-up-from-live-push` mutant).
     var pushedChatsSinceLogin: Set<Int64> = []
     var dirtyChats: Set<Int64> = []
+    /// Chats with rows in the `pendingEdits` table (a chat without pending edits then costs no statement).
+    var chatsWithStoredPendingEdits: Set<Int64> = []
     /// Chats whose newest page the engine must fetch to learn a message no push or response carried (a send
     /// answered "already exists"): asked again after a failure or a busy chat, and after LOGIN, until a page came.
     var chatsAwaitingNewestPage: Set<Int64> = []
@@ -218,6 +220,13 @@ public struct ReferenceClient: SyncClientEngine {
         for chatId in dirtyChats.sorted() {
             store.replaceChunks(histories[chatId]?.chunks ?? [], chatId: chatId)
             store.replaceTombstones(histories[chatId]?.tombstones ?? [:], chatId: chatId)
+            let edits = histories[chatId]?.pendingEdits ?? [:]
+            if !edits.isEmpty || chatsWithStoredPendingEdits.contains(chatId) {
+                store.replacePendingEdits(edits, chatId: chatId)
+                if edits.isEmpty { chatsWithStoredPendingEdits.remove(chatId) } else {
+                    chatsWithStoredPendingEdits.insert(chatId)
+                }
+            }
         }
         dirtyChats = []
         store.commit()
@@ -228,6 +237,7 @@ public struct ReferenceClient: SyncClientEngine {
 
     private mutating func start() {
         histories = store.loadHistories()
+        chatsWithStoredPendingEdits = Set(histories.keys.filter { !(histories[$0]?.pendingEdits.isEmpty ?? true) })
         chatList = store.loadChats(histories: histories)
         contacts = Dictionary(uniqueKeysWithValues: store.loadContacts().map { ($0.id, $0) })
         tasks = store.loadTasks()

@@ -19,7 +19,7 @@ public struct ChunkStore: Hashable, Sendable {
     /// Removals of messages not cached yet: message id -> the removal's `updateTime`.
     public private(set) var tombstones: [Int64: Int64] = [:]
     /// Edited versions of messages not cached yet, by message id: applied when the message arrives in an older
-    /// version. Kept in memory only.
+    /// version. Persisted with the cache, as tombstones are.
     public private(set) var pendingEdits: [Int64: ChatMessage] = [:]
 
     /// An empty cache: no chunks, no messages.
@@ -142,9 +142,13 @@ public struct ChunkStore: Hashable, Sendable {
     }
 
     /// Restores a store from persisted rows; rows need not be sorted.
-    init(chunks: [Chunk], messages: [ChatMessage], tombstones: [Int64: Int64] = [:]) {
+    init(
+        chunks: [Chunk], messages: [ChatMessage], tombstones: [Int64: Int64] = [:],
+        pendingEdits: [Int64: ChatMessage] = [:]
+    ) {
         self.chunks = chunks.sorted { $0.lower < $1.lower }
         self.tombstones = tombstones
+        self.pendingEdits = pendingEdits
         for message in messages { messagesById[message.id] = message }
         messageIds = messagesById.keys.sorted()
     }

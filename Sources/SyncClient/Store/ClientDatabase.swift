@@ -41,6 +41,14 @@ public enum ClientDatabase {
             Table(name: "tombstones", columns: "chatId INTEGER NOT NULL, id INTEGER NOT NULL, "
                 + "updateTime INTEGER NOT NULL, PRIMARY KEY (chatId, id)"),
         ],
+        [
+            // Edited versions of messages not cached yet (C7), kept across app restarts as tombstones are (found by
+            // `syncsim explore`: an edit pushed before its message was lost with the app, and a lagging page then
+            // served the old text for good).
+            Table(name: "pendingEdits", columns: "chatId INTEGER NOT NULL, id INTEGER NOT NULL, time INTEGER NOT NULL, "
+                + "sender INTEGER NOT NULL, text TEXT NOT NULL, cid INTEGER, photoToken TEXT, status TEXT NOT NULL, "
+                + "updateTime INTEGER NOT NULL, PRIMARY KEY (chatId, id)"),
+        ],
     ]
 
     /// The page size of a database this client creates, in bytes (see `prepare`).

@@ -89,6 +89,20 @@ struct ClientStore {
         written.tombstones[chatId] = tombstones
     }
 
+    func replacePendingEdits(_ edits: [Int64: ChatMessage], chatId: Int64) {
+        run("DELETE FROM pendingEdits WHERE chatId = ?", [.integer(chatId)])
+        for id in edits.keys.sorted() {
+            let message = edits[id]!
+            let token = message.attaches?.first { $0.type == "PHOTO" }?.photoToken
+            run("INSERT INTO pendingEdits VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", [
+                .integer(chatId), .integer(message.id), .integer(message.time), .integer(message.sender),
+                .text(message.text), message.cid.map(SQLiteValue.integer) ?? .null,
+                token.map(SQLiteValue.text) ?? .null, .text(message.status ?? ChatMessage.edited),
+                .integer(message.updateTime ?? 0),
+            ])
+        }
+    }
+
     /// Makes the chat's chunk rows `chunks` (keyed by chat and lower bound). Rows known to be stored already are
     /// left alone: a push received usually moves one chunk's upper bound, one row, where the whole list was deleted
     /// and inserted again.
@@ -176,15 +190,25 @@ struct ClientStore {
         for row in rows("SELECT chatId, id, updateTime FROM tombstones") {
             tombstones[row[0].integer!, default: [:]][row[1].integer!] = row[2].integer!
         }
+        var pendingEdits: [Int64: [Int64: ChatMessage]] = [:]
+        let pendingSQL = "SELECT chatId, id, time, sender, text, cid, photoToken, status, updateTime FROM pendingEdits"
+        for row in rows(pendingSQL) {
+            let attaches = row[6].text.map { [Attach.photo(token: $0)] }
+            let message = ChatMessage(id: row[1].integer!, time: row[2].integer!, sender: row[3].integer!,
+                                      text: row[4].text!, cid: row[5].integer, attaches: attaches,
+                                      status: row[7].text, updateTime: row[8].integer)
+            pendingEdits[row[0].integer!, default: [:]][message.id] = message
+        }
         var chunks: [Int64: [Chunk]] = [:]
         for row in rows("SELECT chatId, lower, upper, isStartOfHistory FROM chunks ORDER BY chatId, lower") {
             chunks[row[0].integer!, default: []].append(
                 Chunk(lower: row[1].integer!, upper: row[2].integer!, isStartOfHistory: row[3].integer! != 0))
         }
         var histories: [Int64: ChunkStore] = [:]
-        for chatId in Set(messages.keys).union(chunks.keys).union(tombstones.keys) {
+        for chatId in Set(messages.keys).union(chunks.keys).union(tombstones.keys).union(pendingEdits.keys) {
             histories[chatId] = ChunkStore(chunks: chunks[chatId] ?? [], messages: messages[chatId] ?? [],
-                                           tombstones: tombstones[chatId] ?? [:])
+                                           tombstones: tombstones[chatId] ?? [:],
+                                           pendingEdits: pendingEdits[chatId] ?? [:])
         }
         return histories
     }

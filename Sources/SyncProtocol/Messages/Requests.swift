@@ -233,8 +233,14 @@ public struct ChatSummary: Codable, Hashable, Sendable {
     }
 }
 
-/// LOGIN response: `{profile, chats[], contacts[], time}`, parsed by PyMax `pymax/types/domain/login.py`
+/// LOGIN response: `{profile, chats[], contacts[], messages?, time}`, parsed by PyMax `pymax/types/domain/login.py`
 /// (`LoginResponse`); `time` is the server clock (milliseconds) to store as the next last-sync.
+///
+/// `messages` is the field's map of chat id (a string key on the wire) to messages, which PyMax's `LoginResponse`
+/// declares (`messages: dict[int, list[Message]]`) without saying what fills it. SyncSim's server fills it with the
+/// messages of the listed chats edited or deleted after `chatsSync`, in their newest version: the only way a client
+/// that was away (backgrounded, killed, on a dead connection) learns of a change to a message that is not the
+/// chat's last. The key is left out when empty, so a LOGIN with nothing changed keeps its field shape.
 public struct LoginResponse: Codable, Hashable, Sendable {
     /// The user's own profile, `{contact, profileOptions}` (wire key `profile`).
     public var profile: Profile
@@ -243,15 +249,66 @@ public struct LoginResponse: Codable, Hashable, Sendable {
     /// The other members of the user's chats when `contactsSync` was "never synced", else empty (wire key
     /// `contacts`).
     public var contacts: [Contact]
+    /// Messages of the listed chats edited or removed after `chatsSync`, in their newest version, ascending by id,
+    /// by chat id (wire key `messages`, chat ids as string keys in ascending order); empty when none changed.
+    public var messages: [Int64: [ChatMessage]]
     /// The server clock in milliseconds since the Unix epoch, the next last-sync to store (wire key `time`).
     public var time: Int64
 
     /// Creates a LOGIN response; `time` is server milliseconds since the Unix epoch.
-    public init(profile: Profile, chats: [ChatSummary], contacts: [Contact], time: Int64) {
+    public init(
+        profile: Profile, chats: [ChatSummary], contacts: [Contact], messages: [Int64: [ChatMessage]] = [:],
+        time: Int64
+    ) {
         self.profile = profile
         self.chats = chats
         self.contacts = contacts
+        self.messages = messages
         self.time = time
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case profile, chats, contacts, messages, time
+    }
+
+    private struct ChatKey: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { stringValue = String(intValue) }
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        profile = try container.decode(Profile.self, forKey: .profile)
+        chats = try container.decode([ChatSummary].self, forKey: .chats)
+        contacts = try container.decode([Contact].self, forKey: .contacts)
+        time = try container.decode(Int64.self, forKey: .time)
+        messages = [:]
+        guard container.contains(.messages), try !container.decodeNil(forKey: .messages) else { return }
+        let map = try container.nestedContainer(keyedBy: ChatKey.self, forKey: .messages)
+        for key in map.allKeys {
+            guard let chatId = Int64(key.stringValue) else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: key, in: map, debugDescription: "chat id \"\(key.stringValue)\" is not an integer")
+            }
+            // A map may spell one chat twice ("7", "07"): both lists count.
+            messages[chatId, default: []] += try map.decode([ChatMessage].self, forKey: key)
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(profile, forKey: .profile)
+        try container.encode(chats, forKey: .chats)
+        try container.encode(contacts, forKey: .contacts)
+        if !messages.isEmpty {
+            var map = container.nestedContainer(keyedBy: ChatKey.self, forKey: .messages)
+            for chatId in messages.keys.sorted() {
+                try map.encode(messages[chatId]!, forKey: ChatKey(stringValue: "\(chatId)"))
+            }
+        }
+        try container.encode(time, forKey: .time)
     }
 }
 

@@ -153,11 +153,15 @@ extension ExploreGenerator {
                          location: .generated),
                     at: 0)
                 invariants = InvariantID.allCases.filter { !$0.isLiveness }
-            } else if capsLogin || Self.lagsChanges(serverParameters, timed.map(\.action)) {
+            } else if capsLogin || Self.lagsChanges(serverParameters, timed.map(\.action))
+                        || Self.losesPushes(timed.map(\.action)) {
                 // A capped LOGIN moves last-sync past the chats it left out, and nothing in the protocol tells the
                 // client they were left out: those chats stay stale until they change again, whatever the engine.
                 // Likewise a lagging replica may serve a message in a version older than an edit or delete the
-                // client was never pushed (it was offline), and nothing asks it to fetch the page again.
+                // client was never pushed (it was offline), and nothing asks it to fetch the page again. A push the
+                // server drops on a live connection (new message, edit or delete) is news the client learns only at
+                // its next LOGIN, which a client that stays connected never makes: field pushes carry no sequence
+                // number to detect a gap by (explore seed 200087).
                 invariants = InvariantID.allCases.filter { $0 != .V1 }
             }
             let quietTail = quietTailLength()
@@ -451,6 +455,11 @@ extension ExploreGenerator {
 
         // MARK: - Quiet tail and bounds
 
+        /// Whether the run drops pushes (`PushLoss`): then V1 is not checked.
+        static func losesPushes(_ actions: [Action]) -> Bool {
+            actions.contains { if case .pushLoss = $0 { true } else { false } }
+        }
+
         /// Whether the server's history pages lag (`historyEditLag`) and the run edits or deletes messages: then V1
         /// is not checked.
         static func lagsChanges(_ parameters: ParameterSet, _ actions: [Action]) -> Bool {
@@ -465,7 +474,8 @@ extension ExploreGenerator {
         /// The minimum tail plus twice the time the run's photos and seeded history take on its slowest uplink; in a
         /// run whose faults make tasks fail (lost or error responses, a send-error period), plus a whole task retry
         /// schedule: a task may enter the tail with most of its attempts used, each further one waiting up to
-        /// `requestTimeout` for a lost response and `taskRetryCap` before the next.
+        /// `requestTimeout` for a lost response and `taskRetryCap` before the next; plus, for the client that sends
+        /// most, two round trips of the slowest profile and half a second per send (sends leave one at a time).
         func quietTailLength() -> SimDuration {
             let slowest = profilesUsed.compactMap { LinkProfile.named($0.rawValue)?.uplink.rateBitsPerSecond }
                 .filter { $0 > 0 }.min() ?? 18_000
@@ -493,7 +503,22 @@ extension ExploreGenerator {
             let schedule = clients.map { Self.retrySchedule($0.parameters) }.max() ?? .zero
             let retries = failsTasks
                 ? max(schedule, SimDuration(nanoseconds: perAnswer.nanoseconds * Int64(answers + 1))) : .zero
-            return min(generator.minimumQuietTail + .seconds(seconds) + retries, .hours(1))
+            // Sends leave one at a time per chat (T4), each waiting for its answer: a client that queued many on a
+            // slow link needs a round trip or two apiece to drain them (explore seed 200030: 294 sends on 2G-rural
+            // went out one every 2 s, for 10 minutes).
+            let roundTrip = profilesUsed.compactMap { LinkProfile.named($0.rawValue) }
+                .map { ($0.uplink.oneWayDelay + $0.downlink.oneWayDelay).nanoseconds }.max() ?? 1_300_000_000
+            var sends: [String: Int64] = [:]
+            for step in timed {
+                switch step.action {
+                case .sendText(let client, _, _), .sendPhoto(let client, _, _, _), .sendPhotos(let client, _, _, _, _):
+                    sends[client, default: 0] += 1
+                default:
+                    break
+                }
+            }
+            let queue = SimDuration(nanoseconds: (2 * roundTrip + 500_000_000) * (sends.values.max() ?? 0))
+            return min(generator.minimumQuietTail + .seconds(seconds) + retries + queue, .hours(1))
         }
 
         /// The longest a task's whole retry schedule may take: `maxTaskAttempts` times (`requestTimeout` +
@@ -507,13 +532,16 @@ extension ExploreGenerator {
 
         /// The most LOGIN attempts a correct reconnect backoff allows when every LOGIN is rejected for the whole run:
         /// per app launch, the attempts whose shortest possible delays (`min(cap, base·factor^k)·(1 - jitter)`)
-        /// fit in the run, plus 2 of slack; launches are the first and one per restart or crash.
+        /// fit in the run, plus 2 of slack; launches are the first and one per restart, crash or network restored.
         func stormBound(steps: [Step], runLength: SimDuration) -> MetricBound {
             var total = 0
             for client in clients {
+                // A network that comes back (`Connectivity(.restored)`) resets the engine's backoff and connects at
+                // once, as a launch does (explore seed 7406: two attempts over a bound that counted launches only).
                 let launches = 1 + steps.count {
                     switch $0.action {
                     case .restartApp(let name), .crashApp(let name): name == client.name
+                    case .connectivity(let name, .restored): name == client.name
                     default: false
                     }
                 }

@@ -24,6 +24,10 @@ struct ClientSlot {
     /// timers that end the requests are among them).
     var deferredEventsLeft = 0
     var suspendTimer: TimerHandle?
+    /// The chat the user has open as the world last told the engine (open, or a scroll that opened it), nil after a
+    /// close or a relaunch. The steps decide with it, not with the engine's view, which lags while the app is
+    /// suspended and its user actions wait (found by `syncsim explore`, seeds 6024 and 7034).
+    var shownChatId: Int64?
     /// Metrics of the engines that ran before the current one (restarts).
     var previousMetrics: [ClientMetrics] = []
     /// Bytes carried but not yet reported to the engine with `.bytesTransferred`.

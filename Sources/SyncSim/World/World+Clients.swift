@@ -171,6 +171,7 @@ extension World {
         clients[index].isInBackground = false
         clients[index].isSuspended = false
         clients[index].deferredEvents = []
+        clients[index].shownChatId = nil
         for socket in clients[index].sockets {
             switch sockets[socket] {
             case .chatClient?:

@@ -15,11 +15,13 @@ extension World {
             // An open shows the chat's newest messages, also when that chat was open already: a scroll made there
             // before has ended (found by `syncsim explore`, seed 45).
             leaveScrolls(of: index, except: nil)
+            clients[index].shownChatId = chatId
             user(index, .openChat(chatId))
         case .scroll(_, let chat, let direction, let messages):
             guard let index, let chatId = chatId(chat) else { return }
-            if view(index).openChatId != chatId {
+            if clients[index].shownChatId != chatId {
                 leaveScrolls(of: index, except: chatId)
+                clients[index].shownChatId = chatId
                 user(index, .openChat(chatId))
             }
             if direction == .up {
@@ -103,9 +105,10 @@ extension World {
             guard let index, let chatId = chatId(chat) else { return }
             user(index, .markRead(chatId: chatId))
         case .closeChat(_, let chat):
-            guard let index, let chatId = chatId(chat), view(index).openChatId == chatId else { return }
+            guard let index, let chatId = chatId(chat), clients[index].shownChatId == chatId else { return }
             // The user left the chat: a scroll there stopped, so C6 no longer judges it (found by explore, seed 268).
             leaveScrolls(of: index, except: nil)
+            clients[index].shownChatId = nil
             user(index, .closeChat)
         case .postFromOtherDevice(_, let chat, let text):
             guard let index, let chatId = chatId(chat) else { return }
