@@ -103,7 +103,6 @@ import Testing
                     #expect(!capped, "seed \(seed): LOGIN still capped in the tail")
                     let skipsV1 = scenario.steps.contains { if case .capLogin = $0.action { true } else { false } }
                         || ExploreGenerator.Builder.lagsChanges(scenario.server.parameters, scenario.steps.map(\.action))
-                        || ExploreGenerator.Builder.losesPushes(scenario.steps.map(\.action))
                     let expected = skipsV1 ? InvariantID.allCases.filter { $0 != .V1 } : InvariantID.allCases
                     #expect(scenario.checkedInvariants == expected)
                 } else {

@@ -17,8 +17,7 @@ public struct ExploreCase: Sendable {
     /// Where the quiet tail starts: no step runs at or after it, and every fault has ended by then.
     public var quietTailStart: SimDuration
     /// Whether the run checks liveness: false only for a login-storm run, where no LOGIN ever succeeds. (A run
-    /// with `CapLogin` or `PushLoss` checks C6 and T5 but not V1: a capped LOGIN loses chats by design of the
-    /// protocol, and a push dropped on a live connection is learned only at the next LOGIN.)
+    /// with `CapLogin` checks C6 and T5 but not V1: a capped LOGIN loses chats by design of the protocol.)
     public var checksLiveness: Bool
 
     /// Creates a generated case; `ExploreGenerator.generate(seed:)` is the usual way to get one.
