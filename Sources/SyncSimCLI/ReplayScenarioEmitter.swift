@@ -326,7 +326,8 @@ struct ReplayScenarioEmitter {
             }.map(\.element.text)
             eventually.append(Eventually(within: deadline, .serverOrder(chat: chat, texts: texts)))
         }
-        scenario.expectations = Expectations(invariants: InvariantID.allCases, eventually: eventually)
+        scenario.expectations = Expectations(invariants: InvariantID.allCases, eventually: eventually,
+                                             metricBounds: failedTaskBound(sentCids: sentCids, header: &header))
         return Emission(scenario: scenario, stepComments: timed.map(\.comment), headerComments: header,
                         unplaced: unplaced)
     }
@@ -491,6 +492,35 @@ struct ReplayScenarioEmitter {
     }
 
     /// The server's message id of each cid the capture shows stored (MSG_SEND answers, pushes, history pages).
+    /// `tasksFailed <= 0` when the capture shows every MSG_SEND answered in the end, by its response or by a
+    /// `message.duplicate` error to a retry (the server had stored it): the user saw every send go through, so no
+    /// task of the replayed run may end failed (a client that counts "already exists" as a failure does). With a
+    /// send the capture never sees answered, no bound: its tasks may fail for good in the original too.
+    private func failedTaskBound(sentCids: Set<Int64>, header: inout [String]) -> [MetricBound] {
+        guard !sentCids.isEmpty else { return [] }
+        var answered: Set<Int64> = []
+        for connection in timeline.connections {
+            var sendCids: [Int: Int64] = [:]
+            for entry in connection.entries {
+                switch (entry.direction, entry.packet.body) {
+                case (.clientToServer, .msgSend(let request)):
+                    sendCids[Int(entry.packet.seq)] = request.message.cid
+                case (.serverToClient, .msgSendResponse(let response)):
+                    if let cid = response.message.cid { answered.insert(cid) }
+                case (.serverToClient, .error(let payload)) where payload.error == ErrorPayload.duplicateMessageCode:
+                    if let cid = sendCids[Int(entry.packet.seq)] { answered.insert(cid) }
+                default:
+                    break
+                }
+            }
+        }
+        guard sentCids.isSubset(of: answered) else {
+            header.append("no tasksFailed bound: \(sentCids.subtracting(answered).count) send(s) never answered")
+            return []
+        }
+        return [MetricBound("tasksFailed", atMost: 0)]
+    }
+
     private func serverOrder(of cids: [Int64]) -> [Int64: Int64] {
         let wanted = Set(cids)
         var ids: [Int64: Int64] = [:]

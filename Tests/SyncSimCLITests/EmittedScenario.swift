@@ -30,6 +30,7 @@ enum EmittedScenario {
                 Invariants(.all)
                 Eventually(within: .minutes(4), .converged)
                 Eventually(within: .minutes(4), .serverOrder(chat: "alice+bob", texts: ["a", "b", "c", "d"]))
+                MetricBound("tasksFailed", atMost: 0.0)
             }
         }
 }
