@@ -34,6 +34,44 @@ import Testing
         #expect(tracker.complete(seq: seq, opcode: .ping) == nil)
     }
 
+    @Test("a timed-out request's seq is held back until its late answer comes, which completes nothing (seeds 6077, 7056)")
+    func timedOutSeqHeldBack() {
+        var tracker = RequestTracker<Int>(seqModulus: 4, firstSeq: 0)
+        let late = tracker.allocate()!
+        tracker.register(seq: late, entry: entry(1))
+        #expect(tracker.expire(seq: late, timer: ClientTimerID(rawValue: 1))?.purpose == 1)
+        // Seqs 1, 2, 3, then 1 again: 0 waits for its late answer.
+        var handed: [UInt16] = []
+        for n in 2...5 {
+            let seq = tracker.allocate()!
+            handed.append(seq)
+            tracker.register(seq: seq, entry: entry(Int64(n)))
+            _ = tracker.complete(seq: seq, opcode: .ping)
+        }
+        #expect(handed == [1, 2, 3, 1])
+        // The late answer matches no request and frees seq 0.
+        #expect(tracker.complete(seq: late, opcode: .ping) == nil)
+        #expect(tracker.allocate() == 2)
+        #expect(tracker.allocate() == 3)
+        #expect(tracker.allocate() == 0)
+    }
+
+    @Test("with every other seq busy, the longest-held seq is handed out again; a new connection frees them all")
+    func heldBackSeqReusedLast() {
+        var tracker = RequestTracker<Int>(seqModulus: 3, firstSeq: 0)
+        for n in 0..<2 {
+            let seq = tracker.allocate()!
+            tracker.register(seq: seq, entry: entry(Int64(n)))
+            _ = tracker.expire(seq: seq, timer: ClientTimerID(rawValue: Int64(n)))
+        }
+        let busy = tracker.allocate()!
+        tracker.register(seq: busy, entry: entry(9))
+        #expect(busy == 2)
+        #expect(tracker.allocate() == 0)
+        _ = tracker.removeAll()
+        #expect(tracker.allocate() == 1)
+    }
+
     @Test("allocation waits when every seq is in flight") func exhausted() {
         var tracker = RequestTracker<Int>(seqModulus: 4)
         for n in 0..<4 { tracker.register(seq: tracker.allocate()!, entry: entry(Int64(n))) }
