@@ -1,3 +1,4 @@
+import SimCore
 import Testing
 
 @testable import SyncProtocol
@@ -6,18 +7,8 @@ import Testing
 /// payload, mutated or not, the fast path gives the same value or declines (nil), and it declines only where Codable
 /// fails (else `Packet(frame:)` would give `.raw` where it gave a typed body before).
 @Suite struct FastDecodeTests {
-    /// SplitMix64, for seeded mutations.
-    struct Mixer {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
-    }
+    /// SimCore's seeded generator, for the mutations.
+    typealias Mixer = SeededGenerator
 
     static let message = ChatMessage(
         id: 70005, time: 1_764_000_005_000, sender: 1002, text: "hi", cid: 55,
@@ -107,7 +98,7 @@ import Testing
     }
 
     @Test func mutatedPayloadsDecodeTheSameOrFallBack() {
-        var mixer = Mixer(state: 16)
+        var mixer = Mixer(seed: 16)
         var decoded = 0
         for round in 0..<6_000 {
             var value = Self.payloads[round % Self.payloads.count]
@@ -125,7 +116,7 @@ import Testing
     }
 
     @Test func directEncodingEqualsCodable() throws {
-        var mixer = Mixer(state: 61)
+        var mixer = Mixer(seed: 61)
         func someInt() -> Int64 {
             [Int64.min, -1, 0, 1, 127, 128, 70_005, Int64.max][mixer.below(8)]
         }
@@ -163,4 +154,9 @@ import Testing
                     == MessagePackDecoder().decode(NotifMessage.self, from: push.fastPayload))
         }
     }
+}
+
+extension SeededGenerator {
+    /// A draw in `0..<bound`, for picking mutations.
+    mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
 }
