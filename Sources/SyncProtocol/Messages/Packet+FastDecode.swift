@@ -183,12 +183,19 @@ extension OutgoingMessage {
     }
 }
 
+/// The `chatId` and `message` keys NOTIF_MESSAGE and the MSG_SEND response both consist of, as their synthesized
+/// `init(from:)` reads them, or nil where it would throw (see `FastMap`).
+private func fastChatMessage(_ value: MessagePackValue) -> (chatId: Int64, message: ChatMessage)? {
+    guard var map = FastMap(value), let chatValue = map.required("chatId"), let chatId = fastInt64(chatValue),
+        let messageValue = map.required("message"), let message = ChatMessage(fastPayload: messageValue)
+    else { return nil }
+    return (chatId, message)
+}
+
 extension NotifMessage {
     /// The synthesized `init(from:)`'s result, or nil where it would throw (see `FastMap`).
     init?(fastPayload value: MessagePackValue) {
-        guard var map = FastMap(value), let chatValue = map.required("chatId"), let chatId = fastInt64(chatValue),
-            let messageValue = map.required("message"), let message = ChatMessage(fastPayload: messageValue)
-        else { return nil }
+        guard let (chatId, message) = fastChatMessage(value) else { return nil }
         self.init(chatId: chatId, message: message)
     }
 }
@@ -196,9 +203,7 @@ extension NotifMessage {
 extension MsgSendResponse {
     /// The synthesized `init(from:)`'s result, or nil where it would throw (see `FastMap`).
     init?(fastPayload value: MessagePackValue) {
-        guard var map = FastMap(value), let chatValue = map.required("chatId"), let chatId = fastInt64(chatValue),
-            let messageValue = map.required("message"), let message = ChatMessage(fastPayload: messageValue)
-        else { return nil }
+        guard let (chatId, message) = fastChatMessage(value) else { return nil }
         self.init(chatId: chatId, message: message)
     }
 }

@@ -202,17 +202,10 @@ public struct ChatSummary: Codable, Hashable, Sendable {
         case id, type, status, owner, participants, modified, lastMessage
     }
 
-    private struct MemberKey: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { stringValue = String(intValue) }
-    }
-
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         id = try container.decode(Int64.self, forKey: .id)
-        let participants = try container.nestedContainer(keyedBy: MemberKey.self, forKey: .participants)
+        let participants = try container.nestedContainer(keyedBy: IdKey.self, forKey: .participants)
         // One id per member: a map may repeat a key, or spell one id twice ("1001", "01001"); sorted, so the set's
         // order never shows.
         members = Set(participants.allKeys.compactMap { Int64($0.stringValue) }).sorted()
@@ -226,8 +219,8 @@ public struct ChatSummary: Codable, Hashable, Sendable {
         try container.encode(type, forKey: .type)
         try container.encode("ACTIVE", forKey: .status)
         try container.encode(owner, forKey: .owner)
-        var participants = container.nestedContainer(keyedBy: MemberKey.self, forKey: .participants)
-        for member in members.sorted() { try participants.encode(modified, forKey: MemberKey(stringValue: "\(member)")) }
+        var participants = container.nestedContainer(keyedBy: IdKey.self, forKey: .participants)
+        for member in members.sorted() { try participants.encode(modified, forKey: IdKey(stringValue: "\(member)")) }
         try container.encode(modified, forKey: .modified)
         try container.encodeIfPresent(lastMessage, forKey: .lastMessage)
     }
@@ -271,13 +264,6 @@ public struct LoginResponse: Codable, Hashable, Sendable {
         case profile, chats, contacts, messages, time
     }
 
-    private struct ChatKey: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { stringValue = String(intValue) }
-    }
-
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         profile = try container.decode(Profile.self, forKey: .profile)
@@ -286,7 +272,7 @@ public struct LoginResponse: Codable, Hashable, Sendable {
         time = try container.decode(Int64.self, forKey: .time)
         messages = [:]
         guard container.contains(.messages), try !container.decodeNil(forKey: .messages) else { return }
-        let map = try container.nestedContainer(keyedBy: ChatKey.self, forKey: .messages)
+        let map = try container.nestedContainer(keyedBy: IdKey.self, forKey: .messages)
         for key in map.allKeys {
             guard let chatId = Int64(key.stringValue) else {
                 throw DecodingError.dataCorruptedError(
@@ -303,9 +289,9 @@ public struct LoginResponse: Codable, Hashable, Sendable {
         try container.encode(chats, forKey: .chats)
         try container.encode(contacts, forKey: .contacts)
         if !messages.isEmpty {
-            var map = container.nestedContainer(keyedBy: ChatKey.self, forKey: .messages)
+            var map = container.nestedContainer(keyedBy: IdKey.self, forKey: .messages)
             for chatId in messages.keys.sorted() {
-                try map.encode(messages[chatId]!, forKey: ChatKey(stringValue: "\(chatId)"))
+                try map.encode(messages[chatId]!, forKey: IdKey(stringValue: "\(chatId)"))
             }
         }
         try container.encode(time, forKey: .time)
@@ -521,4 +507,13 @@ public struct ErrorPayload: Codable, Hashable, Sendable {
         self.localizedMessage = localizedMessage ?? message
         self.title = title
     }
+}
+
+/// A key of a wire map keyed by decimal ids written as strings (chat `participants` by member id, LOGIN `messages`
+/// by chat id).
+private struct IdKey: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+    init(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { stringValue = String(intValue) }
 }
