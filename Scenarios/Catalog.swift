@@ -73,6 +73,7 @@ public enum Catalog {
         exploreScrollInChatOpenedEmpty,
         exploreScrollWhileSuspended,
         exploreFailedSendChecksServer,
+        exploreUploadRefusedTokenRenewed,
         // Capture round trip (docs/roundtrip.md)
         gprsFlapThenScroll,
         // For parameter sweeps
