@@ -14,7 +14,7 @@ extension Catalog {
         "explore-upload-refused-token-renewed",
         summary: "an upload the CDN refuses (another photo's token, from a late answer on a reused seq) gets a new token",
         seeds: [6077, 1, 2],
-        tags: [.photo, .sending],
+        tags: [.sending],
         runLength: .minutes(15)
     ) {
         Server()

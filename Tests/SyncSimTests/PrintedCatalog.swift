@@ -1733,7 +1733,7 @@ enum PrintedCatalog {
                 Invariants(.all)
             }
         },
-        Scenario("explore-upload-refused-token-renewed", summary: "an upload the CDN refuses (another photo's token, from a late answer on a reused seq) gets a new token", seeds: [6077, 1, 2], tags: ["photo", "sending"], runLength: .minutes(15)) {
+        Scenario("explore-upload-refused-token-renewed", summary: "an upload the CDN refuses (another photo's token, from a late answer on a reused seq) gets a new token", seeds: [6077, 1, 2], tags: ["sending"], runLength: .minutes(15)) {
             Server()
             Client("alice", profile: .wifi)
             Client("bob", profile: .gprs, parameters: ["seqModulus": 8, "initialSeq": 4, "maxTaskAttempts": 133])
