@@ -261,9 +261,11 @@ struct ClientStore {
         }
     }
 
+    /// A query run at launch (loading the tables, the sync entries): its statement is not kept (see
+    /// `SQLiteDatabase.query`), which was most of an idle client's SQLite memory.
     private func rows(_ sql: String, _ bindings: [SQLiteValue] = []) -> [[SQLiteValue]] {
         do {
-            return try database.query(sql, bindings)
+            return try database.query(sql, bindings, keepsStatement: false)
         } catch {
             preconditionFailure("client store: \(error)")
         }
