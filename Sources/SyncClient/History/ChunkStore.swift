@@ -1,3 +1,4 @@
+import Synchronization
 import SyncProtocol
 
 /// One chat's history cache: cached messages plus a sorted list of disjoint chunks.
@@ -21,9 +22,91 @@ public struct ChunkStore: Hashable, Sendable {
     /// Edited versions of messages not cached yet, by message id: applied when the message arrives in an older
     /// version. Persisted with the cache, as tombstones are.
     public private(set) var pendingEdits: [Int64: ChatMessage] = [:]
+    /// The line of growth this store is on, and how far along it (see `Checkpoint`). Not part of the value: two
+    /// stores with the same chunks, messages, tombstones and pending edits are equal whatever their lineage.
+    private var lineage = Lineage()
+    private var additions = 0
 
     /// An empty cache: no chunks, no messages.
     public init() {}
+
+    public static func == (lhs: ChunkStore, rhs: ChunkStore) -> Bool {
+        lhs.chunks == rhs.chunks && lhs.messageIds == rhs.messageIds && lhs.messagesById == rhs.messagesById
+            && lhs.tombstones == rhs.tombstones && lhs.pendingEdits == rhs.pendingEdits
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(chunks)
+        hasher.combine(messageIds)
+        hasher.combine(messagesById)
+        hasher.combine(tombstones)
+        hasher.combine(pendingEdits)
+    }
+
+    /// A line of growth: copies of a store share it; the copy that grows at its tip moves the tip on, any other
+    /// copy that grows starts a line of its own, and a change that is not growth starts a new one too. So a
+    /// (lineage, additions) pair names one content, and a later pair on the same line names that content grown.
+    final class Lineage: Sendable {
+        /// The additions count of the newest store on this line.
+        let tip = Atomic<Int>(0)
+    }
+
+    /// What a checker keeps of a store to tell later, without holding the store's storage (which would make the
+    /// engine's next insert copy the whole message table), whether a store is this one unchanged or grown from it.
+    ///
+    /// Growth is: caching messages under ids not cached before (anywhere), changing the newest chunk, adding chunks
+    /// above it, and changing tombstones or pending edits. Anything else (a cached message changed or removed, an
+    /// older chunk changed, moved or removed, `removeAll`, a store restored from rows) is not growth.
+    public struct Checkpoint: Sendable {
+        fileprivate let lineage: Lineage
+        fileprivate let additions: Int
+        /// How many messages were cached, the newest cached id, and the chunks' count and newest chunk.
+        public let messageCount: Int
+        public let newestId: Int64?
+        public let chunkCount: Int
+        public let topChunk: Chunk?
+        public let tombstones: [Int64: Int64]
+        public let pendingEdits: [Int64: ChatMessage]
+    }
+
+    /// This store's checkpoint.
+    public var checkpoint: Checkpoint {
+        Checkpoint(lineage: lineage, additions: additions, messageCount: messageIds.count, newestId: messageIds.last,
+                   chunkCount: chunks.count, topChunk: chunks.last, tombstones: tombstones,
+                   pendingEdits: pendingEdits)
+    }
+
+    /// Whether this store is `checkpoint`'s store with no change since, or grown from it (see `Checkpoint`): then
+    /// every message cached then is cached now unchanged, and every chunk then but the newest is at its place
+    /// unchanged. False says nothing (the store may still equal it, for example one restored from its rows).
+    /// - Complexity: O(1).
+    public func hasOnlyGrown(since checkpoint: Checkpoint) -> Bool {
+        lineage === checkpoint.lineage && additions >= checkpoint.additions
+    }
+
+    /// Whether this store is `checkpoint`'s store with no change at all since. False says nothing (as above).
+    public func isUnchanged(since checkpoint: Checkpoint) -> Bool {
+        lineage === checkpoint.lineage && additions == checkpoint.additions && tombstones == checkpoint.tombstones
+            && pendingEdits == checkpoint.pendingEdits
+    }
+
+    /// Marks a growth step (see `Checkpoint`).
+    private mutating func grow() {
+        if lineage.tip.compareExchange(expected: additions, desired: additions + 1, ordering: .relaxed).exchanged {
+            additions += 1
+        } else {
+            // An older copy grows: a line of its own.
+            lineage = Lineage()
+            lineage.tip.store(1, ordering: .relaxed)
+            additions = 1
+        }
+    }
+
+    /// Marks a change that is not growth.
+    private mutating func renew() {
+        lineage = Lineage()
+        additions = 0
+    }
 
     /// A cached message by id.
     public func message(id: Int64) -> ChatMessage? { messagesById[id] }
@@ -57,6 +140,8 @@ public struct ChunkStore: Hashable, Sendable {
     public mutating func insertPage(_ page: [ChatMessage], isStartOfHistory: Bool) {
         let page = Self.sortedUnique(page)
         guard let first = page.first?.id, let last = page.last?.id else { return }
+        // Growth (see `Checkpoint`) changes no chunk below the newest.
+        let newest = chunks.count - 1
         let overlapping = chunks.indices.filter { chunks[$0].overlaps(first, last) }
         var merged = Chunk(lower: first, upper: last, isStartOfHistory: isStartOfHistory)
         for index in overlapping {
@@ -66,10 +151,14 @@ public struct ChunkStore: Hashable, Sendable {
         merged.isStartOfHistory = (isStartOfHistory && first == merged.lower)
             || overlapping.contains { chunks[$0].lower == merged.lower && chunks[$0].isStartOfHistory }
         for index in overlapping.reversed() { chunks.remove(at: index) }
-        chunks.insert(merged, at: chunks.firstIndex { $0.lower > merged.lower } ?? chunks.count)
+        let position = chunks.firstIndex { $0.lower > merged.lower } ?? chunks.count
+        chunks.insert(merged, at: position)
+        var lowestChanged = min(overlapping.first ?? position, position)
         for index in chunks.indices.dropFirst() where chunks[index].isStartOfHistory {
             chunks[index].isStartOfHistory = false
+            lowestChanged = min(lowestChanged, index)
         }
+        if lowestChanged < newest { renew() } else { grow() }
         for message in page { store(message) }
     }
 
@@ -87,6 +176,7 @@ public struct ChunkStore: Hashable, Sendable {
 
     /// Drops every chunk and message (the user cleared the cache).
     public mutating func removeAll() {
+        renew()
         chunks = []
         messageIds = []
         messagesById = [:]
@@ -107,6 +197,7 @@ public struct ChunkStore: Hashable, Sendable {
         }
         guard cached.version < updateTime else { return false }
         messagesById[messageId] = Self.removed(cached, at: updateTime)
+        renew()
         return true
     }
 
@@ -192,8 +283,10 @@ public struct ChunkStore: Hashable, Sendable {
         }
         if let cached = messagesById[message.id] {
             if cached.version > message.version { return }
+            if cached != message { renew() }
             messagesById[message.id] = message
         } else {
+            grow()
             messagesById[message.id] = message
             messageIds.insert(message.id, at: index(ofFirstAtOrAbove: message.id))
         }
@@ -215,21 +308,5 @@ public struct ChunkStore: Hashable, Sendable {
             if messageIds[mid] < id { low = mid + 1 } else { high = mid }
         }
         return low
-    }
-
-    /// Whether every message cached in `older` is cached here unchanged: for a checker comparing the store with a
-    /// copy it kept. One pass over `older`'s messages with one lookup each (the same test through `message(id:)` on
-    /// both stores hashed every id twice and copied every message twice).
-    /// - Complexity: O(n) for n messages cached in `older`.
-    public func keepsEveryMessage(of older: ChunkStore) -> Bool {
-        guard messagesById.count >= older.messagesById.count else { return false }
-        // Positions, not `(key, value)` pairs or optional lookups: the values are compared where they are stored
-        // instead of copied out first.
-        let olderMessages = older.messagesById
-        for position in olderMessages.indices {
-            guard let mine = messagesById.index(forKey: olderMessages.keys[position]),
-                  messagesById.values[mine] == olderMessages.values[position] else { return false }
-        }
-        return true
     }
 }

@@ -20,6 +20,9 @@ extension World {
         }
         let name = clients[index].name
         if case .packetReceived = event { report(checker.observeClientEvent(client: name, event: event, at: now)) }
+        // The view cached since the last event shares the engine's storage (its chat histories above all): dropped
+        // first, the engine changes its tables in place instead of copying them (a whole message table per push).
+        clients[index].cachedView = nil
         let actions = clients[index].engine.handle(event, now: now)
         engineChanged(index)
         report(checker.observeClientActions(client: name, actions: actions, at: now))
