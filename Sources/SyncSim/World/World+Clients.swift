@@ -40,7 +40,7 @@ extension World {
             sockets[socket] = .chatClient(client: index, generation: generation, connection: connection,
                                           isConnected: false)
             clients[index].sockets.append(socket)
-            decoders[socket] = StreamDecoder()
+            decoders[socket] = StreamDecoder(decoder: keyCacheDecoder.decoderSharingKeyCache())
             record(name, "connect", "\(connection) socket=\(socket.connection)")
             note(index, .connectAttempt)
         case .send(let packet, let connection):
