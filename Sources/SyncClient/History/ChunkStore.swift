@@ -16,7 +16,9 @@ public struct ChunkStore: Hashable, Sendable {
     public private(set) var chunks: [Chunk] = []
     /// Cached message ids, ascending.
     public private(set) var messageIds: [Int64] = []
-    private var messagesById: [Int64: ChatMessage] = [:]
+    /// The cached messages, in the order of `messageIds` (a push lands at the top: an append). An array beside the
+    /// ids rather than a dictionary by id: half the memory, and no hashing per message stored.
+    private var storedMessages: [ChatMessage] = []
     /// Removals of messages not cached yet: message id -> the removal's `updateTime`.
     public private(set) var tombstones: [Int64: Int64] = [:]
     /// Edited versions of messages not cached yet, by message id: applied when the message arrives in an older
@@ -31,14 +33,14 @@ public struct ChunkStore: Hashable, Sendable {
     public init() {}
 
     public static func == (lhs: ChunkStore, rhs: ChunkStore) -> Bool {
-        lhs.chunks == rhs.chunks && lhs.messageIds == rhs.messageIds && lhs.messagesById == rhs.messagesById
+        lhs.chunks == rhs.chunks && lhs.messageIds == rhs.messageIds && lhs.storedMessages == rhs.storedMessages
             && lhs.tombstones == rhs.tombstones && lhs.pendingEdits == rhs.pendingEdits
     }
 
     public func hash(into hasher: inout Hasher) {
         hasher.combine(chunks)
         hasher.combine(messageIds)
-        hasher.combine(messagesById)
+        hasher.combine(storedMessages)
         hasher.combine(tombstones)
         hasher.combine(pendingEdits)
     }
@@ -109,10 +111,13 @@ public struct ChunkStore: Hashable, Sendable {
     }
 
     /// A cached message by id.
-    public func message(id: Int64) -> ChatMessage? { messagesById[id] }
+    public func message(id: Int64) -> ChatMessage? {
+        guard let index = position(of: id) else { return nil }
+        return storedMessages[index]
+    }
 
     /// Every cached message in id order.
-    public var messages: [ChatMessage] { messageIds.map { messagesById[$0]! } }
+    public var messages: [ChatMessage] { storedMessages }
 
     /// The newest chunk (the one at the top of the chat), if any.
     public var topChunk: Chunk? { chunks.last }
@@ -179,7 +184,7 @@ public struct ChunkStore: Hashable, Sendable {
         renew()
         chunks = []
         messageIds = []
-        messagesById = [:]
+        storedMessages = []
         tombstones = [:]
         pendingEdits = [:]
     }
@@ -191,12 +196,13 @@ public struct ChunkStore: Hashable, Sendable {
     /// - Returns: whether the cache changed.
     @discardableResult
     public mutating func applyRemoval(messageId: Int64, updateTime: Int64, keepsTombstone: Bool = true) -> Bool {
-        guard let cached = messagesById[messageId] else {
+        guard let index = position(of: messageId) else {
             if keepsTombstone { tombstones[messageId] = max(tombstones[messageId] ?? .min, updateTime) }
             return false
         }
+        let cached = storedMessages[index]
         guard cached.version < updateTime else { return false }
-        messagesById[messageId] = Self.removed(cached, at: updateTime)
+        storedMessages[index] = Self.removed(cached, at: updateTime)
         renew()
         return true
     }
@@ -207,7 +213,7 @@ public struct ChunkStore: Hashable, Sendable {
     /// - Returns: whether the cache changed.
     @discardableResult
     public mutating func applyChange(_ message: ChatMessage, keepsTombstone: Bool = true) -> Bool {
-        guard let cached = messagesById[message.id] else {
+        guard let cached = self.message(id: message.id) else {
             guard keepsTombstone else { return false }
             if message.isRemoved {
                 tombstones[message.id] = max(tombstones[message.id] ?? .min, message.version)
@@ -240,8 +246,10 @@ public struct ChunkStore: Hashable, Sendable {
         self.chunks = chunks.sorted { $0.lower < $1.lower }
         self.tombstones = tombstones
         self.pendingEdits = pendingEdits
-        for message in messages { messagesById[message.id] = message }
-        messageIds = messagesById.keys.sorted()
+        var byId: [Int64: ChatMessage] = [:]
+        for message in messages { byId[message.id] = message }
+        messageIds = byId.keys.sorted()
+        storedMessages = messageIds.map { byId[$0]! }
     }
 
     /// Every broken invariant, described; empty when the store is sound.
@@ -252,7 +260,7 @@ public struct ChunkStore: Hashable, Sendable {
             if index > 0, chunks[index - 1].upper >= chunk.lower {
                 problems.append("chunks \(chunks[index - 1]) and \(chunk) are unsorted or overlap")
             }
-            if messagesById[chunk.lower] == nil || messagesById[chunk.upper] == nil {
+            if position(of: chunk.lower) == nil || position(of: chunk.upper) == nil {
                 problems.append("chunk \(chunk) has a bound that is not cached")
             }
             if chunk.isStartOfHistory && index != 0 { problems.append("start-of-history chunk \(chunk) is not first") }
@@ -281,14 +289,21 @@ public struct ChunkStore: Hashable, Sendable {
         if let removedAt = tombstones.removeValue(forKey: message.id), removedAt > message.version {
             message = Self.removed(message, at: removedAt)
         }
-        if let cached = messagesById[message.id] {
+        let index = index(ofFirstAtOrAbove: message.id)
+        if index < messageIds.count && messageIds[index] == message.id {
+            let cached = storedMessages[index]
             if cached.version > message.version { return }
             if cached != message { renew() }
-            messagesById[message.id] = message
+            storedMessages[index] = message
         } else {
             grow()
-            messagesById[message.id] = message
-            messageIds.insert(message.id, at: index(ofFirstAtOrAbove: message.id))
+            if index == messageIds.count {
+                messageIds.append(message.id)
+                storedMessages.append(message)
+            } else {
+                messageIds.insert(message.id, at: index)
+                storedMessages.insert(message, at: index)
+            }
         }
     }
 
@@ -300,7 +315,15 @@ public struct ChunkStore: Hashable, Sendable {
         return lastCopy.keys.sorted().map { lastCopy[$0]! }
     }
 
+    /// The index of `id` in `messageIds` (and of its message in `storedMessages`), if cached.
+    private func position(of id: Int64) -> Int? {
+        let index = index(ofFirstAtOrAbove: id)
+        return index < messageIds.count && messageIds[index] == id ? index : nil
+    }
+
     private func index(ofFirstAtOrAbove id: Int64) -> Int {
+        // A push lands above every cached id.
+        if let newest = messageIds.last, newest < id { return messageIds.count }
         var low = 0
         var high = messageIds.count
         while low < high {
