@@ -205,7 +205,9 @@ enum ScaleBenchmark {
     }
 
     static func printGrowth(_ results: [Figures]) {
-        for (smaller, larger) in zip(results, results.dropFirst()) {
+        // Growth only between neighbouring runs of different sizes: two runs of one size (say 1000:20 then 1000:10)
+        // have no growth to judge, and a "1000 -> 1000 (goal ≤ 1×)" line read as a missed goal.
+        for (smaller, larger) in zip(results, results.dropFirst()) where smaller.plan.clients != larger.plan.clients {
             let sizeRatio = Double(larger.plan.clients) / Double(smaller.plan.clients)
             let growth = larger.cpuPerSimulated / smaller.cpuPerSimulated
             let goal = sizeRatio * 1.2
