@@ -137,8 +137,8 @@ extension InvariantChecker {
                                        found: "messages \(ChunkChecks.listed(stored))"))
                 }
                 guard let client, let index = ledgers.index(forKey: client) else { continue }
-                // Read in place: `ledgers[client]` copied the whole ledger (a retain per collection in it).
-                if let taskId = ledgers.values[index].taskByCid[cid] {
+                // Read in place: `ledgers[client]` and `ledgers.values[index]` copied the whole ledger.
+                if let taskId = ledger(at: index, { $0.taskByCid[cid] }) {
                     new += link(client: client, taskId: taskId, messageId: message.id, chatId: chatId, at: now)
                 }
             }
@@ -149,7 +149,7 @@ extension InvariantChecker {
     /// Links the cids of MSG_SEND packets sent since the view was last read to their tasks: the task that holds the
     /// cid now, else the task waiting for the request's seq. A cid whose task is gone stays unlinked.
     func linkSentCids(client: String, view: ClientView) {
-        guard let index = ledgers.index(forKey: client), !ledgers.values[index].sentCidsToLink.isEmpty else { return }
+        guard let index = ledgers.index(forKey: client), !ledger(at: index, { $0.sentCidsToLink.isEmpty }) else { return }
         withLedger(client) { ledger in
             let sent = ledger.sentCidsToLink
             ledger.sentCidsToLink = []
@@ -166,7 +166,9 @@ extension InvariantChecker {
 
     /// Matches cids the ledger learned since the last call with messages already on the server.
     func linkTaskCids(client: String, at now: SimInstant) -> [Finding] {
-        guard let index = ledgers.index(forKey: client), !ledgers.values[index].unlinkedCids.isEmpty else { return [] }
+        guard let index = ledgers.index(forKey: client), !ledger(at: index, { $0.unlinkedCids.isEmpty }) else {
+            return []
+        }
         let (unlinked, userId) = withLedger(client) { ledger in
             defer { ledger.unlinkedCids = [] }
             return (ledger.unlinkedCids, ledger.userId)

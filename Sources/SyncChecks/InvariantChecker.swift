@@ -88,9 +88,9 @@ public final class InvariantChecker {
         // Fields read in place: `ledgers[client]` copied the whole ledger on every event.
         guard let index = ledgers.index(forKey: client) else { preconditionFailure("unregistered client \(client)") }
         clientEventCount += 1
-        let isRestartCheck = ledgers.values[index].unfinishedBeforeRestart != nil
+        let isRestartCheck = ledger(at: index) { $0.unfinishedBeforeRestart != nil }
         guard isRestartCheck || clientEventCount % options.sampling == 0 else {
-            guard !ledgers.values[index].sentCidsToLink.isEmpty else { return [] }
+            guard !ledger(at: index, { $0.sentCidsToLink.isEmpty }) else { return [] }
             linkSentCids(client: client, view: view())
             return record(linkTaskCids(client: client, at: now))
         }
@@ -135,6 +135,13 @@ public final class InvariantChecker {
     func withLedger<Result>(_ client: String, _ body: (inout ClientLedger) throws -> Result) rethrows -> Result {
         guard let index = ledgers.index(forKey: client) else { preconditionFailure("unregistered client \(client)") }
         return try body(&ledgers.values[index])
+    }
+
+    /// Reads the ledger at `index` in place. `ledgers.values[index].field` called the values' getter, which copied
+    /// the whole ledger (a retain and a release per collection in it, and a memmove) to read one field, several
+    /// times per client event; an inout access yields the stored ledger itself. `body` must not touch `ledgers`.
+    func ledger<Result>(at index: [String: ClientLedger].Index, _ body: (inout ClientLedger) -> Result) -> Result {
+        body(&ledgers.values[index])
     }
 
     /// Keeps findings the options allow, once per (invariant, client, chat) unless told otherwise.
