@@ -29,7 +29,12 @@ public struct ReferenceClient: SyncClientEngine {
     var contacts: [Int64: Contact] = [:]
     var histories: [Int64: ChunkStore] = [:]
     var historyLoads: [Int64: HistoryLoad] = [:]
-    var tasks: [Int64: TaskRecord] = [:]
+    var tasks: [Int64: TaskRecord] = [:] {
+        // A new box, not a cleared one: copies of the engine (the world's views) may share the old one.
+        didSet { tasksInIdOrder = TasksInIdOrder() }
+    }
+    /// `tasks` in ascending id order and the local echoes, built by the first `view` after `tasks` changed.
+    var tasksInIdOrder = TasksInIdOrder()
     var runningTaskIds: Set<Int64> = []
     var lastSync: Int64 = 0
     var timers: [ClientTimerID: TimerPurpose] = [:]
@@ -73,6 +78,15 @@ public struct ReferenceClient: SyncClientEngine {
             case .connecting(let c), .initializing(let c), .loggingIn(let c), .online(let c): c
             }
         }
+    }
+
+    /// The view's task list and local echoes, kept until `tasks` changes: the view was built after every event,
+    /// and sorting every task the engine ever accepted twice per event was work that grew with the run. A class so
+    /// that the read-only `view` can fill it; each change of `tasks` starts a new box, so a box only ever holds
+    /// what its holders' `tasks` give (copies that share it have equal tasks).
+    final class TasksInIdOrder {
+        var tasks: [TaskRecord]?
+        var echoes: [ClientView.LocalEcho] = []
     }
 
     /// Why a request was sent, so its response reaches the right owner.
@@ -300,10 +314,18 @@ public struct ReferenceClient: SyncClientEngine {
     /// A read-only snapshot of the engine's state for the invariant checkers: chats, chunks, tasks, in-flight
     /// requests and last-sync, each in ascending id order.
     public var view: ClientView {
-        let echoes = tasks.keys.sorted().compactMap { id -> ClientView.LocalEcho? in
-            guard let task = tasks[id], task.kind.isSend, task.state == .pending else { return nil }
-            return ClientView.LocalEcho(chatId: task.chatId, cid: task.cid, text: task.text)
+        let ordered: [TaskRecord]
+        if let cached = tasksInIdOrder.tasks {
+            ordered = cached
+        } else {
+            ordered = tasks.keys.sorted().map { tasks[$0]! }
+            tasksInIdOrder.tasks = ordered
+            tasksInIdOrder.echoes = ordered.compactMap { task -> ClientView.LocalEcho? in
+                guard task.kind.isSend, task.state == .pending else { return nil }
+                return ClientView.LocalEcho(chatId: task.chatId, cid: task.cid, text: task.text)
+            }
         }
+        let echoes = tasksInIdOrder.echoes
         let inFlight = tracker.inFlight.keys.sorted().map {
             let entry = tracker.inFlight[$0]!
             var taskId: Int64?
@@ -317,7 +339,7 @@ public struct ReferenceClient: SyncClientEngine {
         if case .online = state { online = true }
         return ClientView(
             chunkStores: histories, chatList: chatList, localEchoes: echoes,
-            tasks: tasks.keys.sorted().map { tasks[$0]! }, lastSyncMilliseconds: lastSync,
+            tasks: ordered, lastSyncMilliseconds: lastSync,
             inFlightRequests: inFlight, isOnline: online, openChatId: screen?.chatId,
             visibleMessageIds: visibleMessageIds(), runningTaskIds: runningTaskIds.sorted(),
             uploadingTaskIds: uploads.values.sorted(), contacts: contacts.keys.sorted().map { contacts[$0]! })
