@@ -128,8 +128,9 @@ public final class Network {
     /// - Returns: false when the socket is closing, closed or unknown (nothing is queued).
     @discardableResult
     public func send(_ bytes: [UInt8], on socket: SocketID) -> Bool {
-        guard isKnown(socket), endpoints[socket.rawValue] != nil else { return false }
-        let accepted = endpoints[socket.rawValue]!.send(bytes, now: now)
+        guard isKnown(socket), let accepted = withEndpoint(socket.rawValue, { $0.send(bytes, now: now) }) else {
+            return false
+        }
         flush(socket)
         deliverEvents()
         return accepted
@@ -255,16 +256,24 @@ public final class Network {
         case .arrival(let packet):
             arrive(packet)
         case .retransmissionTimer(let raw):
-            guard endpoints[raw]?.retransmissionTimerArmedAt == now else { break }
-            endpoints[raw]!.retransmissionTimerArmedAt = nil
-            if let deadline = endpoints[raw]!.retransmissionDeadline, deadline <= now {
-                endpoints[raw]!.retransmissionTimerExpired(now: now)
+            let fired = withEndpoint(raw) { endpoint -> Bool in
+                guard endpoint.retransmissionTimerArmedAt == now else { return false }
+                endpoint.retransmissionTimerArmedAt = nil
+                if let deadline = endpoint.retransmissionDeadline, deadline <= now {
+                    endpoint.retransmissionTimerExpired(now: now)
+                }
+                return true
             }
+            guard fired == true else { break }
             flush(SocketID(rawValue: raw))
         case .delayedAckTimer(let raw):
-            guard endpoints[raw]?.delayedAckTimerArmedAt == now else { break }
-            endpoints[raw]!.delayedAckTimerArmedAt = nil
-            endpoints[raw]!.delayedAckTimerExpired(now: now)
+            let fired = withEndpoint(raw) { endpoint -> Bool in
+                guard endpoint.delayedAckTimerArmedAt == now else { return false }
+                endpoint.delayedAckTimerArmedAt = nil
+                endpoint.delayedAckTimerExpired(now: now)
+                return true
+            }
+            guard fired == true else { break }
             flush(SocketID(rawValue: raw))
         case .profileOutage(let direction, let generation, let isStart):
             profileOutageEvent(direction, generation: generation, isStart: isStart)
@@ -280,45 +289,66 @@ public final class Network {
     // MARK: - Endpoint plumbing
 
     /// Sends what the endpoint put in its outbox, queues its events and notes, and arms its timers.
+    ///
+    /// The endpoint is read and emptied in place (`withEndpoint`), in the same order as before: notes, then the
+    /// outbox, then the events (after the transmissions' trace records), then the timers.
     func flush(_ socket: SocketID) {
         let raw = socket.rawValue
-        guard endpoints[raw] != nil else { return }
+        let taken = withEndpoint(raw) { endpoint -> (notes: [(kind: String, detail: String)], outbox: [Segment]) in
+            defer {
+                if !endpoint.notes.isEmpty { endpoint.notes = [] }
+                if !endpoint.outbox.isEmpty { endpoint.outbox = [] }
+            }
+            return (endpoint.notes, endpoint.outbox)
+        }
+        guard let taken else { return }
         let host = endpointHosts[raw]
         let peerHost = endpointHosts[raw ^ 1]
-        if !endpoints[raw]!.notes.isEmpty {
-            for note in endpoints[raw]!.notes {
-                trace.record(at: now, component: component(socket), kind: note.kind, detail: note.detail)
+        for note in taken.notes {
+            trace.record(at: now, component: component(socket), kind: note.kind, detail: note.detail)
+        }
+        for segment in taken.outbox { transmit(segment, from: host, to: peerHost, socket: socket) }
+        let events = withEndpoint(raw) { endpoint -> [SocketEvent.Kind] in
+            defer { if !endpoint.events.isEmpty { endpoint.events = [] } }
+            return endpoint.events
+        } ?? []
+        for kind in events {
+            pendingEvents.append(SocketEvent(time: now, host: host, socket: socket, kind: kind))
+            trace.record(at: now, component: component(socket), kind: Self.traceKind(kind),
+                         detail: Self.traceDetail(kind))
+        }
+        // The armed event comes first when it is due no later; it re-arms for the later deadline when it fires.
+        let arms = withEndpoint(raw) { endpoint -> (retransmission: SimInstant?, delayedAck: SimInstant?) in
+            var arms: (retransmission: SimInstant?, delayedAck: SimInstant?) = (nil, nil)
+            if let deadline = endpoint.retransmissionDeadline,
+               !(endpoint.retransmissionTimerArmedAt.map { $0 <= deadline } ?? false) {
+                endpoint.retransmissionTimerArmedAt = deadline
+                arms.retransmission = deadline
             }
-            endpoints[raw]!.notes.removeAll()
-        }
-        if !endpoints[raw]!.outbox.isEmpty {
-            let outbox = endpoints[raw]!.outbox
-            endpoints[raw]!.outbox.removeAll(keepingCapacity: true)
-            for segment in outbox { transmit(segment, from: host, to: peerHost, socket: socket) }
-        }
-        if !endpoints[raw]!.events.isEmpty {
-            for kind in endpoints[raw]!.events {
-                pendingEvents.append(SocketEvent(time: now, host: host, socket: socket, kind: kind))
-                trace.record(at: now, component: component(socket), kind: Self.traceKind(kind),
-                             detail: Self.traceDetail(kind))
+            if let deadline = endpoint.delayedAckDeadline,
+               !(endpoint.delayedAckTimerArmedAt.map { $0 <= deadline } ?? false) {
+                endpoint.delayedAckTimerArmedAt = deadline
+                arms.delayedAck = deadline
             }
-            endpoints[raw]!.events.removeAll(keepingCapacity: true)
+            return arms
         }
-        if let deadline = endpoints[raw]!.retransmissionDeadline {
-            if let armed = endpoints[raw]!.retransmissionTimerArmedAt, armed <= deadline {
-                // The armed event comes first; it re-arms for the later deadline when it fires.
-            } else {
-                endpoints[raw]!.retransmissionTimerArmedAt = deadline
-                loop.schedule(.retransmissionTimer(socket: raw), at: deadline)
-            }
-        }
-        if let deadline = endpoints[raw]!.delayedAckDeadline {
-            if let armed = endpoints[raw]!.delayedAckTimerArmedAt, armed <= deadline {
-            } else {
-                endpoints[raw]!.delayedAckTimerArmedAt = deadline
-                loop.schedule(.delayedAckTimer(socket: raw), at: deadline)
-            }
-        }
+        if let deadline = arms?.retransmission { loop.schedule(.retransmissionTimer(socket: raw), at: deadline) }
+        if let deadline = arms?.delayedAck { loop.schedule(.delayedAckTimer(socket: raw), at: deadline) }
+    }
+
+    /// Runs `body` on endpoint `raw` in place; nil when the socket has no endpoint. Reading
+    /// `endpoints[raw]!.field` or comparing `endpoints[raw]` with nil went through the array's getter, which copied
+    /// the whole endpoint (a retain and a release per buffer in it) several times per segment. `body` must not
+    /// touch `endpoints`.
+    func withEndpoint<Result>(_ raw: Int, _ body: (inout TCPEndpoint) -> Result) -> Result? {
+        Self.inPlace(&endpoints[raw], body)
+    }
+
+    private static func inPlace<Result>(
+        _ endpoint: inout TCPEndpoint?, _ body: (inout TCPEndpoint) -> Result
+    ) -> Result? {
+        guard endpoint != nil else { return nil }
+        return body(&endpoint!)
     }
 
     func transmit(_ segment: Segment, from source: HostID, to destination: HostID, socket: SocketID?) {
@@ -338,8 +368,8 @@ public final class Network {
         }
         let segment = packet.segment
         let raw = segment.destination.rawValue
-        if endpoints[raw] != nil, endpoints[raw]!.state != .closedAbruptly {
-            endpoints[raw]!.handle(segment, now: now)
+        if withEndpoint(raw, { $0.state != .closedAbruptly }) == true {
+            withEndpoint(raw) { $0.handle(segment, now: now) }
             flush(segment.destination)
             return
         }
