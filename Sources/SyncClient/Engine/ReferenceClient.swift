@@ -26,7 +26,11 @@ public struct ReferenceClient: SyncClientEngine {
     var mutantNextSeq: Int
     var chatList: [Int64: ChatSummary] = [:]
     /// The user's contacts from LOGIN responses, by id.
-    var contacts: [Int64: Contact] = [:]
+    var contacts: [Int64: Contact] = [:] {
+        didSet { contactsInIdOrder = InIdOrder() }
+    }
+    /// `contacts` in ascending id order for the view, built by the first `view` after `contacts` changed.
+    var contactsInIdOrder = InIdOrder<Contact>()
     var histories: [Int64: ChunkStore] = [:]
     var historyLoads: [Int64: HistoryLoad] = [:]
     var tasks: [Int64: TaskRecord] = [:] {
@@ -35,7 +39,11 @@ public struct ReferenceClient: SyncClientEngine {
     }
     /// `tasks` in ascending id order and the local echoes, built by the first `view` after `tasks` changed.
     var tasksInIdOrder = TasksInIdOrder()
-    var runningTaskIds: Set<Int64> = []
+    var runningTaskIds: Set<Int64> = [] {
+        didSet { runningTaskIdsInOrder = InIdOrder() }
+    }
+    /// `runningTaskIds` in ascending order for the view, built by the first `view` after the set changed.
+    var runningTaskIdsInOrder = InIdOrder<Int64>()
     var lastSync: Int64 = 0
     var timers: [ClientTimerID: TimerPurpose] = [:]
     var nextTimerNumber: Int64 = 1
@@ -87,6 +95,20 @@ public struct ReferenceClient: SyncClientEngine {
     final class TasksInIdOrder {
         var tasks: [TaskRecord]?
         var echoes: [ClientView.LocalEcho] = []
+    }
+
+    /// A list the view derives from one of the engine's tables, kept until that table changes (the same scheme as
+    /// `TasksInIdOrder`: a new box per change).
+    final class InIdOrder<Element> {
+        var elements: [Element]?
+
+        /// The kept list, or `build()`'s, kept from now on.
+        func elements(_ build: () -> [Element]) -> [Element] {
+            if let elements { return elements }
+            let built = build()
+            elements = built
+            return built
+        }
     }
 
     /// Why a request was sent, so its response reaches the right owner.
@@ -341,7 +363,9 @@ public struct ReferenceClient: SyncClientEngine {
             chunkStores: histories, chatList: chatList, localEchoes: echoes,
             tasks: ordered, lastSyncMilliseconds: lastSync,
             inFlightRequests: inFlight, isOnline: online, openChatId: screen?.chatId,
-            visibleMessageIds: visibleMessageIds(), runningTaskIds: runningTaskIds.sorted(),
-            uploadingTaskIds: uploads.values.sorted(), contacts: contacts.keys.sorted().map { contacts[$0]! })
+            visibleMessageIds: visibleMessageIds(),
+            runningTaskIds: runningTaskIdsInOrder.elements { runningTaskIds.sorted() },
+            uploadingTaskIds: uploads.values.sorted(),
+            contacts: contactsInIdOrder.elements { contacts.keys.sorted().map { contacts[$0]! } })
     }
 }
