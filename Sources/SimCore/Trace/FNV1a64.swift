@@ -22,7 +22,14 @@ public struct FNV1a64: Hashable, Sendable {
     /// Feeds the UTF-8 bytes of `text`.
     public mutating func combine(_ text: String) {
         var hash = value
-        for byte in text.utf8 { hash = (hash ^ UInt64(byte)) &* Self.prime }
+        // Over the contiguous bytes where the string has them (native and small strings): the UTF-8 view's
+        // iterator cost an index step per byte, and every trace record's pieces pass through here.
+        let done: Void? = text.utf8.withContiguousStorageIfAvailable { bytes in
+            for byte in bytes { hash = (hash ^ UInt64(byte)) &* Self.prime }
+        }
+        if done == nil {
+            for byte in text.utf8 { hash = (hash ^ UInt64(byte)) &* Self.prime }
+        }
         value = hash
     }
 

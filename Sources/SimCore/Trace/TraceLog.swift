@@ -48,7 +48,16 @@ public struct TraceLog: Sendable {
     /// Appends `record` (when enabled).
     public mutating func append(_ record: TraceRecord) {
         guard isEnabled else { return }
-        hasher.combine(record.canonicalLine)
+        // The canonical line's bytes piece by piece (FNV-1a is a byte stream: the same digest as hashing
+        // `record.canonicalLine`), without building the joined line for every record.
+        hasher.combine(String(record.time.nanosecondsSinceStart))
+        hasher.combine(UInt8(ascii: " "))
+        hasher.combine(record.component)
+        hasher.combine(UInt8(ascii: " "))
+        hasher.combine(record.kind)
+        hasher.combine(UInt8(ascii: " "))
+        hasher.combine(record.detail)
+        hasher.combine(UInt8(ascii: "\n"))
         recordCount += 1
         if keepsRecords { records.append(record) }
     }
