@@ -73,6 +73,9 @@ public enum Catalog {
         exploreScrollInChatOpenedEmpty,
         exploreScrollWhileSuspended,
         exploreFailedSendChecksServer,
+        exploreHeldBackSeqsReplaceConnection,
+        exploreSendWhileScrolledUp,
+        explorePushBeforeFirstLoginAnswer,
         // Capture round trip (docs/roundtrip.md)
         gprsFlapThenScroll,
         // For parameter sweeps
