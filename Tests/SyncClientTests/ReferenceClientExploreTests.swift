@@ -82,7 +82,7 @@ import Testing
         #expect(chunks.first?.lower == server.first?.id && chunks.first?.upper == server.last?.id)
     }
 
-    @Test("a push before the first LOGIN answer ever waits for it, and is dropped with a connection that never got one (seed 8117)")
+    @Test("a new message pushed before the first LOGIN answer ever waits for it, and is dropped with a connection that never got one (seed 8117)")
     func pushBeforeFirstLoginAnswer() throws {
         let pushed = ChatMessage(id: 7, time: 2_000, sender: 2, text: "photo")
         let push = Packet(cmd: .request, seq: 0, opcode: .notifMessage,
@@ -101,6 +101,11 @@ import Testing
         let firstLogin = client.logIn(first)
         client.receive(push, on: first)
         #expect(client.engine.view.chunkStores[100]?.message(id: 7) == nil)
+        // A removal applies at once: it only ever makes a message newer, or waits for it as a tombstone (C7).
+        let removal = Packet(cmd: .request, seq: 0, opcode: .notifMsgDelete,
+                             body: .notifMsgDelete(NotifMsgDelete(chatId: 100, messageIds: [5], updateTime: 2_500)))
+        client.receive(removal, on: first)
+        #expect(client.engine.view.chunkStores[100]?.tombstones[5] == 2_500)
         let second = client.reconnect(after: first)
         let secondLogin = client.logIn(second)
         guard case .login(let request) = secondLogin.body else { Issue.record("expected a LOGIN"); return }

@@ -264,15 +264,6 @@ extension ReferenceClient {
     }
 
     private mutating func receivePush(_ packet: Packet) {
-        let isOnline = if case .online = state { true } else { false }
-        if lastSync <= 0, !isOnline {
-            // The server pushes once it has taken the LOGIN, and its answer may still be on its way or lost. Until
-            // the answer gives a last-sync, nothing would tell the client of a later edit or deletion of a message
-            // pushed now: a "never synced" LOGIN carries no changes (found by `syncsim explore`, seed 8117: a
-            // photo message pushed while every LOGIN answer was lost, then deleted, stayed in the cache for good).
-            pushesBeforeFirstSync.append(packet)
-            return
-        }
         if case .notifMsgDelete(let push) = packet.body {
             receiveRemoval(push)
             return
@@ -280,6 +271,17 @@ extension ReferenceClient {
         guard case .notifMessage(let push) = packet.body else { return }
         if push.message.status != nil {
             receiveChange(push.message, chatId: push.chatId)
+            return
+        }
+        let isOnline = if case .online = state { true } else { false }
+        if lastSync <= 0, !isOnline {
+            // The server pushes once it has taken the LOGIN, and its answer may still be on its way or lost. Until
+            // the answer gives a last-sync, nothing would tell the client of a later edit or deletion of a message
+            // pushed now: a "never synced" LOGIN carries no changes (found by `syncsim explore`, seed 8117: a
+            // photo message pushed while every LOGIN answer was lost, then deleted, stayed in the cache for good).
+            // Edits and removals apply at once: they only make a cached message newer, or wait for it (C7 counts
+            // them as given; dropping them broke C7 on seeds 6983, 10797 and 15018).
+            pushesBeforeFirstSync.append(packet)
             return
         }
         let chunkCount = histories[push.chatId]?.chunks.count ?? 0

@@ -56,9 +56,9 @@ public struct ReferenceClient: SyncClientEngine {
     /// A request found every seq in flight or held back; the next completed request wakes the queue, and a
     /// connection whose free seqs all wait for late answers is replaced (`handle`). Cleared when the connection goes.
     var isWaitingForSeq = false
-    /// Pushes that came before the first LOGIN answer ever (last-sync still "never"), applied once it comes and
-    /// dropped with their connection: no last-sync covers them, and a "never synced" LOGIN brings no change of a
-    /// message the client holds (explore seed 8117).
+    /// New-message pushes that came before the first LOGIN answer ever (last-sync still "never"), applied once it
+    /// comes and dropped with their connection: no last-sync covers them, and a "never synced" LOGIN brings no change
+    /// of a message the client holds (explore seed 8117).
     var pushesBeforeFirstSync: [Packet] = []
     var actions: [ClientAction] = []
     var now = SimInstant.start
