@@ -73,6 +73,7 @@ public enum Catalog {
         exploreScrollInChatOpenedEmpty,
         exploreScrollWhileSuspended,
         exploreFailedSendChecksServer,
+        exploreUploadRefusedTokenRenewed,
         exploreHeldBackSeqsReplaceConnection,
         exploreSendWhileScrolledUp,
         explorePushBeforeFirstLoginAnswer,

@@ -42,7 +42,7 @@ struct ClientLedger {
     /// new engine numbers its connections afresh.
     var closedConnections: Set<ClientConnectionID> = []
     /// The chunk stores as last checked, by chat id (C1–C5 look again only at changed ones).
-    var checkedStores: [Int64: ChunkStore] = [:]
+    var checkedStores: [Int64: CheckedStore] = [:]
     /// The chats whose store in `checkedStores` passed C1–C5 with no problem: a store that only grew from one of
     /// them is checked over what it added (`InvariantChecker.grewClean`).
     var cleanStores: Set<Int64> = []
@@ -61,5 +61,21 @@ struct ClientLedger {
         self.userId = userId
         self.requestTimeout = requestTimeout
         self.pongTimeout = pongTimeout
+    }
+}
+
+/// A chat's chunk store as the checker last checked it: its checkpoint, and the store itself when the check found a
+/// problem. A clean store is not kept: holding it made the engine's next insert into it copy the chat's whole
+/// message table (copy on write), work per push that grew with the run.
+struct CheckedStore {
+    var checkpoint: ChunkStore.Checkpoint
+    /// The store, kept only when it failed C1–C5 (then only the same store counts as unchanged, as before).
+    var failedStore: ChunkStore?
+
+    /// Whether `store` is the checked store unchanged. A clean store restored equal (from its rows, after an app
+    /// restart) is not recognised and is checked again: it passes, as it did.
+    func isUnchanged(_ store: ChunkStore) -> Bool {
+        if let failedStore { return failedStore == store }
+        return store.isUnchanged(since: checkpoint)
     }
 }

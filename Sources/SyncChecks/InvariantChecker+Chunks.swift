@@ -9,7 +9,7 @@ extension InvariantChecker {
     /// C1–C5 over the chats whose chunk store changed since the last check.
     ///
     /// Server appends cannot break C2, C3 or C5 for an unchanged store (new ids lie above every cached one), so an
-    /// unchanged store is skipped; comparing it with its last copy is cheap because both share storage.
+    /// unchanged store is skipped; telling it unchanged is O(1) (`CheckedStore`).
     func checkChunks(_ ledger: inout ClientLedger, view: ClientView, server: SyncServer, report: Report) {
         var echoCidsByChat: [Int64: [Int64]] = [:]
         for echo in view.localEchoes { echoCidsByChat[echo.chatId, default: []].append(echo.cid) }
@@ -29,17 +29,20 @@ extension InvariantChecker {
         for chatId in view.chunkStores.keys.sorted() {
             let store = view.chunkStores[chatId]!
             let previous = ledger.checkedStores[chatId]
-            if previous == store { continue }
-            ledger.checkedStores[chatId] = store
+            if let previous, previous.isUnchanged(store) { continue }
             let serverMessages = server.messages(inChat: chatId)
             if let previous, ledger.cleanStores.contains(chatId),
-               Self.grewClean(from: previous, to: store, server: serverMessages, chatId: chatId, in: server) {
+               Self.grewClean(from: previous.checkpoint, to: store, server: serverMessages, chatId: chatId,
+                              in: server) {
                 assert(Self.chunkProblems(store, server: serverMessages, chatId: chatId, in: server).isEmpty,
                        "C1–C5: the check over what the store added passed a store the whole check fails")
+                ledger.checkedStores[chatId] = CheckedStore(checkpoint: store.checkpoint)
                 continue
             }
             let problems = Self.chunkProblems(store, server: serverMessages, chatId: chatId, in: server)
             if problems.isEmpty { ledger.cleanStores.insert(chatId) } else { ledger.cleanStores.remove(chatId) }
+            ledger.checkedStores[chatId] = CheckedStore(
+                checkpoint: store.checkpoint, failedStore: problems.isEmpty ? nil : store)
             for (invariant, expected, problem) in problems { report(invariant, chatId, expected, problem) }
         }
     }
@@ -70,8 +73,8 @@ extension InvariantChecker {
         return problems
     }
 
-    /// Whether `store`, grown from `previous` (which passed C1–C5 with no problem), passes them too, judged from
-    /// what it added alone; false means "not shown", and the caller runs the whole check.
+    /// Whether `store`, grown from the store of checkpoint `previous` (which passed C1–C5 with no problem), passes
+    /// them too, judged from what it added alone; false means "not shown", and the caller runs the whole check.
     ///
     /// Shown when the store only grew at the top: the same cached messages unchanged, new ids above every old one,
     /// the same chunks but the newest, which kept its lower bound and flag and may have grown upwards, and new
@@ -81,24 +84,25 @@ extension InvariantChecker {
     /// and C5 cannot change (the oldest chunk and the server's oldest message are the same). Debug builds run the
     /// whole check as well and stop if it disagrees. Per push received, this is work in the size of the push
     /// instead of the size of the chat's history (which grows with the run).
+    ///
+    /// That the old messages and chunks are unchanged comes from the store's own bookkeeping
+    /// (`ChunkStore.hasOnlyGrown(since:)`: every cached message kept unchanged, every chunk but the newest kept in
+    /// place), in O(1); that no new id lies below the old ones, from the old newest id's position.
     static func grewClean(
-        from previous: ChunkStore, to store: ChunkStore, server serverMessages: [ChatMessage], chatId: Int64,
-        in server: SyncServer
+        from previous: ChunkStore.Checkpoint, to store: ChunkStore, server serverMessages: [ChatMessage],
+        chatId: Int64, in server: SyncServer
     ) -> Bool {
-        let oldIds = previous.messageIds
         let ids = store.messageIds
-        let oldChunks = previous.chunks
         let chunks = store.chunks
-        guard let oldTop = oldChunks.last, ids.count >= oldIds.count, chunks.count >= oldChunks.count,
-              ids[..<oldIds.count].elementsEqual(oldIds),
-              chunks[..<(oldChunks.count - 1)].elementsEqual(oldChunks[..<(oldChunks.count - 1)]) else { return false }
-        let top = chunks[oldChunks.count - 1]
+        let oldIdCount = previous.messageCount
+        guard let oldTop = previous.topChunk, store.hasOnlyGrown(since: previous), ids.count >= oldIdCount,
+              chunks.count >= previous.chunkCount, oldIdCount == 0 || ids[oldIdCount - 1] == previous.newestId
+        else { return false }
+        let top = chunks[previous.chunkCount - 1]
         guard top.lower == oldTop.lower, top.isStartOfHistory == oldTop.isStartOfHistory, top.upper >= oldTop.upper
         else { return false }
-        // The old messages unchanged (an edit or removal applied to one changes it in place).
-        guard store.keepsEveryMessage(of: previous) else { return false }
         // New ids strictly ascending, above every old one (the old top chunk's upper bound is the newest old id).
-        let added = ids[oldIds.count...]
+        let added = ids[oldIdCount...]
         var last = oldTop.upper
         for id in added {
             guard id > last else { return false }
@@ -109,19 +113,19 @@ extension InvariantChecker {
         let isAdded = { (id: Int64) in store.message(id: id) != nil && id > oldTop.upper }
         guard top.upper == oldTop.upper || isAdded(top.upper) else { return false }
         var below = top.upper
-        for chunk in chunks[oldChunks.count...] {
+        for chunk in chunks[previous.chunkCount...] {
             guard chunk.lower > below, chunk.lower <= chunk.upper, !chunk.isStartOfHistory,
                   isAdded(chunk.lower), isAdded(chunk.upper) else { return false }
             below = chunk.upper
         }
-        var chunkIndex = oldChunks.count - 1
+        var chunkIndex = previous.chunkCount - 1
         for id in added {
             while chunkIndex < chunks.count && chunks[chunkIndex].upper < id { chunkIndex += 1 }
             guard chunkIndex < chunks.count, chunks[chunkIndex].lower <= id else { return false }
         }
         // C2 over the newly covered ranges: above the old top bound inside the top chunk, and the new chunks.
         var covered = [Chunk(lower: oldTop.upper, upper: top.upper, isStartOfHistory: false)]
-        covered += chunks[oldChunks.count...]
+        covered += chunks[previous.chunkCount...]
         let isCached = { (id: Int64) in store.message(id: id) != nil }
         guard ChunkChecks.c2Problems(chunks: covered, isCached: isCached, server: serverMessages).isEmpty
         else { return false }

@@ -20,7 +20,7 @@ import Testing
 
     static func grewClean(_ previous: ChunkStore, _ store: ChunkStore, _ server: SyncServer) -> Bool {
         InvariantChecker.grewClean(
-            from: previous, to: store, server: server.messages(inChat: 100), chatId: 100, in: server)
+            from: previous.checkpoint, to: store, server: server.messages(inChat: 100), chatId: 100, in: server)
     }
 
     static func wholeCheckClean(_ store: ChunkStore, _ server: SyncServer) -> Bool {
@@ -77,5 +77,60 @@ import Testing
         edited.insertPage([all[0], old, all[2]], isStartOfHistory: true)
         edited.insertSingle(all[3])
         #expect(!Self.grewClean(previous, edited, server))
+    }
+
+    @Test("the store's bookkeeping: growth keeps the line, anything else or a copy growing apart leaves it")
+    func checkpoints() {
+        let server = Self.server(count: 6)
+        let all = server.messages(inChat: 100)
+        var base = ChunkStore()
+        base.insertPage(Array(all[0..<3]), isStartOfHistory: true)
+        let mark = base.checkpoint
+        #expect(base.isUnchanged(since: mark) && base.hasOnlyGrown(since: mark))
+        // Two copies grow apart from one store: each has grown from it, neither from the other.
+        var first = base
+        first.insertSingle(all[3])
+        var second = base
+        var other = all[3]
+        other.text = "other"
+        second.insertSingle(other)
+        #expect(first.hasOnlyGrown(since: mark) && !first.isUnchanged(since: mark))
+        #expect(!second.hasOnlyGrown(since: first.checkpoint) && !first.hasOnlyGrown(since: second.checkpoint))
+        #expect(!Self.grewClean(second, first, server) && !Self.grewClean(first, second, server))
+        // A cached message changed in place, or removed: not growth.
+        var edited = first
+        var changed = all[1]
+        changed.text = "edited"
+        changed.updateTime = 5
+        let applied = edited.applyChange(changed)
+        #expect(applied)
+        #expect(!edited.hasOnlyGrown(since: first.checkpoint))
+        var removed = first
+        let removal = removed.applyRemoval(messageId: all[0].id, updateTime: 5)
+        #expect(removal)
+        #expect(!removed.hasOnlyGrown(since: first.checkpoint))
+        // The same message stored again changes nothing; a tombstone is not growth but is seen as a change.
+        var same = first
+        same.insertSingle(all[3])
+        #expect(same.isUnchanged(since: first.checkpoint))
+        var tombstoned = first
+        tombstoned.applyRemoval(messageId: all[5].id, updateTime: 5)
+        #expect(tombstoned.hasOnlyGrown(since: first.checkpoint) && !tombstoned.isUnchanged(since: first.checkpoint))
+        // A store restored from its rows, or cleared, is on a line of its own.
+        let restored = ChunkStore(chunks: first.chunks, messages: first.messages)
+        #expect(restored == first && !restored.hasOnlyGrown(since: first.checkpoint))
+        var cleared = first
+        cleared.removeAll()
+        #expect(!cleared.hasOnlyGrown(since: first.checkpoint))
+        // A page that merges older chunks is not growth; one above the newest chunk is.
+        var gapped = base
+        gapped.insertSingle(all[4])
+        let gappedMark = gapped.checkpoint
+        var bridged = gapped
+        bridged.insertPage(Array(all[2...4]), isStartOfHistory: false)
+        #expect(!bridged.hasOnlyGrown(since: gappedMark))
+        var above = gapped
+        above.insertSingle(all[5])
+        #expect(above.hasOnlyGrown(since: gappedMark))
     }
 }

@@ -5,7 +5,8 @@ import SyncTestSupport
 import Testing
 @testable import SyncClient
 
-/// Photo uploads cut by the network cost no task attempt, as sends cut by a disconnect do not.
+/// Photo uploads cut by the network cost no task attempt, as sends cut by a disconnect do not; an upload the CDN
+/// refuses costs one and gives its token up.
 @Suite struct ReferenceClientUploadTests {
     @Test("twelve network interruptions of an upload (more than maxTaskAttempts) still deliver the photo")
     func interruptionsAreNotAttempts() throws {
@@ -31,5 +32,42 @@ import Testing
         #expect(upload.state == .done)
         #expect(upload.attempts == 0)
         #expect(world.server.messages(inChat: 100).map(\.text) == ["cut"])
+    }
+
+    /// Found by `syncsim explore` (seeds 6077, 7483, 12436, 14797; catalog `explore-upload-refused-token-renewed`):
+    /// a late PHOTO_UPLOAD answer matched a newer request on a reused seq, so a task held another photo's token; the
+    /// CDN refused it on every attempt, and the task retried under it until the run ended.
+    @Test("an upload the CDN refuses asks for a fresh token, also after a restart, and the photo goes out once",
+          arguments: [false, true])
+    func refusedUploadRenewsToken(restartAfterRefusal: Bool) throws {
+        let world = TestWorld()
+        world.addClient("alice", userId: 1)
+        world.server.addUser(id: 2, name: "bob", token: "token-bob")
+        world.server.addChat(id: 100, members: [1, 2], now: world.now)
+        world.start("alice")
+        world.run(for: .seconds(Int64(1)))
+        world.cdnRefusesNextUploads = 1
+        world.user("alice", .sendPhoto(chatId: 100, sizeBytes: 20_000, caption: "refused once"))
+        for _ in 0..<60 where world.refusedUploads.isEmpty { world.run(for: .milliseconds(Int64(100))) }
+        let refused = try #require(world.refusedUploads.first)
+        if restartAfterRefusal {
+            // The refusal is in the database before the retry (backoff at least 0.5 s): the relaunched app must not
+            // upload under the refused token either.
+            world.run(for: .milliseconds(Int64(100)))
+            world.restartApp("alice")
+        }
+        world.run(for: .seconds(Int64(60)))
+        let tokenRequests = world.sentRequests.filter { $0.0 == "alice" && $0.1.opcode == .photoUpload }
+        #expect(tokenRequests.count == 2)
+        let upload = try #require(world.view("alice").tasks.first { $0.kind == .uploadPhoto })
+        #expect(upload.state == .done)
+        #expect(upload.attempts == 1)
+        let token = try #require(upload.photoToken)
+        #expect(token != refused.token)
+        #expect(world.server.cdn.hasUpload(token: token))
+        #expect(!world.server.cdn.hasUpload(token: refused.token))
+        let messages = world.server.messages(inChat: 100)
+        #expect(messages.map(\.text) == ["refused once"])
+        #expect(messages.first?.attaches?.compactMap(\.photoToken) == [token])
     }
 }

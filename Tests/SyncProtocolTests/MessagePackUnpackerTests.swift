@@ -83,4 +83,38 @@ import Testing
         #expect(decoded == frames)
         #expect(copyDecoded == frames)
     }
+
+    @Test("decoders sharing one key cache, interleaved, decode what their own decoders decode")
+    func sharedKeyCacheDecodesTheSame() throws {
+        var generator = SeededGenerator(seed: 9)
+        let encoder = FrameEncoder()
+        var streams: [[UInt8]] = [[], [], []]
+        var frames: [[Frame]] = [[], [], []]
+        for index in 0..<30 {
+            // Keys that collide across streams and values of every kind: a cache hit must give what a build gives.
+            let payload: MessagePackValue =
+                index % 4 == 0
+                ? TestSupport.compressiblePayload(count: 40, using: &generator)
+                : .map([MessagePackPair(.string("k\(index % 5)"),
+                                        TestSupport.randomValue(depth: 3, using: &generator))])
+            let frame = Frame(cmd: .push, seq: UInt16(index), opcode: .notifMessage, payload: payload)
+            frames[index % 3].append(frame)
+            try encoder.encode(frame, into: &streams[index % 3])
+        }
+        var template = FrameDecoder()
+        var decoders = (0..<3).map { _ in template.decoderSharingKeyCache() }
+        var buffers = streams.map { ByteReader($0) }
+        var decoded: [[Frame]] = [[], [], []]
+        var progressed = true
+        while progressed {
+            progressed = false
+            for stream in 0..<3 {
+                if let frame = try decoders[stream].decode(&buffers[stream]) {
+                    decoded[stream].append(frame)
+                    progressed = true
+                }
+            }
+        }
+        #expect(decoded == frames)
+    }
 }

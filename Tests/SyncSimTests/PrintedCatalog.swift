@@ -1733,6 +1733,29 @@ enum PrintedCatalog {
                 Invariants(.all)
             }
         },
+        Scenario("explore-upload-refused-token-renewed", summary: "an upload the CDN refuses (another photo's token, from a late answer on a reused seq) gets a new token", seeds: [6077, 1, 2], tags: ["sending"], runLength: .minutes(15)) {
+            Server()
+            Client("alice", profile: .wifi)
+            Client("bob", profile: .gprs, parameters: ["seqModulus": 8, "initialSeq": 4, "maxTaskAttempts": 133])
+            Timeline {
+                At(.milliseconds(1103)) { SendPhotos(from: "bob", count: 4, bytes: 36_942, caption: "p55", in: "alice+bob") }
+                At(.milliseconds(3419)) { SendPhoto(from: "bob", bytes: 35_585, caption: "p4", in: "alice+bob") }
+                At(.milliseconds(12_017)) { SendPhoto(from: "bob", bytes: 7901, caption: "p34", in: "alice+bob") }
+                At(.milliseconds(14_430)) { SendPhoto(from: "bob", bytes: 20_174, caption: "p42", in: "alice+bob") }
+                At(.milliseconds(40_763)) { SendPhotos(from: "bob", count: 3, bytes: 18_384, caption: "p48", in: "alice+bob") }
+                At(.milliseconds(45_252)) { RestartApp("bob") }
+                At(.milliseconds(50_618)) { SendPhoto(from: "bob", bytes: 47_946, caption: "p28", in: "alice+bob") }
+                At(.milliseconds(52_060)) { SendPhoto(from: "alice", bytes: 7899, caption: "p13", in: "alice+bob") }
+                At(.milliseconds(67_132)) { SendPhoto(from: "bob", bytes: 33_841, caption: "p32", in: "alice+bob") }
+                At(.milliseconds(69_692)) { MarkRead("bob", "alice+bob") }
+                At(.milliseconds(70_811)) { SendPhotos(from: "bob", count: 4, bytes: 13_197, caption: "p50", in: "alice+bob") }
+                At(.milliseconds(74_552)) { SendPhotos(from: "bob", count: 4, bytes: 38_039, caption: "p44", in: "alice+bob") }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually(within: .minutes(14), .converged)
+            }
+        },
         Scenario("explore-held-back-seqs-replace-connection", summary: "with every free seq waiting for a late answer, the engine takes a new connection, reusing none", seeds: [9452, 1, 2], tags: ["connection"], runLength: .minutes(20)) {
             Server(history: ["group1": 1, "group2": 2])
             Client("alice", profile: .gprs, parameters: ["seqModulus": 8, "initialSeq": 5])

@@ -50,6 +50,11 @@ public final class TestWorld {
     public private(set) var connectAttempts: [(String, SimInstant)] = []
     /// Every request a client sent, in order.
     public private(set) var sentRequests: [(String, Packet)] = []
+    /// How many of the next uploads that reach the CDN it refuses whatever their token, as it refuses a token it
+    /// never issued or one issued for a photo of another size.
+    public var cdnRefusesNextUploads = 0
+    /// Every upload the CDN refused because of `cdnRefusesNextUploads`, as (token, size in bytes).
+    public private(set) var refusedUploads: [(token: String, sizeBytes: Int)] = []
     private var events: [(at: SimInstant, order: Int, event: Event)] = []
     private var order = 0
     private var links: [Link] = []
@@ -196,9 +201,16 @@ public final class TestWorld {
             deliver(name, generation, .timerFired(timer))
         case .upload(let name, let generation, let upload, let token, let sizeBytes):
             // An unreachable client's upload breaks on the network; a reachable one gets the CDN's answer.
-            let event: ClientEvent = clients[name]!.isReachable
-                ? .uploadFinished(upload, succeeded: server.receiveUpload(token: token, sizeBytes: sizeBytes))
-                : .uploadInterrupted(upload)
+            let event: ClientEvent
+            if !clients[name]!.isReachable {
+                event = .uploadInterrupted(upload)
+            } else if cdnRefusesNextUploads > 0 {
+                cdnRefusesNextUploads -= 1
+                refusedUploads.append((token, sizeBytes))
+                event = .uploadFinished(upload, succeeded: false)
+            } else {
+                event = .uploadFinished(upload, succeeded: server.receiveUpload(token: token, sizeBytes: sizeBytes))
+            }
             schedule(.client(name, generation: generation, event), at: now + oneWayDelay)
         }
     }

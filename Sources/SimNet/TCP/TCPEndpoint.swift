@@ -293,7 +293,17 @@ struct TCPEndpoint {
             if dataAcked > 0 {
                 sendBufferHead += Int(dataAcked)
                 sendBufferStartSequence += dataAcked
-                if sendBufferHead > 65_536 && sendBufferHead * 2 > sendBuffer.count {
+                if sendBufferHead == sendBuffer.count {
+                    // Everything sent was acknowledged: drop the bytes now rather than at 64 KiB, which a
+                    // connection carrying small pushes reached only after an hour, holding them all until then (a
+                    // world's memory per client grew with the run). A large buffer's storage goes too.
+                    if sendBuffer.capacity <= 4_096 {
+                        sendBuffer.removeAll(keepingCapacity: true)
+                    } else {
+                        sendBuffer = []
+                    }
+                    sendBufferHead = 0
+                } else if sendBufferHead > 65_536 && sendBufferHead * 2 > sendBuffer.count {
                     sendBuffer.removeFirst(sendBufferHead)
                     sendBufferHead = 0
                 }

@@ -150,7 +150,16 @@ extension ReferenceClient {
         if succeeded {
             finishTask(taskId, messageId: nil)
         } else {
-            taskFailed(taskId, .error(ErrorPayload(error: "cdn.upload", message: "upload failed")))
+            // The CDN refused the token (unknown, or issued for another size): retrying under it would be refused
+            // forever, so the next attempt asks PHOTO_UPLOAD for a fresh one. Found by `syncsim explore` (seeds 6077,
+            // 12436, 14797): a late PHOTO_UPLOAD answer matched a newer request on a reused seq and handed this task
+            // another photo's token.
+            if var task = tasks[taskId], task.state == .pending, task.photoToken != nil {
+                task.photoToken = nil
+                tasks[taskId] = task
+                persist(task)
+            }
+            taskFailed(taskId, .error(ErrorPayload(error: "cdn.upload", message: "upload refused")))
         }
     }
 

@@ -1,3 +1,4 @@
+import Synchronization
 import SyncProtocol
 
 /// One chat's history cache: cached messages plus a sorted list of disjoint chunks.
@@ -15,21 +16,108 @@ public struct ChunkStore: Hashable, Sendable {
     public private(set) var chunks: [Chunk] = []
     /// Cached message ids, ascending.
     public private(set) var messageIds: [Int64] = []
-    private var messagesById: [Int64: ChatMessage] = [:]
+    /// The cached messages, in the order of `messageIds` (a push lands at the top: an append). An array beside the
+    /// ids rather than a dictionary by id: half the memory, and no hashing per message stored.
+    private var storedMessages: [ChatMessage] = []
     /// Removals of messages not cached yet: message id -> the removal's `updateTime`.
     public private(set) var tombstones: [Int64: Int64] = [:]
     /// Edited versions of messages not cached yet, by message id: applied when the message arrives in an older
     /// version. Persisted with the cache, as tombstones are.
     public private(set) var pendingEdits: [Int64: ChatMessage] = [:]
+    /// The line of growth this store is on, and how far along it (see `Checkpoint`). Not part of the value: two
+    /// stores with the same chunks, messages, tombstones and pending edits are equal whatever their lineage.
+    private var lineage = Lineage()
+    private var additions = 0
 
     /// An empty cache: no chunks, no messages.
     public init() {}
 
+    public static func == (lhs: ChunkStore, rhs: ChunkStore) -> Bool {
+        lhs.chunks == rhs.chunks && lhs.messageIds == rhs.messageIds && lhs.storedMessages == rhs.storedMessages
+            && lhs.tombstones == rhs.tombstones && lhs.pendingEdits == rhs.pendingEdits
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(chunks)
+        hasher.combine(messageIds)
+        hasher.combine(storedMessages)
+        hasher.combine(tombstones)
+        hasher.combine(pendingEdits)
+    }
+
+    /// A line of growth: copies of a store share it; the copy that grows at its tip moves the tip on, any other
+    /// copy that grows starts a line of its own, and a change that is not growth starts a new one too. So a
+    /// (lineage, additions) pair names one content, and a later pair on the same line names that content grown.
+    final class Lineage: Sendable {
+        /// The additions count of the newest store on this line.
+        let tip = Atomic<Int>(0)
+    }
+
+    /// What a checker keeps of a store to tell later, without holding the store's storage (which would make the
+    /// engine's next insert copy the whole message table), whether a store is this one unchanged or grown from it.
+    ///
+    /// Growth is: caching messages under ids not cached before (anywhere), changing the newest chunk, adding chunks
+    /// above it, and changing tombstones or pending edits. Anything else (a cached message changed or removed, an
+    /// older chunk changed, moved or removed, `removeAll`, a store restored from rows) is not growth.
+    public struct Checkpoint: Sendable {
+        fileprivate let lineage: Lineage
+        fileprivate let additions: Int
+        /// How many messages were cached, the newest cached id, and the chunks' count and newest chunk.
+        public let messageCount: Int
+        public let newestId: Int64?
+        public let chunkCount: Int
+        public let topChunk: Chunk?
+        public let tombstones: [Int64: Int64]
+        public let pendingEdits: [Int64: ChatMessage]
+    }
+
+    /// This store's checkpoint.
+    public var checkpoint: Checkpoint {
+        Checkpoint(lineage: lineage, additions: additions, messageCount: messageIds.count, newestId: messageIds.last,
+                   chunkCount: chunks.count, topChunk: chunks.last, tombstones: tombstones,
+                   pendingEdits: pendingEdits)
+    }
+
+    /// Whether this store is `checkpoint`'s store with no change since, or grown from it (see `Checkpoint`): then
+    /// every message cached then is cached now unchanged, and every chunk then but the newest is at its place
+    /// unchanged. False says nothing (the store may still equal it, for example one restored from its rows).
+    /// - Complexity: O(1).
+    public func hasOnlyGrown(since checkpoint: Checkpoint) -> Bool {
+        lineage === checkpoint.lineage && additions >= checkpoint.additions
+    }
+
+    /// Whether this store is `checkpoint`'s store with no change at all since. False says nothing (as above).
+    public func isUnchanged(since checkpoint: Checkpoint) -> Bool {
+        lineage === checkpoint.lineage && additions == checkpoint.additions && tombstones == checkpoint.tombstones
+            && pendingEdits == checkpoint.pendingEdits
+    }
+
+    /// Marks a growth step (see `Checkpoint`).
+    private mutating func grow() {
+        if lineage.tip.compareExchange(expected: additions, desired: additions + 1, ordering: .relaxed).exchanged {
+            additions += 1
+        } else {
+            // An older copy grows: a line of its own.
+            lineage = Lineage()
+            lineage.tip.store(1, ordering: .relaxed)
+            additions = 1
+        }
+    }
+
+    /// Marks a change that is not growth.
+    private mutating func renew() {
+        lineage = Lineage()
+        additions = 0
+    }
+
     /// A cached message by id.
-    public func message(id: Int64) -> ChatMessage? { messagesById[id] }
+    public func message(id: Int64) -> ChatMessage? {
+        guard let index = position(of: id) else { return nil }
+        return storedMessages[index]
+    }
 
     /// Every cached message in id order.
-    public var messages: [ChatMessage] { messageIds.map { messagesById[$0]! } }
+    public var messages: [ChatMessage] { storedMessages }
 
     /// The newest chunk (the one at the top of the chat), if any.
     public var topChunk: Chunk? { chunks.last }
@@ -57,6 +145,8 @@ public struct ChunkStore: Hashable, Sendable {
     public mutating func insertPage(_ page: [ChatMessage], isStartOfHistory: Bool) {
         let page = Self.sortedUnique(page)
         guard let first = page.first?.id, let last = page.last?.id else { return }
+        // Growth (see `Checkpoint`) changes no chunk below the newest.
+        let newest = chunks.count - 1
         let overlapping = chunks.indices.filter { chunks[$0].overlaps(first, last) }
         var merged = Chunk(lower: first, upper: last, isStartOfHistory: isStartOfHistory)
         for index in overlapping {
@@ -66,10 +156,14 @@ public struct ChunkStore: Hashable, Sendable {
         merged.isStartOfHistory = (isStartOfHistory && first == merged.lower)
             || overlapping.contains { chunks[$0].lower == merged.lower && chunks[$0].isStartOfHistory }
         for index in overlapping.reversed() { chunks.remove(at: index) }
-        chunks.insert(merged, at: chunks.firstIndex { $0.lower > merged.lower } ?? chunks.count)
+        let position = chunks.firstIndex { $0.lower > merged.lower } ?? chunks.count
+        chunks.insert(merged, at: position)
+        var lowestChanged = min(overlapping.first ?? position, position)
         for index in chunks.indices.dropFirst() where chunks[index].isStartOfHistory {
             chunks[index].isStartOfHistory = false
+            lowestChanged = min(lowestChanged, index)
         }
+        if lowestChanged < newest { renew() } else { grow() }
         for message in page { store(message) }
     }
 
@@ -87,9 +181,10 @@ public struct ChunkStore: Hashable, Sendable {
 
     /// Drops every chunk and message (the user cleared the cache).
     public mutating func removeAll() {
+        renew()
         chunks = []
         messageIds = []
-        messagesById = [:]
+        storedMessages = []
         tombstones = [:]
         pendingEdits = [:]
     }
@@ -101,12 +196,14 @@ public struct ChunkStore: Hashable, Sendable {
     /// - Returns: whether the cache changed.
     @discardableResult
     public mutating func applyRemoval(messageId: Int64, updateTime: Int64, keepsTombstone: Bool = true) -> Bool {
-        guard let cached = messagesById[messageId] else {
+        guard let index = position(of: messageId) else {
             if keepsTombstone { tombstones[messageId] = max(tombstones[messageId] ?? .min, updateTime) }
             return false
         }
+        let cached = storedMessages[index]
         guard cached.version < updateTime else { return false }
-        messagesById[messageId] = Self.removed(cached, at: updateTime)
+        storedMessages[index] = Self.removed(cached, at: updateTime)
+        renew()
         return true
     }
 
@@ -116,7 +213,7 @@ public struct ChunkStore: Hashable, Sendable {
     /// - Returns: whether the cache changed.
     @discardableResult
     public mutating func applyChange(_ message: ChatMessage, keepsTombstone: Bool = true) -> Bool {
-        guard let cached = messagesById[message.id] else {
+        guard let cached = self.message(id: message.id) else {
             guard keepsTombstone else { return false }
             if message.isRemoved {
                 tombstones[message.id] = max(tombstones[message.id] ?? .min, message.version)
@@ -149,8 +246,10 @@ public struct ChunkStore: Hashable, Sendable {
         self.chunks = chunks.sorted { $0.lower < $1.lower }
         self.tombstones = tombstones
         self.pendingEdits = pendingEdits
-        for message in messages { messagesById[message.id] = message }
-        messageIds = messagesById.keys.sorted()
+        var byId: [Int64: ChatMessage] = [:]
+        for message in messages { byId[message.id] = message }
+        messageIds = byId.keys.sorted()
+        storedMessages = messageIds.map { byId[$0]! }
     }
 
     /// Every broken invariant, described; empty when the store is sound.
@@ -161,7 +260,7 @@ public struct ChunkStore: Hashable, Sendable {
             if index > 0, chunks[index - 1].upper >= chunk.lower {
                 problems.append("chunks \(chunks[index - 1]) and \(chunk) are unsorted or overlap")
             }
-            if messagesById[chunk.lower] == nil || messagesById[chunk.upper] == nil {
+            if position(of: chunk.lower) == nil || position(of: chunk.upper) == nil {
                 problems.append("chunk \(chunk) has a bound that is not cached")
             }
             if chunk.isStartOfHistory && index != 0 { problems.append("start-of-history chunk \(chunk) is not first") }
@@ -190,12 +289,21 @@ public struct ChunkStore: Hashable, Sendable {
         if let removedAt = tombstones.removeValue(forKey: message.id), removedAt > message.version {
             message = Self.removed(message, at: removedAt)
         }
-        if let cached = messagesById[message.id] {
+        let index = index(ofFirstAtOrAbove: message.id)
+        if index < messageIds.count && messageIds[index] == message.id {
+            let cached = storedMessages[index]
             if cached.version > message.version { return }
-            messagesById[message.id] = message
+            if cached != message { renew() }
+            storedMessages[index] = message
         } else {
-            messagesById[message.id] = message
-            messageIds.insert(message.id, at: index(ofFirstAtOrAbove: message.id))
+            grow()
+            if index == messageIds.count {
+                messageIds.append(message.id)
+                storedMessages.append(message)
+            } else {
+                messageIds.insert(message.id, at: index)
+                storedMessages.insert(message, at: index)
+            }
         }
     }
 
@@ -207,7 +315,15 @@ public struct ChunkStore: Hashable, Sendable {
         return lastCopy.keys.sorted().map { lastCopy[$0]! }
     }
 
+    /// The index of `id` in `messageIds` (and of its message in `storedMessages`), if cached.
+    private func position(of id: Int64) -> Int? {
+        let index = index(ofFirstAtOrAbove: id)
+        return index < messageIds.count && messageIds[index] == id ? index : nil
+    }
+
     private func index(ofFirstAtOrAbove id: Int64) -> Int {
+        // A push lands above every cached id.
+        if let newest = messageIds.last, newest < id { return messageIds.count }
         var low = 0
         var high = messageIds.count
         while low < high {
@@ -215,21 +331,5 @@ public struct ChunkStore: Hashable, Sendable {
             if messageIds[mid] < id { low = mid + 1 } else { high = mid }
         }
         return low
-    }
-
-    /// Whether every message cached in `older` is cached here unchanged: for a checker comparing the store with a
-    /// copy it kept. One pass over `older`'s messages with one lookup each (the same test through `message(id:)` on
-    /// both stores hashed every id twice and copied every message twice).
-    /// - Complexity: O(n) for n messages cached in `older`.
-    public func keepsEveryMessage(of older: ChunkStore) -> Bool {
-        guard messagesById.count >= older.messagesById.count else { return false }
-        // Positions, not `(key, value)` pairs or optional lookups: the values are compared where they are stored
-        // instead of copied out first.
-        let olderMessages = older.messagesById
-        for position in olderMessages.indices {
-            guard let mine = messagesById.index(forKey: olderMessages.keys[position]),
-                  messagesById.values[mine] == olderMessages.values[position] else { return false }
-        }
-        return true
     }
 }

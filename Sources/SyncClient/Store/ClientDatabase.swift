@@ -52,7 +52,7 @@ public enum ClientDatabase {
     ]
 
     /// The page size of a database this client creates, in bytes (see `prepare`).
-    static let pageSizeBytes = 1_024
+    static let pageSizeBytes = 512
 
     /// The schema version this client writes (`user_version`).
     public static var schemaVersion: Int { migrations.count }
@@ -90,11 +90,12 @@ public enum ClientDatabase {
         let version: Int64
         let tables: [(name: String, sql: String)]
         do {
-            applicationId = try database.query("PRAGMA application_id").first?.first?.integer ?? 0
-            version = try database.query("PRAGMA user_version").first?.first?.integer ?? 0
+            applicationId = try database.query("PRAGMA application_id", keepsStatement: false)
+                .first?.first?.integer ?? 0
+            version = try database.query("PRAGMA user_version", keepsStatement: false).first?.first?.integer ?? 0
             tables = try database.query("""
                 SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name
-                """).map { ($0[0].text ?? "", $0[1].text ?? "") }
+                """, keepsStatement: false).map { ($0[0].text ?? "", $0[1].text ?? "") }
         } catch let error as SQLiteError where error.code == sqliteNotADatabase {
             throw ClientDatabaseError.notADatabase(path, error.message)
         } catch {
@@ -119,15 +120,20 @@ public enum ClientDatabase {
         }
         guard version < schemaVersion else { return }
         do {
-            // A fresh database gets 1 KiB pages (SQLite's default is 4 KiB): a client holds a few hundred small
-            // rows in ten b-trees, and with thousands of in-memory databases per run their pages were most of an
-            // idle client's memory. Ignored by SQLite once a database has tables.
-            if version == 0 { try database.execute("PRAGMA page_size = \(Self.pageSizeBytes)") }
-            try database.execute("BEGIN IMMEDIATE")
-            for table in migrations[Int(version)...].joined() { try database.execute(table.createStatement) }
-            try database.execute("PRAGMA application_id = \(Self.applicationId)")
-            try database.execute("PRAGMA user_version = \(schemaVersion)")
-            try database.execute("COMMIT")
+            // A fresh database gets 512-byte pages, SQLite's smallest (its default is 4 KiB): a client holds a few
+            // hundred small rows in fifteen b-trees, mostly one page each, and with thousands of in-memory
+            // databases per run their pages were most of an idle client's memory (1 KiB pages: 8 KB more per
+            // client, no faster). Ignored by SQLite once a database has tables.
+            if version == 0 { try database.execute("PRAGMA page_size = \(Self.pageSizeBytes)", keepsStatement: false) }
+            // Statements run once are not kept (see `SQLiteDatabase.execute`): they were most of an idle client's
+            // SQLite memory.
+            try database.execute("BEGIN IMMEDIATE", keepsStatement: false)
+            for table in migrations[Int(version)...].joined() {
+                try database.execute(table.createStatement, keepsStatement: false)
+            }
+            try database.execute("PRAGMA application_id = \(Self.applicationId)", keepsStatement: false)
+            try database.execute("PRAGMA user_version = \(schemaVersion)", keepsStatement: false)
+            try database.execute("COMMIT", keepsStatement: false)
         } catch {
             database.crash()
             throw ClientDatabaseError.sqlite(path, "\(error)")
@@ -144,7 +150,7 @@ public enum ClientDatabase {
         ]
         for table in migrations.joined().map(\.name) {
             let columns = try database.query(
-                "SELECT name, type, \"notnull\", pk FROM pragma_table_info(?)", [.text(table)])
+                "SELECT name, type, \"notnull\", pk FROM pragma_table_info(?)", [.text(table)], keepsStatement: false)
             for column in columns {
                 guard let name = column[0].text, let type = column[1].text else { continue }
                 var types = [type == "INTEGER" ? "integer" : "text"]
@@ -153,7 +159,7 @@ public enum ClientDatabase {
                 let allowed = types.map { "'\($0)'" }.joined(separator: ", ")
                 let bad = try database.query(
                     "SELECT rowid, typeof(\(name)), quote(\(name)) FROM \(table) WHERE typeof(\(name)) NOT IN "
-                        + "(\(allowed)) LIMIT 1")
+                        + "(\(allowed)) LIMIT 1", keepsStatement: false)
                 if let row = bad.first {
                     throw ClientDatabaseError.badValue(
                         path, table: table, rowid: row[0].integer ?? 0, column: name,
@@ -163,7 +169,8 @@ public enum ClientDatabase {
                 guard let values = known["\(table).\(name)"] else { continue }
                 let list = values.map { "'\($0)'" }.joined(separator: ", ")
                 let unknown = try database.query(
-                    "SELECT rowid, quote(\(name)) FROM \(table) WHERE \(name) NOT IN (\(list)) LIMIT 1")
+                    "SELECT rowid, quote(\(name)) FROM \(table) WHERE \(name) NOT IN (\(list)) LIMIT 1",
+                    keepsStatement: false)
                 if let row = unknown.first {
                     throw ClientDatabaseError.badValue(
                         path, table: table, rowid: row[0].integer ?? 0, column: name, found: row[1].text ?? "?",

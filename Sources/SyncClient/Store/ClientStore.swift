@@ -68,7 +68,7 @@ struct ClientStore {
     /// push the engine re-states the chat's tombstones, and rewriting them all was statements for nothing.
     func replaceTombstones(_ tombstones: [Int64: Int64], chatId: Int64) {
         guard let previous = written.tombstones[chatId] else {
-            run("DELETE FROM tombstones WHERE chatId = ?", [.integer(chatId)])
+            run("DELETE FROM tombstones WHERE chatId = ?", [.integer(chatId)], keepsStatement: false)
             for id in tombstones.keys.sorted() {
                 run("INSERT INTO tombstones VALUES (?, ?, ?)", [
                     .integer(chatId), .integer(id), .integer(tombstones[id]!),
@@ -108,7 +108,7 @@ struct ClientStore {
     /// and inserted again.
     func replaceChunks(_ chunks: [Chunk], chatId: Int64) {
         guard let previous = written.chunks[chatId] else {
-            run("DELETE FROM chunks WHERE chatId = ?", [.integer(chatId)])
+            run("DELETE FROM chunks WHERE chatId = ?", [.integer(chatId)], keepsStatement: false)
             for chunk in chunks { insert(chunk, chatId: chatId) }
             written.chunks[chatId] = chunks
             return
@@ -249,21 +249,25 @@ struct ClientStore {
         return tasks
     }
 
-    private func run(_ sql: String, _ bindings: [SQLiteValue] = []) {
+    /// - Parameter keepsStatement: false for a statement run once per chat and launch (the first write of a
+    ///   chat's chunks or tombstones), as for `SQLiteDatabase.execute`.
+    private func run(_ sql: String, _ bindings: [SQLiteValue] = [], keepsStatement: Bool = true) {
         if transaction.isRequested {
             transaction.isRequested = false
             run("BEGIN IMMEDIATE")
         }
         do {
-            try database.execute(sql, bindings)
+            try database.execute(sql, bindings, keepsStatement: keepsStatement)
         } catch {
             preconditionFailure("client store: \(error)")
         }
     }
 
+    /// A query run at launch (loading the tables, the sync entries): its statement is not kept (see
+    /// `SQLiteDatabase.query`), which was most of an idle client's SQLite memory.
     private func rows(_ sql: String, _ bindings: [SQLiteValue] = []) -> [[SQLiteValue]] {
         do {
-            return try database.query(sql, bindings)
+            return try database.query(sql, bindings, keepsStatement: false)
         } catch {
             preconditionFailure("client store: \(error)")
         }

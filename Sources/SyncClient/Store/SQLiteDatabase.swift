@@ -36,16 +36,22 @@ public final class SQLiteDatabase {
     }
 
     /// Runs a statement that returns no rows.
+    /// - Parameter keepsStatement: whether the prepared statement is kept for the next run of the same SQL (the
+    ///   default). Pass false for a statement run once (schema setup, loading at launch): a kept statement costs
+    ///   1–4 KB of SQLite's heap for as long as the database is open.
     /// - Throws: `SQLiteError` on failure.
-    public func execute(_ sql: String, _ bindings: [SQLiteValue] = []) throws {
-        _ = try run(sql, bindings, collect: false)
+    public func execute(_ sql: String, _ bindings: [SQLiteValue] = [], keepsStatement: Bool = true) throws {
+        _ = try run(sql, bindings, collect: false, keepsStatement: keepsStatement)
     }
 
     /// Runs a query.
+    /// - Parameter keepsStatement: as for `execute`.
     /// - Returns: the rows, each a list of column values in select order.
     /// - Throws: `SQLiteError` on failure.
-    public func query(_ sql: String, _ bindings: [SQLiteValue] = []) throws -> [[SQLiteValue]] {
-        try run(sql, bindings, collect: true)
+    public func query(
+        _ sql: String, _ bindings: [SQLiteValue] = [], keepsStatement: Bool = true
+    ) throws -> [[SQLiteValue]] {
+        try run(sql, bindings, collect: true, keepsStatement: keepsStatement)
     }
 
     /// Whether a transaction is open (SQLite is not in autocommit mode).
@@ -56,11 +62,19 @@ public final class SQLiteDatabase {
         if isInTransaction { try? execute("ROLLBACK") }
     }
 
-    private func run(_ sql: String, _ bindings: [SQLiteValue], collect: Bool) throws -> [[SQLiteValue]] {
-        let statement = try prepared(sql)
+    private func run(
+        _ sql: String, _ bindings: [SQLiteValue], collect: Bool, keepsStatement: Bool
+    ) throws -> [[SQLiteValue]] {
+        // A statement run once is finalized after its run, unless an earlier run kept it.
+        let isKept = keepsStatement || statements[sql] != nil
+        let statement = isKept ? try prepared(sql) : try prepareOnce(sql)
         defer {
-            sqlite3_reset(statement)
-            sqlite3_clear_bindings(statement)
+            if isKept {
+                sqlite3_reset(statement)
+                sqlite3_clear_bindings(statement)
+            } else {
+                sqlite3_finalize(statement)
+            }
         }
         for (index, value) in bindings.enumerated() {
             let position = Int32(index + 1)
@@ -95,10 +109,15 @@ public final class SQLiteDatabase {
 
     private func prepared(_ sql: String) throws -> OpaquePointer {
         if let statement = statements[sql] { return statement }
+        let statement = try prepareOnce(sql)
+        statements[sql] = statement
+        return statement
+    }
+
+    private func prepareOnce(_ sql: String) throws -> OpaquePointer {
         var statement: OpaquePointer?
         let code = sqlite3_prepare_v2(handle, sql, -1, &statement, nil)
         guard code == SQLITE_OK, let statement else { throw error(code, sql) }
-        statements[sql] = statement
         return statement
     }
 

@@ -20,6 +20,9 @@ extension World {
         }
         let name = clients[index].name
         if case .packetReceived = event { report(checker.observeClientEvent(client: name, event: event, at: now)) }
+        // The view cached since the last event shares the engine's storage (its chat histories above all): dropped
+        // first, the engine changes its tables in place instead of copying them (a whole message table per push).
+        clients[index].cachedView = nil
         let actions = clients[index].engine.handle(event, now: now)
         engineChanged(index)
         report(checker.observeClientActions(client: name, actions: actions, at: now))
@@ -37,7 +40,7 @@ extension World {
             sockets[socket] = .chatClient(client: index, generation: generation, connection: connection,
                                           isConnected: false)
             clients[index].sockets.append(socket)
-            decoders[socket] = StreamDecoder()
+            decoders[socket] = StreamDecoder(decoder: keyCacheDecoder.decoderSharingKeyCache())
             record(name, "connect", "\(connection) socket=\(socket.connection)")
             note(index, .connectAttempt)
         case .send(let packet, let connection):

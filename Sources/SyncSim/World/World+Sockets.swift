@@ -46,7 +46,7 @@ extension World {
         nextServerConnection += 1
         sockets[socket] = .chatServer(connection)
         serverSockets[connection] = socket
-        decoders[socket] = StreamDecoder()
+        decoders[socket] = StreamDecoder(decoder: keyCacheDecoder.decoderSharingKeyCache())
         record("server", "accept", "\(connection) socket=\(socket.connection)")
         applyServer(serverHandle(.connectionOpened(connection)))
     }

@@ -43,6 +43,9 @@ public final class World {
 
     var sockets: [SocketID: SocketRole] = [:]
     var decoders: [SocketID: StreamDecoder] = [:]
+    /// Hands every socket's decoder one shared map-key cache (`FrameDecoder.decoderSharingKeyCache()`): one per
+    /// world instead of about 2.5 KB per socket.
+    var keyCacheDecoder = FrameDecoder()
     var serverSockets: [ServerConnectionID: SocketID] = [:]
     var nextServerConnection = 1
     var serverTimers: [ServerTimerID: TimerHandle] = [:]
