@@ -74,6 +74,9 @@ public enum Catalog {
         exploreScrollWhileSuspended,
         exploreFailedSendChecksServer,
         exploreUploadRefusedTokenRenewed,
+        exploreHeldBackSeqsReplaceConnection,
+        exploreSendWhileScrolledUp,
+        explorePushBeforeFirstLoginAnswer,
         // Capture round trip (docs/roundtrip.md)
         gprsFlapThenScroll,
         // For parameter sweeps

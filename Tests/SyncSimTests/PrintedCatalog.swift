@@ -1756,6 +1756,93 @@ enum PrintedCatalog {
                 Eventually(within: .minutes(14), .converged)
             }
         },
+        Scenario("explore-held-back-seqs-replace-connection", summary: "with every free seq waiting for a late answer, the engine takes a new connection, reusing none", seeds: [9452, 1, 2], tags: ["connection"], runLength: .minutes(20)) {
+            Server(history: ["group1": 1, "group2": 2])
+            Client("alice", profile: .gprs, parameters: ["seqModulus": 8, "initialSeq": 5])
+            Client("bob", profile: .edgeLossy, parameters: ["seqModulus": 8, "initialSeq": 2])
+            Chat("group1", members: ["alice", "bob"])
+            Chat("group2", members: ["alice", "bob"])
+            Timeline {
+                At(.milliseconds(40_288)) { Connectivity("alice", .lost) }
+                At(.milliseconds(58_581)) { Send(from: "alice", text: "m30", in: "group1") }
+                At(.milliseconds(72_742)) { Send(from: "alice", text: "m223", in: "alice+bob") }
+                At(.milliseconds(73_811)) { Send(from: "alice", text: "m224", in: "alice+bob") }
+                At(.milliseconds(74_022)) { Send(from: "alice", text: "m304", in: "group1") }
+                At(.milliseconds(74_820)) { Send(from: "alice", text: "m305", in: "group1") }
+                At(.milliseconds(75_221)) { Send(from: "alice", text: "m306", in: "group1") }
+                At(.milliseconds(75_378)) { Send(from: "alice", text: "m173", in: "group2") }
+                At(.milliseconds(75_557)) { Send(from: "alice", text: "m307", in: "group1") }
+                At(.milliseconds(76_715)) { Send(from: "alice", text: "m308", in: "group1") }
+                At(.milliseconds(77_366)) { Send(from: "alice", text: "m174", in: "group2") }
+                At(.milliseconds(78_826)) { Send(from: "alice", text: "m175", in: "group2") }
+                At(.milliseconds(79_186)) { Send(from: "alice", text: "m176", in: "group2") }
+                At(.milliseconds(81_147)) { Send(from: "alice", text: "m177", in: "group2") }
+                At(.milliseconds(81_378)) { Send(from: "alice", text: "m52", in: "group2") }
+                At(.milliseconds(81_734)) { Send(from: "alice", text: "m178", in: "group2") }
+                At(.milliseconds(134_728)) { Send(from: "alice", text: "m31", in: "group2") }
+                At(.milliseconds(138_089)) { Send(from: "alice", text: "m95", in: "group1") }
+                At(.milliseconds(138_998)) { Send(from: "alice", text: "m111", in: "alice+bob") }
+                At(.milliseconds(139_609)) { Send(from: "alice", text: "m3", in: "alice+bob") }
+                At(.milliseconds(151_464)) { SendPhotos(from: "alice", count: 3, bytes: 10_918, caption: "p540", in: "group2") }
+                At(.milliseconds(157_055)) { Send(from: "alice", text: "m249", in: "alice+bob") }
+                At(.milliseconds(157_514)) { SendPhoto(from: "alice", bytes: 74_765, caption: "p522", in: "alice+bob") }
+                At(.milliseconds(159_418)) { Send(from: "alice", text: "m464", in: "alice+bob") }
+                At(.milliseconds(199_556)) { SendPhoto(from: "alice", bytes: 1726, caption: "p510", in: "alice+bob") }
+                At(.milliseconds(200_064)) { SendPhotos(from: "alice", count: 4, bytes: 7304, caption: "p530", in: "alice+bob") }
+                At(.milliseconds(200_627)) { SendPhotos(from: "alice", count: 3, bytes: 33_035, caption: "p529", in: "alice+bob") }
+                At(.milliseconds(209_966)) { SendPhoto(from: "alice", bytes: 20_150, caption: "p517", in: "alice+bob") }
+                At(.milliseconds(275_024)) { SendPhotos(from: "alice", count: 4, bytes: 27_076, caption: "p527", in: "group1") }
+                At(.milliseconds(305_014)) { ScrollDown("alice", in: "group1", messages: 37) }
+                At(.milliseconds(320_851)) { Send(from: "alice", text: "m19", in: "group1") }
+                At(.milliseconds(327_999)) { Connectivity("alice", .restored) }
+            }
+        },
+        Scenario("explore-send-while-scrolled-up", summary: "an own message acknowledged while the user is scrolled up joins the chat: a scroll to the top covers it", seeds: [11_761, 1, 2], tags: ["history"]) {
+            Server(parameters: ["msgSendErrorsFrom": .duration(.milliseconds(13_491)), "msgSendErrorsUntil": .duration(.milliseconds(35_482)), "historyEditLag": .duration(.minutes(2))], history: ["alice+dave": 6, "group1": 1, "group2": 1])
+            Client("alice", profile: .gprs)
+            Client("dave", profile: .fourG)
+            Chat("group1", members: ["dave"])
+            Chat("group2", members: ["alice"])
+            Timeline {
+                At(.milliseconds(5546)) { Send(from: "dave", text: "m262", in: "alice+dave") }
+                At(.milliseconds(6738)) { Send(from: "dave", text: "m263", in: "alice+dave") }
+                At(.milliseconds(8617)) { Send(from: "dave", text: "m264", in: "alice+dave") }
+                At(.milliseconds(10_439)) { Send(from: "dave", text: "m265", in: "alice+dave") }
+                At(.milliseconds(11_647)) { Send(from: "dave", text: "m266", in: "alice+dave") }
+                At(.milliseconds(12_601)) { Send(from: "dave", text: "m267", in: "alice+dave") }
+                At(.milliseconds(21_780)) { Send(from: "dave", text: "m225", in: "alice+dave") }
+                At(.milliseconds(32_540)) { Send(from: "alice", text: "m259", in: "alice+dave") }
+                At(.milliseconds(38_193)) { Send(from: "dave", text: "m25", in: "alice+dave") }
+                At(.milliseconds(38_299)) { Send(from: "dave", text: "m26", in: "alice+dave") }
+                At(.milliseconds(39_391)) { Send(from: "dave", text: "m27", in: "alice+dave") }
+                At(.milliseconds(39_903)) { Send(from: "dave", text: "m28", in: "alice+dave") }
+                At(.milliseconds(40_839)) { Send(from: "dave", text: "m29", in: "alice+dave") }
+                At(.milliseconds(52_998)) { Send(from: "dave", text: "m201", in: "alice+dave") }
+                At(.milliseconds(66_490)) { Send(from: "dave", text: "m127", in: "alice+dave") }
+                At(.milliseconds(109_284)) { ScrollUp("dave", in: "alice+dave", messages: 13) }
+                At(.milliseconds(112_613)) { Send(from: "dave", text: "m101", in: "alice+dave") }
+                At(.milliseconds(124_371)) { ScrollUp("dave", in: "alice+dave", messages: 75) }
+            }
+            Expect {
+                Invariants(.C1, .C2, .C3, .C4, .C5, .C6, .C7, .T1, .T2, .T3, .T4, .T5, .T6, .P1, .P2, .P3, .P4)
+            }
+        },
+        Scenario("explore-push-before-first-login-answer", summary: "a push that comes before the first LOGIN answer ever is kept only once that answer comes", seeds: [8117, 1, 2], tags: ["connection"], runLength: .minutes(20)) {
+            Server(parameters: ["repliesFollowDevice": true], history: ["alice+bob": 1])
+            Client("alice", profile: .edgeLossy, parameters: ["historyPageSize": 20, "prefetchDistance": 0])
+            Client("bob", profile: .threeG)
+            Timeline {
+                At(.milliseconds(652)) { LoseResponses(to: .sessionInit, count: 1) }
+                At(.milliseconds(3503)) { LoseResponses(to: .login, count: 2) }
+                At(.milliseconds(34_129)) { SendPhoto(from: "bob", bytes: 35_010, caption: "p242", in: "alice+bob") }
+                At(.milliseconds(34_846)) { LoseResponses(to: .photoUpload, count: 2) }
+                At(.milliseconds(35_090)) { Send(from: "bob", text: "m75", in: "alice+bob") }
+                At(.milliseconds(58_305)) { LoseResponses(to: .login, count: 2) }
+                At(.milliseconds(58_476)) { LoseResponses(to: .msgSend, count: 2) }
+                At(.milliseconds(97_854)) { LoseResponses(to: .sessionInit, count: 1) }
+                At(.milliseconds(117_542)) { DeleteMessage(from: "bob", in: "alice+bob") }
+            }
+        },
         Scenario("gprs-flap-then-scroll", summary: "three sends on a flapping GPRS link arrive once, in order", seeds: [501, 502], tags: ["field-bug"]) {
             Server(history: ["alice+bob": 120])
             Client("alice", profile: .gprs)

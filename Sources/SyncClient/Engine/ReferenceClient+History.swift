@@ -249,11 +249,20 @@ extension ReferenceClient {
 
     /// An own message was acknowledged: if the open chat shows the newest messages and the message lies outside the
     /// chunk on screen, it stays shown below that chunk and the newest page is fetched to join it to the chunk.
-    mutating func keepAcknowledgedOnScreen(_ message: ChatMessage, chatId: Int64) {
-        guard let current = screen, current.chatId == chatId, current.isOpenComplete, current.followsNewest,
+    ///
+    /// A user scrolled up into older messages does not see it, but when it opened a chunk of its own
+    /// (`openedChunk`) the newest page is fetched all the same, as for a push: otherwise the gap below it stays for
+    /// good, since scrolling up never reaches it (found by `syncsim explore`, seeds 9815 and 11761: a send while
+    /// scrolled up left `[80...875 start] [902...902]` after a scroll to the top).
+    mutating func keepAcknowledgedOnScreen(_ message: ChatMessage, chatId: Int64, openedChunk: Bool) {
+        guard let current = screen, current.chatId == chatId, current.isOpenComplete,
               let anchor = current.anchorId, let chunk = histories[chatId]?.chunk(containing: anchor),
               !(chunk.lower...chunk.upper).contains(message.id) else { return }
-        screen?.ackedBelow.append(message.id)
+        if current.followsNewest {
+            screen?.ackedBelow.append(message.id)
+        } else if !openedChunk {
+            return
+        }
         screen?.needsNewestPage = true
         requestHistory(chatId: chatId, load: .newest)
     }

@@ -66,8 +66,13 @@ public struct ReferenceClient: SyncClientEngine {
     /// Chats whose newest page the engine must fetch to learn a message no push or response carried (a send
     /// answered "already exists"): asked again after a failure or a busy chat, and after LOGIN, until a page came.
     var chatsAwaitingNewestPage: Set<Int64> = []
-    /// A task found every seq in flight; the next completed request wakes the queue.
+    /// A request found every seq in flight or held back; the next completed request wakes the queue, and a
+    /// connection whose free seqs all wait for late answers is replaced (`handle`). Cleared when the connection goes.
     var isWaitingForSeq = false
+    /// New-message pushes that came before the first LOGIN answer ever (last-sync still "never"), applied once it
+    /// comes and dropped with their connection: no last-sync covers them, and a "never synced" LOGIN brings no change
+    /// of a message the client holds (explore seed 8117).
+    var pushesBeforeFirstSync: [Packet] = []
     var actions: [ClientAction] = []
     var now = SimInstant.start
 
@@ -251,6 +256,12 @@ public struct ReferenceClient: SyncClientEngine {
             userAction(action)
         case .connectivityChanged(let isAvailable):
             connectivityChanged(isAvailable: isAvailable)
+        }
+        if isWaitingForSeq, tracker.hasHeldBackSeqs, state.connection != nil {
+            // A request waits for a seq, and the seqs not in flight all wait for late answers that may never come
+            // (lost, or held by the server): a new connection frees them. Reusing one let a late page of one chat
+            // complete the next chat's CHAT_HISTORY (found by `syncsim explore`, seed 9452, 8-value seq space).
+            drop()
         }
         settleScreen()
         for chatId in dirtyChats.sorted() {

@@ -9,7 +9,10 @@ import SyncProtocol
 /// A request that timed out may still be answered late on the same connection, so its seq is held back until that
 /// answer comes (and is dropped) or the connection goes: otherwise the late answer would complete a newer request
 /// that reused the seq, one chat's page landing in another chat or one photo's upload token given to another
-/// (explore seeds 6077, 7056, 9452). Only when every other seq is busy is the longest-held one handed out again.
+/// (explore seeds 6077, 7056, 9452). A held-back seq is never handed out again on its connection: when every seq is
+/// in flight or held back, `allocate()` returns nil and `hasHeldBackSeqs` tells the engine that only a late answer
+/// that may never come could free one, so it replaces the connection (explore seed 9452: handing out the seq that
+/// had waited longest let a late CHAT_HISTORY page of one chat complete the next chat's request).
 public struct RequestTracker<Purpose: Hashable & Sendable>: Hashable, Sendable {
     /// A request waiting for its response.
     public struct Entry: Hashable, Sendable {
@@ -28,10 +31,12 @@ public struct RequestTracker<Purpose: Hashable & Sendable>: Hashable, Sendable {
     private var nextSeq = 1
     /// Requests in flight by seq.
     public private(set) var inFlight: [UInt16: Entry] = [:]
-    /// Seqs of requests that timed out on this connection, oldest first, waiting for a late answer.
-    private var heldBack: [UInt16] = []
-    /// The opcode each held-back seq's request had: a late answer carries it.
+    /// The opcode of each request that timed out on this connection, by seq, waiting for its late answer.
     private var heldBackOpcodes: [UInt16: Opcode] = [:]
+
+    /// Whether a timed-out request's seq waits for its late answer: when `allocate()` returns nil, only such an
+    /// answer, which may never come, or a new connection can free a seq.
+    public var hasHeldBackSeqs: Bool { !heldBackOpcodes.isEmpty }
 
     /// - Parameters:
     ///   - seqModulus: 65536 (default header layout) or 256 (8-bit seq layout), DESIGN.md §3.
@@ -42,22 +47,14 @@ public struct RequestTracker<Purpose: Hashable & Sendable>: Hashable, Sendable {
         self.nextSeq = ((firstSeq % seqModulus) + seqModulus) % seqModulus
     }
 
-    /// The next free seq, or nil when every seq is in flight.
+    /// The next free seq, or nil when every seq is in flight or held back.
     public mutating func allocate() -> UInt16? {
         for _ in 0..<seqModulus {
             let seq = UInt16(nextSeq % seqModulus)
             nextSeq = (nextSeq + 1) % seqModulus
             if inFlight[seq] == nil && heldBackOpcodes[seq] == nil { return seq }
         }
-        // Every free seq waits for a late answer: the one that has waited longest is the least likely to get one.
-        guard let oldest = heldBack.first else { return nil }
-        release(oldest)
-        return oldest
-    }
-
-    private mutating func release(_ seq: UInt16) {
-        heldBack.removeAll { $0 == seq }
-        heldBackOpcodes[seq] = nil
+        return nil
     }
 
     /// Records a request sent with `seq` (from `allocate()`).
@@ -69,7 +66,7 @@ public struct RequestTracker<Purpose: Hashable & Sendable>: Hashable, Sendable {
     /// A late answer to a request that timed out matches nothing, and frees its seq.
     public mutating func complete(seq: UInt16, opcode: Opcode) -> Entry? {
         guard let entry = inFlight[seq], entry.opcode == opcode else {
-            if inFlight[seq] == nil, heldBackOpcodes[seq] == opcode { release(seq) }
+            if inFlight[seq] == nil, heldBackOpcodes[seq] == opcode { heldBackOpcodes[seq] = nil }
             return nil
         }
         inFlight[seq] = nil
@@ -81,7 +78,6 @@ public struct RequestTracker<Purpose: Hashable & Sendable>: Hashable, Sendable {
     public mutating func expire(seq: UInt16, timer: ClientTimerID) -> Entry? {
         guard let entry = inFlight[seq], entry.timer == timer else { return nil }
         inFlight[seq] = nil
-        heldBack.append(seq)
         heldBackOpcodes[seq] = entry.opcode
         return entry
     }
@@ -91,7 +87,6 @@ public struct RequestTracker<Purpose: Hashable & Sendable>: Hashable, Sendable {
     public mutating func removeAll() -> [(seq: UInt16, entry: Entry)] {
         let all = inFlight.keys.sorted().map { ($0, inFlight[$0]!) }
         inFlight = [:]
-        heldBack = []
         heldBackOpcodes = [:]
         return all
     }
