@@ -27,23 +27,23 @@ public struct ReferenceClient: SyncClientEngine {
     var chatList: [Int64: ChatSummary] = [:]
     /// The user's contacts from LOGIN responses, by id.
     var contacts: [Int64: Contact] = [:] {
-        didSet { contactsInIdOrder = InIdOrder() }
+        didSet { contactsInIdOrder = Derived() }
     }
     /// `contacts` in ascending id order for the view, built by the first `view` after `contacts` changed.
-    var contactsInIdOrder = InIdOrder<Contact>()
+    var contactsInIdOrder = Derived<[Contact]>()
     var histories: [Int64: ChunkStore] = [:]
     var historyLoads: [Int64: HistoryLoad] = [:]
     var tasks: [Int64: TaskRecord] = [:] {
         // A new box, not a cleared one: copies of the engine (the world's views) may share the old one.
-        didSet { tasksInIdOrder = TasksInIdOrder() }
+        didSet { tasksInIdOrder = Derived() }
     }
     /// `tasks` in ascending id order and the local echoes, built by the first `view` after `tasks` changed.
-    var tasksInIdOrder = TasksInIdOrder()
+    var tasksInIdOrder = Derived<(tasks: [TaskRecord], echoes: [ClientView.LocalEcho])>()
     var runningTaskIds: Set<Int64> = [] {
-        didSet { runningTaskIdsInOrder = InIdOrder() }
+        didSet { runningTaskIdsInOrder = Derived() }
     }
     /// `runningTaskIds` in ascending order for the view, built by the first `view` after the set changed.
-    var runningTaskIdsInOrder = InIdOrder<Int64>()
+    var runningTaskIdsInOrder = Derived<[Int64]>()
     var lastSync: Int64 = 0
     var timers: [ClientTimerID: TimerPurpose] = [:]
     var nextTimerNumber: Int64 = 1
@@ -93,25 +93,19 @@ public struct ReferenceClient: SyncClientEngine {
         }
     }
 
-    /// The view's task list and local echoes, kept until `tasks` changes: the view was built after every event,
-    /// and sorting every task the engine ever accepted twice per event was work that grew with the run. A class so
-    /// that the read-only `view` can fill it; each change of `tasks` starts a new box, so a box only ever holds
-    /// what its holders' `tasks` give (copies that share it have equal tasks).
-    final class TasksInIdOrder {
-        var tasks: [TaskRecord]?
-        var echoes: [ClientView.LocalEcho] = []
-    }
+    /// What the view derives from one of the engine's tables (sorted tasks and their local echoes, contacts,
+    /// running task ids), kept until that table changes: the view is built after every event, and sorting every task
+    /// the engine ever accepted twice per event was work that grew with the run. A class so that the read-only `view`
+    /// can fill it; each change of the table starts a new box, so a box only ever holds what its holders' table gives
+    /// (copies of the engine that share it have equal tables).
+    final class Derived<Value> {
+        private var value: Value?
 
-    /// A list the view derives from one of the engine's tables, kept until that table changes (the same scheme as
-    /// `TasksInIdOrder`: a new box per change).
-    final class InIdOrder<Element> {
-        var elements: [Element]?
-
-        /// The kept list, or `build()`'s, kept from now on.
-        func elements(_ build: () -> [Element]) -> [Element] {
-            if let elements { return elements }
+        /// The kept value, or `build()`'s, kept from now on.
+        func value(_ build: () -> Value) -> Value {
+            if let value { return value }
             let built = build()
-            elements = built
+            value = built
             return built
         }
     }
@@ -347,18 +341,13 @@ public struct ReferenceClient: SyncClientEngine {
     /// A read-only snapshot of the engine's state for the invariant checkers: chats, chunks, tasks, in-flight
     /// requests and last-sync, each in ascending id order.
     public var view: ClientView {
-        let ordered: [TaskRecord]
-        if let cached = tasksInIdOrder.tasks {
-            ordered = cached
-        } else {
-            ordered = tasks.keys.sorted().map { tasks[$0]! }
-            tasksInIdOrder.tasks = ordered
-            tasksInIdOrder.echoes = ordered.compactMap { task -> ClientView.LocalEcho? in
+        let (ordered, echoes) = tasksInIdOrder.value {
+            let ordered = tasks.keys.sorted().map { tasks[$0]! }
+            return (ordered, ordered.compactMap { task -> ClientView.LocalEcho? in
                 guard task.kind.isSend, task.state == .pending else { return nil }
                 return ClientView.LocalEcho(chatId: task.chatId, cid: task.cid, text: task.text)
-            }
+            })
         }
-        let echoes = tasksInIdOrder.echoes
         let inFlight = tracker.inFlight.keys.sorted().map {
             let entry = tracker.inFlight[$0]!
             var taskId: Int64?
@@ -375,8 +364,8 @@ public struct ReferenceClient: SyncClientEngine {
             tasks: ordered, lastSyncMilliseconds: lastSync,
             inFlightRequests: inFlight, isOnline: online, openChatId: screen?.chatId,
             visibleMessageIds: visibleMessageIds(),
-            runningTaskIds: runningTaskIdsInOrder.elements { runningTaskIds.sorted() },
+            runningTaskIds: runningTaskIdsInOrder.value { runningTaskIds.sorted() },
             uploadingTaskIds: uploads.values.sorted(),
-            contacts: contactsInIdOrder.elements { contacts.keys.sorted().map { contacts[$0]! } })
+            contacts: contactsInIdOrder.value { contacts.keys.sorted().map { contacts[$0]! } })
     }
 }
