@@ -8,14 +8,20 @@ import Testing
 /// Photo uploads cut by the network cost no task attempt, as sends cut by a disconnect do not; an upload the CDN
 /// refuses costs one and gives its token up.
 @Suite struct ReferenceClientUploadTests {
-    @Test("twelve network interruptions of an upload (more than maxTaskAttempts) still deliver the photo")
-    func interruptionsAreNotAttempts() throws {
+    /// Alice online for a second, in chat 100 with bob (a server-side user).
+    private func aliceOnlineWithBob() -> TestWorld {
         let world = TestWorld()
         world.addClient("alice", userId: 1)
         world.server.addUser(id: 2, name: "bob", token: "token-bob")
         world.server.addChat(id: 100, members: [1, 2], now: world.now)
         world.start("alice")
         world.run(for: .seconds(Int64(1)))
+        return world
+    }
+
+    @Test("twelve network interruptions of an upload (more than maxTaskAttempts) still deliver the photo")
+    func interruptionsAreNotAttempts() throws {
+        let world = aliceOnlineWithBob()
         world.user("alice", .sendPhoto(chatId: 100, sizeBytes: 500_000, caption: "cut"))
         var interruptions = 0
         for _ in 1...12 {
@@ -40,12 +46,7 @@ import Testing
     @Test("an upload the CDN refuses asks for a fresh token, also after a restart, and the photo goes out once",
           arguments: [false, true])
     func refusedUploadRenewsToken(restartAfterRefusal: Bool) throws {
-        let world = TestWorld()
-        world.addClient("alice", userId: 1)
-        world.server.addUser(id: 2, name: "bob", token: "token-bob")
-        world.server.addChat(id: 100, members: [1, 2], now: world.now)
-        world.start("alice")
-        world.run(for: .seconds(Int64(1)))
+        let world = aliceOnlineWithBob()
         world.cdnRefusesNextUploads = 1
         world.user("alice", .sendPhoto(chatId: 100, sizeBytes: 20_000, caption: "refused once"))
         for _ in 0..<60 where world.refusedUploads.isEmpty { world.run(for: .milliseconds(Int64(100))) }
