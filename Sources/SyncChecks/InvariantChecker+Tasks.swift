@@ -5,7 +5,7 @@ import SyncServer
 
 extension InvariantChecker {
     /// T1, T3, T6 over the client's tasks, updating the ledger of accepted tasks (and their cids, for T2 and T4).
-    func checkTasks(_ ledger: inout ClientLedger, client: String, view: ClientView, report: Report) {
+    func checkTasks(_ ledger: inout ClientLedger, view: ClientView, report: Report) {
         if ledger.unfinishedBeforeRestart == nil, view.tasks == ledger.lastTasks { return }
         ledger.lastTasks = view.tasks
         var present: Set<Int64> = []
@@ -88,13 +88,15 @@ extension InvariantChecker {
     public func appWillRestart(
         client: String, view: ClientView, server: SyncServer, at now: SimInstant, isSuspended: Bool = false
     ) -> [Finding] {
-        guard ledgers[client] != nil else { preconditionFailure("unregistered client \(client)") }
-        let found = checkClient(client, view: view, server: server, at: now, checksTimeouts: !isSuspended)
-        ledgers[client]!.unfinishedBeforeRestart = view.tasks.filter { $0.state == .pending }.map(\.id)
-        ledgers[client]!.outstanding = [:]
-        ledgers[client]!.checkedStores = [:]
-        ledgers[client]!.cleanStores = []
-        ledgers[client]!.closedConnections = []
+        let index = ledgerIndex(client)
+        let found = checkClient(index, view: view, server: server, at: now, checksTimeouts: !isSuspended)
+        withLedger(index) { ledger in
+            ledger.unfinishedBeforeRestart = view.tasks.filter { $0.state == .pending }.map(\.id)
+            ledger.outstanding = [:]
+            ledger.checkedStores = [:]
+            ledger.cleanStores = []
+            ledger.closedConnections = []
+        }
         return found
     }
 
@@ -130,16 +132,17 @@ extension InvariantChecker {
                 let key = SenderCid(sender: message.sender, cid: cid)
                 serverMessageIdsByKey[key, default: []].append(message.id)
                 chatIdByMessageId[message.id] = chatId
-                let client = clientByUserId[message.sender]
+                let index = ledgerIndexByUserId[message.sender]
                 if let stored = serverMessageIdsByKey[key], stored.count > 1 {
-                    new.append(Finding(invariant: .T2, client: client, chatId: chatId, time: now,
+                    new.append(Finding(invariant: .T2, client: index.map { clientNames[$0] }, chatId: chatId,
+                                       time: now,
                                        expected: "one server message for cid \(cid) of user \(message.sender)",
                                        found: "messages \(ChunkChecks.listed(stored))"))
                 }
-                guard let client, let index = ledgers.index(forKey: client) else { continue }
-                // Read in place: `ledgers[client]` and `ledgers.values[index]` copied the whole ledger.
-                if let taskId = ledger(at: index, { $0.taskByCid[cid] }) {
-                    new += link(client: client, taskId: taskId, messageId: message.id, chatId: chatId, at: now)
+                guard let index else { continue }
+                // Read in place by position: `ledgers[client]` on a table by name copied the whole ledger.
+                if let taskId = ledgers[index].taskByCid[cid] {
+                    new += link(index, taskId: taskId, messageId: message.id, chatId: chatId, at: now)
                 }
             }
         }
@@ -148,9 +151,9 @@ extension InvariantChecker {
 
     /// Links the cids of MSG_SEND packets sent since the view was last read to their tasks: the task that holds the
     /// cid now, else the task waiting for the request's seq. A cid whose task is gone stays unlinked.
-    func linkSentCids(client: String, view: ClientView) {
-        guard let index = ledgers.index(forKey: client), !ledger(at: index, { $0.sentCidsToLink.isEmpty }) else { return }
-        withLedger(client) { ledger in
+    func linkSentCids(_ index: Int, view: ClientView) {
+        guard !ledgers[index].sentCidsToLink.isEmpty else { return }
+        withLedger(index) { ledger in
             let sent = ledger.sentCidsToLink
             ledger.sentCidsToLink = []
             for (seq, cid) in sent where ledger.taskByCid[cid] == nil {
@@ -165,18 +168,16 @@ extension InvariantChecker {
     }
 
     /// Matches cids the ledger learned since the last call with messages already on the server.
-    func linkTaskCids(client: String, at now: SimInstant) -> [Finding] {
-        guard let index = ledgers.index(forKey: client), !ledger(at: index, { $0.unlinkedCids.isEmpty }) else {
-            return []
-        }
-        let (unlinked, userId) = withLedger(client) { ledger in
+    func linkTaskCids(_ index: Int, at now: SimInstant) -> [Finding] {
+        guard !ledgers[index].unlinkedCids.isEmpty else { return [] }
+        let (unlinked, userId) = withLedger(index) { ledger in
             defer { ledger.unlinkedCids = [] }
             return (ledger.unlinkedCids, ledger.userId)
         }
         var new: [Finding] = []
         for (taskId, cid) in unlinked {
             for messageId in serverMessageIdsByKey[SenderCid(sender: userId, cid: cid)] ?? [] {
-                new += link(client: client, taskId: taskId, messageId: messageId,
+                new += link(index, taskId: taskId, messageId: messageId,
                             chatId: chatIdByMessageId[messageId] ?? 0, at: now)
             }
         }
@@ -205,9 +206,10 @@ extension InvariantChecker {
 
     /// Records that a task's send was stored as `messageId`: a second message for one task breaks T2; a message
     /// stored out of the tasks' enqueue order breaks T4.
-    private func link(client: String, taskId: Int64, messageId: Int64, chatId: Int64, at now: SimInstant)
+    private func link(_ index: Int, taskId: Int64, messageId: Int64, chatId: Int64, at now: SimInstant)
         -> [Finding] {
-        withLedger(client) { ledger -> [Finding] in
+        let client = clientNames[index]
+        return withLedger(index) { ledger -> [Finding] in
             var stored = ledger.messageIdsByTask[taskId] ?? []
             guard !stored.contains(messageId) else { return [] }
             stored.append(messageId)
