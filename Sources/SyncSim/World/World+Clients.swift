@@ -26,9 +26,11 @@ extension World {
         let actions = clients[index].engine.handle(event, now: now)
         engineChanged(index)
         report(checker.observeClientActions(client: name, actions: actions, at: now))
-        report(checker.afterClientEvent(client: name, server: server, at: now,
-                                        checksTimeouts: clients[index].deferredEventsLeft <= 1,
-                                        view: { view(index) }))
+        let checksTimeouts = clients[index].deferredEventsLeft <= 1
+        report(withServer { server in
+            checker.afterClientEvent(client: name, server: server, at: now, checksTimeouts: checksTimeouts,
+                                     view: { view(index) })
+        })
         for action in actions { perform(action, client: index, generation: generation) }
     }
 

@@ -145,7 +145,14 @@ extension World: WorldProbe {
     /// Tasks of client `index` that are neither done nor failed.
     func pendingTaskCount(_ index: Int) -> Int {
         if let cached = clients[index].cachedPendingTasks { return cached }
-        let count = view(index).tasks.count { $0.state == .pending }
+        // The cached view's task list read in place (after a checked event it is there): `view(index)` returned a
+        // copy of the whole view, a retain and a release of each of its tables.
+        let count: Int
+        if let tasks = clients[index].cachedView?.tasks {
+            count = tasks.count { $0.state == .pending }
+        } else {
+            count = view(index).tasks.count { $0.state == .pending }
+        }
         clients[index].cachedPendingTasks = count
         return count
     }
