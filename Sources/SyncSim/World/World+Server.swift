@@ -86,7 +86,9 @@ extension World {
             network.schedule(at: at) { [unowned self] in
                 enter {
                     guard let socket = serverSockets[connection] else { return }
-                    for _ in 0..<copies { sendPacket(packet, on: socket, encoder: serverEncoder, from: "server") }
+                    for _ in 0..<copies {
+                        sendPacket(packet, on: socket, encoder: serverEncoder, from: "server", countsBytes: false)
+                    }
                 }
             }
             return
@@ -96,12 +98,16 @@ extension World {
             network.schedule(at: pending) { [unowned self] in
                 enter {
                     guard let socket = serverSockets[connection] else { return }
-                    for _ in 0..<copies { sendPacket(packet, on: socket, encoder: serverEncoder, from: "server") }
+                    for _ in 0..<copies {
+                        sendPacket(packet, on: socket, encoder: serverEncoder, from: "server", countsBytes: false)
+                    }
                 }
             }
             return
         }
-        for _ in 0..<copies { sendPacket(packet, on: socket, encoder: serverEncoder, from: "server") }
+        for _ in 0..<copies {
+            sendPacket(packet, on: socket, encoder: serverEncoder, from: "server", countsBytes: false)
+        }
         if packet.cmd == .response || packet.cmd == .error, !triggers.isEmpty,
            let name = clientName(ofServerConnection: connection) {
             observe(.serverAnswers(opcode: packet.opcode, client: name))
