@@ -29,7 +29,7 @@ extension World {
         let checksTimeouts = clients[index].deferredEventsLeft <= 1
         report(withServer { server in
             checker.afterClientEvent(client: name, server: server, at: now, checksTimeouts: checksTimeouts,
-                                     view: { view(index) })
+                                     view: { checkedView(index) })
         })
         for action in actions { perform(action, client: index, generation: generation) }
     }
