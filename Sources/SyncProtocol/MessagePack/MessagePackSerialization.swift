@@ -21,13 +21,21 @@ enum MessagePackSerialization {
         withUnsafeMutablePointer(to: &buffer) { bufferPointer in
             var packer = msgpack_packer()
             msgpack_packer_init(&packer, UnsafeMutableRawPointer(bufferPointer), msgpack_sbuffer_write)
-            pack(value, with: &packer)
+            withUnsafePointer(to: value) { pack($0, with: &packer) }
         }
         return try body(UnsafeRawBufferPointer(start: buffer.data, count: buffer.size))
     }
 
-    private static func pack(_ value: MessagePackValue, with packer: inout msgpack_packer) {
-        switch value {
+    /// Packs the value at `value`, which stays alive and unchanged during the call (it is part of the tree that
+    /// `withPacked` borrows).
+    ///
+    /// Values are read through pointers rather than passed by value: an element passed by value is copied out of
+    /// its array before the call (the packer calls C in between, so the compiler cannot borrow it in place), which
+    /// cost a retain and a release per element, a quarter of encode (docs/performance.md, "Codec, session 6").
+    /// Each case reads what it needs before the first C call, so only containers (one retain each) and strings
+    /// longer than 15 bytes are retained.
+    private static func pack(_ value: UnsafePointer<MessagePackValue>, with packer: inout msgpack_packer) {
+        switch value.pointee {
         case .nil:
             msgpack_pack_nil(&packer)
         case .bool(let flag):
@@ -41,17 +49,18 @@ enum MessagePackSerialization {
         case .double(let number):
             msgpack_pack_double(&packer, number)
         case .string(let text):
-            // A native string's bytes are read in place; `withUTF8` needs a mutable copy (a retain per string).
-            let packedInPlace: Void? = text.utf8.withContiguousStorageIfAvailable { utf8 in
-                msgpack_pack_str(&packer, utf8.count)
-                if let base = utf8.baseAddress { msgpack_pack_str_body(&packer, base, utf8.count) }
-            }
-            if packedInPlace == nil {
-                var copy = text
-                copy.withUTF8 { utf8 in
-                    msgpack_pack_str(&packer, utf8.count)
-                    if let base = utf8.baseAddress { msgpack_pack_str_body(&packer, base, utf8.count) }
-                }
+            // Map keys are short: their bytes are copied out first, so the string needs no retain across C calls.
+            var short: (UInt64, UInt64) = (0, 0)
+            let shortCount = text.utf8.withContiguousStorageIfAvailable { utf8 -> Int in
+                guard utf8.count < MemoryLayout.size(ofValue: short) else { return -1 }
+                withUnsafeMutableBytes(of: &short) { $0.copyMemory(from: UnsafeRawBufferPointer(utf8)) }
+                return utf8.count
+            } ?? -1
+            if shortCount >= 0 {
+                msgpack_pack_str(&packer, shortCount)
+                _ = withUnsafeBytes(of: &short) { msgpack_pack_str_body(&packer, $0.baseAddress, shortCount) }
+            } else {
+                packLongString(value, with: &packer)
             }
         case .binary(let bytes):
             msgpack_pack_bin(&packer, bytes.count)
@@ -60,16 +69,18 @@ enum MessagePackSerialization {
             }
         case .array(let elements):
             msgpack_pack_array(&packer, elements.count)
-            // Through the buffer, so each element is borrowed rather than copied (a retain and release each).
             elements.withUnsafeBufferPointer { buffer in
-                for index in buffer.indices { pack(buffer[index], with: &packer) }
+                guard let base = buffer.baseAddress else { return }
+                for index in 0..<buffer.count { pack(base + index, with: &packer) }
             }
         case .map(let pairs):
             msgpack_pack_map(&packer, pairs.count)
             pairs.withUnsafeBufferPointer { buffer in
-                for index in buffer.indices {
-                    pack(buffer[index].key, with: &packer)
-                    pack(buffer[index].value, with: &packer)
+                guard let base = buffer.baseAddress else { return }
+                for index in 0..<buffer.count {
+                    let pair = base + index
+                    pack(pair.pointer(to: \.key)!, with: &packer)
+                    pack(pair.pointer(to: \.value)!, with: &packer)
                 }
             }
         case .ext(let type, let data):
@@ -80,6 +91,24 @@ enum MessagePackSerialization {
         case .timestamp(let seconds, let nanoseconds):
             var timestamp = msgpack_timestamp(tv_sec: seconds, tv_nsec: nanoseconds)
             msgpack_pack_timestamp(&packer, &timestamp)
+        }
+    }
+
+    /// Packs a string of 16 bytes or more (or one whose bytes are not contiguous), read in place.
+    @inline(never)
+    private static func packLongString(_ value: UnsafePointer<MessagePackValue>, with packer: inout msgpack_packer) {
+        guard case .string(let text) = value.pointee else { preconditionFailure("packLongString of a non-string") }
+        // A native string's bytes are read in place; `withUTF8` needs a mutable copy (a retain per string).
+        let packedInPlace: Void? = text.utf8.withContiguousStorageIfAvailable { utf8 in
+            msgpack_pack_str(&packer, utf8.count)
+            if let base = utf8.baseAddress { msgpack_pack_str_body(&packer, base, utf8.count) }
+        }
+        if packedInPlace == nil {
+            var copy = text
+            copy.withUTF8 { utf8 in
+                msgpack_pack_str(&packer, utf8.count)
+                if let base = utf8.baseAddress { msgpack_pack_str_body(&packer, base, utf8.count) }
+            }
         }
     }
 
