@@ -3,9 +3,9 @@ import CMsgPack
 /// MessagePack bytes <-> `MessagePackValue`: the one file that calls into `CMsgPack`.
 ///
 /// Packing uses msgpack-c's `msgpack_packer` over a `msgpack_sbuffer` (a well-kept library; its bytes are the field's).
-/// Unpacking builds values in Swift (`MessagePackBuilder`) after `MessagePackScanner` has checked the bytes, so the
-/// builder only ever sees well-formed input whose element counts are backed by real bytes; this replaced msgpack-c's
-/// unpack plus a second pass over its object tree (docs/performance.md, "Codec").
+/// Unpacking builds values in Swift (`MessagePackBuilder`), which checks the bytes as it reads them and hands
+/// anything it refuses to `MessagePackScanner` to name the fault; this replaced msgpack-c's unpack plus a second
+/// pass over its object tree, and then a scan before the build (docs/performance.md, "Codec").
 enum MessagePackSerialization {
     /// Packs `value`, choosing the shortest encoding for each integer, string, binary, array, map and timestamp.
     static func pack(_ value: MessagePackValue) -> [UInt8] {
@@ -115,10 +115,11 @@ enum MessagePackSerialization {
     /// A string that is not UTF-8 (the scanner, run again with UTF-8 checks, names its offset).
     struct InvalidUTF8: Error {}
 
-    /// Builds one value from bytes that `MessagePackScanner` accepted, with a key cache of its own.
-    /// - Throws: `InvalidUTF8` for a string that is not UTF-8.
-    static func unpack(_ bytes: UnsafeRawBufferPointer) throws -> MessagePackValue {
-        try Unpacker().unpack(bytes)
+    /// Builds one value with a key cache of its own; see `Unpacker.unpack(_:limits:)`.
+    /// - Throws: `WireError` for bytes that are not one well-formed value; `InvalidUTF8` for a string that is not
+    ///   UTF-8.
+    static func unpack(_ bytes: UnsafeRawBufferPointer, limits: MessagePackLimits) throws -> MessagePackValue {
+        try Unpacker().unpack(bytes, limits: limits)
     }
 
     /// The map-key cache kept from one value to the next, so repeated keys (`id`, `time`, `text`) of a stream of
@@ -135,18 +136,30 @@ enum MessagePackSerialization {
 
         deinit { keyCache.deallocate() }
 
-        /// Builds one value from bytes that `MessagePackScanner` accepted; see `MessagePackSerialization.unpack`.
-        /// - Throws: `InvalidUTF8` for a string that is not UTF-8; `WireError` `.truncatedMessagePack` for no bytes
-        ///   (the scanner refuses them first).
-        func unpack(_ bytes: UnsafeRawBufferPointer) throws -> MessagePackValue {
+        /// Builds exactly one value from `bytes`. What the builder refuses goes to `MessagePackScanner`, whose
+        /// detailed scan throws the fault it names (type byte, length, count, nesting, trailing bytes, timestamp).
+        /// - Throws: `WireError` with the offending byte's offset for bytes that are not one well-formed value;
+        ///   `InvalidUTF8` for a string that is not UTF-8 in an otherwise well-formed value.
+        func unpack(_ bytes: UnsafeRawBufferPointer, limits: MessagePackLimits) throws -> MessagePackValue {
             guard let base = bytes.baseAddress, !bytes.isEmpty else {
+                _ = try MessagePackScanner.scan(bytes, limits: limits, validatesUTF8: false)
                 throw WireError(.truncatedMessagePack, offset: 0, detail: "expected a value, found no bytes",
                                 payloadOffset: 0)
             }
             var builder = MessagePackBuilder(
-                base: base.assumingMemoryBound(to: UInt8.self), count: bytes.count, keyCache: keyCache)
-            let value = builder.value()
-            precondition(builder.consumedByteCount == bytes.count, "the scanner accepted a value of other length")
+                base: base.assumingMemoryBound(to: UInt8.self), count: bytes.count, maxDepth: limits.maxDepth,
+                keyCache: keyCache)
+            let value: MessagePackValue
+            do {
+                value = try builder.value()
+                guard builder.consumedByteCount == bytes.count else { throw MessagePackBuilder.Refusal() }
+            } catch {
+                _ = try MessagePackScanner.scan(bytes, limits: limits, validatesUTF8: false)
+                // Not reached: the builder refuses only what the scanner refuses (`MessagePackBuilderTests`).
+                throw WireError(
+                    .invalidMessagePack, offset: 0,
+                    detail: "the value builder refused bytes the scanner accepts", payloadOffset: 0)
+            }
             if builder.sawInvalidUTF8 { throw InvalidUTF8() }
             return value
         }
