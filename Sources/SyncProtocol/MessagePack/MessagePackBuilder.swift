@@ -10,7 +10,7 @@ import Darwin
 /// bytes left, nesting against `MessagePackLimits.maxDepth`, nothing after the value) and also the timestamp rules
 /// the detailed scan adds, but says nothing about a fault: it throws `Refusal`, and the caller runs the scanner,
 /// which names the fault with its offset. So a well-formed payload is read once instead of scanned and then built,
-/// and a bad one gets exactly the error it got before (docs/performance.md, "Codec, session 6"). Counts are checked
+/// and a bad one gets exactly the error it got before (docs/performance.md, "Sixth pass: codec"). Counts are checked
 /// before any storage is reserved, so a hostile count never allocates.
 ///
 /// It gives exactly what msgpack-c's unpacker followed by a conversion of its objects gave before it: the

@@ -31,7 +31,7 @@ enum MessagePackSerialization {
     ///
     /// Values are read through pointers rather than passed by value: an element passed by value is copied out of
     /// its array before the call (the packer calls C in between, so the compiler cannot borrow it in place), which
-    /// cost a retain and a release per element, a quarter of encode (docs/performance.md, "Codec, session 6").
+    /// cost a retain and a release per element, a quarter of encode (docs/performance.md, "Sixth pass: codec").
     /// Each case reads what it needs before the first C call, so only containers (one retain each) and strings
     /// longer than 15 bytes are retained.
     private static func pack(_ value: UnsafePointer<MessagePackValue>, with packer: inout msgpack_packer) {
