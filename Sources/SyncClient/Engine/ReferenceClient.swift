@@ -99,7 +99,8 @@ public struct ReferenceClient: SyncClientEngine {
     /// can fill it; each change of the table starts a new box, so a box only ever holds what its holders' table gives
     /// (copies of the engine that share it have equal tables).
     final class Derived<Value> {
-        private var value: Value?
+        // Filled once, from one thread, by the read-only `view`: no dynamic exclusivity checks (as in `SQLiteDatabase`).
+        @exclusivity(unchecked) private var value: Value?
 
         /// The kept value, or `build()`'s, kept from now on.
         func value(_ build: () -> Value) -> Value {
