@@ -379,7 +379,11 @@ struct ClientStore {
 
     /// A query run at launch (loading the tables, the sync entries): its statement is not kept (see
     /// `SQLiteDatabase.query`), which was most of an idle client's SQLite memory.
+    ///
+    /// A private in-memory database that no row was ever written to has none to give: the query is not prepared
+    /// (a new client's first launch ran seven queries, each parsed, over empty tables).
     private func rows(_ sql: String, _ bindings: [SQLiteValue] = []) -> [[SQLiteValue]] {
+        if database.path == ":memory:" && database.totalRowChanges == 0 { return [] }
         do {
             return try database.query(sql, bindings, keepsStatement: false)
         } catch {

@@ -102,6 +102,55 @@ public final class SQLiteDatabase {
         return statement
     }
 
+    /// The whole database as the bytes of its file (`sqlite3_serialize`), for `restore(image:)`.
+    /// - Throws: `SQLiteError` when SQLite cannot serialize it (out of memory).
+    public func serialized() throws -> [UInt8] {
+        var size: Int64 = 0
+        guard let bytes = sqlite3_serialize(handle, "main", &size, 0) else {
+            throw SQLiteError(code: SQLITE_NOMEM, message: "cannot serialize", sql: "serialize \(path)")
+        }
+        defer { sqlite3_free(bytes) }
+        return Array(UnsafeBufferPointer(start: bytes, count: Int(size)))
+    }
+
+    /// Replaces this database's content with a copy of `image`, the bytes of a database file (`serialized()`).
+    ///
+    /// The pages are copied with SQLite's backup API from a scratch connection holding the image, so this database
+    /// keeps its own kind of storage (an in-memory database stays one, with its own page cache). Its page size must
+    /// be the image's, or still unset (a database with no tables yet); no transaction may be open.
+    /// - Throws: `SQLiteError` when the image is not a database or the copy fails.
+    public func restore(image: [UInt8]) throws {
+        var scratch: OpaquePointer?
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let opened = sqlite3_open_v2(":memory:", &scratch, flags, nil)
+        defer { sqlite3_close_v2(scratch) }
+        guard opened == SQLITE_OK, let scratch else {
+            throw SQLiteError(code: opened, message: "cannot open a scratch database", sql: "restore \(path)")
+        }
+        guard let buffer = sqlite3_malloc64(UInt64(image.count))?.assumingMemoryBound(to: UInt8.self) else {
+            throw SQLiteError(code: SQLITE_NOMEM, message: "out of memory", sql: "restore \(path)")
+        }
+        buffer.initialize(from: image, count: image.count)
+        // FREEONCLOSE: SQLite frees the buffer when the scratch connection closes, or at once if this fails.
+        let count = Int64(image.count)
+        let loaded = sqlite3_deserialize(scratch, "main", buffer, count, count,
+                                         UInt32(SQLITE_DESERIALIZE_FREEONCLOSE | SQLITE_DESERIALIZE_READONLY))
+        guard loaded == SQLITE_OK else {
+            throw SQLiteError(code: loaded, message: String(cString: sqlite3_errmsg(scratch)), sql: "restore \(path)")
+        }
+        guard let backup = sqlite3_backup_init(handle, "main", scratch, "main") else {
+            throw error(sqlite3_errcode(handle), "restore \(path)")
+        }
+        let stepped = sqlite3_backup_step(backup, -1)
+        let finished = sqlite3_backup_finish(backup)
+        guard stepped == SQLITE_DONE, finished == SQLITE_OK else {
+            throw error(stepped == SQLITE_DONE ? finished : stepped, "restore \(path)")
+        }
+    }
+
+    /// Rows inserted, updated or deleted through this connection since it opened (`sqlite3_total_changes64`).
+    public var totalRowChanges: Int { Int(sqlite3_total_changes64(handle)) }
+
     /// Whether a transaction is open (SQLite is not in autocommit mode).
     public var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
 
