@@ -168,33 +168,27 @@ struct ClientStore {
     /// left alone: a push received usually moves one chunk's upper bound, one row, where the whole list was deleted
     /// and inserted again.
     func replaceChunks(_ chunks: [Chunk], chatId: Int64) {
-        // The rows written are kept in an array of their own, changed in place, never the engine's: sharing its
-        // storage made the engine's next change of the chunk list (a push adds a chunk) copy the whole list.
-        guard written.chunks[chatId] != nil else {
+        guard let previous = written.chunks[chatId] else {
             runOnce("DELETE FROM chunks WHERE chatId = ?", [.integer(chatId)])
             for chunk in chunks { insert(chunk, chatId: chatId) }
-            written.chunks[chatId] = chunks.withUnsafeBufferPointer { Array($0) }
+            written.chunks[chatId] = chunks
             return
         }
+        guard previous != chunks else { return }
         // Rows before the first difference stay; of the rest (usually one or two chunks), rows no longer wanted go
         // and new ones come. The rows are unique (the primary key), so nothing in the rest repeats the prefix.
-        let same = written.chunks[chatId]!.withUnsafeBufferPointer { previous in
-            var same = 0
-            while same < previous.count && same < chunks.count && previous[same] == chunks[same] { same += 1 }
-            if same == previous.count && same == chunks.count { return same }
-            let old = previous[same...]
-            let new = chunks[same...]
-            for chunk in old where !new.contains(chunk) {
-                run(.deleteChunk) {
-                    $0.bind(chatId)
-                    $0.bind(chunk.lower)
-                }
+        var same = 0
+        while same < previous.count && same < chunks.count && previous[same] == chunks[same] { same += 1 }
+        let old = previous[same...]
+        let new = chunks[same...]
+        for chunk in old where !new.contains(chunk) {
+            run(.deleteChunk) {
+                $0.bind(chatId)
+                $0.bind(chunk.lower)
             }
-            for chunk in new where !old.contains(chunk) { insert(chunk, chatId: chatId) }
-            return same
         }
-        guard same < chunks.count || same < written.chunks[chatId]!.count else { return }
-        written.chunks[chatId]!.replaceSubrange(same..., with: chunks[same...])
+        for chunk in new where !old.contains(chunk) { insert(chunk, chatId: chatId) }
+        written.chunks[chatId] = chunks
     }
 
     /// A plain INSERT, as before: two chunks with one lower bound still stop the engine on the primary key.
