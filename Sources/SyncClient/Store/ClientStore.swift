@@ -174,11 +174,12 @@ struct ClientStore {
             written.chunks[chatId] = chunks
             return
         }
-        guard previous != chunks else { return }
         // Rows before the first difference stay; of the rest (usually one or two chunks), rows no longer wanted go
         // and new ones come. The rows are unique (the primary key), so nothing in the rest repeats the prefix.
+        // (One pass finds the difference: an equality test first was a second pass over every chunk.)
         var same = 0
         while same < previous.count && same < chunks.count && previous[same] == chunks[same] { same += 1 }
+        guard same < previous.count || same < chunks.count else { return }
         let old = previous[same...]
         let new = chunks[same...]
         for chunk in old where !new.contains(chunk) {
