@@ -44,11 +44,18 @@ private func openError(_ path: String) -> String? {
         // A shared-cache URI is in memory too, but not ":memory:": its schema is created statement by statement.
         let created = try SQLiteDatabase(path: "file:client-template-test?mode=memory&cache=shared")
         try ClientDatabase.prepare(created)
-        for pragma in ["page_size", "application_id", "user_version", "journal_mode", "page_count"] {
-            #expect(try copied.query("PRAGMA \(pragma)") == created.query("PRAGMA \(pragma)"), "\(pragma)")
-        }
+        // One a statement ran on first is checked (stamps, tables) before it gets the copy.
+        let checked = try SQLiteDatabase()
+        try checked.execute("SELECT 1")
+        #expect(!checked.isUntouched)
+        try ClientDatabase.prepare(checked)
         let schema = "SELECT type, name, tbl_name, rootpage, sql FROM sqlite_master ORDER BY name"
-        #expect(try copied.query(schema) == created.query(schema))
+        for other in [created, checked] {
+            for pragma in ["page_size", "application_id", "user_version", "journal_mode", "page_count"] {
+                #expect(try copied.query("PRAGMA \(pragma)") == other.query("PRAGMA \(pragma)"), "\(pragma)")
+            }
+            #expect(try copied.query(schema) == other.query(schema))
+        }
         #expect(try copied.query(schema).filter { $0[0] == .text("table") }.count
                     == ClientDatabase.migrations.joined().count)
         #expect(copied.totalRowChanges == 0)

@@ -86,6 +86,12 @@ public enum ClientDatabase {
 
     private static func prepare(_ database: SQLiteDatabase, checksValues: Bool) throws {
         let path = database.path
+        if path == ":memory:" && database.isUntouched {
+            // A private in-memory database nothing ran on is empty: the checks below would read both stamps as 0 and
+            // no table, and find no value to refuse (three statements parsed per new client for that).
+            try copyEmpty(into: database)
+            return
+        }
         let applicationId: Int64
         let version: Int64
         let tables: [(name: String, sql: String)]
@@ -120,18 +126,22 @@ public enum ClientDatabase {
         }
         guard version < schemaVersion else { return }
         if version == 0 && path == ":memory:" {
-            // A new private in-memory database (every client of a simulated world) gets a copy of a database created
-            // once per process by the code below: the same pages, byte for byte. Creating the schema parsed and ran
-            // nine CREATE TABLEs per client (with SQLite's nested updates of `sqlite_master`), about 2 million
-            // instructions, more than a client's first hundred events; the copy is a few pages.
-            do {
-                try database.restore(image: try emptyImage.get())
-            } catch {
-                throw ClientDatabaseError.sqlite(path, "\(error)")
-            }
+            try copyEmpty(into: database)
             return
         }
         try create(database, from: Int(version))
+    }
+
+    /// Gives a new private in-memory database (every client of a simulated world) a copy of a database created once
+    /// per process by `create`: the same pages. Creating the schema parsed and ran nine CREATE TABLEs per client (with
+    /// SQLite's nested updates of `sqlite_master`), about 2 million instructions, more than a client's first hundred
+    /// events; the copy is a few pages.
+    private static func copyEmpty(into database: SQLiteDatabase) throws {
+        do {
+            try database.restore(image: try emptyImage.get())
+        } catch {
+            throw ClientDatabaseError.sqlite(database.path, "\(error)")
+        }
     }
 
     /// The bytes of a new in-memory database prepared by `create` (`SQLiteDatabase.serialized()`), made on first use.

@@ -12,6 +12,8 @@ public final class SQLiteDatabase {
     @exclusivity(unchecked) private var statements: [String: OpaquePointer] = [:]
     /// Statements kept by slot (`execute(slot:sql:_:)`), prepared on their first run, with their SQL text.
     @exclusivity(unchecked) private var slotStatements: [(sql: String, statement: OpaquePointer)?] = []
+    /// Whether nothing has been run on this connection since it opened (see `isUntouched`).
+    @exclusivity(unchecked) private var hasRunAnything = false
     /// Where the database lives: `":memory:"`, a file path, or an SQLite URI.
     public let path: String
 
@@ -90,6 +92,7 @@ public final class SQLiteDatabase {
     }
 
     private func slotted(_ slot: Int, _ sql: String) throws -> OpaquePointer {
+        hasRunAnything = true
         if slot < slotStatements.count, let kept = slotStatements[slot] {
             precondition(kept.sql == sql, "SQLiteDatabase: slot \(slot) holds \(kept.sql), not \(sql)")
             return kept.statement
@@ -120,6 +123,7 @@ public final class SQLiteDatabase {
     /// be the image's, or still unset (a database with no tables yet); no transaction may be open.
     /// - Throws: `SQLiteError` when the image is not a database or the copy fails.
     public func restore(image: [UInt8]) throws {
+        hasRunAnything = true
         var scratch: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
         let opened = sqlite3_open_v2(":memory:", &scratch, flags, nil)
@@ -148,6 +152,11 @@ public final class SQLiteDatabase {
         }
     }
 
+    /// Whether no statement has run on this connection since it opened and nothing was restored into it. Every call
+    /// into SQLite goes through this class, so a private in-memory database (`":memory:"`) in this state is empty: no
+    /// tables, no rows, every header field at its default.
+    public var isUntouched: Bool { !hasRunAnything }
+
     /// Rows inserted, updated or deleted through this connection since it opened (`sqlite3_total_changes64`).
     public var totalRowChanges: Int { Int(sqlite3_total_changes64(handle)) }
 
@@ -162,6 +171,7 @@ public final class SQLiteDatabase {
     private func run(
         _ sql: String, _ bindings: [SQLiteValue], collect: Bool, keepsStatement: Bool
     ) throws -> [[SQLiteValue]] {
+        hasRunAnything = true
         // A statement run once is finalized after its run, unless an earlier run kept it.
         let isKept = keepsStatement || statements[sql] != nil
         let statement = isKept ? try prepared(sql) : try prepareOnce(sql)
