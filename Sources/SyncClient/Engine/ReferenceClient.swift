@@ -97,9 +97,10 @@ public struct ReferenceClient: SyncClientEngine {
     /// tables). One box for the three rather than one each: the view reads it after every event, and each box was a
     /// cache miss of its own.
     final class ViewCache {
-        var tasks: (tasks: [TaskRecord], echoes: [ClientView.LocalEcho])?
-        var runningTaskIds: [Int64]?
-        var contacts: [Contact]?
+        // Filled by the read-only `view`, from one thread: no dynamic exclusivity checks (as in `SQLiteDatabase`).
+        @exclusivity(unchecked) var tasks: (tasks: [TaskRecord], echoes: [ClientView.LocalEcho])?
+        @exclusivity(unchecked) var runningTaskIds: [Int64]?
+        @exclusivity(unchecked) var contacts: [Contact]?
 
         init() {}
 
