@@ -66,11 +66,7 @@ extension InvariantChecker {
             }
             if !isUnchanged {
                 ledger.tasks[task.id] = task
-                if task.kind.isSend, !(ledger.cidsByTask[task.id] ?? []).contains(task.cid) {
-                    ledger.cidsByTask[task.id, default: []].append(task.cid)
-                    ledger.unlinkedCids.append((task.id, task.cid))
-                    ledger.taskByCid[task.cid] = task.id
-                }
+                Self.noteCid(of: task, in: &ledger)
             }
             if task.state == .failed, (task.lastError ?? "").isEmpty {
                 report(.T1, task.chatId, "failed task \(task.id) with a visible error", "no error shown")
@@ -97,6 +93,14 @@ extension InvariantChecker {
         }
     }
 
+    /// Records a send task's cid the first time the ledger sees it (T2 links it to a stored message later).
+    private static func noteCid(of task: TaskRecord, in ledger: inout ClientLedger) {
+        guard task.kind.isSend, !(ledger.cidsByTask[task.id] ?? []).contains(task.cid) else { return }
+        ledger.cidsByTask[task.id, default: []].append(task.cid)
+        ledger.unlinkedCids.append((task.id, task.cid))
+        ledger.taskByCid[task.cid] = task.id
+    }
+
     private static func isStrictlyAscending(_ tasks: [TaskRecord]) -> Bool {
         tasks.indices.dropFirst().allSatisfy { tasks[$0 - 1].id < tasks[$0].id }
     }
@@ -109,11 +113,7 @@ extension InvariantChecker {
             present.insert(task.id)
             byId[task.id] = task
             if ledger.tasks[task.id] != task { ledger.tasks[task.id] = task }
-            if task.kind.isSend, !(ledger.cidsByTask[task.id] ?? []).contains(task.cid) {
-                ledger.cidsByTask[task.id, default: []].append(task.cid)
-                ledger.unlinkedCids.append((task.id, task.cid))
-                ledger.taskByCid[task.cid] = task.id
-            }
+            Self.noteCid(of: task, in: &ledger)
             if task.state == .failed, (task.lastError ?? "").isEmpty {
                 report(.T1, task.chatId, "failed task \(task.id) with a visible error", "no error shown")
             }

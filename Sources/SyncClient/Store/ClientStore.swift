@@ -93,16 +93,7 @@ struct ClientStore {
     }
 
     func save(_ message: ChatMessage, chatId: Int64) {
-        let token = message.attaches?.first { $0.type == "PHOTO" }?.photoToken
-        run(.saveMessage) {
-            $0.bind(chatId)
-            $0.bind(message.id)
-            $0.bind(message.time)
-            $0.bind(message.sender)
-            $0.bind(message.text)
-            $0.bind(message.cid)
-            $0.bind(token)
-        }
+        run(.saveMessage) { Self.bindMessageColumns(message, chatId: chatId, to: &$0) }
         if let status = message.status {
             run(.saveMessageChange) {
                 $0.bind(chatId)
@@ -145,19 +136,24 @@ struct ClientStore {
         written.tombstones[chatId] = tombstones
     }
 
+    /// Binds the columns a message row and a pending edit row share: chatId, id, time, sender, text, cid and the
+    /// photo token of its first PHOTO attachment.
+    private static func bindMessageColumns(_ message: ChatMessage, chatId: Int64, to bindings: inout SQLiteBindings) {
+        bindings.bind(chatId)
+        bindings.bind(message.id)
+        bindings.bind(message.time)
+        bindings.bind(message.sender)
+        bindings.bind(message.text)
+        bindings.bind(message.cid)
+        bindings.bind(message.attaches?.first { $0.type == "PHOTO" }?.photoToken)
+    }
+
     func replacePendingEdits(_ edits: [Int64: ChatMessage], chatId: Int64) {
         run(.deletePendingEdits) { $0.bind(chatId) }
         for id in edits.keys.sorted() {
             let message = edits[id]!
-            let token = message.attaches?.first { $0.type == "PHOTO" }?.photoToken
             run(.insertPendingEdit) {
-                $0.bind(chatId)
-                $0.bind(message.id)
-                $0.bind(message.time)
-                $0.bind(message.sender)
-                $0.bind(message.text)
-                $0.bind(message.cid)
-                $0.bind(token)
+                Self.bindMessageColumns(message, chatId: chatId, to: &$0)
                 $0.bind(message.status ?? ChatMessage.edited)
                 $0.bind(message.updateTime ?? 0)
             }
