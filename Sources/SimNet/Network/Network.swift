@@ -193,7 +193,16 @@ public final class Network {
     private func isKnown(_ socket: SocketID) -> Bool { socket.rawValue >= 0 && socket.rawValue < endpoints.count }
 
     func component(_ socket: SocketID) -> String {
-        "tcp.\(socket.connection).\(socket.isInitiator ? "i" : "a")"
+        var text = TraceText()
+        Self.writeComponent(of: socket, to: &text)
+        return text.string
+    }
+
+    /// Writes a socket's trace component, `tcp.3.i` (initiator) or `tcp.3.a` (acceptor), piece by piece.
+    static func writeComponent(of socket: SocketID, to text: inout TraceText) {
+        text.write("tcp.")
+        text.write(socket.connection)
+        text.write(socket.isInitiator ? ".i" : ".a")
     }
 
     // MARK: - Time
@@ -308,7 +317,8 @@ public final class Network {
         let host = endpointHosts[raw]
         let peerHost = endpointHosts[raw ^ 1]
         for note in taken.notes {
-            trace.record(at: now, component: component(socket), kind: note.kind, detail: note.detail)
+            trace.record(at: now, kind: note.kind, component: { Self.writeComponent(of: socket, to: &$0) },
+                         detail: { $0.write(note.detail) })
         }
         for segment in taken.outbox { transmit(segment, from: host, to: peerHost, socket: socket) }
         let events = withEndpoint(raw) { endpoint -> [SocketEvent.Kind] in
@@ -317,8 +327,8 @@ public final class Network {
         } ?? []
         for kind in events {
             pendingEvents.append(SocketEvent(time: now, host: host, socket: socket, kind: kind))
-            trace.record(at: now, component: component(socket), kind: Self.traceKind(kind),
-                         detail: Self.traceDetail(kind))
+            trace.record(at: now, kind: Self.traceKind(kind), component: { Self.writeComponent(of: socket, to: &$0) },
+                         detail: { Self.writeTraceDetail(kind, to: &$0) })
         }
         // The armed event comes first when it is due no later; it re-arms for the later deadline when it fires.
         let arms = withEndpoint(raw) { endpoint -> (retransmission: SimInstant?, delayedAck: SimInstant?) in
@@ -356,7 +366,8 @@ public final class Network {
 
     func transmit(_ segment: Segment, from source: HostID, to destination: HostID, socket: SocketID?) {
         if let socket {
-            trace.record(at: now, component: component(socket), kind: "tx", detail: segment.summary)
+            trace.record(at: now, kind: "tx", component: { Self.writeComponent(of: socket, to: &$0) },
+                         detail: { segment.writeSummary(to: &$0) })
         }
         let packet = Packet(segment: segment, source: source, destination: destination, hop: 0,
                             ipBytes: tcpConfiguration.headerBytes + segment.sackOptionBytes + segment.payload.count)
@@ -419,11 +430,17 @@ public final class Network {
         }
     }
 
-    static func traceDetail(_ kind: SocketEvent.Kind) -> String {
+    /// A socket event's trace detail: `peer=host3`, `bytes=120` or nothing.
+    static func writeTraceDetail(_ kind: SocketEvent.Kind, to text: inout TraceText) {
         switch kind {
-        case .accepted(let peer): return "peer=\(peer)"
-        case .received(let bytes): return "bytes=\(bytes.count)"
-        default: return ""
+        case .accepted(let peer):
+            text.write("peer=")
+            text.write(peer.description)
+        case .received(let bytes):
+            text.write("bytes=")
+            text.write(bytes.count)
+        default:
+            break
         }
     }
 }
