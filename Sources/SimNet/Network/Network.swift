@@ -268,25 +268,27 @@ public final class Network {
         case .arrival(let packet):
             arrive(packet)
         case .retransmissionTimer(let raw):
-            let fired = withEndpoint(raw) { endpoint -> Bool in
-                guard endpoint.retransmissionTimerArmedAt == now else { return false }
+            let outcome = withEndpoint(raw) { endpoint -> TimerOutcome in
+                guard endpoint.retransmissionTimerArmedAt == now else { return .stale }
                 endpoint.retransmissionTimerArmedAt = nil
-                if let deadline = endpoint.retransmissionDeadline, deadline <= now {
-                    endpoint.retransmissionTimerExpired(now: now)
+                guard let deadline = endpoint.retransmissionDeadline, deadline <= now else {
+                    return endpoint.hasOutputs ? .fired : .rearm
                 }
-                return true
+                endpoint.retransmissionTimerExpired(now: now)
+                return .fired
             }
-            guard fired == true else { break }
-            flush(SocketID(rawValue: raw))
+            finishTimer(raw, outcome)
         case .delayedAckTimer(let raw):
-            let fired = withEndpoint(raw) { endpoint -> Bool in
-                guard endpoint.delayedAckTimerArmedAt == now else { return false }
+            let outcome = withEndpoint(raw) { endpoint -> TimerOutcome in
+                guard endpoint.delayedAckTimerArmedAt == now else { return .stale }
                 endpoint.delayedAckTimerArmedAt = nil
+                guard let deadline = endpoint.delayedAckDeadline, deadline <= now else {
+                    return endpoint.hasOutputs ? .fired : .rearm
+                }
                 endpoint.delayedAckTimerExpired(now: now)
-                return true
+                return .fired
             }
-            guard fired == true else { break }
-            flush(SocketID(rawValue: raw))
+            finishTimer(raw, outcome)
         case .profileOutage(let direction, let generation, let isStart):
             profileOutageEvent(direction, generation: generation, isStart: isStart)
         case .profileDelaySpike(let direction, let generation, let isStart):
@@ -299,6 +301,27 @@ public final class Network {
     }
 
     // MARK: - Endpoint plumbing
+
+    /// What a timer event did to its endpoint.
+    private enum TimerOutcome {
+        /// Not the armed event (the endpoint re-armed it for another time), or no endpoint.
+        case stale
+        /// The timer expired: the endpoint may have output to flush.
+        case fired
+        /// The deadline moved later or went away, and the endpoint has no output: only the timers need arming.
+        case rearm
+    }
+
+    /// After a timer event: flushes the endpoint when the timer expired, else arms its timers. Most timer events
+    /// find their deadline gone (the data was acknowledged) or moved; since every input to an endpoint is followed
+    /// by a flush, such an endpoint has nothing else to flush, and arming is all `flush` would do.
+    private func finishTimer(_ raw: Int, _ outcome: TimerOutcome?) {
+        switch outcome {
+        case .fired?: flush(SocketID(rawValue: raw))
+        case .rearm?: armTimers(raw)
+        case .stale?, nil: break
+        }
+    }
 
     /// Sends what the endpoint put in its outbox, queues its events and notes, and arms its timers.
     ///
@@ -330,7 +353,12 @@ public final class Network {
             trace.record(at: now, kind: Self.traceKind(kind), component: { Self.writeComponent(of: socket, to: &$0) },
                          detail: { Self.writeTraceDetail(kind, to: &$0) })
         }
-        // The armed event comes first when it is due no later; it re-arms for the later deadline when it fires.
+        armTimers(raw)
+    }
+
+    /// Schedules a timer event for each deadline of the endpoint that no armed event covers. The armed event comes
+    /// first when it is due no later; it re-arms for the later deadline when it fires.
+    func armTimers(_ raw: Int) {
         let arms = withEndpoint(raw) { endpoint -> (retransmission: SimInstant?, delayedAck: SimInstant?) in
             var arms: (retransmission: SimInstant?, delayedAck: SimInstant?) = (nil, nil)
             if let deadline = endpoint.retransmissionDeadline,
