@@ -11,25 +11,17 @@ extension InvariantChecker {
     /// Server appends cannot break C2, C3 or C5 for an unchanged store (new ids lie above every cached one), so an
     /// unchanged store is skipped; telling it unchanged is O(1) (`CheckedStore`).
     func checkChunks(_ ledger: inout ClientLedger, view: ClientView, server: SyncServer, report: Report) {
-        var echoCidsByChat: [Int64: [Int64]] = [:]
-        for echo in view.localEchoes { echoCidsByChat[echo.chatId, default: []].append(echo.cid) }
-        for chatId in echoCidsByChat.keys.sorted() {
-            for problem in ChunkChecks.c4Problems(cachedIds: [], echoCids: echoCidsByChat[chatId]!) {
-                report(.C4, chatId, "each local echo once", problem)
-            }
-            guard options.flagsEchoOfCachedMessage, let store = view.chunkStores[chatId] else { continue }
-            let echoed = Set(echoCidsByChat[chatId]!)
-            for message in store.messages where message.sender == ledger.userId {
-                if let cid = message.cid, echoed.contains(cid) {
-                    report(.C4, chatId, "a send shown once",
-                           "message \(message.id) cached and still echoed (cid \(cid))")
-                }
-            }
+        if !view.localEchoes.isEmpty { checkEchoes(ledger, view: view, report: report) }
+        // The chats whose store changed, ascending: on most events none did, and nothing is sorted or allocated.
+        var changed: [Int64] = []
+        for (chatId, store) in view.chunkStores {
+            if let previous = ledger.checkedStores[chatId], previous.isUnchanged(store) { continue }
+            changed.append(chatId)
         }
-        for chatId in view.chunkStores.keys.sorted() {
+        changed.sort()
+        for chatId in changed {
             let store = view.chunkStores[chatId]!
             let previous = ledger.checkedStores[chatId]
-            if let previous, previous.isUnchanged(store) { continue }
             let serverMessages = server.messages(inChat: chatId)
             if let previous, ledger.cleanStores.contains(chatId),
                Self.grewClean(from: previous.checkpoint, to: store, server: serverMessages, chatId: chatId,
@@ -47,6 +39,25 @@ extension InvariantChecker {
         }
     }
 
+    /// C4 over the local echoes: each shown once, and (with `flagsEchoOfCachedMessage`) none for a cached message.
+    private func checkEchoes(_ ledger: ClientLedger, view: ClientView, report: Report) {
+        var echoCidsByChat: [Int64: [Int64]] = [:]
+        for echo in view.localEchoes { echoCidsByChat[echo.chatId, default: []].append(echo.cid) }
+        for chatId in echoCidsByChat.keys.sorted() {
+            for problem in ChunkChecks.c4Problems(cachedIds: [], echoCids: echoCidsByChat[chatId]!) {
+                report(.C4, chatId, "each local echo once", problem)
+            }
+            guard options.flagsEchoOfCachedMessage, let store = view.chunkStores[chatId] else { continue }
+            let echoed = Set(echoCidsByChat[chatId]!)
+            for message in store.messages where message.sender == ledger.userId {
+                if let cid = message.cid, echoed.contains(cid) {
+                    report(.C4, chatId, "a send shown once",
+                           "message \(message.id) cached and still echoed (cid \(cid))")
+                }
+            }
+        }
+    }
+
     /// C1–C5 over one chat's whole store, as (invariant, expected, problem) in report order.
     static func chunkProblems(
         _ store: ChunkStore, server serverMessages: [ChatMessage], chatId: Int64, in server: SyncServer
@@ -56,12 +67,14 @@ extension InvariantChecker {
         for problem in ChunkChecks.c1Problems(chunks: store.chunks, cachedIds: ids) {
             problems.append((.C1, "sorted, disjoint chunks that describe the cache", problem))
         }
-        let isCached = { (id: Int64) in store.message(id: id) != nil }
-        for problem in ChunkChecks.c2Problems(chunks: store.chunks, isCached: isCached, server: serverMessages) {
+        // Closures written as arguments: non-escaping, so `store` and `server` are not copied into a heap context.
+        for problem in ChunkChecks.c2Problems(
+            chunks: store.chunks, isCached: { store.message(id: $0) != nil }, server: serverMessages) {
             problems.append((.C2, "every server message inside a chunk cached", problem))
         }
-        let versions = { (id: Int64) in server.versions(ofMessage: id, inChat: chatId) }
-        for problem in ChunkChecks.c3Problems(cached: store.messages, server: serverMessages, versions: versions) {
+        for problem in ChunkChecks.c3Problems(
+            cached: store.messages, server: serverMessages,
+            versions: { server.versions(ofMessage: $0, inChat: chatId) }) {
             problems.append((.C3, "cached messages equal to the server's", problem))
         }
         for problem in ChunkChecks.c4Problems(cachedIds: ids, echoCids: []) {
@@ -110,7 +123,7 @@ extension InvariantChecker {
         }
         // C1: the grown top chunk's upper bound is cached; new chunks are non-empty, ascending, disjoint, not
         // start-of-history, with cached bounds; every new id lies in the grown top chunk or a new chunk.
-        let isAdded = { (id: Int64) in store.message(id: id) != nil && id > oldTop.upper }
+        func isAdded(_ id: Int64) -> Bool { store.message(id: id) != nil && id > oldTop.upper }
         guard top.upper == oldTop.upper || isAdded(top.upper) else { return false }
         var below = top.upper
         for chunk in chunks[previous.chunkCount...] {
@@ -126,13 +139,14 @@ extension InvariantChecker {
         // C2 over the newly covered ranges: above the old top bound inside the top chunk, and the new chunks.
         var covered = [Chunk(lower: oldTop.upper, upper: top.upper, isStartOfHistory: false)]
         covered += chunks[previous.chunkCount...]
-        let isCached = { (id: Int64) in store.message(id: id) != nil }
-        guard ChunkChecks.c2Problems(chunks: covered, isCached: isCached, server: serverMessages).isEmpty
+        guard ChunkChecks.c2Problems(
+            chunks: covered, isCached: { store.message(id: $0) != nil }, server: serverMessages).isEmpty
         else { return false }
-        // C3 over the new messages.
-        let versions = { (id: Int64) in server.versions(ofMessage: id, inChat: chatId) }
+        // C3 over the new messages (the closure an argument: `server` is not copied into a heap context).
         let addedMessages = added.map { store.message(id: $0)! }
-        return ChunkChecks.c3Problems(cached: addedMessages, server: serverMessages, versions: versions).isEmpty
+        return ChunkChecks.c3Problems(
+            cached: addedMessages, server: serverMessages,
+            versions: { server.versions(ofMessage: $0, inChat: chatId) }).isEmpty
     }
 
     /// C6 (liveness): call after the user scrolled a chat to the top with a working network and the loads ended.

@@ -14,8 +14,8 @@ extension InvariantChecker {
     /// - Returns: the new findings (at most one per chat).
     @discardableResult
     public func checkConverged(client: String, view: ClientView, server: SyncServer, at now: SimInstant) -> [Finding] {
-        guard let ledger = ledgers[client] else { preconditionFailure("unregistered client \(client)") }
-        return record(ConvergenceChecks.v1Problems(userId: ledger.userId, view: view, server: server).map {
+        let userId = ledgers[ledgerIndex(client)].userId
+        return record(ConvergenceChecks.v1Problems(userId: userId, view: view, server: server).map {
             Finding(invariant: .V1, client: client, chatId: $0.chatId, time: now, expected: $0.expected,
                     found: $0.found)
         })

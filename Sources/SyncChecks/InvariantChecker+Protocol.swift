@@ -18,7 +18,14 @@ extension InvariantChecker {
     public func observeClientSent(
         client: String, packet: Packet, on connection: ClientConnectionID, at now: SimInstant
     ) -> [Finding] {
-        let new = withLedger(client) { ledger -> [Finding] in
+        observeClientSent(ledgerIndex(client), packet: packet, on: connection, at: now)
+    }
+
+    /// `observeClientSent(client:packet:on:at:)` for the client of ledger `index`.
+    func observeClientSent(_ index: Int, packet: Packet, on connection: ClientConnectionID, at now: SimInstant)
+        -> [Finding] {
+        let client = clientNames[index]
+        let new = withLedger(index) { ledger -> [Finding] in
             ledger.hasObservedPackets = true
             guard packet.cmd == .request else { return [] }
             endStaleRequests(&ledger, connection: connection, now: now)
@@ -54,7 +61,7 @@ extension InvariantChecker {
     public func observeClientReceived(
         client: String, packet: Packet, on connection: ClientConnectionID, at now: SimInstant
     ) -> [Finding] {
-        let new = withLedger(client) { ledger -> [Finding] in
+        let new = withLedger(ledgerIndex(client)) { ledger -> [Finding] in
             ledger.hasObservedPackets = true
             if !ledger.closedConnections.contains(connection) { noteDeliveredChanges(&ledger, packet: packet) }
             switch packet.body {
@@ -64,23 +71,23 @@ extension InvariantChecker {
             }
             guard packet.cmd == .response || packet.cmd == .error else { return [] }
             // A late packet on an old connection (which the engine ignores) must not end requests on the current
-            // one, so only timeouts end requests here.
-            let live = (ledger.outstanding[packet.seq] ?? []).filter { $0.deadline > now }
-            ledger.outstanding[packet.seq] = live.isEmpty ? nil : live
-            let matching = live.indices.filter {
-                live[$0].opcode == packet.opcode && live[$0].connection == connection
+            // one, so only timeouts end requests here. The seq's list is taken out and changed in place (no
+            // filtered copies on every response), then put back unless it is empty.
+            guard var live = ledger.outstanding.removeValue(forKey: packet.seq) else { return [] }
+            live.removeAll { $0.deadline <= now }
+            let isMatching = { (request: ClientLedger.OutstandingRequest) in
+                request.opcode == packet.opcode && request.connection == connection
             }
-            if matching.count > 1 {
-                let sent = matching.map { "\(live[$0].sentAt)" }.joined(separator: ", ")
+            let matchCount = live.count(where: isMatching)
+            if matchCount > 1 {
+                ledger.outstanding[packet.seq] = live
+                let sent = live.filter(isMatching).map { "\($0.sentAt)" }.joined(separator: ", ")
                 return [Finding(invariant: .P1, client: client, time: now,
                                 expected: "\(packet.opcode) response seq \(packet.seq) matching one request",
-                                found: "\(matching.count) requests in flight with that seq, sent at \(sent)")]
+                                found: "\(matchCount) requests in flight with that seq, sent at \(sent)")]
             }
-            if let index = matching.first {
-                var remaining = live
-                remaining.remove(at: index)
-                ledger.outstanding[packet.seq] = remaining.isEmpty ? nil : remaining
-            }
+            if matchCount == 1, let index = live.firstIndex(where: isMatching) { live.remove(at: index) }
+            if !live.isEmpty { ledger.outstanding[packet.seq] = live }
             return []
         }
         return new.isEmpty ? [] : record(new)
@@ -99,12 +106,14 @@ extension InvariantChecker {
     @discardableResult
     public func observeClientActions(client: String, actions: [ClientAction], at now: SimInstant) -> [Finding] {
         var new: [Finding] = []
+        guard !actions.isEmpty else { return new }
+        let index = ledgerIndex(client)
         for action in actions {
             switch action {
             case .send(let packet, let connection):
-                new += observeClientSent(client: client, packet: packet, on: connection, at: now)
+                new += observeClientSent(index, packet: packet, on: connection, at: now)
             case .close(let connection):
-                withLedger(client) { _ = $0.closedConnections.insert(connection) }
+                withLedger(index) { _ = $0.closedConnections.insert(connection) }
             default:
                 break
             }
@@ -115,10 +124,17 @@ extension InvariantChecker {
     /// Ends requests sent on another connection (it closed) or past their timeout.
     private func endStaleRequests(_ ledger: inout ClientLedger, connection: ClientConnectionID, now: SimInstant) {
         guard !ledger.outstanding.isEmpty else { return }
-        for seq in ledger.outstanding.keys.sorted() {
-            let live = ledger.outstanding[seq]!.filter { $0.connection == connection && $0.deadline > now }
-            ledger.outstanding[seq] = live.isEmpty ? nil : live
+        // Each seq's list is independent of the others: changed in place, in any order, and the emptied ones
+        // removed after (no sorted key list and no filtered copy per seq on every request sent).
+        // (An index walk: `indices` would hold a second reference to the table, and the first change would copy it.)
+        var emptied: [UInt16] = []
+        var index = ledger.outstanding.startIndex
+        while index != ledger.outstanding.endIndex {
+            ledger.outstanding.values[index].removeAll { $0.connection != connection || $0.deadline <= now }
+            if ledger.outstanding.values[index].isEmpty { emptied.append(ledger.outstanding.keys[index]) }
+            ledger.outstanding.formIndex(after: &index)
         }
+        for seq in emptied { ledger.outstanding[seq] = nil }
     }
 
     /// P2 over the view's table, P3 (nothing stays in flight past its timeout) and P4: last-sync never goes
@@ -128,8 +144,10 @@ extension InvariantChecker {
         _ ledger: inout ClientLedger, view: ClientView, server: SyncServer, now: SimInstant,
         checksTimeouts: Bool = true, report: Report
     ) {
-        let seqs = view.inFlightRequests.map(\.seq)
-        if Set(seqs).count != seqs.count {
+        // Pairwise (a handful of requests is in flight): no array or set built on every event.
+        let requests = view.inFlightRequests
+        if requests.indices.contains(where: { i in requests[..<i].contains { $0.seq == requests[i].seq } }) {
+            let seqs = requests.map(\.seq)
             report(.P2, nil, "distinct seqs in flight", "seqs \(seqs.map(String.init).joined(separator: ", "))")
         }
         for request in view.inFlightRequests where checksTimeouts {

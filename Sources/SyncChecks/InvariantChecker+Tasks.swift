@@ -5,9 +5,104 @@ import SyncServer
 
 extension InvariantChecker {
     /// T1, T3, T6 over the client's tasks, updating the ledger of accepted tasks (and their cids, for T2 and T4).
-    func checkTasks(_ ledger: inout ClientLedger, client: String, view: ClientView, report: Report) {
+    func checkTasks(_ ledger: inout ClientLedger, view: ClientView, report: Report) {
         if ledger.unfinishedBeforeRestart == nil, view.tasks == ledger.lastTasks { return }
+        let previous = ledger.lastTasks
         ledger.lastTasks = view.tasks
+        // The ledger's table holds exactly the last list's tasks (both change only here). With both lists strictly
+        // ascending by id, one merge walk finds the changed, new and vanished tasks: no set, no table by id, and no
+        // lookups for the tasks that did not change (most of them, on every event that changed one).
+        if Self.isStrictlyAscending(view.tasks), Self.isStrictlyAscending(previous),
+           ledger.tasks.count == previous.count {
+            #if DEBUG
+            // Debug builds walk every task as well and stop if the two disagree (every test that runs a world
+            // cross-checks the merge walk).
+            var shadow = ledger
+            var expected: [String] = []
+            checkEveryTask(&shadow, view: view) { expected.append("\($0) \($1.map(String.init) ?? "-") \($2) \($3)") }
+            var got: [String] = []
+            checkTasksAgainst(previous, &ledger, view: view) {
+                got.append("\($0) \($1.map(String.init) ?? "-") \($2) \($3)")
+                report($0, $1, $2, $3)
+            }
+            assert(got == expected && shadow.tasks == ledger.tasks && shadow.cidsByTask == ledger.cidsByTask
+                   && shadow.taskByCid == ledger.taskByCid
+                   && shadow.unlinkedCids.map { [$0.taskId, $0.cid] }
+                       == ledger.unlinkedCids.map { [$0.taskId, $0.cid] },
+                   "T1, T3: the walk over the changed tasks disagrees with the walk over every task")
+            #else
+            checkTasksAgainst(previous, &ledger, view: view, report: report)
+            #endif
+        } else {
+            checkEveryTask(&ledger, view: view, report: report)
+        }
+        if let before = ledger.unfinishedBeforeRestart {
+            ledger.unfinishedBeforeRestart = nil
+            let after = view.tasks.filter { $0.state == .pending }.map(\.id)
+            if after != before {
+                report(.T6, nil, "unfinished tasks after the restart \(ids(before))", ids(after))
+            }
+        }
+    }
+
+    /// `checkTasks` over two strictly ascending lists, the ledger's table holding `previous`'s tasks: the same
+    /// findings in the same order as `checkEveryTask`, with the ledger's tables changed only for the tasks that
+    /// changed or vanished.
+    private func checkTasksAgainst(
+        _ previous: [TaskRecord], _ ledger: inout ClientLedger, view: ClientView, report: Report
+    ) {
+        let tasks = view.tasks
+        var vanished: [Int64] = []
+        var old = 0
+        for (position, task) in tasks.enumerated() {
+            while old < previous.count, previous[old].id < task.id {
+                vanished.append(previous[old].id)
+                old += 1
+            }
+            var isUnchanged = false
+            if old < previous.count, previous[old].id == task.id {
+                isUnchanged = previous[old] == task
+                old += 1
+            }
+            if !isUnchanged {
+                ledger.tasks[task.id] = task
+                if task.kind.isSend, !(ledger.cidsByTask[task.id] ?? []).contains(task.cid) {
+                    ledger.cidsByTask[task.id, default: []].append(task.cid)
+                    ledger.unlinkedCids.append((task.id, task.cid))
+                    ledger.taskByCid[task.cid] = task.id
+                }
+            }
+            if task.state == .failed, (task.lastError ?? "").isEmpty {
+                report(.T1, task.chatId, "failed task \(task.id) with a visible error", "no error shown")
+            }
+            // The dependency among the tasks seen so far (this one included), as the walk over every task looks.
+            if task.state == .done, let dependency = task.dependsOn {
+                let found = TaskLookup(tasks[...position])[dependency]
+                if found?.state != .done {
+                    report(.T3, task.chatId, "task \(task.id) done only after its dependency \(dependency)",
+                           "dependency \(describe(found))")
+                }
+            }
+        }
+        while old < previous.count {
+            vanished.append(previous[old].id)
+            old += 1
+        }
+        for id in vanished {
+            // A task that ended (done, or failed visibly) may be pruned; only an unfinished one must not vanish.
+            let task = ledger.tasks.removeValue(forKey: id)!
+            guard task.state == .pending else { continue }
+            report(.T1, task.chatId, "accepted task \(id) (\(task.kind.rawValue)) to end done or failed",
+                   "it vanished while pending")
+        }
+    }
+
+    private static func isStrictlyAscending(_ tasks: [TaskRecord]) -> Bool {
+        tasks.indices.dropFirst().allSatisfy { tasks[$0 - 1].id < tasks[$0].id }
+    }
+
+    /// `checkTasks` walking every task of the view (T1, T3 and the vanished tasks; the ledger's tables updated).
+    private func checkEveryTask(_ ledger: inout ClientLedger, view: ClientView, report: Report) {
         var present: Set<Int64> = []
         var byId: [Int64: TaskRecord] = [:]
         for task in view.tasks {
@@ -37,13 +132,6 @@ extension InvariantChecker {
                        "it vanished while pending")
             }
         }
-        if let before = ledger.unfinishedBeforeRestart {
-            ledger.unfinishedBeforeRestart = nil
-            let after = view.tasks.filter { $0.state == .pending }.map(\.id)
-            if after != before {
-                report(.T6, nil, "unfinished tasks after the restart \(ids(before))", ids(after))
-            }
-        }
     }
 
     /// T3 and P3 for running tasks: a running task's dependency is done, and a task waiting for a request or an
@@ -51,8 +139,8 @@ extension InvariantChecker {
     func checkRunningTasks(view: ClientView, report: Report) {
         guard !view.runningTaskIds.isEmpty else { return }
         let byId = TaskLookup(view.tasks)
-        let requestOwners = Set(view.inFlightRequests.compactMap(\.taskId))
-        let uploading = Set(view.uploadingTaskIds)
+        // Searched in place (a handful of requests and uploads): no sets built on every event while a task runs.
+        let requests = view.inFlightRequests
         for id in view.runningTaskIds {
             guard let task = byId[id] else { continue }
             if let dependency = task.dependsOn, byId[dependency]?.state != .done {
@@ -62,8 +150,8 @@ extension InvariantChecker {
             let isWaiting: Bool
             switch task.kind {
             case .processPhoto: isWaiting = true
-            case .sendText, .sendPhoto: isWaiting = requestOwners.contains(id)
-            case .uploadPhoto: isWaiting = requestOwners.contains(id) || uploading.contains(id)
+            case .sendText, .sendPhoto: isWaiting = requests.contains { $0.taskId == id }
+            case .uploadPhoto: isWaiting = requests.contains { $0.taskId == id } || view.uploadingTaskIds.contains(id)
             }
             if !isWaiting {
                 report(.P3, task.chatId, "the request of running task \(id) in flight, or its end reported",
@@ -88,13 +176,15 @@ extension InvariantChecker {
     public func appWillRestart(
         client: String, view: ClientView, server: SyncServer, at now: SimInstant, isSuspended: Bool = false
     ) -> [Finding] {
-        guard ledgers[client] != nil else { preconditionFailure("unregistered client \(client)") }
-        let found = checkClient(client, view: view, server: server, at: now, checksTimeouts: !isSuspended)
-        ledgers[client]!.unfinishedBeforeRestart = view.tasks.filter { $0.state == .pending }.map(\.id)
-        ledgers[client]!.outstanding = [:]
-        ledgers[client]!.checkedStores = [:]
-        ledgers[client]!.cleanStores = []
-        ledgers[client]!.closedConnections = []
+        let index = ledgerIndex(client)
+        let found = checkClient(index, view: view, server: server, at: now, checksTimeouts: !isSuspended)
+        withLedger(index) { ledger in
+            ledger.unfinishedBeforeRestart = view.tasks.filter { $0.state == .pending }.map(\.id)
+            ledger.outstanding = [:]
+            ledger.checkedStores = [:]
+            ledger.cleanStores = []
+            ledger.closedConnections = []
+        }
         return found
     }
 
@@ -130,16 +220,17 @@ extension InvariantChecker {
                 let key = SenderCid(sender: message.sender, cid: cid)
                 serverMessageIdsByKey[key, default: []].append(message.id)
                 chatIdByMessageId[message.id] = chatId
-                let client = clientByUserId[message.sender]
+                let index = ledgerIndexByUserId[message.sender]
                 if let stored = serverMessageIdsByKey[key], stored.count > 1 {
-                    new.append(Finding(invariant: .T2, client: client, chatId: chatId, time: now,
+                    new.append(Finding(invariant: .T2, client: index.map { clientNames[$0] }, chatId: chatId,
+                                       time: now,
                                        expected: "one server message for cid \(cid) of user \(message.sender)",
                                        found: "messages \(ChunkChecks.listed(stored))"))
                 }
-                guard let client, let index = ledgers.index(forKey: client) else { continue }
-                // Read in place: `ledgers[client]` and `ledgers.values[index]` copied the whole ledger.
-                if let taskId = ledger(at: index, { $0.taskByCid[cid] }) {
-                    new += link(client: client, taskId: taskId, messageId: message.id, chatId: chatId, at: now)
+                guard let index else { continue }
+                // Read in place by position: `ledgers[client]` on a table by name copied the whole ledger.
+                if let taskId = ledgers[index].taskByCid[cid] {
+                    new += link(index, taskId: taskId, messageId: message.id, chatId: chatId, at: now)
                 }
             }
         }
@@ -148,9 +239,9 @@ extension InvariantChecker {
 
     /// Links the cids of MSG_SEND packets sent since the view was last read to their tasks: the task that holds the
     /// cid now, else the task waiting for the request's seq. A cid whose task is gone stays unlinked.
-    func linkSentCids(client: String, view: ClientView) {
-        guard let index = ledgers.index(forKey: client), !ledger(at: index, { $0.sentCidsToLink.isEmpty }) else { return }
-        withLedger(client) { ledger in
+    func linkSentCids(_ index: Int, view: ClientView) {
+        guard !ledgers[index].sentCidsToLink.isEmpty else { return }
+        withLedger(index) { ledger in
             let sent = ledger.sentCidsToLink
             ledger.sentCidsToLink = []
             for (seq, cid) in sent where ledger.taskByCid[cid] == nil {
@@ -165,18 +256,16 @@ extension InvariantChecker {
     }
 
     /// Matches cids the ledger learned since the last call with messages already on the server.
-    func linkTaskCids(client: String, at now: SimInstant) -> [Finding] {
-        guard let index = ledgers.index(forKey: client), !ledger(at: index, { $0.unlinkedCids.isEmpty }) else {
-            return []
-        }
-        let (unlinked, userId) = withLedger(client) { ledger in
+    func linkTaskCids(_ index: Int, at now: SimInstant) -> [Finding] {
+        guard !ledgers[index].unlinkedCids.isEmpty else { return [] }
+        let (unlinked, userId) = withLedger(index) { ledger in
             defer { ledger.unlinkedCids = [] }
             return (ledger.unlinkedCids, ledger.userId)
         }
         var new: [Finding] = []
         for (taskId, cid) in unlinked {
             for messageId in serverMessageIdsByKey[SenderCid(sender: userId, cid: cid)] ?? [] {
-                new += link(client: client, taskId: taskId, messageId: messageId,
+                new += link(index, taskId: taskId, messageId: messageId,
                             chatId: chatIdByMessageId[messageId] ?? 0, at: now)
             }
         }
@@ -205,9 +294,10 @@ extension InvariantChecker {
 
     /// Records that a task's send was stored as `messageId`: a second message for one task breaks T2; a message
     /// stored out of the tasks' enqueue order breaks T4.
-    private func link(client: String, taskId: Int64, messageId: Int64, chatId: Int64, at now: SimInstant)
+    private func link(_ index: Int, taskId: Int64, messageId: Int64, chatId: Int64, at now: SimInstant)
         -> [Finding] {
-        withLedger(client) { ledger -> [Finding] in
+        let client = clientNames[index]
+        return withLedger(index) { ledger -> [Finding] in
             var stored = ledger.messageIdsByTask[taskId] ?? []
             guard !stored.contains(messageId) else { return [] }
             stored.append(messageId)
@@ -242,18 +332,20 @@ extension InvariantChecker {
 
     /// Tasks by id by binary search over the view's list (ascending by id), without building a dictionary.
     private struct TaskLookup {
-        let tasks: [TaskRecord]
+        let tasks: ArraySlice<TaskRecord>
 
-        init(_ tasks: [TaskRecord]) { self.tasks = tasks }
+        init(_ tasks: [TaskRecord]) { self.tasks = tasks[...] }
+
+        init(_ tasks: ArraySlice<TaskRecord>) { self.tasks = tasks }
 
         subscript(id: Int64) -> TaskRecord? {
-            var low = 0
-            var high = tasks.count
+            var low = tasks.startIndex
+            var high = tasks.endIndex
             while low < high {
                 let mid = (low + high) / 2
                 if tasks[mid].id < id { low = mid + 1 } else { high = mid }
             }
-            return low < tasks.count && tasks[low].id == id ? tasks[low] : nil
+            return low < tasks.endIndex && tasks[low].id == id ? tasks[low] : nil
         }
     }
 

@@ -23,8 +23,15 @@ public final class InvariantChecker {
     /// Every finding so far, in the order found.
     public private(set) var findings: [Finding] = []
 
-    var ledgers: [String: ClientLedger] = [:]
-    var clientByUserId: [Int64: String] = [:]
+    /// Each registered client's ledger, in registration order; `ledgerIndexByClient` finds one by name. An array
+    /// rather than a dictionary by name: a client event hashes the name once, and every later step reads the ledger
+    /// by position, in place.
+    var ledgers: [ClientLedger] = []
+    var ledgerIndexByClient: [String: Int] = [:]
+    /// The registered clients' names, in registration order (the names of `ledgers`).
+    var clientNames: [String] = []
+    /// The ledger index of each user's client.
+    var ledgerIndexByUserId: [Int64: Int] = [:]
     private var reported: Set<ReportKey> = []
     private var clientEventCount = 0
     private var serverEventCount = 0
@@ -59,10 +66,12 @@ public final class InvariantChecker {
     ///   - userId: the server user the client logs in as (to attribute server messages by sender).
     ///   - parameters: its parameters (request and pong timeouts, for P1–P3).
     public func register(client: String, userId: Int64, parameters: ClientParameters) {
-        precondition(ledgers[client] == nil, "client \(client) registered twice")
-        ledgers[client] = ClientLedger(
-            userId: userId, requestTimeout: parameters.requestTimeout, pongTimeout: parameters.pongTimeout)
-        clientByUserId[userId] = client
+        precondition(ledgerIndexByClient[client] == nil, "client \(client) registered twice")
+        ledgerIndexByClient[client] = ledgers.count
+        ledgerIndexByUserId[userId] = ledgers.count
+        clientNames.append(client)
+        ledgers.append(ClientLedger(
+            userId: userId, requestTimeout: parameters.requestTimeout, pongTimeout: parameters.pongTimeout))
     }
 
     /// Runs the per-event checks for a client whose engine just handled an event (C1–C5, T1–T4, T6, P3, P4).
@@ -85,39 +94,40 @@ public final class InvariantChecker {
         client: String, server: SyncServer, at now: SimInstant, checksTimeouts: Bool = true,
         view: () -> ClientView
     ) -> [Finding] {
-        // Fields read in place: `ledgers[client]` copied the whole ledger on every event.
-        guard let index = ledgers.index(forKey: client) else { preconditionFailure("unregistered client \(client)") }
+        // The name is hashed once; the ledger is read in place by position from here on.
+        let index = ledgerIndex(client)
         clientEventCount += 1
-        let isRestartCheck = ledger(at: index) { $0.unfinishedBeforeRestart != nil }
+        let isRestartCheck = ledgers[index].unfinishedBeforeRestart != nil
         guard isRestartCheck || clientEventCount % options.sampling == 0 else {
-            guard !ledger(at: index, { $0.sentCidsToLink.isEmpty }) else { return [] }
-            linkSentCids(client: client, view: view())
-            return record(linkTaskCids(client: client, at: now))
+            guard !ledgers[index].sentCidsToLink.isEmpty else { return [] }
+            linkSentCids(index, view: view())
+            return record(linkTaskCids(index, at: now))
         }
-        return checkClient(client, view: view(), server: server, at: now, checksTimeouts: checksTimeouts)
+        return checkClient(index, view: view(), server: server, at: now, checksTimeouts: checksTimeouts)
     }
 
     /// Every per-event check of one client's view, whatever the sampling.
     /// `checksTimeouts` false leaves out P3's deadlines: a suspended app's timers cannot fire.
-    func checkClient(_ client: String, view current: ClientView, server: SyncServer, at now: SimInstant,
+    func checkClient(_ index: Int, view current: ClientView, server: SyncServer, at now: SimInstant,
                      checksTimeouts: Bool = true) -> [Finding] {
-        linkSentCids(client: client, view: current)
+        linkSentCids(index, view: current)
         var new: [Finding] = []
-        let report = { (invariant: InvariantID, chatId: Int64?, expected: String, found: String) in
-            new.append(Finding(invariant: invariant, client: client, chatId: chatId, time: now, expected: expected,
-                               found: found))
-        }
-        withLedger(client) { ledger in
+        let client = clientNames[index]
+        withLedger(index) { ledger in
+            func report(_ invariant: InvariantID, _ chatId: Int64?, _ expected: String, _ found: String) {
+                new.append(Finding(invariant: invariant, client: client, chatId: chatId, time: now, expected: expected,
+                                   found: found))
+            }
             checkChunks(&ledger, view: current, server: server, report: report)
             checkEdits(ledger, view: current, report: report)
-            checkTasks(&ledger, client: client, view: current, report: report)
+            checkTasks(&ledger, view: current, report: report)
             checkRunningTasks(view: current, report: report)
             checkRequestsAndLastSync(&ledger, view: current, server: server, now: now,
                                      checksTimeouts: checksTimeouts, report: report)
         }
-        new += linkTaskCids(client: client, at: now)
+        new += linkTaskCids(index, at: now)
         new += scanServer(server, at: now)
-        return record(new)
+        return new.isEmpty ? [] : record(new)
     }
 
     /// Runs the server-side checks after the server handled an event (T2, T4 over newly stored messages).
@@ -129,19 +139,17 @@ public final class InvariantChecker {
         return record(scanServer(server, at: now))
     }
 
-    /// Runs `body` on a client's ledger in place. Copying the ledger out of the table and back made every
-    /// collection it changed copy itself first (copy-on-write against the table's reference): work on every event
-    /// that grew with the ledger. `body` must not touch `ledgers` (it holds exclusive access to the table).
-    func withLedger<Result>(_ client: String, _ body: (inout ClientLedger) throws -> Result) rethrows -> Result {
-        guard let index = ledgers.index(forKey: client) else { preconditionFailure("unregistered client \(client)") }
-        return try body(&ledgers.values[index])
+    /// The ledger index of a registered client (its name hashed once per call into the checker).
+    func ledgerIndex(_ client: String) -> Int {
+        guard let index = ledgerIndexByClient[client] else { preconditionFailure("unregistered client \(client)") }
+        return index
     }
 
-    /// Reads the ledger at `index` in place. `ledgers.values[index].field` called the values' getter, which copied
-    /// the whole ledger (a retain and a release per collection in it, and a memmove) to read one field, several
-    /// times per client event; an inout access yields the stored ledger itself. `body` must not touch `ledgers`.
-    func ledger<Result>(at index: [String: ClientLedger].Index, _ body: (inout ClientLedger) -> Result) -> Result {
-        body(&ledgers.values[index])
+    /// Runs `body` on the ledger at `index` in place. Copying the ledger out of the table and back made every
+    /// collection it changed copy itself first (copy-on-write against the table's reference): work on every event
+    /// that grew with the ledger. `body` must not touch `ledgers` (it holds exclusive access to the table).
+    func withLedger<Result>(_ index: Int, _ body: (inout ClientLedger) throws -> Result) rethrows -> Result {
+        try body(&ledgers[index])
     }
 
     /// Keeps findings the options allow, once per (invariant, client, chat) unless told otherwise.

@@ -38,6 +38,38 @@ private func openError(_ path: String) -> String? {
         }
     }
 
+    @Test("a new in-memory database, copied from a template, holds what creating the schema writes") func template() throws {
+        let copied = try SQLiteDatabase()
+        try ClientDatabase.prepare(copied)
+        // A shared-cache URI is in memory too, but not ":memory:": its schema is created statement by statement.
+        let created = try SQLiteDatabase(path: "file:client-template-test?mode=memory&cache=shared")
+        try ClientDatabase.prepare(created)
+        // One a statement ran on first is checked (stamps, tables) before it gets the copy.
+        let checked = try SQLiteDatabase()
+        try checked.execute("SELECT 1")
+        #expect(!checked.isUntouched)
+        try ClientDatabase.prepare(checked)
+        let schema = "SELECT type, name, tbl_name, rootpage, sql FROM sqlite_master ORDER BY name"
+        for other in [created, checked] {
+            for pragma in ["page_size", "application_id", "user_version", "journal_mode", "page_count"] {
+                #expect(try copied.query("PRAGMA \(pragma)") == other.query("PRAGMA \(pragma)"), "\(pragma)")
+            }
+            #expect(try copied.query(schema) == other.query(schema))
+        }
+        #expect(try copied.query(schema).filter { $0[0] == .text("table") }.count
+                    == ClientDatabase.migrations.joined().count)
+        #expect(copied.totalRowChanges == 0)
+        // The copy is an ordinary database: the engine writes, a restarted engine reads back.
+        var client = ReferenceClient(parameters: ClientParameters(token: "t"), database: copied,
+                                     generator: SeededGenerator(seed: 1))
+        _ = client.handle(.start, now: .start)
+        _ = client.handle(.user(.sendText(chatId: 5, text: "kept")), now: .start)
+        var restarted = ReferenceClient(parameters: ClientParameters(token: "t"), database: copied,
+                                        generator: SeededGenerator(seed: 2))
+        _ = restarted.handle(.start, now: .start)
+        #expect(restarted.view.tasks.map(\.text) == ["kept"])
+    }
+
     @Test("a database of schema version 1 is migrated: it gains the contacts table") func migration() throws {
         try withTemporaryPath("migrate") { path in
             let old = try ClientDatabase.open(path: path)

@@ -27,23 +27,19 @@ public struct ReferenceClient: SyncClientEngine {
     var chatList: [Int64: ChatSummary] = [:]
     /// The user's contacts from LOGIN responses, by id.
     var contacts: [Int64: Contact] = [:] {
-        didSet { contactsInIdOrder = Derived() }
+        didSet { viewCache = ViewCache(keeping: viewCache, contacts: false) }
     }
-    /// `contacts` in ascending id order for the view, built by the first `view` after `contacts` changed.
-    var contactsInIdOrder = Derived<[Contact]>()
     var histories: [Int64: ChunkStore] = [:]
     var historyLoads: [Int64: HistoryLoad] = [:]
     var tasks: [Int64: TaskRecord] = [:] {
         // A new box, not a cleared one: copies of the engine (the world's views) may share the old one.
-        didSet { tasksInIdOrder = Derived() }
+        didSet { viewCache = ViewCache(keeping: viewCache, tasks: false) }
     }
-    /// `tasks` in ascending id order and the local echoes, built by the first `view` after `tasks` changed.
-    var tasksInIdOrder = Derived<(tasks: [TaskRecord], echoes: [ClientView.LocalEcho])>()
     var runningTaskIds: Set<Int64> = [] {
-        didSet { runningTaskIdsInOrder = Derived() }
+        didSet { viewCache = ViewCache(keeping: viewCache, runningTaskIds: false) }
     }
-    /// `runningTaskIds` in ascending order for the view, built by the first `view` after the set changed.
-    var runningTaskIdsInOrder = Derived<[Int64]>()
+    /// What the view derives from `tasks`, `runningTaskIds` and `contacts`, built by the first `view` after a change.
+    var viewCache = ViewCache()
     var lastSync: Int64 = 0
     var timers: [ClientTimerID: TimerPurpose] = [:]
     var nextTimerNumber: Int64 = 1
@@ -93,20 +89,27 @@ public struct ReferenceClient: SyncClientEngine {
         }
     }
 
-    /// What the view derives from one of the engine's tables (sorted tasks and their local echoes, contacts,
-    /// running task ids), kept until that table changes: the view is built after every event, and sorting every task
+    /// What the view derives from the engine's tables (sorted tasks and their local echoes, running task ids,
+    /// contacts), each kept until its table changes: the view is built after every event, and sorting every task
     /// the engine ever accepted twice per event was work that grew with the run. A class so that the read-only `view`
-    /// can fill it; each change of the table starts a new box, so a box only ever holds what its holders' table gives
-    /// (copies of the engine that share it have equal tables).
-    final class Derived<Value> {
-        private var value: Value?
+    /// can fill it; each change of one of the tables starts a new box (carrying the other two tables' values over),
+    /// so a box only ever holds what its holders' tables give (copies of the engine that share it have equal
+    /// tables). One box for the three rather than one each: the view reads it after every event, and each box was a
+    /// cache miss of its own.
+    final class ViewCache {
+        // Filled by the read-only `view`, from one thread: no dynamic exclusivity checks (as in `SQLiteDatabase`).
+        @exclusivity(unchecked) var tasks: (tasks: [TaskRecord], echoes: [ClientView.LocalEcho])?
+        @exclusivity(unchecked) var runningTaskIds: [Int64]?
+        @exclusivity(unchecked) var contacts: [Contact]?
 
-        /// The kept value, or `build()`'s, kept from now on.
-        func value(_ build: () -> Value) -> Value {
-            if let value { return value }
-            let built = build()
-            value = built
-            return built
+        init() {}
+
+        /// A box keeping `other`'s values but those of the tables passed as false (which changed).
+        init(keeping other: ViewCache, tasks keepsTasks: Bool = true, runningTaskIds keepsRunning: Bool = true,
+             contacts keepsContacts: Bool = true) {
+            tasks = keepsTasks ? other.tasks : nil
+            runningTaskIds = keepsRunning ? other.runningTaskIds : nil
+            contacts = keepsContacts ? other.contacts : nil
         }
     }
 
@@ -341,21 +344,48 @@ public struct ReferenceClient: SyncClientEngine {
     /// A read-only snapshot of the engine's state for the invariant checkers: chats, chunks, tasks, in-flight
     /// requests and last-sync, each in ascending id order.
     public var view: ClientView {
-        let (ordered, echoes) = tasksInIdOrder.value {
-            let ordered = tasks.keys.sorted().map { tasks[$0]! }
-            return (ordered, ordered.compactMap { task -> ClientView.LocalEcho? in
+        let cache = viewCache
+        let ordered: [TaskRecord]
+        let echoes: [ClientView.LocalEcho]
+        if let kept = cache.tasks {
+            (ordered, echoes) = kept
+        } else {
+            ordered = tasks.keys.sorted().map { tasks[$0]! }
+            echoes = ordered.compactMap { task -> ClientView.LocalEcho? in
                 guard task.kind.isSend, task.state == .pending else { return nil }
                 return ClientView.LocalEcho(chatId: task.chatId, cid: task.cid, text: task.text)
-            })
-        }
-        let inFlight = tracker.inFlight.keys.sorted().map {
-            let entry = tracker.inFlight[$0]!
-            var taskId: Int64?
-            switch entry.purpose {
-            case .send(let id), .photoToken(let id): taskId = id
-            default: taskId = nil
             }
-            return ClientView.InFlightRequest(seq: $0, opcode: entry.opcode, sentAt: entry.sentAt, taskId: taskId)
+            cache.tasks = (ordered, echoes)
+        }
+        let running: [Int64]
+        if let kept = cache.runningTaskIds {
+            running = kept
+        } else {
+            running = runningTaskIds.sorted()
+            cache.runningTaskIds = running
+        }
+        let contactList: [Contact]
+        if let kept = cache.contacts {
+            contactList = kept
+        } else {
+            contactList = contacts.keys.sorted().map { contacts[$0]! }
+            cache.contacts = contactList
+        }
+        // One array built and sorted in place (seqs are the table's keys, so distinct): sorting the keys first and
+        // mapping them allocated two arrays and looked every entry up again, on every event.
+        var inFlight: [ClientView.InFlightRequest] = []
+        if !tracker.inFlight.isEmpty {
+            inFlight.reserveCapacity(tracker.inFlight.count)
+            for (seq, entry) in tracker.inFlight {
+                var taskId: Int64?
+                switch entry.purpose {
+                case .send(let id), .photoToken(let id): taskId = id
+                default: taskId = nil
+                }
+                inFlight.append(
+                    ClientView.InFlightRequest(seq: seq, opcode: entry.opcode, sentAt: entry.sentAt, taskId: taskId))
+            }
+            inFlight.sort { $0.seq < $1.seq }
         }
         var online = false
         if case .online = state { online = true }
@@ -364,8 +394,8 @@ public struct ReferenceClient: SyncClientEngine {
             tasks: ordered, lastSyncMilliseconds: lastSync,
             inFlightRequests: inFlight, isOnline: online, openChatId: screen?.chatId,
             visibleMessageIds: visibleMessageIds(),
-            runningTaskIds: runningTaskIdsInOrder.value { runningTaskIds.sorted() },
-            uploadingTaskIds: uploads.values.sorted(),
-            contacts: contactsInIdOrder.value { contacts.keys.sorted().map { contacts[$0]! } })
+            runningTaskIds: running,
+            uploadingTaskIds: uploads.isEmpty ? [] : uploads.values.sorted(),
+            contacts: contactList)
     }
 }

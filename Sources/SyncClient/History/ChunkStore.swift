@@ -172,11 +172,33 @@ public struct ChunkStore: Hashable, Sendable {
     /// A message inside a chunk's range just updates the cache; otherwise it opens a new chunk of its own with a gap
     /// of unknown size below (and above, unless it is the newest).
     public mutating func insertSingle(_ message: ChatMessage) {
+        if opensChunkAtTop(message.id) {
+            // What `insertPage([message], isStartOfHistory: false)` does when no chunk reaches `id` and none but the
+            // first is a start: a chunk of its own appended at the top, growth. A push lands there; the general path
+            // took four passes over the chunks and an array per push, work that grew with the chat's history.
+            chunks.append(Chunk(lower: message.id, upper: message.id, isStartOfHistory: false))
+            grow()
+            store(message)
+            return
+        }
         if chunk(containing: message.id) != nil {
             store(message)
             return
         }
         insertPage([message], isStartOfHistory: false)
+    }
+
+    /// Whether every chunk lies wholly below `id` and no chunk after the first claims the start of history: then
+    /// `id` opens a chunk of its own above all of them. One pass, checking what `insertPage` would look at (also on
+    /// a store whose invariants are broken, which then takes the general path).
+    private func opensChunkAtTop(_ id: Int64) -> Bool {
+        chunks.withUnsafeBufferPointer { chunks in
+            for index in chunks.indices {
+                let chunk = chunks[index]
+                if chunk.upper >= id || chunk.lower > id || (index > 0 && chunk.isStartOfHistory) { return false }
+            }
+            return true
+        }
     }
 
     /// Drops every chunk and message (the user cleared the cache).

@@ -18,27 +18,68 @@ struct ClientStore {
     /// database is): `replaceChunks` and `replaceTombstones` write only the rows that changed.
     private let written = WrittenRows()
 
+    // These boxes are read on every event, from one thread, and never lend their fields out across a call that
+    // could reach them again: the dynamic exclusivity checks are off, as in `SQLiteDatabase`.
     final class PendingTransaction {
-        var isRequested = false
+        @exclusivity(unchecked) var isRequested = false
     }
 
     final class WrittenRows {
-        var chunks: [Int64: [Chunk]] = [:]
-        var tombstones: [Int64: [Int64: Int64]] = [:]
+        @exclusivity(unchecked) var chunks: [Int64: [Chunk]] = [:]
+        @exclusivity(unchecked) var tombstones: [Int64: [Int64: Int64]] = [:]
+        /// The `members` text last written per chat, with the members it joins: a push rewrites its chat's row, and
+        /// joining ten numbers into a string for every push was allocations for the same text.
+        @exclusivity(unchecked) var chatMembers: [Int64: (members: [Int64], text: String)] = [:]
+    }
+
+    /// The statements of every event, each kept prepared in its slot of the database (see
+    /// `SQLiteDatabase.execute(slot:sql:_:)`): found by index instead of by hashing their text.
+    enum Statement: Int, CaseIterable {
+        case begin, commit, saveMessage, saveMessageChange, deleteTombstone, saveTombstone, insertTombstone
+        case deletePendingEdits, insertPendingEdit, deleteChunk, insertChunk, saveChat, saveContact, saveTask, setSync
+
+        var sql: String {
+            switch self {
+            case .begin: "BEGIN IMMEDIATE"
+            case .commit: "COMMIT"
+            case .saveMessage: "INSERT OR REPLACE INTO messages VALUES (?, ?, ?, ?, ?, ?, ?)"
+            case .saveMessageChange: "INSERT OR REPLACE INTO messageChanges VALUES (?, ?, ?, ?)"
+            case .deleteTombstone: "DELETE FROM tombstones WHERE chatId = ? AND id = ?"
+            case .saveTombstone: "INSERT OR REPLACE INTO tombstones VALUES (?, ?, ?)"
+            case .insertTombstone: "INSERT INTO tombstones VALUES (?, ?, ?)"
+            case .deletePendingEdits: "DELETE FROM pendingEdits WHERE chatId = ?"
+            case .insertPendingEdit: "INSERT INTO pendingEdits VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            case .deleteChunk: "DELETE FROM chunks WHERE chatId = ? AND lower = ?"
+            case .insertChunk: "INSERT INTO chunks VALUES (?, ?, ?, ?)"
+            case .saveChat: "INSERT OR REPLACE INTO chats VALUES (?, ?, ?, ?)"
+            case .saveContact: "INSERT OR REPLACE INTO contacts VALUES (?, ?)"
+            case .saveTask: "INSERT OR REPLACE INTO tasks VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            case .setSync: "INSERT OR REPLACE INTO sync VALUES (?, ?)"
+            }
+        }
     }
 
     init(database: SQLiteDatabase) {
         self.database = database
         do {
             try ClientDatabase.prepare(database)
+            if database.path == ":memory:" {
+                // No rollback journal for a private in-memory database: every page an event changed was first copied
+                // into an in-memory journal, a fifth of the instructions of a push received. Nothing ever rolls back:
+                // each event's transaction is committed before `handle` returns (so an app restart, which rolls back
+                // an open transaction, never finds one), and a failed statement stops the engine (so no statement is
+                // ever unwound). A file keeps SQLite's default journal, and with it the crash safety of a real file.
+                try database.execute("PRAGMA journal_mode = OFF", keepsStatement: false)
+            }
         } catch {
             preconditionFailure("\(error); open a user's database file with ClientDatabase.open(path:), which throws")
         }
     }
 
-    /// Starts the event's transaction; BEGIN IMMEDIATE goes out with the first write.
+    /// Starts the event's transaction; BEGIN IMMEDIATE goes out with the first write, which also checks that no
+    /// other transaction is open (an event that writes nothing asks SQLite nothing).
     func begin() {
-        precondition(!transaction.isRequested && !database.isInTransaction, "client store: transaction already open")
+        precondition(!transaction.isRequested, "client store: transaction already open")
         transaction.isRequested = true
     }
 
@@ -47,20 +88,28 @@ struct ClientStore {
         if transaction.isRequested {
             transaction.isRequested = false
         } else {
-            run("COMMIT")
+            run(.commit) { _ in }
         }
     }
 
     func save(_ message: ChatMessage, chatId: Int64) {
         let token = message.attaches?.first { $0.type == "PHOTO" }?.photoToken
-        run("INSERT OR REPLACE INTO messages VALUES (?, ?, ?, ?, ?, ?, ?)", [
-            .integer(chatId), .integer(message.id), .integer(message.time), .integer(message.sender),
-            .text(message.text), message.cid.map(SQLiteValue.integer) ?? .null, token.map(SQLiteValue.text) ?? .null,
-        ])
+        run(.saveMessage) {
+            $0.bind(chatId)
+            $0.bind(message.id)
+            $0.bind(message.time)
+            $0.bind(message.sender)
+            $0.bind(message.text)
+            $0.bind(message.cid)
+            $0.bind(token)
+        }
         if let status = message.status {
-            run("INSERT OR REPLACE INTO messageChanges VALUES (?, ?, ?, ?)", [
-                .integer(chatId), .integer(message.id), .text(status), .integer(message.updateTime ?? 0),
-            ])
+            run(.saveMessageChange) {
+                $0.bind(chatId)
+                $0.bind(message.id)
+                $0.bind(status)
+                $0.bind(message.updateTime ?? 0)
+            }
         }
     }
 
@@ -68,38 +117,50 @@ struct ClientStore {
     /// push the engine re-states the chat's tombstones, and rewriting them all was statements for nothing.
     func replaceTombstones(_ tombstones: [Int64: Int64], chatId: Int64) {
         guard let previous = written.tombstones[chatId] else {
-            run("DELETE FROM tombstones WHERE chatId = ?", [.integer(chatId)], keepsStatement: false)
+            runOnce("DELETE FROM tombstones WHERE chatId = ?", [.integer(chatId)])
             for id in tombstones.keys.sorted() {
-                run("INSERT INTO tombstones VALUES (?, ?, ?)", [
-                    .integer(chatId), .integer(id), .integer(tombstones[id]!),
-                ])
+                run(.insertTombstone) {
+                    $0.bind(chatId)
+                    $0.bind(id)
+                    $0.bind(tombstones[id]!)
+                }
             }
             written.tombstones[chatId] = tombstones
             return
         }
         guard previous != tombstones else { return }
         for id in previous.keys.sorted() where tombstones[id] == nil {
-            run("DELETE FROM tombstones WHERE chatId = ? AND id = ?", [.integer(chatId), .integer(id)])
+            run(.deleteTombstone) {
+                $0.bind(chatId)
+                $0.bind(id)
+            }
         }
         for id in tombstones.keys.sorted() where previous[id] != tombstones[id] {
-            run("INSERT OR REPLACE INTO tombstones VALUES (?, ?, ?)", [
-                .integer(chatId), .integer(id), .integer(tombstones[id]!),
-            ])
+            run(.saveTombstone) {
+                $0.bind(chatId)
+                $0.bind(id)
+                $0.bind(tombstones[id]!)
+            }
         }
         written.tombstones[chatId] = tombstones
     }
 
     func replacePendingEdits(_ edits: [Int64: ChatMessage], chatId: Int64) {
-        run("DELETE FROM pendingEdits WHERE chatId = ?", [.integer(chatId)])
+        run(.deletePendingEdits) { $0.bind(chatId) }
         for id in edits.keys.sorted() {
             let message = edits[id]!
             let token = message.attaches?.first { $0.type == "PHOTO" }?.photoToken
-            run("INSERT INTO pendingEdits VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", [
-                .integer(chatId), .integer(message.id), .integer(message.time), .integer(message.sender),
-                .text(message.text), message.cid.map(SQLiteValue.integer) ?? .null,
-                token.map(SQLiteValue.text) ?? .null, .text(message.status ?? ChatMessage.edited),
-                .integer(message.updateTime ?? 0),
-            ])
+            run(.insertPendingEdit) {
+                $0.bind(chatId)
+                $0.bind(message.id)
+                $0.bind(message.time)
+                $0.bind(message.sender)
+                $0.bind(message.text)
+                $0.bind(message.cid)
+                $0.bind(token)
+                $0.bind(message.status ?? ChatMessage.edited)
+                $0.bind(message.updateTime ?? 0)
+            }
         }
     }
 
@@ -108,20 +169,24 @@ struct ClientStore {
     /// and inserted again.
     func replaceChunks(_ chunks: [Chunk], chatId: Int64) {
         guard let previous = written.chunks[chatId] else {
-            run("DELETE FROM chunks WHERE chatId = ?", [.integer(chatId)], keepsStatement: false)
+            runOnce("DELETE FROM chunks WHERE chatId = ?", [.integer(chatId)])
             for chunk in chunks { insert(chunk, chatId: chatId) }
             written.chunks[chatId] = chunks
             return
         }
-        guard previous != chunks else { return }
         // Rows before the first difference stay; of the rest (usually one or two chunks), rows no longer wanted go
         // and new ones come. The rows are unique (the primary key), so nothing in the rest repeats the prefix.
+        // (One pass finds the difference: an equality test first was a second pass over every chunk.)
         var same = 0
         while same < previous.count && same < chunks.count && previous[same] == chunks[same] { same += 1 }
+        guard same < previous.count || same < chunks.count else { return }
         let old = previous[same...]
         let new = chunks[same...]
         for chunk in old where !new.contains(chunk) {
-            run("DELETE FROM chunks WHERE chatId = ? AND lower = ?", [.integer(chatId), .integer(chunk.lower)])
+            run(.deleteChunk) {
+                $0.bind(chatId)
+                $0.bind(chunk.lower)
+            }
         }
         for chunk in new where !old.contains(chunk) { insert(chunk, chatId: chatId) }
         written.chunks[chatId] = chunks
@@ -129,35 +194,61 @@ struct ClientStore {
 
     /// A plain INSERT, as before: two chunks with one lower bound still stop the engine on the primary key.
     private func insert(_ chunk: Chunk, chatId: Int64) {
-        run("INSERT INTO chunks VALUES (?, ?, ?, ?)", [
-            .integer(chatId), .integer(chunk.lower), .integer(chunk.upper), .integer(chunk.isStartOfHistory ? 1 : 0),
-        ])
+        run(.insertChunk) {
+            $0.bind(chatId)
+            $0.bind(chunk.lower)
+            $0.bind(chunk.upper)
+            $0.bind(Int64(chunk.isStartOfHistory ? 1 : 0))
+        }
     }
 
     func save(_ summary: ChatSummary) {
-        run("INSERT OR REPLACE INTO chats VALUES (?, ?, ?, ?)", [
-            .integer(summary.id), .text(summary.members.map(String.init).joined(separator: ",")),
-            .integer(summary.modified), summary.lastMessage.map { .integer($0.id) } ?? .null,
-        ])
+        let members: String
+        if let written = written.chatMembers[summary.id], written.members == summary.members {
+            members = written.text
+        } else {
+            members = summary.members.map(String.init).joined(separator: ",")
+            written.chatMembers[summary.id] = (summary.members, members)
+        }
+        run(.saveChat) {
+            $0.bind(summary.id)
+            $0.bind(members)
+            $0.bind(summary.modified)
+            $0.bind(summary.lastMessage?.id)
+        }
     }
 
     func save(_ contact: Contact) {
-        run("INSERT OR REPLACE INTO contacts VALUES (?, ?)", [.integer(contact.id), .text(contact.name)])
+        run(.saveContact) {
+            $0.bind(contact.id)
+            $0.bind(contact.name)
+        }
     }
 
     func save(_ task: TaskRecord) {
-        run("INSERT OR REPLACE INTO tasks VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", [
-            .integer(task.id), .text(task.kind.rawValue), .text(task.state.rawValue), .integer(task.chatId),
-            .text(task.text), .integer(Int64(task.sizeBytes)), .integer(task.cid),
-            task.photoToken.map(SQLiteValue.text) ?? .null, task.dependsOn.map(SQLiteValue.integer) ?? .null,
-            .integer(Int64(task.attempts)), .integer(task.nextAttemptAt.nanosecondsSinceStart),
-            .integer(task.enqueuedAt.nanosecondsSinceStart), task.lastError.map(SQLiteValue.text) ?? .null,
-            task.messageId.map(SQLiteValue.integer) ?? .null,
-        ])
+        run(.saveTask) {
+            $0.bind(task.id)
+            $0.bind(task.kind.rawValue)
+            $0.bind(task.state.rawValue)
+            $0.bind(task.chatId)
+            $0.bind(task.text)
+            $0.bind(Int64(task.sizeBytes))
+            $0.bind(task.cid)
+            $0.bind(task.photoToken)
+            $0.bind(task.dependsOn)
+            $0.bind(Int64(task.attempts))
+            $0.bind(task.nextAttemptAt.nanosecondsSinceStart)
+            $0.bind(task.enqueuedAt.nanosecondsSinceStart)
+            $0.bind(task.lastError)
+            $0.bind(task.messageId)
+        }
     }
 
     func setSync(_ key: String, _ value: Int64) {
-        run("INSERT OR REPLACE INTO sync VALUES (?, ?)", [.text(key), .integer(value)])
+        run(.setSync) {
+            $0.bind(key)
+            $0.bind(value)
+        }
     }
 
     func sync(_ key: String) -> Int64? {
@@ -249,15 +340,33 @@ struct ClientStore {
         return tasks
     }
 
-    /// - Parameter keepsStatement: false for a statement run once per chat and launch (the first write of a
-    ///   chat's chunks or tombstones), as for `SQLiteDatabase.execute`.
-    private func run(_ sql: String, _ bindings: [SQLiteValue] = [], keepsStatement: Bool = true) {
-        if transaction.isRequested {
-            transaction.isRequested = false
-            run("BEGIN IMMEDIATE")
-        }
+    /// A statement of every event, kept in its slot; the first write of an event opens its transaction.
+    private func run(_ statement: Statement, _ bind: (inout SQLiteBindings) -> Void) {
+        openRequestedTransaction()
         do {
-            try database.execute(sql, bindings, keepsStatement: keepsStatement)
+            try database.execute(slot: statement.rawValue, sql: statement.sql, bind)
+        } catch {
+            preconditionFailure("client store: \(error)")
+        }
+    }
+
+    /// A statement run once per chat and launch (the first write of a chat's chunks or tombstones): not kept, as
+    /// for `SQLiteDatabase.execute(_:_:keepsStatement:)`.
+    private func runOnce(_ sql: String, _ bindings: [SQLiteValue]) {
+        openRequestedTransaction()
+        do {
+            try database.execute(sql, bindings, keepsStatement: false)
+        } catch {
+            preconditionFailure("client store: \(error)")
+        }
+    }
+
+    private func openRequestedTransaction() {
+        guard transaction.isRequested else { return }
+        transaction.isRequested = false
+        precondition(!database.isInTransaction, "client store: transaction already open")
+        do {
+            try database.execute(slot: Statement.begin.rawValue, sql: Statement.begin.sql) { _ in }
         } catch {
             preconditionFailure("client store: \(error)")
         }
@@ -265,7 +374,11 @@ struct ClientStore {
 
     /// A query run at launch (loading the tables, the sync entries): its statement is not kept (see
     /// `SQLiteDatabase.query`), which was most of an idle client's SQLite memory.
+    ///
+    /// A private in-memory database that no row was ever written to has none to give: the query is not prepared
+    /// (a new client's first launch ran seven queries, each parsed, over empty tables).
     private func rows(_ sql: String, _ bindings: [SQLiteValue] = []) -> [[SQLiteValue]] {
+        if database.path == ":memory:" && database.totalRowChanges == 0 { return [] }
         do {
             return try database.query(sql, bindings, keepsStatement: false)
         } catch {

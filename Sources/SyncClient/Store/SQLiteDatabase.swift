@@ -6,8 +6,14 @@ import CSQLite
 /// The handle outlives app restarts of the engine that uses it: it plays the role of the phone's flash storage.
 /// A class, because its identity is the storage.
 public final class SQLiteDatabase {
-    private var handle: OpaquePointer?
-    private var statements: [String: OpaquePointer] = [:]
+    private let handle: OpaquePointer?
+    // The statement tables are read on every statement a client runs; the class is used from one thread at a time and
+    // never hands out access to them, so the dynamic exclusivity checks (a thread-local access set per access) are off.
+    @exclusivity(unchecked) private var statements: [String: OpaquePointer] = [:]
+    /// Statements kept by slot (`execute(slot:sql:_:)`), prepared on their first run, with their SQL text.
+    @exclusivity(unchecked) private var slotStatements: [(sql: String, statement: OpaquePointer)?] = []
+    /// Whether nothing has been run on this connection since it opened (see `isUntouched`).
+    @exclusivity(unchecked) private var hasRunAnything = false
     /// Where the database lives: `":memory:"`, a file path, or an SQLite URI.
     public let path: String
 
@@ -17,13 +23,18 @@ public final class SQLiteDatabase {
     /// - Throws: `SQLiteError` when SQLite cannot open it.
     public init(path: String = ":memory:") throws {
         self.path = path
-        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_URI
+        // NOMUTEX: SQLite's "multi-thread" mode for this connection, which then takes no lock of its own around every
+        // call (binds, steps, resets: about a tenth of a client's SQLite time in `syncsim-bench scale`). The class is
+        // not Sendable, so one database is used from one thread at a time, which is all that mode asks.
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX
+        var handle: OpaquePointer?
         let code = sqlite3_open_v2(path, &handle, flags, nil)
         guard code == SQLITE_OK else {
             let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
             sqlite3_close_v2(handle)
             throw SQLiteError(code: code, message: message, sql: "open \(path)")
         }
+        self.handle = handle
     }
 
     /// Bytes SQLite holds on the heap now, over every database in the process (`sqlite3_memory_used`): page
@@ -32,6 +43,7 @@ public final class SQLiteDatabase {
 
     deinit {
         for statement in statements.values { sqlite3_finalize(statement) }
+        for slot in slotStatements { if let slot { sqlite3_finalize(slot.statement) } }
         sqlite3_close_v2(handle)
     }
 
@@ -54,6 +66,100 @@ public final class SQLiteDatabase {
         try run(sql, bindings, collect: true, keepsStatement: keepsStatement)
     }
 
+    /// Runs a statement that returns no rows, kept prepared in a slot the caller chose, with its parameters bound by
+    /// `bind` in order.
+    ///
+    /// For statements run on every event: the statement is found by its slot, an array index, instead of by hashing
+    /// its SQL text, and its values are bound straight from the caller's fields, without an array of `SQLiteValue`s.
+    /// It is prepared on its first run (an idle database holds no statement it never ran) and kept until the
+    /// database closes.
+    /// - Parameters:
+    ///   - slot: the statement's index, from 0; one caller's set of statements numbered densely (an enum's raw
+    ///     values). A slot always holds the same SQL: another `sql` in a slot already used is a programmer error.
+    ///   - sql: the statement.
+    ///   - bind: binds every parameter of `sql`, in order (a parameter left unbound is a programmer error).
+    /// - Throws: `SQLiteError` on failure.
+    public func execute(slot: Int, sql: String, _ bind: (inout SQLiteBindings) -> Void) throws {
+        let statement = try slotted(slot, sql)
+        defer { sqlite3_reset(statement) }
+        var bindings = SQLiteBindings(statement: statement)
+        bind(&bindings)
+        if bindings.code != SQLITE_OK { throw error(bindings.code, sql) }
+        precondition(bindings.count == sqlite3_bind_parameter_count(statement),
+                     "SQLiteDatabase: \(bindings.count) values bound to \(sql)")
+        let code = sqlite3_step(statement)
+        guard code == SQLITE_DONE || code == SQLITE_ROW else { throw error(code, sql) }
+    }
+
+    private func slotted(_ slot: Int, _ sql: String) throws -> OpaquePointer {
+        hasRunAnything = true
+        if slot < slotStatements.count, let kept = slotStatements[slot] {
+            precondition(kept.sql == sql, "SQLiteDatabase: slot \(slot) holds \(kept.sql), not \(sql)")
+            return kept.statement
+        }
+        let statement = try prepareOnce(sql)
+        if slot >= slotStatements.count {
+            slotStatements.append(contentsOf: repeatElement(nil, count: slot + 1 - slotStatements.count))
+        }
+        slotStatements[slot] = (sql, statement)
+        return statement
+    }
+
+    /// The whole database as the bytes of its file (`sqlite3_serialize`), for `restore(image:)`.
+    /// - Throws: `SQLiteError` when SQLite cannot serialize it (out of memory).
+    public func serialized() throws -> [UInt8] {
+        var size: Int64 = 0
+        guard let bytes = sqlite3_serialize(handle, "main", &size, 0) else {
+            throw SQLiteError(code: SQLITE_NOMEM, message: "cannot serialize", sql: "serialize \(path)")
+        }
+        defer { sqlite3_free(bytes) }
+        return Array(UnsafeBufferPointer(start: bytes, count: Int(size)))
+    }
+
+    /// Replaces this database's content with a copy of `image`, the bytes of a database file (`serialized()`).
+    ///
+    /// The pages are copied with SQLite's backup API from a scratch connection holding the image, so this database
+    /// keeps its own kind of storage (an in-memory database stays one, with its own page cache). Its page size must
+    /// be the image's, or still unset (a database with no tables yet); no transaction may be open.
+    /// - Throws: `SQLiteError` when the image is not a database or the copy fails.
+    public func restore(image: [UInt8]) throws {
+        hasRunAnything = true
+        var scratch: OpaquePointer?
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let opened = sqlite3_open_v2(":memory:", &scratch, flags, nil)
+        defer { sqlite3_close_v2(scratch) }
+        guard opened == SQLITE_OK, let scratch else {
+            throw SQLiteError(code: opened, message: "cannot open a scratch database", sql: "restore \(path)")
+        }
+        guard let buffer = sqlite3_malloc64(UInt64(image.count))?.assumingMemoryBound(to: UInt8.self) else {
+            throw SQLiteError(code: SQLITE_NOMEM, message: "out of memory", sql: "restore \(path)")
+        }
+        buffer.initialize(from: image, count: image.count)
+        // FREEONCLOSE: SQLite frees the buffer when the scratch connection closes, or at once if this fails.
+        let count = Int64(image.count)
+        let loaded = sqlite3_deserialize(scratch, "main", buffer, count, count,
+                                         UInt32(SQLITE_DESERIALIZE_FREEONCLOSE | SQLITE_DESERIALIZE_READONLY))
+        guard loaded == SQLITE_OK else {
+            throw SQLiteError(code: loaded, message: String(cString: sqlite3_errmsg(scratch)), sql: "restore \(path)")
+        }
+        guard let backup = sqlite3_backup_init(handle, "main", scratch, "main") else {
+            throw error(sqlite3_errcode(handle), "restore \(path)")
+        }
+        let stepped = sqlite3_backup_step(backup, -1)
+        let finished = sqlite3_backup_finish(backup)
+        guard stepped == SQLITE_DONE, finished == SQLITE_OK else {
+            throw error(stepped == SQLITE_DONE ? finished : stepped, "restore \(path)")
+        }
+    }
+
+    /// Whether no statement has run on this connection since it opened and nothing was restored into it. Every call
+    /// into SQLite goes through this class, so a private in-memory database (`":memory:"`) in this state is empty: no
+    /// tables, no rows, every header field at its default.
+    public var isUntouched: Bool { !hasRunAnything }
+
+    /// Rows inserted, updated or deleted through this connection since it opened (`sqlite3_total_changes64`).
+    public var totalRowChanges: Int { Int(sqlite3_total_changes64(handle)) }
+
     /// Whether a transaction is open (SQLite is not in autocommit mode).
     public var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
 
@@ -65,6 +171,7 @@ public final class SQLiteDatabase {
     private func run(
         _ sql: String, _ bindings: [SQLiteValue], collect: Bool, keepsStatement: Bool
     ) throws -> [[SQLiteValue]] {
+        hasRunAnything = true
         // A statement run once is finalized after its run, unless an earlier run kept it.
         let isKept = keepsStatement || statements[sql] != nil
         let statement = isKept ? try prepared(sql) : try prepareOnce(sql)
@@ -127,5 +234,50 @@ public final class SQLiteDatabase {
 
     private var transientDestructor: sqlite3_destructor_type {
         unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+    }
+}
+
+/// The values of one run of a slotted statement (`SQLiteDatabase.execute(slot:sql:_:)`), bound in parameter order.
+public struct SQLiteBindings {
+    fileprivate let statement: OpaquePointer
+    /// Parameters bound so far.
+    fileprivate private(set) var count: Int32 = 0
+    /// The first failing bind's result code, or `SQLITE_OK`.
+    fileprivate private(set) var code = SQLITE_OK
+
+    fileprivate init(statement: OpaquePointer) {
+        self.statement = statement
+    }
+
+    /// Binds the next parameter to an INTEGER.
+    public mutating func bind(_ value: Int64) {
+        count += 1
+        note(sqlite3_bind_int64(statement, count, value))
+    }
+
+    /// Binds the next parameter to a TEXT (copied by SQLite).
+    public mutating func bind(_ value: String) {
+        count += 1
+        note(sqlite3_bind_text(statement, count, value, -1, unsafeBitCast(-1, to: sqlite3_destructor_type.self)))
+    }
+
+    /// Binds the next parameter to an INTEGER, or NULL for nil.
+    public mutating func bind(_ value: Int64?) {
+        if let value { bind(value) } else { bindNull() }
+    }
+
+    /// Binds the next parameter to a TEXT, or NULL for nil.
+    public mutating func bind(_ value: String?) {
+        if let value { bind(value) } else { bindNull() }
+    }
+
+    /// Binds the next parameter to NULL.
+    public mutating func bindNull() {
+        count += 1
+        note(sqlite3_bind_null(statement, count))
+    }
+
+    private mutating func note(_ result: Int32) {
+        if result != SQLITE_OK && code == SQLITE_OK { code = result }
     }
 }

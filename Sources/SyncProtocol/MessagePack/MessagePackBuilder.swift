@@ -4,30 +4,44 @@ import Glibc  // memcmp
 import Darwin
 #endif
 
-/// Builds a `MessagePackValue` straight from bytes that `MessagePackScanner` accepted, in one pass.
+/// Builds a `MessagePackValue` straight from bytes in one pass, refusing anything `MessagePackScanner` refuses.
 ///
-/// The scanner has already checked every type byte, length, count and nesting level, so the builder reads without
-/// checks of its own: it must only ever see bytes the scanner accepted (`MessagePackValue(messagePack:)` scans
-/// first). It gives exactly what msgpack-c's unpacker followed by a conversion of its objects gave before it: the
+/// The builder checks as it reads what the scanner's quick loop checks (type bytes, lengths and counts against the
+/// bytes left, nesting against `MessagePackLimits.maxDepth`, nothing after the value) and also the timestamp rules
+/// the detailed scan adds, but says nothing about a fault: it throws `Refusal`, and the caller runs the scanner,
+/// which names the fault with its offset. So a well-formed payload is read once instead of scanned and then built,
+/// and a bad one gets exactly the error it got before (docs/performance.md, "Sixth pass: codec"). Counts are checked
+/// before any storage is reserved, so a hostile count never allocates.
+///
+/// It gives exactly what msgpack-c's unpacker followed by a conversion of its objects gave before it: the
 /// signedness of each integer's encoding, a float32 widened to double and back (a signalling NaN comes back quiet,
 /// as through `msgpack_unpack`), timestamps (ext -1 of 4, 8 or 12 bytes) as `msgpack_object_to_timestamp` reads them.
 /// Strings are checked for UTF-8 as they are built; a bad one sets `sawInvalidUTF8` and the caller scans again to
 /// name its offset.
 struct MessagePackBuilder {
+    /// The bytes are not one well-formed value within the limits; `MessagePackScanner` says where and why.
+    struct Refusal: Error {}
+
     private let base: UnsafePointer<UInt8>
     private let end: Int
     private var offset = 0
+    /// The most non-empty containers that may be open around a value (`MessagePackLimits.maxDepth`).
+    private let maxDepth: Int
+    /// Non-empty containers open around the value being read.
+    private var depth = 0
     private let keyCache: MessagePackKeyCache
     /// Set when a string was not UTF-8 (built as nil); the caller then throws.
     private(set) var sawInvalidUTF8 = false
 
     /// - Parameters:
-    ///   - base: the first byte of a value the scanner accepted.
-    ///   - count: the value's size in bytes.
+    ///   - base: the first byte of the value.
+    ///   - count: how many bytes may be read from `base`.
+    ///   - maxDepth: `MessagePackLimits.maxDepth`.
     ///   - keyCache: map keys already built, reused from value to value.
-    init(base: UnsafePointer<UInt8>, count: Int, keyCache: MessagePackKeyCache) {
+    init(base: UnsafePointer<UInt8>, count: Int, maxDepth: Int, keyCache: MessagePackKeyCache) {
         self.base = base
         self.end = count
+        self.maxDepth = maxDepth
         self.keyCache = keyCache
     }
 
@@ -63,59 +77,106 @@ struct MessagePackBuilder {
         return high << 32 | UInt64(bigEndian32())
     }
 
+    /// Throws unless `count` more bytes can be read.
+    @inline(__always)
+    private func need(_ count: Int) throws(Refusal) {
+        guard count <= end &- offset else { throw Refusal() }
+    }
+
     /// The next value.
-    mutating func value() -> MessagePackValue {
+    mutating func value() throws(Refusal) -> MessagePackValue {
+        try need(1)
         let type = byte()
         switch type {
         case 0x00...0x7f: return .uint(UInt64(type))
-        case 0x80...0x8f: return map(count: Int(type & 0x0f))
-        case 0x90...0x9f: return array(count: Int(type & 0x0f))
-        case 0xa0...0xbf: return string(count: Int(type & 0x1f))
+        case 0x80...0x8f: return try map(count: Int(type & 0x0f))
+        case 0x90...0x9f: return try array(count: Int(type & 0x0f))
+        case 0xa0...0xbf: return try string(count: Int(type & 0x1f))
         case 0xc0: return .nil
         case 0xc2: return .bool(false)
         case 0xc3: return .bool(true)
-        case 0xc4: return binary(count: Int(byte()))
-        case 0xc5: return binary(count: Int(bigEndian16()))
-        case 0xc6: return binary(count: Int(bigEndian32()))
+        case 0xc4:
+            try need(1)
+            return try binary(count: Int(byte()))
+        case 0xc5:
+            try need(2)
+            return try binary(count: Int(bigEndian16()))
+        case 0xc6:
+            try need(4)
+            return try binary(count: Int(bigEndian32()))
         case 0xc7:
-            let count = Int(byte())
-            return ext(count: count)
+            try need(1)
+            return try ext(count: Int(byte()))
         case 0xc8:
-            let count = Int(bigEndian16())
-            return ext(count: count)
+            try need(2)
+            return try ext(count: Int(bigEndian16()))
         case 0xc9:
-            let count = Int(bigEndian32())
-            return ext(count: count)
+            try need(4)
+            return try ext(count: Int(bigEndian32()))
         case 0xca:
+            try need(4)
             // msgpack-c widens a float32 to double (which quiets a signalling NaN) and the value was narrowed back.
             var number = Float(bitPattern: bigEndian32())
             if number.isSignalingNaN { number = Float(bitPattern: number.bitPattern | 0x0040_0000) }
             return .float(number)
-        case 0xcb: return .double(Double(bitPattern: bigEndian64()))
-        case 0xcc: return .uint(UInt64(byte()))
-        case 0xcd: return .uint(UInt64(bigEndian16()))
-        case 0xce: return .uint(UInt64(bigEndian32()))
-        case 0xcf: return .uint(bigEndian64())
-        case 0xd0: return .int(Int64(Int8(bitPattern: byte())))
-        case 0xd1: return .int(Int64(Int16(bitPattern: bigEndian16())))
-        case 0xd2: return .int(Int64(Int32(bitPattern: bigEndian32())))
-        case 0xd3: return .int(Int64(bitPattern: bigEndian64()))
-        case 0xd4...0xd8: return ext(count: 1 << Int(type - 0xd4))
-        case 0xd9: return string(count: Int(byte()))
-        case 0xda: return string(count: Int(bigEndian16()))
-        case 0xdb: return string(count: Int(bigEndian32()))
-        case 0xdc: return array(count: Int(bigEndian16()))
-        case 0xdd: return array(count: Int(bigEndian32()))
-        case 0xde: return map(count: Int(bigEndian16()))
-        case 0xdf: return map(count: Int(bigEndian32()))
+        case 0xcb:
+            try need(8)
+            return .double(Double(bitPattern: bigEndian64()))
+        case 0xcc:
+            try need(1)
+            return .uint(UInt64(byte()))
+        case 0xcd:
+            try need(2)
+            return .uint(UInt64(bigEndian16()))
+        case 0xce:
+            try need(4)
+            return .uint(UInt64(bigEndian32()))
+        case 0xcf:
+            try need(8)
+            return .uint(bigEndian64())
+        case 0xd0:
+            try need(1)
+            return .int(Int64(Int8(bitPattern: byte())))
+        case 0xd1:
+            try need(2)
+            return .int(Int64(Int16(bitPattern: bigEndian16())))
+        case 0xd2:
+            try need(4)
+            return .int(Int64(Int32(bitPattern: bigEndian32())))
+        case 0xd3:
+            try need(8)
+            return .int(Int64(bitPattern: bigEndian64()))
+        case 0xd4...0xd8: return try ext(count: 1 << Int(type - 0xd4))
+        case 0xd9:
+            try need(1)
+            return try string(count: Int(byte()))
+        case 0xda:
+            try need(2)
+            return try string(count: Int(bigEndian16()))
+        case 0xdb:
+            try need(4)
+            return try string(count: Int(bigEndian32()))
+        case 0xdc:
+            try need(2)
+            return try array(count: Int(bigEndian16()))
+        case 0xdd:
+            try need(4)
+            return try array(count: Int(bigEndian32()))
+        case 0xde:
+            try need(2)
+            return try map(count: Int(bigEndian16()))
+        case 0xdf:
+            try need(4)
+            return try map(count: Int(bigEndian32()))
         case 0xe0...0xff: return .int(Int64(Int8(bitPattern: type)))
         default:
-            // 0xc1: the scanner refuses it, so it never gets here.
-            preconditionFailure("MessagePackBuilder read byte 0xc1, which the scanner refuses")
+            // 0xc1 is never used.
+            throw Refusal()
         }
     }
 
-    private mutating func string(count: Int) -> MessagePackValue {
+    private mutating func string(count: Int) throws(Refusal) -> MessagePackValue {
+        try need(count)
         let raw = UnsafeRawBufferPointer(start: base + offset, count: count)
         offset &+= count
         guard let text = Self.text(raw) else {
@@ -147,64 +208,87 @@ struct MessagePackBuilder {
         return utf8.elementsEqual(bytes)
     }
 
-    private mutating func binary(count: Int) -> MessagePackValue {
+    private mutating func binary(count: Int) throws(Refusal) -> MessagePackValue {
+        try need(count)
         let bytes = [UInt8](UnsafeRawBufferPointer(start: base + offset, count: count))
         offset &+= count
         return .binary(bytes)
     }
 
-    private mutating func ext(count: Int) -> MessagePackValue {
+    /// An ext value of `count` data bytes, after its length and before its type byte.
+    private mutating func ext(count: Int) throws(Refusal) -> MessagePackValue {
+        try need(1)
         let type = Int8(bitPattern: byte())
+        try need(count)
         let start = offset
         offset &+= count
         if type == -1 {
             // As msgpack-c's `msgpack_object_to_timestamp`: 32-bit seconds; 30-bit nanoseconds and 34-bit seconds;
-            // 32-bit nanoseconds and signed 64-bit seconds.
-            var reader = MessagePackBuilder(base: base + start, count: count, keyCache: keyCache)
+            // 32-bit nanoseconds and signed 64-bit seconds. Other sizes, and nanoseconds of 1e9 or more, are refused
+            // (the detailed scan's timestamp rules).
+            var reader = MessagePackBuilder(base: base + start, count: count, maxDepth: maxDepth, keyCache: keyCache)
             switch count {
             case 4:
                 return .timestamp(seconds: Int64(reader.bigEndian32()), nanoseconds: 0)
             case 8:
                 let packed = reader.bigEndian64()
-                return .timestamp(
-                    seconds: Int64(packed & 0x3_FFFF_FFFF), nanoseconds: UInt32(truncatingIfNeeded: packed >> 34))
+                let nanoseconds = UInt32(truncatingIfNeeded: packed >> 34)
+                guard nanoseconds < 1_000_000_000 else { throw Refusal() }
+                return .timestamp(seconds: Int64(packed & 0x3_FFFF_FFFF), nanoseconds: nanoseconds)
             case 12:
                 let nanoseconds = reader.bigEndian32()
+                guard nanoseconds < 1_000_000_000 else { throw Refusal() }
                 return .timestamp(seconds: Int64(bitPattern: reader.bigEndian64()), nanoseconds: nanoseconds)
             default:
-                break
+                throw Refusal()
             }
         }
         return .ext(type: type, data: [UInt8](UnsafeRawBufferPointer(start: base + start, count: count)))
     }
 
-    private mutating func array(count: Int) -> MessagePackValue {
+    /// Throws unless a container of `children` keys and values may open here: each takes at least one byte, and at
+    /// most `maxDepth` non-empty containers are open at once.
+    @inline(__always)
+    private mutating func open(children: Int) throws(Refusal) {
+        guard children <= end &- offset, depth < maxDepth else { throw Refusal() }
+        depth &+= 1
+    }
+
+    private mutating func array(count: Int) throws(Refusal) -> MessagePackValue {
+        guard count > 0 else { return .array([]) }
+        try open(children: count)
         var elements: [MessagePackValue] = []
         elements.reserveCapacity(count)
-        for _ in 0..<count { elements.append(value()) }
+        for _ in 0..<count { elements.append(try value()) }
+        depth &-= 1
         return .array(elements)
     }
 
-    private mutating func map(count: Int) -> MessagePackValue {
+    private mutating func map(count: Int) throws(Refusal) -> MessagePackValue {
+        guard count > 0 else { return .map([]) }
+        try open(children: count &* 2)
         var pairs: [MessagePackPair] = []
         pairs.reserveCapacity(count)
         for _ in 0..<count {
-            let key = self.key()
-            pairs.append(MessagePackPair(key, value()))
+            let key = try self.key()
+            pairs.append(MessagePackPair(key, try value()))
         }
+        depth &-= 1
         return .map(pairs)
     }
 
     /// A map key: a string of 1-15 bytes comes from the cache when seen before.
-    private mutating func key() -> MessagePackValue {
+    private mutating func key() throws(Refusal) -> MessagePackValue {
+        try need(1)
         let type = base[offset]
-        guard type >= 0xa1, type <= 0xaf else { return value() }
+        guard type >= 0xa1, type <= 0xaf else { return try value() }
+        try need(1 &+ Int(type & 0x1f))
         let (low, high) = MessagePackKeyCache.words(base + offset, readable: end &- offset)
         if let key = keyCache.key(low, high) {
             offset &+= 1 &+ Int(type & 0x1f)
             return key
         }
-        let key = value()
+        let key = try value()
         if case .string = key { keyCache.insert(key, low, high) }
         return key
     }

@@ -1,4 +1,5 @@
-/// Walks MessagePack bytes before msgpack-c sees them, so every fault becomes a typed error with its offset.
+/// Walks MessagePack bytes so every fault becomes a typed error with its offset: `MessagePackBuilder` refuses a bad
+/// value without saying why, and the decoder then runs this scan to name the fault.
 ///
 /// msgpack-c reports little more than "parse error", trusts element counts when it allocates, and accepts any
 /// bytes in strings. The scanner checks, in one pass without allocating per element: each type byte is valid

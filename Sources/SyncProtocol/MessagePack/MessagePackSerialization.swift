@@ -3,9 +3,9 @@ import CMsgPack
 /// MessagePack bytes <-> `MessagePackValue`: the one file that calls into `CMsgPack`.
 ///
 /// Packing uses msgpack-c's `msgpack_packer` over a `msgpack_sbuffer` (a well-kept library; its bytes are the field's).
-/// Unpacking builds values in Swift (`MessagePackBuilder`) after `MessagePackScanner` has checked the bytes, so the
-/// builder only ever sees well-formed input whose element counts are backed by real bytes; this replaced msgpack-c's
-/// unpack plus a second pass over its object tree (docs/performance.md, "Codec").
+/// Unpacking builds values in Swift (`MessagePackBuilder`), which checks the bytes as it reads them and hands
+/// anything it refuses to `MessagePackScanner` to name the fault; this replaced msgpack-c's unpack plus a second
+/// pass over its object tree, and then a scan before the build (docs/performance.md, "Codec").
 enum MessagePackSerialization {
     /// Packs `value`, choosing the shortest encoding for each integer, string, binary, array, map and timestamp.
     static func pack(_ value: MessagePackValue) -> [UInt8] {
@@ -21,13 +21,21 @@ enum MessagePackSerialization {
         withUnsafeMutablePointer(to: &buffer) { bufferPointer in
             var packer = msgpack_packer()
             msgpack_packer_init(&packer, UnsafeMutableRawPointer(bufferPointer), msgpack_sbuffer_write)
-            pack(value, with: &packer)
+            withUnsafePointer(to: value) { pack($0, with: &packer) }
         }
         return try body(UnsafeRawBufferPointer(start: buffer.data, count: buffer.size))
     }
 
-    private static func pack(_ value: MessagePackValue, with packer: inout msgpack_packer) {
-        switch value {
+    /// Packs the value at `value`, which stays alive and unchanged during the call (it is part of the tree that
+    /// `withPacked` borrows).
+    ///
+    /// Values are read through pointers rather than passed by value: an element passed by value is copied out of
+    /// its array before the call (the packer calls C in between, so the compiler cannot borrow it in place), which
+    /// cost a retain and a release per element, a quarter of encode (docs/performance.md, "Sixth pass: codec").
+    /// Each case reads what it needs before the first C call, so only containers (one retain each) and strings
+    /// longer than 15 bytes are retained.
+    private static func pack(_ value: UnsafePointer<MessagePackValue>, with packer: inout msgpack_packer) {
+        switch value.pointee {
         case .nil:
             msgpack_pack_nil(&packer)
         case .bool(let flag):
@@ -41,17 +49,18 @@ enum MessagePackSerialization {
         case .double(let number):
             msgpack_pack_double(&packer, number)
         case .string(let text):
-            // A native string's bytes are read in place; `withUTF8` needs a mutable copy (a retain per string).
-            let packedInPlace: Void? = text.utf8.withContiguousStorageIfAvailable { utf8 in
-                msgpack_pack_str(&packer, utf8.count)
-                if let base = utf8.baseAddress { msgpack_pack_str_body(&packer, base, utf8.count) }
-            }
-            if packedInPlace == nil {
-                var copy = text
-                copy.withUTF8 { utf8 in
-                    msgpack_pack_str(&packer, utf8.count)
-                    if let base = utf8.baseAddress { msgpack_pack_str_body(&packer, base, utf8.count) }
-                }
+            // Map keys are short: their bytes are copied out first, so the string needs no retain across C calls.
+            var short: (UInt64, UInt64) = (0, 0)
+            let shortCount = text.utf8.withContiguousStorageIfAvailable { utf8 -> Int in
+                guard utf8.count < MemoryLayout.size(ofValue: short) else { return -1 }
+                withUnsafeMutableBytes(of: &short) { $0.copyMemory(from: UnsafeRawBufferPointer(utf8)) }
+                return utf8.count
+            } ?? -1
+            if shortCount >= 0 {
+                msgpack_pack_str(&packer, shortCount)
+                _ = withUnsafeBytes(of: &short) { msgpack_pack_str_body(&packer, $0.baseAddress, shortCount) }
+            } else {
+                packLongString(value, with: &packer)
             }
         case .binary(let bytes):
             msgpack_pack_bin(&packer, bytes.count)
@@ -60,16 +69,18 @@ enum MessagePackSerialization {
             }
         case .array(let elements):
             msgpack_pack_array(&packer, elements.count)
-            // Through the buffer, so each element is borrowed rather than copied (a retain and release each).
             elements.withUnsafeBufferPointer { buffer in
-                for index in buffer.indices { pack(buffer[index], with: &packer) }
+                guard let base = buffer.baseAddress else { return }
+                for index in 0..<buffer.count { pack(base + index, with: &packer) }
             }
         case .map(let pairs):
             msgpack_pack_map(&packer, pairs.count)
             pairs.withUnsafeBufferPointer { buffer in
-                for index in buffer.indices {
-                    pack(buffer[index].key, with: &packer)
-                    pack(buffer[index].value, with: &packer)
+                guard let base = buffer.baseAddress else { return }
+                for index in 0..<buffer.count {
+                    let pair = base + index
+                    pack(pair.pointer(to: \.key)!, with: &packer)
+                    pack(pair.pointer(to: \.value)!, with: &packer)
                 }
             }
         case .ext(let type, let data):
@@ -83,13 +94,32 @@ enum MessagePackSerialization {
         }
     }
 
+    /// Packs a string of 16 bytes or more (or one whose bytes are not contiguous), read in place.
+    @inline(never)
+    private static func packLongString(_ value: UnsafePointer<MessagePackValue>, with packer: inout msgpack_packer) {
+        guard case .string(let text) = value.pointee else { preconditionFailure("packLongString of a non-string") }
+        // A native string's bytes are read in place; `withUTF8` needs a mutable copy (a retain per string).
+        let packedInPlace: Void? = text.utf8.withContiguousStorageIfAvailable { utf8 in
+            msgpack_pack_str(&packer, utf8.count)
+            if let base = utf8.baseAddress { msgpack_pack_str_body(&packer, base, utf8.count) }
+        }
+        if packedInPlace == nil {
+            var copy = text
+            copy.withUTF8 { utf8 in
+                msgpack_pack_str(&packer, utf8.count)
+                if let base = utf8.baseAddress { msgpack_pack_str_body(&packer, base, utf8.count) }
+            }
+        }
+    }
+
     /// A string that is not UTF-8 (the scanner, run again with UTF-8 checks, names its offset).
     struct InvalidUTF8: Error {}
 
-    /// Builds one value from bytes that `MessagePackScanner` accepted, with a key cache of its own.
-    /// - Throws: `InvalidUTF8` for a string that is not UTF-8.
-    static func unpack(_ bytes: UnsafeRawBufferPointer) throws -> MessagePackValue {
-        try Unpacker().unpack(bytes)
+    /// Builds one value with a key cache of its own; see `Unpacker.unpack(_:limits:)`.
+    /// - Throws: `WireError` for bytes that are not one well-formed value; `InvalidUTF8` for a string that is not
+    ///   UTF-8.
+    static func unpack(_ bytes: UnsafeRawBufferPointer, limits: MessagePackLimits) throws -> MessagePackValue {
+        try Unpacker().unpack(bytes, limits: limits)
     }
 
     /// The map-key cache kept from one value to the next, so repeated keys (`id`, `time`, `text`) of a stream of
@@ -106,18 +136,30 @@ enum MessagePackSerialization {
 
         deinit { keyCache.deallocate() }
 
-        /// Builds one value from bytes that `MessagePackScanner` accepted; see `MessagePackSerialization.unpack`.
-        /// - Throws: `InvalidUTF8` for a string that is not UTF-8; `WireError` `.truncatedMessagePack` for no bytes
-        ///   (the scanner refuses them first).
-        func unpack(_ bytes: UnsafeRawBufferPointer) throws -> MessagePackValue {
+        /// Builds exactly one value from `bytes`. What the builder refuses goes to `MessagePackScanner`, whose
+        /// detailed scan throws the fault it names (type byte, length, count, nesting, trailing bytes, timestamp).
+        /// - Throws: `WireError` with the offending byte's offset for bytes that are not one well-formed value;
+        ///   `InvalidUTF8` for a string that is not UTF-8 in an otherwise well-formed value.
+        func unpack(_ bytes: UnsafeRawBufferPointer, limits: MessagePackLimits) throws -> MessagePackValue {
             guard let base = bytes.baseAddress, !bytes.isEmpty else {
+                _ = try MessagePackScanner.scan(bytes, limits: limits, validatesUTF8: false)
                 throw WireError(.truncatedMessagePack, offset: 0, detail: "expected a value, found no bytes",
                                 payloadOffset: 0)
             }
             var builder = MessagePackBuilder(
-                base: base.assumingMemoryBound(to: UInt8.self), count: bytes.count, keyCache: keyCache)
-            let value = builder.value()
-            precondition(builder.consumedByteCount == bytes.count, "the scanner accepted a value of other length")
+                base: base.assumingMemoryBound(to: UInt8.self), count: bytes.count, maxDepth: limits.maxDepth,
+                keyCache: keyCache)
+            let value: MessagePackValue
+            do {
+                value = try builder.value()
+                guard builder.consumedByteCount == bytes.count else { throw MessagePackBuilder.Refusal() }
+            } catch {
+                _ = try MessagePackScanner.scan(bytes, limits: limits, validatesUTF8: false)
+                // Not reached: the builder refuses only what the scanner refuses (`MessagePackBuilderTests`).
+                throw WireError(
+                    .invalidMessagePack, offset: 0,
+                    detail: "the value builder refused bytes the scanner accepts", payloadOffset: 0)
+            }
             if builder.sawInvalidUTF8 { throw InvalidUTF8() }
             return value
         }

@@ -21,12 +21,11 @@ extension MessagePackValue {
         messagePack bytes: UnsafeRawBufferPointer, limits: MessagePackLimits,
         unpacker: MessagePackSerialization.Unpacker?
     ) throws {
-        _ = try MessagePackScanner.scan(bytes, limits: limits, validatesUTF8: false)
         do {
             if let unpacker {
-                self = try unpacker.unpack(bytes)
+                self = try unpacker.unpack(bytes, limits: limits)
             } else {
-                self = try MessagePackSerialization.unpack(bytes)
+                self = try MessagePackSerialization.unpack(bytes, limits: limits)
             }
         } catch is MessagePackSerialization.InvalidUTF8 {
             // Rare: scan again, checking strings, to name the bad string's offset.

@@ -38,6 +38,8 @@ struct ClientSlot {
     var sockets: [SocketID] = []
     /// The engine's view, cached until its next event.
     var cachedView: ClientView?
+    /// The task list of the view the checker last read (`World.checkedView`), until the engine's next event.
+    var cachedTasks: [TaskRecord]?
     var cachedPendingTasks: Int?
 
     init(
@@ -60,6 +62,7 @@ struct ClientSlot {
         engine = factory(parameters, database, streams.stream("client.\(name).launch\(generation)"))
         timers = [:]
         cachedView = nil
+        cachedTasks = nil
         cachedPendingTasks = nil
     }
 }

@@ -55,27 +55,58 @@ struct FaultState {
 
 /// The last `capacity` trace records, oldest first; rendered as lines only when a violation asks for them, not on
 /// every world step.
+///
+/// Each record is kept as its time and the UTF-8 bytes of its component, kind and detail, in a slot whose byte array
+/// is overwritten in place: keeping the tail costs no allocation or reference count per record, and the record's
+/// own strings are freed at once, while still in cache (holding them made every append release and free the
+/// strings of a record made a few hundred records earlier).
 struct TraceRing {
     let capacity: Int
-    private var storage: [TraceRecord] = []
+    private var slots: [Slot] = []
     private var head = 0
+
+    /// One record: `bytes` holds component, kind and detail back to back, split at `componentEnd` and `kindEnd`.
+    private struct Slot {
+        var time: SimInstant
+        var bytes: [UInt8] = []
+        var componentEnd = 0
+        var kindEnd = 0
+
+        mutating func fill(with record: TraceRecord) {
+            time = record.time
+            bytes.removeAll(keepingCapacity: true)
+            bytes.append(contentsOf: record.component.utf8)
+            componentEnd = bytes.count
+            bytes.append(contentsOf: record.kind.utf8)
+            kindEnd = bytes.count
+            bytes.append(contentsOf: record.detail.utf8)
+        }
+
+        var record: TraceRecord {
+            TraceRecord(time: time, component: String(decoding: bytes[..<componentEnd], as: UTF8.self),
+                        kind: String(decoding: bytes[componentEnd..<kindEnd], as: UTF8.self),
+                        detail: String(decoding: bytes[kindEnd...], as: UTF8.self))
+        }
+    }
 
     init(capacity: Int) { self.capacity = capacity }
 
     mutating func append(_ record: TraceRecord) {
-        if storage.count < capacity {
-            storage.append(record)
+        if slots.count < capacity {
+            var slot = Slot(time: record.time)
+            slot.fill(with: record)
+            slots.append(slot)
         } else {
-            storage[head] = record
+            slots[head].fill(with: record)
             head = (head + 1) % capacity
         }
     }
 
     /// The records as `TraceRecord.description` lines, oldest first.
-    var lines: [String] { (storage[head...] + storage[..<head]).map(\.description) }
+    var lines: [String] { (slots[head...] + slots[..<head]).map(\.record.description) }
 
     /// The last `count` records at or before `instant`, as lines, oldest first.
     func lines(upTo instant: SimInstant, count: Int) -> [String] {
-        (storage[head...] + storage[..<head]).filter { $0.time <= instant }.suffix(count).map(\.description)
+        (slots[head...] + slots[..<head]).filter { $0.time <= instant }.suffix(count).map(\.record.description)
     }
 }

@@ -26,9 +26,11 @@ extension World {
         let actions = clients[index].engine.handle(event, now: now)
         engineChanged(index)
         report(checker.observeClientActions(client: name, actions: actions, at: now))
-        report(checker.afterClientEvent(client: name, server: server, at: now,
-                                        checksTimeouts: clients[index].deferredEventsLeft <= 1,
-                                        view: { view(index) }))
+        let checksTimeouts = clients[index].deferredEventsLeft <= 1
+        report(withServer { server in
+            checker.afterClientEvent(client: name, server: server, at: now, checksTimeouts: checksTimeouts,
+                                     view: { checkedView(index) })
+        })
         for action in actions { perform(action, client: index, generation: generation) }
     }
 
@@ -80,8 +82,10 @@ extension World {
         return nil
     }
 
-    /// Encodes a packet through the real codec and queues its bytes on a socket.
-    func sendPacket(_ packet: Packet, on socket: SocketID, encoder: FrameEncoder, from component: String) {
+    /// Encodes a packet through the real codec and queues its bytes on a socket. `countsBytes` false: a server
+    /// socket, which counts nothing (see `countBytes`), so its role is not looked up.
+    func sendPacket(_ packet: Packet, on socket: SocketID, encoder: FrameEncoder, from component: String,
+                    countsBytes: Bool = true) {
         let bytes: [UInt8]
         let frame = Frame(packet: packet)
         do {
@@ -93,8 +97,10 @@ extension World {
             return
         }
         let accepted = network.send(bytes, on: socket)
-        record(component, accepted ? "tx" : "tx-lost", "\(Self.summary(packet)) bytes=\(bytes.count)")
-        if accepted { countBytes(socket: socket, up: bytes.count, down: 0) }
+        // `summary(packet)` written out: one string built instead of two.
+        record(component, accepted ? "tx" : "tx-lost",
+               "\(packet.opcode) \(packet.cmd) seq=\(packet.seq) bytes=\(bytes.count)")
+        if accepted, countsBytes { countBytes(socket: socket, up: bytes.count, down: 0) }
         if accepted, bytes.count > 6, bytes[6] != 0 {
             // Compressed: note what LZ4 saved, for the uncompressed byte metrics.
             let saved = FrameHeader.byteCount + frame.payload.messagePackBytes().count - bytes.count

@@ -142,10 +142,28 @@ extension World: WorldProbe {
         return view
     }
 
+    /// The view the checker reads after client `index`'s event. Not kept as the cached view: the checker's copy is
+    /// the only one (caching it too cost a retain and a release of each of its tables per event); only its task
+    /// list is kept, for the pending-task count after the step. Probes after it build and cache a view of their own.
+    func checkedView(_ index: Int) -> ClientView {
+        if let cached = clients[index].cachedView { return cached }
+        let engine = clients[index].engine
+        let view = engine.view
+        clients[index].cachedTasks = view.tasks
+        return view
+    }
+
     /// Tasks of client `index` that are neither done nor failed.
     func pendingTaskCount(_ index: Int) -> Int {
         if let cached = clients[index].cachedPendingTasks { return cached }
-        let count = view(index).tasks.count { $0.state == .pending }
+        // The cached view's task list read in place (after a checked event it is there): `view(index)` returned a
+        // copy of the whole view, a retain and a release of each of its tables.
+        let count: Int
+        if let tasks = clients[index].cachedView?.tasks ?? clients[index].cachedTasks {
+            count = tasks.count { $0.state == .pending }
+        } else {
+            count = view(index).tasks.count { $0.state == .pending }
+        }
         clients[index].cachedPendingTasks = count
         return count
     }
@@ -153,6 +171,7 @@ extension World: WorldProbe {
     /// Forgets client `index`'s cached view after its engine changed, and queues it for the next pending-task count.
     func engineChanged(_ index: Int) {
         clients[index].cachedView = nil
+        clients[index].cachedTasks = nil
         clients[index].cachedPendingTasks = nil
         if !pendingTasks.needsRecount[index] {
             pendingTasks.needsRecount[index] = true

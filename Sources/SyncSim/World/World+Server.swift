@@ -23,8 +23,16 @@ extension World {
     /// Feeds one event to the server core, then runs the server-side invariant checks.
     func serverHandle(_ event: ServerEvent) -> [ServerAction] {
         let actions = server.handle(event, now: now)
-        report(checker.afterServerEvent(server: server, at: now))
+        report(withServer { checker.afterServerEvent(server: $0, at: now) })
         return actions
+    }
+
+    /// Runs `body` with the server core in place. Passing `server` (a stored property of this class) as an argument
+    /// copied the whole struct, a retain and a release of each of its tables, on every event the checker saw; the
+    /// inout access hands the checker the stored value itself. `body` must not touch `server` otherwise.
+    @inline(__always)
+    func withServer<Result>(_ body: (inout SyncServer) -> Result) -> Result {
+        body(&server)
     }
 
     /// Performs the server core's actions.
@@ -54,21 +62,23 @@ extension World {
         guard let socket = serverSockets[connection] else { return }
         if packet.cmd == .response || packet.cmd == .error {
             let key = FaultState.LostResponse(connection: connection, seq: packet.seq, opcode: packet.opcode)
-            if faults.lostResponses.remove(key) != nil {
+            if !faults.lostResponses.isEmpty, faults.lostResponses.remove(key) != nil {
                 record("server", "fault-lose-response", "\(connection) \(Self.summary(packet))")
                 return
             }
             if holdIfAsked(packet, on: connection) { return }
         }
         var copies = 1
-        if packet.isPush, let client = clientOfServerConnection(connection) {
+        // The push's client, looked up once (two table lookups) instead of once per fault kind.
+        let pushClient = packet.isPush ? clientOfServerConnection(connection) : nil
+        if let client = pushClient {
             if draw(faults.pushLoss, client: client) {
                 record("server", "fault-push-lost", "\(connection) \(Self.summary(packet))")
                 return
             }
             if draw(faults.pushDuplication, client: client) { copies = 2 }
         }
-        if packet.isPush, let client = clientOfServerConnection(connection), let delay = pushDelay(for: client) {
+        if let client = pushClient, let delay = pushDelay(for: client) {
             // Later pushes on the connection never overtake a delayed one.
             let at = max(now + delay, faults.pushReleaseTimes[connection] ?? now)
             faults.pushReleaseTimes[connection] = at
@@ -76,21 +86,28 @@ extension World {
             network.schedule(at: at) { [unowned self] in
                 enter {
                     guard let socket = serverSockets[connection] else { return }
-                    for _ in 0..<copies { sendPacket(packet, on: socket, encoder: serverEncoder, from: "server") }
+                    for _ in 0..<copies {
+                        sendPacket(packet, on: socket, encoder: serverEncoder, from: "server", countsBytes: false)
+                    }
                 }
             }
             return
         }
-        if packet.isPush, let pending = faults.pushReleaseTimes[connection], pending > now {
+        if packet.isPush, !faults.pushReleaseTimes.isEmpty, let pending = faults.pushReleaseTimes[connection],
+           pending > now {
             network.schedule(at: pending) { [unowned self] in
                 enter {
                     guard let socket = serverSockets[connection] else { return }
-                    for _ in 0..<copies { sendPacket(packet, on: socket, encoder: serverEncoder, from: "server") }
+                    for _ in 0..<copies {
+                        sendPacket(packet, on: socket, encoder: serverEncoder, from: "server", countsBytes: false)
+                    }
                 }
             }
             return
         }
-        for _ in 0..<copies { sendPacket(packet, on: socket, encoder: serverEncoder, from: "server") }
+        for _ in 0..<copies {
+            sendPacket(packet, on: socket, encoder: serverEncoder, from: "server", countsBytes: false)
+        }
         if packet.cmd == .response || packet.cmd == .error, !triggers.isEmpty,
            let name = clientName(ofServerConnection: connection) {
             observe(.serverAnswers(opcode: packet.opcode, client: name))
