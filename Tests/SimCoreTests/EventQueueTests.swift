@@ -39,6 +39,48 @@ import Testing
 
     @Test("random schedules and cancels match a sorted-list model", arguments: [UInt64(1), 2, 3, 20_261_129])
     func modelBased(seed: UInt64) {
+        checkAgainstModel(seed: seed) { generator, now in now + Int64(generator.next() % 50) }
+    }
+
+    @Test("far-ahead entries on the runway, mixed with near ones, match the model", arguments: [UInt64(4), 5, 6, 7])
+    func modelBasedWithRunway(seed: UInt64) {
+        let horizon = EventQueue<Int>.runwayHorizon.nanoseconds
+        var timeline: Int64 = 0
+        checkAgainstModel(seed: seed) { generator, now in
+            switch generator.next() % 4 {
+            case 0:
+                // A timeline step: later than the last, often by little, at times equal.
+                timeline = max(timeline, now + horizon) + Int64(generator.next() % 3)
+                return timeline
+            case 1:
+                return now + horizon + Int64(generator.next() % 5)
+            default:
+                return now + Int64(generator.next() % 50)
+            }
+        }
+    }
+
+    @Test("a timeline scheduled up front comes out in key order among near events")
+    func runwayOrder() {
+        var queue = EventQueue<String>()
+        let second: Int64 = 1_000_000_000
+        for step in 0..<5 { queue.schedule("step\(step)", at: SimInstant(nanosecondsSinceStart: 2 * second * Int64(step))) }
+        queue.schedule("near", at: SimInstant(nanosecondsSinceStart: 10))
+        let cancelled = queue.schedule("step-cancelled", at: SimInstant(nanosecondsSinceStart: 8 * second))
+        queue.schedule("tie", at: SimInstant(nanosecondsSinceStart: 2 * second))
+        queue.schedule("last", at: SimInstant(nanosecondsSinceStart: 9 * second))
+        queue.checkInvariants()
+        #expect(queue.cancel(cancelled) && queue.count == 8)
+        var popped: [String] = []
+        while let (_, event) = queue.popNext() {
+            popped.append(event)
+            queue.checkInvariants()
+        }
+        #expect(popped == ["step0", "near", "step1", "tie", "step2", "step3", "step4", "last"])
+        #expect(queue.isEmpty)
+    }
+
+    private func checkAgainstModel(seed: UInt64, time: (inout SeededGenerator, Int64) -> Int64) {
         var generator = SeededGenerator(seed: seed)
         var queue = EventQueue<Int>()
         var model: [(time: Int64, sequence: Int, value: Int)] = []
@@ -48,7 +90,7 @@ import Testing
         for _ in 0..<3_000 {
             let roll = generator.next() % 10
             if roll < 5 {
-                let time = now + Int64(generator.next() % 50)
+                let time = time(&generator, now)
                 let handle = queue.schedule(nextValue, at: SimInstant(nanosecondsSinceStart: time))
                 model.append((time, nextValue, nextValue))
                 handles.append((handle, nextValue))
@@ -61,9 +103,13 @@ import Testing
                 #expect(cancelled == wasPending, "seed \(seed)")
                 model.removeAll { $0.value == value }
             } else {
+                // Every third pop has a deadline, near or past the runway's horizon, which may pass over cancelled
+                // entries and find nothing live.
+                let reach = generator.next() % 2 == 0 ? 30 : 2 * EventQueue<Int>.runwayHorizon.nanoseconds
+                let deadline = roll == 9 ? now + reach : nil
                 model.sort { ($0.time, $0.sequence) < ($1.time, $1.sequence) }
-                let expected = model.first
-                let popped = queue.popNext()
+                let expected = model.first.flatMap { first in deadline.map { first.time <= $0 } ?? true ? first : nil }
+                let popped = queue.popNext(notAfter: deadline.map { SimInstant(nanosecondsSinceStart: $0) })
                 #expect(popped?.event == expected?.value, "seed \(seed)")
                 if let expected {
                     model.removeFirst()

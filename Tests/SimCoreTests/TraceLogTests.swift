@@ -34,6 +34,46 @@ import Testing
         #expect(swapped.digest != trace.digest)
     }
 
+    @Test("decimal integers hash as their String spelling", arguments: [
+        Int64(0), 7, 10, 999, -1, -45, 1_000_000_007, Int64.max, Int64.min,
+    ])
+    func decimal(value: Int64) {
+        var hasher = FNV1a64()
+        hasher.combine("x")
+        hasher.combine(decimal: value)
+        #expect(hasher.value == FNV1a64.hash("x" + String(value)))
+    }
+
+    @Test("records written piece by piece hash as the joined strings, kept or not")
+    func writtenPieces() {
+        func write(_ trace: inout TraceLog) {
+            trace.record(at: .start + .milliseconds(5), kind: "tx", component: { text in
+                text.write("tcp.")
+                text.write(12)
+                text.write(".i")
+            }, detail: { text in
+                text.write("ACK seq=")
+                text.write(Int64(-3))
+                text.write(" len=")
+                text.write(0)
+            })
+            trace.record(at: .start, kind: "host", component: { $0.write("é") })
+        }
+        var kept = TraceLog()
+        write(&kept)
+        #expect(kept.records.map(\.canonicalLine) == ["5000000 tcp.12.i tx ACK seq=-3 len=0\n", "0 é host \n"])
+        var joined = TraceLog()
+        joined.record(at: .start + .milliseconds(5), component: "tcp.12.i", kind: "tx", detail: "ACK seq=-3 len=0")
+        joined.record(at: .start, component: "é", kind: "host")
+        var digestOnly = TraceLog(keepsRecords: false)
+        write(&digestOnly)
+        #expect(kept.digest == joined.digest && digestOnly.digest == joined.digest)
+        #expect(digestOnly.records.isEmpty && digestOnly.recordCount == 2)
+        var disabled = TraceLog(isEnabled: false)
+        write(&disabled)
+        #expect(disabled.recordCount == 0 && disabled.digest == FNV1a64.offsetBasis)
+    }
+
     @Test("a disabled log records nothing")
     func disabled() {
         var trace = TraceLog(isEnabled: false)

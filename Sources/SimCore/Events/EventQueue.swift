@@ -7,12 +7,22 @@
 /// heap, remembered by insertion number, and is thrown away when `popNext` passes it on its way to a live event.
 /// Time never runs backwards: scheduling before the last event taken is a programmer error.
 ///
-/// Because entries leave the heap in increasing (time, insertion number) order and new ones always sort after
+/// Far-ahead entries scheduled in increasing order wait on a *runway* instead (an array in key order): an entry due
+/// at least `runwayHorizon` after the last entry taken starts it, and while it is in use, an entry that sorts after
+/// its last one is appended there in O(1). Only the runway's first entry is in the heap; when it leaves the heap, the
+/// next one goes in. A world that schedules its whole timeline of steps up front (hundreds of thousands at 10,000
+/// clients × 1 hour) thus keeps them out of the heap, which holds what is scheduled as the run goes and stays
+/// shallow and in cache; a queue of short delays (ns-3's hold model) never uses the runway. Entries keep their
+/// (time, insertion number) keys wherever they wait, keys are unique, and every entry on the runway sorts after the
+/// one in the heap, so the heap's top is always the first entry and events come out in the same order as from the
+/// heap alone.
+///
+/// Because entries leave the queue in increasing (time, insertion number) order and new ones always sort after
 /// the last one taken, a handle is pending exactly when it sorts after the last entry taken and was not
 /// cancelled; that is how `cancel` answers without searching.
 ///
-/// - Complexity: `schedule` and `popNext` are O(log n) (plus the cancelled entries passed over); `cancel` is
-///   O(1) amortized.
+/// - Complexity: `schedule` and `popNext` are O(log n) (plus the cancelled entries passed over; O(1) for an entry
+///   appended to the runway); `cancel` is O(1) amortized.
 public struct EventQueue<Event> {
     @usableFromInline
     struct Entry {
@@ -39,6 +49,13 @@ public struct EventQueue<Event> {
     }
 
     @usableFromInline var heap: ContiguousArray<Entry>
+    /// Runway entries not yet in the heap, in increasing key order from `runwayHead` on (taken slots are nil).
+    @usableFromInline var runway: ContiguousArray<Entry?> = []
+    @usableFromInline var runwayHead = 0
+    /// The insertion number of the runway entry in the heap; `.max` while the runway is not in use.
+    @usableFromInline var runwayFrontSequence = UInt64.max
+    /// The due time of the runway's last entry (while it is in use).
+    @usableFromInline var runwayTailTime: Int64 = 0
     @usableFromInline var nextSequence: UInt64 = 0
     /// Insertion numbers of cancelled entries still in the heap.
     @usableFromInline var cancelledSequences: Set<UInt64> = []
@@ -46,6 +63,11 @@ public struct EventQueue<Event> {
     @usableFromInline var lastTakenTime: Int64 = .min
     @usableFromInline var lastTakenSequence: UInt64 = 0
     @usableFromInline var hasTaken = false
+
+    /// How far ahead of the last entry taken an entry must be due to start the runway: one second of virtual time (a
+    /// chosen figure: beyond a link's or a TCP timer's delays, short of a world's timeline steps and keep-alives).
+    @inlinable
+    public static var runwayHorizon: SimDuration { SimDuration(nanoseconds: 1_000_000_000) }
 
     /// An empty queue.
     /// - Parameter minimumCapacity: the number of pending events to reserve room for.
@@ -57,7 +79,7 @@ public struct EventQueue<Event> {
 
     /// The number of pending (scheduled, not cancelled, not yet taken) events.
     @inlinable
-    public var count: Int { heap.count - cancelledSequences.count }
+    public var count: Int { heap.count + runway.count - runwayHead - cancelledSequences.count }
 
     /// Whether no event is pending.
     @inlinable
@@ -70,7 +92,8 @@ public struct EventQueue<Event> {
         if cancelledSequences.isEmpty || !cancelledSequences.contains(top.sequence) {
             return SimInstant(nanosecondsSinceStart: top.time)
         }
-        let live = heap.lazy.filter { !self.cancelledSequences.contains($0.sequence) }
+        let waiting = Array(heap) + runway[runwayHead...].map { $0.unsafelyUnwrapped }
+        let live = waiting.lazy.filter { !self.cancelledSequences.contains($0.sequence) }
         return live.min { $0.precedes($1) }.map { SimInstant(nanosecondsSinceStart: $0.time) }
     }
 
@@ -84,7 +107,23 @@ public struct EventQueue<Event> {
         precondition(!hasTaken || nanoseconds >= lastTakenTime, "scheduled at \(time), before the current time")
         let sequence = nextSequence
         nextSequence &+= 1
-        siftUp(Entry(time: nanoseconds, sequence: sequence, event: event))
+        let entry = Entry(time: nanoseconds, sequence: sequence, event: event)
+        // A new entry's insertion number is the largest yet: it sorts after the runway's last entry unless it is due
+        // earlier.
+        if runwayFrontSequence != .max {
+            guard nanoseconds >= runwayTailTime else {
+                siftUp(entry)
+                return TimerHandle(time: time, sequence: sequence)
+            }
+            runway.append(entry)
+            runwayTailTime = nanoseconds
+        } else if isFarAhead(nanoseconds) {
+            runwayFrontSequence = sequence
+            runwayTailTime = nanoseconds
+            siftUp(entry)
+        } else {
+            siftUp(entry)
+        }
         return TimerHandle(time: time, sequence: sequence)
     }
 
@@ -101,9 +140,9 @@ public struct EventQueue<Event> {
     @inlinable
     public mutating func popNext(notAfter deadline: SimInstant? = nil) -> (time: SimInstant, event: Event)? {
         let limit = deadline?.nanosecondsSinceStart ?? .max
-        guard let first = heap.first, first.time <= limit else { return nil }
+        guard !heap.isEmpty, heap[0].time <= limit else { return nil }
         if cancelledSequences.isEmpty {
-            let top = removeTop()
+            let top = removeFirst()
             markTaken(top)
             return (SimInstant(nanosecondsSinceStart: top.time), top.event)
         }
@@ -115,8 +154,8 @@ public struct EventQueue<Event> {
         // Cancelled entries passed over are forgotten only once a live entry after them is taken, so that
         // "sorts after the last entry taken" keeps meaning "still in the heap".
         var passedOver: [Entry] = []
-        while let first = heap.first, first.time <= limit {
-            let top = removeTop()
+        while !heap.isEmpty, heap[0].time <= limit {
+            let top = removeFirst()
             if cancelledSequences.contains(top.sequence) {
                 passedOver.append(top)
                 continue
@@ -129,24 +168,82 @@ public struct EventQueue<Event> {
         return nil
     }
 
-    /// Checks the heap order, the bookkeeping of cancelled entries and that the top is not cancelled; traps when
-    /// one does not hold. The simulator's debug mode calls this after every step.
+    /// Checks the heap order, the runway's order and its first entry in the heap, the bookkeeping of cancelled entries
+    /// and that nothing waiting is older than the last entry taken; traps when one does not hold. The simulator's
+    /// debug mode calls this after every step.
     /// - Complexity: O(n).
     public func checkInvariants() {
         for index in heap.indices.dropFirst() {
             let parent = Self.parent(of: index)
             precondition(heap[parent].precedes(heap[index]), "heap order broken at index \(index)")
         }
-        let sequencesInHeap = Set(heap.map(\.sequence))
-        precondition(cancelledSequences.isSubset(of: sequencesInHeap), "a cancelled entry left the heap unnoticed")
-        for entry in heap {
+        precondition(runway[..<runwayHead].allSatisfy { $0 == nil }, "a runway entry left behind")
+        let onRunway = runway[runwayHead...].map { entry -> Entry in
+            guard let entry else { preconditionFailure("a runway entry is missing") }
+            return entry
+        }
+        if runwayFrontSequence == .max {
+            precondition(onRunway.isEmpty, "runway entries wait with no runway entry in the heap")
+        } else {
+            guard let front = heap.first(where: { $0.sequence == runwayFrontSequence }) else {
+                preconditionFailure("the runway's first entry is not in the heap")
+            }
+            var previous = front
+            for entry in onRunway {
+                precondition(previous.precedes(entry), "runway order broken at sequence \(entry.sequence)")
+                previous = entry
+            }
+            precondition(previous.time == runwayTailTime, "the runway's last time is stale")
+        }
+        let waiting = Array(heap) + onRunway
+        let sequencesWaiting = Set(waiting.map(\.sequence))
+        precondition(sequencesWaiting.count == waiting.count, "an entry waits twice")
+        precondition(cancelledSequences.isSubset(of: sequencesWaiting), "a cancelled entry left the queue unnoticed")
+        for entry in waiting {
             precondition(entry.sequence < nextSequence, "an insertion number from the future")
             precondition(!hasTaken || entry.time > lastTakenTime
                 || (entry.time == lastTakenTime && entry.sequence > lastTakenSequence), "an entry older than time")
         }
     }
 
-    // MARK: - Heap mechanics
+    // MARK: - Heap and runway mechanics
+
+    /// Whether an entry due at `nanoseconds` is at least `runwayHorizon` after the last entry taken (after time zero
+    /// before any).
+    @inlinable @inline(__always)
+    func isFarAhead(_ nanoseconds: Int64) -> Bool {
+        let reference = hasTaken ? lastTakenTime : 0
+        // The difference of two Int64s is exact as a UInt64 when it is positive.
+        return nanoseconds > reference
+            && UInt64(bitPattern: nanoseconds &- reference) >= UInt64(Self.runwayHorizon.nanoseconds)
+    }
+
+    /// Removes and returns the heap's top, the first entry; when it was the runway's entry in the heap, moves the
+    /// runway's next entry into the heap.
+    @inlinable
+    mutating func removeFirst() -> Entry {
+        let top = removeTop()
+        if top.sequence == runwayFrontSequence { advanceRunway() }
+        return top
+    }
+
+    @inlinable
+    mutating func advanceRunway() {
+        guard runwayHead < runway.count else {
+            runway.removeAll(keepingCapacity: true)
+            runwayHead = 0
+            runwayFrontSequence = .max
+            return
+        }
+        let next = runway[runwayHead].take().unsafelyUnwrapped
+        runwayHead += 1
+        if runwayHead > 1_024 && runwayHead * 2 > runway.count {
+            runway.removeFirst(runwayHead)
+            runwayHead = 0
+        }
+        runwayFrontSequence = next.sequence
+        siftUp(next)
+    }
 
     private func isPending(_ handle: TimerHandle) -> Bool {
         guard hasTaken else { return true }

@@ -33,6 +33,24 @@ public struct FNV1a64: Hashable, Sendable {
         value = hash
     }
 
+    /// Feeds `value` in decimal, the same bytes as `combine(String(value))` without building the string.
+    public mutating func combine(decimal value: Int64) {
+        var hash = self.value
+        if value < 0 { hash = (hash ^ UInt64(UInt8(ascii: "-"))) &* Self.prime }
+        var magnitude = value.magnitude
+        // Digits come out least significant first: into a small buffer on the stack, then hashed in order.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var start = digits.count
+            repeat {
+                start -= 1
+                digits[start] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            for index in start..<digits.count { hash = (hash ^ UInt64(digits[index])) &* Self.prime }
+        }
+        self.value = hash
+    }
+
     /// The hash of `text`'s UTF-8 bytes.
     public static func hash(_ text: String) -> UInt64 {
         var hasher = FNV1a64()

@@ -31,7 +31,7 @@ public struct TraceLog: Sendable {
         guard keepsRecords else {
             // Digest only (the usual run): feed the canonical line's pieces, the same bytes as
             // `TraceRecord.canonicalLine`, without building the joined line or the record on every event.
-            hasher.combine(String(time.nanosecondsSinceStart))
+            hasher.combine(decimal: time.nanosecondsSinceStart)
             hasher.combine(UInt8(ascii: " "))
             hasher.combine(component())
             hasher.combine(UInt8(ascii: " "))
@@ -45,12 +45,43 @@ public struct TraceLog: Sendable {
         append(TraceRecord(time: time, component: component(), kind: kind, detail: detail()))
     }
 
+    /// Appends a record whose component and detail are written piece by piece: for a log that keeps only the
+    /// digest, straight into it (no strings built), otherwise into the record's strings. The digest is the same as
+    /// `record(at:component:kind:detail:)` with the joined pieces. The writers run only when the log is enabled.
+    public mutating func record(
+        at time: SimInstant,
+        kind: String,
+        component: (inout TraceText) -> Void,
+        detail: (inout TraceText) -> Void = { _ in }
+    ) {
+        guard isEnabled else { return }
+        guard keepsRecords else {
+            var text = TraceText(feeding: hasher)
+            text.hasher.combine(decimal: time.nanosecondsSinceStart)
+            text.hasher.combine(UInt8(ascii: " "))
+            component(&text)
+            text.hasher.combine(UInt8(ascii: " "))
+            text.hasher.combine(kind)
+            text.hasher.combine(UInt8(ascii: " "))
+            detail(&text)
+            text.hasher.combine(UInt8(ascii: "\n"))
+            hasher = text.hasher
+            recordCount += 1
+            return
+        }
+        var componentText = TraceText()
+        component(&componentText)
+        var detailText = TraceText()
+        detail(&detailText)
+        append(TraceRecord(time: time, component: componentText.string, kind: kind, detail: detailText.string))
+    }
+
     /// Appends `record` (when enabled).
     public mutating func append(_ record: TraceRecord) {
         guard isEnabled else { return }
         // The canonical line's bytes piece by piece (FNV-1a is a byte stream: the same digest as hashing
         // `record.canonicalLine`), without building the joined line for every record.
-        hasher.combine(String(record.time.nanosecondsSinceStart))
+        hasher.combine(decimal: record.time.nanosecondsSinceStart)
         hasher.combine(UInt8(ascii: " "))
         hasher.combine(record.component)
         hasher.combine(UInt8(ascii: " "))

@@ -16,9 +16,28 @@ extension Network {
         freePacketSlots.append(slot)
     }
 
+    /// Takes a stored packet out of the slab (moved, not copied) and frees its slot.
+    func takePacket(_ slot: Int) -> Packet {
+        let packet = packets[slot].take()!
+        freePacketSlots.append(slot)
+        return packet
+    }
+
+    /// The IP size of a stored packet. Read in place: `packets[slot]!.ipBytes` copied the whole packet (a retain
+    /// and a release of its payload and SACK blocks) to read one integer.
+    func ipBytes(ofPacket slot: Int) -> Int {
+        Self.field(of: &packets[slot]) { $0.ipBytes }
+    }
+
+    static func field<Value>(of packet: inout Packet?, _ read: (inout Packet) -> Value) -> Value {
+        read(&packet!)
+    }
+
     /// Hands a packet to a direction: dropped when the direction is down or its queue is full.
+    ///
+    /// The direction's state is read in place (a `let` copy of it retained and released every buffer it holds).
     func offer(_ slot: Int, to direction: Int) {
-        let ipBytes = packets[slot]!.ipBytes
+        let ipBytes = ipBytes(ofPacket: slot)
         directions[direction].statistics.packetsOffered += 1
         if directions[direction].isDown(at: now) {
             directions[direction].statistics.packetsDroppedWhileDown += 1
@@ -27,23 +46,25 @@ extension Network {
             releasePacket(slot)
             return
         }
-        let state = directions[direction]
-        if state.packetInService == nil && !state.isClogged && !state.hasQueuedPackets
-            && state.codelQueuedPacketCount == 0 {
+        if directions[direction].packetInService == nil && !directions[direction].isClogged
+            && !directions[direction].hasQueuedPackets && directions[direction].codelQueuedPacketCount == 0 {
             startTransmission(slot, on: direction)
-        } else if case .codel = state.profile.activeQueue,
-                  state.codelQueuedPacketCount > 0 || !state.hasRoom(ipBytes: ipBytes) {
-            if state.codelQueuedPacketCount >= ActiveQueueManagement.codelCapacityPackets {
+        } else if case .codel = directions[direction].profile.activeQueue,
+                  directions[direction].codelQueuedPacketCount > 0
+                    || !directions[direction].hasRoom(ipBytes: ipBytes) {
+            if directions[direction].codelQueuedPacketCount >= ActiveQueueManagement.codelCapacityPackets {
                 directions[direction].statistics.packetsDroppedByQueue += 1
-                trace.record(at: now, component: state.component, kind: "drop-queue", detail: packetSummary(slot))
+                trace.record(at: now, component: directions[direction].component, kind: "drop-queue",
+                             detail: packetSummary(slot))
                 releasePacket(slot)
             } else {
                 directions[direction].codelQueue.append((slot, now, ipBytes))
                 directions[direction].codelQueuedBytes += ipBytes
             }
-        } else if !state.hasRoom(ipBytes: ipBytes) {
+        } else if !directions[direction].hasRoom(ipBytes: ipBytes) {
             directions[direction].statistics.packetsDroppedByQueue += 1
-            trace.record(at: now, component: state.component, kind: "drop-queue", detail: packetSummary(slot))
+            trace.record(at: now, component: directions[direction].component, kind: "drop-queue",
+                         detail: packetSummary(slot))
             releasePacket(slot)
         } else {
             directions[direction].enqueue(slot, ipBytes: ipBytes)
@@ -52,7 +73,7 @@ extension Network {
 
     func startTransmission(_ slot: Int, on direction: Int) {
         directions[direction].packetInService = slot
-        let time = directions[direction].profile.serializationTime(ipBytes: packets[slot]!.ipBytes)
+        let time = directions[direction].profile.serializationTime(ipBytes: ipBytes(ofPacket: slot))
         loop.schedule(.transmissionComplete(direction: direction), after: time)
     }
 
@@ -60,7 +81,7 @@ extension Network {
         guard directions[direction].packetInService == nil, !directions[direction].isClogged else { return }
         // A zero-rate profile (offline) carries nothing: what waits is dropped, as on a link that is down.
         guard directions[direction].profile.rateBitsPerSecond > 0 else { return dropQueuedPackets(on: direction) }
-        let next = directions[direction].dequeue { self.packets[$0]!.ipBytes }
+        let next = directions[direction].dequeue { self.ipBytes(ofPacket: $0) }
         if let next { startTransmission(next, on: direction) }
         refillFromCoDel(direction)
     }
@@ -132,7 +153,7 @@ extension Network {
         directions[direction].packetInService = nil
         directions[direction].statistics.packetsSerialized += 1
         directions[direction].statistics.bytesSerialized +=
-            packets[slot]!.ipBytes + directions[direction].profile.perPacketOverheadBytes
+            ipBytes(ofPacket: slot) + directions[direction].profile.perPacketOverheadBytes
         if directions[direction].isDown(at: now) {
             directions[direction].statistics.packetsDroppedWhileDown += 1
             trace.record(at: now, component: directions[direction].component, kind: "drop-down",
@@ -156,13 +177,15 @@ extension Network {
     }
 
     func arrive(_ slot: Int) {
-        if packets[slot]!.hop == 0 {
-            packets[slot]!.hop = 1
-            offer(slot, to: directionIndex(packets[slot]!.destination, .downlink))
+        let destination = Self.field(of: &packets[slot]) { packet -> HostID? in
+            guard packet.hop == 0 else { return nil }
+            packet.hop = 1
+            return packet.destination
+        }
+        if let destination {
+            offer(slot, to: directionIndex(destination, .downlink))
         } else {
-            let packet = packets[slot]!
-            releasePacket(slot)
-            receive(packet)
+            receive(takePacket(slot))
         }
     }
 
@@ -174,7 +197,7 @@ extension Network {
                          detail: packetSummary(entry.packet))
             releasePacket(entry.packet)
         }
-        while let slot = directions[direction].dequeue(ipBytesOf: { self.packets[$0]!.ipBytes }) {
+        while let slot = directions[direction].dequeue(ipBytesOf: { self.ipBytes(ofPacket: $0) }) {
             directions[direction].statistics.packetsDroppedWhileDown += 1
             trace.record(at: now, component: directions[direction].component, kind: "drop-down",
                          detail: packetSummary(slot))

@@ -17,29 +17,32 @@ public final class Network {
     /// The connection model's knobs, shared by every connection.
     public let tcpConfiguration: TCPConfiguration
     /// Every observable step: segments sent, losses and drops, socket events, faults.
-    public var trace: TraceLog
+    @exclusivity(unchecked) public var trace: TraceLog
     /// Receives socket events after each kernel step; while nil, events wait for `takeEvents()`.
-    public var eventHandler: ((SocketEvent) -> Void)?
+    @exclusivity(unchecked) public var eventHandler: ((SocketEvent) -> Void)?
     /// Sees every segment leaving a host onto its uplink and every segment a host's downlink delivers (a packet
     /// capture on each host); nil by default. Observation only: it never changes what the network does.
-    public var linkTap: ((LinkTapRecord) -> Void)?
+    @exclusivity(unchecked) public var linkTap: ((LinkTapRecord) -> Void)?
 
     let loop: SimulationLoop<NetworkEvent>
     let streams: RandomStreams
-    var hostNames: [String] = []
-    var hostAccepts: [Bool] = []
+    // The network is single-threaded, and no access to these outlives the statement that makes it except the
+    // endpoint in `withEndpoint` (whose body touches only that endpoint): the dynamic exclusivity checks on every
+    // access (about 2% of a world's processor time, most of it on the per-segment path) guard nothing here.
+    @exclusivity(unchecked) var hostNames: [String] = []
+    @exclusivity(unchecked) var hostAccepts: [Bool] = []
     /// Two per host: index `host * 2 + LinkDirection.rawValue`.
-    var directions: [LinkDirectionState] = []
+    @exclusivity(unchecked) var directions: [LinkDirectionState] = []
     /// Two per connection, indexed by `SocketID.rawValue`; nil before the acceptor exists or after `abandon`.
-    var endpoints: [TCPEndpoint?] = []
-    var endpointHosts: [HostID] = []
+    @exclusivity(unchecked) var endpoints: [TCPEndpoint?] = []
+    @exclusivity(unchecked) var endpointHosts: [HostID] = []
     /// Whether the endpoint was ever created (an acceptor is created by the first SYN, once).
-    var endpointExisted: [Bool] = []
-    var packets: [Packet?] = []
-    var freePacketSlots: [Int] = []
-    var pendingEvents: [SocketEvent] = []
-    var undeliveredEvents: [SocketEvent] = []
-    var isDeliveringEvents = false
+    @exclusivity(unchecked) var endpointExisted: [Bool] = []
+    @exclusivity(unchecked) var packets: [Packet?] = []
+    @exclusivity(unchecked) var freePacketSlots: [Int] = []
+    @exclusivity(unchecked) var pendingEvents: [SocketEvent] = []
+    @exclusivity(unchecked) var undeliveredEvents: [SocketEvent] = []
+    @exclusivity(unchecked) var isDeliveringEvents = false
 
     /// A network with no hosts at time zero.
     /// - Parameters:
@@ -190,7 +193,16 @@ public final class Network {
     private func isKnown(_ socket: SocketID) -> Bool { socket.rawValue >= 0 && socket.rawValue < endpoints.count }
 
     func component(_ socket: SocketID) -> String {
-        "tcp.\(socket.connection).\(socket.isInitiator ? "i" : "a")"
+        var text = TraceText()
+        Self.writeComponent(of: socket, to: &text)
+        return text.string
+    }
+
+    /// Writes a socket's trace component, `tcp.3.i` (initiator) or `tcp.3.a` (acceptor), piece by piece.
+    static func writeComponent(of socket: SocketID, to text: inout TraceText) {
+        text.write("tcp.")
+        text.write(socket.connection)
+        text.write(socket.isInitiator ? ".i" : ".a")
     }
 
     // MARK: - Time
@@ -256,25 +268,27 @@ public final class Network {
         case .arrival(let packet):
             arrive(packet)
         case .retransmissionTimer(let raw):
-            let fired = withEndpoint(raw) { endpoint -> Bool in
-                guard endpoint.retransmissionTimerArmedAt == now else { return false }
+            let outcome = withEndpoint(raw) { endpoint -> TimerOutcome in
+                guard endpoint.retransmissionTimerArmedAt == now else { return .stale }
                 endpoint.retransmissionTimerArmedAt = nil
-                if let deadline = endpoint.retransmissionDeadline, deadline <= now {
-                    endpoint.retransmissionTimerExpired(now: now)
+                guard let deadline = endpoint.retransmissionDeadline, deadline <= now else {
+                    return endpoint.hasOutputs ? .fired : .rearm
                 }
-                return true
+                endpoint.retransmissionTimerExpired(now: now)
+                return .fired
             }
-            guard fired == true else { break }
-            flush(SocketID(rawValue: raw))
+            finishTimer(raw, outcome)
         case .delayedAckTimer(let raw):
-            let fired = withEndpoint(raw) { endpoint -> Bool in
-                guard endpoint.delayedAckTimerArmedAt == now else { return false }
+            let outcome = withEndpoint(raw) { endpoint -> TimerOutcome in
+                guard endpoint.delayedAckTimerArmedAt == now else { return .stale }
                 endpoint.delayedAckTimerArmedAt = nil
+                guard let deadline = endpoint.delayedAckDeadline, deadline <= now else {
+                    return endpoint.hasOutputs ? .fired : .rearm
+                }
                 endpoint.delayedAckTimerExpired(now: now)
-                return true
+                return .fired
             }
-            guard fired == true else { break }
-            flush(SocketID(rawValue: raw))
+            finishTimer(raw, outcome)
         case .profileOutage(let direction, let generation, let isStart):
             profileOutageEvent(direction, generation: generation, isStart: isStart)
         case .profileDelaySpike(let direction, let generation, let isStart):
@@ -287,6 +301,27 @@ public final class Network {
     }
 
     // MARK: - Endpoint plumbing
+
+    /// What a timer event did to its endpoint.
+    private enum TimerOutcome {
+        /// Not the armed event (the endpoint re-armed it for another time), or no endpoint.
+        case stale
+        /// The timer expired: the endpoint may have output to flush.
+        case fired
+        /// The deadline moved later or went away, and the endpoint has no output: only the timers need arming.
+        case rearm
+    }
+
+    /// After a timer event: flushes the endpoint when the timer expired, else arms its timers. Most timer events
+    /// find their deadline gone (the data was acknowledged) or moved; since every input to an endpoint is followed
+    /// by a flush, such an endpoint has nothing else to flush, and arming is all `flush` would do.
+    private func finishTimer(_ raw: Int, _ outcome: TimerOutcome?) {
+        switch outcome {
+        case .fired?: flush(SocketID(rawValue: raw))
+        case .rearm?: armTimers(raw)
+        case .stale?, nil: break
+        }
+    }
 
     /// Sends what the endpoint put in its outbox, queues its events and notes, and arms its timers.
     ///
@@ -305,7 +340,8 @@ public final class Network {
         let host = endpointHosts[raw]
         let peerHost = endpointHosts[raw ^ 1]
         for note in taken.notes {
-            trace.record(at: now, component: component(socket), kind: note.kind, detail: note.detail)
+            trace.record(at: now, kind: note.kind, component: { Self.writeComponent(of: socket, to: &$0) },
+                         detail: { $0.write(note.detail) })
         }
         for segment in taken.outbox { transmit(segment, from: host, to: peerHost, socket: socket) }
         let events = withEndpoint(raw) { endpoint -> [SocketEvent.Kind] in
@@ -314,10 +350,15 @@ public final class Network {
         } ?? []
         for kind in events {
             pendingEvents.append(SocketEvent(time: now, host: host, socket: socket, kind: kind))
-            trace.record(at: now, component: component(socket), kind: Self.traceKind(kind),
-                         detail: Self.traceDetail(kind))
+            trace.record(at: now, kind: Self.traceKind(kind), component: { Self.writeComponent(of: socket, to: &$0) },
+                         detail: { Self.writeTraceDetail(kind, to: &$0) })
         }
-        // The armed event comes first when it is due no later; it re-arms for the later deadline when it fires.
+        armTimers(raw)
+    }
+
+    /// Schedules a timer event for each deadline of the endpoint that no armed event covers. The armed event comes
+    /// first when it is due no later; it re-arms for the later deadline when it fires.
+    func armTimers(_ raw: Int) {
         let arms = withEndpoint(raw) { endpoint -> (retransmission: SimInstant?, delayedAck: SimInstant?) in
             var arms: (retransmission: SimInstant?, delayedAck: SimInstant?) = (nil, nil)
             if let deadline = endpoint.retransmissionDeadline,
@@ -353,7 +394,8 @@ public final class Network {
 
     func transmit(_ segment: Segment, from source: HostID, to destination: HostID, socket: SocketID?) {
         if let socket {
-            trace.record(at: now, component: component(socket), kind: "tx", detail: segment.summary)
+            trace.record(at: now, kind: "tx", component: { Self.writeComponent(of: socket, to: &$0) },
+                         detail: { segment.writeSummary(to: &$0) })
         }
         let packet = Packet(segment: segment, source: source, destination: destination, hop: 0,
                             ipBytes: tcpConfiguration.headerBytes + segment.sackOptionBytes + segment.payload.count)
@@ -416,11 +458,17 @@ public final class Network {
         }
     }
 
-    static func traceDetail(_ kind: SocketEvent.Kind) -> String {
+    /// A socket event's trace detail: `peer=host3`, `bytes=120` or nothing.
+    static func writeTraceDetail(_ kind: SocketEvent.Kind, to text: inout TraceText) {
         switch kind {
-        case .accepted(let peer): return "peer=\(peer)"
-        case .received(let bytes): return "bytes=\(bytes.count)"
-        default: return ""
+        case .accepted(let peer):
+            text.write("peer=")
+            text.write(peer.description)
+        case .received(let bytes):
+            text.write("bytes=")
+            text.write(bytes.count)
+        default:
+            break
         }
     }
 }

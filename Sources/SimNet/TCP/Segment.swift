@@ -35,11 +35,29 @@ struct Segment {
 
     /// `SYN,ACK seq=0 ack=1 len=0`.
     var summary: String {
-        var names: [String] = []
-        if flags.contains(.syn) { names.append("SYN") }
-        if flags.contains(.fin) { names.append("FIN") }
-        if flags.contains(.rst) { names.append("RST") }
-        if flags.contains(.ack) { names.append("ACK") }
-        return "\(names.joined(separator: ",")) seq=\(sequence) ack=\(acknowledgment) len=\(payload.count)"
+        var text = TraceText()
+        writeSummary(to: &text)
+        return text.string
+    }
+
+    /// Writes `summary` piece by piece (a trace record's detail, hashed without building the string).
+    func writeSummary(to text: inout TraceText) {
+        var isFirstFlag = true
+        func name(_ flag: Flags, _ name: String) {
+            guard flags.contains(flag) else { return }
+            if !isFirstFlag { text.write(",") }
+            text.write(name)
+            isFirstFlag = false
+        }
+        name(.syn, "SYN")
+        name(.fin, "FIN")
+        name(.rst, "RST")
+        name(.ack, "ACK")
+        text.write(" seq=")
+        text.write(sequence)
+        text.write(" ack=")
+        text.write(acknowledgment)
+        text.write(" len=")
+        text.write(payload.count)
     }
 }

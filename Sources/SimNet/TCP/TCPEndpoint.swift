@@ -106,6 +106,9 @@ struct TCPEndpoint {
     var events: [SocketEvent.Kind] = []
     var notes: [(kind: String, detail: String)] = []
 
+    /// Whether an output waits to be drained.
+    var hasOutputs: Bool { !outbox.isEmpty || !events.isEmpty || !notes.isEmpty }
+
     // Statistics.
     private(set) var retransmittedSegments = 0
     private(set) var retransmissionTimeouts = 0
