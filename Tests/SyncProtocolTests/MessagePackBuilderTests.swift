@@ -44,24 +44,9 @@ import Testing
             0x80, 0xee, 0xf0,
         ]
         for iteration in 0..<2000 {
-            var bytes = TestSupport.randomValue(depth: 4, using: &generator).messagePackBytes()
-            switch Int.random(in: 0..<6, using: &generator) {
-            case 0 where !bytes.isEmpty:
-                bytes[Int.random(in: 0..<bytes.count, using: &generator)] = UInt8.random(in: 0...255, using: &generator)
-            case 1 where !bytes.isEmpty:
-                bytes[Int.random(in: 0..<bytes.count, using: &generator)] = interestingBytes.randomElement(
-                    using: &generator)!
-            case 2:
-                bytes.removeLast(Int.random(in: 0...min(3, bytes.count), using: &generator))
-            case 3:
-                bytes.insert(
-                    interestingBytes.randomElement(using: &generator)!,
-                    at: Int.random(in: 0...bytes.count, using: &generator))
-            case 4:
-                bytes.append(interestingBytes.randomElement(using: &generator)!)
-            default:
-                break
-            }
+            let bytes = TestSupport.mutated(
+                TestSupport.randomValue(depth: 4, using: &generator).messagePackBytes(), interesting: interestingBytes,
+                appends: true, using: &generator)
             let limits = MessagePackLimits(maxDepth: Int.random(in: 1...4, using: &generator))
             let built = Self.builderVerdict(bytes, limits: limits)
             let context = "seed \(seed), iteration \(iteration), depth \(limits.maxDepth): \(TestSupport.hex(bytes))"

@@ -29,22 +29,9 @@ import Testing
         var refused = 0
         let interestingBytes: [UInt8] = [0xc1, 0xd0, 0xd1, 0xd3, 0xdc, 0xdd, 0xde, 0xdf, 0xc7, 0xd6, 0xff, 0x9f, 0x8f]
         for iteration in 0..<1500 {
-            var bytes = TestSupport.randomValue(depth: 4, using: &generator).messagePackBytes()
-            switch Int.random(in: 0..<5, using: &generator) {
-            case 0 where !bytes.isEmpty:
-                bytes[Int.random(in: 0..<bytes.count, using: &generator)] = UInt8.random(in: 0...255, using: &generator)
-            case 1 where !bytes.isEmpty:
-                bytes[Int.random(in: 0..<bytes.count, using: &generator)] = interestingBytes.randomElement(
-                    using: &generator)!
-            case 2:
-                bytes.removeLast(Int.random(in: 0...min(3, bytes.count), using: &generator))
-            case 3:
-                bytes.insert(
-                    interestingBytes.randomElement(using: &generator)!,
-                    at: Int.random(in: 0...bytes.count, using: &generator))
-            default:
-                break
-            }
+            let bytes = TestSupport.mutated(
+                TestSupport.randomValue(depth: 4, using: &generator).messagePackBytes(), interesting: interestingBytes,
+                using: &generator)
             let (quick, detailed) = Self.verdicts(bytes)
             if let quick {
                 accepted += 1

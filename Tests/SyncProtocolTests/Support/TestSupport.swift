@@ -57,6 +57,31 @@ enum TestSupport {
     }
 
     /// A random value in canonical form (non-negative integers as `.uint`, finite floats), nested up to `depth`.
+    /// `bytes` with one random fault for the parser tests: a byte overwritten (at random or with one of
+    /// `interesting`), up to three bytes cut from the end, an interesting byte inserted, with `appends` one appended,
+    /// or left as they are. Draws the fault's kind from 0..<5 (0..<6 when `appends`).
+    static func mutated(
+        _ bytes: [UInt8], interesting: [UInt8], appends: Bool = false, using generator: inout SeededGenerator
+    ) -> [UInt8] {
+        var bytes = bytes
+        switch Int.random(in: 0..<(appends ? 6 : 5), using: &generator) {
+        case 0 where !bytes.isEmpty:
+            bytes[Int.random(in: 0..<bytes.count, using: &generator)] = UInt8.random(in: 0...255, using: &generator)
+        case 1 where !bytes.isEmpty:
+            bytes[Int.random(in: 0..<bytes.count, using: &generator)] = interesting.randomElement(using: &generator)!
+        case 2:
+            bytes.removeLast(Int.random(in: 0...min(3, bytes.count), using: &generator))
+        case 3:
+            bytes.insert(
+                interesting.randomElement(using: &generator)!, at: Int.random(in: 0...bytes.count, using: &generator))
+        case 4 where appends:
+            bytes.append(interesting.randomElement(using: &generator)!)
+        default:
+            break
+        }
+        return bytes
+    }
+
     static func randomValue(depth: Int, using generator: inout SeededGenerator) -> MessagePackValue {
         let choice = Int.random(in: 0..<(depth > 0 ? 13 : 10), using: &generator)
         switch choice {
