@@ -138,3 +138,24 @@ extension EventQueueTests {
         queue.checkInvariants()
     }
 }
+
+extension EventQueueTests {
+    @Test("isScheduled: true until the entry runs or is cancelled, also for a cancelled entry a deadline passed over")
+    func isScheduled() {
+        var queue = EventQueue<Int>()
+        let first = queue.schedule(1, at: SimInstant(nanosecondsSinceStart: 10))
+        let second = queue.schedule(2, at: SimInstant(nanosecondsSinceStart: 20))
+        let third = queue.schedule(3, at: SimInstant(nanosecondsSinceStart: 30))
+        #expect(queue.isScheduled(first) && queue.isScheduled(second) && queue.isScheduled(third))
+        _ = queue.cancel(second)
+        #expect(!queue.isScheduled(second) && queue.isScheduled(third))
+        let one = queue.popNext(notAfter: SimInstant(nanosecondsSinceStart: 25))?.event
+        let none = queue.popNext(notAfter: SimInstant(nanosecondsSinceStart: 25))
+        #expect(one == 1 && none == nil)
+        #expect(!queue.isScheduled(first) && !queue.isScheduled(second) && queue.isScheduled(third))
+        queue.checkInvariants()
+        let three = queue.popNext()?.event
+        #expect(three == 3 && !queue.isScheduled(third) && queue.isEmpty)
+        queue.checkInvariants()
+    }
+}

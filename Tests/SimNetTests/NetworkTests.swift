@@ -145,4 +145,34 @@ import Testing
         network.run(for: .milliseconds(30_000))
         #expect(network.takeEvents().contains { $0.kind == .connected })
     }
+
+    @Test("world actions: thousands cancelled are swept from the slab, the others run once each in order")
+    func cancelledActionsAreSwept() {
+        let network = Network(seed: 5)
+        var ran: [Int] = []
+        var handles: [TimerHandle] = []
+        for index in 0..<5_000 {
+            handles.append(network.schedule(after: .milliseconds(Int64(1 + index % 97))) { ran.append(index) })
+        }
+        var cancelled = Set<Int>()
+        for index in 0..<5_000 where index % 3 != 0 {
+            #expect(network.cancel(handles[index]))
+            cancelled.insert(index)
+        }
+        #expect(network.cancelledActionCount < cancelled.count, "a sweep ran")
+        network.checkInvariants()
+        network.run(for: .milliseconds(50))
+        network.checkInvariants()
+        // Slots freed by the sweep are reused by new actions, which run as well.
+        for index in 5_000..<5_100 { network.schedule(after: .milliseconds(10)) { ran.append(index) } }
+        network.run(for: .milliseconds(200))
+        let expected = (0..<5_000).filter { !cancelled.contains($0) }
+            .sorted { (1 + $0 % 97, $0) < (1 + $1 % 97, $1) }
+        #expect(ran.filter { $0 < 5_000 } == expected)
+        #expect(ran.filter { $0 >= 5_000 } == Array(5_000..<5_100))
+        #expect(!network.cancel(handles[0]), "already ran")
+        #expect(!network.cancel(handles[1]), "already cancelled")
+        #expect(network.actions.count - network.freeActionSlots.count == network.cancelledActionCount,
+                "only the cancelled actions since the sweep hold a slot")
+    }
 }

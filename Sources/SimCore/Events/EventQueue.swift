@@ -4,7 +4,8 @@
 /// 4-ary heap of plain values (half the levels of a binary heap, and a node's children share a cache line or two;
 /// sifting moves a hole rather than swapping) (no allocation per event beyond what `Event` itself holds), so typed events
 /// (an enum of small payloads) cost no reference counting. Cancellation is lazy: a cancelled entry stays in the
-/// heap, remembered by insertion number, and is thrown away when `popNext` passes it on its way to a live event.
+/// heap, remembered by insertion number and by key (a min-heap of cancelled keys tells a cancelled top with one
+/// comparison), and is thrown away when `popNext` passes it on its way to a live event.
 /// Time never runs backwards: scheduling before the last event taken is a programmer error.
 ///
 /// Far-ahead entries scheduled in increasing order wait on a *runway* instead (an array in key order): an entry due
@@ -22,7 +23,7 @@
 /// cancelled; that is how `cancel` answers without searching.
 ///
 /// - Complexity: `schedule` and `popNext` are O(log n) (plus the cancelled entries passed over; O(1) for an entry
-///   appended to the runway); `cancel` is O(1) amortized.
+///   appended to the runway); `cancel` is O(log c) for c cancelled entries waiting.
 public struct EventQueue<Event> {
     @usableFromInline
     struct Entry {
@@ -40,7 +41,10 @@ public struct EventQueue<Event> {
         /// (time, sequence) as one 128-bit number with the same order (the sign bit of the time flipped), so that
         /// comparing two entries is one wide comparison without branches.
         @inlinable @inline(__always)
-        var key: UInt128 {
+        var key: UInt128 { Self.key(time: time, sequence: sequence) }
+
+        @inlinable @inline(__always)
+        static func key(time: Int64, sequence: UInt64) -> UInt128 {
             UInt128(UInt64(bitPattern: time) ^ (1 << 63)) << 64 | UInt128(sequence)
         }
 
@@ -57,8 +61,12 @@ public struct EventQueue<Event> {
     /// The due time of the runway's last entry (while it is in use).
     @usableFromInline var runwayTailTime: Int64 = 0
     @usableFromInline var nextSequence: UInt64 = 0
-    /// Insertion numbers of cancelled entries still in the heap.
+    /// Insertion numbers of cancelled entries still waiting (for `cancel`'s answer and `count`).
     @usableFromInline var cancelledSequences: Set<UInt64> = []
+    /// The keys of the same cancelled entries as a binary min-heap. Every one belongs to a waiting entry, so none
+    /// sorts before the heap's top, and the top is cancelled exactly when its key equals the smallest one here: one
+    /// comparison per pop instead of hashing the top's insertion number into `cancelledSequences`.
+    @usableFromInline var cancelledKeys: ContiguousArray<UInt128> = []
     /// The (time, insertion number) of the last live entry taken; every pending entry sorts after it.
     @usableFromInline var lastTakenTime: Int64 = .min
     @usableFromInline var lastTakenSequence: UInt64 = 0
@@ -132,7 +140,14 @@ public struct EventQueue<Event> {
     @discardableResult
     public mutating func cancel(_ handle: TimerHandle) -> Bool {
         guard handle.sequence < nextSequence, isPending(handle) else { return false }
-        return cancelledSequences.insert(handle.sequence).inserted
+        guard cancelledSequences.insert(handle.sequence).inserted else { return false }
+        pushCancelledKey(Entry.key(time: handle.time.nanosecondsSinceStart, sequence: handle.sequence))
+        return true
+    }
+
+    /// Whether the event of `handle` is still to run: not taken yet and not cancelled.
+    public func isScheduled(_ handle: TimerHandle) -> Bool {
+        handle.sequence < nextSequence && isPending(handle) && !cancelledSequences.contains(handle.sequence)
     }
 
     /// Removes and returns the earliest pending event (the first scheduled among equal times) if it is due at or
@@ -141,7 +156,7 @@ public struct EventQueue<Event> {
     public mutating func popNext(notAfter deadline: SimInstant? = nil) -> (time: SimInstant, event: Event)? {
         let limit = deadline?.nanosecondsSinceStart ?? .max
         guard !heap.isEmpty, heap[0].time <= limit else { return nil }
-        if cancelledSequences.isEmpty {
+        if cancelledKeys.isEmpty {
             let top = removeFirst()
             markTaken(top)
             return (SimInstant(nanosecondsSinceStart: top.time), top.event)
@@ -155,16 +170,20 @@ public struct EventQueue<Event> {
         // "sorts after the last entry taken" keeps meaning "still in the heap".
         var passedOver: [Entry] = []
         while !heap.isEmpty, heap[0].time <= limit {
-            let top = removeFirst()
-            if cancelledSequences.contains(top.sequence) {
-                passedOver.append(top)
+            if !cancelledKeys.isEmpty && heap[0].key == cancelledKeys[0] {
+                passedOver.append(removeFirst())
+                popCancelledKey()
                 continue
             }
+            let top = removeFirst()
             for entry in passedOver { cancelledSequences.remove(entry.sequence) }
             markTaken(top)
             return (SimInstant(nanosecondsSinceStart: top.time), top.event)
         }
-        for entry in passedOver { siftUp(entry) }
+        for entry in passedOver {
+            pushCancelledKey(entry.key)
+            siftUp(entry)
+        }
         return nil
     }
 
@@ -199,6 +218,12 @@ public struct EventQueue<Event> {
         let sequencesWaiting = Set(waiting.map(\.sequence))
         precondition(sequencesWaiting.count == waiting.count, "an entry waits twice")
         precondition(cancelledSequences.isSubset(of: sequencesWaiting), "a cancelled entry left the queue unnoticed")
+        let cancelledWaiting = Set(waiting.filter { cancelledSequences.contains($0.sequence) }.map(\.key))
+        precondition(cancelledKeys.count == cancelledSequences.count && Set(cancelledKeys) == cancelledWaiting,
+                     "the cancelled keys are not those of the cancelled entries")
+        for index in cancelledKeys.indices.dropFirst() {
+            precondition(cancelledKeys[(index - 1) / 2] < cancelledKeys[index], "cancelled-key heap order broken")
+        }
         for entry in waiting {
             precondition(entry.sequence < nextSequence, "an insertion number from the future")
             precondition(!hasTaken || entry.time > lastTakenTime
@@ -256,6 +281,38 @@ public struct EventQueue<Event> {
         hasTaken = true
         lastTakenTime = entry.time
         lastTakenSequence = entry.sequence
+    }
+
+    /// Adds a cancelled entry's key to the min-heap of cancelled keys (binary; keys are unique).
+    @inlinable
+    mutating func pushCancelledKey(_ key: UInt128) {
+        cancelledKeys.append(key)
+        var index = cancelledKeys.count - 1
+        while index > 0 {
+            let parent = (index - 1) / 2
+            guard key < cancelledKeys[parent] else { break }
+            cancelledKeys[index] = cancelledKeys[parent]
+            index = parent
+        }
+        cancelledKeys[index] = key
+    }
+
+    /// Removes the smallest cancelled key.
+    @inlinable
+    mutating func popCancelledKey() {
+        let last = cancelledKeys.removeLast()
+        let count = cancelledKeys.count
+        guard count > 0 else { return }
+        var index = 0
+        while true {
+            var child = 2 * index + 1
+            guard child < count else { break }
+            if child + 1 < count && cancelledKeys[child + 1] < cancelledKeys[child] { child += 1 }
+            guard cancelledKeys[child] < last else { break }
+            cancelledKeys[index] = cancelledKeys[child]
+            index = child
+        }
+        cancelledKeys[index] = last
     }
 
     /// Children of node `i` are `4i + 1 ... 4i + 4`.

@@ -61,6 +61,9 @@ public final class SimulationLoop<Event> {
     @discardableResult
     public func cancel(_ handle: TimerHandle) -> Bool { queue.cancel(handle) }
 
+    /// Whether the event of `handle` is still to run (not run yet, not cancelled).
+    public func isScheduled(_ handle: TimerHandle) -> Bool { queue.isScheduled(handle) }
+
     /// Takes the next event, advances `now` to its due time and passes it to `handler`.
     /// - Returns: false when no event was pending.
     @inlinable

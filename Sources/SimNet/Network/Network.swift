@@ -43,6 +43,14 @@ public final class Network {
     @exclusivity(unchecked) var pendingEvents: [SocketEvent] = []
     @exclusivity(unchecked) var undeliveredEvents: [SocketEvent] = []
     @exclusivity(unchecked) var isDeliveringEvents = false
+    /// The world's scheduled closures, indexed by the slot their `.action` event carries (nil once run or freed), kept
+    /// out of the event heap so that its entries are plain values; `actionHandles` holds the handle of each.
+    @exclusivity(unchecked) var actions: [(() -> Void)?] = []
+    @exclusivity(unchecked) var actionHandles: [TimerHandle?] = []
+    @exclusivity(unchecked) var freeActionSlots: [Int] = []
+    /// Actions cancelled since the slab was last swept (their closures stay in it until a sweep frees them).
+    @exclusivity(unchecked) var cancelledActionCount = 0
+
 
     /// A network with no hosts at time zero.
     /// - Parameters:
@@ -211,19 +219,55 @@ public final class Network {
     /// - Returns: a handle for `cancel(_:)`.
     @discardableResult
     public func schedule(at time: SimInstant, _ action: @escaping () -> Void) -> TimerHandle {
-        loop.schedule(.action(action), at: time)
+        storeAction(action) { loop.schedule($0, at: time) }
     }
 
     /// Schedules the world's own work `delay` from now.
     /// - Returns: a handle for `cancel(_:)`.
     @discardableResult
     public func schedule(after delay: SimDuration, _ action: @escaping () -> Void) -> TimerHandle {
-        loop.schedule(.action(action), after: delay)
+        storeAction(action) { loop.schedule($0, after: delay) }
     }
 
     /// Cancels work scheduled with `schedule`. - Returns: whether it was still pending.
     @discardableResult
-    public func cancel(_ handle: TimerHandle) -> Bool { loop.cancel(handle) }
+    public func cancel(_ handle: TimerHandle) -> Bool {
+        guard loop.cancel(handle) else { return false }
+        cancelledActionCount += 1
+        if cancelledActionCount >= max(1_024, actions.count - freeActionSlots.count - cancelledActionCount) {
+            sweepCancelledActions()
+        }
+        return true
+    }
+
+    /// Puts `action` in a free slot of the slab and schedules its event with `schedule`.
+    private func storeAction(_ action: @escaping () -> Void,
+                             _ schedule: (NetworkEvent) -> TimerHandle) -> TimerHandle {
+        let slot: Int
+        if let free = freeActionSlots.popLast() {
+            slot = free
+        } else {
+            slot = actions.count
+            actions.append(nil)
+            actionHandles.append(nil)
+        }
+        let handle = schedule(.action(slot: slot))
+        actions[slot] = action
+        actionHandles[slot] = handle
+        return handle
+    }
+
+    /// Frees the slots of cancelled actions (their events never reach `handle`, so the slab would keep them). Runs
+    /// when the cancelled ones are at least as many as the live ones: O(slots), amortized O(1) per cancel.
+    private func sweepCancelledActions() {
+        for slot in actionHandles.indices {
+            guard let handle = actionHandles[slot], !loop.isScheduled(handle) else { continue }
+            actions[slot] = nil
+            actionHandles[slot] = nil
+            freeActionSlots.append(slot)
+        }
+        cancelledActionCount = 0
+    }
 
     /// Runs every event due at or before `deadline`, then sets the clock to `deadline`.
     public func run(until deadline: SimInstant) {
@@ -289,11 +333,15 @@ public final class Network {
                 return .fired
             }
             finishTimer(raw, outcome)
-        case .profileOutage(let direction, let generation, let isStart):
-            profileOutageEvent(direction, generation: generation, isStart: isStart)
-        case .profileDelaySpike(let direction, let generation, let isStart):
-            profileDelaySpikeEvent(direction, generation: generation, isStart: isStart)
-        case .action(let action):
+        case .profileOutageStep(let step):
+            profileOutageEvent(step.direction, generation: step.generation, isStart: step.isStart)
+        case .profileDelaySpikeStep(let step):
+            profileDelaySpikeEvent(step.direction, generation: step.generation, isStart: step.isStart)
+        case .action(let slot):
+            // Taken out before it runs: the slot is free for what the action schedules.
+            guard let action = actions[slot].take() else { preconditionFailure("action slot \(slot) is empty") }
+            actionHandles[slot] = nil
+            freeActionSlots.append(slot)
             action()
         }
         deliverEvents()
