@@ -43,6 +43,9 @@ public final class Network {
     @exclusivity(unchecked) var pendingEvents: [SocketEvent] = []
     @exclusivity(unchecked) var undeliveredEvents: [SocketEvent] = []
     @exclusivity(unchecked) var isDeliveringEvents = false
+    /// Empty output buffers with capacity, lent to an endpoint for one input (`lendBuffers`) and taken back by `flush`.
+    @exclusivity(unchecked) var spareOutbox: [Segment] = []
+    @exclusivity(unchecked) var spareEvents: [SocketEvent.Kind] = []
     /// The world's scheduled closures, indexed by the slot their `.action` event carries (nil once run or freed), kept
     /// out of the event heap so that its entries are plain values; `actionHandles` holds the handle of each.
     @exclusivity(unchecked) var actions: [(() -> Void)?] = []
@@ -50,7 +53,6 @@ public final class Network {
     @exclusivity(unchecked) var freeActionSlots: [Int] = []
     /// Actions cancelled since the slab was last swept (their closures stay in it until a sweep frees them).
     @exclusivity(unchecked) var cancelledActionCount = 0
-
 
     /// A network with no hosts at time zero.
     /// - Parameters:
@@ -139,7 +141,10 @@ public final class Network {
     /// - Returns: false when the socket is closing, closed or unknown (nothing is queued).
     @discardableResult
     public func send(_ bytes: [UInt8], on socket: SocketID) -> Bool {
-        guard isKnown(socket), let accepted = withEndpoint(socket.rawValue, { $0.send(bytes, now: now) }) else {
+        guard isKnown(socket), let accepted = withEndpoint(socket.rawValue, { endpoint -> Bool in
+            lendBuffers(to: &endpoint)
+            return endpoint.send(bytes, now: now)
+        }) else {
             return false
         }
         flush(socket)
@@ -318,6 +323,7 @@ public final class Network {
                 guard let deadline = endpoint.retransmissionDeadline, deadline <= now else {
                     return endpoint.hasOutputs ? .fired : .rearm
                 }
+                lendBuffers(to: &endpoint)
                 endpoint.retransmissionTimerExpired(now: now)
                 return .fired
             }
@@ -329,6 +335,7 @@ public final class Network {
                 guard let deadline = endpoint.delayedAckDeadline, deadline <= now else {
                     return endpoint.hasOutputs ? .fired : .rearm
                 }
+                lendBuffers(to: &endpoint)
                 endpoint.delayedAckTimerExpired(now: now)
                 return .fired
             }
@@ -373,56 +380,85 @@ public final class Network {
 
     /// Sends what the endpoint put in its outbox, queues its events and notes, and arms its timers.
     ///
-    /// The endpoint is read and emptied in place (`withEndpoint`), in the same order as before: notes, then the
-    /// outbox, then the events (after the transmissions' trace records), then the timers.
+    /// The endpoint is emptied and its timers marked armed in one in-place access (`withEndpoint`; nothing below reads
+    /// the endpoint again), then the outputs go out in the same order as before: notes, then the outbox, then the
+    /// events (after the transmissions' trace records), then the timer events.
     func flush(_ socket: SocketID) {
         let raw = socket.rawValue
-        let taken = withEndpoint(raw) { endpoint -> (notes: [(kind: String, detail: String)], outbox: [Segment]) in
-            defer {
-                if !endpoint.notes.isEmpty { endpoint.notes = [] }
-                if !endpoint.outbox.isEmpty { endpoint.outbox = [] }
-            }
-            return (endpoint.notes, endpoint.outbox)
+        var notes: [(kind: String, detail: String)] = []
+        var outbox: [Segment] = []
+        var events: [SocketEvent.Kind] = []
+        let arms = withEndpoint(raw) { endpoint -> TimerArms in
+            if !endpoint.notes.isEmpty { swap(&notes, &endpoint.notes) }
+            if endpoint.outbox.capacity > 0 { swap(&outbox, &endpoint.outbox) }
+            if endpoint.events.capacity > 0 { swap(&events, &endpoint.events) }
+            return Self.markTimersArmed(&endpoint)
         }
-        guard let taken else { return }
+        guard let arms else { return }
         let host = endpointHosts[raw]
         let peerHost = endpointHosts[raw ^ 1]
-        for note in taken.notes {
+        for note in notes {
             trace.record(at: now, kind: note.kind, component: { Self.writeComponent(of: socket, to: &$0) },
                          detail: { $0.write(note.detail) })
         }
-        for segment in taken.outbox { transmit(segment, from: host, to: peerHost, socket: socket) }
-        let events = withEndpoint(raw) { endpoint -> [SocketEvent.Kind] in
-            defer { if !endpoint.events.isEmpty { endpoint.events = [] } }
-            return endpoint.events
-        } ?? []
+        for segment in outbox { transmit(segment, from: host, to: peerHost, socket: socket) }
         for kind in events {
             pendingEvents.append(SocketEvent(time: now, host: host, socket: socket, kind: kind))
             trace.record(at: now, kind: Self.traceKind(kind), component: { Self.writeComponent(of: socket, to: &$0) },
                          detail: { Self.writeTraceDetail(kind, to: &$0) })
         }
-        armTimers(raw)
+        scheduleTimers(raw, arms)
+        // Keep the emptied buffers to lend to the next endpoint that gets an input (`lendBuffers`).
+        if outbox.capacity > spareOutbox.capacity {
+            outbox.removeAll(keepingCapacity: true)
+            swap(&outbox, &spareOutbox)
+        }
+        if events.capacity > spareEvents.capacity {
+            events.removeAll(keepingCapacity: true)
+            swap(&events, &spareEvents)
+        }
+    }
+
+    /// Gives an endpoint about to take an input the network's spare output buffers (empty, with capacity), so that
+    /// the segments and events it produces need no allocation; the `flush` after the input takes them back. An
+    /// endpoint's outputs are always empty between inputs, so all it keeps between flushes is an empty buffer.
+    func lendBuffers(to endpoint: inout TCPEndpoint) {
+        if endpoint.outbox.capacity == 0 && spareOutbox.capacity > 0 { swap(&endpoint.outbox, &spareOutbox) }
+        if endpoint.events.capacity == 0 && spareEvents.capacity > 0 { swap(&endpoint.events, &spareEvents) }
+    }
+
+    /// The timer events to schedule for an endpoint (see `markTimersArmed`).
+    struct TimerArms {
+        var retransmission: SimInstant?
+        var delayedAck: SimInstant?
     }
 
     /// Schedules a timer event for each deadline of the endpoint that no armed event covers. The armed event comes
     /// first when it is due no later; it re-arms for the later deadline when it fires.
     func armTimers(_ raw: Int) {
-        let arms = withEndpoint(raw) { endpoint -> (retransmission: SimInstant?, delayedAck: SimInstant?) in
-            var arms: (retransmission: SimInstant?, delayedAck: SimInstant?) = (nil, nil)
-            if let deadline = endpoint.retransmissionDeadline,
-               !(endpoint.retransmissionTimerArmedAt.map { $0 <= deadline } ?? false) {
-                endpoint.retransmissionTimerArmedAt = deadline
-                arms.retransmission = deadline
-            }
-            if let deadline = endpoint.delayedAckDeadline,
-               !(endpoint.delayedAckTimerArmedAt.map { $0 <= deadline } ?? false) {
-                endpoint.delayedAckTimerArmedAt = deadline
-                arms.delayedAck = deadline
-            }
-            return arms
+        guard let arms = withEndpoint(raw, { Self.markTimersArmed(&$0) }) else { return }
+        scheduleTimers(raw, arms)
+    }
+
+    /// Marks as armed each deadline of the endpoint that no armed event covers; returns those deadlines.
+    static func markTimersArmed(_ endpoint: inout TCPEndpoint) -> TimerArms {
+        var arms = TimerArms()
+        if let deadline = endpoint.retransmissionDeadline,
+           !(endpoint.retransmissionTimerArmedAt.map { $0 <= deadline } ?? false) {
+            endpoint.retransmissionTimerArmedAt = deadline
+            arms.retransmission = deadline
         }
-        if let deadline = arms?.retransmission { loop.schedule(.retransmissionTimer(socket: raw), at: deadline) }
-        if let deadline = arms?.delayedAck { loop.schedule(.delayedAckTimer(socket: raw), at: deadline) }
+        if let deadline = endpoint.delayedAckDeadline,
+           !(endpoint.delayedAckTimerArmedAt.map { $0 <= deadline } ?? false) {
+            endpoint.delayedAckTimerArmedAt = deadline
+            arms.delayedAck = deadline
+        }
+        return arms
+    }
+
+    func scheduleTimers(_ raw: Int, _ arms: TimerArms) {
+        if let deadline = arms.retransmission { loop.schedule(.retransmissionTimer(socket: raw), at: deadline) }
+        if let deadline = arms.delayedAck { loop.schedule(.delayedAckTimer(socket: raw), at: deadline) }
     }
 
     /// Runs `body` on endpoint `raw` in place; nil when the socket has no endpoint. Reading
@@ -458,8 +494,13 @@ public final class Network {
         }
         let segment = packet.segment
         let raw = segment.destination.rawValue
-        if withEndpoint(raw, { $0.state != .closedAbruptly }) == true {
-            withEndpoint(raw) { $0.handle(segment, now: now) }
+        let isHandled = withEndpoint(raw) { endpoint -> Bool in
+            guard endpoint.state != .closedAbruptly else { return false }
+            lendBuffers(to: &endpoint)
+            endpoint.handle(segment, now: now)
+            return true
+        }
+        if isHandled == true {
             flush(segment.destination)
             return
         }
