@@ -35,13 +35,26 @@ import Testing
     }
 
     @Test("decimal integers hash as their String spelling", arguments: [
-        Int64(0), 7, 10, 999, -1, -45, 1_000_000_007, Int64.max, Int64.min,
+        Int64(0), 7, 10, 99, 100, 999, 1_000, -1, -10, -45, -100, 1_000_000_007, 123_456_789_012, 9_999_999_999,
+        Int64.max, Int64.min, Int64.min + 1,
     ])
     func decimal(value: Int64) {
         var hasher = FNV1a64()
         hasher.combine("x")
         hasher.combine(decimal: value)
         #expect(hasher.value == FNV1a64.hash("x" + String(value)))
+    }
+
+    @Test("literals hash as their String spelling, one-scalar literals too")
+    func literals() {
+        for literal: StaticString in [",", "tcp.", " seq=", "é", ""] {
+            var hasher = FNV1a64()
+            hasher.combine(literal)
+            #expect(hasher.value == FNV1a64.hash(literal.description), "\(literal)")
+            var text = TraceText()
+            text.write(literal: literal)
+            #expect(text.string == literal.description)
+        }
     }
 
     @Test("records written piece by piece hash as the joined strings, kept or not")

@@ -33,19 +33,42 @@ public struct FNV1a64: Hashable, Sendable {
         value = hash
     }
 
+    /// Feeds the bytes of a static string (a literal: no string object to look into).
+    public mutating func combine(_ text: StaticString) {
+        var hash = value
+        // `withUTF8Buffer`, not `utf8Start`: a one-scalar literal may be stored as the scalar, not as bytes.
+        text.withUTF8Buffer { bytes in
+            for byte in bytes { hash = (hash ^ UInt64(byte)) &* Self.prime }
+        }
+        value = hash
+    }
+
     /// Feeds `value` in decimal, the same bytes as `combine(String(value))` without building the string.
     public mutating func combine(decimal value: Int64) {
         var hash = self.value
         if value < 0 { hash = (hash ^ UInt64(UInt8(ascii: "-"))) &* Self.prime }
         var magnitude = value.magnitude
-        // Digits come out least significant first: into a small buffer on the stack, then hashed in order.
+        // Digits come out least significant first, two per division (a virtual time in nanoseconds has about a
+        // dozen): into a small buffer on the stack, then hashed in order.
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
             var start = digits.count
-            repeat {
-                start -= 1
-                digits[start] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
-                magnitude /= 10
-            } while magnitude > 0
+            // A 64-bit division by 100 per pair; the pair's two digits come from cheap 32-bit ones.
+            while magnitude >= 100 {
+                let pair = UInt32(truncatingIfNeeded: magnitude % 100)
+                magnitude /= 100
+                start &-= 2
+                digits[start] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: pair / 10)
+                digits[start &+ 1] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: pair % 10)
+            }
+            if magnitude >= 10 {
+                let pair = UInt32(truncatingIfNeeded: magnitude)
+                start &-= 2
+                digits[start] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: pair / 10)
+                digits[start &+ 1] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: pair % 10)
+            } else {
+                start &-= 1
+                digits[start] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude)
+            }
             for index in start..<digits.count { hash = (hash ^ UInt64(digits[index])) &* Self.prime }
         }
         self.value = hash

@@ -28,6 +28,12 @@ public struct TraceText {
         if buildsString { append(piece) } else { hasher.combine(piece) }
     }
 
+    /// Appends a literal's bytes (hashed straight from the literal, with no string to look into).
+    @inlinable
+    public mutating func write(literal piece: StaticString) {
+        if buildsString { append(piece.description) } else { hasher.combine(piece) }
+    }
+
     /// Appends `value` in decimal, as `String(value)` spells it.
     @inlinable
     public mutating func write(_ value: Int) {

@@ -213,9 +213,9 @@ public final class Network {
 
     /// Writes a socket's trace component, `tcp.3.i` (initiator) or `tcp.3.a` (acceptor), piece by piece.
     static func writeComponent(of socket: SocketID, to text: inout TraceText) {
-        text.write("tcp.")
+        text.write(literal: "tcp.")
         text.write(socket.connection)
-        text.write(socket.isInitiator ? ".i" : ".a")
+        text.write(literal: socket.isInitiator ? ".i" : ".a")
     }
 
     // MARK: - Time

@@ -43,21 +43,21 @@ struct Segment {
     /// Writes `summary` piece by piece (a trace record's detail, hashed without building the string).
     func writeSummary(to text: inout TraceText) {
         var isFirstFlag = true
-        func name(_ flag: Flags, _ name: String) {
+        func name(_ flag: Flags, _ name: StaticString) {
             guard flags.contains(flag) else { return }
-            if !isFirstFlag { text.write(",") }
-            text.write(name)
+            if !isFirstFlag { text.write(literal: ",") }
+            text.write(literal: name)
             isFirstFlag = false
         }
         name(.syn, "SYN")
         name(.fin, "FIN")
         name(.rst, "RST")
         name(.ack, "ACK")
-        text.write(" seq=")
+        text.write(literal: " seq=")
         text.write(sequence)
-        text.write(" ack=")
+        text.write(literal: " ack=")
         text.write(acknowledgment)
-        text.write(" len=")
+        text.write(literal: " len=")
         text.write(payload.count)
     }
 }
