@@ -159,3 +159,28 @@ extension EventQueueTests {
         queue.checkInvariants()
     }
 }
+
+extension EventQueueTests {
+    @Test("the entry taken stays at the root until the next insertion replaces it or the next pop drops it")
+    func takenRootReplaced() {
+        var queue = EventQueue<Int>()
+        for value in [50, 20, 40, 30, 10] {
+            queue.schedule(value, at: SimInstant(nanosecondsSinceStart: Int64(value)))
+        }
+        let ten = queue.popNext()?.event
+        #expect(ten == 10 && queue.count == 4)
+        #expect(queue.nextTime == SimInstant(nanosecondsSinceStart: 20), "the taken root is not the next")
+        queue.checkInvariants()
+        queue.schedule(15, at: SimInstant(nanosecondsSinceStart: 15))
+        queue.schedule(45, at: SimInstant(nanosecondsSinceStart: 45))
+        #expect(queue.count == 6)
+        queue.checkInvariants()
+        var order: [Int] = []
+        while let next = queue.popNext() {
+            order.append(next.event)
+            if next.event == 20 { queue.schedule(25, at: SimInstant(nanosecondsSinceStart: 25)) }
+            queue.checkInvariants()
+        }
+        #expect(order == [15, 20, 25, 30, 40, 45, 50] && queue.isEmpty && queue.nextTime == nil)
+    }
+}

@@ -6,7 +6,9 @@
 /// (an enum of small payloads) cost no reference counting. Cancellation is lazy: a cancelled entry stays in the
 /// heap, remembered by insertion number and by key (a min-heap of cancelled keys tells a cancelled top with one
 /// comparison), and is thrown away when `popNext` passes it on its way to a live event.
-/// Time never runs backwards: scheduling before the last event taken is a programmer error.
+/// Time never runs backwards: scheduling before the last event taken is a programmer error. The entry `popNext`
+/// returns stays at the root until the next insertion takes its place and sifts down (most handlers schedule an event,
+/// often a near-term one that stops near the root) or the next pop removes it.
 ///
 /// Far-ahead entries scheduled in increasing order wait on a *runway* instead (an array in key order): an entry due
 /// at least `runwayHorizon` after the last entry taken starts it, and while it is in use, an entry that sorts after
@@ -71,6 +73,11 @@ public struct EventQueue<Event> {
     @usableFromInline var lastTakenTime: Int64 = .min
     @usableFromInline var lastTakenSequence: UInt64 = 0
     @usableFromInline var hasTaken = false
+    /// Whether the heap's root is the entry `popNext` returned last, left in place: the next entry inserted into the
+    /// heap replaces it and sifts down from the root (one pass, short for the near-term events a handler usually
+    /// schedules) instead of a removal to a leaf and an insertion from the bottom; the next pop removes it if nothing
+    /// replaced it. Never the runway's entry (that one is removed at once, as its successor must enter the heap).
+    @usableFromInline var rootIsTaken = false
 
     /// How far ahead of the last entry taken an entry must be due to start the runway: one second of virtual time (a
     /// chosen figure: beyond a link's or a TCP timer's delays, short of a world's timeline steps and keep-alives).
@@ -87,7 +94,9 @@ public struct EventQueue<Event> {
 
     /// The number of pending (scheduled, not cancelled, not yet taken) events.
     @inlinable
-    public var count: Int { heap.count + runway.count - runwayHead - cancelledSequences.count }
+    public var count: Int {
+        heap.count - (rootIsTaken ? 1 : 0) + runway.count - runwayHead - cancelledSequences.count
+    }
 
     /// Whether no event is pending.
     @inlinable
@@ -97,10 +106,10 @@ public struct EventQueue<Event> {
     /// - Complexity: O(1), or O(n) when a cancelled entry is on top.
     public var nextTime: SimInstant? {
         guard let top = heap.first else { return nil }
-        if cancelledSequences.isEmpty || !cancelledSequences.contains(top.sequence) {
+        if !rootIsTaken && (cancelledSequences.isEmpty || !cancelledSequences.contains(top.sequence)) {
             return SimInstant(nanosecondsSinceStart: top.time)
         }
-        let waiting = Array(heap) + runway[runwayHead...].map { $0.unsafelyUnwrapped }
+        let waiting = Array(heap.dropFirst(rootIsTaken ? 1 : 0)) + runway[runwayHead...].map { $0.unsafelyUnwrapped }
         let live = waiting.lazy.filter { !self.cancelledSequences.contains($0.sequence) }
         return live.min { $0.precedes($1) }.map { SimInstant(nanosecondsSinceStart: $0.time) }
     }
@@ -120,7 +129,7 @@ public struct EventQueue<Event> {
         // earlier.
         if runwayFrontSequence != .max {
             guard nanoseconds >= runwayTailTime else {
-                siftUp(entry)
+                insert(entry)
                 return TimerHandle(time: time, sequence: sequence)
             }
             runway.append(entry)
@@ -128,9 +137,9 @@ public struct EventQueue<Event> {
         } else if isFarAhead(nanoseconds) {
             runwayFrontSequence = sequence
             runwayTailTime = nanoseconds
-            siftUp(entry)
+            insert(entry)
         } else {
-            siftUp(entry)
+            insert(entry)
         }
         return TimerHandle(time: time, sequence: sequence)
     }
@@ -154,14 +163,44 @@ public struct EventQueue<Event> {
     /// before `deadline`; nil when none is.
     @inlinable
     public mutating func popNext(notAfter deadline: SimInstant? = nil) -> (time: SimInstant, event: Event)? {
+        if rootIsTaken { dropTakenRoot() }
         let limit = deadline?.nanosecondsSinceStart ?? .max
         guard !heap.isEmpty, heap[0].time <= limit else { return nil }
-        if cancelledKeys.isEmpty {
+        if cancelledKeys.isEmpty { return takeTop() }
+        return popSkippingCancelled(notAfter: limit)
+    }
+
+    /// Takes the heap's top (live, due): marks it taken and leaves it at the root (`rootIsTaken`), unless it is the
+    /// runway's entry, which is removed at once.
+    @inlinable
+    mutating func takeTop() -> (time: SimInstant, event: Event) {
+        if heap[0].sequence == runwayFrontSequence {
             let top = removeFirst()
             markTaken(top)
             return (SimInstant(nanosecondsSinceStart: top.time), top.event)
         }
-        return popSkippingCancelled(notAfter: limit)
+        let top = heap[0]
+        markTaken(top)
+        rootIsTaken = true
+        return (SimInstant(nanosecondsSinceStart: top.time), top.event)
+    }
+
+    /// Removes the taken entry left at the root.
+    @inlinable
+    mutating func dropTakenRoot() {
+        rootIsTaken = false
+        _ = removeTop()
+    }
+
+    /// Puts `entry` into the heap: in place of the taken root when there is one, else from the bottom.
+    @inlinable @inline(__always)
+    mutating func insert(_ entry: Entry) {
+        if rootIsTaken {
+            rootIsTaken = false
+            replaceRoot(with: entry)
+        } else {
+            siftUp(entry)
+        }
     }
 
     @inlinable
@@ -175,10 +214,8 @@ public struct EventQueue<Event> {
                 popCancelledKey()
                 continue
             }
-            let top = removeFirst()
             for entry in passedOver { cancelledSequences.remove(entry.sequence) }
-            markTaken(top)
-            return (SimInstant(nanosecondsSinceStart: top.time), top.event)
+            return takeTop()
         }
         for entry in passedOver {
             pushCancelledKey(entry.key)
@@ -214,7 +251,11 @@ public struct EventQueue<Event> {
             }
             precondition(previous.time == runwayTailTime, "the runway's last time is stale")
         }
-        let waiting = Array(heap) + onRunway
+        if rootIsTaken {
+            precondition(hasTaken && heap.first.map { $0.time == lastTakenTime && $0.sequence == lastTakenSequence }
+                == true, "the root left in place is not the entry taken last")
+        }
+        let waiting = Array(heap.dropFirst(rootIsTaken ? 1 : 0)) + onRunway
         let sequencesWaiting = Set(waiting.map(\.sequence))
         precondition(sequencesWaiting.count == waiting.count, "an entry waits twice")
         precondition(cancelledSequences.isSubset(of: sequencesWaiting), "a cancelled entry left the queue unnoticed")
@@ -336,6 +377,41 @@ public struct EventQueue<Event> {
                 index = parent
             }
             (base + index).initialize(to: moving)
+        }
+    }
+
+    /// Replaces the root (the taken entry) with `entry`, which sorts after it, and moves `entry` down to its place: the
+    /// smallest of each node's children moves up into the hole while it sorts before `entry`.
+    @inlinable
+    mutating func replaceRoot(with entry: Entry) {
+        heap.withUnsafeMutableBufferPointer { buffer in
+            let base = buffer.baseAddress!
+            let count = buffer.count
+            _ = base.move()
+            var index = 0
+            while true {
+                let first = 4 * index + 1
+                let child: Int
+                if first + 3 < count {
+                    let left = base[first + 1].precedes(base[first]) ? first + 1 : first
+                    let right = base[first + 3].precedes(base[first + 2]) ? first + 3 : first + 2
+                    child = base[right].precedes(base[left]) ? right : left
+                } else if first < count {
+                    var smallest = first
+                    var candidate = first + 1
+                    while candidate < count {
+                        if base[candidate].precedes(base[smallest]) { smallest = candidate }
+                        candidate += 1
+                    }
+                    child = smallest
+                } else {
+                    break
+                }
+                guard base[child].precedes(entry) else { break }
+                (base + index).moveInitialize(from: base + child, count: 1)
+                index = child
+            }
+            (base + index).initialize(to: entry)
         }
     }
 
