@@ -25,6 +25,10 @@ public final class Network {
     @exclusivity(unchecked) public var linkTap: ((LinkTapRecord) -> Void)?
 
     let loop: SimulationLoop<NetworkEvent>
+    /// `loop.checksInvariantsAfterEveryStep`, fixed at creation: reading the loop's public property from this module
+    /// made a dynamic exclusivity check (`swift_beginAccess`) on every event, more than a re-arming timer event's
+    /// own work.
+    let checksInvariants: Bool
     let streams: RandomStreams
     // The network is single-threaded, and no access to these outlives the statement that makes it except the
     // endpoint in `withEndpoint` (whose body touches only that endpoint): the dynamic exclusivity checks on every
@@ -66,6 +70,7 @@ public final class Network {
         self.trace = trace
         self.streams = RandomStreams(runSeed: seed)
         self.loop = SimulationLoop(checksInvariantsAfterEveryStep: checksInvariants, minimumCapacity: 1_024)
+        self.checksInvariants = checksInvariants
     }
 
     /// The current virtual time.
@@ -321,7 +326,7 @@ public final class Network {
                 guard endpoint.retransmissionTimerArmedAt == now else { return .stale }
                 endpoint.retransmissionTimerArmedAt = nil
                 guard let deadline = endpoint.retransmissionDeadline, deadline <= now else {
-                    return endpoint.hasOutputs ? .fired : .rearm
+                    return endpoint.hasOutputs ? .fired : .rearm(Self.markTimersArmed(&endpoint))
                 }
                 lendBuffers(to: &endpoint)
                 endpoint.retransmissionTimerExpired(now: now)
@@ -333,7 +338,7 @@ public final class Network {
                 guard endpoint.delayedAckTimerArmedAt == now else { return .stale }
                 endpoint.delayedAckTimerArmedAt = nil
                 guard let deadline = endpoint.delayedAckDeadline, deadline <= now else {
-                    return endpoint.hasOutputs ? .fired : .rearm
+                    return endpoint.hasOutputs ? .fired : .rearm(Self.markTimersArmed(&endpoint))
                 }
                 lendBuffers(to: &endpoint)
                 endpoint.delayedAckTimerExpired(now: now)
@@ -352,7 +357,7 @@ public final class Network {
             action()
         }
         deliverEvents()
-        if loop.checksInvariantsAfterEveryStep { checkInvariants() }
+        if checksInvariants { checkInvariants() }
     }
 
     // MARK: - Endpoint plumbing
@@ -363,8 +368,9 @@ public final class Network {
         case stale
         /// The timer expired: the endpoint may have output to flush.
         case fired
-        /// The deadline moved later or went away, and the endpoint has no output: only the timers need arming.
-        case rearm
+        /// The deadline moved later or went away, and the endpoint has no output: only the timers need arming (marked
+        /// in the same access to the endpoint; these are the events to schedule).
+        case rearm(TimerArms)
     }
 
     /// After a timer event: flushes the endpoint when the timer expired, else arms its timers. Most timer events
@@ -373,7 +379,7 @@ public final class Network {
     private func finishTimer(_ raw: Int, _ outcome: TimerOutcome?) {
         switch outcome {
         case .fired?: flush(SocketID(rawValue: raw))
-        case .rearm?: armTimers(raw)
+        case .rearm(let arms)?: scheduleTimers(raw, arms)
         case .stale?, nil: break
         }
     }
@@ -433,14 +439,9 @@ public final class Network {
         var delayedAck: SimInstant?
     }
 
-    /// Schedules a timer event for each deadline of the endpoint that no armed event covers. The armed event comes
-    /// first when it is due no later; it re-arms for the later deadline when it fires.
-    func armTimers(_ raw: Int) {
-        guard let arms = withEndpoint(raw, { Self.markTimersArmed(&$0) }) else { return }
-        scheduleTimers(raw, arms)
-    }
-
-    /// Marks as armed each deadline of the endpoint that no armed event covers; returns those deadlines.
+    /// Marks as armed each deadline of the endpoint that no armed event covers; returns those deadlines, for which
+    /// `scheduleTimers` schedules the events. The armed event comes first when it is due no later; it re-arms for the
+    /// later deadline when it fires.
     static func markTimersArmed(_ endpoint: inout TCPEndpoint) -> TimerArms {
         var arms = TimerArms()
         if let deadline = endpoint.retransmissionDeadline,
