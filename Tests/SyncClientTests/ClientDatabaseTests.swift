@@ -57,7 +57,7 @@ private func openError(_ path: String) -> String? {
             #expect(try copied.query(schema) == other.query(schema))
         }
         #expect(try copied.query(schema).filter { $0[0] == .text("table") }.count
-                    == ClientDatabase.migrations.joined().count)
+                    == ClientDatabase.tables.count)
         #expect(copied.totalRowChanges == 0)
         // The copy is an ordinary database: the engine writes, a restarted engine reads back.
         var client = ReferenceClient(parameters: ClientParameters(token: "t"), database: copied,
@@ -70,17 +70,37 @@ private func openError(_ path: String) -> String? {
         #expect(restarted.view.tasks.map(\.text) == ["kept"])
     }
 
-    @Test("a database of schema version 1 is migrated: it gains the contacts table") func migration() throws {
-        try withTemporaryPath("migrate") { path in
-            let old = try ClientDatabase.open(path: path)
-            try old.execute("DROP TABLE contacts")
-            try old.execute("DROP TABLE messageChanges")
-            try old.execute("DROP TABLE tombstones")
-            try old.execute("DROP TABLE pendingEdits")
-            try old.execute("PRAGMA user_version = 1")
+    @Test("an older database is migrated: it gains the later tables, its messages keep their rows in the newest form",
+          arguments: [1, 4])
+    func migration(version: Int) throws {
+        try withTemporaryPath("migrate-\(version)") { path in
+            let old = try SQLiteDatabase(path: path)
+            var tables: [String: ClientDatabase.Table] = [:]
+            for table in ClientDatabase.migrations[..<version].joined() { tables[table.name] = table }
+            for name in tables.keys.sorted() { try old.execute(tables[name]!.createStatement) }
+            try old.execute("INSERT INTO messages VALUES (5, 7, 70, 1, 'kept', NULL, NULL)")
+            try old.execute("PRAGMA application_id = \(ClientDatabase.applicationId)")
+            try old.execute("PRAGMA user_version = \(version)")
             let database = try ClientDatabase.open(path: path)
             #expect(try database.query("PRAGMA user_version") == [[.integer(Int64(ClientDatabase.schemaVersion))]])
             #expect(try database.query("SELECT count(*) FROM contacts") == [[.integer(0)]])
+            #expect(try database.query("SELECT chatId, id, text FROM messages")
+                        == [[.integer(5), .integer(7), .text("kept")]])
+            let schema = "SELECT name, sql FROM sqlite_master WHERE type = 'table' ORDER BY name"
+            #expect(try database.query(schema) == ClientDatabase.tables.sorted { $0.name < $1.name }
+                .map { [.text($0.name), .text($0.createStatement)] })
+            // Migrated, it opens again as a database of the newest schema.
+            #expect(throws: Never.self) { try ClientDatabase.open(path: path) }
+        }
+    }
+
+    @Test("a bad value in a table without rowid names its row by primary key") func badValueByKey() throws {
+        try withTemporaryPath("values-key") { path in
+            let database = try ClientDatabase.open(path: path)
+            try database.execute("INSERT INTO messages VALUES (5, 7, 70, 'someone', 'text', NULL, NULL)")
+            let message = try #require(openError(path))
+            #expect(message.hasPrefix("client database \(path): table messages row (chatId 5, id 7): column sender "
+                                      + "holds 'someone' (text), expected integer"), "\(message)")
         }
     }
 

@@ -299,11 +299,12 @@ extension ReferenceClient {
             screen?.needsNewestPage = true
             requestHistory(chatId: push.chatId, load: .newest)
         }
-        if var summary = chatList[push.chatId], push.message.id > (summary.lastMessage?.id ?? 0) {
-            summary.lastMessage = push.message
-            summary.modified = max(summary.modified, push.message.time)
-            chatList[push.chatId] = summary
-            store.save(summary)
+        // In place: a copy of the summary written back was a second lookup and a retain of each of its fields.
+        if let index = chatList.index(forKey: push.chatId),
+           push.message.id > (chatList.values[index].lastMessage?.id ?? 0) {
+            chatList.values[index].lastMessage = push.message
+            chatList.values[index].modified = max(chatList.values[index].modified, push.message.time)
+            store.save(chatList.values[index])
         }
         if isMutant(.sinceFromNewestPush) { setLastSync(push.message.time) }
     }

@@ -261,20 +261,36 @@ public struct ReferenceClient: SyncClientEngine {
             drop()
         }
         settleScreen()
-        for chatId in dirtyChats.sorted() {
-            store.replaceChunks(histories[chatId]?.chunks ?? [], chatId: chatId)
-            store.replaceTombstones(histories[chatId]?.tombstones ?? [:], chatId: chatId)
-            let edits = histories[chatId]?.pendingEdits ?? [:]
-            if !edits.isEmpty || chatsWithStoredPendingEdits.contains(chatId) {
-                store.replacePendingEdits(edits, chatId: chatId)
-                if edits.isEmpty { chatsWithStoredPendingEdits.remove(chatId) } else {
-                    chatsWithStoredPendingEdits.insert(chatId)
-                }
+        if !dirtyChats.isEmpty {
+            // Most events change one chat (a push): no sorted array for it.
+            if dirtyChats.count == 1, let chatId = dirtyChats.first {
+                persistHistory(chatId: chatId)
+            } else {
+                for chatId in dirtyChats.sorted() { persistHistory(chatId: chatId) }
             }
+            dirtyChats.removeAll(keepingCapacity: true)
         }
-        dirtyChats = []
         store.commit()
         return actions
+    }
+
+    /// Writes a changed chat's chunks, tombstones and pending edits (the rows that changed).
+    private mutating func persistHistory(chatId: Int64) {
+        guard let history = histories[chatId] else {
+            store.replaceChunks([], chatId: chatId)
+            store.replaceTombstones([:], chatId: chatId)
+            if chatsWithStoredPendingEdits.remove(chatId) != nil { store.replacePendingEdits([:], chatId: chatId) }
+            return
+        }
+        store.replaceChunks(history.chunks, chatId: chatId)
+        store.replaceTombstones(history.tombstones, chatId: chatId)
+        let edits = history.pendingEdits
+        if !edits.isEmpty || chatsWithStoredPendingEdits.contains(chatId) {
+            store.replacePendingEdits(edits, chatId: chatId)
+            if edits.isEmpty { chatsWithStoredPendingEdits.remove(chatId) } else {
+                chatsWithStoredPendingEdits.insert(chatId)
+            }
+        }
     }
 
     // MARK: Lifecycle

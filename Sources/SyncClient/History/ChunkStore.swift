@@ -344,8 +344,11 @@ public struct ChunkStore: Hashable, Sendable {
     }
 
     private func index(ofFirstAtOrAbove id: Int64) -> Int {
-        // A push lands above every cached id.
-        if let newest = messageIds.last, newest < id { return messageIds.count }
+        // A push lands above every cached id, and is then looked up as the newest.
+        if let newest = messageIds.last {
+            if newest < id { return messageIds.count }
+            if newest == id { return messageIds.count - 1 }
+        }
         var low = 0
         var high = messageIds.count
         while low < high {

@@ -11,16 +11,23 @@ public enum ClientDatabase {
     struct Table {
         var name: String
         var columns: String
+        /// Whether the table has no rowid (`WITHOUT ROWID`): its rows live in its primary key's b-tree.
+        var isWithoutRowid = false
         /// The statement that creates it, which is also the `sql` SQLite keeps for it in `sqlite_master`.
-        var createStatement: String { "CREATE TABLE \(name) (\(columns))" }
+        var createStatement: String {
+            "CREATE TABLE \(name) (\(columns))" + (isWithoutRowid ? " WITHOUT ROWID" : "")
+        }
     }
 
-    /// Migration `i` takes `user_version` `i` to `i + 1`; each adds tables.
+    /// The columns of the `messages` table (both of its forms).
+    private static let messageColumns = "chatId INTEGER NOT NULL, id INTEGER NOT NULL, time INTEGER NOT NULL, "
+        + "sender INTEGER NOT NULL, text TEXT NOT NULL, cid INTEGER, photoToken TEXT, PRIMARY KEY (chatId, id)"
+
+    /// Migration `i` takes `user_version` `i` to `i + 1`; each adds tables, or gives a table a new form (a table
+    /// named again), whose rows it keeps.
     static let migrations: [[Table]] = [
         [
-            Table(name: "messages", columns: "chatId INTEGER NOT NULL, id INTEGER NOT NULL, time INTEGER NOT NULL, "
-                + "sender INTEGER NOT NULL, text TEXT NOT NULL, cid INTEGER, photoToken TEXT, "
-                + "PRIMARY KEY (chatId, id)"),
+            Table(name: "messages", columns: messageColumns),
             Table(name: "chunks", columns: "chatId INTEGER NOT NULL, lower INTEGER NOT NULL, upper INTEGER NOT NULL, "
                 + "isStartOfHistory INTEGER NOT NULL, PRIMARY KEY (chatId, lower)"),
             Table(name: "chats", columns: "id INTEGER PRIMARY KEY, members TEXT NOT NULL, modified INTEGER NOT NULL, "
@@ -49,7 +56,20 @@ public enum ClientDatabase {
                 + "sender INTEGER NOT NULL, text TEXT NOT NULL, cid INTEGER, photoToken TEXT, status TEXT NOT NULL, "
                 + "updateTime INTEGER NOT NULL, PRIMARY KEY (chatId, id)"),
         ],
+        [
+            // Every message received is an insert: with a rowid, into the table's b-tree and into its primary key's
+            // index, two b-trees per push; without one, into the primary key's b-tree alone.
+            Table(name: "messages", columns: messageColumns, isWithoutRowid: true),
+        ],
     ]
+
+    /// Each table of the newest schema, in its newest form, in the order of the migration that created it.
+    static var tables: [Table] {
+        var newest: [String: Table] = [:]
+        for table in migrations.joined() { newest[table.name] = table }
+        var seen: Set<String> = []
+        return migrations.joined().compactMap { seen.insert($0.name).inserted ? newest[$0.name] : nil }
+    }
 
     /// The page size of a database this client creates, in bytes (see `prepare`).
     static let pageSizeBytes = 512
@@ -163,8 +183,23 @@ public enum ClientDatabase {
             // Statements run once are not kept (see `SQLiteDatabase.execute`): they were most of an idle client's
             // SQLite memory.
             try database.execute("BEGIN IMMEDIATE", keepsStatement: false)
-            for table in migrations[version...].joined() {
-                try database.execute(table.createStatement, keepsStatement: false)
+            let pending = Array(migrations[version...].joined())
+            var existing = Set(migrations[..<version].joined().map(\.name))
+            for (index, table) in pending.enumerated() {
+                // A table given a newer form by a later migration is made in that form only.
+                if pending[(index + 1)...].contains(where: { $0.name == table.name }) { continue }
+                if existing.contains(table.name) {
+                    // A new form of an existing table: a new table under its name, with its rows. (Renaming the new
+                    // table instead would change the statement SQLite keeps for it, which `checkTables` compares.)
+                    let old = "\(table.name)_old"
+                    try database.execute("ALTER TABLE \(table.name) RENAME TO \(old)", keepsStatement: false)
+                    try database.execute(table.createStatement, keepsStatement: false)
+                    try database.execute("INSERT INTO \(table.name) SELECT * FROM \(old)", keepsStatement: false)
+                    try database.execute("DROP TABLE \(old)", keepsStatement: false)
+                } else {
+                    try database.execute(table.createStatement, keepsStatement: false)
+                    existing.insert(table.name)
+                }
             }
             try database.execute("PRAGMA application_id = \(Self.applicationId)", keepsStatement: false)
             try database.execute("PRAGMA user_version = \(schemaVersion)", keepsStatement: false)
@@ -183,9 +218,19 @@ public enum ClientDatabase {
             "tasks.kind": TaskRecord.Kind.allCases.map(\.rawValue),
             "tasks.state": TaskRecord.State.allCases.map(\.rawValue),
         ]
-        for table in migrations.joined().map(\.name) {
+        for table in tables {
             let columns = try database.query(
-                "SELECT name, type, \"notnull\", pk FROM pragma_table_info(?)", [.text(table)], keepsStatement: false)
+                "SELECT name, type, \"notnull\", pk FROM pragma_table_info(?)", [.text(table.name)],
+                keepsStatement: false)
+            // A row is named by its rowid, or in a table without one by its primary key.
+            let keyColumns = columns.filter { ($0[3].integer ?? 0) > 0 }
+                .sorted { ($0[3].integer ?? 0) < ($1[3].integer ?? 0) }.compactMap { $0[0].text }
+            let row = table.isWithoutRowid
+                ? "'(' || " + keyColumns.map { "'\($0) ' || quote(\($0))" }.joined(separator: " || ', ' || ")
+                    + " || ')'"
+                : "rowid"
+            func named(_ value: SQLiteValue) -> String { value.integer.map(String.init) ?? value.text ?? "?" }
+            let table = table.name
             for column in columns {
                 guard let name = column[0].text, let type = column[1].text else { continue }
                 var types = [type == "INTEGER" ? "integer" : "text"]
@@ -193,22 +238,22 @@ public enum ClientDatabase {
                 if column[2].integer == 0 && column[3].integer == 0 { types.append("null") }
                 let allowed = types.map { "'\($0)'" }.joined(separator: ", ")
                 let bad = try database.query(
-                    "SELECT rowid, typeof(\(name)), quote(\(name)) FROM \(table) WHERE typeof(\(name)) NOT IN "
+                    "SELECT \(row), typeof(\(name)), quote(\(name)) FROM \(table) WHERE typeof(\(name)) NOT IN "
                         + "(\(allowed)) LIMIT 1", keepsStatement: false)
                 if let row = bad.first {
                     throw ClientDatabaseError.badValue(
-                        path, table: table, rowid: row[0].integer ?? 0, column: name,
+                        path, table: table, row: named(row[0]), column: name,
                         found: "\(row[2].text ?? "?") (\(row[1].text ?? "?"))",
                         expected: types.joined(separator: " or "))
                 }
                 guard let values = known["\(table).\(name)"] else { continue }
                 let list = values.map { "'\($0)'" }.joined(separator: ", ")
                 let unknown = try database.query(
-                    "SELECT rowid, quote(\(name)) FROM \(table) WHERE \(name) NOT IN (\(list)) LIMIT 1",
+                    "SELECT \(row), quote(\(name)) FROM \(table) WHERE \(name) NOT IN (\(list)) LIMIT 1",
                     keepsStatement: false)
                 if let row = unknown.first {
                     throw ClientDatabaseError.badValue(
-                        path, table: table, rowid: row[0].integer ?? 0, column: name, found: row[1].text ?? "?",
+                        path, table: table, row: named(row[0]), column: name, found: row[1].text ?? "?",
                         expected: "one of " + values.joined(separator: ", "))
                 }
             }

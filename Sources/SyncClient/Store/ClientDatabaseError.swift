@@ -12,7 +12,8 @@ public struct ClientDatabaseError: Error, Hashable, CustomStringConvertible {
         case missingTable(String, expected: String)
         case extraTable(String)
         case differentTable(String, found: String, expected: String)
-        case badValue(table: String, rowid: Int64, column: String, found: String, expected: String)
+        /// `row`: the rowid, or in a table without one its primary key, `(chatId 5, id 7)`.
+        case badValue(table: String, row: String, column: String, found: String, expected: String)
         case sqlite(detail: String)
     }
 
@@ -44,9 +45,9 @@ public struct ClientDatabaseError: Error, Hashable, CustomStringConvertible {
         Self(.differentTable(table, found: found, expected: expected), path: path)
     }
     static func badValue(
-        _ path: String, table: String, rowid: Int64, column: String, found: String, expected: String
+        _ path: String, table: String, row: String, column: String, found: String, expected: String
     ) -> Self {
-        Self(.badValue(table: table, rowid: rowid, column: column, found: found, expected: expected), path: path)
+        Self(.badValue(table: table, row: row, column: column, found: found, expected: expected), path: path)
     }
     static func sqlite(_ path: String, _ detail: String) -> Self { Self(.sqlite(detail: detail), path: path) }
 
@@ -67,8 +68,8 @@ public struct ClientDatabaseError: Error, Hashable, CustomStringConvertible {
         case .extraTable(let table): what = "table \(table) is not part of the client schema"
         case .differentTable(let table, let found, let expected):
             what = "table \(table) is \"\(found)\", expected \"\(expected)\""
-        case .badValue(let table, let rowid, let column, let found, let expected):
-            what = "table \(table) row \(rowid): column \(column) holds \(found), expected \(expected)"
+        case .badValue(let table, let row, let column, let found, let expected):
+            what = "table \(table) row \(row): column \(column) holds \(found), expected \(expected)"
         case .sqlite(let detail): what = detail
         }
         return "client database \(path): \(what)"

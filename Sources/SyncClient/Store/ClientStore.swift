@@ -160,24 +160,44 @@ struct ClientStore {
         }
     }
 
-    /// Makes the chat's chunk rows `chunks` (keyed by chat and lower bound). Rows known to be stored already are
-    /// left alone: a push received usually moves one chunk's upper bound, one row, where the whole list was deleted
-    /// and inserted again.
+    /// Whether a chunk has a row of its own. A chunk of one message that does not claim the start of history has
+    /// none: `loadHistories` gives every cached message that lies in no stored chunk a chunk of its own, which is
+    /// what it was (every cached message lies in exactly one chunk, and a chunk's bounds are cached). A push
+    /// received above every chunk opens such a chunk, and its row was a statement per push (a fifth of the
+    /// push's SQLite work) for a fact the message row already gives.
+    static func hasRow(_ chunk: Chunk) -> Bool { chunk.lower != chunk.upper || chunk.isStartOfHistory }
+
+    /// Makes the chat's chunk rows those of `chunks` that have one (`hasRow`; keyed by chat and lower bound). Rows
+    /// known to be stored already are left alone: a push received usually changes no row (it opens a chunk of one
+    /// message) or moves one chunk's upper bound, one row, where the whole list was deleted and inserted again.
     func replaceChunks(_ chunks: [Chunk], chatId: Int64) {
         guard let previous = written.chunks[chatId] else {
             runOnce("DELETE FROM chunks WHERE chatId = ?", [.integer(chatId)])
-            for chunk in chunks { insert(chunk, chatId: chatId) }
-            written.chunks[chatId] = chunks
+            var rows: [Chunk] = []
+            for chunk in chunks where Self.hasRow(chunk) {
+                insert(chunk, chatId: chatId)
+                rows.append(chunk)
+            }
+            written.chunks[chatId] = rows
             return
         }
-        // Rows before the first difference stay; of the rest (usually one or two chunks), rows no longer wanted go
-        // and new ones come. The rows are unique (the primary key), so nothing in the rest repeats the prefix.
-        // (One pass finds the difference: an equality test first was a second pass over every chunk.)
+        // Rows before the first difference stay; of the rest (usually none, or one or two chunks), rows no longer
+        // wanted go and new ones come. The rows are unique (the primary key), so nothing in the rest repeats the
+        // prefix. One pass finds the difference; the rows written are an array of their own (not the engine's
+        // chunk list, which a push would then copy whole to append to it).
         var same = 0
-        while same < previous.count && same < chunks.count && previous[same] == chunks[same] { same += 1 }
-        guard same < previous.count || same < chunks.count else { return }
+        var index = chunks.startIndex
+        while index < chunks.endIndex {
+            let chunk = chunks[index]
+            if Self.hasRow(chunk) {
+                guard same < previous.count, previous[same] == chunk else { break }
+                same += 1
+            }
+            index += 1
+        }
+        let new = chunks[index...].filter(Self.hasRow)
+        guard same < previous.count || !new.isEmpty else { return }
         let old = previous[same...]
-        let new = chunks[same...]
         for chunk in old where !new.contains(chunk) {
             run(.deleteChunk) {
                 $0.bind(chatId)
@@ -185,7 +205,7 @@ struct ClientStore {
             }
         }
         for chunk in new where !old.contains(chunk) { insert(chunk, chatId: chatId) }
-        written.chunks[chatId] = chunks
+        written.chunks[chatId] = Array(previous[..<same]) + new
     }
 
     /// A plain INSERT, as before: two chunks with one lower bound still stop the engine on the primary key.
@@ -293,11 +313,31 @@ struct ClientStore {
         }
         var histories: [Int64: ChunkStore] = [:]
         for chatId in Set(messages.keys).union(chunks.keys).union(tombstones.keys).union(pendingEdits.keys) {
-            histories[chatId] = ChunkStore(chunks: chunks[chatId] ?? [], messages: messages[chatId] ?? [],
+            histories[chatId] = ChunkStore(chunks: Self.withChunksOfOne(chunks[chatId] ?? [],
+                                                                        messages: messages[chatId] ?? []),
+                                           messages: messages[chatId] ?? [],
                                            tombstones: tombstones[chatId] ?? [:],
                                            pendingEdits: pendingEdits[chatId] ?? [:])
         }
         return histories
+    }
+
+    /// The chunk rows of a chat (ascending by lower bound) with a chunk of its own for every message (ascending by
+    /// id) that lies in none of them: the chunks that have no row (see `hasRow`).
+    static func withChunksOfOne(_ rows: [Chunk], messages: [ChatMessage]) -> [Chunk] {
+        var chunks = rows
+        var next = 0
+        var reach = Int64.min
+        for message in messages {
+            while next < rows.count && rows[next].lower <= message.id {
+                reach = max(reach, rows[next].upper)
+                next += 1
+            }
+            if reach < message.id {
+                chunks.append(Chunk(lower: message.id, upper: message.id, isStartOfHistory: false))
+            }
+        }
+        return chunks
     }
 
     func loadChats(histories: [Int64: ChunkStore]) -> [Int64: ChatSummary] {

@@ -10,8 +10,10 @@ public final class SQLiteDatabase {
     // The statement tables are read on every statement a client runs; the class is used from one thread at a time and
     // never hands out access to them, so the dynamic exclusivity checks (a thread-local access set per access) are off.
     @exclusivity(unchecked) private var statements: [String: OpaquePointer] = [:]
-    /// Statements kept by slot (`execute(slot:sql:_:)`), prepared on their first run, with their SQL text.
-    @exclusivity(unchecked) private var slotStatements: [(sql: String, statement: OpaquePointer)?] = []
+    /// Statements kept by slot (`execute(slot:sql:_:)`), prepared on their first run, with their SQL text and their
+    /// parameter count (asked of SQLite once, not on every run).
+    @exclusivity(unchecked) private var slotStatements: [SlotStatement?] = []
+    private typealias SlotStatement = (sql: String, statement: OpaquePointer, parameterCount: Int32)
     /// Whether nothing has been run on this connection since it opened (see `isUntouched`).
     @exclusivity(unchecked) private var hasRunAnything = false
     /// Where the database lives: `":memory:"`, a file path, or an SQLite URI.
@@ -80,29 +82,30 @@ public final class SQLiteDatabase {
     ///   - bind: binds every parameter of `sql`, in order (a parameter left unbound is a programmer error).
     /// - Throws: `SQLiteError` on failure.
     public func execute(slot: Int, sql: String, _ bind: (inout SQLiteBindings) -> Void) throws {
-        let statement = try slotted(slot, sql)
+        let (statement, parameterCount) = try slotted(slot, sql)
         defer { sqlite3_reset(statement) }
         var bindings = SQLiteBindings(statement: statement)
         bind(&bindings)
         if bindings.code != SQLITE_OK { throw error(bindings.code, sql) }
-        precondition(bindings.count == sqlite3_bind_parameter_count(statement),
+        precondition(bindings.count == parameterCount,
                      "SQLiteDatabase: \(bindings.count) values bound to \(sql)")
         let code = sqlite3_step(statement)
         guard code == SQLITE_DONE || code == SQLITE_ROW else { throw error(code, sql) }
     }
 
-    private func slotted(_ slot: Int, _ sql: String) throws -> OpaquePointer {
+    private func slotted(_ slot: Int, _ sql: String) throws -> (statement: OpaquePointer, parameterCount: Int32) {
         hasRunAnything = true
         if slot < slotStatements.count, let kept = slotStatements[slot] {
             precondition(kept.sql == sql, "SQLiteDatabase: slot \(slot) holds \(kept.sql), not \(sql)")
-            return kept.statement
+            return (kept.statement, kept.parameterCount)
         }
         let statement = try prepareOnce(sql)
         if slot >= slotStatements.count {
             slotStatements.append(contentsOf: repeatElement(nil, count: slot + 1 - slotStatements.count))
         }
-        slotStatements[slot] = (sql, statement)
-        return statement
+        let parameterCount = sqlite3_bind_parameter_count(statement)
+        slotStatements[slot] = (sql, statement, parameterCount)
+        return (statement, parameterCount)
     }
 
     /// The whole database as the bytes of its file (`sqlite3_serialize`), for `restore(image:)`.
