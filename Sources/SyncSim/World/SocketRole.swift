@@ -14,6 +14,16 @@ enum SocketRole {
 struct StreamDecoder {
     var decoder = FrameDecoder()
     var buffer = ByteReader()
+
+    /// Appends received bytes and decodes the whole packets now buffered into `packets`, through `cache`.
+    /// - Throws: what `FrameDecoder.decodePacket(_:cache:)` throws; the packets decoded before the fault are in
+    ///   `packets`.
+    mutating func decode(_ bytes: [UInt8], into packets: inout [Packet], cache: inout RepeatedFrameCache) throws {
+        buffer.append(contentsOf: bytes)
+        while let packet = try decoder.decodePacket(&buffer, cache: &cache) {
+            packets.append(packet)
+        }
+    }
 }
 
 /// Faults the world applies itself (the server core has no knob for them), and their bookkeeping.

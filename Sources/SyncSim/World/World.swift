@@ -46,6 +46,10 @@ public final class World {
     /// Hands every socket's decoder one shared map-key cache (`FrameDecoder.decoderSharingKeyCache()`): one per
     /// world instead of about 2.5 KB per socket.
     var keyCacheDecoder = FrameDecoder()
+    /// Pushes decoded once for every member they reach: a chat's push is the same bytes on each member's
+    /// connection, so each frame after the first is answered from here (`FrameDecoder.decodePacket(_:cache:)`).
+    var repeatedFrames = RepeatedFrameCache(
+        matching: FrameDecoder(), opcodes: [.notifMessage, .notifMark, .notifMsgDelete])
     var serverSockets: [ServerConnectionID: SocketID] = [:]
     var nextServerConnection = 1
     var serverTimers: [ServerTimerID: TimerHandle] = [:]
