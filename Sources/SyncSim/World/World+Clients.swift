@@ -84,17 +84,27 @@ extension World {
 
     /// Encodes a packet through the real codec and queues its bytes on a socket. `countsBytes` false: a server
     /// socket, which counts nothing (see `countBytes`), so its role is not looked up.
+    ///
+    /// With `reusesLastEncoding` (the server's pushes, with the server's encoder) a frame identical to the last one
+    /// sent that way (`MessagePackValue.isIdentical(to:)`: the same bytes, not only `==`) is sent as that frame's
+    /// bytes instead of being encoded again: a chat's push goes to every member as the same frame.
     func sendPacket(_ packet: Packet, on socket: SocketID, encoder: FrameEncoder, from component: String,
-                    countsBytes: Bool = true) {
+                    countsBytes: Bool = true, reusesLastEncoding: Bool = false) {
         let bytes: [UInt8]
         let frame = Frame(packet: packet)
-        do {
-            bytes = try encoder.encode(frame)
-        } catch {
-            report(Violation(
-                check: .invariant(.P1), client: component == "server" ? nil : component, time: now,
-                expected: "an encodable \(packet.opcode) frame", found: "\(error)"))
-            return
+        if reusesLastEncoding, let last = lastServerPush, last.frame.cmd == frame.cmd, last.frame.seq == frame.seq,
+           last.frame.opcode == frame.opcode, last.frame.payload.isIdentical(to: frame.payload) {
+            bytes = last.bytes
+        } else {
+            do {
+                bytes = try encoder.encode(frame)
+            } catch {
+                report(Violation(
+                    check: .invariant(.P1), client: component == "server" ? nil : component, time: now,
+                    expected: "an encodable \(packet.opcode) frame", found: "\(error)"))
+                return
+            }
+            if reusesLastEncoding { lastServerPush = (frame, bytes) }
         }
         let accepted = network.send(bytes, on: socket)
         // `summary(packet)` written out: one string built instead of two.
