@@ -85,17 +85,18 @@ extension World {
     /// Encodes a packet through the real codec and queues its bytes on a socket. `countsBytes` false: a server
     /// socket, which counts nothing (see `countBytes`), so its role is not looked up.
     ///
-    /// With `reusesLastEncoding` (the server's pushes, with the server's encoder) a frame identical to the last one
-    /// sent that way (`MessagePackValue.isIdentical(to:)`: the same bytes, not only `==`) is sent as that frame's
-    /// bytes instead of being encoded again: a chat's push goes to every member as the same frame.
+    /// With `reusesLastEncoding` (the server's pushes, with the server's encoder) a push identical to the last one
+    /// sent that way (`Packet.isIdenticalPush(to:)`: the same bytes, not only `==`) is sent as that push's frame
+    /// and bytes instead of being built and encoded again: a chat's push goes to every member as the same frame.
     func sendPacket(_ packet: Packet, on socket: SocketID, encoder: FrameEncoder, from component: String,
                     countsBytes: Bool = true, reusesLastEncoding: Bool = false) {
         let bytes: [UInt8]
-        let frame = Frame(packet: packet)
-        if reusesLastEncoding, let last = lastServerPush, last.frame.cmd == frame.cmd, last.frame.seq == frame.seq,
-           last.frame.opcode == frame.opcode, last.frame.payload.isIdentical(to: frame.payload) {
-            bytes = last.bytes
+        let frame: Frame
+        if reusesLastEncoding, let last = lastServerPush, packet.isIdenticalPush(to: last.packet) {
+            (frame, bytes) = (last.frame, last.bytes)
+            assert(bytes == (try? encoder.encode(Frame(packet: packet))), "a reused push encodes differently")
         } else {
+            frame = Frame(packet: packet)
             do {
                 bytes = try encoder.encode(frame)
             } catch {
@@ -104,7 +105,7 @@ extension World {
                     expected: "an encodable \(packet.opcode) frame", found: "\(error)"))
                 return
             }
-            if reusesLastEncoding { lastServerPush = (frame, bytes) }
+            if reusesLastEncoding { lastServerPush = (packet, frame, bytes) }
         }
         let accepted = network.send(bytes, on: socket)
         // `summary(packet)` written out: one string built instead of two.

@@ -33,7 +33,7 @@ public final class World {
     let cdnHost: HostID
     let serverEncoder = FrameEncoder()
     /// The last push the server sent and its bytes (`sendPacket(_:on:encoder:from:countsBytes:reusesLastEncoding:)`).
-    var lastServerPush: (frame: Frame, bytes: [UInt8])?
+    var lastServerPush: (packet: Packet, frame: Frame, bytes: [UInt8])?
 
     var clients: [ClientSlot] = []
     let clientIndexByName: [String: Int]
