@@ -26,6 +26,28 @@ struct StreamDecoder {
     }
 }
 
+/// The socket of each open server connection. The world numbers connections 1, 2, 3... in accept order, so the
+/// table is an array indexed by that number: a lookup per server send and push was a hash of the id.
+struct ServerSocketTable {
+    private var socketByConnection: [SocketID?] = []
+
+    subscript(connection: ServerConnectionID) -> SocketID? {
+        get {
+            let index = connection.rawValue
+            return index >= 0 && index < socketByConnection.count ? socketByConnection[index] : nil
+        }
+        set {
+            let index = connection.rawValue
+            precondition(index >= 0, "connection numbers are not negative")
+            if index >= socketByConnection.count {
+                guard newValue != nil else { return }
+                socketByConnection += [SocketID?](repeating: nil, count: index + 1 - socketByConnection.count)
+            }
+            socketByConnection[index] = newValue
+        }
+    }
+}
+
 /// Faults the world applies itself (the server core has no knob for them), and their bookkeeping.
 struct FaultState {
     /// Responses still to lose, by opcode (`LoseResponses`).

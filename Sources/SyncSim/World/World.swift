@@ -52,7 +52,7 @@ public final class World {
     /// connection, so each frame after the first is answered from here (`FrameDecoder.decodePacket(_:cache:)`).
     var repeatedFrames = RepeatedFrameCache(
         matching: FrameDecoder(), opcodes: [.notifMessage, .notifMark, .notifMsgDelete])
-    var serverSockets: [ServerConnectionID: SocketID] = [:]
+    var serverSockets = ServerSocketTable()
     var nextServerConnection = 1
     var serverTimers: [ServerTimerID: TimerHandle] = [:]
     var faults = FaultState()
