@@ -26,6 +26,15 @@ struct StreamDecoder {
     }
 }
 
+/// A packet as `World.sendPacket` put it on the wire: its bytes, its trace line's detail and what compression
+/// saved (nil when the frame is not compressed).
+struct EncodedPacket {
+    var packet: Packet
+    var bytes: [UInt8]
+    var traceDetail: String
+    var compressionSavedBytes: Int?
+}
+
 /// The socket of each open server connection. The world numbers connections 1, 2, 3... in accept order, so the
 /// table is an array indexed by that number: a lookup per server send and push was a hash of the id.
 struct ServerSocketTable {

@@ -86,17 +86,18 @@ extension World {
     /// socket, which counts nothing (see `countBytes`), so its role is not looked up.
     ///
     /// With `reusesLastEncoding` (the server's pushes, with the server's encoder) a push identical to the last one
-    /// sent that way (`Packet.isIdenticalPush(to:)`: the same bytes, not only `==`) is sent as that push's frame
-    /// and bytes instead of being built and encoded again: a chat's push goes to every member as the same frame.
+    /// sent that way (`Packet.isIdenticalPush(to:)`: the same bytes, not only `==`) is sent as that push's bytes,
+    /// with its trace line, instead of being built, encoded and described again: a chat's push goes to every member
+    /// as the same frame.
     func sendPacket(_ packet: Packet, on socket: SocketID, encoder: FrameEncoder, from component: String,
                     countsBytes: Bool = true, reusesLastEncoding: Bool = false) {
-        let bytes: [UInt8]
-        let frame: Frame
+        let encoded: EncodedPacket
         if reusesLastEncoding, let last = lastServerPush, packet.isIdenticalPush(to: last.packet) {
-            (frame, bytes) = (last.frame, last.bytes)
-            assert(bytes == (try? encoder.encode(Frame(packet: packet))), "a reused push encodes differently")
+            encoded = last
+            assert(encoded.bytes == (try? encoder.encode(Frame(packet: packet))), "a reused push encodes differently")
         } else {
-            frame = Frame(packet: packet)
+            let frame = Frame(packet: packet)
+            let bytes: [UInt8]
             do {
                 bytes = try encoder.encode(frame)
             } catch {
@@ -105,16 +106,20 @@ extension World {
                     expected: "an encodable \(packet.opcode) frame", found: "\(error)"))
                 return
             }
-            if reusesLastEncoding { lastServerPush = (packet, frame, bytes) }
+            // Compressed: what LZ4 saved, for the uncompressed byte metrics.
+            let savedBytes = bytes.count > 6 && bytes[6] != 0
+                ? FrameHeader.byteCount + frame.payload.messagePackBytes().count - bytes.count : nil
+            // `summary(packet)` written out: one string built instead of two.
+            encoded = EncodedPacket(
+                packet: packet, bytes: bytes,
+                traceDetail: "\(packet.opcode) \(packet.cmd) seq=\(packet.seq) bytes=\(bytes.count)",
+                compressionSavedBytes: savedBytes)
+            if reusesLastEncoding { lastServerPush = encoded }
         }
-        let accepted = network.send(bytes, on: socket)
-        // `summary(packet)` written out: one string built instead of two.
-        record(component, accepted ? "tx" : "tx-lost",
-               "\(packet.opcode) \(packet.cmd) seq=\(packet.seq) bytes=\(bytes.count)")
-        if accepted, countsBytes { countBytes(socket: socket, up: bytes.count, down: 0) }
-        if accepted, bytes.count > 6, bytes[6] != 0 {
-            // Compressed: note what LZ4 saved, for the uncompressed byte metrics.
-            let saved = FrameHeader.byteCount + frame.payload.messagePackBytes().count - bytes.count
+        let accepted = network.send(encoded.bytes, on: socket)
+        record(component, accepted ? "tx" : "tx-lost", encoded.traceDetail)
+        if accepted, countsBytes { countBytes(socket: socket, up: encoded.bytes.count, down: 0) }
+        if accepted, let saved = encoded.compressionSavedBytes {
             if component == "server" { compressionSavedDown += saved } else { compressionSavedUp += saved }
         }
     }

@@ -32,8 +32,8 @@ public final class World {
     let serverHost: HostID
     let cdnHost: HostID
     let serverEncoder = FrameEncoder()
-    /// The last push the server sent and its bytes (`sendPacket(_:on:encoder:from:countsBytes:reusesLastEncoding:)`).
-    var lastServerPush: (packet: Packet, frame: Frame, bytes: [UInt8])?
+    /// The last push the server sent, encoded (`sendPacket(_:on:encoder:from:countsBytes:reusesLastEncoding:)`).
+    var lastServerPush: EncodedPacket?
 
     var clients: [ClientSlot] = []
     let clientIndexByName: [String: Int]
