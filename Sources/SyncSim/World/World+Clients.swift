@@ -276,4 +276,16 @@ extension World {
     static func summary(_ packet: Packet) -> String {
         "\(packet.opcode) \(packet.cmd) seq=\(packet.seq)"
     }
+
+    /// `summary(packet)` for a client's `rx` line, the same string again while the header fields repeat: every
+    /// member of a chat receives its pushes as `NOTIF_MESSAGE request seq=0`.
+    func receivedSummary(_ packet: Packet) -> String {
+        if let last = lastReceivedSummary, last.opcode == packet.opcode, last.cmd == packet.cmd,
+           last.seq == packet.seq {
+            return last.text
+        }
+        let text = Self.summary(packet)
+        lastReceivedSummary = (packet.opcode, packet.cmd, packet.seq, text)
+        return text
+    }
 }

@@ -64,7 +64,7 @@ extension World {
         case .received(let bytes):
             countBytes(socket: event.socket, up: 0, down: bytes.count)
             for packet in decode(bytes, on: event.socket, component: clients[index].name) {
-                record(clients[index].name, "rx", Self.summary(packet))
+                record(clients[index].name, "rx", receivedSummary(packet))
                 deliver(index, generation: generation, .packetReceived(packet, on: connection))
                 if packet.isPush { note(index, .push(packet.opcode)) }
                 if packet.cmd == .response, packet.opcode == .login { note(index, .login) }

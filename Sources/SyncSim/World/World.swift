@@ -34,6 +34,8 @@ public final class World {
     let serverEncoder = FrameEncoder()
     /// The last push the server sent, encoded (`sendPacket(_:on:encoder:from:countsBytes:reusesLastEncoding:)`).
     var lastServerPush: EncodedPacket?
+    /// The last `rx` trace detail a client recorded and the header fields it was made from (`receivedSummary(_:)`).
+    var lastReceivedSummary: (opcode: Opcode, cmd: Command, seq: UInt16, text: String)?
 
     var clients: [ClientSlot] = []
     let clientIndexByName: [String: Int]
