@@ -22,11 +22,24 @@ public struct ByteReader: Sendable {
 
     /// Appends received bytes.
     public mutating func append(contentsOf bytes: some Sequence<UInt8>) {
+        compactIfWorthIt()
+        storage.append(contentsOf: bytes)
+    }
+
+    /// Appends received bytes: the same as the generic `append(contentsOf:)`, which a caller in another module
+    /// runs unspecialized (an element at a time through the runtime's generic `Array.append(contentsOf:)`); this
+    /// one copies the array's bytes in one go.
+    public mutating func append(contentsOf bytes: [UInt8]) {
+        compactIfWorthIt()
+        storage.append(contentsOf: bytes)
+    }
+
+    /// Drops consumed bytes once they are at least half the storage (amortised O(1) per byte).
+    private mutating func compactIfWorthIt() {
         if readerIndex > 0, readerIndex >= storage.count / 2 {
             storage.removeSubrange(0..<readerIndex)
             readerIndex = 0
         }
-        storage.append(contentsOf: bytes)
     }
 
     /// Calls `body` with the unread bytes (possibly more than `count`), or returns nil when fewer than `count`.

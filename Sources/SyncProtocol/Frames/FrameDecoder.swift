@@ -121,6 +121,47 @@ public struct FrameDecoder: Sendable {
         return frame
     }
 
+    /// Decodes the next frame from `buffer` into a packet (`Packet(frame:)`), answering a frame `cache` holds from
+    /// the cache instead of decoding it again.
+    ///
+    /// Returns and throws exactly what `decode(_:)` followed by `Packet(frame:)` would, consuming the same bytes
+    /// and counting the frame the same way: a hit is a frame that decoded without error before, under the same
+    /// layout and limits. A cache made for a decoder configured otherwise is not used.
+    /// - Returns: the packet, or nil when `buffer` does not yet hold a whole frame.
+    /// - Throws: `WireError` naming the frame, its offset and the fault; whatever `Packet(frame:)` throws.
+    public mutating func decodePacket(_ buffer: inout ByteReader, cache: inout RepeatedFrameCache) throws -> Packet? {
+        guard cache.serves(self) else {
+            guard let frame = try decode(&buffer) else { return nil }
+            return try Packet(frame: frame)
+        }
+        let layout = self.layout
+        let maxPayloadBytes = self.maxPayloadBytes
+        // (hash, bytes to store) of a frame to store after decoding, or the packet of a hit and its byte count.
+        var toStore: (hash: Int, bytes: [UInt8])?
+        let hit: (packet: Packet, byteCount: Int)?? = buffer.withReadableBytes(atLeast: FrameHeader.byteCount) {
+            bytes -> (packet: Packet, byteCount: Int)? in
+            // A header that does not parse is left to `decode(_:)`, which throws its error.
+            guard let header = try? FrameHeader(parsing: bytes, layout: layout),
+                  header.payloadLength <= maxPayloadBytes, cache.stores(header) else { return nil }
+            let byteCount = FrameHeader.byteCount + header.payloadLength
+            guard bytes.count >= byteCount else { return nil }
+            let frame = UnsafeRawBufferPointer(rebasing: bytes[0..<byteCount])
+            let hash = RepeatedFrameCache.hash(frame)
+            if let packet = cache.packet(for: frame, hash: hash) { return (packet, byteCount) }
+            toStore = (hash, Array(frame))
+            return nil
+        }
+        if let hit = hit ?? nil {
+            buffer.consume(hit.byteCount)
+            frameCount += 1
+            return hit.packet
+        }
+        guard let frame = try decode(&buffer) else { return nil }
+        let packet = try Packet(frame: frame)
+        if let toStore { cache.insert(toStore.bytes, hash: toStore.hash, packet: packet) }
+        return packet
+    }
+
     /// Checks that the stream ended on a frame boundary; call it at end of input, after `decode(_:)` returned nil.
     /// - Throws: `WireError` `.truncatedHeader` or `.truncatedPayload` when `buffer` holds part of a frame
     ///   (or a header error if the partial frame's header is already bad).

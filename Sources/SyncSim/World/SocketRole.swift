@@ -14,6 +14,47 @@ enum SocketRole {
 struct StreamDecoder {
     var decoder = FrameDecoder()
     var buffer = ByteReader()
+
+    /// Appends received bytes and decodes the whole packets now buffered into `packets`, through `cache`.
+    /// - Throws: what `FrameDecoder.decodePacket(_:cache:)` throws; the packets decoded before the fault are in
+    ///   `packets`.
+    mutating func decode(_ bytes: [UInt8], into packets: inout [Packet], cache: inout RepeatedFrameCache) throws {
+        buffer.append(contentsOf: bytes)
+        while let packet = try decoder.decodePacket(&buffer, cache: &cache) {
+            packets.append(packet)
+        }
+    }
+}
+
+/// A packet as `World.sendPacket` put it on the wire: its bytes, its trace line's detail and what compression
+/// saved (nil when the frame is not compressed).
+struct EncodedPacket {
+    var packet: Packet
+    var bytes: [UInt8]
+    var traceDetail: String
+    var compressionSavedBytes: Int?
+}
+
+/// The socket of each open server connection. The world numbers connections 1, 2, 3... in accept order, so the
+/// table is an array indexed by that number: a lookup per server send and push was a hash of the id.
+struct ServerSocketTable {
+    private var socketByConnection: [SocketID?] = []
+
+    subscript(connection: ServerConnectionID) -> SocketID? {
+        get {
+            let index = connection.rawValue
+            return index >= 0 && index < socketByConnection.count ? socketByConnection[index] : nil
+        }
+        set {
+            let index = connection.rawValue
+            precondition(index >= 0, "connection numbers are not negative")
+            if index >= socketByConnection.count {
+                guard newValue != nil else { return }
+                socketByConnection += [SocketID?](repeating: nil, count: index + 1 - socketByConnection.count)
+            }
+            socketByConnection[index] = newValue
+        }
+    }
 }
 
 /// Faults the world applies itself (the server core has no knob for them), and their bookkeeping.

@@ -84,26 +84,42 @@ extension World {
 
     /// Encodes a packet through the real codec and queues its bytes on a socket. `countsBytes` false: a server
     /// socket, which counts nothing (see `countBytes`), so its role is not looked up.
+    ///
+    /// With `reusesLastEncoding` (the server's pushes, with the server's encoder) a push identical to the last one
+    /// sent that way (`Packet.isIdenticalPush(to:)`: the same bytes, not only `==`) is sent as that push's bytes,
+    /// with its trace line, instead of being built, encoded and described again: a chat's push goes to every member
+    /// as the same frame.
     func sendPacket(_ packet: Packet, on socket: SocketID, encoder: FrameEncoder, from component: String,
-                    countsBytes: Bool = true) {
-        let bytes: [UInt8]
-        let frame = Frame(packet: packet)
-        do {
-            bytes = try encoder.encode(frame)
-        } catch {
-            report(Violation(
-                check: .invariant(.P1), client: component == "server" ? nil : component, time: now,
-                expected: "an encodable \(packet.opcode) frame", found: "\(error)"))
-            return
+                    countsBytes: Bool = true, reusesLastEncoding: Bool = false) {
+        let encoded: EncodedPacket
+        if reusesLastEncoding, let last = lastServerPush, packet.isIdenticalPush(to: last.packet) {
+            encoded = last
+            assert(encoded.bytes == (try? encoder.encode(Frame(packet: packet))), "a reused push encodes differently")
+        } else {
+            let frame = Frame(packet: packet)
+            let bytes: [UInt8]
+            do {
+                bytes = try encoder.encode(frame)
+            } catch {
+                report(Violation(
+                    check: .invariant(.P1), client: component == "server" ? nil : component, time: now,
+                    expected: "an encodable \(packet.opcode) frame", found: "\(error)"))
+                return
+            }
+            // Compressed: what LZ4 saved, for the uncompressed byte metrics.
+            let savedBytes = bytes.count > 6 && bytes[6] != 0
+                ? FrameHeader.byteCount + frame.payload.messagePackBytes().count - bytes.count : nil
+            // `summary(packet)` written out: one string built instead of two.
+            encoded = EncodedPacket(
+                packet: packet, bytes: bytes,
+                traceDetail: "\(packet.opcode) \(packet.cmd) seq=\(packet.seq) bytes=\(bytes.count)",
+                compressionSavedBytes: savedBytes)
+            if reusesLastEncoding { lastServerPush = encoded }
         }
-        let accepted = network.send(bytes, on: socket)
-        // `summary(packet)` written out: one string built instead of two.
-        record(component, accepted ? "tx" : "tx-lost",
-               "\(packet.opcode) \(packet.cmd) seq=\(packet.seq) bytes=\(bytes.count)")
-        if accepted, countsBytes { countBytes(socket: socket, up: bytes.count, down: 0) }
-        if accepted, bytes.count > 6, bytes[6] != 0 {
-            // Compressed: note what LZ4 saved, for the uncompressed byte metrics.
-            let saved = FrameHeader.byteCount + frame.payload.messagePackBytes().count - bytes.count
+        let accepted = network.send(encoded.bytes, on: socket)
+        record(component, accepted ? "tx" : "tx-lost", encoded.traceDetail)
+        if accepted, countsBytes { countBytes(socket: socket, up: encoded.bytes.count, down: 0) }
+        if accepted, let saved = encoded.compressionSavedBytes {
             if component == "server" { compressionSavedDown += saved } else { compressionSavedUp += saved }
         }
     }
@@ -259,5 +275,17 @@ extension World {
     /// `MSG_SEND request seq=5`, for trace lines.
     static func summary(_ packet: Packet) -> String {
         "\(packet.opcode) \(packet.cmd) seq=\(packet.seq)"
+    }
+
+    /// `summary(packet)` for a client's `rx` line, the same string again while the header fields repeat: every
+    /// member of a chat receives its pushes as `NOTIF_MESSAGE request seq=0`.
+    func receivedSummary(_ packet: Packet) -> String {
+        if let last = lastReceivedSummary, last.opcode == packet.opcode, last.cmd == packet.cmd,
+           last.seq == packet.seq {
+            return last.text
+        }
+        let text = Self.summary(packet)
+        lastReceivedSummary = (packet.opcode, packet.cmd, packet.seq, text)
+        return text
     }
 }

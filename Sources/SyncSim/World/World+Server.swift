@@ -87,7 +87,8 @@ extension World {
                 enter {
                     guard let socket = serverSockets[connection] else { return }
                     for _ in 0..<copies {
-                        sendPacket(packet, on: socket, encoder: serverEncoder, from: "server", countsBytes: false)
+                        sendPacket(packet, on: socket, encoder: serverEncoder, from: "server", countsBytes: false,
+                                   reusesLastEncoding: packet.isPush)
                     }
                 }
             }
@@ -99,14 +100,16 @@ extension World {
                 enter {
                     guard let socket = serverSockets[connection] else { return }
                     for _ in 0..<copies {
-                        sendPacket(packet, on: socket, encoder: serverEncoder, from: "server", countsBytes: false)
+                        sendPacket(packet, on: socket, encoder: serverEncoder, from: "server", countsBytes: false,
+                                   reusesLastEncoding: packet.isPush)
                     }
                 }
             }
             return
         }
         for _ in 0..<copies {
-            sendPacket(packet, on: socket, encoder: serverEncoder, from: "server", countsBytes: false)
+            sendPacket(packet, on: socket, encoder: serverEncoder, from: "server", countsBytes: false,
+                       reusesLastEncoding: packet.isPush)
         }
         if packet.cmd == .response || packet.cmd == .error, !triggers.isEmpty,
            let name = clientName(ofServerConnection: connection) {

@@ -64,7 +64,7 @@ extension World {
         case .received(let bytes):
             countBytes(socket: event.socket, up: 0, down: bytes.count)
             for packet in decode(bytes, on: event.socket, component: clients[index].name) {
-                record(clients[index].name, "rx", Self.summary(packet))
+                record(clients[index].name, "rx", receivedSummary(packet))
                 deliver(index, generation: generation, .packetReceived(packet, on: connection))
                 if packet.isPush { note(index, .push(packet.opcode)) }
                 if packet.cmd == .response, packet.opcode == .login { note(index, .login) }
@@ -103,13 +103,12 @@ extension World {
     /// Feeds bytes to a socket's frame decoder and returns the whole packets; a frame that does not decode is a
     /// protocol violation (reported; the connection is reset, the run goes on).
     private func decode(_ bytes: [UInt8], on socket: SocketID, component: String) -> [Packet] {
-        guard var stream = decoders.removeValue(forKey: socket) else { return [] }
-        stream.buffer.append(contentsOf: bytes)
+        // Decoded in place in the table (one lookup; taking the stream out and putting it back hashed twice and
+        // could move the table's storage).
+        guard let position = decoders.index(forKey: socket) else { return [] }
         var packets: [Packet] = []
         do {
-            while let frame = try stream.decoder.decode(&stream.buffer) {
-                packets.append(try Packet(frame: frame))
-            }
+            try decoders.values[position].decode(bytes, into: &packets, cache: &repeatedFrames)
         } catch {
             decoders[socket] = nil
             report(Violation(
@@ -118,7 +117,6 @@ extension World {
             network.reset(socket)
             return packets
         }
-        decoders[socket] = stream
         return packets
     }
 

@@ -32,6 +32,10 @@ public final class World {
     let serverHost: HostID
     let cdnHost: HostID
     let serverEncoder = FrameEncoder()
+    /// The last push the server sent, encoded (`sendPacket(_:on:encoder:from:countsBytes:reusesLastEncoding:)`).
+    var lastServerPush: EncodedPacket?
+    /// The last `rx` trace detail a client recorded and the header fields it was made from (`receivedSummary(_:)`).
+    var lastReceivedSummary: (opcode: Opcode, cmd: Command, seq: UInt16, text: String)?
 
     var clients: [ClientSlot] = []
     let clientIndexByName: [String: Int]
@@ -46,7 +50,11 @@ public final class World {
     /// Hands every socket's decoder one shared map-key cache (`FrameDecoder.decoderSharingKeyCache()`): one per
     /// world instead of about 2.5 KB per socket.
     var keyCacheDecoder = FrameDecoder()
-    var serverSockets: [ServerConnectionID: SocketID] = [:]
+    /// Pushes decoded once for every member they reach: a chat's push is the same bytes on each member's
+    /// connection, so each frame after the first is answered from here (`FrameDecoder.decodePacket(_:cache:)`).
+    var repeatedFrames = RepeatedFrameCache(
+        matching: FrameDecoder(), opcodes: [.notifMessage, .notifMark, .notifMsgDelete])
+    var serverSockets = ServerSocketTable()
     var nextServerConnection = 1
     var serverTimers: [ServerTimerID: TimerHandle] = [:]
     var faults = FaultState()
