@@ -27,71 +27,76 @@ public final class World {
     /// The run length: `scenario.runLength` unless overridden before `run()`.
     public var runLength: SimDuration
 
+    // The world's storage skips the dynamic exclusivity checks (`swift_beginAccess` was 4% of a 300-client run's
+    // instructions, mostly here and in `InvariantChecker`): the world is single-threaded, and the accesses that
+    // outlive a statement were read one by one: `withServer`'s bodies (the checker, reading `clients` through
+    // `checkedView`), an engine handling an event in `clients[index]` (a pure function of the event), a socket's
+    // stream decoding into `repeatedFrames`. `monitor` keeps its checks: `observe` is handed the world itself.
     /// The virtual server core.
-    public internal(set) var server: SyncServer
+    @exclusivity(unchecked) public internal(set) var server: SyncServer
     let serverHost: HostID
     let cdnHost: HostID
     let serverEncoder = FrameEncoder()
     /// The last push the server sent, encoded (`sendPacket(_:on:encoder:from:countsBytes:reusesLastEncoding:)`).
-    var lastServerPush: EncodedPacket?
+    @exclusivity(unchecked) var lastServerPush: EncodedPacket?
     /// The last `rx` trace detail a client recorded and the header fields it was made from (`receivedSummary(_:)`).
-    var lastReceivedSummary: (opcode: Opcode, cmd: Command, seq: UInt16, text: String)?
+    @exclusivity(unchecked) var lastReceivedSummary: (opcode: Opcode, cmd: Command, seq: UInt16, text: String)?
 
-    var clients: [ClientSlot] = []
+    @exclusivity(unchecked) var clients: [ClientSlot] = []
     let clientIndexByName: [String: Int]
     /// Chat ids by chat name, and names by id (ids 1... in `scenario.chatNames` order).
     let chatIdByName: [String: Int64]
     let chatNameById: [Int64: String]
     /// Chats each client is a member of, ascending by id.
-    var chatIdsOfClient: [[Int64]] = []
+    @exclusivity(unchecked) var chatIdsOfClient: [[Int64]] = []
 
-    var sockets: [SocketID: SocketRole] = [:]
-    var decoders: [SocketID: StreamDecoder] = [:]
+    @exclusivity(unchecked) var sockets: [SocketID: SocketRole] = [:]
+    @exclusivity(unchecked) var decoders: [SocketID: StreamDecoder] = [:]
     /// Hands every socket's decoder one shared map-key cache (`FrameDecoder.decoderSharingKeyCache()`): one per
     /// world instead of about 2.5 KB per socket.
-    var keyCacheDecoder = FrameDecoder()
+    @exclusivity(unchecked) var keyCacheDecoder = FrameDecoder()
     /// Pushes decoded once for every member they reach: a chat's push is the same bytes on each member's
     /// connection, so each frame after the first is answered from here (`FrameDecoder.decodePacket(_:cache:)`).
-    var repeatedFrames = RepeatedFrameCache(
+    @exclusivity(unchecked) var repeatedFrames = RepeatedFrameCache(
         matching: FrameDecoder(), opcodes: [.notifMessage, .notifMark, .notifMsgDelete])
-    var serverSockets = ServerSocketTable()
-    var nextServerConnection = 1
-    var serverTimers: [ServerTimerID: TimerHandle] = [:]
-    var faults = FaultState()
-    var faultGenerator: SeededGenerator
+    @exclusivity(unchecked) var serverSockets = ServerSocketTable()
+    @exclusivity(unchecked) var nextServerConnection = 1
+    @exclusivity(unchecked) var serverTimers: [ServerTimerID: TimerHandle] = [:]
+    @exclusivity(unchecked) var faults = FaultState()
+    @exclusivity(unchecked) var faultGenerator: SeededGenerator
 
     let steps: [ScheduledStep]
-    var stepsRun = 0
+    @exclusivity(unchecked) var stepsRun = 0
     /// The `When` steps, in the order written, and which of them fired.
     let triggers: [(index: Int, step: Step, event: ProtocolEvent)]
-    var firedTriggers: Set<Int> = []
+    @exclusivity(unchecked) var firedTriggers: Set<Int> = []
     /// How often each protocol event pattern occurred (only kept when the scenario has `When` steps).
-    var triggerCounts: [ProtocolEvent.Kind: Int] = [:]
+    @exclusivity(unchecked) var triggerCounts: [ProtocolEvent.Kind: Int] = [:]
     /// Per client: what it did on the wire, for windowed metrics.
-    var observations: [[ClientObservation]] = []
+    @exclusivity(unchecked) var observations: [[ClientObservation]] = []
     var monitor: ExpectationMonitor
     /// The invariant checker (SyncChecks), fed after every client and server event.
     public let checker: InvariantChecker
     /// Scroll-ups of the timeline as (client index, chat id, messages, server messages in the chat then), for C6 at
     /// the end of the run.
-    var scrollUps: [(client: Int, chatId: Int64, messages: Int, serverCount: Int)] = []
-    var violations: [Violation] = []
+    @exclusivity(unchecked) var scrollUps: [(client: Int, chatId: Int64, messages: Int, serverCount: Int)] = []
+    @exclusivity(unchecked) var violations: [Violation] = []
     /// The world's last trace records (frames, steps, connections, faults), for violation reports: the trace window
     /// and room for the records of one step past a deadline.
-    var traceTail: TraceRing
+    @exclusivity(unchecked) var traceTail: TraceRing
 
-    private var isBusy = false
-    private var queuedSocketEvents: [SocketEvent] = []
+    @exclusivity(unchecked) private var isBusy = false
+    @exclusivity(unchecked) private var queuedSocketEvents: [SocketEvent] = []
     /// Bytes LZ4 saved on frames clients sent (up) and the server sent (down).
-    var compressionSavedUp = 0
-    var compressionSavedDown = 0
+    @exclusivity(unchecked) var compressionSavedUp = 0
+    @exclusivity(unchecked) var compressionSavedDown = 0
     /// Pending tasks over all clients, kept incrementally (see `noteQueueDrain`).
-    var pendingTasks = PendingTaskTally(clientCount: 0)
-    var queueDrainStart: SimInstant?
-    var queueDrainEnd: SimInstant?
-    var hasRun = false
+    @exclusivity(unchecked) var pendingTasks = PendingTaskTally(clientCount: 0)
+    @exclusivity(unchecked) var queueDrainStart: SimInstant?
+    @exclusivity(unchecked) var queueDrainEnd: SimInstant?
+    @exclusivity(unchecked) var hasRun = false
     /// The packet capture of the clients' access links, once `startCapture()` was called.
-    public internal(set) var capture: LinkCapture?
+    @exclusivity(unchecked) public internal(set) var capture: LinkCapture?
 
     /// Builds the world for one run; nothing happens until `run()`.
     /// - Parameters:
