@@ -154,6 +154,69 @@ import Testing
                     == MessagePackDecoder().decode(NotifMessage.self, from: push.fastPayload))
         }
     }
+
+    /// LOGIN responses: the direct encoding gives the same bytes as Codable, payload and whole frame (compressed or
+    /// not), for the empty response, varied ones (duplicate and negative member ids, edited messages, texts that are
+    /// canonically equal but differ in bytes) and a large one.
+    @Test func loginResponseEncodingEqualsCodable() throws {
+        let encoders = [FrameEncoder(), FrameEncoder(compressionThresholdBytes: 0)]
+        for response in Self.loginResponses() {
+            let codable = try MessagePackEncoder().encode(response)
+            #expect(response.fastPayload.messagePackBytes() == codable.messagePackBytes())
+            let packet = Packet(cmd: .response, seq: 9, opcode: .login, body: .loginResponse(response))
+            let codableFrame = Frame(cmd: .response, seq: 9, opcode: .login, payload: codable)
+            for encoder in encoders {
+                #expect(try encoder.encode(packet) == encoder.encode(codableFrame))
+            }
+        }
+    }
+
+    /// The empty LOGIN response, a large one and 300 varied ones.
+    static func loginResponses() -> [LoginResponse] {
+        var mixer = Mixer(seed: 67)
+        func someInt() -> Int64 { [Int64.min, -1, 0, 1, 127, 128, 70_005, Int64.max][mixer.below(8)] }
+        func someText() -> String {
+            ["", "hi", "caf\u{E9}", "cafe\u{301}", "Привет 🚲", String(repeating: "x", count: 40)][mixer.below(6)]
+        }
+        func someMessage() -> ChatMessage {
+            ChatMessage(
+                id: someInt(), time: someInt(), sender: someInt(), text: someText(),
+                cid: mixer.below(2) == 0 ? nil : someInt(),
+                attaches: mixer.below(3) == 0 ? nil : [Attach(type: someText(), photoToken: someText())],
+                type: someText(), status: mixer.below(2) == 0 ? nil : ChatMessage.edited,
+                updateTime: mixer.below(2) == 0 ? nil : someInt(),
+                elements: mixer.below(2) == 0 ? [] : [MessageElement(type: "STRONG", from: 0, length: 2)])
+        }
+        func someResponse(scale: Int) -> LoginResponse {
+            let chats = (0..<mixer.below(scale + 1)).map { _ in
+                ChatSummary(
+                    id: someInt(), members: (0..<mixer.below(scale + 1)).map { _ in someInt() }, modified: someInt(),
+                    lastMessage: mixer.below(2) == 0 ? nil : someMessage())
+            }
+            let contacts = (0..<mixer.below(scale + 1)).map { _ in Contact(id: someInt(), name: someText()) }
+            var messages: [Int64: [ChatMessage]] = [:]
+            for _ in 0..<mixer.below(scale + 1) {
+                messages[someInt()] = (0..<mixer.below(3)).map { _ in someMessage() }
+            }
+            return LoginResponse(
+                profile: Profile(id: someInt(), name: someText()), chats: chats, contacts: contacts,
+                messages: messages, time: someInt())
+        }
+        let large = LoginResponse(
+            profile: Profile(id: 1001, name: "user 1001"),
+            chats: (0..<200).map { index in
+                ChatSummary(
+                    id: Int64(index), members: (1000..<1010).map { Int64($0) }, modified: 1_764_000_000_000,
+                    lastMessage: index % 2 == 0 ? FastDecodeTests.message : nil)
+            },
+            contacts: (0..<2_000).map { Contact(id: Int64(1_000 + $0), name: "user \($0)") },
+            messages: [5: [FastDecodeTests.message, FastDecodeTests.plain], 70: [FastDecodeTests.plain]],
+            time: 1_764_000_000_000)
+        let empty = LoginResponse(profile: Profile(id: 0, name: ""), chats: [], contacts: [], time: 0)
+        var responses = [empty, large]
+        for round in 0..<300 { responses.append(someResponse(scale: round % 3 == 0 ? 12 : 3)) }
+        return responses
+    }
 }
 
 extension SeededGenerator {

@@ -332,3 +332,76 @@ extension MsgSendRequest {
 extension PingRequest {
     var fastPayload: MessagePackValue { .map([MessagePackPair(.string("interactive"), .bool(interactive))]) }
 }
+
+extension Contact {
+    /// `{id, names: [{name, firstName, type: "ONEME"}]}`, as `encode(to:)` writes it.
+    var fastPayload: MessagePackValue {
+        .map([
+            MessagePackPair(.string("id"), signedValue(id)),
+            MessagePackPair(
+                .string("names"),
+                .array([
+                    .map([
+                        MessagePackPair(.string("name"), .string(name)),
+                        MessagePackPair(.string("firstName"), .string(name)),
+                        MessagePackPair(.string("type"), .string("ONEME")),
+                    ])
+                ])),
+        ])
+    }
+}
+
+extension Profile {
+    /// `{contact: {id, names}, profileOptions: []}`, as `encode(to:)` writes it.
+    var fastPayload: MessagePackValue {
+        .map([
+            MessagePackPair(.string("contact"), Contact(id: id, name: name).fastPayload),
+            MessagePackPair(.string("profileOptions"), .array([])),
+        ])
+    }
+}
+
+extension ChatSummary {
+    /// `{id, type, status, owner, participants, modified, lastMessage?}`, as `encode(to:)` writes it. A member id
+    /// listed twice is one key, as the keyed container keeps one slot per key (the value is the same `modified`).
+    var fastPayload: MessagePackValue {
+        let sorted = members.sorted()
+        var participants: [MessagePackPair] = []
+        participants.reserveCapacity(sorted.count)
+        var previous: Int64?
+        for member in sorted where member != previous {
+            participants.append(MessagePackPair(.string(String(member)), signedValue(modified)))
+            previous = member
+        }
+        var pairs: [MessagePackPair] = []
+        pairs.reserveCapacity(7)
+        pairs.append(MessagePackPair(.string("id"), signedValue(id)))
+        pairs.append(MessagePackPair(.string("type"), .string(type)))
+        pairs.append(MessagePackPair(.string("status"), .string("ACTIVE")))
+        pairs.append(MessagePackPair(.string("owner"), signedValue(owner)))
+        pairs.append(MessagePackPair(.string("participants"), .map(participants)))
+        pairs.append(MessagePackPair(.string("modified"), signedValue(modified)))
+        if let lastMessage { pairs.append(MessagePackPair(.string("lastMessage"), lastMessage.fastPayload)) }
+        return .map(pairs)
+    }
+}
+
+extension LoginResponse {
+    /// `{profile, chats, contacts, messages?, time}`, as `encode(to:)` writes it: `messages` left out when empty,
+    /// else its chat ids as string keys in ascending order.
+    var fastPayload: MessagePackValue {
+        var pairs: [MessagePackPair] = []
+        pairs.reserveCapacity(5)
+        pairs.append(MessagePackPair(.string("profile"), profile.fastPayload))
+        pairs.append(MessagePackPair(.string("chats"), .array(chats.map(\.fastPayload))))
+        pairs.append(MessagePackPair(.string("contacts"), .array(contacts.map(\.fastPayload))))
+        if !messages.isEmpty {
+            let map = messages.keys.sorted().map { chatId in
+                MessagePackPair(.string(String(chatId)), .array(messages[chatId]!.map(\.fastPayload)))
+            }
+            pairs.append(MessagePackPair(.string("messages"), .map(map)))
+        }
+        pairs.append(MessagePackPair(.string("time"), signedValue(time)))
+        return .map(pairs)
+    }
+}

@@ -89,7 +89,7 @@ extension Frame {
         case .sessionInit(let value): encoded(value)
         case .sessionInitResponse(let value): encoded(value)
         case .login(let value): encoded(value)
-        case .loginResponse(let value): encoded(value)
+        case .loginResponse(let value): value.fastPayload
         case .chatHistory(let value): encoded(value)
         case .chatHistoryResponse(let value): value.fastPayload
         case .chatMark(let value): encoded(value)
