@@ -217,6 +217,60 @@ import Testing
         for round in 0..<300 { responses.append(someResponse(scale: round % 3 == 0 ? 12 : 3)) }
         return responses
     }
+
+    /// LOGIN responses decode directly to what Codable gives, or decline (nil) and leave the payload to Codable:
+    /// unmutated payloads always decode directly; mutated ones (keys repeated, renamed, values of other types,
+    /// chat ids spelled twice) agree or fall back.
+    @Test func loginResponseDecodingEqualsCodableOrFallsBack() throws {
+        func agree(_ value: MessagePackValue) -> Bool {
+            let reference = try? MessagePackDecoder().decode(LoginResponse.self, from: value)
+            guard let quick = LoginResponse(fastPayload: value) else { return false }
+            #expect(quick == reference, "LoginResponse on \(value)")
+            return true
+        }
+        let payloads = try Self.loginResponses().prefix(120).map { try MessagePackEncoder().encode($0) }
+        for payload in payloads {
+            #expect(agree(payload))
+            let frame = Frame(cmd: .response, seq: 3, opcode: .login, payload: payload)
+            let reference = try MessagePackDecoder().decode(LoginResponse.self, from: payload)
+            #expect(try Packet(frame: frame).body == .loginResponse(reference))
+        }
+        func pair(_ key: String, _ value: MessagePackValue) -> MessagePackPair { MessagePackPair(.string(key), value) }
+        let contact = MessagePackValue.map([
+            pair("id", .uint(5)),
+            pair("names", .array([.map([pair("firstName", .string("F"))]), .map([pair("name", .string("n"))])])),
+        ])
+        let chat = MessagePackValue.map([
+            pair("id", .int(-4)),
+            pair("participants", .map([pair("9", .nil), pair("07", .uint(1)), pair("7", .bool(true)), pair("x", .nil),
+                                       MessagePackPair(.uint(3), .nil)])),
+            pair("lastMessage", .nil),
+        ])
+        let handMade: [MessagePackValue] = [
+            .map([pair("profile", .map([pair("contact", contact)])), pair("chats", .array([chat])),
+                  pair("contacts", .array([contact, .map([pair("id", .uint(6))])])), pair("time", .uint(1)),
+                  pair("messages", .nil)]),
+            .map([pair("time", .int(-1)), pair("contacts", .array([])), pair("chats", .array([])),
+                  pair("profile", .map([pair("contact", contact), pair("profileOptions", .nil)])),
+                  pair("messages", .map([pair("7", .array([])), MessagePackPair(.int(2), .nil)]))]),
+            .map([pair("time", .int(-1)), pair("contacts", .array([])), pair("chats", .array([])),
+                  pair("profile", .map([pair("contact", contact)])),
+                  pair("messages", .map([pair("7", .array([])), pair("07", .array([]))]))]),
+            .map([pair("time", .int(-1)), pair("contacts", .array([])), pair("chats", .array([])),
+                  pair("profile", .map([pair("contact", contact)])), pair("messages", .map([pair("x", .array([]))]))]),
+        ]
+        #expect(agree(handMade[0]))
+        #expect(agree(handMade[1]))
+        for payload in handMade { _ = agree(payload) }
+        var mixer = Mixer(seed: 71)
+        var decoded = 0
+        for round in 0..<4_000 {
+            var value = round % 2 == 0 ? payloads[round % payloads.count] : handMade[round % handMade.count]
+            for _ in 0...mixer.below(3) { value = Self.mutate(value, &mixer) }
+            if agree(value) { decoded += 1 }
+        }
+        #expect(decoded > 300)  // 410 of 4,000 at this seed: both sides ran on many
+    }
 }
 
 extension SeededGenerator {

@@ -6,7 +6,8 @@
 /// `MessagePackDecoding.Keyed`, so duplicate keys resolve the same way), the same integer and nil rules. Where
 /// Codable would throw, or where the fast path does not follow the shape, it returns nil, and `Packet(frame:)`
 /// falls back to Codable (which then gives `.raw` as before). Checked against Codable on every input by
-/// `FastDecodeTests` (fixtures, mutations, duplicate keys, wrong types).
+/// `FastDecodeTests` (fixtures, mutations, duplicate keys, wrong types). The LOGIN response's decoders
+/// (`LoginResponse`, `ChatSummary`, `Contact`, `Profile`) also decline a map that repeats a key, leaving it to Codable.
 struct FastMap {
     let pairs: [MessagePackPair]
     /// Where the next lookup starts, as `MessagePackDecoding.Cursor.hint`.
@@ -238,6 +239,107 @@ extension PingRequest {
         guard var map = FastMap(value), let found = map.required("interactive"), case .bool(let flag) = found
         else { return nil }
         self.init(interactive: flag)
+    }
+}
+
+/// The pairs of a map whose keys are all strings, each once, or nil. On such a map every lookup finds its one key
+/// wherever the hint stands, so the LOGIN response's decoders below need not mirror the hint; a map with a repeated
+/// or non-string key is left to Codable.
+private func uniqueStringKeyed(_ value: MessagePackValue) -> FastMap? {
+    guard let map = FastMap(value) else { return nil }
+    let pairs = map.pairs
+    for (position, pair) in pairs.enumerated() {
+        guard case .string(let name) = pair.key else { return nil }
+        for earlier in pairs[..<position] {
+            if case .string(let other) = earlier.key, other == name { return nil }
+        }
+    }
+    return map
+}
+
+extension Contact {
+    /// `init(from:)`'s result, or nil where it would throw or where a map repeats a key (then Codable decides).
+    init?(fastPayload value: MessagePackValue) {
+        guard var map = uniqueStringKeyed(value), let idValue = map.required("id"), let id = fastInt64(idValue)
+        else { return nil }
+        var name = ""
+        if let found = map.nestedIfPresent("names") {
+            // Every element must decode as `Name` (three optional strings); the first one's name (or firstName)
+            // counts.
+            guard case .array(let names) = found else { return nil }
+            for (position, element) in names.enumerated() {
+                guard var entry = uniqueStringKeyed(element),
+                    let first = optionalScalar(entry.scalarIfPresent("name"), fastString),
+                    let firstName = optionalScalar(entry.scalarIfPresent("firstName"), fastString),
+                    optionalScalar(entry.scalarIfPresent("type"), fastString) != nil
+                else { return nil }
+                if position == 0 { name = first ?? firstName ?? "" }
+            }
+        }
+        self.init(id: id, name: name)
+    }
+}
+
+extension Profile {
+    /// `init(from:)`'s result, or nil where it would throw or where a map repeats a key (then Codable decides).
+    init?(fastPayload value: MessagePackValue) {
+        guard var map = uniqueStringKeyed(value), let found = map.required("contact"),
+            let contact = Contact(fastPayload: found)
+        else { return nil }
+        self.init(id: contact.id, name: contact.name)
+    }
+}
+
+extension ChatSummary {
+    /// `init(from:)`'s result, or nil where it would throw or where a map repeats a key (then Codable decides).
+    init?(fastPayload value: MessagePackValue) {
+        guard var map = uniqueStringKeyed(value), let idValue = map.required("id"), let id = fastInt64(idValue),
+            let found = map.required("participants"), case .map(let participants) = found,
+            let modified = optionalScalar(map.scalarIfPresent("modified"), fastInt64)
+        else { return nil }
+        // As `allKeys`: the string keys (any value), those that spell an integer, one id per member, ascending.
+        var members: [Int64] = []
+        members.reserveCapacity(participants.count)
+        for pair in participants {
+            if case .string(let key) = pair.key, let member = Int64(key) { members.append(member) }
+        }
+        members.sort()
+        var unique: [Int64] = []
+        unique.reserveCapacity(members.count)
+        for member in members where member != unique.last { unique.append(member) }
+        var lastMessage: ChatMessage?
+        if let message = map.nestedIfPresent("lastMessage") {
+            guard let decoded = ChatMessage(fastPayload: message) else { return nil }
+            lastMessage = decoded
+        }
+        self.init(id: id, members: unique, modified: modified ?? 0, lastMessage: lastMessage)
+    }
+}
+
+extension LoginResponse {
+    /// `init(from:)`'s result, or nil where it would throw or where a map repeats a key, or `messages` names one
+    /// chat twice (then Codable decides).
+    init?(fastPayload value: MessagePackValue) {
+        guard var map = uniqueStringKeyed(value),
+            let profileValue = map.required("profile"), let profile = Profile(fastPayload: profileValue),
+            let chatsValue = map.required("chats"), let chats = fastArray(chatsValue, ChatSummary.init(fastPayload:)),
+            let contactsValue = map.required("contacts"),
+            let contacts = fastArray(contactsValue, Contact.init(fastPayload:)),
+            let timeValue = map.required("time"), let time = fastInt64(timeValue)
+        else { return nil }
+        var messages: [Int64: [ChatMessage]] = [:]
+        if let found = map.index(of: "messages").map({ map.pairs[$0].value }), found != .nil {
+            guard case .map(let byChat) = found else { return nil }
+            for pair in byChat {
+                // `allKeys` skips a key that is not a string; a string that is not an integer throws.
+                guard case .string(let key) = pair.key else { continue }
+                guard let chatId = Int64(key), messages[chatId] == nil,
+                    let list = fastArray(pair.value, ChatMessage.init(fastPayload:))
+                else { return nil }
+                messages[chatId] = list
+            }
+        }
+        self.init(profile: profile, chats: chats, contacts: contacts, messages: messages, time: time)
     }
 }
 

@@ -40,7 +40,9 @@ extension Packet {
             if payload == .map([]) { return .empty }
             switch frame.opcode {
             case .sessionInit: return typed(SessionInitResponse.self, Body.sessionInitResponse)
-            case .login: return typed(LoginResponse.self, Body.loginResponse)
+            case .login:
+                if let fast = LoginResponse(fastPayload: payload) { return .loginResponse(fast) }
+                return typed(LoginResponse.self, Body.loginResponse)
             case .chatHistory:
                 if let fast = ChatHistoryResponse(fastPayload: payload) { return .chatHistoryResponse(fast) }
                 return typed(ChatHistoryResponse.self, Body.chatHistoryResponse)
