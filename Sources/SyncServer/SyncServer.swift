@@ -21,7 +21,8 @@ public struct SyncServer {
     private var userIdsByToken: [String: Int64] = [:]
     private var chats: [Int64: ChatRecord] = [:]
     private var idempotency: [IdempotencyKey: IdempotencyEntry] = [:]
-    private var connections: [ServerConnectionID: ConnectionState] = [:]
+    /// The open connections' state (an array by id number where the ids are dense; see `ConnectionTable`).
+    private var connections = ConnectionTable<ConnectionState>()
     private var pending: [ServerTimerID: PendingRequest] = [:]
     /// Liveness timers: each connection's next idle check.
     private var idleChecks: [ServerTimerID: ServerConnectionID] = [:]
@@ -189,7 +190,7 @@ public struct SyncServer {
 
     /// The connections open now with the user each is logged in as (nil before LOGIN), by connection id.
     public var openConnections: [(connection: ServerConnectionID, userId: Int64?)] {
-        connections.keys.sorted().map { ($0, connections[$0]!.userId) }
+        connections.sortedKeys.map { ($0, connections[$0]!.userId) }
     }
 
     /// How many open connections are logged in as `userId` (from the per-user index: no scan of every connection).
@@ -224,10 +225,10 @@ public struct SyncServer {
             stats.restarts += 1
             var actions: [ServerAction] = pending.keys.sorted().map { .cancelTimer($0) }
             actions += idleChecks.keys.sorted().map { .cancelTimer($0) }
-            actions += connections.keys.sorted().map { .close($0) }
+            actions += connections.sortedKeys.map { .close($0) }
             pending = [:]
             idleChecks = [:]
-            connections = [:]
+            connections.removeAll()
             connectionsByUser = [:]
             return actions
         }
@@ -237,7 +238,7 @@ public struct SyncServer {
     /// (where a reply whose own connection closed goes); nil otherwise.
     private func followingConnection(_ userId: Int64?, _ deviceId: String?) -> ServerConnectionID? {
         guard knobs.repliesFollowDevice, let userId, let deviceId else { return nil }
-        return connections.keys.sorted().last {
+        return connections.sortedKeys.last {
             connections[$0]?.userId == userId && connections[$0]?.deviceId == deviceId
         }
     }
