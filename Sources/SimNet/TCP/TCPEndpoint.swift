@@ -96,10 +96,6 @@ struct TCPEndpoint {
     private(set) var retransmissionDeadline: SimInstant?
     /// When a held-back ACK must go out, or nil.
     private(set) var delayedAckDeadline: SimInstant?
-    /// Bookkeeping of the network: when the armed timer events fire (the events may be later than a deadline
-    /// that moved; the network re-arms then).
-    var retransmissionTimerArmedAt: SimInstant?
-    var delayedAckTimerArmedAt: SimInstant?
 
     // Outputs, drained by the network after each call.
     var outbox: [Segment] = []
