@@ -380,6 +380,26 @@ public struct EventQueue<Event> {
         }
     }
 
+    /// The index of the earliest of node `index`'s children in the first `count` entries at `base`, or nil for a
+    /// leaf. With all four children present: a small tournament, two independent comparisons then one.
+    @inlinable @inline(__always)
+    static func smallestChild(of index: Int, in base: UnsafeMutablePointer<Entry>, count: Int) -> Int? {
+        let first = 4 * index + 1
+        if first + 3 < count {
+            let left = base[first + 1].precedes(base[first]) ? first + 1 : first
+            let right = base[first + 3].precedes(base[first + 2]) ? first + 3 : first + 2
+            return base[right].precedes(base[left]) ? right : left
+        }
+        guard first < count else { return nil }
+        var smallest = first
+        var candidate = first + 1
+        while candidate < count {
+            if base[candidate].precedes(base[smallest]) { smallest = candidate }
+            candidate += 1
+        }
+        return smallest
+    }
+
     /// Replaces the root (the taken entry) with `entry`, which sorts after it, and moves `entry` down to its place: the
     /// smallest of each node's children moves up into the hole while it sorts before `entry`.
     @inlinable
@@ -389,24 +409,7 @@ public struct EventQueue<Event> {
             let count = buffer.count
             _ = base.move()
             var index = 0
-            while true {
-                let first = 4 * index + 1
-                let child: Int
-                if first + 3 < count {
-                    let left = base[first + 1].precedes(base[first]) ? first + 1 : first
-                    let right = base[first + 3].precedes(base[first + 2]) ? first + 3 : first + 2
-                    child = base[right].precedes(base[left]) ? right : left
-                } else if first < count {
-                    var smallest = first
-                    var candidate = first + 1
-                    while candidate < count {
-                        if base[candidate].precedes(base[smallest]) { smallest = candidate }
-                        candidate += 1
-                    }
-                    child = smallest
-                } else {
-                    break
-                }
+            while let child = Self.smallestChild(of: index, in: base, count: count) {
                 guard base[child].precedes(entry) else { break }
                 (base + index).moveInitialize(from: base + child, count: 1)
                 index = child
@@ -427,27 +430,9 @@ public struct EventQueue<Event> {
             let count = buffer.count
             let top = base.move()
             var index = 0
-            while true {
-                let first = 4 * index + 1
-                if first + 3 < count {
-                    // All four children: a small tournament, two independent comparisons then one.
-                    let left = base[first + 1].precedes(base[first]) ? first + 1 : first
-                    let right = base[first + 3].precedes(base[first + 2]) ? first + 3 : first + 2
-                    let child = base[right].precedes(base[left]) ? right : left
-                    (base + index).moveInitialize(from: base + child, count: 1)
-                    index = child
-                } else if first < count {
-                    var child = first
-                    var candidate = first + 1
-                    while candidate < count {
-                        if base[candidate].precedes(base[child]) { child = candidate }
-                        candidate += 1
-                    }
-                    (base + index).moveInitialize(from: base + child, count: 1)
-                    index = child
-                } else {
-                    break
-                }
+            while let child = Self.smallestChild(of: index, in: base, count: count) {
+                (base + index).moveInitialize(from: base + child, count: 1)
+                index = child
             }
             while index > 0 {
                 let parent = Self.parent(of: index)
