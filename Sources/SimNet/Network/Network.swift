@@ -336,6 +336,36 @@ public final class Network {
         }
     }
 
+    /// A retransmission or delayed-ACK timer event of socket `raw`: ignored unless it is the armed one; a deadline
+    /// that moved later re-arms from the compact entry alone; an expired one reaches the endpoint, then a flush.
+    private func timerEvent(_ raw: Int, isRetransmission: Bool) {
+        let nanoseconds = now.nanosecondsSinceStart
+        let deadline: Int64
+        if isRetransmission {
+            guard endpointTimers[raw].retransmissionArmedAt == nanoseconds else { return }
+            endpointTimers[raw].retransmissionArmedAt = EndpointTimers.none
+            deadline = endpointTimers[raw].retransmissionDeadline
+        } else {
+            guard endpointTimers[raw].delayedAckArmedAt == nanoseconds else { return }
+            endpointTimers[raw].delayedAckArmedAt = EndpointTimers.none
+            deadline = endpointTimers[raw].delayedAckDeadline
+        }
+        guard deadline <= nanoseconds else {
+            scheduleTimers(raw, Self.markTimersArmed(&endpointTimers[raw]))
+            return
+        }
+        let fired = withEndpoint(raw) { endpoint -> Bool in
+            lendBuffers(to: &endpoint)
+            if isRetransmission {
+                endpoint.retransmissionTimerExpired(now: now)
+            } else {
+                endpoint.delayedAckTimerExpired(now: now)
+            }
+            return true
+        }
+        if fired == true { flush(SocketID(rawValue: raw)) }
+    }
+
     private func handle(_ event: NetworkEvent) {
         switch event {
         case .transmissionComplete(let direction):
@@ -343,33 +373,9 @@ public final class Network {
         case .arrival(let packet):
             arrive(packet)
         case .retransmissionTimer(let raw):
-            let nanoseconds = now.nanosecondsSinceStart
-            guard endpointTimers[raw].retransmissionArmedAt == nanoseconds else { break }
-            endpointTimers[raw].retransmissionArmedAt = EndpointTimers.none
-            guard endpointTimers[raw].retransmissionDeadline <= nanoseconds else {
-                scheduleTimers(raw, Self.markTimersArmed(&endpointTimers[raw]))
-                break
-            }
-            let fired = withEndpoint(raw) { endpoint -> Bool in
-                lendBuffers(to: &endpoint)
-                endpoint.retransmissionTimerExpired(now: now)
-                return true
-            }
-            if fired == true { flush(SocketID(rawValue: raw)) }
+            timerEvent(raw, isRetransmission: true)
         case .delayedAckTimer(let raw):
-            let nanoseconds = now.nanosecondsSinceStart
-            guard endpointTimers[raw].delayedAckArmedAt == nanoseconds else { break }
-            endpointTimers[raw].delayedAckArmedAt = EndpointTimers.none
-            guard endpointTimers[raw].delayedAckDeadline <= nanoseconds else {
-                scheduleTimers(raw, Self.markTimersArmed(&endpointTimers[raw]))
-                break
-            }
-            let fired = withEndpoint(raw) { endpoint -> Bool in
-                lendBuffers(to: &endpoint)
-                endpoint.delayedAckTimerExpired(now: now)
-                return true
-            }
-            if fired == true { flush(SocketID(rawValue: raw)) }
+            timerEvent(raw, isRetransmission: false)
         case .profileOutageStep(let step):
             profileOutageEvent(step.direction, generation: step.generation, isStart: step.isStart)
         case .profileDelaySpikeStep(let step):
