@@ -43,26 +43,12 @@ import Testing
         #expect(accepted > 100 && refused > 100, "seed \(seed): both paths should be exercised")
     }
 
-    @Test("hostile input is refused by the quick loop and named by the detailed scan", arguments: [
-        ("c1", WireError.Kind.invalidMessagePack),
-        ("c0-c0", .trailingBytes),
-        ("a5-61-62", .truncatedMessagePack),
-        ("d9", .truncatedMessagePack),
-        ("dc-ff-ff-00", .countExceedsRemainingBytes),
-        ("df-00-00-00-02-c0-c0-c0", .countExceedsRemainingBytes),
-        ("92-c0-a3-61", .truncatedMessagePack),
-        ("c7-01-ff-00", .invalidMessagePack),
-        ("d7-ff-ff-ff-ff-ff-00-00-00-00", .invalidMessagePack),
-        ("", .truncatedMessagePack),
-    ])
+    @Test("hostile input is refused by the quick loop and named by the detailed scan",
+          arguments: TestSupport.hostileMessagePack)
     func hostileInput(hex: String, kind: WireError.Kind) {
         let bytes = TestSupport.bytes(hex: hex)
         #expect(Self.verdicts(bytes).quick == nil)
-        #expect {
-            _ = try MessagePackValue(messagePack: bytes)
-        } throws: { error in
-            (error as? WireError)?.kind == kind
-        }
+        TestSupport.expectRefused(bytes, kind: kind)
     }
 
     @Test("nesting past the limit is refused by the quick loop and named by the detailed scan")
@@ -72,11 +58,7 @@ import Testing
         let pastLimit = [UInt8](repeating: 0x91, count: 5) + [0xc0]
         #expect(Self.verdicts(atLimit, limits: limits).quick != nil)
         #expect(Self.verdicts(pastLimit, limits: limits).quick == nil)
-        #expect {
-            _ = try MessagePackValue(messagePack: pastLimit, limits: limits)
-        } throws: { error in
-            (error as? WireError)?.kind == .nestedTooDeeply
-        }
+        TestSupport.expectRefused(pastLimit, limits: limits, kind: .nestedTooDeeply)
     }
 
     @Test("signed encodings of non-negative integers stay signed on the quick path", arguments: [

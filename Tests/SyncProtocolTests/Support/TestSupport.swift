@@ -1,5 +1,6 @@
 import SimCore
 import Foundation
+import Testing
 
 @testable import SyncProtocol
 
@@ -12,6 +13,35 @@ enum TestSupport {
 
     static func fixture(_ relativePath: String) throws -> [UInt8] {
         [UInt8](try Data(contentsOf: fixtures.appendingPathComponent(relativePath)))
+    }
+
+    /// Hostile MessagePack as (hex bytes, the error kind the detailed parse names): every fast path (the scanner's
+    /// quick loop, the one-pass builder) must refuse each one and leave the naming to the detailed parse.
+    static let hostileMessagePack: [(String, WireError.Kind)] = [
+        ("c1", WireError.Kind.invalidMessagePack),
+        ("c0-c0", .trailingBytes),
+        ("a5-61-62", .truncatedMessagePack),
+        ("d9", .truncatedMessagePack),
+        ("dc-ff-ff-00", .countExceedsRemainingBytes),
+        ("df-00-00-00-02-c0-c0-c0", .countExceedsRemainingBytes),
+        ("dd-ff-ff-ff-ff-c0", .countExceedsRemainingBytes),
+        ("92-c0-a3-61", .truncatedMessagePack),
+        ("81-a3-61-62", .truncatedMessagePack),
+        ("c7-01-ff-00", .invalidMessagePack),
+        ("d7-ff-ff-ff-ff-ff-00-00-00-00", .invalidMessagePack),
+        ("c7-0c-ff-ff-ff-ff-ff-00-00-00-00-00-00-00-00", .invalidMessagePack),
+        ("", .truncatedMessagePack),
+    ]
+
+    /// Expects the detailed MessagePack parse to refuse `bytes` with a `WireError` of `kind` (the verdict the
+    /// scanner and builder suites hold their fast paths to), reported at the caller's line.
+    static func expectRefused(_ bytes: [UInt8], limits: MessagePackLimits = MessagePackLimits(), kind: WireError.Kind,
+                              sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(sourceLocation: sourceLocation) {
+            _ = try MessagePackValue(messagePack: bytes, limits: limits)
+        } throws: { error in
+            (error as? WireError)?.kind == kind
+        }
     }
 
     /// Parses `c4-02-00-ff` into bytes.
