@@ -29,7 +29,9 @@ enum ReplayCommand {
             --against client  feeds the server->client frames of one client (--client ADDRESS, default the
                               first) to the reference client engine, or to --mutant NAME, connection by
                               connection as the engine asks to connect, and checks C1, C4 and P1-P4 over what it
-                              builds (the other invariants need the whole server).
+                              builds (the other invariants need the whole server). Where several users
+                              logged in from one address (a NAT, or one host's loopback), each is a client
+                              of its own, ADDRESS#n in the order they logged in (127.0.0.1#2).
             --emit-scenario NAME  prints a DSL scenario reproducing the timeline: clients named after their
                               users, earlier messages as server history, MSG_SEND as Send, a chat's first
                               CHAT_HISTORY as OpenChat and later ones as ScrollUp, a connection that closes before

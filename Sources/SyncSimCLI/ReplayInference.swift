@@ -70,6 +70,7 @@ struct ReplayInference {
         })
         steps += serverRestarts.map { (nil, $0.step) }
         let resetByRestart = serverRestarts.reduce(into: Set<Int>()) { $0.formUnion($1.resetConnections) }
+        doubts += timeline.sharedAddresses
         for address in timeline.clientAddresses {
             let connections = chat.filter { Self.address(of: $0) == address }
             let roundTrip = roundTripOf(address)

@@ -24,7 +24,9 @@ struct ReplayTimeline {
     struct Connection {
         /// The capture's connection number (1...).
         var number: Int
-        /// The connecting end, `198.18.0.3:32768`.
+        /// The connecting end, `198.18.0.3:32768`. When several users logged in from one address (clients behind
+        /// one NAT, or a capture on one host's loopback), the address carries `#n`, the n-th of those users to log
+        /// in: `127.0.0.1#2:45075`. Everything downstream takes the part before the colon as the client.
         var client: String
         /// The accepting end, `198.18.0.1:5443`.
         var server: String = ""
@@ -86,6 +88,8 @@ struct ReplayTimeline {
     var skippedFrames: [String] = []
     /// The last capture instant, in virtual time.
     var end: SimInstant
+    /// One line per address that several users logged in from, naming the clients it was split into.
+    var sharedAddresses: [String] = []
 
     /// Lays out a decoded capture.
     /// - Parameter client: keep only connections from this client address (`198.18.0.3`); nil keeps all.
@@ -168,9 +172,67 @@ struct ReplayTimeline {
                 opensAt: instant(trace.firstTimestamp), closesAt: isClosed ? instant(trace.lastTimestamp) : nil,
                 entries: entries, tcp: facts))
         }
-        self.connections = connections.sorted { ($0.opensAt, $0.number) < ($1.opensAt, $1.number) }
+        let ordered = connections.sorted { ($0.opensAt, $0.number) < ($1.opensAt, $1.number) }
+        (self.connections, self.sharedAddresses) = Self.separatingUsers(ordered)
         self.skippedFrames = skipped
         self.end = end
+    }
+
+    /// Who a connection logged in as: the profile id of its first LOGIN answer (`user 2`), else the token of its
+    /// first LOGIN request (`token token-bob`); nil for a connection without LOGIN.
+    static func identity(of connection: Connection) -> String? {
+        for entry in connection.entries {
+            if case .loginResponse(let response) = entry.packet.body { return "user \(response.profile.id)" }
+        }
+        for entry in connection.entries {
+            if case .login(let request) = entry.packet.body { return "token \(request.token)" }
+        }
+        return nil
+    }
+
+    /// Gives each user logged in from a shared address a client of its own (`address#n`, n in first-login order),
+    /// since a client is what the capture's users do, not where their packets come from. A connection at such an
+    /// address without LOGIN (a refused attempt, an upload, one that closed early) goes to the user of the latest
+    /// connection from there that opened before it, else the first user. Addresses with one user are unchanged.
+    /// - Parameter connections: in opening order.
+    /// - Returns: the connections, and one line per shared address.
+    static func separatingUsers(_ connections: [Connection]) -> (connections: [Connection], notes: [String]) {
+        func split(_ client: String) -> (address: String, port: String) {
+            guard let colon = client.lastIndex(of: ":") else { return (client, "") }
+            return (String(client[..<colon]), String(client[client.index(after: colon)...]))
+        }
+        var identities: [String: [String]] = [:]
+        var addresses: [String] = []
+        for connection in connections {
+            let address = split(connection.client).address
+            if identities[address] == nil { identities[address] = []; addresses.append(address) }
+            if let identity = identity(of: connection), !identities[address]!.contains(identity) {
+                identities[address]!.append(identity)
+            }
+        }
+        var notes: [String] = []
+        for address in addresses where identities[address]!.count > 1 {
+            let named = identities[address]!.enumerated().map { "\(address)#\($0.offset + 1) (\($0.element))" }
+            notes.append("\(identities[address]!.count) users logged in from \(address) (one NAT, or one host): "
+                + "treated as clients " + named.joined(separator: ", "))
+        }
+        guard !notes.isEmpty else { return (connections, []) }
+        var result = connections
+        var latest: [String: Int] = [:]
+        for index in result.indices {
+            let (address, port) = split(result[index].client)
+            let known = identities[address]!
+            guard known.count > 1 else { continue }
+            let number: Int
+            if let identity = identity(of: result[index]), let position = known.firstIndex(of: identity) {
+                number = position + 1
+                latest[address] = number
+            } else {
+                number = latest[address] ?? 1
+            }
+            result[index].client = "\(address)#\(number):\(port)"
+        }
+        return (result, notes)
     }
 
     /// Every frame of every connection in time order (ties by connection, then capture order).
@@ -181,7 +243,8 @@ struct ReplayTimeline {
             .map(\.element)
     }
 
-    /// The client addresses in first-connection order (`198.18.0.3`), from connections to the chat server.
+    /// The client addresses in first-connection order (`198.18.0.3`, or `127.0.0.1#2` for the second user behind a
+    /// shared address), from connections to the chat server.
     var clientAddresses: [String] {
         var seen: [String] = []
         for connection in connections where connection.role != .upload {

@@ -19,7 +19,7 @@ import Testing
         ("out-of-order.pcapng", nil),
         ("duplicated.pcapng", nil),
         ("no-handshake.pcapng", "no handshake in the capture"),
-        ("two-clients-one-address.pcapng", "several clients behind one address"),
+        ("two-clients-one-address.pcapng", "2 users logged in from 198.18.0.3"),
     ]
 
     static func path(_ file: String) -> String { TraceDecodeCommandTests.fixture("replay/damaged/" + file) }
