@@ -1,22 +1,32 @@
 #!/usr/bin/env bash
-# Interoperability test with a real field client: PyMax (PyPI maxapi-python 2.5.0, MIT) runs its whole session
-# against `syncsim serve`, once in the mobile device shape and once in the web shape, in parallel.
-# Creates a virtual environment under .build/ and installs the pinned PyMax there (needs python3-venv and PyPI).
-# Usage: bash scripts/pymax-interop.sh [--ping-seconds N]   (default 75: PyMax pings every 30 s, fixed)
-# Prints one line per shape, or the step and frames where a session broke; exit 0 when both passed, else 1.
+# Interoperability test with a real field client: PyMax (PyPI maxapi-python, MIT) runs its whole session against
+# `syncsim serve`, in the mobile device shape and in the web shape, for each PyMax version under test: the pinned
+# 2.5.0 and the older 2.1.0 (whose LOGIN answer model requires `token`), all sessions in parallel.
+# Creates one virtual environment per version under .build/ and installs PyMax there (needs python3-venv and PyPI).
+# Usage: bash scripts/pymax-interop.sh [--ping-seconds N] [--versions "2.5.0 2.1.0"]
+#        (ping default 75: PyMax pings every 30 s, fixed)
+# Prints one line per version and shape, or the step and frames where a session broke; exit 0 when all passed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-PYMAX_VERSION=2.5.0
+PYMAX_VERSIONS="2.5.0 2.1.0"
 PING_SECONDS=75
-if [ "${1:-}" = "--ping-seconds" ]; then PING_SECONDS="$2"; fi
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --ping-seconds) PING_SECONDS="$2"; shift 2 ;;
+        --versions) PYMAX_VERSIONS="$2"; shift 2 ;;
+        *) echo "pymax-interop: unknown option '$1' (--ping-seconds N, --versions \"V ...\")" >&2; exit 2 ;;
+    esac
+done
 
-VENV=.build/pymax-venv
-if ! "$VENV/bin/python" -c "import importlib.metadata as m; assert m.version('maxapi-python') == '$PYMAX_VERSION'" \
-    2>/dev/null; then
-    python3 -m venv "$VENV"
-    "$VENV/bin/pip" install --quiet --disable-pip-version-check "maxapi-python==$PYMAX_VERSION"
-fi
+for version in $PYMAX_VERSIONS; do
+    venv=".build/pymax-venv-$version"
+    if ! "$venv/bin/python" -c "import importlib.metadata as m; assert m.version('maxapi-python') == '$version'" \
+        2>/dev/null; then
+        python3 -m venv "$venv"
+        "$venv/bin/pip" install --quiet --disable-pip-version-check "maxapi-python==$version"
+    fi
+done
 
 swift build --product syncsim >/dev/null
 SYNCSIM="$(swift build --show-bin-path)/syncsim"
@@ -24,27 +34,32 @@ SYNCSIM="$(swift build --show-bin-path)/syncsim"
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/syncsim-pymax.XXXXXX")"
 trap 'rm -rf "$WORK"' EXIT
 
+runs=()
 pids=()
-for shape in mobile web; do
-    "$VENV/bin/python" Tests/Interop/pymax_session.py --syncsim "$SYNCSIM" --shape "$shape" \
-        --workdir "$WORK/$shape" --ping-seconds "$PING_SECONDS" >"$WORK/$shape.out" 2>"$WORK/$shape.err" &
-    pids+=($!)
+for version in $PYMAX_VERSIONS; do
+    for shape in mobile web; do
+        run="$version-$shape"
+        ".build/pymax-venv-$version/bin/python" Tests/Interop/pymax_session.py --syncsim "$SYNCSIM" --shape "$shape" \
+            --workdir "$WORK/$run" --ping-seconds "$PING_SECONDS" >"$WORK/$run.out" 2>"$WORK/$run.err" &
+        runs+=("$run")
+        pids+=($!)
+    done
 done
 
 failed=0
 passed=0
-for index in 0 1; do
-    shape=$([ "$index" = 0 ] && echo mobile || echo web)
+for index in "${!runs[@]}"; do
+    run="${runs[$index]}"
     if wait "${pids[$index]}"; then
         passed=$((passed + 1))
-        cat "$WORK/$shape.out"
+        cat "$WORK/$run.out"
     else
         failed=$((failed + 1))
-        cat "$WORK/$shape.out"
-        echo "--- PyMax's own log ($shape), last 30 lines:"
-        tail -n 30 "$WORK/$shape.err"
-        echo "--- syncsim serve's log ($shape), last 15 lines:"
-        tail -n 15 "$WORK/$shape/serve.log" 2>/dev/null || true
+        cat "$WORK/$run.out"
+        echo "--- PyMax's own log ($run), last 30 lines:"
+        tail -n 30 "$WORK/$run.err"
+        echo "--- syncsim serve's log ($run), last 15 lines:"
+        tail -n 15 "$WORK/$run/serve.log" 2>/dev/null || true
     fi
 done
 echo "pymax-interop: $passed passed, $failed failed"

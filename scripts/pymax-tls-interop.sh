@@ -23,7 +23,7 @@ for tool in tcpdump tshark openssl; do
     fi
 done
 
-VENV=.build/pymax-venv
+VENV=".build/pymax-venv-$PYMAX_VERSION"
 if ! "$VENV/bin/python" -c "import importlib.metadata as m; assert m.version('maxapi-python') == '$PYMAX_VERSION'" \
     2>/dev/null; then
     python3 -m venv "$VENV"

@@ -592,7 +592,7 @@ public struct SyncServer {
         }
         return LoginResponse(
             profile: Profile(id: user.id, name: user.name), chats: summaries, contacts: contacts,
-            messages: changedMessages, time: serverTimeMilliseconds(at: now))
+            messages: changedMessages, token: request.token, time: serverTimeMilliseconds(at: now))
     }
 
     /// Stores a new message. Its time strictly grows within the chat (the next millisecond when the previous

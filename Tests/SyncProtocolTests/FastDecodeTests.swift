@@ -200,7 +200,7 @@ import Testing
             }
             return LoginResponse(
                 profile: Profile(id: someInt(), name: someText()), chats: chats, contacts: contacts,
-                messages: messages, time: someInt())
+                messages: messages, token: mixer.below(2) == 0 ? nil : someText(), time: someInt())
         }
         let large = LoginResponse(
             profile: Profile(id: 1001, name: "user 1001"),
@@ -211,7 +211,7 @@ import Testing
             },
             contacts: (0..<2_000).map { Contact(id: Int64(1_000 + $0), name: "user \($0)") },
             messages: [5: [FastDecodeTests.message, FastDecodeTests.plain], 70: [FastDecodeTests.plain]],
-            time: 1_764_000_000_000)
+            token: "token-1001", time: 1_764_000_000_000)
         let empty = LoginResponse(profile: Profile(id: 0, name: ""), chats: [], contacts: [], time: 0)
         var responses = [empty, large]
         for round in 0..<300 { responses.append(someResponse(scale: round % 3 == 0 ? 12 : 3)) }

@@ -139,6 +139,25 @@ private func pushes(_ actions: [ServerAction]) -> [(Packet, ServerConnectionID)]
         #expect(diff?.chats.map(\.id) == [200])
     }
 
+    /// PyMax 2.1.0's `LoginResponse` requires `token` (`token: str`): without it that client drops the connection
+    /// right after LOGIN. The server echoes the session token; on the wire the key sits before `time`.
+    @Test("the LOGIN answer echoes the session token, which a token-less answer decodes as nil")
+    func loginEchoesToken() throws {
+        var h = Harness()
+        let answer = h.connect(1, token: "t-alice")
+        let response = try #require(answer)
+        #expect(response.token == "t-alice")
+        let payload = try MessagePackEncoder().encode(response)
+        guard case .map(let pairs) = payload else { Issue.record("not a map: \(payload)"); return }
+        #expect(pairs.suffix(2).map(\.key) == [.string("token"), .string("time")])
+        #expect(pairs.last(where: { $0.key == .string("token") })?.value == .string("t-alice"))
+        var tokenless = response
+        tokenless.token = nil
+        let frame = Frame(cmd: .response, seq: 1, opcode: .login, payload: try MessagePackEncoder().encode(tokenless))
+        #expect(try Packet(frame: frame).body == .loginResponse(tokenless))
+        #expect(try MessagePackDecoder().decode(LoginResponse.self, from: frame.payload).token == nil)
+    }
+
     @Test("LOGIN carries the listed chats' messages edited or deleted after chatsSync, in their newest version")
     func loginCarriesChanges() {
         var h = Harness()

@@ -29,7 +29,7 @@ import Testing
     }
 
     @Test("gprs-flap-then-scroll: the emitted scenario keeps GPRS and both drops and catches what the original does",
-          arguments: [UInt64(501)])
+          arguments: [UInt64(502)])
     func gprsFlap(seed: UInt64) throws {
         let path = try Self.capture("gprs-flap-then-scroll", seed: seed)
         defer { try? FileManager.default.removeItem(atPath: path) }

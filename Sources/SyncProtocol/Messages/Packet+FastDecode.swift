@@ -325,7 +325,8 @@ extension LoginResponse {
             let chatsValue = map.required("chats"), let chats = fastArray(chatsValue, ChatSummary.init(fastPayload:)),
             let contactsValue = map.required("contacts"),
             let contacts = fastArray(contactsValue, Contact.init(fastPayload:)),
-            let timeValue = map.required("time"), let time = fastInt64(timeValue)
+            let timeValue = map.required("time"), let time = fastInt64(timeValue),
+            let token = optionalScalar(map.scalarIfPresent("token"), fastString)
         else { return nil }
         var messages: [Int64: [ChatMessage]] = [:]
         if let found = map.index(of: "messages").map({ map.pairs[$0].value }), found != .nil {
@@ -339,7 +340,7 @@ extension LoginResponse {
                 messages[chatId] = list
             }
         }
-        self.init(profile: profile, chats: chats, contacts: contacts, messages: messages, time: time)
+        self.init(profile: profile, chats: chats, contacts: contacts, messages: messages, token: token, time: time)
     }
 }
 
@@ -489,11 +490,11 @@ extension ChatSummary {
 }
 
 extension LoginResponse {
-    /// `{profile, chats, contacts, messages?, time}`, as `encode(to:)` writes it: `messages` left out when empty,
-    /// else its chat ids as string keys in ascending order.
+    /// `{profile, chats, contacts, messages?, token?, time}`, as `encode(to:)` writes it: `messages` left out when
+    /// empty, else its chat ids as string keys in ascending order; `token` left out when nil.
     var fastPayload: MessagePackValue {
         var pairs: [MessagePackPair] = []
-        pairs.reserveCapacity(5)
+        pairs.reserveCapacity(6)
         pairs.append(MessagePackPair(.string("profile"), profile.fastPayload))
         pairs.append(MessagePackPair(.string("chats"), .array(chats.map(\.fastPayload))))
         pairs.append(MessagePackPair(.string("contacts"), .array(contacts.map(\.fastPayload))))
@@ -503,6 +504,7 @@ extension LoginResponse {
             }
             pairs.append(MessagePackPair(.string("messages"), .map(map)))
         }
+        if let token { pairs.append(MessagePackPair(.string("token"), .string(token))) }
         pairs.append(MessagePackPair(.string("time"), signedValue(time)))
         return .map(pairs)
     }

@@ -226,8 +226,14 @@ public struct ChatSummary: Codable, Hashable, Sendable {
     }
 }
 
-/// LOGIN response: `{profile, chats[], contacts[], messages?, time}`, parsed by PyMax `pymax/types/domain/login.py`
-/// (`LoginResponse`); `time` is the server clock (milliseconds) to store as the next last-sync.
+/// LOGIN response: `{profile, chats[], contacts[], messages?, token?, time}`, parsed by PyMax
+/// `pymax/types/domain/login.py` (`LoginResponse`); `time` is the server clock (milliseconds) to store as the next
+/// last-sync.
+///
+/// `token` is the session token the client logged in with, echoed back. PyMax 2.0.0 declares it required
+/// (`token: str`: a LOGIN answer without it fails its validation and the client closes the connection); 2.4.1 and
+/// 2.5.0 declare it optional (`token: str | None = None`). SyncSim's server always sends it; the decoder accepts
+/// an answer without it (nil).
 ///
 /// `messages` is the field's map of chat id (a string key on the wire) to messages, which PyMax's `LoginResponse`
 /// declares (`messages: dict[int, list[Message]]`) without saying what fills it. SyncSim's server fills it with the
@@ -245,23 +251,26 @@ public struct LoginResponse: Codable, Hashable, Sendable {
     /// Messages of the listed chats edited or removed after `chatsSync`, in their newest version, ascending by id,
     /// by chat id (wire key `messages`, chat ids as string keys in ascending order); empty when none changed.
     public var messages: [Int64: [ChatMessage]]
+    /// The session token the client logged in with (wire key `token`); nil when the answer has none.
+    public var token: String?
     /// The server clock in milliseconds since the Unix epoch, the next last-sync to store (wire key `time`).
     public var time: Int64
 
-    /// Creates a LOGIN response; `time` is server milliseconds since the Unix epoch.
+    /// Creates a LOGIN response; `time` is server milliseconds since the Unix epoch, `token` the session token.
     public init(
         profile: Profile, chats: [ChatSummary], contacts: [Contact], messages: [Int64: [ChatMessage]] = [:],
-        time: Int64
+        token: String? = nil, time: Int64
     ) {
         self.profile = profile
         self.chats = chats
         self.contacts = contacts
         self.messages = messages
+        self.token = token
         self.time = time
     }
 
     private enum CodingKeys: String, CodingKey {
-        case profile, chats, contacts, messages, time
+        case profile, chats, contacts, messages, token, time
     }
 
     public init(from decoder: any Decoder) throws {
@@ -270,6 +279,7 @@ public struct LoginResponse: Codable, Hashable, Sendable {
         chats = try container.decode([ChatSummary].self, forKey: .chats)
         contacts = try container.decode([Contact].self, forKey: .contacts)
         time = try container.decode(Int64.self, forKey: .time)
+        token = try container.decodeIfPresent(String.self, forKey: .token)
         messages = [:]
         guard container.contains(.messages), try !container.decodeNil(forKey: .messages) else { return }
         let map = try container.nestedContainer(keyedBy: IdKey.self, forKey: .messages)
@@ -294,6 +304,7 @@ public struct LoginResponse: Codable, Hashable, Sendable {
                 try map.encode(messages[chatId]!, forKey: IdKey(stringValue: "\(chatId)"))
             }
         }
+        try container.encodeIfPresent(token, forKey: .token)
         try container.encode(time, forKey: .time)
     }
 }
