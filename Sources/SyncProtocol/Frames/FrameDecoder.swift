@@ -122,7 +122,8 @@ public struct FrameDecoder: Sendable {
     }
 
     /// Decodes the next frame from `buffer` into a packet (`Packet(frame:)`), answering a frame `cache` holds from
-    /// the cache instead of decoding it again.
+    /// the cache instead of decoding it again, and the commonest small frames (`commonPacket(_:frame:)`: a PING, an
+    /// empty response) from their bytes.
     ///
     /// Returns and throws exactly what `decode(_:)` followed by `Packet(frame:)` would, consuming the same bytes
     /// and counting the frame the same way: a hit is a frame that decoded without error before, under the same
@@ -142,10 +143,12 @@ public struct FrameDecoder: Sendable {
             bytes -> (packet: Packet, byteCount: Int)? in
             // A header that does not parse is left to `decode(_:)`, which throws its error.
             guard let header = try? FrameHeader(parsing: bytes, layout: layout),
-                  header.payloadLength <= maxPayloadBytes, cache.stores(header) else { return nil }
+                  header.payloadLength <= maxPayloadBytes else { return nil }
             let byteCount = FrameHeader.byteCount + header.payloadLength
             guard bytes.count >= byteCount else { return nil }
             let frame = UnsafeRawBufferPointer(rebasing: bytes[0..<byteCount])
+            if let packet = Self.commonPacket(header, frame: frame) { return (packet, byteCount) }
+            guard cache.stores(header) else { return nil }
             let hash = RepeatedFrameCache.hash(frame)
             if let packet = cache.packet(for: frame, hash: hash) { return (packet, byteCount) }
             toStore = (hash, Array(frame))
@@ -161,6 +164,39 @@ public struct FrameDecoder: Sendable {
         if let toStore { cache.insert(toStore.bytes, hash: toStore.hash, packet: packet) }
         return packet
     }
+
+    /// The packet of a frame carrying one of the two commonest payloads, read from its bytes: a response whose
+    /// payload is the empty map (`.empty`: a PING's answer, among others) and a PING request of exactly
+    /// `{interactive: <bool>}` (each keep-alive ping). Nil for any other frame, which is decoded as usual.
+    ///
+    /// What `decode(_:)` and `Packet(frame:)` make of those bytes, without building and freeing the MessagePack
+    /// tree: an uncompressed map of depth 1 fits every `MessagePackLimits`, and the caller has checked the header
+    /// and the payload bound as `decodeFrame(_:)` does. (`Packet(frame:)` types a response's `{}` as `.empty`
+    /// whatever the opcode, and a PING request's one-key map through `PingRequest(fastPayload:)`.)
+    static func commonPacket(_ header: FrameHeader, frame: UnsafeRawBufferPointer) -> Packet? {
+        guard header.compressionFlag == 0 else { return nil }
+        let payloadCount = frame.count - FrameHeader.byteCount
+        if payloadCount == 1, header.cmd == .response, frame[FrameHeader.byteCount] == 0x80 {
+            return Packet(cmd: .response, seq: header.seq, opcode: header.opcode, body: .empty)
+        }
+        guard payloadCount == pingPayloadPrefix.count + 1, header.cmd == .request, header.opcode == .ping else {
+            return nil
+        }
+        for index in 0..<pingPayloadPrefix.count where frame[FrameHeader.byteCount + index] != pingPayloadPrefix[index] {
+            return nil
+        }
+        let flag: Bool
+        switch frame[frame.count - 1] {
+        case 0xC2: flag = false
+        case 0xC3: flag = true
+        default: return nil
+        }
+        return Packet(cmd: .request, seq: header.seq, opcode: .ping, body: .ping(PingRequest(interactive: flag)))
+    }
+
+    /// A map of one pair (0x81) whose key is the fixstr `interactive` (0xAB and 11 bytes): a PING's payload but its
+    /// last byte (the value).
+    private static let pingPayloadPrefix: [UInt8] = [0x81, 0xAB] + Array("interactive".utf8)
 
     /// Checks that the stream ended on a frame boundary; call it at end of input, after `decode(_:)` returned nil.
     /// - Throws: `WireError` `.truncatedHeader` or `.truncatedPayload` when `buffer` holds part of a frame
