@@ -137,27 +137,38 @@ public struct FrameDecoder: Sendable {
         }
         let layout = self.layout
         let maxPayloadBytes = self.maxPayloadBytes
-        // (hash, bytes to store) of a frame to store after decoding, or the packet of a hit and its byte count.
+        // What the bytes buffered say: a frame still incomplete (`decode(_:)` would return nil: its header parsed
+        // and its length is within bounds), a frame answered without decoding (`hit`, of that many bytes), or a
+        // frame for `decode(_:)` (which also throws every error). The packet of a hit is written once, into `hit`.
+        var hit: Packet?
+        // (hash, bytes to store) of a frame to store after decoding.
         var toStore: (hash: Int, bytes: [UInt8])?
-        let hit: (packet: Packet, byteCount: Int)?? = buffer.withReadableBytes(atLeast: FrameHeader.byteCount) {
-            bytes -> (packet: Packet, byteCount: Int)? in
+        let hitByteCount: Int? = buffer.withReadableBytes(atLeast: FrameHeader.byteCount) { bytes -> Int? in
             // A header that does not parse is left to `decode(_:)`, which throws its error.
             guard let header = try? FrameHeader(parsing: bytes, layout: layout),
                   header.payloadLength <= maxPayloadBytes else { return nil }
             let byteCount = FrameHeader.byteCount + header.payloadLength
-            guard bytes.count >= byteCount else { return nil }
+            guard bytes.count >= byteCount else { return 0 }
             let frame = UnsafeRawBufferPointer(rebasing: bytes[0..<byteCount])
-            if let packet = Self.commonPacket(header, frame: frame) { return (packet, byteCount) }
+            if let packet = Self.commonPacket(header, frame: frame) {
+                hit = packet
+                return byteCount
+            }
             guard cache.stores(header) else { return nil }
             let hash = RepeatedFrameCache.hash(frame)
-            if let packet = cache.packet(for: frame, hash: hash) { return (packet, byteCount) }
+            if let packet = cache.packet(for: frame, hash: hash) {
+                hit = packet
+                return byteCount
+            }
             toStore = (hash, Array(frame))
             return nil
-        }
-        if let hit = hit ?? nil {
-            buffer.consume(hit.byteCount)
+        } ?? 0
+        if let hitByteCount {
+            // Fewer than a header's bytes, or an incomplete frame: what `decode(_:)` returns then.
+            guard hitByteCount > 0, let hit else { return nil }
+            buffer.consume(hitByteCount)
             frameCount += 1
-            return hit.packet
+            return hit
         }
         guard let frame = try decode(&buffer) else { return nil }
         let packet = try Packet(frame: frame)
