@@ -122,7 +122,8 @@ import Testing
         let interactive = MessagePackValue.string("interactive")
         var frames: [Frame] = []
         for (seq, flag) in [(UInt16(0), false), (1, true), (0xFFFF, false), (300, true)] {
-            frames.append(Frame(cmd: .request, seq: seq, opcode: .ping, payload: .map([MessagePackPair(interactive, .bool(flag))])))
+            let payload = MessagePackValue.map([MessagePackPair(interactive, .bool(flag))])
+            frames.append(Frame(cmd: .request, seq: seq, opcode: .ping, payload: payload))
         }
         for opcode in [Opcode.ping, .chatMark, .msgDelete, .login, Opcode(rawValue: 999)] {
             frames.append(Frame(cmd: .response, seq: 7, opcode: opcode, payload: .map([])))
@@ -131,7 +132,8 @@ import Testing
         frames += [
             Frame(cmd: .request, seq: 2, opcode: .ping, payload: .map([])),
             Frame(cmd: .request, seq: 2, opcode: .ping, payload: .map([MessagePackPair(interactive, .int(1))])),
-            Frame(cmd: .request, seq: 2, opcode: .ping, payload: .map([MessagePackPair(.string("interactivE"), .bool(true))])),
+            Frame(cmd: .request, seq: 2, opcode: .ping,
+                  payload: .map([MessagePackPair(.string("interactivE"), .bool(true))])),
             Frame(cmd: .request, seq: 2, opcode: .ping, payload: .map([
                 MessagePackPair(interactive, .bool(true)), MessagePackPair(.string("x"), .nil)])),
             Frame(cmd: .response, seq: 2, opcode: .ping, payload: .map([MessagePackPair(interactive, .bool(true))])),

@@ -193,7 +193,7 @@ public struct FrameDecoder: Sendable {
         guard payloadCount == pingPayloadPrefix.count + 1, header.cmd == .request, header.opcode == .ping else {
             return nil
         }
-        for index in 0..<pingPayloadPrefix.count where frame[FrameHeader.byteCount + index] != pingPayloadPrefix[index] {
+        for (index, byte) in pingPayloadPrefix.enumerated() where frame[FrameHeader.byteCount + index] != byte {
             return nil
         }
         let flag: Bool
