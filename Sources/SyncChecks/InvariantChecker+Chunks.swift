@@ -24,8 +24,7 @@ extension InvariantChecker {
             let previous = ledger.checkedStores[chatId]
             let serverMessages = server.messages(inChat: chatId)
             if let previous, ledger.cleanStores.contains(chatId),
-               Self.grewClean(from: previous.checkpoint, to: store, server: serverMessages, chatId: chatId,
-                              in: server) {
+               Self.grewClean(from: previous.checkpoint, to: store, server: serverMessages) {
                 assert(Self.chunkProblems(store, server: serverMessages, chatId: chatId, in: server).isEmpty,
                        "C1–C5: the check over what the store added passed a store the whole check fails")
                 ledger.checkedStores[chatId] = CheckedStore(checkpoint: store.checkpoint)
@@ -101,9 +100,13 @@ extension InvariantChecker {
     /// That the old messages and chunks are unchanged comes from the store's own bookkeeping
     /// (`ChunkStore.hasOnlyGrown(since:)`: every cached message kept unchanged, every chunk but the newest kept in
     /// place), in O(1); that no new id lies below the old ones, from the old newest id's position.
+    ///
+    /// C3 here compares the new messages with the server's newest versions only: a new message cached in an
+    /// earlier version (an edit the client has not seen yet) is "not shown", and the whole check, which looks the
+    /// versions up, decides. (Looking them up here took the server itself into the closure, a copy of all its
+    /// tables on every push checked.)
     static func grewClean(
-        from previous: ChunkStore.Checkpoint, to store: ChunkStore, server serverMessages: [ChatMessage],
-        chatId: Int64, in server: SyncServer
+        from previous: ChunkStore.Checkpoint, to store: ChunkStore, server serverMessages: [ChatMessage]
     ) -> Bool {
         let ids = store.messageIds
         let chunks = store.chunks
@@ -142,11 +145,9 @@ extension InvariantChecker {
         guard ChunkChecks.c2Problems(
             chunks: covered, isCached: { store.message(id: $0) != nil }, server: serverMessages).isEmpty
         else { return false }
-        // C3 over the new messages (the closure an argument: `server` is not copied into a heap context).
+        // C3 over the new messages, against the server's newest versions (see above).
         let addedMessages = added.map { store.message(id: $0)! }
-        return ChunkChecks.c3Problems(
-            cached: addedMessages, server: serverMessages,
-            versions: { server.versions(ofMessage: $0, inChat: chatId) }).isEmpty
+        return ChunkChecks.c3Problems(cached: addedMessages, server: serverMessages).isEmpty
     }
 
     /// C6 (liveness): call after the user scrolled a chat to the top with a working network and the loads ended.

@@ -111,7 +111,8 @@ extension InvariantChecker {
         for action in actions {
             switch action {
             case .send(let packet, let connection):
-                new += observeClientSent(index, packet: packet, on: connection, at: now)
+                let found = observeClientSent(index, packet: packet, on: connection, at: now)
+                if !found.isEmpty { new += found }
             case .close(let connection):
                 withLedger(index) { _ = $0.closedConnections.insert(connection) }
             default:

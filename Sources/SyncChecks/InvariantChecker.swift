@@ -32,6 +32,9 @@ public final class InvariantChecker {
     /// by position, in place.
     @exclusivity(unchecked) var ledgers: [ClientLedger] = []
     @exclusivity(unchecked) var ledgerIndexByClient: [String: Int] = [:]
+    /// The client `ledgerIndex` found last and its index: a client event's three calls into the checker
+    /// (`observeClientEvent`, `observeClientActions`, `afterClientEvent`) hash its name once, not three times.
+    @exclusivity(unchecked) private var lastLedgerLookup: (client: String, index: Int)?
     /// The registered clients' names, in registration order (the names of `ledgers`).
     @exclusivity(unchecked) var clientNames: [String] = []
     /// The ledger index of each user's client.
@@ -129,8 +132,11 @@ public final class InvariantChecker {
             checkRequestsAndLastSync(&ledger, view: current, server: server, now: now,
                                      checksTimeouts: checksTimeouts, report: report)
         }
-        new += linkTaskCids(index, at: now)
-        new += scanServer(server, at: now)
+        // Appended only when there is something to append (nearly never): `+=` of an empty array still cost a call.
+        let linked = linkTaskCids(index, at: now)
+        if !linked.isEmpty { new += linked }
+        let scanned = scanServer(server, at: now)
+        if !scanned.isEmpty { new += scanned }
         return new.isEmpty ? [] : record(new)
     }
 
@@ -140,12 +146,15 @@ public final class InvariantChecker {
     public func afterServerEvent(server: SyncServer, at now: SimInstant) -> [Finding] {
         serverEventCount += 1
         guard serverEventCount % options.sampling == 0 else { return [] }
-        return record(scanServer(server, at: now))
+        let new = scanServer(server, at: now)
+        return new.isEmpty ? [] : record(new)
     }
 
     /// The ledger index of a registered client (its name hashed once per call into the checker).
     func ledgerIndex(_ client: String) -> Int {
+        if let last = lastLedgerLookup, last.client == client { return last.index }
         guard let index = ledgerIndexByClient[client] else { preconditionFailure("unregistered client \(client)") }
+        lastLedgerLookup = (client, index)
         return index
     }
 

@@ -116,4 +116,60 @@ import Testing
         #expect(packets == plain)
         #expect(cache!.hitCount == 1)  // frames[0] was replaced by frames[2]; frames[2] is still there
     }
+
+    @Test("PINGs and empty responses, read from their bytes, decode as the plain path does; near misses too")
+    func commonFrames() throws {
+        let interactive = MessagePackValue.string("interactive")
+        var frames: [Frame] = []
+        for (seq, flag) in [(UInt16(0), false), (1, true), (0xFFFF, false), (300, true)] {
+            let payload = MessagePackValue.map([MessagePackPair(interactive, .bool(flag))])
+            frames.append(Frame(cmd: .request, seq: seq, opcode: .ping, payload: payload))
+        }
+        for opcode in [Opcode.ping, .chatMark, .msgDelete, .login, Opcode(rawValue: 999)] {
+            frames.append(Frame(cmd: .response, seq: 7, opcode: opcode, payload: .map([])))
+        }
+        // Near misses: other values, keys, commands and opcodes, and longer maps.
+        frames += [
+            Frame(cmd: .request, seq: 2, opcode: .ping, payload: .map([])),
+            Frame(cmd: .request, seq: 2, opcode: .ping, payload: .map([MessagePackPair(interactive, .int(1))])),
+            Frame(cmd: .request, seq: 2, opcode: .ping,
+                  payload: .map([MessagePackPair(.string("interactivE"), .bool(true))])),
+            Frame(cmd: .request, seq: 2, opcode: .ping, payload: .map([
+                MessagePackPair(interactive, .bool(true)), MessagePackPair(.string("x"), .nil)])),
+            Frame(cmd: .response, seq: 2, opcode: .ping, payload: .map([MessagePackPair(interactive, .bool(true))])),
+            Frame(cmd: .push, seq: 2, opcode: .ping, payload: .map([MessagePackPair(interactive, .bool(false))])),
+            Frame(cmd: .request, seq: 2, opcode: .log, payload: .map([MessagePackPair(interactive, .bool(false))])),
+            Frame(cmd: .request, seq: 2, opcode: .chatMark, payload: .map([])),
+            Frame(cmd: .error, seq: 2, opcode: .ping, payload: .map([])),
+            Frame(cmd: .push, seq: 2, opcode: .notifMark, payload: .map([])),
+            Frame(cmd: .response, seq: 2, opcode: .ping, payload: .array([])),
+            Frame(cmd: .response, seq: 2, opcode: .ping, payload: .nil),
+        ]
+        var stream: [UInt8] = []
+        for frame in frames { try FrameEncoder().encode(frame, into: &stream) }
+        var noCache: RepeatedFrameCache?
+        let plain = try Self.decodePackets(stream, chunkSizes: [stream.count], cache: &noCache)
+        #expect(plain.packets.prefix(4).allSatisfy { if case .ping = $0.body { true } else { false } })
+        #expect(plain.packets[4..<9].allSatisfy { $0.body == .empty })
+        var cache: RepeatedFrameCache? = RepeatedFrameCache(matching: FrameDecoder(), opcodes: Self.stored)
+        for chunkSizes in [[stream.count], [Int](repeating: 1, count: stream.count)] {
+            let read = try Self.decodePackets(stream, chunkSizes: chunkSizes, cache: &cache)
+            #expect(read.packets == plain.packets)
+            #expect(read.frameCount == frames.count)
+        }
+        // An empty map behind a compression flag is not read as one: the decoder's own error.
+        var compressed = try FrameEncoder().encode(Frame(cmd: .response, seq: 1, opcode: .ping, payload: .map([])))
+        compressed[6] = 1
+        var plainDecoder = FrameDecoder()
+        var plainBuffer = ByteReader()
+        plainBuffer.append(contentsOf: compressed)
+        var plainError = ""
+        do { _ = try plainDecoder.decode(&plainBuffer) } catch { plainError = "\(error)" }
+        var decoder = FrameDecoder()
+        var buffer = ByteReader()
+        buffer.append(contentsOf: compressed)
+        var cacheError = ""
+        do { _ = try decoder.decodePacket(&buffer, cache: &cache!) } catch { cacheError = "\(error)" }
+        #expect(!plainError.isEmpty && cacheError == plainError)
+    }
 }

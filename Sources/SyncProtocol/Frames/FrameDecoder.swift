@@ -122,7 +122,8 @@ public struct FrameDecoder: Sendable {
     }
 
     /// Decodes the next frame from `buffer` into a packet (`Packet(frame:)`), answering a frame `cache` holds from
-    /// the cache instead of decoding it again.
+    /// the cache instead of decoding it again, and the commonest small frames (`commonPacket(_:frame:)`: a PING, an
+    /// empty response) from their bytes.
     ///
     /// Returns and throws exactly what `decode(_:)` followed by `Packet(frame:)` would, consuming the same bytes
     /// and counting the frame the same way: a hit is a frame that decoded without error before, under the same
@@ -136,31 +137,77 @@ public struct FrameDecoder: Sendable {
         }
         let layout = self.layout
         let maxPayloadBytes = self.maxPayloadBytes
-        // (hash, bytes to store) of a frame to store after decoding, or the packet of a hit and its byte count.
+        // What the bytes buffered say: a frame still incomplete (`decode(_:)` would return nil: its header parsed
+        // and its length is within bounds), a frame answered without decoding (`hit`, of that many bytes), or a
+        // frame for `decode(_:)` (which also throws every error). The packet of a hit is written once, into `hit`.
+        var hit: Packet?
+        // (hash, bytes to store) of a frame to store after decoding.
         var toStore: (hash: Int, bytes: [UInt8])?
-        let hit: (packet: Packet, byteCount: Int)?? = buffer.withReadableBytes(atLeast: FrameHeader.byteCount) {
-            bytes -> (packet: Packet, byteCount: Int)? in
+        let hitByteCount: Int? = buffer.withReadableBytes(atLeast: FrameHeader.byteCount) { bytes -> Int? in
             // A header that does not parse is left to `decode(_:)`, which throws its error.
             guard let header = try? FrameHeader(parsing: bytes, layout: layout),
-                  header.payloadLength <= maxPayloadBytes, cache.stores(header) else { return nil }
+                  header.payloadLength <= maxPayloadBytes else { return nil }
             let byteCount = FrameHeader.byteCount + header.payloadLength
-            guard bytes.count >= byteCount else { return nil }
+            guard bytes.count >= byteCount else { return 0 }
             let frame = UnsafeRawBufferPointer(rebasing: bytes[0..<byteCount])
+            if let packet = Self.commonPacket(header, frame: frame) {
+                hit = packet
+                return byteCount
+            }
+            guard cache.stores(header) else { return nil }
             let hash = RepeatedFrameCache.hash(frame)
-            if let packet = cache.packet(for: frame, hash: hash) { return (packet, byteCount) }
+            if let packet = cache.packet(for: frame, hash: hash) {
+                hit = packet
+                return byteCount
+            }
             toStore = (hash, Array(frame))
             return nil
-        }
-        if let hit = hit ?? nil {
-            buffer.consume(hit.byteCount)
+        } ?? 0
+        if let hitByteCount {
+            // Fewer than a header's bytes, or an incomplete frame: what `decode(_:)` returns then.
+            guard hitByteCount > 0, let hit else { return nil }
+            buffer.consume(hitByteCount)
             frameCount += 1
-            return hit.packet
+            return hit
         }
         guard let frame = try decode(&buffer) else { return nil }
         let packet = try Packet(frame: frame)
         if let toStore { cache.insert(toStore.bytes, hash: toStore.hash, packet: packet) }
         return packet
     }
+
+    /// The packet of a frame carrying one of the two commonest payloads, read from its bytes: a response whose
+    /// payload is the empty map (`.empty`: a PING's answer, among others) and a PING request of exactly
+    /// `{interactive: <bool>}` (each keep-alive ping). Nil for any other frame, which is decoded as usual.
+    ///
+    /// What `decode(_:)` and `Packet(frame:)` make of those bytes, without building and freeing the MessagePack
+    /// tree: an uncompressed map of depth 1 fits every `MessagePackLimits`, and the caller has checked the header
+    /// and the payload bound as `decodeFrame(_:)` does. (`Packet(frame:)` types a response's `{}` as `.empty`
+    /// whatever the opcode, and a PING request's one-key map through `PingRequest(fastPayload:)`.)
+    static func commonPacket(_ header: FrameHeader, frame: UnsafeRawBufferPointer) -> Packet? {
+        guard header.compressionFlag == 0 else { return nil }
+        let payloadCount = frame.count - FrameHeader.byteCount
+        if payloadCount == 1, header.cmd == .response, frame[FrameHeader.byteCount] == 0x80 {
+            return Packet(cmd: .response, seq: header.seq, opcode: header.opcode, body: .empty)
+        }
+        guard payloadCount == pingPayloadPrefix.count + 1, header.cmd == .request, header.opcode == .ping else {
+            return nil
+        }
+        for (index, byte) in pingPayloadPrefix.enumerated() where frame[FrameHeader.byteCount + index] != byte {
+            return nil
+        }
+        let flag: Bool
+        switch frame[frame.count - 1] {
+        case 0xC2: flag = false
+        case 0xC3: flag = true
+        default: return nil
+        }
+        return Packet(cmd: .request, seq: header.seq, opcode: .ping, body: .ping(PingRequest(interactive: flag)))
+    }
+
+    /// A map of one pair (0x81) whose key is the fixstr `interactive` (0xAB and 11 bytes): a PING's payload but its
+    /// last byte (the value).
+    private static let pingPayloadPrefix: [UInt8] = [0x81, 0xAB] + Array("interactive".utf8)
 
     /// Checks that the stream ended on a frame boundary; call it at end of input, after `decode(_:)` returned nil.
     /// - Throws: `WireError` `.truncatedHeader` or `.truncatedPayload` when `buffer` holds part of a frame

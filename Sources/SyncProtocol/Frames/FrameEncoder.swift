@@ -40,8 +40,7 @@ public struct FrameEncoder: Sendable {
     /// Appends one encoded frame to `bytes`; on error `bytes` is unchanged.
     /// - Throws: `WireError` `.unencodable`, as `encode(_:)`.
     public func encode(_ frame: Frame, into bytes: inout [UInt8]) throws {
-        // The payload is packed once and appended (or compressed) straight into `bytes` behind a placeholder for
-        // the header, which is written once the length on the wire is known: no intermediate arrays.
+        // The payload is packed once (into a stack buffer) and appended or compressed straight into `bytes`.
         try MessagePackSerialization.withPacked(frame.payload) { payload in
             guard payload.count <= maxPayloadBytes else {
                 throw WireError(
@@ -49,42 +48,51 @@ public struct FrameEncoder: Sendable {
                     detail: "payload of \(payload.count) bytes exceeds the \(describeByteLimit(maxPayloadBytes)) limit"
                 )
             }
+            if payload.count < compressionThresholdBytes {
+                // Sent raw: the header is known before anything is appended, so `bytes` grows once, to its size.
+                let header = FrameHeader(
+                    cmd: frame.cmd, seq: frame.seq, opcode: frame.opcode, compressionFlag: 0,
+                    payloadLength: payload.count
+                )
+                try header.withBytes(layout: layout) { headerBytes in
+                    bytes.reserveCapacity(bytes.count + headerBytes.count + payload.count)
+                    bytes.append(contentsOf: headerBytes)
+                }
+                bytes.append(contentsOf: payload)
+                return
+            }
             let start = bytes.count
             bytes.append(contentsOf: repeatElement(0, count: FrameHeader.byteCount))
             let payloadStart = bytes.count
             var flag: UInt8 = 0
-            if payload.count >= compressionThresholdBytes {
-                let compressedCount: Int?
-                switch codec {
-                case .lz4:
-                    compressedCount = LZ4Block.compress(payload, appendingTo: &bytes)
-                case .zstd:
-                    compressedCount = ZstdFrame.compress(payload).map { block in
-                        bytes.append(contentsOf: block)
-                        return block.count
-                    }
-                }
-                if let compressedCount, compressedCount < payload.count {
-                    flag = codec == .lz4 ? 1 : FrameHeader.zstdFlag
-                } else {
-                    bytes.removeSubrange(payloadStart...)
+            let compressedCount: Int?
+            switch codec {
+            case .lz4:
+                compressedCount = LZ4Block.compress(payload, appendingTo: &bytes)
+            case .zstd:
+                compressedCount = ZstdFrame.compress(payload).map { block in
+                    bytes.append(contentsOf: block)
+                    return block.count
                 }
             }
-            if flag == 0 { bytes.append(contentsOf: payload) }
+            if let compressedCount, compressedCount < payload.count {
+                flag = codec == .lz4 ? 1 : FrameHeader.zstdFlag
+            } else {
+                bytes.removeSubrange(payloadStart...)
+                bytes.append(contentsOf: payload)
+            }
             let header = FrameHeader(
                 cmd: frame.cmd, seq: frame.seq, opcode: frame.opcode, compressionFlag: flag,
                 payloadLength: bytes.count - payloadStart
             )
             do {
-                // Written at the end, then moved into the placeholder.
-                try header.write(layout: layout, to: &bytes)
+                try header.withBytes(layout: layout) { headerBytes in
+                    for index in 0..<FrameHeader.byteCount { bytes[start + index] = headerBytes[index] }
+                }
             } catch {
                 bytes.removeSubrange(start...)
                 throw error
             }
-            let written = bytes.count - FrameHeader.byteCount
-            for index in 0..<FrameHeader.byteCount { bytes[start + index] = bytes[written + index] }
-            bytes.removeLast(FrameHeader.byteCount)
         }
     }
 

@@ -53,6 +53,12 @@ public struct FrameHeader: Hashable, Sendable {
     /// Appends the 10 header bytes to `bytes`.
     /// - Throws: `WireError` (`.unencodable`) when seq or cmd do not fit `layout` or the length does not fit 24 bits.
     public func write(layout: HeaderLayout, to bytes: inout [UInt8]) throws {
+        try withBytes(layout: layout) { bytes.append(contentsOf: $0) }
+    }
+
+    /// Calls `body` with the 10 header bytes, written on the stack (valid only during the call).
+    /// - Throws: `WireError` (`.unencodable`) as `write(layout:to:)`; `body` is then not called.
+    func withBytes<R>(layout: HeaderLayout, _ body: (UnsafeRawBufferPointer) throws -> R) throws -> R {
         guard seq <= layout.maxSeq else {
             throw WireError(.unencodable, offset: 2, detail: "seq \(seq) does not fit the \(layout) layout")
         }
@@ -62,23 +68,27 @@ public struct FrameHeader: Hashable, Sendable {
         guard (0...FrameHeader.maxPayloadLengthField).contains(payloadLength) else {
             throw WireError(.unencodable, offset: 6, detail: "payload length \(payloadLength) does not fit 24 bits")
         }
-        bytes.append(version)
+        let second: UInt8
+        let third: UInt8
+        let fourth: UInt8
         switch layout {
         case .cmd8Seq16:
-            bytes.append(UInt8(cmd.rawValue))
-            bytes.append(UInt8(seq >> 8))
-            bytes.append(UInt8(truncatingIfNeeded: seq))
+            second = UInt8(cmd.rawValue)
+            third = UInt8(seq >> 8)
+            fourth = UInt8(truncatingIfNeeded: seq)
         case .cmd16Seq8:
-            bytes.append(UInt8(cmd.rawValue >> 8))
-            bytes.append(UInt8(truncatingIfNeeded: cmd.rawValue))
-            bytes.append(UInt8(seq))
+            second = UInt8(cmd.rawValue >> 8)
+            third = UInt8(truncatingIfNeeded: cmd.rawValue)
+            fourth = UInt8(seq)
         }
-        bytes.append(UInt8(opcode.rawValue >> 8))
-        bytes.append(UInt8(truncatingIfNeeded: opcode.rawValue))
-        bytes.append(compressionFlag)
-        bytes.append(UInt8(truncatingIfNeeded: payloadLength >> 16))
-        bytes.append(UInt8(truncatingIfNeeded: payloadLength >> 8))
-        bytes.append(UInt8(truncatingIfNeeded: payloadLength))
+        let header: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (
+            version, second, third, fourth,
+            UInt8(opcode.rawValue >> 8), UInt8(truncatingIfNeeded: opcode.rawValue),
+            compressionFlag,
+            UInt8(truncatingIfNeeded: payloadLength >> 16), UInt8(truncatingIfNeeded: payloadLength >> 8),
+            UInt8(truncatingIfNeeded: payloadLength)
+        )
+        return try withUnsafeBytes(of: header) { try body($0) }
     }
 
     /// The header as 10 bytes.

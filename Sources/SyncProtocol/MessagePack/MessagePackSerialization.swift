@@ -1,8 +1,10 @@
 import CMsgPack
+import Glibc  // malloc, realloc, free
 
 /// MessagePack bytes <-> `MessagePackValue`: the one file that calls into `CMsgPack`.
 ///
-/// Packing uses msgpack-c's `msgpack_packer` over a `msgpack_sbuffer` (a well-kept library; its bytes are the field's).
+/// Packing uses msgpack-c's `msgpack_packer` (a well-kept library; its bytes are the field's) writing into a stack
+/// buffer (`PackSink`).
 /// Unpacking builds values in Swift (`MessagePackBuilder`), which checks the bytes as it reads them and hands
 /// anything it refuses to `MessagePackScanner` to name the fault; this replaced msgpack-c's unpack plus a second
 /// pass over its object tree, and then a scan before the build (docs/performance.md, "Codec").
@@ -14,16 +16,64 @@ enum MessagePackSerialization {
 
     /// Packs `value` as `pack(_:)` does and calls `body` with the bytes, valid only during the call (no copy into
     /// an array: the frame encoder appends or compresses them straight into its output).
+    ///
+    /// The packer writes into a buffer on the stack (`PackSink`), moving to the heap only past
+    /// `PackSink.stackByteCount`: a `msgpack_sbuffer` allocated 8 KiB and freed it again for every value, even a
+    /// PING's `{interactive: false}` or a response's `{}`.
     static func withPacked<R>(_ value: MessagePackValue, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
-        var buffer = msgpack_sbuffer()
-        msgpack_sbuffer_init(&buffer)
-        defer { msgpack_sbuffer_destroy(&buffer) }
-        withUnsafeMutablePointer(to: &buffer) { bufferPointer in
-            var packer = msgpack_packer()
-            msgpack_packer_init(&packer, UnsafeMutableRawPointer(bufferPointer), msgpack_sbuffer_write)
-            withUnsafePointer(to: value) { pack($0, with: &packer) }
+        try withUnsafeTemporaryAllocation(byteCount: PackSink.stackByteCount, alignment: 16) { stack in
+            var sink = PackSink(buffer: stack.baseAddress!, capacity: stack.count)
+            defer { if sink.isOnHeap { free(sink.buffer) } }
+            withUnsafeMutablePointer(to: &sink) { sinkPointer in
+                var packer = msgpack_packer()
+                msgpack_packer_init(&packer, UnsafeMutableRawPointer(sinkPointer), PackSink.write)
+                withUnsafePointer(to: value) { pack($0, with: &packer) }
+            }
+            return try body(UnsafeRawBufferPointer(start: sink.buffer, count: sink.count))
         }
-        return try body(UnsafeRawBufferPointer(start: buffer.data, count: buffer.size))
+    }
+
+    /// Where `msgpack_packer` writes: a stack buffer while the bytes fit, then a heap buffer (8 KiB at first,
+    /// doubled as needed, as `msgpack_sbuffer` grows) holding them all.
+    private struct PackSink {
+        /// The stack buffer's size: at most 1 KiB, which `withUnsafeTemporaryAllocation` always puts on the stack
+        /// (a larger one it may allocate on the heap); payloads this large are compressed anyway.
+        static let stackByteCount = 1024
+
+        /// The bytes written so far start here: the stack buffer, or a `malloc`ed one once `isOnHeap`.
+        var buffer: UnsafeMutableRawPointer
+        var capacity: Int
+        var count = 0
+        var isOnHeap = false
+
+        init(buffer: UnsafeMutableRawPointer, capacity: Int) {
+            self.buffer = buffer
+            self.capacity = capacity
+        }
+
+        /// The packer's write callback; `data` is the `PackSink`. Fails (-1) only when memory runs out.
+        static let write: msgpack_packer_write = { data, bytes, length in
+            let sink = data!.assumingMemoryBound(to: PackSink.self)
+            guard length > 0, let bytes else { return 0 }
+            let count = sink.pointee.count
+            if length > sink.pointee.capacity - count {
+                var capacity = max(8192, sink.pointee.capacity * 2)
+                while capacity - count < length { capacity *= 2 }
+                if sink.pointee.isOnHeap {
+                    guard let grown = realloc(sink.pointee.buffer, capacity) else { return -1 }
+                    sink.pointee.buffer = grown
+                } else {
+                    guard let heap = malloc(capacity) else { return -1 }
+                    heap.copyMemory(from: sink.pointee.buffer, byteCount: count)
+                    sink.pointee.buffer = heap
+                    sink.pointee.isOnHeap = true
+                }
+                sink.pointee.capacity = capacity
+            }
+            (sink.pointee.buffer + count).copyMemory(from: bytes, byteCount: length)
+            sink.pointee.count = count + length
+            return 0
+        }
     }
 
     /// Packs the value at `value`, which stays alive and unchanged during the call (it is part of the tree that

@@ -433,7 +433,11 @@ extension MsgSendRequest {
 }
 
 extension PingRequest {
-    var fastPayload: MessagePackValue { .map([MessagePackPair(.string("interactive"), .bool(interactive))]) }
+    /// `{interactive}`: one of two values built once (a keep-alive ping allocated and freed its map every time).
+    var fastPayload: MessagePackValue { interactive ? Self.interactivePayload : Self.backgroundPayload }
+
+    private static let interactivePayload = MessagePackValue.map([MessagePackPair(.string("interactive"), .bool(true))])
+    private static let backgroundPayload = MessagePackValue.map([MessagePackPair(.string("interactive"), .bool(false))])
 }
 
 extension Contact {
