@@ -109,7 +109,7 @@ extension ReferenceClient {
         }
         let timeout = purpose == .ping ? parameters.pongTimeout : parameters.requestTimeout
         let timer = startTimer(.requestTimeout(seq: seq), at: now + timeout)
-        if let replaced = tracker.inFlight[seq] { cancelTimer(replaced.timer) }
+        if let replaced = tracker.entry(seq: seq) { cancelTimer(replaced.timer) }
         tracker.register(seq: seq, entry: .init(opcode: opcode, purpose: purpose, sentAt: now, timer: timer))
         metrics.requestsByOpcode[opcode, default: 0] += 1
         actions.append(.send(Packet(cmd: .request, seq: seq, opcode: opcode, body: body), on: connection))

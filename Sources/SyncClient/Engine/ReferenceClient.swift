@@ -396,21 +396,20 @@ public struct ReferenceClient: SyncClientEngine {
             contactList = contacts.keys.sorted().map { contacts[$0]! }
             cache.contacts = contactList
         }
-        // One array built and sorted in place (seqs are the table's keys, so distinct): sorting the keys first and
-        // mapping them allocated two arrays and looked every entry up again, on every event.
+        // The tracker keeps its requests ascending by seq: one array built in that order, no sort.
         var inFlight: [ClientView.InFlightRequest] = []
         if !tracker.inFlight.isEmpty {
             inFlight.reserveCapacity(tracker.inFlight.count)
-            for (seq, entry) in tracker.inFlight {
+            for request in tracker.inFlight {
+                let entry = request.entry
                 var taskId: Int64?
                 switch entry.purpose {
                 case .send(let id), .photoToken(let id): taskId = id
                 default: taskId = nil
                 }
-                inFlight.append(
-                    ClientView.InFlightRequest(seq: seq, opcode: entry.opcode, sentAt: entry.sentAt, taskId: taskId))
+                inFlight.append(ClientView.InFlightRequest(seq: request.seq, opcode: entry.opcode, sentAt: entry.sentAt,
+                                                           taskId: taskId))
             }
-            inFlight.sort { $0.seq < $1.seq }
         }
         var online = false
         if case .online = state { online = true }
