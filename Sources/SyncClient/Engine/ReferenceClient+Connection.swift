@@ -56,9 +56,7 @@ extension ReferenceClient {
             cancelConnectTimer()
         }
         guard state == .waitingToReconnect else { return }
-        for (timer, purpose) in timers.sorted(by: { $0.key.rawValue < $1.key.rawValue }) where purpose == .reconnect {
-            cancelTimer(timer)
-        }
+        for (timer, purpose) in timers where purpose == .reconnect { cancelTimer(timer) }
         backoffAttempts = 0
         connect()
     }

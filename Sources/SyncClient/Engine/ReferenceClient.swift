@@ -41,7 +41,10 @@ public struct ReferenceClient: SyncClientEngine {
     /// What the view derives from `tasks`, `runningTaskIds` and `contacts`, built by the first `view` after a change.
     var viewCache = ViewCache()
     var lastSync: Int64 = 0
-    var timers: [ClientTimerID: TimerPurpose] = [:]
+    /// The live timers, ascending by id: ids are handed out in increasing order, so a new timer goes last. An array
+    /// searched by halving, not a table keyed by id: a client has a few live timers (the PING, a request's timeout,
+    /// a reconnect), and each lookup of the table hashed its key, four times per PING answered.
+    var timers: [(timer: ClientTimerID, purpose: TimerPurpose)] = []
     var nextTimerNumber: Int64 = 1
     var nextUploadNumber: Int64 = 1
     var uploads: [UploadID: Int64] = [:]
@@ -250,7 +253,7 @@ public struct ReferenceClient: SyncClientEngine {
         case .packetReceived(let packet, let connection):
             if state.connection == connection { receive(packet) }
         case .timerFired(let timer):
-            if let purpose = timers.removeValue(forKey: timer) { timerFired(timer, purpose) }
+            if let purpose = removeTimer(timer) { timerFired(timer, purpose) }
         case .uploadFinished(let upload, let succeeded):
             uploadFinished(upload, succeeded: succeeded)
         case .uploadInterrupted(let upload):
@@ -321,13 +324,26 @@ public struct ReferenceClient: SyncClientEngine {
     mutating func startTimer(_ purpose: TimerPurpose, at instant: SimInstant) -> ClientTimerID {
         let timer = ClientTimerID(rawValue: nextTimerNumber)
         nextTimerNumber += 1
-        timers[timer] = purpose
+        timers.append((timer, purpose))
         actions.append(.startTimer(timer, at: instant))
         return timer
     }
 
     mutating func cancelTimer(_ timer: ClientTimerID) {
-        if timers.removeValue(forKey: timer) != nil { actions.append(.cancelTimer(timer)) }
+        if removeTimer(timer) != nil { actions.append(.cancelTimer(timer)) }
+    }
+
+    /// Forgets the live timer `timer` and returns its purpose; nil when it is not live (fired, cancelled, or
+    /// started by an earlier engine).
+    private mutating func removeTimer(_ timer: ClientTimerID) -> TimerPurpose? {
+        var low = 0
+        var high = timers.count
+        while low < high {
+            let middle = (low + high) / 2
+            if timers[middle].timer < timer { low = middle + 1 } else { high = middle }
+        }
+        guard low < timers.count, timers[low].timer == timer else { return nil }
+        return timers.remove(at: low).purpose
     }
 
     private mutating func timerFired(_ timer: ClientTimerID, _ purpose: TimerPurpose) {
