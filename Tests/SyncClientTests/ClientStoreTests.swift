@@ -46,6 +46,39 @@ private func message(_ id: Int64) -> ChatMessage { ChatMessage(id: id, time: id,
         #expect(ClientStore(database: database).loadHistories()[7] == history)
     }
 
+    @Test("a store that loaded the rows writes a chat's first change as a difference; the rows end as a full rewrite leaves them")
+    func loadedStoreWritesTheDifference() throws {
+        let database = try SQLiteDatabase()
+        var history = ChunkStore()
+        history.insertPage([message(10), message(11), message(12)], isStartOfHistory: true)
+        history.insertPage([message(20), message(21)], isStartOfHistory: false)
+        write(history, to: ClientStore(database: database))
+        // A row of a chunk of one message (as databases written before such chunks lost their rows hold) and a
+        // tombstone.
+        try database.execute("INSERT INTO messages VALUES (7, 30, 30, 1, 'm30', NULL, NULL)")
+        try database.execute("INSERT INTO chunks VALUES (7, 30, 30, 0)")
+        try database.execute("INSERT INTO tombstones VALUES (7, 3, 50)")
+
+        let relaunched = ClientStore(database: database)
+        var loaded = try #require(relaunched.loadHistories()[7])
+        #expect(loaded.tombstones == [3: 50])
+        // The page moves the upper bound of [20...21]; the chunk [30...30] keeps its place but has no row any more.
+        loaded.insertPage([message(21), message(22)], isStartOfHistory: false)
+        relaunched.begin()
+        relaunched.save(message(22), chatId: 7)
+        relaunched.replaceChunks(loaded.chunks, chatId: 7)
+        relaunched.replaceTombstones([5: 99], chatId: 7)
+        relaunched.commit()
+        #expect(try chunkRows(database)
+                    == [[.integer(10), .integer(12), .integer(1)], [.integer(20), .integer(22), .integer(0)]])
+        #expect(try database.query("SELECT id, updateTime FROM tombstones WHERE chatId = 7")
+                    == [[.integer(5), .integer(99)]])
+        let reloaded = try #require(ClientStore(database: database).loadHistories()[7])
+        #expect(reloaded.chunks == loaded.chunks)
+        #expect(reloaded.messages == loaded.messages)
+        #expect(reloaded.tombstones == [5: 99])
+    }
+
     @Test("a chunk of one message that starts the history keeps its row")
     func startOfHistoryOfOneMessage() throws {
         let database = try SQLiteDatabase()

@@ -27,6 +27,9 @@ struct ClientStore {
     final class WrittenRows {
         @exclusivity(unchecked) var chunks: [Int64: [Chunk]] = [:]
         @exclusivity(unchecked) var tombstones: [Int64: [Int64: Int64]] = [:]
+        /// Whether `chunks` and `tombstones` hold every stored row (`loadHistories` read them all): a chat missing
+        /// from them has none, and its first write needs no DELETE of what might be stored.
+        @exclusivity(unchecked) var holdsEveryRow = false
         /// The `members` text last written per chat, with the members it joins: a push rewrites its chat's row, and
         /// joining ten numbers into a string for every push was allocations for the same text.
         @exclusivity(unchecked) var chatMembers: [Int64: (members: [Int64], text: String)] = [:]
@@ -107,7 +110,7 @@ struct ClientStore {
     /// Makes the chat's tombstone rows `tombstones`. Rows known to be stored already are left alone: after every
     /// push the engine re-states the chat's tombstones, and rewriting them all was statements for nothing.
     func replaceTombstones(_ tombstones: [Int64: Int64], chatId: Int64) {
-        guard let previous = written.tombstones[chatId] else {
+        guard let previous = written.tombstones[chatId] ?? (written.holdsEveryRow ? [:] : nil) else {
             runOnce("DELETE FROM tombstones WHERE chatId = ?", [.integer(chatId)])
             for id in tombstones.keys.sorted() {
                 run(.insertTombstone) {
@@ -171,7 +174,7 @@ struct ClientStore {
     /// known to be stored already are left alone: a push received usually changes no row (it opens a chunk of one
     /// message) or moves one chunk's upper bound, one row, where the whole list was deleted and inserted again.
     func replaceChunks(_ chunks: [Chunk], chatId: Int64) {
-        guard let previous = written.chunks[chatId] else {
+        guard let previous = written.chunks[chatId] ?? (written.holdsEveryRow ? [] : nil) else {
             runOnce("DELETE FROM chunks WHERE chatId = ?", [.integer(chatId)])
             var rows: [Chunk] = []
             for chunk in chunks where Self.hasRow(chunk) {
@@ -311,6 +314,11 @@ struct ClientStore {
             chunks[row[0].integer!, default: []].append(
                 Chunk(lower: row[1].integer!, upper: row[2].integer!, isStartOfHistory: row[3].integer! != 0))
         }
+        // The rows as stored: a chat's first write after launch changes only the rows that differ (it was a DELETE
+        // of the chat's rows, a statement prepared and finalized per chat and launch, and every row again).
+        written.chunks = chunks
+        written.tombstones = tombstones
+        written.holdsEveryRow = true
         var histories: [Int64: ChunkStore] = [:]
         for chatId in Set(messages.keys).union(chunks.keys).union(tombstones.keys).union(pendingEdits.keys) {
             histories[chatId] = ChunkStore(chunks: Self.withChunksOfOne(chunks[chatId] ?? [],
