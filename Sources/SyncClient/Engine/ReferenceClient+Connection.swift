@@ -301,14 +301,15 @@ extension ReferenceClient {
         // In place: a copy of the summary written back was a second lookup and a retain of each of its fields, and
         // each read of `chatList.values[index]` copied the whole summary out (three per push).
         if let index = chatList.index(forKey: push.chatId) {
-            Self.takeNewestMessage(push.message, into: &chatList.values[index], store: store)
+            Self.takeNewestMessage(push.message, into: &chatList.values[index], store: &store)
         }
         if isMutant(.sinceFromNewestPush) { setLastSync(push.message.time) }
     }
 
     /// Makes a pushed message newer than the chat's last message its last message (and the chat's `modified` the
     /// later of the two times), and stores the chat row; a message not newer changes nothing.
-    private static func takeNewestMessage(_ message: ChatMessage, into summary: inout ChatSummary, store: ClientStore) {
+    private static func takeNewestMessage(_ message: ChatMessage, into summary: inout ChatSummary,
+                                          store: inout ClientStore) {
         guard message.id > (summary.lastMessage?.id ?? 0) else { return }
         summary.lastMessage = message
         summary.modified = max(summary.modified, message.time)

@@ -15,7 +15,7 @@ public struct ReferenceClient: SyncClientEngine {
     /// The metrics collected since this instance started.
     public internal(set) var metrics = ClientMetrics()
 
-    let store: ClientStore
+    var store: ClientStore
     var generator: SeededGenerator
     var state: State = .stopped
     var backoffAttempts = 0
