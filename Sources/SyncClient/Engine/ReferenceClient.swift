@@ -59,7 +59,12 @@ public struct ReferenceClient: SyncClientEngine {
     var readMarks: [Int64: ReadMark] = [:]
     /// Chats with a push since the last LOGIN (for the `catch-up-from-live-push` mutant).
     var pushedChatsSinceLogin: Set<Int64> = []
-    var dirtyChats: Set<Int64> = []
+    var dirtyChats: Set<Int64> = [] {
+        didSet { hasDirtyChats = !dirtyChats.isEmpty }
+    }
+    /// Whether `dirtyChats` holds a chat: read after every event in place of the set, whose storage (kept between
+    /// events) is an object of its own per client, a cache miss on every event at thousands of clients.
+    private(set) var hasDirtyChats = false
     /// Chats with rows in the `pendingEdits` table (a chat without pending edits then costs no statement).
     var chatsWithStoredPendingEdits: Set<Int64> = []
     /// Chats whose newest page the engine must fetch to learn a message no push or response carried (a send
@@ -273,7 +278,7 @@ public struct ReferenceClient: SyncClientEngine {
             drop()
         }
         settleScreen()
-        if !dirtyChats.isEmpty {
+        if hasDirtyChats {
             // Most events change one chat (a push): no sorted array for it.
             if dirtyChats.count == 1, let chatId = dirtyChats.first {
                 persistHistory(chatId: chatId)
