@@ -6,7 +6,7 @@ private func message(_ id: Int64) -> ChatMessage { ChatMessage(id: id, time: id,
 
 @Suite struct ClientStoreTests {
     /// Writes what `history` holds for chat 7 in one event, as the engine does after a change.
-    private func write(_ history: ChunkStore, to store: ClientStore) {
+    private func write(_ history: ChunkStore, to store: inout ClientStore) {
         store.begin()
         for message in history.messages { store.save(message, chatId: 7) }
         store.replaceChunks(history.chunks, chatId: 7)
@@ -20,40 +20,74 @@ private func message(_ id: Int64) -> ChatMessage { ChatMessage(id: id, time: id,
     @Test("a chunk of one message has no row and comes back from its message; other chunks keep their rows")
     func chunksOfOneMessage() throws {
         let database = try SQLiteDatabase()
-        let store = ClientStore(database: database)
+        var store = ClientStore(database: database)
         var history = ChunkStore()
         history.insertPage([message(10), message(11), message(12)], isStartOfHistory: true)
         history.insertSingle(message(20))
         history.insertSingle(message(30))
         #expect(history.chunks.count == 3)
-        write(history, to: store)
+        write(history, to: &store)
         #expect(try chunkRows(database) == [[.integer(10), .integer(12), .integer(1)]])
         #expect(ClientStore(database: database).loadHistories()[7] == history)
 
         // A page joining 20 and 30 gives them one row; a later push opens a chunk of one message again.
         history.insertPage([message(20), message(25), message(30)], isStartOfHistory: false)
         history.insertSingle(message(40))
-        write(history, to: store)
+        write(history, to: &store)
         #expect(try chunkRows(database)
                     == [[.integer(10), .integer(12), .integer(1)], [.integer(20), .integer(30), .integer(0)]])
         #expect(ClientStore(database: database).loadHistories()[7] == history)
 
         // A page bridging everything leaves one row; a restarted store (nothing written yet) rewrites the chat's rows.
         history.insertPage([message(12), message(20), message(30), message(40)], isStartOfHistory: false)
-        let restarted = ClientStore(database: database)
-        write(history, to: restarted)
+        var restarted = ClientStore(database: database)
+        write(history, to: &restarted)
         #expect(try chunkRows(database) == [[.integer(10), .integer(40), .integer(1)]])
         #expect(ClientStore(database: database).loadHistories()[7] == history)
+    }
+
+    @Test("a store that loaded the rows writes a chat's first change as a difference; the rows end as a full rewrite leaves them")
+    func loadedStoreWritesTheDifference() throws {
+        let database = try SQLiteDatabase()
+        var history = ChunkStore()
+        history.insertPage([message(10), message(11), message(12)], isStartOfHistory: true)
+        history.insertPage([message(20), message(21)], isStartOfHistory: false)
+        var first = ClientStore(database: database)
+        write(history, to: &first)
+        // A row of a chunk of one message (as databases written before such chunks lost their rows hold) and a
+        // tombstone.
+        try database.execute("INSERT INTO messages VALUES (7, 30, 30, 1, 'm30', NULL, NULL)")
+        try database.execute("INSERT INTO chunks VALUES (7, 30, 30, 0)")
+        try database.execute("INSERT INTO tombstones VALUES (7, 3, 50)")
+
+        var relaunched = ClientStore(database: database)
+        var loaded = try #require(relaunched.loadHistories()[7])
+        #expect(loaded.tombstones == [3: 50])
+        // The page moves the upper bound of [20...21]; the chunk [30...30] keeps its place but has no row any more.
+        loaded.insertPage([message(21), message(22)], isStartOfHistory: false)
+        relaunched.begin()
+        relaunched.save(message(22), chatId: 7)
+        relaunched.replaceChunks(loaded.chunks, chatId: 7)
+        relaunched.replaceTombstones([5: 99], chatId: 7)
+        relaunched.commit()
+        #expect(try chunkRows(database)
+                    == [[.integer(10), .integer(12), .integer(1)], [.integer(20), .integer(22), .integer(0)]])
+        #expect(try database.query("SELECT id, updateTime FROM tombstones WHERE chatId = 7")
+                    == [[.integer(5), .integer(99)]])
+        let reloaded = try #require(ClientStore(database: database).loadHistories()[7])
+        #expect(reloaded.chunks == loaded.chunks)
+        #expect(reloaded.messages == loaded.messages)
+        #expect(reloaded.tombstones == [5: 99])
     }
 
     @Test("a chunk of one message that starts the history keeps its row")
     func startOfHistoryOfOneMessage() throws {
         let database = try SQLiteDatabase()
-        let store = ClientStore(database: database)
+        var store = ClientStore(database: database)
         var history = ChunkStore()
         history.insertPage([message(5)], isStartOfHistory: true)
         history.insertSingle(message(9))
-        write(history, to: store)
+        write(history, to: &store)
         #expect(try chunkRows(database) == [[.integer(5), .integer(5), .integer(1)]])
         #expect(ClientStore(database: database).loadHistories()[7] == history)
     }

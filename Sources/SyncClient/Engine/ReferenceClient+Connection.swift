@@ -56,9 +56,7 @@ extension ReferenceClient {
             cancelConnectTimer()
         }
         guard state == .waitingToReconnect else { return }
-        for (timer, purpose) in timers.sorted(by: { $0.key.rawValue < $1.key.rawValue }) where purpose == .reconnect {
-            cancelTimer(timer)
-        }
+        for (timer, purpose) in timers where purpose == .reconnect { cancelTimer(timer) }
         backoffAttempts = 0
         connect()
     }
@@ -109,7 +107,7 @@ extension ReferenceClient {
         }
         let timeout = purpose == .ping ? parameters.pongTimeout : parameters.requestTimeout
         let timer = startTimer(.requestTimeout(seq: seq), at: now + timeout)
-        if let replaced = tracker.inFlight[seq] { cancelTimer(replaced.timer) }
+        if let replaced = tracker.entry(seq: seq) { cancelTimer(replaced.timer) }
         tracker.register(seq: seq, entry: .init(opcode: opcode, purpose: purpose, sentAt: now, timer: timer))
         metrics.requestsByOpcode[opcode, default: 0] += 1
         actions.append(.send(Packet(cmd: .request, seq: seq, opcode: opcode, body: body), on: connection))
@@ -294,19 +292,28 @@ extension ReferenceClient {
         } else {
             insertSingle(push.message, chatId: push.chatId)
         }
-        pushedChatsSinceLogin.insert(push.chatId)
+        // Read by the `catch-up-from-live-push` mutant alone: the reference engine keeps no set per push.
+        if isMutant(.catchUpFromLivePush) { pushedChatsSinceLogin.insert(push.chatId) }
         if screen?.chatId == push.chatId, (histories[push.chatId]?.chunks.count ?? 0) > chunkCount {
             screen?.needsNewestPage = true
             requestHistory(chatId: push.chatId, load: .newest)
         }
-        // In place: a copy of the summary written back was a second lookup and a retain of each of its fields.
-        if let index = chatList.index(forKey: push.chatId),
-           push.message.id > (chatList.values[index].lastMessage?.id ?? 0) {
-            chatList.values[index].lastMessage = push.message
-            chatList.values[index].modified = max(chatList.values[index].modified, push.message.time)
-            store.save(chatList.values[index])
+        // In place: a copy of the summary written back was a second lookup and a retain of each of its fields, and
+        // each read of `chatList.values[index]` copied the whole summary out (three per push).
+        if let index = chatList.index(forKey: push.chatId) {
+            Self.takeNewestMessage(push.message, into: &chatList.values[index], store: &store)
         }
         if isMutant(.sinceFromNewestPush) { setLastSync(push.message.time) }
+    }
+
+    /// Makes a pushed message newer than the chat's last message its last message (and the chat's `modified` the
+    /// later of the two times), and stores the chat row; a message not newer changes nothing.
+    private static func takeNewestMessage(_ message: ChatMessage, into summary: inout ChatSummary,
+                                          store: inout ClientStore) {
+        guard message.id > (summary.lastMessage?.id ?? 0) else { return }
+        summary.lastMessage = message
+        summary.modified = max(summary.modified, message.time)
+        store.save(summary)
     }
 
     /// An edited or removed message pushed on its own: applied to the cache (or kept until the message arrives),

@@ -15,7 +15,7 @@ extension ReferenceClient {
     }
 
     /// Writes a task row, except for the `tasks-not-persisted` mutant, whose queue lives in memory only.
-    func persist(_ task: TaskRecord) {
+    mutating func persist(_ task: TaskRecord) {
         if isMutant(.tasksNotPersisted) { return }
         if isMutant(.outboxInMemoryWhileOffline), task.kind.isSend, task.state == .pending, !isOnline {
             // The mutant keeps an offline outbox in memory, to be written once the network returns.

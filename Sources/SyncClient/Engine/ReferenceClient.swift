@@ -15,7 +15,7 @@ public struct ReferenceClient: SyncClientEngine {
     /// The metrics collected since this instance started.
     public internal(set) var metrics = ClientMetrics()
 
-    let store: ClientStore
+    var store: ClientStore
     var generator: SeededGenerator
     var state: State = .stopped
     var backoffAttempts = 0
@@ -41,7 +41,10 @@ public struct ReferenceClient: SyncClientEngine {
     /// What the view derives from `tasks`, `runningTaskIds` and `contacts`, built by the first `view` after a change.
     var viewCache = ViewCache()
     var lastSync: Int64 = 0
-    var timers: [ClientTimerID: TimerPurpose] = [:]
+    /// The live timers, ascending by id: ids are handed out in increasing order, so a new timer goes last. An array
+    /// searched by halving, not a table keyed by id: a client has a few live timers (the PING, a request's timeout,
+    /// a reconnect), and each lookup of the table hashed its key, four times per PING answered.
+    var timers: [(timer: ClientTimerID, purpose: TimerPurpose)] = []
     var nextTimerNumber: Int64 = 1
     var nextUploadNumber: Int64 = 1
     var uploads: [UploadID: Int64] = [:]
@@ -56,7 +59,12 @@ public struct ReferenceClient: SyncClientEngine {
     var readMarks: [Int64: ReadMark] = [:]
     /// Chats with a push since the last LOGIN (for the `catch-up-from-live-push` mutant).
     var pushedChatsSinceLogin: Set<Int64> = []
-    var dirtyChats: Set<Int64> = []
+    var dirtyChats: Set<Int64> = [] {
+        didSet { hasDirtyChats = !dirtyChats.isEmpty }
+    }
+    /// Whether `dirtyChats` holds a chat: read after every event in place of the set, whose storage (kept between
+    /// events) is an object of its own per client, a cache miss on every event at thousands of clients.
+    private(set) var hasDirtyChats = false
     /// Chats with rows in the `pendingEdits` table (a chat without pending edits then costs no statement).
     var chatsWithStoredPendingEdits: Set<Int64> = []
     /// Chats whose newest page the engine must fetch to learn a message no push or response carried (a send
@@ -70,6 +78,8 @@ public struct ReferenceClient: SyncClientEngine {
     /// of a message the client holds (explore seed 8117).
     var pushesBeforeFirstSync: [Packet] = []
     var actions: [ClientAction] = []
+    /// The largest action list whose storage `handle` keeps for the next event.
+    static let keptActionCapacity = 8
     var now = SimInstant.start
 
     /// The connection lifecycle.
@@ -229,7 +239,14 @@ public struct ReferenceClient: SyncClientEngine {
     /// - Returns: the actions, in the order the driver must carry them out.
     public mutating func handle(_ event: ClientEvent, now: SimInstant) -> [ClientAction] {
         self.now = now
-        actions = []
+        // The list's storage is reused from event to event: the driver has let go of the last event's list by now,
+        // so it is emptied in place (a fresh list was one to three allocations per event: most events ask for a
+        // timer or a send). A list grown large by a rare event (a LOGIN's sends) is not kept.
+        if actions.capacity <= Self.keptActionCapacity {
+            actions.removeAll(keepingCapacity: true)
+        } else {
+            actions = []
+        }
         store.begin()
         switch event {
         case .start:
@@ -241,7 +258,7 @@ public struct ReferenceClient: SyncClientEngine {
         case .packetReceived(let packet, let connection):
             if state.connection == connection { receive(packet) }
         case .timerFired(let timer):
-            if let purpose = timers.removeValue(forKey: timer) { timerFired(timer, purpose) }
+            if let purpose = removeTimer(timer) { timerFired(timer, purpose) }
         case .uploadFinished(let upload, let succeeded):
             uploadFinished(upload, succeeded: succeeded)
         case .uploadInterrupted(let upload):
@@ -261,7 +278,7 @@ public struct ReferenceClient: SyncClientEngine {
             drop()
         }
         settleScreen()
-        if !dirtyChats.isEmpty {
+        if hasDirtyChats {
             // Most events change one chat (a push): no sorted array for it.
             if dirtyChats.count == 1, let chatId = dirtyChats.first {
                 persistHistory(chatId: chatId)
@@ -312,13 +329,26 @@ public struct ReferenceClient: SyncClientEngine {
     mutating func startTimer(_ purpose: TimerPurpose, at instant: SimInstant) -> ClientTimerID {
         let timer = ClientTimerID(rawValue: nextTimerNumber)
         nextTimerNumber += 1
-        timers[timer] = purpose
+        timers.append((timer, purpose))
         actions.append(.startTimer(timer, at: instant))
         return timer
     }
 
     mutating func cancelTimer(_ timer: ClientTimerID) {
-        if timers.removeValue(forKey: timer) != nil { actions.append(.cancelTimer(timer)) }
+        if removeTimer(timer) != nil { actions.append(.cancelTimer(timer)) }
+    }
+
+    /// Forgets the live timer `timer` and returns its purpose; nil when it is not live (fired, cancelled, or
+    /// started by an earlier engine).
+    private mutating func removeTimer(_ timer: ClientTimerID) -> TimerPurpose? {
+        var low = 0
+        var high = timers.count
+        while low < high {
+            let middle = (low + high) / 2
+            if timers[middle].timer < timer { low = middle + 1 } else { high = middle }
+        }
+        guard low < timers.count, timers[low].timer == timer else { return nil }
+        return timers.remove(at: low).purpose
     }
 
     private mutating func timerFired(_ timer: ClientTimerID, _ purpose: TimerPurpose) {
@@ -387,21 +417,20 @@ public struct ReferenceClient: SyncClientEngine {
             contactList = contacts.keys.sorted().map { contacts[$0]! }
             cache.contacts = contactList
         }
-        // One array built and sorted in place (seqs are the table's keys, so distinct): sorting the keys first and
-        // mapping them allocated two arrays and looked every entry up again, on every event.
+        // The tracker keeps its requests ascending by seq: one array built in that order, no sort.
         var inFlight: [ClientView.InFlightRequest] = []
         if !tracker.inFlight.isEmpty {
             inFlight.reserveCapacity(tracker.inFlight.count)
-            for (seq, entry) in tracker.inFlight {
+            for request in tracker.inFlight {
+                let entry = request.entry
                 var taskId: Int64?
                 switch entry.purpose {
                 case .send(let id), .photoToken(let id): taskId = id
                 default: taskId = nil
                 }
-                inFlight.append(
-                    ClientView.InFlightRequest(seq: seq, opcode: entry.opcode, sentAt: entry.sentAt, taskId: taskId))
+                inFlight.append(ClientView.InFlightRequest(seq: request.seq, opcode: entry.opcode, sentAt: entry.sentAt,
+                                                           taskId: taskId))
             }
-            inFlight.sort { $0.seq < $1.seq }
         }
         var online = false
         if case .online = state { online = true }

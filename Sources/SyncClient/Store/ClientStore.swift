@@ -10,23 +10,24 @@ import SyncProtocol
 /// error in our own schema, so it stops.
 struct ClientStore {
     let database: SQLiteDatabase
-    /// Whether `begin()` was called and no write has opened the transaction yet (shared by copies of the store,
-    /// as the database is).
-    private let transaction = PendingTransaction()
+    /// Whether `begin()` was called and no write has opened the transaction yet. Held in the store itself (the
+    /// writes are mutating), not in a box shared by copies: it is read on every event, and that box, an object of
+    /// its own per client, was a cache miss on every event at thousands of clients (most of the engine's own time
+    /// on a PING). A copy of the store must not write: the engine holds the only one.
+    private var isTransactionRequested = false
 
     /// The chunk and tombstone rows as last written or loaded, by chat (shared by copies of the store, as the
     /// database is): `replaceChunks` and `replaceTombstones` write only the rows that changed.
     private let written = WrittenRows()
 
-    // These boxes are read on every event, from one thread, and never lend their fields out across a call that
-    // could reach them again: the dynamic exclusivity checks are off, as in `SQLiteDatabase`.
-    final class PendingTransaction {
-        @exclusivity(unchecked) var isRequested = false
-    }
-
+    // This box is read on every write, from one thread, and never lends its fields out across a call that could
+    // reach it again: the dynamic exclusivity checks are off, as in `SQLiteDatabase`.
     final class WrittenRows {
         @exclusivity(unchecked) var chunks: [Int64: [Chunk]] = [:]
         @exclusivity(unchecked) var tombstones: [Int64: [Int64: Int64]] = [:]
+        /// Whether `chunks` and `tombstones` hold every stored row (`loadHistories` read them all): a chat missing
+        /// from them has none, and its first write needs no DELETE of what might be stored.
+        @exclusivity(unchecked) var holdsEveryRow = false
         /// The `members` text last written per chat, with the members it joins: a push rewrites its chat's row, and
         /// joining ten numbers into a string for every push was allocations for the same text.
         @exclusivity(unchecked) var chatMembers: [Int64: (members: [Int64], text: String)] = [:]
@@ -78,21 +79,21 @@ struct ClientStore {
 
     /// Starts the event's transaction; BEGIN IMMEDIATE goes out with the first write, which also checks that no
     /// other transaction is open (an event that writes nothing asks SQLite nothing).
-    func begin() {
-        precondition(!transaction.isRequested, "client store: transaction already open")
-        transaction.isRequested = true
+    mutating func begin() {
+        precondition(!isTransactionRequested, "client store: transaction already open")
+        isTransactionRequested = true
     }
 
     /// Ends the event's transaction: COMMIT when a write opened it, nothing otherwise.
-    func commit() {
-        if transaction.isRequested {
-            transaction.isRequested = false
+    mutating func commit() {
+        if isTransactionRequested {
+            isTransactionRequested = false
         } else {
             run(.commit) { _ in }
         }
     }
 
-    func save(_ message: ChatMessage, chatId: Int64) {
+    mutating func save(_ message: ChatMessage, chatId: Int64) {
         run(.saveMessage) { Self.bindMessageColumns(message, chatId: chatId, to: &$0) }
         if let status = message.status {
             run(.saveMessageChange) {
@@ -106,8 +107,8 @@ struct ClientStore {
 
     /// Makes the chat's tombstone rows `tombstones`. Rows known to be stored already are left alone: after every
     /// push the engine re-states the chat's tombstones, and rewriting them all was statements for nothing.
-    func replaceTombstones(_ tombstones: [Int64: Int64], chatId: Int64) {
-        guard let previous = written.tombstones[chatId] else {
+    mutating func replaceTombstones(_ tombstones: [Int64: Int64], chatId: Int64) {
+        guard let previous = written.tombstones[chatId] ?? (written.holdsEveryRow ? [:] : nil) else {
             runOnce("DELETE FROM tombstones WHERE chatId = ?", [.integer(chatId)])
             for id in tombstones.keys.sorted() {
                 run(.insertTombstone) {
@@ -148,7 +149,7 @@ struct ClientStore {
         bindings.bind(message.attaches?.first { $0.type == "PHOTO" }?.photoToken)
     }
 
-    func replacePendingEdits(_ edits: [Int64: ChatMessage], chatId: Int64) {
+    mutating func replacePendingEdits(_ edits: [Int64: ChatMessage], chatId: Int64) {
         run(.deletePendingEdits) { $0.bind(chatId) }
         for id in edits.keys.sorted() {
             let message = edits[id]!
@@ -170,8 +171,8 @@ struct ClientStore {
     /// Makes the chat's chunk rows those of `chunks` that have one (`hasRow`; keyed by chat and lower bound). Rows
     /// known to be stored already are left alone: a push received usually changes no row (it opens a chunk of one
     /// message) or moves one chunk's upper bound, one row, where the whole list was deleted and inserted again.
-    func replaceChunks(_ chunks: [Chunk], chatId: Int64) {
-        guard let previous = written.chunks[chatId] else {
+    mutating func replaceChunks(_ chunks: [Chunk], chatId: Int64) {
+        guard let previous = written.chunks[chatId] ?? (written.holdsEveryRow ? [] : nil) else {
             runOnce("DELETE FROM chunks WHERE chatId = ?", [.integer(chatId)])
             var rows: [Chunk] = []
             for chunk in chunks where Self.hasRow(chunk) {
@@ -209,7 +210,7 @@ struct ClientStore {
     }
 
     /// A plain INSERT, as before: two chunks with one lower bound still stop the engine on the primary key.
-    private func insert(_ chunk: Chunk, chatId: Int64) {
+    private mutating func insert(_ chunk: Chunk, chatId: Int64) {
         run(.insertChunk) {
             $0.bind(chatId)
             $0.bind(chunk.lower)
@@ -218,7 +219,7 @@ struct ClientStore {
         }
     }
 
-    func save(_ summary: ChatSummary) {
+    mutating func save(_ summary: ChatSummary) {
         let members: String
         if let written = written.chatMembers[summary.id], written.members == summary.members {
             members = written.text
@@ -234,14 +235,14 @@ struct ClientStore {
         }
     }
 
-    func save(_ contact: Contact) {
+    mutating func save(_ contact: Contact) {
         run(.saveContact) {
             $0.bind(contact.id)
             $0.bind(contact.name)
         }
     }
 
-    func save(_ task: TaskRecord) {
+    mutating func save(_ task: TaskRecord) {
         run(.saveTask) {
             $0.bind(task.id)
             $0.bind(task.kind.rawValue)
@@ -260,7 +261,7 @@ struct ClientStore {
         }
     }
 
-    func setSync(_ key: String, _ value: Int64) {
+    mutating func setSync(_ key: String, _ value: Int64) {
         run(.setSync) {
             $0.bind(key)
             $0.bind(value)
@@ -311,6 +312,11 @@ struct ClientStore {
             chunks[row[0].integer!, default: []].append(
                 Chunk(lower: row[1].integer!, upper: row[2].integer!, isStartOfHistory: row[3].integer! != 0))
         }
+        // The rows as stored: a chat's first write after launch changes only the rows that differ (it was a DELETE
+        // of the chat's rows, a statement prepared and finalized per chat and launch, and every row again).
+        written.chunks = chunks
+        written.tombstones = tombstones
+        written.holdsEveryRow = true
         var histories: [Int64: ChunkStore] = [:]
         for chatId in Set(messages.keys).union(chunks.keys).union(tombstones.keys).union(pendingEdits.keys) {
             histories[chatId] = ChunkStore(chunks: Self.withChunksOfOne(chunks[chatId] ?? [],
@@ -377,7 +383,7 @@ struct ClientStore {
     }
 
     /// A statement of every event, kept in its slot; the first write of an event opens its transaction.
-    private func run(_ statement: Statement, _ bind: (inout SQLiteBindings) -> Void) {
+    private mutating func run(_ statement: Statement, _ bind: (inout SQLiteBindings) -> Void) {
         openRequestedTransaction()
         do {
             try database.execute(slot: statement.rawValue, sql: statement.sql, bind)
@@ -388,7 +394,7 @@ struct ClientStore {
 
     /// A statement run once per chat and launch (the first write of a chat's chunks or tombstones): not kept, as
     /// for `SQLiteDatabase.execute(_:_:keepsStatement:)`.
-    private func runOnce(_ sql: String, _ bindings: [SQLiteValue]) {
+    private mutating func runOnce(_ sql: String, _ bindings: [SQLiteValue]) {
         openRequestedTransaction()
         do {
             try database.execute(sql, bindings, keepsStatement: false)
@@ -397,9 +403,9 @@ struct ClientStore {
         }
     }
 
-    private func openRequestedTransaction() {
-        guard transaction.isRequested else { return }
-        transaction.isRequested = false
+    private mutating func openRequestedTransaction() {
+        guard isTransactionRequested else { return }
+        isTransactionRequested = false
         precondition(!database.isInTransaction, "client store: transaction already open")
         do {
             try database.execute(slot: Statement.begin.rawValue, sql: Statement.begin.sql) { _ in }
