@@ -158,9 +158,13 @@ extension World: WorldProbe {
         if let cached = clients[index].cachedPendingTasks { return cached }
         // The cached view's task list read in place (after a checked event it is there): `view(index)` returned a
         // copy of the whole view, a retain and a release of each of its tables.
+        // Each cached list is read through its own optional: `cachedView?.tasks ?? cachedTasks` copied the whole
+        // slot (a dozen references retained and released) to evaluate the `??`.
         let count: Int
-        if let tasks = clients[index].cachedView?.tasks ?? clients[index].cachedTasks {
-            count = tasks.count { $0.state == .pending }
+        if clients[index].cachedView != nil {
+            count = clients[index].cachedView!.tasks.count { $0.state == .pending }
+        } else if clients[index].cachedTasks != nil {
+            count = clients[index].cachedTasks!.count { $0.state == .pending }
         } else {
             count = view(index).tasks.count { $0.state == .pending }
         }
