@@ -60,9 +60,9 @@ extension World {
             let handle = network.schedule(at: max(instant, now)) { [unowned self] in
                 enter { fireTimer(timer, client: index, generation: generation) }
             }
-            clients[index].timers[timer] = handle
+            clients[index].timers.set(timer, handle)
         case .cancelTimer(let timer):
-            if let handle = clients[index].timers.removeValue(forKey: timer) { network.cancel(handle) }
+            if let handle = clients[index].timers.remove(timer) { network.cancel(handle) }
         case .upload(let upload, let token, let sizeBytes):
             startUpload(upload, token: token, sizeBytes: sizeBytes, client: index, generation: generation)
         }
@@ -70,7 +70,7 @@ extension World {
 
     private func fireTimer(_ timer: ClientTimerID, client index: Int, generation: Int) {
         guard clients[index].generation == generation else { return }
-        clients[index].timers[timer] = nil
+        clients[index].timers.remove(timer)
         deliver(index, generation: generation, .timerFired(timer))
     }
 
@@ -190,7 +190,7 @@ extension World {
                                       isSuspended: clients[index].isSuspended))
         if crash { clients[index].database.crash() }
         clients[index].previousMetrics.append(clients[index].engine.metrics)
-        for handle in clients[index].timers.values { network.cancel(handle) }
+        for entry in clients[index].timers.entries { network.cancel(entry.handle) }
         if let handle = clients[index].suspendTimer { network.cancel(handle) }
         clients[index].suspendTimer = nil
         clients[index].isInBackground = false
