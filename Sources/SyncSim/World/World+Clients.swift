@@ -109,10 +109,10 @@ extension World {
             // Compressed: what LZ4 saved, for the uncompressed byte metrics.
             let savedBytes = bytes.count > 6 && bytes[6] != 0
                 ? FrameHeader.byteCount + frame.payload.messagePackBytes().count - bytes.count : nil
-            // `summary(packet)` written out: one string built instead of two.
+            // `summary(packet)` from its kept prefix: one string built, the opcode and command not described again.
             encoded = EncodedPacket(
                 packet: packet, bytes: bytes,
-                traceDetail: "\(packet.opcode) \(packet.cmd) seq=\(packet.seq) bytes=\(bytes.count)",
+                traceDetail: "\(summaryPrefix(packet))\(packet.seq) bytes=\(bytes.count)",
                 compressionSavedBytes: savedBytes)
             if reusesLastEncoding { lastServerPush = encoded }
         }
@@ -277,6 +277,18 @@ extension World {
         "\(packet.opcode) \(packet.cmd) seq=\(packet.seq)"
     }
 
+    /// `summary(packet)` up to its seq number, `MSG_SEND request seq=`: kept per opcode and command (below opcode
+    /// 256), so a frame's trace detail does not describe them again.
+    func summaryPrefix(_ packet: Packet) -> String {
+        let raw = Int(packet.opcode.rawValue)
+        guard raw < 256 else { return "\(packet.opcode) \(packet.cmd) seq=" }
+        let slot = raw << 2 | Int(packet.cmd.rawValue)
+        if let prefix = summaryPrefixes[slot] { return prefix }
+        let prefix = "\(packet.opcode) \(packet.cmd) seq="
+        summaryPrefixes[slot] = prefix
+        return prefix
+    }
+
     /// `summary(packet)` for a client's `rx` line, the same string again while the header fields repeat: every
     /// member of a chat receives its pushes as `NOTIF_MESSAGE request seq=0`.
     func receivedSummary(_ packet: Packet) -> String {
@@ -284,7 +296,7 @@ extension World {
            last.seq == packet.seq {
             return last.text
         }
-        let text = Self.summary(packet)
+        let text = "\(summaryPrefix(packet))\(packet.seq)"
         lastReceivedSummary = (packet.opcode, packet.cmd, packet.seq, text)
         return text
     }

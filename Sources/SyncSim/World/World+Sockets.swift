@@ -87,7 +87,7 @@ extension World {
         switch event.kind {
         case .received(let bytes):
             for packet in decode(bytes, on: event.socket, component: "server") {
-                record("server", "rx", "\(connection) \(Self.summary(packet))")
+                record("server", "rx", "\(connection) \(summaryPrefix(packet))\(packet.seq)")
                 receiveAtServer(packet, on: connection)
             }
         case .closed, .reset, .timedOut:

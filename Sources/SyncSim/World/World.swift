@@ -41,6 +41,9 @@ public final class World {
     @exclusivity(unchecked) var lastServerPush: EncodedPacket?
     /// The last `rx` trace detail a client recorded and the header fields it was made from (`receivedSummary(_:)`).
     @exclusivity(unchecked) var lastReceivedSummary: (opcode: Opcode, cmd: Command, seq: UInt16, text: String)?
+    /// `NOTIF_MESSAGE request seq=` and the like, by `opcode << 2 | cmd` for opcodes below 256, built on first use
+    /// (`summaryPrefix(_:)`): every frame's trace detail starts with one.
+    @exclusivity(unchecked) var summaryPrefixes = [String?](repeating: nil, count: 1024)
 
     @exclusivity(unchecked) var clients: [ClientSlot] = []
     let clientIndexByName: [String: Int]
