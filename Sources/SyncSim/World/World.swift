@@ -289,8 +289,20 @@ public final class World {
     }
 
     private func receiveSocketEvent(_ event: SocketEvent) {
-        queuedSocketEvents.append(event)
-        if !isBusy { enter {} }
+        if isBusy {
+            queuedSocketEvents.append(event)
+            return
+        }
+        // Outside a step the queue is empty: the event is handled at once, as `enter {}` would after queuing it
+        // (without the queue's copy of the event in and out).
+        isBusy = true
+        handleSocketEvent(event)
+        while !queuedSocketEvents.isEmpty {
+            let queued = queuedSocketEvents.removeFirst()
+            handleSocketEvent(queued)
+        }
+        isBusy = false
+        afterStep()
     }
 
     /// After every world step: the eventually-conditions, then queue-drain bookkeeping. (The invariant checker
