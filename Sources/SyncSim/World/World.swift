@@ -62,6 +62,9 @@ public final class World {
     /// connection, so each frame after the first is answered from here (`FrameDecoder.decodePacket(_:cache:)`).
     @exclusivity(unchecked) var repeatedFrames = RepeatedFrameCache(
         matching: FrameDecoder(), opcodes: [.notifMessage, .notifMark, .notifMsgDelete])
+    /// A spare buffer for the packets `decode` returns, handed back by its callers (`recycle(_:)`): one array
+    /// allocation fewer per segment received.
+    @exclusivity(unchecked) var decodedPackets: [Packet] = []
     @exclusivity(unchecked) var serverSockets = ServerSocketTable()
     @exclusivity(unchecked) var nextServerConnection = 1
     @exclusivity(unchecked) var serverTimers: [ServerTimerID: TimerHandle] = [:]
