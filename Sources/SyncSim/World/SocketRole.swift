@@ -116,11 +116,18 @@ struct TraceRing {
         mutating func fill(with record: TraceRecord) {
             time = record.time
             bytes.removeAll(keepingCapacity: true)
-            bytes.append(contentsOf: record.component.utf8)
+            Self.append(record.component, to: &bytes)
             componentEnd = bytes.count
-            bytes.append(contentsOf: record.kind.utf8)
+            Self.append(record.kind, to: &bytes)
             kindEnd = bytes.count
-            bytes.append(contentsOf: record.detail.utf8)
+            Self.append(record.detail, to: &bytes)
+        }
+
+        /// A string's UTF-8 bytes copied at once from its storage (the generic `append(contentsOf: text.utf8)`
+        /// went through the view's iterator).
+        private static func append(_ text: String, to bytes: inout [UInt8]) {
+            var text = text
+            text.withUTF8 { bytes.append(contentsOf: $0) }
         }
 
         var record: TraceRecord {
