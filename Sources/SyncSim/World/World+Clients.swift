@@ -91,13 +91,16 @@ extension World {
     /// as the same frame.
     func sendPacket(_ packet: Packet, on socket: SocketID, encoder: FrameEncoder, from component: String,
                     countsBytes: Bool = true, reusesLastEncoding: Bool = false) {
-        let encoded: EncodedPacket
+        let bytes: [UInt8]
+        let traceDetail: String
+        let compressionSavedBytes: Int?
         if reusesLastEncoding, let last = lastServerPush, packet.isIdenticalPush(to: last.packet) {
-            encoded = last
-            assert(encoded.bytes == (try? encoder.encode(Frame(packet: packet))), "a reused push encodes differently")
+            bytes = last.bytes
+            traceDetail = last.traceDetail
+            compressionSavedBytes = last.compressionSavedBytes
+            assert(bytes == (try? encoder.encode(Frame(packet: packet))), "a reused push encodes differently")
         } else {
             let frame = Frame(packet: packet)
-            let bytes: [UInt8]
             do {
                 bytes = try encoder.encode(frame)
             } catch {
@@ -107,19 +110,20 @@ extension World {
                 return
             }
             // Compressed: what LZ4 saved, for the uncompressed byte metrics.
-            let savedBytes = bytes.count > 6 && bytes[6] != 0
+            compressionSavedBytes = bytes.count > 6 && bytes[6] != 0
                 ? FrameHeader.byteCount + frame.payload.messagePackBytes().count - bytes.count : nil
             // `summary(packet)` from its kept prefix: one string built, the opcode and command not described again.
-            encoded = EncodedPacket(
-                packet: packet, bytes: bytes,
-                traceDetail: "\(summaryPrefix(packet))\(packet.seq) bytes=\(bytes.count)",
-                compressionSavedBytes: savedBytes)
-            if reusesLastEncoding { lastServerPush = encoded }
+            traceDetail = "\(summaryPrefix(packet))\(packet.seq) bytes=\(bytes.count)"
+            // Only a push that may be sent again keeps a copy of its packet.
+            if reusesLastEncoding {
+                lastServerPush = EncodedPacket(packet: packet, bytes: bytes, traceDetail: traceDetail,
+                                               compressionSavedBytes: compressionSavedBytes)
+            }
         }
-        let accepted = network.send(encoded.bytes, on: socket)
-        record(component, accepted ? "tx" : "tx-lost", encoded.traceDetail)
-        if accepted, countsBytes { countBytes(socket: socket, up: encoded.bytes.count, down: 0) }
-        if accepted, let saved = encoded.compressionSavedBytes {
+        let accepted = network.send(bytes, on: socket)
+        record(component, accepted ? "tx" : "tx-lost", traceDetail)
+        if accepted, countsBytes { countBytes(socket: socket, up: bytes.count, down: 0) }
+        if accepted, let saved = compressionSavedBytes {
             if component == "server" { compressionSavedDown += saved } else { compressionSavedUp += saved }
         }
     }
