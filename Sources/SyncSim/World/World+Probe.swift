@@ -162,13 +162,21 @@ extension World: WorldProbe {
         // slot (a dozen references retained and released) to evaluate the `??`.
         let count: Int
         if clients[index].cachedView != nil {
-            count = clients[index].cachedView!.tasks.count { $0.state == .pending }
+            count = Self.pendingCount(clients[index].cachedView!.tasks)
         } else if clients[index].cachedTasks != nil {
-            count = clients[index].cachedTasks!.count { $0.state == .pending }
+            count = Self.pendingCount(clients[index].cachedTasks!)
         } else {
-            count = view(index).tasks.count { $0.state == .pending }
+            count = Self.pendingCount(view(index).tasks)
         }
         clients[index].cachedPendingTasks = count
+        return count
+    }
+
+    /// How many of `tasks` are pending, each state read in place (`count(where:)` copied every record, its strings
+    /// retained and released, on every client event).
+    private static func pendingCount(_ tasks: [TaskRecord]) -> Int {
+        var count = 0
+        for position in tasks.indices where tasks[position].state == .pending { count += 1 }
         return count
     }
 
