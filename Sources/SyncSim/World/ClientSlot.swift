@@ -57,6 +57,12 @@ struct ClientSlot {
         engine = factory(parameters, database, streams.stream("client.\(name).launch0"))
     }
 
+    /// The engine's view. `mutating` only so that `clients[index].engineView()` reaches the engine in place in the
+    /// world's array (a read copied the slot or the engine's existential box first); nothing changes.
+    mutating func engineView() -> ClientView {
+        engine.view
+    }
+
     /// A fresh engine over the same database, for launch number `generation`.
     mutating func rebuildEngine() {
         engine = factory(parameters, database, streams.stream("client.\(name).launch\(generation)"))

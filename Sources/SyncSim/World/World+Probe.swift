@@ -135,9 +135,7 @@ extension World: WorldProbe {
     /// The current engine's view of client `index`, cached until the engine's next event.
     func view(_ index: Int) -> ClientView {
         if let cached = clients[index].cachedView { return cached }
-        // The engine alone is copied out (one retain of its box): `clients[index].engine.view` copied the whole slot.
-        let engine = clients[index].engine
-        let view = engine.view
+        let view = engineView(index)
         clients[index].cachedView = view
         return view
     }
@@ -147,10 +145,17 @@ extension World: WorldProbe {
     /// list is kept, for the pending-task count after the step. Probes after it build and cache a view of their own.
     func checkedView(_ index: Int) -> ClientView {
         if let cached = clients[index].cachedView { return cached }
-        let engine = clients[index].engine
-        let view = engine.view
+        let view = engineView(index)
         clients[index].cachedTasks = view.tasks
         return view
+    }
+
+    /// Client `index`'s engine's view, the engine read where it lies (`ClientSlot.engineView()`):
+    /// `clients[index].engine.view` copied the whole slot, and copying the engine out first
+    /// (`let engine = clients[index].engine`) still copied its existential box (a retain, a release and the box's
+    /// value witnesses per event).
+    private func engineView(_ index: Int) -> ClientView {
+        clients[index].engineView()
     }
 
     /// Tasks of client `index` that are neither done nor failed.
