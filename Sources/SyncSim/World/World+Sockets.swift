@@ -90,7 +90,8 @@ extension World {
         case .received(let bytes):
             var packets = decode(bytes, on: event.socket, component: "server")
             for packet in packets {
-                record("server", "rx", "\(connection) \(summaryPrefix(packet))\(packet.seq)")
+                record("server", "rx", Self.detail(connection.description, " ", summaryPrefix(packet), Int(packet.seq),
+                                                   "", nil))
                 receiveAtServer(packet, on: connection)
             }
             recycle(&packets)
