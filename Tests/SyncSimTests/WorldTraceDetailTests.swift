@@ -20,4 +20,19 @@ import Testing
     func nonASCII() {
         #expect(World.detail("caf\u{E9} ", "\u{2192}", "\u{1F600}", 42, " \u{E9}=", 3) == "caf\u{E9} \u{2192}\u{1F600}42 \u{E9}=3")
     }
+
+    @Test("a frame record written piece by piece has the digest and tail line of the same record as a string",
+          arguments: [Optional(1_234), nil])
+    func recordFrameMatchesRecord(last: Int?) throws {
+        let joined = try World(scenario: WorldTests.twoOnEdge, seed: 1)
+        let pieces = try World(scenario: WorldTests.twoOnEdge, seed: 1)
+        for number in [0, 7, 65_535, -3] {
+            joined.record("server", "rx", World.detail("conn#3", " ", "PING request seq=", number, " bytes=", last))
+            pieces.recordFrame("server", "rx", "conn#3", " ", "PING request seq=", number, " bytes=", last)
+        }
+        #expect(joined.network.trace.digest == pieces.network.trace.digest)
+        #expect(joined.network.trace.recordCount == pieces.network.trace.recordCount)
+        #expect(joined.tail(upTo: joined.now) == pieces.tail(upTo: pieces.now))
+        #expect(pieces.tail(upTo: pieces.now).last?.hasSuffix("conn#3 PING request seq=-3" + (last.map { " bytes=\($0)" } ?? "")) == true)
+    }
 }

@@ -92,7 +92,8 @@ extension World {
     func sendPacket(_ packet: Packet, on socket: SocketID, encoder: FrameEncoder, from component: String,
                     countsBytes: Bool = true, reusesLastEncoding: Bool = false) {
         let bytes: [UInt8]
-        let traceDetail: String
+        // nil: the record is written piece by piece (`recordFrame`), no push keeps it.
+        let traceDetail: String?
         let compressionSavedBytes: Int?
         if reusesLastEncoding, let last = lastServerPush, packet.isIdenticalPush(to: last.packet) {
             bytes = last.bytes
@@ -112,16 +113,24 @@ extension World {
             // Compressed: what LZ4 saved, for the uncompressed byte metrics.
             compressionSavedBytes = bytes.count > 6 && bytes[6] != 0
                 ? FrameHeader.byteCount + frame.payload.messagePackBytes().count - bytes.count : nil
-            // `summary(packet)` from its kept prefix: one string built, the opcode and command not described again.
-            traceDetail = Self.detail(summaryPrefix(packet), "", "", Int(packet.seq), " bytes=", bytes.count)
-            // Only a push that may be sent again keeps a copy of its packet.
+            // Only a push that may be sent again keeps a copy of its packet and its detail's string (`summary(packet)`
+            // from its kept prefix: the opcode and command not described again).
             if reusesLastEncoding {
-                lastServerPush = EncodedPacket(packet: packet, bytes: bytes, traceDetail: traceDetail,
+                let detail = Self.detail(summaryPrefix(packet), "", "", Int(packet.seq), " bytes=", bytes.count)
+                traceDetail = detail
+                lastServerPush = EncodedPacket(packet: packet, bytes: bytes, traceDetail: detail,
                                                compressionSavedBytes: compressionSavedBytes)
+            } else {
+                traceDetail = nil
             }
         }
         let accepted = network.send(bytes, on: socket)
-        record(component, accepted ? "tx" : "tx-lost", traceDetail)
+        if let traceDetail {
+            record(component, accepted ? "tx" : "tx-lost", traceDetail)
+        } else {
+            recordFrame(component, accepted ? "tx" : "tx-lost", summaryPrefix(packet), "", "", Int(packet.seq),
+                        " bytes=", bytes.count)
+        }
         if accepted, countsBytes { countBytes(socket: socket, up: bytes.count, down: 0) }
         if accepted, let saved = compressionSavedBytes {
             if component == "server" { compressionSavedDown += saved } else { compressionSavedUp += saved }

@@ -90,8 +90,7 @@ extension World {
         case .received(let bytes):
             var packets = decode(bytes, on: event.socket, component: "server")
             for packet in packets {
-                record("server", "rx", Self.detail(connection.description, " ", summaryPrefix(packet), Int(packet.seq),
-                                                   "", nil))
+                recordFrame("server", "rx", connection.description, " ", summaryPrefix(packet), Int(packet.seq), "", nil)
                 receiveAtServer(packet, on: connection)
             }
             recycle(&packets)

@@ -341,6 +341,35 @@ public final class World {
         traceTail.append(record)
     }
 
+    /// Appends a frame's record whose detail is `first + separator + second + number` and, when `last` is given,
+    /// `label + last` (numbers as `String(_:)` spells them; `World.detail` builds the same text), written piece by
+    /// piece into the digest and the tail ring: the same bytes as `record(component, kind, detail)`, without
+    /// building the detail's string (an allocation and a UTF-8 validation per frame).
+    func recordFrame(_ component: String, _ kind: String, _ first: String, _ separator: StaticString,
+                     _ second: String, _ number: Int, _ label: StaticString, _ last: Int?) {
+        let time = now
+        network.trace.record(at: time, kind: kind, component: { $0.write(component) }, detail: { text in
+            text.write(first)
+            text.write(literal: separator)
+            text.write(second)
+            text.write(number)
+            if let last {
+                text.write(literal: label)
+                text.write(last)
+            }
+        })
+        traceTail.append(time: time, component: component, kind: kind) { bytes in
+            TraceRing.append(first, to: &bytes)
+            TraceRing.append(literal: separator, to: &bytes)
+            TraceRing.append(second, to: &bytes)
+            TraceRing.appendDecimal(number, to: &bytes)
+            if let last {
+                TraceRing.append(literal: label, to: &bytes)
+                TraceRing.appendDecimal(last, to: &bytes)
+            }
+        }
+    }
+
     // MARK: - Lookup
 
     func clientIndex(_ name: String) -> Int? { clientIndexByName[name] }
