@@ -58,6 +58,10 @@ public struct ExpectationMonitor {
         eventually.indices.filter { !satisfied[$0] }.compactMap(deadline).min()
     }
 
+    /// Whether `observe(_:tail:)` never has anything to evaluate: no eventually-, `Always` or `Never` conditions
+    /// (metric bounds are judged by `finish` alone).
+    public var observesNothing: Bool { eventually.isEmpty && always.isEmpty }
+
     /// Whether every eventually-condition has been satisfied.
     public var isComplete: Bool { satisfied.allSatisfy { $0 } }
 

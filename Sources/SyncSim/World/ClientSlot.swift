@@ -14,7 +14,7 @@ struct ClientSlot {
     /// Counts app launches; events and timers of an older generation are dropped.
     var generation = 0
     /// Timers the current engine started and has not seen fire or cancelled.
-    var timers: [ClientTimerID: TimerHandle] = [:]
+    var timers = ClientTimerTable()
     /// True while the app is in the background.
     var isInBackground = false
     /// True once a backgrounded app is suspended: its events wait in `deferredEvents` until it comes back.
@@ -57,12 +57,43 @@ struct ClientSlot {
         engine = factory(parameters, database, streams.stream("client.\(name).launch0"))
     }
 
+    /// The engine's view. `mutating` only so that `clients[index].engineView()` reaches the engine in place in the
+    /// world's array (a read copied the slot or the engine's existential box first); nothing changes.
+    mutating func engineView() -> ClientView {
+        engine.view
+    }
+
     /// A fresh engine over the same database, for launch number `generation`.
     mutating func rebuildEngine() {
         engine = factory(parameters, database, streams.stream("client.\(name).launch\(generation)"))
-        timers = [:]
+        timers = ClientTimerTable()
         cachedView = nil
         cachedTasks = nil
         cachedPendingTasks = nil
+    }
+}
+
+/// The timers a client engine has running, by id, oldest first. An engine runs a handful at a time (the ping, a
+/// request's timeout, a retry), so a linear search costs less than hashing the id into a dictionary on every start,
+/// cancel and expiry.
+struct ClientTimerTable {
+    private(set) var entries: [(timer: ClientTimerID, handle: TimerHandle)] = []
+
+    /// Records `timer`'s handle, replacing the one it had (as a dictionary's assignment would).
+    mutating func set(_ timer: ClientTimerID, _ handle: TimerHandle) {
+        for position in entries.indices where entries[position].timer == timer {
+            entries[position].handle = handle
+            return
+        }
+        entries.append((timer, handle))
+    }
+
+    /// Forgets `timer` and returns its handle, or nil when it is not running.
+    @discardableResult
+    mutating func remove(_ timer: ClientTimerID) -> TimerHandle? {
+        for position in entries.indices where entries[position].timer == timer {
+            return entries.remove(at: position).handle
+        }
+        return nil
     }
 }

@@ -116,11 +116,23 @@ struct TraceRing {
         mutating func fill(with record: TraceRecord) {
             time = record.time
             bytes.removeAll(keepingCapacity: true)
-            bytes.append(contentsOf: record.component.utf8)
+            TraceRing.append(record.component, to: &bytes)
             componentEnd = bytes.count
-            bytes.append(contentsOf: record.kind.utf8)
+            TraceRing.append(record.kind, to: &bytes)
             kindEnd = bytes.count
-            bytes.append(contentsOf: record.detail.utf8)
+            TraceRing.append(record.detail, to: &bytes)
+        }
+
+        /// Fills the slot with a record whose detail `writeDetail` appends as UTF-8 bytes.
+        mutating func fill(time: SimInstant, component: String, kind: String,
+                           detail writeDetail: (inout [UInt8]) -> Void) {
+            self.time = time
+            bytes.removeAll(keepingCapacity: true)
+            TraceRing.append(component, to: &bytes)
+            componentEnd = bytes.count
+            TraceRing.append(kind, to: &bytes)
+            kindEnd = bytes.count
+            writeDetail(&bytes)
         }
 
         var record: TraceRecord {
@@ -141,6 +153,51 @@ struct TraceRing {
             slots[head].fill(with: record)
             head = (head + 1) % capacity
         }
+    }
+
+    /// Appends a record whose detail `writeDetail` appends as UTF-8 bytes (`World.recordFrame`): the same slot as
+    /// `append(_:)` with that detail, without the detail's string.
+    mutating func append(time: SimInstant, component: String, kind: String, detail writeDetail: (inout [UInt8]) -> Void) {
+        if slots.count < capacity {
+            var slot = Slot(time: time)
+            slot.fill(time: time, component: component, kind: kind, detail: writeDetail)
+            slots.append(slot)
+        } else {
+            slots[head].fill(time: time, component: component, kind: kind, detail: writeDetail)
+            head = (head + 1) % capacity
+        }
+    }
+
+    /// Appends `value` in decimal to `bytes`, as `String(value)` spells it.
+    static func appendDecimal(_ value: Int, to bytes: inout [UInt8]) {
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        var digits = 1
+        var rest = magnitude
+        while rest >= 10 {
+            rest /= 10
+            digits += 1
+        }
+        let start = bytes.count
+        bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: digits))
+        var index = start + digits
+        repeat {
+            index -= 1
+            bytes[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
+            magnitude /= 10
+        } while magnitude > 0
+    }
+
+    /// Appends a literal's UTF-8 bytes to `bytes`.
+    static func append(literal: StaticString, to bytes: inout [UInt8]) {
+        literal.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    }
+
+    /// Appends a string's UTF-8 bytes to `bytes`, copied at once from its storage (the generic
+    /// `append(contentsOf: text.utf8)` went through the view's iterator).
+    static func append(_ text: String, to bytes: inout [UInt8]) {
+        var text = text
+        text.withUTF8 { bytes.append(contentsOf: $0) }
     }
 
     /// The records as `TraceRecord.description` lines, oldest first.

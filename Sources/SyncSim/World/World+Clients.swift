@@ -60,9 +60,9 @@ extension World {
             let handle = network.schedule(at: max(instant, now)) { [unowned self] in
                 enter { fireTimer(timer, client: index, generation: generation) }
             }
-            clients[index].timers[timer] = handle
+            clients[index].timers.set(timer, handle)
         case .cancelTimer(let timer):
-            if let handle = clients[index].timers.removeValue(forKey: timer) { network.cancel(handle) }
+            if let handle = clients[index].timers.remove(timer) { network.cancel(handle) }
         case .upload(let upload, let token, let sizeBytes):
             startUpload(upload, token: token, sizeBytes: sizeBytes, client: index, generation: generation)
         }
@@ -70,7 +70,7 @@ extension World {
 
     private func fireTimer(_ timer: ClientTimerID, client index: Int, generation: Int) {
         guard clients[index].generation == generation else { return }
-        clients[index].timers[timer] = nil
+        clients[index].timers.remove(timer)
         deliver(index, generation: generation, .timerFired(timer))
     }
 
@@ -91,13 +91,17 @@ extension World {
     /// as the same frame.
     func sendPacket(_ packet: Packet, on socket: SocketID, encoder: FrameEncoder, from component: String,
                     countsBytes: Bool = true, reusesLastEncoding: Bool = false) {
-        let encoded: EncodedPacket
+        let bytes: [UInt8]
+        // nil: the record is written piece by piece (`recordFrame`), no push keeps it.
+        let traceDetail: String?
+        let compressionSavedBytes: Int?
         if reusesLastEncoding, let last = lastServerPush, packet.isIdenticalPush(to: last.packet) {
-            encoded = last
-            assert(encoded.bytes == (try? encoder.encode(Frame(packet: packet))), "a reused push encodes differently")
+            bytes = last.bytes
+            traceDetail = last.traceDetail
+            compressionSavedBytes = last.compressionSavedBytes
+            assert(bytes == (try? encoder.encode(Frame(packet: packet))), "a reused push encodes differently")
         } else {
             let frame = Frame(packet: packet)
-            let bytes: [UInt8]
             do {
                 bytes = try encoder.encode(frame)
             } catch {
@@ -107,19 +111,28 @@ extension World {
                 return
             }
             // Compressed: what LZ4 saved, for the uncompressed byte metrics.
-            let savedBytes = bytes.count > 6 && bytes[6] != 0
+            compressionSavedBytes = bytes.count > 6 && bytes[6] != 0
                 ? FrameHeader.byteCount + frame.payload.messagePackBytes().count - bytes.count : nil
-            // `summary(packet)` written out: one string built instead of two.
-            encoded = EncodedPacket(
-                packet: packet, bytes: bytes,
-                traceDetail: "\(packet.opcode) \(packet.cmd) seq=\(packet.seq) bytes=\(bytes.count)",
-                compressionSavedBytes: savedBytes)
-            if reusesLastEncoding { lastServerPush = encoded }
+            // Only a push that may be sent again keeps a copy of its packet and its detail's string (`summary(packet)`
+            // from its kept prefix: the opcode and command not described again).
+            if reusesLastEncoding {
+                let detail = Self.detail(summaryPrefix(packet), "", "", Int(packet.seq), " bytes=", bytes.count)
+                traceDetail = detail
+                lastServerPush = EncodedPacket(packet: packet, bytes: bytes, traceDetail: detail,
+                                               compressionSavedBytes: compressionSavedBytes)
+            } else {
+                traceDetail = nil
+            }
         }
-        let accepted = network.send(encoded.bytes, on: socket)
-        record(component, accepted ? "tx" : "tx-lost", encoded.traceDetail)
-        if accepted, countsBytes { countBytes(socket: socket, up: encoded.bytes.count, down: 0) }
-        if accepted, let saved = encoded.compressionSavedBytes {
+        let accepted = network.send(bytes, on: socket)
+        if let traceDetail {
+            record(component, accepted ? "tx" : "tx-lost", traceDetail)
+        } else {
+            recordFrame(component, accepted ? "tx" : "tx-lost", summaryPrefix(packet), "", "", Int(packet.seq),
+                        " bytes=", bytes.count)
+        }
+        if accepted, countsBytes { countBytes(socket: socket, up: bytes.count, down: 0) }
+        if accepted, let saved = compressionSavedBytes {
             if component == "server" { compressionSavedDown += saved } else { compressionSavedUp += saved }
         }
     }
@@ -190,7 +203,7 @@ extension World {
                                       isSuspended: clients[index].isSuspended))
         if crash { clients[index].database.crash() }
         clients[index].previousMetrics.append(clients[index].engine.metrics)
-        for handle in clients[index].timers.values { network.cancel(handle) }
+        for entry in clients[index].timers.entries { network.cancel(entry.handle) }
         if let handle = clients[index].suspendTimer { network.cancel(handle) }
         clients[index].suspendTimer = nil
         clients[index].isInBackground = false
@@ -277,6 +290,76 @@ extension World {
         "\(packet.opcode) \(packet.cmd) seq=\(packet.seq)"
     }
 
+    /// `summary(packet)` up to its seq number, `MSG_SEND request seq=`: kept per opcode and command (below opcode
+    /// 256), so a frame's trace detail does not describe them again.
+    func summaryPrefix(_ packet: Packet) -> String {
+        let raw = Int(packet.opcode.rawValue)
+        guard raw < 256 else { return "\(packet.opcode) \(packet.cmd) seq=" }
+        let slot = raw << 2 | Int(packet.cmd.rawValue)
+        if let prefix = summaryPrefixes[slot] { return prefix }
+        let prefix = "\(packet.opcode) \(packet.cmd) seq="
+        summaryPrefixes[slot] = prefix
+        return prefix
+    }
+
+    /// `first + separator + second + number + label + last` (`last` and its label only when `last` is given), the
+    /// numbers in decimal as `String(_:)` spells them, built into one string of its final size. The frames' trace
+    /// details were interpolations, which appended piece by piece and grew the string (about 450 instructions per
+    /// piece, three or four pieces per frame).
+    static func detail(_ first: String, _ separator: StaticString, _ second: String, _ number: Int,
+                       _ label: StaticString, _ last: Int?) -> String {
+        var first = first
+        var second = second
+        return first.withUTF8 { first in
+            second.withUTF8 { second in
+                // Each number takes at most 20 digits and a sign.
+                let capacity = first.count + separator.utf8CodeUnitCount + second.count + label.utf8CodeUnitCount + 42
+                return String(unsafeUninitializedCapacity: capacity) { out in
+                    var count = 0
+                    func put(_ bytes: UnsafeBufferPointer<UInt8>) {
+                        for byte in bytes {
+                            out[count] = byte
+                            count += 1
+                        }
+                    }
+                    put(first)
+                    separator.withUTF8Buffer(put)
+                    put(second)
+                    count = writeDecimal(number, into: out, at: count)
+                    if let last {
+                        label.withUTF8Buffer(put)
+                        count = writeDecimal(last, into: out, at: count)
+                    }
+                    return count
+                }
+            }
+        }
+    }
+
+    /// Writes `value` in decimal at `start` (a sign first when negative) and returns the position after it.
+    private static func writeDecimal(_ value: Int, into out: UnsafeMutableBufferPointer<UInt8>, at start: Int) -> Int {
+        var position = start
+        if value < 0 {
+            out[position] = UInt8(ascii: "-")
+            position += 1
+        }
+        var magnitude = value.magnitude
+        var digits = 1
+        var rest = magnitude
+        while rest >= 10 {
+            rest /= 10
+            digits += 1
+        }
+        let end = position + digits
+        var index = end
+        repeat {
+            index -= 1
+            out[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
+            magnitude /= 10
+        } while magnitude > 0
+        return end
+    }
+
     /// `summary(packet)` for a client's `rx` line, the same string again while the header fields repeat: every
     /// member of a chat receives its pushes as `NOTIF_MESSAGE request seq=0`.
     func receivedSummary(_ packet: Packet) -> String {
@@ -284,7 +367,7 @@ extension World {
            last.seq == packet.seq {
             return last.text
         }
-        let text = Self.summary(packet)
+        let text = Self.detail(summaryPrefix(packet), "", "", Int(packet.seq), "", nil)
         lastReceivedSummary = (packet.opcode, packet.cmd, packet.seq, text)
         return text
     }

@@ -135,9 +135,7 @@ extension World: WorldProbe {
     /// The current engine's view of client `index`, cached until the engine's next event.
     func view(_ index: Int) -> ClientView {
         if let cached = clients[index].cachedView { return cached }
-        // The engine alone is copied out (one retain of its box): `clients[index].engine.view` copied the whole slot.
-        let engine = clients[index].engine
-        let view = engine.view
+        let view = engineView(index)
         clients[index].cachedView = view
         return view
     }
@@ -147,10 +145,17 @@ extension World: WorldProbe {
     /// list is kept, for the pending-task count after the step. Probes after it build and cache a view of their own.
     func checkedView(_ index: Int) -> ClientView {
         if let cached = clients[index].cachedView { return cached }
-        let engine = clients[index].engine
-        let view = engine.view
+        let view = engineView(index)
         clients[index].cachedTasks = view.tasks
         return view
+    }
+
+    /// Client `index`'s engine's view, the engine read where it lies (`ClientSlot.engineView()`):
+    /// `clients[index].engine.view` copied the whole slot, and copying the engine out first
+    /// (`let engine = clients[index].engine`) still copied its existential box (a retain, a release and the box's
+    /// value witnesses per event).
+    private func engineView(_ index: Int) -> ClientView {
+        clients[index].engineView()
     }
 
     /// Tasks of client `index` that are neither done nor failed.
@@ -158,13 +163,25 @@ extension World: WorldProbe {
         if let cached = clients[index].cachedPendingTasks { return cached }
         // The cached view's task list read in place (after a checked event it is there): `view(index)` returned a
         // copy of the whole view, a retain and a release of each of its tables.
+        // Each cached list is read through its own optional: `cachedView?.tasks ?? cachedTasks` copied the whole
+        // slot (a dozen references retained and released) to evaluate the `??`.
         let count: Int
-        if let tasks = clients[index].cachedView?.tasks ?? clients[index].cachedTasks {
-            count = tasks.count { $0.state == .pending }
+        if clients[index].cachedView != nil {
+            count = Self.pendingCount(clients[index].cachedView!.tasks)
+        } else if clients[index].cachedTasks != nil {
+            count = Self.pendingCount(clients[index].cachedTasks!)
         } else {
-            count = view(index).tasks.count { $0.state == .pending }
+            count = Self.pendingCount(view(index).tasks)
         }
         clients[index].cachedPendingTasks = count
+        return count
+    }
+
+    /// How many of `tasks` are pending, each state read in place (`count(where:)` copied every record, its strings
+    /// retained and released, on every client event).
+    private static func pendingCount(_ tasks: [TaskRecord]) -> Int {
+        var count = 0
+        for position in tasks.indices where tasks[position].state == .pending { count += 1 }
         return count
     }
 

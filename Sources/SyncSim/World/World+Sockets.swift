@@ -63,7 +63,8 @@ extension World {
             observe(.connected(client: clients[index].name))
         case .received(let bytes):
             countBytes(socket: event.socket, up: 0, down: bytes.count)
-            for packet in decode(bytes, on: event.socket, component: clients[index].name) {
+            var packets = decode(bytes, on: event.socket, component: clients[index].name)
+            for packet in packets {
                 record(clients[index].name, "rx", receivedSummary(packet))
                 deliver(index, generation: generation, .packetReceived(packet, on: connection))
                 if packet.isPush { note(index, .push(packet.opcode)) }
@@ -72,6 +73,7 @@ extension World {
                 let command: Command = packet.isPush ? .push : packet.cmd
                 observe(.clientReceives(client: clients[index].name, opcode: packet.opcode, command: command))
             }
+            recycle(&packets)
         case .closed, .reset, .timedOut:
             record(clients[index].name, "disconnected", "\(connection) \(event.kind)")
             if event.kind == .closed { network.close(event.socket) }
@@ -86,10 +88,12 @@ extension World {
     private func handleChatServer(_ event: SocketEvent, connection: ServerConnectionID) {
         switch event.kind {
         case .received(let bytes):
-            for packet in decode(bytes, on: event.socket, component: "server") {
-                record("server", "rx", "\(connection) \(Self.summary(packet))")
+            var packets = decode(bytes, on: event.socket, component: "server")
+            for packet in packets {
+                recordFrame("server", "rx", connection.description, " ", summaryPrefix(packet), Int(packet.seq), "", nil)
                 receiveAtServer(packet, on: connection)
             }
+            recycle(&packets)
         case .closed, .reset, .timedOut:
             record("server", "disconnected", "\(connection) \(event.kind)")
             if event.kind == .closed { network.close(event.socket) }
@@ -106,7 +110,8 @@ extension World {
         // Decoded in place in the table (one lookup; taking the stream out and putting it back hashed twice and
         // could move the table's storage).
         guard let position = decoders.index(forKey: socket) else { return [] }
-        var packets: [Packet] = []
+        var packets = decodedPackets
+        decodedPackets = []
         do {
             try decoders.values[position].decode(bytes, into: &packets, cache: &repeatedFrames)
         } catch {
@@ -118,6 +123,12 @@ extension World {
             return packets
         }
         return packets
+    }
+
+    /// Hands `decode`'s array back, emptied with its storage kept, for the next segment's packets.
+    private func recycle(_ packets: inout [Packet]) {
+        packets.removeAll(keepingCapacity: true)
+        decodedPackets = packets
     }
 
     // MARK: - Uploads

@@ -41,6 +41,9 @@ public final class World {
     @exclusivity(unchecked) var lastServerPush: EncodedPacket?
     /// The last `rx` trace detail a client recorded and the header fields it was made from (`receivedSummary(_:)`).
     @exclusivity(unchecked) var lastReceivedSummary: (opcode: Opcode, cmd: Command, seq: UInt16, text: String)?
+    /// `NOTIF_MESSAGE request seq=` and the like, by `opcode << 2 | cmd` for opcodes below 256, built on first use
+    /// (`summaryPrefix(_:)`): every frame's trace detail starts with one.
+    @exclusivity(unchecked) var summaryPrefixes = [String?](repeating: nil, count: 1024)
 
     @exclusivity(unchecked) var clients: [ClientSlot] = []
     let clientIndexByName: [String: Int]
@@ -59,6 +62,9 @@ public final class World {
     /// connection, so each frame after the first is answered from here (`FrameDecoder.decodePacket(_:cache:)`).
     @exclusivity(unchecked) var repeatedFrames = RepeatedFrameCache(
         matching: FrameDecoder(), opcodes: [.notifMessage, .notifMark, .notifMsgDelete])
+    /// A spare buffer for the packets `decode` returns, handed back by its callers (`recycle(_:)`): one array
+    /// allocation fewer per segment received.
+    @exclusivity(unchecked) var decodedPackets: [Packet] = []
     @exclusivity(unchecked) var serverSockets = ServerSocketTable()
     @exclusivity(unchecked) var nextServerConnection = 1
     @exclusivity(unchecked) var serverTimers: [ServerTimerID: TimerHandle] = [:]
@@ -75,6 +81,8 @@ public final class World {
     /// Per client: what it did on the wire, for windowed metrics.
     @exclusivity(unchecked) var observations: [[ClientObservation]] = []
     var monitor: ExpectationMonitor
+    /// `monitor.observesNothing`, read once: then `afterStep` skips the monitor (its call built a closure per step).
+    let monitorObservesNothing: Bool
     /// The invariant checker (SyncChecks), fed after every client and server event.
     public let checker: InvariantChecker
     /// Scroll-ups of the timeline as (client index, chat id, messages, server messages in the chat then), for C6 at
@@ -152,6 +160,7 @@ public final class World {
         chatIdByName = idByName
         chatNameById = nameById
         monitor = ExpectationMonitor(scenario.expectations)
+        monitorObservesNothing = monitor.observesNothing
         checker = InvariantChecker(options: CheckOptions(
             enabled: Set(scenario.checkedInvariants), sampling: checkSampling))
 
@@ -283,15 +292,29 @@ public final class World {
     }
 
     private func receiveSocketEvent(_ event: SocketEvent) {
-        queuedSocketEvents.append(event)
-        if !isBusy { enter {} }
+        if isBusy {
+            queuedSocketEvents.append(event)
+            return
+        }
+        // Outside a step the queue is empty: the event is handled at once, as `enter {}` would after queuing it
+        // (without the queue's copy of the event in and out).
+        isBusy = true
+        handleSocketEvent(event)
+        while !queuedSocketEvents.isEmpty {
+            let queued = queuedSocketEvents.removeFirst()
+            handleSocketEvent(queued)
+        }
+        isBusy = false
+        afterStep()
     }
 
     /// After every world step: the eventually-conditions, then queue-drain bookkeeping. (The invariant checker
     /// runs after each core event, see `deliver` and `serverHandle`.)
     func afterStep() {
-        let broken = monitor.observe(self) { [unowned self] in tail(upTo: $0) }
-        for violation in broken { report(violation) }
+        if !monitorObservesNothing {
+            let broken = monitor.observe(self) { [unowned self] in tail(upTo: $0) }
+            for violation in broken { report(violation) }
+        }
         noteQueueDrain()
     }
 
@@ -316,6 +339,35 @@ public final class World {
         let record = TraceRecord(time: now, component: component, kind: kind, detail: detail())
         network.trace.append(record)
         traceTail.append(record)
+    }
+
+    /// Appends a frame's record whose detail is `first + separator + second + number` and, when `last` is given,
+    /// `label + last` (numbers as `String(_:)` spells them; `World.detail` builds the same text), written piece by
+    /// piece into the digest and the tail ring: the same bytes as `record(component, kind, detail)`, without
+    /// building the detail's string (an allocation and a UTF-8 validation per frame).
+    func recordFrame(_ component: String, _ kind: String, _ first: String, _ separator: StaticString,
+                     _ second: String, _ number: Int, _ label: StaticString, _ last: Int?) {
+        let time = now
+        network.trace.record(at: time, kind: kind, component: { $0.write(component) }, detail: { text in
+            text.write(first)
+            text.write(literal: separator)
+            text.write(second)
+            text.write(number)
+            if let last {
+                text.write(literal: label)
+                text.write(last)
+            }
+        })
+        traceTail.append(time: time, component: component, kind: kind) { bytes in
+            TraceRing.append(first, to: &bytes)
+            TraceRing.append(literal: separator, to: &bytes)
+            TraceRing.append(second, to: &bytes)
+            TraceRing.appendDecimal(number, to: &bytes)
+            if let last {
+                TraceRing.append(literal: label, to: &bytes)
+                TraceRing.appendDecimal(last, to: &bytes)
+            }
+        }
     }
 
     // MARK: - Lookup
