@@ -52,6 +52,12 @@ public struct TCPConfiguration: Hashable, Sendable {
     /// The upper clamp of HyStart's delay threshold. Default 16 ms (Linux `HYSTART_DELAY_MAX`); ns-3 3.37's
     /// `HyStartDelayMax` is 1 s.
     public var hyStartMaximumDelayThreshold: SimDuration
+    /// Which arriving segment's timestamp the receiver echoes next (TS.Recent). false: any segment with SEG.SEQ ≤
+    /// Last.ACK.sent, so also a retransmitted SYN or a duplicate (RFC 7323 §4.3, Linux). true: only the segment at
+    /// RCV.NXT, as ns-3 3.37's `TcpSocketBase::ProcessOptionTimestamp`: after a lost SYN-ACK the resent SYN-ACK echoes
+    /// the first SYN's time, so the connecting side's first RTT sample spans the SYN timeout (about 1 s), its RTO
+    /// starts near 3 s and decays over dozens of ACKs. Default false.
+    public var echoesInOrderTimestampsOnly: Bool
 
     /// A configuration; every default is the Linux-like value documented on its property.
     public init(
@@ -72,7 +78,8 @@ public struct TCPConfiguration: Hashable, Sendable {
         usesSACK: Bool = true,
         congestionControl: CongestionControl = .cubic,
         hyStartDelayThresholdDivisor: Int = 8,
-        hyStartMaximumDelayThreshold: SimDuration = .milliseconds(16)
+        hyStartMaximumDelayThreshold: SimDuration = .milliseconds(16),
+        echoesInOrderTimestampsOnly: Bool = false
     ) {
         precondition(hyStartDelayThresholdDivisor > 0)
         precondition(mssBytes > 0 && initialWindowSegments > 0 && segmentsPerDelayedAck > 0)
@@ -94,15 +101,18 @@ public struct TCPConfiguration: Hashable, Sendable {
         self.congestionControl = congestionControl
         self.hyStartDelayThresholdDivisor = hyStartDelayThresholdDivisor
         self.hyStartMaximumDelayThreshold = hyStartMaximumDelayThreshold
+        self.echoesInOrderTimestampsOnly = echoesInOrderTimestampsOnly
     }
 
     /// Linux-like defaults (the ns-3 reference setup): minimum RTO 200 ms.
     public static let linux = TCPConfiguration()
 
     /// The TCP of the ns-3 reference setup (ns-3 3.37 defaults plus `transfer.cc`'s settings): Linux-like, but with
-    /// ns-3's HyStart delay threshold, clamp(min RTT, 4 ms, 1 s), which leaves slow start much later on long RTTs.
+    /// ns-3's HyStart delay threshold, clamp(min RTT, 4 ms, 1 s), which leaves slow start much later on long RTTs,
+    /// and ns-3's timestamp echo (`echoesInOrderTimestampsOnly`).
     public static let ns3Reference = TCPConfiguration(
-        hyStartDelayThresholdDivisor: 1, hyStartMaximumDelayThreshold: .milliseconds(1_000))
+        hyStartDelayThresholdDivisor: 1, hyStartMaximumDelayThreshold: .milliseconds(1_000),
+        echoesInOrderTimestampsOnly: true)
 
     /// RFC 6298 as written: minimum RTO 1 s.
     public static let rfc6298 = TCPConfiguration(minimumRTO: .milliseconds(1_000))

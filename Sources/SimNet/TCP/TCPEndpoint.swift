@@ -216,8 +216,9 @@ struct TCPEndpoint {
 
     mutating func handle(_ segment: Segment, now: SimInstant) {
         clock = now
-        if let value = segment.timestampValue, segment.sequence <= lastAcknowledgmentSent,
-           value >= timestampRecent ?? .start {
+        let echoesThisSegment = configuration.echoesInOrderTimestampsOnly
+            ? segment.sequence == rcvNxt : segment.sequence <= lastAcknowledgmentSent
+        if let value = segment.timestampValue, echoesThisSegment, value >= timestampRecent ?? .start {
             timestampRecent = value
         }
         switch state {
