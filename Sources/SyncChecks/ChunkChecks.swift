@@ -1,3 +1,4 @@
+import SimCore
 import SyncClient
 import SyncProtocol
 
@@ -134,13 +135,7 @@ public enum ChunkChecks {
 
     /// The index of the first message with id at or above `id` (binary search).
     static func firstIndex(in messages: [ChatMessage], atOrAbove id: Int64) -> Int {
-        var low = 0
-        var high = messages.count
-        while low < high {
-            let mid = (low + high) / 2
-            if messages[mid].id < id { low = mid + 1 } else { high = mid }
-        }
-        return low
+        messages.partitionPoint { $0.id < id }
     }
 
     /// `1, 2, 3` or `1, 2, 3 and 7 more`.

@@ -339,12 +339,7 @@ extension InvariantChecker {
         init(_ tasks: ArraySlice<TaskRecord>) { self.tasks = tasks }
 
         subscript(id: Int64) -> TaskRecord? {
-            var low = tasks.startIndex
-            var high = tasks.endIndex
-            while low < high {
-                let mid = (low + high) / 2
-                if tasks[mid].id < id { low = mid + 1 } else { high = mid }
-            }
+            let low = tasks.partitionPoint { $0.id < id }
             return low < tasks.endIndex && tasks[low].id == id ? tasks[low] : nil
         }
     }

@@ -737,23 +737,11 @@ private struct ChatRecord {
 
     /// The index of the first message whose time is after `time` (times grow with ids within a chat).
     private func firstIndex(afterTime time: Int64) -> Int {
-        var low = 0
-        var high = messages.count
-        while low < high {
-            let mid = (low + high) / 2
-            if messages[mid].time <= time { low = mid + 1 } else { high = mid }
-        }
-        return low
+        messages.partitionPoint { $0.time <= time }
     }
 
     /// The index of the first message whose id is greater than `id`.
     private func firstIndex(above id: Int64) -> Int {
-        var low = 0
-        var high = messages.count
-        while low < high {
-            let mid = (low + high) / 2
-            if messages[mid].id <= id { low = mid + 1 } else { high = mid }
-        }
-        return low
+        messages.partitionPoint { $0.id <= id }
     }
 }

@@ -341,12 +341,7 @@ public struct ReferenceClient: SyncClientEngine {
     /// Forgets the live timer `timer` and returns its purpose; nil when it is not live (fired, cancelled, or
     /// started by an earlier engine).
     private mutating func removeTimer(_ timer: ClientTimerID) -> TimerPurpose? {
-        var low = 0
-        var high = timers.count
-        while low < high {
-            let middle = (low + high) / 2
-            if timers[middle].timer < timer { low = middle + 1 } else { high = middle }
-        }
+        let low = timers.partitionPoint { $0.timer < timer }
         guard low < timers.count, timers[low].timer == timer else { return nil }
         return timers.remove(at: low).purpose
     }

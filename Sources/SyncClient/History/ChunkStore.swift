@@ -1,3 +1,4 @@
+import SimCore
 import Synchronization
 import SyncProtocol
 
@@ -349,12 +350,6 @@ public struct ChunkStore: Hashable, Sendable {
             if newest < id { return messageIds.count }
             if newest == id { return messageIds.count - 1 }
         }
-        var low = 0
-        var high = messageIds.count
-        while low < high {
-            let mid = (low + high) / 2
-            if messageIds[mid] < id { low = mid + 1 } else { high = mid }
-        }
-        return low
+        return messageIds.partitionPoint { $0 < id }
     }
 }

@@ -65,13 +65,7 @@ public struct RequestTracker<Purpose: Hashable & Sendable>: Hashable, Sendable {
 
     /// The index of the first request in flight whose seq is `seq` or above (`inFlight.count` when none is).
     private func firstIndex(notBelow seq: UInt16) -> Int {
-        var low = 0
-        var high = inFlight.count
-        while low < high {
-            let middle = (low + high) / 2
-            if inFlight[middle].seq < seq { low = middle + 1 } else { high = middle }
-        }
-        return low
+        inFlight.partitionPoint { $0.seq < seq }
     }
 
     /// The next free seq, or nil when every seq is in flight or held back.

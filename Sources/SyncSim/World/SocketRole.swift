@@ -170,22 +170,35 @@ struct TraceRing {
 
     /// Appends `value` in decimal to `bytes`, as `String(value)` spells it.
     static func appendDecimal(_ value: Int, to bytes: inout [UInt8]) {
-        if value < 0 { bytes.append(UInt8(ascii: "-")) }
-        var magnitude = value.magnitude
+        let start = bytes.count
+        bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: decimalLength(value)))
+        bytes.withUnsafeMutableBufferPointer { _ = writeDecimal(value, into: $0, at: start) }
+    }
+
+    /// How many bytes `String(value)` takes: the digits, and a sign when negative.
+    static func decimalLength(_ value: Int) -> Int {
         var digits = 1
-        var rest = magnitude
+        var rest = value.magnitude
         while rest >= 10 {
             rest /= 10
             digits += 1
         }
-        let start = bytes.count
-        bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: digits))
-        var index = start + digits
+        return value < 0 ? digits + 1 : digits
+    }
+
+    /// Writes `value` in decimal at `start` (a sign first when negative), as `String(value)` spells it, and returns
+    /// the position after it; `out` must have `decimalLength(value)` bytes from `start`.
+    static func writeDecimal(_ value: Int, into out: UnsafeMutableBufferPointer<UInt8>, at start: Int) -> Int {
+        let end = start + decimalLength(value)
+        if value < 0 { out[start] = UInt8(ascii: "-") }
+        var magnitude = value.magnitude
+        var index = end
         repeat {
             index -= 1
-            bytes[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
+            out[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
             magnitude /= 10
         } while magnitude > 0
+        return end
     }
 
     /// Appends a literal's UTF-8 bytes to `bytes`.

@@ -325,39 +325,15 @@ extension World {
                     put(first)
                     separator.withUTF8Buffer(put)
                     put(second)
-                    count = writeDecimal(number, into: out, at: count)
+                    count = TraceRing.writeDecimal(number, into: out, at: count)
                     if let last {
                         label.withUTF8Buffer(put)
-                        count = writeDecimal(last, into: out, at: count)
+                        count = TraceRing.writeDecimal(last, into: out, at: count)
                     }
                     return count
                 }
             }
         }
-    }
-
-    /// Writes `value` in decimal at `start` (a sign first when negative) and returns the position after it.
-    private static func writeDecimal(_ value: Int, into out: UnsafeMutableBufferPointer<UInt8>, at start: Int) -> Int {
-        var position = start
-        if value < 0 {
-            out[position] = UInt8(ascii: "-")
-            position += 1
-        }
-        var magnitude = value.magnitude
-        var digits = 1
-        var rest = magnitude
-        while rest >= 10 {
-            rest /= 10
-            digits += 1
-        }
-        let end = position + digits
-        var index = end
-        repeat {
-            index -= 1
-            out[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
-            magnitude /= 10
-        } while magnitude > 0
-        return end
     }
 
     /// `summary(packet)` for a client's `rx` line, the same string again while the header fields repeat: every
