@@ -87,7 +87,12 @@ struct ReplayInference {
                 links[index].comment += "; \(changed.initial.rawValue) from \(changed.comment), then changes"
                 steps += changed.changes.map { (address, $0) }
             }
-            var drops = Self.linkDrops(connections, roundTrip: roundTrip, resetByServerRestart: resetByRestart)
+            // Segments from another host (the CDN taking the client's photo uploads) prove the link was up.
+            let otherHostArrivals = timeline.connections
+                .filter { $0.role == .upload && Self.address(of: $0) == address }
+                .flatMap(\.tcp.serverSegmentTimes)
+            var drops = Self.linkDrops(connections, roundTrip: roundTrip, resetByServerRestart: resetByRestart,
+                                       otherHostArrivals: otherHostArrivals)
             let restarts = Self.appRestarts(connections)
             let serverDown = serverRestarts.map { item -> (from: SimInstant, until: SimInstant) in
                 if case .serverRestart(let downtime) = item.step.action {
@@ -240,9 +245,14 @@ struct ReplayInference {
     /// came from the server on any of its connections. Each runs from the first stalled request plus 30% of the
     /// RTT to 1.5 RTT before the next frame from the server (a late answer on the same connection: the
     /// retransmission that got through left then), or to the handshake of a connection opened during it.
-    /// - Parameter resetByServerRestart: connections a server restart reset; a stall on them is that restart's.
+    /// A silence during which segments from another host kept arriving (the CDN acknowledging the client's own
+    /// photo uploads) is no outage: the link was up, and the request waited behind those uploads in the client's
+    /// uplink queue (GPRS: 20 kbit/s up), which the emitted scenario's uploads reproduce by themselves.
+    /// - Parameters:
+    ///   - resetByServerRestart: connections a server restart reset; a stall on them is that restart's.
+    ///   - otherHostArrivals: when segments from the client's other hosts (uploads) were captured.
     static func linkDrops(_ connections: [ReplayTimeline.Connection], roundTrip: SimDuration,
-                          resetByServerRestart: Set<Int> = [])
+                          resetByServerRestart: Set<Int> = [], otherHostArrivals: [SimInstant] = [])
         -> [(from: SimInstant, until: SimInstant, step: Inferred)]
     {
         let arrivals = connections.flatMap { connection in
@@ -312,6 +322,7 @@ struct ReplayInference {
                         + "was never acknowledged by the server: lost in it"
                 }
             }
+            if otherHostArrivals.contains(where: { $0 > from && $0 < until }) { continue }
             covered = next.time
             guard until > shifted(from, .milliseconds(1)), !resetByServerRestart.contains(request.connection) else {
                 continue

@@ -373,7 +373,19 @@ struct ReplayScenarioEmitter {
                 + "\(first.entry.packet.seq) at \(ReplayInference.seconds(first.entry.time)) s, sizeBytes \(bytes), "
                 + "less 2 s of photo processing"
         } else {
-            comment += "; no PHOTO_UPLOAD for it in the capture: 100000 bytes assumed, less 2 s of photo processing"
+            // The client's own photos are the best guess at this one's size: the median of its captured uploads (the
+            // token may have come before the capture, or on a connection it missed); 100 KB without any.
+            let sizes = uploads.compactMap { upload -> Int? in
+                if case .photoUpload(let request) = upload.entry.packet.body { return max(1, request.sizeBytes) }
+                return nil
+            }.sorted()
+            if sizes.isEmpty {
+                comment += "; no PHOTO_UPLOAD for it in the capture: 100000 bytes assumed, less 2 s of photo processing"
+            } else {
+                bytes = sizes[sizes.count / 2]
+                comment += "; no PHOTO_UPLOAD for it in the capture: \(bytes) bytes assumed (the median of the client's "
+                    + "\(sizes.count) captured uploads), less 2 s of photo processing"
+            }
         }
         let time = ReplayInference.shifted(start, .seconds(-2))
         let action: Action = photos.count > 1

@@ -47,6 +47,27 @@ import Testing
         }
     }
 
+    /// Bob on GPRS (20 kbit/s up) sends photo after photo: his requests wait behind his own uploads while the CDN's
+    /// ACKs keep arriving. That silence is queueing, not a link drop; and a photo whose PHOTO_UPLOAD the capture
+    /// lacks is sized like his others, not 100 KB. Before, the emitted scenario added about ten outages and 100 KB
+    /// photos, and its task queue had not drained at the end (T5 with the reference engine).
+    @Test("silences behind the client's own uploads are no outage; a photo without its upload is sized like the others")
+    func uploadQueueingIsNoOutage() throws {
+        let path = try Self.capture("explore-upload-refused-token-renewed", seed: 6077)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let scenario = try Self.emitted(from: path).scenario
+        #expect(!scenario.steps.contains { if case .outage("bob", _, _) = $0.action { true } else { false } })
+        let photoBytes = scenario.steps.compactMap { step -> Int? in
+            switch step.action {
+            case .sendPhoto(_, _, let bytes, _), .sendPhotos(_, _, _, let bytes, _): bytes
+            default: nil
+            }
+        }
+        #expect(!photoBytes.isEmpty && !photoBytes.contains(100_000))
+        let run = WorldExecutor().run(scenario, seed: 1, options: RunOptions())
+        #expect(!run.violations.contains { $0.description.hasPrefix("T5") }, "the queue drains")
+    }
+
     @Test("an app restart with queued sends, a photo and a server restart are inferred, each with its packets")
     func restartsAndPhotos() throws {
         let path = try Self.capture("restart-with-pending-tasks", seed: 31)
