@@ -296,16 +296,9 @@ public final class World {
             queuedSocketEvents.append(event)
             return
         }
-        // Outside a step the queue is empty: the event is handled at once, as `enter {}` would after queuing it
-        // (without the queue's copy of the event in and out).
-        isBusy = true
-        handleSocketEvent(event)
-        while !queuedSocketEvents.isEmpty {
-            let queued = queuedSocketEvents.removeFirst()
-            handleSocketEvent(queued)
-        }
-        isBusy = false
-        afterStep()
+        // Outside a step the queue is empty: the event is the step's body, handled at once (queuing it first only
+        // copied it in and out of the queue).
+        enter { handleSocketEvent(event) }
     }
 
     /// After every world step: the eventually-conditions, then queue-drain bookkeeping. (The invariant checker
