@@ -58,7 +58,25 @@ public struct TCPConfiguration: Hashable, Sendable {
     /// the first SYN's time, so the connecting side's first RTT sample spans the SYN timeout (about 1 s), its RTO
     /// starts near 3 s and decays over dozens of ACKs. Default false.
     public var echoesInOrderTimestampsOnly: Bool
-
+    /// How much the ACK that ends the recovery from a retransmission timeout (the first ACK at or above the highest
+    /// sequence sent before the timeout) grows cwnd. false: every byte it acknowledges, as any other ACK (Linux, whose
+    /// slow start after a timeout is capped at ssthresh anyway). true: only the whole segments it acknowledges above
+    /// that point, as ns-3 3.37's `TcpSocketBase::ProcessAck` leaving CA_LOSS (`(ackNumber - m_recover) /
+    /// segmentSize`), usually none: that ACK often covers a whole SACKed window. Default false.
+    public var growsOnlyAboveRecoveryPointOnLossExit: Bool
+    /// Which ACKs are RTT samples. false: every ACK of new data, from its timestamp echo (RFC 7323 §4, Linux). true:
+    /// only an ACK that covers the oldest segment still recorded as sent, when that segment was sent once, as ns-3
+    /// 3.37's `TcpSocketBase::EstimateRtt` (its RTT history, timestamps or not); the record is emptied at a
+    /// retransmission timeout and resent data is not recorded, so after a timeout the next sample is the ACK of the
+    /// first new segment sent after it. The sample's value is still the timestamp echo. Needs `usesTimestamps`.
+    /// Default false.
+    public var samplesRTTFromOnceSentHistoryOnly: Bool
+    /// Whether every retransmission timeout sets ssthresh from the current cwnd. false: a timeout in a row of
+    /// timeouts (no ACK of new data between them) keeps the ssthresh of the first, as Linux's `tcp_enter_loss`.
+    /// true: every one does, as ns-3 3.37's `TcpSocketBase::ReTxTimeout` (its test of a retransmitted head comes after
+    /// `TcpTxBuffer::SetSentListLost` has cleared every retransmitted flag), so a second timeout in a row, at a cwnd of
+    /// one segment, leaves ssthresh at two segments. Default false.
+    public var recomputesThresholdOnEveryTimeout: Bool
     /// A configuration; every default is the Linux-like value documented on its property.
     public init(
         mssBytes: Int = 1_448,
@@ -79,7 +97,10 @@ public struct TCPConfiguration: Hashable, Sendable {
         congestionControl: CongestionControl = .cubic,
         hyStartDelayThresholdDivisor: Int = 8,
         hyStartMaximumDelayThreshold: SimDuration = .milliseconds(16),
-        echoesInOrderTimestampsOnly: Bool = false
+        echoesInOrderTimestampsOnly: Bool = false,
+        growsOnlyAboveRecoveryPointOnLossExit: Bool = false,
+        samplesRTTFromOnceSentHistoryOnly: Bool = false,
+        recomputesThresholdOnEveryTimeout: Bool = false
     ) {
         precondition(hyStartDelayThresholdDivisor > 0)
         precondition(mssBytes > 0 && initialWindowSegments > 0 && segmentsPerDelayedAck > 0)
@@ -102,6 +123,9 @@ public struct TCPConfiguration: Hashable, Sendable {
         self.hyStartDelayThresholdDivisor = hyStartDelayThresholdDivisor
         self.hyStartMaximumDelayThreshold = hyStartMaximumDelayThreshold
         self.echoesInOrderTimestampsOnly = echoesInOrderTimestampsOnly
+        self.growsOnlyAboveRecoveryPointOnLossExit = growsOnlyAboveRecoveryPointOnLossExit
+        self.samplesRTTFromOnceSentHistoryOnly = samplesRTTFromOnceSentHistoryOnly
+        self.recomputesThresholdOnEveryTimeout = recomputesThresholdOnEveryTimeout
     }
 
     /// Linux-like defaults (the ns-3 reference setup): minimum RTO 200 ms.
