@@ -52,7 +52,7 @@ struct TCPEndpoint {
 
     // Congestion control.
     private(set) var congestionWindowBytes: Int
-    private var slowStartThresholdBytes = Int.max
+    private(set) var slowStartThresholdBytes = Int.max
     private var bytesAckedInAvoidance = 0
     private var cubic = CubicWindow()
     private var duplicateAcks = 0
