@@ -4,7 +4,8 @@ import SyncSim
 /// `syncsim-bench fidelity [--ns3 PATH] [--reference CSV] [--samples CSV] [--seeds N] [--cells TEXT]`: the ns-3
 /// fidelity grid in
 /// SyncSim. `--tcp linux` and `--queue droptail` run our model with Linux's HyStart thresholds or without the CoDel
-/// stage, to show what those two differences from ns-3 are worth.
+/// stage, to show what those two differences from ns-3 are worth; `--tcp ns3+loss-exit` (and the other variants of
+/// `tcpVariants`) runs the reference with ns-3 behaviours that are measured but not in it.
 ///
 /// Per cell: ns-3's median (from the reference CSV, or rerun with `--ns3`), ours, their ratio, p10/p90 side by
 /// side, and the two-sample Kolmogorov–Smirnov statistic D of ns-3's per-seed times (the samples CSV next to the
@@ -15,7 +16,7 @@ enum FidelityBenchmark {
     static var benchmark: Benchmark { Benchmark(
         name: "fidelity",
         summary: "the ns-3 grid: ns-3 vs SyncSim per cell (args: [--ns3 PATH] [--reference CSV] [--seeds N] "
-            + "[--cells TEXT] [--tcp linux|ns3] [--queue codel|droptail])",
+            + "[--cells TEXT] [--tcp linux|ns3|ns3+VARIANT...] [--queue codel|droptail])",
         run: run
     ) }
 
@@ -23,6 +24,35 @@ enum FidelityBenchmark {
     static var defaultReferencePath: String {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Fixtures/fidelity/ns3-reference.csv").path
+    }
+
+    /// The ns-3 reference's variants that `--tcp ns3+NAME+…` turns on (each a `TCPConfiguration` knob that is off in
+    /// `.ns3Reference`; docs/fidelity.md, "Other cells", has what each did to the grid).
+    static var tcpVariants: [String: WritableKeyPath<TCPConfiguration, Bool>] { [
+        "loss-exit": \.growsOnlyAboveRecoveryPointOnLossExit,
+        "rtt-history": \.samplesRTTFromOnceSentHistoryOnly,
+        "every-rto": \.recomputesThresholdOnEveryTimeout,
+    ] }
+
+    /// The connection model named by `--tcp`: `linux`, `ns3`, or `ns3+` and variants of `tcpVariants` joined by `+`
+    /// (e.g. `ns3+loss-exit+rtt-history`).
+    /// - Throws: `TransferBenchmark.UsageError` for another name.
+    static func tcpConfiguration(_ value: String) throws -> TCPConfiguration {
+        if value == "linux" { return .linux }
+        let parts = value.split(separator: "+").map(String.init)
+        guard parts.first == "ns3" else {
+            throw TransferBenchmark.UsageError(description: "--tcp: expected linux, ns3 or ns3+VARIANT[+VARIANT...] "
+                + "(variants: \(tcpVariants.keys.sorted().joined(separator: ", ")))")
+        }
+        var configuration = TCPConfiguration.ns3Reference
+        for name in parts.dropFirst() {
+            guard let knob = tcpVariants[name] else {
+                throw TransferBenchmark.UsageError(description: "--tcp: unknown variant '\(name)' (variants: "
+                    + "\(tcpVariants.keys.sorted().joined(separator: ", ")))")
+            }
+            configuration[keyPath: knob] = true
+        }
+        return configuration
     }
 
     /// The per-seed samples CSV next to a reference CSV (`ns3-samples.csv` in the same directory).
@@ -50,11 +80,7 @@ enum FidelityBenchmark {
             case "--reference": referencePath = value
             case "--samples": samplesPath = value
             case "--cells": cellFilter = value
-            case "--tcp":
-                guard value == "linux" || value == "ns3" else {
-                    throw TransferBenchmark.UsageError(description: "--tcp: expected linux or ns3")
-                }
-                tcp = value == "linux" ? .linux : .ns3Reference
+            case "--tcp": tcp = try tcpConfiguration(value)
             case "--queue":
                 guard value == "codel" || value == "droptail" else {
                     throw TransferBenchmark.UsageError(description: "--queue: expected codel or droptail")

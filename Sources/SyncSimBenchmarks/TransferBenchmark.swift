@@ -4,11 +4,12 @@ import SyncSim
 /// `syncsim-bench transfer BYTES DOWN_KBPS UP_KBPS ONE_WAY_MS LOSS SEED [QUEUE_PACKETS] [MIN_RTO_MS]`: the ns-3
 /// reference transfer (`transfer.cc`) in SyncSim, with the same arguments and the same output line: the time from
 /// the connect to the last byte received in ms (-1 when it did not finish within an hour), and the event count.
+/// `--tcp` names the connection model as for `fidelity` (default `ns3`).
 enum TransferBenchmark {
     static var benchmark: Benchmark { Benchmark(
         name: "transfer",
         summary: "one ns-3 reference transfer (args: BYTES DOWN_KBPS UP_KBPS ONE_WAY_MS LOSS SEED [QUEUE_PKTS] "
-            + "[MIN_RTO_MS] [--trace])",
+            + "[MIN_RTO_MS] [--tcp linux|ns3|ns3+VARIANT...] [--trace])",
         run: run
     ) }
 
@@ -46,8 +47,16 @@ enum TransferBenchmark {
     }
 
     static func run(_ arguments: [String]) throws {
+        var arguments = arguments
+        var tcp = TCPConfiguration.ns3Reference
+        if let index = arguments.firstIndex(of: "--tcp") {
+            guard index + 1 < arguments.count else { throw UsageError(description: "--tcp needs a value") }
+            tcp = try FidelityBenchmark.tcpConfiguration(arguments[index + 1])
+            arguments.removeSubrange(index...(index + 1))
+        }
         let isTraced = arguments.last == "--trace"
-        let (experiment, seed) = try parse(isTraced ? Array(arguments.dropLast()) : arguments)
+        var (experiment, seed) = try parse(isTraced ? Array(arguments.dropLast()) : arguments)
+        experiment.tcp = tcp
         let (outcome, trace) = experiment.run(seed: seed, trace: TraceLog(isEnabled: isTraced))
         for record in trace.records { print(record) }
         let milliseconds = outcome.completionTime.map { $0.seconds * 1_000 } ?? -1

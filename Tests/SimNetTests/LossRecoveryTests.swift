@@ -6,12 +6,13 @@ import Testing
 @Suite struct LossRecoveryTests {
     static let mss = TCPConfiguration.ns3Reference.mssBytes
 
-    /// A sender with the handshake done and `segments` full segments in flight (sequence 1...), at t = 0.15 s.
-    static func sender(segments: Int) -> TCPEndpoint {
+    /// A sender with the handshake done and `segments` full segments in flight (sequence 1...), at t = 0.15 s (the
+    /// handshake's RTT sample: 150 ms).
+    static func sender(segments: Int, configuration: TCPConfiguration = .ns3Reference) -> TCPEndpoint {
         let socket = SocketID(rawValue: 0)
         let start = SimInstant.start
         var endpoint = TCPEndpoint(initiator: socket, host: HostID(rawValue: 0), peerHost: HostID(rawValue: 1),
-                                   configuration: .ns3Reference, now: start)
+                                   configuration: configuration, now: start)
         var synAck = Segment(destination: socket, flags: [.syn, .ack], sequence: 0, acknowledgment: 1, payload: [])
         synAck.timestampValue = start
         synAck.timestampEcho = start
@@ -110,5 +111,83 @@ import Testing
         let afterEight = cubic.acknowledge(segmentsAcked: 8, windowSegments: 9, now: now, minimumRTT: .milliseconds(100))
         let afterNine = cubic.acknowledge(segmentsAcked: 1, windowSegments: 9, now: now, minimumRTT: .milliseconds(100))
         #expect(!afterEight && afterNine)
+    }
+
+    /// The reference with one of the ns-3 3.37 behaviours that are knobs, off in `.ns3Reference` (docs/fidelity.md).
+    static func variant(_ knob: WritableKeyPath<TCPConfiguration, Bool>) -> TCPConfiguration {
+        var configuration = TCPConfiguration.ns3Reference
+        configuration[keyPath: knob] = true
+        return configuration
+    }
+
+    @Test("the ACK that ends the recovery from a timeout grows cwnd by every byte, or (ns-3's CA_LOSS exit) by none")
+    func lossExitGrowth() throws {
+        func windowAfterExit(_ configuration: TCPConfiguration) throws -> Int {
+            var endpoint = Self.sender(segments: 10, configuration: configuration)
+            let timeout = try #require(endpoint.retransmissionDeadline)
+            endpoint.retransmissionTimerExpired(now: timeout)
+            #expect(endpoint.congestionWindowBytes == Self.mss)
+            // The original segments all arrive after all: one ACK covers the 10 (the recovery point, nothing above).
+            let now = timeout + .milliseconds(20)
+            endpoint.handle(Self.ack(Int64(1 + 10 * Self.mss), at: now), now: now)
+            return endpoint.congestionWindowBytes
+        }
+        // Slow start below ssthresh (7 segments) counts all 10 segments; ns-3 counts (ackNumber - m_recover) / MSS = 0.
+        #expect(try windowAfterExit(.ns3Reference) == 11 * Self.mss)
+        #expect(try windowAfterExit(Self.variant(\.growsOnlyAboveRecoveryPointOnLossExit)) == Self.mss)
+    }
+
+    @Test("an ACK of data resent after a timeout is an RTT sample, or (ns-3's RTT history) not")
+    func rttHistoryAfterTimeout() throws {
+        func smoothedRTT(_ configuration: TCPConfiguration) throws -> SimDuration? {
+            var endpoint = Self.sender(segments: 10, configuration: configuration)
+            let timeout = try #require(endpoint.retransmissionDeadline)
+            endpoint.retransmissionTimerExpired(now: timeout)
+            // The ACK of the resent first segment, echoing its time, 30 ms later.
+            let now = timeout + .milliseconds(30)
+            var ack = Self.ack(Int64(1 + Self.mss), at: now)
+            ack.timestampEcho = timeout
+            endpoint.handle(ack, now: now)
+            return endpoint.statistics.smoothedRTT
+        }
+        // The handshake's 150 ms sample, then 30 ms: (7 × 150 + 30) / 8 = 135 ms; ns-3 emptied its history at the RTO.
+        #expect(try smoothedRTT(.ns3Reference) == .milliseconds(135))
+        #expect(try smoothedRTT(Self.variant(\.samplesRTTFromOnceSentHistoryOnly)) == .milliseconds(150))
+    }
+
+    @Test("an ACK of a once-sent segment is an RTT sample in ns-3's RTT history; of a resent one it is not")
+    func rttHistoryKarn() {
+        var endpoint = Self.sender(segments: 10, configuration: Self.variant(\.samplesRTTFromOnceSentHistoryOnly))
+        var now = SimInstant.start + .milliseconds(300)
+        // Segment 0 lost, 1...3 SACKed: fast retransmit of segment 0. No sample (nothing new is acknowledged).
+        for upper in 2...4 {
+            endpoint.handle(Self.ack(1, sacked: [1..<upper], at: now), now: now)
+            now += .milliseconds(5)
+        }
+        #expect(endpoint.statistics.fastRetransmits == 1)
+        // The ACK of the resent segment 0 (and 1...3): its oldest record was resent, so no sample.
+        var ack = Self.ack(Int64(1 + 4 * Self.mss), at: now)
+        ack.timestampEcho = now - .milliseconds(40)
+        endpoint.handle(ack, now: now)
+        #expect(endpoint.statistics.smoothedRTT == .milliseconds(150))
+        // The ACK of segment 4, sent once: a sample (40 ms), (7 × 150 + 40) / 8 = 136.25 ms.
+        now += .milliseconds(5)
+        ack = Self.ack(Int64(1 + 5 * Self.mss), at: now)
+        ack.timestampEcho = now - .milliseconds(40)
+        endpoint.handle(ack, now: now)
+        #expect(endpoint.statistics.smoothedRTT == .microseconds(136_250))
+    }
+
+    @Test("a second timeout in a row keeps the first one's ssthresh, or (ns-3) sets it from cwnd 1: two segments")
+    func ssthreshAtSecondTimeout() throws {
+        func threshold(_ configuration: TCPConfiguration) throws -> Int {
+            var endpoint = Self.sender(segments: 10, configuration: configuration)
+            for _ in 0..<2 {
+                endpoint.retransmissionTimerExpired(now: try #require(endpoint.retransmissionDeadline))
+            }
+            return endpoint.slowStartThresholdBytes
+        }
+        #expect(try threshold(.ns3Reference) == 7 * Self.mss)
+        #expect(try threshold(Self.variant(\.recomputesThresholdOnEveryTimeout)) == 2 * Self.mss)
     }
 }

@@ -56,8 +56,33 @@ public struct TCPConfiguration: Hashable, Sendable {
     /// Last.ACK.sent, so also a retransmitted SYN or a duplicate (RFC 7323 §4.3, Linux). true: only the segment at
     /// RCV.NXT, as ns-3 3.37's `TcpSocketBase::ProcessOptionTimestamp`: after a lost SYN-ACK the resent SYN-ACK echoes
     /// the first SYN's time, so the connecting side's first RTT sample spans the SYN timeout (about 1 s), its RTO
-    /// starts near 3 s and decays over dozens of ACKs. Default false.
+    /// starts near 3 s and decays over dozens of ACKs. Default false. Not quite ns-3's rule: ns-3 takes the segment at
+    /// RCV.NXT only when also SEG.SEQ ≤ Last.ACK.sent (`seq <= m_highTxAck`), so a delayed ACK of two segments echoes
+    /// the first one's time; here it echoes the second's (docs/fidelity.md, "Other cells", has what the exact rule
+    /// does to the grid).
     public var echoesInOrderTimestampsOnly: Bool
+    /// How much the ACK that ends the recovery from a retransmission timeout (the first ACK at or above the highest
+    /// sequence sent before the timeout) grows cwnd. false: every byte it acknowledges, as any other ACK (Linux, whose
+    /// slow start after a timeout is capped at ssthresh anyway). true: only the whole segments it acknowledges above
+    /// that point, as ns-3 3.37's `TcpSocketBase::ProcessAck` leaving CA_LOSS (`(ackNumber - m_recover) /
+    /// segmentSize`), usually none: that ACK often covers a whole SACKed window. Default false, also in
+    /// `.ns3Reference`: it brings two other cells closer to ns-3 but moves the grid's 4G 3 MB 3% cell out of tolerance
+    /// (docs/fidelity.md, "Other cells").
+    public var growsOnlyAboveRecoveryPointOnLossExit: Bool
+    /// Which ACKs are RTT samples. false: every ACK of new data, from its timestamp echo (RFC 7323 §4, Linux). true:
+    /// only an ACK that covers the oldest segment still recorded as sent, when that segment was sent once, as ns-3
+    /// 3.37's `TcpSocketBase::EstimateRtt` (its RTT history, timestamps or not); the record is emptied at a
+    /// retransmission timeout and resent data is not recorded, so after a timeout the next sample is the ACK of the
+    /// first new segment sent after it. The sample's value is still the timestamp echo. Needs `usesTimestamps`.
+    /// Default false, also in `.ns3Reference` (measured in docs/fidelity.md, "Other cells": no cell closer).
+    public var samplesRTTFromOnceSentHistoryOnly: Bool
+    /// Whether every retransmission timeout sets ssthresh from the current cwnd. false: a timeout in a row of
+    /// timeouts (no ACK of new data between them) keeps the ssthresh of the first, as Linux's `tcp_enter_loss`.
+    /// true: every one does, as ns-3 3.37's `TcpSocketBase::ReTxTimeout` (its test of a retransmitted head comes after
+    /// `TcpTxBuffer::SetSentListLost` has cleared every retransmitted flag), so a second timeout in a row, at a cwnd of
+    /// one segment, leaves ssthresh at two segments. Default false, also in `.ns3Reference` (it moves one grid cell by
+    /// under 1%, docs/fidelity.md).
+    public var recomputesThresholdOnEveryTimeout: Bool
 
     /// A configuration; every default is the Linux-like value documented on its property.
     public init(
@@ -79,7 +104,10 @@ public struct TCPConfiguration: Hashable, Sendable {
         congestionControl: CongestionControl = .cubic,
         hyStartDelayThresholdDivisor: Int = 8,
         hyStartMaximumDelayThreshold: SimDuration = .milliseconds(16),
-        echoesInOrderTimestampsOnly: Bool = false
+        echoesInOrderTimestampsOnly: Bool = false,
+        growsOnlyAboveRecoveryPointOnLossExit: Bool = false,
+        samplesRTTFromOnceSentHistoryOnly: Bool = false,
+        recomputesThresholdOnEveryTimeout: Bool = false
     ) {
         precondition(hyStartDelayThresholdDivisor > 0)
         precondition(mssBytes > 0 && initialWindowSegments > 0 && segmentsPerDelayedAck > 0)
@@ -102,6 +130,9 @@ public struct TCPConfiguration: Hashable, Sendable {
         self.hyStartDelayThresholdDivisor = hyStartDelayThresholdDivisor
         self.hyStartMaximumDelayThreshold = hyStartMaximumDelayThreshold
         self.echoesInOrderTimestampsOnly = echoesInOrderTimestampsOnly
+        self.growsOnlyAboveRecoveryPointOnLossExit = growsOnlyAboveRecoveryPointOnLossExit
+        self.samplesRTTFromOnceSentHistoryOnly = samplesRTTFromOnceSentHistoryOnly
+        self.recomputesThresholdOnEveryTimeout = recomputesThresholdOnEveryTimeout
     }
 
     /// Linux-like defaults (the ns-3 reference setup): minimum RTO 200 ms.

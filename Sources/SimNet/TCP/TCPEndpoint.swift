@@ -52,7 +52,7 @@ struct TCPEndpoint {
 
     // Congestion control.
     private(set) var congestionWindowBytes: Int
-    private var slowStartThresholdBytes = Int.max
+    private(set) var slowStartThresholdBytes = Int.max
     private var bytesAckedInAvoidance = 0
     private var cubic = CubicWindow()
     private var duplicateAcks = 0
@@ -60,6 +60,8 @@ struct TCPEndpoint {
     private var recoveryPoint: Int64 = 0
     /// Whether a partial ACK in the current fast recovery has restarted the retransmission timer yet.
     private var hasRestartedTimerInRecovery = false
+    /// Between a retransmission timeout and the first ACK at or above `recoveryPoint` (ns-3's CA_LOSS).
+    private var isRecoveringFromTimeout = false
 
     // SACK scoreboard (RFC 6675): SACKed ranges above `sndUna`, sorted and disjoint; during recovery, the
     // retransmission pointer (HighRxt + 1) and the PRR counters (RFC 6937 §3).
@@ -83,6 +85,10 @@ struct TCPEndpoint {
     private(set) var retransmissionTimeout: SimDuration
     private var retries = 0
     private var rttSample: (endSequence: Int64, sentAt: SimInstant)?
+    /// ns-3's RTT history (`samplesRTTFromOnceSentHistoryOnly`): one record per new segment sent, oldest first from
+    /// `sendRecordsHead`, marked when the segment is resent; emptied at a timeout.
+    private var sendRecords: [(start: Int64, end: Int64, isResent: Bool)] = []
+    private var sendRecordsHead = 0
 
     // Per-ACK RTT samples from segments sent once (Karn), for HyStart's delay-increase test.
     private var firstTransmissions: [(endSequence: Int64, sentAt: SimInstant)] = []
@@ -309,8 +315,10 @@ struct TCPEndpoint {
                 }
             }
             if sndNxt < sndUna { sndNxt = sndUna }
+            let mayTakeSample = configuration.samplesRTTFromOnceSentHistoryOnly
+                ? takeSendRecords(acknowledging: ack) : true
             if configuration.usesTimestamps, let echo = segment.timestampEcho {
-                updateRTT(sample: now - echo)
+                if mayTakeSample { updateRTT(sample: now - echo) }
                 rttSample = nil
             } else if let sample = rttSample, ack >= sample.endSequence {
                 updateRTT(sample: now - sample.sentAt)
@@ -341,7 +349,7 @@ struct TCPEndpoint {
                     congestionWindowBytes = max(congestionWindowBytes - acked + mss, mss)
                 }
             } else {
-                growCongestionWindow(acked: acked, now: now)
+                growCongestionWindow(acked: bytesCountingTowardsGrowth(acked), now: now)
             }
             duplicateAcks = 0
         } else if configuration.usesSACK {
@@ -454,17 +462,24 @@ struct TCPEndpoint {
             emit(flags: [.syn, .ack], sequence: 0, payload: [])
         case .established:
             let mss = configuration.mssBytes
-            // A timeout in a row of timeouts keeps the ssthresh of the first (ns-3, and Linux's tcp_enter_loss).
-            if retries == 1 || configuration.congestionControl == .reno { slowStartThresholdBytes = lossThreshold() }
+            // A timeout in a row of timeouts keeps the ssthresh of the first (Linux's tcp_enter_loss), unless
+            // `recomputesThresholdOnEveryTimeout` (ns-3 3.37 sets it at every one).
+            if retries == 1 || configuration.congestionControl == .reno
+                || configuration.recomputesThresholdOnEveryTimeout {
+                slowStartThresholdBytes = lossThreshold()
+            }
             cubic.reset()
             congestionWindowBytes = mss
             bytesAckedInAvoidance = 0
             isInRecovery = false
             duplicateAcks = 0
             recoveryPoint = sndMax
+            isRecoveringFromTimeout = true
             retransmitNext = sndUna
             sndNxt = sndUna
             forgetFirstTransmissions()
+            sendRecords.removeAll(keepingCapacity: true)
+            sendRecordsHead = 0
             transmit(now: now)
         case .closedGracefully, .closedAbruptly:
             return
@@ -534,9 +549,15 @@ struct TCPEndpoint {
             retransmittedSegments += 1
             rttSample = nil
             forgetFirstTransmissions()
-        } else if length > 0, finSequence != sequence {
-            if rttSample == nil { rttSample = (sequence + length, now) }
-            if configuration.usesHyStart { firstTransmissions.append((sequence + length, now)) }
+            if configuration.samplesRTTFromOnceSentHistoryOnly { markResent(sequence) }
+        } else if length > 0 {
+            if configuration.samplesRTTFromOnceSentHistoryOnly {
+                sendRecords.append((sequence, sequence + length, false))
+            }
+            if finSequence != sequence {
+                if rttSample == nil { rttSample = (sequence + length, now) }
+                if configuration.usesHyStart { firstTransmissions.append((sequence + length, now)) }
+            }
         }
         sndMax = max(sndMax, sequence + length)
         if retransmissionDeadline == nil { retransmissionDeadline = now + retransmissionTimeout }
@@ -622,6 +643,7 @@ struct TCPEndpoint {
             recoveryPoint = sndMax
             isInRecovery = true
             hasRestartedTimerInRecovery = false
+            isRecoveringFromTimeout = false
             fastRetransmits += 1
             prrDelivered = delivered
             prrOut = 0
@@ -639,7 +661,18 @@ struct TCPEndpoint {
             sendInRecovery(now: now)
             return
         }
-        if acked > 0 { growCongestionWindow(acked: acked, now: now) }
+        if acked > 0 { growCongestionWindow(acked: bytesCountingTowardsGrowth(acked), now: now) }
+    }
+
+    /// The bytes of an ACK outside fast recovery that count towards cwnd growth: all `acked`, except, with
+    /// `growsOnlyAboveRecoveryPointOnLossExit`, on the ACK that ends the recovery from a timeout, which counts only
+    /// the whole segments above `recoveryPoint` (ns-3 3.37 `ProcessAck` leaving CA_LOSS).
+    private mutating func bytesCountingTowardsGrowth(_ acked: Int) -> Int {
+        guard isRecoveringFromTimeout, sndUna >= recoveryPoint else { return acked }
+        isRecoveringFromTimeout = false
+        guard configuration.growsOnlyAboveRecoveryPointOnLossExit else { return acked }
+        let mss = configuration.mssBytes
+        return Int(sndUna - recoveryPoint) / mss * mss
     }
 
     /// Slow start (RFC 5681 §3.1), then congestion avoidance by Reno or CUBIC, for `acked` newly acknowledged bytes.
@@ -878,6 +911,33 @@ struct TCPEndpoint {
             slowStartThresholdBytes = congestionWindowBytes
             notes.append(("hystart-exit", "cwnd=\(congestionWindowBytes)"))
         }
+    }
+
+    // MARK: - ns-3's RTT history
+
+    /// Drops the send records this ACK covers. - Returns: whether the ACK is an RTT sample in ns-3 3.37's
+    /// `EstimateRtt`: it covers the oldest record, and that segment was sent once.
+    private mutating func takeSendRecords(acknowledging ack: Int64) -> Bool {
+        guard sendRecordsHead < sendRecords.count else { return false }
+        let oldest = sendRecords[sendRecordsHead]
+        let isSample = !oldest.isResent && ack >= oldest.end
+        while sendRecordsHead < sendRecords.count, sendRecords[sendRecordsHead].end <= ack {
+            sendRecordsHead += 1
+        }
+        if sendRecordsHead == sendRecords.count {
+            sendRecords.removeAll(keepingCapacity: true)
+            sendRecordsHead = 0
+        } else if sendRecordsHead > 256 {
+            sendRecords.removeFirst(sendRecordsHead)
+            sendRecordsHead = 0
+        }
+        return isSample
+    }
+
+    /// Marks the send record holding `sequence` as resent (none after a timeout emptied the records).
+    private mutating func markResent(_ sequence: Int64) {
+        let index = sendRecords[sendRecordsHead...].partitionPoint { $0.end <= sequence }
+        if index < sendRecords.count, sendRecords[index].start <= sequence { sendRecords[index].isResent = true }
     }
 
     // MARK: - RTO estimation (RFC 6298 §2)
