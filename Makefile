@@ -43,8 +43,8 @@ run: build
 ifeq ($(RUN_ARGS),$(MAIN_RUN_ARGS))
 ifneq ($(strip $(EXPLORE_ARGS)),)
 	@$(SWIFT) run -c release --skip-build syncsim $(EXPLORE_ARGS) || echo "make run: explore found failures \
-	against the reference engine (open engine defects, listed in docs/explore.md); the catalog's verdict above is \
-	make run's exit status"
+	against the reference engine (each printed above with its reproduce command; docs/explore.md); the catalog's \
+	verdict above is make run's exit status"
 endif
 endif
 

@@ -112,10 +112,8 @@ struct ReplayAgainstServer {
             }
         }
         for extra in unmatched {
-            outcome.differences.append(Difference(
-                time: extra.time, connection: number,
-                what: "seq \(extra.packet.seq) \(extra.packet.opcode): replay sent a \(extra.packet.cmd) the capture "
-                    + "does not have"))
+            outcome.differences.append(Difference(time: extra.time, connection: number,
+                                                  what: Self.unmatchedAnswer(extra.packet)))
         }
         let capturedPushes = Self.pushCounts(recorded.map(\.packet))
         let replayedPushes = Self.pushCounts(replayed.map(\.packet))
@@ -127,6 +125,13 @@ struct ReplayAgainstServer {
                     what: "\(opcode) pushes: \(captured) captured, \(replay) replayed"))
             }
         }
+    }
+
+    /// The difference line of an answer the replay sent and the capture does not have: "seq 5 MSG_SEND: replay sent
+    /// an error the capture does not have".
+    static func unmatchedAnswer(_ packet: Packet) -> String {
+        let kind = packet.cmd == .error ? "an error" : "a \(packet.cmd)"
+        return "seq \(packet.seq) \(packet.opcode): replay sent \(kind) the capture does not have"
     }
 
     static func pushCounts(_ packets: [Packet]) -> [Opcode: Int] {

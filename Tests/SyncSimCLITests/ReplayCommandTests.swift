@@ -74,6 +74,11 @@ import Testing
         #expect(second.differences.contains {
             $0.what == "seq 2 LOGIN: replay sent a response the capture does not have"
         })
+        // An error answer reads "an error" (it read "a error").
+        let error = Packet(cmd: .error, seq: 5, opcode: .msgSend,
+                           body: .error(ErrorPayload(error: "message.duplicate", message: "duplicate")))
+        #expect(ReplayAgainstServer.unmatchedAnswer(error)
+                == "seq 5 MSG_SEND: replay sent an error the capture does not have")
     }
 
     @Test("a capture with messages in a chat no LOGIN listed, and server times at Int64's ends, replays without a trap",
