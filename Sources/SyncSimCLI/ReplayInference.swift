@@ -110,13 +110,24 @@ struct ReplayInference {
                     !drops.contains { fault.time >= $0.from && fault.time <= $0.until }
                 }.map { (nil, $0) }
             }
+            // Frames on the older connection more than 2 RTT after the newer one's first frame (a newer connection
+            // that carried no frame, say SYNs into an outage, overlaps nothing).
             let overlapping = zip(connections, connections.dropFirst()).filter { pair in
-                pair.0.closesAt.map { $0 > pair.1.entries.first?.time ?? pair.1.opensAt } ?? true
-                    && !pair.0.entries.isEmpty && pair.0.entries.last!.time > Self.shifted(pair.1.opensAt, roundTrip * 2)
+                guard let newerFirst = pair.1.entries.first?.time, let olderLast = pair.0.entries.last?.time else {
+                    return false
+                }
+                return pair.0.closesAt.map { $0 > newerFirst } ?? true
+                    && olderLast > Self.shifted(newerFirst, roundTrip * 2)
             }
             for pair in overlapping {
+                // Logged in as one user on both, the connections are one client's (the older lived on after the
+                // newer opened) or two devices of one user; without that, perhaps two clients behind one address.
+                let reason = Self.loggedInAlike(pair.0, pair.1)
+                    ? "one login on both: the older one lived on after the newer one opened, or two devices of one "
+                        + "user?"
+                    : "several clients behind one address?"
                 doubts.append("connections \(pair.0.number) and \(pair.1.number) from \(address) carry frames at "
-                    + "the same time: several clients behind one address? Treated as one client")
+                    + "the same time (\(reason)); treated as one client")
             }
         }
         for address in timeline.clientAddresses {
@@ -127,6 +138,22 @@ struct ReplayInference {
         }
         steps.sort { $0.step.time < $1.step.time }
         steps = Self.mergedDelays(steps, timeline: timeline)
+    }
+
+    /// Whether two connections logged in alike: the same LOGIN token, or LOGIN answers for the same profile id.
+    static func loggedInAlike(_ a: ReplayTimeline.Connection, _ b: ReplayTimeline.Connection) -> Bool {
+        func logins(_ connection: ReplayTimeline.Connection) -> Set<String> {
+            var keys: Set<String> = []
+            for entry in connection.entries {
+                switch entry.packet.body {
+                case .login(let request): keys.insert("token \(request.token)")
+                case .loginResponse(let response): keys.insert("user \(response.profile.id)")
+                default: break
+                }
+            }
+            return keys
+        }
+        return !logins(a).isDisjoint(with: logins(b))
     }
 
     static func address(of connection: ReplayTimeline.Connection) -> String {
@@ -163,10 +190,16 @@ struct ReplayInference {
         return pending.values.sorted { $0.time < $1.time }
     }
 
-    /// The client's RTT and nearest catalog profile.
+    /// The client's RTT and nearest catalog profile. The RTT is the shortest of its TCP handshakes
+    /// (`handshakeRoundTrip`) and its request→answer times: an answer's time also holds the server's processing
+    /// and the frames' serialization, a handshake only the path (a 3G client answered after 410 ms had a 202 ms
+    /// handshake).
     static func link(address: String, connections: [ReplayTimeline.Connection]) -> ClientLink {
         let pairs = connections.flatMap(answered)
         let fastest = pairs.min { $0.answer.time - $0.request.time < $1.answer.time - $1.request.time }
+        let handshake = connections.compactMap { connection in
+            handshakeRoundTrip(connection).map { (connection: connection, roundTrip: $0) }
+        }.min { $0.roundTrip < $1.roundTrip }
         let segments = connections.reduce(0) { $0 + $1.tcp.segments }
         let retransmitted = connections.reduce(0) { $0 + $1.tcp.retransmittedSegments }
         let share = segments == 0 ? 0 : Double(retransmitted) / Double(segments)
@@ -174,11 +207,16 @@ struct ReplayInference {
             return ClientLink(address: address, roundTrip: nil, retransmittedShare: share, profile: .threeG,
                               comment: "no answered request from \(address): profile 3G assumed")
         }
-        let roundTrip = fastest.answer.time - fastest.request.time
+        var roundTrip = fastest.answer.time - fastest.request.time
+        var source = "\(fastest.request.packet.opcode) at \(seconds(fastest.request.time)) s on connection "
+            + "\(fastest.request.connection)"
+        if let handshake, handshake.roundTrip < roundTrip {
+            roundTrip = handshake.roundTrip
+            source = "handshake of connection \(handshake.connection.number) at \(seconds(handshake.connection.opensAt)) s"
+        }
         let rate = downlinkRate(connections, roundTrip: roundTrip)
         let profile = Self.profile(roundTrip: roundTrip, lossy: share > 0.01, downlinkBitsPerSecond: rate?.bitsPerSecond)
-        var comment = "RTT \(milliseconds(roundTrip)) ms (\(fastest.request.packet.opcode) at "
-            + "\(seconds(fastest.request.time)) s on connection \(fastest.request.connection)), "
+        var comment = "RTT \(milliseconds(roundTrip)) ms (\(source)), "
             + "\(retransmitted) of \(segments) segments retransmitted"
         if let rate {
             comment += ", downlink about \(rate.bitsPerSecond / 1000) kbit/s (median spacing of \(rate.pairs) "
@@ -186,6 +224,20 @@ struct ReplayInference {
         }
         return ClientLink(address: address, roundTrip: roundTrip, retransmittedShare: share, profile: profile,
                           comment: comment)
+    }
+
+    /// A connection's handshake RTT, where the capture shows it unambiguously: from the client's SYN to its first
+    /// segment after the server's SYN-ACK (its ACK), which is one RTT wherever the capture was taken (on the phone
+    /// the SYN-ACK arrives one RTT after the SYN and the ACK leaves at once; at the server the SYN-ACK leaves at
+    /// once and the ACK arrives one RTT later). Nil without both SYNs, or when the client sent its SYN again before
+    /// the SYN-ACK (which SYN it answers is unknown: on 2G a SYN is resent after 1 s, before a 1.3 s RTT ends).
+    static func handshakeRoundTrip(_ connection: ReplayTimeline.Connection) -> SimDuration? {
+        let tcp = connection.tcp
+        guard tcp.sawSYN, tcp.serverSYN, let synAck = tcp.serverSegmentTimes.first,
+              let syn = tcp.clientSegmentTimes.first, syn <= synAck,
+              tcp.clientSegmentTimes.prefix(while: { $0 < synAck }).count <= 1,
+              tcp.clientSegmentTimes.count >= 2, tcp.clientSegmentTimes[1] >= synAck else { return nil }
+        return tcp.clientSegmentTimes[1] - syn
     }
 
     /// The bottleneck rate of the client's downlink: for each data segment from the server that arrived less than

@@ -6,25 +6,24 @@ import SyncSim
 
 enum EmittedScenario {
     static let replayedOfflineSends =
-        // server: processing 178 ms, jitter 247 ms (spread of 10 answer times)
-        // alice (198.18.0.3): EDGE-lossy from RTT 873 ms (LOGIN at 36.066 s on connection 4), 4 of 48 segments retransmitted
-        // bob (198.18.0.4): GPRS from RTT 410 ms (SESSION_INIT at 0.201 s on connection 2), 0 of 22 segments retransmitted
-        // doubt: connections 1 and 3 from 198.18.0.3 carry frames at the same time: several clients behind one address? Treated as one client
+        // server: processing 224 ms, jitter 212 ms (spread of 10 answer times)
+        // alice (198.18.0.3): EDGE-lossy from RTT 843 ms (handshake of connection 1 at 0.000 s), 4 of 48 segments retransmitted
+        // bob (198.18.0.4): 3G from RTT 201 ms (handshake of connection 2 at 0.000 s), 0 of 22 segments retransmitted
         Scenario("replayed-offline-sends", summary: "replays a captured timeline (syncsim replay --emit-scenario)", seeds: [1]) {
-            Server(parameters: ["processingDelay": .duration(.milliseconds(178)), "processingJitter": .duration(.milliseconds(247))])
+            Server(parameters: ["processingDelay": .duration(.milliseconds(224)), "processingJitter": .duration(.milliseconds(212))])
             Client("alice", profile: .edgeLossy)
-            Client("bob", profile: .gprs)
+            Client("bob", profile: .threeG)
             Timeline {
                 // connection 1: LOGIN seq 2 at 1.753 s answered only at 34.625 s, nothing from the server until then; next frame from the server at 34.625 s on connection 1; connection 1: FIN from the client
-                At(.milliseconds(2015)) { LinkDown("alice", for: .milliseconds(31_299)) }
+                At(.milliseconds(2006)) { LinkDown("alice", for: .milliseconds(31_353)) }
                 // MSG_SEND cid 1732149230455787299, connection 4 seq 5 at 36.939 s (went out the instant a frame from the server arrived: it waited in the queue; placed when the queue started)
-                At(.milliseconds(3015)) { Send(from: "alice", text: "a", in: "alice+bob") }
+                At(.milliseconds(3006)) { Send(from: "alice", text: "a", in: "alice+bob") }
                 // MSG_SEND cid 2316472840260306436, connection 4 seq 6 at 38.017 s (went out the instant a frame from the server arrived: it waited in the queue; placed when the queue started)
-                At(.milliseconds(3016)) { Send(from: "alice", text: "b", in: "alice+bob") }
+                At(.milliseconds(3007)) { Send(from: "alice", text: "b", in: "alice+bob") }
                 // MSG_SEND cid 1086816102344706915, connection 4 seq 7 at 39.138 s (went out the instant a frame from the server arrived: it waited in the queue; placed when the queue started)
-                At(.milliseconds(3017)) { Send(from: "alice", text: "c", in: "alice+bob") }
+                At(.milliseconds(3008)) { Send(from: "alice", text: "c", in: "alice+bob") }
                 // MSG_SEND cid 1370922976974283016, connection 4 seq 8 at 40.194 s (went out the instant a frame from the server arrived: it waited in the queue; placed when the queue started)
-                At(.milliseconds(3018)) { Send(from: "alice", text: "d", in: "alice+bob") }
+                At(.milliseconds(3009)) { Send(from: "alice", text: "d", in: "alice+bob") }
             }
             Expect {
                 Invariants(.all)

@@ -173,11 +173,12 @@ import Testing
         let source = result.out.joined(separator: "\n")
         // Alice's RTT is EDGE's and 4 of her 43 segments were retransmitted: EDGE-lossy, as in the original.
         #expect(source.contains("Client(\"alice\", profile: .edgeLossy)"))
-        // Her LOGIN stalls from 1.753 s until 34.625 s: an outage; the sends went out the instant answers arrived,
-        // so they waited in the queue: placed a second into the outage, in order.
-        #expect(source.contains("At(.milliseconds(2015)) { LinkDown(\"alice\", for: .milliseconds(31_299)) }"))
-        #expect(source.contains("At(.milliseconds(3015)) { Send(from: \"alice\", text: \"a\", in: \"alice+bob\") }"))
-        #expect(source.contains("At(.milliseconds(3016)) { Send(from: \"alice\", text: \"b\", in: \"alice+bob\") }"))
+        // Her LOGIN stalls from 1.753 s until 34.625 s (her RTT 843 ms, from her handshake): an outage; the sends
+        // went out the instant answers arrived, so they waited in the queue: placed a second into the outage, in
+        // order.
+        #expect(source.contains("At(.milliseconds(2006)) { LinkDown(\"alice\", for: .milliseconds(31_353)) }"))
+        #expect(source.contains("At(.milliseconds(3006)) { Send(from: \"alice\", text: \"a\", in: \"alice+bob\") }"))
+        #expect(source.contains("At(.milliseconds(3007)) { Send(from: \"alice\", text: \"b\", in: \"alice+bob\") }"))
         #expect(source.contains("// MSG_SEND cid 1732149230455787299, connection 4 seq 5 at 36.939 s"))
         #expect(source.contains("Eventually(within: .minutes(4), .serverOrder(chat: \"alice+bob\", "
             + "texts: [\"a\", \"b\", \"c\", \"d\"]))"))

@@ -150,6 +150,39 @@ import Testing
             == .gprs)
     }
 
+    /// Bob is on 3G (RTT 200 ms); his fastest answer took 410 ms (the server's processing and the frames' own
+    /// serialization in it), which made him GPRS. His handshakes show the path alone.
+    @Test("the RTT is the fastest handshake where it is below every answer time; a resent SYN makes a handshake unusable")
+    func handshakeRoundTrip() throws {
+        let timeline = ReplayTimeline(try TraceDecoder().decode(path: ReplayCommandTests.offlineSends))
+        let emission = ReplayScenarioEmitter(timeline: timeline, model: ReplayWorldModel(timeline))
+            .emission(named: "emitted")
+        let original = try #require(Catalog.scenario(named: "offline-sends-in-order"))
+        #expect(emission.scenario.clients.map(\.profile) == original.clients.map(\.profile))
+        #expect(emission.source().contains("// bob (198.18.0.4): 3G from RTT 201 ms (handshake of connection 2 at "))
+        var connection = try #require(timeline.connections.first { $0.number == 2 })
+        let roundTrip = try #require(ReplayInference.handshakeRoundTrip(connection))
+        #expect(roundTrip > .milliseconds(200) && roundTrip < .milliseconds(203))
+        let synAck = try #require(connection.tcp.serverSegmentTimes.first)
+        connection.tcp.clientSegmentTimes.insert(synAck - .milliseconds(1), at: 1)
+        #expect(ReplayInference.handshakeRoundTrip(connection) == nil)
+    }
+
+    /// Alice's stalled connection 1 got its answers after her connection 3 opened, but 3 carried no frame (its SYNs
+    /// went into the outage): that was reported as "several clients behind one address?".
+    @Test("overlapping connections need frames on both; one login on both is said, not taken for two clients")
+    func overlapDoubt() throws {
+        let timeline = ReplayTimeline(try TraceDecoder().decode(path: ReplayCommandTests.offlineSends))
+        let emission = ReplayScenarioEmitter(timeline: timeline, model: ReplayWorldModel(timeline))
+            .emission(named: "emitted")
+        #expect(!emission.source().contains("carry frames at the same time"))
+        let byNumber = Dictionary(uniqueKeysWithValues: timeline.connections.map { ($0.number, $0) })
+        let (first, bob, empty, fourth) = (byNumber[1]!, byNumber[2]!, byNumber[3]!, byNumber[4]!)
+        #expect(ReplayInference.loggedInAlike(first, fourth), "alice's token on both")
+        #expect(!ReplayInference.loggedInAlike(first, bob))
+        #expect(!ReplayInference.loggedInAlike(first, empty), "no LOGIN on connection 3")
+    }
+
     @Test("a silence the link lost everything in, then segments but no frames: LinkDown, then LossBurst")
     func lossBurstAfterOutage() throws {
         let path = try Self.capture("weak-link-send-order", seed: 351)
