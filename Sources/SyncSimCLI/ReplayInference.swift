@@ -106,9 +106,17 @@ struct ReplayInference {
             steps += restarts.map { (address, $0) }
             for connection in connections {
                 let faults = Self.serverFaults(connection, later: connections, roundTrip: roundTrip)
+                // A lost or error answer was one client's: the fault names it, so another client's request of
+                // the same opcode arriving first does not take it (explore-send-while-scrolled-up: alice's send took
+                // the error of dave's retry, and the server order changed).
                 steps += faults.filter { fault in
                     !drops.contains { fault.time >= $0.from && fault.time <= $0.until }
-                }.map { (nil, $0) }
+                }.map { fault in
+                    switch fault.action {
+                    case .loseResponses, .errorReplies: (address, fault)
+                    default: (nil, fault)
+                    }
+                }
             }
             // Frames on the older connection more than 2 RTT after the newer one's first frame (a newer connection
             // that carried no frame, say SYNs into an outage, overlaps nothing).

@@ -97,7 +97,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: path) }
         let emission = try Self.emitted(from: path)
         let steps = emission.scenario.steps.map(\.action)
-        #expect(steps.contains { if case .loseResponses(.msgSend, 1) = $0 { true } else { false } })
+        #expect(steps.contains { if case .loseResponses(.msgSend, 1, "alice") = $0 { true } else { false } })
         #expect(!steps.contains { if case .openChat = $0 { true } else { false } })
         #expect(emission.source().contains("MSG_SEND seq 3 at 6.000 s got no answer; its retry (connection 1 seq 4) "
             + "was answered message.duplicate"))
@@ -111,7 +111,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: path) }
         let emission = try Self.emitted(from: path)
         let steps = emission.scenario.steps.map(\.action)
-        #expect(steps.contains { if case .loseResponses(.chatHistory, 1) = $0 { true } else { false } })
+        #expect(steps.contains { if case .loseResponses(.chatHistory, 1, "alice") = $0 { true } else { false } })
         #expect(!steps.contains { if case .openChat = $0 { true } else { false } })
         #expect(emission.source().contains("CHAT_HISTORY seq 95 at 314.052 s got no answer and was asked again"))
         #expect(!Self.fails(emission.scenario, seed: 58, mutant: nil))

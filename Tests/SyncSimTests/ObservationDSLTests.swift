@@ -180,6 +180,33 @@ import Testing
         #expect(result.violations.map(\.check) == [.checkpoint("alice's task queue is drained")])
     }
 
+    /// The replay emitter names the client whose answer was an error or lost: before, a fault for dave's retry was
+    /// taken by alice's send arriving first (explore-send-while-scrolled-up's emitted scenario).
+    @Test("ErrorReplies and LoseResponses of one client leave another client's requests alone")
+    func requestFaultsOfOneClient() {
+        func scenario(of client: String?) -> Scenario {
+            Scenario("scoped", summary: "s", seeds: [1], runLength: .seconds(120)) {
+                Client("alice", profile: .fourG)
+                Client("bob", profile: .fourG)
+                Timeline {
+                    At(.seconds(1)) { ErrorReplies(to: .msgSend, count: 1, of: client) }
+                    At(.seconds(1)) { LoseResponses(to: .msgSend, count: 1, of: client) }
+                    At(.seconds(2)) { Send(from: "alice", text: "a", in: "alice+bob") }
+                    At(.seconds(4)) { Check(.queueDrained(client: "alice")) }
+                    At(.seconds(5)) { Send(from: "bob", text: "b", in: "alice+bob") }
+                }
+                Expect {
+                    Invariants(.all)
+                    Eventually(within: .seconds(110), .serverTexts(chat: "alice+bob", texts: ["a", "b"]))
+                }
+            }
+        }
+        #expect(scenario(of: "bob").dslSource().contains("ErrorReplies(to: .msgSend, count: 1, of: \"bob\")"))
+        #expect(Self.run(scenario(of: "bob")).violations.map(\.description) == [])
+        #expect(Self.run(scenario(of: nil)).violations.map(\.check) == [.checkpoint("alice's task queue is drained")])
+        #expect(scenario(of: "carol").problems().map(\.description).contains { $0.contains("carol") })
+    }
+
     @Test("Connectivity restored reconnects at once instead of after the backoff")
     func connectivity() throws {
         func scenario(_ osTells: Bool) -> Scenario {
@@ -216,6 +243,8 @@ import Testing
                 At(.seconds(3)) { Connectivity("alice", .lost) }
                 At(.seconds(4)) { PostFromOtherDevice("bob", text: "web", in: "alice+bob") }
                 At(.seconds(5)) { Check(.readUpToNewest(client: "alice", chat: "alice+bob")) }
+                At(.seconds(6)) { ErrorReplies(to: .msgSend, count: 2, of: "bob") }
+                At(.seconds(6)) { LoseResponses(to: .chatHistory, count: 1, of: "alice") }
             }
             Expect {
                 Always(.textOnScreen(client: "alice", chat: "alice+bob", text: "x"), from: "read", until: .time(.seconds(9)))
@@ -245,6 +274,8 @@ enum PrintedWords {
                 At(.seconds(3)) { Connectivity("alice", .lost) }
                 At(.seconds(4)) { PostFromOtherDevice("bob", text: "web", in: "alice+bob") }
                 At(.seconds(5)) { Check(.readUpToNewest(client: "alice", chat: "alice+bob")) }
+                At(.seconds(6)) { ErrorReplies(to: .msgSend, count: 2, of: "bob") }
+                At(.seconds(6)) { LoseResponses(to: .chatHistory, count: 1, of: "alice") }
             }
             Expect {
                 Always(.textOnScreen(client: "alice", chat: "alice+bob", text: "x"), from: "read", until: .time(.seconds(9)))

@@ -65,14 +65,16 @@ public enum Action: Hashable, Sendable {
     /// Responses to `opcode` requests arriving within `duration` wait `extraDelay` more before they leave,
     /// so later requests can be answered first (out-of-order responses).
     case delayResponses(opcode: Opcode, extraDelay: SimDuration, duration: SimDuration)
-    /// The server handles the next `count` requests of `opcode` but their responses are lost on the way back.
-    case loseResponses(opcode: Opcode, count: Int)
+    /// The server handles the next `count` requests of `opcode` (of `client`, every client's when nil) but their
+    /// responses are lost on the way back.
+    case loseResponses(opcode: Opcode, count: Int, client: String? = nil)
     /// Pushes to `client` (every client when nil) are lost with probability `probability` for `duration`.
     case pushLoss(client: String?, probability: Double, duration: SimDuration)
     /// Pushes to `client` (every client when nil) are sent twice with probability `probability` for `duration`.
     case pushDuplication(client: String?, probability: Double, duration: SimDuration)
-    /// The server answers the next `count` requests of `opcode` with an error reply.
-    case errorReplies(opcode: Opcode, count: Int)
+    /// The server answers the next `count` requests of `opcode` (of `client`, every client's when nil) with an error
+    /// reply.
+    case errorReplies(opcode: Opcode, count: Int, client: String? = nil)
     /// From now on one LOGIN lists at most `chats` changed chats (the server knob `loginChatsCap`; a gappy sync).
     case capLogin(chats: Int)
     /// The client's device clock moves by `offset` against server time (negative: behind).
@@ -109,9 +111,10 @@ public enum Action: Hashable, Sendable {
             .postFromOtherDevice(let client, _, _), .delayPushes(let client, _, _), .connectivity(let client, _),
             .editMessage(let client, _, _), .deleteMessage(let client, _):
             client
-        case .pushLoss(let client, _, _), .pushDuplication(let client, _, _), .holdResponses(_, let client, _):
+        case .pushLoss(let client, _, _), .pushDuplication(let client, _, _), .holdResponses(_, let client, _),
+            .loseResponses(_, _, let client), .errorReplies(_, _, let client):
             client
-        case .serverRestart, .delayResponses, .loseResponses, .errorReplies, .capLogin, .check:
+        case .serverRestart, .delayResponses, .capLogin, .check:
             nil
         }
     }

@@ -311,7 +311,7 @@ public enum DSLReference {
         .serverRestart(downtime: .seconds(3)),
         .delayResponses(opcode: .chatHistory, extraDelay: .seconds(3), duration: .seconds(2)),
         .holdResponses(opcode: .msgSend, client: "alice", until: .step("release")),
-        .loseResponses(opcode: .msgSend, count: 1),
+        .loseResponses(opcode: .msgSend, count: 1, client: "alice"),
         .errorReplies(opcode: .login, count: 3),
         .pushLoss(client: "bob", probability: 0.5, duration: .seconds(30)),
         .pushDuplication(client: nil, probability: 0.2, duration: .seconds(30)),
@@ -396,10 +396,11 @@ public enum DSLReference {
         case .holdResponses: return make("HoldResponses", "HoldResponses(to: Opcode, of: String? = nil, until: Moment)",
                                          "(fault) The server processes now but holds the responses until the moment, "
                                          + "then sends them in order.")
-        case .loseResponses: return make("LoseResponses", "LoseResponses(to: Opcode, count: Int = 1)",
-                                         "(fault) The next `count` requests are handled, their responses lost.")
-        case .errorReplies: return make("ErrorReplies", "ErrorReplies(to: Opcode, count: Int)",
-                                        "(fault) The next `count` requests get an error reply.")
+        case .loseResponses: return make("LoseResponses", "LoseResponses(to: Opcode, count: Int = 1, of: String? = nil)",
+                                         "(fault) The next `count` requests (of one client or any) are handled, their "
+                                         + "responses lost.")
+        case .errorReplies: return make("ErrorReplies", "ErrorReplies(to: Opcode, count: Int, of: String? = nil)",
+                                        "(fault) The next `count` requests (of one client or any) get an error reply.")
         case .pushLoss: return make("PushLoss", "PushLoss(_ client: String? = nil, probability: Double, for: "
                                     + "SimDuration)", "(fault) Pushes (to one client or all) are lost with a probability.")
         case .pushDuplication: return make("PushDuplication", "PushDuplication(_ client: String? = nil, probability: "

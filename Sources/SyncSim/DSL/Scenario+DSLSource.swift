@@ -137,16 +137,18 @@ extension Scenario {
             return downtime == .zero ? "ServerRestart()" : "ServerRestart(downtime: \(L.duration(downtime)))"
         case .delayResponses(let opcode, let extra, let duration):
             return "DelayResponses(to: \(L.opcode(opcode)), by: \(L.duration(extra)), for: \(L.duration(duration)))"
-        case .loseResponses(let opcode, let count):
-            return "LoseResponses(to: \(L.opcode(opcode)), count: \(L.integer(count)))"
+        case .loseResponses(let opcode, let count, let client):
+            let of = client.map { ", of: \(L.string($0))" } ?? ""
+            return "LoseResponses(to: \(L.opcode(opcode)), count: \(L.integer(count))\(of))"
         case .pushLoss(let client, let probability, let duration):
             let target = client.map { L.string($0) + ", " } ?? ""
             return "PushLoss(\(target)probability: \(L.double(probability)), for: \(L.duration(duration)))"
         case .pushDuplication(let client, let probability, let duration):
             let target = client.map { L.string($0) + ", " } ?? ""
             return "PushDuplication(\(target)probability: \(L.double(probability)), for: \(L.duration(duration)))"
-        case .errorReplies(let opcode, let count):
-            return "ErrorReplies(to: \(L.opcode(opcode)), count: \(L.integer(count)))"
+        case .errorReplies(let opcode, let count, let client):
+            let of = client.map { ", of: \(L.string($0))" } ?? ""
+            return "ErrorReplies(to: \(L.opcode(opcode)), count: \(L.integer(count))\(of))"
         case .capLogin(let chats):
             return "CapLogin(chats: \(L.integer(chats)))"
         case .skewClock(let client, let offset):

@@ -129,8 +129,8 @@ extension Scenario {
             case .delayPushes(_, let extra, _) where extra < .zero:
                 problem("negative delay \(extra)", step.location)
             case .scroll(_, _, _, let count) where count <= 0,
-                .loseResponses(_, let count) where count <= 0,
-                .errorReplies(_, let count) where count <= 0,
+                .loseResponses(_, let count, _) where count <= 0,
+                .errorReplies(_, let count, _) where count <= 0,
                 .capLogin(let count) where count <= 0,
                 .sendPhoto(_, _, let count, _) where count <= 0,
                 .sendPhotos(_, _, let count, _, _) where count <= 0,

@@ -312,10 +312,12 @@ public struct LoseResponses: TimelineAction {
     /// The action with its label and source location.
     public let item: ActionItem
 
-    /// Loses the responses to the next `count` (default 1) `opcode` requests; `fileID` and `line` record the call site.
-    public init(to opcode: Opcode, count: Int = 1, fileID: String = #fileID, line: Int = #line) {
+    /// Loses the responses to the next `count` (default 1) `opcode` requests of `client` (every client's when nil);
+    /// `fileID` and `line` record the call site.
+    public init(to opcode: Opcode, count: Int = 1, of client: String? = nil, fileID: String = #fileID,
+                line: Int = #line) {
         item = ActionItem(
-            .loseResponses(opcode: opcode, count: count),
+            .loseResponses(opcode: opcode, count: count, client: client),
             location: SourceLocation(fileID: fileID, line: line)
         )
     }
@@ -366,10 +368,11 @@ public struct ErrorReplies: TimelineAction {
     /// The action with its label and source location.
     public let item: ActionItem
 
-    /// Answers the next `count` `opcode` requests with an error reply; `fileID` and `line` record the call site.
-    public init(to opcode: Opcode, count: Int, fileID: String = #fileID, line: Int = #line) {
+    /// Answers the next `count` `opcode` requests of `client` (every client's when nil) with an error reply;
+    /// `fileID` and `line` record the call site.
+    public init(to opcode: Opcode, count: Int, of client: String? = nil, fileID: String = #fileID, line: Int = #line) {
         item = ActionItem(
-            .errorReplies(opcode: opcode, count: count),
+            .errorReplies(opcode: opcode, count: count, client: client),
             location: SourceLocation(fileID: fileID, line: line)
         )
     }

@@ -485,7 +485,7 @@ extension ExploreGenerator {
             // capped backoff in the tail (engine2's analysis of seeds 34 and 228).
             let answers = timed.reduce(0) { total, step in
                 switch step.action {
-                case .loseResponses(_, let count), .errorReplies(_, let count): total + count
+                case .loseResponses(_, let count, _), .errorReplies(_, let count, _): total + count
                 default: total
                 }
             }

@@ -59,12 +59,12 @@ struct ServerSocketTable {
 
 /// Faults the world applies itself (the server core has no knob for them), and their bookkeeping.
 struct FaultState {
-    /// Responses still to lose, by opcode (`LoseResponses`).
-    var responsesToLose: [Opcode: Int] = [:]
+    /// Responses still to lose, by opcode and client (`LoseResponses`).
+    var responsesToLose: [RequestFault: Int] = [:]
     /// Requests whose response is lost on the way back, as (server connection, seq, opcode).
     var lostResponses: Set<LostResponse> = []
-    /// Requests still to answer with an error, by opcode (`ErrorReplies`).
-    var errorsToReply: [Opcode: Int] = [:]
+    /// Requests still to answer with an error, by opcode and client (`ErrorReplies`).
+    var errorsToReply: [RequestFault: Int] = [:]
     /// Push loss periods: (client index or nil for all, probability, end).
     var pushLoss: [(client: Int?, probability: Double, until: SimInstant)] = []
     /// Push duplication periods: (client index or nil for all, probability, end).
@@ -85,6 +85,25 @@ struct FaultState {
         var until: Moment
         var isReleased = false
         var packets: [(packet: Packet, connection: ServerConnectionID)] = []
+    }
+
+    /// What a counted request fault (`LoseResponses`, `ErrorReplies`) applies to: requests of `opcode` from client
+    /// `client` (index), or from every client when nil.
+    struct RequestFault: Hashable {
+        var opcode: Opcode
+        var client: Int?
+    }
+
+    /// Takes one fault from `counts` for a request of `opcode` from client `client` (resolved only when some fault
+    /// names a client): the client's own before every client's. Returns whether one was taken.
+    static func take(from counts: inout [RequestFault: Int], opcode: Opcode, client: @autoclosure () -> Int?) -> Bool {
+        guard !counts.isEmpty else { return false }
+        for key in [RequestFault(opcode: opcode, client: client()), RequestFault(opcode: opcode, client: nil)] {
+            guard let remaining = counts[key], remaining > 0 else { continue }
+            counts[key] = remaining - 1
+            return true
+        }
+        return false
     }
 
     struct LostResponse: Hashable {

@@ -5,16 +5,16 @@ extension World {
         if packet.cmd == .request, !triggers.isEmpty, let name = clientName(ofServerConnection: connection) {
             observe(.serverReceives(opcode: packet.opcode, client: name))
         }
-        if packet.cmd == .request, let remaining = faults.errorsToReply[packet.opcode], remaining > 0 {
-            faults.errorsToReply[packet.opcode] = remaining - 1
+        if packet.cmd == .request, FaultState.take(from: &faults.errorsToReply, opcode: packet.opcode,
+                                                   client: clientOfServerConnection(connection)) {
             record("server", "fault-error-reply", "\(connection) \(Self.summary(packet))")
             let body = Packet.Body.error(ErrorPayload(error: "server.injected",
                                                       message: "injected error for \(packet.opcode)"))
             sendFromServer(Packet(cmd: .error, seq: packet.seq, opcode: packet.opcode, body: body), on: connection)
             return
         }
-        if packet.cmd == .request, let remaining = faults.responsesToLose[packet.opcode], remaining > 0 {
-            faults.responsesToLose[packet.opcode] = remaining - 1
+        if packet.cmd == .request, FaultState.take(from: &faults.responsesToLose, opcode: packet.opcode,
+                                                   client: clientOfServerConnection(connection)) {
             faults.lostResponses.insert(.init(connection: connection, seq: packet.seq, opcode: packet.opcode))
         }
         applyServer(serverHandle(.packetReceived(packet, on: connection)))

@@ -88,14 +88,16 @@ extension World {
             restartServer(downtime: downtime)
         case .delayResponses(let opcode, let extraDelay, let duration):
             delayResponses(opcode, by: extraDelay, for: duration)
-        case .loseResponses(let opcode, let count):
-            faults.responsesToLose[opcode, default: 0] += count
+        case .loseResponses(let opcode, let count, let client):
+            guard client == nil || index != nil else { return }
+            faults.responsesToLose[FaultState.RequestFault(opcode: opcode, client: index), default: 0] += count
         case .pushLoss(_, let probability, let duration):
             faults.pushLoss.append((index, probability, now + duration))
         case .pushDuplication(_, let probability, let duration):
             faults.pushDuplication.append((index, probability, now + duration))
-        case .errorReplies(let opcode, let count):
-            faults.errorsToReply[opcode, default: 0] += count
+        case .errorReplies(let opcode, let count, let client):
+            guard client == nil || index != nil else { return }
+            faults.errorsToReply[FaultState.RequestFault(opcode: opcode, client: index), default: 0] += count
         case .capLogin(let chats):
             server.knobs.loginChatsCap = chats
         case .skewClock(_, let offset):
