@@ -279,6 +279,7 @@ struct ReplayScenarioEmitter {
                 }
             }
         }
+        Self.keepSendOrder(&timed)
         for (address, inferred) in inference.steps {
             var action = inferred.action
             if let address {
@@ -342,6 +343,34 @@ struct ReplayScenarioEmitter {
                                              metricBounds: failedTaskBound(sentCids: sentCids, header: &header))
         return Emission(scenario: scenario, stepComments: timed.map(\.comment), headerComments: header,
                         unplaced: unplaced)
+    }
+
+    /// The engine sends a client's messages to a chat in the order the user made them, so a send the capture shows
+    /// before another of the same client and chat was made before it. A photo's time comes from its first upload,
+    /// and uploads can run in another order (a refused upload tried again later): walking back from the last send,
+    /// a step not before the next one of its client and chat moves to just before it (explore-upload-refused-token-
+    /// renewed: photo p28's upload at 217 s came before those of p4 ... p48, which the server stored before p28).
+    /// `timed` holds each client's sends to a chat in the capture's MSG_SEND order.
+    static func keepSendOrder(_ timed: inout [(time: SimInstant, action: Action, comment: String)]) {
+        var nextSend: [String: (time: SimInstant, caption: String)] = [:]
+        for index in timed.indices.reversed() {
+            let key: String
+            let caption: String
+            switch timed[index].action {
+            case .sendText(let client, let chat, let text), .sendPhoto(let client, let chat, _, let text),
+                 .sendPhotos(let client, let chat, _, _, let text):
+                key = client + "\u{1F}" + chat
+                caption = text
+            default:
+                continue
+            }
+            if let next = nextSend[key], timed[index].time >= next.time {
+                timed[index].time = max(.start, ReplayInference.shifted(next.time, .milliseconds(-1)))
+                timed[index].comment += "; placed before \(next.caption.debugDescription), which the capture sends after "
+                    + "it (the engine keeps a chat's sends in the order they were made)"
+            }
+            nextSend[key] = (timed[index].time, caption)
+        }
     }
 
     /// A photo message as `SendPhoto` (`SendPhotos` for several photos): the user picked it the engine's photo

@@ -66,6 +66,16 @@ import Testing
         #expect(!photoBytes.isEmpty && !photoBytes.contains(100_000))
         let run = WorldExecutor().run(scenario, seed: 1, options: RunOptions())
         #expect(!run.violations.contains { $0.description.hasPrefix("T5") }, "the queue drains")
+        // p28's upload (217 s) came before those of p4 ... p48, which the server stored before it: the photos are
+        // made in the order their messages went out (they were made in p28's upload order, and the run broke the
+        // server order).
+        let bobsCaptions = scenario.steps.compactMap { step -> String? in
+            switch step.action {
+            case .sendPhoto("bob", _, _, let caption), .sendPhotos("bob", _, _, _, let caption): caption
+            default: nil
+            }
+        }
+        #expect(bobsCaptions == ["p55", "p4", "p34", "p42", "p48", "p28", "p32", "p50", "p44"])
     }
 
     @Test("an app restart with queued sends, a photo and a server restart are inferred, each with its packets")
