@@ -37,6 +37,16 @@ import Testing
         #expect(missing.err.contains("cannot read /nonexistent/x.pcapng: no such file\n"), "\(missing.err)")
     }
 
+    @Test("a key log that cannot be read is named with its reason, as the capture would be", arguments: [
+        ["decode"], ["trace-summary"], ["replay", "--against", "server"],
+    ])
+    func keyLogReason(command: [String]) {
+        let capture = TraceDecodeCommandTests.fixture("tls/pymax-tls.pcap")
+        let output = syncsim([command[0], capture, "--tls-keylog", "/nonexistent.keys"] + command.dropFirst())
+        #expect(output.code == ExitCode.usage)
+        #expect(output.err.contains("cannot read /nonexistent.keys: no such file"), "\(output.err)")
+    }
+
     @Test("/dev/null is empty, not unreadable")
     func devNull() {
         let output = syncsim(["decode", "/dev/null"])
