@@ -65,7 +65,8 @@ struct BenchmarkArguments {
     mutating func integer(option name: String, in range: ClosedRange<Int>) throws -> Int? {
         guard let text = try value(of: name) else { return nil }
         guard let value = Int(text), range.contains(value) else {
-            throw error("option \(name): expected an integer in \(range.lowerBound)...\(range.upperBound), got '\(text)'")
+            throw error(
+                "option \(name): expected an integer in \(range.lowerBound)...\(range.upperBound), got '\(text)'")
         }
         return value
     }
@@ -119,8 +120,8 @@ struct BenchmarkArguments {
         let text = positionals[position]
         guard let value = Double(text), range.contains(value), !integral || value == value.rounded() else {
             let kind = integral ? "a whole number" : "a number"
-            throw error("\(name) must be \(kind) in \(Self.format(range.lowerBound))...\(Self.format(range.upperBound)), "
-                + "got '\(text)'")
+            let bounds = "\(Self.format(range.lowerBound))...\(Self.format(range.upperBound))"
+            throw error("\(name) must be \(kind) in \(bounds), got '\(text)'")
         }
         return value
     }

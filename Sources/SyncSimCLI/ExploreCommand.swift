@@ -198,8 +198,8 @@ struct ExploreCommand {
         if let runCount { try Self.requireSeeds(base: base, runs: runCount) }
         let seedLimit = runsBeforeLastSeed(base: base)
         if seedLimit == 0, let shard {
-            throw UsageError("--seed-base \(base) --shard \(shard): the shard's first seed would pass \(Self.lastSeed), "
-                + "the largest seed; give a smaller --seed-base")
+            throw UsageError("--seed-base \(base) --shard \(shard): the shard's first seed would pass "
+                + "\(Self.lastSeed), the largest seed; give a smaller --seed-base")
         }
         var reachedLastSeed = false
         let runner = self.runner

@@ -98,9 +98,10 @@ enum ReplayCommand {
 
     /// The capture decoded and laid out for replay; with `--keep-truncated`, a note on standard error when the
     /// capture breaks off.
-    /// - Throws: `InputFileError` for a file that cannot be read or is empty; `UsageError` for a capture without TCP
-    ///   connections (on the ports asked for); the decoder's errors for other unreadable captures, for TLS without
-    ///   a key log (`.rejectEncrypted`) and for a key log that does not decrypt it.
+    /// - Throws: `InputFileError` for a file that cannot be read or is empty and for a capture without TCP
+    ///   connections (on the ports asked for); `TruncatedCaptureError` for a capture that breaks off (without
+    ///   `--keep-truncated`); the decoder's errors for other unreadable captures, for TLS without a key log
+    ///   (`.rejectEncrypted`) and for a key log that does not decrypt it.
     static func timeline(
         _ file: String, options: TraceDecodeCommand.CaptureOptions, console: Console
     ) throws -> ReplayTimeline {

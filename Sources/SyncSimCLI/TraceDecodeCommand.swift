@@ -116,8 +116,8 @@ extension TraceDecodeCommand {
         /// `FILE: no TCP connection to VERB[ on port N]`: the capture holds nothing the command could use.
         func noConnection(_ path: String, verb: String) -> InputFileError {
             let filter = ports.map { " on port " + $0.sorted().map(String.init).joined(separator: " or ") } ?? ""
-            return InputFileError(description: "\(path): no TCP connection to \(verb)\(filter) ('syncsim trace-summary \(path)' "
-                + "shows what the capture holds)")
+            return InputFileError(description: "\(path): no TCP connection to \(verb)\(filter) "
+                + "('syncsim trace-summary \(path)' shows what the capture holds)")
         }
     }
 

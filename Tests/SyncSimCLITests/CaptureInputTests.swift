@@ -10,7 +10,8 @@ import Testing
 @Suite struct CaptureInputTests {
     /// A temporary file holding `bytes`, removed by the caller.
     static func temporaryFile(_ bytes: Data, suffix: String) throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("syncsim-fault-\(UUID())\(suffix)").path
+        let path = FileManager.default.temporaryDirectory
+            .appendingPathComponent("syncsim-fault-\(UUID())\(suffix)").path
         try bytes.write(to: URL(fileURLWithPath: path))
         return path
     }
@@ -68,7 +69,8 @@ import Testing
     // MARK: captures without the connections asked for
 
     @Test("decode, like replay, refuses a capture with no TCP connection on the port asked for", arguments: [
-        ["decode", "--port", "1"], ["decode", "--port", "1", "--summary"], ["replay", "--port", "1", "--against", "server"],
+        ["decode", "--port", "1"], ["decode", "--port", "1", "--summary"],
+        ["replay", "--port", "1", "--against", "server"],
     ])
     func noConnection(command: [String]) {
         let path = TraceDecodeCommandTests.fixture("replay/offline-sends-in-order-seed341.pcapng")
