@@ -71,6 +71,7 @@ let package = Package(
         .testTarget(name: "SyncTraceTests", dependencies: ["SyncTrace", "SimCore"], swiftSettings: swiftSettings),
         .testTarget(name: "SyncSimTests", dependencies: ["SyncSim", "Scenarios"], swiftSettings: swiftSettings),
         .testTarget(name: "SyncSimCLITests", dependencies: ["SyncSimCLI"], swiftSettings: swiftSettings),
+        .testTarget(name: "SyncSimBenchmarksTests", dependencies: ["SyncSimBenchmarks"], swiftSettings: swiftSettings),
         .testTarget(name: "SyncSimTestingTests", dependencies: ["SyncSimTesting"], swiftSettings: swiftSettings),
     ]
 )

@@ -10,13 +10,20 @@ enum CatalogBenchmark {
         Benchmark(
             name: "catalog",
             summary: "whole catalog × 10 seeds in the world, then the 100-client group for 1 h (args: [SEEDS])",
+            check: { _ = try parse($0) },
             run: run)
     }
 
+    /// `[SEEDS]`.
+    /// - Throws: `BenchmarkUsageError` for an option, a value out of range or an extra argument.
+    static func parse(_ arguments: [String]) throws -> UInt64 {
+        var parsed = BenchmarkArguments(arguments, benchmark: "catalog")
+        try parsed.finishOptions(positionals: ["SEEDS"])
+        return UInt64(try parsed.integer(0, "SEEDS", default: 10, in: 1...100_000))
+    }
+
     static func run(_ arguments: [String]) throws {
-        let parsed = BenchmarkArguments(arguments, benchmark: "catalog")
-        try parsed.expectAtMost(1)
-        let seedCount = UInt64(try parsed.integer(0, "SEEDS", default: 10, in: 1...100_000))
+        let seedCount = try parse(arguments)
         let clock = ContinuousClock()
         let executor = WorldExecutor()
         var runs = 0

@@ -15,13 +15,23 @@ enum DecodeBenchmark {
         Benchmark(
             name: "decode",
             summary: "read + reassemble + decode pcapng captures of simulated runs (args: [MEGABYTES] [ROUNDS])",
+            check: { _ = try parse($0) },
             run: run
         )
     }
 
+    /// `[MEGABYTES] [ROUNDS]`: the capture bytes to generate (10^6 bytes each) and the timed rounds.
+    /// - Throws: `BenchmarkUsageError` for an option, a value out of range or an extra argument.
+    static func parse(_ arguments: [String]) throws -> (megabytes: Int, rounds: Int) {
+        var parsed = BenchmarkArguments(arguments, benchmark: "decode")
+        try parsed.finishOptions(positionals: ["MEGABYTES", "ROUNDS"])
+        return (try parsed.integer(0, "MEGABYTES", default: 100, in: 1...100_000),
+                try parsed.integer(1, "ROUNDS", default: 3, in: 1...1_000))
+    }
+
     static func run(_ arguments: [String]) throws {
-        let targetBytes = (arguments.first.flatMap(Int.init) ?? 100) * 1_000_000
-        let rounds = arguments.dropFirst().first.flatMap(Int.init) ?? 3
+        let (megabytes, rounds) = try parse(arguments)
+        let targetBytes = megabytes * 1_000_000
         let directory = NSTemporaryDirectory() + "syncsim-bench-decode-\(ProcessInfo.processInfo.processIdentifier)"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -49,7 +59,7 @@ enum DecodeBenchmark {
         var best = Double.infinity
         var frames = 0
         var packets = 0
-        for _ in 0..<max(1, rounds) {
+        for _ in 0..<rounds {
             var roundFrames = 0
             var roundPackets = 0
             let start = ContinuousClock.now

@@ -17,6 +17,7 @@ enum FidelityBenchmark {
         name: "fidelity",
         summary: "the ns-3 grid: ns-3 vs SyncSim per cell (args: [--ns3 PATH] [--reference CSV] [--seeds N] "
             + "[--cells TEXT] [--tcp linux|ns3|ns3+VARIANT...] [--queue codel|droptail])",
+        check: { _ = try parse($0) },
         run: run
     ) }
 
@@ -36,18 +37,18 @@ enum FidelityBenchmark {
 
     /// The connection model named by `--tcp`: `linux`, `ns3`, or `ns3+` and variants of `tcpVariants` joined by `+`
     /// (e.g. `ns3+loss-exit+rtt-history`).
-    /// - Throws: `TransferBenchmark.UsageError` for another name.
+    /// - Throws: `BenchmarkUsageError` for another name.
     static func tcpConfiguration(_ value: String) throws -> TCPConfiguration {
         if value == "linux" { return .linux }
         let parts = value.split(separator: "+").map(String.init)
         guard parts.first == "ns3" else {
-            throw TransferBenchmark.UsageError(description: "--tcp: expected linux, ns3 or ns3+VARIANT[+VARIANT...] "
+            throw BenchmarkUsageError("option --tcp: expected linux, ns3 or ns3+VARIANT[+VARIANT...], got '\(value)' "
                 + "(variants: \(tcpVariants.keys.sorted().joined(separator: ", ")))")
         }
         var configuration = TCPConfiguration.ns3Reference
         for name in parts.dropFirst() {
             guard let knob = tcpVariants[name] else {
-                throw TransferBenchmark.UsageError(description: "--tcp: unknown variant '\(name)' (variants: "
+                throw BenchmarkUsageError("option --tcp: unknown variant '\(name)' (variants: "
                     + "\(tcpVariants.keys.sorted().joined(separator: ", ")))")
             }
             configuration[keyPath: knob] = true
@@ -60,42 +61,50 @@ enum FidelityBenchmark {
         URL(fileURLWithPath: referencePath).deletingLastPathComponent().appendingPathComponent("ns3-samples.csv").path
     }
 
-    static func run(_ arguments: [String]) throws {
+    /// The options of one fidelity run.
+    struct Options {
         var ns3Path: String?
-        var referencePath = defaultReferencePath
+        var referencePath = FidelityBenchmark.defaultReferencePath
         var samplesPath: String?
         var seedCount: Int?
         var cellFilter: String?
         var tcp = TCPConfiguration.ns3Reference
         var activeQueue = ActiveQueueManagement.ns3Default
-        var index = 0
-        while index < arguments.count {
-            let flag = arguments[index]
-            guard index + 1 < arguments.count else {
-                throw TransferBenchmark.UsageError(description: "\(flag) needs a value")
-            }
-            let value = arguments[index + 1]
-            switch flag {
-            case "--ns3": ns3Path = value
-            case "--reference": referencePath = value
-            case "--samples": samplesPath = value
-            case "--cells": cellFilter = value
-            case "--tcp": tcp = try tcpConfiguration(value)
-            case "--queue":
-                guard value == "codel" || value == "droptail" else {
-                    throw TransferBenchmark.UsageError(description: "--queue: expected codel or droptail")
-                }
-                activeQueue = value == "codel" ? .ns3Default : .none
-            case "--seeds":
-                guard let count = Int(value), count > 0 else {
-                    throw TransferBenchmark.UsageError(description: "--seeds: expected a positive integer")
-                }
-                seedCount = count
-            default:
-                throw TransferBenchmark.UsageError(description: "unknown option \(flag)")
-            }
-            index += 2
+    }
+
+    /// `[--ns3 PATH] [--reference CSV] [--samples CSV] [--seeds N] [--cells TEXT] [--tcp linux|ns3|ns3+VARIANT...]
+    /// [--queue codel|droptail]`.
+    /// - Throws: `BenchmarkUsageError` for an unknown option, a missing or malformed value, or an extra argument.
+    static func parse(_ arguments: [String]) throws -> Options {
+        var parsed = BenchmarkArguments(arguments, benchmark: "fidelity")
+        var options = Options()
+        options.ns3Path = try parsed.value(of: "--ns3")
+        options.referencePath = try parsed.value(of: "--reference") ?? defaultReferencePath
+        options.samplesPath = try parsed.value(of: "--samples")
+        options.cellFilter = try parsed.value(of: "--cells")
+        if let tcp = try parsed.value(of: "--tcp") {
+            options.tcp = try tcpConfiguration(tcp)
         }
+        if let queue = try parsed.value(of: "--queue") {
+            guard queue == "codel" || queue == "droptail" else {
+                throw BenchmarkUsageError("option --queue: expected codel or droptail, got '\(queue)'")
+            }
+            options.activeQueue = queue == "codel" ? .ns3Default : .none
+        }
+        options.seedCount = try parsed.integer(option: "--seeds", in: 1...1_000_000)
+        try parsed.finishOptions()
+        return options
+    }
+
+    static func run(_ arguments: [String]) throws {
+        let options = try parse(arguments)
+        let ns3Path = options.ns3Path
+        let referencePath = options.referencePath
+        let samplesPath = options.samplesPath
+        let seedCount = options.seedCount
+        let cellFilter = options.cellFilter
+        let tcp = options.tcp
+        let activeQueue = options.activeQueue
         let text = try String(contentsOfFile: referencePath, encoding: .utf8)
         var cells = try FidelityReference.parse(text, file: referencePath)
         let samples = samplesPath ?? Self.samplesPath(besides: referencePath)
@@ -103,7 +112,14 @@ enum FidelityBenchmark {
             cells = try FidelitySamples.attach(try String(contentsOfFile: samples, encoding: .utf8), to: cells,
                                                file: samples)
         }
-        if let cellFilter { cells = cells.filter { $0.label.contains(cellFilter) } }
+        if let cellFilter {
+            let all = cells
+            cells = cells.filter { $0.label.contains(cellFilter) }
+            guard !cells.isEmpty else {
+                throw BenchmarkUsageError("option --cells: no cell label contains '\(cellFilter)' (labels read "
+                    + "PROFILE BYTES B LOSS%: \(all.prefix(2).map { "'\($0.label)'" }.joined(separator: ", ")), ...)")
+            }
+        }
 
         var ns3Wall: Double?
         if let ns3Path {
@@ -185,7 +201,7 @@ enum FidelityBenchmark {
             process.waitUntilExit()
             let output = String(decoding: data, as: UTF8.self)
             guard let first = output.split(separator: " ").first, let time = Double(first) else {
-                throw TransferBenchmark.UsageError(description: "\(path): unexpected output '\(output)'")
+                throw NS3OutputError(description: "\(path): unexpected output '\(output)'")
             }
             times.append(time < 0 ? 3_600_000 : time)
         }
@@ -221,4 +237,9 @@ enum FidelityBenchmark {
     static func pad(_ text: String, _ width: Int) -> String {
         text.count >= width ? text + " " : text.padding(toLength: width, withPad: " ", startingAt: 0)
     }
+}
+
+/// The ns-3 program of `--ns3` printed something other than `MILLISECONDS EVENTS`.
+struct NS3OutputError: Error, CustomStringConvertible {
+    var description: String
 }

@@ -12,8 +12,9 @@ import SyncSim
 enum KernelBenchmark {
     static var benchmark: Benchmark { Benchmark(
         name: "kernel",
-        summary: "event queue events/s, bare and via SimulationLoop, beside ns-3 (args: N [K], default 2000000, "
+        summary: "event queue events/s, bare and via SimulationLoop, beside ns-3 (args: [N] [K], default 2000000, "
             + "K 1000 and 100000)",
+        check: { _ = try parse($0) },
         run: run
     ) }
 
@@ -30,12 +31,19 @@ enum KernelBenchmark {
         var wallSeconds: Double
     }
 
-    static func run(_ arguments: [String]) throws {
-        let parsed = BenchmarkArguments(arguments, benchmark: "kernel")
-        try parsed.expectAtMost(2)
+    /// `[N] [K]`: the events to run, and the pending count (both 1,000 and 100,000 without K).
+    /// - Throws: `BenchmarkUsageError` for an option, a value out of range or an extra argument.
+    static func parse(_ arguments: [String]) throws -> (count: Int, pendingCounts: [Int]) {
+        var parsed = BenchmarkArguments(arguments, benchmark: "kernel")
+        try parsed.finishOptions(positionals: ["N", "K"])
         let count = try parsed.integer(0, "N", default: 2_000_000, in: 1...Int(Int32.max))
-        let pendingCounts = arguments.count > 1
+        let pendingCounts = parsed.positionalCount > 1
             ? [try parsed.integer(1, "K", default: 1_000, in: 1...10_000_000)] : [1_000, 100_000]
+        return (count, pendingCounts)
+    }
+
+    static func run(_ arguments: [String]) throws {
+        let (count, pendingCounts) = try parse(arguments)
         for pending in pendingCounts {
             try runOnce(count: count, pending: pending)
         }

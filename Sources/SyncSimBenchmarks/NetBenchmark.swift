@@ -8,15 +8,22 @@ import SyncSim
 enum NetBenchmark {
     static var benchmark: Benchmark { Benchmark(
         name: "net",
-        summary: "1,000 EDGE clients, 30 s pings and pushes, one simulated hour (args: CLIENTS MINUTES)",
+        summary: "1,000 EDGE clients, 30 s pings and pushes, one simulated hour (args: [CLIENTS] [MINUTES])",
+        check: { _ = try parse($0) },
         run: run
     ) }
 
+    /// `[CLIENTS] [MINUTES]`.
+    /// - Throws: `BenchmarkUsageError` for an option, a value out of range or an extra argument.
+    static func parse(_ arguments: [String]) throws -> (clients: Int, minutes: Int64) {
+        var parsed = BenchmarkArguments(arguments, benchmark: "net")
+        try parsed.finishOptions(positionals: ["CLIENTS", "MINUTES"])
+        return (try parsed.integer(0, "CLIENTS", default: 1_000, in: 1...1_000_000),
+                Int64(try parsed.integer(1, "MINUTES", default: 60, in: 1...100_000)))
+    }
+
     static func run(_ arguments: [String]) throws {
-        let parsed = BenchmarkArguments(arguments, benchmark: "net")
-        try parsed.expectAtMost(2)
-        let clientCount = try parsed.integer(0, "CLIENTS", default: 1_000, in: 1...1_000_000)
-        let minutes = Int64(try parsed.integer(1, "MINUTES", default: 60, in: 1...100_000))
+        let (clientCount, minutes) = try parse(arguments)
         let network = Network(seed: 1, trace: TraceLog(isEnabled: false))
         let server = network.addHost(named: "server", link: .datacenter)
         var generator = RandomStreams(runSeed: 1).stream("bench.world")

@@ -19,6 +19,7 @@ enum ScaleBenchmark {
             name: "scale",
             summary: "N full clients in chats of ten for T minutes (--runs 1000:60,10000:60,100000:10 "
                 + "--send-every 180 --seed 1)",
+            check: { _ = try parse($0) },
             run: run)
     }
 
@@ -54,37 +55,38 @@ enum ScaleBenchmark {
         var cpuPerSimulated: Double { cpuSeconds / simulatedSeconds }
     }
 
-    static func run(_ arguments: [String]) throws {
+    /// `[--runs CLIENTS:MINUTES,...] [--send-every SECONDS] [--seed N]`.
+    /// - Throws: `BenchmarkUsageError` for an unknown option, a missing or malformed value, or an extra argument.
+    static func parse(_ arguments: [String]) throws -> (plans: [Plan], sendEverySeconds: Int, seed: UInt64) {
+        var parsed = BenchmarkArguments(arguments, benchmark: "scale")
         var plans = [Plan(clients: 1_000, minutes: 60), Plan(clients: 10_000, minutes: 60),
                      Plan(clients: 100_000, minutes: 10)]
-        var sendEverySeconds = 180
-        var seed: UInt64 = 1
-        var rest = arguments[...]
-        while let flag = rest.popFirst() {
-            guard let value = rest.popFirst() else { throw BenchmarkUsageError("\(flag) needs a value") }
-            switch flag {
-            case "--runs":
-                plans = try value.split(separator: ",").map { item in
-                    let parts = item.split(separator: ":")
-                    guard parts.count == 2, let clients = Int(parts[0]), let minutes = Int(parts[1]),
-                          (10...1_000_000).contains(clients), (1...10_000).contains(minutes) else {
-                        throw BenchmarkUsageError(
-                            "--runs takes CLIENTS:MINUTES,... (10...1000000 clients, 1...10000 minutes), got '\(item)'")
-                    }
-                    return Plan(clients: clients, minutes: minutes)
+        if let value = try parsed.value(of: "--runs") {
+            plans = try value.split(separator: ",", omittingEmptySubsequences: false).map { item in
+                let parts = item.split(separator: ":", omittingEmptySubsequences: false)
+                guard parts.count == 2, let clients = Int(parts[0]), let minutes = Int(parts[1]),
+                      (10...1_000_000).contains(clients), (1...10_000).contains(minutes) else {
+                    throw BenchmarkUsageError(
+                        "option --runs: expected CLIENTS:MINUTES,... (10...1000000 clients, 1...10000 minutes), "
+                            + "got '\(item)'")
                 }
-            case "--send-every":
-                guard let seconds = Int(value), (1...86_400).contains(seconds) else {
-                    throw BenchmarkUsageError("--send-every takes seconds in 1...86400, got '\(value)'")
-                }
-                sendEverySeconds = seconds
-            case "--seed":
-                guard let number = UInt64(value) else { throw BenchmarkUsageError("--seed takes an integer") }
-                seed = number
-            default:
-                throw BenchmarkUsageError("unknown option '\(flag)'; see 'syncsim-bench scale --help'")
+                return Plan(clients: clients, minutes: minutes)
             }
         }
+        let sendEverySeconds = try parsed.integer(option: "--send-every", in: 1...86_400) ?? 180
+        var seed: UInt64 = 1
+        if let value = try parsed.value(of: "--seed") {
+            guard let number = UInt64(value) else {
+                throw BenchmarkUsageError("option --seed: expected an integer in 0...\(UInt64.max), got '\(value)'")
+            }
+            seed = number
+        }
+        try parsed.finishOptions()
+        return (plans, sendEverySeconds, seed)
+    }
+
+    static func run(_ arguments: [String]) throws {
+        let (plans, sendEverySeconds, seed) = try parse(arguments)
         print("scale: chats of 10, a send every \(sendEverySeconds) s per client, pings every 30 s, "
             + "1% of clients lose their link for 30 s each hour; all invariants, every event; seed \(seed); "
             + "release build, one thread")

@@ -14,15 +14,22 @@ enum SweepBenchmark {
         Benchmark(
             name: "sweep",
             summary: "1000-run page-size sweep in the world: run, aggregate, report (args: [SEEDS] [JOBS])",
+            check: { _ = try parse($0) },
             run: run
         )
     }
 
+    /// `[SEEDS] [JOBS]`.
+    /// - Throws: `BenchmarkUsageError` for an option, a value out of range or an extra argument.
+    static func parse(_ arguments: [String]) throws -> (seeds: Int, jobs: Int) {
+        var parsed = BenchmarkArguments(arguments, benchmark: "sweep")
+        try parsed.finishOptions(positionals: ["SEEDS", "JOBS"])
+        return (try parsed.integer(0, "SEEDS", default: 50, in: 1...100_000),
+                try parsed.integer(1, "JOBS", default: ProcessInfo.processInfo.activeProcessorCount, in: 1...256))
+    }
+
     static func run(_ arguments: [String]) throws {
-        let parsed = BenchmarkArguments(arguments, benchmark: "sweep")
-        try parsed.expectAtMost(2)
-        let seeds = try parsed.integer(0, "SEEDS", default: 50, in: 1...100_000)
-        let jobs = try parsed.integer(1, "JOBS", default: ProcessInfo.processInfo.activeProcessorCount, in: 1...256)
+        let (seeds, jobs) = try parse(arguments)
         let base = Catalog.openAndScrollToStart
         let spec = try SweepSpec(
             scenario: base.name,

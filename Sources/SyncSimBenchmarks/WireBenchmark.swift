@@ -16,15 +16,22 @@ enum WireBenchmark {
         Benchmark(
             name: "wire",
             summary: "frame encode/decode vs raw msgpack-c + LZ4 (args: [FRAMES] [ROUNDS])",
+            check: { _ = try parse($0) },
             run: run
         )
     }
 
+    /// `[FRAMES] [ROUNDS]`.
+    /// - Throws: `BenchmarkUsageError` for an option, a value out of range or an extra argument.
+    static func parse(_ arguments: [String]) throws -> (frames: Int, rounds: Int) {
+        var parsed = BenchmarkArguments(arguments, benchmark: "wire")
+        try parsed.finishOptions(positionals: ["FRAMES", "ROUNDS"])
+        return (try parsed.integer(0, "FRAMES", default: 2_000, in: 10...10_000_000),
+                try parsed.integer(1, "ROUNDS", default: 10, in: 1...10_000))
+    }
+
     static func run(_ arguments: [String]) throws {
-        let parsed = BenchmarkArguments(arguments, benchmark: "wire")
-        try parsed.expectAtMost(2)
-        let frameCount = try parsed.integer(0, "FRAMES", default: 2_000, in: 10...10_000_000)
-        let rounds = try parsed.integer(1, "ROUNDS", default: 10, in: 1...10_000)
+        let (frameCount, rounds) = try parse(arguments)
         let packets = makeMix(count: frameCount, seed: 1)
         let frames = packets.map(Frame.init(packet:))
         let encoder = FrameEncoder()

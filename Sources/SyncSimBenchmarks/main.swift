@@ -1,25 +1,5 @@
 import Foundation
 
-/// A benchmark: a name, one line of help, and a body that takes the remaining arguments and prints its figures.
-struct Benchmark {
-    var name: String
-    var summary: String
-    var run: ([String]) throws -> Void
-}
-
-/// The benchmarks, one line each, in the order `--help` lists them.
-let benchmarks: [Benchmark] = [
-    WireBenchmark.benchmark,
-    KernelBenchmark.benchmark,
-    NetBenchmark.benchmark,
-    SweepBenchmark.benchmark,
-    TransferBenchmark.benchmark,
-    FidelityBenchmark.benchmark,
-    CatalogBenchmark.benchmark,
-    DecodeBenchmark.benchmark,
-    ScaleBenchmark.benchmark,
-]
-
 let arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.isEmpty || arguments[0] == "--help" || arguments[0] == "-h" {
     print("usage: syncsim-bench NAME [ARGS...]   (run with: swift run -c release syncsim-bench NAME)")

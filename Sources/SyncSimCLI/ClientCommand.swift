@@ -24,11 +24,14 @@ enum ClientCommand {
     )
 
     static func run(_ arguments: inout ArgumentList, _ console: inout Console) throws -> Int32 {
-        guard let port = try arguments.int("--port", in: 1...65_535) else { throw UsageError("--port P is required") }
-        guard let script = try arguments.value(of: "--script") else { throw UsageError("--script STEPS is required") }
+        let port = try arguments.int("--port", in: 1...65_535)
+        let script = try arguments.value(of: "--script")
         let user = try arguments.value(of: "--user") ?? "alice"
         let seed = try arguments.value(of: "--seed").map { try RunCommand.seed($0, option: "--seed") } ?? 1
         try arguments.finish()
+        // Required options are checked after every option was read, so a typo or a malformed value is named first.
+        guard let port else { throw UsageError("--port P is required") }
+        guard let script else { throw UsageError("--script STEPS is required") }
         let steps = try ClientScriptStep.parse(script)
         let output = console
         var client = try RealSocketClient(port: UInt16(port), user: user, seed: seed, log: { output.err($0) })

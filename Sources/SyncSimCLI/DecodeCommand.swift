@@ -11,7 +11,8 @@ enum DecodeCommand {
         summary: "print the frames of a raw byte stream or a pcap/pcapng capture as JSON lines",
         help: """
             usage: syncsim decode FILE [--layout cmd8-seq16|cmd16-seq8] [--max-payload-bytes N]
-                                  [--port N]... [--summary] [--tls-keylog FILE]   (these three: captures only)
+                                  [--port N]... [--summary] [--keep-truncated] [--tls-keylog FILE]
+                                  (--port, --summary, --keep-truncated, --tls-keylog: captures only)
 
             Reads FILE, one direction of a connection with frames back to back (10-byte header + payload), and
             prints one JSON line per frame:
@@ -31,9 +32,11 @@ enum DecodeCommand {
             in capture-time order, each with "time" (capture seconds.nanoseconds of the packet that completed
             it), "connection", "direction" and "packet" before the fields above, then its issues (gaps,
             resyncs) as {"issue":...} lines. After a gap, decoding resumes at the next plausible frame header.
+            A capture without a TCP connection (on the --port asked for) is an error, as is an empty FILE.
 
             options:
               --port N                captures: keep only connections with port N on either end (repeatable)
+              --keep-truncated        captures: \(TraceDecodeCommand.CaptureOptions.keepTruncatedHelp)
               --tls-keylog FILE       captures: decrypt TLS connections with this NSS key log (as SSLKEYLOGFILE
                                       writes) through tshark; their application data is decoded as a plain
                                       connection's bytes. Without it a capture with a TLS connection is refused
@@ -64,18 +67,20 @@ enum DecodeCommand {
         guard files.count == 1, let path = files.first else {
             throw UsageError("expected one FILE, got \(files.count)")
         }
-        try InputFile.requireNotDirectory(path)
+        if try InputFile.requireReadable(path) == 0 {
+            throw InputFileError.empty(path, expected: "a capture or frame stream")
+        }
         if TraceDecodeCommand.isCapture(path: path) {
+            try captureOptions.requireFiles(capture: path)
             let decoder = FrameDecoder(layout: layout, maxPayloadBytes: maxPayloadBytes)
-            return try TraceDecodeCommand.decodeCapture(path: path, decoder: decoder, options: captureOptions, console: &console)
+            return try TraceDecodeCommand.decodeCapture(
+                path: path, decoder: decoder, options: captureOptions, console: &console)
         }
         try captureOptions.requireRawStreamDefaults()
         let data = try InputFile.read(path)
         let decoder = FrameDecoder(layout: layout, maxPayloadBytes: maxPayloadBytes)
-        if data.isEmpty {
-            console.err("no frames in \(path) (0 bytes)")
-            return ExitCode.success
-        }
+        // A device or a pipe shows its size only once read.
+        if data.isEmpty { throw InputFileError.empty(path, expected: "a capture or frame stream") }
         do {
             _ = try printFrames(ofRawStream: [UInt8](data), decoder: decoder, console: &console)
         } catch let error as WireError {

@@ -78,9 +78,6 @@ struct ExploreCommand {
     init(parsing list: inout ArgumentList) throws {
         runCount = try list.int("--runs", in: 1...10_000_000)
         budget = try list.value(of: "--budget").map(Self.budget)
-        guard (runCount == nil) != (budget == nil) else {
-            throw UsageError("give either --runs N or --budget DURATION")
-        }
         seedBase = try list.value(of: "--seed-base").map { try RunCommand.seed($0, option: "--seed-base") }
         jobs = try list.int("--jobs", in: 1...256) ?? 1
         mutant = try list.value(of: "--mutant")
@@ -105,9 +102,35 @@ struct ExploreCommand {
         printsJSON = list.flag("--json")
         shard = try ShardOption.parse(&list)
         try list.finish()
-        if let seedBase, let runCount, UInt64.max - seedBase < UInt64(runCount - 1) {
-            throw UsageError("--seed-base \(seedBase): the seeds of \(runCount) runs would pass \(UInt64.max)")
+        // Checks between options come after every option was read, so a typo or a malformed value is named first.
+        guard (runCount == nil) != (budget == nil) else {
+            throw UsageError("give either --runs N or --budget DURATION")
         }
+        if let seedBase, let runCount { try Self.requireSeeds(base: seedBase, runs: runCount) }
+    }
+
+    /// The largest seed: a search stops there, it never wraps around to 0.
+    static let lastSeed = UInt64.max
+
+    /// - Throws: `UsageError` when the seeds `base ..< base + runs` would pass `lastSeed`, naming the largest
+    ///   `--runs` that fits.
+    static func requireSeeds(base: UInt64, runs: Int) throws {
+        let room = lastSeed - base
+        guard room < UInt64(runs - 1) else { return }
+        throw UsageError(
+            "--seed-base \(base) --runs \(runs): the seeds would pass \(lastSeed), the largest seed; "
+                + "give --runs \(room + 1) or fewer, or a smaller --seed-base")
+    }
+
+    /// How many runs this command (its shard) can make from `base` before its next seed would pass `lastSeed`;
+    /// `Int.max` when that is more than can be counted.
+    func runsBeforeLastSeed(base: UInt64) -> Int {
+        let lastIndex = Self.lastSeed - base
+        let offset = UInt64(shard?.index ?? 0)
+        let step = UInt64(shard?.count ?? 1)
+        guard offset <= lastIndex else { return 0 }
+        let further = (lastIndex - offset) / step
+        return further >= UInt64(Int.max) ? Int.max : Int(further) + 1
     }
 
     /// Parses a wall-clock budget: `20s`, `90s`, `2m`, `10min`, `1h`.
@@ -172,6 +195,13 @@ struct ExploreCommand {
     ) throws -> Int32 {
         if let saveDirectory { try OutputFile.prepareDirectory(saveDirectory) }
         let base = seedBase ?? defaultSeedBase()
+        if let runCount { try Self.requireSeeds(base: base, runs: runCount) }
+        let seedLimit = runsBeforeLastSeed(base: base)
+        if seedLimit == 0, let shard {
+            throw UsageError("--seed-base \(base) --shard \(shard): the shard's first seed would pass "
+                + "\(Self.lastSeed), the largest seed; give a smaller --seed-base")
+        }
+        var reachedLastSeed = false
         let runner = self.runner
         let started = clock()
         var outcomes: [ExploreOutcome] = []
@@ -183,14 +213,20 @@ struct ExploreCommand {
         let batchSize = planned ?? max(4, jobs * 4)
         searching: while true {
             let done = outcomes.count
-            let count = planned.map { $0 - done } ?? batchSize
-            if count <= 0 { break }
+            let wanted = planned.map { $0 - done } ?? batchSize
+            if wanted <= 0 { break }
             if let budget, clock() - started >= budget { break }
+            // A budget search takes seeds in order until its time is up or the next seed would pass the last.
+            let count = min(wanted, seedLimit - done)
+            if count <= 0 {
+                reachedLastSeed = true
+                break
+            }
             var batch = [ExploreOutcome?](repeating: nil, count: count)
             Parallel.run(
                 count: count,
                 jobs: jobs,
-                work: { index in runner.run(seed: base &+ UInt64(runIndex(done + index))) },
+                work: { index in runner.run(seed: base + UInt64(runIndex(done + index))) },
                 completed: { index, outcome in
                     batch[index] = outcome
                     progress.record(failed: outcome.hasFailed, console: console)
@@ -205,6 +241,13 @@ struct ExploreCommand {
         }
         progress.clear(console: console)
         let wall = clock() - started
+        if reachedLastSeed, !outcomes.isEmpty {
+            let last = base + UInt64(runIndex(outcomes.count - 1))
+            let reason = last == Self.lastSeed
+                ? "it is the largest seed" : "the shard's next seed would pass \(Self.lastSeed), the largest seed"
+            console.err("explore: stopped at seed \(last) before the budget was spent: \(reason) (seeds do not "
+                + "wrap around to 0); give a smaller --seed-base to search further")
+        }
 
         let failedOutcomes = outcomes.filter(\.hasFailed)
         let failures = shrink(failedOutcomes)
@@ -214,7 +257,7 @@ struct ExploreCommand {
         if let saveDirectory {
             for (index, failure) in failures.enumerated() {
                 guard let source = failure.catalogFileSource(mutant: mutant) else { continue }
-                let path = saveDirectory + "/Explore\(failure.outcome.seed).swift"
+                let path = OutputFile.path(in: saveDirectory, file: "Explore\(failure.outcome.seed).swift")
                 try OutputFile.write(source, to: path)
                 saved[index] = path
             }

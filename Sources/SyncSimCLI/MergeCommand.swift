@@ -35,6 +35,7 @@ enum MergeCommand {
             let tableMetrics = try SweepCommand.TableMetrics(parsing: &list)
             let files = list.positionals()
             try list.finish()
+            try tableMetrics.requireConsistent()
             guard !files.isEmpty else { throw UsageError("give at least one file of sweep JSON lines") }
             if let svgMetric, svg == nil { throw UsageError("--svg-metric \(svgMetric) needs --svg FILE") }
             try SweepCommand.validateChartMetric(svgMetric)

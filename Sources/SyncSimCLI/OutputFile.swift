@@ -40,6 +40,20 @@ enum OutputFile {
         }
     }
 
+    /// `directory` as given without its trailing slashes (`found/` is `found`; `/` stays `/`), so the paths a
+    /// command prints from it read `found/Explore7.swift`, not `found//Explore7.swift`.
+    static func trimmingTrailingSlashes(_ directory: String) -> String {
+        var trimmed = Substring(directory)
+        while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
+        return String(trimmed)
+    }
+
+    /// The path of `file` in `directory`, joined by exactly one slash (`found/` + `a.swift` is `found/a.swift`).
+    static func path(in directory: String, file: String) -> String {
+        let base = trimmingTrailingSlashes(directory)
+        return base.hasSuffix("/") ? base + file : base + "/" + file
+    }
+
     /// Prepares every path given, in order; nils are skipped.
     /// - Throws: `OutputFileError` for the first path that cannot be written.
     static func prepare(_ paths: [String?]) throws {

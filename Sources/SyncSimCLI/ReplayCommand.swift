@@ -8,10 +8,11 @@ enum ReplayCommand {
         summary: "replay a capture against the virtual server or a client engine, or emit it as a scenario",
         help: """
             usage: syncsim replay TRACE --against server|client [--client ADDRESS] [--mutant NAME] [--port N]...
-                                  [--tls-keylog FILE]
-                   syncsim replay TRACE --emit-scenario NAME [--port N]... [--tls-keylog FILE]
+                                  [--keep-truncated] [--tls-keylog FILE]
+                   syncsim replay TRACE --emit-scenario NAME [--port N]... [--keep-truncated] [--tls-keylog FILE]
                    syncsim replay TRACE --run [--emit-scenario NAME] [--seeds A..B] [--mutant NAME] [--shrink]
                                   [--junit FILE] [--trace FILE] [--check-determinism] [other `run` options]
+                                  [--port N]... [--keep-truncated] [--tls-keylog FILE]
 
             Reads a pcap/pcapng capture of the protocol (a field capture, or one written by `syncsim run --pcap`),
             decodes its frames per TCP connection, and rebuilds the server's data the capture shows: users (LOGIN
@@ -47,6 +48,7 @@ enum ReplayCommand {
                               options (seed 1 unless --seed/--seeds; name replayed-<file> unless
                               --emit-scenario NAME); exit codes as for `run`
               --port N        keep only connections with port N on either end (repeatable)
+              --keep-truncated  \(TraceDecodeCommand.CaptureOptions.keepTruncatedHelp)
               --tls-keylog FILE  decrypt TLS connections with this NSS key log (SSLKEYLOGFILE) through tshark;
                               without it a TLS connection is refused (exit 2). See docs/traces.md
 
@@ -61,19 +63,21 @@ enum ReplayCommand {
     /// `replay CAPTURE --run [run options]`: emits the scenario in process and hands it to `syncsim run`'s
     /// machinery (seeds, mutant, JUnit, trace, determinism, shrinking), as if it were the only catalog entry.
     static func runEmitted(_ arguments: inout ArgumentList, _ console: inout Console) throws -> Int32 {
-        if try arguments.value(of: "--against") != nil {
-            throw UsageError("give either --run or --against server|client, not both")
-        }
+        let against = try arguments.value(of: "--against")
         let emitName = try arguments.value(of: "--emit-scenario")
-        let readOptions = try Self.readOptions(&arguments)
-        guard let file = arguments.removeFirstPositional(valueOptions: Self.runValueOptions) else {
-            throw UsageError("expected one capture file, got 0")
-        }
-        let timeline = try Self.timeline(file, readOptions: readOptions)
-        let name = emitName ?? Self.scenarioName(forCapture: file)
-        let emission = ReplayScenarioEmitter(timeline: timeline, model: ReplayWorldModel(timeline)).emission(named: name)
-        emission.unplaced.forEach { console.err("note: \($0)") }
-        let command = try RunCommand(parsing: &arguments, catalog: [emission.scenario])
+        let captureOptions = try TraceDecodeCommand.CaptureOptions(&arguments, takesSummary: false)
+        let file = arguments.removeFirstPositional(valueOptions: Self.runValueOptions)
+        // `run`'s parser reads the rest and rejects what nobody took before the capture is read.
+        let command = try RunCommand(parsing: &arguments, catalog: {
+            if against != nil { throw UsageError("give either --run or --against server|client, not both") }
+            guard let file else { throw UsageError("expected one capture file, got 0") }
+            let timeline = try Self.timeline(file, options: captureOptions, console: console)
+            let name = emitName ?? Self.scenarioName(forCapture: file)
+            let emission = ReplayScenarioEmitter(timeline: timeline, model: ReplayWorldModel(timeline))
+                .emission(named: name)
+            emission.unplaced.forEach { console.err("note: \($0)") }
+            return [emission.scenario]
+        })
         return try command.execute(console: &console, executor: RunCommand.defaultExecutor,
                                    defaultRandomBase: { 1 })
     }
@@ -92,25 +96,20 @@ enum ReplayCommand {
         return "replayed-" + ReplayScenarioEmitter.identifier(stem)
     }
 
-    /// The `--port N` and `--tls-keylog FILE` options as read options: TLS connections are decrypted with the key
-    /// log, or refused without one.
-    static func readOptions(_ arguments: inout ArgumentList) throws -> TraceReader.Options {
-        let ports = try arguments.values(of: "--port").map { text -> UInt16 in
-            guard let port = UInt16(text) else { throw UsageError("option --port: expected 0...65535, got '\(text)'") }
-            return port
-        }
-        let keyLog = try arguments.value(of: "--tls-keylog")
-        return TraceReader.Options(
-            ports: ports.isEmpty ? nil : Set(ports), tls: keyLog.map { .decrypt(keyLog: $0) } ?? .rejectEncrypted)
-    }
-
-    /// The capture decoded and laid out for replay.
-    /// - Throws: `UsageError` for a capture without TCP connections; the decoder's errors for unreadable files, for
-    ///   TLS without a key log (`.rejectEncrypted`) and for a key log that does not decrypt it.
-    static func timeline(_ file: String, readOptions: TraceReader.Options) throws -> ReplayTimeline {
-        let decoding = try TraceDecoder().decode(path: file, readOptions: readOptions)
+    /// The capture decoded and laid out for replay; with `--keep-truncated`, a note on standard error when the
+    /// capture breaks off.
+    /// - Throws: `InputFileError` for a file that cannot be read or is empty and for a capture without TCP
+    ///   connections (on the ports asked for); `TruncatedCaptureError` for a capture that breaks off (without
+    ///   `--keep-truncated`); the decoder's errors for other unreadable captures, for TLS without a key log
+    ///   (`.rejectEncrypted`) and for a key log that does not decrypt it.
+    static func timeline(
+        _ file: String, options: TraceDecodeCommand.CaptureOptions, console: Console
+    ) throws -> ReplayTimeline {
+        try options.requireFiles(capture: file)
+        let decoding = try options.reading { try TraceDecoder().decode(path: file, readOptions: options.readOptions) }
         let timeline = ReplayTimeline(decoding)
-        guard !timeline.connections.isEmpty else { throw UsageError("\(file): no TCP connection to replay") }
+        guard !timeline.connections.isEmpty else { throw options.noConnection(file, verb: "replay") }
+        TraceDecodeCommand.CaptureOptions.truncationNote(decoding.trace).map(console.err)
         return timeline
     }
 
@@ -120,14 +119,11 @@ enum ReplayCommand {
         let emitName = try arguments.value(of: "--emit-scenario")
         let clientOption = try arguments.value(of: "--client")
         let mutantName = try arguments.value(of: "--mutant")
-        let readOptions = try Self.readOptions(&arguments)
+        let captureOptions = try TraceDecodeCommand.CaptureOptions(&arguments, takesSummary: false)
         let files = arguments.positionals()
         try arguments.finish()
-        guard files.count == 1, let file = files.first else {
-            throw UsageError("expected one capture file, got \(files.count)")
-        }
-        guard (against == nil) != (emitName == nil) else {
-            throw UsageError("give either --against server|client or --emit-scenario NAME")
+        if let against, against != "server" && against != "client" {
+            throw UsageError("option --against: expected server or client, got '\(against)'")
         }
         var mutant: SyncClient.Mutant?
         if let mutantName {
@@ -135,10 +131,17 @@ enum ReplayCommand {
                 throw UsageError("unknown mutant '\(mutantName)'; mutants: "
                     + SyncClient.Mutant.allCases.map(\.rawValue).joined(separator: ", "))
             }
-            guard against == "client" else { throw UsageError("--mutant goes with --against client") }
             mutant = found
         }
-        let timeline = try Self.timeline(file, readOptions: readOptions)
+        guard files.count == 1, let file = files.first else {
+            throw UsageError("expected one capture file, got \(files.count)")
+        }
+        guard (against == nil) != (emitName == nil) else {
+            throw UsageError("give either --against server|client or --emit-scenario NAME")
+        }
+        if mutant != nil && against != "client" { throw UsageError("--mutant goes with --against client") }
+        if clientOption != nil && against != "client" { throw UsageError("--client goes with --against client") }
+        let timeline = try Self.timeline(file, options: captureOptions, console: console)
         let model = ReplayWorldModel(timeline)
         if let emitName {
             let emission = ReplayScenarioEmitter(timeline: timeline, model: model).emission(named: emitName)

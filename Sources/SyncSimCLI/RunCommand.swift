@@ -92,15 +92,20 @@ struct RunCommand {
     /// Parses the options and names.
     /// - Throws: `UsageError` for a malformed or unknown option, an empty seed range, an unknown scenario or mutant.
     init(parsing list: inout ArgumentList, catalog: [Scenario]) throws {
-        try CatalogCheck.requireUniqueNames(catalog)
+        try self.init(parsing: &list, catalog: { catalog })
+    }
+
+    /// Parses the options and names, then asks `catalog` for the scenarios to choose from: once every option was
+    /// read and checked, so an unknown option is named before `catalog` does any work (`replay --run` reads a
+    /// capture there).
+    /// - Throws: `UsageError` as `init(parsing:catalog:)` does, or what `catalog` throws.
+    init(parsing list: inout ArgumentList, catalog makeCatalog: () throws -> [Scenario]) throws {
         let seed = try list.value(of: "--seed").map { try Self.seed($0, option: "--seed") }
         let range = try list.value(of: "--seeds").map(Self.seedRange)
-        if seed != nil && range != nil { throw UsageError("give either --seed or --seeds, not both") }
         if let seed { seeds = .explicit([seed]) }
         if let range { seeds = .explicit(range) }
         randomCount = try list.int("--random", in: 1...100_000) ?? 0
         randomBase = try list.value(of: "--random-base").map { try Self.seed($0, option: "--random-base") }
-        if randomBase != nil && randomCount == 0 { throw UsageError("--random-base needs --random K") }
         mutant = try list.value(of: "--mutant")
         if let mutant, Mutant.named(mutant) == nil {
             throw UsageError(
@@ -109,22 +114,28 @@ struct RunCommand {
         }
         junitPath = try list.value(of: "--junit")
         tracePath = try list.value(of: "--trace")
-        storeDirectory = try list.value(of: "--store-dir")
+        // Trailing slashes trimmed: the store files are named `DIR/SCENARIO-seedN-CLIENT.sqlite` in messages.
+        storeDirectory = try list.value(of: "--store-dir").map(OutputFile.trimmingTrailingSlashes)
         printsJSON = list.flag("--json")
         checksDeterminism = list.flag("--check-determinism")
         shrinks = list.flag("--shrink")
         shrinkOutPath = try list.value(of: "--shrink-out")
-        if shrinkOutPath != nil && !shrinks { throw UsageError("--shrink-out needs --shrink") }
         traceWindow = try list.int("--trace-window", in: 1...100_000) ?? Violation.traceTailLength
         pcapPath = try list.value(of: "--pcap")
         jobs = try list.int("--jobs", in: 1...256) ?? 1
         shard = try ShardOption.parse(&list)
-        if shard != nil && randomCount > 0 && randomBase == nil {
-            throw UsageError("--shard with --random needs --random-base B, so that every shard draws the same seeds")
-        }
         var selection = try ScenarioSelection(parsing: &list)
         selection.patterns = list.positionals()
         try list.finish()
+        // Checks between options come after every option was read, so a typo or a malformed value is named first.
+        if seed != nil && range != nil { throw UsageError("give either --seed or --seeds, not both") }
+        if randomBase != nil && randomCount == 0 { throw UsageError("--random-base needs --random K") }
+        if shrinkOutPath != nil && !shrinks { throw UsageError("--shrink-out needs --shrink") }
+        if shard != nil && randomCount > 0 && randomBase == nil {
+            throw UsageError("--shard with --random needs --random-base B, so that every shard draws the same seeds")
+        }
+        let catalog = try makeCatalog()
+        try CatalogCheck.requireUniqueNames(catalog)
         scenarios = try selection.scenarios(from: catalog)
     }
 

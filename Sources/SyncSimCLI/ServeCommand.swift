@@ -38,7 +38,7 @@ enum ServeCommand {
     )
 
     static func run(_ arguments: inout ArgumentList, _ console: inout Console) throws -> Int32 {
-        guard let port = try arguments.int("--port", in: 0...65_535) else { throw UsageError("--port P is required") }
+        let port = try arguments.int("--port", in: 0...65_535)
         let scenarioName = try arguments.value(of: "--scenario") ?? "reconnect-during-send"
         let profileName = try arguments.value(of: "--profile")
         let seed = try arguments.value(of: "--seed").map { try RunCommand.seed($0, option: "--seed") } ?? 1
@@ -48,6 +48,7 @@ enum ServeCommand {
         let frameLogPath = try arguments.value(of: "--frame-log")
         let controlStdin = arguments.flag("--control-stdin")
         try arguments.finish()
+        guard let port else { throw UsageError("--port P is required") }
         guard let scenario = Catalog.all.first(where: { $0.name == scenarioName }) else {
             throw UsageError("unknown --scenario '\(scenarioName)'; 'syncsim list' shows the catalog scenarios")
         }

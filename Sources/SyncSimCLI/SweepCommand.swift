@@ -82,12 +82,12 @@ struct SweepCommand {
         /// Whether `--all-metrics` was given (show metrics that are 0 in every run).
         var showsAll = false
 
-        /// Removes `--metric` and `--all-metrics` from `list`.
-        /// - Throws: `UsageError` for an unknown metric, or both options together.
+        /// Removes `--metric` and `--all-metrics` from `list`; `requireConsistent()` checks them together once
+        /// every option was read.
+        /// - Throws: `UsageError` for an unknown metric.
         init(parsing list: inout ArgumentList) throws {
             names = try list.values(of: "--metric")
             showsAll = list.flag("--all-metrics")
-            if showsAll && !names.isEmpty { throw UsageError("give --metric NAME or --all-metrics, not both") }
             for name in names where !SweepMetric.all.contains(where: { $0.name == name }) {
                 throw UsageError(
                     "--metric: unknown metric '\(name)'; metrics: \(SweepMetric.all.map(\.name).joined(separator: ", "))"
@@ -97,6 +97,11 @@ struct SweepCommand {
 
         /// Every metric that is not 0 in every run.
         init() {}
+
+        /// - Throws: `UsageError` when both `--metric` and `--all-metrics` were given.
+        func requireConsistent() throws {
+            if showsAll && !names.isEmpty { throw UsageError("give --metric NAME or --all-metrics, not both") }
+        }
     }
 
     /// Parses the options.
@@ -105,20 +110,14 @@ struct SweepCommand {
     init(parsing list: inout ArgumentList, catalog: [Scenario]) throws {
         try CatalogCheck.requireUniqueNames(catalog)
         let axes = try list.values(of: "--param").map(SweepAxis.init(parsing:))
-        guard let profileText = try list.value(of: "--profiles") else {
-            throw UsageError("--profiles P1,P2,... is required (e.g. --profiles EDGE,3G)")
+        let profiles = try list.value(of: "--profiles").map { text in
+            try text.split(separator: ",", omittingEmptySubsequences: false)
+                .map { try SweepSpec.profile(named: String($0)) }
         }
-        let profiles = try profileText.split(separator: ",", omittingEmptySubsequences: false)
-            .map { try SweepSpec.profile(named: String($0)) }
-        guard let seedCount = try list.int("--seeds", in: 1...1_000_000) else {
-            throw UsageError("--seeds K is required (seeds per combination)")
-        }
+        let seedCount = try list.int("--seeds", in: 1...1_000_000)
         let seedBase = try list.value(of: "--seed-base").map { try RunCommand.seed($0, option: "--seed-base") } ?? 1
         let clients = try list.values(of: "--client")
         let clientProfile = try list.value(of: "--profile").map(SweepSpec.profile(named:))
-        if clientProfile != nil && clients.isEmpty {
-            throw UsageError("--profile P sets the profile of the clients named by --client NAME; give --client too")
-        }
         let objective = try list.value(of: "--objective") ?? SweepMetric.chatOpenMilliseconds.name
         shard = try ShardOption.parse(&list)
         jobs = try list.int("--jobs", in: 1...256) ?? 1
@@ -129,6 +128,13 @@ struct SweepCommand {
         tableMetrics = try TableMetrics(parsing: &list)
         let names = list.positionals()
         try list.finish()
+        // Checks between options come after every option was read, so a typo or a malformed value is named first.
+        try tableMetrics.requireConsistent()
+        guard let profiles else { throw UsageError("--profiles P1,P2,... is required (e.g. --profiles EDGE,3G)") }
+        guard let seedCount else { throw UsageError("--seeds K is required (seeds per combination)") }
+        if clientProfile != nil && clients.isEmpty {
+            throw UsageError("--profile P sets the profile of the clients named by --client NAME; give --client too")
+        }
         guard names.count == 1, let name = names.first else {
             throw UsageError("expected one scenario name, got \(names.count); 'syncsim list' shows the catalog")
         }

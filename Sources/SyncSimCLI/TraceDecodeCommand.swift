@@ -18,7 +18,7 @@ enum TraceDecodeCommand {
             `syncsim decode FILE` prints them.
 
               --port N          keep only connections with port N on either end (repeatable)
-              --keep-truncated  print what was read before a truncated record instead of failing
+              --keep-truncated  \(CaptureOptions.keepTruncatedHelp)
               --tls-keylog FILE decrypt TLS connections with this NSS key log (SSLKEYLOGFILE) through tshark and
                                 print each one's version and application data bytes; without it a capture with a
                                 TLS connection is refused (exit 2). See docs/traces.md, "TLS captures"
@@ -30,33 +30,44 @@ enum TraceDecodeCommand {
 
     static func run(_ arguments: inout ArgumentList, _ console: inout Console) throws -> Int32 {
         let captureOptions = try CaptureOptions(&arguments, takesSummary: false)
-        let keepsTruncatedTail = arguments.flag("--keep-truncated")
         let files = arguments.positionals()
         try arguments.finish()
         guard files.count == 1, let file = files.first else {
             throw UsageError("expected one capture file, got \(files.count)")
         }
-        try InputFile.requireNotDirectory(file)
-        let options = TraceReader.Options(
-            ports: captureOptions.ports, keepsTruncatedTail: keepsTruncatedTail, tls: captureOptions.tls)
-        let trace = try TraceReader.read(path: file, options: options)
+        try captureOptions.requireFiles(capture: file)
+        let trace = try captureOptions.reading { try TraceReader.read(path: file, options: captureOptions.readOptions) }
+        // The summary names the truncation itself ("stopped early: ..."), so no note on standard error.
         for line in trace.summaryLines() { console.out(line) }
         return ExitCode.success
     }
 }
 
 extension TraceDecodeCommand {
-    /// The options `syncsim decode` takes for captures only.
+    /// The options of the commands that read captures (`trace-summary`, `decode`, `replay`): `--port N`,
+    /// `--keep-truncated`, `--tls-keylog FILE`, and for `decode` `--summary`; parsed, explained and applied here
+    /// once, so the commands say the same.
     struct CaptureOptions {
         var ports: Set<UInt16>?
         var printsSummary: Bool
+        /// `--keep-truncated`: use the packets before a record the file breaks off in, instead of failing.
+        var keepsTruncatedTail: Bool
         /// `--tls-keylog FILE`: the NSS key log TLS connections are decrypted with.
         var tlsKeyLog: String?
+
+        /// What `--keep-truncated` does, in the words every capture command's `--help` uses.
+        static let keepTruncatedHelp = "use the packets read before a truncated record instead of failing"
 
         /// Decrypt with the key log, or refuse TLS connections without one (their frames would be garbage).
         var tls: TraceReader.TLSHandling { tlsKeyLog.map { .decrypt(keyLog: $0) } ?? .rejectEncrypted }
 
-        /// Takes `--port N` (repeatable), `--tls-keylog FILE` and, when `takesSummary`, `--summary` from `arguments`.
+        /// The capture reader's options: the port filter, the truncation policy and the TLS policy.
+        var readOptions: TraceReader.Options {
+            TraceReader.Options(ports: ports, keepsTruncatedTail: keepsTruncatedTail, tls: tls)
+        }
+
+        /// Takes `--port N` (repeatable), `--keep-truncated`, `--tls-keylog FILE` and, when `takesSummary`,
+        /// `--summary` from `arguments`.
         /// - Throws: `UsageError` for a port outside 0...65535.
         init(_ arguments: inout ArgumentList, takesSummary: Bool = true) throws {
             let ports = try arguments.values(of: "--port").map { text -> UInt16 in
@@ -67,15 +78,54 @@ extension TraceDecodeCommand {
             }
             self.ports = ports.isEmpty ? nil : Set(ports)
             self.printsSummary = takesSummary && arguments.flag("--summary")
+            self.keepsTruncatedTail = arguments.flag("--keep-truncated")
             self.tlsKeyLog = try arguments.value(of: "--tls-keylog")
         }
 
         /// - Throws: `UsageError` when a capture-only option was given for a raw stream.
         func requireRawStreamDefaults() throws {
-            if ports != nil || printsSummary || tlsKeyLog != nil {
-                throw UsageError("--port, --summary and --tls-keylog apply to pcap/pcapng captures only")
+            if ports != nil || printsSummary || keepsTruncatedTail || tlsKeyLog != nil {
+                throw UsageError(
+                    "--port, --summary, --keep-truncated and --tls-keylog apply to pcap/pcapng captures only")
             }
         }
+
+        /// Checks the capture file and the key log before the capture reader opens them.
+        /// - Throws: `InputFileError` naming the file and the real reason (no such file, a directory, ...).
+        func requireFiles(capture path: String) throws {
+            try InputFile.requireCapture(path)
+            if let tlsKeyLog { try InputFile.requireReadable(tlsKeyLog) }
+        }
+
+        /// Runs `body`, which reads a capture with `readOptions`, and adds to a truncated-file error the option
+        /// that reads the packets before the break.
+        /// - Throws: what `body` throws; a truncated file as `TruncatedCaptureError`.
+        func reading<Result>(_ body: () throws -> Result) throws -> Result {
+            do {
+                return try body()
+            } catch let error as TraceError where error.kind == .truncatedFile {
+                throw TruncatedCaptureError(error: error)
+            }
+        }
+
+        /// A note for standard error when `--keep-truncated` kept a capture that breaks off; nil otherwise.
+        static func truncationNote(_ trace: Trace) -> String? {
+            trace.truncation.map { "note: --keep-truncated: stopped early, using the packets before: \($0)" }
+        }
+
+        /// `FILE: no TCP connection to VERB[ on port N]`: the capture holds nothing the command could use.
+        func noConnection(_ path: String, verb: String) -> InputFileError {
+            let filter = ports.map { " on port " + $0.sorted().map(String.init).joined(separator: " or ") } ?? ""
+            return InputFileError(description: "\(path): no TCP connection to \(verb)\(filter) "
+                + "('syncsim trace-summary \(path)' shows what the capture holds)")
+        }
+    }
+
+    /// A capture that breaks off inside a record, with the option that reads up to the break.
+    struct TruncatedCaptureError: Error, CustomStringConvertible {
+        var error: TraceError
+
+        var description: String { "\(error); --keep-truncated uses the packets before it" }
     }
 
     /// Whether `path` starts with a pcap or pcapng magic number (false when it cannot be read).
@@ -86,13 +136,16 @@ extension TraceDecodeCommand {
     /// `syncsim decode` on a capture: per connection a JSON line describing it, its frames in capture-time order
     /// as JSON lines, then its issues; or, with `--summary`, the text summary and the opcode table.
     /// - Returns: the exit code (0: frame faults are issues in the output, not failures).
-    /// - Throws: `TraceError` when the capture cannot be read (missing, corrupt, truncated, unsupported link type),
-    ///   carries TLS without `--tls-keylog`, or the key log does not decrypt it.
+    /// - Throws: `TraceError` when the capture cannot be read (missing, corrupt, unsupported link type), carries TLS
+    ///   without `--tls-keylog`, or the key log does not decrypt it; `TruncatedCaptureError` when it breaks off
+    ///   (without `--keep-truncated`); `UsageError` when it holds no TCP connection (on the ports asked for).
     static func decodeCapture(
         path: String, decoder: FrameDecoder, options: CaptureOptions, console: inout Console
     ) throws -> Int32 {
-        let decoding = try TraceDecoder(frameDecoder: decoder).decode(
-            path: path, readOptions: TraceReader.Options(ports: options.ports, tls: options.tls))
+        let decoding = try options.reading {
+            try TraceDecoder(frameDecoder: decoder).decode(path: path, readOptions: options.readOptions)
+        }
+        guard !decoding.connections.isEmpty else { throw options.noConnection(path, verb: "decode") }
         if options.printsSummary {
             for line in decoding.trace.summaryLines() { console.out(line) }
             for line in TraceFrameSummary(decoding.connections).lines() { console.out(line) }
@@ -108,6 +161,7 @@ extension TraceDecodeCommand {
             for frame in connection.frames { console.out(jsonLine(for: frame)) }
             for issue in connection.issues { console.out(jsonLine(for: issue)) }
         }
+        CaptureOptions.truncationNote(decoding.trace).map(console.err)
         return ExitCode.success
     }
 

@@ -93,14 +93,14 @@ import Testing
         #expect(result.err == "syncsim decode: cannot read \(Self.wire.path): is a directory\n")
     }
 
-    @Test("an empty file has no frames: a note on stderr, exit 0") func emptyFile() throws {
+    @Test("an empty file is no capture and no stream: an input error naming it, exit 2") func emptyFile() throws {
         let empty = FileManager.default.temporaryDirectory.appendingPathComponent("syncsim-empty-\(UUID()).bin")
         try Data().write(to: empty)
         defer { try? FileManager.default.removeItem(at: empty) }
         let result = Self.run(["decode", empty.path])
-        #expect(result.code == 0)
+        #expect(result.code == 2)
         #expect(result.out.isEmpty)
-        #expect(result.err == "no frames in \(empty.path) (0 bytes)\n")
+        #expect(result.err == "syncsim decode: \(empty.path): empty file (0 bytes), not a capture or frame stream\n")
     }
 
     @Test("--help documents the binary encoding and the layouts") func help() {

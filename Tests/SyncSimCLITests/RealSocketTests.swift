@@ -96,6 +96,33 @@ import Testing
         #expect(reference.out.last?.hasSuffix(": 0 violations of C1 C4 P1 P2 P3 P4") == true)
     }
 
+    @Test(
+        "a LOGIN the server refuses fails the client's login step at once, with the server's code and message",
+        .enabled(if: RealSocketTests.syncsim != nil, "needs the built syncsim executable")
+    )
+    func loginRefused() throws {
+        let serve = Process()
+        serve.executableURL = URL(fileURLWithPath: try #require(Self.syncsim))
+        serve.arguments = ["serve", "--port", "0", "--max-connections", "1", "--duration", "20"]
+        let serveLog = Pipe()
+        serve.standardError = serveLog
+        serve.standardOutput = FileHandle.nullDevice
+        try serve.run()
+        defer {
+            if serve.isRunning { kill(serve.processIdentifier, SIGTERM) }
+            Self.wait(for: serve, seconds: 5)
+        }
+        let firstLine = Self.readLine(serveLog.fileHandleForReading)
+        let port = try #require(firstLine.split(separator: ":").last?.split(separator: " ").first.flatMap { Int($0) },
+                                "serve printed: \(firstLine)")
+        let started = ContinuousClock.now
+        let output = SyncSimCLITests.syncsim(["client", "--port", "\(port)", "--script", "login", "--user", "mallory"])
+        #expect(ContinuousClock.now - started < .seconds(5), "the refusal is reported at once, not after 10 s")
+        #expect(output.code == ExitCode.usage)
+        #expect(output.err.contains("client mallory: the server refused LOGIN: login.token \"unknown token\""),
+                "\(output.err)")
+    }
+
     /// Waits for a process to end, polling; terminates it after `seconds` so a hung tool cannot hang the suite.
     static func wait(for process: Process, seconds: Int) {
         for _ in 0..<(seconds * 20) where process.isRunning { usleep(50_000) }

@@ -11,7 +11,9 @@ import Testing
     static let capture = TraceDecodeCommandTests.fixture("tls/pymax-tls.pcap")
 
     static func timeline() throws -> ReplayTimeline {
-        try ReplayCommand.timeline(capture, readOptions: TraceReader.Options(ports: [45_075], tls: .rejectEncrypted))
+        var arguments = ArgumentList(["--port", "45075"])
+        let options = try TraceDecodeCommand.CaptureOptions(&arguments, takesSummary: false)
+        return try ReplayCommand.timeline(capture, options: options, console: Console(out: { _ in }, err: { _ in }))
     }
 
     @Test("two PyMax users on one host's loopback: two clients, each with its own connection and send")

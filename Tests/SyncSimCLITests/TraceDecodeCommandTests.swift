@@ -47,11 +47,16 @@ import Testing
         #expect(result.out.last == "unanswered requests: 1, unmatched responses: 0, opcode mismatches: 0")
     }
 
-    @Test("--port keeps only matching connections")
+    @Test("--port keeps only matching connections; none matching is an input error, as in replay")
     func portFilter() {
-        let result = Self.run(["decode", Self.fixture("pcap/sync-session.pcapng"), "--port", "80"])
-        #expect(result.code == 0)
+        let path = Self.fixture("pcap/sync-session.pcapng")
+        let kept = Self.run(["decode", path, "--port", "443"])
+        #expect(kept.code == 0)
+        #expect(kept.out.first?.hasPrefix("{\"connection\":1,") == true)
+        let result = Self.run(["decode", path, "--port", "80"])
+        #expect(result.code == 2)
         #expect(result.out.isEmpty)
+        #expect(result.err.hasPrefix("syncsim decode: \(path): no TCP connection to decode on port 80"))
     }
 
     @Test("--summary and --port on a raw stream are usage errors")

@@ -23,6 +23,8 @@ struct RealSocketClient {
     private var timers: [(id: ClientTimerID, at: SimInstant)] = []
     private var pending: [ClientEvent] = []
     private var userNames: [Int64: String] = [:]
+    /// The server's error answer to the last LOGIN, until a LOGIN succeeds.
+    private var loginError: ErrorPayload?
     private(set) var summary = Summary()
 
     /// - Throws: the database's error when the client's in-memory SQLite store cannot be opened.
@@ -36,7 +38,8 @@ struct RealSocketClient {
     }
 
     /// Runs the steps, then closes the connection.
-    /// - Throws: `UsageError` for a chat the server does not list or a login that does not happen within 10 s.
+    /// - Throws: `UsageError` for a chat the server does not list or a login that does not happen within 10 s;
+    ///   `LoginRefusedError` as soon as the server answers LOGIN with an error.
     mutating func run(_ steps: [ClientScriptStep]) throws -> Summary {
         deliver(.start)
         defer { if let fd { PosixSocket.close(fd) } }
@@ -44,9 +47,10 @@ struct RealSocketClient {
             switch step {
             case .login:
                 let deadline = clock.now + .seconds(Int64(10))
-                while !engine.view.isOnline, clock.now < deadline {
+                while !engine.view.isOnline, loginError == nil, clock.now < deadline {
                     pump(until: min(deadline, clock.now + .milliseconds(50)))
                 }
+                if let loginError { throw LoginRefusedError(user: user, error: loginError) }
                 guard engine.view.isOnline else { throw UsageError("client \(user): not logged in after 10 s") }
                 log("client: \(user) logged in")
             case .open(let chat):
@@ -72,6 +76,7 @@ struct RealSocketClient {
             if Set(chat.members.compactMap { userNames[$0] }) == wanted { return id }
             if name == "chat\(id)" { return id }
         }
+        if let loginError { throw LoginRefusedError(user: user, error: loginError) }
         throw UsageError("client \(user): no chat '\(name)' in the chat list (log in first)")
     }
 
@@ -113,6 +118,11 @@ struct RealSocketClient {
                     if case .loginResponse(let response) = packet.body {
                         userNames[response.profile.id] = response.profile.name
                         for contact in response.contacts { userNames[contact.id] = contact.name }
+                        loginError = nil
+                    }
+                    if packet.opcode == .login, case .error(let payload) = packet.body {
+                        log("client: \(user) LOGIN refused: \(payload.error): \(payload.message)")
+                        loginError = payload
                     }
                     deliver(.packetReceived(packet, on: connection))
                 }
@@ -165,5 +175,16 @@ struct RealSocketClient {
         case .upload(let id, _, _):
             pending.append(.uploadFinished(id, succeeded: false))
         }
+    }
+}
+
+/// The server answered the client's LOGIN with an error: the reason a `login` step failed, with the server's code
+/// and message; exit code 2.
+struct LoginRefusedError: Error, CustomStringConvertible {
+    var user: String
+    var error: ErrorPayload
+
+    var description: String {
+        "client \(user): the server refused LOGIN: \(error.error) \"\(error.message)\""
     }
 }
