@@ -25,8 +25,9 @@ struct ExploreCommand {
 
             options:
               --runs N             run N generated scenarios
-              --budget DURATION    run until DURATION of wall-clock time has passed (20s, 2m, 10min, 1h); the
-                                   summary names the runs done, so they can be repeated with --runs
+              --budget DURATION    start runs until DURATION of wall-clock time has passed (20s, 2m, 10min,
+                                   1h; shrinking failures comes after); the summary names the runs done, so
+                                   they can be repeated with --runs
               --seed-base B        seed of the first run (default: taken from the wall clock and printed)
               --jobs N             run up to N runs in parallel (default 1); the output does not change
               --mutant NAME        run every client with this engine mutant (`syncsim list --mutants`)
