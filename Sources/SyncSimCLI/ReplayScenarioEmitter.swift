@@ -400,15 +400,28 @@ struct ReplayScenarioEmitter {
             }
         }
         uploads.sort { ($0.entry.time, $0.entry.connection) < ($1.entry.time, $1.entry.connection) }
+        func size(_ upload: (key: String, entry: ReplayTimeline.Entry, token: String?)) -> Int? {
+            if case .photoUpload(let request) = upload.entry.packet.body { return max(1, request.sizeBytes) }
+            return nil
+        }
         let tokenTime = uploads.last { $0.token.map(tokens.contains) ?? false }?.entry.time ?? send.time
-        let mine = uploads.filter { !claimed.contains($0.key) && $0.entry.time <= tokenTime }
+        // The uploads whose token the message carries give its photos' sizes; earlier attempts for the same photos
+        // (refused, or cut off by a reconnect) asked with the same size. Without a token in the capture, every
+        // upload not given to an earlier message up to the send is taken for this one.
+        let tokened = uploads.filter { $0.token.map(tokens.contains) ?? false }
+        let tokenedSizes = Set(tokened.compactMap(size))
+        let mine = uploads.filter { upload in
+            !claimed.contains(upload.key) && upload.entry.time <= tokenTime
+                && (tokened.isEmpty || tokened.contains { $0.key == upload.key }
+                    || size(upload).map(tokenedSizes.contains) == true)
+        }
         claimed.formUnion(mine.map(\.key))
         let at = "connection \(send.connection) seq \(send.packet.seq) at \(ReplayInference.seconds(send.time)) s"
         var bytes = 100_000
         var comment = "MSG_SEND with \(photos.count) photo(s), \(at)"
         var start = send.time
         if let first = mine.first, case .photoUpload(let request) = first.entry.packet.body {
-            bytes = max(1, request.sizeBytes)
+            bytes = tokened.compactMap(size).first ?? max(1, request.sizeBytes)
             start = first.entry.time
             comment += "; first PHOTO_UPLOAD for it on connection \(first.entry.connection) seq "
                 + "\(first.entry.packet.seq) at \(ReplayInference.seconds(first.entry.time)) s, sizeBytes \(bytes), "
@@ -416,10 +429,7 @@ struct ReplayScenarioEmitter {
         } else {
             // The client's own photos are the best guess at this one's size: the median of its captured uploads (the
             // token may have come before the capture, or on a connection it missed); 100 KB without any.
-            let sizes = uploads.compactMap { upload -> Int? in
-                if case .photoUpload(let request) = upload.entry.packet.body { return max(1, request.sizeBytes) }
-                return nil
-            }.sorted()
+            let sizes = uploads.compactMap(size).sorted()
             if sizes.isEmpty {
                 comment += "; no PHOTO_UPLOAD for it in the capture: 100000 bytes assumed, less 2 s of photo processing"
             } else {
