@@ -7,9 +7,9 @@ and every mutant. Prints a Markdown table (scenario x mutant: original/emitted v
 where the original passes and the emitted run was skipped), the agreement and the
 misses.
 
-Agreement = (pairs where the original catches the mutant and the emitted scenario does too) / (pairs where the
-original catches it), over (scenario, seed, mutant); separately, every emitted scenario must pass with the
-reference engine when its original does.
+Agreement = (pairs where the original catches the mutant and the emitted scenario does too, while passing with the
+reference engine) / (pairs where the original catches it), over (scenario, seed, mutant); separately, every emitted
+scenario must pass with the reference engine when its original does.
 
 usage: scripts/roundtrip.py [--syncsim PATH] [--jobs N] [--only NAME ...] > table.md
 """
@@ -90,6 +90,9 @@ def main():
     print("|---|---|" + "---|" * (len(mutants) + 1))
     for (name, seed), row in results.items():
         cells = []
+        # An emitted scenario that fails with the reference engine fails with every engine: its failures with a
+        # mutant are no catch.
+        emitted_sound = row["reference"][1][0] == "pass"
         for key in ["reference"] + mutants:
             (original, why_o), (emitted, why_e) = row[key]
             cells.append(f"{original[0].upper()}/{emitted[0].upper()}" if emitted != "-" else original[0].upper())
@@ -98,8 +101,11 @@ def main():
                     reference_fails.append(f"{name} seed {seed}: emitted {emitted} with the reference ({why_e})")
             elif original == "fail":
                 caught += 1
-                if emitted == "fail":
+                if emitted == "fail" and emitted_sound:
                     agreed += 1
+                elif emitted == "fail":
+                    misses.append(f"{name} seed {seed} x {key}: original fails ({why_o}), emitted fails with the "
+                                  "reference engine too")
                 else:
                     misses.append(f"{name} seed {seed} x {key}: original fails ({why_o}), emitted {emitted}"
                                   + (f" ({why_e})" if why_e else ""))
