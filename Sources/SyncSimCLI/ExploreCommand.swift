@@ -134,13 +134,30 @@ struct ExploreCommand {
         return further >= UInt64(Int.max) ? Int.max : Int(further) + 1
     }
 
-    /// Parses a wall-clock budget: `20s`, `90s`, `2m`, `10min`, `1h`.
+    /// Parses a wall-clock budget: `20s`, `90s`, `2m`, `10min`, `1h`, or whole seconds (`90`).
     static func budget(_ text: String) throws -> Duration {
+        .nanoseconds(try wallClockDuration(text, option: "--budget").nanoseconds)
+    }
+
+    /// Parses a wall-clock duration given to `option`: whole seconds (`90`) or a number with its unit (`20s`, `2m`,
+    /// `10min`, `1h`, `500ms`), positive and at most `limit`.
+    /// - Throws: `UsageError` naming the option and the text.
+    static func wallClockDuration(_ text: String, option: String, limit: SimDuration? = nil) throws -> SimDuration {
         let spelled = text.hasSuffix("m") && !text.hasSuffix("ms") ? text + "in" : text
-        guard let value = SweepParameter.duration(spelled), value > .zero else {
-            throw UsageError("option --budget: expected a positive duration such as 20s, 2m or 1h, got '\(text)'")
+        let value: SimDuration? = if let seconds = Int64(text), seconds > 0, seconds <= Int64.max / 1_000_000_000 {
+            .seconds(seconds)
+        } else if let parsed = SweepParameter.duration(spelled), parsed > .zero {
+            parsed
+        } else {
+            nil
         }
-        return .nanoseconds(value.nanoseconds)
+        guard let value else {
+            throw UsageError("option \(option): expected a positive duration such as 90, 20s, 2m or 1h, got '\(text)'")
+        }
+        if let limit, value > limit {
+            throw UsageError("option \(option): at most \(limit.nanoseconds / 1_000_000_000) s, got '\(text)'")
+        }
+        return value
     }
 
     /// The runner this command's options describe.

@@ -8,7 +8,7 @@ enum ServeCommand {
         name: "serve",
         summary: "run the virtual server on a real TCP port on 127.0.0.1 (bounded by --duration/--max-connections)",
         help: """
-            usage: syncsim serve --port P [--scenario NAME] [--profile PROFILE] [--seed N] [--duration SECONDS]
+            usage: syncsim serve --port P [--scenario NAME] [--profile PROFILE] [--seed N] [--duration TIME]
                                  [--max-connections N] [--history N] [--frame-log FILE] [--control-stdin]
 
             Runs the sans-IO SyncServer behind a TCP listener on 127.0.0.1:P (loopback only; P 0 picks a free
@@ -16,8 +16,8 @@ enum ServeCommand {
             standard output). Its users, chats and history come from a catalog scenario's
             topology (--scenario NAME, default reconnect-during-send: users alice and bob, tokens token-alice and
             token-bob, chat alice+bob); its random draws from --seed (default 1). Time is the wall clock since
-            start. It stops by itself after --duration seconds (default 30), or once --max-connections
-            connections were accepted and all closed.
+            start. It stops by itself after --duration (whole seconds or 20s, 2m, 1h; default 30 s, at most
+            1 h), or once --max-connections connections were accepted and all closed.
 
             --profile PROFILE shapes every connection as that link profile would (\(profileList)): bytes
             each way are serialized at the direction's rate and arrive its one-way delay later (client to server:
@@ -42,7 +42,9 @@ enum ServeCommand {
         let scenarioName = try arguments.value(of: "--scenario") ?? "reconnect-during-send"
         let profileName = try arguments.value(of: "--profile")
         let seed = try arguments.value(of: "--seed").map { try RunCommand.seed($0, option: "--seed") } ?? 1
-        let duration = try arguments.int("--duration", in: 1...3_600) ?? 30
+        let duration = try arguments.value(of: "--duration").map {
+            try ExploreCommand.wallClockDuration($0, option: "--duration", limit: .seconds(3_600))
+        } ?? .seconds(30)
         let maxConnections = try arguments.int("--max-connections", in: 1...10_000)
         let history = try arguments.int("--history", in: 0...100_000) ?? 0
         let frameLogPath = try arguments.value(of: "--frame-log")
@@ -65,7 +67,7 @@ enum ServeCommand {
             }
         }
         var server = try RealSocketServer(
-            server: core, port: UInt16(port), duration: .seconds(Int64(duration)),
+            server: core, port: UInt16(port), duration: duration,
             maxConnections: maxConnections, profile: profile, log: { output.err($0) })
         if let frameLogPath {
             try OutputFile.prepare(frameLogPath)
