@@ -1,3 +1,5 @@
+import SyncSimCLI
+
 /// The arguments of one benchmark (`syncsim-bench catalog 20`, `syncsim-bench scale --runs 1000:60`), parsed
 /// strictly and in one way for every benchmark: options first (`--seed 7` or `--seed=7`), then at most the named
 /// positionals. An unknown option, an option without its value or given twice, a value that is not a number in
@@ -32,22 +34,8 @@ struct BenchmarkArguments {
     /// Removes option `name` (with its dashes, `"--seed"`) and returns its value; nil when absent.
     /// - Throws: `BenchmarkUsageError` when the option is given twice or has no value.
     mutating func value(of name: String) throws -> String? {
-        var found: [String] = []
-        var index = 0
-        while index < remaining.count {
-            let argument = remaining[index]
-            if argument == name {
-                guard index + 1 < remaining.count, !Self.isOption(remaining[index + 1]) else {
-                    throw error("option \(name) needs a value")
-                }
-                found.append(remaining[index + 1])
-                remaining.removeSubrange(index...(index + 1))
-            } else if argument.hasPrefix(name + "=") {
-                found.append(String(argument.dropFirst(name.count + 1)))
-                remaining.remove(at: index)
-            } else {
-                index += 1
-            }
+        guard let found = ArgumentList.take(name, from: &remaining, isValue: { !Self.isOption($0) }) else {
+            throw error("option \(name) needs a value")
         }
         guard found.count <= 1 else { throw error("option \(name) given \(found.count) times") }
         return found.first

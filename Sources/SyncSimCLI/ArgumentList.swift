@@ -14,19 +14,27 @@ public struct ArgumentList: Sendable {
     /// Removes and returns every value of option `name` (with its leading dashes, e.g. `"--param"`), in order.
     /// - Throws: `UsageError` when the option is last with no value.
     public mutating func values(of name: String) throws -> [String] {
+        guard let found = Self.take(name, from: &remaining, isValue: { !$0.hasPrefix("--") }) else {
+            throw UsageError("option \(name) needs a value")
+        }
+        return found
+    }
+
+    /// Removes every `name VALUE` and `name=VALUE` from `arguments` and returns the values in order; nil (with
+    /// `arguments` partly consumed) when `name` is last or followed by an argument `isValue` refuses. Shared with
+    /// `syncsim-bench`'s strict argument reader.
+    public static func take(_ name: String, from arguments: inout [String], isValue: (String) -> Bool) -> [String]? {
         var found: [String] = []
         var index = 0
-        while index < remaining.count {
-            let argument = remaining[index]
+        while index < arguments.count {
+            let argument = arguments[index]
             if argument == name {
-                guard index + 1 < remaining.count, !remaining[index + 1].hasPrefix("--") else {
-                    throw UsageError("option \(name) needs a value")
-                }
-                found.append(remaining[index + 1])
-                remaining.removeSubrange(index...(index + 1))
+                guard index + 1 < arguments.count, isValue(arguments[index + 1]) else { return nil }
+                found.append(arguments[index + 1])
+                arguments.removeSubrange(index...(index + 1))
             } else if argument.hasPrefix(name + "=") {
                 found.append(String(argument.dropFirst(name.count + 1)))
-                remaining.remove(at: index)
+                arguments.remove(at: index)
             } else {
                 index += 1
             }
