@@ -17,6 +17,23 @@ private func message(_ id: Int64) -> ChatMessage { ChatMessage(id: id, time: id,
         try database.query("SELECT lower, upper, isStartOfHistory FROM chunks WHERE chatId = 7 ORDER BY lower")
     }
 
+    /// Found by fuzz-client (Fuzz/Regressions/fuzz-client/c1-chunk-of-one-at-int64-min): Int64.min stood for "no
+    /// row passed yet", so after a restart a message with that id lay in no chunk (C1).
+    @Test("a message with id Int64.min gets its chunk of one back at launch, as any other")
+    func chunkOfOneAtSmallestId() throws {
+        let database = try SQLiteDatabase()
+        var store = ClientStore(database: database)
+        var history = ChunkStore()
+        history.insertSingle(message(.min))
+        history.insertPage([message(5), message(6)], isStartOfHistory: false)
+        write(history, to: &store)
+        let loaded = try #require(ClientStore(database: database).loadHistories()[7])
+        #expect(loaded.chunks == history.chunks)
+        #expect(ClientStore.withChunksOfOne([Chunk(lower: .min, upper: 3, isStartOfHistory: true)],
+                                            messages: [message(.min), message(3)])
+                == [Chunk(lower: .min, upper: 3, isStartOfHistory: true)])
+    }
+
     @Test("a chunk of one message has no row and comes back from its message; other chunks keep their rows")
     func chunksOfOneMessage() throws {
         let database = try SQLiteDatabase()

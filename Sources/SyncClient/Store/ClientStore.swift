@@ -333,13 +333,15 @@ struct ClientStore {
     static func withChunksOfOne(_ rows: [Chunk], messages: [ChatMessage]) -> [Chunk] {
         var chunks = rows
         var next = 0
-        var reach = Int64.min
+        // The highest upper bound of the rows passed so far, nil before the first: Int64.min as "none" was also a
+        // message id, and a message with that id got no chunk (fuzz-client, after a restart: C1).
+        var reach: Int64?
         for message in messages {
             while next < rows.count && rows[next].lower <= message.id {
-                reach = max(reach, rows[next].upper)
+                reach = max(reach ?? rows[next].upper, rows[next].upper)
                 next += 1
             }
-            if reach < message.id {
+            if reach.map({ $0 < message.id }) ?? true {
                 chunks.append(Chunk(lower: message.id, upper: message.id, isStartOfHistory: false))
             }
         }
