@@ -712,12 +712,12 @@ private struct ChatRecord {
     }
 
     func message(id: Int64) -> ChatMessage? {
-        let index = firstIndex(above: id - 1)
+        let index = firstIndex(atLeast: id)
         return index < messages.count && messages[index].id == id ? messages[index] : nil
     }
 
     func index(ofMessage id: Int64) -> Int? {
-        let index = firstIndex(above: id - 1)
+        let index = firstIndex(atLeast: id)
         return index < messages.count && messages[index].id == id ? index : nil
     }
 
@@ -740,8 +740,9 @@ private struct ChatRecord {
         messages.partitionPoint { $0.time <= time }
     }
 
-    /// The index of the first message whose id is greater than `id`.
-    private func firstIndex(above id: Int64) -> Int {
-        messages.partitionPoint { $0.id <= id }
+    /// The index of the first message whose id is `id` or greater. (It was `firstIndex(above: id - 1)`, which
+    /// trapped for an id of Int64.min from the wire: fuzz-server, a change request for that id.)
+    private func firstIndex(atLeast id: Int64) -> Int {
+        messages.partitionPoint { $0.id < id }
     }
 }

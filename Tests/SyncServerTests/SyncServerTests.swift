@@ -158,6 +158,18 @@ private func pushes(_ actions: [ServerAction]) -> [(Packet, ServerConnectionID)]
         #expect(try MessagePackDecoder().decode(LoginResponse.self, from: frame.payload).token == nil)
     }
 
+    /// Found by fuzz-server (Fuzz/Regressions/fuzz-server/change-of-message-id-int64-min): looking a message up by
+    /// id computed `id - 1`, which trapped for Int64.min.
+    @Test("an edit or delete of a message id at Int64's ends changes nothing and does not trap",
+          arguments: [Int64.min, Int64.max])
+    func changeOfExtremeId(id: Int64) {
+        var h = Harness()
+        _ = h.server.seedHistory(chatId: 100, sender: 2, texts: ["a"], now: h.now)
+        #expect(h.server.edit(chatId: 100, messageId: id, editor: 2, text: "x", now: h.now).isEmpty)
+        #expect(h.server.delete(chatId: 100, messageId: id, deleter: 2, now: h.now).isEmpty)
+        #expect(h.server.messages(inChat: 100).map(\.text) == ["a"])
+    }
+
     @Test("LOGIN carries the listed chats' messages edited or deleted after chatsSync, in their newest version")
     func loginCarriesChanges() {
         var h = Harness()
