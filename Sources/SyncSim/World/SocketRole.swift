@@ -94,16 +94,17 @@ struct FaultState {
         var client: Int?
     }
 
-    /// Takes one fault from `counts` for a request of `opcode` from client `client` (resolved only when some fault
-    /// names a client): the client's own before every client's. Returns whether one was taken.
+    /// Takes one fault from `counts` for a request of `opcode` from client `client` (resolved only while some fault
+    /// is left): the client's own before every client's. A count used up is removed, so `counts` is empty again
+    /// once every fault is spent. Returns whether one was taken.
     static func take(from counts: inout [RequestFault: Int], opcode: Opcode, client: @autoclosure () -> Int?) -> Bool {
         guard !counts.isEmpty else { return false }
-        for key in [RequestFault(opcode: opcode, client: client()), RequestFault(opcode: opcode, client: nil)] {
-            guard let remaining = counts[key], remaining > 0 else { continue }
-            counts[key] = remaining - 1
-            return true
-        }
-        return false
+        let own = RequestFault(opcode: opcode, client: client())
+        let anyone = RequestFault(opcode: opcode, client: nil)
+        guard let key = counts[own] != nil ? own : counts[anyone] != nil ? anyone : nil,
+              let remaining = counts[key] else { return false }
+        counts[key] = remaining > 1 ? remaining - 1 : nil
+        return true
     }
 
     struct LostResponse: Hashable {
