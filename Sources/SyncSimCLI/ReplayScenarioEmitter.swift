@@ -404,11 +404,11 @@ struct ReplayScenarioEmitter {
             if case .photoUpload(let request) = upload.entry.packet.body { return max(1, request.sizeBytes) }
             return nil
         }
-        let tokenTime = uploads.last { $0.token.map(tokens.contains) ?? false }?.entry.time ?? send.time
         // The uploads whose token the message carries give its photos' sizes; earlier attempts for the same photos
         // (refused, or cut off by a reconnect) asked with the same size. Without a token in the capture, every
         // upload not given to an earlier message up to the send is taken for this one.
         let tokened = uploads.filter { $0.token.map(tokens.contains) ?? false }
+        let tokenTime = tokened.last?.entry.time ?? send.time
         let tokenedSizes = Set(tokened.compactMap(size))
         let mine = uploads.filter { upload in
             !claimed.contains(upload.key) && upload.entry.time <= tokenTime
