@@ -45,6 +45,7 @@ public enum Catalog {
         openChatAcrossReconnect,
         readMarkKeptOffline,
         uploadSurvivesLinkDrops,
+        catchUpPastLoginPage,
         echoStaysOnScreen,
         readMarksCoalesced,
         catchUpRaceOnLogin,

@@ -117,4 +117,41 @@ extension Catalog {
             MetricBound("tasksFailed", atMost: 0)
         }
     }
+
+    /// Bob asks LOGIN for two chats (`loginChatsCount` 2) and comes back from 70 s offline to five changed ones:
+    /// the answer lists the two newest, the other three come from CHATS_LIST pages after it, and the edit of a
+    /// message he had cached in one of those (Alice's, no longer the chat's last) comes with the LOGIN answer.
+    /// Before the fix the engine took the LOGIN page as the whole list and moved last-sync past the other chats, so
+    /// they stayed missing from his chat list, with the old text cached (`syncsim explore --param
+    /// loginChatsCount=1`: 31 of 150 runs broke V1).
+    public static let catchUpPastLoginPage = Scenario(
+        "catch-up-past-login-page",
+        summary: "more chats changed while away than LOGIN lists: the rest come from CHATS_LIST pages, edits too",
+        seeds: [441, 442, 443],
+        tags: [.history, .connection]
+    ) {
+        Server(history: ["alice+bob": 3, "bob+carol": 3, "bob+dave": 2, "group1": 5, "group2": 2])
+        Client("alice", profile: .fourG)
+        Client("bob", profile: .threeG, parameters: ["loginChatsCount": 2])
+        Client("carol", profile: .wifi)
+        Client("dave", profile: .edge)
+        Chat("group1", members: ["alice", "bob", "carol"])
+        Chat("group2", members: ["bob", "carol", "dave"])
+        Timeline {
+            At(.seconds(3)) { OpenChat("bob", "group1") }
+            At(.seconds(5)) { Send(from: "alice", text: "a1", in: "group1") }
+            At(.seconds(8)) { OpenChat("bob", "alice+bob") }
+            At(.seconds(12)) { LinkDown("bob", for: .seconds(70), .withReset) }
+            At(.seconds(20)) { Send(from: "carol", text: "c1", in: "group1") }
+            At(.seconds(22)) { EditMessage(from: "alice", in: "group1", text: "a1, edited while bob was away") }
+            At(.seconds(30)) { Send(from: "dave", text: "d1", in: "group2") }
+            At(.seconds(31)) { Send(from: "dave", text: "d2", in: "bob+dave") }
+            At(.seconds(32)) { Send(from: "carol", text: "c2", in: "bob+carol") }
+            At(.seconds(33)) { Send(from: "alice", text: "a2", in: "alice+bob") }
+        }
+        Expect {
+            Invariants(.all)
+            Eventually(within: .minutes(2), .converged)
+        }
+    }
 }

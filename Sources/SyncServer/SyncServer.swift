@@ -545,7 +545,10 @@ public struct SyncServer {
         let listed = chats.values
             .filter { $0.members.contains(userId) && $0.modified <= request.marker }
             .sorted { ($0.modified, $0.id) > ($1.modified, $1.id) }
-        let count = max(0, min(request.count ?? knobs.chatsListPageSize, knobs.chatsListPageSize))
+        var count = max(0, min(request.count ?? knobs.chatsListPageSize, knobs.chatsListPageSize))
+        // A page ends where `modified` changes: the next page's marker (`modified - 1`) would skip the rest of chats
+        // sharing the last one's time (seeded chats all share theirs).
+        while count > 0, count < listed.count, listed[count].modified == listed[count - 1].modified { count += 1 }
         let page = listed.prefix(count)
         let summaries = page.map {
             ChatSummary(id: $0.id, members: $0.members, modified: $0.modified, lastMessage: $0.messages.last)
@@ -573,12 +576,13 @@ public struct SyncServer {
         let summaries = listed.map {
             ChatSummary(id: $0.id, members: $0.members, modified: $0.modified, lastMessage: $0.messages.last)
         }
-        // The listed chats' messages edited or removed since the client's last-sync, newest version: nothing else
+        // The changed chats' messages edited or removed since the client's last-sync, newest version: nothing else
         // tells a client that was away of a change to a message other than the last (PyMax's `LoginResponse`
-        // declares `messages` by chat; "never synced" has nothing cached to correct).
+        // declares `messages` by chat; "never synced" has nothing cached to correct). Every changed chat's, also
+        // those past the page: the client lists those with CHATS_LIST, which carries no changes.
         var changedMessages: [Int64: [ChatMessage]] = [:]
         if request.chatsSync > 0 {
-            for chat in listed {
+            for chat in changed {
                 let messages = chat.earlierVersions.keys.sorted().compactMap { chat.message(id: $0) }
                     .filter { $0.version > request.chatsSync }
                 if !messages.isEmpty { changedMessages[chat.id] = messages }

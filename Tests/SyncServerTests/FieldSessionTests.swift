@@ -142,6 +142,28 @@ import Testing
         #expect(all.chats.first?.type == "CHAT")
     }
 
+    @Test("a CHATS_LIST page ends where the chats' time changes: chats sharing the last one's time are not skipped")
+    mutating func chatsListTies() {
+        // Chats 201...203 share one `modified` time, 204 is newer; pages of two (request `count` 2).
+        for id in Int64(201)...203 { server.addChat(id: id, members: [1, 2], now: now + .seconds(Int64(1))) }
+        server.addChat(id: 204, members: [1, 2], now: now + .seconds(Int64(2)))
+        _ = login("t-alice")
+        var marker = server.serverTimeMilliseconds(at: now + .seconds(Int64(5)))
+        var pages: [[Int64]] = []
+        while pages.count < 5 {
+            let request = Self.map([("marker", .int(marker)), ("count", .int(2))])
+            guard case .chatsListResponse(let page) = call(.chatsList, request).first?.body else {
+                Issue.record("expected a CHATS_LIST response")
+                return
+            }
+            pages.append(page.chats.map(\.id))
+            guard let next = page.marker else { break }
+            marker = next
+        }
+        // 204 and the three tied chats (one page past its count), then chat 100 on its own.
+        #expect(pages == [[204, 203, 202, 201], [100]])
+    }
+
     @Test("CHAT_MARK answers {unread, mark}") mutating func chatMark() {
         server.seedHistory(chatId: 100, sender: 2, texts: ["a", "b"], now: now)
         _ = login("t-alice")

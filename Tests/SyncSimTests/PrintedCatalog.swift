@@ -1214,6 +1214,31 @@ enum PrintedCatalog {
                 MetricBound("tasksFailed", atMost: 0.0)
             }
         },
+        Scenario("catch-up-past-login-page", summary: "more chats changed while away than LOGIN lists: the rest come from CHATS_LIST pages, edits too", seeds: [441, 442, 443], tags: ["connection", "history"]) {
+            Server(history: ["alice+bob": 3, "bob+carol": 3, "bob+dave": 2, "group1": 5, "group2": 2])
+            Client("alice", profile: .fourG)
+            Client("bob", profile: .threeG, parameters: ["loginChatsCount": 2])
+            Client("carol", profile: .wifi)
+            Client("dave", profile: .edge)
+            Chat("group1", members: ["alice", "bob", "carol"])
+            Chat("group2", members: ["bob", "carol", "dave"])
+            Timeline {
+                At(.seconds(3)) { OpenChat("bob", "group1") }
+                At(.seconds(5)) { Send(from: "alice", text: "a1", in: "group1") }
+                At(.seconds(8)) { OpenChat("bob", "alice+bob") }
+                At(.seconds(12)) { LinkDown("bob", for: .seconds(70), .withReset) }
+                At(.seconds(20)) { Send(from: "carol", text: "c1", in: "group1") }
+                At(.seconds(22)) { EditMessage(from: "alice", in: "group1", text: "a1, edited while bob was away") }
+                At(.seconds(30)) { Send(from: "dave", text: "d1", in: "group2") }
+                At(.seconds(31)) { Send(from: "dave", text: "d2", in: "bob+dave") }
+                At(.seconds(32)) { Send(from: "carol", text: "c2", in: "bob+carol") }
+                At(.seconds(33)) { Send(from: "alice", text: "a2", in: "alice+bob") }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually(within: .minutes(2), .converged)
+            }
+        },
         Scenario("echo-stays-on-screen", summary: "a sent message stays on screen from the send on: as local echo, then as the acknowledged message", seeds: [401, 402, 403], tags: ["field-bug", "sending"]) {
             Server(history: ["alice+bob": 30])
             Client("alice", profile: .threeG)

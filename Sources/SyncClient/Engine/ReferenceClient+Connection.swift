@@ -143,6 +143,7 @@ extension ReferenceClient {
             if isWaitingForSeq {
                 isWaitingForSeq = false
                 runTasks()
+                if chatListCatchUp?.isInFlight == false { requestChatListPage() }
             }
         case .request:
             return
@@ -164,6 +165,8 @@ extension ReferenceClient {
             loggedIn(response, connection: connection)
         case (.ping, _):
             return
+        case (.chatsList, .chatsListResponse(let response)):
+            receiveChatListPage(response)
         case (.chatMark(let chatId, let mark), _):
             readMarkAcknowledged(chatId: chatId, mark)
         case (.history(let chatId, let load), .chatHistoryResponse(let response)):
@@ -211,6 +214,18 @@ extension ReferenceClient {
             }
         case .send(let taskId), .photoToken(let taskId):
             taskFailed(taskId, failure)
+        case .chatsList:
+            chatListCatchUp?.isInFlight = false
+            switch failure {
+            case .disconnected:
+                // The next LOGIN asks from the old last-sync again.
+                chatListCatchUp = nil
+            case .timeout:
+                _ = startTimer(.catchUpRetry, at: now + parameters.taskRetryBase)
+            case .error:
+                // A server that refuses CHATS_LIST cannot list more: last-sync moves on as after any LOGIN.
+                finishChatListCatchUp()
+            }
         }
     }
 
@@ -219,19 +234,7 @@ extension ReferenceClient {
         metrics.logins += 1
         pushedChatsSinceLogin = []
         backoffAttempts = 0
-        for summary in response.chats {
-            chatList[summary.id] = summary
-            store.save(summary)
-            if let last = summary.lastMessage {
-                if isMutant(.gapIgnoredAfterLogin), let history = histories[summary.id], let top = history.topChunk,
-                   top.upper < last.id, let bound = history.message(id: top.upper) {
-                    // The mutant takes the entry as contiguous with the top chunk, as if nothing lay in between.
-                    insertPage([bound, last], chatId: summary.id, isStartOfHistory: false)
-                } else {
-                    insertSingle(last, chatId: summary.id)
-                }
-            }
-        }
+        for summary in response.chats { takeListedChat(summary, keepsNewerEntry: false) }
         // Edits and removals made while the client was away (backgrounded, killed, or on a connection that died
         // with their pushes): applied as the pushes would have been, or kept until the message arrives.
         for chatId in response.messages.keys.sorted() {
@@ -243,12 +246,21 @@ extension ReferenceClient {
             contacts[contact.id] = contact
             store.save(contact)
         }
-        if isMutant(.sinceFromDeviceClock) {
-            setLastSync(parameters.deviceEpochMilliseconds + now.nanosecondsSinceStart / 1_000_000)
+        let lastSyncWhenDone = if isMutant(.sinceFromDeviceClock) {
+            parameters.deviceEpochMilliseconds + now.nanosecondsSinceStart / 1_000_000
         } else if isMutant(.sinceFromNewestPush) {
-            setLastSync(max(lastSync, response.chats.compactMap { $0.lastMessage?.time }.max() ?? lastSync))
+            max(lastSync, response.chats.compactMap { $0.lastMessage?.time }.max() ?? lastSync)
         } else {
-            setLastSync(max(lastSync, response.time))
+            max(lastSync, response.time)
+        }
+        chatListCatchUp = nil
+        if response.chats.count >= parameters.loginChatsCount, let oldest = response.chats.map(\.modified).min() {
+            // A full page: more chats may have changed since last-sync. The next page starts at the oldest listed
+            // chat's time, inclusive: chats sharing it that did not fit are listed there (the listed ones again).
+            chatListCatchUp = ChatListCatchUp(marker: oldest, since: lastSync, lastSyncWhenDone: lastSyncWhenDone)
+            requestChatListPage()
+        } else {
+            setLastSync(lastSyncWhenDone)
         }
         // Pushes taken before this first answer are newer than it: they apply on top of its chat list.
         let earlyPushes = pushesBeforeFirstSync
@@ -355,6 +367,64 @@ extension ReferenceClient {
         }
         histories[push.chatId] = history
         dirtyChats.insert(push.chatId)
+    }
+
+    /// A chat listed by LOGIN or by a CHATS_LIST page of the catch-up: its entry and its last message in the cache.
+    /// With `keepsNewerEntry` (a page, older than the pushes that came since LOGIN) an entry whose last message is
+    /// newer is kept.
+    private mutating func takeListedChat(_ summary: ChatSummary, keepsNewerEntry: Bool) {
+        if keepsNewerEntry, let index = chatList.index(forKey: summary.id),
+           (chatList.values[index].lastMessage?.id ?? 0) > (summary.lastMessage?.id ?? 0) {
+            return
+        }
+        chatList[summary.id] = summary
+        store.save(summary)
+        guard let last = summary.lastMessage else { return }
+        if isMutant(.gapIgnoredAfterLogin), let history = histories[summary.id], let top = history.topChunk,
+           top.upper < last.id, let bound = history.message(id: top.upper) {
+            // The mutant takes the entry as contiguous with the top chunk, as if nothing lay in between.
+            insertPage([bound, last], chatId: summary.id, isStartOfHistory: false)
+        } else {
+            insertSingle(last, chatId: summary.id)
+        }
+    }
+
+    /// Asks for the catch-up's next CHATS_LIST page, unless one is in flight or the client is not online; without a
+    /// free seq, the next answer that frees one asks again.
+    mutating func requestChatListPage() {
+        guard var catchUp = chatListCatchUp, !catchUp.isInFlight, case .online = state else { return }
+        catchUp.isInFlight = sendRequest(.chatsList, .chatsList(ChatsListRequest(marker: catchUp.marker)),
+                                         purpose: .chatsList)
+        chatListCatchUp = catchUp
+    }
+
+    /// A CHATS_LIST page of the catch-up: its chats are taken as LOGIN's are; the catch-up goes on while the page
+    /// reached no chat unchanged since last-sync and the server names a next page.
+    private mutating func receiveChatListPage(_ response: ChatsListResponse) {
+        guard var catchUp = chatListCatchUp else { return }
+        catchUp.isInFlight = false
+        var reachedUnchanged = response.chats.isEmpty
+        for summary in response.chats {
+            if summary.modified <= catchUp.since {
+                reachedUnchanged = true
+            } else {
+                takeListedChat(summary, keepsNewerEntry: true)
+            }
+        }
+        guard !reachedUnchanged, let marker = response.marker, marker < catchUp.marker else {
+            finishChatListCatchUp()
+            return
+        }
+        catchUp.marker = marker
+        chatListCatchUp = catchUp
+        requestChatListPage()
+    }
+
+    /// The catch-up is over: last-sync moves to what the LOGIN answer gave.
+    private mutating func finishChatListCatchUp() {
+        guard let catchUp = chatListCatchUp else { return }
+        chatListCatchUp = nil
+        setLastSync(catchUp.lastSyncWhenDone)
     }
 
     mutating func setLastSync(_ value: Int64) {

@@ -41,6 +41,8 @@ public struct ReferenceClient: SyncClientEngine {
     /// What the view derives from `tasks`, `runningTaskIds` and `contacts`, built by the first `view` after a change.
     var viewCache = ViewCache()
     var lastSync: Int64 = 0
+    /// The catch-up past a full LOGIN page, while it lasts.
+    var chatListCatchUp: ChatListCatchUp?
     /// The live timers, ascending by id: ids are handed out in increasing order, so a new timer goes last. An array
     /// searched by halving, not a table keyed by id: a client has a few live timers (the PING, a request's timeout,
     /// a reconnect), and each lookup of the table hashed its key, four times per PING answered.
@@ -132,6 +134,23 @@ public struct ReferenceClient: SyncClientEngine {
         case send(taskId: Int64)
         case photoToken(taskId: Int64)
         case chatMark(chatId: Int64, mark: Int64)
+        /// A CHATS_LIST page of the catch-up after a full LOGIN page (`ChatListCatchUp`).
+        case chatsList
+    }
+
+    /// The rest of a catch-up whose LOGIN answer listed as many chats as the client asked for (`loginChatsCount`):
+    /// more chats may have changed since last-sync, so CHATS_LIST pages go on from the oldest listed one until a page
+    /// reaches chats unchanged since last-sync or the server has no more. Last-sync moves to the LOGIN answer's time
+    /// only after the last page, so a catch-up cut short (a disconnect, a restart) is asked again from the old one.
+    struct ChatListCatchUp: Hashable {
+        /// The next page's `marker` (server milliseconds, inclusive): chats modified at or before it.
+        var marker: Int64
+        /// The last-sync the LOGIN carried: a page reaching chats modified at or before it ends the catch-up.
+        let since: Int64
+        /// The last-sync to keep once the catch-up is complete.
+        let lastSyncWhenDone: Int64
+        /// Whether a page is asked for and not answered yet.
+        var isInFlight = false
     }
 
     /// A CHAT_HISTORY request's shape.
@@ -153,6 +172,8 @@ public struct ReferenceClient: SyncClientEngine {
         case photoProcessing(taskId: Int64)
         case taskWakeup
         case historyRetry
+        /// A CHATS_LIST page of the catch-up timed out: asked again.
+        case catchUpRetry
     }
 
     enum Failure: Hashable {
@@ -377,6 +398,8 @@ public struct ReferenceClient: SyncClientEngine {
                 resumeScreen()
                 requestAwaitedNewestPages()
             }
+        case .catchUpRetry:
+            requestChatListPage()
         }
     }
 
