@@ -242,4 +242,24 @@ import Testing
         let ns3 = segmentsSent(.ns3Reference)
         #expect(ns3 < rfc, "the SACKed resend of segment 2 still counts as in flight")
     }
+
+    @Test("PRR-SSRB adds a segment on every ACK (RFC 6937), or (ns-3's m_isRetransDataAcked) only on ACKs of resent data")
+    func slowStartReductionBound() {
+        func segmentsSentAtEntry(_ configuration: TCPConfiguration) -> Int {
+            var endpoint = Self.sender(segments: 40, configuration: configuration)
+            var now = SimInstant.start + .milliseconds(300)
+            // Segments 0...4 are lost; 5, 6 and 7 arrive. The first two ACKs let segments 10 and 11 out; the third
+            // starts recovery: ssthresh 7 segments, pipe 5 (12 out, 3 SACKed, 5 lost, segment 0 resent), below it.
+            for upper in 6...8 {
+                endpoint.outbox.removeAll()
+                endpoint.handle(Self.ack(1, sacked: [5..<upper], at: now), now: now)
+                now += .milliseconds(5)
+            }
+            return endpoint.outbox.filter { !$0.payload.isEmpty }.count
+        }
+        // RFC 6937: min(ssthresh - pipe, max(prr_delivered - prr_out, DeliveredData) + MSS) = 2 after segment 0;
+        // ns-3 3.37: min(ssthresh - pipe, DeliveredData) = 1.
+        #expect(segmentsSentAtEntry(.ns3Reference) == 3)
+        #expect(segmentsSentAtEntry(Self.variant(\.growsInRecoveryOnlyOnResentDataAcked)) == 2)
+    }
 }
