@@ -4,8 +4,9 @@ import SyncSim
 /// `syncsim-bench fidelity [--ns3 PATH] [--reference CSV] [--samples CSV] [--seeds N] [--cells TEXT]`: the ns-3
 /// fidelity grid in
 /// SyncSim. `--tcp linux` and `--queue droptail` run our model with Linux's HyStart thresholds or without the CoDel
-/// stage, to show what those two differences from ns-3 are worth; `--tcp ns3+loss-exit` (and the other variants of
-/// `tcpVariants`) runs the reference with ns-3 behaviours that are measured but not in it.
+/// stage, to show what those two differences from ns-3 are worth; `--tcp ns3+rtt-history` (and the other variants of
+/// `tcpVariants`) runs the reference with ns-3 behaviours that are measured but not in it, `--tcp ns3+no-loss-exit`
+/// without one that is.
 ///
 /// Per cell: ns-3's median (from the reference CSV, or rerun with `--ns3`), ours, their ratio, p10/p90 side by
 /// side, and the two-sample Kolmogorov–Smirnov statistic D of ns-3's per-seed times (the samples CSV next to the
@@ -27,16 +28,20 @@ enum FidelityBenchmark {
             .deletingLastPathComponent().appendingPathComponent("Fixtures/fidelity/ns3-reference.csv").path
     }
 
-    /// The ns-3 reference's variants that `--tcp ns3+NAME+…` turns on (each a `TCPConfiguration` knob that is off in
-    /// `.ns3Reference`; docs/fidelity.md, "Other cells", has what each did to the grid).
+    /// The ns-3 reference's variants that `--tcp ns3+NAME+…` turns on and `--tcp ns3+no-NAME+…` turns off (each a
+    /// `TCPConfiguration` knob; `loss-exit`, `sacked-rexmit-pipe` and `cubic-count` are on in `.ns3Reference` since
+    /// branch fid10, the others off; docs/fidelity.md has what each did to the grid).
     static var tcpVariants: [String: WritableKeyPath<TCPConfiguration, Bool>] { [
         "loss-exit": \.growsOnlyAboveRecoveryPointOnLossExit,
         "rtt-history": \.samplesRTTFromOnceSentHistoryOnly,
         "every-rto": \.recomputesThresholdOnEveryTimeout,
+        "sacked-rexmit-pipe": \.countsSackedRetransmissionsInFlight,
+        "ssrb-on-rexmit": \.growsInRecoveryOnlyOnResentDataAcked,
+        "cubic-count": \.keepsCubicAcknowledgmentCountAtTimeout,
     ] }
 
-    /// The connection model named by `--tcp`: `linux`, `ns3`, or `ns3+` and variants of `tcpVariants` joined by `+`
-    /// (e.g. `ns3+loss-exit+rtt-history`).
+    /// The connection model named by `--tcp`: `linux`, `ns3`, or `ns3+` and variants of `tcpVariants` joined by `+`,
+    /// each turned on, or off with the prefix `no-` (e.g. `ns3+rtt-history+no-loss-exit`).
     /// - Throws: `BenchmarkUsageError` for another name.
     static func tcpConfiguration(_ value: String) throws -> TCPConfiguration {
         if value == "linux" { return .linux }
@@ -46,12 +51,14 @@ enum FidelityBenchmark {
                 + "(variants: \(tcpVariants.keys.sorted().joined(separator: ", ")))")
         }
         var configuration = TCPConfiguration.ns3Reference
-        for name in parts.dropFirst() {
+        for part in parts.dropFirst() {
+            let isOff = part.hasPrefix("no-")
+            let name = isOff ? String(part.dropFirst(3)) : part
             guard let knob = tcpVariants[name] else {
                 throw BenchmarkUsageError("option --tcp: unknown variant '\(name)' (variants: "
                     + "\(tcpVariants.keys.sorted().joined(separator: ", ")))")
             }
-            configuration[keyPath: knob] = true
+            configuration[keyPath: knob] = !isOff
         }
         return configuration
     }

@@ -113,10 +113,10 @@ import Testing
         #expect(!afterEight && afterNine)
     }
 
-    /// The reference with one of the ns-3 3.37 behaviours that are knobs, off in `.ns3Reference` (docs/fidelity.md).
-    static func variant(_ knob: WritableKeyPath<TCPConfiguration, Bool>) -> TCPConfiguration {
+    /// The reference with one of the ns-3 3.37 behaviours that are knobs turned on (or off) (docs/fidelity.md).
+    static func variant(_ knob: WritableKeyPath<TCPConfiguration, Bool>, _ isOn: Bool = true) -> TCPConfiguration {
         var configuration = TCPConfiguration.ns3Reference
-        configuration[keyPath: knob] = true
+        configuration[keyPath: knob] = isOn
         return configuration
     }
 
@@ -132,9 +132,11 @@ import Testing
             endpoint.handle(Self.ack(Int64(1 + 10 * Self.mss), at: now), now: now)
             return endpoint.congestionWindowBytes
         }
-        // Slow start below ssthresh (7 segments) counts all 10 segments; ns-3 counts (ackNumber - m_recover) / MSS = 0.
-        #expect(try windowAfterExit(.ns3Reference) == 11 * Self.mss)
-        #expect(try windowAfterExit(Self.variant(\.growsOnlyAboveRecoveryPointOnLossExit)) == Self.mss)
+        // Slow start below ssthresh (7 segments) counts all 10 segments; ns-3 counts (ackNumber - m_recover) / MSS = 0
+        // (in `.ns3Reference` since branch fid10).
+        #expect(try windowAfterExit(Self.variant(\.growsOnlyAboveRecoveryPointOnLossExit, false)) == 11 * Self.mss)
+        #expect(try windowAfterExit(.linux) == 11 * Self.mss)
+        #expect(try windowAfterExit(.ns3Reference) == Self.mss)
     }
 
     @Test("an ACK of data resent after a timeout is an RTT sample, or (ns-3's RTT history) not")
@@ -189,5 +191,75 @@ import Testing
         }
         #expect(try threshold(.ns3Reference) == 7 * Self.mss)
         #expect(try threshold(Self.variant(\.recomputesThresholdOnEveryTimeout)) == 2 * Self.mss)
+    }
+
+    @Test("CUBIC's count of ACKed segments survives a timeout in ns-3 3.37 and grows cwnd on each ACK after it")
+    func cubicCountAcrossTimeout() {
+        func increases(keepingCount: Bool) -> Int {
+            var cubic = CubicWindow()
+            let threshold = cubic.lossWindow(windowSegments: 10)
+            #expect(threshold == 7)
+            // At Wmax (10 segments) the target stays at cwnd for K... here K = 0 and 0.4 × 0.1³ rounds to 0: 100 × 10
+            // ACKed segments per increase, so 300 ACKed segments pile up without one.
+            let now = SimInstant.start + .milliseconds(10_000)
+            let grew = cubic.acknowledge(segmentsAcked: 300, windowSegments: 10, now: now, minimumRTT: .milliseconds(100))
+            #expect(!grew)
+            cubic.reset(keepingAcknowledgedCount: keepingCount)
+            // After the timeout Wmax is forgotten: at most 20 ACKed segments per increase (ns-3's CntClamp).
+            var count = 0
+            for step in 1...5 where cubic.acknowledge(segmentsAcked: 1, windowSegments: 2 + count,
+                                                      now: now + .milliseconds(Int64(100 * step)),
+                                                      minimumRTT: .milliseconds(100)) {
+                count += 1
+            }
+            return count
+        }
+        #expect(increases(keepingCount: false) == 0)
+        #expect(increases(keepingCount: true) == 5)
+    }
+
+    @Test("resent data SACKed later stays in flight in ns-3 3.37, so a recovery stuck on a lost resend sends less")
+    func sackedResendStaysInFlight() {
+        func segmentsSent(_ configuration: TCPConfiguration) -> Int {
+            var endpoint = Self.sender(segments: 40, configuration: configuration)
+            var now = SimInstant.start + .milliseconds(300)
+            var sent = 0
+            // Segments 0 and 2 of the first 10 are lost; 1 and 3...9 arrive, one ACK each: recovery, then segment 2
+            // is resent once three segments above it are SACKed.
+            var blocks: [Range<Int>] = []
+            for segment in [1, 3, 4, 5, 6, 7, 8, 9] {
+                blocks = segment == 1 ? [1..<2] : [3..<(segment + 1), 1..<2]
+                endpoint.handle(Self.ack(1, sacked: blocks, at: now), now: now)
+                now += .milliseconds(5)
+            }
+            endpoint.outbox.removeAll()
+            // The resend of segment 0 is lost; that of segment 2 arrives and is SACKed (ACK still at segment 0).
+            endpoint.handle(Self.ack(1, sacked: [1..<10], at: now), now: now)
+            sent += endpoint.outbox.filter { !$0.payload.isEmpty }.count
+            return sent
+        }
+        let rfc = segmentsSent(Self.variant(\.countsSackedRetransmissionsInFlight, false))
+        let ns3 = segmentsSent(.ns3Reference)
+        #expect(ns3 < rfc, "the SACKed resend of segment 2 still counts as in flight")
+    }
+
+    @Test("PRR-SSRB adds a segment on every ACK (RFC 6937), or (ns-3's m_isRetransDataAcked) only on ACKs of resent data")
+    func slowStartReductionBound() {
+        func segmentsSentAtEntry(_ configuration: TCPConfiguration) -> Int {
+            var endpoint = Self.sender(segments: 40, configuration: configuration)
+            var now = SimInstant.start + .milliseconds(300)
+            // Segments 0...4 are lost; 5, 6 and 7 arrive. The first two ACKs let segments 10 and 11 out; the third
+            // starts recovery: ssthresh 7 segments, pipe 5 (12 out, 3 SACKed, 5 lost, segment 0 resent), below it.
+            for upper in 6...8 {
+                endpoint.outbox.removeAll()
+                endpoint.handle(Self.ack(1, sacked: [5..<upper], at: now), now: now)
+                now += .milliseconds(5)
+            }
+            return endpoint.outbox.filter { !$0.payload.isEmpty }.count
+        }
+        // RFC 6937: min(ssthresh - pipe, max(prr_delivered - prr_out, DeliveredData) + MSS) = 2 after segment 0;
+        // ns-3 3.37: min(ssthresh - pipe, DeliveredData) = 1.
+        #expect(segmentsSentAtEntry(.ns3Reference) == 3)
+        #expect(segmentsSentAtEntry(Self.variant(\.growsInRecoveryOnlyOnResentDataAcked)) == 2)
     }
 }

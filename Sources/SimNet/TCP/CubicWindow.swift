@@ -82,12 +82,13 @@ struct CubicWindow {
         return root
     }
 
-    /// After a retransmission timeout: forget Wmax and the epoch (ns-3 `CubicReset` on entering CA_LOSS).
-    mutating func reset() {
+    /// After a retransmission timeout: forget Wmax and the epoch (ns-3 `CubicReset` on entering CA_LOSS), and the
+    /// segments ACKed since the last increase unless `keepingAcknowledgedCount` (ns-3 3.37 keeps `m_cWndCnt`).
+    mutating func reset(keepingAcknowledgedCount: Bool = false) {
         epochStart = nil
         lastMaximumSegments = 0
         k = 0
         originPointSegments = 0
-        acknowledgedSinceIncrease = 0
+        if !keepingAcknowledgedCount { acknowledgedSinceIncrease = 0 }
     }
 }

@@ -65,9 +65,9 @@ public struct TCPConfiguration: Hashable, Sendable {
     /// sequence sent before the timeout) grows cwnd. false: every byte it acknowledges, as any other ACK (Linux, whose
     /// slow start after a timeout is capped at ssthresh anyway). true: only the whole segments it acknowledges above
     /// that point, as ns-3 3.37's `TcpSocketBase::ProcessAck` leaving CA_LOSS (`(ackNumber - m_recover) /
-    /// segmentSize`), usually none: that ACK often covers a whole SACKed window. Default false, also in
-    /// `.ns3Reference`: it brings two other cells closer to ns-3 but moves the grid's 4G 3 MB 3% cell out of tolerance
-    /// (docs/fidelity.md, "Other cells").
+    /// segmentSize`), usually none: that ACK often covers a whole SACKed window. Default false; true in
+    /// `.ns3Reference` (since branch fid10, together with `keepsCubicAcknowledgmentCountAtTimeout`, without which it
+    /// moved the grid's 4G 3 MB 3% cell out of tolerance; docs/fidelity.md).
     public var growsOnlyAboveRecoveryPointOnLossExit: Bool
     /// Which ACKs are RTT samples. false: every ACK of new data, from its timestamp echo (RFC 7323 §4, Linux). true:
     /// only an ACK that covers the oldest segment still recorded as sent, when that segment was sent once, as ns-3
@@ -83,6 +83,27 @@ public struct TCPConfiguration: Hashable, Sendable {
     /// one segment, leaves ssthresh at two segments. Default false, also in `.ns3Reference` (it moves one grid cell by
     /// under 1%, docs/fidelity.md).
     public var recomputesThresholdOnEveryTimeout: Bool
+    /// Whether resent data that the peer SACKs afterwards still counts as in flight (pipe, RFC 6675 §4) until the
+    /// cumulative ACK passes it or a retransmission timeout. false: SACKed data is never in flight (RFC 6675, Linux).
+    /// true: as ns-3 3.37's `TcpTxBuffer::BytesInFlight` (sent − SACKed − lost + retransmitted, where the
+    /// retransmitted count keeps a segment that is SACKed later). In a fast recovery that waits for the timeout
+    /// because a resent segment was lost again, every further hole repaired in the meantime then stays in pipe, PRR
+    /// stays in its proportional mode and the sender slows to one segment per ACK. Default false; true in
+    /// `.ns3Reference` (docs/fidelity.md, "Cells outside the grid (branch fid10)").
+    public var countsSackedRetransmissionsInFlight: Bool
+    /// How PRR-SSRB (RFC 6937 §3.1) bounds the sending once pipe is below ssthresh. false: by max(prr_delivered −
+    /// prr_out, DeliveredData) + MSS on every ACK (RFC 6937, Linux). true: the + MSS only on a partial ACK that
+    /// covers resent data not SACKed before, otherwise by DeliveredData alone (packet conservation), as ns-3 3.37's
+    /// `TcpPrrRecovery::DoRecovery` with `m_isRetransDataAcked`. Default false, also in `.ns3Reference`: with the
+    /// other fid10 changes it moves the grid's lossless 4G 3 MB cell to −5.3% (docs/fidelity.md).
+    public var growsInRecoveryOnlyOnResentDataAcked: Bool
+    /// Whether CUBIC's count of segments ACKed since its last one-segment increase survives a retransmission
+    /// timeout. false: the timeout clears it (Linux's `tcp_enter_loss` clears `snd_cwnd_cnt`). true: it is kept, as
+    /// ns-3 3.37's `TcpCubic::m_cWndCnt`, which nothing but an increase ever lowers: a congestion-avoidance epoch
+    /// whose target stayed at or below cwnd (100 · cwnd ACKs per increase) piles up every segment ACKed, and after the
+    /// timeout, where the count per increase is at most 20 (`CntClamp`, Wmax forgotten), the pile grows cwnd by one
+    /// segment on each ACK until it is spent. Default false; true in `.ns3Reference`.
+    public var keepsCubicAcknowledgmentCountAtTimeout: Bool
 
     /// A configuration; every default is the Linux-like value documented on its property.
     public init(
@@ -107,7 +128,10 @@ public struct TCPConfiguration: Hashable, Sendable {
         echoesInOrderTimestampsOnly: Bool = false,
         growsOnlyAboveRecoveryPointOnLossExit: Bool = false,
         samplesRTTFromOnceSentHistoryOnly: Bool = false,
-        recomputesThresholdOnEveryTimeout: Bool = false
+        recomputesThresholdOnEveryTimeout: Bool = false,
+        countsSackedRetransmissionsInFlight: Bool = false,
+        growsInRecoveryOnlyOnResentDataAcked: Bool = false,
+        keepsCubicAcknowledgmentCountAtTimeout: Bool = false
     ) {
         precondition(hyStartDelayThresholdDivisor > 0)
         precondition(mssBytes > 0 && initialWindowSegments > 0 && segmentsPerDelayedAck > 0)
@@ -133,6 +157,9 @@ public struct TCPConfiguration: Hashable, Sendable {
         self.growsOnlyAboveRecoveryPointOnLossExit = growsOnlyAboveRecoveryPointOnLossExit
         self.samplesRTTFromOnceSentHistoryOnly = samplesRTTFromOnceSentHistoryOnly
         self.recomputesThresholdOnEveryTimeout = recomputesThresholdOnEveryTimeout
+        self.countsSackedRetransmissionsInFlight = countsSackedRetransmissionsInFlight
+        self.growsInRecoveryOnlyOnResentDataAcked = growsInRecoveryOnlyOnResentDataAcked
+        self.keepsCubicAcknowledgmentCountAtTimeout = keepsCubicAcknowledgmentCountAtTimeout
     }
 
     /// Linux-like defaults (the ns-3 reference setup): minimum RTO 200 ms.
@@ -140,10 +167,15 @@ public struct TCPConfiguration: Hashable, Sendable {
 
     /// The TCP of the ns-3 reference setup (ns-3 3.37 defaults plus `transfer.cc`'s settings): Linux-like, but with
     /// ns-3's HyStart delay threshold, clamp(min RTT, 4 ms, 1 s), which leaves slow start much later on long RTTs,
-    /// and ns-3's timestamp echo (`echoesInOrderTimestampsOnly`).
+    /// ns-3's timestamp echo (`echoesInOrderTimestampsOnly`), and after a timeout and in recovery three ns-3 3.37
+    /// behaviours: no growth on the ACK that ends the recovery from a timeout beyond the whole segments above the
+    /// recovery point (`growsOnlyAboveRecoveryPointOnLossExit`), CUBIC's ACK count kept across the timeout
+    /// (`keepsCubicAcknowledgmentCountAtTimeout`), and resent data that is SACKed later still counted in flight
+    /// (`countsSackedRetransmissionsInFlight`).
     public static let ns3Reference = TCPConfiguration(
         hyStartDelayThresholdDivisor: 1, hyStartMaximumDelayThreshold: .milliseconds(1_000),
-        echoesInOrderTimestampsOnly: true)
+        echoesInOrderTimestampsOnly: true, growsOnlyAboveRecoveryPointOnLossExit: true,
+        countsSackedRetransmissionsInFlight: true, keepsCubicAcknowledgmentCountAtTimeout: true)
 
     /// RFC 6298 as written: minimum RTO 1 s.
     public static let rfc6298 = TCPConfiguration(minimumRTO: .milliseconds(1_000))

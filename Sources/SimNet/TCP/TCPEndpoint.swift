@@ -89,6 +89,9 @@ struct TCPEndpoint {
     /// `sendRecordsHead`, marked when the segment is resent; emptied at a timeout.
     private var sendRecords: [(start: Int64, end: Int64, isResent: Bool)] = []
     private var sendRecordsHead = 0
+    /// With `countsSackedRetransmissionsInFlight`: the data above `sndUna` resent since the last timeout, sorted and
+    /// disjoint (ns-3's per-segment retransmitted flag).
+    private var resentRanges: [Range<Int64>] = []
 
     // Per-ACK RTT samples from segments sent once (Karn), for HyStart's delay-increase test.
     private var firstTransmissions: [(endSequence: Int64, sentAt: SimInstant)] = []
@@ -468,13 +471,14 @@ struct TCPEndpoint {
                 || configuration.recomputesThresholdOnEveryTimeout {
                 slowStartThresholdBytes = lossThreshold()
             }
-            cubic.reset()
+            cubic.reset(keepingAcknowledgedCount: configuration.keepsCubicAcknowledgmentCountAtTimeout)
             congestionWindowBytes = mss
             bytesAckedInAvoidance = 0
             isInRecovery = false
             duplicateAcks = 0
             recoveryPoint = sndMax
             isRecoveringFromTimeout = true
+            resentRanges.removeAll(keepingCapacity: true)
             retransmitNext = sndUna
             sndNxt = sndUna
             forgetFirstTransmissions()
@@ -518,7 +522,7 @@ struct TCPEndpoint {
             guard length > 0 else { break }
             if sndNxt < dataEndSequence {
                 var flight = sndNxt - sndUna
-                if usesSACK { flight -= Int64(sackedBytes(from: sndUna, to: sndNxt)) }
+                if usesSACK { flight -= Int64(sackedBytes(from: sndUna, to: sndNxt) - sackedResentBytes()) }
                 guard flight <= 0 || flight + length <= Int64(congestionWindowBytes) else { break }
             }
             sndNxt += emitSegment(at: sndNxt, length: length, now: now)
@@ -550,6 +554,7 @@ struct TCPEndpoint {
             rttSample = nil
             forgetFirstTransmissions()
             if configuration.samplesRTTFromOnceSentHistoryOnly { markResent(sequence) }
+            if configuration.countsSackedRetransmissionsInFlight { recordResent(sequence..<(sequence + length)) }
         } else if length > 0 {
             if configuration.samplesRTTFromOnceSentHistoryOnly {
                 sendRecords.append((sequence, sequence + length, false))
@@ -610,7 +615,12 @@ struct TCPEndpoint {
     ///   - acked: bytes the cumulative ACK moved (0 for a duplicate).
     private mutating func sackRecovery(_ segment: Segment, advancedBy acked: Int, now: SimInstant) {
         var delivered = acked
+        // ns-3 3.37 (`ReceivedAck`, `m_isRetransDataAcked`): a partial ACK in recovery that covers resent data not
+        // SACKed before lets PRR-SSRB grow by a segment; with `growsInRecoveryOnlyOnResentDataAcked` no other ACK does.
+        let acksResentData = acked > 0 && isInRecovery && sndUna < recoveryPoint
+            && unsackedResentBytes(from: sndUna - Int64(acked), to: sndUna) > 0
         if acked > 0 { delivered -= pruneSackedRanges() }
+        pruneResentRanges()
         let newlySacked = mergeSackBlocks(segment.sackBlocks)
         delivered += newlySacked
         // RFC 6675 §2: with SACK, a duplicate ACK is one that SACKs octets not SACKed before. An ACK without new
@@ -632,7 +642,7 @@ struct TCPEndpoint {
                 return
             }
             prrDelivered += delivered
-            reduceProportionally(delivered: delivered)
+            reduceProportionally(delivered: delivered, acksResentData: acksResentData)
             sendInRecovery(now: now)
             return
         }
@@ -715,7 +725,7 @@ struct TCPEndpoint {
 
     /// PRR (RFC 6937 §3): sets cwnd so that over the recovery the sender sends ssthresh/RecoverFS of what was
     /// delivered, and, once pipe is below ssthresh, grows back to it no faster than slow start (PRR-SSRB).
-    private mutating func reduceProportionally(delivered: Int) {
+    private mutating func reduceProportionally(delivered: Int, acksResentData: Bool = false) {
         let mss = configuration.mssBytes
         let pipe = computePipe()
         let ssthresh = slowStartThresholdBytes
@@ -724,7 +734,9 @@ struct TCPEndpoint {
             let flightSize = max(recoverFlightSize, 1)
             sendCount = (prrDelivered * ssthresh + flightSize - 1) / flightSize - prrOut
         } else {
-            sendCount = min(ssthresh - pipe, max(prrDelivered - prrOut, delivered) + mss)
+            let bound = configuration.growsInRecoveryOnlyOnResentDataAcked && !acksResentData
+                ? delivered : max(prrDelivered - prrOut, delivered) + mss
+            sendCount = min(ssthresh - pipe, bound)
         }
         congestionWindowBytes = pipe + max(sendCount, 0)
     }
@@ -754,12 +766,66 @@ struct TCPEndpoint {
     private func computePipe() -> Int {
         let boundary = lossBoundary()
         let lost = Int(boundary - sndUna) - sackedBytes(from: sndUna, to: boundary)
-        var pipe = Int(sndMax - sndUna) - sackedBytes - max(lost, 0)
+        var pipe = Int(sndMax - sndUna) - sackedBytes - max(lost, 0) + sackedResentBytes()
         if isInRecovery {
             let resentEnd = min(retransmitNext, boundary)
             if resentEnd > sndUna { pipe += Int(resentEnd - sndUna) - sackedBytes(from: sndUna, to: resentEnd) }
         }
         return max(pipe, 0)
+    }
+
+    /// With `countsSackedRetransmissionsInFlight`, the resent bytes SACKed since (ns-3 3.37 counts them in flight
+    /// until the cumulative ACK passes them or a timeout); 0 otherwise.
+    private func sackedResentBytes() -> Int {
+        var total = 0
+        for range in resentRanges { total += sackedBytes(from: range.lowerBound, to: range.upperBound) }
+        return total
+    }
+
+    /// Resent bytes within `start..<end` that are not SACKed.
+    private func unsackedResentBytes(from start: Int64, to end: Int64) -> Int {
+        var total = 0
+        for range in resentRanges where range.upperBound > start && range.lowerBound < end {
+            let lower = max(range.lowerBound, start)
+            let upper = min(range.upperBound, end)
+            total += Int(upper - lower) - sackedBytes(from: lower, to: upper)
+        }
+        return total
+    }
+
+    /// Adds `range` to `resentRanges`, merging.
+    private mutating func recordResent(_ range: Range<Int64>) {
+        guard !range.isEmpty else { return }
+        var merged = range
+        var result: [Range<Int64>] = []
+        var isInserted = false
+        for existing in resentRanges {
+            if existing.upperBound < merged.lowerBound {
+                result.append(existing)
+            } else if existing.lowerBound > merged.upperBound {
+                if !isInserted {
+                    result.append(merged)
+                    isInserted = true
+                }
+                result.append(existing)
+            } else {
+                merged = min(existing.lowerBound, merged.lowerBound)..<max(existing.upperBound, merged.upperBound)
+            }
+        }
+        if !isInserted { result.append(merged) }
+        resentRanges = result
+    }
+
+    /// Drops the resent ranges below the cumulative ACK.
+    private mutating func pruneResentRanges() {
+        while let first = resentRanges.first, first.lowerBound < sndUna {
+            if first.upperBound <= sndUna {
+                resentRanges.removeFirst()
+            } else {
+                resentRanges[0] = sndUna..<first.upperBound
+                break
+            }
+        }
     }
 
     /// Unacknowledged bytes below this sequence are lost: more than (DupThresh - 1) × MSS bytes above them are
