@@ -73,6 +73,16 @@ struct ReplayScenarioEmitter {
             serverParameters["repliesFollowDevice"] = .bool(true)
             header.append("server: replies follow the device to its newest connection (\(why))")
         }
+        // Edits and deletes the capture shows, and the server's lagging history pages (ReplayInference+Edits.swift).
+        let edits = ReplayEdits(timeline: timeline, model: model, clients: clientNames, chatNames: chatNames,
+                                oneWay: { address in
+                                    let roundTrip = inference.links.first { $0.address == address }?.roundTrip
+                                    return SimDuration(nanoseconds: (roundTrip ?? .milliseconds(200)).nanoseconds / 2)
+                                })
+        if let lag = edits.historyEditLag {
+            serverParameters["historyEditLag"] = .duration(lag)
+        }
+        header += edits.notes
         let history = model.history.compactMap { chat in
             chatNames[chat.chatId].map { ChatHistorySeed(chat: $0, messages: chat.messages.count) }
         }
@@ -305,9 +315,12 @@ struct ReplayScenarioEmitter {
             timed.append((inferred.time, action, inferred.comment))
         }
         timed += pushFaults(clientNames: clientNames)
-        header += inference.doubts.map { "doubt: " + $0 }
-        unplaced += inference.doubts
-        header += unplaced.filter { !inference.doubts.contains($0) }.map { "not placed: " + $0 }
+        timed += edits.steps
+        unplaced += edits.unplaced
+        let doubts = inference.doubts + edits.doubts
+        header += doubts.map { "doubt: " + $0 }
+        unplaced += doubts
+        header += unplaced.filter { !doubts.contains($0) }.map { "not placed: " + $0 }
         timed = timed.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }
             .map(\.element)
         scenario.steps = timed.map { item in
