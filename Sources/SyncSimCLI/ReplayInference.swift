@@ -104,6 +104,10 @@ struct ReplayInference {
                                      covered: drops.map { ($0.from, $0.until) } + serverDown)
             steps += drops.map { (address, $0.step) }
             steps += restarts.map { (address, $0) }
+            let restartSpans = restarts.map { (from: Self.shifted($0.time, .seconds(-1)), until: Self.shifted($0.time, .seconds(1))) }
+            steps += Self.connectivityLosses(connections, roundTrip: roundTrip,
+                                             covered: drops.map { ($0.from, $0.until) } + serverDown + restartSpans)
+                .map { (address, $0) }
             for connection in connections {
                 let faults = Self.serverFaults(connection, later: connections, roundTrip: roundTrip)
                 // A lost or error answer was one client's: the fault names it, so another client's request of

@@ -305,6 +305,7 @@ struct ReplayScenarioEmitter {
                 case .restartApp: action = .restartApp(client: name)
                 case .crashApp: action = .crashApp(client: name)
                 case .changeProfile(_, let profile): action = .changeProfile(client: name, profile: profile)
+                case .connectivity(_, let change): action = .connectivity(client: name, change: change)
                 case .loseResponses(let opcode, let count, _):
                     action = .loseResponses(opcode: opcode, count: count, client: name)
                 case .errorReplies(let opcode, let count, _):
@@ -644,12 +645,16 @@ struct ReplayScenarioEmitter {
     }
 
     /// Chat names: members joined by `+` (`alice+bob`) when every member is a captured client, else `chat<id>`.
+    /// Of several chats with the same members (a dialog and a group of the same two), the lowest id gets the joined
+    /// name and the others `chat<id>` (declared with their members): one name for both made them one chat.
     private func chatNamesById(clientNames: [(address: String, name: String, userId: Int64?)]) -> [Int64: String] {
         var names: [Int64: String] = [:]
+        var joinedNames: Set<String> = []
         for chat in model.chats {
             let members = chat.members.map { id in clientNames.first { $0.userId == id }?.name }
-            if members.count >= 2, members.allSatisfy({ $0 != nil }) {
-                names[chat.id] = members.compactMap { $0 }.joined(separator: "+")
+            let joined = members.compactMap { $0 }.joined(separator: "+")
+            if members.count >= 2, members.allSatisfy({ $0 != nil }), joinedNames.insert(joined).inserted {
+                names[chat.id] = joined
             } else {
                 names[chat.id] = "chat\(chat.id)"
             }

@@ -11,9 +11,13 @@ import Testing
 /// deletes his newest message, 30, at 5 s and edits the one before, 28, at 6 s; alice opens the chat at 10 s and
 /// the lagging replica serves both unchanged).
 @Suite struct ReplayEditTests {
+    /// The capture, each call in a file of its own (the tests run in parallel).
     static func capture581() throws -> ReplayTimeline {
-        let path = try RoundTripTests.capture("changes-before-messages-cached", seed: 581)
+        let path = NSTemporaryDirectory() + "syncsim-replay-edits-\(UUID().uuidString).pcapng"
         defer { try? FileManager.default.removeItem(atPath: path) }
+        let result = TraceDecodeCommandTests.run(["run", "changes-before-messages-cached", "--seed", "581", "--pcap",
+                                                  path])
+        #expect(result.code == 0, "the original passes with the reference engine")
         return ReplayTimeline(try TraceDecoder().decode(path: path))
     }
 

@@ -243,6 +243,27 @@ import Testing
         #expect(Self.fails(emission.scenario, seed: 371, mutant: "tasks-not-persisted"))
     }
 
+    /// Alice's app closes its connection when told the network is gone: its FIN goes unanswered (sent again five
+    /// times), and no SYN follows until the network is back. Emitted as nothing, the replayed engine sent its
+    /// pending message at once and it was stored, where the original's waited offline and met the lost answers.
+    @Test("a FIN into a dead link, then no attempt until a new connection: Connectivity lost and restored")
+    func connectivityLost() throws {
+        let path = try Self.capture("explore-failed-send-checks-server", seed: 7351)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let emission = try Self.emitted(from: path)
+        let steps = emission.scenario.steps
+        #expect(steps.contains { $0.action == .connectivity(client: "alice", change: .lost)
+            && $0.timing == .at(.milliseconds(67_487)) })
+        #expect(steps.contains { $0.action == .connectivity(client: "alice", change: .restored)
+            && $0.timing == .at(.milliseconds(101_474)) })
+        #expect(emission.source().contains("// connection 1: FIN from the client at 67.487 s, sent again 5 time(s)"))
+        // A dialog and a group of the same two members are two chats (both were named alice+bob, and became one).
+        let seeded = emission.scenario.server.history.map(\.chat)
+        #expect(Set(seeded).count == seeded.count && seeded.count == 3)
+        #expect(!Self.fails(emission.scenario, seed: 7351, mutant: nil))
+        #expect(Self.fails(emission.scenario, seed: 7351, mutant: "resend-new-cid"))
+    }
+
     @Test("replay --run reproduces a mutant's failure from a capture of that mutant's run, with run's options")
     func replayRunReproducesMutant() throws {
         let path = NSTemporaryDirectory() + "syncsim-roundtrip-mutant-\(ProcessInfo.processInfo.processIdentifier).pcapng"
