@@ -468,6 +468,31 @@ struct ReplayInference {
                         + "the connection kept working"))
                 continue
             }
+            // A SESSION_INIT, LOGIN or PHOTO_UPLOAD (of the same size) the server acknowledged (its TCP ACK: the link
+            // carried it) and never answered, asked again later: the answer was lost (a connection that dies has
+            // its requests unacknowledged, which `linkDrops` looks at).
+            if [.sessionInit, .login, .photoUpload].contains(request.packet.opcode) {
+                let acknowledged = connection.tcp.serverAcknowledged.first {
+                    $0.offset >= request.bytes.upperBound && $0.time > request.time
+                }
+                let again = later.flatMap(\.entries).filter { entry in
+                    guard entry.time > request.time, entry.direction == .clientToServer,
+                          entry.packet.opcode == request.packet.opcode else { return false }
+                    if case .photoUpload(let asked) = request.packet.body, case .photoUpload(let next) = entry.packet.body {
+                        return asked.sizeBytes == next.sizeBytes
+                    }
+                    return true
+                }.min { $0.time < $1.time }
+                guard let acknowledged, let again else { continue }
+                found.append(Inferred(
+                    time: shifted(request.time, .milliseconds(-1)),
+                    action: .loseResponses(opcode: request.packet.opcode, count: 1),
+                    comment: "connection \(connection.number) (\(connection.client)): \(request.packet.opcode) seq "
+                        + "\(request.packet.seq) at \(seconds(request.time)) s, acknowledged by the server at "
+                        + "\(seconds(acknowledged.time)) s, got no answer and was asked again (connection "
+                        + "\(again.connection) seq \(again.packet.seq) at \(seconds(again.time)) s)"))
+                continue
+            }
             // Only a MSG_SEND retried with the same cid is taken for a lost answer: other requests without an
             // answer are the connection dying, which `linkDrops` looks at.
             guard case .msgSend(let send) = request.packet.body else { continue }

@@ -339,7 +339,16 @@ struct ReplayScenarioEmitter {
                 continue
             }
             let order = serverOrder(of: sends.map(\.cid))
-            let sorted = sends.enumerated().sorted { a, b in
+            // A message the capture shows edited or deleted no longer has its sent text on the server: it is left
+            // out of the order (the edit and delete steps replay the change).
+            let changed = Set(edits.changes.filter { chatNames[$0.chatId] == chat }.map(\.messageId))
+            let left = sends.filter { order[$0.cid].map(changed.contains) ?? false }
+            if !left.isEmpty {
+                header.append("serverOrder of \(chat) leaves out "
+                    + left.map { $0.text.debugDescription }.joined(separator: ", ") + ": edited or deleted in the capture")
+            }
+            let kept = sends.filter { send in !left.contains { $0.cid == send.cid } }
+            let sorted = kept.enumerated().sorted { a, b in
                 let ia = order[a.element.cid] ?? .max, ib = order[b.element.cid] ?? .max
                 return (ia, a.offset) < (ib, b.offset)
             }.map(\.element)

@@ -264,6 +264,30 @@ import Testing
         #expect(Self.fails(emission.scenario, seed: 7351, mutant: "resend-new-cid"))
     }
 
+    /// Alice's first LOGIN answers are lost (and a SESSION_INIT answer twice), Bob's first two PHOTO_UPLOAD answers
+    /// too; Bob's other device then deletes his photo message. Alice's connections without a LOGIN answer were
+    /// taken for a second user behind her address ("client1"), none of the lost answers was replayed, and the
+    /// deleted message was expected in the server order.
+    @Test("lost SESSION_INIT, LOGIN, PHOTO_UPLOAD answers; one user per token; no server order for a deleted send")
+    func lostLoginAnswers() throws {
+        let path = try Self.capture("explore-push-before-first-login-answer", seed: 8117)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let emission = try Self.emitted(from: path)
+        #expect(emission.scenario.clients.map(\.name) == ["alice", "bob"])
+        let lost = emission.scenario.steps.compactMap { step -> String? in
+            if case .loseResponses(let opcode, 1, let client?) = step.action { "\(client) \(opcode)" } else { nil }
+        }
+        #expect(lost.filter { $0 == "alice LOGIN" }.count == 4 && lost.filter { $0 == "alice SESSION_INIT" }.count == 2)
+        #expect(lost.filter { $0 == "bob PHOTO_UPLOAD" }.count == 2)
+        #expect(emission.source().contains("// connection 3 (198.18.0.3:32770): LOGIN seq 3 at 23.426 s, acknowledged by "
+            + "the server at 24.313 s, got no answer and was asked again (connection 4 seq 5 at 46.516 s)"))
+        #expect(emission.source().contains("// serverOrder of alice+bob leaves out \"p242\": edited or deleted"))
+        #expect(!Self.fails(emission.scenario, seed: 8117, mutant: nil))
+        for mutant in ["resend-new-cid", "merge-skips-bridge"] {
+            #expect(Self.fails(emission.scenario, seed: 8117, mutant: mutant), "the emitted scenario catches \(mutant)")
+        }
+    }
+
     @Test("replay --run reproduces a mutant's failure from a capture of that mutant's run, with run's options")
     func replayRunReproducesMutant() throws {
         let path = NSTemporaryDirectory() + "syncsim-roundtrip-mutant-\(ProcessInfo.processInfo.processIdentifier).pcapng"
