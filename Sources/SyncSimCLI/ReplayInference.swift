@@ -23,7 +23,11 @@ import SyncTrace
 /// - **lost response**: a MSG_SEND never answered on its connection while that connection kept receiving frames
 ///   from the server (or whose retry was answered `message.duplicate`), and sent again later with the same cid:
 ///   `LoseResponses(.msgSend, count: 1)` just before it; a CHAT_HISTORY page never answered and asked again:
-///   `LoseResponses(.chatHistory, count: 1)`.
+///   `LoseResponses(.chatHistory, count: 1)`; a SESSION_INIT, LOGIN or PHOTO_UPLOAD (same `sizeBytes`) the server
+///   acknowledged on the TCP level, never answered and asked again: `LoseResponses` for that opcode.
+/// - **connectivity lost** (the app told): a FIN from the client into a dead link (sent again, nothing from the
+///   server), then no connection attempt for a while: `Connectivity(.lost)` / `.restored` (`connectivityLosses`).
+/// - **edits and deletes**, `historyEditLag`: `ReplayEdits` (ReplayInference+Edits.swift).
 /// - **answers on a later connection**: the server replies to the device's newest connection (`repliesFollowDevice`).
 /// - **error reply**: an error answer to MSG_SEND or CHAT_HISTORY becomes `ErrorReplies(opcode, count: 1)` just
 ///   before its request.

@@ -7,7 +7,8 @@ import SyncTrace
 ///
 /// The mapping: a MSG_SEND becomes `Send` (a re-sent cid only once, and a copy re-sent with a new cid after the
 /// first got no answer only once too), a chat's first CHAT_HISTORY `OpenChat` and later ones `ScrollUp` by the page
-/// asked for. Link profiles, link drops and server faults come from `ReplayInference` (see its rules). The server's
+/// asked for. Link profiles, link drops and server faults come from `ReplayInference` (see its rules), edits and
+/// deletes (`EditMessage`, `DeleteMessage`, `historyEditLag`) from `ReplayEdits`. The server's
 /// `processingDelay` is the median of each response time less its client's RTT, its `processingJitter` the spread
 /// (90th less 10th percentile) of those when at least 50 ms. Expectations: every invariant,
 /// convergence, and per chat the server order of the sent texts the capture shows (by the message ids the server
