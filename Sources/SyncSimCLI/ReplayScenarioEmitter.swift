@@ -410,16 +410,20 @@ struct ReplayScenarioEmitter {
         var uploads: [(key: String, entry: ReplayTimeline.Entry, token: String?)] = []
         for connection in timeline.connections where connection.role == .chat
             && connection.client.hasPrefix(client.address + ":") {
-            var tokenBySeq: [UInt16: String] = [:]
-            for entry in connection.entries where entry.direction == .serverToClient {
-                if case .photoUploadResponse(let response) = entry.packet.body {
-                    tokenBySeq[entry.packet.seq] = response.photoToken
+            // Each answer with the request it answers (the latest one with its seq before it): a seq comes round
+            // again on a connection (a small seq space), and a token read by seq alone went to every request with
+            // that seq, the last answer's (explore-upload-refused-token-renewed: p28's photo-9 was read as photo-15,
+            // so p28 seemed to have no upload and took the later photos' uploads for its own).
+            var tokenOf: [String: String] = [:]
+            for pair in ReplayInference.answered(connection) {
+                if case .photoUploadResponse(let response) = pair.answer.packet.body {
+                    tokenOf["\(pair.request.packet.seq) \(pair.request.time.nanosecondsSinceStart)"] = response.photoToken
                 }
             }
             for entry in connection.entries where entry.direction == .clientToServer {
                 if case .photoUpload = entry.packet.body {
-                    uploads.append(("\(connection.number) \(entry.packet.seq) \(entry.time.nanosecondsSinceStart)", entry,
-                                    tokenBySeq[entry.packet.seq]))
+                    let at = "\(entry.packet.seq) \(entry.time.nanosecondsSinceStart)"
+                    uploads.append(("\(connection.number) " + at, entry, tokenOf[at]))
                 }
             }
         }

@@ -86,6 +86,18 @@ import Testing
             }
         })
         #expect(sizes["p4"] == 35_585 && sizes["p34"] == 7901 && sizes["p42"] == 20_174 && sizes["p28"] == 47_946)
+        // Each PHOTO_UPLOAD answer goes with the request it answers, not with every request of its seq (seqModulus 8):
+        // p28's token was read as a later answer's, so p28 took p32's, p50's and p44's uploads, and those three were
+        // made at the end of the capture (309 to 311 s) with a guessed size instead of at 67 to 75 s.
+        #expect(sizes["p32"] == 33_841 && sizes["p50"] == 13_197 && sizes["p44"] == 38_039)
+        let madeAt = Dictionary(uniqueKeysWithValues: scenario.steps.compactMap { step -> (String, StepTiming)? in
+            switch step.action {
+            case .sendPhoto("bob", _, _, let caption), .sendPhotos("bob", _, _, _, let caption): (caption, step.timing)
+            default: nil
+            }
+        })
+        #expect(madeAt["p32"] == .at(.milliseconds(67_132)) && madeAt["p44"] == .at(.milliseconds(74_552)))
+        #expect(Self.fails(scenario, seed: 6077, mutant: "inflight-dropped-on-disconnect"))
         #expect(!Self.fails(scenario, seed: 6077, mutant: nil), "the emitted scenario passes with the reference engine")
     }
 
