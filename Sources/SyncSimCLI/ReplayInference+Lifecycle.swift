@@ -196,3 +196,44 @@ extension ReplayInference {
         return nil
     }
 }
+
+extension ReplayInference {
+    /// Connectivity the app was told it lost: the client closed a connection with FIN (no app restart: the next
+    /// connection goes on counting seqs) into a dead link: it sent the FIN again after more than an RTT while nothing
+    /// at all came from the server on any of its connections (the server never acknowledged it). An engine closes its
+    /// socket without a request pending and then stays away only when the OS says the network is gone: it tries
+    /// again only when told it is back, so the next connection's first SYN marks that. `Connectivity(.lost)` at the
+    /// FIN and `Connectivity(.restored)` just before that SYN (a `LinkDown` the engine is not told of would have it
+    /// retry its sends on the dead connection, and send into the silence the capture shows empty; explore-failed-
+    /// send-checks-server's send then got through at once, where the original's waited offline).
+    /// - Parameter covered: spans other rules already explain (outages, restarts), left alone.
+    static func connectivityLosses(_ connections: [ReplayTimeline.Connection], roundTrip: SimDuration,
+                                   covered: [(from: SimInstant, until: SimInstant)]) -> [Inferred] {
+        var found: [Inferred] = []
+        let fromServer = connections.flatMap(\.tcp.serverSegmentTimes)
+        for connection in connections where connection.tcp.clientFIN && !connection.tcp.clientReset {
+            guard let fin = connection.tcp.clientClosedAt,
+                  let next = connections.first(where: { $0.opensAt > fin }),
+                  next.opensAt - fin > roundTrip * 3 + .seconds(1),
+                  !covered.contains(where: { $0.from <= next.opensAt && $0.until >= fin }) else { continue }
+            // The FIN sent again after more than an RTT, nothing from the server from the FIN to the last resend.
+            let resent = connection.tcp.clientSegmentTimes.filter { $0 > shifted(fin, roundTrip) && $0 < next.opensAt }
+            guard let lastResend = resent.last,
+                  !fromServer.contains(where: { $0 > fin && $0 <= lastResend }) else { continue }
+            // No frame on any of the client's connections from the FIN until the next one opened.
+            guard !connections.contains(where: { other in
+                other.entries.contains { $0.time > fin && $0.time < next.opensAt }
+            }) else { continue }
+            found.append(Inferred(
+                time: fin, action: .connectivity(client: "", change: .lost),
+                comment: "connection \(connection.number): FIN from the client at \(seconds(fin)) s, sent again "
+                    + "\(resent.count) time(s) until \(seconds(lastResend)) s with nothing from the server; no "
+                    + "connection attempt until \(seconds(next.opensAt)) s: the app was told the network was gone"))
+            found.append(Inferred(
+                time: shifted(next.opensAt, .milliseconds(-1)), action: .connectivity(client: "", change: .restored),
+                comment: "connection \(next.number) opened at \(seconds(next.opensAt)) s after the FIN of connection "
+                    + "\(connection.number) at \(seconds(fin)) s went unanswered: the network was back"))
+        }
+        return found
+    }
+}

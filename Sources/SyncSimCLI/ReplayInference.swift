@@ -23,7 +23,11 @@ import SyncTrace
 /// - **lost response**: a MSG_SEND never answered on its connection while that connection kept receiving frames
 ///   from the server (or whose retry was answered `message.duplicate`), and sent again later with the same cid:
 ///   `LoseResponses(.msgSend, count: 1)` just before it; a CHAT_HISTORY page never answered and asked again:
-///   `LoseResponses(.chatHistory, count: 1)`.
+///   `LoseResponses(.chatHistory, count: 1)`; a SESSION_INIT, LOGIN or PHOTO_UPLOAD (same `sizeBytes`) the server
+///   acknowledged on the TCP level, never answered and asked again: `LoseResponses` for that opcode.
+/// - **connectivity lost** (the app told): a FIN from the client into a dead link (sent again, nothing from the
+///   server), then no connection attempt for a while: `Connectivity(.lost)` / `.restored` (`connectivityLosses`).
+/// - **edits and deletes**, `historyEditLag`: `ReplayEdits` (ReplayInference+Edits.swift).
 /// - **answers on a later connection**: the server replies to the device's newest connection (`repliesFollowDevice`).
 /// - **error reply**: an error answer to MSG_SEND or CHAT_HISTORY becomes `ErrorReplies(opcode, count: 1)` just
 ///   before its request.
@@ -104,6 +108,10 @@ struct ReplayInference {
                                      covered: drops.map { ($0.from, $0.until) } + serverDown)
             steps += drops.map { (address, $0.step) }
             steps += restarts.map { (address, $0) }
+            let restartSpans = restarts.map { (from: Self.shifted($0.time, .seconds(-1)), until: Self.shifted($0.time, .seconds(1))) }
+            steps += Self.connectivityLosses(connections, roundTrip: roundTrip,
+                                             covered: drops.map { ($0.from, $0.until) } + serverDown + restartSpans)
+                .map { (address, $0) }
             for connection in connections {
                 let faults = Self.serverFaults(connection, later: connections, roundTrip: roundTrip)
                 // A lost or error answer was one client's: the fault names it, so another client's request of
@@ -462,6 +470,31 @@ struct ReplayInference {
                         + "\(request.packet.seq) at \(seconds(request.time)) s got no answer and was asked again "
                         + "(connection \(again.connection) seq \(again.packet.seq) at \(seconds(again.time)) s) while "
                         + "the connection kept working"))
+                continue
+            }
+            // A SESSION_INIT, LOGIN or PHOTO_UPLOAD (of the same size) the server acknowledged (its TCP ACK: the link
+            // carried it) and never answered, asked again later: the answer was lost (a connection that dies has
+            // its requests unacknowledged, which `linkDrops` looks at).
+            if [.sessionInit, .login, .photoUpload].contains(request.packet.opcode) {
+                let acknowledged = connection.tcp.serverAcknowledged.first {
+                    $0.offset >= request.bytes.upperBound && $0.time > request.time
+                }
+                let again = later.flatMap(\.entries).filter { entry in
+                    guard entry.time > request.time, entry.direction == .clientToServer,
+                          entry.packet.opcode == request.packet.opcode else { return false }
+                    if case .photoUpload(let asked) = request.packet.body, case .photoUpload(let next) = entry.packet.body {
+                        return asked.sizeBytes == next.sizeBytes
+                    }
+                    return true
+                }.min { $0.time < $1.time }
+                guard let acknowledged, let again else { continue }
+                found.append(Inferred(
+                    time: shifted(request.time, .milliseconds(-1)),
+                    action: .loseResponses(opcode: request.packet.opcode, count: 1),
+                    comment: "connection \(connection.number) (\(connection.client)): \(request.packet.opcode) seq "
+                        + "\(request.packet.seq) at \(seconds(request.time)) s, acknowledged by the server at "
+                        + "\(seconds(acknowledged.time)) s, got no answer and was asked again (connection "
+                        + "\(again.connection) seq \(again.packet.seq) at \(seconds(again.time)) s)"))
                 continue
             }
             // Only a MSG_SEND retried with the same cid is taken for a lost answer: other requests without an

@@ -7,7 +7,8 @@ import SyncTrace
 ///
 /// The mapping: a MSG_SEND becomes `Send` (a re-sent cid only once, and a copy re-sent with a new cid after the
 /// first got no answer only once too), a chat's first CHAT_HISTORY `OpenChat` and later ones `ScrollUp` by the page
-/// asked for. Link profiles, link drops and server faults come from `ReplayInference` (see its rules). The server's
+/// asked for. Link profiles, link drops and server faults come from `ReplayInference` (see its rules), edits and
+/// deletes (`EditMessage`, `DeleteMessage`, `historyEditLag`) from `ReplayEdits`. The server's
 /// `processingDelay` is the median of each response time less its client's RTT, its `processingJitter` the spread
 /// (90th less 10th percentile) of those when at least 50 ms. Expectations: every invariant,
 /// convergence, and per chat the server order of the sent texts the capture shows (by the message ids the server
@@ -73,6 +74,16 @@ struct ReplayScenarioEmitter {
             serverParameters["repliesFollowDevice"] = .bool(true)
             header.append("server: replies follow the device to its newest connection (\(why))")
         }
+        // Edits and deletes the capture shows, and the server's lagging history pages (ReplayInference+Edits.swift).
+        let edits = ReplayEdits(timeline: timeline, model: model, clients: clientNames, chatNames: chatNames,
+                                oneWay: { address in
+                                    let roundTrip = inference.links.first { $0.address == address }?.roundTrip
+                                    return SimDuration(nanoseconds: (roundTrip ?? .milliseconds(200)).nanoseconds / 2)
+                                })
+        if let lag = edits.historyEditLag {
+            serverParameters["historyEditLag"] = .duration(lag)
+        }
+        header += edits.notes
         let history = model.history.compactMap { chat in
             chatNames[chat.chatId].map { ChatHistorySeed(chat: $0, messages: chat.messages.count) }
         }
@@ -295,6 +306,7 @@ struct ReplayScenarioEmitter {
                 case .restartApp: action = .restartApp(client: name)
                 case .crashApp: action = .crashApp(client: name)
                 case .changeProfile(_, let profile): action = .changeProfile(client: name, profile: profile)
+                case .connectivity(_, let change): action = .connectivity(client: name, change: change)
                 case .loseResponses(let opcode, let count, _):
                     action = .loseResponses(opcode: opcode, count: count, client: name)
                 case .errorReplies(let opcode, let count, _):
@@ -305,9 +317,12 @@ struct ReplayScenarioEmitter {
             timed.append((inferred.time, action, inferred.comment))
         }
         timed += pushFaults(clientNames: clientNames)
-        header += inference.doubts.map { "doubt: " + $0 }
-        unplaced += inference.doubts
-        header += unplaced.filter { !inference.doubts.contains($0) }.map { "not placed: " + $0 }
+        timed += edits.steps
+        unplaced += edits.unplaced
+        let doubts = inference.doubts + edits.doubts
+        header += doubts.map { "doubt: " + $0 }
+        unplaced += doubts
+        header += unplaced.filter { !doubts.contains($0) }.map { "not placed: " + $0 }
         timed = timed.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }
             .map(\.element)
         scenario.steps = timed.map { item in
@@ -325,7 +340,16 @@ struct ReplayScenarioEmitter {
                 continue
             }
             let order = serverOrder(of: sends.map(\.cid))
-            let sorted = sends.enumerated().sorted { a, b in
+            // A message the capture shows edited or deleted no longer has its sent text on the server: it is left
+            // out of the order (the edit and delete steps replay the change).
+            let changed = Set(edits.changes.filter { chatNames[$0.chatId] == chat }.map(\.messageId))
+            let left = sends.filter { order[$0.cid].map(changed.contains) ?? false }
+            if !left.isEmpty {
+                header.append("serverOrder of \(chat) leaves out "
+                    + left.map { $0.text.debugDescription }.joined(separator: ", ") + ": edited or deleted in the capture")
+            }
+            let kept = sends.filter { send in !left.contains { $0.cid == send.cid } }
+            let sorted = kept.enumerated().sorted { a, b in
                 let ia = order[a.element.cid] ?? .max, ib = order[b.element.cid] ?? .max
                 return (ia, a.offset) < (ib, b.offset)
             }.map(\.element)
@@ -386,16 +410,20 @@ struct ReplayScenarioEmitter {
         var uploads: [(key: String, entry: ReplayTimeline.Entry, token: String?)] = []
         for connection in timeline.connections where connection.role == .chat
             && connection.client.hasPrefix(client.address + ":") {
-            var tokenBySeq: [UInt16: String] = [:]
-            for entry in connection.entries where entry.direction == .serverToClient {
-                if case .photoUploadResponse(let response) = entry.packet.body {
-                    tokenBySeq[entry.packet.seq] = response.photoToken
+            // Each answer with the request it answers (the latest one with its seq before it): a seq comes round
+            // again on a connection (a small seq space), and a token read by seq alone went to every request with
+            // that seq, the last answer's (explore-upload-refused-token-renewed: p28's photo-9 was read as photo-15,
+            // so p28 seemed to have no upload and took the later photos' uploads for its own).
+            var tokenOf: [String: String] = [:]
+            for pair in ReplayInference.answered(connection) {
+                if case .photoUploadResponse(let response) = pair.answer.packet.body {
+                    tokenOf["\(pair.request.packet.seq) \(pair.request.time.nanosecondsSinceStart)"] = response.photoToken
                 }
             }
             for entry in connection.entries where entry.direction == .clientToServer {
                 if case .photoUpload = entry.packet.body {
-                    uploads.append(("\(connection.number) \(entry.packet.seq) \(entry.time.nanosecondsSinceStart)", entry,
-                                    tokenBySeq[entry.packet.seq]))
+                    let at = "\(entry.packet.seq) \(entry.time.nanosecondsSinceStart)"
+                    uploads.append(("\(connection.number) " + at, entry, tokenOf[at]))
                 }
             }
         }
@@ -631,12 +659,16 @@ struct ReplayScenarioEmitter {
     }
 
     /// Chat names: members joined by `+` (`alice+bob`) when every member is a captured client, else `chat<id>`.
+    /// Of several chats with the same members (a dialog and a group of the same two), the lowest id gets the joined
+    /// name and the others `chat<id>` (declared with their members): one name for both made them one chat.
     private func chatNamesById(clientNames: [(address: String, name: String, userId: Int64?)]) -> [Int64: String] {
         var names: [Int64: String] = [:]
+        var joinedNames: Set<String> = []
         for chat in model.chats {
             let members = chat.members.map { id in clientNames.first { $0.userId == id }?.name }
-            if members.count >= 2, members.allSatisfy({ $0 != nil }) {
-                names[chat.id] = members.compactMap { $0 }.joined(separator: "+")
+            let joined = members.compactMap { $0 }.joined(separator: "+")
+            if members.count >= 2, members.allSatisfy({ $0 != nil }), joinedNames.insert(joined).inserted {
+                names[chat.id] = joined
             } else {
                 names[chat.id] = "chat\(chat.id)"
             }

@@ -179,15 +179,36 @@ struct ReplayTimeline {
     }
 
     /// Who a connection logged in as: the profile id of its first LOGIN answer (`user 2`), else the token of its
-    /// first LOGIN request (`token token-bob`); nil for a connection without LOGIN.
-    static func identity(of connection: Connection) -> String? {
+    /// first LOGIN request (`token token-bob`), or the user another connection's LOGIN answer showed that token is
+    /// (`usersByToken`: a connection whose LOGIN answer was lost is still that user's); nil for a connection without
+    /// LOGIN.
+    static func identity(of connection: Connection, usersByToken: [String: Int64] = [:]) -> String? {
         for entry in connection.entries {
             if case .loginResponse(let response) = entry.packet.body { return "user \(response.profile.id)" }
         }
         for entry in connection.entries {
-            if case .login(let request) = entry.packet.body { return "token \(request.token)" }
+            if case .login(let request) = entry.packet.body {
+                return usersByToken[request.token].map { "user \($0)" } ?? "token \(request.token)"
+            }
         }
         return nil
+    }
+
+    /// The user each LOGIN token logged in as, from connections that show both the LOGIN and its answer.
+    static func usersByToken(_ connections: [Connection]) -> [String: Int64] {
+        var users: [String: Int64] = [:]
+        for connection in connections {
+            var tokens: [UInt16: String] = [:]
+            for entry in connection.entries {
+                switch entry.packet.body {
+                case .login(let request): tokens[entry.packet.seq] = request.token
+                case .loginResponse(let response):
+                    if let token = tokens[entry.packet.seq], users[token] == nil { users[token] = response.profile.id }
+                default: break
+                }
+            }
+        }
+        return users
     }
 
     /// Gives each user logged in from a shared address a client of its own (`address#n`, n in first-login order),
@@ -203,10 +224,11 @@ struct ReplayTimeline {
         }
         var identities: [String: [String]] = [:]
         var addresses: [String] = []
+        let users = usersByToken(connections)
         for connection in connections {
             let address = split(connection.client).address
             if identities[address] == nil { identities[address] = []; addresses.append(address) }
-            if let identity = identity(of: connection), !identities[address]!.contains(identity) {
+            if let identity = identity(of: connection, usersByToken: users), !identities[address]!.contains(identity) {
                 identities[address]!.append(identity)
             }
         }
@@ -224,7 +246,8 @@ struct ReplayTimeline {
             let known = identities[address]!
             guard known.count > 1 else { continue }
             let number: Int
-            if let identity = identity(of: result[index]), let position = known.firstIndex(of: identity) {
+            if let identity = identity(of: result[index], usersByToken: users),
+               let position = known.firstIndex(of: identity) {
                 number = position + 1
                 latest[address] = number
             } else {
