@@ -796,10 +796,16 @@ struct TCPEndpoint {
     /// Adds `range` to `resentRanges`, merging.
     private mutating func recordResent(_ range: Range<Int64>) {
         guard !range.isEmpty else { return }
+        resentRanges = Self.merging(range, into: resentRanges)
+    }
+
+    /// `ranges` (ascending, disjoint, not touching) with `range` added: the ranges it overlaps or touches become one.
+    private static func merging(_ range: Range<Int64>, into ranges: [Range<Int64>]) -> [Range<Int64>] {
         var merged = range
         var result: [Range<Int64>] = []
+        result.reserveCapacity(ranges.count + 1)
         var isInserted = false
-        for existing in resentRanges {
+        for existing in ranges {
             if existing.upperBound < merged.lowerBound {
                 result.append(existing)
             } else if existing.lowerBound > merged.upperBound {
@@ -813,7 +819,7 @@ struct TCPEndpoint {
             }
         }
         if !isInserted { result.append(merged) }
-        resentRanges = result
+        return result
     }
 
     /// Drops the resent ranges below the cumulative ACK.
@@ -893,25 +899,7 @@ struct TCPEndpoint {
             let lower = max(block.lowerBound, sndUna)
             let upper = min(block.upperBound, sndMax)
             guard lower < upper else { continue }
-            var merged = lower..<upper
-            var result: [Range<Int64>] = []
-            result.reserveCapacity(sackedRanges.count + 1)
-            var isInserted = false
-            for range in sackedRanges {
-                if range.upperBound < merged.lowerBound {
-                    result.append(range)
-                } else if range.lowerBound > merged.upperBound {
-                    if !isInserted {
-                        result.append(merged)
-                        isInserted = true
-                    }
-                    result.append(range)
-                } else {
-                    merged = min(range.lowerBound, merged.lowerBound)..<max(range.upperBound, merged.upperBound)
-                }
-            }
-            if !isInserted { result.append(merged) }
-            sackedRanges = result
+            sackedRanges = Self.merging(lower..<upper, into: sackedRanges)
         }
         sackedBytes = sackedRanges.reduce(0) { $0 + Int($1.upperBound - $1.lowerBound) }
         return sackedBytes - before
