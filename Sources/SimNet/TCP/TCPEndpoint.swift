@@ -89,8 +89,9 @@ struct TCPEndpoint {
     /// `sendRecordsHead`, marked when the segment is resent; emptied at a timeout.
     private var sendRecords: [(start: Int64, end: Int64, isResent: Bool)] = []
     private var sendRecordsHead = 0
-    /// With `countsSackedRetransmissionsInFlight`: the data above `sndUna` resent since the last timeout, sorted and
-    /// disjoint (ns-3's per-segment retransmitted flag).
+    /// With `countsSackedRetransmissionsInFlight` or `growsInRecoveryOnlyOnResentDataAcked` (`tracksResentRanges`):
+    /// the data above `sndUna` resent since the last timeout, sorted and disjoint (ns-3's per-segment retransmitted
+    /// flag); empty otherwise.
     private var resentRanges: [Range<Int64>] = []
 
     // Per-ACK RTT samples from segments sent once (Karn), for HyStart's delay-increase test.
@@ -554,7 +555,7 @@ struct TCPEndpoint {
             rttSample = nil
             forgetFirstTransmissions()
             if configuration.samplesRTTFromOnceSentHistoryOnly { markResent(sequence) }
-            if configuration.countsSackedRetransmissionsInFlight { recordResent(sequence..<(sequence + length)) }
+            if tracksResentRanges { recordResent(sequence..<(sequence + length)) }
         } else if length > 0 {
             if configuration.samplesRTTFromOnceSentHistoryOnly {
                 sendRecords.append((sequence, sequence + length, false))
@@ -617,8 +618,8 @@ struct TCPEndpoint {
         var delivered = acked
         // ns-3 3.37 (`ReceivedAck`, `m_isRetransDataAcked`): a partial ACK in recovery that covers resent data not
         // SACKed before lets PRR-SSRB grow by a segment; with `growsInRecoveryOnlyOnResentDataAcked` no other ACK does.
-        let acksResentData = acked > 0 && isInRecovery && sndUna < recoveryPoint
-            && unsackedResentBytes(from: sndUna - Int64(acked), to: sndUna) > 0
+        let acksResentData = configuration.growsInRecoveryOnlyOnResentDataAcked && acked > 0 && isInRecovery
+            && sndUna < recoveryPoint && unsackedResentBytes(from: sndUna - Int64(acked), to: sndUna) > 0
         if acked > 0 { delivered -= pruneSackedRanges() }
         pruneResentRanges()
         let newlySacked = mergeSackBlocks(segment.sackBlocks)
@@ -777,9 +778,15 @@ struct TCPEndpoint {
     /// With `countsSackedRetransmissionsInFlight`, the resent bytes SACKed since (ns-3 3.37 counts them in flight
     /// until the cumulative ACK passes them or a timeout); 0 otherwise.
     private func sackedResentBytes() -> Int {
+        guard configuration.countsSackedRetransmissionsInFlight else { return 0 }
         var total = 0
         for range in resentRanges { total += sackedBytes(from: range.lowerBound, to: range.upperBound) }
         return total
+    }
+
+    /// Whether `resentRanges` is kept: both ns-3 knobs that read it need it, each without the other.
+    private var tracksResentRanges: Bool {
+        configuration.countsSackedRetransmissionsInFlight || configuration.growsInRecoveryOnlyOnResentDataAcked
     }
 
     /// Resent bytes within `start..<end` that are not SACKed.
