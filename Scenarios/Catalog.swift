@@ -46,6 +46,8 @@ public enum Catalog {
         readMarkKeptOffline,
         uploadSurvivesLinkDrops,
         catchUpPastLoginPage,
+        catchUpEditDuringFirstLogin,
+        firstCatchUpCutShort,
         echoStaysOnScreen,
         readMarksCoalesced,
         catchUpRaceOnLogin,

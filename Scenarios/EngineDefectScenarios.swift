@@ -154,4 +154,57 @@ extension Catalog {
             Eventually(within: .minutes(2), .converged)
         }
     }
+
+    /// Bob's LOGIN lists one chat of two (`loginChatsCount` 1), and while his CHATS_LIST page is on its way Carol
+    /// edits a message in the other chat: its `modified` time moves above the page's marker, so the page does not
+    /// list it, and the edit's push is his only word of it. Before the fix the push for a chat missing from the list
+    /// changed nothing and the chat stayed missing for good (`syncsim explore --param loginChatsCount=1 --param
+    /// historyPageSize=1`, seed 703138, shrunk). Now such a push starts a CHATS_LIST pass from the top.
+    public static let catchUpEditDuringFirstLogin = Scenario(
+        "catch-up-chat-changed-during-pages",
+        summary: "a chat changes while the CHATS_LIST pages after a full LOGIN page are read: its push gets it listed",
+        seeds: [703_138],
+        tags: [.history, .connection],
+        runLength: .seconds(120)
+    ) {
+        Server(history: ["group1": 2, "group2": 1])
+        Client("bob", profile: .edge, parameters: ["loginChatsCount": 1, "historyPageSize": 1])
+        Client("carol", profile: .fourG, parameters: ["loginChatsCount": 1, "historyPageSize": 1])
+        Chat("group1", members: ["bob", "carol"])
+        Chat("group2", members: ["bob", "carol"])
+        Timeline {
+            At(.milliseconds(2714)) { EditMessage(from: "carol", in: "group1", text: "e327") }
+        }
+        Expect {
+            Invariants(.all)
+        }
+    }
+
+    /// Alice (2G, `loginChatsCount` 1) loses her network while her first catch-up's CHATS_LIST page is on its way;
+    /// Carol edits a message Alice has cached. Session 10's engine kept last-sync at 0 until the last page, and a
+    /// LOGIN from last-sync 0 carries no changes: the edit never reached her (`syncsim explore --param
+    /// loginChatsCount=1 --param historyPageSize=1`, seed 703182, shrunk). Now last-sync moves with the LOGIN answer
+    /// and the rest of the list is kept in the store, so the next LOGIN brings the edit and the pages go on.
+    public static let firstCatchUpCutShort = Scenario(
+        "first-catch-up-cut-short",
+        summary: "the first catch-up is cut short by a lost network: the next LOGIN brings the edits made meanwhile",
+        seeds: [703_182],
+        tags: [.history, .connection],
+        runLength: .seconds(300)
+    ) {
+        Server(history: ["alice+carol": 174, "group1": 1])
+        Client("alice", profile: .twoGRural, parameters: ["prefetchDistance": 30, "loginChatsCount": 1,
+                                                          "historyPageSize": 1])
+        Client("carol", profile: .fourG, parameters: ["historyPageSize": 1, "loginChatsCount": 1])
+        Chat("group1", members: ["alice", "carol"])
+        Timeline {
+            At(.milliseconds(4650)) { Connectivity("alice", .lost) }
+            At(.milliseconds(6081)) { EditMessage(from: "carol", in: "alice+carol", text: "e18") }
+            At(.milliseconds(36_218)) { PostFromOtherDevice("carol", text: "w2", in: "alice+carol") }
+            At(.milliseconds(67_439)) { Connectivity("alice", .restored) }
+        }
+        Expect {
+            Invariants(.all)
+        }
+    }
 }

@@ -18,7 +18,7 @@ public struct ServerKnobs: Hashable, Sendable {
     /// At most this many changed chats (the most recently modified) per LOGIN, whatever the client asks:
     /// a "gappy" sync, older changes are not listed.
     public var loginChatsCap: Int?
-    /// Periods during which every request takes extra processing time.
+    /// Periods during which requests (every request, or one opcode's, or one user's) take extra processing time.
     public var slowPeriods: [SlowPeriod]
     /// The most chats one CHATS_LIST page lists (and the page size when the request names no `count`). Default 40,
     /// the `chatsCount` PyMax's web login asks for (`pymax/api/auth/payloads.py`).
@@ -78,20 +78,35 @@ public struct ServerKnobs: Hashable, Sendable {
         }
     }
 
-    /// A span of virtual time `[start, end)` during which each request takes `extraDelay` longer.
+    /// A span of virtual time `[start, end)` during which each request (of `opcode` and of `userId`, where they are
+    /// set) takes `extraDelay` longer.
     public struct SlowPeriod: Hashable, Sendable {
         /// First instant of the period.
         public var start: SimInstant
         /// First instant after the period.
         public var end: SimInstant
-        /// Added to every request's processing delay.
+        /// Added to the processing delay of every request the period covers.
         public var extraDelay: SimDuration
+        /// Only requests of this opcode; nil: every opcode.
+        public var opcode: Opcode?
+        /// Only requests arriving on a connection logged in as this user (at receipt); nil: every connection.
+        public var userId: Int64?
 
-        /// A slow period `[start, end)`.
-        public init(start: SimInstant, end: SimInstant, extraDelay: SimDuration) {
+        /// A slow period `[start, end)` for the requests of `opcode` (every opcode when nil) of user `userId` (every
+        /// connection when nil).
+        public init(start: SimInstant, end: SimInstant, extraDelay: SimDuration, opcode: Opcode? = nil,
+                    userId: Int64? = nil) {
             self.start = start
             self.end = end
             self.extraDelay = extraDelay
+            self.opcode = opcode
+            self.userId = userId
+        }
+
+        /// Whether a request of `opcode` from `userId` arriving at `now` waits this period's extra delay.
+        func covers(_ opcode: Opcode, of userId: Int64?, at now: SimInstant) -> Bool {
+            start <= now && now < end && (self.opcode == nil || self.opcode == opcode)
+                && (self.userId == nil || self.userId == userId)
         }
     }
 }

@@ -284,10 +284,10 @@ public struct SyncServer {
             return [.send(Packet(cmd: .error, seq: packet.seq, opcode: packet.opcode, body: body), on: connection)]
         }
         var delay = (knobs.processingDelay[packet.opcode] ?? knobs.defaultProcessingDelay).draw(using: &generator)
-        for period in knobs.slowPeriods where period.start <= now && now < period.end {
+        let userId = connections[connection]?.userId
+        for period in knobs.slowPeriods where period.covers(packet.opcode, of: userId, at: now) {
             delay += period.extraDelay
         }
-        let userId = connections[connection]?.userId
         if delay == .zero { return execute(packet, on: connection, userIdAtReceipt: userId, now: now) }
         let timer = ServerTimerID(rawValue: nextTimerNumber)
         nextTimerNumber += 1

@@ -611,11 +611,11 @@ struct ReplayInference {
         var result: [(client: String?, step: Inferred)] = []
         var open: [Opcode: Int] = [:]
         for item in steps {
-            guard item.client == nil, case .delayResponses(let opcode, let extra, let duration) = item.step.action else {
+            guard item.client == nil, case .delayResponses(let opcode, let extra, let duration, nil) = item.step.action else {
                 result.append(item)
                 continue
             }
-            if let index = open[opcode], case .delayResponses(_, let spellExtra, let spellDuration) =
+            if let index = open[opcode], case .delayResponses(_, let spellExtra, let spellDuration, nil) =
                 result[index].step.action {
                 let start = result[index].step.time
                 let spellEnd = shifted(start, spellDuration)

@@ -159,7 +159,7 @@ import Testing
         #expect(emission.scenario.server.parameters["repliesFollowDevice"] == .bool(true))
         #expect(emission.source().contains("CHAT_HISTORY seq 3 asked on connection 1 at 4.000 s, answered on connection 4"))
         let delays = emission.scenario.steps.compactMap { step -> SimDuration? in
-            if case .delayResponses(.chatHistory, _, let duration) = step.action { duration } else { nil }
+            if case .delayResponses(.chatHistory, _, let duration, _) = step.action { duration } else { nil }
         }
         // The four slow answers (4 s to 23.6 s) are one spell; the window reaches past the last request's arrival.
         #expect(delays.count == 1 && delays.allSatisfy { $0 > .seconds(19) })

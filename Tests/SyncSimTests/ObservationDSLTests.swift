@@ -207,6 +207,36 @@ import Testing
         #expect(scenario(of: "carol").problems().map(\.description).contains { $0.contains("carol") })
     }
 
+    /// `DelayResponses` was the one response fault without a client (noted in session 10): a capture or a field report
+    /// where one client's answers came late could only be written as every client's answers coming late.
+    @Test("DelayResponses of one client delays that client's answers only; server-wide it delays every client's")
+    func delayResponsesOfOneClient() {
+        func scenario(of client: String?) -> Scenario {
+            Scenario("scoped-delay", summary: "s", seeds: [1], runLength: .seconds(60)) {
+                Client("alice", profile: .fourG)
+                Client("bob", profile: .fourG)
+                Timeline {
+                    At(.seconds(1)) { DelayResponses(to: .msgSend, by: .seconds(8), for: .seconds(10), of: client) }
+                    At(.seconds(2)) { Send(from: "alice", text: "a", in: "alice+bob") }
+                    At(.seconds(2)) { Send(from: "bob", text: "b", in: "alice+bob") }
+                    At(.seconds(5)) { Check(.queueDrained(client: "alice")) }
+                    At(.seconds(5)) { Check(.queueDrained(client: "bob")) }
+                }
+                Expect {
+                    Invariants(.all)
+                }
+            }
+        }
+        #expect(scenario(of: "bob").dslSource().contains(
+            "DelayResponses(to: .msgSend, by: .seconds(8), for: .seconds(10), of: \"bob\")"))
+        #expect(Self.run(scenario(of: "bob")).violations.map(\.check) == [.checkpoint("bob's task queue is drained")])
+        #expect(Self.run(scenario(of: "alice")).violations.map(\.check)
+            == [.checkpoint("alice's task queue is drained")])
+        #expect(Self.run(scenario(of: nil)).violations.map(\.check)
+            == [.checkpoint("alice's task queue is drained"), .checkpoint("bob's task queue is drained")])
+        #expect(scenario(of: "carol").problems().map(\.description).contains { $0.contains("carol") })
+    }
+
     @Test("Connectivity restored reconnects at once instead of after the backoff")
     func connectivity() throws {
         func scenario(_ osTells: Bool) -> Scenario {
@@ -245,6 +275,7 @@ import Testing
                 At(.seconds(5)) { Check(.readUpToNewest(client: "alice", chat: "alice+bob")) }
                 At(.seconds(6)) { ErrorReplies(to: .msgSend, count: 2, of: "bob") }
                 At(.seconds(6)) { LoseResponses(to: .chatHistory, count: 1, of: "alice") }
+                At(.seconds(7)) { DelayResponses(to: .chatHistory, by: .seconds(2), for: .seconds(5), of: "bob") }
             }
             Expect {
                 Always(.textOnScreen(client: "alice", chat: "alice+bob", text: "x"), from: "read", until: .time(.seconds(9)))
@@ -276,6 +307,7 @@ enum PrintedWords {
                 At(.seconds(5)) { Check(.readUpToNewest(client: "alice", chat: "alice+bob")) }
                 At(.seconds(6)) { ErrorReplies(to: .msgSend, count: 2, of: "bob") }
                 At(.seconds(6)) { LoseResponses(to: .chatHistory, count: 1, of: "alice") }
+                At(.seconds(7)) { DelayResponses(to: .chatHistory, by: .seconds(2), for: .seconds(5), of: "bob") }
             }
             Expect {
                 Always(.textOnScreen(client: "alice", chat: "alice+bob", text: "x"), from: "read", until: .time(.seconds(9)))

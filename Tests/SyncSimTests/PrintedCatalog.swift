@@ -1239,6 +1239,34 @@ enum PrintedCatalog {
                 Eventually(within: .minutes(2), .converged)
             }
         },
+        Scenario("catch-up-chat-changed-during-pages", summary: "a chat changes while the CHATS_LIST pages after a full LOGIN page are read: its push gets it listed", seeds: [703_138], tags: ["connection", "history"], runLength: .minutes(2)) {
+            Server(history: ["group1": 2, "group2": 1])
+            Client("bob", profile: .edge, parameters: ["loginChatsCount": 1, "historyPageSize": 1])
+            Client("carol", profile: .fourG, parameters: ["loginChatsCount": 1, "historyPageSize": 1])
+            Chat("group1", members: ["bob", "carol"])
+            Chat("group2", members: ["bob", "carol"])
+            Timeline {
+                At(.milliseconds(2714)) { EditMessage(from: "carol", in: "group1", text: "e327") }
+            }
+            Expect {
+                Invariants(.all)
+            }
+        },
+        Scenario("first-catch-up-cut-short", summary: "the first catch-up is cut short by a lost network: the next LOGIN brings the edits made meanwhile", seeds: [703_182], tags: ["connection", "history"], runLength: .minutes(5)) {
+            Server(history: ["alice+carol": 174, "group1": 1])
+            Client("alice", profile: .twoGRural, parameters: ["prefetchDistance": 30, "loginChatsCount": 1, "historyPageSize": 1])
+            Client("carol", profile: .fourG, parameters: ["historyPageSize": 1, "loginChatsCount": 1])
+            Chat("group1", members: ["alice", "carol"])
+            Timeline {
+                At(.milliseconds(4650)) { Connectivity("alice", .lost) }
+                At(.milliseconds(6081)) { EditMessage(from: "carol", in: "alice+carol", text: "e18") }
+                At(.milliseconds(36_218)) { PostFromOtherDevice("carol", text: "w2", in: "alice+carol") }
+                At(.milliseconds(67_439)) { Connectivity("alice", .restored) }
+            }
+            Expect {
+                Invariants(.all)
+            }
+        },
         Scenario("echo-stays-on-screen", summary: "a sent message stays on screen from the send on: as local echo, then as the acknowledged message", seeds: [401, 402, 403], tags: ["field-bug", "sending"]) {
             Server(history: ["alice+bob": 30])
             Client("alice", profile: .threeG)

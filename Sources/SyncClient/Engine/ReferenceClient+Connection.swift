@@ -218,7 +218,7 @@ extension ReferenceClient {
             chatListCatchUp?.isInFlight = false
             switch failure {
             case .disconnected:
-                // The next LOGIN asks from the old last-sync again.
+                // The next LOGIN goes on from the marker kept in the store.
                 chatListCatchUp = nil
             case .timeout:
                 _ = startTimer(.catchUpRetry, at: now + parameters.taskRetryBase)
@@ -233,6 +233,9 @@ extension ReferenceClient {
         state = .online(connection)
         metrics.logins += 1
         pushedChatsSinceLogin = []
+        // The answer lists every chat changed since last-sync, those pushed before it included.
+        unlistedPushedChats = []
+        serverClockAheadMilliseconds = response.time - now.nanosecondsSinceStart / 1_000_000
         backoffAttempts = 0
         for summary in response.chats { takeListedChat(summary, keepsNewerEntry: false) }
         // Edits and removals made while the client was away (backgrounded, killed, or on a connection that died
@@ -246,22 +249,27 @@ extension ReferenceClient {
             contacts[contact.id] = contact
             store.save(contact)
         }
-        let lastSyncWhenDone = if isMutant(.sinceFromDeviceClock) {
+        let newLastSync = if isMutant(.sinceFromDeviceClock) {
             parameters.deviceEpochMilliseconds + now.nanosecondsSinceStart / 1_000_000
         } else if isMutant(.sinceFromNewestPush) {
             max(lastSync, response.chats.compactMap { $0.lastMessage?.time }.max() ?? lastSync)
         } else {
             max(lastSync, response.time)
         }
+        // What an earlier catch-up, cut short, had still to list: chats modified in (since, marker].
+        let pendingMarker = store.sync(Self.catchUpMarkerKey) ?? 0
+        let pending = pendingMarker > 0 ? (marker: pendingMarker, since: store.sync(Self.catchUpSinceKey) ?? 0) : nil
         chatListCatchUp = nil
         if response.chats.count >= parameters.loginChatsCount, let oldest = response.chats.map(\.modified).min() {
             // A full page: more chats may have changed since last-sync. The next page starts at the oldest listed
             // chat's time, inclusive: chats sharing it that did not fit are listed there (the listed ones again).
-            chatListCatchUp = ChatListCatchUp(marker: oldest, since: lastSync, lastSyncWhenDone: lastSyncWhenDone)
-            requestChatListPage()
-        } else {
-            setLastSync(lastSyncWhenDone)
+            // An unfinished earlier catch-up is taken in: its range lies below last-sync.
+            startChatListCatchUp(marker: oldest, since: min(lastSync, pending?.since ?? lastSync))
+        } else if let pending {
+            startChatListCatchUp(marker: pending.marker, since: pending.since)
         }
+        setLastSync(newLastSync)
+        if chatListCatchUp != nil { requestChatListPage() }
         // Pushes taken before this first answer are newer than it: they apply on top of its chat list.
         let earlyPushes = pushesBeforeFirstSync
         pushesBeforeFirstSync = []
@@ -281,6 +289,7 @@ extension ReferenceClient {
         guard case .notifMessage(let push) = packet.body else { return }
         if push.message.status != nil {
             receiveChange(push.message, chatId: push.chatId)
+            if chatList.index(forKey: push.chatId) == nil { notePushedChat(push.chatId) }
             return
         }
         let isOnline = if case .online = state { true } else { false }
@@ -314,6 +323,8 @@ extension ReferenceClient {
         // each read of `chatList.values[index]` copied the whole summary out (three per push).
         if let index = chatList.index(forKey: push.chatId) {
             Self.takeNewestMessage(push.message, into: &chatList.values[index], store: &store)
+        } else {
+            notePushedChat(push.chatId)
         }
         if isMutant(.sinceFromNewestPush) { setLastSync(push.message.time) }
     }
@@ -367,6 +378,40 @@ extension ReferenceClient {
         }
         histories[push.chatId] = history
         dirtyChats.insert(push.chatId)
+        if chatList.index(forKey: push.chatId) == nil { notePushedChat(push.chatId) }
+    }
+
+    /// A push named a chat the chat list lacks: it is listed by a CHATS_LIST pass from the top (`listPushedChats`).
+    /// Pushes taken before the first LOGIN answer wait for it (`pushesBeforeFirstSync`), which lists them.
+    private mutating func notePushedChat(_ chatId: Int64) {
+        if !unlistedPushedChats.contains(chatId) { unlistedPushedChats.append(chatId) }
+        listPushedChats()
+    }
+
+    /// Starts a CHATS_LIST pass from the top (the server's time now, by the LOGIN answer's clock) down to last-sync
+    /// for the pushed chats the list still lacks, unless a catch-up is in flight (its end calls this again) or the
+    /// client is offline (the next LOGIN lists them: they changed after last-sync). The pass takes the chats pending
+    /// now; a chat the server does not list stays missing until another push names it, so passes never repeat on
+    /// their own. Last-sync stays where it is.
+    private mutating func listPushedChats() {
+        guard chatListCatchUp == nil, case .online = state, !unlistedPushedChats.isEmpty else { return }
+        let pending = unlistedPushedChats.filter { chatList.index(forKey: $0) == nil }
+        unlistedPushedChats = []
+        guard !pending.isEmpty else { return }
+        let serverNow = now.nanosecondsSinceStart / 1_000_000 + serverClockAheadMilliseconds
+        startChatListCatchUp(marker: serverNow + 60_000, since: lastSync)
+        requestChatListPage()
+    }
+
+    /// Store keys of the part of the chat list a catch-up has still to list (`ChatListCatchUp`); a marker of 0: none.
+    static let catchUpMarkerKey = "chatsCatchUpMarker"
+    static let catchUpSinceKey = "chatsCatchUpSince"
+
+    /// Starts a catch-up over chats modified in `(since, marker]`, kept in the store until its last page.
+    private mutating func startChatListCatchUp(marker: Int64, since: Int64) {
+        chatListCatchUp = ChatListCatchUp(marker: marker, since: since)
+        store.setSync(Self.catchUpMarkerKey, marker)
+        store.setSync(Self.catchUpSinceKey, since)
     }
 
     /// A chat listed by LOGIN or by a CHATS_LIST page of the catch-up: its entry and its last message in the cache.
@@ -417,14 +462,16 @@ extension ReferenceClient {
         }
         catchUp.marker = marker
         chatListCatchUp = catchUp
+        store.setSync(Self.catchUpMarkerKey, marker)
         requestChatListPage()
     }
 
-    /// The catch-up is over: last-sync moves to what the LOGIN answer gave.
+    /// The catch-up is over: nothing is left to list.
     private mutating func finishChatListCatchUp() {
-        guard let catchUp = chatListCatchUp else { return }
+        guard chatListCatchUp != nil else { return }
         chatListCatchUp = nil
-        setLastSync(catchUp.lastSyncWhenDone)
+        store.setSync(Self.catchUpMarkerKey, 0)
+        listPushedChats()
     }
 
     mutating func setLastSync(_ value: Int64) {

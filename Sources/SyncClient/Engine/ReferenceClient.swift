@@ -61,6 +61,14 @@ public struct ReferenceClient: SyncClientEngine {
     var readMarks: [Int64: ReadMark] = [:]
     /// Chats with a push since the last LOGIN (for the `catch-up-from-live-push` mutant).
     var pushedChatsSinceLogin: Set<Int64> = []
+    /// Chats a push named while the chat list lacked them, in the order first pushed: a chat that changed during a
+    /// catch-up moved above the page that would have listed it (found by `syncsim explore --param
+    /// loginChatsCount=1 --param historyPageSize=1`, seed 703138). A CHATS_LIST pass from the top lists them once the
+    /// catch-up in flight, if any, is over (`listPushedChats`).
+    var unlistedPushedChats: [Int64] = []
+    /// Server time minus this engine's clock at the last LOGIN answer (milliseconds): the `marker` of a CHATS_LIST
+    /// pass from the top is the server's time now by this estimate, plus a minute.
+    var serverClockAheadMilliseconds: Int64 = 0
     var dirtyChats: Set<Int64> = [] {
         didSet { hasDirtyChats = !dirtyChats.isEmpty }
     }
@@ -140,15 +148,19 @@ public struct ReferenceClient: SyncClientEngine {
 
     /// The rest of a catch-up whose LOGIN answer listed as many chats as the client asked for (`loginChatsCount`):
     /// more chats may have changed since last-sync, so CHATS_LIST pages go on from the oldest listed one until a page
-    /// reaches chats unchanged since last-sync or the server has no more. Last-sync moves to the LOGIN answer's time
-    /// only after the last page, so a catch-up cut short (a disconnect, a restart) is asked again from the old one.
+    /// reaches chats unchanged since last-sync or the server has no more. Also a pass from the top for chats a push
+    /// named that the list lacks (`listPushedChats`).
+    ///
+    /// Last-sync moves to the LOGIN answer's time at once (the answer's `messages` carry the edits of every changed
+    /// chat, listed or not); the part of the list still to read is kept in the store (`marker`, `since`), so a
+    /// catch-up cut short by a disconnect or a restart goes on after the next LOGIN. Keeping last-sync back instead
+    /// (session 10) lost edits when the first catch-up was cut short: a LOGIN from last-sync 0 carries no changes
+    /// (`syncsim explore --param loginChatsCount=1 --param historyPageSize=1`, seeds 703182 and 703217).
     struct ChatListCatchUp: Hashable {
         /// The next page's `marker` (server milliseconds, inclusive): chats modified at or before it.
         var marker: Int64
-        /// The last-sync the LOGIN carried: a page reaching chats modified at or before it ends the catch-up.
+        /// Chats modified at or before this were listed before: a page reaching them ends the catch-up.
         let since: Int64
-        /// The last-sync to keep once the catch-up is complete.
-        let lastSyncWhenDone: Int64
         /// Whether a page is asked for and not answered yet.
         var isInFlight = false
     }

@@ -62,9 +62,9 @@ public enum Action: Hashable, Sendable {
     case halfOpen(client: String)
     /// The server restarts: every connection drops, stored data stays; it accepts again after `downtime`.
     case serverRestart(downtime: SimDuration)
-    /// Responses to `opcode` requests arriving within `duration` wait `extraDelay` more before they leave,
-    /// so later requests can be answered first (out-of-order responses).
-    case delayResponses(opcode: Opcode, extraDelay: SimDuration, duration: SimDuration)
+    /// Responses to `opcode` requests (of `client`, every client's when nil) arriving within `duration` wait
+    /// `extraDelay` more before they leave, so later requests can be answered first (out-of-order responses).
+    case delayResponses(opcode: Opcode, extraDelay: SimDuration, duration: SimDuration, client: String? = nil)
     /// The server handles the next `count` requests of `opcode` (of `client`, every client's when nil) but their
     /// responses are lost on the way back.
     case loseResponses(opcode: Opcode, count: Int, client: String? = nil)
@@ -112,9 +112,9 @@ public enum Action: Hashable, Sendable {
             .editMessage(let client, _, _), .deleteMessage(let client, _):
             client
         case .pushLoss(let client, _, _), .pushDuplication(let client, _, _), .holdResponses(_, let client, _),
-            .loseResponses(_, _, let client), .errorReplies(_, _, let client):
+            .loseResponses(_, _, let client), .errorReplies(_, _, let client), .delayResponses(_, _, _, let client):
             client
-        case .serverRestart, .delayResponses, .capLogin, .check:
+        case .serverRestart, .capLogin, .check:
             nil
         }
     }
@@ -135,7 +135,7 @@ public enum Action: Hashable, Sendable {
     public var duration: SimDuration? {
         switch self {
         case .outage(_, let duration, _), .lossBurst(_, let duration, _), .delaySpike(_, _, let duration),
-            .delayResponses(_, _, let duration), .pushLoss(_, _, let duration),
+            .delayResponses(_, _, let duration, _), .pushLoss(_, _, let duration),
             .pushDuplication(_, _, let duration), .delayPushes(_, _, let duration):
             duration
         case .serverRestart(let downtime): downtime
@@ -150,8 +150,8 @@ public enum Action: Hashable, Sendable {
         case .lossBurst(let client, _, let rate): .lossBurst(client: client, duration: newDuration, lossRate: rate)
         case .delaySpike(let client, let extra, _):
             .delaySpike(client: client, extraDelay: extra, duration: newDuration)
-        case .delayResponses(let opcode, let extra, _):
-            .delayResponses(opcode: opcode, extraDelay: extra, duration: newDuration)
+        case .delayResponses(let opcode, let extra, _, let client):
+            .delayResponses(opcode: opcode, extraDelay: extra, duration: newDuration, client: client)
         case .pushLoss(let client, let probability, _):
             .pushLoss(client: client, probability: probability, duration: newDuration)
         case .pushDuplication(let client, let probability, _):

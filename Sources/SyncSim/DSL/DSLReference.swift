@@ -390,9 +390,9 @@ public enum DSLReference {
         case .serverRestart: return make("ServerRestart", "ServerRestart(downtime: SimDuration = .zero)",
                                          "(fault) Connections drop, data stays; SYNs refused for `downtime`.")
         case .delayResponses: return make("DelayResponses", "DelayResponses(to: Opcode, by: SimDuration, for: "
-                                          + "SimDuration)",
-                                          "(fault) Requests arriving within `for` are processed `by` later (responses "
-                                          + "overtake each other).")
+                                          + "SimDuration, of: String? = nil)",
+                                          "(fault) Requests (of one client or any) arriving within `for` are processed "
+                                          + "`by` later (responses overtake each other).")
         case .holdResponses: return make("HoldResponses", "HoldResponses(to: Opcode, of: String? = nil, until: Moment)",
                                          "(fault) The server processes now but holds the responses until the moment, "
                                          + "then sends them in order.")

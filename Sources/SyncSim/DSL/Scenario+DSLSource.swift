@@ -135,8 +135,9 @@ extension Scenario {
         case .halfOpen(let client): return "HalfOpen(\(L.string(client)))"
         case .serverRestart(let downtime):
             return downtime == .zero ? "ServerRestart()" : "ServerRestart(downtime: \(L.duration(downtime)))"
-        case .delayResponses(let opcode, let extra, let duration):
-            return "DelayResponses(to: \(L.opcode(opcode)), by: \(L.duration(extra)), for: \(L.duration(duration)))"
+        case .delayResponses(let opcode, let extra, let duration, let client):
+            let of = client.map { ", of: \(L.string($0))" } ?? ""
+            return "DelayResponses(to: \(L.opcode(opcode)), by: \(L.duration(extra)), for: \(L.duration(duration))\(of))"
         case .loseResponses(let opcode, let count, let client):
             let of = client.map { ", of: \(L.string($0))" } ?? ""
             return "LoseResponses(to: \(L.opcode(opcode)), count: \(L.integer(count))\(of))"

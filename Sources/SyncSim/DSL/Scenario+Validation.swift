@@ -225,7 +225,7 @@ extension Scenario {
             let action = step.action
             if let duration = action.duration { check(duration, "duration", step.location) }
             switch action {
-            case .delaySpike(_, let extra, _), .delayResponses(_, let extra, _), .delayPushes(_, let extra, _):
+            case .delaySpike(_, let extra, _), .delayResponses(_, let extra, _, _), .delayPushes(_, let extra, _):
                 check(extra, "extra delay", step.location)
             case .skewClock(_, let offset): check(offset, "clock offset", step.location)
             case .holdResponses(_, _, let until): check(until, "HoldResponses until", step.location)

@@ -292,16 +292,19 @@ public struct DelayResponses: TimelineAction {
     /// The action with its label and source location.
     public let item: ActionItem
 
-    /// Holds responses to `opcode` requests arriving within `duration` back by `extraDelay`; call site recorded.
+    /// Holds responses to `opcode` requests of `client` (every client's when nil) arriving within `duration` back by
+    /// `extraDelay`; call site recorded. Server-wide, the delay replaces the server's processing delay for the
+    /// opcode; for one client it is added to it (the other clients' requests are answered as before).
     public init(
         to opcode: Opcode,
         by extraDelay: SimDuration,
         for duration: SimDuration,
+        of client: String? = nil,
         fileID: String = #fileID,
         line: Int = #line
     ) {
         item = ActionItem(
-            .delayResponses(opcode: opcode, extraDelay: extraDelay, duration: duration),
+            .delayResponses(opcode: opcode, extraDelay: extraDelay, duration: duration, client: client),
             location: SourceLocation(fileID: fileID, line: line)
         )
     }

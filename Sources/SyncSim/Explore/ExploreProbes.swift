@@ -100,7 +100,7 @@ extension ExploreGenerator.Builder {
     static func lateReplyWindows(_ steps: [(time: SimDuration, action: Action)]) -> [(from: SimDuration, until: SimDuration)] {
         steps.compactMap { step in
             switch step.action {
-            case .delayResponses(_, let extra, let duration):
+            case .delayResponses(_, let extra, let duration, _):
                 (step.time - .seconds(1), step.time + duration + extra + .seconds(5))
             case .holdResponses(_, _, .time(let until)):
                 (step.time - .seconds(1), max(step.time, until) + .seconds(5))

@@ -86,8 +86,16 @@ extension World {
             makeHalfOpen(index)
         case .serverRestart(let downtime):
             restartServer(downtime: downtime)
-        case .delayResponses(let opcode, let extraDelay, let duration):
-            delayResponses(opcode, by: extraDelay, for: duration)
+        case .delayResponses(let opcode, let extraDelay, let duration, let client):
+            if client == nil {
+                delayResponses(opcode, by: extraDelay, for: duration)
+            } else if let index {
+                // One client's requests: a slow period of the server for that user and opcode, on top of the
+                // opcode's processing delay; periods already over are dropped.
+                server.knobs.slowPeriods.removeAll { $0.end <= now }
+                server.knobs.slowPeriods.append(.init(start: now, end: now + duration, extraDelay: extraDelay,
+                                                      opcode: opcode, userId: clients[index].userId))
+            }
         case .loseResponses(let opcode, let count, let client):
             guard client == nil || index != nil else { return }
             faults.responsesToLose[FaultState.RequestFault(opcode: opcode, client: index), default: 0] += count
