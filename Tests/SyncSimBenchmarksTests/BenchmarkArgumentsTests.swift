@@ -57,6 +57,7 @@ import Testing
         ("scale", ["--runs"], "option --runs needs a value"),
         ("scale", ["--send-every", "0"], "option --send-every: expected an integer in 1...86400, got '0'"),
         ("scale", ["--seed", "-1"], "option --seed: expected an integer"),
+        ("scale", ["--check-every", "0"], "option --check-every: expected an integer in 1...1000000, got '0'"),
         ("scale", ["--seed", "1", "--seed", "2"], "option --seed given 2 times"),
         ("fidelity", ["--seeds", "0"], "option --seeds: expected an integer in 1...1000000, got '0'"),
         ("fidelity", ["--tcp", "reno"], "option --tcp: expected linux, ns3 or ns3+VARIANT[+VARIANT...], got 'reno'"),
@@ -83,6 +84,8 @@ import Testing
         #expect(scale.plans.map(\.clients) == [10, 20])
         #expect(scale.sendEverySeconds == 180)
         #expect(scale.seed == 7)
+        #expect(scale.checkEvery == 1)
+        #expect(try ScaleBenchmark.parse(["--check-every", "10"]).checkEvery == 10)
         let fidelity = try FidelityBenchmark.parse(["--seeds", "3", "--cells", "EDGE"])
         #expect(fidelity.seedCount == 3)
         #expect(fidelity.cellFilter == "EDGE")
