@@ -80,6 +80,7 @@ public enum Catalog {
         exploreHeldBackSeqsReplaceConnection,
         exploreSendWhileScrolledUp,
         explorePushBeforeFirstLoginAnswer,
+        explorePushWhileAtTop,
         // Capture round trip (docs/roundtrip.md)
         gprsFlapThenScroll,
         // For parameter sweeps

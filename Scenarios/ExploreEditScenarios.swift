@@ -315,6 +315,31 @@ extension Catalog {
         }
     }
 
+    /// Frank (history pages of one message) scrolls to the top of a two-message chat, then his other device posts a
+    /// message there. Its push opens a chunk above the one on screen, and the newest page fetched to join them holds
+    /// that message alone, so the scroll to the top that follows left `[1...2 start] [3...3]` for good: scrolling up
+    /// never reaches a gap above the view (C6; `syncsim explore --param loginChatsCount=1 --param historyPageSize=1`,
+    /// seed 720068, tidied). The chunk on screen is now fetched upward until it joins the top chunk.
+    public static let explorePushWhileAtTop = Scenario(
+        "explore-push-while-at-top",
+        summary: "a message pushed while the user is at the top of a chat joins the chunk on screen, pages of one message",
+        seeds: [720_068, 1, 2],
+        tags: [.history],
+        runLength: .minutes(3)
+    ) {
+        Server(history: ["carol+frank": 2])
+        Client("carol", profile: .edge)
+        Client("frank", profile: .edge, parameters: ["historyPageSize": 1])
+        Timeline {
+            At(.seconds(10)) { ScrollUp("frank", in: "carol+frank", messages: 57) }
+            At(.seconds(40)) { PostFromOtherDevice("frank", text: "w36", in: "carol+frank") }
+            At(.seconds(45)) { ScrollUp("frank", in: "carol+frank", messages: 1000) }
+        }
+        Expect {
+            Invariants(.all)
+        }
+    }
+
     /// Alice's LOGIN answers are lost for two minutes, but the server took each LOGIN and pushed Bob's photo message
     /// to her; Bob then deletes it. Alice had never synced, so her next LOGIN asked "never synced", whose answer
     /// carries no changes, and she kept the deleted message for good (V1; explore seed 8117). Pushes before the

@@ -82,6 +82,33 @@ import Testing
         #expect(chunks.first?.lower == server.first?.id && chunks.first?.upper == server.last?.id)
     }
 
+    @Test("messages pushed while the user is at the top of the chat join the chunk on screen, also when the gap is wider than a page (seed 720068)", arguments: [1, 3])
+    func pushWhileScrolledUpJoinsChunk(pushed: Int) {
+        // Pages of one message: the newest page fetched for a push reaches the chunk below it only when the push was
+        // the one message above that chunk. The chunk on screen is fetched upward until it joins the top chunk.
+        let world = MutantRuns.makeWorld(history: 3, alice: { $0.historyPageSize = 1 })
+        world.start("alice")
+        world.start("bob")
+        world.run(for: .seconds(Int64(2)))
+        world.user("alice", .openChat(100))
+        world.run(for: .seconds(Int64(5)))
+        world.user("alice", .scrollUp(messages: 1_000))
+        world.run(for: .seconds(Int64(10)))
+        #expect(world.view("alice").chunkStores[100]?.chunks.count == 1)
+        for index in 1...pushed {
+            world.user("bob", .sendText(chatId: 100, text: "new \(index)"))
+        }
+        world.run(for: .seconds(Int64(10)))
+        world.user("alice", .scrollUp(messages: 1_000))
+        world.run(for: .seconds(Int64(60)))
+        let server = world.server.messages(inChat: 100)
+        let chunks = world.view("alice").chunkStores[100]?.chunks ?? []
+        #expect(server.count == 3 + pushed)
+        #expect(chunks.count == 1)
+        #expect(chunks.first?.isStartOfHistory == true)
+        #expect(chunks.first?.lower == server.first?.id && chunks.first?.upper == server.last?.id)
+    }
+
     @Test("a new message pushed before the first LOGIN answer ever waits for it, and is dropped with a connection that never got one (seed 8117)")
     func pushBeforeFirstLoginAnswer() throws {
         let pushed = ChatMessage(id: 7, time: 2_000, sender: 2, text: "photo")

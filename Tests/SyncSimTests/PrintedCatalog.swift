@@ -1896,6 +1896,19 @@ enum PrintedCatalog {
                 At(.milliseconds(117_542)) { DeleteMessage(from: "bob", in: "alice+bob") }
             }
         },
+        Scenario("explore-push-while-at-top", summary: "a message pushed while the user is at the top of a chat joins the chunk on screen, pages of one message", seeds: [720_068, 1, 2], tags: ["history"], runLength: .minutes(3)) {
+            Server(history: ["carol+frank": 2])
+            Client("carol", profile: .edge)
+            Client("frank", profile: .edge, parameters: ["historyPageSize": 1])
+            Timeline {
+                At(.seconds(10)) { ScrollUp("frank", in: "carol+frank", messages: 57) }
+                At(.seconds(40)) { PostFromOtherDevice("frank", text: "w36", in: "carol+frank") }
+                At(.seconds(45)) { ScrollUp("frank", in: "carol+frank", messages: 1000) }
+            }
+            Expect {
+                Invariants(.all)
+            }
+        },
         Scenario("gprs-flap-then-scroll", summary: "three sends on a flapping GPRS link arrive once, in order", seeds: [501, 502], tags: ["field-bug"]) {
             Server(history: ["alice+bob": 120])
             Client("alice", profile: .gprs)

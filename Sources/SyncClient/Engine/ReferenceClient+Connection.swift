@@ -317,6 +317,7 @@ extension ReferenceClient {
         if isMutant(.catchUpFromLivePush) { pushedChatsSinceLogin.insert(push.chatId) }
         if screen?.chatId == push.chatId, (histories[push.chatId]?.chunks.count ?? 0) > chunkCount {
             screen?.needsNewestPage = true
+            screen?.bridgesToTop = true
             requestHistory(chatId: push.chatId, load: .newest)
         }
         // In place: a copy of the summary written back was a second lookup and a retain of each of its fields, and

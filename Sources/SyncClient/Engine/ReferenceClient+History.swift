@@ -42,6 +42,7 @@ extension ReferenceClient {
             if screen?.chatId == chatId, screen?.needsNewestPage == true {
                 requestHistory(chatId: chatId, load: .newest)
             }
+            bridgeToTop(chatId: chatId, after: load, pageCount: page.count)
         }
         if load == .newest, screen?.awaitsNewestPage == true {
             screen?.awaitsNewestPage = false
@@ -264,7 +265,28 @@ extension ReferenceClient {
             return
         }
         screen?.needsNewestPage = true
+        if openedChunk { screen?.bridgesToTop = true }
         requestHistory(chatId: chatId, load: .newest)
+    }
+
+    /// After a page of the open chat, while a push or an acknowledgement has opened a chunk above the chunk on screen
+    /// (`Screen.bridgesToTop`): the newest page joins the two only when the gap between them fits in a page, so
+    /// while the chunk on screen is not the top chunk, the page above it is fetched (as scrolling down would), until
+    /// it is, or a page above it brings nothing new. Otherwise the gap stayed for good: scrolling up never reaches a
+    /// gap above the view (found by `syncsim explore --param loginChatsCount=1 --param historyPageSize=1`, seed
+    /// 720068: a message posted from another device while the user was at the top of a two-message chat left
+    /// `[1...1 start] [2...2]`, the newest page of one message not reaching the chunk below it).
+    private mutating func bridgeToTop(chatId: Int64, after load: HistoryLoad, pageCount: Int) {
+        guard let current = screen, current.chatId == chatId, current.bridgesToTop else { return }
+        var isNewer = false
+        if case .newer = load { isNewer = true }
+        guard current.isOpenComplete, let anchor = current.anchorId, let history = histories[chatId],
+              let chunk = history.chunk(containing: anchor), chunk != history.topChunk,
+              !(isNewer && pageCount <= 1) else {
+            screen?.bridgesToTop = false
+            return
+        }
+        requestHistory(chatId: chatId, load: .newer(from: chunk.upper))
     }
 
     /// After each event: a view that follows the newest messages moves down to the bottom of the top chunk once its

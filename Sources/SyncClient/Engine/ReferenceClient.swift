@@ -214,6 +214,10 @@ public struct ReferenceClient: SyncClientEngine {
         var waitingAtTopSince: SimInstant?
         /// A push opened a chunk above a gap while the chat was open: fetch the newest page to bridge it.
         var needsNewestPage = false
+        /// A push or an acknowledgement opened a chunk above the chunk on screen: pages above the chunk on screen
+        /// are fetched until it joins the top chunk, as the newest page alone does not when the gap is wider than a
+        /// page (`bridgeToTop`).
+        var bridgesToTop = false
         /// The chat was opened and its newest page has not arrived yet: if the open completed from an older cached
         /// chunk, the newest page moves the view to the newest messages (an open shows the newest messages).
         var awaitsNewestPage = true
