@@ -165,12 +165,16 @@ struct ExploreCommand {
         ExploreRunner(generator: ExploreGenerator(usesSwarm: usesSwarm, clientParameters: parameters), mutant: mutant)
     }
 
-    /// The command that repeats the run of `seed` alone.
-    func reproduceCommand(seed: UInt64) -> String { repeatCommand(seedBase: seed, runs: 1, shard: nil) }
+    /// The command that repeats the run of `seed` alone, spelled with `program` (`Console.program`, as `run`'s
+    /// reproduce lines).
+    func reproduceCommand(seed: UInt64, program: String = "syncsim") -> String {
+        repeatCommand(seedBase: seed, runs: 1, shard: nil, program: program)
+    }
 
-    /// The command that repeats `runs` runs from `seedBase` with this command's options (and this shard of them).
-    func repeatCommand(seedBase: UInt64, runs: Int, shard: SweepShard?) -> String {
-        var parts = ["syncsim explore --seed-base \(seedBase) --runs \(runs)"]
+    /// The command that repeats `runs` runs from `seedBase` with this command's options (and this shard of them),
+    /// spelled with `program`.
+    func repeatCommand(seedBase: UInt64, runs: Int, shard: SweepShard?, program: String = "syncsim") -> String {
+        var parts = ["\(program) explore --seed-base \(seedBase) --runs \(runs)"]
         if let mutant { parts.append("--mutant \(mutant)") }
         for entry in parameters.entries { parts.append("--param \(entry.key)=\(entry.value)") }
         if !usesSwarm { parts.append("--no-swarm") }
@@ -281,7 +285,8 @@ struct ExploreCommand {
             }
         }
         let report = ExploreReport(
-            command: self, seedBase: base, outcomes: outcomes, failures: failures, saved: saved, coverage: coverage)
+            command: self, seedBase: base, outcomes: outcomes, failures: failures, saved: saved, coverage: coverage,
+            program: console.program)
         if printsJSON {
             console.out(report.json())
         } else {

@@ -52,6 +52,24 @@ import Testing
         #expect(Self.run(["--runs", "3", "--shard", "0/2"]).code == 2)
     }
 
+    @Test("reproduce: and repeat: lines spell the command as run's do: the console's program name")
+    func reproduceProgram() throws {
+        // Seed 1 fails T2 with resend-new-cid (ExploreMutantTests pins base 1 for it).
+        var list = ArgumentList(["--runs", "1", "--seed-base", "1", "--mutant", "resend-new-cid", "--shrink-runs", "0"])
+        let command = try ExploreCommand(parsing: &list)
+        let captured = DecodeCommandTests.Captured()
+        var console = Console(out: { captured.out += $0 }, err: { captured.err += $0 })
+        console.program = ".build/release/syncsim"
+        let start = ContinuousClock.now
+        let code = try command.execute(console: &console, defaultSeedBase: { 0 }, clock: { start })
+        #expect(code == ExitCode.checkFailed, "\(captured.out)")
+        let lines = captured.out.split(separator: "\n").map(String.init)
+        let reproduce = "  reproduce: .build/release/syncsim explore --seed-base 1 --runs 1 --mutant resend-new-cid"
+        #expect(lines.contains(reproduce), "\(captured.out)")
+        #expect(lines.contains("repeat: .build/release/syncsim explore --seed-base 1 --runs 1 --mutant resend-new-cid"))
+        #expect(!lines.contains { $0.contains(": syncsim explore") })
+    }
+
     @Test("budgets read as durations")
     func budgets() throws {
         #expect(try ExploreCommand.budget("20s") == .seconds(20))
