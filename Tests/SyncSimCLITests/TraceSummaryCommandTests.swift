@@ -60,6 +60,22 @@ import Testing
         #expect(result.err == "syncsim trace-summary: cannot read \(path): is a directory\n")
     }
 
+    @Test("a capture without a TCP connection is an input error, as for decode and replay, after its summary")
+    func noConnection() {
+        let path = Self.fixture("empty.pcapng")
+        let result = run(["trace-summary", path])
+        #expect(result.code == 2)
+        #expect(result.out == "\(path): pcapng, Ethernet, 0 packets, 0 TCP, 0 skipped, 0 connections\n")
+        #expect(result.err == "syncsim trace-summary: \(path): no TCP connection to summarize\n")
+        let decode = run(["decode", path])
+        #expect(decode.code == 2)
+        #expect(decode.err.hasPrefix("syncsim decode: \(path): no TCP connection to decode ("))
+        let filtered = run(["trace-summary", Self.fixture("dns_tcp.pcap"), "--port", "1"])
+        #expect(filtered.code == 2)
+        #expect(filtered.err == "syncsim trace-summary: \(Self.fixture("dns_tcp.pcap")): no TCP connection to "
+            + "summarize on port 1\n")
+    }
+
     @Test("a bad --port is a usage error")
     func badPort() {
         let result = run(["trace-summary", Self.fixture("dns_tcp.pcap"), "--port", "70000"])
