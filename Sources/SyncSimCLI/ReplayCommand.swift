@@ -136,8 +136,12 @@ enum ReplayCommand {
         guard files.count == 1, let file = files.first else {
             throw UsageError("expected one capture file, got \(files.count)")
         }
-        guard (against == nil) != (emitName == nil) else {
-            throw UsageError("give either --against server|client or --emit-scenario NAME")
+        if against != nil && emitName != nil {
+            throw UsageError("give either --against server|client or --emit-scenario NAME, not both "
+                + "(--run takes --emit-scenario NAME to name the scenario it runs)")
+        }
+        guard against != nil || emitName != nil else {
+            throw UsageError("give one of --against server|client, --emit-scenario NAME or --run")
         }
         if mutant != nil && against != "client" { throw UsageError("--mutant goes with --against client") }
         if clientOption != nil && against != "client" { throw UsageError("--client goes with --against client") }

@@ -166,6 +166,20 @@ import Testing
         #expect(!result.err.isEmpty)
     }
 
+    @Test("a replay without a mode names every mode of replay's help: --against, --emit-scenario and --run")
+    func noMode() {
+        let result = Self.run(["replay", Self.offlineSends])
+        #expect(result.code == ExitCode.usage)
+        #expect(result.err == "syncsim replay: give one of --against server|client, --emit-scenario NAME or --run\n"
+            + "see 'syncsim replay --help'\n")
+        let both = Self.run(["replay", Self.offlineSends, "--against", "server", "--emit-scenario", "x"])
+        #expect(both.code == ExitCode.usage)
+        #expect(both.err.hasPrefix("syncsim replay: give either --against server|client or --emit-scenario NAME, "
+            + "not both (--run takes"), "\(both.err)")
+        let help = Self.run(["replay", "--help"]).out.joined(separator: "\n")
+        for mode in ["--against server|client", "--emit-scenario NAME", "--run"] { #expect(help.contains(mode)) }
+    }
+
     @Test("--emit-scenario prints the timeline as DSL steps; the committed copy compiles and passes")
     func emitScenario() throws {
         let result = Self.run(["replay", Self.offlineSends, "--emit-scenario", "replayed-offline-sends"])
