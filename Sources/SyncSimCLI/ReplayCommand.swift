@@ -52,6 +52,9 @@ enum ReplayCommand {
               --tls-keylog FILE  decrypt TLS connections with this NSS key log (SSLKEYLOGFILE) through tshark;
                               without it a TLS connection is refused (exit 2). See docs/traces.md
 
+            A capture whose connections carry no frame of the protocol (another protocol: decode reports bad
+            frame headers) is an input error in every mode, not an empty replay that passes.
+
             exit codes: 0 no difference / no violation, 1 differences or violations, 2 usage or input error
 
             example: syncsim run reconnect-during-send --seed 1 --pcap run.pcapng
@@ -98,8 +101,9 @@ enum ReplayCommand {
 
     /// The capture decoded and laid out for replay; with `--keep-truncated`, a note on standard error when the
     /// capture breaks off.
-    /// - Throws: `InputFileError` for a file that cannot be read or is empty and for a capture without TCP
-    ///   connections (on the ports asked for); `TruncatedCaptureError` for a capture that breaks off (without
+    /// - Throws: `InputFileError` for a file that cannot be read or is empty, for a capture without TCP
+    ///   connections (on the ports asked for) and for one whose connections carry no frame of the protocol (every
+    ///   mode would replay nothing and pass); `TruncatedCaptureError` for a capture that breaks off (without
     ///   `--keep-truncated`); the decoder's errors for other unreadable captures, for TLS without a key log
     ///   (`.rejectEncrypted`) and for a key log that does not decrypt it.
     static func timeline(
@@ -109,6 +113,9 @@ enum ReplayCommand {
         let decoding = try options.reading { try TraceDecoder().decode(path: file, readOptions: options.readOptions) }
         let timeline = ReplayTimeline(decoding)
         guard !timeline.connections.isEmpty else { throw options.noConnection(file, verb: "replay") }
+        guard decoding.connections.contains(where: { !$0.frames.isEmpty }) else {
+            throw TraceDecodeCommand.noFrame(file, decoding: decoding, options: options, verb: "replay")
+        }
         TraceDecodeCommand.CaptureOptions.truncationNote(decoding.trace).map(console.err)
         return timeline
     }

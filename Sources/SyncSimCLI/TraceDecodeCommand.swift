@@ -129,6 +129,24 @@ extension TraceDecodeCommand {
         }
     }
 
+    /// `FILE: no SyncSim frame found in its TCP connection[ on port N], nothing to VERB; decode finds: ISSUE (...)`:
+    /// the capture has TCP connections but none carries a frame of the protocol (a capture of another protocol,
+    /// or of connections that sent nothing). Names the first frame issue `decode` reports on it (a bad frame header,
+    /// say), or says that the connections carried no payload.
+    static func noFrame(_ path: String, decoding: TraceDecoder.Decoding, options: CaptureOptions, verb: String)
+        -> InputFileError
+    {
+        let count = decoding.connections.count
+        let filter = options.ports.map { " on port " + $0.sorted().map(String.init).joined(separator: " or ") } ?? ""
+        let connections = count == 1 ? "its TCP connection\(filter)" : "any of its \(count) TCP connections\(filter)"
+        let issues = decoding.connections.flatMap(\.issues)
+        let found = issues.first { $0.kind == .badHeader } ?? issues.first
+        let reason = found.map { "decode finds: \($0) ('syncsim decode \(path)' lists every issue)" }
+            ?? (count == 1 ? "it carries no payload bytes" : "they carry no payload bytes")
+        return InputFileError(
+            description: "\(path): no SyncSim frame found in \(connections), nothing to \(verb); \(reason)")
+    }
+
     /// A capture that breaks off inside a record, with the option that reads up to the break.
     struct TruncatedCaptureError: Error, CustomStringConvertible {
         var error: TraceError

@@ -166,6 +166,24 @@ import Testing
         #expect(!result.err.isEmpty)
     }
 
+    @Test("a capture of another protocol is an input error in every replay mode, naming what decode finds",
+          arguments: [["--against", "server"], ["--against", "client"], ["--emit-scenario", "x"], ["--run"]])
+    func foreignProtocol(mode: [String]) {
+        let path = TraceDecodeCommandTests.fixture("pcap/dns_tcp.pcap")
+        let result = Self.run(["replay", path] + mode)
+        #expect(result.code == ExitCode.usage)
+        #expect(result.out.isEmpty)
+        #expect(result.err == "syncsim replay: \(path): no SyncSim frame found in its TCP connection, nothing to "
+            + "replay; decode finds: connection 1 client->server: bad frame header, 10 bytes at offset 0, packet 4: "
+            + "expected ver 10, cmd 0...3 and a length up to 5242880 bytes; found 00 38 43 19 01 20 00 01 00 00 "
+            + "('syncsim decode \(path)' lists every issue)\n", "\(result.err)")
+        let handshake = TraceDecodeCommandTests.fixture("pcap/tcp-handshake-nano.pcap")
+        let empty = Self.run(["replay", handshake] + mode)
+        #expect(empty.code == ExitCode.usage)
+        #expect(empty.err.hasSuffix(": no SyncSim frame found in its TCP connection, nothing to replay; it carries "
+            + "no payload bytes\n"), "\(empty.err)")
+    }
+
     @Test("a replay without a mode names every mode of replay's help: --against, --emit-scenario and --run")
     func noMode() {
         let result = Self.run(["replay", Self.offlineSends])
