@@ -74,8 +74,8 @@ struct ExploreCommand {
     var shard: SweepShard?
 
     /// Parses the options.
-    /// - Throws: `UsageError` or `SweepError` for a malformed or unknown option, both or neither of --runs and
-    ///   --budget, an unknown mutant or parameter.
+    /// - Throws: `UsageError` for a malformed or unknown option, both or neither of --runs and --budget, an unknown
+    ///   mutant or parameter.
     init(parsing list: inout ArgumentList) throws {
         runCount = try list.int("--runs", in: 1...10_000_000)
         budget = try list.value(of: "--budget").map(Self.budget)
@@ -86,7 +86,7 @@ struct ExploreCommand {
             throw UsageError("unknown mutant '\(mutant)'; mutants: \(Mutant.all.map(\.name).joined(separator: ", "))")
         }
         for text in try list.values(of: "--param") {
-            let axis = try SweepAxis(parsing: text)
+            let axis = try UsageError.fromSweepOptions { try SweepAxis(parsing: text) }
             guard axis.values.count == 1 else {
                 throw UsageError("--param \(text): give one value (explore runs one configuration)")
             }
