@@ -293,7 +293,7 @@ struct ExploreCommand {
             report.humanLines().forEach(console.out)
         }
         // Wall-clock figures vary from run to run: standard error only, so standard output stays repeatable.
-        var timing = "wall time \(Self.seconds(wall)) s for \(outcomes.count) runs"
+        var timing = "wall time \(Self.seconds(wall)) s for \(counted(outcomes.count, "run"))"
         if let firstFailureWall { timing += "; first failure after \(Self.seconds(firstFailureWall)) s" }
         console.err(timing)
         return failures.isEmpty ? ExitCode.success : ExitCode.checkFailed

@@ -47,9 +47,9 @@ struct ExploreReport {
             if let shrunk = failure.shrunk {
                 let original = outcome.exploreCase.scenario
                 lines.append(
-                    "  shrunk in \(failure.shrinkRuns) runs, still failing \(failure.check): "
-                        + "\(original.steps.count) -> \(shrunk.steps.count) steps, "
-                        + "\(original.clients.count) -> \(shrunk.clients.count) clients"
+                    "  shrunk in \(counted(failure.shrinkRuns, "run")), still failing \(failure.check): "
+                        + "\(original.steps.count) -> \(counted(shrunk.steps.count, "step")), "
+                        + "\(original.clients.count) -> \(counted(shrunk.clients.count, "client"))"
                 )
                 lines.append("  signature: \(failure.signature)")
                 lines.append(shrunk.dslSource(indent: 4))
@@ -96,7 +96,7 @@ struct ExploreReport {
     }
 
     func summaryLine() -> String {
-        var line = "\(outcomes.count) runs (seeds \(seedRange)), "
+        var line = "\(counted(outcomes.count, "run")) (seeds \(seedRange)), "
             + "\(simulatedHours) simulated hours, \(coverage.events) events: \(coverage.failedRuns) failed, "
             + "\(groups.count) distinct"
         if let mutant = command.mutant {

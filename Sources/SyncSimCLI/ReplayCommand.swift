@@ -164,9 +164,10 @@ enum ReplayCommand {
         case "server":
             let outcome = ReplayAgainstServer(timeline: timeline, model: model).run()
             outcome.differences.forEach { console.out($0.description) }
-            console.out("replayed \(outcome.requests) requests on \(timeline.connections.count) connections "
-                + "against the server: \(outcome.comparedAnswers) answers compared, "
-                + "\(outcome.differences.count) differences")
+            console.out("replayed \(counted(outcome.requests, "request")) on "
+                + "\(counted(timeline.connections.count, "connection")) against the server: "
+                + "\(counted(outcome.comparedAnswers, "answer")) compared, "
+                + "\(counted(outcome.differences.count, "difference"))")
             return outcome.differences.isEmpty ? ExitCode.success : ExitCode.checkFailed
         case "client":
             let address = clientOption ?? timeline.clientAddresses[0]
@@ -183,9 +184,11 @@ enum ReplayCommand {
                     + "(\(timeline.end): a corrupt timestamp?)")
             }
             let checks = ReplayAgainstClient.checkedInvariants.map(\.rawValue).joined(separator: " ")
-            console.out("replayed \(outcome.packetsDelivered) server frames on \(outcome.connections) connections "
-                + "to \(outcome.client) (\(mutant.map { "mutant \($0.rawValue)" } ?? "reference engine"), "
-                + "\(outcome.packetsSent) packets sent): \(outcome.findings.count) violations of \(checks)")
+            console.out("replayed \(counted(outcome.packetsDelivered, "server frame")) on "
+                + "\(counted(outcome.connections, "connection")) to \(outcome.client) "
+                + "(\(mutant.map { "mutant \($0.rawValue)" } ?? "reference engine"), "
+                + "\(counted(outcome.packetsSent, "packet")) sent): \(counted(outcome.findings.count, "violation")) "
+                + "of \(checks)")
             return outcome.findings.isEmpty ? ExitCode.success : ExitCode.checkFailed
         default:
             throw UsageError("option --against: expected server or client, got '\(against ?? "")'")

@@ -189,7 +189,7 @@ struct SweepCommand {
                 Self.failureLines(records, spec: sweep, program: console.program).forEach(console.err)
                 return hasFailed ? ExitCode.checkFailed : ExitCode.usage
             }
-            console.err("shard \(shard): \(records.count) of \(sweep.runCount) runs written")
+            console.err("shard \(shard): \(records.count) of \(counted(sweep.runCount, "run")) written")
             // Standard output may carry the JSON lines, so a shard names its failed runs on standard error.
             Self.failureLines(records, spec: sweep, program: console.program).forEach(console.err)
             return hasFailed ? ExitCode.checkFailed : ExitCode.success
@@ -218,7 +218,7 @@ struct SweepCommand {
     static func failureLines(_ records: [SweepRunRecord], spec: SweepSpec, program: String = "syncsim") -> [String] {
         let failed = records.filter { $0.verdict == .fail }
         guard let first = failed.first else { return [] }
-        var lines = ["\(failed.count) of \(records.count) runs failed a check:"]
+        var lines = ["\(failed.count) of \(counted(records.count, "run")) failed a check:"]
         for record in failed.prefix(listedFailures) {
             lines.append(
                 "  FAIL run \(record.index)  \(record.combination.profile) \(spec.label(of: record.combination))  "

@@ -46,7 +46,7 @@ import Testing
     @Test("--shard i/n runs the seeds k % n + 1 == i and says so; the repeat command keeps the shard")
     func shard() {
         let result = Self.run(["--runs", "3", "--seed-base", "40", "--shrink-runs", "0", "--shard", "2/2"])
-        #expect(result.out.contains("1 runs (seeds 41..41 step 2)"), "\(result.out)")
+        #expect(result.out.contains("1 run (seeds 41..41 step 2)"), "\(result.out)")
         #expect(result.out.contains("; shard 2/2"))
         #expect(result.out.contains("repeat: syncsim explore --seed-base 40 --runs 2 --shard 2/2"))
         #expect(Self.run(["--runs", "3", "--shard", "0/2"]).code == 2)

@@ -130,7 +130,7 @@ import Testing
     func unknownChat() throws {
         let serve = Process()
         serve.executableURL = URL(fileURLWithPath: try #require(Self.syncsim))
-        serve.arguments = ["serve", "--port", "0", "--max-connections", "2", "--duration", "20"]
+        serve.arguments = ["serve", "--port", "0", "--max-connections", "3", "--duration", "20"]
         let serveLog = Pipe()
         serve.standardError = serveLog
         serve.standardOutput = FileHandle.nullDevice
@@ -154,6 +154,12 @@ import Testing
             "syncsim client: client alice: no chat 'alice+bob' in the chat list (log in first)\n"),
                 "\(beforeLogin.err)")
         #expect(!beforeLogin.err.contains("--help"))
+        // Counts of one in the summary read in the singular.
+        let sent = SyncSimCLITests.syncsim(["client", "--port", "\(port)", "--script",
+                                            "login; open alice+bob; send alice+bob hello; wait 1s"])
+        #expect(sent.code == ExitCode.success, "\(sent.err)")
+        #expect(sent.out.hasPrefix("client: alice 1 connection, "), "\(sent.out)")
+        #expect(sent.out.hasSuffix("; chat 1: 1 message\n"), "\(sent.out)")
     }
 
     @Test("no login within 10 s is an error without a pointer to --help; a bad script step gets one")

@@ -150,6 +150,9 @@ import Testing
         #expect(mutant.code == 1)
         #expect(mutant.out.first?.hasPrefix("FAIL  P4 at ") == true)
         #expect(mutant.out.last?.contains("mutant since-from-newest-push") == true)
+        // One violation is a violation, not "1 violations".
+        #expect(mutant.out.last == "replayed 10 server frames on 2 connections to alice "
+            + "(mutant since-from-newest-push, 7 packets sent): 1 violation of C1 C4 P1 P2 P3 P4")
     }
 
     @Test("usage and input errors exit with 2", arguments: [

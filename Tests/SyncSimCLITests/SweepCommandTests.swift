@@ -256,7 +256,7 @@ func contents(_ url: URL) throws -> String { try String(contentsOf: url, encodin
                               "EDGE", "--seeds", "1", "--shard", "1/1"])
         #expect(output.code == ExitCode.checkFailed)
         #expect(output.out.split(separator: "\n").count == 2)
-        #expect(output.err.contains("1 of 1 runs failed a check:\n  FAIL run 0  EDGE requestTimeout=500ms  seed 1:"))
+        #expect(output.err.contains("1 of 1 run failed a check:\n  FAIL run 0  EDGE requestTimeout=500ms  seed 1:"))
         #expect(output.err.contains("reproduce: syncsim sweep open-and-scroll-to-start --param requestTimeout=500ms"))
     }
 
