@@ -20,8 +20,9 @@ struct ExploreCommand {
 
             Every failure prints its seed, the broken check and the command that repeats it, is shrunk to a small
             scenario printed as DSL code, and is grouped with others by signature: the check and the kinds of steps
-            left after shrinking. The summary names the seeds run, virtual time, events, and how often each kind
-            was on, each DSL action ran and each invariant was checked.
+            left after shrinking; a failure not shrunk (past --max-shrinks) by its check alone, "T2 (not shrunk)".
+            The summary names the seeds run, virtual time, events, and how often each kind was on, each DSL
+            action ran and each invariant was checked.
 
             options:
               --runs N             run N generated scenarios

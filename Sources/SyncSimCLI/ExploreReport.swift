@@ -55,12 +55,12 @@ struct ExploreReport {
                 lines.append(shrunk.dslSource(indent: 4))
                 if let path = saved[index] { lines.append("  saved: \(path)") }
             } else {
-                lines.append("  signature: \(failure.signature) (not shrunk)")
+                lines.append("  signature: \(failure.signature)")
             }
         }
         if !failures.isEmpty {
             lines.append("")
-            lines.append("distinct failures (check [kinds of steps left after shrinking]):")
+            lines.append("distinct failures (check [kinds of steps left after shrinking]; not shrunk: check alone):")
             for group in groups {
                 let seeds = group.members.prefix(5).map { String(failures[$0].outcome.seed) }.joined(separator: ", ")
                 let more = group.members.count > 5 ? ", ..." : ""
@@ -99,6 +99,8 @@ struct ExploreReport {
         var line = "\(counted(outcomes.count, "run")) (seeds \(seedRange)), "
             + "\(simulatedHours) simulated hours, \(coverage.events) events: \(coverage.failedRuns) failed, "
             + "\(groups.count) distinct"
+        let unshrunk = failures.count { $0.shrunk == nil }
+        if unshrunk > 0 { line += " (\(counted(unshrunk, "failure")) not shrunk, grouped by check alone)" }
         if let mutant = command.mutant {
             let shared = outcomes.count(where: \.referenceAlsoFailed)
             line += "; mutant \(mutant)"

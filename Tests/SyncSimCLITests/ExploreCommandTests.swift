@@ -70,6 +70,24 @@ import Testing
         #expect(!lines.contains { $0.contains(": syncsim explore") })
     }
 
+    @Test("failures that were not shrunk group by their check alone, so the distinct count means something")
+    func unshrunkGroupByCheck() throws {
+        // Seeds 1 and 5 of 1...5 fail T2 with resend-new-cid, each with its own mix of step kinds.
+        let arguments = ["--runs", "5", "--seed-base", "1", "--mutant", "resend-new-cid", "--shrink-runs", "0"]
+        let result = Self.run(arguments)
+        #expect(result.code == ExitCode.checkFailed)
+        let lines = result.out.split(separator: "\n").map(String.init)
+        #expect(lines.filter { $0 == "  signature: T2 (not shrunk)" }.count == 2, "\(result.out)")
+        #expect(lines.contains("  2x T2 (not shrunk)  seeds 1, 5"))
+        #expect(result.out.contains(": 2 failed, 1 distinct (2 failures not shrunk, grouped by check alone); "))
+        let json = Self.run(arguments + ["--json"])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.out.utf8)) as? [String: Any])
+        let groups = try #require(object["groups"] as? [[String: Any]])
+        #expect(groups.count == 1)
+        #expect(groups.first?["signature"] as? String == "T2 (not shrunk)")
+        #expect(groups.first?["count"] as? Int == 2)
+    }
+
     @Test("budgets read as durations")
     func budgets() throws {
         #expect(try ExploreCommand.budget("20s") == .seconds(20))
