@@ -38,10 +38,10 @@ enum ClientCommand {
         let summary = try client.run(steps)
         let view = client.engine.view
         let cached = view.chunkStores.keys.sorted().map {
-            "chat \($0): \(view.chunkStores[$0]!.messages.count) messages"
+            "chat \($0): \(counted(view.chunkStores[$0]!.messages.count, "message"))"
         }
-        console.out("client: \(user) \(summary.connections) connections, \(summary.framesSent) frames sent, "
-            + "\(summary.framesReceived) frames received; "
+        console.out("client: \(user) \(counted(summary.connections, "connection")), "
+            + "\(counted(summary.framesSent, "frame")) sent, \(counted(summary.framesReceived, "frame")) received; "
             + (cached.isEmpty ? "no chat loaded" : cached.joined(separator: ", ")))
         return ExitCode.success
     }

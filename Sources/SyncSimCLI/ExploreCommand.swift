@@ -20,8 +20,9 @@ struct ExploreCommand {
 
             Every failure prints its seed, the broken check and the command that repeats it, is shrunk to a small
             scenario printed as DSL code, and is grouped with others by signature: the check and the kinds of steps
-            left after shrinking. The summary names the seeds run, virtual time, events, and how often each kind
-            was on, each DSL action ran and each invariant was checked.
+            left after shrinking; a failure not shrunk (past --max-shrinks) by its check alone, "T2 (not shrunk)".
+            The summary names the seeds run, virtual time, events, and how often each kind was on, each DSL
+            action ran and each invariant was checked.
 
             options:
               --runs N             run N generated scenarios
@@ -74,8 +75,8 @@ struct ExploreCommand {
     var shard: SweepShard?
 
     /// Parses the options.
-    /// - Throws: `UsageError` or `SweepError` for a malformed or unknown option, both or neither of --runs and
-    ///   --budget, an unknown mutant or parameter.
+    /// - Throws: `UsageError` for a malformed or unknown option, both or neither of --runs and --budget, an unknown
+    ///   mutant or parameter.
     init(parsing list: inout ArgumentList) throws {
         runCount = try list.int("--runs", in: 1...10_000_000)
         budget = try list.value(of: "--budget").map(Self.budget)
@@ -86,7 +87,7 @@ struct ExploreCommand {
             throw UsageError("unknown mutant '\(mutant)'; mutants: \(Mutant.all.map(\.name).joined(separator: ", "))")
         }
         for text in try list.values(of: "--param") {
-            let axis = try SweepAxis(parsing: text)
+            let axis = try UsageError.fromSweepOptions { try SweepAxis(parsing: text) }
             guard axis.values.count == 1 else {
                 throw UsageError("--param \(text): give one value (explore runs one configuration)")
             }
@@ -165,12 +166,16 @@ struct ExploreCommand {
         ExploreRunner(generator: ExploreGenerator(usesSwarm: usesSwarm, clientParameters: parameters), mutant: mutant)
     }
 
-    /// The command that repeats the run of `seed` alone.
-    func reproduceCommand(seed: UInt64) -> String { repeatCommand(seedBase: seed, runs: 1, shard: nil) }
+    /// The command that repeats the run of `seed` alone, spelled with `program` (`Console.program`, as `run`'s
+    /// reproduce lines).
+    func reproduceCommand(seed: UInt64, program: String = "syncsim") -> String {
+        repeatCommand(seedBase: seed, runs: 1, shard: nil, program: program)
+    }
 
-    /// The command that repeats `runs` runs from `seedBase` with this command's options (and this shard of them).
-    func repeatCommand(seedBase: UInt64, runs: Int, shard: SweepShard?) -> String {
-        var parts = ["syncsim explore --seed-base \(seedBase) --runs \(runs)"]
+    /// The command that repeats `runs` runs from `seedBase` with this command's options (and this shard of them),
+    /// spelled with `program`.
+    func repeatCommand(seedBase: UInt64, runs: Int, shard: SweepShard?, program: String = "syncsim") -> String {
+        var parts = ["\(program) explore --seed-base \(seedBase) --runs \(runs)"]
         if let mutant { parts.append("--mutant \(mutant)") }
         for entry in parameters.entries { parts.append("--param \(entry.key)=\(entry.value)") }
         if !usesSwarm { parts.append("--no-swarm") }
@@ -281,14 +286,15 @@ struct ExploreCommand {
             }
         }
         let report = ExploreReport(
-            command: self, seedBase: base, outcomes: outcomes, failures: failures, saved: saved, coverage: coverage)
+            command: self, seedBase: base, outcomes: outcomes, failures: failures, saved: saved, coverage: coverage,
+            program: console.program)
         if printsJSON {
             console.out(report.json())
         } else {
             report.humanLines().forEach(console.out)
         }
         // Wall-clock figures vary from run to run: standard error only, so standard output stays repeatable.
-        var timing = "wall time \(Self.seconds(wall)) s for \(outcomes.count) runs"
+        var timing = "wall time \(Self.seconds(wall)) s for \(counted(outcomes.count, "run"))"
         if let firstFailureWall { timing += "; first failure after \(Self.seconds(firstFailureWall)) s" }
         console.err(timing)
         return failures.isEmpty ? ExitCode.success : ExitCode.checkFailed

@@ -12,6 +12,9 @@ struct ExploreReport {
     /// Per failure, the file `--save` wrote, or nil.
     var saved: [String?]
     var coverage: ExploreCoverage
+    /// How the human report's `reproduce:` and `repeat:` lines spell the command (`Console.program`: `syncsim` when
+    /// that is on the PATH, else the path that runs this build). The JSON report keeps `syncsim`, as `run --json`.
+    var program = "syncsim"
 
     /// Signatures in order of first appearance, each with the indices of its failures.
     var groups: [(signature: String, members: [Int])] {
@@ -40,24 +43,24 @@ struct ExploreReport {
                 lines.append("  and \(outcome.result.violations.count - 1) more violation(s)")
             }
             lines.append("  kinds on: \(outcome.exploreCase.enabledKinds.map(\.rawValue).joined(separator: ", "))")
-            lines.append("  reproduce: \(command.reproduceCommand(seed: outcome.seed))")
+            lines.append("  reproduce: \(command.reproduceCommand(seed: outcome.seed, program: program))")
             if let shrunk = failure.shrunk {
                 let original = outcome.exploreCase.scenario
                 lines.append(
-                    "  shrunk in \(failure.shrinkRuns) runs, still failing \(failure.check): "
-                        + "\(original.steps.count) -> \(shrunk.steps.count) steps, "
-                        + "\(original.clients.count) -> \(shrunk.clients.count) clients"
+                    "  shrunk in \(counted(failure.shrinkRuns, "run")), still failing \(failure.check): "
+                        + "\(original.steps.count) -> \(counted(shrunk.steps.count, "step")), "
+                        + "\(original.clients.count) -> \(counted(shrunk.clients.count, "client"))"
                 )
                 lines.append("  signature: \(failure.signature)")
                 lines.append(shrunk.dslSource(indent: 4))
                 if let path = saved[index] { lines.append("  saved: \(path)") }
             } else {
-                lines.append("  signature: \(failure.signature) (not shrunk)")
+                lines.append("  signature: \(failure.signature)")
             }
         }
         if !failures.isEmpty {
             lines.append("")
-            lines.append("distinct failures (check [kinds of steps left after shrinking]):")
+            lines.append("distinct failures (check [kinds of steps left after shrinking]; not shrunk: check alone):")
             for group in groups {
                 let seeds = group.members.prefix(5).map { String(failures[$0].outcome.seed) }.joined(separator: ", ")
                 let more = group.members.count > 5 ? ", ..." : ""
@@ -66,7 +69,7 @@ struct ExploreReport {
         }
         lines.append("")
         lines.append(summaryLine())
-        lines.append("repeat: \(repeatCommand)")
+        lines.append("repeat: \(repeatCommand(program: program))")
         lines.append("kinds on (runs): " + ExploreKind.allCases.map { "\($0.rawValue) \(coverage.kindRuns[$0] ?? 0)" }
             .joined(separator: ", "))
         lines.append("steps run: " + coverage.sortedStepCounts.map { "\($0.name) \($0.count)" }.joined(separator: ", "))
@@ -77,10 +80,11 @@ struct ExploreReport {
         return lines
     }
 
-    /// The command that repeats the runs done (this shard of them, with `--shard`).
-    var repeatCommand: String {
+    /// The command that repeats the runs done (this shard of them, with `--shard`), spelled with `program`.
+    func repeatCommand(program: String = "syncsim") -> String {
         command.repeatCommand(
-            seedBase: seedBase, runs: max(1, command.runsCovering(outcomes.count)), shard: command.shard)
+            seedBase: seedBase, runs: max(1, command.runsCovering(outcomes.count)), shard: command.shard,
+            program: program)
     }
 
     /// The seeds run: `40..42`, or with a shard `41..49 step 4`.
@@ -92,9 +96,11 @@ struct ExploreReport {
     }
 
     func summaryLine() -> String {
-        var line = "\(outcomes.count) runs (seeds \(seedRange)), "
+        var line = "\(counted(outcomes.count, "run")) (seeds \(seedRange)), "
             + "\(simulatedHours) simulated hours, \(coverage.events) events: \(coverage.failedRuns) failed, "
             + "\(groups.count) distinct"
+        let unshrunk = failures.count { $0.shrunk == nil }
+        if unshrunk > 0 { line += " (\(counted(unshrunk, "failure")) not shrunk, grouped by check alone)" }
         if let mutant = command.mutant {
             let shared = outcomes.count(where: \.referenceAlsoFailed)
             line += "; mutant \(mutant)"
@@ -147,7 +153,7 @@ struct ExploreReport {
         return object([
             ("seedBase", String(seedBase)),
             ("runs", String(outcomes.count)),
-            ("repeat", string(repeatCommand)),
+            ("repeat", string(repeatCommand())),
             ("shard", command.shard.map { string($0.description) } ?? "null"),
             ("mutant", command.mutant.map(string) ?? "null"),
             ("swarm", command.usesSwarm ? "true" : "false"),

@@ -52,6 +52,9 @@ enum ReplayCommand {
               --tls-keylog FILE  decrypt TLS connections with this NSS key log (SSLKEYLOGFILE) through tshark;
                               without it a TLS connection is refused (exit 2). See docs/traces.md
 
+            A capture whose connections carry no frame of the protocol (another protocol: decode reports bad
+            frame headers) is an input error in every mode, not an empty replay that passes.
+
             exit codes: 0 no difference / no violation, 1 differences or violations, 2 usage or input error
 
             example: syncsim run reconnect-during-send --seed 1 --pcap run.pcapng
@@ -98,8 +101,9 @@ enum ReplayCommand {
 
     /// The capture decoded and laid out for replay; with `--keep-truncated`, a note on standard error when the
     /// capture breaks off.
-    /// - Throws: `InputFileError` for a file that cannot be read or is empty and for a capture without TCP
-    ///   connections (on the ports asked for); `TruncatedCaptureError` for a capture that breaks off (without
+    /// - Throws: `InputFileError` for a file that cannot be read or is empty, for a capture without TCP
+    ///   connections (on the ports asked for) and for one whose connections carry no frame of the protocol (every
+    ///   mode would replay nothing and pass); `TruncatedCaptureError` for a capture that breaks off (without
     ///   `--keep-truncated`); the decoder's errors for other unreadable captures, for TLS without a key log
     ///   (`.rejectEncrypted`) and for a key log that does not decrypt it.
     static func timeline(
@@ -109,6 +113,9 @@ enum ReplayCommand {
         let decoding = try options.reading { try TraceDecoder().decode(path: file, readOptions: options.readOptions) }
         let timeline = ReplayTimeline(decoding)
         guard !timeline.connections.isEmpty else { throw options.noConnection(file, verb: "replay") }
+        guard decoding.connections.contains(where: { !$0.frames.isEmpty }) else {
+            throw TraceDecodeCommand.noFrame(file, decoding: decoding, options: options, verb: "replay")
+        }
         TraceDecodeCommand.CaptureOptions.truncationNote(decoding.trace).map(console.err)
         return timeline
     }
@@ -136,8 +143,12 @@ enum ReplayCommand {
         guard files.count == 1, let file = files.first else {
             throw UsageError("expected one capture file, got \(files.count)")
         }
-        guard (against == nil) != (emitName == nil) else {
-            throw UsageError("give either --against server|client or --emit-scenario NAME")
+        if against != nil && emitName != nil {
+            throw UsageError("give either --against server|client or --emit-scenario NAME, not both "
+                + "(--run takes --emit-scenario NAME to name the scenario it runs)")
+        }
+        guard against != nil || emitName != nil else {
+            throw UsageError("give one of --against server|client, --emit-scenario NAME or --run")
         }
         if mutant != nil && against != "client" { throw UsageError("--mutant goes with --against client") }
         if clientOption != nil && against != "client" { throw UsageError("--client goes with --against client") }
@@ -153,9 +164,10 @@ enum ReplayCommand {
         case "server":
             let outcome = ReplayAgainstServer(timeline: timeline, model: model).run()
             outcome.differences.forEach { console.out($0.description) }
-            console.out("replayed \(outcome.requests) requests on \(timeline.connections.count) connections "
-                + "against the server: \(outcome.comparedAnswers) answers compared, "
-                + "\(outcome.differences.count) differences")
+            console.out("replayed \(counted(outcome.requests, "request")) on "
+                + "\(counted(timeline.connections.count, "connection")) against the server: "
+                + "\(counted(outcome.comparedAnswers, "answer")) compared, "
+                + "\(counted(outcome.differences.count, "difference"))")
             return outcome.differences.isEmpty ? ExitCode.success : ExitCode.checkFailed
         case "client":
             let address = clientOption ?? timeline.clientAddresses[0]
@@ -172,9 +184,11 @@ enum ReplayCommand {
                     + "(\(timeline.end): a corrupt timestamp?)")
             }
             let checks = ReplayAgainstClient.checkedInvariants.map(\.rawValue).joined(separator: " ")
-            console.out("replayed \(outcome.packetsDelivered) server frames on \(outcome.connections) connections "
-                + "to \(outcome.client) (\(mutant.map { "mutant \($0.rawValue)" } ?? "reference engine"), "
-                + "\(outcome.packetsSent) packets sent): \(outcome.findings.count) violations of \(checks)")
+            console.out("replayed \(counted(outcome.packetsDelivered, "server frame")) on "
+                + "\(counted(outcome.connections, "connection")) to \(outcome.client) "
+                + "(\(mutant.map { "mutant \($0.rawValue)" } ?? "reference engine"), "
+                + "\(counted(outcome.packetsSent, "packet")) sent): \(counted(outcome.findings.count, "violation")) "
+                + "of \(checks)")
             return outcome.findings.isEmpty ? ExitCode.success : ExitCode.checkFailed
         default:
             throw UsageError("option --against: expected server or client, got '\(against ?? "")'")

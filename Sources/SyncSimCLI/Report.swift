@@ -18,7 +18,7 @@ enum Report {
             lines.append("  \(violation)")
             if let step = violation.lastStep { lines.append("    last step: \(step)") }
             if !violation.traceTail.isEmpty {
-                lines.append("    trace tail (\(violation.traceTail.count) records):")
+                lines.append("    trace tail (\(counted(violation.traceTail.count, "record"))):")
                 lines += violation.traceTail.map { "      | \($0)" }
             }
         }

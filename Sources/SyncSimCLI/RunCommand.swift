@@ -329,9 +329,9 @@ struct RunCommand {
             }
             let reduced = outcome.scenario
             say(
-                "shrunk \(result.scenario) seed \(result.seed) in \(outcome.runs) runs, still failing \(target): "
-                    + "\(original.steps.count) -> \(reduced.steps.count) steps, "
-                    + "\(original.clients.count) -> \(reduced.clients.count) clients"
+                "shrunk \(result.scenario) seed \(result.seed) in \(counted(outcome.runs, "run")), still failing "
+                    + "\(target): \(original.steps.count) -> \(counted(reduced.steps.count, "step")), "
+                    + "\(original.clients.count) -> \(counted(reduced.clients.count, "client"))"
             )
             let reproduce = RunResult(scenario: reduced.name, seed: result.seed, mutant: mutant, digest: 0)
                 .reproduceCommand
@@ -369,8 +369,8 @@ struct RunCommand {
         let failed = results.filter { $0.verdict == .fail }
         var scenarioNames: [String] = []
         for result in results where !scenarioNames.contains(result.scenario) { scenarioNames.append(result.scenario) }
-        func count(_ number: Int, _ noun: String) -> String { "\(number) \(noun)\(number == 1 ? "" : "s")" }
-        var line = "\(count(results.count, "run")) of \(count(scenarioNames.count, "scenario")): "
+        // CI tooling reads the "N passed, N failed" part as a test-runner summary: only the nouns before it agree.
+        var line = "\(counted(results.count, "run")) of \(counted(scenarioNames.count, "scenario")): "
             + "\(results.count - failed.count) passed, \(failed.count) failed"
         if randomCount > 0 { line += "; random seeds from --random \(randomCount) --random-base \(randomBase)" }
         if let mutant { line += "; mutant \(mutant)" }
@@ -380,7 +380,7 @@ struct RunCommand {
         if checksDeterminism {
             let differing = results.filter { $0.violations.contains { $0.check == .determinism } }.count
             say(
-                "determinism: \(count(results.count, "run")) repeated, "
+                "determinism: \(counted(results.count, "run")) repeated, "
                     + (differing == 0 ? "all digests equal" : "\(differing) with different digests")
             )
         }

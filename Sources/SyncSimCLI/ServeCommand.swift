@@ -81,8 +81,9 @@ enum ServeCommand {
             "serve: listening on 127.0.0.1:\(server.port) (scenario \(scenarioName), "
                 + "profile \(profile?.name ?? "none"), seed \(seed))")
         let summary = server.run()
-        console.out("serve: \(summary.connections) connections, \(summary.framesReceived) frames received, "
-            + "\(summary.framesSent) frames sent (\(summary.framesCompressed) compressed)")
+        console.out("serve: \(counted(summary.connections, "connection")), "
+            + "\(counted(summary.framesReceived, "frame")) received, "
+            + "\(counted(summary.framesSent, "frame")) sent (\(summary.framesCompressed) compressed)")
         return ExitCode.success
     }
 

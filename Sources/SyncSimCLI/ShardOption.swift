@@ -19,10 +19,6 @@ enum ShardOption {
     /// Parses `i/n`.
     /// - Throws: `UsageError` for a malformed value, `0/n` ("shards count from 1"), or `i > n`.
     static func parse(_ text: String) throws -> SweepShard {
-        do {
-            return try SweepShard(parsing: text)
-        } catch let error as SweepError {
-            throw UsageError(error.description)
-        }
+        try UsageError.fromSweepOptions { try SweepShard(parsing: text) }
     }
 }

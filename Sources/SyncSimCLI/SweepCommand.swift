@@ -105,19 +105,23 @@ struct SweepCommand {
     }
 
     /// Parses the options.
-    /// - Throws: `UsageError` or `SweepError` for an unknown scenario, parameter, profile or metric, a value out of
-    ///   range, a malformed shard, or a missing required option.
+    /// - Throws: `UsageError` for an unknown scenario, parameter, profile, client or metric, a value out of range,
+    ///   a malformed shard, or a missing required option (the sweep types' `SweepError`s become usage errors).
     init(parsing list: inout ArgumentList, catalog: [Scenario]) throws {
         try CatalogCheck.requireUniqueNames(catalog)
-        let axes = try list.values(of: "--param").map(SweepAxis.init(parsing:))
-        let profiles = try list.value(of: "--profiles").map { text in
-            try text.split(separator: ",", omittingEmptySubsequences: false)
-                .map { try SweepSpec.profile(named: String($0)) }
+        let axes = try UsageError.fromSweepOptions { try list.values(of: "--param").map(SweepAxis.init(parsing:)) }
+        let profiles = try UsageError.fromSweepOptions {
+            try list.value(of: "--profiles").map { text in
+                try text.split(separator: ",", omittingEmptySubsequences: false)
+                    .map { try SweepSpec.profile(named: String($0)) }
+            }
         }
         let seedCount = try list.int("--seeds", in: 1...1_000_000)
         let seedBase = try list.value(of: "--seed-base").map { try RunCommand.seed($0, option: "--seed-base") } ?? 1
         let clients = try list.values(of: "--client")
-        let clientProfile = try list.value(of: "--profile").map(SweepSpec.profile(named:))
+        let clientProfile = try UsageError.fromSweepOptions {
+            try list.value(of: "--profile").map(SweepSpec.profile(named:))
+        }
         let objective = try list.value(of: "--objective") ?? SweepMetric.chatOpenMilliseconds.name
         shard = try ShardOption.parse(&list)
         jobs = try list.int("--jobs", in: 1...256) ?? 1
@@ -147,12 +151,15 @@ struct SweepCommand {
         if let svgMetric, svgPath == nil { throw UsageError("--svg-metric \(svgMetric) needs --svg FILE") }
         try Self.validateChartMetric(svgMetric)
         base = scenario
-        sweep = try SweepSpec(
-            scenario: name, axes: axes, profiles: profiles, seedCount: seedCount, seedBase: seedBase,
-            clients: clients, objective: objective
-        )
+        var sweep = try UsageError.fromSweepOptions {
+            try SweepSpec(
+                scenario: name, axes: axes, profiles: profiles, seedCount: seedCount, seedBase: seedBase,
+                clients: clients, objective: objective
+            )
+        }
         sweep.clientProfile = clientProfile
-        try sweep.validate(against: scenario)
+        try UsageError.fromSweepOptions { try sweep.validate(against: scenario) }
+        self.sweep = sweep
     }
 
     /// Runs the sweep (or its shard) and writes the reports.
@@ -182,7 +189,7 @@ struct SweepCommand {
                 Self.failureLines(records, spec: sweep, program: console.program).forEach(console.err)
                 return hasFailed ? ExitCode.checkFailed : ExitCode.usage
             }
-            console.err("shard \(shard): \(records.count) of \(sweep.runCount) runs written")
+            console.err("shard \(shard): \(records.count) of \(counted(sweep.runCount, "run")) written")
             // Standard output may carry the JSON lines, so a shard names its failed runs on standard error.
             Self.failureLines(records, spec: sweep, program: console.program).forEach(console.err)
             return hasFailed ? ExitCode.checkFailed : ExitCode.success
@@ -211,7 +218,7 @@ struct SweepCommand {
     static func failureLines(_ records: [SweepRunRecord], spec: SweepSpec, program: String = "syncsim") -> [String] {
         let failed = records.filter { $0.verdict == .fail }
         guard let first = failed.first else { return [] }
-        var lines = ["\(failed.count) of \(records.count) runs failed a check:"]
+        var lines = ["\(failed.count) of \(counted(records.count, "run")) failed a check:"]
         for record in failed.prefix(listedFailures) {
             lines.append(
                 "  FAIL run \(record.index)  \(record.combination.profile) \(spec.label(of: record.combination))  "

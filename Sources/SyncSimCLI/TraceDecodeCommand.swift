@@ -15,7 +15,8 @@ enum TraceDecodeCommand {
             IPv4 and IPv6), reassembles every TCP connection and prints per connection the packets, bytes per
             direction, gaps (bytes the capture missed or the snap length cut) and anomalies (overlapping copies
             that disagree, data after FIN or RST, ...), then the packets skipped and why. Frames are not decoded:
-            `syncsim decode FILE` prints them.
+            `syncsim decode FILE` prints them. A capture without a TCP connection (on the --port asked for) is
+            an input error (exit 2), as for decode and replay, after the summary of what it holds.
 
               --port N          keep only connections with port N on either end (repeatable)
               --keep-truncated  \(CaptureOptions.keepTruncatedHelp)
@@ -39,6 +40,11 @@ enum TraceDecodeCommand {
         let trace = try captureOptions.reading { try TraceReader.read(path: file, options: captureOptions.readOptions) }
         // The summary names the truncation itself ("stopped early: ..."), so no note on standard error.
         for line in trace.summaryLines() { console.out(line) }
+        // As for decode and replay, a capture without a TCP connection is an input error; the summary above still
+        // shows what it holds (packets skipped and why), which is where their error points.
+        guard !trace.connections.isEmpty else {
+            throw captureOptions.noConnection(file, verb: "summarize", pointsToSummary: false)
+        }
         return ExitCode.success
     }
 }
@@ -114,11 +120,31 @@ extension TraceDecodeCommand {
         }
 
         /// `FILE: no TCP connection to VERB[ on port N]`: the capture holds nothing the command could use.
-        func noConnection(_ path: String, verb: String) -> InputFileError {
+        /// - Parameter pointsToSummary: whether to add that `syncsim trace-summary FILE` shows what the capture
+        ///   holds (false for `trace-summary` itself, which has just printed it).
+        func noConnection(_ path: String, verb: String, pointsToSummary: Bool = true) -> InputFileError {
             let filter = ports.map { " on port " + $0.sorted().map(String.init).joined(separator: " or ") } ?? ""
-            return InputFileError(description: "\(path): no TCP connection to \(verb)\(filter) "
-                + "('syncsim trace-summary \(path)' shows what the capture holds)")
+            let hint = pointsToSummary ? " ('syncsim trace-summary \(path)' shows what the capture holds)" : ""
+            return InputFileError(description: "\(path): no TCP connection to \(verb)\(filter)\(hint)")
         }
+    }
+
+    /// `FILE: no SyncSim frame found in its TCP connection[ on port N], nothing to VERB; decode finds: ISSUE (...)`:
+    /// the capture has TCP connections but none carries a frame of the protocol (a capture of another protocol,
+    /// or of connections that sent nothing). Names the first frame issue `decode` reports on it (a bad frame header,
+    /// say), or says that the connections carried no payload.
+    static func noFrame(_ path: String, decoding: TraceDecoder.Decoding, options: CaptureOptions, verb: String)
+        -> InputFileError
+    {
+        let count = decoding.connections.count
+        let filter = options.ports.map { " on port " + $0.sorted().map(String.init).joined(separator: " or ") } ?? ""
+        let connections = count == 1 ? "its TCP connection\(filter)" : "any of its \(count) TCP connections\(filter)"
+        let issues = decoding.connections.flatMap(\.issues)
+        let found = issues.first { $0.kind == .badHeader } ?? issues.first
+        let reason = found.map { "decode finds: \($0) ('syncsim decode \(path)' lists every issue)" }
+            ?? (count == 1 ? "it carries no payload bytes" : "they carry no payload bytes")
+        return InputFileError(
+            description: "\(path): no SyncSim frame found in \(connections), nothing to \(verb); \(reason)")
     }
 
     /// A capture that breaks off inside a record, with the option that reads up to the break.

@@ -6,9 +6,11 @@ extension Trace {
     public func summaryLines() -> [String] {
         var lines: [String] = []
         var header =
-            "\(file): \(format), \(linkType), \(packetCount) packets, \(tcpPacketCount) TCP, "
-            + "\(skippedPacketCount) skipped, \(connections.count) connections"
-        if filteredOutPacketCount > 0 { header += ", \(filteredOutPacketCount) TCP packets filtered out by port" }
+            "\(file): \(format), \(linkType), \(counted(packetCount, "packet")), \(tcpPacketCount) TCP, "
+            + "\(skippedPacketCount) skipped, \(counted(connections.count, "connection"))"
+        if filteredOutPacketCount > 0 {
+            header += ", " + counted(filteredOutPacketCount, "TCP packet") + " filtered out by port"
+        }
         lines.append(header)
         if let truncation { lines.append("  stopped early: \(truncation)") }
         for connection in connections {
@@ -16,13 +18,14 @@ extension Trace {
                 nanosecondsSinceEpoch: connection.lastTimestamp.nanoseconds(since: connection.firstTimestamp))
             lines.append(
                 "connection \(connection.number): \(connection.client) -> \(connection.server), "
-                    + "\(connection.packetCount) packets from packet \(connection.firstPacketNumber), \(seconds) s"
+                    + "\(counted(connection.packetCount, "packet")) from packet \(connection.firstPacketNumber), "
+                    + "\(seconds) s"
             )
             if let tls = connection.tls {
                 lines.append(
                     "  \(tls.version) decrypted with key log \(tls.keyLog): application data client->server "
-                        + "\(connection.clientToServer.byteCount) bytes, server->client "
-                        + "\(connection.serverToClient.byteCount) bytes (TCP below: the encrypted bytes)")
+                        + "\(counted(connection.clientToServer.byteCount, "byte")), server->client "
+                        + "\(counted(connection.serverToClient.byteCount, "byte")) (TCP below: the encrypted bytes)")
             }
             for direction in TraceDirection.allCases {
                 let stream = connection.tls.map { direction == .clientToServer
@@ -31,13 +34,14 @@ extension Trace {
                 if stream.sawSYN { flags.append("SYN") }
                 if stream.sawFIN { flags.append("FIN") }
                 if stream.sawRST { flags.append("RST") }
-                var line = "  \(direction): \(stream.segmentCount) segments, \(stream.byteCount) bytes"
-                line += ", \(stream.gaps.count) gaps (\(stream.missingByteCount) bytes missing)"
+                var line = "  \(direction): \(counted(stream.segmentCount, "segment")), "
+                    + counted(stream.byteCount, "byte")
+                line += ", \(counted(stream.gaps.count, "gap")) (\(counted(stream.missingByteCount, "byte")) missing)"
                 if stream.retransmittedSegmentCount > 0 {
-                    line +=
-                        ", \(stream.retransmittedSegmentCount) retransmissions (\(stream.retransmittedByteCount) bytes)"
+                    line += ", \(counted(stream.retransmittedSegmentCount, "retransmission")) "
+                        + "(\(counted(stream.retransmittedByteCount, "byte")))"
                 }
-                if stream.keepAliveCount > 0 { line += ", \(stream.keepAliveCount) keep-alives" }
+                if stream.keepAliveCount > 0 { line += ", \(counted(stream.keepAliveCount, "keep-alive"))" }
                 if !flags.isEmpty { line += ", " + flags.joined(separator: " ") }
                 lines.append(line)
                 for gap in stream.gaps { lines.append("    \(gap)") }

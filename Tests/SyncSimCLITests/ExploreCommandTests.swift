@@ -46,10 +46,46 @@ import Testing
     @Test("--shard i/n runs the seeds k % n + 1 == i and says so; the repeat command keeps the shard")
     func shard() {
         let result = Self.run(["--runs", "3", "--seed-base", "40", "--shrink-runs", "0", "--shard", "2/2"])
-        #expect(result.out.contains("1 runs (seeds 41..41 step 2)"), "\(result.out)")
+        #expect(result.out.contains("1 run (seeds 41..41 step 2)"), "\(result.out)")
         #expect(result.out.contains("; shard 2/2"))
         #expect(result.out.contains("repeat: syncsim explore --seed-base 40 --runs 2 --shard 2/2"))
         #expect(Self.run(["--runs", "3", "--shard", "0/2"]).code == 2)
+    }
+
+    @Test("reproduce: and repeat: lines spell the command as run's do: the console's program name")
+    func reproduceProgram() throws {
+        // Seed 1 fails T2 with resend-new-cid (ExploreMutantTests pins base 1 for it).
+        var list = ArgumentList(["--runs", "1", "--seed-base", "1", "--mutant", "resend-new-cid", "--shrink-runs", "0"])
+        let command = try ExploreCommand(parsing: &list)
+        let captured = DecodeCommandTests.Captured()
+        var console = Console(out: { captured.out += $0 }, err: { captured.err += $0 })
+        console.program = ".build/release/syncsim"
+        let start = ContinuousClock.now
+        let code = try command.execute(console: &console, defaultSeedBase: { 0 }, clock: { start })
+        #expect(code == ExitCode.checkFailed, "\(captured.out)")
+        let lines = captured.out.split(separator: "\n").map(String.init)
+        let reproduce = "  reproduce: .build/release/syncsim explore --seed-base 1 --runs 1 --mutant resend-new-cid"
+        #expect(lines.contains(reproduce), "\(captured.out)")
+        #expect(lines.contains("repeat: .build/release/syncsim explore --seed-base 1 --runs 1 --mutant resend-new-cid"))
+        #expect(!lines.contains { $0.contains(": syncsim explore") })
+    }
+
+    @Test("failures that were not shrunk group by their check alone, so the distinct count means something")
+    func unshrunkGroupByCheck() throws {
+        // Seeds 1 and 5 of 1...5 fail T2 with resend-new-cid, each with its own mix of step kinds.
+        let arguments = ["--runs", "5", "--seed-base", "1", "--mutant", "resend-new-cid", "--shrink-runs", "0"]
+        let result = Self.run(arguments)
+        #expect(result.code == ExitCode.checkFailed)
+        let lines = result.out.split(separator: "\n").map(String.init)
+        #expect(lines.filter { $0 == "  signature: T2 (not shrunk)" }.count == 2, "\(result.out)")
+        #expect(lines.contains("  2x T2 (not shrunk)  seeds 1, 5"))
+        #expect(result.out.contains(": 2 failed, 1 distinct (2 failures not shrunk, grouped by check alone); "))
+        let json = Self.run(arguments + ["--json"])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.out.utf8)) as? [String: Any])
+        let groups = try #require(object["groups"] as? [[String: Any]])
+        #expect(groups.count == 1)
+        #expect(groups.first?["signature"] as? String == "T2 (not shrunk)")
+        #expect(groups.first?["count"] as? Int == 2)
     }
 
     @Test("budgets read as durations")

@@ -123,6 +123,60 @@ import Testing
                 "\(output.err)")
     }
 
+    @Test(
+        "a chat missing from the chat list names the chats there, and says to log in only before a login",
+        .enabled(if: RealSocketTests.syncsim != nil, "needs the built syncsim executable")
+    )
+    func unknownChat() throws {
+        let serve = Process()
+        serve.executableURL = URL(fileURLWithPath: try #require(Self.syncsim))
+        serve.arguments = ["serve", "--port", "0", "--max-connections", "3", "--duration", "20"]
+        let serveLog = Pipe()
+        serve.standardError = serveLog
+        serve.standardOutput = FileHandle.nullDevice
+        try serve.run()
+        defer {
+            if serve.isRunning { kill(serve.processIdentifier, SIGTERM) }
+            Self.wait(for: serve, seconds: 5)
+        }
+        let firstLine = Self.readLine(serveLog.fileHandleForReading)
+        let port = try #require(firstLine.split(separator: ":").last?.split(separator: " ").first.flatMap { Int($0) },
+                                "serve printed: \(firstLine)")
+        let afterLogin = SyncSimCLITests.syncsim(["client", "--port", "\(port)", "--script", "login; open alice+carol"])
+        #expect(afterLogin.code == ExitCode.usage)
+        #expect(afterLogin.err.hasSuffix(
+            "syncsim client: client alice: no chat 'alice+carol' in the chat list; chats: alice+bob\n"),
+                "\(afterLogin.err)")
+        #expect(!afterLogin.err.contains("--help"))
+        let beforeLogin = SyncSimCLITests.syncsim(["client", "--port", "\(port)", "--script", "open alice+bob"])
+        #expect(beforeLogin.code == ExitCode.usage)
+        #expect(beforeLogin.err.hasSuffix(
+            "syncsim client: client alice: no chat 'alice+bob' in the chat list (log in first)\n"),
+                "\(beforeLogin.err)")
+        #expect(!beforeLogin.err.contains("--help"))
+        // Counts of one in the summary read in the singular.
+        let sent = SyncSimCLITests.syncsim(["client", "--port", "\(port)", "--script",
+                                            "login; open alice+bob; send alice+bob hello; wait 1s"])
+        #expect(sent.code == ExitCode.success, "\(sent.err)")
+        #expect(sent.out.hasPrefix("client: alice 1 connection, "), "\(sent.out)")
+        #expect(sent.out.hasSuffix("; chat 1: 1 message\n"), "\(sent.out)")
+    }
+
+    @Test("no login within 10 s is an error without a pointer to --help; a bad script step gets one")
+    func notLoggedIn() throws {
+        // A listener that never accepts: the connection opens, nothing answers SESSION_INIT.
+        let listener = try PosixSocket.listen(port: 0)
+        defer { PosixSocket.close(listener) }
+        let port = PosixSocket.localPort(listener)
+        let output = SyncSimCLITests.syncsim(["client", "--port", "\(port)", "--script", "login"])
+        #expect(output.code == ExitCode.usage)
+        #expect(output.err.hasSuffix("syncsim client: client alice: not logged in after 10 s\n"), "\(output.err)")
+        #expect(!output.err.contains("--help"))
+        let usage = SyncSimCLITests.syncsim(["client", "--port", "\(port)", "--script", "login; jump 3"])
+        #expect(usage.code == ExitCode.usage)
+        #expect(usage.err.hasSuffix("see 'syncsim client --help'\n"), "\(usage.err)")
+    }
+
     /// Waits for a process to end, polling; terminates it after `seconds` so a hung tool cannot hang the suite.
     static func wait(for process: Process, seconds: Int) {
         for _ in 0..<(seconds * 20) where process.isRunning { usleep(50_000) }

@@ -150,6 +150,9 @@ import Testing
         #expect(mutant.code == 1)
         #expect(mutant.out.first?.hasPrefix("FAIL  P4 at ") == true)
         #expect(mutant.out.last?.contains("mutant since-from-newest-push") == true)
+        // One violation is a violation, not "1 violations".
+        #expect(mutant.out.last == "replayed 10 server frames on 2 connections to alice "
+            + "(mutant since-from-newest-push, 7 packets sent): 1 violation of C1 C4 P1 P2 P3 P4")
     }
 
     @Test("usage and input errors exit with 2", arguments: [
@@ -164,6 +167,38 @@ import Testing
         let result = Self.run(arguments)
         #expect(result.code == 2)
         #expect(!result.err.isEmpty)
+    }
+
+    @Test("a capture of another protocol is an input error in every replay mode, naming what decode finds",
+          arguments: [["--against", "server"], ["--against", "client"], ["--emit-scenario", "x"], ["--run"]])
+    func foreignProtocol(mode: [String]) {
+        let path = TraceDecodeCommandTests.fixture("pcap/dns_tcp.pcap")
+        let result = Self.run(["replay", path] + mode)
+        #expect(result.code == ExitCode.usage)
+        #expect(result.out.isEmpty)
+        #expect(result.err == "syncsim replay: \(path): no SyncSim frame found in its TCP connection, nothing to "
+            + "replay; decode finds: connection 1 client->server: bad frame header, 10 bytes at offset 0, packet 4: "
+            + "expected ver 10, cmd 0...3 and a length up to 5242880 bytes; found 00 38 43 19 01 20 00 01 00 00 "
+            + "('syncsim decode \(path)' lists every issue)\n", "\(result.err)")
+        let handshake = TraceDecodeCommandTests.fixture("pcap/tcp-handshake-nano.pcap")
+        let empty = Self.run(["replay", handshake] + mode)
+        #expect(empty.code == ExitCode.usage)
+        #expect(empty.err.hasSuffix(": no SyncSim frame found in its TCP connection, nothing to replay; it carries "
+            + "no payload bytes\n"), "\(empty.err)")
+    }
+
+    @Test("a replay without a mode names every mode of replay's help: --against, --emit-scenario and --run")
+    func noMode() {
+        let result = Self.run(["replay", Self.offlineSends])
+        #expect(result.code == ExitCode.usage)
+        #expect(result.err == "syncsim replay: give one of --against server|client, --emit-scenario NAME or --run\n"
+            + "see 'syncsim replay --help'\n")
+        let both = Self.run(["replay", Self.offlineSends, "--against", "server", "--emit-scenario", "x"])
+        #expect(both.code == ExitCode.usage)
+        #expect(both.err.hasPrefix("syncsim replay: give either --against server|client or --emit-scenario NAME, "
+            + "not both (--run takes"), "\(both.err)")
+        let help = Self.run(["replay", "--help"]).out.joined(separator: "\n")
+        for mode in ["--against server|client", "--emit-scenario NAME", "--run"] { #expect(help.contains(mode)) }
     }
 
     @Test("--emit-scenario prints the timeline as DSL steps; the committed copy compiles and passes")

@@ -185,6 +185,35 @@ func contents(_ url: URL) throws -> String { try String(contentsOf: url, encodin
         #expect(output.err.hasPrefix("syncsim sweep: parameter historyPageSize: expected an integer"))
     }
 
+    @Test("bad --param values, unknown profiles and clients are usage errors: one line, then the pointer to --help",
+          arguments: [
+        (["--param", "historyPageSize=10,abc", "--profiles", "EDGE"],
+         "parameter historyPageSize: expected an integer in 1...500 (messages), got 'abc'"),
+        (["--param", "noSuch=1", "--profiles", "EDGE"], "unknown parameter 'noSuch'; valid parameters: "),
+        (["--param", "historyPageSize=10", "--param", "historyPageSize=20", "--profiles", "EDGE"],
+         "parameter historyPageSize given twice"),
+        (["--profiles", "EDGE-lossyy"], "unknown profile 'EDGE-lossyy'; profiles: 2G-rural, GPRS, EDGE, EDGE-lossy, "),
+        (["--profiles", "EDGE,EDGE"], "--profiles: 'EDGE' given twice"),
+        (["--profiles", "EDGE", "--client", "bob", "--profile", "5G"], "unknown profile '5G'"),
+        (["--profiles", "EDGE", "--client", "carol"], "--client 'carol' is not in scenario open-and-scroll-to-start"),
+        (["--profiles", "EDGE", "--objective", "speed"], "unknown objective metric 'speed'"),
+    ])
+    func realCommandUsageErrors(arguments: [String], message: String) {
+        let output = syncsim(["sweep", "open-and-scroll-to-start", "--seeds", "1"] + arguments)
+        #expect(output.code == ExitCode.usage)
+        #expect(output.err.hasPrefix("syncsim sweep: \(message)"), "\(output.err)")
+        #expect(output.err.hasSuffix("\nsee 'syncsim sweep --help'\n"), "\(output.err)")
+        #expect(output.err.split(separator: "\n").count == 2)
+    }
+
+    @Test("explore's --param errors point at --help too")
+    func exploreParamUsageError() {
+        let output = syncsim(["explore", "--runs", "1", "--param", "noSuch=1"])
+        #expect(output.code == ExitCode.usage)
+        #expect(output.err.hasPrefix("syncsim explore: unknown parameter 'noSuch'"), "\(output.err)")
+        #expect(output.err.hasSuffix("\nsee 'syncsim explore --help'\n"))
+    }
+
     @Test("the real command sweeps in the world and exits 1 naming the runs that failed a check, with a reproducer")
     func realSweep() {
         // A 500 ms request timeout on EDGE (RTT above 800 ms) never completes a LOGIN: those runs fail V1.
@@ -227,7 +256,7 @@ func contents(_ url: URL) throws -> String { try String(contentsOf: url, encodin
                               "EDGE", "--seeds", "1", "--shard", "1/1"])
         #expect(output.code == ExitCode.checkFailed)
         #expect(output.out.split(separator: "\n").count == 2)
-        #expect(output.err.contains("1 of 1 runs failed a check:\n  FAIL run 0  EDGE requestTimeout=500ms  seed 1:"))
+        #expect(output.err.contains("1 of 1 run failed a check:\n  FAIL run 0  EDGE requestTimeout=500ms  seed 1:"))
         #expect(output.err.contains("reproduce: syncsim sweep open-and-scroll-to-start --param requestTimeout=500ms"))
     }
 

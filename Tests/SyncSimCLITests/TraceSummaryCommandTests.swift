@@ -24,10 +24,30 @@ import Testing
         let result = run(["trace-summary", path])
         #expect(result.code == 0)
         let lines = result.out.split(separator: "\n").map(String.init)
-        #expect(lines.first == "\(path): pcap, Ethernet, 11 packets, 11 TCP, 0 skipped, 1 connections")
+        #expect(lines.first == "\(path): pcap, Ethernet, 11 packets, 11 TCP, 0 skipped, 1 connection")
         #expect(lines.contains { $0.hasPrefix("connection 1: 192.168.1.11:33779 -> 209.87.249.18:53, 11 packets") })
         #expect(lines.contains("  client->server: 6 segments, 58 bytes, 0 gaps (0 bytes missing), SYN FIN"))
         #expect(lines.count == 4)
+    }
+
+    @Test("counts of one read in the singular: 1 packet, 1 connection, 1 segment, 1 gap (1 byte missing)")
+    func singular() {
+        let path = Self.fixture("tcp_rst_data-trunc.pcap")
+        let result = run(["trace-summary", path])
+        #expect(result.code == 0)
+        #expect(result.out == """
+            \(path): pcap, Ethernet, 1 packet, 1 TCP, 0 skipped, 1 connection
+            connection 1: 172.16.133.41:52875 -> 199.204.31.89:80, 1 packet from packet 1, 0.000000000 s
+              client->server: 0 segments, 0 bytes, 0 gaps (0 bytes missing)
+              server->client: 1 segment, 57 bytes, 1 gap (1 byte missing), RST
+                gap of 1 byte at offset 57 (cut by snap length), packet 1
+                started without SYN, packet 1
+
+            """)
+        let decode = run(["decode", path, "--summary"])
+        #expect(decode.out.contains("  server->client: 1 segment, 57 bytes, 1 gap (1 byte missing), RST\n"))
+        #expect(counted(1, "run") == "1 run" && counted(0, "run") == "0 runs" && counted(2, "run") == "2 runs")
+        #expect(counted(Int64(1), "byte") == "1 byte")
     }
 
     @Test("--keep-truncated prints what was read before a cut record")
@@ -58,6 +78,22 @@ import Testing
         let result = run(["trace-summary", path])
         #expect(result.code == 2)
         #expect(result.err == "syncsim trace-summary: cannot read \(path): is a directory\n")
+    }
+
+    @Test("a capture without a TCP connection is an input error, as for decode and replay, after its summary")
+    func noConnection() {
+        let path = Self.fixture("empty.pcapng")
+        let result = run(["trace-summary", path])
+        #expect(result.code == 2)
+        #expect(result.out == "\(path): pcapng, Ethernet, 0 packets, 0 TCP, 0 skipped, 0 connections\n")
+        #expect(result.err == "syncsim trace-summary: \(path): no TCP connection to summarize\n")
+        let decode = run(["decode", path])
+        #expect(decode.code == 2)
+        #expect(decode.err.hasPrefix("syncsim decode: \(path): no TCP connection to decode ("))
+        let filtered = run(["trace-summary", Self.fixture("dns_tcp.pcap"), "--port", "1"])
+        #expect(filtered.code == 2)
+        #expect(filtered.err == "syncsim trace-summary: \(Self.fixture("dns_tcp.pcap")): no TCP connection to "
+            + "summarize on port 1\n")
     }
 
     @Test("a bad --port is a usage error")

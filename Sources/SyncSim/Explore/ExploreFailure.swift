@@ -48,8 +48,13 @@ public struct ExploreFailure: Sendable {
     }
 
     /// What distinct failures group by: the check, and the kinds of steps left after shrinking
-    /// (`T2 [LoseResponses, Send]`).
-    public var signature: String { "\(check) [\(stepKinds.joined(separator: ", "))]" }
+    /// (`T2 [LoseResponses, Send]`). A failure that was not shrunk (past `--max-shrinks`, or shrinking did not
+    /// fail the check again) groups by its check alone (`T2 (not shrunk)`): the kinds of all of its run's steps
+    /// would make nearly every such failure a signature of its own.
+    public var signature: String {
+        guard shrunk != nil else { return "\(check) (not shrunk)" }
+        return "\(check) [\(stepKinds.joined(separator: ", "))]"
+    }
 
     /// The Swift property name the catalog file uses: `explore<seed>`.
     public var propertyName: String { "explore\(outcome.seed)" }

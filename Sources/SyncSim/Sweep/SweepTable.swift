@@ -16,7 +16,8 @@ public enum SweepTable {
             "sweep \(spec.scenario): \(combinations.count) combination\(combinations.count == 1 ? "" : "s") × "
                 + "\(spec.seedCount) seed\(spec.seedCount == 1 ? "" : "s") "
                 + "(\(spec.seedBase)...\(spec.seedBase + UInt64(spec.seedCount - 1))) "
-                + "= \(report.records.count) runs, \(report.failedRuns) failed a check",
+                + "= \(report.records.count) run\(report.records.count == 1 ? "" : "s"), "
+                + "\(report.failedRuns) failed a check",
             "percentiles over seeds (type 7); [a, b] = 95% bootstrap CI of p50 "
                 + "(\(SweepStatistics.bootstrapResamples) resamples); "
                 + "* = best of its profile by p50 of \(spec.objective)",

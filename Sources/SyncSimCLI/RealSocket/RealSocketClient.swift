@@ -25,6 +25,8 @@ struct RealSocketClient {
     private var userNames: [Int64: String] = [:]
     /// The server's error answer to the last LOGIN, until a LOGIN succeeds.
     private var loginError: ErrorPayload?
+    /// Whether a LOGIN was answered with a response (the chat list and the user names came with it).
+    private var hasLoggedIn = false
     private(set) var summary = Summary()
 
     /// - Throws: the database's error when the client's in-memory SQLite store cannot be opened.
@@ -38,8 +40,8 @@ struct RealSocketClient {
     }
 
     /// Runs the steps, then closes the connection.
-    /// - Throws: `UsageError` for a chat the server does not list or a login that does not happen within 10 s;
-    ///   `LoginRefusedError` as soon as the server answers LOGIN with an error.
+    /// - Throws: `ClientScriptError` for a chat the chat list does not hold or a login that does not happen within
+    ///   10 s; `LoginRefusedError` as soon as the server answers LOGIN with an error.
     mutating func run(_ steps: [ClientScriptStep]) throws -> Summary {
         deliver(.start)
         defer { if let fd { PosixSocket.close(fd) } }
@@ -51,7 +53,9 @@ struct RealSocketClient {
                     pump(until: min(deadline, clock.now + .milliseconds(50)))
                 }
                 if let loginError { throw LoginRefusedError(user: user, error: loginError) }
-                guard engine.view.isOnline else { throw UsageError("client \(user): not logged in after 10 s") }
+                guard engine.view.isOnline else {
+                    throw ClientScriptError(description: "client \(user): not logged in after 10 s")
+                }
                 log("client: \(user) logged in")
             case .open(let chat):
                 deliver(.user(.openChat(try chatId(chat))))
@@ -70,6 +74,8 @@ struct RealSocketClient {
     }
 
     /// The id of the chat named by its members (`alice+bob`), from the chat list and the names LOGIN taught.
+    /// - Throws: `ClientScriptError` naming the chats the list holds, or saying to log in first when no LOGIN
+    ///   was answered yet; `LoginRefusedError` when the server refused the LOGIN.
     private func chatId(_ name: String) throws -> Int64 {
         let wanted = Set(name.split(separator: "+").map(String.init))
         for (id, chat) in engine.view.chatList.sorted(by: { $0.key < $1.key }) {
@@ -77,7 +83,21 @@ struct RealSocketClient {
             if name == "chat\(id)" { return id }
         }
         if let loginError { throw LoginRefusedError(user: user, error: loginError) }
-        throw UsageError("client \(user): no chat '\(name)' in the chat list (log in first)")
+        let missing = "client \(user): no chat '\(name)' in the chat list"
+        guard hasLoggedIn else { throw ClientScriptError(description: missing + " (log in first)") }
+        let chats = chatNames
+        let listed = chats.isEmpty ? "; the chat list is empty" : "; chats: " + chats.joined(separator: ", ")
+        throw ClientScriptError(description: missing + listed)
+    }
+
+    /// The chats of the chat list as a script names them, sorted: their members' names joined by `+`
+    /// (`alice+bob`), or `chat<id>` when LOGIN did not name every member.
+    private var chatNames: [String] {
+        engine.view.chatList.map { id, chat in
+            let names = chat.members.compactMap { userNames[$0] }
+            guard !names.isEmpty, names.count == chat.members.count else { return "chat\(id)" }
+            return names.sorted().joined(separator: "+")
+        }.sorted()
     }
 
     /// Runs the loop until `deadline`: timers, bytes from the socket, and the events they cause.
@@ -119,6 +139,7 @@ struct RealSocketClient {
                         userNames[response.profile.id] = response.profile.name
                         for contact in response.contacts { userNames[contact.id] = contact.name }
                         loginError = nil
+                        hasLoggedIn = true
                     }
                     if packet.opcode == .login, case .error(let payload) = packet.body {
                         log("client: \(user) LOGIN refused: \(payload.error): \(payload.message)")
@@ -187,4 +208,11 @@ struct LoginRefusedError: Error, CustomStringConvertible {
     var description: String {
         "client \(user): the server refused LOGIN: \(error.error) \"\(error.message)\""
     }
+}
+
+/// A client script step that could not be carried out against the server (not a mistake in how `syncsim client` was
+/// called, so no pointer to `--help`): no login within 10 s, or a chat the chat list does not hold; exit code 2.
+struct ClientScriptError: Error, CustomStringConvertible {
+    /// The one-line message: `client alice: no chat 'alice+carol' in the chat list; chats: alice+bob`.
+    var description: String
 }

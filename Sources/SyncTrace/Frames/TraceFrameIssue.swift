@@ -47,8 +47,8 @@ public struct TraceFrameIssue: Hashable, Sendable, CustomStringConvertible {
 
     /// `connection 1 client->server: gap, 1448 bytes at offset 2896, packet 12`.
     public var description: String {
-        var text =
-            "connection \(connectionNumber) \(direction): \(kind.rawValue), \(byteCount) bytes at offset \(offset)"
+        var text = "connection \(connectionNumber) \(direction): \(kind.rawValue), "
+            + "\(counted(byteCount, "byte")) at offset \(offset)"
         text += ", packet \(packetNumber)"
         if !detail.isEmpty { text += ": \(detail)" }
         return text

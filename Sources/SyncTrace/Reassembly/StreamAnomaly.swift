@@ -39,7 +39,7 @@ public struct StreamAnomaly: Hashable, Sendable, CustomStringConvertible {
 
     public var description: String {
         var text = "\(kind.rawValue), packet \(packetNumber)"
-        if let offset, let length { text += ", \(length) bytes at offset \(offset)" }
+        if let offset, let length { text += ", \(counted(length, "byte")) at offset \(offset)" }
         return text
     }
 }

@@ -33,6 +33,6 @@ public struct StreamGap: Hashable, Sendable, CustomStringConvertible {
 
     /// `gap of 1448 bytes at offset 2896 (not captured), packet 12`.
     public var description: String {
-        "gap of \(length) bytes at offset \(offset) (\(cause.rawValue)), packet \(packetNumber)"
+        "gap of \(counted(length, "byte")) at offset \(offset) (\(cause.rawValue)), packet \(packetNumber)"
     }
 }
