@@ -40,16 +40,7 @@ import Testing
         let capture = NSTemporaryDirectory() + "syncsim-loopback-\(getpid()).pcap"
         defer { try? FileManager.default.removeItem(atPath: capture) }
 
-        let serve = Process()
-        serve.executableURL = URL(fileURLWithPath: syncsim)
-        serve.arguments = ["serve", "--port", "0", "--max-connections", "1", "--duration", "30"]
-        let serveLog = Pipe()
-        serve.standardError = serveLog
-        serve.standardOutput = FileHandle.nullDevice
-        try serve.run()
-        let firstLine = Self.readLine(serveLog.fileHandleForReading)
-        let port = try #require(firstLine.split(separator: ":").last?.split(separator: " ").first.flatMap { Int($0) },
-                                "serve printed: \(firstLine)")
+        let (serve, port) = try Self.startServe(maxConnections: 1, durationSeconds: 30)
 
         let tcpdump = Process()
         tcpdump.executableURL = URL(fileURLWithPath: try #require(Self.tcpdump))
@@ -101,20 +92,11 @@ import Testing
         .enabled(if: RealSocketTests.syncsim != nil, "needs the built syncsim executable")
     )
     func loginRefused() throws {
-        let serve = Process()
-        serve.executableURL = URL(fileURLWithPath: try #require(Self.syncsim))
-        serve.arguments = ["serve", "--port", "0", "--max-connections", "1", "--duration", "20"]
-        let serveLog = Pipe()
-        serve.standardError = serveLog
-        serve.standardOutput = FileHandle.nullDevice
-        try serve.run()
+        let (serve, port) = try Self.startServe(maxConnections: 1)
         defer {
             if serve.isRunning { kill(serve.processIdentifier, SIGTERM) }
             Self.wait(for: serve, seconds: 5)
         }
-        let firstLine = Self.readLine(serveLog.fileHandleForReading)
-        let port = try #require(firstLine.split(separator: ":").last?.split(separator: " ").first.flatMap { Int($0) },
-                                "serve printed: \(firstLine)")
         let started = ContinuousClock.now
         let output = SyncSimCLITests.syncsim(["client", "--port", "\(port)", "--script", "login", "--user", "mallory"])
         #expect(ContinuousClock.now - started < .seconds(5), "the refusal is reported at once, not after 10 s")
@@ -128,20 +110,11 @@ import Testing
         .enabled(if: RealSocketTests.syncsim != nil, "needs the built syncsim executable")
     )
     func unknownChat() throws {
-        let serve = Process()
-        serve.executableURL = URL(fileURLWithPath: try #require(Self.syncsim))
-        serve.arguments = ["serve", "--port", "0", "--max-connections", "3", "--duration", "20"]
-        let serveLog = Pipe()
-        serve.standardError = serveLog
-        serve.standardOutput = FileHandle.nullDevice
-        try serve.run()
+        let (serve, port) = try Self.startServe(maxConnections: 3)
         defer {
             if serve.isRunning { kill(serve.processIdentifier, SIGTERM) }
             Self.wait(for: serve, seconds: 5)
         }
-        let firstLine = Self.readLine(serveLog.fileHandleForReading)
-        let port = try #require(firstLine.split(separator: ":").last?.split(separator: " ").first.flatMap { Int($0) },
-                                "serve printed: \(firstLine)")
         let afterLogin = SyncSimCLITests.syncsim(["client", "--port", "\(port)", "--script", "login; open alice+carol"])
         #expect(afterLogin.code == ExitCode.usage)
         #expect(afterLogin.err.hasSuffix(
@@ -175,6 +148,22 @@ import Testing
         let usage = SyncSimCLITests.syncsim(["client", "--port", "\(port)", "--script", "login; jump 3"])
         #expect(usage.code == ExitCode.usage)
         #expect(usage.err.hasSuffix("see 'syncsim client --help'\n"), "\(usage.err)")
+    }
+
+    /// Starts `syncsim serve` on a free loopback port and returns it with the port it printed.
+    static func startServe(maxConnections: Int, durationSeconds: Int = 20) throws -> (Process, Int) {
+        let serve = Process()
+        serve.executableURL = URL(fileURLWithPath: try #require(syncsim))
+        serve.arguments = ["serve", "--port", "0", "--max-connections", "\(maxConnections)",
+                           "--duration", "\(durationSeconds)"]
+        let serveLog = Pipe()
+        serve.standardError = serveLog
+        serve.standardOutput = FileHandle.nullDevice
+        try serve.run()
+        let firstLine = readLine(serveLog.fileHandleForReading)
+        let port = try #require(firstLine.split(separator: ":").last?.split(separator: " ").first.flatMap { Int($0) },
+                                "serve printed: \(firstLine)")
+        return (serve, port)
     }
 
     /// Waits for a process to end, polling; terminates it after `seconds` so a hung tool cannot hang the suite.
