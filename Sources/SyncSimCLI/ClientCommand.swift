@@ -1,4 +1,5 @@
 import SyncSim
+import SyncTrace
 
 /// `syncsim client`: the reference client engine over a real TCP connection, through a short script of actions.
 enum ClientCommand {

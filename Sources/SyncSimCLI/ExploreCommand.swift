@@ -1,5 +1,6 @@
 import Foundation
 import SyncSim
+import SyncTrace
 
 /// `syncsim explore`: runs generated scenarios (workload and faults drawn from a seed), shrinks what fails into
 /// catalog scenarios, groups failures by signature and reports what the search covered.

@@ -1,5 +1,6 @@
 import Foundation
 import SyncSim
+import SyncTrace
 
 /// The report of `syncsim explore`: failures with their reproduce commands and shrunk scenarios, failures grouped
 /// by signature, and the summary with coverage; as human lines or one JSON document. Only virtual time and counts

@@ -1,4 +1,5 @@
 import SyncSim
+import SyncTrace
 
 /// The output formats of `syncsim run`: human lines, JSON lines and JUnit XML. All deterministic: fixed key
 /// order, no dictionaries, no timestamps.

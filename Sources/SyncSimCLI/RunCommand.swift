@@ -1,6 +1,7 @@
 import Foundation
 import Scenarios
 import SyncSim
+import SyncTrace
 
 /// `syncsim run`: runs catalog scenarios over seeds, checks their expectations, reports and exits 0, 1 or 2.
 struct RunCommand {

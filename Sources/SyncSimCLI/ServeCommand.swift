@@ -1,6 +1,7 @@
 import Foundation
 import Scenarios
 import SyncSim
+import SyncTrace
 
 /// `syncsim serve`: the virtual server behind a real TCP listener on 127.0.0.1, for real clients and tcpdump.
 enum ServeCommand {

@@ -1,6 +1,7 @@
 import Foundation
 import Scenarios
 import SyncSim
+import SyncTrace
 
 /// `syncsim sweep`: runs a scenario over a grid of parameters × profiles × seeds and reports metric percentiles.
 struct SweepCommand {

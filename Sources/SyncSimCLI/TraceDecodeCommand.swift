@@ -123,9 +123,13 @@ extension TraceDecodeCommand {
         /// - Parameter pointsToSummary: whether to add that `syncsim trace-summary FILE` shows what the capture
         ///   holds (false for `trace-summary` itself, which has just printed it).
         func noConnection(_ path: String, verb: String, pointsToSummary: Bool = true) -> InputFileError {
-            let filter = ports.map { " on port " + $0.sorted().map(String.init).joined(separator: " or ") } ?? ""
             let hint = pointsToSummary ? " ('syncsim trace-summary \(path)' shows what the capture holds)" : ""
-            return InputFileError(description: "\(path): no TCP connection to \(verb)\(filter)\(hint)")
+            return InputFileError(description: "\(path): no TCP connection to \(verb)\(portFilter)\(hint)")
+        }
+
+        /// ` on port 443 or 7000` when `--port` was given, else empty: how an error names the ports asked for.
+        var portFilter: String {
+            ports.map { " on port " + $0.sorted().map(String.init).joined(separator: " or ") } ?? ""
         }
     }
 
@@ -137,7 +141,7 @@ extension TraceDecodeCommand {
         -> InputFileError
     {
         let count = decoding.connections.count
-        let filter = options.ports.map { " on port " + $0.sorted().map(String.init).joined(separator: " or ") } ?? ""
+        let filter = options.portFilter
         let connections = count == 1 ? "its TCP connection\(filter)" : "any of its \(count) TCP connections\(filter)"
         let issues = decoding.connections.flatMap(\.issues)
         let found = issues.first { $0.kind == .badHeader } ?? issues.first

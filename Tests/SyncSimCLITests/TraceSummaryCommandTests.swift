@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import SyncSimCLI
+import SyncTrace
 
 @Suite struct TraceSummaryCommandTests {
     static func fixture(_ name: String, filePath: String = #filePath) -> String {
