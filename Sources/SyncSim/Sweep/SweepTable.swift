@@ -1,4 +1,5 @@
 import Foundation
+import SyncTrace
 
 /// The human and CSV forms of a sweep report: a table per metric with the best combination per profile marked,
 /// and one CSV row per combination and metric. Locale-free number formatting, so the bytes depend only on the data.
@@ -13,10 +14,10 @@ public enum SweepTable {
         let spec = report.spec
         let combinations = spec.combinations
         var lines = [
-            "sweep \(spec.scenario): \(combinations.count) combination\(combinations.count == 1 ? "" : "s") × "
-                + "\(spec.seedCount) seed\(spec.seedCount == 1 ? "" : "s") "
+            "sweep \(spec.scenario): \(counted(combinations.count, "combination")) × "
+                + "\(counted(spec.seedCount, "seed")) "
                 + "(\(spec.seedBase)...\(spec.seedBase + UInt64(spec.seedCount - 1))) "
-                + "= \(report.records.count) run\(report.records.count == 1 ? "" : "s"), "
+                + "= \(counted(report.records.count, "run")), "
                 + "\(report.failedRuns) failed a check",
             "percentiles over seeds (type 7); [a, b] = 95% bootstrap CI of p50 "
                 + "(\(SweepStatistics.bootstrapResamples) resamples); "
