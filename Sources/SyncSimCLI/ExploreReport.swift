@@ -39,7 +39,9 @@ struct ExploreReport {
         for (index, failure) in failures.enumerated() {
             let outcome = failure.outcome
             let run = Int(outcome.seed &- seedBase)
-            lines.append("FAIL run \(run) seed \(outcome.seed): \(outcome.result.violations.first?.description ?? "")")
+            lines.append(
+                "FAIL run \(run) seed \(outcome.seed) digest \(outcome.result.digestHex): "
+                    + (outcome.result.violations.first?.description ?? ""))
             if outcome.result.violations.count > 1 {
                 lines.append("  and \(outcome.result.violations.count - 1) more violation(s)")
             }
@@ -124,6 +126,7 @@ struct ExploreReport {
             return object([
                 ("run", String(Int(outcome.seed &- seedBase))),
                 ("seed", String(outcome.seed)),
+                ("digest", string(outcome.result.digestHex)),
                 ("check", string(failure.check.description)),
                 ("violation", string(outcome.result.violations.first?.description ?? "")),
                 ("violations", String(outcome.result.violations.count)),
