@@ -70,7 +70,7 @@ struct ExploreReport {
                 lines.append("  \(group.members.count)x \(group.signature)  seeds \(seeds)\(more)")
             }
         }
-        lines.append("")
+        if !lines.isEmpty { lines.append("") }  // a blank line after the failures, none above a clean summary
         lines.append(summaryLine())
         lines.append("repeat: \(repeatCommand(program: program))")
         lines.append("kinds on (runs): " + ExploreKind.allCases.map { "\($0.rawValue) \(coverage.kindRuns[$0] ?? 0)" }

@@ -100,6 +100,13 @@ import Testing
         #expect(groups.first?["count"] as? Int == 2)
     }
 
+    @Test("a search without failures starts with its summary, not a blank line")
+    func cleanReportStartsWithSummary() {
+        let result = Self.run(["--runs", "2", "--seed-base", "1000"])
+        #expect(result.code == ExitCode.success)
+        #expect(result.out.hasPrefix("2 runs (seeds 1000..1001), "), "\(result.out)")
+    }
+
     @Test("budgets read as durations")
     func budgets() throws {
         #expect(try ExploreCommand.budget("20s") == .seconds(20))
