@@ -39,7 +39,9 @@ struct ExploreReport {
         for (index, failure) in failures.enumerated() {
             let outcome = failure.outcome
             let run = Int(outcome.seed &- seedBase)
-            lines.append("FAIL run \(run) seed \(outcome.seed): \(outcome.result.violations.first?.description ?? "")")
+            lines.append(
+                "FAIL run \(run) seed \(outcome.seed) digest \(outcome.result.digestHex): "
+                    + (outcome.result.violations.first?.description ?? ""))
             if outcome.result.violations.count > 1 {
                 lines.append("  and \(outcome.result.violations.count - 1) more violation(s)")
             }
@@ -68,7 +70,7 @@ struct ExploreReport {
                 lines.append("  \(group.members.count)x \(group.signature)  seeds \(seeds)\(more)")
             }
         }
-        lines.append("")
+        if !lines.isEmpty { lines.append("") }  // a blank line after the failures, none above a clean summary
         lines.append(summaryLine())
         lines.append("repeat: \(repeatCommand(program: program))")
         lines.append("kinds on (runs): " + ExploreKind.allCases.map { "\($0.rawValue) \(coverage.kindRuns[$0] ?? 0)" }
@@ -124,6 +126,7 @@ struct ExploreReport {
             return object([
                 ("run", String(Int(outcome.seed &- seedBase))),
                 ("seed", String(outcome.seed)),
+                ("digest", string(outcome.result.digestHex)),
                 ("check", string(failure.check.description)),
                 ("violation", string(outcome.result.violations.first?.description ?? "")),
                 ("violations", String(outcome.result.violations.count)),

@@ -37,8 +37,9 @@ enum ReplayCommand {
                               users, earlier messages as server history, MSG_SEND as Send, a chat's first
                               CHAT_HISTORY as OpenChat and later ones as ScrollUp, a connection that closes before
                               the next one as LinkDown(for:), gaps between requests as After delays, the median
-                              server share of response times as the server's processingDelay. Paste it into
-                              Scenarios/ and add it to Catalog.all.
+                              server share of response times as the server's processingDelay and their
+                              spread as its processingJitter. Paste it into Scenarios/ and add it to
+                              Catalog.all.
                               Inferred steps (link profile per client from RTT and retransmissions, link
                               drops as LinkDown(for:, .silently/.withReset), lost, error and slow answers as
                               LoseResponses, ErrorReplies, DelayResponses) carry a comment naming their packets;

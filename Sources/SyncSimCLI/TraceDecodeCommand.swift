@@ -151,11 +151,16 @@ extension TraceDecodeCommand {
             description: "\(path): no SyncSim frame found in \(connections), nothing to \(verb); \(reason)")
     }
 
-    /// A capture that breaks off inside a record, with the option that reads up to the break.
+    /// A capture that breaks off inside a record, with the option that reads up to the break; one that breaks off
+    /// inside its file header has no packet before the break, so it says that instead of naming the option.
     struct TruncatedCaptureError: Error, CustomStringConvertible {
         var error: TraceError
 
-        var description: String { "\(error); --keep-truncated uses the packets before it" }
+        var description: String {
+            error.packetNumber == nil
+                ? "\(error); the file ends inside its file header, before any packet (--keep-truncated cannot help)"
+                : "\(error); --keep-truncated uses the packets before it"
+        }
     }
 
     /// Whether `path` starts with a pcap or pcapng magic number (false when it cannot be read).

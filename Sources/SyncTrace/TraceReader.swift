@@ -73,15 +73,18 @@ public enum TraceReader {
         case .rejectEncrypted:
             let encrypted = trace.connections.filter { $0.tlsRecordHeader != nil }
             if let first = encrypted.first, let (direction, header) = first.tlsRecordHeader {
-                let others = encrypted.count > 1
-                    ? "; so do connections " + encrypted.dropFirst().map { String($0.number) }.joined(separator: ", ")
-                    : ""
+                let rest = encrypted.dropFirst().map { String($0.number) }
+                let others = switch rest.count {
+                case 0: ""
+                case 1: "; so does connection \(rest[0])"
+                default: "; so do connections " + rest.joined(separator: ", ")
+                }
                 throw TraceError(
                     .encryptedTLS, file: path,
                     detail: "connection \(first.number) carries TLS (\(first.client) -> \(first.server): its "
                         + "\(direction) bytes start with a TLS \(header.contentTypeName) record, content type "
                         + "\(header.contentType), version 3.\(header.versionMinor), where a frame should be)\(others): "
-                        + "its frames are encrypted; give the session's key log with --tls-keylog FILE (NSS key log "
+                        + "\(rest.isEmpty ? "its" : "their") frames are encrypted; give the session's key log with --tls-keylog FILE (NSS key log "
                         + "format, as SSLKEYLOGFILE writes; docs/traces.md), or leave the connection out with --port")
             }
         case .decrypt(let keyLog, let tshark):

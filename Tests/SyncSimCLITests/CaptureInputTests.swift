@@ -95,6 +95,21 @@ import Testing
         #expect(output.err.contains("--keep-truncated uses the packets before it"))
     }
 
+    @Test("a capture cut inside its file header says so and does not offer --keep-truncated", arguments: [
+        ["decode"], ["trace-summary"], ["replay", "--against", "server"],
+        ["decode", "--keep-truncated"], ["trace-summary", "--keep-truncated"],
+    ])
+    func truncatedFileHeader(command: [String]) throws {
+        let path = try Self.temporaryFile(Data([0xd4, 0xc3, 0xb2, 0xa1]), suffix: ".pcap")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let output = syncsim([command[0], path] + command.dropFirst())
+        #expect(output.code == ExitCode.usage)
+        #expect(output.out.isEmpty)
+        #expect(output.err.contains("\(path): truncated file: file header"), "\(output.err)")
+        #expect(output.err.contains("before any packet (--keep-truncated cannot help)"), "\(output.err)")
+        #expect(!output.err.contains("uses the packets before it"))
+    }
+
     @Test("decode and replay --keep-truncated use the packets before the break and say where it was")
     func keepTruncated() throws {
         let path = try Self.truncatedCapture()

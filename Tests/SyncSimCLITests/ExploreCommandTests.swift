@@ -83,9 +83,28 @@ import Testing
         let json = Self.run(arguments + ["--json"])
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.out.utf8)) as? [String: Any])
         let groups = try #require(object["groups"] as? [[String: Any]])
+        // Every failed run names its seed and its trace digest, in both reports, and the digest is the run's own:
+        // the one `syncsim explore --seed-base S --runs 1` gives again.
+        let failures = try #require(object["failures"] as? [[String: Any]])
+        let digests = failures.compactMap { $0["digest"] as? String }
+        #expect(digests.count == 2 && digests.allSatisfy { $0.count == 16 }, "\(failures)")
+        for (failure, digest) in zip(failures, digests) {
+            let seed = try #require(failure["seed"] as? Int)
+            #expect(lines.contains { $0.hasPrefix("FAIL run \(seed - 1) seed \(seed) digest \(digest): T2 at ") })
+            let again = Self.run(["--runs", "1", "--seed-base", String(seed), "--mutant", "resend-new-cid",
+                "--shrink-runs", "0"])
+            #expect(again.out.contains("FAIL run 0 seed \(seed) digest \(digest): "), "\(again.out)")
+        }
         #expect(groups.count == 1)
         #expect(groups.first?["signature"] as? String == "T2 (not shrunk)")
         #expect(groups.first?["count"] as? Int == 2)
+    }
+
+    @Test("a search without failures starts with its summary, not a blank line")
+    func cleanReportStartsWithSummary() {
+        let result = Self.run(["--runs", "2", "--seed-base", "1000"])
+        #expect(result.code == ExitCode.success)
+        #expect(result.out.hasPrefix("2 runs (seeds 1000..1001), "), "\(result.out)")
     }
 
     @Test("budgets read as durations")

@@ -29,6 +29,13 @@ import Testing
                           .scroll(chat: "alice+bob", messages: 50), .wait(.seconds(2))])
         #expect(throws: UsageError.self) { try ClientScriptStep.parse("login; jump 3") }
         #expect(throws: UsageError.self) { try ClientScriptStep.parse("wait forever") }
+        // A script with no step would connect nowhere and exit 0; a wait past the cap or in minutes names both.
+        #expect(throws: UsageError("--script '' has no steps; give login, open CHAT, send CHAT TEXT, scroll CHAT N "
+            + "or wait DURATION, separated by semicolons")) { try ClientScriptStep.parse("") }
+        #expect(throws: UsageError.self) { try ClientScriptStep.parse(" ; ;") }
+        #expect(throws: UsageError("--script step 2 'wait 11m': expected wait DURATION in whole seconds or "
+            + "milliseconds, at most 10 minutes (2s, 500ms, 600s)")) { try ClientScriptStep.parse("login; wait 11m") }
+        #expect(try ClientScriptStep.parse("wait 600s") == [.wait(.seconds(600))])
     }
 
     @Test(

@@ -21,6 +21,17 @@ import Testing
         #expect(try ServeCommand.linkProfile(named: "edge").name == "EDGE")
     }
 
+    @Test("control lines: drop and drop USER_ID; a user given by name or extra words is no control line")
+    func controlLines() {
+        #expect(ControlLine("drop") == .dropAll)
+        #expect(ControlLine("drop 2") == .dropUser(2))
+        #expect(ControlLine("drop  2") == .dropUser(2))
+        #expect(ControlLine("drop alice") == nil)  // once read as `drop`: every connection dropped
+        #expect(ControlLine("drop 1 2") == nil)
+        #expect(ControlLine("dropx") == nil)
+        #expect(ControlLine("") == nil)
+    }
+
     @Test("a shaper serializes bursts at the rate behind each other, then adds the one-way delay")
     func shaper() {
         // GPRS downlink: 50 kbit/s, 500 ms one way (DESIGN.md §5).

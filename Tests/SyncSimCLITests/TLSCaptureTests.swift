@@ -75,6 +75,7 @@ struct TLSCaptureTests {
             #expect(result.code == 2)
             #expect(result.err.contains("connection 1 carries TLS (127.0.0.1:"), "\(result.err)")
             #expect(result.err.contains("handshake record, content type 22") && result.err.contains("--tls-keylog FILE"))
+            #expect(result.err.contains("; so does connection 3: their frames are encrypted"), "\(result.err)")
             #expect(result.out.isEmpty)
         }
         // The same labels and secrets under other client randoms: keys of sessions this capture does not hold.

@@ -14,6 +14,15 @@ enum ClientScriptStep: Hashable {
     /// Parses a script.
     /// - Throws: `UsageError` naming the step that is not understood.
     static func parse(_ script: String) throws -> [ClientScriptStep] {
+        let steps = try parseSteps(script)
+        if steps.isEmpty {
+            throw UsageError("--script '\(script)' has no steps; give login, open CHAT, send CHAT TEXT, scroll CHAT N "
+                + "or wait DURATION, separated by semicolons")
+        }
+        return steps
+    }
+
+    private static func parseSteps(_ script: String) throws -> [ClientScriptStep] {
         try script.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
             .enumerated().map { index, text in
                 let words = text.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
@@ -31,7 +40,7 @@ enum ClientScriptStep: Hashable {
                     guard let count = Int(words[2]), count > 0 else { throw bad("scroll CHAT MESSAGES (a count > 0)") }
                     return .scroll(chat: words[1], messages: count)
                 case "wait" where words.count == 2:
-                    guard let duration = duration(words[1]) else { throw bad("wait DURATION (2s, 500ms)") }
+                    guard let duration = duration(words[1]) else { throw bad("wait DURATION in whole seconds or milliseconds, at most 10 minutes (2s, 500ms, 600s)") }
                     return .wait(duration)
                 default:
                     throw bad("login, open CHAT, send CHAT TEXT, scroll CHAT N or wait DURATION")

@@ -7,6 +7,25 @@ import SyncSim
 /// wall clock since start (`WallClock`). The loop ends after `duration`, or once `maxConnections` connections were
 /// accepted and all of them closed. With a link profile, each connection's bytes are held back by a `LinkShaper` per
 /// direction (uplink: client to server; downlink: server to client).
+/// A line of `serve --control-stdin`: `drop` (every connection) or `drop USER_ID` (that user's). Anything else,
+/// `drop alice` or `drop 1 2` too, is no control line: it must not drop every connection by accident.
+enum ControlLine: Equatable {
+    case dropAll
+    case dropUser(Int64)
+
+    init?(_ line: Substring) {
+        let words = line.split(separator: " ")
+        guard words.first == "drop" else { return nil }
+        switch words.count {
+        case 1: self = .dropAll
+        case 2:
+            guard let id = Int64(words[1]) else { return nil }
+            self = .dropUser(id)
+        default: return nil
+        }
+    }
+}
+
 struct RealSocketServer {
     struct Summary {
         var connections = 0
@@ -91,16 +110,25 @@ struct RealSocketServer {
         }
 
         func control(_ line: Substring, now: SimInstant) {
-            let words = line.split(separator: " ")
-            guard words.first == "drop" else {
+            guard let command = ControlLine(line) else {
                 log("serve: unknown control line '\(line)'; known: drop, drop USER_ID")
                 return
             }
-            let userId = words.count > 1 ? Int64(words[1]) : nil
+            let userId: Int64? = switch command {
+            case .dropAll: nil
+            case .dropUser(let id): id
+            }
             let logged = Dictionary(server.openConnections.map { ($0.connection, $0.userId) }, uniquingKeysWith: { a, _ in a })
+            var dropped = 0
             for index in connections.indices.reversed() {
                 let owner = logged[connections[index].id] ?? nil
-                if userId == nil || owner == userId { drop(index, now: now) }
+                if userId == nil || owner == userId {
+                    drop(index, now: now)
+                    dropped += 1
+                }
+            }
+            if dropped == 0 {
+                log("serve: '\(line)': no open connection" + (userId.map { " of user \($0)" } ?? "") + " to drop")
             }
         }
 
