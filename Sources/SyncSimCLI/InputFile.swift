@@ -26,16 +26,32 @@ enum InputFile {
         if try requireReadable(path) == 0 { throw InputFileError.empty(path, expected: "a capture") }
     }
 
-    /// The bytes of the file at `path`, read to its end (a device or a pipe too).
+    /// The most a device or a pipe is read (256 MiB): a regular file is read whole, but a device such as
+    /// `/dev/zero` never ends, so the read stops there with an error instead of filling memory for good.
+    static let maximumStreamBytes = 256 << 20
+
+    /// The bytes of the file at `path`, read to its end (a device or a pipe too, up to `maximumStreamBytes`).
     /// - Throws: `InputFileError`, in the one wording every command uses: `cannot read FILE: reason`
-    ///   (`no such file`, `is a directory`, `permission denied`, or the system's reason).
+    ///   (`no such file`, `is a directory`, `permission denied`, the system's reason, or, for a device or a pipe,
+    ///   `more than 256 MiB`).
     static func read(_ path: String) throws -> Data {
-        try requireReadable(path)
+        let size = try requireReadable(path)
         let descriptor = open(path, O_RDONLY)
         guard descriptor >= 0 else { throw InputFileError.cannotRead(path, reason: reason(errno: errno)) }
         let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
         do {
-            return try handle.readToEnd() ?? Data()
+            if size != nil { return try handle.readToEnd() ?? Data() }
+            var data = Data()
+            while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
+                data.append(chunk)
+                if data.count > maximumStreamBytes {
+                    throw InputFileError.cannotRead(
+                        path, reason: "more than \(maximumStreamBytes >> 20) MiB from a device or a pipe (read stopped)")
+                }
+            }
+            return data
+        } catch let error as InputFileError {
+            throw error
         } catch {
             throw InputFileError.cannotRead(path, reason: (error as NSError).localizedFailureReason
                 ?? error.localizedDescription)

@@ -55,6 +55,14 @@ import Testing
         #expect(output.err == "syncsim decode: /dev/null: empty file (0 bytes), not a capture or frame stream\n")
     }
 
+    @Test("a device that never ends is read up to a limit, then refused (it hung, reading /dev/zero for good)")
+    func endlessDevice() {
+        let output = syncsim(["decode", "/dev/zero"])
+        #expect(output.code == ExitCode.usage)
+        #expect(output.err == "syncsim decode: cannot read /dev/zero: more than 256 MiB from a device or a pipe "
+            + "(read stopped)\n")
+    }
+
     @Test("an empty file is no capture", arguments: [
         ["trace-summary"], ["replay", "--against", "server"],
     ])
