@@ -81,6 +81,8 @@ public enum Catalog {
         exploreSendWhileScrolledUp,
         explorePushBeforeFirstLoginAnswer,
         explorePushWhileAtTop,
+        // Found by hand-written field sequences
+        historyWaitsForFreeSeq,
         // Capture round trip (docs/roundtrip.md)
         gprsFlapThenScroll,
         // For parameter sweeps

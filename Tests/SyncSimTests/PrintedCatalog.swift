@@ -1909,6 +1909,24 @@ enum PrintedCatalog {
                 Invariants(.all)
             }
         },
+        Scenario("history-waits-for-free-seq", summary: "an open and a scroll asked while every seq is in flight go out when a seq frees", seeds: [1301, 1302], tags: ["connection", "history"], runLength: .minutes(3)) {
+            Server(history: ["alice+bob": 100])
+            Client("alice", profile: .fourG, parameters: ["seqModulus": 2])
+            Client("bob", profile: .fourG)
+            Client("carol", profile: .fourG)
+            Client("dave", profile: .fourG)
+            Timeline {
+                At(.seconds(9)) { HoldResponses(to: .msgSend, of: "alice", until: .time(.seconds(20))) }
+                At(.seconds(10)) { Send(from: "alice", text: "to carol", in: "alice+carol") }
+                At(.seconds(10)) { Send(from: "alice", text: "to dave", in: "alice+dave") }
+                At(.seconds(12)) { OpenChat("alice", "alice+bob") }
+                At(.seconds(13)) { ScrollUp("alice", in: "alice+bob", messages: 1000) }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually(within: .minutes(1), .historyComplete(client: "alice", chat: "alice+bob"))
+            }
+        },
         Scenario("gprs-flap-then-scroll", summary: "three sends on a flapping GPRS link arrive once, in order", seeds: [501, 502], tags: ["field-bug"]) {
             Server(history: ["alice+bob": 120])
             Client("alice", profile: .gprs)

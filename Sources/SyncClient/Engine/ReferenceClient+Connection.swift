@@ -76,6 +76,7 @@ extension ReferenceClient {
         pingTimer = nil
         let lost = tracker.removeAll()
         isWaitingForSeq = false
+        historyLoadsWaitingForSeq = [:]
         pushesBeforeFirstSync = []
         for (_, entry) in lost { cancelTimer(entry.timer) }
         if !isMutant(.inflightDroppedOnDisconnect) {
@@ -140,14 +141,25 @@ extension ReferenceClient {
             } else {
                 requestSucceeded(entry.purpose, packet.body)
             }
-            if isWaitingForSeq {
-                isWaitingForSeq = false
-                runTasks()
-                if chatListCatchUp?.isInFlight == false { requestChatListPage() }
-            }
+            if isWaitingForSeq { resumeRequestsWaitingForSeq() }
         case .request:
             return
         }
+    }
+
+    /// A completed request freed a seq while requests waited for one: every kind that found none goes out now (or
+    /// waits again), in a fixed order: the task queue, the chat-list catch-up, the history loads that were dropped
+    /// (ascending by chat id), the read marks not yet sent.
+    mutating func resumeRequestsWaitingForSeq() {
+        isWaitingForSeq = false
+        runTasks()
+        if chatListCatchUp?.isInFlight == false { requestChatListPage() }
+        if !historyLoadsWaitingForSeq.isEmpty {
+            let waiting = historyLoadsWaitingForSeq
+            historyLoadsWaitingForSeq = [:]
+            for chatId in waiting.keys.sorted() { requestHistory(chatId: chatId, load: waiting[chatId]!) }
+        }
+        sendReadMarks()
     }
 
     mutating func requestSucceeded(_ purpose: RequestPurpose, _ body: Packet.Body) {

@@ -233,7 +233,11 @@ extension ReferenceClient {
         }
         if sendRequest(.chatHistory, .chatHistory(request), purpose: .history(chatId: chatId, load: load)) {
             historyLoads[chatId] = load
+            historyLoadsWaitingForSeq[chatId] = nil
             if load == .newest, screen?.chatId == chatId { screen?.needsNewestPage = false }
+        } else if isWaitingForSeq {
+            // Every seq is in flight: the load goes out when a request completes (`resumeRequestsWaitingForSeq`).
+            historyLoadsWaitingForSeq[chatId] = load
         }
     }
 

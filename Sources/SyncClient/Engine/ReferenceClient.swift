@@ -83,6 +83,12 @@ public struct ReferenceClient: SyncClientEngine {
     /// A request found every seq in flight or held back; the next completed request wakes the queue, and a
     /// connection whose free seqs all wait for late answers is replaced (`handle`). Cleared when the connection goes.
     var isWaitingForSeq = false
+    /// History loads that found no seq free (`isWaitingForSeq`), by chat: asked when a request completes and frees
+    /// one, as the task queue and the chat-list catch-up are (`resumeRequestsWaitingForSeq`). Without it an open, a
+    /// scroll or a newest page asked while every seq was in flight was never asked again on that connection (found by
+    /// seq13's scenarios: an open with a seq space of 2 and two sends held left the chat unopened for good). Cleared
+    /// when the connection goes (LOGIN resumes the screen).
+    var historyLoadsWaitingForSeq: [Int64: HistoryLoad] = [:]
     /// New-message pushes that came before the first LOGIN answer ever (last-sync still "never"), applied once it
     /// comes and dropped with their connection: no last-sync covers them, and a "never synced" LOGIN brings no change
     /// of a message the client holds (explore seed 8117).
