@@ -45,8 +45,8 @@ enum InputFile {
             while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
                 data.append(chunk)
                 if data.count > maximumStreamBytes {
-                    throw InputFileError.cannotRead(
-                        path, reason: "more than \(maximumStreamBytes >> 20) MiB from a device or a pipe (read stopped)")
+                    let reason = "more than \(maximumStreamBytes >> 20) MiB from a device or a pipe (read stopped)"
+                    throw InputFileError.cannotRead(path, reason: reason)
                 }
             }
             return data

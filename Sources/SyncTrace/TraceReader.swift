@@ -84,8 +84,9 @@ public enum TraceReader {
                     detail: "connection \(first.number) carries TLS (\(first.client) -> \(first.server): its "
                         + "\(direction) bytes start with a TLS \(header.contentTypeName) record, content type "
                         + "\(header.contentType), version 3.\(header.versionMinor), where a frame should be)\(others): "
-                        + "\(rest.isEmpty ? "its" : "their") frames are encrypted; give the session's key log with --tls-keylog FILE (NSS key log "
-                        + "format, as SSLKEYLOGFILE writes; docs/traces.md), or leave the connection out with --port")
+                        + "\(rest.isEmpty ? "its" : "their") frames are encrypted; give the session's key log with "
+                        + "--tls-keylog FILE (NSS key log format, as SSLKEYLOGFILE writes; docs/traces.md), or leave "
+                        + "the connection out with --port")
             }
         case .decrypt(let keyLog, let tshark):
             try TLSDecryption(keyLog: keyLog, tshark: tshark).decrypt(&trace)

@@ -40,7 +40,10 @@ enum ClientScriptStep: Hashable {
                     guard let count = Int(words[2]), count > 0 else { throw bad("scroll CHAT MESSAGES (a count > 0)") }
                     return .scroll(chat: words[1], messages: count)
                 case "wait" where words.count == 2:
-                    guard let duration = duration(words[1]) else { throw bad("wait DURATION in whole seconds or milliseconds, at most 10 minutes (2s, 500ms, 600s)") }
+                    guard let duration = duration(words[1]) else {
+                        throw bad("wait DURATION in whole seconds or milliseconds, at most 10 minutes "
+                            + "(2s, 500ms, 600s)")
+                    }
                     return .wait(duration)
                 default:
                     throw bad("login, open CHAT, send CHAT TEXT, scroll CHAT N or wait DURATION")

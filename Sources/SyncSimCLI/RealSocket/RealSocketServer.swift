@@ -7,25 +7,6 @@ import SyncSim
 /// wall clock since start (`WallClock`). The loop ends after `duration`, or once `maxConnections` connections were
 /// accepted and all of them closed. With a link profile, each connection's bytes are held back by a `LinkShaper` per
 /// direction (uplink: client to server; downlink: server to client).
-/// A line of `serve --control-stdin`: `drop` (every connection) or `drop USER_ID` (that user's). Anything else,
-/// `drop alice` or `drop 1 2` too, is no control line: it must not drop every connection by accident.
-enum ControlLine: Equatable {
-    case dropAll
-    case dropUser(Int64)
-
-    init?(_ line: Substring) {
-        let words = line.split(separator: " ")
-        guard words.first == "drop" else { return nil }
-        switch words.count {
-        case 1: self = .dropAll
-        case 2:
-            guard let id = Int64(words[1]) else { return nil }
-            self = .dropUser(id)
-        default: return nil
-        }
-    }
-}
-
 struct RealSocketServer {
     struct Summary {
         var connections = 0
@@ -114,10 +95,7 @@ struct RealSocketServer {
                 log("serve: unknown control line '\(line)'; known: drop, drop USER_ID")
                 return
             }
-            let userId: Int64? = switch command {
-            case .dropAll: nil
-            case .dropUser(let id): id
-            }
+            let userId = command.userId
             let logged = Dictionary(server.openConnections.map { ($0.connection, $0.userId) }, uniquingKeysWith: { a, _ in a })
             var dropped = 0
             for index in connections.indices.reversed() {
@@ -286,5 +264,32 @@ extension Substring {
         while let first = result.first, first.isWhitespace { result.removeFirst() }
         while let last = result.last, last.isWhitespace { result.removeLast() }
         return result
+    }
+}
+
+/// A line of `serve --control-stdin`: `drop` (every connection) or `drop USER_ID` (that user's). Anything else,
+/// `drop alice` or `drop 1 2` too, is no control line: it must not drop every connection by accident.
+enum ControlLine: Equatable {
+    case dropAll
+    case dropUser(Int64)
+
+    init?(_ line: Substring) {
+        let words = line.split(separator: " ")
+        guard words.first == "drop" else { return nil }
+        switch words.count {
+        case 1: self = .dropAll
+        case 2:
+            guard let id = Int64(words[1]) else { return nil }
+            self = .dropUser(id)
+        default: return nil
+        }
+    }
+
+    /// The user whose connections to drop; nil for every connection.
+    var userId: Int64? {
+        switch self {
+        case .dropAll: nil
+        case .dropUser(let id): id
+        }
     }
 }
