@@ -81,6 +81,8 @@ public enum Catalog {
         exploreSendWhileScrolledUp,
         explorePushBeforeFirstLoginAnswer,
         explorePushWhileAtTop,
+        exploreScrollInStaleEmptyCache,
+        exploreReconnectKeepsScrolledView,
         // Found by hand-written field sequences
         historyWaitsForFreeSeq,
         // Capture round trip (docs/roundtrip.md)

@@ -128,7 +128,7 @@ public enum ChunkChecks {
         guard chunks.count == 1, let only = chunks.first, only.isStartOfHistory, only.lower == oldest,
               only.upper == newest else {
             return ["chunks \(chunks.map(\.description).joined(separator: " ")), not one start chunk " +
-                    "[\(oldest)...\(newest)]"]
+                    "[\(oldest)...\(newest) start]"]
         }
         return []
     }

@@ -1909,6 +1909,42 @@ enum PrintedCatalog {
                 Invariants(.all)
             }
         },
+        Scenario("explore-scroll-in-stale-empty-cache", summary: "a scroll to the top of a chat empty in a stale cache waits for the newest page, pages of three", seeds: [921_142, 1, 2], tags: ["history"], runLength: .minutes(7)) {
+            Server()
+            Client("alice", profile: .edgeLossy, parameters: ["loginChatsCount": 2, "historyPageSize": 3, "prefetchDistance": 0, "visibleMessageCount": 1])
+            Client("bob", profile: .edgeLossy, parameters: ["loginChatsCount": 2, "historyPageSize": 3, "prefetchDistance": 0, "visibleMessageCount": 1])
+            Timeline {
+                At(.milliseconds(101_528)) { DelayPushes(to: "alice", by: .milliseconds(2279), for: .milliseconds(3707)) }
+                At(.milliseconds(103_079)) { ScrollUp("alice", in: "alice+bob", messages: 49) }
+                At(.milliseconds(104_205)) { PostFromOtherDevice("bob", text: "w3", in: "alice+bob") }
+                At(.milliseconds(106_321)) { LinkDown("alice") }
+                At(.milliseconds(117_595)) { PostFromOtherDevice("alice", text: "w7", in: "alice+bob") }
+                At(.milliseconds(118_304)) { PostFromOtherDevice("alice", text: "w8", in: "alice+bob") }
+                At(.milliseconds(139_126)) { ScrollUp("alice", in: "alice+bob", messages: 1000) }
+                At(.milliseconds(147_999)) { LinkUp("alice") }
+            }
+            Expect {
+                Invariants(.all)
+            }
+        },
+        Scenario("explore-reconnect-keeps-scrolled-view", summary: "a view scrolled to the top stays there after a reconnect and is joined to the newest page", seeds: [921_142, 1, 2], tags: ["history"], runLength: .minutes(7)) {
+            Server()
+            Client("alice", profile: .edgeLossy, parameters: ["loginChatsCount": 2, "historyPageSize": 3, "prefetchDistance": 0, "visibleMessageCount": 1])
+            Client("bob", profile: .edgeLossy, parameters: ["loginChatsCount": 2, "historyPageSize": 3, "prefetchDistance": 0, "visibleMessageCount": 1])
+            Timeline {
+                At(.milliseconds(70_318)) { PostFromOtherDevice("bob", text: "w9", in: "alice+bob") }
+                At(.milliseconds(103_079)) { ScrollUp("alice", in: "alice+bob", messages: 49) }
+                At(.milliseconds(104_205)) { PostFromOtherDevice("bob", text: "w3", in: "alice+bob") }
+                At(.milliseconds(106_321)) { LinkDown("alice") }
+                At(.milliseconds(117_595)) { PostFromOtherDevice("alice", text: "w7", in: "alice+bob") }
+                At(.milliseconds(118_304)) { PostFromOtherDevice("alice", text: "w8", in: "alice+bob") }
+                At(.milliseconds(139_126)) { ScrollUp("alice", in: "alice+bob", messages: 1000) }
+                At(.milliseconds(147_999)) { LinkUp("alice") }
+            }
+            Expect {
+                Invariants(.all)
+            }
+        },
         Scenario("history-waits-for-free-seq", summary: "an open and a scroll asked while every seq is in flight go out when a seq frees", seeds: [1301, 1302], tags: ["connection", "history"], runLength: .minutes(3)) {
             Server(history: ["alice+bob": 100])
             Client("alice", profile: .fourG, parameters: ["seqModulus": 2])

@@ -48,16 +48,26 @@ extension ReferenceClient {
             screen?.awaitsNewestPage = false
             if screen?.isOpenComplete == true, let top = history.topChunk, let anchor = screen?.anchorId,
                history.chunk(containing: anchor) != top {
-                let ids = history.messageIds(in: top)
-                screen?.anchorId = ids[max(ids.startIndex, ids.endIndex - parameters.visibleMessageCount)]
-                screen?.followsNewest = true
+                if screen?.followsNewest == true {
+                    let ids = history.messageIds(in: top)
+                    screen?.anchorId = ids[max(ids.startIndex, ids.endIndex - parameters.visibleMessageCount)]
+                } else {
+                    // A user scrolled up into older messages stays there, as when a push opens a chunk above the
+                    // view: the pages above it are fetched until it joins the top chunk (found by `syncsim explore
+                    // --param loginChatsCount=2 --param historyPageSize=3 --param prefetchDistance=0 --param
+                    // visibleMessageCount=1`, seed 921142: a user at the top of `[1...1 start]`, whose request for
+                    // the newest page after a push opened `[2...2]` died with the link, was moved to the reconnect's
+                    // newest page `[2...4]`, and the gap below it stayed).
+                    screen?.bridgesToTop = true
+                }
             }
         }
         if screen?.isOpenComplete == false {
             completeOpenIfPossible(force: load == .newest)
         } else if let pending = screen?.pendingScrollUp, pending > 0 {
             screen?.pendingScrollUp = 0
-            scrollUp(by: pending)
+            // A scroll that waited in an empty view ends when the chat is still empty: there is nothing to scroll.
+            if screen?.anchorId != nil || history.topChunk != nil { scrollUp(by: pending) }
         } else {
             prefetchIfNeeded()
         }
@@ -92,8 +102,9 @@ extension ReferenceClient {
 
     /// After LOGIN: the open chat refreshes its newest page and resumes a scroll that waited for the network.
     ///
-    /// Messages may have arrived while the client was away, beyond what its chunks hold: like an open, the newest
-    /// page moves the view to the newest messages, from where scrolling up bridges the gap.
+    /// Messages may have arrived while the client was away, beyond what its chunks hold: a view that followed the
+    /// newest messages moves to the newest page, from where scrolling up bridges the gap; a view scrolled up into
+    /// older messages stays, and the pages above it are fetched until it joins the top chunk (`bridgeToTop`).
     mutating func resumeScreen() {
         guard screen != nil else { return }
         screen?.awaitsNewestPage = true
@@ -150,6 +161,20 @@ extension ReferenceClient {
             empty.anchorId = ids[max(ids.startIndex, ids.endIndex - parameters.visibleMessageCount)]
             empty.followsNewest = true
             screen = empty
+        }
+        if var empty = screen, empty.isOpenComplete, empty.anchorId == nil, count > 0,
+           histories[empty.chatId]?.topChunk == nil {
+            // Nothing cached to scroll, but the cache may be stale (the connection may be dying, messages may have
+            // been posted meanwhile): the scroll waits for the chat's newest page, asked now or by the next LOGIN,
+            // and starts from its newest message; an empty page ends it (found by `syncsim explore --param
+            // loginChatsCount=2 --param historyPageSize=3 --param prefetchDistance=0 --param
+            // visibleMessageCount=1`, seed 921142: a scroll to the top of a chat empty in the cache, made while the
+            // link was down and three messages were posted, was dropped, so the newest page after the LOGIN, a
+            // full page of three, was never joined to the start of the history).
+            empty.pendingScrollUp += count
+            screen = empty
+            requestHistory(chatId: empty.chatId, load: .newest)
+            return
         }
         guard var current = screen, current.isOpenComplete, let anchor = current.anchorId,
               let history = histories[current.chatId], let chunk = history.chunk(containing: anchor) else { return }
