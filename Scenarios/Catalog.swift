@@ -83,6 +83,8 @@ public enum Catalog {
         explorePushWhileAtTop,
         exploreScrollInStaleEmptyCache,
         exploreReconnectKeepsScrolledView,
+        exploreLateAnswerToGivenUpSend,
+        exploreGivenUpSendStoredLate,
         // Found by hand-written field sequences
         historyWaitsForFreeSeq,
         // Capture round trip (docs/roundtrip.md)

@@ -404,6 +404,60 @@ extension Catalog {
         }
     }
 
+    /// With one attempt per task, Alice's send waits 44.7 s at a slow server, past her 20 s request timeout: the
+    /// engine gives up on it and asks the chat's newest page, which comes back before the server stores the message.
+    /// The late answer was dropped, so the chat never showed her own message (V1; explore seed 945333 with
+    /// `maxTaskAttempts=1`). The late answer now caches the message and the given-up task ends done.
+    public static let exploreLateAnswerToGivenUpSend = Scenario(
+        "explore-late-answer-to-given-up-send",
+        summary: "the late answer to a send given up after its request timed out caches the message",
+        seeds: [945_333, 1, 2],
+        tags: [.sending],
+        runLength: .seconds(657)
+    ) {
+        Server(parameters: ["repliesFollowDevice": true], history: ["alice+dave": 1, "group1": 1, "group2": 1])
+        Client("alice", profile: .fourG, parameters: ["maxTaskAttempts": 1])
+        Client("dave", profile: .threeG, parameters: ["prefetchDistance": 5, "maxTaskAttempts": 1])
+        Chat("group1", members: ["alice", "dave"])
+        Chat("group2", members: ["alice", "dave"])
+        Timeline {
+            At(.milliseconds(250_676)) {
+                DelayResponses(to: .msgSend, by: .milliseconds(44_689), for: .milliseconds(8372))
+            }
+            At(.milliseconds(255_042)) { Send(from: "alice", text: "m17", in: "alice+dave") }
+        }
+        Expect {
+            Invariants(.all)
+        }
+    }
+
+    /// With one attempt per task, Alice's first send waits 34.6 s at a slow server: the engine gives up on it after
+    /// the 20 s request timeout and sends the second, which the server stores first. T4 counted that against the
+    /// engine (explore seed 945194 with `maxTaskAttempts=1`), but nothing the client can do orders a request it has
+    /// given up on: T4 no longer orders a send the engine gave up on, and the late answer makes it done.
+    public static let exploreGivenUpSendStoredLate = Scenario(
+        "explore-given-up-send-stored-late",
+        summary: "a send given up after its request timed out may be stored after the next one of its chat",
+        seeds: [945_194, 1, 2],
+        tags: [.sending],
+        runLength: .milliseconds(1_434_700)
+    ) {
+        Server(history: ["alice+bob": 1])
+        Client("alice", profile: .wifi, parameters: ["seqModulus": 16, "initialSeq": 3, "maxTaskAttempts": 1])
+        Client("bob", profile: .threeG, parameters: ["historyPageSize": 10, "seqModulus": 16, "initialSeq": 7,
+                                                     "maxTaskAttempts": 1])
+        Timeline {
+            At(.milliseconds(26_861)) {
+                DelayResponses(to: .msgSend, by: .milliseconds(34_560), for: .milliseconds(2338))
+            }
+            At(.milliseconds(28_350)) { Send(from: "alice", text: "m14", in: "alice+bob") }
+            At(.milliseconds(35_246)) { Send(from: "alice", text: "m73", in: "alice+bob") }
+        }
+        Expect {
+            Invariants(.all)
+        }
+    }
+
     /// Alice's LOGIN answers are lost for two minutes, but the server took each LOGIN and pushed Bob's photo message
     /// to her; Bob then deletes it. Alice had never synced, so her next LOGIN asked "never synced", whose answer
     /// carries no changes, and she kept the deleted message for good (V1; explore seed 8117). Pushes before the

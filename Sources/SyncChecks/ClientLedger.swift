@@ -34,6 +34,10 @@ struct ClientLedger {
     var messageIdsByTask: [Int64: [Int64]] = [:]
     /// Per chat, the client's stored sends as (message id, task id), ascending by message id (T4).
     var storedSendsByChat: [Int64: [(messageId: Int64, taskId: Int64)]] = [:]
+    /// Send tasks seen failed (kept after the engine prunes them): the engine gave up on them, and the sends after
+    /// them in their chat went out, but a request of theirs whose answer never came may still be stored later, out
+    /// of enqueue order, which T4 does not count against the engine.
+    var failedSendTaskIds: Set<Int64> = []
     /// The newest changed version (edit or removal) of each message delivered to the client, as (version, whether
     /// removed), by chat id then message id (C7).
     var deliveredChanges: [Int64: [Int64: (version: Int64, isRemoved: Bool)]] = [:]

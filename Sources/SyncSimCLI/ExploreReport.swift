@@ -1,4 +1,5 @@
 import Foundation
+import SimCore
 import SyncSim
 import SyncTrace
 
@@ -29,6 +30,9 @@ struct ExploreReport {
         }
         return result
     }
+
+    /// The digest of every run's trace digest in run order (`FNV1a64.digestHex(ofDigests:)`).
+    var runsDigest: String { FNV1a64.digestHex(ofDigests: outcomes.map(\.result.digestHex)) }
 
     var simulatedHours: String { String(format: "%.2f", Double(coverage.simulated.nanoseconds) / 3.6e12) }
 
@@ -111,7 +115,7 @@ struct ExploreReport {
         }
         line += command.usesSwarm ? "; swarm" : "; no swarm"
         if let shard = command.shard { line += "; shard \(shard)" }
-        return line
+        return line + "; runs' digest \(runsDigest)"
     }
 
     // MARK: JSON
@@ -164,6 +168,7 @@ struct ExploreReport {
             ("simulatedSeconds", String(coverage.simulated.nanoseconds / 1_000_000_000)),
             ("events", String(coverage.events)),
             ("failedRuns", String(coverage.failedRuns)),
+            ("runsDigest", string(runsDigest)),
             ("failures", "[" + failureObjects.joined(separator: ",") + "]"),
             ("groups", "[" + groupObjects.joined(separator: ",") + "]"),
             ("coverage", object([("kinds", kinds), ("steps", steps), ("invariants", invariants)])),

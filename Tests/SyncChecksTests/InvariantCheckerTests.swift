@@ -123,6 +123,24 @@ private let t1 = SimInstant.start + .seconds(Int64(1))
         #expect(checker.afterServerEvent(server: server, at: t1).map(\.invariant) == [.T4])
     }
 
+    @Test("a send the engine gave up on, stored after the next one of its chat, is not T4 (explore seed 945194)")
+    func t4IgnoresGivenUpSend() {
+        var server = makeServer()
+        let checker = makeChecker()
+        checker.afterClientEvent(client: "alice", server: server, at: t1,
+                                 view: { view(tasks: [task(1, cid: 7), task(2, cid: 8)]) })
+        // Task 1's answer is late: the engine gives up on it and sends task 2, which the server stores first.
+        checker.afterClientEvent(client: "alice", server: server, at: t1, view: {
+            view(tasks: [task(1, state: .failed, cid: 7, lastError: "timeout"), task(2, cid: 8)])
+        })
+        send(&server, cid: 8, text: "t2")
+        checker.afterServerEvent(server: server, at: t1)
+        // The engine prunes the failed task before the slow server stores it: still not counted.
+        checker.afterClientEvent(client: "alice", server: server, at: t1, view: { view(tasks: [task(2, cid: 8)]) })
+        send(&server, cid: 7, text: "t1")
+        #expect(checker.afterServerEvent(server: server, at: t1) == [])
+    }
+
     @Test("an unfinished task that vanishes, or a task failing without an error, is T1") func t1Vanish() {
         let server = makeServer()
         let checker = makeChecker()

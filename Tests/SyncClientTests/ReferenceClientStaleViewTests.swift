@@ -93,3 +93,32 @@ struct ReferenceClientStaleViewTests {
         #expect(world.view("alice").visibleMessageIds == [first])
     }
 }
+
+/// A MSG_SEND answered after its request timed out (catalog `explore-late-answer-to-given-up-send`, explore seed
+/// 945333 with `maxTaskAttempts=1`).
+@Suite("ReferenceClient: late answers to sends")
+struct ReferenceClientLateSendAnswerTests {
+    @Test("the late answer to a send the engine gave up on caches the message and ends the task done")
+    func lateAnswerToGivenUpSend() {
+        // Alice's MSG_SENDs wait 30 s at the server, past her 20 s request timeout; one attempt per task.
+        let slow = ServerKnobs.SlowPeriod(start: .start, end: .start + .seconds(Int64(600)),
+                                          extraDelay: .seconds(Int64(30)), opcode: .msgSend, userId: 1)
+        let world = MutantRuns.makeWorld(knobs: ServerKnobs(slowPeriods: [slow]), alice: { $0.maxTaskAttempts = 1 })
+        world.start("alice")
+        world.run(for: .seconds(Int64(2)))
+        world.user("alice", .sendText(chatId: 100, text: "slow"))
+        world.run(for: .seconds(Int64(25)))
+        let task = world.view("alice").tasks.first { $0.text == "slow" }
+        #expect(task?.state == .failed)
+        #expect(world.server.messages(inChat: 100).last?.text != "slow")
+        world.run(for: .seconds(Int64(15)))
+        let stored = world.server.messages(inChat: 100).last
+        #expect(stored?.text == "slow")
+        // Before the fix the answer was dropped: the task stayed failed and the chat lacked its own message.
+        let after = world.view("alice").tasks.first { $0.text == "slow" }
+        #expect(after?.state == .done)
+        #expect(after?.messageId == stored?.id)
+        #expect(world.view("alice").chunkStores[100]?.messages.last?.text == "slow")
+        #expect(world.view("alice").localEchoes.isEmpty)
+    }
+}

@@ -1945,6 +1945,33 @@ enum PrintedCatalog {
                 Invariants(.all)
             }
         },
+        Scenario("explore-late-answer-to-given-up-send", summary: "the late answer to a send given up after its request timed out caches the message", seeds: [945_333, 1, 2], tags: ["sending"], runLength: .seconds(657)) {
+            Server(parameters: ["repliesFollowDevice": true], history: ["alice+dave": 1, "group1": 1, "group2": 1])
+            Client("alice", profile: .fourG, parameters: ["maxTaskAttempts": 1])
+            Client("dave", profile: .threeG, parameters: ["prefetchDistance": 5, "maxTaskAttempts": 1])
+            Chat("group1", members: ["alice", "dave"])
+            Chat("group2", members: ["alice", "dave"])
+            Timeline {
+                At(.milliseconds(250_676)) { DelayResponses(to: .msgSend, by: .milliseconds(44_689), for: .milliseconds(8372)) }
+                At(.milliseconds(255_042)) { Send(from: "alice", text: "m17", in: "alice+dave") }
+            }
+            Expect {
+                Invariants(.all)
+            }
+        },
+        Scenario("explore-given-up-send-stored-late", summary: "a send given up after its request timed out may be stored after the next one of its chat", seeds: [945_194, 1, 2], tags: ["sending"], runLength: .milliseconds(1_434_700)) {
+            Server(history: ["alice+bob": 1])
+            Client("alice", profile: .wifi, parameters: ["seqModulus": 16, "initialSeq": 3, "maxTaskAttempts": 1])
+            Client("bob", profile: .threeG, parameters: ["historyPageSize": 10, "seqModulus": 16, "initialSeq": 7, "maxTaskAttempts": 1])
+            Timeline {
+                At(.milliseconds(26_861)) { DelayResponses(to: .msgSend, by: .milliseconds(34_560), for: .milliseconds(2338)) }
+                At(.milliseconds(28_350)) { Send(from: "alice", text: "m14", in: "alice+bob") }
+                At(.milliseconds(35_246)) { Send(from: "alice", text: "m73", in: "alice+bob") }
+            }
+            Expect {
+                Invariants(.all)
+            }
+        },
         Scenario("history-waits-for-free-seq", summary: "an open and a scroll asked while every seq is in flight go out when a seq frees", seeds: [1301, 1302], tags: ["connection", "history"], runLength: .minutes(3)) {
             Server(history: ["alice+bob": 100])
             Client("alice", profile: .fourG, parameters: ["seqModulus": 2])

@@ -80,4 +80,17 @@ public struct FNV1a64: Hashable, Sendable {
         hasher.combine(text)
         return hasher.value
     }
+
+    /// The digest of several runs, from their trace digests (16 hex digits each) in the order given: FNV-1a 64 over
+    /// each digest's text and a newline, as 16 lowercase hex digits. The same runs in the same order give the same
+    /// value whatever the job count; `sweep` and `explore` print it beside runs whose own digests they do not list.
+    public static func digestHex(ofDigests digests: [String]) -> String {
+        var hasher = FNV1a64()
+        for digest in digests {
+            hasher.combine(digest)
+            hasher.combine(UInt8(ascii: "\n"))
+        }
+        let hex = String(hasher.value, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }
 }

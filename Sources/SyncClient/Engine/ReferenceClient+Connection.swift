@@ -132,7 +132,12 @@ extension ReferenceClient {
         case .push:
             return
         case .response, .error:
-            guard let entry = tracker.complete(seq: packet.seq, opcode: packet.opcode) else { return }
+            guard let entry = tracker.complete(seq: packet.seq, opcode: packet.opcode) else {
+                if packet.cmd == .response, case .msgSendResponse(let response) = packet.body {
+                    receiveLateSendAnswer(response)
+                }
+                return
+            }
             cancelTimer(entry.timer)
             if case .error(let payload) = packet.body {
                 requestFailed(entry.purpose, .error(payload))
@@ -208,6 +213,28 @@ extension ReferenceClient {
         default:
             requestFailed(purpose, .error(ErrorPayload(error: "client.unexpectedBody", message: "\(body)")))
         }
+    }
+
+    /// The answer to a MSG_SEND that had timed out came after all: the server stored the message. It goes into the
+    /// cache as an acknowledgement's would, and a send the engine had given up on under that cid is done after all
+    /// (one still pending retries with the same cid and is acknowledged then). Dropping the answer left the chat
+    /// without the message until the next LOGIN (found by `syncsim explore --param maxTaskAttempts=1`, seed 945333:
+    /// the server, slow with the send, stored it after the task had failed and after the newest page the failure
+    /// asks for had come back without it).
+    private mutating func receiveLateSendAnswer(_ response: MsgSendResponse) {
+        let cid = response.message.cid
+        // The lowest id, not the dictionary's order (a cid names one task, but the order must not decide).
+        guard let taskId = tasks.values.filter({ $0.kind.isSend && $0.cid == cid && $0.state == .failed })
+            .map(\.id).min(), var task = tasks[taskId] else { return }
+        let chunkCount = histories[response.chatId]?.chunks.count ?? 0
+        insertSingle(response.message, chatId: response.chatId)
+        keepAcknowledgedOnScreen(response.message, chatId: response.chatId,
+                                 openedChunk: (histories[response.chatId]?.chunks.count ?? 0) > chunkCount)
+        task.state = .done
+        task.messageId = response.message.id
+        task.lastError = nil
+        tasks[taskId] = task
+        persist(task)
     }
 
     mutating func requestFailed(_ purpose: RequestPurpose, _ failure: Failure) {

@@ -23,8 +23,8 @@ public struct SweepParameter: Hashable, Sendable {
     public var appliesToServer: Bool
 
     /// The parameters `syncsim sweep --param` accepts, in the order help and errors list them. Defaults are
-    /// `ClientParameters`' (field clients' 30 s ping and 20 s request timeout, DESIGN.md §3) and
-    /// `FrameEncoder.defaultCompressionThresholdBytes` (1024).
+    /// `ClientParameters`' (field clients' 30 s ping and 20 s request timeout, DESIGN.md §3; OkHttp's 10 s connect
+    /// timeout; a 16-bit seq space) and `FrameEncoder.defaultCompressionThresholdBytes` (1024).
     public static let all: [SweepParameter] = [
         SweepParameter(name: "historyPageSize", kind: .integer(1...500, unit: "messages"), defaultValue: "30"),
         SweepParameter(name: "prefetchDistance", kind: .integer(0...500, unit: "messages"), defaultValue: "10"),
@@ -55,6 +55,25 @@ public struct SweepParameter: Hashable, Sendable {
         SweepParameter(name: "backoffCap", kind: .duration(.milliseconds(100)...(.hours(1))), defaultValue: "60s"),
         SweepParameter(name: "backoffFactor", kind: .fraction(1...10), defaultValue: "2"),
         SweepParameter(name: "backoffJitter", kind: .fraction(0...1), defaultValue: "0.5"),
+        SweepParameter(
+            name: "connectTimeout",
+            kind: .duration(.milliseconds(100)...(.minutes(10))),
+            defaultValue: "10s"
+        ),
+        SweepParameter(name: "seqModulus", kind: .integer(2...65_536, unit: "seqs"), defaultValue: "65536"),
+        SweepParameter(name: "initialSeq", kind: .integer(0...65_535, unit: "seq"), defaultValue: "1"),
+        SweepParameter(
+            name: "taskRetryBase",
+            kind: .duration(.milliseconds(10)...(.minutes(10))),
+            defaultValue: "1s"
+        ),
+        SweepParameter(name: "taskRetryCap", kind: .duration(.milliseconds(100)...(.hours(1))), defaultValue: "60s"),
+        SweepParameter(name: "maxTaskAttempts", kind: .integer(1...1_000, unit: "attempts"), defaultValue: "10"),
+        SweepParameter(
+            name: "photoProcessingTime",
+            kind: .duration(.zero...(.minutes(10))),
+            defaultValue: "2s"
+        ),
     ]
 
     /// A parameter; `appliesToServer` also hands its value to the server.

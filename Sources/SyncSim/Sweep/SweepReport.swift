@@ -1,3 +1,4 @@
+import SimCore
 /// A whole sweep's results: every run, each combination's metric summaries, and the best combination per profile.
 ///
 /// Built from the records of every run (one process, or shards merged); the same records give the same report,
@@ -79,6 +80,10 @@ public struct SweepReport: Sendable {
 
     /// Whether combination `index` is the best of its profile.
     public func isBest(_ index: Int) -> Bool { best.contains(index) }
+
+    /// The digest of every run's trace digest in run order (`FNV1a64.digestHex(ofDigests:)`): one value to compare
+    /// two sweeps by; the JSON lines hold each run's.
+    public var runsDigest: String { FNV1a64.digestHex(ofDigests: records.map(\.digest)) }
 
     /// How many runs failed a check.
     public var failedRuns: Int { records.filter { $0.verdict == .fail }.count }

@@ -1,4 +1,5 @@
 import Foundation
+import SimCore
 import SyncTrace
 
 /// The human and CSV forms of a sweep report: a table per metric with the best combination per profile marked,
@@ -18,7 +19,7 @@ public enum SweepTable {
                 + "\(counted(spec.seedCount, "seed")) "
                 + "(\(spec.seedBase)...\(spec.seedBase + UInt64(spec.seedCount - 1))) "
                 + "= \(counted(report.records.count, "run")), "
-                + "\(report.failedRuns) failed a check",
+                + "\(report.failedRuns) failed a check; runs' digest \(report.runsDigest)",
             "percentiles over seeds (type 7); [a, b] = 95% bootstrap CI of p50 "
                 + "(\(SweepStatistics.bootstrapResamples) resamples); "
                 + "* = best of its profile by p50 of \(spec.objective)",
