@@ -1,3 +1,4 @@
+import SimCore
 import SyncSim
 import SyncTrace
 
@@ -22,6 +23,10 @@ struct ReplayAgainstClient {
         /// engine (every connection used, nothing pending on the one it holds) and the engine only kept itself busy
         /// (`idleEventLimit` events): the virtual time it stopped at.
         var stoppedIdleAt: SimInstant?
+        /// The digest of what the engine did, one trace line per frame it sent (time, connection, opcode, cmd, seq
+        /// and a hash of the frame's bytes), connect and close: the same capture, engine and binary give the same
+        /// digest.
+        var digestHex = ""
     }
 
     /// Events the engine may handle on its own (reconnect attempts, timers) once every captured connection is used
@@ -59,6 +64,7 @@ struct ReplayAgainstClient {
             if let connection { capturedPending[connection, default: 0] += 1 }
         }
         var cancelled: Set<ClientTimerID> = []
+        var trace = TraceLog(keepsRecords: false)
         schedule(.start, at: .start)
         let deadline = timeline.end + .seconds(Int64(30))
         while let next = queue.indices.min(by: {
@@ -85,6 +91,7 @@ struct ReplayAgainstClient {
             for action in actions {
                 switch action {
                 case .connect(let id):
+                    trace.record(at: now, component: name, kind: "connect", detail: "client-conn#\(id.rawValue)")
                     heldConnection = available.isEmpty ? nil : id
                     guard !available.isEmpty else {
                         schedule(.connectFailed(id), at: now)
@@ -99,19 +106,26 @@ struct ReplayAgainstClient {
                     if let closesAt = connection.closesAt {
                         schedule(.disconnected(id), at: max(now, closesAt), capturedOn: id)
                     }
-                case .send:
+                case .send(let packet, let id):
                     outcome.packetsSent += 1
+                    // The frame's bytes, hashed: what the engine asked for, not only its opcode (requests hold no
+                    // dictionary, so their encoding does not depend on a hash order).
+                    let frame = (try? FrameEncoder().encode(packet)).map { FNV1a64.digestHex(ofBytes: $0) } ?? "none"
+                    trace.record(at: now, component: name, kind: "tx", detail: "client-conn#\(id.rawValue) "
+                                    + "\(packet.opcode) \(packet.cmd) seq=\(packet.seq) frame=\(frame)")
                 case .startTimer(let timer, let at):
                     schedule(.timerFired(timer), at: max(now, at))
                 case .cancelTimer(let timer):
                     cancelled.insert(timer)
                 case .close(let id):
+                    trace.record(at: now, component: name, kind: "close", detail: "client-conn#\(id.rawValue)")
                     if heldConnection == id { heldConnection = nil }
                 case .upload:
                     break
                 }
             }
         }
+        outcome.digestHex = trace.digestHex
         return outcome
     }
 }

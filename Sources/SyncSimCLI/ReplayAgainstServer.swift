@@ -1,3 +1,4 @@
+import SimCore
 import SyncSim
 import SyncTrace
 
@@ -23,6 +24,11 @@ struct ReplayAgainstServer {
         var requests = 0
         var comparedAnswers = 0
         var differences: [Difference] = []
+        /// The digest of what the server did, one trace line per frame it sent to an open connection (time,
+        /// `conn#N`, opcode, cmd, seq and the frame's length, as the world's trace records them; not the bytes,
+        /// since a LOGIN answer's messages by chat are a dictionary): the same capture and binary give the same
+        /// digest.
+        var digestHex = ""
     }
 
     let timeline: ReplayTimeline
@@ -48,6 +54,7 @@ struct ReplayAgainstServer {
             if let closesAt = connection.closesAt { schedule(.connectionClosed(id), at: closesAt) }
         }
         var cancelled: Set<ServerTimerID> = []
+        var trace = TraceLog(keepsRecords: false)
         var replayed: [Int: [(time: SimInstant, packet: Packet)]] = [:]
         var closed: Set<Int> = []
         // Requests still processing at the capture's end get the longest processing delay to finish.
@@ -63,6 +70,9 @@ struct ReplayAgainstServer {
                 case .send(let packet, let connection):
                     if !closed.contains(connection.rawValue) {
                         replayed[connection.rawValue, default: []].append((time, packet))
+                        trace.record(at: time, component: "server", kind: "tx",
+                                     detail: "conn#\(connection.rawValue) \(packet.opcode) \(packet.cmd) "
+                                         + "seq=\(packet.seq) bytes=\(Self.frameBytes(packet))")
                     }
                 case .close(let connection):
                     closed.insert(connection.rawValue)
@@ -78,8 +88,12 @@ struct ReplayAgainstServer {
             compare(connection, replayed: replayed[connection.number] ?? [], into: &outcome)
         }
         outcome.differences.sort { ($0.time, $0.connection) < ($1.time, $1.connection) }
+        outcome.digestHex = trace.digestHex
         return outcome
     }
+
+    /// The encoded frame's length in bytes (0 when it does not encode).
+    private static func frameBytes(_ packet: Packet) -> Int { (try? FrameEncoder().encode(packet))?.count ?? 0 }
 
     private func compare(_ connection: ReplayTimeline.Connection, replayed: [(time: SimInstant, packet: Packet)],
                          into outcome: inout Outcome) {

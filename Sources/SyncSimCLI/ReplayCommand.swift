@@ -168,7 +168,7 @@ enum ReplayCommand {
             console.out("replayed \(counted(outcome.requests, "request")) on "
                 + "\(counted(timeline.connections.count, "connection")) against the server: "
                 + "\(counted(outcome.comparedAnswers, "answer")) compared, "
-                + "\(counted(outcome.differences.count, "difference"))")
+                + "\(counted(outcome.differences.count, "difference")); digest \(outcome.digestHex)")
             return outcome.differences.isEmpty ? ExitCode.success : ExitCode.checkFailed
         case "client":
             let address = clientOption ?? timeline.clientAddresses[0]
@@ -189,7 +189,7 @@ enum ReplayCommand {
                 + "\(counted(outcome.connections, "connection")) to \(outcome.client) "
                 + "(\(mutant.map { "mutant \($0.rawValue)" } ?? "reference engine"), "
                 + "\(counted(outcome.packetsSent, "packet")) sent): \(counted(outcome.findings.count, "violation")) "
-                + "of \(checks)")
+                + "of \(checks); digest \(outcome.digestHex)")
             return outcome.findings.isEmpty ? ExitCode.success : ExitCode.checkFailed
         default:
             throw UsageError("option --against: expected server or client, got '\(against ?? "")'")

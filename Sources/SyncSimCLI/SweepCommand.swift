@@ -135,16 +135,17 @@ struct SweepCommand {
         try list.finish()
         // Checks between options come after every option was read, so a typo or a malformed value is named first.
         try tableMetrics.requireConsistent()
-        guard let profiles else { throw UsageError("--profiles P1,P2,... is required (e.g. --profiles EDGE,3G)") }
-        guard let seedCount else { throw UsageError("--seeds K is required (seeds per combination)") }
-        if clientProfile != nil && clients.isEmpty {
-            throw UsageError("--profile P sets the profile of the clients named by --client NAME; give --client too")
-        }
+        // The scenario first: a misspelt name is the first thing to fix, whatever else is missing.
         guard names.count == 1, let name = names.first else {
             throw UsageError("expected one scenario name, got \(names.count); 'syncsim list' shows the catalog")
         }
         guard let scenario = catalog.first(where: { $0.name == name }) else {
             throw UsageError("unknown scenario '\(name)'; 'syncsim list' shows the catalog")
+        }
+        guard let profiles else { throw UsageError("--profiles P1,P2,... is required (e.g. --profiles EDGE,3G)") }
+        guard let seedCount else { throw UsageError("--seeds K is required (seeds per combination)") }
+        if clientProfile != nil && clients.isEmpty {
+            throw UsageError("--profile P sets the profile of the clients named by --client NAME; give --client too")
         }
         if shard != nil && (csvPath != nil || svgPath != nil) {
             throw UsageError("--shard writes JSON lines only; make the CSV and SVG with 'syncsim merge'")

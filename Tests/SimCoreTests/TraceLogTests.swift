@@ -9,6 +9,13 @@ import Testing
         #expect(FNV1a64.hash(text) == expected)
     }
 
+    @Test("the digest of several runs is FNV-1a 64 over their digests, one per line, in order, and pinned")
+    func digestOfDigests() {
+        #expect(FNV1a64.digestHex(ofDigests: []) == "cbf29ce484222325")
+        #expect(FNV1a64.digestHex(ofDigests: ["0123456789abcdef", "fedcba9876543210"]) == "b2c70eb56b36c3e9")
+        #expect(FNV1a64.digestHex(ofDigests: ["fedcba9876543210", "0123456789abcdef"]) != "b2c70eb56b36c3e9")
+    }
+
     @Test("the digest is over canonical lines, in order, and pinned")
     func digest() {
         var trace = TraceLog()

@@ -39,7 +39,8 @@ import Testing
         let result = Self.run(["replay", Self.offlineSends, "--against", "server"])
         #expect(result.code == 0)
         #expect(result.out == [
-            "replayed 11 requests on 4 connections against the server: 11 answers compared, 0 differences",
+            "replayed 11 requests on 4 connections against the server: 11 answers compared, 0 differences; "
+                + "digest df09aa239a5254a3",
         ])
     }
 
@@ -145,14 +146,15 @@ import Testing
     func clientChecks() {
         let reference = Self.run(["replay", Self.clockSkew, "--against", "client"])
         #expect(reference.code == 0)
-        #expect(reference.out.last?.hasSuffix(": 0 violations of C1 C4 P1 P2 P3 P4") == true)
+        #expect(reference.out.last?.hasSuffix(": 0 violations of C1 C4 P1 P2 P3 P4; digest 9e0471295a25a46c") == true)
         let mutant = Self.run(["replay", Self.clockSkew, "--against", "client", "--mutant", "since-from-newest-push"])
         #expect(mutant.code == 1)
         #expect(mutant.out.first?.hasPrefix("FAIL  P4 at ") == true)
         #expect(mutant.out.last?.contains("mutant since-from-newest-push") == true)
         // One violation is a violation, not "1 violations".
         #expect(mutant.out.last == "replayed 10 server frames on 2 connections to alice "
-            + "(mutant since-from-newest-push, 7 packets sent): 1 violation of C1 C4 P1 P2 P3 P4")
+            + "(mutant since-from-newest-push, 7 packets sent): 1 violation of C1 C4 P1 P2 P3 P4; "
+            + "digest 753bac93536ea270")
     }
 
     @Test("usage and input errors exit with 2", arguments: [

@@ -166,6 +166,9 @@ func contents(_ url: URL) throws -> String { try String(contentsOf: url, encodin
         (["scroll", "--profiles", "EDGE", "--seeds", "2", "--shard", "1/2", "--svg", "x.svg"],
          "--shard writes JSON lines only"),
         (["nope", "--profiles", "EDGE", "--seeds", "2"], "unknown scenario 'nope'"),
+        // A misspelt scenario is named before the options that are missing.
+        (["nope"], "unknown scenario 'nope'"),
+        ([], "expected one scenario name, got 0"),
         (["scroll", "--profiles", "EDGE", "--seeds", "2", "--client", "carol"], "--client 'carol' is not in scenario"),
         (["scroll", "--profiles", "EDGE", "--seeds", "2", "--objective", "speed"], "unknown objective metric 'speed'"),
         (["broken", "--profiles", "EDGE", "--seeds", "2"], "client 'carol' is not in the topology"),

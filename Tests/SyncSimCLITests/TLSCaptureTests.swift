@@ -65,7 +65,7 @@ struct TLSCaptureTests {
         let plain = TraceDecodeCommandTests.run(["replay", Self.capture, "--against", "server", "--port", Self.plainPort])
         #expect(decrypted.code == 0 && plain.code == 0, "\(decrypted.err) \(plain.err)")
         #expect(decrypted.out.last == plain.out.last)
-        #expect(plain.out.last?.hasSuffix("0 differences") == true)
+        #expect(plain.out.last?.contains("0 differences; digest ") == true)
     }
 
     @Test("without the key log, or with another session's, the commands refuse with exit 2 and say why")

@@ -90,7 +90,19 @@ public struct FNV1a64: Hashable, Sendable {
             hasher.combine(digest)
             hasher.combine(UInt8(ascii: "\n"))
         }
-        let hex = String(hasher.value, radix: 16)
-        return String(repeating: "0", count: 16 - hex.count) + hex
+        return hex(hasher.value)
+    }
+
+    /// The hash of `bytes` as 16 lowercase hex digits.
+    public static func digestHex(ofBytes bytes: [UInt8]) -> String {
+        var hasher = FNV1a64()
+        for byte in bytes { hasher.combine(byte) }
+        return hex(hasher.value)
+    }
+
+    /// `value` as 16 lowercase hex digits, zero-padded: how reports print a digest.
+    public static func hex(_ value: UInt64) -> String {
+        let digits = String(value, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
     }
 }

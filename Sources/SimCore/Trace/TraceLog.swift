@@ -97,10 +97,7 @@ public struct TraceLog: Sendable {
     public var digest: UInt64 { hasher.value }
 
     /// The digest as 16 lowercase hex digits, as printed in reports.
-    public var digestHex: String {
-        let hex = String(digest, radix: 16)
-        return String(repeating: "0", count: 16 - hex.count) + hex
-    }
+    public var digestHex: String { FNV1a64.hex(digest) }
 
     /// The records of `kind` (optionally only from `component`), oldest first.
     public func records(ofKind kind: String, component: String? = nil) -> [TraceRecord] {

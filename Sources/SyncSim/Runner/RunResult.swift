@@ -1,3 +1,4 @@
+import SimCore
 /// The outcome of one run of a scenario with one seed.
 public struct RunResult: Hashable, Sendable {
     /// The scenario's name.
@@ -48,11 +49,8 @@ public struct RunResult: Hashable, Sendable {
         "\(program) run \(scenario) --seed \(seed)" + (mutant.map { " --mutant \($0)" } ?? "")
     }
 
-    /// `value` as 16 lower-case hex digits, zero-padded.
-    public static func hex(_ value: UInt64) -> String {
-        let digits = String(value, radix: 16)
-        return String(repeating: "0", count: 16 - digits.count) + digits
-    }
+    /// `value` as 16 lower-case hex digits, zero-padded (`FNV1a64.hex`).
+    public static func hex(_ value: UInt64) -> String { FNV1a64.hex(value) }
 }
 
 /// Whether a run held every check.
