@@ -64,7 +64,9 @@ struct TLSCaptureTests {
             ["replay", Self.capture, "--against", "server", "--tls-keylog", Self.keyLog] + Self.tlsPorts)
         let plain = TraceDecodeCommandTests.run(["replay", Self.capture, "--against", "server", "--port", Self.plainPort])
         #expect(decrypted.code == 0 && plain.code == 0, "\(decrypted.err) \(plain.err)")
-        #expect(decrypted.out.last == plain.out.last)
+        // The same answers compared; the digests differ, since the two legs were captured at other times.
+        func verdict(_ line: String?) -> String? { line?.components(separatedBy: "; digest ").first }
+        #expect(verdict(decrypted.out.last) == verdict(plain.out.last))
         #expect(plain.out.last?.contains("0 differences; digest ") == true)
     }
 
