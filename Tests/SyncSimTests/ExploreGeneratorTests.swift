@@ -65,6 +65,18 @@ import Testing
         #expect(groupChats > 0)
     }
 
+    @Test("on a lossy link the quiet tail gives each queued send two minimum RTOs more (explore seed 919222)")
+    func quietTailCountsRetransmissions() {
+        let parameters: ParameterSet = ["compressionThresholdBytes": 0, "historyPageSize": 500, "prefetchDistance": 0]
+        let generated = ExploreGenerator(clientParameters: parameters).generate(seed: 919_222)
+        let tail = generated.scenario.runLength - generated.quietTailStart
+        // About 300 sends queued on 2G-rural (2% loss): the tail was 1360.2 s (the run ended at 1676.2 s) and the
+        // queue drained at about 1980 s; now the tail is 2044.2 s.
+        #expect(generated.scenario.clients.contains { $0.profile == .twoGRural })
+        #expect(generated.quietTailStart == .seconds(Int64(316)))
+        #expect(tail == .milliseconds(2_044_200))
+    }
+
     @Test("no step runs in the quiet tail, and every fault has ended when it starts")
     func quietTailIsQuiet() throws {
         for generator in Self.generators {

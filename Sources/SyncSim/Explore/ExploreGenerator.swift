@@ -469,7 +469,8 @@ extension ExploreGenerator {
         /// run whose faults make tasks fail (lost or error responses, a send-error period), plus a whole task retry
         /// schedule: a task may enter the tail with most of its attempts used, each further one waiting up to
         /// `requestTimeout` for a lost response and `taskRetryCap` before the next; plus, for the client that sends
-        /// most, two round trips of the slowest profile and half a second per send (sends leave one at a time).
+        /// most, two round trips of the slowest profile and half a second per send (sends leave one at a time), and
+        /// two minimum RTOs more per send when a profile of the run loses packets.
         func quietTailLength() -> SimDuration {
             let slowest = profilesUsed.compactMap { LinkProfile.named($0.rawValue)?.uplink.rateBitsPerSecond }
                 .filter { $0 > 0 }.min() ?? 18_000
@@ -511,7 +512,15 @@ extension ExploreGenerator {
                     break
                 }
             }
-            let queue = SimDuration(nanoseconds: (2 * roundTrip + 500_000_000) * (sends.values.max() ?? 0))
+            // On a lossy link a send's round trip also waits for retransmissions: allow two minimum RTOs apiece (1 s,
+            // RFC 6298 §2.4; explore seed 919222 with `--param historyPageSize=500`: about 300 sends on 2G-rural,
+            // 2% loss, drained some 5 minutes after the tail ended).
+            let isLossy = profilesUsed.compactMap { LinkProfile.named($0.rawValue) }.contains {
+                $0.uplink.loss.stationaryLossRate > 0 || $0.downlink.loss.stationaryLossRate > 0
+            }
+            let retransmissions: Int64 = isLossy ? 2_000_000_000 : 0
+            let queue = SimDuration(
+                nanoseconds: (2 * roundTrip + 500_000_000 + retransmissions) * (sends.values.max() ?? 0))
             return min(generator.minimumQuietTail + .seconds(seconds) + retries + queue, .hours(1))
         }
 
