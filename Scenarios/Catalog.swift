@@ -87,6 +87,7 @@ public enum Catalog {
         exploreGivenUpSendStoredLate,
         // Found by hand-written field sequences
         historyWaitsForFreeSeq,
+        stalePageOnNewConnectionSmallSeqs,
         // Capture round trip (docs/roundtrip.md)
         gprsFlapThenScroll,
         // For parameter sweeps

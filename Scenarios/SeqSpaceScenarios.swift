@@ -34,4 +34,34 @@ extension Catalog {
             Eventually(within: .minutes(1), .historyComplete(client: "alice", chat: "alice+bob"))
         }
     }
+
+    /// Alice (seq space of 4) opens her chat with Bob, then her chat with Carol, while CHAT_HISTORY answers take 12 s;
+    /// her link resets and she reconnects. This server sends a reply whose connection closed to the device's new
+    /// connection (`repliesFollowDevice`). Seqs go on counting across connections, but four of them wrap at once:
+    /// the new connection's request for Carol's newest page had seq 3, the seq of the lost request for Bob's page,
+    /// and Bob's stale page completed it, filed under Carol's chat (C3 "cached message 11 is not on the server",
+    /// found by hand-written field sequences, seq14, seed 1; every seed failed with `seqModulus` 2 and 4). The seqs a
+    /// lost connection left unanswered are now held back on the next one until their stale answer comes or their
+    /// request's timeout passes (`RequestTracker.removeAll(holdingSeqsUntil:)`).
+    public static let stalePageOnNewConnectionSmallSeqs = Scenario(
+        "stale-page-on-new-connection-small-seqs",
+        summary: "with 4 seqs, a stale page answered on the new connection never completes a request reusing its seq",
+        seeds: [1, 2],
+        tags: [.history, .connection],
+        runLength: .minutes(6)
+    ) {
+        Server(parameters: ["repliesFollowDevice": true], history: ["alice+bob": 1, "alice+carol": 1])
+        Client("alice", profile: .threeG, parameters: ["seqModulus": 4])
+        Client("bob", profile: .fourG)
+        Client("carol", profile: .fourG)
+        Timeline {
+            At(.seconds(3)) { DelayResponses(to: .chatHistory, by: .seconds(12), for: .milliseconds(7500)) }
+            At(.seconds(4)) { OpenChat("alice", "alice+bob") }
+            At(.seconds(6)) { OpenChat("alice", "alice+carol") }
+            At(.seconds(7)) { LinkDown("alice", for: .milliseconds(1), .withReset) }
+        }
+        Expect {
+            Invariants(.all)
+        }
+    }
 }

@@ -80,6 +80,39 @@ import Testing
         #expect(tracker.allocate() == 1)
     }
 
+    @Test("a lost connection's unanswered seqs wait for their stale answer or their timeout on the next one (seq14)")
+    func orphanedSeqsHeldAcrossConnections() {
+        var tracker = RequestTracker<Int>(seqModulus: 4, firstSeq: 1)
+        let page = tracker.allocate()!
+        tracker.register(seq: page, entry: entry(1))
+        let ping = tracker.allocate()!
+        tracker.register(seq: ping, entry: entry(2))
+        #expect((page, ping) == (1, 2))
+        // The connection goes: each request's seq is held until 20 s after it was sent.
+        let lost = tracker.removeAll(holdingSeqsUntil: { $0.sentAt + .seconds(Int64(20)) })
+        #expect(lost.map(\.seq) == [1, 2])
+        #expect(tracker.orphans.count == 2)
+        #expect(tracker.nextOrphanRelease == .start + .seconds(Int64(20)))
+        // The next connection counts on past them: 3, 0, then nothing (before the fix, 1 came round again, and the
+        // stale answer with seq 1 completed the new request).
+        #expect(tracker.allocate() == 3)
+        tracker.register(seq: 3, entry: entry(3))
+        #expect(tracker.allocate() == 0)
+        tracker.register(seq: 0, entry: entry(4))
+        #expect(tracker.allocate() == nil)
+        // Seq 1's stale answer (same opcode) completes nothing and frees it; seq 2's timeout frees it.
+        #expect(tracker.complete(seq: 1, opcode: .ping) == nil)
+        #expect(tracker.allocate() == 1)
+        tracker.releaseOrphans(at: .start + .seconds(Int64(19)))
+        #expect(tracker.orphans.count == 1)
+        tracker.releaseOrphans(at: .start + .seconds(Int64(20)))
+        #expect(tracker.orphans.isEmpty)
+        #expect(tracker.allocate() == 2)
+        // Without a deadline (the held-back rule of one connection), nothing is carried over.
+        _ = tracker.removeAll()
+        #expect(tracker.orphans.isEmpty)
+    }
+
     @Test("allocation waits when every seq is in flight") func exhausted() {
         var tracker = RequestTracker<Int>(seqModulus: 4)
         for n in 0..<4 { tracker.register(seq: tracker.allocate()!, entry: entry(Int64(n))) }

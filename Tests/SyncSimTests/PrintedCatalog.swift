@@ -1990,6 +1990,21 @@ enum PrintedCatalog {
                 Eventually(within: .minutes(1), .historyComplete(client: "alice", chat: "alice+bob"))
             }
         },
+        Scenario("stale-page-on-new-connection-small-seqs", summary: "with 4 seqs, a stale page answered on the new connection never completes a request reusing its seq", seeds: [1, 2], tags: ["connection", "history"], runLength: .minutes(6)) {
+            Server(parameters: ["repliesFollowDevice": true], history: ["alice+bob": 1, "alice+carol": 1])
+            Client("alice", profile: .threeG, parameters: ["seqModulus": 4])
+            Client("bob", profile: .fourG)
+            Client("carol", profile: .fourG)
+            Timeline {
+                At(.seconds(3)) { DelayResponses(to: .chatHistory, by: .seconds(12), for: .milliseconds(7500)) }
+                At(.seconds(4)) { OpenChat("alice", "alice+bob") }
+                At(.seconds(6)) { OpenChat("alice", "alice+carol") }
+                At(.seconds(7)) { LinkDown("alice", for: .milliseconds(1), .withReset) }
+            }
+            Expect {
+                Invariants(.all)
+            }
+        },
         Scenario("gprs-flap-then-scroll", summary: "three sends on a flapping GPRS link arrive once, in order", seeds: [501, 502], tags: ["field-bug"]) {
             Server(history: ["alice+bob": 120])
             Client("alice", profile: .gprs)

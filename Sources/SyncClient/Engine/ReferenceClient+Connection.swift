@@ -34,8 +34,14 @@ extension ReferenceClient {
         cancelConnectTimer()
         if isMutant(.backoffResetOnConnect) { backoffAttempts = 0 }
         state = .initializing(connection)
+        sendSessionInit()
+    }
+
+    /// SESSION_INIT on a new connection; when every seq waits for a stale answer of a lost connection, it goes out
+    /// when one is free again (`seqWakeup`), else the connection is given up.
+    mutating func sendSessionInit() {
         let body = Packet.Body.sessionInit(SessionInitRequest.mobile(deviceId: parameters.deviceId))
-        if !sendRequest(.sessionInit, body, purpose: .sessionInit) { drop() }
+        if !sendRequest(.sessionInit, body, purpose: .sessionInit), seqWakeup == nil { drop() }
     }
 
     /// The OS reports the network gone or back. Gone: the connection is closed at once (its packets could not
@@ -74,7 +80,13 @@ extension ReferenceClient {
         cancelConnectTimer()
         if let pingTimer { cancelTimer(pingTimer) }
         pingTimer = nil
-        let lost = tracker.removeAll()
+        // The server may still answer these requests on the next connection (one that sends a reply to the device's
+        // newest connection): their seqs wait for that answer, or for the request's timeout, before they are handed
+        // out again (found by hand-written field sequences, seq14: with `seqModulus` 4, a page of Bob's chat delayed
+        // at the server answered Alice's new request for Carol's chat, which had reused its seq).
+        let lost = tracker.removeAll(holdingSeqsUntil: { [parameters] entry in
+            entry.sentAt + (entry.opcode == .ping ? parameters.pongTimeout : parameters.requestTimeout)
+        })
         isWaitingForSeq = false
         historyLoadsWaitingForSeq = [:]
         pushesBeforeFirstSync = []
@@ -104,6 +116,7 @@ extension ReferenceClient {
         guard let connection = state.connection, state != .connecting(connection) else { return false }
         guard let seq = allocateSeq() else {
             isWaitingForSeq = true
+            scheduleSeqWakeup()
             return false
         }
         let timeout = purpose == .ping ? parameters.pongTimeout : parameters.requestTimeout
@@ -115,8 +128,17 @@ extension ReferenceClient {
         return true
     }
 
+    /// While a request waits for a seq and a lost connection's seqs are held back for their stale answers, a timer
+    /// wakes the waiting requests when the first of those seqs is free again.
+    private mutating func scheduleSeqWakeup() {
+        guard let release = tracker.nextOrphanRelease, seqWakeup?.at != release else { return }
+        if let old = seqWakeup { cancelTimer(old.timer) }
+        seqWakeup = (startTimer(.seqWakeup, at: release), release)
+    }
+
     /// The tracker's next free seq; the `seq-reuse-inflight` mutant counts on without skipping seqs in flight.
     private mutating func allocateSeq() -> UInt16? {
+        tracker.releaseOrphans(at: now)
         guard isMutant(.seqReuseInflight) else { return tracker.allocate() }
         let seq = UInt16(mutantNextSeq % parameters.seqModulus)
         mutantNextSeq = (mutantNextSeq + 1) % parameters.seqModulus

@@ -51,6 +51,8 @@ public struct ReferenceClient: SyncClientEngine {
     var nextUploadNumber: Int64 = 1
     var uploads: [UploadID: Int64] = [:]
     var taskWakeup: (timer: ClientTimerID, at: SimInstant)?
+    /// Wakes requests that wait for a seq when a seq held back for a lost connection's stale answer is free again.
+    var seqWakeup: (timer: ClientTimerID, at: SimInstant)?
     var pingTimer: ClientTimerID?
     /// The `connectTimeout` timer of the attempt in `.connecting`.
     var connectTimer: ClientTimerID?
@@ -189,6 +191,8 @@ public struct ReferenceClient: SyncClientEngine {
         case requestTimeout(seq: UInt16)
         case photoProcessing(taskId: Int64)
         case taskWakeup
+        /// A seq held back for a lost connection's stale answer is free again (`seqWakeup`).
+        case seqWakeup
         case historyRetry
         /// A CHATS_LIST page of the catch-up timed out: asked again.
         case catchUpRetry
@@ -412,6 +416,13 @@ public struct ReferenceClient: SyncClientEngine {
         case .photoProcessing(let taskId):
             guard runningTaskIds.contains(taskId) else { return }
             finishTask(taskId, messageId: nil)
+        case .seqWakeup:
+            seqWakeup = nil
+            if case .initializing = state, tracker.inFlight.isEmpty {
+                sendSessionInit()
+            } else if isWaitingForSeq {
+                resumeRequestsWaitingForSeq()
+            }
         case .taskWakeup:
             taskWakeup = nil
             runTasks()

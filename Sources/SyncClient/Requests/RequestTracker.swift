@@ -13,6 +13,13 @@ import SyncProtocol
 /// in flight or held back, `allocate()` returns nil and `hasHeldBackSeqs` tells the engine that only a late answer
 /// that may never come could free one, so it replaces the connection (explore seed 9452: handing out the seq that
 /// had waited longest let a late CHAT_HISTORY page of one chat complete the next chat's request).
+///
+/// A server may answer a request of a connection that closed on the device's newer connection (Slack's RTM resends
+/// its last reply; `repliesFollowDevice`), so counting seqs on across connections is not enough once a small seq space
+/// wraps: the seqs a lost connection left unanswered are held back on the next one until their answer comes or
+/// their request's timeout passes (`removeAll(holdingSeqsUntil:)`, `releaseOrphans(at:)`). Found by hand-written
+/// field sequences (seq14): with `seqModulus` 4, Bob's page, delayed 12 s at the server, came on Alice's new
+/// connection with the seq of her new request for Carol's newest page, and Bob's messages were filed under Carol's.
 public struct RequestTracker<Purpose: Hashable & Sendable>: Hashable, Sendable {
     /// A request waiting for its response.
     public struct Entry: Hashable, Sendable {
@@ -43,6 +50,18 @@ public struct RequestTracker<Purpose: Hashable & Sendable>: Hashable, Sendable {
     public private(set) var inFlight: [Request] = []
     /// The opcode of each request that timed out on this connection, by seq, waiting for its late answer.
     private var heldBackOpcodes: [UInt16: Opcode] = [:]
+    /// A request a lost connection left unanswered: its answer may still come on a later connection.
+    public struct Orphan: Hashable, Sendable {
+        /// The request's opcode; an answer with its seq and this opcode is the stale one.
+        public var opcode: Opcode
+        /// When the request would have timed out; its seq is free again from then.
+        public var until: SimInstant
+    }
+    /// The seqs of requests lost connections left unanswered, held back until their answer comes or `until`.
+    public private(set) var orphans: [UInt16: Orphan] = [:]
+
+    /// The earliest instant an orphaned seq is free again, or nil when none is held back.
+    public var nextOrphanRelease: SimInstant? { orphans.values.map(\.until).min() }
 
     /// Whether a timed-out request's seq waits for its late answer: when `allocate()` returns nil, only such an
     /// answer, which may never come, or a new connection can free a seq.
@@ -73,7 +92,7 @@ public struct RequestTracker<Purpose: Hashable & Sendable>: Hashable, Sendable {
         for _ in 0..<seqModulus {
             let seq = UInt16(nextSeq % seqModulus)
             nextSeq = (nextSeq + 1) % seqModulus
-            if entry(seq: seq) == nil && heldBackOpcodes[seq] == nil { return seq }
+            if entry(seq: seq) == nil && heldBackOpcodes[seq] == nil && orphans[seq] == nil { return seq }
         }
         return nil
     }
@@ -94,6 +113,7 @@ public struct RequestTracker<Purpose: Hashable & Sendable>: Hashable, Sendable {
         let index = firstIndex(notBelow: seq)
         guard index < inFlight.count && inFlight[index].seq == seq else {
             if heldBackOpcodes[seq] == opcode { heldBackOpcodes[seq] = nil }
+            if orphans[seq]?.opcode == opcode { orphans[seq] = nil }
             return nil
         }
         guard inFlight[index].entry.opcode == opcode else { return nil }
@@ -112,12 +132,26 @@ public struct RequestTracker<Purpose: Hashable & Sendable>: Hashable, Sendable {
         return entry
     }
 
-    /// Removes every request in flight, ascending by seq, and forgets the held-back seqs (the connection is gone,
-    /// and with it every late answer).
-    public mutating func removeAll() -> [(seq: UInt16, entry: Entry)] {
+    /// Removes every request in flight, ascending by seq, and forgets the seqs held back for late answers past
+    /// their timeout. With `deadline`, each removed request's seq is held back (an orphan) until its answer comes
+    /// on a later connection or `deadline(entry)` passes; orphans of earlier connections stay as they are.
+    public mutating func removeAll(
+        holdingSeqsUntil deadline: ((Entry) -> SimInstant)? = nil
+    ) -> [(seq: UInt16, entry: Entry)] {
         let all = inFlight.map { ($0.seq, $0.entry) }
+        if let deadline {
+            for request in inFlight {
+                orphans[request.seq] = Orphan(opcode: request.entry.opcode, until: deadline(request.entry))
+            }
+        }
         inFlight = []
         heldBackOpcodes = [:]
         return all
+    }
+
+    /// Frees the orphaned seqs whose request's timeout has passed at `now`.
+    public mutating func releaseOrphans(at now: SimInstant) {
+        guard !orphans.isEmpty else { return }
+        orphans = orphans.filter { $0.value.until > now }
     }
 }
