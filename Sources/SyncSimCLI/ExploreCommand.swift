@@ -33,7 +33,10 @@ struct ExploreCommand {
               --seed-base B        seed of the first run (default: taken from the wall clock and printed)
               --jobs N             run up to N runs in parallel (default 1); the output does not change
               --mutant NAME        run every client with this engine mutant (`syncsim list --mutants`)
-              --param NAME=VALUE   give every client this engine parameter (repeatable; as in `sweep`)
+              --param NAME=VALUE   give every client this engine parameter (repeatable, one value each; as
+                                   in `sweep`). Given, even at its default, it replaces the values the
+                                   generator draws (seq spaces, page sizes) and turns off the probes that
+                                   set it (task retry values), so the workload differs (docs/explore.md)
               --swarm              switch kinds on and off per run (the default)
               --no-swarm           every kind on in every run, at a middle intensity
               --stop-on-failure    stop at the first failed run (runs after it are not reported)
@@ -88,9 +91,16 @@ struct ExploreCommand {
             throw UsageError("unknown mutant '\(mutant)'; mutants: \(Mutant.all.map(\.name).joined(separator: ", "))")
         }
         for text in try list.values(of: "--param") {
+            guard text.contains("=") else {
+                throw UsageError("--param '\(text)': expected NAME=VALUE (e.g. historyPageSize=10)")
+            }
             let axis = try UsageError.fromSweepOptions { try SweepAxis(parsing: text) }
             guard axis.values.count == 1 else {
                 throw UsageError("--param \(text): give one value (explore runs one configuration)")
+            }
+            // As `sweep` does: a second value would silently replace the first.
+            guard parameters[axis.parameter.name] == nil else {
+                throw UsageError("parameter \(axis.parameter.name) given twice; explore takes one value each")
             }
             parameters[axis.parameter.name] = axis.values[0]
         }

@@ -1,3 +1,4 @@
+import Foundation
 import SyncSim
 import SyncTrace
 
@@ -72,7 +73,7 @@ enum ReplayCommand {
         let captureOptions = try TraceDecodeCommand.CaptureOptions(&arguments, takesSummary: false)
         let file = arguments.removeFirstPositional(valueOptions: Self.runValueOptions)
         // `run`'s parser reads the rest and rejects what nobody took before the capture is read.
-        let command = try RunCommand(parsing: &arguments, catalog: {
+        var command = try RunCommand(parsing: &arguments, catalog: {
             if against != nil { throw UsageError("give either --run or --against server|client, not both") }
             guard let file else { throw UsageError("expected one capture file, got 0") }
             let timeline = try Self.timeline(file, options: captureOptions, console: console)
@@ -82,8 +83,22 @@ enum ReplayCommand {
             emission.unplaced.forEach { console.err("note: \($0)") }
             return [emission.scenario]
         })
+        // The scenario lives in no catalog: a failure is repeated by replaying the capture again, with this seed.
+        let repeated = ["replay", file ?? "", "--run"] + (emitName.map { ["--emit-scenario", $0] } ?? [])
+            + captureOptions.arguments
+        command.reproduce = { result, program in
+            ([program] + repeated + ["--seed", String(result.seed)] + (result.mutant.map { ["--mutant", $0] } ?? []))
+                .map(Self.shellWord).joined(separator: " ")
+        }
         return try command.execute(console: &console, executor: RunCommand.defaultExecutor,
                                    defaultRandomBase: { 1 })
+    }
+
+    /// `word` as a POSIX shell reads it back: as it is when it holds only safe characters, else in single quotes.
+    static func shellWord(_ word: String) -> String {
+        let safe = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._/:=@%+-")
+        if !word.isEmpty, word.allSatisfy(safe.contains) { return word }
+        return "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 
     /// The options of `syncsim run` that take a value: the capture file is the first argument that is neither an

@@ -7,8 +7,9 @@ enum Report {
     // MARK: Human
 
     /// The lines for one run: a PASS/FAIL line with seed and digest, then for a failure each violation with the
-    /// step that ran last and the trace tail, and the reproduce command (run with `program`).
-    static func humanLines(for result: RunResult, program: String = "syncsim") -> [String] {
+    /// step that ran last and the trace tail, and the reproduce command (`reproduce`, by default the `run` command
+    /// spelled with `syncsim`).
+    static func humanLines(for result: RunResult, reproduce: String? = nil) -> [String] {
         let mutant = result.mutant.map { "  mutant \($0)" } ?? ""
         var lines = [
             "\(result.verdict == .pass ? "PASS" : "FAIL")  \(result.scenario)  seed \(result.seed)  "
@@ -23,7 +24,7 @@ enum Report {
                 lines += violation.traceTail.map { "      | \($0)" }
             }
         }
-        lines.append("  reproduce: \(result.reproduceCommand(program: program))")
+        lines.append("  reproduce: \(reproduce ?? result.reproduceCommand)")
         return lines
     }
 
@@ -31,7 +32,7 @@ enum Report {
 
     /// One JSON object on one line, keys in this order: scenario, seed, mutant, verdict, digest, violations,
     /// metrics, reproduce.
-    static func jsonLine(for result: RunResult) -> String {
+    static func jsonLine(for result: RunResult, reproduce: String? = nil) -> String {
         let violations = result.violations.map { violation -> String in
             let step = violation.lastStep.map {
                 "{\"source\":\(JSONText.string($0.source)),\"location\":\(JSONText.string($0.location.description)),"
@@ -54,14 +55,16 @@ enum Report {
             + "\"verdict\":\(JSONText.string(result.verdict.rawValue)),\"digest\":\(JSONText.string(result.digestHex)),"
             + "\"violations\":[\(violations.joined(separator: ","))],"
             + "\"metrics\":[\(metrics.joined(separator: ","))],"
-            + "\"reproduce\":\(JSONText.string(result.reproduceCommand))}"
+            + "\"reproduce\":\(JSONText.string(reproduce ?? result.reproduceCommand))}"
     }
 
     // MARK: JUnit XML
 
     /// JUnit XML: one `testsuite` per scenario (in run order), one `testcase` per seed; a failure's message is the
     /// violation summary and the reproduce command.
-    static func junitXML(for results: [RunResult]) -> String {
+    static func junitXML(
+        for results: [RunResult], reproduce: (RunResult) -> String = { $0.reproduceCommand }
+    ) -> String {
         var scenarios: [String] = []
         for result in results where !scenarios.contains(result.scenario) { scenarios.append(result.scenario) }
         let failures = results.filter { $0.verdict == .fail }.count
@@ -81,9 +84,9 @@ enum Report {
                 lines.append("    <testcase classname=\(XMLText.attribute("syncsim.\(scenario)")) name=\(name)>")
                 if run.verdict == .fail {
                     let summary = run.violations.map(\.description).joined(separator: "; ")
-                    let message = "\(summary); reproduce: \(run.reproduceCommand)"
+                    let message = "\(summary); reproduce: \(reproduce(run))"
                     let type = run.violations.first.map(\.check.description) ?? "failure"
-                    let body = humanLines(for: run).joined(separator: "\n")
+                    let body = humanLines(for: run, reproduce: reproduce(run)).joined(separator: "\n")
                     lines.append(
                         "      <failure message=\(XMLText.attribute(message)) type=\(XMLText.attribute(type))>"
                             + XMLText.characterData(body) + "</failure>"

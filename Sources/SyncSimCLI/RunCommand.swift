@@ -89,6 +89,9 @@ struct RunCommand {
     var traceWindow = Violation.traceTailLength
     var pcapPath: String?
     var shard: SweepShard?
+    /// How a run's reproduce command is spelled, given the program (`syncsim`): `run NAME --seed N` by default;
+    /// `replay CAPTURE --run` spells its own command, since its scenario is in no catalog.
+    var reproduce: (RunResult, String) -> String = { $0.reproduceCommand(program: $1) }
 
     /// Parses the options and names.
     /// - Throws: `UsageError` for a malformed or unknown option, an empty seed range, an unknown scenario or mutant.
@@ -300,9 +303,9 @@ struct RunCommand {
 
     private func print(_ result: RunResult, to console: Console) {
         if printsJSON {
-            console.out(Report.jsonLine(for: result))
+            console.out(Report.jsonLine(for: result, reproduce: reproduce(result, "syncsim")))
         } else {
-            Report.humanLines(for: result, program: console.program).forEach(console.out)
+            Report.humanLines(for: result, reproduce: reproduce(result, console.program)).forEach(console.out)
         }
     }
 
@@ -353,7 +356,9 @@ struct RunCommand {
     }
 
     private func writeFiles(_ results: [RunResult]) throws {
-        if let junitPath { try Self.write(Report.junitXML(for: results), to: junitPath) }
+        if let junitPath {
+            try Self.write(Report.junitXML(for: results, reproduce: { reproduce($0, "syncsim") }), to: junitPath)
+        }
         if let tracePath {
             var text = ""
             for result in results {
@@ -387,7 +392,7 @@ struct RunCommand {
         }
         if !failed.isEmpty {
             say("reproduce:")
-            failed.forEach { say("  \($0.reproduceCommand(program: console.program))") }
+            failed.forEach { say("  \(reproduce($0, console.program))") }
         }
     }
 }

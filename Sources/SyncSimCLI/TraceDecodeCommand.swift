@@ -64,6 +64,15 @@ extension TraceDecodeCommand {
         /// What `--keep-truncated` does, in the words every capture command's `--help` uses.
         static let keepTruncatedHelp = "use the packets read before a truncated record instead of failing"
 
+        /// The options as they are typed (`--port` ascending, then `--keep-truncated`, `--tls-keylog FILE`), for a
+        /// command that repeats them.
+        var arguments: [String] {
+            var words = (ports ?? []).sorted().flatMap { ["--port", String($0)] }
+            if keepsTruncatedTail { words.append("--keep-truncated") }
+            if let tlsKeyLog { words += ["--tls-keylog", tlsKeyLog] }
+            return words
+        }
+
         /// Decrypt with the key log, or refuse TLS connections without one (their frames would be garbage).
         var tls: TraceReader.TLSHandling { tlsKeyLog.map { .decrypt(keyLog: $0) } ?? .rejectEncrypted }
 

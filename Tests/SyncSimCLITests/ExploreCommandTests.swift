@@ -43,6 +43,16 @@ import Testing
         #expect(result.code == 2, "\(arguments): \(result.err)")
     }
 
+    @Test("a parameter given twice is refused, as sweep does, and a --param without a value asks for NAME=VALUE")
+    func parameterErrors() {
+        let twice = Self.run(["--runs", "1", "--param", "seqModulus=8", "--param", "seqModulus=16"])
+        #expect(twice.code == 2)
+        #expect(twice.err.contains("parameter seqModulus given twice; explore takes one value each"), "\(twice.err)")
+        let bare = Self.run(["--runs", "1", "--param", "connectTimeout"])
+        #expect(bare.code == 2)
+        #expect(bare.err.contains("--param 'connectTimeout': expected NAME=VALUE"), "\(bare.err)")
+    }
+
     @Test("--shard i/n runs the seeds k % n + 1 == i and says so; the repeat command keeps the shard")
     func shard() {
         let result = Self.run(["--runs", "3", "--seed-base", "40", "--shrink-runs", "0", "--shard", "2/2"])

@@ -312,6 +312,10 @@ import Testing
         #expect(replayed.code == 1)
         #expect(replayed.out.first?.hasPrefix("FAIL  replayed-syncsim-roundtrip-mutant-") == true)
         #expect(replayed.out.contains { $0.hasPrefix("determinism: 2 runs repeated, all digests equal") })
+        // The scenario is in no catalog: the failure is repeated by replaying the capture with its seed.
+        let repeated = " replay \(path) --run --seed 1 --mutant inflight-dropped-on-disconnect"
+        #expect(replayed.out.contains { $0.hasSuffix(repeated) }, "\(replayed.out)")
+        #expect(!replayed.out.contains { $0.contains(" run replayed-") })
         let reference = TraceDecodeCommandTests.run(["replay", path, "--run", "--emit-scenario", "from-mutant"])
         #expect(reference.code == 0, "the same capture's scenario passes with the reference engine")
         #expect(reference.out.first?.hasPrefix("PASS  from-mutant  seed 1") == true)
