@@ -228,7 +228,8 @@ def compare(args, capture_path, keys, port13, port12, serve_port):
     for options in (tls_ports + ["--tls-keylog", keys], ["--port", str(serve_port)]):
         code, out, err = syncsim(args, "replay", capture_path, "--against", "server", *options)
         check("replay", code in (0, 1) and out.strip(), f"replay {' '.join(options)} exited {code}: {err}")
-        verdicts.append(out.strip().splitlines()[-1])
+        # The verdict without its digest: the two legs were captured at other times, so their digests differ.
+        verdicts.append(out.strip().splitlines()[-1].split("; digest ")[0])
     check("replay", verdicts[0] == verdicts[1], f"replay verdicts differ: {verdicts[0]!r} vs {verdicts[1]!r}")
 
     code, out, err = syncsim(args, "decode", capture_path, *tls_ports)
