@@ -19,16 +19,7 @@ struct ReferenceClientStaleReplyTests {
         knobs.repliesFollowDevice = true
         let world = MutantRuns.makeWorld(knobs: knobs, history: 40, alice: { $0.seqModulus = 4 })
         world.server.seedHistory(chatId: 200, sender: 3, texts: (1...40).map { "carol \($0)" }, now: world.now)
-        world.start("alice")
-        world.run(for: .seconds(Int64(2)))
-        world.user("alice", .openChat(100))
-        world.run(for: .seconds(Int64(1)))
-        world.user("alice", .openChat(200))
-        world.run(for: .seconds(Int64(1)))
-        world.setReachable("alice", false)
-        world.run(for: .seconds(Int64(1)))
-        world.setReachable("alice", true)
-        world.run(for: .seconds(Int64(60)))
+        MutantRuns.openTwoChatsAcrossReset(world)
         let cached = world.view("alice").chunkStores[200]?.messages ?? []
         let server = Set(world.server.messages(inChat: 200).map(\.id))
         // Before the fix chat 100's page (seq 3 of the lost connection) completed the new connection's request for

@@ -398,16 +398,7 @@ private func texts(_ world: TestWorld, chatId: Int64, sender: Int64) -> [String]
         var knobs = ServerKnobs(processingDelay: [.chatHistory: .fixed(.seconds(Int64(12)))])
         knobs.repliesFollowDevice = true
         let world = MutantRuns.makeWorld(mutant: mutant, knobs: knobs)
-        world.start("alice")
-        world.run(for: .seconds(Int64(2)))
-        world.user("alice", .openChat(100))
-        world.run(for: .seconds(Int64(1)))
-        world.user("alice", .openChat(200))
-        world.run(for: .seconds(Int64(1)))
-        world.setReachable("alice", false)
-        world.run(for: .seconds(Int64(1)))
-        world.setReachable("alice", true)
-        world.run(for: .seconds(Int64(60)))
+        MutantRuns.openTwoChatsAcrossReset(world)
         // Chat 200 has no history; chat 100's seeded "old N" messages must never be filed under it.
         let misfiled = world.view("alice").chunkStores[200]?.messages.filter { $0.text.hasPrefix("old") } ?? []
         #expect(misfiled.isEmpty == (mutant == nil), "\(misfiled.count) of chat 100's messages under chat 200")

@@ -269,6 +269,21 @@ public enum MutantRuns {
         parameters.deviceEpochMilliseconds = 1_700_000_000_000 - 300_000
     }
 
+    /// Alice opens chat 100, then chat 200, while their pages are slow at the server; her link resets (down 1 s)
+    /// and the world runs 60 s more: the lost connection's replies may come on the new one (`repliesFollowDevice`).
+    public static func openTwoChatsAcrossReset(_ world: TestWorld) {
+        world.start("alice")
+        world.run(for: .seconds(Int64(2)))
+        world.user("alice", .openChat(100))
+        world.run(for: .seconds(Int64(1)))
+        world.user("alice", .openChat(200))
+        world.run(for: .seconds(Int64(1)))
+        world.setReachable("alice", false)
+        world.run(for: .seconds(Int64(1)))
+        world.setReachable("alice", true)
+        world.run(for: .seconds(Int64(60)))
+    }
+
     /// Alice sends "mine" and Bob's reply arrives.
     public static func sendAndReply(_ world: TestWorld) {
         world.start("alice")

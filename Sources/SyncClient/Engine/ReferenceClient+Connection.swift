@@ -220,10 +220,7 @@ extension ReferenceClient {
                 // The mutant keeps the time the device clock showed when the user sent it.
                 message.time = parameters.deviceEpochMilliseconds + task.enqueuedAt.nanosecondsSinceStart / 1_000_000
             }
-            let chunkCount = histories[response.chatId]?.chunks.count ?? 0
-            insertSingle(message, chatId: response.chatId)
-            keepAcknowledgedOnScreen(message, chatId: response.chatId,
-                                     openedChunk: (histories[response.chatId]?.chunks.count ?? 0) > chunkCount)
+            takeAcknowledged(message, chatId: response.chatId)
             if let task = tasks[taskId] { metrics.sendToAckLatencies.append(now - task.enqueuedAt) }
             finishTask(taskId, messageId: response.message.id)
         case (.photoToken(let taskId), .photoUploadResponse(let response)):
@@ -248,15 +245,20 @@ extension ReferenceClient {
         // The lowest id, not the dictionary's order (a cid names one task, but the order must not decide).
         guard let taskId = tasks.values.filter({ $0.kind.isSend && $0.cid == cid && $0.state == .failed })
             .map(\.id).min(), var task = tasks[taskId] else { return }
-        let chunkCount = histories[response.chatId]?.chunks.count ?? 0
-        insertSingle(response.message, chatId: response.chatId)
-        keepAcknowledgedOnScreen(response.message, chatId: response.chatId,
-                                 openedChunk: (histories[response.chatId]?.chunks.count ?? 0) > chunkCount)
+        takeAcknowledged(response.message, chatId: response.chatId)
         task.state = .done
         task.messageId = response.message.id
         task.lastError = nil
         tasks[taskId] = task
         persist(task)
+    }
+
+    /// An own message the server stored (an acknowledgement, or a late answer): into the cache, and kept on screen.
+    private mutating func takeAcknowledged(_ message: ChatMessage, chatId: Int64) {
+        let chunkCount = histories[chatId]?.chunks.count ?? 0
+        insertSingle(message, chatId: chatId)
+        keepAcknowledgedOnScreen(message, chatId: chatId,
+                                 openedChunk: (histories[chatId]?.chunks.count ?? 0) > chunkCount)
     }
 
     mutating func requestFailed(_ purpose: RequestPurpose, _ failure: Failure) {
