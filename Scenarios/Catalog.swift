@@ -88,6 +88,8 @@ public enum Catalog {
         // Found by hand-written field sequences
         historyWaitsForFreeSeq,
         stalePageOnNewConnectionSmallSeqs,
+        // A link profile of the scenario's own
+        burstyReorderingCell,
         // Capture round trip (docs/roundtrip.md)
         gprsFlapThenScroll,
         // For parameter sweeps

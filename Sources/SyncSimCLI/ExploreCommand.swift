@@ -12,6 +12,7 @@ struct ExploreCommand {
             usage: syncsim explore (--runs N | --budget DURATION) [--seed-base B] [--jobs N] [--mutant NAME]
                                    [--param NAME=VALUE ...] [--swarm | --no-swarm] [--stop-on-failure]
                                    [--shrink-runs N] [--max-shrinks N] [--save DIR] [--json] [--shard i/n]
+                                   [--link-profiles FILE] [--profiles P1,P2,...]
 
             Run i uses seed B+i: the seed draws a scenario (2 to 12 clients on the catalog's link profiles,
             one-to-one and group chats, seeded history, a timeline of user actions and faults) and is its run seed.
@@ -37,6 +38,11 @@ struct ExploreCommand {
                                    in `sweep`). Given, even at its default, it replaces the values the
                                    generator draws (seq spaces, page sizes) and turns off the probes that
                                    set it (task retry values), so the workload differs (docs/explore.md)
+              --link-profiles FILE read more link profiles (network cells) from a JSON file; clients start on
+                                   and hand over to them as to the catalog's (docs/models.md, "Link profiles
+                                   of your own")
+              --profiles P,...     the profiles clients start on and hand over to (default: the catalog's,
+                                   offline aside, and those of --link-profiles); handovers still go offline
               --swarm              switch kinds on and off per run (the default)
               --no-swarm           every kind on in every run, at a middle intensity
               --stop-on-failure    stop at the first failed run (runs after it are not reported)
@@ -77,6 +83,13 @@ struct ExploreCommand {
     var saveDirectory: String?
     var printsJSON = false
     var shard: SweepShard?
+    /// The `--link-profiles` file, and its profiles.
+    var linkProfileFile: String?
+    var ownProfiles: [LinkProfile] = []
+    /// The profiles of `--profiles`, as written; nil when not given.
+    var profileNames: [String]?
+    /// The profiles clients start on and hand over to; nil for the generator's own (the catalog's).
+    var startProfiles: [LinkProfile]?
 
     /// Parses the options.
     /// - Throws: `UsageError` for a malformed or unknown option, both or neither of --runs and --budget, an unknown
@@ -114,12 +127,59 @@ struct ExploreCommand {
         saveDirectory = try list.value(of: "--save")
         printsJSON = list.flag("--json")
         shard = try ShardOption.parse(&list)
+        if let (path, profiles) = try LinkProfileOption.parse(&list) {
+            linkProfileFile = path
+            ownProfiles = profiles
+        }
+        profileNames = try list.value(of: "--profiles").map {
+            $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        }
         try list.finish()
         // Checks between options come after every option was read, so a typo or a malformed value is named first.
         guard (runCount == nil) != (budget == nil) else {
             throw UsageError("give either --runs N or --budget DURATION")
         }
         if let seedBase, let runCount { try Self.requireSeeds(base: seedBase, runs: runCount) }
+        startProfiles = try Self.startProfiles(names: profileNames, own: ownProfiles)
+    }
+
+    /// The profiles clients start on: those `names` names (among `own` and the catalog's), or, without names,
+    /// the catalog's (offline aside) and `own`; nil when neither option was given (the generator's default).
+    /// - Throws: `UsageError` for an unknown or repeated name, offline, or a profile with random outages (explore's
+    ///   liveness checks need every fault to end before the quiet tail).
+    static func startProfiles(names: [String]?, own: [LinkProfile]) throws -> [LinkProfile]? {
+        let known = LinkProfile.catalog + own
+        var chosen: [LinkProfile]
+        if let names {
+            chosen = []
+            for name in names {
+                guard let profile = known.first(where: { $0.name.lowercased() == name.lowercased() }) else {
+                    throw UsageError("--profiles: unknown profile '\(name)'; profiles: "
+                                     + known.map(\.name).joined(separator: ", "))
+                }
+                guard !chosen.contains(where: { $0.name == profile.name }) else {
+                    throw UsageError("--profiles: '\(profile.name)' given twice")
+                }
+                guard profile.name != LinkProfile.offline.name else {
+                    throw UsageError("--profiles: clients cannot start offline (handovers still go offline)")
+                }
+                chosen.append(profile)
+            }
+        } else if own.isEmpty {
+            return nil
+        } else {
+            chosen = LinkProfile.catalog.filter { $0.name != LinkProfile.offline.name } + own
+        }
+        for profile in chosen {
+            for direction in LinkDirection.allCases {
+                if case .random = profile[direction].outages {
+                    throw UsageError(
+                        "profile '\(profile.name)' has random outages, which go on in the quiet tail where explore "
+                            + "checks liveness; give explore a profile without them (sweep takes it)")
+                }
+            }
+        }
+        return chosen
     }
 
     /// The largest seed: a search stops there, it never wraps around to 0.
@@ -174,7 +234,10 @@ struct ExploreCommand {
 
     /// The runner this command's options describe.
     var runner: ExploreRunner {
-        ExploreRunner(generator: ExploreGenerator(usesSwarm: usesSwarm, clientParameters: parameters), mutant: mutant)
+        ExploreRunner(
+            generator: ExploreGenerator(
+                usesSwarm: usesSwarm, clientParameters: parameters, linkProfiles: startProfiles),
+            mutant: mutant)
     }
 
     /// The command that repeats the run of `seed` alone, spelled with `program` (`Console.program`, as `run`'s
@@ -190,6 +253,8 @@ struct ExploreCommand {
         if let mutant { parts.append("--mutant \(mutant)") }
         for entry in parameters.entries { parts.append("--param \(entry.key)=\(entry.value)") }
         if !usesSwarm { parts.append("--no-swarm") }
+        if let linkProfileFile { parts.append("--link-profiles \(linkProfileFile)") }
+        if let profileNames { parts.append("--profiles \(profileNames.joined(separator: ","))") }
         if let shard { parts.append("--shard \(shard)") }
         return parts.joined(separator: " ")
     }

@@ -12,7 +12,7 @@ struct SweepCommand {
             usage: syncsim sweep SCENARIO --profiles P1,P2,... --seeds K [--param NAME=V1,V2,... ...]
                                  [--seed-base N] [--client NAME ... [--profile P]] [--objective METRIC]
                                  [--metric NAME ...] [--all-metrics] [--jobs N] [--csv FILE] [--json FILE]
-                                 [--svg FILE] [--svg-metric METRIC] [--shard i/n]
+                                 [--svg FILE] [--svg-metric METRIC] [--shard i/n] [--link-profiles FILE]
 
             Runs SCENARIO once per combination of the parameters' values and the profiles, each with the same seeds
             N, N+1, ..., N+K-1 (common random numbers), and prints per combination and metric the p50 with a 95%
@@ -22,7 +22,8 @@ struct SweepCommand {
             options:
               --param NAME=V,...   a parameter and its values; repeat for a grid (none: the profiles alone).
                                    Durations take a unit: 500ms, 20s
-              --profiles P,...     link profiles every client runs on (\(profileList))
+              --profiles P,...     link profiles every client runs on (\(profileList), or a profile of
+                                   --link-profiles)
               --seeds K            seeds per combination
               --seed-base N        the first seed (default 1)
               --client NAME        give the parameters only to this client (repeatable; default every client)
@@ -37,6 +38,8 @@ struct SweepCommand {
               --json FILE          write JSON lines: a header, one line per run, one per combination
               --svg FILE           write a chart: a panel per profile, the first parameter on the x axis
               --svg-metric METRIC  the metric the chart shows (default the objective)
+              --link-profiles FILE read more link profiles (network cells) from a JSON file, for --profiles and
+                                   --profile to name (docs/models.md, "Link profiles of your own")
               --shard i/n          run only shard i of n (1-based: 1/4 ... 4/4; run k goes to shard k % n + 1), and
                                    write the header and those runs as JSON lines (to --json FILE, else standard
                                    output); combine the shards with merge
@@ -59,7 +62,7 @@ struct SweepCommand {
         }
     )
 
-    private static let profileList = ProfileName.known.map(\.profile.rawValue).joined(separator: ", ")
+    private static let profileList = LinkProfile.catalog.map(\.name).joined(separator: ", ")
 
     /// Help lines `  name   text`, names padded to one column.
     private static func table(_ rows: [(String, String)]) -> String {
@@ -111,17 +114,19 @@ struct SweepCommand {
     init(parsing list: inout ArgumentList, catalog: [Scenario]) throws {
         try CatalogCheck.requireUniqueNames(catalog)
         let axes = try UsageError.fromSweepOptions { try list.values(of: "--param").map(SweepAxis.init(parsing:)) }
+        let ownProfiles = try LinkProfileOption.parse(&list)
+        let extraNames = ownProfiles?.profiles.map(\.name) ?? []
         let profiles = try UsageError.fromSweepOptions {
             try list.value(of: "--profiles").map { text in
                 try text.split(separator: ",", omittingEmptySubsequences: false)
-                    .map { try SweepSpec.profile(named: String($0)) }
+                    .map { try SweepSpec.profile(named: String($0), among: extraNames) }
             }
         }
         let seedCount = try list.int("--seeds", in: 1...1_000_000)
         let seedBase = try list.value(of: "--seed-base").map { try RunCommand.seed($0, option: "--seed-base") } ?? 1
         let clients = try list.values(of: "--client")
         let clientProfile = try UsageError.fromSweepOptions {
-            try list.value(of: "--profile").map(SweepSpec.profile(named:))
+            try list.value(of: "--profile").map { try SweepSpec.profile(named: $0, among: extraNames) }
         }
         let objective = try list.value(of: "--objective") ?? SweepMetric.chatOpenMilliseconds.name
         shard = try ShardOption.parse(&list)
@@ -160,6 +165,8 @@ struct SweepCommand {
             )
         }
         sweep.clientProfile = clientProfile
+        sweep.linkProfiles = ownProfiles?.profiles ?? []
+        sweep.linkProfileFile = ownProfiles?.path
         try UsageError.fromSweepOptions { try sweep.validate(against: scenario) }
         self.sweep = sweep
     }

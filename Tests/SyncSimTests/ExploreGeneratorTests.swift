@@ -340,3 +340,23 @@ import Testing
             .catalogFileSource(mutant: nil) == nil)
     }
 }
+
+@Suite struct ExploreGeneratorLinkProfileTests {
+    @Test("with link profiles given, clients start on them, and those not in the catalog come with the scenario")
+    func ownProfiles() {
+        let cell = LinkProfile(
+            name: "LTE-M", source: "assumption",
+            uplink: .init(rateBitsPerSecond: 375_000, oneWayDelay: .milliseconds(150),
+                          jitter: .uniform(maximum: .milliseconds(100)), reordersPackets: true),
+            downlink: .init(rateBitsPerSecond: 1_000_000, oneWayDelay: .milliseconds(150)))
+        let generator = ExploreGenerator(linkProfiles: [cell, .edge])
+        for seed in UInt64(1)...20 {
+            let scenario = generator.generate(seed: seed).scenario
+            #expect(scenario.clients.allSatisfy { ["LTE-M", "EDGE"].contains($0.profile.rawValue) })
+            #expect(scenario.linkProfiles == [cell])
+            #expect(scenario.problems().isEmpty)
+        }
+        // Without them the catalog's profiles, and no profile of the scenario's own.
+        #expect(ExploreGenerator().generate(seed: 1).scenario.linkProfiles.isEmpty)
+    }
+}

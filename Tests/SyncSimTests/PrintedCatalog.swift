@@ -2005,6 +2005,58 @@ enum PrintedCatalog {
                 Invariants(.all)
             }
         },
+        Scenario("bursty-reordering-cell", summary: "a cell of the scenario's own, bursty loss and reordering jitter: history merges, sends land once", seeds: [1301, 1302], tags: ["history", "sending"]) {
+            Server(history: ["alice+bob": 150])
+            LinkProfile(
+                name: "EDGE-bursty-reordering", source: "assumption: ATC Edge-Average rates with netem-style gemodel loss and reordering jitter",
+                uplink: .init(rateBitsPerSecond: 200_000, oneWayDelay: .milliseconds(440), jitter: .uniform(maximum: .milliseconds(150)), reordersPackets: true, loss: .gilbertElliott(p: 0.02, r: 0.3, oneMinusH: 0.3, oneMinusK: 0.001)),
+                downlink: .init(rateBitsPerSecond: 240_000, oneWayDelay: .milliseconds(400), jitter: .exponential(mean: .milliseconds(40)), reordersPackets: true, loss: .gilbertElliott(p: 0.02, r: 0.3, oneMinusH: 0.3, oneMinusK: 0.001))
+            )
+            Client("alice", profile: .threeG, parameters: ["historyPageSize": 20])
+            Client("bob", profile: "EDGE-bursty-reordering")
+            Timeline {
+                At(.seconds(2)) { Handover("alice", to: "EDGE-bursty-reordering") }
+                At(.seconds(5)) { OpenChat("alice", "alice+bob") }
+                At(.seconds(20)) { LinkDown("alice", for: .seconds(40)) }
+                At(.seconds(25)) { Send(from: "bob", text: "while away 0", in: "alice+bob") }
+                At(.seconds(26)) { Send(from: "bob", text: "while away 1", in: "alice+bob") }
+                At(.seconds(27)) { Send(from: "bob", text: "while away 2", in: "alice+bob") }
+                At(.seconds(28)) { Send(from: "bob", text: "while away 3", in: "alice+bob") }
+                At(.seconds(29)) { Send(from: "bob", text: "while away 4", in: "alice+bob") }
+                At(.seconds(30)) { Send(from: "bob", text: "while away 5", in: "alice+bob") }
+                At(.seconds(31)) { Send(from: "bob", text: "while away 6", in: "alice+bob") }
+                At(.seconds(32)) { Send(from: "bob", text: "while away 7", in: "alice+bob") }
+                At(.seconds(33)) { Send(from: "bob", text: "while away 8", in: "alice+bob") }
+                At(.seconds(34)) { Send(from: "bob", text: "while away 9", in: "alice+bob") }
+                At(.seconds(35)) { Send(from: "bob", text: "while away 10", in: "alice+bob") }
+                At(.seconds(36)) { Send(from: "bob", text: "while away 11", in: "alice+bob") }
+                At(.seconds(37)) { Send(from: "bob", text: "while away 12", in: "alice+bob") }
+                At(.seconds(38)) { Send(from: "bob", text: "while away 13", in: "alice+bob") }
+                At(.seconds(39)) { Send(from: "bob", text: "while away 14", in: "alice+bob") }
+                At(.seconds(40)) { Send(from: "bob", text: "while away 15", in: "alice+bob") }
+                At(.seconds(41)) { Send(from: "bob", text: "while away 16", in: "alice+bob") }
+                At(.seconds(42)) { Send(from: "bob", text: "while away 17", in: "alice+bob") }
+                At(.seconds(43)) { Send(from: "bob", text: "while away 18", in: "alice+bob") }
+                At(.seconds(44)) { Send(from: "bob", text: "while away 19", in: "alice+bob") }
+                At(.seconds(45)) { Send(from: "bob", text: "while away 20", in: "alice+bob") }
+                At(.seconds(46)) { Send(from: "bob", text: "while away 21", in: "alice+bob") }
+                At(.seconds(47)) { Send(from: "bob", text: "while away 22", in: "alice+bob") }
+                At(.seconds(48)) { Send(from: "bob", text: "while away 23", in: "alice+bob") }
+                At(.seconds(49)) { Send(from: "bob", text: "while away 24", in: "alice+bob") }
+                At(.seconds(30)) { Send(from: "alice", text: "queued 0", in: "alice+bob") }
+                At(.seconds(32)) { Send(from: "alice", text: "queued 1", in: "alice+bob") }
+                At(.seconds(34)) { Send(from: "alice", text: "queued 2", in: "alice+bob") }
+                At(.seconds(36)) { Send(from: "alice", text: "queued 3", in: "alice+bob") }
+                At(.seconds(38)) { Send(from: "alice", text: "queued 4", in: "alice+bob") }
+                At(.minutes(2)) { ScrollUp("alice", in: "alice+bob", messages: 400) }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually(within: .minutes(8), .serverMessageCount(chat: "alice+bob", count: 180))
+                Eventually(within: .minutes(8), .historyComplete(client: "alice", chat: "alice+bob"))
+                Eventually(within: .minutes(9), .converged)
+            }
+        },
         Scenario("gprs-flap-then-scroll", summary: "three sends on a flapping GPRS link arrive once, in order", seeds: [501, 502], tags: ["field-bug"]) {
             Server(history: ["alice+bob": 120])
             Client("alice", profile: .gprs)

@@ -214,7 +214,7 @@ import Testing
             $0.hasPrefix("SyncSimTests/ScenarioTests.swift:")
                 && $0.contains("scenario 'typos': client 'alice': unknown parameter 'historyPagesize' (valid: backoff")
         })
-        #expect(problems.contains { $0.contains("client 'bob': unknown link profile 'LTE-X' (valid: ") })
+        #expect(problems.contains { $0.contains("client 'bob': unknown link profile 'LTE-X'; profiles: ") })
         #expect(problems.contains { $0.contains("client 'carol': parameter 'pongTimeout' expects a duration") })
         #expect(problems.contains { $0.contains("client 'dave': unknown mutant 'no-such-mutant' (valid: ") })
         #expect(problems.contains { $0.contains("server: unknown parameter 'processingDelays' (valid: ") })
@@ -224,5 +224,75 @@ import Testing
     func mutant() {
         let mutated = Self.sample.withMutant("parallel-sends")
         #expect(mutated.clients.allSatisfy { $0.mutant == "parallel-sends" })
+    }
+}
+
+@Suite struct ScenarioLinkProfileTests {
+    static let cell = LinkProfile(
+        name: "LTE-M", source: "assumption",
+        uplink: .init(rateBitsPerSecond: 375_000, oneWayDelay: .milliseconds(150)),
+        downlink: .init(rateBitsPerSecond: 1_000_000, oneWayDelay: .milliseconds(150), loss: .bernoulli(probability: 0.01)))
+
+    @Test("a client and a handover may name a profile of the scenario's own; the world runs it")
+    func ownProfile() throws {
+        let scenario = Scenario("own-cell", summary: "s", seeds: [1]) {
+            Self.cell
+            Client("alice", profile: "lte-m")
+            Client("bob", profile: .edge)
+            Timeline {
+                At(.seconds(1)) { Send(from: "alice", text: "hi", in: "alice+bob") }
+                At(.seconds(5)) { Handover("bob", to: "LTE-M") }
+            }
+        }
+        #expect(scenario.linkProfiles == [Self.cell])
+        #expect(scenario.problems().isEmpty)
+        #expect(scenario.linkProfile(named: "LTE-M") == Self.cell)
+        #expect(scenario.linkProfile(named: "edge") == .edge)
+        let world = try World(scenario: scenario, seed: 1)
+        #expect(world.scenario.linkProfiles == [Self.cell])
+    }
+
+    @Test("unknown profiles, a catalog name taken, a profile given twice and bad figures are problems")
+    func problems() {
+        var broken = Self.cell
+        broken.name = "EDGE"
+        var lossy = Self.cell
+        lossy.name = "lossy"
+        lossy.uplink.loss = .bernoulli(probability: 2)
+        let scenario = Scenario("bad-cells", summary: "s", seeds: [1]) {
+            Self.cell
+            Self.cell
+            broken
+            lossy
+            Client("alice", profile: "LTE-N")
+            Client("bob", profile: .edge)
+            Timeline { At(.seconds(5)) { Handover("bob", to: "5G") } }
+        }
+        let texts = scenario.problems().map(\.description)
+        #expect(texts.contains { $0.contains("client 'alice': unknown link profile 'LTE-N'; profiles: 2G-rural,")
+            && $0.contains("offline, LTE-M") })
+        #expect(texts.contains { $0.contains("Handover: unknown link profile '5G'") })
+        #expect(texts.contains { $0.contains("link profile 'LTE-M' declared twice") })
+        #expect(texts.contains { $0.contains("link profile 'EDGE' has the name of the catalog's 'EDGE'") })
+        #expect(texts.contains { $0.contains("link profile 'lossy': uplink: loss probability 2.0 is not in 0...1") })
+    }
+
+    @Test("the DSL printer writes a profile of the scenario's own with the figures that differ from the defaults")
+    func printed() {
+        let scenario = Scenario("own-cell", summary: "s", seeds: [1]) {
+            Self.cell
+            Client("alice", profile: "LTE-M")
+            Client("bob", profile: .edge)
+        }
+        let source = scenario.dslSource()
+        #expect(source.contains("""
+                LinkProfile(
+                    name: "LTE-M", source: "assumption",
+                    uplink: .init(rateBitsPerSecond: 375_000, oneWayDelay: .milliseconds(150)),
+                    downlink: .init(rateBitsPerSecond: 1_000_000, oneWayDelay: .milliseconds(150), \
+            loss: .bernoulli(probability: 0.01))
+                )
+            """))
+        #expect(source.contains("Client(\"alice\", profile: \"LTE-M\")"))
     }
 }

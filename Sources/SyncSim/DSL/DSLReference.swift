@@ -97,7 +97,7 @@ public enum DSLReference {
         lines += WindowMetric.allCases.map { "- `\($0.rawValue)`: \(windowMetricMeaning($0))" }
         heading("Values")
         lines.append("- Link profiles (`profile:`): " + ProfileName.known.map { "`.\($0.swiftName)` (\($0.profile))" }
-            .joined(separator: ", ") + ".")
+            .joined(separator: ", ") + "; a profile of the scenario's own (`LinkProfile`) by its string.")
         lines.append("- Opcodes (`to:`, `opcode:`, `receives:`): " + DSLLiteral.opcodeNames.map { "`.\($0.1)` (\($0.0))" }
             .joined(separator: ", ") + "; others as `Opcode(rawValue: n)`.")
         lines.append("- Packet kinds (`.client(_:receives:_:)`): `.request`, `.response`, `.push`, `.error`.")
@@ -150,6 +150,14 @@ public enum DSLReference {
         Entry(word: "Chat", signature: "Chat(_ name: String, members: [String])",
               about: "A chat with explicit members (chats named `\"a+b\"` need no declaration).",
               example: "Chat(\"team\", members: [\"alice\", \"bob\", \"carol\"])"),
+        Entry(word: "LinkProfile", signature: "LinkProfile(name: String, source: String, uplink: LinkDirectionProfile, "
+              + "downlink: LinkDirectionProfile)",
+              about: "A link profile of the scenario's own (a network cell beside the catalog's), which `Client`, "
+              + "`Device` and `Handover` name by its string; each direction takes rate, one-way delay, jitter, "
+              + "reordering, queue, loss, CoDel, outages and delay spikes (docs/models.md).",
+              example: "LinkProfile(name: \"LTE-M\", source: \"assumption\", uplink: .init(rateBitsPerSecond: "
+              + "375_000, oneWayDelay: .milliseconds(150)), downlink: .init(rateBitsPerSecond: 1_000_000, "
+              + "oneWayDelay: .milliseconds(150), loss: .bernoulli(probability: 0.01)))"),
         Entry(word: "Timeline", signature: "Timeline { At / After / When ... }",
               about: "The steps, in the order written (`if` and `for` allowed).",
               example: "Timeline { At(.seconds(1)) { OpenChat(\"alice\", \"alice+bob\") } }"),

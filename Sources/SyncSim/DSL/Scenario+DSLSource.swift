@@ -15,6 +15,7 @@ extension Scenario {
             + ") {"
         lines.append(head)
         lines.append("    " + serverSource())
+        for profile in linkProfiles { lines += DSLLiteral.linkProfile(profile).map { "    " + $0 } }
         for client in clients { lines.append("    " + clientSource(client)) }
         for chat in chats {
             let members = chat.members.map(DSLLiteral.string).joined(separator: ", ")
@@ -345,6 +346,67 @@ enum DSLLiteral {
     static func profile(_ profile: ProfileName) -> String {
         if let known = ProfileName.known.first(where: { $0.profile == profile }) { return "." + known.swiftName }
         return string(profile.rawValue)
+    }
+
+    /// A `LinkProfile(...)` expression over three lines (name and source, uplink, downlink), each direction with the
+    /// arguments that differ from `LinkDirectionProfile.init`'s defaults, in its order.
+    static func linkProfile(_ profile: LinkProfile) -> [String] {
+        [
+            "LinkProfile(",
+            "    name: \(string(profile.name)), source: \(string(profile.source)),",
+            "    uplink: \(linkDirection(profile.uplink)),",
+            "    downlink: \(linkDirection(profile.downlink))",
+            ")",
+        ]
+    }
+
+    static func linkDirection(_ direction: LinkDirectionProfile) -> String {
+        let defaults = LinkDirectionProfile(rateBitsPerSecond: 0, oneWayDelay: .zero)
+        var arguments = [
+            "rateBitsPerSecond: \(integer(direction.rateBitsPerSecond))",
+            "oneWayDelay: \(duration(direction.oneWayDelay))",
+        ]
+        if direction.perPacketOverheadBytes != defaults.perPacketOverheadBytes {
+            arguments.append("perPacketOverheadBytes: \(integer(direction.perPacketOverheadBytes))")
+        }
+        switch direction.jitter {
+        case .none: break
+        case .uniform(let maximum): arguments.append("jitter: .uniform(maximum: \(duration(maximum)))")
+        case .exponential(let mean): arguments.append("jitter: .exponential(mean: \(duration(mean)))")
+        }
+        if direction.reordersPackets { arguments.append("reordersPackets: true") }
+        if direction.queueCapacityBytes != defaults.queueCapacityBytes {
+            arguments.append("queueCapacityBytes: \(integer(direction.queueCapacityBytes))")
+        }
+        switch direction.loss {
+        case .none: break
+        case .bernoulli(let probability): arguments.append("loss: .bernoulli(probability: \(double(probability)))")
+        case .gilbertElliott(let p, let r, let oneMinusH, let oneMinusK):
+            arguments.append("loss: .gilbertElliott(p: \(double(p)), r: \(double(r)), oneMinusH: \(double(oneMinusH)), "
+                             + "oneMinusK: \(double(oneMinusK)))")
+        }
+        switch direction.outages {
+        case .none: break
+        case .scheduled(let windows):
+            let items = windows.map { "OutageWindow(start: \(duration($0.start)), length: \(duration($0.length)))" }
+            arguments.append("outages: .scheduled([\(items.joined(separator: ", "))])")
+        case .random(let meanInterval, let meanLength):
+            arguments.append("outages: .random(meanInterval: \(duration(meanInterval)), "
+                             + "meanLength: \(duration(meanLength)))")
+        }
+        if let spikes = direction.delaySpikes {
+            arguments.append("delaySpikes: DelaySpikeModel(meanInterval: \(duration(spikes.meanInterval)), "
+                             + "meanLength: \(duration(spikes.meanLength)), extraDelay: \(duration(spikes.extraDelay)))")
+        }
+        if let packets = direction.queueCapacityPackets {
+            arguments.append("queueCapacityPackets: \(integer(packets))")
+        }
+        switch direction.activeQueue {
+        case .none: break
+        case .codel(let target, let interval):
+            arguments.append("activeQueue: .codel(target: \(duration(target)), interval: \(duration(interval)))")
+        }
+        return ".init(\(arguments.joined(separator: ", ")))"
     }
 
     static func opcode(_ opcode: Opcode) -> String {

@@ -4,7 +4,8 @@ extension Scenario {
     /// Checks: a name and at least one seed; unique client names; chats whose members are all clients;
     /// steps that name known clients and chats the client belongs to; resolvable timings; non-negative
     /// durations and counts; probabilities in 0...1; client and server parameter names and values, link profile
-    /// and mutant names the world knows (so a typo is an input error before any run, not a failed run).
+    /// names (clients' and handovers') and mutant names the world knows; the scenario's own link profiles (unique
+    /// names that are not the catalog's, figures a link can run) (so a typo is an input error before any run, not a failed run).
     public func problems() -> [ScenarioError] {
         var found: [ScenarioError] = []
         func problem(_ text: String, _ location: SourceLocation) {
@@ -31,9 +32,21 @@ extension Scenario {
             } catch {
                 problem("\(error)", client.location)
             }
-            if LinkProfile.named(client.profile.rawValue) == nil {
-                problem("\(WorldError.unknownProfile(client.profile.rawValue, client: client.name))", client.location)
+            if linkProfile(named: client.profile.rawValue) == nil {
+                problem("client '\(client.name)': unknown link profile '\(client.profile)'\(profileChoices)",
+                        client.location)
             }
+        }
+        var profileNamesSeen: Set<String> = []
+        for profile in linkProfiles {
+            if !profileNamesSeen.insert(profile.name.lowercased()).inserted {
+                problem("link profile '\(profile.name)' declared twice", location)
+            }
+            if let taken = LinkProfile.named(profile.name) {
+                problem("link profile '\(profile.name)' has the name of the catalog's '\(taken.name)'; choose another",
+                        location)
+            }
+            for text in profile.problems() { problem("link profile '\(profile.name)': \(text)", location) }
         }
         do {
             _ = try ServerSetup(server)
@@ -121,6 +134,9 @@ extension Scenario {
                anchor.timing.event != nil {
                 problem("After(step: '\(label)') cannot follow a When step (it has no time ahead of the run); "
                         + "use Eventually(after:) or Always(from:)", step.location)
+            }
+            if case .changeProfile(_, let profile) = action, linkProfile(named: profile.rawValue) == nil {
+                problem("Handover: unknown link profile '\(profile)'\(profileChoices)", step.location)
             }
             if let duration = action.duration, duration < .zero {
                 problem("negative duration \(duration)", step.location)
@@ -247,6 +263,11 @@ extension Scenario {
     var userNames: [String] { clients.filter { $0.user == nil }.map(\.name) }
 
     /// `"; clients: alice, bob"`, or `"; no clients are declared"`.
+    /// "; profiles: 2G-rural, GPRS, ...": the catalog's link profiles, then the scenario's own.
+    var profileChoices: String {
+        "; profiles: " + (LinkProfile.catalog + linkProfiles).map(\.name).joined(separator: ", ")
+    }
+
     static func choices(_ names: [String]) -> String {
         names.isEmpty ? "; no clients are declared" : "; clients: " + names.joined(separator: ", ")
     }

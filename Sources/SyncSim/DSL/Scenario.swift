@@ -36,6 +36,9 @@ public struct Scenario: Sendable {
     public var clients: [ClientSpec]
     /// Chats declared with explicit members (chats named `"a+b"` are implicit).
     public var chats: [ChatSpec]
+    /// Link profiles of the scenario's own, in the order written: clients and handovers name them as they name the
+    /// catalog's (`LinkProfile.catalog`), and a name here may not be a catalog profile's.
+    public var linkProfiles: [LinkProfile] = []
     /// Timeline steps in the order written.
     public var steps: [Step]
     /// What a run must show.
@@ -50,8 +53,8 @@ public struct Scenario: Sendable {
     ///   - seeds: pinned seeds.
     ///   - tags: labels for `syncsim run --tag` and `syncsim list` (`[.history, .slow]`); none by default.
     ///   - runLength: virtual time a run lasts at most; 10 minutes by default.
-    ///   - content: `Server`, `Client`, `Chat`, `Timeline` and `Expect` entries. A body without `Server()` gets a
-    ///     default server; without `Invariants` it checks every invariant.
+    ///   - content: `Server`, `Client`, `Chat`, `LinkProfile`, `Timeline` and `Expect` entries. A body without
+    ///     `Server()` gets a default server; without `Invariants` it checks every invariant.
     public init(
         _ name: String,
         summary: String,
@@ -81,6 +84,7 @@ public struct Scenario: Sendable {
             case .server(let spec): server = spec
             case .client(let spec): clients.append(spec)
             case .chat(let spec): chats.append(spec)
+            case .linkProfile(let profile): linkProfiles.append(profile)
             case .steps(let more): steps.append(contentsOf: more)
             case .expectations(let items):
                 for item in items {
@@ -109,6 +113,13 @@ public struct Scenario: Sendable {
 
     /// The client called `name`, or nil.
     public func client(named name: String) -> ClientSpec? { clients.first { $0.name == name } }
+
+    /// The link profile a client or handover of this scenario names: one of the scenario's own
+    /// (`linkProfiles`), else the catalog's (`LinkProfile.named`); names compare ignoring case. Nil when neither has it.
+    public func linkProfile(named name: String) -> LinkProfile? {
+        let lowered = name.lowercased()
+        return linkProfiles.first { $0.name.lowercased() == lowered } ?? LinkProfile.named(name)
+    }
 
     /// The user `client` logs in as: its own name, or for a second device (`"alice:tablet"`) its user's.
     public func userName(of client: String) -> String { self.client(named: client)?.userName ?? client }

@@ -10,9 +10,11 @@ public enum ScenarioComponent: Sendable {
     case steps([Step])
     /// Entries of an `Expect` block.
     case expectations([ExpectationItem])
+    /// A link profile of the scenario's own, which its clients and handovers may name beside the catalog's.
+    case linkProfile(LinkProfile)
 }
 
-/// Builds a scenario body from `Server`, `Client`, `Chat`, `Timeline` and `Expect`, with `if` and `for`.
+/// Builds a scenario body from `Server`, `Client`, `Chat`, `LinkProfile`, `Timeline` and `Expect`, with `if` and `for`.
 @resultBuilder
 public enum ScenarioBuilder {
     /// Turns a `Server` into its components.
@@ -23,6 +25,8 @@ public enum ScenarioBuilder {
     public static func buildExpression(_ device: Device) -> [ScenarioComponent] { [.client(device.spec)] }
     /// Turns a `Chat` into its components.
     public static func buildExpression(_ chat: Chat) -> [ScenarioComponent] { [.chat(chat.spec)] }
+    /// Turns a `LinkProfile` into a profile of the scenario's own (`Client("alice", profile: "LTE-M")` names it).
+    public static func buildExpression(_ profile: LinkProfile) -> [ScenarioComponent] { [.linkProfile(profile)] }
     /// Turns a `Timeline` into its components.
     public static func buildExpression(_ timeline: Timeline) -> [ScenarioComponent] { [.steps(timeline.steps)] }
     /// Turns an `Expect` into its components.

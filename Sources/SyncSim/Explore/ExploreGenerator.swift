@@ -16,6 +16,9 @@ public struct ExploreGenerator: Sendable {
     public var clientParameters: ParameterSet
     /// The shortest quiet tail; transfers of the run's photos and history on its slowest link add to it.
     public var minimumQuietTail: SimDuration
+    /// The link profiles clients start on and hand over to (`syncsim explore --profiles`), or nil for the catalog's
+    /// (offline aside). Those not in the catalog are added to each generated scenario as profiles of its own.
+    public var linkProfiles: [LinkProfile]?
 
     /// Creates a generator.
     /// - Parameters:
@@ -23,14 +26,17 @@ public struct ExploreGenerator: Sendable {
     ///   - clientParameters: engine parameters every client gets, overriding generated ones (default none).
     ///   - minimumQuietTail: the shortest quiet tail (default 5 minutes: a full reconnect backoff of 60 s, a
     ///     request timeout of 20 s and the LOGIN, history and queue work after them, with room to spare).
+    ///   - linkProfiles: the profiles clients start on and hand over to; nil (the default) for the catalog's.
     public init(
         usesSwarm: Bool = true,
         clientParameters: ParameterSet = [:],
-        minimumQuietTail: SimDuration = .minutes(5)
+        minimumQuietTail: SimDuration = .minutes(5),
+        linkProfiles: [LinkProfile]? = nil
     ) {
         self.usesSwarm = usesSwarm
         self.clientParameters = clientParameters
         self.minimumQuietTail = minimumQuietTail
+        self.linkProfiles = linkProfiles
     }
 
     /// User names, in the order clients are added (2 to 12 of them).
@@ -112,10 +118,21 @@ extension ExploreGenerator {
         /// The period of instant MSG_SEND errors, when the run has one.
         var sendErrorPeriod: (from: SimDuration, until: SimDuration)?
 
+        /// The profiles clients start on and hand over to.
+        let startProfiles: [ProfileName]
+
         init(seed: UInt64, generator: ExploreGenerator) {
             self.seed = seed
             self.generator = generator
             dice = ExploreDice(generator: RandomStreams(runSeed: seed).stream("explore.generator"))
+            startProfiles = generator.linkProfiles?.map { ProfileName(rawValue: $0.name) }
+                ?? ExploreGenerator.startProfiles
+        }
+
+        /// The profile `name` names: one of `--profiles`, else the catalog's.
+        func link(_ name: ProfileName) -> LinkProfile? {
+            let lowered = name.rawValue.lowercased()
+            return generator.linkProfiles?.first { $0.name.lowercased() == lowered } ?? LinkProfile.named(name.rawValue)
         }
 
         mutating func build() -> ExploreCase {
@@ -184,6 +201,7 @@ extension ExploreGenerator {
             scenario.location = .generated
             scenario.server = ServerSpec(parameters: serverParameters, history: history)
             scenario.clients = clients
+            scenario.linkProfiles = (generator.linkProfiles ?? []).filter { LinkProfile.named($0.name) == nil }
             scenario.chats = chats.filter(\.isDeclared).map { ChatSpec(name: $0.name, members: $0.members) }
             scenario.steps = steps
             scenario.expectations = Expectations(invariants: invariants, metricBounds: bounds, always: always)
@@ -215,7 +233,7 @@ extension ExploreGenerator {
             let count = 2 + Int(dice.unit() * dice.unit() * 11)
             let sharedSeq = dice.chance(0.25) ? dice.pick([8, 16, 256]) : nil
             for index in 0..<count {
-                let profile = dice.pick(ExploreGenerator.startProfiles)
+                let profile = dice.pick(startProfiles)
                 var parameters: ParameterSet = [:]
                 if dice.chance(0.25) { parameters["historyPageSize"] = .int(dice.pick([5, 10, 20, 30, 50])) }
                 if dice.chance(0.2) { parameters["prefetchDistance"] = .int(dice.pick([0, 5, 10, 30])) }
@@ -371,7 +389,7 @@ extension ExploreGenerator {
             case .handover:
                 let index = dice.int(0...(clients.count - 1))
                 let client = clients[index]
-                let target = dice.chance(0.25) ? ProfileName.offline : dice.pick(ExploreGenerator.startProfiles)
+                let target = dice.chance(0.25) ? ProfileName.offline : dice.pick(startProfiles)
                 if target != .offline { profilesUsed.append(target) }
                 timed.append((time, .changeProfile(client: client.name, profile: target)))
                 // A handover to offline always comes back; to a working profile only sometimes.
@@ -472,7 +490,7 @@ extension ExploreGenerator {
         /// most, two round trips of the slowest profile and half a second per send (sends leave one at a time), and
         /// two minimum RTOs more per send when a profile of the run loses packets.
         func quietTailLength() -> SimDuration {
-            let slowest = profilesUsed.compactMap { LinkProfile.named($0.rawValue)?.uplink.rateBitsPerSecond }
+            let slowest = profilesUsed.compactMap { link($0)?.uplink.rateBitsPerSecond }
                 .filter { $0 > 0 }.min() ?? 18_000
             let historyBytes = history.reduce(0) { $0 + $1.messages } * 200
             let seconds = Int64((photoBytes + historyBytes) * 8 * 2 / slowest)
@@ -501,8 +519,9 @@ extension ExploreGenerator {
             // Sends leave one at a time per chat (T4), each waiting for its answer: a client that queued many on a
             // slow link needs a round trip or two apiece to drain them (explore seed 200030: 294 sends on 2G-rural
             // went out one every 2 s, for 10 minutes).
-            let roundTrip = profilesUsed.compactMap { LinkProfile.named($0.rawValue) }
-                .map { ($0.uplink.oneWayDelay + $0.downlink.oneWayDelay).nanoseconds }.max() ?? 1_300_000_000
+            let roundTrip = profilesUsed.compactMap { link($0) }
+                .map { (Self.slowDelay($0.uplink) + Self.slowDelay($0.downlink)).nanoseconds }
+                .max() ?? 1_300_000_000
             var sends: [String: Int64] = [:]
             for step in timed {
                 switch step.action {
@@ -515,13 +534,26 @@ extension ExploreGenerator {
             // On a lossy link a send's round trip also waits for retransmissions: allow two minimum RTOs apiece (1 s,
             // RFC 6298 §2.4; explore seed 919222 with `--param historyPageSize=500`: about 300 sends on 2G-rural,
             // 2% loss, drained some 5 minutes after the tail ended).
-            let isLossy = profilesUsed.compactMap { LinkProfile.named($0.rawValue) }.contains {
+            let isLossy = profilesUsed.compactMap { link($0) }.contains {
                 $0.uplink.loss.stationaryLossRate > 0 || $0.downlink.loss.stationaryLossRate > 0
             }
             let retransmissions: Int64 = isLossy ? 2_000_000_000 : 0
             let queue = SimDuration(
                 nanoseconds: (2 * roundTrip + 500_000_000 + retransmissions) * (sends.values.max() ?? 0))
             return min(generator.minimumQuietTail + .seconds(seconds) + retries + queue, .hours(1))
+        }
+
+        /// A direction's one-way delay when it is slow: the fixed delay, plus a uniform jitter's maximum or five
+        /// times an exponential jitter's mean, plus a delay spike's extra delay (catalog profiles have neither).
+        static func slowDelay(_ direction: LinkDirectionProfile) -> SimDuration {
+            var delay = direction.oneWayDelay
+            switch direction.jitter {
+            case .none: break
+            case .uniform(let maximum): delay = delay + maximum
+            case .exponential(let mean): delay = delay + SimDuration(nanoseconds: mean.nanoseconds * 5)
+            }
+            if let spikes = direction.delaySpikes { delay = delay + spikes.extraDelay }
+            return delay
         }
 
         /// The longest a task's whole retry schedule may take: `maxTaskAttempts` times (`requestTimeout` +

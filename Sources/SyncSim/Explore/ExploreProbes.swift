@@ -148,7 +148,8 @@ extension ExploreGenerator.Builder {
         // a page filed under the wrong chat shows.
         guard clients.count < ExploreGenerator.names.count else { return }
         let client = ExploreGenerator.names[clients.count]
-        let profile = probeDice.pick([ProfileName.threeG, .fourG, .wifi])
+        // A fast link makes the pattern's timing likely; with `--profiles` the user's choice holds.
+        let profile = probeDice.pick(generator.linkProfiles == nil ? [ProfileName.threeG, .fourG, .wifi] : startProfiles)
         var parameters: ParameterSet = [:]
         for entry in generator.clientParameters.entries { parameters[entry.key] = entry.value }
         clients.append(ClientSpec(name: client, profile: profile, parameters: parameters))

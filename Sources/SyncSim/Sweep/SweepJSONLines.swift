@@ -4,12 +4,17 @@ import Foundation
 /// combination; keys in a fixed order, numbers in Swift's shortest round-trip form, so equal inputs give equal
 /// bytes. Shards write the header (with `"shard":"I/N"`) and their runs; `syncsim merge` reads them back.
 public enum SweepJSONLines {
-    /// The header line: scenario, parameters (name, values), profiles, seeds, seedBase, clients, clientProfile
-    /// (only when set), objective, runs, shard (null for a whole sweep).
+    /// The header line: scenario, parameters (name, values), profiles, seeds, seedBase, clients, clientProfile,
+    /// linkProfileFile and linkProfiles (the names of its profiles the sweep uses; each only when set), objective,
+    /// runs, shard (null for a whole sweep).
     public static func header(_ spec: SweepSpec, shard: SweepShard?) -> String {
         let axes = spec.axes.map { axis in
             let values = axis.values.map { JSONText.string($0.description) }.joined(separator: ",")
             return "{\"name\":\(JSONText.string(axis.parameter.name)),\"values\":[\(values)]}"
+        }
+        // The profiles of `--link-profiles` the sweep names: merge accepts them without the file.
+        let ownProfiles = (spec.profiles + (spec.clientProfile.map { [$0] } ?? [])).filter {
+            LinkProfile.named($0.rawValue) == nil
         }
         return "{\"type\":\"sweep\",\"scenario\":\(JSONText.string(spec.scenario)),"
             + "\"parameters\":[\(axes.joined(separator: ","))],"
@@ -17,6 +22,9 @@ public enum SweepJSONLines {
             + "\"seeds\":\(spec.seedCount),\"seedBase\":\(spec.seedBase),"
             + "\"clients\":[\(spec.clients.map(JSONText.string).joined(separator: ","))],"
             + (spec.clientProfile.map { "\"clientProfile\":\(JSONText.string($0.rawValue))," } ?? "")
+            + (spec.linkProfileFile.map { "\"linkProfileFile\":\(JSONText.string($0))," } ?? "")
+            + (ownProfiles.isEmpty ? "" : "\"linkProfiles\":["
+                + ownProfiles.map { JSONText.string($0.rawValue) }.joined(separator: ",") + "],")
             + "\"objective\":\(JSONText.string(spec.objective)),\"runs\":\(spec.runCount),"
             + "\"shard\":\(shard.map { JSONText.string($0.description) } ?? "null")}"
     }
@@ -165,19 +173,24 @@ public enum SweepJSONLines {
         var seedBase: UInt64
         var clients: [String]
         var clientProfile: String?
+        /// The `--link-profiles` file and its profiles' names: merge resolves the names without reading the file.
+        var linkProfileFile: String?
+        var linkProfiles: [String]?
         var objective: String
 
         func spec() throws -> SweepSpec {
+            let extra = linkProfiles ?? []
             var spec = try SweepSpec(
                 scenario: scenario,
                 axes: parameters.map { try SweepAxis(parsing: "\($0.name)=\($0.values.joined(separator: ","))") },
-                profiles: profiles.map(SweepSpec.profile(named:)),
+                profiles: profiles.map { try SweepSpec.profile(named: $0, among: extra) },
                 seedCount: seeds,
                 seedBase: seedBase,
                 clients: clients,
                 objective: objective
             )
-            spec.clientProfile = try clientProfile.map(SweepSpec.profile(named:))
+            spec.clientProfile = try clientProfile.map { try SweepSpec.profile(named: $0, among: extra) }
+            spec.linkProfileFile = linkProfileFile
             return spec
         }
     }

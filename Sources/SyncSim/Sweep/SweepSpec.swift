@@ -21,6 +21,11 @@ public struct SweepSpec: Hashable, Sendable {
     /// The profile the clients in `clients` run on in every combination (`sweep --client NAME --profile P`), or nil:
     /// then every client runs on the combination's profile. The other clients always do.
     public var clientProfile: ProfileName?
+    /// Link profiles of the user's own (`sweep --link-profiles FILE`), which `profiles` and `clientProfile` may name
+    /// beside the catalog's; each combination's scenario gets them as profiles of its own.
+    public var linkProfiles: [LinkProfile] = []
+    /// The file `linkProfiles` came from, for the reproduce command; nil when there are none.
+    public var linkProfileFile: String?
 
     /// A validated sweep.
     /// - Throws: `SweepError` for no profiles, an unknown profile, a parameter given twice, no seeds, seeds past
@@ -66,17 +71,15 @@ public struct SweepSpec: Hashable, Sendable {
         self.objective = objective
     }
 
-    /// Resolves a profile name as written on the command line, ignoring case (`edge` -> `EDGE`).
+    /// Resolves a profile name as written on the command line, ignoring case (`edge` -> `EDGE`): a catalog profile
+    /// (`LinkProfile.catalog`) or one of `extra` (the names of `--link-profiles`).
     /// - Throws: `SweepError` listing the known profiles.
-    public static func profile(named text: String) throws -> ProfileName {
-        guard let known = ProfileName.known.first(where: { $0.profile.rawValue.lowercased() == text.lowercased() })
-        else {
-            throw SweepError.invalid(
-                "unknown profile '\(text)'; profiles: "
-                    + ProfileName.known.map(\.profile.rawValue).joined(separator: ", ")
-            )
+    public static func profile(named text: String, among extra: [String] = []) throws -> ProfileName {
+        let names = LinkProfile.catalog.map(\.name) + extra
+        guard let known = names.first(where: { $0.lowercased() == text.lowercased() }) else {
+            throw SweepError.invalid("unknown profile '\(text)'; profiles: " + names.joined(separator: ", "))
         }
-        return known.profile
+        return ProfileName(rawValue: known)
     }
 
     /// The seeds every combination runs with, in order.
@@ -129,10 +132,13 @@ public struct SweepSpec: Hashable, Sendable {
         }
     }
 
-    /// `base` with the combination applied: every client on its profile, the chosen clients (all when `clients`
+    /// `base` with the combination applied: `linkProfiles` added to its own, every client on its profile, the chosen clients (all when `clients`
     /// is empty) with the axis values as parameters, and the server with those that apply to it.
     public func scenario(_ base: Scenario, applying combination: SweepCombination) -> Scenario {
         var copy = base
+        for profile in linkProfiles where copy.linkProfiles.allSatisfy({ $0.name != profile.name }) {
+            copy.linkProfiles.append(profile)
+        }
         for index in copy.clients.indices {
             copy.clients[index].profile = combination.profile
             guard clients.isEmpty || clients.contains(copy.clients[index].name) else { continue }
@@ -157,6 +163,7 @@ public struct SweepSpec: Hashable, Sendable {
     /// - Parameter program: the command as typed (`syncsim`, or `.build/release/syncsim` from a checkout).
     public func reproduceCommand(_ run: Run, program: String = "syncsim") -> String {
         var parts = ["\(program) sweep", scenario]
+        if let linkProfileFile { parts.append("--link-profiles \(linkProfileFile)") }
         for (axis, value) in zip(axes, run.combination.values) {
             parts.append("--param \(axis.parameter.name)=\(value)")
         }

@@ -79,7 +79,7 @@ extension World {
             guard let index else { return }
             network.inject(.release, on: clients[index].host)
         case .changeProfile(_, let profile):
-            guard let index, let link = LinkProfile.named(profile.rawValue) else { return }
+            guard let index, let link = scenario.linkProfile(named: profile.rawValue) else { return }
             network.inject(.changeProfile(link), on: clients[index].host)
         case .halfOpen:
             guard let index else { return }

@@ -170,7 +170,7 @@ public final class World {
             let token = "token-\(spec.userName)"
             if spec.user == nil { server.addUser(id: userId, name: spec.name, token: token) }
             let setup = try ClientSetup(spec, token: token)
-            guard let profile = LinkProfile.named(spec.profile.rawValue) else {
+            guard let profile = scenario.linkProfile(named: spec.profile.rawValue) else {
                 throw WorldError.unknownProfile(spec.profile.rawValue, client: spec.name)
             }
             let host = network.addHost(named: spec.name, link: profile)

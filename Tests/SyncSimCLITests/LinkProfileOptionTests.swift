@@ -1,0 +1,120 @@
+import Foundation
+import SyncSim
+import Testing
+
+@testable import SyncSimCLI
+
+/// `--link-profiles FILE` on `profiles`, `sweep`, `merge` and `explore`, and explore's `--profiles`.
+@Suite struct LinkProfileOptionTests {
+    /// A file with one cell of the user's own: EDGE rates with bursty loss.
+    static func cellFile(in directory: URL) throws -> String {
+        let path = directory.appendingPathComponent("cells.json").path
+        try Data("""
+            {"profiles": [{"name": "EDGE-bursty", "source": "assumption",
+              "downlink": {"rateBitsPerSecond": 240000, "oneWayDelayMs": 400,
+                           "loss": {"gilbertElliott": {"p": 0.02, "r": 0.3, "oneMinusH": 0.2, "oneMinusK": 0.001}}},
+              "uplink": {"rateBitsPerSecond": 200000, "oneWayDelayMs": 440, "jitter": {"uniformMaximumMs": 80},
+                         "reordersPackets": true}}]}
+            """.utf8).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    @Test("profiles lists the file's profiles after the catalog's, with what they have beyond rate and delay")
+    func profilesCommand() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let output = syncsim(["profiles", "--link-profiles", try Self.cellFile(in: directory)])
+        #expect(output.code == 0, "\(output.err)")
+        let lines = output.out.split(separator: "\n").map(String.init)
+        #expect(lines.count == 2 + 8 + 1)
+        #expect(lines[0].contains("more (down / up)"))
+        #expect(lines.last?.hasPrefix("EDGE-bursty") == true)
+        #expect(lines.last?.contains("gilbert-elliott(p=2%,r=30%,1-h=20%,1-k=0.1%)") == true)
+        #expect(lines.last?.contains("- / jitter uniform(0..80ms), reorders") == true)
+    }
+
+    @Test("a malformed file is an input error naming the file and the JSON path", arguments: ["profiles", "explore"])
+    func malformed(command: String) throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("bad.json").path
+        try Data("[{\"name\": \"x\", \"source\": \"s\", \"uplink\": {}}]".utf8).write(to: URL(fileURLWithPath: path))
+        let extra = command == "explore" ? ["--runs", "1"] : []
+        let output = syncsim([command, "--link-profiles", path] + extra)
+        #expect(output.code == ExitCode.usage)
+        #expect(output.err.contains("\(path): profiles[0].uplink.rateBitsPerSecond: missing"), "\(output.err)")
+        let missing = syncsim([command, "--link-profiles", directory.appendingPathComponent("none.json").path] + extra)
+        #expect(missing.code == ExitCode.usage && missing.err.contains("none.json: no such file"), "\(missing.err)")
+    }
+
+    @Test("sweep runs on a profile of the file; its reproduce line and a merge of its shards name it")
+    func sweep() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let cells = try Self.cellFile(in: directory)
+        let grid = ["sweep", "open-and-scroll-to-start", "--link-profiles", cells, "--profiles", "edge-bursty,EDGE",
+                    "--seeds", "2", "--seed-base", "3"]
+        let whole = directory.appendingPathComponent("whole.jsonl")
+        let unsharded = syncsim(grid + ["--json", whole.path])
+        #expect(unsharded.code == 0, "\(unsharded.err)")
+        #expect(unsharded.out.contains("EDGE-bursty"))
+        let text = try contents(whole)
+        #expect(text.contains("\"linkProfileFile\":\"\(cells)\",\"linkProfiles\":[\"EDGE-bursty\"]"))
+        #expect(text.contains("syncsim sweep open-and-scroll-to-start --link-profiles \(cells) --profiles EDGE-bursty"))
+        // The cell differs from EDGE: its runs are not copies of EDGE's.
+        let digests = text.split(separator: "\n").filter { $0.contains("\"type\":\"run\"") }
+            .map { $0.components(separatedBy: "\"digest\":").last!.prefix(18) }
+        #expect(Set(digests).count == 4)
+        let shards = (0..<2).map { directory.appendingPathComponent("shard-\($0).jsonl").path }
+        for (index, file) in shards.enumerated() {
+            #expect(syncsim(grid + ["--shard", "\(index + 1)/2", "--json", file]).code == 0)
+        }
+        let merged = directory.appendingPathComponent("merged.jsonl")
+        let output = syncsim(["merge"] + shards + ["--json", merged.path])
+        #expect(output.code == 0, "\(output.err)")
+        #expect(try contents(merged) == text)
+        let unknown = syncsim(["sweep", "open-and-scroll-to-start", "--profiles", "EDGE-bursty", "--seeds", "1"])
+        #expect(unknown.code == ExitCode.usage && unknown.err.contains("unknown profile 'EDGE-bursty'"))
+    }
+
+    @Test("explore puts clients on the chosen profiles, and its repeat line names the options")
+    func explore() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let cells = try Self.cellFile(in: directory)
+        let output = syncsim(["explore", "--runs", "2", "--seed-base", "70", "--shrink-runs", "0",
+                              "--link-profiles", cells, "--profiles", "EDGE-bursty"])
+        #expect(output.code == 0, "\(output.out)\(output.err)")
+        #expect(output.out.contains(
+            "repeat: syncsim explore --seed-base 70 --runs 2 --link-profiles \(cells) --profiles EDGE-bursty"))
+        let command = try ExploreCommand.startProfiles(names: ["EDGE-bursty"], own: LinkProfileFile.parse(
+            Data(contentsOf: URL(fileURLWithPath: cells)), file: cells))
+        #expect(command?.map(\.name) == ["EDGE-bursty"])
+    }
+
+    @Test("explore refuses an unknown, repeated or offline --profiles entry", arguments: [
+        (["--profiles", "5G"], "--profiles: unknown profile '5G'; profiles: 2G-rural"),
+        (["--profiles", "EDGE,edge"], "--profiles: 'EDGE' given twice"),
+        (["--profiles", "offline"], "--profiles: clients cannot start offline"),
+    ])
+    func badProfiles(arguments: [String], message: String) {
+        let output = syncsim(["explore", "--runs", "1"] + arguments)
+        #expect(output.code == ExitCode.usage)
+        #expect(output.err.contains(message), "\(output.err)")
+    }
+
+    @Test("explore refuses a profile with random outages: they would go on in the quiet tail")
+    func randomOutages() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("flaky.json").path
+        try Data("""
+            [{"name": "flaky", "source": "s", "uplink": {"rateBitsPerSecond": 1000, "oneWayDelayMs": 1},
+              "downlink": {"rateBitsPerSecond": 1000, "oneWayDelayMs": 1,
+                           "outages": {"random": {"meanIntervalMs": 60000, "meanLengthMs": 1000}}}}]
+            """.utf8).write(to: URL(fileURLWithPath: path))
+        let output = syncsim(["explore", "--runs", "1", "--link-profiles", path])
+        #expect(output.code == ExitCode.usage)
+        #expect(output.err.contains("profile 'flaky' has random outages"), "\(output.err)")
+    }
+}

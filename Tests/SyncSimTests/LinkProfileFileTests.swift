@@ -1,0 +1,107 @@
+import Foundation
+import Testing
+@testable import SyncSim
+
+private let minimalProfile = """
+    {"name": "LTE-M", "source": "assumption", "downlink": {"rateBitsPerSecond": 1000000, "oneWayDelayMs": 150},
+     "uplink": {"rateBitsPerSecond": 375000, "oneWayDelayMs": 150.5}}
+    """
+
+@Suite struct LinkProfileFileTests {
+    private func parse(_ text: String) throws -> [LinkProfile] {
+        try LinkProfileFile.parse(Data(text.utf8), file: "cells.json")
+    }
+
+    private func message(_ text: String) -> String {
+        do {
+            _ = try parse(text)
+            return "parsed"
+        } catch {
+            return "\(error)"
+        }
+    }
+
+
+    @Test("a minimal profile takes LinkDirectionProfile's defaults; the array alone is a file too")
+    func minimal() throws {
+        let profiles = try parse("{\"profiles\": [\(minimalProfile)]}")
+        #expect(profiles == [LinkProfile(
+            name: "LTE-M", source: "assumption",
+            uplink: .init(rateBitsPerSecond: 375_000, oneWayDelay: .microseconds(150_500)),
+            downlink: .init(rateBitsPerSecond: 1_000_000, oneWayDelay: .milliseconds(150)))])
+        #expect(try parse("[\(minimalProfile)]") == profiles)
+    }
+
+    @Test("every optional figure reads into its model")
+    func everyFigure() throws {
+        let text = """
+            [{"name": "x", "source": "s",
+              "downlink": {"rateBitsPerSecond": 50000, "oneWayDelayMs": 250, "perPacketOverheadBytes": 40,
+                           "jitter": {"uniformMaximumMs": 50}, "reordersPackets": true, "queueCapacityBytes": 9000,
+                           "queueCapacityPackets": 6, "loss": {"gilbertElliott": {"p": 0.01, "r": 0.3,
+                           "oneMinusH": 0.5, "oneMinusK": 0}}, "activeQueue": {"codel": {"targetMs": 5,
+                           "intervalMs": 100}}, "outages": {"scheduled": [{"startMs": 1000, "lengthMs": 500}]},
+                           "delaySpikes": {"meanIntervalMs": 60000, "meanLengthMs": 3000, "extraDelayMs": 4000}},
+              "uplink": {"rateBitsPerSecond": 20000, "oneWayDelayMs": 250, "jitter": {"exponentialMeanMs": 20},
+                         "loss": {"bernoulli": 0.02}, "outages": {"random": {"meanIntervalMs": 600000,
+                         "meanLengthMs": 30000}}}}]
+            """
+        let profile = try #require(try parse(text).first)
+        #expect(profile.downlink == LinkDirectionProfile(
+            rateBitsPerSecond: 50_000, oneWayDelay: .milliseconds(250), perPacketOverheadBytes: 40,
+            jitter: .uniform(maximum: .milliseconds(50)), reordersPackets: true, queueCapacityBytes: 9_000,
+            loss: .gilbertElliott(p: 0.01, r: 0.3, oneMinusH: 0.5, oneMinusK: 0),
+            outages: .scheduled([OutageWindow(start: .seconds(1), length: .milliseconds(500))]),
+            delaySpikes: DelaySpikeModel(meanInterval: .minutes(1), meanLength: .seconds(3), extraDelay: .seconds(4)),
+            queueCapacityPackets: 6, activeQueue: .codel(target: .milliseconds(5), interval: .milliseconds(100))))
+        #expect(profile.uplink.jitter == .exponential(mean: .milliseconds(20)))
+        #expect(profile.uplink.loss == .bernoulli(probability: 0.02))
+        #expect(profile.uplink.outages == .random(meanInterval: .minutes(10), meanLength: .seconds(30)))
+    }
+
+    @Test("faults name the file and the JSON path of what is wrong", arguments: [
+        ("{\"profiles\": []}", "cells.json: no profiles"),
+        ("nonsense", "cells.json: not JSON"),
+        ("{\"cells\": []}", "cells.json: the file: unknown key 'cells'; keys: profiles"),
+        ("[{\"name\": \"x\", \"source\": \"s\", \"uplink\": {\"rateBitsPerSecond\": 1, \"oneWayDelayMs\": 1}}]",
+         "cells.json: profiles[0].downlink: missing"),
+        ("[{\"name\": \"x\", \"source\": \"s\", \"uplink\": {\"rateBitsPerSecond\": 1.5, \"oneWayDelayMs\": 1},"
+            + " \"downlink\": {\"rateBitsPerSecond\": 1, \"oneWayDelayMs\": 1}}]",
+         "cells.json: profiles[0].uplink.rateBitsPerSecond:"),
+        ("[{\"name\": \"x\", \"source\": \"s\", \"uplink\": {\"rateBitsPerSecond\": 1, \"oneWayDelayMs\": 1,"
+            + " \"lossRate\": 0.1}, \"downlink\": {\"rateBitsPerSecond\": 1, \"oneWayDelayMs\": 1}}]",
+         "cells.json: profiles[0].uplink: unknown key 'lossRate'; keys: rateBitsPerSecond"),
+        ("[{\"name\": \"x\", \"source\": \"s\", \"uplink\": {\"rateBitsPerSecond\": 1, \"oneWayDelayMs\": 1,"
+            + " \"loss\": {\"bernoulli\": 1.5}}, \"downlink\": {\"rateBitsPerSecond\": 1, \"oneWayDelayMs\": 1}}]",
+         "cells.json: profiles[0] 'x': uplink: loss probability 1.5 is not in 0...1"),
+        ("[{\"name\": \"x\", \"source\": \"s\", \"uplink\": {\"rateBitsPerSecond\": -1, \"oneWayDelayMs\": 1},"
+            + " \"downlink\": {\"rateBitsPerSecond\": 1, \"oneWayDelayMs\": 1}}]",
+         "cells.json: profiles[0] 'x': uplink: rate -1 bit/s is negative"),
+        ("[{\"name\": \"x\", \"source\": \"s\", \"uplink\": {\"rateBitsPerSecond\": 1, \"oneWayDelayMs\": 1,"
+            + " \"jitter\": {\"uniformMaximumMs\": 1, \"exponentialMeanMs\": 1}},"
+            + " \"downlink\": {\"rateBitsPerSecond\": 1, \"oneWayDelayMs\": 1}}]",
+         "cells.json: profiles[0].uplink.jitter: expected one of uniformMaximumMs, exponentialMeanMs"),
+        ("[{\"name\": \"edge\", \"source\": \"s\", \"uplink\": {\"rateBitsPerSecond\": 1, \"oneWayDelayMs\": 1},"
+            + " \"downlink\": {\"rateBitsPerSecond\": 1, \"oneWayDelayMs\": 1}}]",
+         "cells.json: profiles[0]: name 'edge' is the catalog's 'EDGE'; choose another"),
+        ("[\(minimalProfile), \(minimalProfile)]", "cells.json: profiles[1]: name 'LTE-M' is given twice"),
+        ("[{\"name\": \"a b\", \"source\": \"s\", \"uplink\": {\"rateBitsPerSecond\": 1, \"oneWayDelayMs\": 1},"
+            + " \"downlink\": {\"rateBitsPerSecond\": 1, \"oneWayDelayMs\": 1}}]",
+         "cells.json: profiles[0] 'a b': name 'a b' must be non-empty, without spaces or commas"),
+    ])
+    func faults(text: String, expected: String) {
+        let text = message(text)
+        #expect(text.hasPrefix(expected), "\(text)")
+    }
+
+    @Test("Examples/link-profiles.json reads, and its profiles run")
+    func example() throws {
+        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Examples/link-profiles.json")
+        let profiles = try LinkProfileFile.parse(try Data(contentsOf: path), file: path.path)
+        #expect(profiles.map(\.name) == [
+            "2G-urban", "3G-good", "EDGE-bursty", "3G-jittery", "GPRS-small-buffer", "EDGE-spiky",
+        ])
+        #expect(profiles.allSatisfy { $0.problems().isEmpty && !$0.source.isEmpty })
+    }
+}
