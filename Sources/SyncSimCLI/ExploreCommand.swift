@@ -36,7 +36,9 @@ struct ExploreCommand {
               --param NAME=VALUE   give every client this engine parameter (repeatable, one value each; as
                                    in `sweep`). Given, even at its default, it replaces the values the
                                    generator draws (seq spaces, page sizes) and turns off the probes that
-                                   set it (task retry values), so the workload differs (docs/explore.md)
+                                   set it (task retry values), so the workload differs (docs/explore.md);
+                                   contradictory values (initialSeq >= seqModulus, a retry or backoff
+                                   base above its cap) are refused
               --swarm              switch kinds on and off per run (the default)
               --no-swarm           every kind on in every run, at a middle intensity
               --stop-on-failure    stop at the first failed run (runs after it are not reported)
@@ -119,6 +121,8 @@ struct ExploreCommand {
         guard (runCount == nil) != (budget == nil) else {
             throw UsageError("give either --runs N or --budget DURATION")
         }
+        // Against the defaults: the generator's own draws (a small seq space) are consistent, and --param replaces them.
+        try UsageError.fromSweepOptions { try SweepParameter.requireConsistent(parameters) }
         if let seedBase, let runCount { try Self.requireSeeds(base: seedBase, runs: runCount) }
     }
 
