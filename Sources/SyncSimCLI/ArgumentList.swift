@@ -4,6 +4,8 @@
 /// rather than silently ignored.
 public struct ArgumentList: Sendable {
     private var remaining: [String]
+    /// Every option and flag name the command asked for, in the order asked: what `finish()` suggests from.
+    private var known: [String] = []
 
     /// Wraps the arguments after the command name, in the order given.
     public init(_ arguments: [String]) { self.remaining = arguments }
@@ -14,6 +16,7 @@ public struct ArgumentList: Sendable {
     /// Removes and returns every value of option `name` (with its leading dashes, e.g. `"--param"`), in order.
     /// - Throws: `UsageError` when the option is last with no value.
     public mutating func values(of name: String) throws -> [String] {
+        known.append(name)
         guard let found = Self.take(name, from: &remaining, isValue: { !$0.hasPrefix("--") }) else {
             throw UsageError("option \(name) needs a value")
         }
@@ -65,6 +68,7 @@ public struct ArgumentList: Sendable {
 
     /// Removes flag `name` and returns whether it was present.
     public mutating func flag(_ name: String) -> Bool {
+        known.append(name)
         let before = remaining.count
         remaining.removeAll { $0 == name }
         return remaining.count != before
@@ -94,10 +98,14 @@ public struct ArgumentList: Sendable {
         return nil
     }
 
-    /// Ends parsing. - Throws: `UsageError` naming the first argument nobody took.
+    /// Ends parsing.
+    /// - Throws: `UsageError` naming the first argument nobody took; for a misspelt option, with the closest option
+    ///   the command asked for (`unknown option or extra argument '--sed' (did you mean '--seed'?)`).
     public func finish() throws {
         if let first = remaining.first {
-            throw UsageError("unknown option or extra argument '\(first)'")
+            let typed = first.hasPrefix("--") ? String(first.prefix { $0 != "=" }) : ""
+            let hint = typed.isEmpty ? "" : Suggestion.clause(for: typed, among: known)
+            throw UsageError("unknown option or extra argument '\(first)'\(hint)")
         }
     }
 }

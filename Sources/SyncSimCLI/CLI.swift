@@ -3,21 +3,48 @@
 /// Output goes to `console` so tests can run commands in-process and read what they printed.
 /// - Returns: the process exit code: 0 success, 1 a failed check, 2 a usage or input error.
 public func runSyncSim(arguments: [String], console: inout Console) -> Int32 {
-    if arguments.first == "help", arguments.count == 2 {
-        guard let command = CommandRegistry.command(named: arguments[1]) else {
-            let names = CommandRegistry.names.joined(separator: ", ")
-            console.err("syncsim: unknown command '\(arguments[1])'; commands: \(names)")
+    // Bare `syncsim` is a usage error: the command list goes to standard error, as every usage error's text does.
+    guard let name = arguments.first else {
+        console.err(CommandRegistry.overview())
+        return ExitCode.usage
+    }
+    if name == "--version" {
+        guard arguments.count == 1 else {
+            console.err("syncsim: --version takes no arguments, got '\(arguments[1])'")
+            return ExitCode.usage
+        }
+        console.out("syncsim \(SyncSimVersion.current)")
+        return ExitCode.success
+    }
+    if name == "help" {
+        guard arguments.count <= 2 else {
+            console.err("syncsim help: expected at most one command name, got \(arguments.count - 1): "
+                + arguments.dropFirst().joined(separator: " "))
+            console.err("see 'syncsim help help'")
+            return ExitCode.usage
+        }
+        guard arguments.count == 2 else {
+            console.out(CommandRegistry.overview())
+            return ExitCode.success
+        }
+        let topic = arguments[1]
+        if topic == "help" || topic == "--help" || topic == "-h" {
+            console.out(CommandRegistry.helpOfHelp)
+            return ExitCode.success
+        }
+        guard let command = CommandRegistry.command(named: topic) else {
+            console.err("syncsim help: \(CommandRegistry.unknownCommand(topic))")
             return ExitCode.usage
         }
         console.out(command.help)
         return ExitCode.success
     }
-    guard let name = arguments.first, name != "--help", name != "-h", name != "help" else {
+    if name == "--help" || name == "-h" {
         console.out(CommandRegistry.overview())
-        return arguments.isEmpty ? ExitCode.usage : ExitCode.success
+        return ExitCode.success
     }
     guard let command = CommandRegistry.command(named: name) else {
-        console.err("syncsim: unknown command '\(name)'; commands: \(CommandRegistry.names.joined(separator: ", "))")
+        console.err("syncsim: \(CommandRegistry.unknownCommand(name))")
         return ExitCode.usage
     }
     var list = ArgumentList(Array(arguments.dropFirst()))

@@ -17,6 +17,9 @@ enum ClientCommand {
               scroll CHAT N      scroll up N messages (opens the chat first when needed)
               wait DURATION      let the client run for 2s, 500ms, ... (at most 10 minutes)
             Time is the wall clock since start; --seed (default 1) seeds the engine's random draws.
+            A first connection that fails (nothing listens on P: connection refused) ends the command at once
+            with that reason, exit 2; a connection the server closes later is retried with the engine's
+            reconnect backoff.
 
             example: syncsim client --port 7000 \\
                        --script "login; open alice+bob; send alice+bob hello; scroll alice+bob 50; wait 2s"

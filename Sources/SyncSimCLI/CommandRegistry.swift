@@ -22,11 +22,32 @@ enum CommandRegistry {
 
     static func command(named name: String) -> CommandSpec? { all.first { $0.name == name } }
 
+    /// `unknown command 'rnu' (did you mean 'run'?); commands: list, run, ...` (the suggestion only when one is
+    /// close).
+    static func unknownCommand(_ name: String) -> String {
+        let hint = Suggestion.clause(for: name, among: names + ["help", "--help", "--version"])
+        return "unknown command '\(name)'\(hint); commands: \(names.joined(separator: ", "))"
+    }
+
+    /// What `syncsim help help` prints.
+    static let helpOfHelp = """
+        usage: syncsim help [COMMAND]
+
+        Without COMMAND, lists the commands (as `syncsim --help`); with one, prints that command's usage, options,
+        exit codes and an example (as `syncsim COMMAND --help`). `syncsim --version` prints the version.
+        `syncsim` alone prints the command list on standard error and exits 2, as a usage error.
+
+        exit codes: 0 success, 2 an unknown command or more than one name
+
+        example: syncsim help sweep
+        """
+
     static func overview() -> String {
         var lines = [
             "syncsim: a deterministic network simulator and protocol test bench for a messenger's sync protocol.",
             "",
             "usage: syncsim COMMAND [OPTIONS]    (syncsim help COMMAND or syncsim COMMAND --help for its options)",
+            "       syncsim --version",
             "",
             "commands:",
         ]

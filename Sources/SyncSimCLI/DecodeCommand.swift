@@ -57,7 +57,9 @@ enum DecodeCommand {
     static func run(_ arguments: inout ArgumentList, _ console: inout Console) throws -> Int32 {
         let layoutName = try arguments.value(of: "--layout") ?? HeaderLayout.standard.rawValue
         guard let layout = HeaderLayout(rawValue: layoutName) else {
-            throw UsageError("option --layout: expected cmd8-seq16 or cmd16-seq8, got '\(layoutName)'")
+            let layouts = HeaderLayout.allCases.map { $0 == .standard ? "\($0) (the default)" : "\($0)" }
+            throw UsageError("option --layout: unknown layout '\(layoutName)'; layouts: "
+                + layouts.joined(separator: ", "))
         }
         let maxPayloadBytes = try arguments.int("--max-payload-bytes", in: 0...FrameHeader.maxPayloadLengthField)
             ?? FrameDecoder.defaultMaxPayloadBytes
@@ -85,6 +87,11 @@ enum DecodeCommand {
             _ = try printFrames(ofRawStream: [UInt8](data), decoder: decoder, console: &console)
         } catch let error as WireError {
             if error.frameNumber == 1, Self.headerFaults.contains(error.kind) {
+                // Frames in the other header layout are a frame stream all the same: name the layout to use.
+                if let fitting = Self.layoutReadingFirstFrame(data, besides: layout, maxPayloadBytes: maxPayloadBytes) {
+                    throw DecodeInputError(path: path, detail: "\(error); the stream reads as frames in layout "
+                        + "\(fitting): give --layout \(fitting)")
+                }
                 throw DecodeInputError(path: path, detail: Self.notAStream(data, error: error))
             }
             throw DecodeInputError(path: path, detail: error.description)
@@ -94,6 +101,18 @@ enum DecodeCommand {
 
     /// Faults in a header: in the first frame they mean the file is not frames at all.
     private static let headerFaults: [WireError.Kind] = [.unsupportedVersion, .unknownCommand, .truncatedHeader]
+
+    /// The header layout other than `layout` in which the stream's first frame decodes, or nil when none does.
+    static func layoutReadingFirstFrame(_ data: Data, besides layout: HeaderLayout, maxPayloadBytes: Int)
+        -> HeaderLayout?
+    {
+        HeaderLayout.allCases.first { other in
+            guard other != layout else { return false }
+            var decoder = FrameDecoder(layout: other, maxPayloadBytes: maxPayloadBytes)
+            var buffer = ByteReader([UInt8](data))
+            return (try? decoder.decodeFrame(&buffer)).flatMap { $0 } != nil
+        }
+    }
 
     /// `not a capture or frame stream (first bytes: 68 65 6c 6c ... "hell..."); frame 1: ...`.
     static func notAStream(_ data: Data, error: WireError) -> String {

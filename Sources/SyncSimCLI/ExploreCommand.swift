@@ -37,7 +37,9 @@ struct ExploreCommand {
               --param NAME=VALUE   give every client this engine parameter (repeatable, one value each; as
                                    in `sweep`). Given, even at its default, it replaces the values the
                                    generator draws (seq spaces, page sizes) and turns off the probes that
-                                   set it (task retry values), so the workload differs (docs/explore.md)
+                                   set it (task retry values), so the workload differs (docs/explore.md);
+                                   contradictory values (initialSeq >= seqModulus, a retry or backoff
+                                   base above its cap) are refused
               --link-profiles FILE read more link profiles (network cells) from a JSON file; clients start on
                                    and hand over to them as to the catalog's (docs/models.md, "Link profiles
                                    of your own")
@@ -139,6 +141,8 @@ struct ExploreCommand {
         guard (runCount == nil) != (budget == nil) else {
             throw UsageError("give either --runs N or --budget DURATION")
         }
+        // Against the defaults: the generator's own draws (a small seq space) are consistent, and --param replaces them.
+        try UsageError.fromSweepOptions { try SweepParameter.requireConsistent(parameters) }
         if let seedBase, let runCount { try Self.requireSeeds(base: seedBase, runs: runCount) }
         startProfiles = try Self.startProfiles(names: profileNames, own: ownProfiles)
     }

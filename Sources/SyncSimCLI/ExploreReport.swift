@@ -164,6 +164,9 @@ struct ExploreReport {
             ("repeat", string(repeatCommand())),
             ("shard", command.shard.map { string($0.description) } ?? "null"),
             ("mutant", command.mutant.map(string) ?? "null"),
+            // The --param values as typed back (`"20s"`), keys sorted, so the document does not depend on option order.
+            ("parameters", object(command.parameters.entries.sorted { $0.key < $1.key }
+                .map { ($0.key, string($0.value.description)) })),
             ("swarm", command.usesSwarm ? "true" : "false"),
             ("simulatedSeconds", String(coverage.simulated.nanoseconds / 1_000_000_000)),
             ("events", String(coverage.events)),

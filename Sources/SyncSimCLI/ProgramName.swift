@@ -3,8 +3,9 @@ import Foundation
 extension Console {
     /// How `reproduce:` lines should spell the command so that pasting them works: `syncsim` when the shell finds
     /// this executable as `syncsim` on the PATH (after `make install`), else the executable's path as typed, or,
-    /// for an absolute path inside the working directory (as `swift run` and `make run` start it), relative to it,
-    /// with SwiftPM's `.build/<triple>/<config>/` shortened to the `.build/<config>/` link SwiftPM keeps.
+    /// for an absolute path inside the working directory, relative to it; SwiftPM's `.build/<triple>/<config>/`
+    /// (the relative path `swift run`, and so `make run`, starts it by) is shortened to the `.build/<config>/` link
+    /// SwiftPM keeps beside it.
     /// - Parameters:
     ///   - argument0: `CommandLine.arguments[0]`.
     ///   - currentDirectory: the working directory.
@@ -22,15 +23,23 @@ extension Console {
             if let found = resolve(candidate), own == nil || found == own { return "syncsim" }
         }
         guard argument0.contains("/") else { return argument0 }
-        guard argument0.hasPrefix("/") else { return argument0 }
         let base = currentDirectory.hasSuffix("/") ? currentDirectory : currentDirectory + "/"
-        guard argument0.hasPrefix(base) else { return argument0 }
-        var relative = String(argument0.dropFirst(base.count))
+        // An absolute path inside the working directory is shortened to the relative one; another absolute path
+        // stays as it is. `swift run` starts the executable by a relative path already.
+        var relative: String
+        if argument0.hasPrefix("/") {
+            guard argument0.hasPrefix(base) else { return argument0 }
+            relative = String(argument0.dropFirst(base.count))
+        } else {
+            relative = argument0
+        }
         // .build/x86_64-unknown-linux-gnu/release/syncsim -> .build/release/syncsim (SwiftPM's link to it).
         let parts = relative.split(separator: "/").map(String.init)
         if parts.count == 4, parts[0] == ".build", parts[2] == "release" || parts[2] == "debug" {
             let short = ".build/\(parts[2])/\(parts[3])"
-            if resolve(base + short) == resolve(argument0) { relative = short }
+            if let target = resolve(base + short), target == resolve(absolute(argument0, in: currentDirectory)) {
+                relative = short
+            }
         }
         return relative
     }

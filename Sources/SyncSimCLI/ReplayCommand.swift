@@ -40,7 +40,7 @@ enum ReplayCommand {
                               the next one as LinkDown(for:), gaps between requests as After delays, the median
                               server share of response times as the server's processingDelay and their
                               spread as its processingJitter. Paste it into Scenarios/ and add it to
-                              Catalog.all.
+                              Catalog.all. NAME: an ASCII letter, then letters, digits, '-' and '_'.
                               Inferred steps (link profile per client from RTT and retransmissions, link
                               drops as LinkDown(for:, .silently/.withReset), lost, error and slow answers as
                               LoseResponses, ErrorReplies, DelayResponses) carry a comment naming their packets;
@@ -70,6 +70,7 @@ enum ReplayCommand {
     static func runEmitted(_ arguments: inout ArgumentList, _ console: inout Console) throws -> Int32 {
         let against = try arguments.value(of: "--against")
         let emitName = try arguments.value(of: "--emit-scenario")
+        if let emitName { try Self.requireScenarioName(emitName) }
         let captureOptions = try TraceDecodeCommand.CaptureOptions(&arguments, takesSummary: false)
         let file = arguments.removeFirstPositional(valueOptions: Self.runValueOptions)
         // `run`'s parser reads the rest and rejects what nobody took before the capture is read.
@@ -108,6 +109,40 @@ enum ReplayCommand {
         "--shrink-out", "--trace-window", "--pcap", "--shard", "--grep", "--tag",
     ]
 
+    /// Checks a name given to `--emit-scenario`: an ASCII letter, then ASCII letters, digits, `-` and `_`
+    /// (`replayed-session`, as catalog names are spelled), so that the scenario passes validation, its name needs no
+    /// quoting in a reproduce line, and `Scenario.propertyName(for:)` turns it into a Swift identifier for the
+    /// catalog entry `--shrink-out` writes.
+    /// - Throws: `UsageError` naming the value and what a name may hold.
+    static func requireScenarioName(_ name: String) throws {
+        let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_")
+        let problem: String? = if let first = name.first {
+            if !(first.isASCII && first.isLetter) {
+                "'\(name)' starts with \(describe(first))"
+            } else if let bad = name.first(where: { !allowed.contains($0) }) {
+                "'\(name)' holds \(describe(bad))"
+            } else {
+                nil
+            }
+        } else {
+            "an empty name"
+        }
+        if let problem {
+            throw UsageError("--emit-scenario: expected a scenario name of ASCII letters, digits, '-' and '_', "
+                + "starting with a letter (e.g. replayed-session), got \(problem)")
+        }
+    }
+
+    /// A character as an error names it: `a space`, `'+'`.
+    private static func describe(_ character: Character) -> String {
+        switch character {
+        case " ": "a space"
+        case "\t": "a tab"
+        case "\n": "a newline"
+        default: "'\(character)'"
+        }
+    }
+
     /// `replayed-<capture file name without extension>`, as a scenario name.
     static func scenarioName(forCapture path: String) -> String {
         let file = path.split(separator: "/").last.map(String.init) ?? path
@@ -145,6 +180,7 @@ enum ReplayCommand {
         let captureOptions = try TraceDecodeCommand.CaptureOptions(&arguments, takesSummary: false)
         let files = arguments.positionals()
         try arguments.finish()
+        if let emitName { try Self.requireScenarioName(emitName) }
         if let against, against != "server" && against != "client" {
             throw UsageError("option --against: expected server or client, got '\(against)'")
         }

@@ -46,6 +46,10 @@ struct SweepCommand {
 
             parameters:
             \(table(SweepParameter.all.map { ($0.name, "\($0.expectation), default \($0.defaultValue)") }))
+            values that contradict each other are refused (exit 2), in every combination; a value not given is
+            taken from the scenario's client, else its default:
+              \(SweepParameter.orderings.map {
+                "\($0.lower) \($0.isStrict ? "<" : "<=") \($0.upper)" }.joined(separator: ", "))
 
             metrics (what the world reports per run; one table block each):
             \(table(SweepMetric.all.map { ($0.name, $0.summary) }))

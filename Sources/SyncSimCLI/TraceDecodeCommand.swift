@@ -167,7 +167,7 @@ extension TraceDecodeCommand {
 
         var description: String {
             error.packetNumber == nil
-                ? "\(error); the file ends inside its file header, before any packet (--keep-truncated cannot help)"
+                ? "\(error); --keep-truncated cannot help"
                 : "\(error); --keep-truncated uses the packets before it"
         }
     }

@@ -113,9 +113,35 @@ import Testing
         let output = syncsim([command[0], path] + command.dropFirst())
         #expect(output.code == ExitCode.usage)
         #expect(output.out.isEmpty)
-        #expect(output.err.contains("\(path): truncated file: file header"), "\(output.err)")
-        #expect(output.err.contains("before any packet (--keep-truncated cannot help)"), "\(output.err)")
+        #expect(output.err.contains("\(path): truncated file: the file ends after 4 bytes (its magic number only), "
+            + "inside its 24-byte pcap file header, before any packet (libpcap: "), "\(output.err)")
+        #expect(output.err.hasSuffix("); --keep-truncated cannot help\n"), "\(output.err)")
         #expect(!output.err.contains("uses the packets before it"))
+    }
+
+    @Test("a pcapng file cut inside its section header block is truncated, not an unknown format", arguments: [
+        4, 8, 20,
+    ])
+    func truncatedSectionHeader(length: Int) throws {
+        let block: [UInt8] = [0x0a, 0x0d, 0x0d, 0x0a, 0x1c, 0, 0, 0, 0x4d, 0x3c, 0x2b, 0x1a] + Array(repeating: 0, count: 16)
+        let path = try Self.temporaryFile(Data(block.prefix(length)), suffix: ".pcapng")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let output = syncsim(["decode", path])
+        #expect(output.code == ExitCode.usage)
+        #expect(output.err.hasPrefix("syncsim decode: \(path): truncated file: the file ends after \(length) bytes"),
+                "\(output.err)")
+        #expect(output.err.contains("inside its pcapng section header block (at least 28 bytes), before any packet"))
+    }
+
+    @Test("a capture cut inside a record says how much of it is there, in words before libpcap's")
+    func truncatedRecordWording() throws {
+        let path = try Self.truncatedCapture()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let output = syncsim(["trace-summary", path])
+        #expect(output.code == ExitCode.usage)
+        #expect(output.err.contains("\(path): packet 9: truncated file: the file ends inside a block, after "),
+                "\(output.err)")
+        #expect(output.err.contains(" (libpcap: truncated pcapng dump file; "), "\(output.err)")
     }
 
     @Test("decode and replay --keep-truncated use the packets before the break and say where it was")

@@ -81,6 +81,25 @@ import Testing
         #expect(result.err.contains("--help"))
     }
 
+    @Test("an unknown --layout value says so and lists the layouts, not 'not a frame stream'")
+    func unknownLayout() {
+        let result = Self.run(["decode", Self.wire.appendingPathComponent("login-response.bin").path,
+                               "--layout", "cmd16"])
+        #expect(result.code == ExitCode.usage)
+        #expect(result.err == "syncsim decode: option --layout: unknown layout 'cmd16'; layouts: cmd8-seq16 "
+            + "(the default), cmd16-seq8\nsee 'syncsim decode --help'\n")
+    }
+
+    @Test("frames in the other layout are named as such, with the --layout that reads them")
+    func otherLayout() {
+        let path = Self.wire.appendingPathComponent("login-response.bin").path
+        let result = Self.run(["decode", path, "--layout", "cmd16-seq8"])
+        #expect(result.code == ExitCode.usage)
+        #expect(!result.err.contains("not a capture or frame stream"), "\(result.err)")
+        #expect(result.err.hasPrefix("syncsim decode: \(path): frame 1 at offset 0: "), "\(result.err)")
+        #expect(result.err.hasSuffix("; the stream reads as frames in layout cmd8-seq16: give --layout cmd8-seq16\n"))
+    }
+
     @Test("a missing file is an input error naming it") func missingFile() {
         let result = Self.run(["decode", "/nonexistent/stream.bin"])
         #expect(result.code == 2)

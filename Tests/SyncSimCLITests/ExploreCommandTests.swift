@@ -53,6 +53,44 @@ import Testing
         #expect(bare.err.contains("--param 'connectTimeout': expected NAME=VALUE"), "\(bare.err)")
     }
 
+    @Test("contradictory --param pairs are refused before any run, naming both parameters and values", arguments: [
+        (["initialSeq=300", "seqModulus=256"],
+         "parameters initialSeq=300 and seqModulus=256 contradict each other: initialSeq must be below seqModulus "
+            + "(seqs run 0...seqModulus-1)"),
+        (["seqModulus=8", "initialSeq=8"], "parameters initialSeq=8 and seqModulus=8 contradict each other"),
+        (["taskRetryBase=2min"],
+         "parameters taskRetryBase=120s and taskRetryCap=60s (default) contradict each other: the first task retry "
+            + "delay cannot exceed its cap"),
+        (["backoffBase=10s", "backoffCap=5s"],
+         "parameters backoffBase=10s and backoffCap=5s contradict each other: the first reconnect delay cannot exceed "
+            + "its cap"),
+    ])
+    func contradictoryParameters(parameters: [String], message: String) {
+        let result = Self.run(["--runs", "1"] + parameters.flatMap { ["--param", $0] })
+        #expect(result.code == ExitCode.usage)
+        #expect(result.out.isEmpty)
+        #expect(result.err.hasPrefix("syncsim explore: \(message)"), "\(result.err)")
+        #expect(result.err.hasSuffix("\nsee 'syncsim explore --help'\n"))
+        #expect(result.err.split(separator: "\n").count == 2)
+    }
+
+    @Test("the JSON report carries the --param values as a parameters object with sorted keys")
+    func jsonParameters() throws {
+        let arguments = ["--runs", "1", "--seed-base", "40", "--shrink-runs", "0", "--json"]
+        let given = Self.run(arguments + ["--param", "seqModulus=256", "--param", "requestTimeout=30s",
+                                          "--param", "historyPageSize=20"])
+        #expect(given.code == ExitCode.success, "\(given.err)")
+        #expect(given.out.contains(",\"parameters\":{\"historyPageSize\":\"20\",\"requestTimeout\":\"30s\","
+            + "\"seqModulus\":\"256\"},"), "\(given.out)")
+        let reordered = Self.run(arguments + ["--param", "historyPageSize=20", "--param", "seqModulus=256",
+                                              "--param", "requestTimeout=30s"])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(reordered.out.utf8)) as? [String: Any])
+        #expect(object["parameters"] as? [String: String]
+            == ["historyPageSize": "20", "requestTimeout": "30s", "seqModulus": "256"])
+        let none = Self.run(arguments)
+        #expect(none.out.contains(",\"parameters\":{},"))
+    }
+
     @Test("--shard i/n runs the seeds k % n + 1 == i and says so; the repeat command keeps the shard")
     func shard() {
         let result = Self.run(["--runs", "3", "--seed-base", "40", "--shrink-runs", "0", "--shard", "2/2"])

@@ -93,6 +93,11 @@ import Testing
         #expect(name("syncsim", path: "/usr/bin:/usr/local/bin") == "syncsim")
         #expect(name(triple, path: "/usr/bin") == ".build/release/syncsim")
         #expect(name(".build/release/syncsim", path: "/usr/bin") == ".build/release/syncsim")
+        // `swift run` (so `make run`) starts the executable by the relative path with the triple in it.
+        #expect(name(".build/x86_64-unknown-linux-gnu/release/syncsim", path: "/usr/bin") == ".build/release/syncsim")
+        // Without the .build/release link there is nothing shorter that runs this build.
+        #expect(name(".build/aarch64-unknown-linux-gnu/debug/syncsim", path: "/usr/bin")
+            == ".build/aarch64-unknown-linux-gnu/debug/syncsim")
         #expect(name("/usr/local/bin/syncsim", path: "/usr/local/bin") == "syncsim")
         // Another syncsim on the PATH is not this one: keep the path that runs this build.
         #expect(name(triple, path: "/usr/local/bin") == ".build/release/syncsim")

@@ -95,4 +95,20 @@ import Testing
         #expect(missing.err.contains("cannot read"))
         #expect(syncsim(["merge"]).code == ExitCode.usage)
     }
+
+    @Test("an empty or blank file is named as empty, not as lacking a sweep header line")
+    func emptyFile() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let empty = directory.appendingPathComponent("shard-1.jsonl")
+        try Data().write(to: empty)
+        let output = syncsim(["merge", empty.path])
+        #expect(output.code == ExitCode.usage)
+        #expect(output.err == "syncsim merge: \(empty.path): empty file (0 bytes), not sweep JSON lines\n")
+        let blank = directory.appendingPathComponent("shard-2.jsonl")
+        try Data("\n\n".utf8).write(to: blank)
+        let blankOutput = syncsim(["merge", blank.path])
+        #expect(blankOutput.code == ExitCode.usage)
+        #expect(blankOutput.err.contains("shard-2.jsonl: only blank lines, no sweep JSON lines"), "\(blankOutput.err)")
+    }
 }

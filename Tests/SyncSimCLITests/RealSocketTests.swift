@@ -157,6 +157,20 @@ import Testing
         #expect(usage.err.hasSuffix("see 'syncsim client --help'\n"), "\(usage.err)")
     }
 
+    @Test("a port where nothing listens is one line naming host:port and the reason, not a 10 s login wait")
+    func connectionRefused() throws {
+        // A port just freed: nothing listens there, so connect() is refused.
+        let listener = try PosixSocket.listen(port: 0)
+        let port = PosixSocket.localPort(listener)
+        PosixSocket.close(listener)
+        let output = SyncSimCLITests.syncsim(["client", "--port", "\(port)", "--script", "login; wait 1s"])
+        #expect(output.code == ExitCode.usage)
+        #expect(output.err == "syncsim client: cannot connect to 127.0.0.1:\(port): connection refused (nothing "
+            + "listens there; start 'syncsim serve --port \(port)' first, or give the port it listens on)\n",
+            "\(output.err)")
+        #expect(output.out.isEmpty)
+    }
+
     /// Starts `syncsim serve` on a free loopback port and returns it with the port it printed.
     static func startServe(maxConnections: Int, durationSeconds: Int = 20) throws -> (Process, Int) {
         let serve = Process()

@@ -171,6 +171,20 @@ import Testing
         #expect(!result.err.isEmpty)
     }
 
+    @Test("--emit-scenario refuses a name that is not a scenario name, before reading the capture", arguments: [
+        ("", "an empty name"), ("my scenario", "'my scenario' holds a space"), ("1st", "'1st' starts with '1'"),
+        ("alice+bob", "'alice+bob' holds '+'"), ("-x", "'-x' starts with '-'"),
+    ])
+    func badScenarioName(name: String, problem: String) {
+        for mode in [[String](), ["--run"]] {
+            let result = Self.run(["replay", "/nonexistent/capture.pcapng", "--emit-scenario", name] + mode)
+            #expect(result.code == ExitCode.usage)
+            #expect(result.err == "syncsim replay: --emit-scenario: expected a scenario name of ASCII letters, "
+                + "digits, '-' and '_', starting with a letter (e.g. replayed-session), got \(problem)\n"
+                + "see 'syncsim replay --help'\n", "\(result.err)")
+        }
+    }
+
     @Test("a capture of another protocol is an input error in every replay mode, naming what decode finds",
           arguments: [["--against", "server"], ["--against", "client"], ["--emit-scenario", "x"], ["--run"]])
     func foreignProtocol(mode: [String]) {

@@ -1,4 +1,5 @@
 import Foundation
+import Scenarios
 import SyncSim
 import Testing
 @testable import SyncSimCLI
@@ -200,6 +201,13 @@ func contents(_ url: URL) throws -> String { try String(contentsOf: url, encodin
         (["--profiles", "EDGE", "--client", "bob", "--profile", "5G"], "unknown profile '5G'"),
         (["--profiles", "EDGE", "--client", "carol"], "--client 'carol' is not in scenario open-and-scroll-to-start"),
         (["--profiles", "EDGE", "--objective", "speed"], "unknown objective metric 'speed'"),
+        (["--profiles", "EDGE", "--param", "seqModulus=64,256", "--param", "initialSeq=1,100"],
+         "parameters initialSeq=100 and seqModulus=64 contradict each other: initialSeq must be below seqModulus"),
+        (["--profiles", "EDGE", "--param", "taskRetryBase=2s", "--param", "taskRetryCap=1s"],
+         "parameters taskRetryBase=2s and taskRetryCap=1s contradict each other: the first task retry delay cannot "
+            + "exceed its cap"),
+        (["--profiles", "EDGE", "--param", "backoffCap=500ms"],
+         "parameters backoffBase=1s (default) and backoffCap=500ms contradict each other"),
     ])
     func realCommandUsageErrors(arguments: [String], message: String) {
         let output = syncsim(["sweep", "open-and-scroll-to-start", "--seeds", "1"] + arguments)
@@ -207,6 +215,19 @@ func contents(_ url: URL) throws -> String { try String(contentsOf: url, encodin
         #expect(output.err.hasPrefix("syncsim sweep: \(message)"), "\(output.err)")
         #expect(output.err.hasSuffix("\nsee 'syncsim sweep --help'\n"), "\(output.err)")
         #expect(output.err.split(separator: "\n").count == 2)
+    }
+
+    @Test("a swept parameter that contradicts a scenario client's own is refused, naming the client")
+    func contradictsScenarioClient() {
+        let output = syncsim(["sweep", "seq-wrap-long-pending", "--seeds", "1", "--profiles", "4G",
+                              "--param", "seqModulus=256,128"])
+        #expect(output.code == ExitCode.usage)
+        #expect(output.err.hasPrefix("syncsim sweep: parameters initialSeq=250 (scenario client 'alice') and "
+            + "seqModulus=128 contradict each other: "), "\(output.err)")
+        // Equal bases and caps are consistent (every retry waits the cap).
+        var list = ArgumentList(["open-and-scroll-to-start", "--seeds", "1", "--profiles", "EDGE",
+                                 "--param", "taskRetryBase=5s", "--param", "taskRetryCap=5s"])
+        #expect(throws: Never.self) { try SweepCommand(parsing: &list, catalog: Catalog.all) }
     }
 
     @Test("explore's --param errors point at --help too")

@@ -15,7 +15,8 @@ import Testing
     @Test("malformed JSON lines name the file and line", arguments: [
         ("{\"type\":\"run\"}", "f.jsonl:1: a run before the sweep header"),
         ("not json", "f.jsonl:1: not a JSON object"),
-        ("", "f.jsonl: no sweep header line"),
+        ("", "f.jsonl: empty file (0 bytes), not sweep JSON lines"),
+        ("\n \n", "f.jsonl: only blank lines, no sweep JSON lines (a sweep header line first)"),
     ])
     func malformed(text: String, message: String) {
         #expect {

@@ -90,7 +90,8 @@ public enum SweepJSONLines {
     ///   - text: the file's contents.
     ///   - file: its name, for errors.
     /// - Throws: `SweepError` naming the file and line: not JSON, a missing or second header, an unknown line type,
-    ///   a field of the wrong type, a run that does not belong to the header's sweep.
+    ///   a field of the wrong type, a run that does not belong to the header's sweep; naming the file for one that
+    ///   is empty or blank.
     public static func read(_ text: String, file: String) throws -> Contents {
         var spec: SweepSpec?
         var records: [SweepRunRecord] = []
@@ -144,7 +145,14 @@ public enum SweepJSONLines {
                 throw fail("unknown line type '\(kind.type)'; expected sweep, run or combination")
             }
         }
-        guard let spec else { throw SweepError.invalid("\(file): no sweep header line") }
+        guard let spec else {
+            // An empty file is the likeliest reason (a shard whose job never wrote it): say so rather than "no header".
+            if text.isEmpty { throw SweepError.invalid("\(file): empty file (0 bytes), not sweep JSON lines") }
+            if text.allSatisfy(\.isWhitespace) {
+                throw SweepError.invalid("\(file): only blank lines, no sweep JSON lines (a sweep header line first)")
+            }
+            throw SweepError.invalid("\(file): no sweep header line")
+        }
         return Contents(spec: spec, records: records)
     }
 

@@ -121,14 +121,28 @@ public struct SweepSpec: Hashable, Sendable {
         }
     }
 
-    /// Checks the client names against the scenario.
-    /// - Throws: `SweepError` naming an unknown client and listing the scenario's clients.
+    /// Checks the client names against the scenario, and every combination's values against each other and
+    /// against the parameters of the clients that get them (`SweepParameter.requireConsistent`).
+    /// - Throws: `SweepError` naming an unknown client and listing the scenario's clients, or naming two
+    ///   parameters whose values contradict each other.
     public func validate(against base: Scenario) throws {
         let names = base.clients.map(\.name)
         for client in clients where !names.contains(client) {
             throw SweepError.invalid(
                 "--client '\(client)' is not in scenario \(base.name); clients: \(names.joined(separator: ", "))"
             )
+        }
+        guard !axes.isEmpty else { return }
+        let targets = base.clients.filter { clients.isEmpty || clients.contains($0.name) }
+        for combination in combinations {
+            var given: ParameterSet = [:]
+            for (axis, value) in zip(axes, combination.values) { given[axis.parameter.name] = value }
+            if targets.isEmpty { try SweepParameter.requireConsistent(given) }
+            for client in targets {
+                try SweepParameter.requireConsistent(given) { name in
+                    client.parameters[name].map { ($0, "scenario client '\(client.name)'") }
+                }
+            }
         }
     }
 

@@ -10,6 +10,9 @@ struct SocketError: Error, CustomStringConvertible {
     var code: Int32
 
     var description: String { "\(operation): \(String(cString: strerror(code)))" }
+
+    /// The system's reason in lower case, as the CLI words reasons (`connection refused`).
+    var reason: String { String(cString: strerror(code)).lowercased() }
 }
 
 /// TCP sockets on the loopback interface only (127.0.0.1), through POSIX calls: the one file of the real-socket

@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import SyncSim
 
 /// Drives the reference client engine over a real TCP connection to 127.0.0.1:`port`, through the steps of a
@@ -27,6 +32,9 @@ struct RealSocketClient {
     private var loginError: ErrorPayload?
     /// Whether a LOGIN was answered with a response (the chat list and the user names came with it).
     private var hasLoggedIn = false
+    /// Why the first connection attempt failed, when no connection was ever made: reported at once instead of
+    /// letting the engine's reconnect backoff retry against a port where nothing listens.
+    private var firstConnectFailure: SocketError?
     private(set) var summary = Summary()
 
     /// - Throws: the database's error when the client's in-memory SQLite store cannot be opened.
@@ -40,17 +48,20 @@ struct RealSocketClient {
     }
 
     /// Runs the steps, then closes the connection.
-    /// - Throws: `ClientScriptError` for a chat the chat list does not hold or a login that does not happen within
-    ///   10 s; `LoginRefusedError` as soon as the server answers LOGIN with an error.
+    /// - Throws: `ClientConnectError` when the first connection attempt fails (nothing listens on the port);
+    ///   `ClientScriptError` for a chat the chat list does not hold or a login that does not happen within 10 s;
+    ///   `LoginRefusedError` as soon as the server answers LOGIN with an error.
     mutating func run(_ steps: [ClientScriptStep]) throws -> Summary {
         deliver(.start)
         defer { if let fd { PosixSocket.close(fd) } }
+        try requireFirstConnection()
         for step in steps {
             switch step {
             case .login:
                 let deadline = clock.now + .seconds(Int64(10))
                 while !engine.view.isOnline, loginError == nil, clock.now < deadline {
                     pump(until: min(deadline, clock.now + .milliseconds(50)))
+                    try requireFirstConnection()
                 }
                 if let loginError { throw LoginRefusedError(user: user, error: loginError) }
                 guard engine.view.isOnline else {
@@ -69,8 +80,15 @@ struct RealSocketClient {
                 pump(until: clock.now + duration)
             }
             pump(until: clock.now)
+            try requireFirstConnection()
         }
         return summary
+    }
+
+    /// - Throws: `ClientConnectError` when the engine's first connection attempt failed. Later attempts (after a
+    ///   connection the server closed) keep the engine's reconnect backoff.
+    private func requireFirstConnection() throws {
+        if let firstConnectFailure { throw ClientConnectError(port: port, failure: firstConnectFailure) }
     }
 
     /// The id of the chat named by its members (`alice+bob`), from the chat list and the names LOGIN taught.
@@ -171,7 +189,11 @@ struct RealSocketClient {
                 summary.connections += 1
                 pending.append(.connected(id))
             } catch {
-                log("client: \(user) \(error)")
+                if summary.connections == 0, firstConnectFailure == nil, let failure = error as? SocketError {
+                    firstConnectFailure = failure
+                } else {
+                    log("client: \(user) \(error)")
+                }
                 pending.append(.connectFailed(id))
             }
         case .send(let packet, let id):
@@ -196,6 +218,19 @@ struct RealSocketClient {
         case .upload(let id, _, _):
             pending.append(.uploadFinished(id, succeeded: false))
         }
+    }
+}
+
+/// The client's first connection attempt failed: `cannot connect to 127.0.0.1:7000: connection refused (...)`;
+/// exit code 2.
+struct ClientConnectError: Error, CustomStringConvertible {
+    var port: UInt16
+    var failure: SocketError
+
+    var description: String {
+        let hint = failure.code == ECONNREFUSED
+            ? " (nothing listens there; start 'syncsim serve --port \(port)' first, or give the port it listens on)" : ""
+        return "cannot connect to 127.0.0.1:\(port): \(failure.reason)\(hint)"
     }
 }
 

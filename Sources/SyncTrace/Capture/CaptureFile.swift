@@ -1,4 +1,5 @@
 import CPcap
+import Foundation
 
 /// An open capture file read record by record through libpcap; the only place SyncTrace calls into CPcap.
 ///
@@ -33,8 +34,13 @@ package final class CaptureFile {
         )
         guard let opened else {
             let message = String(decoding: errorBuffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            let kind: TraceError.Kind = message.contains("truncated") ? .truncatedFile : .malformedRecord
-            throw TraceError(kind, file: path, detail: "file header: \(message)")
+            let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
+            // A pcapng file cut inside its section header block reads to libpcap as "unknown file format".
+            if message.contains("truncated") || size.map({ $0 < format.fileHeaderBytes }) == true {
+                throw TraceError(.truncatedFile, file: path,
+                                 detail: Self.headerBreak(format: format, size: size, libpcap: message))
+            }
+            throw TraceError(.malformedRecord, file: path, detail: "file header: \(message)")
         }
         let dataLinkType = pcap_datalink(opened)
         let linkType: LinkType =
@@ -84,8 +90,42 @@ package final class CaptureFile {
             return nil
         default:
             let message = String(cString: pcap_geterr(handle))
-            let kind: TraceError.Kind = message.contains("truncated") ? .truncatedFile : .malformedRecord
-            throw TraceError(kind, file: path, packetNumber: number, detail: message)
+            guard message.contains("truncated") else {
+                throw TraceError(.malformedRecord, file: path, packetNumber: number, detail: message)
+            }
+            throw TraceError(.truncatedFile, file: path, packetNumber: number, detail: Self.recordBreak(libpcap: message))
         }
+    }
+
+    /// Where a file ends inside its file header, in the reader's words, with libpcap's own after them:
+    /// `the file ends after 4 bytes (its magic number only), inside its 24-byte pcap file header, before any packet
+    /// (libpcap: truncated dump file; tried to read 24 file header bytes, only got 0)`.
+    private static func headerBreak(format: CaptureFormat, size: Int?, libpcap message: String) -> String {
+        let header = format != .pcapng ? "\(format.fileHeaderBytes)-byte pcap file header"
+            : size.map { $0 < format.fileHeaderBytes } == true
+                ? "pcapng section header block (at least \(format.fileHeaderBytes) bytes)"
+                : "pcapng section header block"
+        let ends = size.map { $0 <= 4 ? "after \($0) bytes (its magic number only)" : "after \($0) bytes" }
+        return "the file ends \(ends.map { $0 + ", " } ?? "")inside its \(header), before any packet "
+            + "(libpcap: \(message))"
+    }
+
+    /// Where a file ends inside a packet record, from libpcap's `tried to read N KIND bytes, only got M`:
+    /// `the file ends inside the record, after 0 of its 76 captured bytes (libpcap: ...)`.
+    private static func recordBreak(libpcap message: String) -> String {
+        let numbers = message.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
+        let part = if message.contains("captured bytes") {
+            "the record, after"
+        } else if message.contains("header bytes") {
+            "the record header, after"
+        } else {
+            "a block, after"
+        }
+        guard numbers.count >= 2, message.contains("only got") else {
+            return "the file ends inside a record (libpcap: \(message))"
+        }
+        let noun = message.contains("captured bytes") ? "captured bytes" : "bytes"
+        return "the file ends inside \(part) \(numbers[numbers.count - 1]) of its \(numbers[numbers.count - 2]) "
+            + "\(noun) (libpcap: \(message))"
     }
 }

@@ -35,5 +35,9 @@ public enum CaptureFormat: String, Hashable, Sendable, CustomStringConvertible {
         return CaptureFormat(magic: [UInt8](head))
     }
 
+    /// The bytes before the first packet record: a pcap file header is 24 bytes; a pcapng section header block at
+    /// least 28 (tcpdump.org "pcap-savefile"; draft-ietf-opsawg-pcapng §4.1).
+    public var fileHeaderBytes: Int { self == .pcapng ? 28 : 24 }
+
     public var description: String { rawValue }
 }
