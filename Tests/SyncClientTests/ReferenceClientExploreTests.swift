@@ -155,13 +155,13 @@ import Testing
 }
 
 /// A reference engine driven event by event, one second apart, with the server's answers written by the test.
-private struct EngineDriver {
+struct EngineDriver {
     var engine: ReferenceClient
     var now = SimInstant.start
     private var actions: [ClientAction]
 
-    init() throws {
-        engine = ReferenceClient(parameters: ClientParameters(token: "t"), database: try SQLiteDatabase(),
+    init(parameters: ClientParameters = ClientParameters(token: "t")) throws {
+        engine = ReferenceClient(parameters: parameters, database: try SQLiteDatabase(),
                                  generator: SeededGenerator(seed: 1))
         actions = engine.handle(.start, now: now)
     }

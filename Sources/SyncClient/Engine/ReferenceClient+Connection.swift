@@ -154,10 +154,12 @@ extension ReferenceClient {
         case .push:
             return
         case .response, .error:
+            if isAnswerToAnotherSend(packet) {
+                receiveLateSendAnswer(packet.msgSendAnswer!)
+                return
+            }
             guard let entry = tracker.complete(seq: packet.seq, opcode: packet.opcode) else {
-                if packet.cmd == .response, case .msgSendResponse(let response) = packet.body {
-                    receiveLateSendAnswer(response)
-                }
+                if let answer = packet.msgSendAnswer { receiveLateSendAnswer(answer) }
                 return
             }
             cancelTimer(entry.timer)
@@ -232,6 +234,18 @@ extension ReferenceClient {
         default:
             requestFailed(purpose, .error(ErrorPayload(error: "client.unexpectedBody", message: "\(body)")))
         }
+    }
+
+    /// Whether `packet` answers a MSG_SEND other than the one in flight with its seq: its message carries another
+    /// cid. Seq and opcode alone cannot tell them apart once a small seq space wraps: a lost connection's answer may
+    /// come on a later connection after its request's timeout freed the seq (`repliesFollowDevice`), and it would
+    /// end the newer send's task with the older message's id. The cid, which the server echoes, tells the answer's
+    /// own send; that answer is then a late one (`receiveLateSendAnswer`) and the newer request stays in flight.
+    private func isAnswerToAnotherSend(_ packet: Packet) -> Bool {
+        guard let answer = packet.msgSendAnswer, let cid = answer.message.cid,
+              let entry = tracker.entry(seq: packet.seq), entry.opcode == .msgSend,
+              case .send(let taskId) = entry.purpose, let task = tasks[taskId] else { return false }
+        return task.cid != cid
     }
 
     /// The answer to a MSG_SEND that had timed out came after all: the server stored the message. It goes into the
@@ -541,5 +555,13 @@ extension ReferenceClient {
     mutating func setLastSync(_ value: Int64) {
         lastSync = value
         store.setSync("chatsSync", value)
+    }
+}
+
+extension Packet {
+    /// The MSG_SEND answer this response frame carries, or nil.
+    fileprivate var msgSendAnswer: MsgSendResponse? {
+        guard cmd == .response, opcode == .msgSend, case .msgSendResponse(let answer) = body else { return nil }
+        return answer
     }
 }
