@@ -1,4 +1,5 @@
 import Foundation
+import SimCore
 import Testing
 
 @testable import SyncTrace
@@ -98,5 +99,25 @@ import Testing
         let cutByGap = TLSRecordTally(Self.stream(records + [23, 3, 3, 0, 50, 1], gap: 10))
         #expect(cutByGap.recordCount == 2 && cutByGap.end == .gap(offset: 39))
         #expect(TLSRecordTally(TCPStreamTrace()).recordCount == 0 && TLSRecordTally(TCPStreamTrace()).end == nil)
+    }
+
+    @Test("randomly damaged TLS streams are walked or stopped with a reason, never a trap",
+          arguments: [1, 2, 3] as [UInt64])
+    func damagedStreams(seed: UInt64) {
+        var random = SeededGenerator(seed: seed)
+        let original = Self.record(22, Self.serverHello(supported: 0x0304)) + Self.record(20, [1])
+            + Self.record(23, [UInt8](repeating: 5, count: 40))
+        for _ in 0..<2000 {
+            var bytes = original
+            for _ in 0..<Int.random(in: 1...4, using: &random) {
+                bytes[Int.random(in: 0..<bytes.count, using: &random)] = UInt8.random(in: 0...255, using: &random)
+            }
+            bytes = Array(bytes.prefix(Int.random(in: 0...bytes.count, using: &random)))
+            let tally = TLSRecordTally(Self.stream(bytes))
+            // The records counted lie within the bytes: a header each, and the application data fragments.
+            #expect(tally.recordCount * 5 + Int(tally.applicationDataBytes) <= bytes.count, "seed \(seed)")
+            // Read to the end without a stop: every byte was a record.
+            if tally.end == nil { #expect(bytes.isEmpty || tally.recordCount > 0, "seed \(seed)") }
+        }
     }
 }
