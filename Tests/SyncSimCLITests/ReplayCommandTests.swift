@@ -53,6 +53,10 @@ import Testing
         let named = Self.run(["replay", copy, "--run", "--emit-scenario", "from-the-field"])
         #expect(named.out.first?.hasPrefix("PASS  from-the-field  seed 1  digest ") == true)
         #expect(!named.err.contains("named after its content"))
+        // And the emitted source compiled as a catalog scenario of that name gives that run's digest again.
+        let compiled = WorldExecutor().run(EmittedScenario.replayedOfflineSends, seed: 1, options: RunOptions())
+        let replayed = Self.run(["replay", copy, "--run", "--emit-scenario", "replayed-offline-sends"])
+        #expect(replayed.out.first == "PASS  replayed-offline-sends  seed 1  digest \(FNV1a64.hex(compiled.digest))")
     }
 
     @Test("run --pcap refuses a plan of more than one run")
