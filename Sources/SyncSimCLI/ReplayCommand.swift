@@ -1,4 +1,5 @@
 import Foundation
+import SimCore
 import SyncSim
 import SyncTrace
 
@@ -47,8 +48,11 @@ enum ReplayCommand {
                               doubts about the capture are comments above it, and what cannot be placed is
                               also listed on stderr. See docs/roundtrip.md for how faithful this is.
             --run             emits the scenario in process and runs it as `syncsim run` would, with its
-                              options (seed 1 unless --seed/--seeds; name replayed-<file> unless
-                              --emit-scenario NAME); exit codes as for `run`
+                              options (seed 1 unless --seed/--seeds); exit codes as for `run`. The
+                              scenario is named after its content, replayed-<8 hex digits of its DSL
+                              source's digest> (the same for a copy of the capture under another name, so
+                              the digests are too; stderr says which capture it came from), or NAME with
+                              --emit-scenario NAME
               --port N        keep only connections with port N on either end (repeatable)
               --keep-truncated  \(TraceDecodeCommand.CaptureOptions.keepTruncatedHelp)
               --tls-keylog FILE  decrypt TLS connections with this NSS key log (SSLKEYLOGFILE) through tshark;
@@ -78,9 +82,14 @@ enum ReplayCommand {
             if against != nil { throw UsageError("give either --run or --against server|client, not both") }
             guard let file else { throw UsageError("expected one capture file, got 0") }
             let timeline = try Self.timeline(file, options: captureOptions, console: console)
-            let name = emitName ?? Self.scenarioName(forCapture: file)
-            let emission = ReplayScenarioEmitter(timeline: timeline, model: ReplayWorldModel(timeline))
-                .emission(named: name)
+            var emission = ReplayScenarioEmitter(timeline: timeline, model: ReplayWorldModel(timeline))
+                .emission(named: emitName ?? Self.unnamedScenario)
+            if emitName == nil {
+                emission.scenario.name = Self.scenarioName(of: emission.scenario)
+                console.err("note: \(file) runs as scenario \(emission.scenario.name), named after its content "
+                    + "(a copy of the capture under another name runs the same, with the same digests); "
+                    + "--emit-scenario NAME names it")
+            }
             emission.unplaced.forEach { console.err("note: \($0)") }
             return [emission.scenario]
         })
@@ -143,11 +152,18 @@ enum ReplayCommand {
         }
     }
 
-    /// `replayed-<capture file name without extension>`, as a scenario name.
-    static func scenarioName(forCapture path: String) -> String {
-        let file = path.split(separator: "/").last.map(String.init) ?? path
-        let stem = file.split(separator: ".").first.map(String.init) ?? file
-        return "replayed-" + ReplayScenarioEmitter.identifier(stem)
+    /// The name a scenario is emitted under before `scenarioName(of:)` names it after its content.
+    static let unnamedScenario = "replayed"
+
+    /// `replayed-<8 hex digits>`: the first half of the FNV-1a 64 digest of `scenario`'s DSL source under the name
+    /// `unnamedScenario`. A run's trace starts with its scenario's name (and `--random` seeds are drawn by it), so a
+    /// name taken from the capture's file name gave a copy of the capture under another name other digests; one
+    /// taken from what the scenario runs gives the same scenario the same name wherever its capture came from.
+    static func scenarioName(of scenario: Scenario) -> String {
+        var unnamed = scenario
+        unnamed.name = unnamedScenario
+        let digest = FNV1a64.digestHex(ofBytes: Array(unnamed.dslSource().utf8))
+        return unnamedScenario + "-" + digest.prefix(8)
     }
 
     /// The capture decoded and laid out for replay; with `--keep-truncated`, a note on standard error when the

@@ -21,8 +21,10 @@ enum TraceDecodeCommand {
               --port N          keep only connections with port N on either end (repeatable)
               --keep-truncated  \(CaptureOptions.keepTruncatedHelp)
               --tls-keylog FILE decrypt TLS connections with this NSS key log (SSLKEYLOGFILE) through tshark and
-                                print each one's version and application data bytes; without it a capture with a
-                                TLS connection is refused (exit 2). See docs/traces.md, "TLS captures"
+                                print each one's version and application data bytes. Without it a TLS connection
+                                is summarized as captured: TCP as for any connection, the version its ServerHello
+                                selected, its TLS records per direction by content type, and a note on stderr
+                                that its frames need the key log (exit 0). See docs/traces.md, "TLS captures"
 
             example: syncsim trace-summary Fixtures/pcap/tcp_rst_data-trunc.pcap
             """,
@@ -37,9 +39,14 @@ enum TraceDecodeCommand {
             throw UsageError("expected one capture file, got \(files.count)")
         }
         try captureOptions.requireFiles(capture: file)
-        let trace = try captureOptions.reading { try TraceReader.read(path: file, options: captureOptions.readOptions) }
+        // Without a key log TLS connections are summarized as captured (TCP, TLS records), not refused: nothing
+        // here needs their frames.
+        var readOptions = captureOptions.readOptions
+        if captureOptions.tlsKeyLog == nil { readOptions.tls = .keepEncrypted }
+        let trace = try captureOptions.reading { try TraceReader.read(path: file, options: readOptions) }
         // The summary names the truncation itself ("stopped early: ..."), so no note on standard error.
         for line in trace.summaryLines() { console.out(line) }
+        encryptedNote(trace.connections.filter { $0.tls == nil && $0.tlsRecordHeader != nil }).map(console.err)
         // As for decode and replay, a capture without a TCP connection is an input error; the summary above still
         // shows what it holds (packets skipped and why), which is where their error points.
         guard !trace.connections.isEmpty else {
@@ -50,6 +57,19 @@ enum TraceDecodeCommand {
 }
 
 extension TraceDecodeCommand {
+    /// `note: connection 1 carries TLS ...`: the frames of `connections` (TLS ones summarized without a key log)
+    /// were not read, and the option that reads them; nil when there are none.
+    static func encryptedNote(_ connections: [TCPConnectionTrace]) -> String? {
+        guard !connections.isEmpty else { return nil }
+        let numbers = connections.map { String($0.number) }
+        let which = numbers.count == 1
+            ? "connection \(numbers[0]) carries TLS: its frames"
+            : "connections \(numbers.dropLast().joined(separator: ", ")) and \(numbers.last!) carry TLS: their frames"
+        return "note: \(which) are encrypted and were not decoded (above: TCP and TLS records only); give the "
+            + "session's key log with --tls-keylog FILE (NSS key log format, as SSLKEYLOGFILE writes; "
+            + "docs/traces.md, \"TLS captures\") to read them"
+    }
+
     /// The options of the commands that read captures (`trace-summary`, `decode`, `replay`): `--port N`,
     /// `--keep-truncated`, `--tls-keylog FILE`, and for `decode` `--summary`; parsed, explained and applied here
     /// once, so the commands say the same.

@@ -26,6 +26,8 @@ extension Trace {
                     "  \(tls.version) decrypted with key log \(tls.keyLog): application data client->server "
                         + "\(counted(connection.clientToServer.byteCount, "byte")), server->client "
                         + "\(counted(connection.serverToClient.byteCount, "byte")) (TCP below: the encrypted bytes)")
+            } else if connection.tlsRecordHeader != nil {
+                lines += Self.encryptedTLSLines(connection)
             }
             for direction in TraceDirection.allCases {
                 let stream = connection.tls.map { direction == .clientToServer
@@ -49,6 +51,32 @@ extension Trace {
             }
         }
         for (reason, count) in skips { lines.append("skipped: \(count) \(reason)") }
+        return lines
+    }
+
+    /// What a TLS connection kept encrypted shows: the version its ServerHello selected, then per direction its
+    /// records by content type (`TLSRecordTally`), and that its frames need the key log.
+    static func encryptedTLSLines(_ connection: TCPConnectionTrace) -> [String] {
+        let server = TLSRecordTally(connection.serverToClient)
+        let version = server.selectedVersion ?? "TLS (version not shown: no whole ServerHello in the capture)"
+        var lines = ["  \(version), not decrypted: its frames cannot be read without the session's key log "
+            + "(--tls-keylog FILE)"]
+        for direction in TraceDirection.allCases {
+            let tally = direction == .clientToServer ? TLSRecordTally(connection.clientToServer) : server
+            var line = "    \(direction): \(counted(tally.recordCount, "TLS record"))"
+            if tally.recordCount > 0 {
+                let kinds = [
+                    (tally.handshakeRecords, "handshake"), (tally.changeCipherSpecRecords, "change cipher spec"),
+                    (tally.alertRecords, "alert"), (tally.applicationDataRecords, "application data"),
+                ]
+                line += ": " + kinds.filter { $0.0 > 0 }.map { "\($0.0) \($0.1)" }.joined(separator: ", ")
+                if tally.applicationDataRecords > 0 {
+                    line += " (\(counted(tally.applicationDataBytes, "byte")) encrypted)"
+                }
+            }
+            if let end = tally.end { line += "; \(end)" }
+            lines.append(line)
+        }
         return lines
     }
 }

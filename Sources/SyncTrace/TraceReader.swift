@@ -86,7 +86,8 @@ public enum TraceReader {
                         + "\(header.contentType), version 3.\(header.versionMinor), where a frame should be)\(others): "
                         + "\(rest.isEmpty ? "its" : "their") frames are encrypted; give the session's key log with "
                         + "--tls-keylog FILE (NSS key log format, as SSLKEYLOGFILE writes; docs/traces.md), or leave "
-                        + "the connection out with --port")
+                        + "the connection out with --port ('syncsim trace-summary \(path)' summarizes TCP and TLS "
+                        + "records without the key log)")
             }
         case .decrypt(let keyLog, let tshark):
             try TLSDecryption(keyLog: keyLog, tshark: tshark).decrypt(&trace)

@@ -55,6 +55,30 @@ import Testing
         }
     }
 
+    /// The differences `replay --against server` must find in each fixture: none where nothing was lost (the made-up
+    /// server answers as the virtual one does), the SESSION_INIT answer `gap.pcapng` lost.
+    static let serverDifferences: [String: [String]] = [
+        "clean.pcapng": [],
+        "out-of-order.pcapng": [],
+        "duplicated.pcapng": [],
+        "no-handshake.pcapng": [],
+        "two-clients-one-address.pcapng": [],
+        "gap.pcapng": ["DIFF  0.008s connection 2: seq 1 SESSION_INIT: replay sent a response the capture does not have"],
+    ]
+
+    @Test("replay --against server finds only the damage: none in the clean capture, the lost answer in the gap",
+          arguments: serverDifferences.keys.sorted())
+    func againstServer(file: String) throws {
+        let expected = try #require(Self.serverDifferences[file])
+        let result = TraceDecodeCommandTests.run(["replay", Self.path(file), "--against", "server"])
+        #expect(result.code == (expected.isEmpty ? 0 : 1), "\(result.err)")
+        #expect(Array(result.out.dropLast()) == expected)
+        #expect(result.out.last?.contains(" \(expected.count) difference") == true, "\(result.out)")
+        let client = TraceDecodeCommandTests.run(["replay", Self.path(file), "--against", "client"])
+        #expect(client.code == 0)
+        #expect(client.out.last?.contains(": 0 violations of ") == true, "\(client.out)")
+    }
+
     @Test("replay --emit-scenario of a damaged capture prints the scenario and its doubts on stderr, exit 0")
     func damagedOnCommandLine() {
         let result = TraceDecodeCommandTests.run(["replay", Self.path("gap.pcapng"), "--emit-scenario", "gap"])
@@ -68,6 +92,8 @@ import Testing
 /// SESSION_INIT and LOGIN each, alice sends "hi" to their chat, bob gets the push. Damage is applied to the packets.
 enum SyntheticSession {
     static let server = TCPEndpoint(address: SyntheticTCPConnection.syntheticAddress(host: 0), port: 5443)
+    /// The session's users, both members of chat 1.
+    static let users: [(id: Int64, name: String)] = [(1, "alice"), (2, "bob")]
 
     /// The packets of one client's session with their times (ns since the capture's start).
     static func session(host: Int, port: UInt16, user: Int64, name: String, start: Int64, sends: Bool,
@@ -106,13 +132,16 @@ enum SyntheticSession {
         try exchange(Packet(cmd: .request, seq: 1, opcode: .sessionInit, body: .sessionInit(.mobile(deviceId: name))),
                      Packet(cmd: .response, seq: 1, opcode: .sessionInit,
                             body: .sessionInitResponse(SessionInitResponse(time: epoch))))
-        let chat = ChatSummary(id: 1, members: [1, 2], modified: epoch, lastMessage: nil)
+        let chat = ChatSummary(id: 1, members: users.map(\.id), modified: epoch, lastMessage: nil)
+        // A never-synced LOGIN (contactsSync -1) is answered with the other members of the user's chats as contacts
+        // (docs/protocol.md §4), as the virtual server answers it: a replay against the server compares the count.
+        let contacts = users.filter { $0.id != user }.map { Contact(id: $0.id, name: $0.name) }
         let loginAnswer = try exchange(
             Packet(cmd: .request, seq: 2, opcode: .login,
                    body: .login(LoginRequest(token: "token-\(name)", chatsSync: -1, contactsSync: -1, chatsCount: 100))),
             Packet(cmd: .response, seq: 2, opcode: .login,
                    body: .loginResponse(LoginResponse(profile: Profile(id: user, name: name), chats: [chat],
-                                                      contacts: [], time: epoch))))
+                                                      contacts: contacts, time: epoch))))
         let stored = ChatMessage(id: 1, time: epoch + 3_000, sender: 1, text: "hi", cid: 7)
         time = start + 3_000_000_000
         if sends {

@@ -1,4 +1,5 @@
 import Foundation
+import SimCore
 import SyncSim
 import SyncTrace
 import Testing
@@ -25,6 +26,37 @@ import Testing
         #expect(bytes.prefix(4) == [0x0A, 0x0D, 0x0D, 0x0A])
         #expect(bytes == (try [UInt8](Data(contentsOf: URL(fileURLWithPath: Self.offlineSends)))),
                 "the capture is deterministic: the fixture was written by this same command")
+    }
+
+    @Test("replay --run names the scenario after its content: a copy of the capture under another name, same digests")
+    func replayRunDigestIgnoresFileName() throws {
+        let directory = NSTemporaryDirectory() + "syncsim-replay-name-\(UUID().uuidString)/"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let copy = directory + "field capture, renamed.cap"
+        try FileManager.default.copyItem(atPath: Self.offlineSends, toPath: copy)
+        // `--random 1` too: random seeds are drawn by scenario name.
+        let original = Self.run(["replay", Self.offlineSends, "--run", "--random", "1"])
+        let renamed = Self.run(["replay", copy, "--run", "--random", "1"])
+        #expect(original.code == 0 && renamed.code == 0, "\(original.err) \(renamed.err)")
+        #expect(original.out.first == "PASS  replayed-b465c846  seed 1  digest ff55c44e97d1e56c")
+        #expect(original.out.count == 3)
+        #expect(renamed.out == original.out)
+        #expect(renamed.err.contains("note: \(copy) runs as scenario replayed-b465c846, named after its content"))
+        // The same scenario emitted under that name and run as `run` would: the same digest.
+        let timeline = ReplayTimeline(try TraceDecoder().decode(path: copy))
+        let emitted = ReplayScenarioEmitter(timeline: timeline, model: ReplayWorldModel(timeline))
+            .emission(named: "replayed-b465c846").scenario
+        let result = WorldExecutor().run(emitted, seed: 1, options: RunOptions())
+        #expect(FNV1a64.hex(result.digest) == "ff55c44e97d1e56c")
+        // A name given with --emit-scenario is the scenario's name, as in a catalog, and in its digest.
+        let named = Self.run(["replay", copy, "--run", "--emit-scenario", "from-the-field"])
+        #expect(named.out.first?.hasPrefix("PASS  from-the-field  seed 1  digest ") == true)
+        #expect(!named.err.contains("named after its content"))
+        // And the emitted source compiled as a catalog scenario of that name gives that run's digest again.
+        let compiled = WorldExecutor().run(EmittedScenario.replayedOfflineSends, seed: 1, options: RunOptions())
+        let replayed = Self.run(["replay", copy, "--run", "--emit-scenario", "replayed-offline-sends"])
+        #expect(replayed.out.first == "PASS  replayed-offline-sends  seed 1  digest \(FNV1a64.hex(compiled.digest))")
     }
 
     @Test("run --pcap refuses a plan of more than one run")

@@ -310,7 +310,9 @@ import Testing
         let replayed = TraceDecodeCommandTests.run(["replay", "--seeds", "1..2", path, "--run", "--mutant",
                                                     "inflight-dropped-on-disconnect", "--check-determinism"])
         #expect(replayed.code == 1)
-        #expect(replayed.out.first?.hasPrefix("FAIL  replayed-syncsim-roundtrip-mutant-") == true)
+        // Named after the scenario's content, not after the capture's file (whose name holds the process id).
+        #expect(replayed.out.first?.hasPrefix("FAIL  replayed-") == true)
+        #expect(replayed.err.contains("note: \(path) runs as scenario replayed-"))
         #expect(replayed.out.contains { $0.hasPrefix("determinism: 2 runs repeated, all digests equal") })
         // The scenario is in no catalog: the failure is repeated by replaying the capture with its seed.
         let repeated = " replay \(path) --run --seed 1 --mutant inflight-dropped-on-disconnect"

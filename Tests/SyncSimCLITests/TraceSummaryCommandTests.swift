@@ -31,6 +31,41 @@ import SyncTrace
         #expect(lines.count == 4)
     }
 
+    @Test("a TLS capture without a key log is summarized (TCP, TLS records, version), with a note naming --tls-keylog")
+    func tlsWithoutKeyLog() {
+        let path = Self.fixture("../tls/pymax-tls.pcap")
+        let result = run(["trace-summary", path, "--port", "43653", "--port", "37009"])
+        #expect(result.code == 0, "\(result.err)")
+        #expect(result.out == """
+            \(path): pcap, Ethernet, 95 packets, 95 TCP, 0 skipped, 2 connections, 40 TCP packets filtered out by port
+            connection 1: 127.0.0.1:40138 -> 127.0.0.1:43653, 28 packets from packet 1, 0.444256000 s
+              TLS 1.3, not decrypted: its frames cannot be read without the session's key log (--tls-keylog FILE)
+                client->server: 9 TLS records: 1 handshake, 1 change cipher spec, 7 application data (1309 bytes encrypted)
+                server->client: 15 TLS records: 1 handshake, 1 change cipher spec, 13 application data (2237 bytes encrypted)
+              client->server: 14 segments, 1867 bytes, 0 gaps (0 bytes missing), SYN FIN
+              server->client: 14 segments, 2435 bytes, 0 gaps (0 bytes missing), SYN FIN
+            connection 2: 127.0.0.1:52754 -> 127.0.0.1:37009, 27 packets from packet 15, 0.425576000 s
+              TLS 1.2, not decrypted: its frames cannot be read without the session's key log (--tls-keylog FILE)
+                client->server: 9 TLS records: 3 handshake, 1 change cipher spec, 1 alert, 4 application data (1114 bytes encrypted)
+                server->client: 13 TLS records: 6 handshake, 1 change cipher spec, 1 alert, 5 application data (818 bytes encrypted)
+              client->server: 15 segments, 1775 bytes, 0 gaps (0 bytes missing), SYN FIN
+              server->client: 12 segments, 1730 bytes, 0 gaps (0 bytes missing), SYN FIN
+
+            """)
+        #expect(result.err == "note: connections 1 and 2 carry TLS: their frames are encrypted "
+            + "and were not decoded (above: TCP and TLS records only); give the session's key log with --tls-keylog "
+            + "FILE (NSS key log format, as SSLKEYLOGFILE writes; docs/traces.md, \"TLS captures\") to read them\n")
+        // The plain leg alone: no TLS line and no note.
+        let plain = run(["trace-summary", path, "--port", "45075"])
+        #expect(plain.code == 0 && plain.err.isEmpty && !plain.out.contains("TLS"))
+        // decode and replay need the frames: they still refuse, naming the option.
+        for command in [["decode"], ["decode", "--summary"], ["replay", "--against", "server"], ["replay", "--run"]] {
+            let refused = run(command + [path])
+            #expect(refused.code == 2 && refused.out.isEmpty, "\(command)")
+            #expect(refused.err.contains("connection 1 carries TLS") && refused.err.contains("--tls-keylog FILE"))
+        }
+    }
+
     @Test("counts of one read in the singular: 1 packet, 1 connection, 1 segment, 1 gap (1 byte missing)")
     func singular() {
         let path = Self.fixture("tcp_rst_data-trunc.pcap")
