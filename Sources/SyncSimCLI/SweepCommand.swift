@@ -22,8 +22,8 @@ struct SweepCommand {
             options:
               --param NAME=V,...   a parameter and its values; repeat for a grid (none: the profiles alone).
                                    Durations take a unit: 500ms, 20s
-              --profiles P,...     link profiles every client runs on (\(profileList), or a profile of
-                                   --link-profiles)
+              --profiles P,...     link profiles every client runs on: \(profileList),
+                                   or one of --link-profiles
               --seeds K            seeds per combination
               --seed-base N        the first seed (default 1)
               --client NAME        give the parameters only to this client (repeatable; default every client)

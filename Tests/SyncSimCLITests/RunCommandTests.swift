@@ -305,7 +305,7 @@ let testCatalog = [
         #expect(output.out.isEmpty)
         #expect(output.err.contains("RunCommandTests.swift:"))
         #expect(output.err.contains("scenario 'typo': client 'alice': unknown parameter 'historyPagesize' (valid: "))
-        #expect(output.err.contains("scenario 'typo': client 'bob': unknown link profile 'LTE-X' (valid: "))
+        #expect(output.err.contains("scenario 'typo': client 'bob': unknown link profile 'LTE-X'; profiles: "))
     }
 
     @Test("progress goes to stderr with carriage returns on a terminal, and nowhere otherwise")
