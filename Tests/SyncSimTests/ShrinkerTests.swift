@@ -1,4 +1,5 @@
 import Testing
+import Scenarios
 @testable import SyncSim
 
 /// Fails with T2 iff the scenario still holds a clog of alice, a send "only once" by alice, and an outage of
@@ -140,5 +141,69 @@ private struct TextsNeedOne: ScenarioExecutor {
         let shrinker = Shrinker(executor: NeedsThreeSteps(), maxRuns: 5)
         let outcome = try #require(shrinker.shrink(Self.noisy, seed: 1, target: .invariant(.T2)))
         #expect(outcome.runs <= 5)
+    }
+}
+
+/// Fails T5 whenever alice's link goes down at some point (whatever follows): a shrinker free to drop the LinkUp
+/// would keep the failure with the link down for good.
+private struct FailsAfterLinkDown: ScenarioExecutor {
+    func run(_ scenario: Scenario, seed: UInt64, options: RunOptions) -> RunResult {
+        let fails = scenario.steps.contains { $0.action == .linkDown(client: "alice", mode: .silently) }
+        let violations = fails ? [Violation(check: .invariant(.T5), time: .start, expected: "0", found: "1")] : []
+        return RunResult(scenario: scenario.name, seed: seed, digest: 0, violations: violations)
+    }
+}
+
+@Suite struct ShrinkerOpenFaultTests {
+    static let downAndUp = Scenario("down-and-up", summary: "s", seeds: [1]) {
+        Client("alice", profile: .edge)
+        Client("bob", profile: .edge)
+        Timeline {
+            At(.seconds(1)) { LinkDown("alice") }
+            At(.seconds(2)) { Send(from: "alice", text: "x", in: "alice+bob") }
+            At(.seconds(3)) { Clog("alice") }
+            At(.seconds(9)) { Release("alice") }
+            At(.seconds(10)) { LinkUp("alice") }
+        }
+    }
+
+    @Test("the faults in effect at the end: a link down without its LinkUp, a clog without its Release, ...")
+    func faultsInEffect() throws {
+        #expect(Self.downAndUp.faultsInEffectAtEnd().isEmpty)
+        var open = Self.downAndUp
+        open.steps.removeAll { $0.action == .linkUp(client: "alice") || $0.action == .release(client: "alice") }
+        #expect(open.faultsInEffectAtEnd() == ["link down alice", "clog alice"])
+        let offline = Scenario("offline", summary: "s", seeds: [1]) {
+            Client("alice", profile: .edge)
+            Timeline {
+                At(.seconds(1)) { Handover("alice", to: .offline) }
+                At(.seconds(2)) { CapLogin(chats: 2) }
+            }
+        }
+        #expect(offline.faultsInEffectAtEnd() == ["offline alice", "LOGIN cap 2"])
+    }
+
+    @Test("shrinking never removes the step that ends a fault while keeping the fault")
+    func keepsLinkUp() throws {
+        let shrinker = Shrinker(executor: FailsAfterLinkDown())
+        let outcome = try #require(shrinker.shrink(Self.downAndUp, seed: 1, target: .invariant(.T5)))
+        let actions = outcome.scenario.steps.map(\.action)
+        // Before the fix: [LinkDown] alone, a link down for good.
+        #expect(actions == [.linkDown(client: "alice", mode: .silently), .linkUp(client: "alice")])
+    }
+
+    @Test("a mutant's shrunk failure of a liveness invariant passes with the reference engine (new-user trial)")
+    func livenessRegressionPassesWithReference() throws {
+        let scenario = try #require(Catalog.scenario(named: "stuck-send-flushes-after-handover"))
+        let mutant = "inflight-dropped-on-disconnect"
+        let executor = WorldExecutor()
+        let failing = executor.run(scenario.withMutant(mutant), seed: 361, options: RunOptions(mutant: mutant))
+        let violation = try #require(failing.violations.first)
+        let shrinker = Shrinker(executor: executor, options: RunOptions(mutant: mutant), maxRuns: 60)
+        let outcome = try #require(shrinker.shrink(scenario, seed: 361, violation: violation))
+        #expect(outcome.scenario.faultsInEffectAtEnd().isEmpty)
+        #expect(executor.run(outcome.scenario, seed: 361, options: RunOptions()).violations.map(\.description) == [])
+        let mutated = executor.run(outcome.scenario.withMutant(mutant), seed: 361, options: RunOptions(mutant: mutant))
+        #expect(mutated.violations.contains { $0.check == violation.check })
     }
 }

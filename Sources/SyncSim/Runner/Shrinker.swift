@@ -11,8 +11,10 @@
 /// The result is a regression to paste into the catalog: it is named `<name>-shrunk`, keeps the invariants and only
 /// the expectation whose failure is preserved (other eventually-conditions and metric bounds may refer to steps
 /// that were removed), and leaves `options.mutant` out of its clients. With a mutant, a candidate that breaks a
-/// non-invariant target must also hold that check with the reference engine, so the regression fails because of
-/// the mutant and not because shrinking made the expectation impossible.
+/// target other than a safety invariant (a liveness invariant, an eventually-condition, a bound) must also hold that
+/// check with the reference engine, so the regression fails because of the mutant and not because shrinking made
+/// the expectation impossible. A candidate never leaves a fault in effect at its end that the scenario had ended
+/// (a LinkDown without its LinkUp, a Clog without its Release, a handover to offline without the one back).
 public struct Shrinker: Sendable {
     /// Runs each candidate scenario.
     public var executor: any ScenarioExecutor
@@ -59,7 +61,8 @@ public struct Shrinker: Sendable {
         guard var current = try? scenario.withAbsoluteTiming() else { return nil }
         current.seeds = [seed]
         current.expectations = current.expectations.keeping(target)
-        var state = State(shrinker: self, seed: seed, target: target, matches: matches)
+        var state = State(shrinker: self, seed: seed, target: target, matches: matches,
+                          faultsInEffect: current.faultsInEffectAtEnd())
         guard let first = state.fails(current) else { return nil }
         var best = first
         var progressed = true
@@ -86,6 +89,8 @@ public struct Shrinker: Sendable {
         let seed: UInt64
         let target: CheckID
         let matches: (Violation) -> Bool
+        /// The faults the scenario as given leaves in effect at its end (`Scenario.faultsInEffectAtEnd()`).
+        let faultsInEffect: Set<String>
         var runs = 0
 
         var hasBudget: Bool { runs < shrinker.maxRuns }
@@ -93,13 +98,17 @@ public struct Shrinker: Sendable {
         /// The run of `candidate` when it is valid and still breaks the target (and, with a mutant and a
         /// non-invariant target, the reference engine holds the target); nil otherwise.
         mutating func fails(_ candidate: Scenario) -> RunResult? {
-            guard hasBudget, candidate.problems().isEmpty else { return nil }
+            // A candidate that leaves a fault in effect the scenario had ended (its LinkUp or Release removed) fails
+            // liveness checks with any engine: it would shrink to a link that stays down (found by a new-user trial:
+            // `run stuck-send-flushes-after-handover --seed 361 --mutant inflight-dropped-on-disconnect --shrink`).
+            guard hasBudget, candidate.problems().isEmpty,
+                  candidate.faultsInEffectAtEnd().isSubset(of: faultsInEffect) else { return nil }
             runs += 1
             let options = shrinker.options
             let mutated = options.mutant.map { candidate.withMutant($0) } ?? candidate
             let result = shrinker.executor.run(mutated, seed: seed, options: options)
             guard result.violations.contains(where: matches) else { return nil }
-            if options.mutant != nil, !target.isInvariant {
+            if options.mutant != nil, !target.isSafetyInvariant {
                 guard hasBudget else { return nil }
                 runs += 1
                 var reference = options
@@ -224,6 +233,37 @@ public struct Shrinker: Sendable {
 extension CheckID {
     /// Whether the check is an invariant (rather than an eventually-condition, a metric bound or determinism).
     var isInvariant: Bool { if case .invariant = self { true } else { false } }
+
+    /// Whether the check is a safety invariant, which the reference engine holds whatever the timeline: a liveness
+    /// invariant (C6, T5, V1) needs the faults to end, so a shrunk timeline can break it with any engine.
+    var isSafetyInvariant: Bool { if case .invariant(let id) = self { !id.isLiveness } else { false } }
+}
+
+extension Scenario {
+    /// The faults still in effect when the timeline has run, one text each (`"link down alice"`): a link taken down
+    /// and not brought up, a clog not released, a handover to offline not followed by another, lost connectivity
+    /// not restored, and the last LOGIN cap (`"LOGIN cap 3"`). Steps count in the order of `steps`, which
+    /// `withAbsoluteTiming()` sorts by time.
+    func faultsInEffectAtEnd() -> Set<String> {
+        var open: Set<String> = []
+        var loginCap: Int?
+        for step in steps {
+            switch step.action {
+            case .linkDown(let client, _): open.insert("link down \(client)")
+            case .linkUp(let client): open.remove("link down \(client)")
+            case .clog(let client): open.insert("clog \(client)")
+            case .release(let client): open.remove("clog \(client)")
+            case .changeProfile(let client, let profile):
+                if profile == .offline { open.insert("offline \(client)") } else { open.remove("offline \(client)") }
+            case .connectivity(let client, .lost): open.insert("connectivity lost \(client)")
+            case .connectivity(let client, .restored): open.remove("connectivity lost \(client)")
+            case .capLogin(let chats): loginCap = chats
+            default: break
+            }
+        }
+        if let loginCap { open.insert("LOGIN cap \(loginCap)") }
+        return open
+    }
 }
 
 extension Expectations {
