@@ -127,8 +127,8 @@ public enum ChunkChecks {
         }
         guard chunks.count == 1, let only = chunks.first, only.isStartOfHistory, only.lower == oldest,
               only.upper == newest else {
-            return ["chunks \(chunks.map(\.description).joined(separator: " ")), not one start chunk " +
-                    "[\(oldest)...\(newest) start]"]
+            let cached = chunks.isEmpty ? "no chunk" : "chunks \(chunks.map(\.description).joined(separator: " "))"
+            return ["\(cached), not one start chunk [\(oldest)...\(newest) start]"]
         }
         return []
     }

@@ -149,8 +149,8 @@ struct ExploreCommand {
 
     /// The profiles clients start on: those `names` names (among `own` and the catalog's), or, without names,
     /// the catalog's (offline aside) and `own`; nil when neither option was given (the generator's default).
-    /// - Throws: `UsageError` for an unknown or repeated name, offline, or a profile with random outages (explore's
-    ///   liveness checks need every fault to end before the quiet tail).
+    /// - Throws: `UsageError` for an unknown or repeated name, offline, or a profile explore cannot judge the engine
+    ///   on (`ExploreGenerator.reasonToRefuse`: random outages, a link too slow, too lossy or too delayed).
     static func startProfiles(names: [String]?, own: [LinkProfile]) throws -> [LinkProfile]? {
         let known = LinkProfile.catalog + own
         var chosen: [LinkProfile]
@@ -175,12 +175,10 @@ struct ExploreCommand {
             chosen = LinkProfile.catalog.filter { $0.name != LinkProfile.offline.name } + own
         }
         for profile in chosen {
-            for direction in LinkDirection.allCases {
-                if case .random = profile[direction].outages {
-                    throw UsageError(
-                        "profile '\(profile.name)' has random outages, which go on in the quiet tail where explore "
-                            + "checks liveness; give explore a profile without them (sweep takes it)")
-                }
+            if let reason = ExploreGenerator.reasonToRefuse(profile) {
+                throw UsageError(
+                    "profile '\(profile.name)': \(reason); explore checks that the engine converges after its faults, "
+                        + "which no engine can on this link (sweep and scenarios take it; docs/models.md)")
             }
         }
         return chosen

@@ -61,8 +61,9 @@ enum MergeCommand {
         }
         for (name, text) in files {
             let contents = try SweepJSONLines.read(text, file: name)
-            if let spec, spec != contents.spec {
-                throw SweepError.invalid("\(name) describes a different sweep than \(firstFile) (its header differs)")
+            if let spec, let field = spec.firstDifference(from: contents.spec) {
+                throw SweepError.invalid("\(name) describes a different sweep than \(firstFile) (its header differs "
+                                         + "in \(field))")
             }
             if spec == nil { (spec, firstFile) = (contents.spec, name) }
             for record in contents.records {

@@ -9,8 +9,9 @@ enum ProfilesCommand {
             usage: syncsim profiles [--link-profiles FILE]
 
             Prints the standard access link profiles as a table: downlink/uplink rate in kbit/s, one-way delay
-            per direction, random loss, drop-tail queue capacity and the source of the figures. A scenario names
-            a profile (case-insensitive) or declares one of its own (`LinkProfile(...)` in its body).
+            per direction, random loss and drop-tail queue capacity (down/up when the directions differ) and the
+            source of the figures. A scenario names a profile (case-insensitive) or declares one of its own
+            (`LinkProfile(...)` in its body).
 
             options:
               --link-profiles FILE also read the link profiles (network cells) of a JSON file, check them and
@@ -61,7 +62,9 @@ enum ProfilesCommand {
                 "\(profile.uplink.oneWayDelay)",
                 profile.downlink.loss == profile.uplink.loss
                     ? "\(profile.downlink.loss)" : "\(profile.downlink.loss)/\(profile.uplink.loss)",
-                "\(profile.downlink.queueCapacityBytes)",
+                profile.downlink.queueCapacityBytes == profile.uplink.queueCapacityBytes
+                    ? "\(profile.downlink.queueCapacityBytes)"
+                    : "\(profile.downlink.queueCapacityBytes)/\(profile.uplink.queueCapacityBytes)",
             ] + (showsExtras ? [more] : []) + [profile.source]
         }
         let widths = header.indices.map { column in
@@ -75,9 +78,14 @@ enum ProfilesCommand {
         return [render(header), render(widths.map { String(repeating: "-", count: $0) })] + rows.map(render)
     }
 
-    /// 240000 -> `240`, 1638400 -> `1638.4`.
+    /// 240000 -> `240`, 1638400 -> `1638.4`; below 1 kbit/s to the bit (1 -> `0.001`), so a slow link never reads
+    /// as offline's 0.
     private static func kilobits(_ bitsPerSecond: Int) -> String {
         let whole = bitsPerSecond / 1_000
+        if bitsPerSecond > 0 && bitsPerSecond < 1_000 {
+            let bits = String(bitsPerSecond)
+            return "0." + String(repeating: "0", count: 3 - bits.count) + bits
+        }
         let tenths = (bitsPerSecond % 1_000) / 100
         return tenths == 0 ? "\(whole)" : "\(whole).\(tenths)"
     }

@@ -127,9 +127,9 @@ enum ReplayCommand {
         let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_")
         let problem: String? = if let first = name.first {
             if !(first.isASCII && first.isLetter) {
-                "'\(name)' starts with \(describe(first))"
+                "'\(name)', which starts with \(describe(first))"
             } else if let bad = name.first(where: { !allowed.contains($0) }) {
-                "'\(name)' holds \(describe(bad))"
+                "'\(name)', which holds \(describe(bad))"
             } else {
                 nil
             }

@@ -119,19 +119,12 @@ struct SweepCommand {
         try CatalogCheck.requireUniqueNames(catalog)
         let axes = try UsageError.fromSweepOptions { try list.values(of: "--param").map(SweepAxis.init(parsing:)) }
         let ownProfiles = try LinkProfileOption.parse(&list)
-        let extraNames = ownProfiles?.profiles.map(\.name) ?? []
-        let profiles = try UsageError.fromSweepOptions {
-            try list.value(of: "--profiles").map { text in
-                try text.split(separator: ",", omittingEmptySubsequences: false)
-                    .map { try SweepSpec.profile(named: String($0), among: extraNames) }
-            }
-        }
+        // Resolved once the scenario is known: its own link profiles may be named too.
+        let profilesText = try list.value(of: "--profiles")
         let seedCount = try list.int("--seeds", in: 1...1_000_000)
         let seedBase = try list.value(of: "--seed-base").map { try RunCommand.seed($0, option: "--seed-base") } ?? 1
         let clients = try list.values(of: "--client")
-        let clientProfile = try UsageError.fromSweepOptions {
-            try list.value(of: "--profile").map { try SweepSpec.profile(named: $0, among: extraNames) }
-        }
+        let clientProfileText = try list.value(of: "--profile")
         let objective = try list.value(of: "--objective") ?? SweepMetric.chatOpenMilliseconds.name
         shard = try ShardOption.parse(&list)
         jobs = try list.int("--jobs", in: 1...256) ?? 1
@@ -151,7 +144,24 @@ struct SweepCommand {
         guard let scenario = catalog.first(where: { $0.name == name }) else {
             throw UsageError("unknown scenario '\(name)'; 'syncsim list' shows the catalog")
         }
-        guard let profiles else { throw UsageError("--profiles P1,P2,... is required (e.g. --profiles EDGE,3G)") }
+        guard let profilesText else {
+            throw UsageError("--profiles P1,P2,... is required (e.g. --profiles EDGE,3G)")
+        }
+        let fileProfiles = ownProfiles?.profiles ?? []
+        for profile in fileProfiles {
+            if let declared = scenario.linkProfiles.first(where: { $0.name.lowercased() == profile.name.lowercased() }) {
+                throw UsageError("--link-profiles \(ownProfiles?.path ?? ""): '\(profile.name)' is also a link profile of "
+                                 + "scenario \(name) ('\(declared.name)'); rename one of them")
+            }
+        }
+        let extraNames = scenario.linkProfiles.map(\.name) + fileProfiles.map(\.name)
+        let profiles = try UsageError.fromSweepOptions {
+            try profilesText.split(separator: ",", omittingEmptySubsequences: false)
+                .map { try SweepSpec.profile(named: String($0), among: extraNames) }
+        }
+        let clientProfile = try UsageError.fromSweepOptions {
+            try clientProfileText.map { try SweepSpec.profile(named: $0, among: extraNames) }
+        }
         guard let seedCount else { throw UsageError("--seeds K is required (seeds per combination)") }
         if clientProfile != nil && clients.isEmpty {
             throw UsageError("--profile P sets the profile of the clients named by --client NAME; give --client too")
@@ -169,8 +179,7 @@ struct SweepCommand {
             )
         }
         sweep.clientProfile = clientProfile
-        sweep.linkProfiles = ownProfiles?.profiles ?? []
-        sweep.linkProfileFile = ownProfiles?.path
+        if let ownProfiles { sweep.useLinkProfiles(ownProfiles.profiles, from: ownProfiles.path) }
         try UsageError.fromSweepOptions { try sweep.validate(against: scenario) }
         self.sweep = sweep
     }

@@ -74,6 +74,8 @@ private func messages(_ ids: [Int64]) -> [ChatMessage] {
         // The expected chunk is printed with its mark: "[1...3], not one start chunk [1...3]" read as a contradiction.
         #expect(ChunkChecks.c6Problems(chunks: [chunk(1, 3)], server: server)
             == ["chunks [1...3], not one start chunk [1...3 start]"])
+        #expect(ChunkChecks.c6Problems(chunks: [], server: server)
+            == ["no chunk, not one start chunk [1...3 start]"])
         #expect(ChunkChecks.c6Problems(chunks: [chunk(1, 1, start: true),
                                                 chunk(3, 3)], server: server)
             .count == 1)

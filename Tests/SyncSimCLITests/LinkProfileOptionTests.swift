@@ -109,12 +109,79 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("flaky.json").path
         try Data("""
-            [{"name": "flaky", "source": "s", "uplink": {"rateBitsPerSecond": 1000, "oneWayDelayMs": 1},
-              "downlink": {"rateBitsPerSecond": 1000, "oneWayDelayMs": 1,
+            [{"name": "flaky", "source": "s", "uplink": {"rateBitsPerSecond": 100000, "oneWayDelayMs": 1},
+              "downlink": {"rateBitsPerSecond": 100000, "oneWayDelayMs": 1,
                            "outages": {"random": {"meanIntervalMs": 60000, "meanLengthMs": 1000}}}}]
             """.utf8).write(to: URL(fileURLWithPath: path))
         let output = syncsim(["explore", "--runs", "1", "--link-profiles", path])
         #expect(output.code == ExitCode.usage)
-        #expect(output.err.contains("profile 'flaky' has random outages"), "\(output.err)")
+        #expect(output.err.contains("profile 'flaky': its downlink has random outages"), "\(output.err)")
+    }
+
+    @Test("explore refuses links on which no engine converges: too slow, too lossy, too delayed", arguments: [
+        ("\"rateBitsPerSecond\": 0, \"oneWayDelayMs\": 1", "its uplink takes 3600s to send a 1,500-byte packet"),
+        ("\"rateBitsPerSecond\": 1000, \"oneWayDelayMs\": 1", "its uplink takes 12s to send a 1,500-byte packet"),
+        ("\"rateBitsPerSecond\": 100000, \"oneWayDelayMs\": 1, \"loss\": {\"bernoulli\": 1}",
+         "its uplink loses 100% of packets in the long run"),
+        ("\"rateBitsPerSecond\": 100000, \"oneWayDelayMs\": 3600000", "its uplink's one-way delay reaches 3600s"),
+    ])
+    func unusableLinks(uplink: String, message: String) throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("bad.json").path
+        try Data("""
+            [{"name": "bad", "source": "s", "uplink": {\(uplink)},
+              "downlink": {"rateBitsPerSecond": 100000, "oneWayDelayMs": 1}}]
+            """.utf8).write(to: URL(fileURLWithPath: path))
+        let output = syncsim(["explore", "--runs", "1", "--link-profiles", path, "--profiles", "bad"])
+        #expect(output.code == ExitCode.usage)
+        #expect(output.err.contains("profile 'bad': \(message)"), "\(output.err)")
+        // The same link is the user's to sweep.
+        #expect(syncsim(["profiles", "--link-profiles", path]).code == 0)
+    }
+
+    @Test("sweep names the scenario's own profiles, and refuses a file profile of the same name")
+    func scenarioOwnProfiles() throws {
+        let own = syncsim(["sweep", "bursty-reordering-cell", "--profiles", "edge-bursty-reordering,EDGE",
+                           "--seeds", "1", "--metric", "reconnects"])
+        #expect(own.code == 0, "\(own.err)")
+        #expect(own.out.contains("EDGE-bursty-reordering"))
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("clash.json").path
+        try Data("""
+            [{"name": "EDGE-bursty-reordering", "source": "s", "uplink": {"rateBitsPerSecond": 20000, "oneWayDelayMs": 900},
+              "downlink": {"rateBitsPerSecond": 20000, "oneWayDelayMs": 900}}]
+            """.utf8).write(to: URL(fileURLWithPath: path))
+        let clash = syncsim(["sweep", "bursty-reordering-cell", "--link-profiles", path, "--profiles",
+                             "EDGE-bursty-reordering", "--seeds", "1"])
+        #expect(clash.code == ExitCode.usage)
+        #expect(clash.err.contains("'EDGE-bursty-reordering' is also a link profile of scenario bursty-reordering-cell"),
+                "\(clash.err)")
+    }
+
+    @Test("merge takes shards whose file was named by other paths, and refuses shards of other figures")
+    func mergeByContents() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let cells = try Self.cellFile(in: directory)
+        let other = directory.appendingPathComponent("other")
+        try FileManager.default.createDirectory(at: other, withIntermediateDirectories: true)
+        let changed = other.appendingPathComponent("cells.json").path
+        try Data(try contents(URL(fileURLWithPath: cells)).replacingOccurrences(of: "\"p\": 0.02", with: "\"p\": 0.2")
+            .utf8).write(to: URL(fileURLWithPath: changed))
+        let grid = ["sweep", "open-and-scroll-to-start", "--profiles", "EDGE-bursty", "--seeds", "2"]
+        let first = directory.appendingPathComponent("1.jsonl").path
+        let second = directory.appendingPathComponent("2.jsonl").path
+        let third = directory.appendingPathComponent("3.jsonl").path
+        #expect(syncsim(grid + ["--link-profiles", cells, "--shard", "1/2", "--json", first]).code == 0)
+        #expect(syncsim(grid + ["--link-profiles", directory.path + "/./cells.json", "--shard", "2/2", "--json", second])
+            .code == 0)
+        #expect(syncsim(grid + ["--link-profiles", changed, "--shard", "2/2", "--json", third]).code == 0)
+        let same = syncsim(["merge", first, second])
+        #expect(same.code == 0, "\(same.err)")
+        let differing = syncsim(["merge", first, third])
+        #expect(differing.code == ExitCode.usage)
+        #expect(differing.err.contains("its header differs in the link profiles' figures"), "\(differing.err)")
     }
 }

@@ -204,8 +204,9 @@ import Testing
     }
 
     @Test("--emit-scenario refuses a name that is not a scenario name, before reading the capture", arguments: [
-        ("", "an empty name"), ("my scenario", "'my scenario' holds a space"), ("1st", "'1st' starts with '1'"),
-        ("alice+bob", "'alice+bob' holds '+'"), ("-x", "'-x' starts with '-'"),
+        ("", "an empty name"), ("my scenario", "'my scenario', which holds a space"),
+        ("1st", "'1st', which starts with '1'"), ("alice+bob", "'alice+bob', which holds '+'"),
+        ("-x", "'-x', which starts with '-'"),
     ])
     func badScenarioName(name: String, problem: String) {
         for mode in [[String](), ["--run"]] {

@@ -62,6 +62,14 @@ private let minimalProfile = """
     @Test("faults name the file and the JSON path of what is wrong", arguments: [
         ("{\"profiles\": []}", "cells.json: no profiles"),
         ("nonsense", "cells.json: not JSON"),
+        ("", "cells.json: empty file (0 bytes)"),
+        ("42", "cells.json: expected {\"profiles\": [...]} or an array of profiles, got a single value"),
+        ("[{\"name\": \"x\", \"source\": \"s\", \"uplink\": {\"rateBitsPerSecond\": 1e18, \"oneWayDelayMs\": 1},"
+            + " \"downlink\": {\"rateBitsPerSecond\": 1, \"oneWayDelayMs\": 1}}]",
+         "cells.json: profiles[0].uplink.rateBitsPerSecond: 1e+18 is out of range (at most 9007199254740992)"),
+        ("[{\"name\": \"x\", \"source\": \" \", \"uplink\": {\"rateBitsPerSecond\": 1, \"oneWayDelayMs\": 1},"
+            + " \"downlink\": {\"rateBitsPerSecond\": 1, \"oneWayDelayMs\": 1}}]",
+         "cells.json: profiles[0] 'x': source is empty"),
         ("{\"cells\": []}", "cells.json: the file: unknown key 'cells'; keys: profiles"),
         ("[{\"name\": \"x\", \"source\": \"s\", \"uplink\": {\"rateBitsPerSecond\": 1, \"oneWayDelayMs\": 1}}]",
          "cells.json: profiles[0].downlink: missing"),

@@ -4,13 +4,17 @@ extension LinkProfile {
     /// What is wrong with the profile, one phrase each (`"downlink: loss probability 1.5 is not in 0...1"`); empty
     /// when a network can run it.
     ///
-    /// Checks the name (non-empty, no spaces or commas, so command lines can list it) and each direction's figures:
+    /// Checks the name (non-empty, no spaces or commas, so command lines can list it), that `source` says something,
+    /// and each direction's figures:
     /// no negative rate, delay, overhead, jitter or queue; probabilities in 0...1; CoDel's target and interval, and
     /// the mean gap between random outages or delay spikes, above zero.
     public func problems() -> [String] {
         var found: [String] = []
         if name.isEmpty || name.contains(where: { $0.isWhitespace || $0 == "," }) {
             found.append("name '\(name)' must be non-empty, without spaces or commas")
+        }
+        if source.allSatisfy(\.isWhitespace) {
+            found.append("source is empty; say where the figures come from (a measurement, a paper, \"assumption\")")
         }
         for direction in LinkDirection.allCases {
             let label = direction == .uplink ? "uplink" : "downlink"

@@ -37,7 +37,8 @@ public enum LossModel: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    static func percent(_ probability: Double) -> String {
+    /// A probability as a percentage to two decimals at most, for tables and messages: 0.02 -> `2%`, 0.0125 -> `1.25%`.
+    public static func percent(_ probability: Double) -> String {
         let hundredths = Int((probability * 10_000).rounded())
         let whole = hundredths / 100, fraction = hundredths % 100
         if fraction == 0 { return "\(whole)%" }

@@ -66,6 +66,38 @@ public struct ExploreGenerator: Sendable {
         }
     }
 
+    /// Why explore cannot judge the engine on `profile`, or nil when it can: explore checks liveness (C6, T5, V1)
+    /// after a quiet tail, so a link on which no engine converges within it would only report itself. Refused: random
+    /// outages (they go on in the tail), a 1,500-byte packet taking more than 2 s to serialize (about 6 kbit/s), a
+    /// long-run loss of 20% or more, and a one-way delay above 10 s with jitter and delay spikes (the engine's
+    /// request timeout is 20 s). Limits of this tool's own choosing, not from a source; `sweep` and scenarios take
+    /// such links.
+    public static func reasonToRefuse(_ profile: LinkProfile) -> String? {
+        for direction in LinkDirection.allCases {
+            let link = profile[direction]
+            let name = direction == .uplink ? "uplink" : "downlink"
+            if case .random = link.outages {
+                return "its \(name) has random outages, which go on in the quiet tail"
+            }
+            let serialization = link.rateBitsPerSecond == 0
+                ? SimDuration.hours(1) : link.serializationTime(ipBytes: 1_500)
+            if serialization > .seconds(2) {
+                return "its \(name) takes \(serialization) to send a 1,500-byte packet (\(link.rateBitsPerSecond) bit/s"
+                    + (link.perPacketOverheadBytes > 0 ? ", \(link.perPacketOverheadBytes) B overhead" : "")
+                    + "); explore needs 2 s at most"
+            }
+            if link.loss.stationaryLossRate >= 0.2 {
+                return "its \(name) loses \(LossModel.percent(link.loss.stationaryLossRate)) of packets in the long run; "
+                    + "explore needs less than 20%"
+            }
+            let delay = Builder.slowDelay(link)
+            if delay > .seconds(10) {
+                return "its \(name)'s one-way delay reaches \(delay) with jitter and spikes; explore needs 10 s at most"
+            }
+        }
+        return nil
+    }
+
     /// Generates the case of `seed`.
     public func generate(seed: UInt64) -> ExploreCase {
         var builder = Builder(seed: seed, generator: self)

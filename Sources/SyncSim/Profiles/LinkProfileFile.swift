@@ -24,10 +24,19 @@ public enum LinkProfileFile {
     public static func parse(_ data: Data, file: String) throws -> [LinkProfile] {
         let entries: [Entry]
         let object: Any
+        guard !data.isEmpty else {
+            throw LinkProfileFileError(file: file, text: "empty file (0 bytes), expected {\"profiles\": [...]}")
+        }
         do {
-            object = try JSONSerialization.jsonObject(with: data)
+            object = try JSONSerialization.jsonObject(with: data, options: .fragmentsAllowed)
         } catch {
-            throw LinkProfileFileError(file: file, text: "not JSON (\((error as NSError).localizedDescription))")
+            // Foundation says where the text stops being JSON in its debug description ("around line 3, column 7").
+            let detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String
+            throw LinkProfileFileError(file: file, text: "not JSON" + (detail.map { " (\($0))" } ?? ""))
+        }
+        guard object is [Any] || object is [String: Any] else {
+            throw LinkProfileFileError(
+                file: file, text: "expected {\"profiles\": [...]} or an array of profiles, got a single value")
         }
         do {
             if object is [Any] {
@@ -300,9 +309,15 @@ public enum LinkProfileFile {
         /// A whole number (read as a number and checked, so that `1.5` is named as such rather than as bad JSON).
         static func integer(_ container: KeyedDecodingContainer<Keys>, _ key: String) throws -> Int {
             let value = try container.decode(Double.self, forKey: Keys(key))
-            guard value.rounded() == value, abs(value) < 9e15 else {
+            guard value.rounded() == value else {
                 throw DecodingError.dataCorruptedError(
                     forKey: Keys(key), in: container, debugDescription: "expected a whole number, got \(value)")
+            }
+            // Read as a Double: beyond 2^53 whole numbers are no longer exact.
+            guard abs(value) <= 9_007_199_254_740_992 else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: Keys(key), in: container,
+                    debugDescription: "\(value) is out of range (at most 9007199254740992)")
             }
             return Int(value)
         }
@@ -316,7 +331,7 @@ public enum LinkProfileFile {
             let value = try container.decode(Double.self, forKey: Keys(key))
             guard value.isFinite, abs(value) < 9e12 else {
                 throw DecodingError.dataCorruptedError(
-                    forKey: Keys(key), in: container, debugDescription: "\(value) ms is out of range")
+                    forKey: Keys(key), in: container, debugDescription: "\(value) ms is out of range (at most 9e12 ms, about 285 years)")
             }
             return .nanoseconds(Int64((value * 1_000_000).rounded()))
         }

@@ -5,7 +5,8 @@ import Foundation
 /// bytes. Shards write the header (with `"shard":"I/N"`) and their runs; `syncsim merge` reads them back.
 public enum SweepJSONLines {
     /// The header line: scenario, parameters (name, values), profiles, seeds, seedBase, clients, clientProfile,
-    /// linkProfileFile and linkProfiles (the names of its profiles the sweep uses; each only when set), objective,
+    /// linkProfileFile, linkProfiles (the names of its profiles the sweep uses) and linkProfilesDigest (their
+    /// figures; each only when set), objective,
     /// runs, shard (null for a whole sweep).
     public static func header(_ spec: SweepSpec, shard: SweepShard?) -> String {
         let axes = spec.axes.map { axis in
@@ -25,6 +26,7 @@ public enum SweepJSONLines {
             + (spec.linkProfileFile.map { "\"linkProfileFile\":\(JSONText.string($0))," } ?? "")
             + (ownProfiles.isEmpty ? "" : "\"linkProfiles\":["
                 + ownProfiles.map { JSONText.string($0.rawValue) }.joined(separator: ",") + "],")
+            + (spec.linkProfilesDigest.map { "\"linkProfilesDigest\":\(JSONText.string($0))," } ?? "")
             + "\"objective\":\(JSONText.string(spec.objective)),\"runs\":\(spec.runCount),"
             + "\"shard\":\(shard.map { JSONText.string($0.description) } ?? "null")}"
     }
@@ -184,6 +186,7 @@ public enum SweepJSONLines {
         /// The `--link-profiles` file and its profiles' names: merge resolves the names without reading the file.
         var linkProfileFile: String?
         var linkProfiles: [String]?
+        var linkProfilesDigest: String?
         var objective: String
 
         func spec() throws -> SweepSpec {
@@ -199,6 +202,7 @@ public enum SweepJSONLines {
             )
             spec.clientProfile = try clientProfile.map { try SweepSpec.profile(named: $0, among: extra) }
             spec.linkProfileFile = linkProfileFile
+            spec.linkProfilesDigest = linkProfilesDigest
             return spec
         }
     }

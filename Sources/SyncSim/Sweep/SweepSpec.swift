@@ -24,8 +24,37 @@ public struct SweepSpec: Hashable, Sendable {
     /// Link profiles of the user's own (`sweep --link-profiles FILE`), which `profiles` and `clientProfile` may name
     /// beside the catalog's; each combination's scenario gets them as profiles of its own.
     public var linkProfiles: [LinkProfile] = []
-    /// The file `linkProfiles` came from, for the reproduce command; nil when there are none.
+    /// The file `linkProfiles` came from, for the reproduce command; nil when there are none. Shards merge whatever
+    /// path each was given the file by: `linkProfilesDigest` says whether they ran the same cells.
     public var linkProfileFile: String?
+    /// FNV-1a 64 (hex) over the DSL printout of the `linkProfiles` the sweep names, in name order; nil when it names
+    /// none. Set with `linkProfiles` by `useLinkProfiles(_:from:)`; read back from a shard's header by merge.
+    public var linkProfilesDigest: String?
+
+    /// Gives the sweep the link profiles of `file`, and their digest.
+    public mutating func useLinkProfiles(_ profiles: [LinkProfile], from file: String) {
+        linkProfiles = profiles
+        linkProfileFile = file
+        let named = Set((self.profiles + (clientProfile.map { [$0] } ?? [])).map(\.rawValue))
+        let used = profiles.filter { named.contains($0.name) }.sorted { $0.name < $1.name }
+        linkProfilesDigest = used.isEmpty ? nil
+            : FNV1a64.digestHex(ofBytes: Array(used.flatMap(DSLLiteral.linkProfile).joined(separator: "\n").utf8))
+    }
+
+    /// The first field in which `other` describes another sweep (`"profiles"`, `"the link profiles' figures"`), or
+    /// nil when both run the same runs; the link profile file's path does not count.
+    public func firstDifference(from other: SweepSpec) -> String? {
+        if scenario != other.scenario { return "scenario" }
+        if axes != other.axes { return "parameters" }
+        if profiles != other.profiles { return "profiles" }
+        if seedCount != other.seedCount { return "seeds" }
+        if seedBase != other.seedBase { return "seedBase" }
+        if clients != other.clients { return "clients" }
+        if clientProfile != other.clientProfile { return "clientProfile" }
+        if linkProfilesDigest != other.linkProfilesDigest { return "the link profiles' figures (linkProfilesDigest)" }
+        if objective != other.objective { return "objective" }
+        return nil
+    }
 
     /// A validated sweep.
     /// - Throws: `SweepError` for no profiles, an unknown profile, a parameter given twice, no seeds, seeds past
@@ -72,12 +101,13 @@ public struct SweepSpec: Hashable, Sendable {
     }
 
     /// Resolves a profile name as written on the command line, ignoring case (`edge` -> `EDGE`): a catalog profile
-    /// (`LinkProfile.catalog`) or one of `extra` (the names of `--link-profiles`).
+    /// (`LinkProfile.catalog`) or one of `extra` (the names of `--link-profiles` and of the scenario's own).
     /// - Throws: `SweepError` listing the known profiles.
     public static func profile(named text: String, among extra: [String] = []) throws -> ProfileName {
         let names = LinkProfile.catalog.map(\.name) + extra
         guard let known = names.first(where: { $0.lowercased() == text.lowercased() }) else {
-            throw SweepError.invalid("unknown profile '\(text)'; profiles: " + names.joined(separator: ", "))
+            throw SweepError.invalid("unknown profile '\(text)'; profiles: " + names.joined(separator: ", ")
+                                     + " (cells of your own: --link-profiles FILE)")
         }
         return ProfileName(rawValue: known)
     }
