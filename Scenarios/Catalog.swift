@@ -8,7 +8,8 @@ import SyncSim
 /// Engine parameter and metric names used here are the reference engine's and the world's: `historyPageSize`,
 /// `requestTimeout`, `initialSeq`; metrics `loginAttempts`, `reconnects`.
 public enum Catalog {
-    /// Every catalog scenario, in the order `syncsim list` and `syncsim run` show them.
+    /// Every catalog scenario, in the order `syncsim list` and `syncsim run` show them; the hand-written field
+    /// sequences of session 15 (`fieldSequences`, Scenarios/FieldSequences15.swift) come last.
     public static let all: [Scenario] = [
         // Sending and the task queue
         reconnectDuringSend,
@@ -95,7 +96,7 @@ public enum Catalog {
         // For parameter sweeps
         openAndScrollToStart,
         idleOnLossyLink,
-    ]
+    ] + fieldSequences
 
     /// The scenario called `name`, or nil.
     public static func scenario(named name: String) -> Scenario? { all.first { $0.name == name } }

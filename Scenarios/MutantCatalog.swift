@@ -35,7 +35,7 @@ public enum MutantCatalog {
             ]
         ),
         ("backoff-reset-on-connect", ["login-rejected-backoff-grows"]),
-        ("seq-reuse-inflight", ["seq-wrap-long-pending"]),
+        ("seq-reuse-inflight", ["seq-wrap-long-pending", "seq4-slow-history-reset", "seq2-photo-mark-open"]),
         (
             "inflight-dropped-on-disconnect",
             [

@@ -2112,5 +2112,695 @@ enum PrintedCatalog {
                 Eventually(within: .minutes(14), .converged)
             }
         },
+        Scenario("bursty-handover-sat-photos", summary: "three-photo message on bursty EDGE, handover to satellite and back mid-upload, scrolling meanwhile", seeds: [1], tags: ["history", "photo"], runLength: .minutes(25)) {
+            Server(history: ["alice+bob": 150])
+            LinkProfile(
+                name: "EDGE-GE-reorder", source: "assumption: ATC Edge-Average rates, netem gemodel loss and reordering jitter",
+                uplink: .init(rateBitsPerSecond: 200_000, oneWayDelay: .milliseconds(440), jitter: .uniform(maximum: .milliseconds(200)), reordersPackets: true, loss: .gilbertElliott(p: 0.03, r: 0.25, oneMinusH: 0.4, oneMinusK: 0.002)),
+                downlink: .init(rateBitsPerSecond: 240_000, oneWayDelay: .milliseconds(400), jitter: .exponential(mean: .milliseconds(60)), reordersPackets: true, loss: .gilbertElliott(p: 0.03, r: 0.25, oneMinusH: 0.4, oneMinusK: 0.002))
+            )
+            LinkProfile(
+                name: "SAT-GEO", source: "assumption: GEO satellite, ~1.3 s one way (ITU-T G.114 notes 400+ ms per hop; BGAN class rates)",
+                uplink: .init(rateBitsPerSecond: 64_000, oneWayDelay: .milliseconds(1300), jitter: .uniform(maximum: .milliseconds(60)), loss: .bernoulli(probability: 0.005)),
+                downlink: .init(rateBitsPerSecond: 256_000, oneWayDelay: .milliseconds(1300), jitter: .uniform(maximum: .milliseconds(60)), loss: .bernoulli(probability: 0.005))
+            )
+            Client("alice", profile: "EDGE-GE-reorder", parameters: ["historyPageSize": 25])
+            Client("bob", profile: .threeG)
+            Timeline {
+                At(.seconds(2)) { OpenChat("alice", "alice+bob") }
+                At(.seconds(5)) { SendPhotos(from: "alice", count: 3, bytes: 50_000, caption: "market", in: "alice+bob") }
+                At(.seconds(15)) { Handover("alice", to: "SAT-GEO") }
+                At(.seconds(18)) { ScrollUp("alice", in: "alice+bob", messages: 80) }
+                At(.seconds(40)) { Handover("alice", to: "EDGE-GE-reorder") }
+                At(.seconds(45)) { Send(from: "alice", text: "after the photos", in: "alice+bob") }
+                At(.seconds(50)) { ScrollUp("alice", in: "alice+bob", messages: 500) }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually(within: .minutes(20), .serverOrder(chat: "alice+bob", texts: ["market", "after the photos"]))
+                Eventually(within: .minutes(20), .historyComplete(client: "alice", chat: "alice+bob"))
+                Eventually(within: .minutes(22), .converged)
+                Always(.photosComplete(chat: "alice+bob", caption: "market", photos: 3))
+            }
+        },
+        Scenario("handover-chain", summary: "handovers Wi-Fi → bursty EDGE → tiny CoDel 2G → satellite → offline → 2G-rural with sends and scrolls", seeds: [1], tags: ["connection", "slow"], runLength: .minutes(30)) {
+            Server(history: ["alice+bob": 120, "alice+carol": 60])
+            LinkProfile(
+                name: "EDGE-GE-reorder", source: "assumption: ATC Edge-Average rates, netem gemodel loss and reordering jitter",
+                uplink: .init(rateBitsPerSecond: 200_000, oneWayDelay: .milliseconds(440), jitter: .uniform(maximum: .milliseconds(200)), reordersPackets: true, loss: .gilbertElliott(p: 0.03, r: 0.25, oneMinusH: 0.4, oneMinusK: 0.002)),
+                downlink: .init(rateBitsPerSecond: 240_000, oneWayDelay: .milliseconds(400), jitter: .exponential(mean: .milliseconds(60)), reordersPackets: true, loss: .gilbertElliott(p: 0.03, r: 0.25, oneMinusH: 0.4, oneMinusK: 0.002))
+            )
+            LinkProfile(
+                name: "2G-tiny-codel", source: "assumption: 2G-DevelopingUrban-like rates, 4-packet buffer with CoDel (RFC 8289 defaults)",
+                uplink: .init(rateBitsPerSecond: 30_000, oneWayDelay: .milliseconds(350), queueCapacityBytes: 6000, loss: .bernoulli(probability: 0.01), queueCapacityPackets: 4, activeQueue: .codel(target: .milliseconds(5), interval: .milliseconds(100))),
+                downlink: .init(rateBitsPerSecond: 40_000, oneWayDelay: .milliseconds(350), queueCapacityBytes: 6000, loss: .bernoulli(probability: 0.01), queueCapacityPackets: 4, activeQueue: .codel(target: .milliseconds(5), interval: .milliseconds(100)))
+            )
+            LinkProfile(
+                name: "SAT-GEO", source: "assumption: GEO satellite, ~1.3 s one way (ITU-T G.114 notes 400+ ms per hop; BGAN class rates)",
+                uplink: .init(rateBitsPerSecond: 64_000, oneWayDelay: .milliseconds(1300), jitter: .uniform(maximum: .milliseconds(60)), loss: .bernoulli(probability: 0.005)),
+                downlink: .init(rateBitsPerSecond: 256_000, oneWayDelay: .milliseconds(1300), jitter: .uniform(maximum: .milliseconds(60)), loss: .bernoulli(probability: 0.005))
+            )
+            Client("alice", profile: .wifi)
+            Client("bob", profile: .threeG)
+            Client("carol", profile: .fourG)
+            Timeline {
+                At(.seconds(2)) { OpenChat("alice", "alice+bob") }
+                At(.seconds(5)) { Handover("alice", to: "EDGE-GE-reorder") }
+                At(.seconds(6)) { Send(from: "alice", text: "on edge", in: "alice+bob") }
+                At(.seconds(8)) { ScrollUp("alice", in: "alice+bob", messages: 50) }
+                At(.seconds(20)) { Handover("alice", to: "2G-tiny-codel") }
+                At(.seconds(21)) { Send(from: "alice", text: "on 2g", in: "alice+carol") }
+                At(.seconds(22)) { OpenChat("alice", "alice+carol") }
+                At(.seconds(40)) { Handover("alice", to: "SAT-GEO") }
+                At(.seconds(41)) { SendPhoto(from: "alice", bytes: 25_000, caption: "from the ferry", in: "alice+bob") }
+                At(.minutes(1)) { Handover("alice", to: .offline) }
+                At(.seconds(62)) { Send(from: "alice", text: "offline", in: "alice+bob") }
+                At(.seconds(61)) { Send(from: "bob", text: "b0", in: "alice+bob") }
+                At(.seconds(61)) { Send(from: "carol", text: "c0", in: "alice+carol") }
+                At(.seconds(62)) { Send(from: "bob", text: "b1", in: "alice+bob") }
+                At(.seconds(62)) { Send(from: "carol", text: "c1", in: "alice+carol") }
+                At(.seconds(63)) { Send(from: "bob", text: "b2", in: "alice+bob") }
+                At(.seconds(63)) { Send(from: "carol", text: "c2", in: "alice+carol") }
+                At(.seconds(64)) { Send(from: "bob", text: "b3", in: "alice+bob") }
+                At(.seconds(64)) { Send(from: "carol", text: "c3", in: "alice+carol") }
+                At(.seconds(65)) { Send(from: "bob", text: "b4", in: "alice+bob") }
+                At(.seconds(65)) { Send(from: "carol", text: "c4", in: "alice+carol") }
+                At(.seconds(66)) { Send(from: "bob", text: "b5", in: "alice+bob") }
+                At(.seconds(66)) { Send(from: "carol", text: "c5", in: "alice+carol") }
+                At(.seconds(67)) { Send(from: "bob", text: "b6", in: "alice+bob") }
+                At(.seconds(67)) { Send(from: "carol", text: "c6", in: "alice+carol") }
+                At(.seconds(68)) { Send(from: "bob", text: "b7", in: "alice+bob") }
+                At(.seconds(68)) { Send(from: "carol", text: "c7", in: "alice+carol") }
+                At(.seconds(69)) { Send(from: "bob", text: "b8", in: "alice+bob") }
+                At(.seconds(69)) { Send(from: "carol", text: "c8", in: "alice+carol") }
+                At(.seconds(70)) { Send(from: "bob", text: "b9", in: "alice+bob") }
+                At(.seconds(70)) { Send(from: "carol", text: "c9", in: "alice+carol") }
+                At(.seconds(90)) { Handover("alice", to: .twoGRural) }
+                At(.seconds(95)) { ScrollUp("alice", in: "alice+carol", messages: 500) }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually(within: .minutes(20), .serverOrder(chat: "alice+bob", texts: ["on edge", "from the ferry", "offline"]))
+                Eventually(within: .minutes(25), .historyComplete(client: "alice", chat: "alice+carol"))
+                Eventually(within: .minutes(27), .converged)
+            }
+        },
+        Scenario("tablet-photos-phone-scrolls", summary: "tablet sends three photos on 2G while the phone is offline; phone returns on bursty EDGE, scrolls up", seeds: [1], tags: ["history", "photo"], runLength: .minutes(25)) {
+            Server(history: ["alice+bob": 90])
+            LinkProfile(
+                name: "EDGE-GE-reorder", source: "assumption: ATC Edge-Average rates, netem gemodel loss and reordering jitter",
+                uplink: .init(rateBitsPerSecond: 200_000, oneWayDelay: .milliseconds(440), jitter: .uniform(maximum: .milliseconds(200)), reordersPackets: true, loss: .gilbertElliott(p: 0.03, r: 0.25, oneMinusH: 0.4, oneMinusK: 0.002)),
+                downlink: .init(rateBitsPerSecond: 240_000, oneWayDelay: .milliseconds(400), jitter: .exponential(mean: .milliseconds(60)), reordersPackets: true, loss: .gilbertElliott(p: 0.03, r: 0.25, oneMinusH: 0.4, oneMinusK: 0.002))
+            )
+            Client("alice", profile: "EDGE-GE-reorder", parameters: ["historyPageSize": 20])
+            Client("bob", profile: .threeG)
+            Device("alice", "tablet", profile: .twoGRural)
+            Timeline {
+                At(.seconds(2)) { LinkDown("alice", .withReset) }
+                At(.seconds(4)) { SendPhotos(from: "alice:tablet", count: 3, bytes: 15_000, caption: "album", in: "alice+bob") }
+                At(.seconds(6)) { Send(from: "alice:tablet", text: "see album", in: "alice+bob") }
+                At(.seconds(40)) { Send(from: "bob", text: "nice", in: "alice+bob") }
+                At(.seconds(90)) { LinkUp("alice") }
+                At(.seconds(95)) { ScrollUp("alice", in: "alice+bob", messages: 500) }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually(within: .minutes(20), .serverOrder(chat: "alice+bob", texts: ["album", "see album"]))
+                Eventually(within: .minutes(20), .historyComplete(client: "alice", chat: "alice+bob"))
+                Eventually(within: .minutes(22), .converged)
+                Always(.photosComplete(chat: "alice+bob", caption: "album", photos: 3))
+            }
+        },
+        Scenario("slow-tokens-while-scrolling", summary: "PHOTO_UPLOAD answers past the request timeout during a three-photo send and a scroll to the top", seeds: [1], tags: ["history", "photo"], runLength: .minutes(20)) {
+            Server(history: ["alice+bob": 200])
+            Client("alice", profile: .edge)
+            Client("bob", profile: .threeG)
+            Timeline {
+                At(.seconds(2)) { OpenChat("alice", "alice+bob") }
+                At(.seconds(3)) { DelayResponses(to: .photoUpload, by: .seconds(25), for: .minutes(1)) }
+                At(.seconds(4)) { SendPhotos(from: "alice", count: 3, bytes: 40_000, caption: "slow tokens", in: "alice+bob") }
+                At(.seconds(6)) { ScrollUp("alice", in: "alice+bob", messages: 1000) }
+                At(.seconds(20)) { Send(from: "alice", text: "after photos", in: "alice+bob") }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually(within: .minutes(15), .serverOrder(chat: "alice+bob", texts: ["slow tokens", "after photos"]))
+                Eventually(within: .minutes(15), .historyComplete(client: "alice", chat: "alice+bob"))
+                Eventually(within: .minutes(16), .converged)
+                Always(.photosComplete(chat: "alice+bob", caption: "slow tokens", photos: 3))
+            }
+        },
+        Scenario("lost-tokens-and-send-answer", summary: "two PHOTO_UPLOAD answers and a MSG_SEND answer lost during photo sends and scrolling", seeds: [1], tags: ["photo"], runLength: .minutes(20)) {
+            Server(history: ["alice+bob": 120])
+            Client("alice", profile: .edgeLossy)
+            Client("bob", profile: .fourG)
+            Timeline {
+                At(.seconds(2)) { LoseResponses(to: .photoUpload, count: 2, of: "alice") }
+                At(.seconds(2)) { LoseResponses(to: .msgSend, count: 1, of: "alice") }
+                At(.seconds(3)) { SendPhoto(from: "alice", bytes: 35_000, caption: "first", in: "alice+bob") }
+                At(.seconds(4)) { SendPhoto(from: "alice", bytes: 35_000, caption: "second", in: "alice+bob") }
+                At(.seconds(5)) { ScrollUp("alice", in: "alice+bob", messages: 300) }
+                At(.seconds(30)) { ScrollDown("alice", in: "alice+bob", messages: 300) }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually(within: .minutes(15), .serverOrder(chat: "alice+bob", texts: ["first", "second"]))
+                Eventually(within: .minutes(15), .serverMessageCount(chat: "alice+bob", count: 122))
+                Eventually(within: .minutes(16), .converged)
+                MetricBound("tasksFailed", atMost: 0.0)
+            }
+        },
+        Scenario("cap-login-matches-page", summary: "LOGIN capped at two chats with loginChatsCount 2: CHATS_LIST pages list the other changed chats", seeds: [1], tags: ["connection"], runLength: .minutes(12)) {
+            Server(history: ["alice+bob": 5, "alice+carol": 5, "alice+dave": 5, "alice+erin": 5, "alice+frank": 5])
+            Client("alice", profile: .edge, parameters: ["loginChatsCount": 2])
+            Client("bob", profile: .fourG)
+            Client("carol", profile: .fourG)
+            Client("dave", profile: .fourG)
+            Client("erin", profile: .fourG)
+            Client("frank", profile: .fourG)
+            Timeline {
+                At(.seconds(2)) { CapLogin(chats: 2) }
+                At(.seconds(4)) { LinkDown("alice", .withReset) }
+                At(.seconds(6)) { Send(from: "bob", text: "b", in: "alice+bob") }
+                At(.seconds(7)) { SendPhoto(from: "carol", bytes: 20_000, caption: "c photo", in: "alice+carol") }
+                At(.seconds(8)) { Send(from: "dave", text: "d", in: "alice+dave") }
+                At(.seconds(9)) { Send(from: "erin", text: "e", in: "alice+erin") }
+                At(.seconds(10)) { Send(from: "frank", text: "f", in: "alice+frank") }
+                At(.seconds(40)) { LinkUp("alice") }
+                At(.minutes(1)) { OpenChat("alice", "alice+carol") }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually(within: .minutes(8), .converged)
+            }
+        },
+        Scenario("seq4-slow-history-reset", summary: "4 seqs: history answers past the timeout for three chats, a scroll, then a reset", seeds: [1], tags: ["connection", "history"], runLength: .minutes(12)) {
+            Server(history: ["alice+bob": 60, "alice+carol": 40, "alice+dave": 20])
+            Client("alice", profile: .threeG, parameters: ["seqModulus": 4, "initialSeq": 2])
+            Client("bob", profile: .fourG)
+            Client("carol", profile: .fourG)
+            Client("dave", profile: .fourG)
+            Timeline {
+                At(.seconds(3)) { DelayResponses(to: .chatHistory, by: .seconds(25), for: .seconds(20)) }
+                At(.seconds(4)) { OpenChat("alice", "alice+bob") }
+                At(.seconds(6)) { OpenChat("alice", "alice+carol") }
+                At(.seconds(8)) { OpenChat("alice", "alice+dave") }
+                At(.seconds(9)) { ScrollUp("alice", in: "alice+dave", messages: 100) }
+                At(.seconds(10)) { Send(from: "alice", text: "x", in: "alice+bob") }
+                At(.seconds(35)) { LinkDown("alice", for: .seconds(1), .withReset) }
+                At(.seconds(45)) { ScrollUp("alice", in: "alice+dave", messages: 100) }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually(within: .minutes(8), .historyComplete(client: "alice", chat: "alice+dave"))
+                Eventually(within: .minutes(9), .converged)
+            }
+        },
+        Scenario("seq4-slow-sends-half-open", summary: "4 seqs: slow MSG_SEND answers, six sends, a half-open connection: once each, in order", seeds: [1], tags: ["connection", "sending"], runLength: .minutes(12)) {
+            Server(history: ["alice+bob": 5, "alice+carol": 5])
+            Client("alice", profile: .edge, parameters: ["seqModulus": 4, "initialSeq": 2])
+            Client("bob", profile: .fourG)
+            Client("carol", profile: .fourG)
+            Timeline {
+                At(.seconds(2)) { DelayResponses(to: .msgSend, by: .seconds(15), for: .seconds(40)) }
+                At(.seconds(3)) { Send(from: "alice", text: "b0", in: "alice+bob") }
+                At(.milliseconds(3300)) { Send(from: "alice", text: "c0", in: "alice+carol") }
+                At(.seconds(4)) { Send(from: "alice", text: "b1", in: "alice+bob") }
+                At(.milliseconds(4300)) { Send(from: "alice", text: "c1", in: "alice+carol") }
+                At(.seconds(5)) { Send(from: "alice", text: "b2", in: "alice+bob") }
+                At(.milliseconds(5300)) { Send(from: "alice", text: "c2", in: "alice+carol") }
+                At(.seconds(5)) { MarkRead("alice", "alice+bob") }
+                At(.seconds(12)) { HalfOpen("alice") }
+                At(.seconds(14)) { OpenChat("alice", "alice+carol") }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually(within: .minutes(8), .serverOrder(chat: "alice+bob", texts: ["b0", "b1", "b2"]))
+                Eventually(within: .minutes(8), .serverOrder(chat: "alice+carol", texts: ["c0", "c1", "c2"]))
+                Eventually(within: .minutes(8), .serverMessageCount(chat: "alice+bob", count: 8))
+                Eventually(within: .minutes(9), .converged)
+            }
+        },
+        Scenario("seq2-photo-mark-open", summary: "2 seqs: PHOTO_UPLOAD answer held while an open, a read mark and a send compete for seqs", seeds: [1], tags: ["connection", "photo"]) {
+            Server(history: ["alice+bob": 40, "alice+carol": 10])
+            Client("alice", profile: .threeG, parameters: ["seqModulus": 2, "initialSeq": 1])
+            Client("bob", profile: .fourG)
+            Client("carol", profile: .fourG)
+            Timeline {
+                At(.seconds(2)) { HoldResponses(to: .photoUpload, of: "alice", until: .time(.seconds(15))) }
+                At(.seconds(3)) { SendPhoto(from: "alice", bytes: 20_000, caption: "held token", in: "alice+carol") }
+                At(.seconds(6)) { OpenChat("alice", "alice+bob") }
+                At(.seconds(7)) { MarkRead("alice", "alice+bob") }
+                At(.seconds(8)) { Send(from: "alice", text: "text while held", in: "alice+bob") }
+                At(.seconds(9)) { ScrollUp("alice", in: "alice+bob", messages: 100) }
+                At(.seconds(20)) { Send(from: "bob", text: "later", in: "alice+bob") }
+                At(.seconds(25)) { MarkRead("alice", "alice+bob") }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually(within: .minutes(5), .historyComplete(client: "alice", chat: "alice+bob"))
+                Eventually(within: .minutes(6), .readUpToNewest(client: "alice", chat: "alice+bob"))
+                Eventually(within: .minutes(7), .converged)
+            }
+        },
+        Scenario("seq4-late-send-answer-follows-device", summary: "4 seqs, replies follow the device: a send answer past the timeout after a reset, sends on reused seqs", seeds: [1], tags: ["connection", "sending"], runLength: .minutes(15)) {
+            Server(parameters: ["repliesFollowDevice": true], history: ["alice+bob": 5])
+            Client("alice", profile: .threeG, parameters: ["seqModulus": 4, "initialSeq": 2])
+            Client("bob", profile: .fourG)
+            Timeline {
+                At(.seconds(3)) { DelayResponses(to: .msgSend, by: .seconds(30), for: .seconds(3)) }
+                At(.seconds(4)) { Send(from: "alice", text: "slow one", in: "alice+bob") }
+                At(.seconds(10)) { LinkDown("alice", for: .seconds(1), .withReset) }
+                At(.seconds(26)) { Send(from: "alice", text: "fast two", in: "alice+bob") }
+                At(.seconds(27)) { Send(from: "alice", text: "fast three", in: "alice+bob") }
+                At(.seconds(28)) { OpenChat("alice", "alice+bob") }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually(within: .minutes(10), .serverOrder(chat: "alice+bob", texts: ["slow one", "fast two", "fast three"]))
+                Eventually(within: .minutes(11), .converged)
+            }
+        },
+        Scenario("seq8-satellite-busy", summary: "8 seqs on satellite: sends, marks and scrolls in three chats, a clog and release", seeds: [1], tags: ["connection", "slow"], runLength: .minutes(20)) {
+            Server(history: ["alice+bob": 100, "alice+carol": 60, "alice+dave": 30])
+            LinkProfile(
+                name: "SAT-GEO", source: "assumption: GEO satellite, ~1.3 s one way (ITU-T G.114 notes 400+ ms per hop; BGAN class rates)",
+                uplink: .init(rateBitsPerSecond: 64_000, oneWayDelay: .milliseconds(1300), jitter: .uniform(maximum: .milliseconds(60)), loss: .bernoulli(probability: 0.005)),
+                downlink: .init(rateBitsPerSecond: 256_000, oneWayDelay: .milliseconds(1300), jitter: .uniform(maximum: .milliseconds(60)), loss: .bernoulli(probability: 0.005))
+            )
+            Client("alice", profile: "SAT-GEO", parameters: ["seqModulus": 8, "initialSeq": 5])
+            Client("bob", profile: .fourG)
+            Client("carol", profile: .fourG)
+            Client("dave", profile: .fourG)
+            Timeline {
+                At(.seconds(3)) { OpenChat("alice", "alice+bob") }
+                At(.seconds(4)) { Send(from: "alice", text: "b0", in: "alice+bob") }
+                At(.seconds(4)) { Send(from: "alice", text: "c0", in: "alice+carol") }
+                At(.seconds(4)) { Send(from: "alice", text: "d0", in: "alice+dave") }
+                At(.seconds(5)) { Send(from: "alice", text: "b1", in: "alice+bob") }
+                At(.seconds(5)) { Send(from: "alice", text: "c1", in: "alice+carol") }
+                At(.seconds(5)) { Send(from: "alice", text: "d1", in: "alice+dave") }
+                At(.seconds(6)) { Send(from: "alice", text: "b2", in: "alice+bob") }
+                At(.seconds(6)) { Send(from: "alice", text: "c2", in: "alice+carol") }
+                At(.seconds(6)) { Send(from: "alice", text: "d2", in: "alice+dave") }
+                At(.seconds(7)) { Send(from: "alice", text: "b3", in: "alice+bob") }
+                At(.seconds(7)) { Send(from: "alice", text: "c3", in: "alice+carol") }
+                At(.seconds(7)) { Send(from: "alice", text: "d3", in: "alice+dave") }
+                At(.seconds(6)) { MarkRead("alice", "alice+bob") }
+                At(.seconds(8)) { ScrollUp("alice", in: "alice+bob", messages: 1000) }
+                At(.seconds(10)) { Clog("alice") }
+                At(.seconds(35)) { Release("alice") }
+                At(.seconds(40)) { OpenChat("alice", "alice+carol") }
+                At(.seconds(42)) { ScrollUp("alice", in: "alice+carol", messages: 1000) }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually(within: .minutes(15), .historyComplete(client: "alice", chat: "alice+carol"))
+                Eventually(within: .minutes(16), .converged)
+            }
+        },
+        Scenario("hours-offline-small-login", summary: "3 h offline, 200 messages over five chats, LOGIN of two chats a page, opens and scrolls", seeds: [1], tags: ["history", "slow"], runLength: .hours(5)) {
+            Server(history: ["alice+bob": 50, "alice+carol": 30, "alice+dave": 10, "alice+erin": 5, "alice+frank": 0])
+            Client("alice", profile: .twoGRural, parameters: ["loginChatsCount": 2])
+            Client("bob", profile: .fourG)
+            Client("carol", profile: .fourG)
+            Client("dave", profile: .fourG)
+            Client("erin", profile: .fourG)
+            Client("frank", profile: .fourG)
+            Timeline {
+                At(.seconds(3)) { OpenChat("alice", "alice+bob") }
+                At(.seconds(20)) { LinkDown("alice") }
+                At(.minutes(10)) { PostFromOtherDevice("bob", text: "bob 0", in: "alice+bob") }
+                At(.seconds(800)) { PostFromOtherDevice("bob", text: "bob 1", in: "alice+bob") }
+                At(.seconds(1000)) { PostFromOtherDevice("bob", text: "bob 2", in: "alice+bob") }
+                At(.minutes(20)) { PostFromOtherDevice("bob", text: "bob 3", in: "alice+bob") }
+                At(.seconds(1400)) { PostFromOtherDevice("bob", text: "bob 4", in: "alice+bob") }
+                At(.seconds(1600)) { PostFromOtherDevice("bob", text: "bob 5", in: "alice+bob") }
+                At(.minutes(30)) { PostFromOtherDevice("bob", text: "bob 6", in: "alice+bob") }
+                At(.seconds(2000)) { PostFromOtherDevice("bob", text: "bob 7", in: "alice+bob") }
+                At(.seconds(2200)) { PostFromOtherDevice("bob", text: "bob 8", in: "alice+bob") }
+                At(.minutes(40)) { PostFromOtherDevice("bob", text: "bob 9", in: "alice+bob") }
+                At(.seconds(2600)) { PostFromOtherDevice("bob", text: "bob 10", in: "alice+bob") }
+                At(.seconds(2800)) { PostFromOtherDevice("bob", text: "bob 11", in: "alice+bob") }
+                At(.minutes(50)) { PostFromOtherDevice("bob", text: "bob 12", in: "alice+bob") }
+                At(.seconds(3200)) { PostFromOtherDevice("bob", text: "bob 13", in: "alice+bob") }
+                At(.seconds(3400)) { PostFromOtherDevice("bob", text: "bob 14", in: "alice+bob") }
+                At(.hours(1)) { PostFromOtherDevice("bob", text: "bob 15", in: "alice+bob") }
+                At(.seconds(3800)) { PostFromOtherDevice("bob", text: "bob 16", in: "alice+bob") }
+                At(.seconds(4000)) { PostFromOtherDevice("bob", text: "bob 17", in: "alice+bob") }
+                At(.minutes(70)) { PostFromOtherDevice("bob", text: "bob 18", in: "alice+bob") }
+                At(.seconds(4400)) { PostFromOtherDevice("bob", text: "bob 19", in: "alice+bob") }
+                At(.seconds(4600)) { PostFromOtherDevice("bob", text: "bob 20", in: "alice+bob") }
+                At(.minutes(80)) { PostFromOtherDevice("bob", text: "bob 21", in: "alice+bob") }
+                At(.seconds(5000)) { PostFromOtherDevice("bob", text: "bob 22", in: "alice+bob") }
+                At(.seconds(5200)) { PostFromOtherDevice("bob", text: "bob 23", in: "alice+bob") }
+                At(.minutes(90)) { PostFromOtherDevice("bob", text: "bob 24", in: "alice+bob") }
+                At(.seconds(5600)) { PostFromOtherDevice("bob", text: "bob 25", in: "alice+bob") }
+                At(.seconds(5800)) { PostFromOtherDevice("bob", text: "bob 26", in: "alice+bob") }
+                At(.minutes(100)) { PostFromOtherDevice("bob", text: "bob 27", in: "alice+bob") }
+                At(.seconds(6200)) { PostFromOtherDevice("bob", text: "bob 28", in: "alice+bob") }
+                At(.seconds(6400)) { PostFromOtherDevice("bob", text: "bob 29", in: "alice+bob") }
+                At(.minutes(110)) { PostFromOtherDevice("bob", text: "bob 30", in: "alice+bob") }
+                At(.seconds(6800)) { PostFromOtherDevice("bob", text: "bob 31", in: "alice+bob") }
+                At(.seconds(7000)) { PostFromOtherDevice("bob", text: "bob 32", in: "alice+bob") }
+                At(.hours(2)) { PostFromOtherDevice("bob", text: "bob 33", in: "alice+bob") }
+                At(.seconds(7400)) { PostFromOtherDevice("bob", text: "bob 34", in: "alice+bob") }
+                At(.seconds(7600)) { PostFromOtherDevice("bob", text: "bob 35", in: "alice+bob") }
+                At(.minutes(130)) { PostFromOtherDevice("bob", text: "bob 36", in: "alice+bob") }
+                At(.seconds(8000)) { PostFromOtherDevice("bob", text: "bob 37", in: "alice+bob") }
+                At(.seconds(8200)) { PostFromOtherDevice("bob", text: "bob 38", in: "alice+bob") }
+                At(.minutes(140)) { PostFromOtherDevice("bob", text: "bob 39", in: "alice+bob") }
+                At(.seconds(607)) { PostFromOtherDevice("carol", text: "carol 0", in: "alice+carol") }
+                At(.seconds(807)) { PostFromOtherDevice("carol", text: "carol 1", in: "alice+carol") }
+                At(.seconds(1007)) { PostFromOtherDevice("carol", text: "carol 2", in: "alice+carol") }
+                At(.seconds(1207)) { PostFromOtherDevice("carol", text: "carol 3", in: "alice+carol") }
+                At(.seconds(1407)) { PostFromOtherDevice("carol", text: "carol 4", in: "alice+carol") }
+                At(.seconds(1607)) { PostFromOtherDevice("carol", text: "carol 5", in: "alice+carol") }
+                At(.seconds(1807)) { PostFromOtherDevice("carol", text: "carol 6", in: "alice+carol") }
+                At(.seconds(2007)) { PostFromOtherDevice("carol", text: "carol 7", in: "alice+carol") }
+                At(.seconds(2207)) { PostFromOtherDevice("carol", text: "carol 8", in: "alice+carol") }
+                At(.seconds(2407)) { PostFromOtherDevice("carol", text: "carol 9", in: "alice+carol") }
+                At(.seconds(2607)) { PostFromOtherDevice("carol", text: "carol 10", in: "alice+carol") }
+                At(.seconds(2807)) { PostFromOtherDevice("carol", text: "carol 11", in: "alice+carol") }
+                At(.seconds(3007)) { PostFromOtherDevice("carol", text: "carol 12", in: "alice+carol") }
+                At(.seconds(3207)) { PostFromOtherDevice("carol", text: "carol 13", in: "alice+carol") }
+                At(.seconds(3407)) { PostFromOtherDevice("carol", text: "carol 14", in: "alice+carol") }
+                At(.seconds(3607)) { PostFromOtherDevice("carol", text: "carol 15", in: "alice+carol") }
+                At(.seconds(3807)) { PostFromOtherDevice("carol", text: "carol 16", in: "alice+carol") }
+                At(.seconds(4007)) { PostFromOtherDevice("carol", text: "carol 17", in: "alice+carol") }
+                At(.seconds(4207)) { PostFromOtherDevice("carol", text: "carol 18", in: "alice+carol") }
+                At(.seconds(4407)) { PostFromOtherDevice("carol", text: "carol 19", in: "alice+carol") }
+                At(.seconds(4607)) { PostFromOtherDevice("carol", text: "carol 20", in: "alice+carol") }
+                At(.seconds(4807)) { PostFromOtherDevice("carol", text: "carol 21", in: "alice+carol") }
+                At(.seconds(5007)) { PostFromOtherDevice("carol", text: "carol 22", in: "alice+carol") }
+                At(.seconds(5207)) { PostFromOtherDevice("carol", text: "carol 23", in: "alice+carol") }
+                At(.seconds(5407)) { PostFromOtherDevice("carol", text: "carol 24", in: "alice+carol") }
+                At(.seconds(5607)) { PostFromOtherDevice("carol", text: "carol 25", in: "alice+carol") }
+                At(.seconds(5807)) { PostFromOtherDevice("carol", text: "carol 26", in: "alice+carol") }
+                At(.seconds(6007)) { PostFromOtherDevice("carol", text: "carol 27", in: "alice+carol") }
+                At(.seconds(6207)) { PostFromOtherDevice("carol", text: "carol 28", in: "alice+carol") }
+                At(.seconds(6407)) { PostFromOtherDevice("carol", text: "carol 29", in: "alice+carol") }
+                At(.seconds(6607)) { PostFromOtherDevice("carol", text: "carol 30", in: "alice+carol") }
+                At(.seconds(6807)) { PostFromOtherDevice("carol", text: "carol 31", in: "alice+carol") }
+                At(.seconds(7007)) { PostFromOtherDevice("carol", text: "carol 32", in: "alice+carol") }
+                At(.seconds(7207)) { PostFromOtherDevice("carol", text: "carol 33", in: "alice+carol") }
+                At(.seconds(7407)) { PostFromOtherDevice("carol", text: "carol 34", in: "alice+carol") }
+                At(.seconds(7607)) { PostFromOtherDevice("carol", text: "carol 35", in: "alice+carol") }
+                At(.seconds(7807)) { PostFromOtherDevice("carol", text: "carol 36", in: "alice+carol") }
+                At(.seconds(8007)) { PostFromOtherDevice("carol", text: "carol 37", in: "alice+carol") }
+                At(.seconds(8207)) { PostFromOtherDevice("carol", text: "carol 38", in: "alice+carol") }
+                At(.seconds(8407)) { PostFromOtherDevice("carol", text: "carol 39", in: "alice+carol") }
+                At(.seconds(614)) { PostFromOtherDevice("dave", text: "dave 0", in: "alice+dave") }
+                At(.seconds(814)) { PostFromOtherDevice("dave", text: "dave 1", in: "alice+dave") }
+                At(.seconds(1014)) { PostFromOtherDevice("dave", text: "dave 2", in: "alice+dave") }
+                At(.seconds(1214)) { PostFromOtherDevice("dave", text: "dave 3", in: "alice+dave") }
+                At(.seconds(1414)) { PostFromOtherDevice("dave", text: "dave 4", in: "alice+dave") }
+                At(.seconds(1614)) { PostFromOtherDevice("dave", text: "dave 5", in: "alice+dave") }
+                At(.seconds(1814)) { PostFromOtherDevice("dave", text: "dave 6", in: "alice+dave") }
+                At(.seconds(2014)) { PostFromOtherDevice("dave", text: "dave 7", in: "alice+dave") }
+                At(.seconds(2214)) { PostFromOtherDevice("dave", text: "dave 8", in: "alice+dave") }
+                At(.seconds(2414)) { PostFromOtherDevice("dave", text: "dave 9", in: "alice+dave") }
+                At(.seconds(2614)) { PostFromOtherDevice("dave", text: "dave 10", in: "alice+dave") }
+                At(.seconds(2814)) { PostFromOtherDevice("dave", text: "dave 11", in: "alice+dave") }
+                At(.seconds(3014)) { PostFromOtherDevice("dave", text: "dave 12", in: "alice+dave") }
+                At(.seconds(3214)) { PostFromOtherDevice("dave", text: "dave 13", in: "alice+dave") }
+                At(.seconds(3414)) { PostFromOtherDevice("dave", text: "dave 14", in: "alice+dave") }
+                At(.seconds(3614)) { PostFromOtherDevice("dave", text: "dave 15", in: "alice+dave") }
+                At(.seconds(3814)) { PostFromOtherDevice("dave", text: "dave 16", in: "alice+dave") }
+                At(.seconds(4014)) { PostFromOtherDevice("dave", text: "dave 17", in: "alice+dave") }
+                At(.seconds(4214)) { PostFromOtherDevice("dave", text: "dave 18", in: "alice+dave") }
+                At(.seconds(4414)) { PostFromOtherDevice("dave", text: "dave 19", in: "alice+dave") }
+                At(.seconds(4614)) { PostFromOtherDevice("dave", text: "dave 20", in: "alice+dave") }
+                At(.seconds(4814)) { PostFromOtherDevice("dave", text: "dave 21", in: "alice+dave") }
+                At(.seconds(5014)) { PostFromOtherDevice("dave", text: "dave 22", in: "alice+dave") }
+                At(.seconds(5214)) { PostFromOtherDevice("dave", text: "dave 23", in: "alice+dave") }
+                At(.seconds(5414)) { PostFromOtherDevice("dave", text: "dave 24", in: "alice+dave") }
+                At(.seconds(5614)) { PostFromOtherDevice("dave", text: "dave 25", in: "alice+dave") }
+                At(.seconds(5814)) { PostFromOtherDevice("dave", text: "dave 26", in: "alice+dave") }
+                At(.seconds(6014)) { PostFromOtherDevice("dave", text: "dave 27", in: "alice+dave") }
+                At(.seconds(6214)) { PostFromOtherDevice("dave", text: "dave 28", in: "alice+dave") }
+                At(.seconds(6414)) { PostFromOtherDevice("dave", text: "dave 29", in: "alice+dave") }
+                At(.seconds(6614)) { PostFromOtherDevice("dave", text: "dave 30", in: "alice+dave") }
+                At(.seconds(6814)) { PostFromOtherDevice("dave", text: "dave 31", in: "alice+dave") }
+                At(.seconds(7014)) { PostFromOtherDevice("dave", text: "dave 32", in: "alice+dave") }
+                At(.seconds(7214)) { PostFromOtherDevice("dave", text: "dave 33", in: "alice+dave") }
+                At(.seconds(7414)) { PostFromOtherDevice("dave", text: "dave 34", in: "alice+dave") }
+                At(.seconds(7614)) { PostFromOtherDevice("dave", text: "dave 35", in: "alice+dave") }
+                At(.seconds(7814)) { PostFromOtherDevice("dave", text: "dave 36", in: "alice+dave") }
+                At(.seconds(8014)) { PostFromOtherDevice("dave", text: "dave 37", in: "alice+dave") }
+                At(.seconds(8214)) { PostFromOtherDevice("dave", text: "dave 38", in: "alice+dave") }
+                At(.seconds(8414)) { PostFromOtherDevice("dave", text: "dave 39", in: "alice+dave") }
+                At(.seconds(621)) { PostFromOtherDevice("erin", text: "erin 0", in: "alice+erin") }
+                At(.seconds(821)) { PostFromOtherDevice("erin", text: "erin 1", in: "alice+erin") }
+                At(.seconds(1021)) { PostFromOtherDevice("erin", text: "erin 2", in: "alice+erin") }
+                At(.seconds(1221)) { PostFromOtherDevice("erin", text: "erin 3", in: "alice+erin") }
+                At(.seconds(1421)) { PostFromOtherDevice("erin", text: "erin 4", in: "alice+erin") }
+                At(.seconds(1621)) { PostFromOtherDevice("erin", text: "erin 5", in: "alice+erin") }
+                At(.seconds(1821)) { PostFromOtherDevice("erin", text: "erin 6", in: "alice+erin") }
+                At(.seconds(2021)) { PostFromOtherDevice("erin", text: "erin 7", in: "alice+erin") }
+                At(.seconds(2221)) { PostFromOtherDevice("erin", text: "erin 8", in: "alice+erin") }
+                At(.seconds(2421)) { PostFromOtherDevice("erin", text: "erin 9", in: "alice+erin") }
+                At(.seconds(2621)) { PostFromOtherDevice("erin", text: "erin 10", in: "alice+erin") }
+                At(.seconds(2821)) { PostFromOtherDevice("erin", text: "erin 11", in: "alice+erin") }
+                At(.seconds(3021)) { PostFromOtherDevice("erin", text: "erin 12", in: "alice+erin") }
+                At(.seconds(3221)) { PostFromOtherDevice("erin", text: "erin 13", in: "alice+erin") }
+                At(.seconds(3421)) { PostFromOtherDevice("erin", text: "erin 14", in: "alice+erin") }
+                At(.seconds(3621)) { PostFromOtherDevice("erin", text: "erin 15", in: "alice+erin") }
+                At(.seconds(3821)) { PostFromOtherDevice("erin", text: "erin 16", in: "alice+erin") }
+                At(.seconds(4021)) { PostFromOtherDevice("erin", text: "erin 17", in: "alice+erin") }
+                At(.seconds(4221)) { PostFromOtherDevice("erin", text: "erin 18", in: "alice+erin") }
+                At(.seconds(4421)) { PostFromOtherDevice("erin", text: "erin 19", in: "alice+erin") }
+                At(.seconds(4621)) { PostFromOtherDevice("erin", text: "erin 20", in: "alice+erin") }
+                At(.seconds(4821)) { PostFromOtherDevice("erin", text: "erin 21", in: "alice+erin") }
+                At(.seconds(5021)) { PostFromOtherDevice("erin", text: "erin 22", in: "alice+erin") }
+                At(.seconds(5221)) { PostFromOtherDevice("erin", text: "erin 23", in: "alice+erin") }
+                At(.seconds(5421)) { PostFromOtherDevice("erin", text: "erin 24", in: "alice+erin") }
+                At(.seconds(5621)) { PostFromOtherDevice("erin", text: "erin 25", in: "alice+erin") }
+                At(.seconds(5821)) { PostFromOtherDevice("erin", text: "erin 26", in: "alice+erin") }
+                At(.seconds(6021)) { PostFromOtherDevice("erin", text: "erin 27", in: "alice+erin") }
+                At(.seconds(6221)) { PostFromOtherDevice("erin", text: "erin 28", in: "alice+erin") }
+                At(.seconds(6421)) { PostFromOtherDevice("erin", text: "erin 29", in: "alice+erin") }
+                At(.seconds(6621)) { PostFromOtherDevice("erin", text: "erin 30", in: "alice+erin") }
+                At(.seconds(6821)) { PostFromOtherDevice("erin", text: "erin 31", in: "alice+erin") }
+                At(.seconds(7021)) { PostFromOtherDevice("erin", text: "erin 32", in: "alice+erin") }
+                At(.seconds(7221)) { PostFromOtherDevice("erin", text: "erin 33", in: "alice+erin") }
+                At(.seconds(7421)) { PostFromOtherDevice("erin", text: "erin 34", in: "alice+erin") }
+                At(.seconds(7621)) { PostFromOtherDevice("erin", text: "erin 35", in: "alice+erin") }
+                At(.seconds(7821)) { PostFromOtherDevice("erin", text: "erin 36", in: "alice+erin") }
+                At(.seconds(8021)) { PostFromOtherDevice("erin", text: "erin 37", in: "alice+erin") }
+                At(.seconds(8221)) { PostFromOtherDevice("erin", text: "erin 38", in: "alice+erin") }
+                At(.seconds(8421)) { PostFromOtherDevice("erin", text: "erin 39", in: "alice+erin") }
+                At(.seconds(628)) { PostFromOtherDevice("frank", text: "frank 0", in: "alice+frank") }
+                At(.seconds(828)) { PostFromOtherDevice("frank", text: "frank 1", in: "alice+frank") }
+                At(.seconds(1028)) { PostFromOtherDevice("frank", text: "frank 2", in: "alice+frank") }
+                At(.seconds(1228)) { PostFromOtherDevice("frank", text: "frank 3", in: "alice+frank") }
+                At(.seconds(1428)) { PostFromOtherDevice("frank", text: "frank 4", in: "alice+frank") }
+                At(.seconds(1628)) { PostFromOtherDevice("frank", text: "frank 5", in: "alice+frank") }
+                At(.seconds(1828)) { PostFromOtherDevice("frank", text: "frank 6", in: "alice+frank") }
+                At(.seconds(2028)) { PostFromOtherDevice("frank", text: "frank 7", in: "alice+frank") }
+                At(.seconds(2228)) { PostFromOtherDevice("frank", text: "frank 8", in: "alice+frank") }
+                At(.seconds(2428)) { PostFromOtherDevice("frank", text: "frank 9", in: "alice+frank") }
+                At(.seconds(2628)) { PostFromOtherDevice("frank", text: "frank 10", in: "alice+frank") }
+                At(.seconds(2828)) { PostFromOtherDevice("frank", text: "frank 11", in: "alice+frank") }
+                At(.seconds(3028)) { PostFromOtherDevice("frank", text: "frank 12", in: "alice+frank") }
+                At(.seconds(3228)) { PostFromOtherDevice("frank", text: "frank 13", in: "alice+frank") }
+                At(.seconds(3428)) { PostFromOtherDevice("frank", text: "frank 14", in: "alice+frank") }
+                At(.seconds(3628)) { PostFromOtherDevice("frank", text: "frank 15", in: "alice+frank") }
+                At(.seconds(3828)) { PostFromOtherDevice("frank", text: "frank 16", in: "alice+frank") }
+                At(.seconds(4028)) { PostFromOtherDevice("frank", text: "frank 17", in: "alice+frank") }
+                At(.seconds(4228)) { PostFromOtherDevice("frank", text: "frank 18", in: "alice+frank") }
+                At(.seconds(4428)) { PostFromOtherDevice("frank", text: "frank 19", in: "alice+frank") }
+                At(.seconds(4628)) { PostFromOtherDevice("frank", text: "frank 20", in: "alice+frank") }
+                At(.seconds(4828)) { PostFromOtherDevice("frank", text: "frank 21", in: "alice+frank") }
+                At(.seconds(5028)) { PostFromOtherDevice("frank", text: "frank 22", in: "alice+frank") }
+                At(.seconds(5228)) { PostFromOtherDevice("frank", text: "frank 23", in: "alice+frank") }
+                At(.seconds(5428)) { PostFromOtherDevice("frank", text: "frank 24", in: "alice+frank") }
+                At(.seconds(5628)) { PostFromOtherDevice("frank", text: "frank 25", in: "alice+frank") }
+                At(.seconds(5828)) { PostFromOtherDevice("frank", text: "frank 26", in: "alice+frank") }
+                At(.seconds(6028)) { PostFromOtherDevice("frank", text: "frank 27", in: "alice+frank") }
+                At(.seconds(6228)) { PostFromOtherDevice("frank", text: "frank 28", in: "alice+frank") }
+                At(.seconds(6428)) { PostFromOtherDevice("frank", text: "frank 29", in: "alice+frank") }
+                At(.seconds(6628)) { PostFromOtherDevice("frank", text: "frank 30", in: "alice+frank") }
+                At(.seconds(6828)) { PostFromOtherDevice("frank", text: "frank 31", in: "alice+frank") }
+                At(.seconds(7028)) { PostFromOtherDevice("frank", text: "frank 32", in: "alice+frank") }
+                At(.seconds(7228)) { PostFromOtherDevice("frank", text: "frank 33", in: "alice+frank") }
+                At(.seconds(7428)) { PostFromOtherDevice("frank", text: "frank 34", in: "alice+frank") }
+                At(.seconds(7628)) { PostFromOtherDevice("frank", text: "frank 35", in: "alice+frank") }
+                At(.seconds(7828)) { PostFromOtherDevice("frank", text: "frank 36", in: "alice+frank") }
+                At(.seconds(8028)) { PostFromOtherDevice("frank", text: "frank 37", in: "alice+frank") }
+                At(.seconds(8228)) { PostFromOtherDevice("frank", text: "frank 38", in: "alice+frank") }
+                At(.seconds(8428)) { PostFromOtherDevice("frank", text: "frank 39", in: "alice+frank") }
+                At(.hours(3)) { LinkUp("alice") }
+                At(.minutes(182)) { OpenChat("alice", "alice+frank") }
+                At(.minutes(183)) { OpenChat("alice", "alice+dave") }
+                At(.minutes(184)) { ScrollUp("alice", in: "alice+dave", messages: 1000) }
+                At(.minutes(190)) { OpenChat("alice", "alice+bob") }
+                At(.minutes(191)) { ScrollUp("alice", in: "alice+bob", messages: 1000) }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually(within: .hours(4), .historyComplete(client: "alice", chat: "alice+bob"))
+                Eventually(within: .hours(4), .converged)
+            }
+        },
+        Scenario("long-offline-sat-restart", summary: "1 h offline, back on satellite with loginChatsCount 1, restarted during the catch-up", seeds: [1], tags: ["connection", "slow"], runLength: .hours(2)) {
+            Server(history: ["alice+bob": 20, "alice+carol": 20, "alice+dave": 20])
+            LinkProfile(
+                name: "SAT-GEO", source: "assumption: GEO satellite, ~1.3 s one way (ITU-T G.114 notes 400+ ms per hop; BGAN class rates)",
+                uplink: .init(rateBitsPerSecond: 64_000, oneWayDelay: .milliseconds(1300), jitter: .uniform(maximum: .milliseconds(60)), loss: .bernoulli(probability: 0.005)),
+                downlink: .init(rateBitsPerSecond: 256_000, oneWayDelay: .milliseconds(1300), jitter: .uniform(maximum: .milliseconds(60)), loss: .bernoulli(probability: 0.005))
+            )
+            Client("alice", profile: "SAT-GEO", parameters: ["loginChatsCount": 1])
+            Client("bob", profile: .fourG)
+            Client("carol", profile: .fourG)
+            Client("dave", profile: .fourG)
+            Timeline {
+                At(.seconds(3)) { OpenChat("alice", "alice+carol") }
+                At(.seconds(10)) { LinkDown("alice", .withReset) }
+                At(.minutes(2)) { PostFromOtherDevice("bob", text: "b0", in: "alice+bob") }
+                At(.minutes(3)) { PostFromOtherDevice("carol", text: "c0", in: "alice+carol") }
+                At(.minutes(4)) { PostFromOtherDevice("dave", text: "d0", in: "alice+dave") }
+                At(.minutes(5)) { PostFromOtherDevice("bob", text: "b1", in: "alice+bob") }
+                At(.minutes(6)) { PostFromOtherDevice("carol", text: "c1", in: "alice+carol") }
+                At(.minutes(7)) { PostFromOtherDevice("dave", text: "d1", in: "alice+dave") }
+                At(.minutes(8)) { PostFromOtherDevice("bob", text: "b2", in: "alice+bob") }
+                At(.minutes(9)) { PostFromOtherDevice("carol", text: "c2", in: "alice+carol") }
+                At(.minutes(10)) { PostFromOtherDevice("dave", text: "d2", in: "alice+dave") }
+                At(.minutes(11)) { PostFromOtherDevice("bob", text: "b3", in: "alice+bob") }
+                At(.minutes(12)) { PostFromOtherDevice("carol", text: "c3", in: "alice+carol") }
+                At(.minutes(13)) { PostFromOtherDevice("dave", text: "d3", in: "alice+dave") }
+                At(.minutes(14)) { PostFromOtherDevice("bob", text: "b4", in: "alice+bob") }
+                At(.minutes(15)) { PostFromOtherDevice("carol", text: "c4", in: "alice+carol") }
+                At(.minutes(16)) { PostFromOtherDevice("dave", text: "d4", in: "alice+dave") }
+                At(.minutes(17)) { PostFromOtherDevice("bob", text: "b5", in: "alice+bob") }
+                At(.minutes(18)) { PostFromOtherDevice("carol", text: "c5", in: "alice+carol") }
+                At(.minutes(19)) { PostFromOtherDevice("dave", text: "d5", in: "alice+dave") }
+                At(.minutes(20)) { PostFromOtherDevice("bob", text: "b6", in: "alice+bob") }
+                At(.minutes(21)) { PostFromOtherDevice("carol", text: "c6", in: "alice+carol") }
+                At(.minutes(22)) { PostFromOtherDevice("dave", text: "d6", in: "alice+dave") }
+                At(.minutes(23)) { PostFromOtherDevice("bob", text: "b7", in: "alice+bob") }
+                At(.minutes(24)) { PostFromOtherDevice("carol", text: "c7", in: "alice+carol") }
+                At(.minutes(25)) { PostFromOtherDevice("dave", text: "d7", in: "alice+dave") }
+                At(.minutes(26)) { PostFromOtherDevice("bob", text: "b8", in: "alice+bob") }
+                At(.minutes(27)) { PostFromOtherDevice("carol", text: "c8", in: "alice+carol") }
+                At(.minutes(28)) { PostFromOtherDevice("dave", text: "d8", in: "alice+dave") }
+                At(.minutes(29)) { PostFromOtherDevice("bob", text: "b9", in: "alice+bob") }
+                At(.minutes(30)) { PostFromOtherDevice("carol", text: "c9", in: "alice+carol") }
+                At(.minutes(31)) { PostFromOtherDevice("dave", text: "d9", in: "alice+dave") }
+                At(.minutes(32)) { PostFromOtherDevice("bob", text: "b10", in: "alice+bob") }
+                At(.minutes(33)) { PostFromOtherDevice("carol", text: "c10", in: "alice+carol") }
+                At(.minutes(34)) { PostFromOtherDevice("dave", text: "d10", in: "alice+dave") }
+                At(.minutes(35)) { PostFromOtherDevice("bob", text: "b11", in: "alice+bob") }
+                At(.minutes(36)) { PostFromOtherDevice("carol", text: "c11", in: "alice+carol") }
+                At(.minutes(37)) { PostFromOtherDevice("dave", text: "d11", in: "alice+dave") }
+                At(.minutes(38)) { PostFromOtherDevice("bob", text: "b12", in: "alice+bob") }
+                At(.minutes(39)) { PostFromOtherDevice("carol", text: "c12", in: "alice+carol") }
+                At(.minutes(40)) { PostFromOtherDevice("dave", text: "d12", in: "alice+dave") }
+                At(.minutes(41)) { PostFromOtherDevice("bob", text: "b13", in: "alice+bob") }
+                At(.minutes(42)) { PostFromOtherDevice("carol", text: "c13", in: "alice+carol") }
+                At(.minutes(43)) { PostFromOtherDevice("dave", text: "d13", in: "alice+dave") }
+                At(.minutes(44)) { PostFromOtherDevice("bob", text: "b14", in: "alice+bob") }
+                At(.minutes(45)) { PostFromOtherDevice("carol", text: "c14", in: "alice+carol") }
+                At(.minutes(46)) { PostFromOtherDevice("dave", text: "d14", in: "alice+dave") }
+                At(.hours(1)) { LinkUp("alice") }
+                When(.client("alice", receives: .login, .response).nth(2)) { RestartApp("alice") }
+                At(.minutes(65)) { ScrollUp("alice", in: "alice+carol", messages: 200) }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually(within: .minutes(90), .historyComplete(client: "alice", chat: "alice+carol"))
+                Eventually(within: .minutes(95), .converged)
+            }
+        },
+        Scenario("group-push-loss-tablet", summary: "group chat with a second device: push loss to all, resets heal, scroll; every device converges", seeds: [1], tags: ["history"], runLength: .minutes(12)) {
+            Server(history: ["crew": 80])
+            LinkProfile(
+                name: "EDGE-GE-reorder", source: "assumption: ATC Edge-Average rates, netem gemodel loss and reordering jitter",
+                uplink: .init(rateBitsPerSecond: 200_000, oneWayDelay: .milliseconds(440), jitter: .uniform(maximum: .milliseconds(200)), reordersPackets: true, loss: .gilbertElliott(p: 0.03, r: 0.25, oneMinusH: 0.4, oneMinusK: 0.002)),
+                downlink: .init(rateBitsPerSecond: 240_000, oneWayDelay: .milliseconds(400), jitter: .exponential(mean: .milliseconds(60)), reordersPackets: true, loss: .gilbertElliott(p: 0.03, r: 0.25, oneMinusH: 0.4, oneMinusK: 0.002))
+            )
+            Client("alice", profile: "EDGE-GE-reorder")
+            Client("bob", profile: .gprs)
+            Client("carol", profile: .threeG)
+            Device("alice", "tablet")
+            Chat("crew", members: ["alice", "bob", "carol"])
+            Timeline {
+                At(.seconds(2)) { OpenChat("alice", "crew") }
+                At(.seconds(2)) { OpenChat("alice:tablet", "crew") }
+                At(.seconds(5)) { PushLoss(probability: 0.4, for: .seconds(30)) }
+                At(.seconds(6)) { Send(from: "bob", text: "g0", in: "crew") }
+                At(.seconds(10)) { Send(from: "carol", text: "g1", in: "crew") }
+                At(.seconds(14)) { Send(from: "alice:tablet", text: "g2", in: "crew") }
+                At(.seconds(18)) { Send(from: "bob", text: "g3", in: "crew") }
+                At(.seconds(22)) { Send(from: "carol", text: "g4", in: "crew") }
+                At(.seconds(26)) { Send(from: "alice:tablet", text: "g5", in: "crew") }
+                At(.seconds(20)) { ScrollUp("alice", in: "crew", messages: 200) }
+                At(.seconds(36)) { LinkDown("alice", for: .seconds(2), .withReset) }
+                At(.seconds(36)) { LinkDown("alice:tablet", for: .seconds(2), .withReset) }
+                At(.seconds(36)) { LinkDown("bob", for: .seconds(2), .withReset) }
+                At(.seconds(36)) { LinkDown("carol", for: .seconds(2), .withReset) }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually(within: .minutes(8), .historyComplete(client: "alice", chat: "crew"))
+                Eventually(within: .minutes(9), .converged)
+            }
+        },
+        Scenario("tiny-pages-two-devices-gap", summary: "tiny pages on both devices: phone away while 30 messages come, both scroll to the top through the gap", seeds: [1], tags: ["history"], runLength: .minutes(20)) {
+            Server(history: ["alice+bob": 25])
+            LinkProfile(
+                name: "EDGE-GE-reorder", source: "assumption: ATC Edge-Average rates, netem gemodel loss and reordering jitter",
+                uplink: .init(rateBitsPerSecond: 200_000, oneWayDelay: .milliseconds(440), jitter: .uniform(maximum: .milliseconds(200)), reordersPackets: true, loss: .gilbertElliott(p: 0.03, r: 0.25, oneMinusH: 0.4, oneMinusK: 0.002)),
+                downlink: .init(rateBitsPerSecond: 240_000, oneWayDelay: .milliseconds(400), jitter: .exponential(mean: .milliseconds(60)), reordersPackets: true, loss: .gilbertElliott(p: 0.03, r: 0.25, oneMinusH: 0.4, oneMinusK: 0.002))
+            )
+            Client("alice", profile: "EDGE-GE-reorder", parameters: ["historyPageSize": 2, "prefetchDistance": 1, "visibleMessageCount": 2])
+            Client("bob", profile: .threeG)
+            Device("alice", "tablet", profile: .threeG, parameters: ["historyPageSize": 4, "prefetchDistance": 0, "visibleMessageCount": 1])
+            Timeline {
+                At(.seconds(2)) { OpenChat("alice", "alice+bob") }
+                At(.seconds(2)) { OpenChat("alice:tablet", "alice+bob") }
+                At(.seconds(5)) { ScrollUp("alice", in: "alice+bob", messages: 5) }
+                At(.seconds(8)) { LinkDown("alice") }
+                At(.seconds(10)) { Send(from: "bob", text: "bob 0", in: "alice+bob") }
+                At(.milliseconds(10_500)) { Send(from: "alice:tablet", text: "tab 0", in: "alice+bob") }
+                At(.seconds(11)) { Send(from: "bob", text: "bob 1", in: "alice+bob") }
+                At(.milliseconds(11_500)) { Send(from: "alice:tablet", text: "tab 1", in: "alice+bob") }
+                At(.seconds(12)) { Send(from: "bob", text: "bob 2", in: "alice+bob") }
+                At(.milliseconds(12_500)) { Send(from: "alice:tablet", text: "tab 2", in: "alice+bob") }
+                At(.seconds(13)) { Send(from: "bob", text: "bob 3", in: "alice+bob") }
+                At(.milliseconds(13_500)) { Send(from: "alice:tablet", text: "tab 3", in: "alice+bob") }
+                At(.seconds(14)) { Send(from: "bob", text: "bob 4", in: "alice+bob") }
+                At(.milliseconds(14_500)) { Send(from: "alice:tablet", text: "tab 4", in: "alice+bob") }
+                At(.seconds(15)) { Send(from: "bob", text: "bob 5", in: "alice+bob") }
+                At(.milliseconds(15_500)) { Send(from: "alice:tablet", text: "tab 5", in: "alice+bob") }
+                At(.seconds(16)) { Send(from: "bob", text: "bob 6", in: "alice+bob") }
+                At(.milliseconds(16_500)) { Send(from: "alice:tablet", text: "tab 6", in: "alice+bob") }
+                At(.seconds(17)) { Send(from: "bob", text: "bob 7", in: "alice+bob") }
+                At(.milliseconds(17_500)) { Send(from: "alice:tablet", text: "tab 7", in: "alice+bob") }
+                At(.seconds(18)) { Send(from: "bob", text: "bob 8", in: "alice+bob") }
+                At(.milliseconds(18_500)) { Send(from: "alice:tablet", text: "tab 8", in: "alice+bob") }
+                At(.seconds(19)) { Send(from: "bob", text: "bob 9", in: "alice+bob") }
+                At(.milliseconds(19_500)) { Send(from: "alice:tablet", text: "tab 9", in: "alice+bob") }
+                At(.seconds(20)) { Send(from: "bob", text: "bob 10", in: "alice+bob") }
+                At(.milliseconds(20_500)) { Send(from: "alice:tablet", text: "tab 10", in: "alice+bob") }
+                At(.seconds(21)) { Send(from: "bob", text: "bob 11", in: "alice+bob") }
+                At(.milliseconds(21_500)) { Send(from: "alice:tablet", text: "tab 11", in: "alice+bob") }
+                At(.seconds(22)) { Send(from: "bob", text: "bob 12", in: "alice+bob") }
+                At(.milliseconds(22_500)) { Send(from: "alice:tablet", text: "tab 12", in: "alice+bob") }
+                At(.seconds(23)) { Send(from: "bob", text: "bob 13", in: "alice+bob") }
+                At(.milliseconds(23_500)) { Send(from: "alice:tablet", text: "tab 13", in: "alice+bob") }
+                At(.seconds(24)) { Send(from: "bob", text: "bob 14", in: "alice+bob") }
+                At(.milliseconds(24_500)) { Send(from: "alice:tablet", text: "tab 14", in: "alice+bob") }
+                At(.seconds(20)) { ScrollUp("alice:tablet", in: "alice+bob", messages: 1000) }
+                At(.seconds(30)) { RestartApp("alice") }
+                At(.seconds(50)) { LinkUp("alice") }
+                At(.minutes(1)) { ScrollUp("alice", in: "alice+bob", messages: 1000) }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually(within: .minutes(15), .historyComplete(client: "alice", chat: "alice+bob"))
+                Eventually(within: .minutes(16), .converged)
+            }
+        },
     ]
 }
