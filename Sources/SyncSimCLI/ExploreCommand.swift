@@ -152,14 +152,14 @@ struct ExploreCommand {
     /// - Throws: `UsageError` for an unknown or repeated name, offline, or a profile explore cannot judge the engine
     ///   on (`ExploreGenerator.reasonToRefuse`: random outages, a link too slow, too lossy or too delayed).
     static func startProfiles(names: [String]?, own: [LinkProfile]) throws -> [LinkProfile]? {
-        let known = LinkProfile.catalog + own
         var chosen: [LinkProfile]
         if let names {
             chosen = []
             for name in names {
-                guard let profile = known.first(where: { $0.name.lowercased() == name.lowercased() }) else {
+                guard let profile = LinkProfile.named(name, among: own), profile.name != LinkProfile.datacenter.name
+                else {
                     throw UsageError("--profiles: unknown profile '\(name)'; profiles: "
-                                     + known.map(\.name).joined(separator: ", "))
+                                     + (LinkProfile.catalog + own).map(\.name).joined(separator: ", "))
                 }
                 guard !chosen.contains(where: { $0.name == profile.name }) else {
                     throw UsageError("--profiles: '\(profile.name)' given twice")

@@ -77,4 +77,11 @@ extension LinkProfile {
     public static func named(_ name: String) -> LinkProfile? {
         (catalog + [datacenter]).first { $0.name.lowercased() == name.lowercased() }
     }
+
+    /// The profile called `name` (case-insensitive) among `extra` (a scenario's own, a `--link-profiles` file's),
+    /// else in the catalog; nil when neither has it.
+    public static func named(_ name: String, among extra: [LinkProfile]) -> LinkProfile? {
+        let lowered = name.lowercased()
+        return extra.first { $0.name.lowercased() == lowered } ?? named(name)
+    }
 }

@@ -116,10 +116,7 @@ public struct Scenario: Sendable {
 
     /// The link profile a client or handover of this scenario names: one of the scenario's own
     /// (`linkProfiles`), else the catalog's (`LinkProfile.named`); names compare ignoring case. Nil when neither has it.
-    public func linkProfile(named name: String) -> LinkProfile? {
-        let lowered = name.lowercased()
-        return linkProfiles.first { $0.name.lowercased() == lowered } ?? LinkProfile.named(name)
-    }
+    public func linkProfile(named name: String) -> LinkProfile? { LinkProfile.named(name, among: linkProfiles) }
 
     /// The user `client` logs in as: its own name, or for a second device (`"alice:tablet"`) its user's.
     public func userName(of client: String) -> String { self.client(named: client)?.userName ?? client }

@@ -163,8 +163,7 @@ extension ExploreGenerator {
 
         /// The profile `name` names: one of `--profiles`, else the catalog's.
         func link(_ name: ProfileName) -> LinkProfile? {
-            let lowered = name.rawValue.lowercased()
-            return generator.linkProfiles?.first { $0.name.lowercased() == lowered } ?? LinkProfile.named(name.rawValue)
+            LinkProfile.named(name.rawValue, among: generator.linkProfiles ?? [])
         }
 
         mutating func build() -> ExploreCase {
