@@ -200,4 +200,9 @@ struct EngineDriver {
 
     /// The packets the last step sent.
     var sent: [Packet] { actions.compactMap { if case .send(let packet, _) = $0 { packet } else { nil } } }
+
+    /// The timers the last step started, with when they fire.
+    var timersStarted: [(timer: ClientTimerID, at: SimInstant)] {
+        actions.compactMap { if case .startTimer(let timer, let at) = $0 { (timer, at) } else { nil } }
+    }
 }

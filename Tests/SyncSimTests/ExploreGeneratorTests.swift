@@ -77,6 +77,34 @@ import Testing
         #expect(tail == .milliseconds(2_044_200))
     }
 
+    @Test("slow engine parameters of the user's own lengthen the quiet tail (photoProcessingTime, backoffCap)")
+    func quietTailCountsSlowParameters() {
+        func tail(_ parameters: ParameterSet, seed: UInt64) -> (SimDuration, Scenario) {
+            let generated = ExploreGenerator(clientParameters: parameters).generate(seed: seed)
+            return (generated.scenario.runLength - generated.quietTailStart, generated.scenario)
+        }
+        // `--param photoProcessingTime=600s`, seed 4200003 failed T5 before: each photo of the client that sends most
+        // adds the 598 s above the default's 2 s (the other parameters are defaults: nothing else is added).
+        let (usual, scenario) = tail(["photoProcessingTime": .duration(.seconds(Int64(2)))], seed: 4_200_003)
+        let (slow, _) = tail(["photoProcessingTime": .duration(.seconds(Int64(600)))], seed: 4_200_003)
+        var photos: [String: Int64] = [:]
+        for step in scenario.steps {
+            switch step.action {
+            case .sendPhoto(let client, _, _, _): photos[client, default: 0] += 1
+            case .sendPhotos(let client, _, let count, _, _): photos[client, default: 0] += Int64(count)
+            default: break
+            }
+        }
+        let most = photos.values.max() ?? 0
+        #expect(most > 0)
+        #expect(slow - usual == SimDuration(nanoseconds: 598_000_000_000 * most))
+        // `--param backoffFactor=10 --param backoffCap=3600s`, seed 4000014: nine SESSION_INIT and LOGIN errors, each
+        // a reconnect that may wait the cap at its jitter's upper end (5,400 s): the tail is no longer cut at an hour.
+        let (backoff, _) = tail(["backoffFactor": .double(10), "backoffCap": .duration(.seconds(Int64(3600)))],
+                                seed: 4_000_014)
+        #expect(backoff > .hours(2))
+    }
+
     @Test("no step runs in the quiet tail, and every fault has ended when it starts")
     func quietTailIsQuiet() throws {
         for generator in Self.generators {

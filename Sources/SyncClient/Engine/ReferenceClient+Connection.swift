@@ -275,6 +275,23 @@ extension ReferenceClient {
                                  openedChunk: (histories[chatId]?.chunks.count ?? 0) > chunkCount)
     }
 
+    /// A request timed out and nothing has come on the connection since it was sent: the path may be dead in a way
+    /// no FIN or RST reports (a half-open connection, a NAT that forgot the mapping). When PINGs come less often than
+    /// a probe would notice the dead path (`pingInterval` above `requestTimeout` + `pongTimeout`; not with the
+    /// defaults, 30 s against 20 + 20 s), a PING goes out now unless one is in flight, and its `pongTimeout` drops
+    /// the connection if the path is dead. Waiting for the next regular PING instead left every send retrying on a
+    /// dead connection for up to `pingInterval` (found by `syncsim explore --param pingInterval=600s`, seed 3300091:
+    /// a half-open connection kept a send pending for five minutes, nine attempts). A connection that delivered
+    /// anything since the request left is alive; its lost answer is the server's, and the request's own retry
+    /// handles it.
+    mutating func probeSilentConnection(after entry: RequestTracker<RequestPurpose>.Entry) {
+        guard case .online = state else { return }
+        guard parameters.pingInterval > parameters.requestTimeout + parameters.pongTimeout else { return }
+        if let received = lastPacketReceivedAt, received >= entry.sentAt { return }
+        guard !tracker.inFlight.contains(where: { $0.entry.purpose == .ping }) else { return }
+        _ = sendRequest(.ping, .ping(PingRequest(interactive: false)), purpose: .ping)
+    }
+
     mutating func requestFailed(_ purpose: RequestPurpose, _ failure: Failure) {
         switch purpose {
         case .sessionInit, .login:

@@ -54,6 +54,9 @@ public struct ReferenceClient: SyncClientEngine {
     /// Wakes requests that wait for a seq when a seq held back for a lost connection's stale answer is free again.
     var seqWakeup: (timer: ClientTimerID, at: SimInstant)?
     var pingTimer: ClientTimerID?
+    /// When the last packet came on the current connection (nil before the first): a request that times out with
+    /// nothing received since it was sent makes the engine probe the connection with a PING (`probeSilentConnection`).
+    var lastPacketReceivedAt: SimInstant?
     /// The `connectTimeout` timer of the attempt in `.connecting`.
     var connectTimer: ClientTimerID?
     /// False while the OS reports no usable network: no connection attempts until it is back.
@@ -303,7 +306,10 @@ public struct ReferenceClient: SyncClientEngine {
         case .connectFailed(let connection), .disconnected(let connection):
             if state.connection == connection { connectionLost() }
         case .packetReceived(let packet, let connection):
-            if state.connection == connection { receive(packet) }
+            if state.connection == connection {
+                lastPacketReceivedAt = now
+                receive(packet)
+            }
         case .timerFired(let timer):
             if let purpose = removeTimer(timer) { timerFired(timer, purpose) }
         case .uploadFinished(let upload, let succeeded):
@@ -413,6 +419,7 @@ public struct ReferenceClient: SyncClientEngine {
             guard let entry = tracker.expire(seq: seq, timer: timer) else { return }
             metrics.requestTimeouts += 1
             requestFailed(entry.purpose, .timeout)
+            if entry.purpose != .ping { probeSilentConnection(after: entry) }
         case .photoProcessing(let taskId):
             guard runningTaskIds.contains(taskId) else { return }
             finishTask(taskId, messageId: nil)

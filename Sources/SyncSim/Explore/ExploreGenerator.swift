@@ -571,7 +571,51 @@ extension ExploreGenerator {
             let retransmissions: Int64 = isLossy ? 2_000_000_000 : 0
             let queue = SimDuration(
                 nanoseconds: (2 * roundTrip + 500_000_000 + retransmissions) * (sends.values.max() ?? 0))
-            return min(generator.minimumQuietTail + .seconds(seconds) + retries + queue, .hours(1))
+            // The tail is capped at an hour, beyond what slow engine parameters of the user's own need on top.
+            let allowance = parameterAllowance(answers: failsTasks ? answers : 0)
+            return min(generator.minimumQuietTail + .seconds(seconds) + retries + queue, .hours(1)) + allowance
+        }
+
+        /// What the clients' engine parameters add to the quiet tail beyond what the defaults need (zero when no
+        /// client sets them; the generator never draws them, so only `syncsim explore --param` does). Without it a
+        /// slow setting read as a liveness failure of the engine in most runs: `--param photoProcessingTime=600s`
+        /// (77 of 400 runs T5), `--param backoffCap=3600s --param backoffFactor=10` (62 of 400). Per client, the
+        /// largest of:
+        /// - a reconnect that waits a whole `backoffCap` beyond the default's 60 s, and `connectTimeout` beyond 10 s
+        ///   for the attempt after it, once
+        ///   and once more for each of the run's `answers` lost or errored (each may cost a reconnect: explore seed
+        ///   4000014 with `backoffFactor=10`, nine SESSION_INIT and LOGIN errors, waited hours at the cap);
+        /// - a dead connection noticed by the next PING: `pingInterval` + `pongTimeout` beyond 50 s, and
+        ///   `requestTimeout` beyond 20 s for a request that was waiting on it;
+        /// - each photo the client sends processed one after another: `photoProcessingTime` beyond 2 s apiece.
+        func parameterAllowance(answers: Int) -> SimDuration {
+            var photos: [String: Int64] = [:]
+            for step in timed {
+                switch step.action {
+                case .sendPhoto(let client, _, _, _): photos[client, default: 0] += 1
+                case .sendPhotos(let client, _, let count, _, _): photos[client, default: 0] += Int64(count)
+                default: break
+                }
+            }
+            func beyond(_ value: SimDuration?, _ usual: SimDuration) -> Int64 {
+                guard let value else { return 0 }
+                return max(0, value.nanoseconds - usual.nanoseconds)
+            }
+            let most = clients.map { client -> Int64 in
+                let parameters = client.parameters
+                // The engine draws a reconnect delay in [d·(1 - jitter), d], d at most `backoffCap`.
+                var reconnect = beyond(parameters["backoffCap"]?.durationValue, .seconds(60))
+                reconnect += beyond(parameters["connectTimeout"]?.durationValue, .seconds(10))
+                reconnect *= Int64(answers + 1)
+                let ping = parameters["pingInterval"]?.durationValue ?? .seconds(30)
+                let pong = parameters["pongTimeout"]?.durationValue ?? .seconds(20)
+                let deadConnection = max(0, (ping + pong).nanoseconds - 50_000_000_000)
+                    + beyond(parameters["requestTimeout"]?.durationValue, .seconds(20))
+                let processing = beyond(parameters["photoProcessingTime"]?.durationValue, .seconds(2))
+                    * (photos[client.name] ?? 0)
+                return max(reconnect, deadConnection, processing)
+            }.max() ?? 0
+            return SimDuration(nanoseconds: most)
         }
 
         /// A direction's one-way delay when it is slow: the fixed delay, plus a uniform jitter's maximum or five
