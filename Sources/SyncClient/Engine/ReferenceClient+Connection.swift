@@ -84,8 +84,10 @@ extension ReferenceClient {
         // newest connection): their seqs wait for that answer, or for the request's timeout, before they are handed
         // out again (found by hand-written field sequences, seq14: with `seqModulus` 4, a page of Bob's chat delayed
         // at the server answered Alice's new request for Carol's chat, which had reused its seq).
-        let lost = tracker.removeAll(holdingSeqsUntil: { [parameters] entry in
-            entry.sentAt + (entry.opcode == .ping ? parameters.pongTimeout : parameters.requestTimeout)
+        // A request that had timed out waits for its late answer as much as one in flight does, and either may be
+        // answered after its own timeout: every unanswered seq is held for a whole timeout after the loss (seq16).
+        let lost = tracker.removeAll(now: now, holdingSeqsFor: { [parameters] opcode in
+            opcode == .ping ? parameters.pongTimeout : parameters.requestTimeout
         })
         isWaitingForSeq = false
         historyLoadsWaitingForSeq = [:]
