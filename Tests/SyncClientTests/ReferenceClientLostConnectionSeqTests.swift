@@ -71,8 +71,9 @@ import Testing
         client.step(.user(.openChat(200)))
         onSecond += client.sent
         // Before the fix the seq was free again at once: the new page for chat 200 (or chat 100's again) took it.
-        #expect(!onSecond.contains { $0.seq == stale.seq })
-        #expect(!client.engine.view.inFlightRequests.contains { $0.seq == stale.seq })
+        // Requests of other opcodes may take it: a stale page cannot complete them.
+        #expect(!onSecond.contains { $0.seq == stale.seq && $0.opcode == .chatHistory })
+        #expect(!client.engine.view.inFlightRequests.contains { $0.seq == stale.seq && $0.opcode == .chatHistory })
         // Bob's late page comes on the new connection: it completes nothing and frees the seq.
         client.step(.packetReceived(page(stale, ids: 1...3), on: second))
         #expect(client.engine.view.chunkStores[200]?.message(id: 1) == nil)
@@ -101,6 +102,9 @@ import Testing
         #expect(tracker.allocate() == 3)
         tracker.register(seq: 3, entry: entry(4, sentAt: .start + .seconds(Int64(21))))
         #expect(tracker.allocate() == nil)
+        // A request of another opcode may take an orphaned seq; one of the orphan's own opcode may not.
+        #expect(tracker.allocate(for: .login) == 0)
+        #expect(tracker.allocate(for: .chatHistory) == nil)
         // The timed-out request's late answer frees its seq; the other is free at 35 s.
         #expect(tracker.complete(seq: 0, opcode: .chatHistory) == nil)
         #expect(tracker.orphans[0] == nil)

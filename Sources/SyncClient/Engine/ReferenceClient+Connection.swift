@@ -116,7 +116,7 @@ extension ReferenceClient {
     /// - Returns: false when there is no connection or every seq is in flight.
     mutating func sendRequest(_ opcode: Opcode, _ body: Packet.Body, purpose: RequestPurpose) -> Bool {
         guard let connection = state.connection, state != .connecting(connection) else { return false }
-        guard let seq = allocateSeq() else {
+        guard let seq = allocateSeq(for: opcode) else {
             isWaitingForSeq = true
             scheduleSeqWakeup()
             return false
@@ -139,9 +139,9 @@ extension ReferenceClient {
     }
 
     /// The tracker's next free seq; the `seq-reuse-inflight` mutant counts on without skipping seqs in flight.
-    private mutating func allocateSeq() -> UInt16? {
+    private mutating func allocateSeq(for opcode: Opcode) -> UInt16? {
         tracker.releaseOrphans(at: now)
-        guard isMutant(.seqReuseInflight) else { return tracker.allocate() }
+        guard isMutant(.seqReuseInflight) else { return tracker.allocate(for: opcode) }
         let seq = UInt16(mutantNextSeq % parameters.seqModulus)
         mutantNextSeq = (mutantNextSeq + 1) % parameters.seqModulus
         return seq

@@ -91,11 +91,18 @@ public struct RequestTracker<Purpose: Hashable & Sendable>: Hashable, Sendable {
     }
 
     /// The next free seq, or nil when every seq is in flight or held back.
-    public mutating func allocate() -> UInt16? {
+    ///
+    /// With `opcode`, a seq a lost connection left unanswered (`orphans`) is skipped only for a request of the
+    /// orphan's own opcode: a stale answer completes only a request with its seq *and* opcode, so a SESSION_INIT,
+    /// LOGIN or PING may take a seq a lost page holds, and a new connection is not left without seqs for its LOGIN
+    /// while a lost connection's answers may still come (seq16). Without it, every orphan is skipped.
+    public mutating func allocate(for opcode: Opcode? = nil) -> UInt16? {
         for _ in 0..<seqModulus {
             let seq = UInt16(nextSeq % seqModulus)
             nextSeq = (nextSeq + 1) % seqModulus
-            if entry(seq: seq) == nil && heldBackOpcodes[seq] == nil && orphans[seq] == nil { return seq }
+            guard entry(seq: seq) == nil && heldBackOpcodes[seq] == nil else { continue }
+            if let orphan = orphans[seq], opcode == nil || orphan.opcode == opcode { continue }
+            return seq
         }
         return nil
     }
