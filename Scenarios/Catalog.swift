@@ -9,7 +9,8 @@ import SyncSim
 /// `requestTimeout`, `initialSeq`; metrics `loginAttempts`, `reconnects`.
 public enum Catalog {
     /// Every catalog scenario, in the order `syncsim list` and `syncsim run` show them; the hand-written field
-    /// sequences of session 15 (`fieldSequences`, Scenarios/FieldSequences15.swift) come last.
+    /// sequences of sessions 15 and 16 (`fieldSequences`, `fieldSequences16`: Scenarios/FieldSequences15.swift and
+    /// FieldSequences16.swift) come last.
     public static let all: [Scenario] = [
         // Sending and the task queue
         reconnectDuringSend,
@@ -96,7 +97,7 @@ public enum Catalog {
         // For parameter sweeps
         openAndScrollToStart,
         idleOnLossyLink,
-    ] + fieldSequences
+    ] + fieldSequences + fieldSequences16
 
     /// The scenario called `name`, or nil.
     public static func scenario(named name: String) -> Scenario? { all.first { $0.name == name } }

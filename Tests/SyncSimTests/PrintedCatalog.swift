@@ -2802,5 +2802,554 @@ enum PrintedCatalog {
                 Eventually(within: .minutes(16), .converged)
             }
         },
+        Scenario("restart-mid-photos-handover", summary: "three-photo message: restart during upload 2, handover to GPRS, crash during upload 3, back on 3G", seeds: [1], tags: ["photo"], runLength: .minutes(20)) {
+            Server(history: ["alice+bob": 30])
+            Client("alice", profile: .edge)
+            Client("bob", profile: .threeG)
+            Timeline {
+                At(.seconds(2)) { OpenChat("alice", "alice+bob") }
+                At(.seconds(3)) { SendPhotos(from: "alice", count: 3, bytes: 40_000, caption: "restarted album", in: "alice+bob") }
+                When(.server(answers: .photoUpload, to: "alice").nth(2)) { RestartApp("alice") }
+                At(.seconds(25)) { Handover("alice", to: .gprs) }
+                When(.server(answers: .photoUpload, to: "alice").nth(4)) { CrashApp("alice") }
+                At(.minutes(1)) { Handover("alice", to: .threeG) }
+                At(.seconds(62)) { Send(from: "alice", text: "did it arrive?", in: "alice+bob") }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually(within: .minutes(15), .serverOrder(chat: "alice+bob", texts: ["restarted album", "did it arrive?"]))
+                Eventually(within: .minutes(16), .converged)
+                Always(.photosComplete(chat: "alice+bob", caption: "restarted album", photos: 3))
+                MetricBound("tasksFailed", atMost: 0.0)
+            }
+        },
+        Scenario("crash-processing-offline-subkbit", summary: "photos queued offline, crash during processing, relaunch offline, back on a sub-kbit cell then 3G", seeds: [1], tags: ["photo", "slow"], runLength: .minutes(40)) {
+            Server(history: ["alice+bob": 10])
+            LinkProfile(
+                name: "GPRS-subkbit", source: "assumption: overloaded GPRS cell, one timeslot shared by many users (~0.8 kbit/s up, ~4 kbit/s down)",
+                uplink: .init(rateBitsPerSecond: 800, oneWayDelay: .milliseconds(700), jitter: .uniform(maximum: .milliseconds(150)), queueCapacityBytes: 12_000, loss: .bernoulli(probability: 0.01)),
+                downlink: .init(rateBitsPerSecond: 4000, oneWayDelay: .milliseconds(700), jitter: .uniform(maximum: .milliseconds(150)), queueCapacityBytes: 24_000, loss: .bernoulli(probability: 0.01))
+            )
+            Client("alice", profile: .threeG, parameters: ["photoProcessingTime": .duration(.seconds(6)), "requestTimeout": .duration(.minutes(1))])
+            Client("bob", profile: .fourG)
+            Timeline {
+                At(.seconds(2)) { LinkDown("alice") }
+                At(.seconds(3)) { SendPhoto(from: "alice", bytes: 3000, caption: "tiny one", in: "alice+bob") }
+                At(.seconds(4)) { SendPhotos(from: "alice", count: 2, bytes: 2000, caption: "tiny pair", in: "alice+bob") }
+                At(.seconds(6)) { CrashApp("alice") }
+                At(.seconds(12)) { RestartApp("alice") }
+                At(.seconds(30)) { Handover("alice", to: "GPRS-subkbit") }
+                At(.seconds(31)) { LinkUp("alice") }
+                At(.minutes(8)) { Handover("alice", to: .threeG) }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually(within: .minutes(30), .serverOrder(chat: "alice+bob", texts: ["tiny one", "tiny pair"]))
+                Eventually(within: .minutes(32), .converged)
+                Always(.photosComplete(chat: "alice+bob", caption: "tiny pair", photos: 2))
+            }
+        },
+        Scenario("scroll-three-gaps-clogging", summary: "three gaps in the cache, scroll up across them while the link clogs twice, then scroll down", seeds: [1], tags: ["history"], runLength: .minutes(20)) {
+            Server(history: ["alice+bob": 60])
+            Client("alice", profile: .edge, parameters: ["historyPageSize": 8, "prefetchDistance": 2])
+            Client("bob", profile: .fourG)
+            Timeline {
+                At(.seconds(2)) { OpenChat("alice", "alice+bob") }
+                At(.seconds(10)) { LinkDown("alice", .withReset) }
+                At(.seconds(11)) { PostFromOtherDevice("bob", text: "r0 m0", in: "alice+bob") }
+                At(.milliseconds(11_500)) { PostFromOtherDevice("bob", text: "r0 m1", in: "alice+bob") }
+                At(.seconds(12)) { PostFromOtherDevice("bob", text: "r0 m2", in: "alice+bob") }
+                At(.milliseconds(12_500)) { PostFromOtherDevice("bob", text: "r0 m3", in: "alice+bob") }
+                At(.seconds(13)) { PostFromOtherDevice("bob", text: "r0 m4", in: "alice+bob") }
+                At(.milliseconds(13_500)) { PostFromOtherDevice("bob", text: "r0 m5", in: "alice+bob") }
+                At(.seconds(14)) { PostFromOtherDevice("bob", text: "r0 m6", in: "alice+bob") }
+                At(.milliseconds(14_500)) { PostFromOtherDevice("bob", text: "r0 m7", in: "alice+bob") }
+                At(.seconds(15)) { PostFromOtherDevice("bob", text: "r0 m8", in: "alice+bob") }
+                At(.milliseconds(15_500)) { PostFromOtherDevice("bob", text: "r0 m9", in: "alice+bob") }
+                At(.seconds(16)) { PostFromOtherDevice("bob", text: "r0 m10", in: "alice+bob") }
+                At(.milliseconds(16_500)) { PostFromOtherDevice("bob", text: "r0 m11", in: "alice+bob") }
+                At(.seconds(17)) { PostFromOtherDevice("bob", text: "r0 m12", in: "alice+bob") }
+                At(.milliseconds(17_500)) { PostFromOtherDevice("bob", text: "r0 m13", in: "alice+bob") }
+                At(.seconds(18)) { PostFromOtherDevice("bob", text: "r0 m14", in: "alice+bob") }
+                At(.milliseconds(18_500)) { PostFromOtherDevice("bob", text: "r0 m15", in: "alice+bob") }
+                At(.seconds(19)) { PostFromOtherDevice("bob", text: "r0 m16", in: "alice+bob") }
+                At(.milliseconds(19_500)) { PostFromOtherDevice("bob", text: "r0 m17", in: "alice+bob") }
+                At(.seconds(20)) { PostFromOtherDevice("bob", text: "r0 m18", in: "alice+bob") }
+                At(.milliseconds(20_500)) { PostFromOtherDevice("bob", text: "r0 m19", in: "alice+bob") }
+                At(.seconds(21)) { PostFromOtherDevice("bob", text: "r0 m20", in: "alice+bob") }
+                At(.milliseconds(21_500)) { PostFromOtherDevice("bob", text: "r0 m21", in: "alice+bob") }
+                At(.seconds(22)) { PostFromOtherDevice("bob", text: "r0 m22", in: "alice+bob") }
+                At(.milliseconds(22_500)) { PostFromOtherDevice("bob", text: "r0 m23", in: "alice+bob") }
+                At(.seconds(23)) { PostFromOtherDevice("bob", text: "r0 m24", in: "alice+bob") }
+                At(.milliseconds(23_500)) { PostFromOtherDevice("bob", text: "r0 m25", in: "alice+bob") }
+                At(.seconds(24)) { PostFromOtherDevice("bob", text: "r0 m26", in: "alice+bob") }
+                At(.milliseconds(24_500)) { PostFromOtherDevice("bob", text: "r0 m27", in: "alice+bob") }
+                At(.seconds(25)) { PostFromOtherDevice("bob", text: "r0 m28", in: "alice+bob") }
+                At(.milliseconds(25_500)) { PostFromOtherDevice("bob", text: "r0 m29", in: "alice+bob") }
+                At(.seconds(26)) { PostFromOtherDevice("bob", text: "r0 m30", in: "alice+bob") }
+                At(.milliseconds(26_500)) { PostFromOtherDevice("bob", text: "r0 m31", in: "alice+bob") }
+                At(.seconds(27)) { PostFromOtherDevice("bob", text: "r0 m32", in: "alice+bob") }
+                At(.milliseconds(27_500)) { PostFromOtherDevice("bob", text: "r0 m33", in: "alice+bob") }
+                At(.seconds(28)) { PostFromOtherDevice("bob", text: "r0 m34", in: "alice+bob") }
+                At(.milliseconds(28_500)) { PostFromOtherDevice("bob", text: "r0 m35", in: "alice+bob") }
+                At(.seconds(29)) { PostFromOtherDevice("bob", text: "r0 m36", in: "alice+bob") }
+                At(.milliseconds(29_500)) { PostFromOtherDevice("bob", text: "r0 m37", in: "alice+bob") }
+                At(.seconds(30)) { PostFromOtherDevice("bob", text: "r0 m38", in: "alice+bob") }
+                At(.milliseconds(30_500)) { PostFromOtherDevice("bob", text: "r0 m39", in: "alice+bob") }
+                At(.seconds(35)) { LinkUp("alice") }
+                At(.seconds(50)) { LinkDown("alice", .withReset) }
+                At(.seconds(51)) { PostFromOtherDevice("bob", text: "r1 m0", in: "alice+bob") }
+                At(.milliseconds(51_500)) { PostFromOtherDevice("bob", text: "r1 m1", in: "alice+bob") }
+                At(.seconds(52)) { PostFromOtherDevice("bob", text: "r1 m2", in: "alice+bob") }
+                At(.milliseconds(52_500)) { PostFromOtherDevice("bob", text: "r1 m3", in: "alice+bob") }
+                At(.seconds(53)) { PostFromOtherDevice("bob", text: "r1 m4", in: "alice+bob") }
+                At(.milliseconds(53_500)) { PostFromOtherDevice("bob", text: "r1 m5", in: "alice+bob") }
+                At(.seconds(54)) { PostFromOtherDevice("bob", text: "r1 m6", in: "alice+bob") }
+                At(.milliseconds(54_500)) { PostFromOtherDevice("bob", text: "r1 m7", in: "alice+bob") }
+                At(.seconds(55)) { PostFromOtherDevice("bob", text: "r1 m8", in: "alice+bob") }
+                At(.milliseconds(55_500)) { PostFromOtherDevice("bob", text: "r1 m9", in: "alice+bob") }
+                At(.seconds(56)) { PostFromOtherDevice("bob", text: "r1 m10", in: "alice+bob") }
+                At(.milliseconds(56_500)) { PostFromOtherDevice("bob", text: "r1 m11", in: "alice+bob") }
+                At(.seconds(57)) { PostFromOtherDevice("bob", text: "r1 m12", in: "alice+bob") }
+                At(.milliseconds(57_500)) { PostFromOtherDevice("bob", text: "r1 m13", in: "alice+bob") }
+                At(.seconds(58)) { PostFromOtherDevice("bob", text: "r1 m14", in: "alice+bob") }
+                At(.milliseconds(58_500)) { PostFromOtherDevice("bob", text: "r1 m15", in: "alice+bob") }
+                At(.seconds(59)) { PostFromOtherDevice("bob", text: "r1 m16", in: "alice+bob") }
+                At(.milliseconds(59_500)) { PostFromOtherDevice("bob", text: "r1 m17", in: "alice+bob") }
+                At(.minutes(1)) { PostFromOtherDevice("bob", text: "r1 m18", in: "alice+bob") }
+                At(.milliseconds(60_500)) { PostFromOtherDevice("bob", text: "r1 m19", in: "alice+bob") }
+                At(.seconds(61)) { PostFromOtherDevice("bob", text: "r1 m20", in: "alice+bob") }
+                At(.milliseconds(61_500)) { PostFromOtherDevice("bob", text: "r1 m21", in: "alice+bob") }
+                At(.seconds(62)) { PostFromOtherDevice("bob", text: "r1 m22", in: "alice+bob") }
+                At(.milliseconds(62_500)) { PostFromOtherDevice("bob", text: "r1 m23", in: "alice+bob") }
+                At(.seconds(63)) { PostFromOtherDevice("bob", text: "r1 m24", in: "alice+bob") }
+                At(.milliseconds(63_500)) { PostFromOtherDevice("bob", text: "r1 m25", in: "alice+bob") }
+                At(.seconds(64)) { PostFromOtherDevice("bob", text: "r1 m26", in: "alice+bob") }
+                At(.milliseconds(64_500)) { PostFromOtherDevice("bob", text: "r1 m27", in: "alice+bob") }
+                At(.seconds(65)) { PostFromOtherDevice("bob", text: "r1 m28", in: "alice+bob") }
+                At(.milliseconds(65_500)) { PostFromOtherDevice("bob", text: "r1 m29", in: "alice+bob") }
+                At(.seconds(66)) { PostFromOtherDevice("bob", text: "r1 m30", in: "alice+bob") }
+                At(.milliseconds(66_500)) { PostFromOtherDevice("bob", text: "r1 m31", in: "alice+bob") }
+                At(.seconds(67)) { PostFromOtherDevice("bob", text: "r1 m32", in: "alice+bob") }
+                At(.milliseconds(67_500)) { PostFromOtherDevice("bob", text: "r1 m33", in: "alice+bob") }
+                At(.seconds(68)) { PostFromOtherDevice("bob", text: "r1 m34", in: "alice+bob") }
+                At(.milliseconds(68_500)) { PostFromOtherDevice("bob", text: "r1 m35", in: "alice+bob") }
+                At(.seconds(69)) { PostFromOtherDevice("bob", text: "r1 m36", in: "alice+bob") }
+                At(.milliseconds(69_500)) { PostFromOtherDevice("bob", text: "r1 m37", in: "alice+bob") }
+                At(.seconds(70)) { PostFromOtherDevice("bob", text: "r1 m38", in: "alice+bob") }
+                At(.milliseconds(70_500)) { PostFromOtherDevice("bob", text: "r1 m39", in: "alice+bob") }
+                At(.seconds(75)) { LinkUp("alice") }
+                At(.seconds(90)) { LinkDown("alice", .withReset) }
+                At(.seconds(91)) { PostFromOtherDevice("bob", text: "r2 m0", in: "alice+bob") }
+                At(.milliseconds(91_500)) { PostFromOtherDevice("bob", text: "r2 m1", in: "alice+bob") }
+                At(.seconds(92)) { PostFromOtherDevice("bob", text: "r2 m2", in: "alice+bob") }
+                At(.milliseconds(92_500)) { PostFromOtherDevice("bob", text: "r2 m3", in: "alice+bob") }
+                At(.seconds(93)) { PostFromOtherDevice("bob", text: "r2 m4", in: "alice+bob") }
+                At(.milliseconds(93_500)) { PostFromOtherDevice("bob", text: "r2 m5", in: "alice+bob") }
+                At(.seconds(94)) { PostFromOtherDevice("bob", text: "r2 m6", in: "alice+bob") }
+                At(.milliseconds(94_500)) { PostFromOtherDevice("bob", text: "r2 m7", in: "alice+bob") }
+                At(.seconds(95)) { PostFromOtherDevice("bob", text: "r2 m8", in: "alice+bob") }
+                At(.milliseconds(95_500)) { PostFromOtherDevice("bob", text: "r2 m9", in: "alice+bob") }
+                At(.seconds(96)) { PostFromOtherDevice("bob", text: "r2 m10", in: "alice+bob") }
+                At(.milliseconds(96_500)) { PostFromOtherDevice("bob", text: "r2 m11", in: "alice+bob") }
+                At(.seconds(97)) { PostFromOtherDevice("bob", text: "r2 m12", in: "alice+bob") }
+                At(.milliseconds(97_500)) { PostFromOtherDevice("bob", text: "r2 m13", in: "alice+bob") }
+                At(.seconds(98)) { PostFromOtherDevice("bob", text: "r2 m14", in: "alice+bob") }
+                At(.milliseconds(98_500)) { PostFromOtherDevice("bob", text: "r2 m15", in: "alice+bob") }
+                At(.seconds(99)) { PostFromOtherDevice("bob", text: "r2 m16", in: "alice+bob") }
+                At(.milliseconds(99_500)) { PostFromOtherDevice("bob", text: "r2 m17", in: "alice+bob") }
+                At(.seconds(100)) { PostFromOtherDevice("bob", text: "r2 m18", in: "alice+bob") }
+                At(.milliseconds(100_500)) { PostFromOtherDevice("bob", text: "r2 m19", in: "alice+bob") }
+                At(.seconds(101)) { PostFromOtherDevice("bob", text: "r2 m20", in: "alice+bob") }
+                At(.milliseconds(101_500)) { PostFromOtherDevice("bob", text: "r2 m21", in: "alice+bob") }
+                At(.seconds(102)) { PostFromOtherDevice("bob", text: "r2 m22", in: "alice+bob") }
+                At(.milliseconds(102_500)) { PostFromOtherDevice("bob", text: "r2 m23", in: "alice+bob") }
+                At(.seconds(103)) { PostFromOtherDevice("bob", text: "r2 m24", in: "alice+bob") }
+                At(.milliseconds(103_500)) { PostFromOtherDevice("bob", text: "r2 m25", in: "alice+bob") }
+                At(.seconds(104)) { PostFromOtherDevice("bob", text: "r2 m26", in: "alice+bob") }
+                At(.milliseconds(104_500)) { PostFromOtherDevice("bob", text: "r2 m27", in: "alice+bob") }
+                At(.seconds(105)) { PostFromOtherDevice("bob", text: "r2 m28", in: "alice+bob") }
+                At(.milliseconds(105_500)) { PostFromOtherDevice("bob", text: "r2 m29", in: "alice+bob") }
+                At(.seconds(106)) { PostFromOtherDevice("bob", text: "r2 m30", in: "alice+bob") }
+                At(.milliseconds(106_500)) { PostFromOtherDevice("bob", text: "r2 m31", in: "alice+bob") }
+                At(.seconds(107)) { PostFromOtherDevice("bob", text: "r2 m32", in: "alice+bob") }
+                At(.milliseconds(107_500)) { PostFromOtherDevice("bob", text: "r2 m33", in: "alice+bob") }
+                At(.seconds(108)) { PostFromOtherDevice("bob", text: "r2 m34", in: "alice+bob") }
+                At(.milliseconds(108_500)) { PostFromOtherDevice("bob", text: "r2 m35", in: "alice+bob") }
+                At(.seconds(109)) { PostFromOtherDevice("bob", text: "r2 m36", in: "alice+bob") }
+                At(.milliseconds(109_500)) { PostFromOtherDevice("bob", text: "r2 m37", in: "alice+bob") }
+                At(.seconds(110)) { PostFromOtherDevice("bob", text: "r2 m38", in: "alice+bob") }
+                At(.milliseconds(110_500)) { PostFromOtherDevice("bob", text: "r2 m39", in: "alice+bob") }
+                At(.seconds(115)) { LinkUp("alice") }
+                At(.seconds(140)) { ScrollUp("alice", in: "alice+bob", messages: 1000) }
+                At(.seconds(145)) { Clog("alice") }
+                At(.seconds(160)) { Release("alice") }
+                At(.seconds(170)) { Clog("alice") }
+                At(.seconds(171)) { ScrollDown("alice", in: "alice+bob", messages: 50) }
+                At(.seconds(190)) { Release("alice") }
+                At(.seconds(200)) { ScrollUp("alice", in: "alice+bob", messages: 1000) }
+                At(.minutes(5)) { ScrollDown("alice", in: "alice+bob", messages: 1000) }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually(within: .minutes(15), .historyComplete(client: "alice", chat: "alice+bob"))
+                Eventually(within: .minutes(16), .converged)
+            }
+        },
+        Scenario("scroll-up-down-delayed-pushes", summary: "gaps, alternate small scrolls up and down while pushes are delayed and duplicated; restart halfway", seeds: [1], tags: ["history"], runLength: .minutes(20)) {
+            Server(history: ["alice+bob": 90])
+            Client("alice", profile: .threeG, parameters: ["historyPageSize": 10, "visibleMessageCount": 8])
+            Client("bob", profile: .fourG)
+            Timeline {
+                At(.seconds(2)) { OpenChat("alice", "alice+bob") }
+                At(.seconds(5)) { LinkDown("alice") }
+                At(.seconds(6)) { Send(from: "bob", text: "gap 0", in: "alice+bob") }
+                At(.milliseconds(6400)) { Send(from: "bob", text: "gap 1", in: "alice+bob") }
+                At(.milliseconds(6800)) { Send(from: "bob", text: "gap 2", in: "alice+bob") }
+                At(.milliseconds(7200)) { Send(from: "bob", text: "gap 3", in: "alice+bob") }
+                At(.milliseconds(7600)) { Send(from: "bob", text: "gap 4", in: "alice+bob") }
+                At(.seconds(8)) { Send(from: "bob", text: "gap 5", in: "alice+bob") }
+                At(.milliseconds(8400)) { Send(from: "bob", text: "gap 6", in: "alice+bob") }
+                At(.milliseconds(8800)) { Send(from: "bob", text: "gap 7", in: "alice+bob") }
+                At(.milliseconds(9200)) { Send(from: "bob", text: "gap 8", in: "alice+bob") }
+                At(.milliseconds(9600)) { Send(from: "bob", text: "gap 9", in: "alice+bob") }
+                At(.seconds(10)) { Send(from: "bob", text: "gap 10", in: "alice+bob") }
+                At(.milliseconds(10_400)) { Send(from: "bob", text: "gap 11", in: "alice+bob") }
+                At(.milliseconds(10_800)) { Send(from: "bob", text: "gap 12", in: "alice+bob") }
+                At(.milliseconds(11_200)) { Send(from: "bob", text: "gap 13", in: "alice+bob") }
+                At(.milliseconds(11_600)) { Send(from: "bob", text: "gap 14", in: "alice+bob") }
+                At(.seconds(12)) { Send(from: "bob", text: "gap 15", in: "alice+bob") }
+                At(.milliseconds(12_400)) { Send(from: "bob", text: "gap 16", in: "alice+bob") }
+                At(.milliseconds(12_800)) { Send(from: "bob", text: "gap 17", in: "alice+bob") }
+                At(.milliseconds(13_200)) { Send(from: "bob", text: "gap 18", in: "alice+bob") }
+                At(.milliseconds(13_600)) { Send(from: "bob", text: "gap 19", in: "alice+bob") }
+                At(.seconds(14)) { Send(from: "bob", text: "gap 20", in: "alice+bob") }
+                At(.milliseconds(14_400)) { Send(from: "bob", text: "gap 21", in: "alice+bob") }
+                At(.milliseconds(14_800)) { Send(from: "bob", text: "gap 22", in: "alice+bob") }
+                At(.milliseconds(15_200)) { Send(from: "bob", text: "gap 23", in: "alice+bob") }
+                At(.milliseconds(15_600)) { Send(from: "bob", text: "gap 24", in: "alice+bob") }
+                At(.seconds(20)) { LinkUp("alice") }
+                At(.seconds(40)) { DelayPushes(to: "alice", by: .seconds(4), for: .minutes(1)) }
+                At(.seconds(40)) { PushDuplication("alice", probability: 0.5, for: .minutes(1)) }
+                At(.seconds(42)) { ScrollUp("alice", in: "alice+bob", messages: 15) }
+                At(.seconds(43)) { Send(from: "bob", text: "live 0", in: "alice+bob") }
+                At(.seconds(46)) { ScrollDown("alice", in: "alice+bob", messages: 6) }
+                At(.seconds(47)) { Send(from: "bob", text: "live 1", in: "alice+bob") }
+                At(.seconds(50)) { ScrollUp("alice", in: "alice+bob", messages: 15) }
+                At(.seconds(51)) { Send(from: "bob", text: "live 2", in: "alice+bob") }
+                At(.seconds(54)) { ScrollDown("alice", in: "alice+bob", messages: 6) }
+                At(.seconds(55)) { Send(from: "bob", text: "live 3", in: "alice+bob") }
+                At(.seconds(58)) { ScrollUp("alice", in: "alice+bob", messages: 15) }
+                At(.seconds(59)) { Send(from: "bob", text: "live 4", in: "alice+bob") }
+                At(.seconds(62)) { ScrollDown("alice", in: "alice+bob", messages: 6) }
+                At(.seconds(63)) { Send(from: "bob", text: "live 5", in: "alice+bob") }
+                At(.seconds(66)) { ScrollUp("alice", in: "alice+bob", messages: 15) }
+                At(.seconds(67)) { Send(from: "bob", text: "live 6", in: "alice+bob") }
+                At(.seconds(70)) { ScrollDown("alice", in: "alice+bob", messages: 6) }
+                At(.seconds(71)) { Send(from: "bob", text: "live 7", in: "alice+bob") }
+                At(.seconds(74)) { ScrollUp("alice", in: "alice+bob", messages: 15) }
+                At(.seconds(75)) { Send(from: "bob", text: "live 8", in: "alice+bob") }
+                At(.seconds(78)) { ScrollDown("alice", in: "alice+bob", messages: 6) }
+                At(.seconds(79)) { Send(from: "bob", text: "live 9", in: "alice+bob") }
+                At(.seconds(82)) { ScrollUp("alice", in: "alice+bob", messages: 15) }
+                At(.seconds(83)) { Send(from: "bob", text: "live 10", in: "alice+bob") }
+                At(.seconds(86)) { ScrollDown("alice", in: "alice+bob", messages: 6) }
+                At(.seconds(87)) { Send(from: "bob", text: "live 11", in: "alice+bob") }
+                At(.seconds(66)) { RestartApp("alice") }
+                At(.seconds(70)) { OpenChat("alice", "alice+bob") }
+                At(.minutes(2)) { ScrollUp("alice", in: "alice+bob", messages: 1000) }
+                At(.seconds(200)) { LinkDown("alice", for: .seconds(2), .withReset) }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually(within: .minutes(15), .historyComplete(client: "alice", chat: "alice+bob"))
+                Eventually(within: .minutes(16), .converged)
+            }
+        },
+        Scenario("tablet-sends-phone-queued-offline", summary: "phone offline with queued sends, tablet sends five and marks read, phone relaunches, returns", seeds: [1], tags: ["sending"], runLength: .minutes(15)) {
+            Server(history: ["alice+bob": 20])
+            Client("alice", profile: .edge)
+            Client("bob", profile: .threeG)
+            Device("alice", "tablet")
+            Timeline {
+                At(.seconds(2)) { OpenChat("alice", "alice+bob") }
+                At(.seconds(4)) { LinkDown("alice") }
+                At(.seconds(5)) { Send(from: "alice", text: "phone 1", in: "alice+bob") }
+                At(.seconds(6)) { Send(from: "alice:tablet", text: "tablet 0", in: "alice+bob") }
+                At(.seconds(7)) { Send(from: "alice:tablet", text: "tablet 1", in: "alice+bob") }
+                At(.seconds(8)) { Send(from: "alice:tablet", text: "tablet 2", in: "alice+bob") }
+                At(.seconds(9)) { Send(from: "alice:tablet", text: "tablet 3", in: "alice+bob") }
+                At(.seconds(10)) { Send(from: "alice:tablet", text: "tablet 4", in: "alice+bob") }
+                At(.seconds(8)) { Send(from: "alice", text: "phone 2", in: "alice+bob") }
+                At(.seconds(12)) { OpenChat("alice:tablet", "alice+bob") }
+                At(.seconds(14)) { MarkRead("alice:tablet", "alice+bob") }
+                At(.seconds(20)) { RestartApp("alice") }
+                At(.seconds(40)) { LinkUp("alice") }
+                At(.seconds(50)) { MarkRead("alice", "alice+bob") }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually(within: .minutes(10), .serverOrder(chat: "alice+bob", texts: ["phone 1", "phone 2"]))
+                Eventually(within: .minutes(10), .serverMessageCount(chat: "alice+bob", count: 27))
+                Eventually(within: .minutes(11), .readUpToNewest(client: "alice", chat: "alice+bob"))
+                Eventually(within: .minutes(12), .converged)
+            }
+        },
+        Scenario("edit-before-held-send-answer", summary: "send stored, answer held; the tablet edits it and deletes an older one before the answer comes", seeds: [1], tags: ["sending"]) {
+            Server(history: ["alice+bob": 10])
+            Client("alice", profile: .threeG)
+            Client("bob", profile: .edge)
+            Timeline {
+                At(.seconds(2)) { OpenChat("alice", "alice+bob") }
+                At(.seconds(3)) { Send(from: "alice", text: "first", in: "alice+bob") }
+                At(.seconds(8)) { HoldResponses(to: .msgSend, of: "alice", until: .time(.seconds(25))) }
+                At(.seconds(9)) { Send(from: "alice", text: "typo", in: "alice+bob") }
+                When(.server(answers: .msgSend, to: "alice").nth(2)) { EditMessage(from: "alice", in: "alice+bob", text: "fixed") }
+                At(.seconds(15)) { Send(from: "alice", text: "third", in: "alice+bob") }
+                At(.seconds(30)) { DeleteMessage(from: "alice", in: "alice+bob") }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually(within: .minutes(5), .serverOrder(chat: "alice+bob", texts: ["first", "fixed"]))
+                Eventually(within: .minutes(6), .converged)
+            }
+        },
+        Scenario("delete-before-retry-duplicate", summary: "send answer lost, message deleted elsewhere, the retry answered 'already exists': no ghost", seeds: [1], tags: ["sending"]) {
+            Server(history: ["alice+bob": 12])
+            Client("alice", profile: .edge)
+            Client("bob", profile: .threeG)
+            Timeline {
+                At(.seconds(2)) { OpenChat("alice", "alice+bob") }
+                At(.seconds(3)) { LoseResponses(to: .msgSend, count: 1, of: "alice") }
+                At(.seconds(4)) { Send(from: "alice", text: "regret", in: "alice+bob") }
+                When(.server(receives: .msgSend, from: "alice").nth(2)) { DeleteMessage(from: "alice", in: "alice+bob") }
+                At(.seconds(5)) { LinkDown("alice", for: .seconds(2), .withReset) }
+                At(.seconds(40)) { Send(from: "alice", text: "after regret", in: "alice+bob") }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually(within: .minutes(5), .serverOrder(chat: "alice+bob", texts: ["after regret"]))
+                Eventually(within: .minutes(6), .converged)
+            }
+        },
+        Scenario("edits-while-queue-offline-crash", summary: "tablet edits and deletes while three phone sends are queued offline; crash, network back", seeds: [1], tags: ["sending"], runLength: .minutes(12)) {
+            Server(history: ["alice+bob": 8])
+            Client("alice", profile: .edgeLossy)
+            Client("bob", profile: .threeG)
+            Device("alice", "tablet", profile: .fourG)
+            Timeline {
+                At(.seconds(2)) { OpenChat("alice", "alice+bob") }
+                At(.seconds(3)) { Send(from: "alice", text: "online one", in: "alice+bob") }
+                At(.seconds(15)) { LinkDown("alice") }
+                At(.seconds(16)) { Send(from: "alice", text: "q1", in: "alice+bob") }
+                At(.seconds(17)) { Send(from: "alice", text: "q2", in: "alice+bob") }
+                At(.seconds(18)) { EditMessage(from: "alice", in: "alice+bob", text: "online one, edited") }
+                At(.seconds(19)) { Send(from: "alice:tablet", text: "tab", in: "alice+bob") }
+                At(.seconds(20)) { DeleteMessage(from: "alice", in: "alice+bob") }
+                At(.seconds(21)) { Send(from: "alice", text: "q3", in: "alice+bob") }
+                At(.seconds(22)) { EditMessage(from: "alice", in: "alice+bob", text: "online one, again") }
+                At(.seconds(25)) { CrashApp("alice") }
+                At(.seconds(40)) { LinkUp("alice") }
+                At(.minutes(1)) { EditMessage(from: "alice", in: "alice+bob", text: "q3 edited") }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually(within: .minutes(6), .serverOrder(chat: "alice+bob", texts: ["q1", "q2"]))
+                Eventually(within: .minutes(8), .converged)
+            }
+        },
+        Scenario("seq2-reset-after-store", summary: "2 seqs: the connection drops right after each of two stores; retries, a page, a mark", seeds: [1], tags: ["connection", "sending"], runLength: .minutes(12)) {
+            Server(history: ["alice+bob": 25, "alice+carol": 5])
+            Client("alice", profile: .threeG, parameters: ["seqModulus": 2, "initialSeq": 0])
+            Client("bob", profile: .fourG)
+            Client("carol", profile: .fourG)
+            Timeline {
+                At(.seconds(2)) { OpenChat("alice", "alice+bob") }
+                At(.seconds(3)) { Send(from: "alice", text: "one", in: "alice+bob") }
+                At(.seconds(3)) { Send(from: "alice", text: "c one", in: "alice+carol") }
+                When(.server(answers: .msgSend, to: "alice")) { LinkDown("alice", for: .seconds(1), .withReset) }
+                At(.seconds(8)) { MarkRead("alice", "alice+bob") }
+                At(.seconds(9)) { Send(from: "alice", text: "two", in: "alice+bob") }
+                When(.server(answers: .msgSend, to: "alice").nth(4)) { LinkDown("alice", for: .seconds(1), .withReset) }
+                At(.seconds(10)) { ScrollUp("alice", in: "alice+bob", messages: 100) }
+                At(.seconds(11)) { Send(from: "alice", text: "c two", in: "alice+carol") }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually(within: .minutes(8), .serverOrder(chat: "alice+bob", texts: ["one", "two"]))
+                Eventually(within: .minutes(8), .serverOrder(chat: "alice+carol", texts: ["c one", "c two"]))
+                Eventually(within: .minutes(8), .historyComplete(client: "alice", chat: "alice+bob"))
+                Eventually(within: .minutes(9), .converged)
+            }
+        },
+        Scenario("seq4-jittery-server-restart", summary: "4 seqs, server answers reordered by 2 s of jitter, a server restart mid-burst", seeds: [1], tags: ["connection"], runLength: .minutes(12)) {
+            Server(parameters: ["processingJitter": .duration(.seconds(2))], history: ["alice+bob": 50, "alice+carol": 30, "alice+dave": 10])
+            Client("alice", profile: .threeG, parameters: ["seqModulus": 4, "initialSeq": 3])
+            Client("bob", profile: .fourG)
+            Client("carol", profile: .fourG)
+            Client("dave", profile: .fourG)
+            Timeline {
+                At(.seconds(2)) { OpenChat("alice", "alice+bob") }
+                At(.seconds(3)) { Send(from: "alice", text: "b0", in: "alice+bob") }
+                At(.milliseconds(3300)) { Send(from: "alice", text: "c0", in: "alice+carol") }
+                At(.milliseconds(3700)) { Send(from: "alice", text: "b1", in: "alice+bob") }
+                At(.seconds(4)) { Send(from: "alice", text: "c1", in: "alice+carol") }
+                At(.milliseconds(4400)) { Send(from: "alice", text: "b2", in: "alice+bob") }
+                At(.milliseconds(4700)) { Send(from: "alice", text: "c2", in: "alice+carol") }
+                At(.milliseconds(5100)) { Send(from: "alice", text: "b3", in: "alice+bob") }
+                At(.milliseconds(5400)) { Send(from: "alice", text: "c3", in: "alice+carol") }
+                At(.seconds(4)) { OpenChat("alice", "alice+carol") }
+                At(.seconds(5)) { MarkRead("alice", "alice+carol") }
+                At(.milliseconds(5500)) { ServerRestart(downtime: .seconds(3)) }
+                At(.seconds(6)) { OpenChat("alice", "alice+dave") }
+                At(.seconds(7)) { ScrollUp("alice", in: "alice+dave", messages: 100) }
+                At(.seconds(30)) { OpenChat("alice", "alice+bob") }
+                At(.seconds(31)) { ScrollUp("alice", in: "alice+bob", messages: 1000) }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually(within: .minutes(8), .serverOrder(chat: "alice+bob", texts: ["b0", "b1", "b2", "b3"]))
+                Eventually(within: .minutes(8), .serverOrder(chat: "alice+carol", texts: ["c0", "c1", "c2", "c3"]))
+                Eventually(within: .minutes(8), .historyComplete(client: "alice", chat: "alice+bob"))
+                Eventually(within: .minutes(9), .converged)
+            }
+        },
+        Scenario("timeout-below-rtt-spike", summary: "GEO hop, 4 s request timeout, a delay spike makes every request time out for 40 s", seeds: [1], tags: ["connection", "sending"], runLength: .minutes(20)) {
+            Server(history: ["alice+bob": 60])
+            LinkProfile(
+                name: "GEO-slow", source: "assumption: GEO satellite, ~1.3 s one way, 64/256 kbit/s (BGAN class)",
+                uplink: .init(rateBitsPerSecond: 64_000, oneWayDelay: .milliseconds(1300), jitter: .uniform(maximum: .milliseconds(80))),
+                downlink: .init(rateBitsPerSecond: 256_000, oneWayDelay: .milliseconds(1300), jitter: .uniform(maximum: .milliseconds(80)))
+            )
+            Client("alice", profile: "GEO-slow", parameters: ["requestTimeout": .duration(.seconds(4)), "pongTimeout": .duration(.seconds(8)), "connectTimeout": .duration(.seconds(15))])
+            Client("bob", profile: .fourG)
+            Timeline {
+                At(.seconds(10)) { OpenChat("alice", "alice+bob") }
+                At(.seconds(20)) { DelaySpike("alice", by: .seconds(3), for: .seconds(40)) }
+                At(.seconds(22)) { Send(from: "alice", text: "s1", in: "alice+bob") }
+                At(.seconds(23)) { Send(from: "alice", text: "s2", in: "alice+bob") }
+                At(.seconds(24)) { ScrollUp("alice", in: "alice+bob", messages: 100) }
+                At(.seconds(25)) { MarkRead("alice", "alice+bob") }
+                At(.seconds(30)) { Send(from: "bob", text: "b1", in: "alice+bob") }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually(within: .minutes(15), .serverOrder(chat: "alice+bob", texts: ["s1", "s2"]))
+                Eventually(within: .minutes(15), .historyComplete(client: "alice", chat: "alice+bob"))
+                Eventually(within: .minutes(16), .converged)
+            }
+        },
+        Scenario("twelve-hours-skewed-restart", summary: "12 h offline, clock a day behind, queued sends, restart offline, half-open after the return", seeds: [1], tags: ["connection", "slow"], runLength: .hours(14)) {
+            Server(history: ["alice+bob": 40, "alice+carol": 10])
+            Client("alice", profile: .edge)
+            Client("bob", profile: .fourG)
+            Client("carol", profile: .fourG)
+            Timeline {
+                At(.seconds(2)) { OpenChat("alice", "alice+bob") }
+                At(.seconds(10)) { LinkDown("alice") }
+                At(.seconds(11)) { Send(from: "alice", text: "queued 1", in: "alice+bob") }
+                At(.seconds(12)) { Send(from: "alice", text: "queued 2", in: "alice+carol") }
+                At(.hours(1)) { SkewClock("alice", by: .hours(-24)) }
+                At(.hours(2)) { PostFromOtherDevice("bob", text: "night 0", in: "alice+bob") }
+                At(.minutes(145)) { PostFromOtherDevice("bob", text: "night 1", in: "alice+bob") }
+                At(.minutes(170)) { PostFromOtherDevice("bob", text: "night 2", in: "alice+bob") }
+                At(.minutes(195)) { PostFromOtherDevice("bob", text: "night 3", in: "alice+bob") }
+                At(.minutes(220)) { PostFromOtherDevice("bob", text: "night 4", in: "alice+bob") }
+                At(.minutes(245)) { PostFromOtherDevice("bob", text: "night 5", in: "alice+bob") }
+                At(.minutes(270)) { PostFromOtherDevice("bob", text: "night 6", in: "alice+bob") }
+                At(.minutes(295)) { PostFromOtherDevice("bob", text: "night 7", in: "alice+bob") }
+                At(.minutes(320)) { PostFromOtherDevice("bob", text: "night 8", in: "alice+bob") }
+                At(.minutes(345)) { PostFromOtherDevice("bob", text: "night 9", in: "alice+bob") }
+                At(.minutes(370)) { PostFromOtherDevice("bob", text: "night 10", in: "alice+bob") }
+                At(.minutes(395)) { PostFromOtherDevice("bob", text: "night 11", in: "alice+bob") }
+                At(.hours(7)) { PostFromOtherDevice("bob", text: "night 12", in: "alice+bob") }
+                At(.minutes(445)) { PostFromOtherDevice("bob", text: "night 13", in: "alice+bob") }
+                At(.minutes(470)) { PostFromOtherDevice("bob", text: "night 14", in: "alice+bob") }
+                At(.minutes(495)) { PostFromOtherDevice("bob", text: "night 15", in: "alice+bob") }
+                At(.minutes(520)) { PostFromOtherDevice("bob", text: "night 16", in: "alice+bob") }
+                At(.minutes(545)) { PostFromOtherDevice("bob", text: "night 17", in: "alice+bob") }
+                At(.minutes(570)) { PostFromOtherDevice("bob", text: "night 18", in: "alice+bob") }
+                At(.minutes(595)) { PostFromOtherDevice("bob", text: "night 19", in: "alice+bob") }
+                At(.hours(6)) { RestartApp("alice") }
+                At(.hours(8)) { EditMessage(from: "bob", in: "alice+bob", text: "night 19, edited") }
+                At(.hours(12)) { LinkUp("alice") }
+                When(.connected("alice").nth(3)) { HalfOpen("alice") }
+                At(.minutes(725)) { ScrollUp("alice", in: "alice+bob", messages: 1000) }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually(within: .hours(13), .serverOrder(chat: "alice+bob", texts: ["night 0", "queued 1"]))
+                Eventually(within: .hours(13), .historyComplete(client: "alice", chat: "alice+bob"))
+                Eventually(within: .hours(13), .converged)
+            }
+        },
+        Scenario("offline-marks-tablet-reads-further", summary: "2 h offline with read marks made offline; the tablet reads further; marks never go back", seeds: [1], tags: ["connection"], runLength: .hours(3)) {
+            Server(history: ["alice+bob": 30, "alice+carol": 30])
+            Client("alice", profile: .edge)
+            Client("bob", profile: .fourG)
+            Client("carol", profile: .fourG)
+            Device("alice", "tablet")
+            Timeline {
+                At(.seconds(2)) { OpenChat("alice", "alice+bob") }
+                At(.seconds(4)) { OpenChat("alice", "alice+carol") }
+                At(.seconds(10)) { LinkDown("alice") }
+                At(.seconds(11)) { MarkRead("alice", "alice+bob") }
+                At(.seconds(12)) { MarkRead("alice", "alice+carol") }
+                At(.minutes(10)) { Send(from: "bob", text: "later b", in: "alice+bob") }
+                At(.minutes(11)) { Send(from: "carol", text: "later c", in: "alice+carol") }
+                At(.minutes(20)) { OpenChat("alice:tablet", "alice+bob") }
+                At(.minutes(21)) { MarkRead("alice:tablet", "alice+bob") }
+                At(.minutes(22)) { OpenChat("alice:tablet", "alice+carol") }
+                At(.minutes(23)) { MarkRead("alice:tablet", "alice+carol") }
+                At(.hours(2)) { LinkUp("alice") }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually(within: .minutes(150), .converged)
+                Always("read marks stay at the tablet's", from: .time(.minutes(25)), clients: ["alice"]) { _ in fatalError("custom condition 'read marks stay at the tablet's' cannot be printed; see Scenarios/FieldSequences16.swift:782") }
+            }
+        },
+        Scenario("seq2-timed-out-page-then-reset-0", summary: "2 seqs, replies follow the device: a page timed out before a reset is answered on the new connection", seeds: [1], tags: ["connection", "history"], runLength: .minutes(8)) {
+            Server(parameters: ["repliesFollowDevice": true], history: ["alice+bob": 30, "alice+carol": 30, "alice+dave": 30])
+            Client("alice", profile: .threeG, parameters: ["seqModulus": 2, "initialSeq": 0, "requestTimeout": .duration(.seconds(5))])
+            Client("bob", profile: .fourG)
+            Client("carol", profile: .fourG)
+            Client("dave", profile: .fourG)
+            Timeline {
+                At(.milliseconds(3500)) { DelayResponses(to: .chatHistory, by: .seconds(10), for: .seconds(1)) }
+                At(.seconds(4)) { OpenChat("alice", "alice+bob") }
+                At(.milliseconds(9500)) { LinkDown("alice", for: .milliseconds(300), .withReset) }
+                At(.seconds(12)) { DelayResponses(to: .chatHistory, by: .seconds(4), for: .seconds(2)) }
+                At(.milliseconds(12_100)) { OpenChat("alice", "alice+carol") }
+                At(.milliseconds(12_600)) { OpenChat("alice", "alice+dave") }
+                At(.milliseconds(13_100)) { OpenChat("alice", "alice+carol") }
+                At(.milliseconds(13_600)) { OpenChat("alice", "alice+dave") }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually(within: .minutes(6), .converged)
+            }
+        },
+        Scenario("seq4-page-past-orphan-hold-0", summary: "4 seqs, replies follow the device: a page in flight at a reset answered past its timeout", seeds: [1], tags: ["connection", "history"], runLength: .minutes(8)) {
+            Server(parameters: ["repliesFollowDevice": true], history: ["alice+bob": 30, "alice+carol": 30, "alice+dave": 30])
+            Client("alice", profile: .threeG, parameters: ["seqModulus": 4, "initialSeq": 0])
+            Client("bob", profile: .fourG)
+            Client("carol", profile: .fourG)
+            Client("dave", profile: .fourG)
+            Timeline {
+                At(.milliseconds(3500)) { DelayResponses(to: .chatHistory, by: .seconds(22), for: .seconds(1)) }
+                At(.seconds(4)) { OpenChat("alice", "alice+bob") }
+                At(.seconds(15)) { LinkDown("alice", for: .milliseconds(500), .withReset) }
+                At(.seconds(24)) { DelayResponses(to: .chatHistory, by: .seconds(4), for: .seconds(3)) }
+                At(.milliseconds(24_500)) { OpenChat("alice", "alice+carol") }
+                At(.seconds(25)) { OpenChat("alice", "alice+dave") }
+                At(.milliseconds(25_500)) { OpenChat("alice", "alice+carol") }
+                At(.seconds(26)) { OpenChat("alice", "alice+dave") }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually(within: .minutes(6), .converged)
+            }
+        },
     ]
 }

@@ -84,8 +84,10 @@ extension ReferenceClient {
         // newest connection): their seqs wait for that answer, or for the request's timeout, before they are handed
         // out again (found by hand-written field sequences, seq14: with `seqModulus` 4, a page of Bob's chat delayed
         // at the server answered Alice's new request for Carol's chat, which had reused its seq).
-        let lost = tracker.removeAll(holdingSeqsUntil: { [parameters] entry in
-            entry.sentAt + (entry.opcode == .ping ? parameters.pongTimeout : parameters.requestTimeout)
+        // A request that had timed out waits for its late answer as much as one in flight does, and either may be
+        // answered after its own timeout: every unanswered seq is held for a whole timeout after the loss (seq16).
+        let lost = tracker.removeAll(now: now, holdingSeqsFor: { [parameters] opcode in
+            opcode == .ping ? parameters.pongTimeout : parameters.requestTimeout
         })
         isWaitingForSeq = false
         historyLoadsWaitingForSeq = [:]
@@ -114,7 +116,7 @@ extension ReferenceClient {
     /// - Returns: false when there is no connection or every seq is in flight.
     mutating func sendRequest(_ opcode: Opcode, _ body: Packet.Body, purpose: RequestPurpose) -> Bool {
         guard let connection = state.connection, state != .connecting(connection) else { return false }
-        guard let seq = allocateSeq() else {
+        guard let seq = allocateSeq(for: opcode) else {
             isWaitingForSeq = true
             scheduleSeqWakeup()
             return false
@@ -137,9 +139,9 @@ extension ReferenceClient {
     }
 
     /// The tracker's next free seq; the `seq-reuse-inflight` mutant counts on without skipping seqs in flight.
-    private mutating func allocateSeq() -> UInt16? {
+    private mutating func allocateSeq(for opcode: Opcode) -> UInt16? {
         tracker.releaseOrphans(at: now)
-        guard isMutant(.seqReuseInflight) else { return tracker.allocate() }
+        guard isMutant(.seqReuseInflight) else { return tracker.allocate(for: opcode) }
         let seq = UInt16(mutantNextSeq % parameters.seqModulus)
         mutantNextSeq = (mutantNextSeq + 1) % parameters.seqModulus
         return seq

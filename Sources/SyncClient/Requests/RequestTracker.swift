@@ -20,6 +20,9 @@ import SyncProtocol
 /// their request's timeout passes (`removeAll(holdingSeqsUntil:)`, `releaseOrphans(at:)`). Found by hand-written
 /// field sequences (seq14): with `seqModulus` 4, Bob's page, delayed 12 s at the server, came on Alice's new
 /// connection with the seq of her new request for Carol's newest page, and Bob's messages were filed under Carol's.
+/// The engine now holds every seq a lost connection left unanswered, in flight or already timed out, for one request
+/// timeout after the loss (`removeAll(now:holdingSeqsFor:)`, seq16): freeing the timed-out ones at once, or the
+/// others at their own timeout, let a late page on the next connection complete a request that had reused the seq.
 public struct RequestTracker<Purpose: Hashable & Sendable>: Hashable, Sendable {
     /// A request waiting for its response.
     public struct Entry: Hashable, Sendable {
@@ -88,11 +91,18 @@ public struct RequestTracker<Purpose: Hashable & Sendable>: Hashable, Sendable {
     }
 
     /// The next free seq, or nil when every seq is in flight or held back.
-    public mutating func allocate() -> UInt16? {
+    ///
+    /// With `opcode`, a seq a lost connection left unanswered (`orphans`) is skipped only for a request of the
+    /// orphan's own opcode: a stale answer completes only a request with its seq *and* opcode, so a SESSION_INIT,
+    /// LOGIN or PING may take a seq a lost page holds, and a new connection is not left without seqs for its LOGIN
+    /// while a lost connection's answers may still come (seq16). Without it, every orphan is skipped.
+    public mutating func allocate(for opcode: Opcode? = nil) -> UInt16? {
         for _ in 0..<seqModulus {
             let seq = UInt16(nextSeq % seqModulus)
             nextSeq = (nextSeq + 1) % seqModulus
-            if entry(seq: seq) == nil && heldBackOpcodes[seq] == nil && orphans[seq] == nil { return seq }
+            guard entry(seq: seq) == nil && heldBackOpcodes[seq] == nil else { continue }
+            if let orphan = orphans[seq], opcode == nil || orphan.opcode == opcode { continue }
+            return seq
         }
         return nil
     }
@@ -147,6 +157,28 @@ public struct RequestTracker<Purpose: Hashable & Sendable>: Hashable, Sendable {
         inFlight = []
         heldBackOpcodes = [:]
         return all
+    }
+
+    /// Removes every request in flight, ascending by seq, as `removeAll(holdingSeqsUntil:)` does, and holds back
+    /// every seq the lost connection left unanswered, those in flight and those held back for a late answer after
+    /// their timeout, until that answer comes on a later connection or `now + hold(opcode)`.
+    ///
+    /// A connection's loss does not end the wait for its answers when the server may send them to the device's next
+    /// connection (`repliesFollowDevice`): a request that had timed out was waiting for its late answer, and one in
+    /// flight may be answered after its own timeout just as well. Forgetting the first, or freeing the second at
+    /// `sentAt + timeout` (which may be moments after the reconnect), let a late page of one chat complete a new
+    /// connection's CHAT_HISTORY for another chat on the reused seq (found by hand-written field sequences, seq16:
+    /// `seq2-timed-out-page-then-reset-0`, `seq4-page-past-orphan-hold-0`, every seed with 2 to 4 seqs).
+    public mutating func removeAll(
+        now: SimInstant, holdingSeqsFor hold: (Opcode) -> SimDuration
+    ) -> [(seq: UInt16, entry: Entry)] {
+        for (seq, opcode) in heldBackOpcodes {
+            orphans[seq] = Orphan(opcode: opcode, until: now + hold(opcode))
+        }
+        for request in inFlight {
+            orphans[request.seq] = Orphan(opcode: request.entry.opcode, until: now + hold(request.entry.opcode))
+        }
+        return removeAll()
     }
 
     /// Frees the orphaned seqs whose request's timeout has passed at `now`.
