@@ -7,43 +7,14 @@ import Testing
 /// a request timeout after the loss (found by hand-written field sequences, seq16: with `repliesFollowDevice`, a late
 /// page of one chat completed the new connection's CHAT_HISTORY of another chat on the reused seq).
 @Suite struct ReferenceClientLostConnectionSeqTests {
-    /// An engine driven one event per second, keeping every action of the last step (timers included).
-    private struct Driver {
-        var engine: ReferenceClient
-        var now = SimInstant.start
-        var actions: [ClientAction]
-
-        init(parameters: ClientParameters) throws {
-            engine = ReferenceClient(parameters: parameters, database: try SQLiteDatabase(),
-                                     generator: SeededGenerator(seed: 7))
-            actions = engine.handle(.start, now: now)
-        }
-
-        mutating func step(_ event: ClientEvent) {
-            now = now + .seconds(Int64(1))
-            actions = engine.handle(event, now: now)
-        }
-
-        var sent: [Packet] { actions.compactMap { if case .send(let packet, _) = $0 { packet } else { nil } } }
-        var timers: [(ClientTimerID, SimInstant)] {
-            actions.compactMap { if case .startTimer(let timer, let at) = $0 { (timer, at) } else { nil } }
-        }
-
-        /// Connects the attempt the last step started, answers SESSION_INIT and LOGIN; returns the connection.
-        mutating func connectAndLogIn() throws -> ClientConnectionID {
-            let connection = try #require(actions.compactMap { action -> ClientConnectionID? in
-                if case .connect(let id) = action { id } else { nil }
-            }.first)
-            step(.connected(connection))
-            let sessionInit = try #require(sent.first { $0.opcode == .sessionInit })
-            step(.packetReceived(Packet(cmd: .response, seq: sessionInit.seq, opcode: .sessionInit,
-                                        body: .sessionInitResponse(SessionInitResponse(time: 1_000))), on: connection))
-            let login = try #require(sent.first { $0.opcode == .login })
-            step(.packetReceived(Packet(cmd: .response, seq: login.seq, opcode: .login, body: .loginResponse(
-                LoginResponse(profile: Profile(id: 1, name: "alice"), chats: [], contacts: [], time: 2_000))),
-                on: connection))
-            return connection
-        }
+    /// Connects the attempt the last step started and answers SESSION_INIT and LOGIN; returns the connection.
+    private func connectAndLogIn(_ client: inout EngineDriver) -> ClientConnectionID {
+        let connection = client.connect()
+        let login = client.logIn(connection)
+        client.receive(Packet(cmd: .response, seq: login.seq, opcode: .login, body: .loginResponse(
+            LoginResponse(profile: Profile(id: 1, name: "alice"), chats: [], contacts: [], time: 2_000))),
+            on: connection)
+        return connection
     }
 
     private func page(_ request: Packet, ids: ClosedRange<Int64>) -> Packet {
@@ -55,18 +26,18 @@ import Testing
     func timedOutPageAnsweredOnNextConnection() throws {
         var parameters = ClientParameters(token: "t")
         parameters.seqModulus = 2
-        var client = try Driver(parameters: parameters)
-        let first = try client.connectAndLogIn()
+        var client = try EngineDriver(parameters: parameters)
+        let first = connectAndLogIn(&client)
         client.step(.user(.openChat(100)))
         let stale = try #require(client.sent.first { $0.opcode == .chatHistory })
-        let timeout = try #require(client.timers.first { $0.1 == client.now + parameters.requestTimeout }).0
+        let timeout = try #require(client.timersStarted.first { $0.at == client.now + parameters.requestTimeout }).timer
         client.step(.timerFired(timeout))
         #expect(!client.engine.view.inFlightRequests.contains { $0.seq == stale.seq })
         // The connection goes; the next one logs in and the user opens another chat.
         client.step(.disconnected(first))
-        let reconnect = try #require(client.timers.last).0
+        let reconnect = try #require(client.timersStarted.last).timer
         client.step(.timerFired(reconnect))
-        let second = try client.connectAndLogIn()
+        let second = connectAndLogIn(&client)
         var onSecond = client.sent
         client.step(.user(.openChat(200)))
         onSecond += client.sent

@@ -88,8 +88,8 @@ import Testing
         let ping = tracker.allocate()!
         tracker.register(seq: ping, entry: entry(2))
         #expect((page, ping) == (1, 2))
-        // The connection goes: each request's seq is held until 20 s after it was sent.
-        let lost = tracker.removeAll(holdingSeqsUntil: { $0.sentAt + .seconds(Int64(20)) })
+        // The connection goes (at the instant both were sent): each request's seq is held for 20 s.
+        let lost = tracker.removeAll(now: .start, holdingSeqsFor: { _ in .seconds(Int64(20)) })
         #expect(lost.map(\.seq) == [1, 2])
         #expect(tracker.orphans.count == 2)
         #expect(tracker.nextOrphanRelease == .start + .seconds(Int64(20)))

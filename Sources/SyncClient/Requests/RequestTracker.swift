@@ -17,12 +17,12 @@ import SyncProtocol
 /// A server may answer a request of a connection that closed on the device's newer connection (Slack's RTM resends
 /// its last reply; `repliesFollowDevice`), so counting seqs on across connections is not enough once a small seq space
 /// wraps: the seqs a lost connection left unanswered are held back on the next one until their answer comes or
-/// their request's timeout passes (`removeAll(holdingSeqsUntil:)`, `releaseOrphans(at:)`). Found by hand-written
+/// their request's timeout passes (`removeAll(now:holdingSeqsFor:)`, `releaseOrphans(at:)`). Found by hand-written
 /// field sequences (seq14): with `seqModulus` 4, Bob's page, delayed 12 s at the server, came on Alice's new
 /// connection with the seq of her new request for Carol's newest page, and Bob's messages were filed under Carol's.
-/// The engine now holds every seq a lost connection left unanswered, in flight or already timed out, for one request
-/// timeout after the loss (`removeAll(now:holdingSeqsFor:)`, seq16): freeing the timed-out ones at once, or the
-/// others at their own timeout, let a late page on the next connection complete a request that had reused the seq.
+/// Every seq a lost connection left unanswered, in flight or already timed out, is held for one request timeout
+/// after the loss (seq16): freeing the timed-out ones at once, or the others at their own timeout, let a late page on
+/// the next connection complete a request that had reused the seq.
 public struct RequestTracker<Purpose: Hashable & Sendable>: Hashable, Sendable {
     /// A request waiting for its response.
     public struct Entry: Hashable, Sendable {
@@ -142,26 +142,10 @@ public struct RequestTracker<Purpose: Hashable & Sendable>: Hashable, Sendable {
         return entry
     }
 
-    /// Removes every request in flight, ascending by seq, and forgets the seqs held back for late answers past
-    /// their timeout. With `deadline`, each removed request's seq is held back (an orphan) until its answer comes
-    /// on a later connection or `deadline(entry)` passes; orphans of earlier connections stay as they are.
-    public mutating func removeAll(
-        holdingSeqsUntil deadline: ((Entry) -> SimInstant)? = nil
-    ) -> [(seq: UInt16, entry: Entry)] {
-        let all = inFlight.map { ($0.seq, $0.entry) }
-        if let deadline {
-            for request in inFlight {
-                orphans[request.seq] = Orphan(opcode: request.entry.opcode, until: deadline(request.entry))
-            }
-        }
-        inFlight = []
-        heldBackOpcodes = [:]
-        return all
-    }
-
-    /// Removes every request in flight, ascending by seq, as `removeAll(holdingSeqsUntil:)` does, and holds back
-    /// every seq the lost connection left unanswered, those in flight and those held back for a late answer after
-    /// their timeout, until that answer comes on a later connection or `now + hold(opcode)`.
+    /// Removes every request in flight, ascending by seq. Without `hold`, the seqs held back for late answers past
+    /// their timeout are forgotten (the held-back rule of one connection). With `hold`, every seq the lost connection
+    /// left unanswered, in flight or held back after its timeout, is held (an orphan) until its answer comes on a
+    /// later connection or `now + hold(opcode)`; orphans of earlier connections stay as they are.
     ///
     /// A connection's loss does not end the wait for its answers when the server may send them to the device's next
     /// connection (`repliesFollowDevice`): a request that had timed out was waiting for its late answer, and one in
@@ -170,15 +154,20 @@ public struct RequestTracker<Purpose: Hashable & Sendable>: Hashable, Sendable {
     /// connection's CHAT_HISTORY for another chat on the reused seq (found by hand-written field sequences, seq16:
     /// `seq2-timed-out-page-then-reset-0`, `seq4-page-past-orphan-hold-0`, every seed with 2 to 4 seqs).
     public mutating func removeAll(
-        now: SimInstant, holdingSeqsFor hold: (Opcode) -> SimDuration
+        now: SimInstant = .start, holdingSeqsFor hold: ((Opcode) -> SimDuration)? = nil
     ) -> [(seq: UInt16, entry: Entry)] {
-        for (seq, opcode) in heldBackOpcodes {
-            orphans[seq] = Orphan(opcode: opcode, until: now + hold(opcode))
+        let all = inFlight.map { ($0.seq, $0.entry) }
+        if let hold {
+            for (seq, opcode) in heldBackOpcodes {
+                orphans[seq] = Orphan(opcode: opcode, until: now + hold(opcode))
+            }
+            for request in inFlight {
+                orphans[request.seq] = Orphan(opcode: request.entry.opcode, until: now + hold(request.entry.opcode))
+            }
         }
-        for request in inFlight {
-            orphans[request.seq] = Orphan(opcode: request.entry.opcode, until: now + hold(request.entry.opcode))
-        }
-        return removeAll()
+        inFlight = []
+        heldBackOpcodes = [:]
+        return all
     }
 
     /// Frees the orphaned seqs whose request's timeout has passed at `now`.

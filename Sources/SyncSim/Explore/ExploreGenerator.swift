@@ -554,10 +554,17 @@ extension ExploreGenerator {
                 .map { (Self.slowDelay($0.uplink) + Self.slowDelay($0.downlink)).nanoseconds }
                 .max() ?? 1_300_000_000
             var sends: [String: Int64] = [:]
+            var photos: [String: Int64] = [:]
             for step in timed {
                 switch step.action {
-                case .sendText(let client, _, _), .sendPhoto(let client, _, _, _), .sendPhotos(let client, _, _, _, _):
+                case .sendText(let client, _, _):
                     sends[client, default: 0] += 1
+                case .sendPhoto(let client, _, _, _):
+                    sends[client, default: 0] += 1
+                    photos[client, default: 0] += 1
+                case .sendPhotos(let client, _, let count, _, _):
+                    sends[client, default: 0] += 1
+                    photos[client, default: 0] += Int64(count)
                 default:
                     break
                 }
@@ -572,7 +579,7 @@ extension ExploreGenerator {
             let queue = SimDuration(
                 nanoseconds: (2 * roundTrip + 500_000_000 + retransmissions) * (sends.values.max() ?? 0))
             // The tail is capped at an hour, beyond what slow engine parameters of the user's own need on top.
-            let allowance = parameterAllowance(answers: failsTasks ? answers : 0)
+            let allowance = parameterAllowance(answers: failsTasks ? answers : 0, photos: photos)
             return min(generator.minimumQuietTail + .seconds(seconds) + retries + queue, .hours(1)) + allowance
         }
 
@@ -587,16 +594,9 @@ extension ExploreGenerator {
         ///   4000014 with `backoffFactor=10`, nine SESSION_INIT and LOGIN errors, waited hours at the cap);
         /// - a dead connection noticed by the next PING: `pingInterval` + `pongTimeout` beyond 50 s, and
         ///   `requestTimeout` beyond 20 s for a request that was waiting on it;
-        /// - each photo the client sends processed one after another: `photoProcessingTime` beyond 2 s apiece.
-        func parameterAllowance(answers: Int) -> SimDuration {
-            var photos: [String: Int64] = [:]
-            for step in timed {
-                switch step.action {
-                case .sendPhoto(let client, _, _, _): photos[client, default: 0] += 1
-                case .sendPhotos(let client, _, let count, _, _): photos[client, default: 0] += Int64(count)
-                default: break
-                }
-            }
+        /// - each photo the client sends (`photos`, by client) processed one after another: `photoProcessingTime`
+        ///   beyond 2 s apiece.
+        func parameterAllowance(answers: Int, photos: [String: Int64]) -> SimDuration {
             func beyond(_ value: SimDuration?, _ usual: SimDuration) -> Int64 {
                 guard let value else { return 0 }
                 return max(0, value.nanoseconds - usual.nanoseconds)
