@@ -51,6 +51,8 @@ struct ExploreCommand {
               --shrink-runs N      runs the shrinker may spend per failure (default 150; 0: do not shrink)
               --max-shrinks N      shrink at most N failures, the first ones (default 5)
               --save DIR           write each shrunk failure as a Swift file for Scenarios/ into DIR
+                                   (ExploreSEED.swift; one of that name holding another scenario is kept,
+                                   and ExploreSEED-2.swift, property exploreSEED_2, is written beside it)
               --json               print one JSON document instead of the human report
               --shard i/n          run only shard i of n (1-based: 1/4 ... 4/4): run k (seed B+k) goes to shard
                                    k % n + 1, so the n shards of --runs N run every seed once, with the verdicts of
@@ -357,10 +359,7 @@ struct ExploreCommand {
         var saved: [String?] = Array(repeating: nil, count: failures.count)
         if let saveDirectory {
             for (index, failure) in failures.enumerated() {
-                guard let source = failure.catalogFileSource(mutant: mutant) else { continue }
-                let path = OutputFile.path(in: saveDirectory, file: "Explore\(failure.outcome.seed).swift")
-                try OutputFile.write(source, to: path)
-                saved[index] = path
+                saved[index] = try Self.save(failure, mutant: mutant, in: saveDirectory)
             }
         }
         let report = ExploreReport(
@@ -393,6 +392,24 @@ struct ExploreCommand {
             completed: { index, failure in failures[index] = failure }
         )
         return failures.compactMap { $0 }
+    }
+
+    /// Writes `failure`'s catalog file into `directory` (`--save`) and returns its path; nil when it was not shrunk.
+    /// A file of the same name that holds another scenario (an earlier search with other parameters or another
+    /// mutant, same seed) is kept: the next free variant is written instead (`Explore7-2.swift`, property
+    /// `explore7_2`). A file that already holds the same text is reused.
+    /// - Throws: `OutputFileError` naming the file that could not be read or written.
+    static func save(_ failure: ExploreFailure, mutant: String?, in directory: String) throws -> String? {
+        for variant in 1... {
+            guard let source = failure.catalogFileSource(mutant: mutant, variant: variant) else { return nil }
+            let path = OutputFile.path(in: directory, file: failure.catalogFileName(variant: variant))
+            guard FileManager.default.fileExists(atPath: path) else {
+                try OutputFile.write(source, to: path)
+                return path
+            }
+            if let existing = FileManager.default.contents(atPath: path), existing == Data(source.utf8) { return path }
+        }
+        return nil
     }
 
     static func seconds(_ duration: Duration) -> String {

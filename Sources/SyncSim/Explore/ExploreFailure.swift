@@ -57,12 +57,29 @@ public struct ExploreFailure: Sendable {
     }
 
     /// The Swift property name the catalog file uses: `explore<seed>`.
-    public var propertyName: String { "explore\(outcome.seed)" }
+    public var propertyName: String { propertyName(variant: 1) }
+
+    /// The property name of the `variant`th file saved for this seed: `explore<seed>`, then `explore<seed>_2`, ...
+    public func propertyName(variant: Int) -> String {
+        variant > 1 ? "explore\(outcome.seed)_\(variant)" : "explore\(outcome.seed)"
+    }
+
+    /// The file name `--save` writes the `variant`th scenario of this seed to: `Explore<seed>.swift`, then
+    /// `Explore<seed>-2.swift`, ... (a directory kept from an earlier search, with other parameters or another
+    /// mutant, can hold a different scenario of the same seed: it is kept, not overwritten).
+    public func catalogFileName(variant: Int) -> String {
+        variant > 1 ? "Explore\(outcome.seed)-\(variant).swift" : "Explore\(outcome.seed).swift"
+    }
 
     /// A ready Swift file for the catalog folder: an `extension Catalog` with the reduced scenario as a `static let`
     /// (add the property to `Catalog.all`; with a mutant, to `MutantCatalog` too). Nil when not shrunk.
-    public func catalogFileSource(mutant: String?) -> String? {
-        guard let shrunk else { return nil }
+    /// - Parameter variant: 1 for the first file of this seed; n > 1 names the property `explore<seed>_<n>` and the
+    ///   scenario `explore-<seed>-<n>`, so that both files can join the catalog (names there are unique). The pinned
+    ///   seed reproduces the same failure under either name.
+    public func catalogFileSource(mutant: String?, variant: Int = 1) -> String? {
+        guard var shrunk else { return nil }
+        if variant > 1 { shrunk.name += "-\(variant)" }
+        let propertyName = propertyName(variant: variant)
         let engine = mutant.map { "Mutant `\($0)`" } ?? "The reference engine"
         let list = mutant == nil ? "`Catalog.all`" : "`Catalog.all` and `MutantCatalog` (under \(mutant!))"
         return """
