@@ -28,8 +28,13 @@ public struct ByteReader: Sendable {
 
     /// Appends received bytes: the same as the generic `append(contentsOf:)`, which a caller in another module
     /// runs unspecialized (an element at a time through the runtime's generic `Array.append(contentsOf:)`); this
-    /// one copies the array's bytes in one go.
+    /// one copies the array's bytes in one go, and none at all when nothing is unread: then the reader holds
+    /// `bytes` itself (a reference to the same storage), as for most segments, which carry whole frames.
     public mutating func append(contentsOf bytes: [UInt8]) {
+        if storage.isEmpty {
+            storage = bytes
+            return
+        }
         compactIfWorthIt()
         storage.append(contentsOf: bytes)
     }
@@ -56,7 +61,9 @@ public struct ByteReader: Sendable {
         readerIndex += count
         streamOffset += count
         if readerIndex == storage.count {
-            storage.removeAll(keepingCapacity: true)
+            // Let go of the storage rather than empty it in place: it is often the caller's array (see
+            // `append(contentsOf:)`), and emptying a shared array keeping its capacity allocates a new one.
+            storage = []
             readerIndex = 0
         }
     }

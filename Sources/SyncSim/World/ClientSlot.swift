@@ -9,8 +9,13 @@ struct ClientSlot {
     let database: SQLiteDatabase
     let factory: SyncClientEngineFactory
     let streams: RandomStreams
-    /// The running engine; replaced on every app restart.
-    var engine: any SyncClientEngine
+    /// The running engine when it is the reference engine (the default factory's), held as itself; replaced on
+    /// every app restart. The world mutates the engine on every event, and through an existential box each
+    /// mutation first checked the box unique (`__swift_mutable_project_boxed_opaque_existential_1`: a cache miss
+    /// at thousands of clients) and went through the protocol's witness.
+    private var referenceEngine: ReferenceClient?
+    /// The running engine when a factory built another kind (exactly one of the two is set).
+    private var otherEngine: (any SyncClientEngine)?
     /// Counts app launches; events and timers of an older generation are dropped.
     var generation = 0
     /// Timers the current engine started and has not seen fire or cancelled.
@@ -38,8 +43,8 @@ struct ClientSlot {
     var sockets: [SocketID] = []
     /// The engine's view, cached until its next event.
     var cachedView: ClientView?
-    /// The task list of the view the checker last read (`World.checkedView`), until the engine's next event.
-    var cachedTasks: [TaskRecord]?
+    /// The engine's pending tasks (`World.pendingTaskCount`), counted from the view the checker read
+    /// (`World.checkedView`) or from the cached view, until the engine's next event.
     var cachedPendingTasks: Int?
 
     init(
@@ -54,22 +59,56 @@ struct ClientSlot {
         self.database = database
         self.factory = factory
         self.streams = streams
-        engine = factory(parameters, database, streams.stream("client.\(name).launch0"))
+        install(factory(parameters, database, streams.stream("client.\(name).launch0")))
+    }
+
+    /// Feeds one event to the running engine, in place in the world's array.
+    /// - Returns: the engine's actions, in order.
+    mutating func handle(_ event: ClientEvent, now: SimInstant) -> [ClientAction] {
+        if referenceEngine != nil { return referenceEngine!.handle(event, now: now) }
+        return otherEngine!.handle(event, now: now)
     }
 
     /// The engine's view. `mutating` only so that `clients[index].engineView()` reaches the engine in place in the
-    /// world's array (a read copied the slot or the engine's existential box first); nothing changes.
+    /// world's array (a read copied the slot or the engine first); nothing changes.
     mutating func engineView() -> ClientView {
-        engine.view
+        if referenceEngine != nil { return referenceEngine!.view }
+        return otherEngine!.view
+    }
+
+    /// The metrics of the running engine since it started.
+    var engineMetrics: ClientMetrics {
+        if let metrics = referenceEngine?.metrics { return metrics }
+        return otherEngine!.metrics
+    }
+
+    /// Moves the running engine's device clock by `offset` when it is the reference engine (another engine has no
+    /// such knob).
+    /// - Returns: whether it moved.
+    mutating func skewDeviceClock(by offset: SimDuration) -> Bool {
+        guard referenceEngine != nil else { return false }
+        referenceEngine!.skewDeviceClock(by: offset)
+        return true
     }
 
     /// A fresh engine over the same database, for launch number `generation`.
     mutating func rebuildEngine() {
-        engine = factory(parameters, database, streams.stream("client.\(name).launch\(generation)"))
+        install(factory(parameters, database, streams.stream("client.\(name).launch\(generation)")))
         timers = ClientTimerTable()
         cachedView = nil
-        cachedTasks = nil
         cachedPendingTasks = nil
+    }
+
+    /// Makes `engine` the running engine, unboxed when it is the reference engine.
+    private mutating func install(_ engine: any SyncClientEngine) {
+        // The old engine goes first, so that a reference engine is not held twice while the new one is stored.
+        referenceEngine = nil
+        otherEngine = nil
+        if let reference = engine as? ReferenceClient {
+            referenceEngine = reference
+        } else {
+            otherEngine = engine
+        }
     }
 }
 

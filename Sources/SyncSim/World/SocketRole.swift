@@ -117,75 +117,69 @@ struct FaultState {
 /// The last `capacity` trace records, oldest first; rendered as lines only when a violation asks for them, not on
 /// every world step.
 ///
-/// Each record is kept as its time and the UTF-8 bytes of its component, kind and detail, in a slot whose byte array
-/// is overwritten in place: keeping the tail costs no allocation or reference count per record, and the record's
-/// own strings are freed at once, while still in cache (holding them made every append release and free the
-/// strings of a record made a few hundred records earlier).
+/// Records are kept as their time and the UTF-8 bytes of their component, kind and detail, written one after the
+/// other into one byte array per generation of `capacity` records: when the current generation is full it becomes
+/// the previous one and the older previous one's storage is emptied in place for the next. The tail is then the
+/// newest records of the previous generation and all of the current one. Keeping it costs no allocation or
+/// reference count per record, and the record's own strings are freed at once, while still in cache; and each
+/// record is written where the last one ended, not into a slot of its own (a byte array per slot, each an object
+/// out of cache by the time the ring came round to it again: its uniqueness check was a cache miss per record).
 struct TraceRing {
     let capacity: Int
-    private var slots: [Slot] = []
-    private var head = 0
+    private var current = Generation()
+    private var previous = Generation()
 
-    /// One record: `bytes` holds component, kind and detail back to back, split at `componentEnd` and `kindEnd`.
-    private struct Slot {
-        var time: SimInstant
+    /// Up to `capacity` records, their bytes back to back.
+    private struct Generation {
+        var entries: [Entry] = []
         var bytes: [UInt8] = []
-        var componentEnd = 0
-        var kindEnd = 0
 
-        mutating func fill(with record: TraceRecord) {
-            time = record.time
+        mutating func removeAll() {
+            entries.removeAll(keepingCapacity: true)
             bytes.removeAll(keepingCapacity: true)
-            TraceRing.append(record.component, to: &bytes)
-            componentEnd = bytes.count
-            TraceRing.append(record.kind, to: &bytes)
-            kindEnd = bytes.count
-            TraceRing.append(record.detail, to: &bytes)
         }
 
-        /// Fills the slot with a record whose detail `writeDetail` appends as UTF-8 bytes.
-        mutating func fill(time: SimInstant, component: String, kind: String,
-                           detail writeDetail: (inout [UInt8]) -> Void) {
-            self.time = time
-            bytes.removeAll(keepingCapacity: true)
-            TraceRing.append(component, to: &bytes)
-            componentEnd = bytes.count
-            TraceRing.append(kind, to: &bytes)
-            kindEnd = bytes.count
-            writeDetail(&bytes)
+        func record(_ entry: Entry) -> TraceRecord {
+            TraceRecord(time: entry.time,
+                        component: String(decoding: bytes[entry.start..<entry.componentEnd], as: UTF8.self),
+                        kind: String(decoding: bytes[entry.componentEnd..<entry.kindEnd], as: UTF8.self),
+                        detail: String(decoding: bytes[entry.kindEnd..<entry.end], as: UTF8.self))
         }
+    }
 
-        var record: TraceRecord {
-            TraceRecord(time: time, component: String(decoding: bytes[..<componentEnd], as: UTF8.self),
-                        kind: String(decoding: bytes[componentEnd..<kindEnd], as: UTF8.self),
-                        detail: String(decoding: bytes[kindEnd...], as: UTF8.self))
-        }
+    /// One record: component, kind and detail are `bytes[start..<componentEnd]`, `[componentEnd..<kindEnd]` and
+    /// `[kindEnd..<end]` of its generation.
+    private struct Entry {
+        var time: SimInstant
+        var start: Int
+        var componentEnd: Int
+        var kindEnd: Int
+        var end: Int
     }
 
     init(capacity: Int) { self.capacity = capacity }
 
     mutating func append(_ record: TraceRecord) {
-        if slots.count < capacity {
-            var slot = Slot(time: record.time)
-            slot.fill(with: record)
-            slots.append(slot)
-        } else {
-            slots[head].fill(with: record)
-            head = (head + 1) % capacity
+        append(time: record.time, component: record.component, kind: record.kind) { bytes in
+            TraceRing.append(record.detail, to: &bytes)
         }
     }
 
-    /// Appends a record whose detail `writeDetail` appends as UTF-8 bytes (`World.recordFrame`): the same slot as
+    /// Appends a record whose detail `writeDetail` appends as UTF-8 bytes (`World.recordFrame`): the same record as
     /// `append(_:)` with that detail, without the detail's string.
     mutating func append(time: SimInstant, component: String, kind: String, detail writeDetail: (inout [UInt8]) -> Void) {
-        if slots.count < capacity {
-            var slot = Slot(time: time)
-            slot.fill(time: time, component: component, kind: kind, detail: writeDetail)
-            slots.append(slot)
-        } else {
-            slots[head].fill(time: time, component: component, kind: kind, detail: writeDetail)
-            head = (head + 1) % capacity
+        if current.entries.count == capacity {
+            swap(&previous, &current)
+            current.removeAll()
         }
+        let start = current.bytes.count
+        TraceRing.append(component, to: &current.bytes)
+        let componentEnd = current.bytes.count
+        TraceRing.append(kind, to: &current.bytes)
+        let kindEnd = current.bytes.count
+        writeDetail(&current.bytes)
+        current.entries.append(Entry(time: time, start: start, componentEnd: componentEnd, kindEnd: kindEnd,
+                                     end: current.bytes.count))
     }
 
     /// Appends `value` in decimal to `bytes`, as `String(value)` spells it.
@@ -234,10 +228,16 @@ struct TraceRing {
     }
 
     /// The records as `TraceRecord.description` lines, oldest first.
-    var lines: [String] { (slots[head...] + slots[..<head]).map(\.record.description) }
+    var lines: [String] { records.map(\.description) }
 
     /// The last `count` records at or before `instant`, as lines, oldest first.
     func lines(upTo instant: SimInstant, count: Int) -> [String] {
-        (slots[head...] + slots[..<head]).filter { $0.time <= instant }.suffix(count).map(\.record.description)
+        records.filter { $0.time <= instant }.suffix(count).map(\.description)
+    }
+
+    /// The last `capacity` records, oldest first.
+    private var records: [TraceRecord] {
+        let fromPrevious = previous.entries.suffix(capacity - current.entries.count)
+        return fromPrevious.map(previous.record) + current.entries.map(current.record)
     }
 }

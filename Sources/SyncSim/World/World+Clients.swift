@@ -23,7 +23,7 @@ extension World {
         // The view cached since the last event shares the engine's storage (its chat histories above all): dropped
         // first, the engine changes its tables in place instead of copying them (a whole message table per push).
         clients[index].cachedView = nil
-        let actions = clients[index].engine.handle(event, now: now)
+        let actions = clients[index].handle(event, now: now)
         engineChanged(index)
         report(checker.observeClientActions(client: name, actions: actions, at: now))
         let checksTimeouts = clients[index].deferredEventsLeft <= 1
@@ -202,7 +202,7 @@ extension World {
         report(checker.appWillRestart(client: name, view: view(index), server: server, at: now,
                                       isSuspended: clients[index].isSuspended))
         if crash { clients[index].database.crash() }
-        clients[index].previousMetrics.append(clients[index].engine.metrics)
+        clients[index].previousMetrics.append(clients[index].engineMetrics)
         for entry in clients[index].timers.entries { network.cancel(entry.handle) }
         if let handle = clients[index].suspendTimer { network.cancel(handle) }
         clients[index].suspendTimer = nil

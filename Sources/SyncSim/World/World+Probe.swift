@@ -17,7 +17,7 @@ extension World: WorldProbe {
 
     /// The metrics of `client` over all its app launches so far, or nil for an unknown client.
     public func clientMetrics(_ client: String) -> [ClientMetrics]? {
-        clientIndexByName[client].map { clients[$0].previousMetrics + [clients[$0].engine.metrics] }
+        clientIndexByName[client].map { clients[$0].previousMetrics + [clients[$0].engineMetrics] }
     }
 
     /// The server's whole history of `chat` (a chat's name) in id order, or empty for an unknown chat.
@@ -141,19 +141,19 @@ extension World: WorldProbe {
     }
 
     /// The view the checker reads after client `index`'s event. Not kept as the cached view: the checker's copy is
-    /// the only one (caching it too cost a retain and a release of each of its tables per event); only its task
-    /// list is kept, for the pending-task count after the step. Probes after it build and cache a view of their own.
+    /// the only one (caching it too cost a retain and a release of each of its tables per event); only its pending
+    /// tasks are counted, for the tally after the step, while the task list is in cache (keeping the list for the
+    /// count after the step cost a retain here and a release at the next event, on an object out of cache by then).
+    /// Probes after it build and cache a view of their own.
     func checkedView(_ index: Int) -> ClientView {
         if let cached = clients[index].cachedView { return cached }
         let view = engineView(index)
-        clients[index].cachedTasks = view.tasks
+        clients[index].cachedPendingTasks = Self.pendingCount(view.tasks)
         return view
     }
 
-    /// Client `index`'s engine's view, the engine read where it lies (`ClientSlot.engineView()`):
-    /// `clients[index].engine.view` copied the whole slot, and copying the engine out first
-    /// (`let engine = clients[index].engine`) still copied its existential box (a retain, a release and the box's
-    /// value witnesses per event).
+    /// Client `index`'s engine's view, the engine read where it lies (`ClientSlot.engineView()`): reading the
+    /// engine through the slot's getter copied the whole slot, and copying the engine out first copied it too.
     private func engineView(_ index: Int) -> ClientView {
         clients[index].engineView()
     }
@@ -161,15 +161,11 @@ extension World: WorldProbe {
     /// Tasks of client `index` that are neither done nor failed.
     func pendingTaskCount(_ index: Int) -> Int {
         if let cached = clients[index].cachedPendingTasks { return cached }
-        // The cached view's task list read in place (after a checked event it is there): `view(index)` returned a
-        // copy of the whole view, a retain and a release of each of its tables.
-        // Each cached list is read through its own optional: `cachedView?.tasks ?? cachedTasks` copied the whole
-        // slot (a dozen references retained and released) to evaluate the `??`.
+        // The cached view's task list read in place: `view(index)` returned a copy of the whole view, a retain and a
+        // release of each of its tables.
         let count: Int
         if clients[index].cachedView != nil {
             count = Self.pendingCount(clients[index].cachedView!.tasks)
-        } else if clients[index].cachedTasks != nil {
-            count = Self.pendingCount(clients[index].cachedTasks!)
         } else {
             count = Self.pendingCount(view(index).tasks)
         }
@@ -188,7 +184,6 @@ extension World: WorldProbe {
     /// Forgets client `index`'s cached view after its engine changed, and queues it for the next pending-task count.
     func engineChanged(_ index: Int) {
         clients[index].cachedView = nil
-        clients[index].cachedTasks = nil
         clients[index].cachedPendingTasks = nil
         if !pendingTasks.needsRecount[index] {
             pendingTasks.needsRecount[index] = true

@@ -48,7 +48,7 @@ extension World {
     /// The run's metrics, aggregated over every client and every app launch: `SweepMetric.all` in its order, the
     /// means left out when there is nothing to average.
     func collectMetrics() -> [Metric] {
-        let all = clients.flatMap { $0.previousMetrics + [$0.engine.metrics] }
+        let all = clients.flatMap { $0.previousMetrics + [$0.engineMetrics] }
         var result: [Metric] = []
         func add(_ metric: SweepMetric, _ value: Double?) {
             if let value { result.append(Metric(metric.name, value)) }

@@ -107,13 +107,12 @@ extension World {
     /// Feeds bytes to a socket's frame decoder and returns the whole packets; a frame that does not decode is a
     /// protocol violation (reported; the connection is reset, the run goes on).
     private func decode(_ bytes: [UInt8], on socket: SocketID, component: String) -> [Packet] {
-        // Decoded in place in the table (one lookup; taking the stream out and putting it back hashed twice and
-        // could move the table's storage).
-        guard let position = decoders.index(forKey: socket) else { return [] }
+        // Decoded in place in the table (taking the stream out and putting it back would copy its buffer).
+        guard decoders.contains(socket) else { return [] }
         var packets = decodedPackets
         decodedPackets = []
         do {
-            try decoders.values[position].decode(bytes, into: &packets, cache: &repeatedFrames)
+            try decoders.modify(socket) { try $0.decode(bytes, into: &packets, cache: &repeatedFrames) }
         } catch {
             decoders[socket] = nil
             report(Violation(

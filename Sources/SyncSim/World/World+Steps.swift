@@ -186,10 +186,6 @@ extension World {
     /// Moves the client's device clock: the running engine (when it is the reference engine) and every later one.
     private func skewClock(_ index: Int, by offset: SimDuration) {
         clients[index].parameters.deviceEpochMilliseconds += offset.nanoseconds / 1_000_000
-        if var reference = clients[index].engine as? ReferenceClient {
-            reference.skewDeviceClock(by: offset)
-            clients[index].engine = reference
-            engineChanged(index)
-        }
+        if clients[index].skewDeviceClock(by: offset) { engineChanged(index) }
     }
 }

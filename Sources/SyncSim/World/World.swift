@@ -53,8 +53,8 @@ public final class World {
     /// Chats each client is a member of, ascending by id.
     @exclusivity(unchecked) var chatIdsOfClient: [[Int64]] = []
 
-    @exclusivity(unchecked) var sockets: [SocketID: SocketRole] = [:]
-    @exclusivity(unchecked) var decoders: [SocketID: StreamDecoder] = [:]
+    @exclusivity(unchecked) var sockets = SocketTable<SocketRole>()
+    @exclusivity(unchecked) var decoders = SocketTable<StreamDecoder>()
     /// Hands every socket's decoder one shared map-key cache (`FrameDecoder.decoderSharingKeyCache()`): one per
     /// world instead of about 2.5 KB per socket.
     @exclusivity(unchecked) var keyCacheDecoder = FrameDecoder()
