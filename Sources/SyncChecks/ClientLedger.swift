@@ -16,6 +16,9 @@ struct ClientLedger {
     let userId: Int64
     let requestTimeout: SimDuration
     let pongTimeout: SimDuration
+    /// The longest the engine may wait for a SESSION_INIT or LOGIN answer (`ClientParameters.maximumHandshakeTimeout`:
+    /// its handshake timeout backs off after timeouts).
+    let maximumHandshakeTimeout: SimDuration
 
     /// The view's task list as last checked (an unchanged list is not walked again).
     var lastTasks: [TaskRecord] = []
@@ -61,10 +64,22 @@ struct ClientLedger {
     /// The unfinished task ids just before an app restart, until the restarted engine is checked (T6).
     var unfinishedBeforeRestart: [Int64]?
 
-    init(userId: Int64, requestTimeout: SimDuration, pongTimeout: SimDuration) {
+    init(userId: Int64, requestTimeout: SimDuration, pongTimeout: SimDuration,
+         maximumHandshakeTimeout: SimDuration? = nil) {
         self.userId = userId
         self.requestTimeout = requestTimeout
         self.pongTimeout = pongTimeout
+        self.maximumHandshakeTimeout = maximumHandshakeTimeout ?? requestTimeout
+    }
+
+    /// How long a request of this opcode may stay unanswered before the engine must have timed it out (P3):
+    /// `pongTimeout` for PING, the handshake's bound for SESSION_INIT and LOGIN, `requestTimeout` for every other.
+    func timeout(for opcode: Opcode) -> SimDuration {
+        switch opcode {
+        case .ping: pongTimeout
+        case .sessionInit, .login: maximumHandshakeTimeout
+        default: requestTimeout
+        }
     }
 }
 

@@ -6,8 +6,9 @@ import SyncServer
 extension InvariantChecker {
     /// Observes a packet a client engine sent (P2; requests only, other packets are ignored).
     ///
-    /// A request is over once its response or error was observed, once its timeout passed (`requestTimeout`, or
-    /// `pongTimeout` for PING), or once the client sends on another connection (the old one is gone).
+    /// A request is over once its response or error was observed, once its timeout passed (`requestTimeout`,
+    /// `pongTimeout` for PING, `ClientParameters.maximumHandshakeTimeout` for SESSION_INIT and LOGIN), or once the
+    /// client sends on another connection (the old one is gone).
     /// - Parameters:
     ///   - client: a registered client.
     ///   - packet: the packet as the engine produced it.
@@ -39,7 +40,7 @@ extension InvariantChecker {
                                    found: "\(packet.opcode) sent with seq \(packet.seq) while \(other.opcode) sent at "
                                        + "\(other.sentAt) is still in flight"))
             }
-            let timeout = packet.opcode == .ping ? ledger.pongTimeout : ledger.requestTimeout
+            let timeout = ledger.timeout(for: packet.opcode)
             ledger.outstanding[packet.seq, default: []].append(ClientLedger.OutstandingRequest(
                 seq: packet.seq, opcode: packet.opcode, connection: connection, sentAt: now, deadline: now + timeout))
             return new
@@ -152,7 +153,7 @@ extension InvariantChecker {
             report(.P2, nil, "distinct seqs in flight", "seqs \(seqs.map(String.init).joined(separator: ", "))")
         }
         for request in view.inFlightRequests where checksTimeouts {
-            let deadline = request.sentAt + (request.opcode == .ping ? ledger.pongTimeout : ledger.requestTimeout)
+            let deadline = request.sentAt + ledger.timeout(for: request.opcode)
             if deadline < now {
                 report(.P3, nil, "\(request.opcode) seq \(request.seq) answered or timed out by \(deadline)",
                        "still in flight at \(now)")

@@ -78,7 +78,8 @@ public final class InvariantChecker {
         ledgerIndexByUserId[userId] = ledgers.count
         clientNames.append(client)
         ledgers.append(ClientLedger(
-            userId: userId, requestTimeout: parameters.requestTimeout, pongTimeout: parameters.pongTimeout))
+            userId: userId, requestTimeout: parameters.requestTimeout, pongTimeout: parameters.pongTimeout,
+            maximumHandshakeTimeout: parameters.maximumHandshakeTimeout))
     }
 
     /// Runs the per-event checks for a client whose engine just handled an event (C1–C5, T1–T4, T6, P3, P4).

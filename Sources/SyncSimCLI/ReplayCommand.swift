@@ -38,9 +38,10 @@ enum ReplayCommand {
             --emit-scenario NAME  prints a DSL scenario reproducing the timeline: clients named after their
                               users, earlier messages as server history, MSG_SEND as Send, a chat's first
                               CHAT_HISTORY as OpenChat and later ones as ScrollUp, a connection that closes before
-                              the next one as LinkDown(for:), gaps between requests as After delays, the median
-                              server share of response times as the server's processingDelay and their
-                              spread as its processingJitter. Paste it into Scenarios/ and add it to
+                              the next one as LinkDown(for:), gaps between requests as After delays, the
+                              server share of response times as the server's processingDelay (their 10th
+                              percentile when they spread, else their median) and their spread (90th less 10th
+                              percentile) as its processingJitter. Paste it into Scenarios/ and add it to
                               Catalog.all. NAME: an ASCII letter, then letters, digits, '-' and '_'.
                               Inferred steps (link profile per client from RTT and retransmissions, link
                               drops as LinkDown(for:, .silently/.withReset), lost, error and slow answers as

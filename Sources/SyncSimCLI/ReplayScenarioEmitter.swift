@@ -61,13 +61,20 @@ struct ReplayScenarioEmitter {
         if let median = shares.isEmpty ? nil : shares[shares.count / 2], median >= .milliseconds(1) {
             serverParameters["processingDelay"] = .duration(.milliseconds(median.nanoseconds / 1_000_000))
         }
-        // The spread of the server's share (90th less 10th percentile) as processing jitter, from 50 ms on.
+        // The spread of the server's share (90th less 10th percentile) as processing jitter, from 50 ms on. The server
+        // adds the jitter to `processingDelay`, so the delay is then the 10th percentile: the drawn times span the
+        // 10th to the 90th percentile rather than starting at the median.
         if shares.count >= 4 {
-            let spread = shares[shares.count * 9 / 10] - shares[shares.count / 10]
+            let low = shares[shares.count / 10]
+            let spread = shares[shares.count * 9 / 10] - low
             if spread >= .milliseconds(50) {
+                serverParameters["processingDelay"] = low >= .milliseconds(1)
+                    ? .duration(.milliseconds(low.nanoseconds / 1_000_000)) : nil
                 serverParameters["processingJitter"] = .duration(.milliseconds(spread.nanoseconds / 1_000_000))
-                header.append("server: processing \(ReplayInference.milliseconds(shares[shares.count / 2])) ms, "
-                    + "jitter \(ReplayInference.milliseconds(spread)) ms (spread of \(shares.count) answer times)")
+                header.append("server: processing \(ReplayInference.milliseconds(shares[shares.count / 2])) ms "
+                    + "(median), \(ReplayInference.milliseconds(low)) ms plus up to "
+                    + "\(ReplayInference.milliseconds(spread)) ms of jitter (10th to 90th percentile of "
+                    + "\(shares.count) answer times)")
             }
         }
         if let why = inference.repliesFollowDevice {

@@ -190,6 +190,21 @@ private let t1 = SimInstant.start + .seconds(Int64(1))
         #expect(late.map(\.invariant) == [.P3])
     }
 
+    /// field17: the engine doubles a handshake request's timeout after each handshake timeout, up to four times
+    /// `requestTimeout`; P3 held a LOGIN to `requestTimeout` and reported the backed-off one as still in flight.
+    @Test("a SESSION_INIT or LOGIN may stay in flight up to maximumHandshakeTimeout (80 s), not past it",
+          arguments: [Opcode.sessionInit, .login])
+    func p3HandshakeTimeout(opcode: Opcode) {
+        let server = makeServer()
+        let checker = makeChecker()
+        let inFlight = [ClientView.InFlightRequest(seq: 1, opcode: opcode, sentAt: .start)]
+        #expect(checker.afterClientEvent(client: "alice", server: server, at: .start + .seconds(Int64(80)),
+                                         view: { view(inFlight: inFlight) }) == [])
+        let late = checker.afterClientEvent(client: "alice", server: server, at: .start + .seconds(Int64(81)),
+                                            view: { view(inFlight: inFlight) })
+        #expect(late.map(\.invariant) == [.P3])
+    }
+
     @Test("after a restart the unfinished tasks must be those before it (T6); vanished ones are T1 too")
     func t6() {
         let server = makeServer()

@@ -6,11 +6,11 @@ import SyncSim
 
 enum EmittedScenario {
     static let replayedOfflineSends =
-        // server: processing 224 ms, jitter 212 ms (spread of 10 answer times)
+        // server: processing 224 ms (median), 65 ms plus up to 212 ms of jitter (10th to 90th percentile of 10 answer times)
         // alice (198.18.0.3): EDGE-lossy from RTT 843 ms (handshake of connection 1 at 0.000 s), 4 of 48 segments retransmitted
         // bob (198.18.0.4): 3G from RTT 201 ms (handshake of connection 2 at 0.000 s), 0 of 22 segments retransmitted
         Scenario("replayed-offline-sends", summary: "replays a captured timeline (syncsim replay --emit-scenario)", seeds: [1]) {
-            Server(parameters: ["processingDelay": .duration(.milliseconds(224)), "processingJitter": .duration(.milliseconds(212))])
+            Server(parameters: ["processingDelay": .duration(.milliseconds(65)), "processingJitter": .duration(.milliseconds(212))])
             Client("alice", profile: .edgeLossy)
             Client("bob", profile: .threeG)
             Timeline {

@@ -39,16 +39,16 @@ import Testing
         let original = Self.run(["replay", Self.offlineSends, "--run", "--random", "1"])
         let renamed = Self.run(["replay", copy, "--run", "--random", "1"])
         #expect(original.code == 0 && renamed.code == 0, "\(original.err) \(renamed.err)")
-        #expect(original.out.first == "PASS  replayed-b465c846  seed 1  digest ff55c44e97d1e56c")
+        #expect(original.out.first == "PASS  replayed-d7719ca9  seed 1  digest ce34ee7dbb46cebc")
         #expect(original.out.count == 3)
         #expect(renamed.out == original.out)
-        #expect(renamed.err.contains("note: \(copy) runs as scenario replayed-b465c846, named after its content"))
+        #expect(renamed.err.contains("note: \(copy) runs as scenario replayed-d7719ca9, named after its content"))
         // The same scenario emitted under that name and run as `run` would: the same digest.
         let timeline = ReplayTimeline(try TraceDecoder().decode(path: copy))
         let emitted = ReplayScenarioEmitter(timeline: timeline, model: ReplayWorldModel(timeline))
-            .emission(named: "replayed-b465c846").scenario
+            .emission(named: "replayed-d7719ca9").scenario
         let result = WorldExecutor().run(emitted, seed: 1, options: RunOptions())
-        #expect(FNV1a64.hex(result.digest) == "ff55c44e97d1e56c")
+        #expect(FNV1a64.hex(result.digest) == "ce34ee7dbb46cebc")
         // A name given with --emit-scenario is the scenario's name, as in a catalog, and in its digest.
         let named = Self.run(["replay", copy, "--run", "--emit-scenario", "from-the-field"])
         #expect(named.out.first?.hasPrefix("PASS  from-the-field  seed 1  digest ") == true)

@@ -292,7 +292,7 @@ import Testing
         #expect(lost.filter { $0 == "alice LOGIN" }.count == 4 && lost.filter { $0 == "alice SESSION_INIT" }.count == 2)
         #expect(lost.filter { $0 == "bob PHOTO_UPLOAD" }.count == 2)
         #expect(emission.source().contains("// connection 3 (198.18.0.3:32770): LOGIN seq 3 at 23.426 s, acknowledged by "
-            + "the server at 24.313 s, got no answer and was asked again (connection 4 seq 5 at 46.516 s)"))
+            + "the server at 24.313 s, got no answer and was asked again (connection 4 seq 5 at 66.516 s)"))
         #expect(emission.source().contains("// serverOrder of alice+bob leaves out \"p242\": edited or deleted"))
         #expect(!Self.fails(emission.scenario, seed: 8117, mutant: nil))
         for mutant in ["resend-new-cid", "merge-skips-bridge"] {

@@ -67,11 +67,11 @@ import Testing
         (["server-restart", "*-restart"], ["server-restart", "half-open-switch-then-restart", "long-offline-sat-restart",
                                            "seq4-jittery-server-restart", "twelve-hours-skewed-restart"]),
         (["--grep", "HALF-OPEN"], ["half-open-connection", "half-open-switch-then-restart", "seq4-slow-sends-half-open",
-                                   "twelve-hours-skewed-restart"]),
+                                   "twelve-hours-skewed-restart", "tiny-pages-four-gaps-up-down"]),
         (["--tag", "photo"], ["photo-on-2g-link-drop", "crash-mid-photo-upload", "bursty-handover-sat-photos",
                               "tablet-photos-phone-scrolls", "slow-tokens-while-scrolling",
                               "lost-tokens-and-send-answer", "seq2-photo-mark-open", "restart-mid-photos-handover",
-                              "crash-processing-offline-subkbit"]),
+                              "crash-processing-offline-subkbit", "restart-mid-album-flapping", "bloat-album-crash-reset"]),
         (["--tag", "field-bug", "--tag", "connection", "--grep", "restart"],
          ["stuck-send-flushes-after-handover", "half-open-switch-then-restart"]),
     ])

@@ -240,14 +240,15 @@ func contents(_ url: URL) throws -> String { try String(contentsOf: url, encodin
 
     @Test("the real command sweeps in the world and exits 1 naming the runs that failed a check, with a reproducer")
     func realSweep() {
-        // A 500 ms request timeout on EDGE (RTT above 800 ms) never completes a LOGIN: those runs fail V1.
+        // A 500 ms request timeout on EDGE (RTT above 800 ms): the LOGIN completes once the handshake timeout has
+        // backed off (1 s, then 2 s), but every history page times out, so the scroll never reaches the top: C6.
         let output = syncsim(["sweep", "open-and-scroll-to-start", "--param", "historyPageSize=10,50", "--param",
                               "requestTimeout=500ms,20s", "--profiles", "EDGE,3G", "--seeds", "2", "--jobs", "2"])
         #expect(output.code == ExitCode.checkFailed, "\(output.err)")
         #expect(output.out.hasPrefix("sweep open-and-scroll-to-start: 8 combinations × 2 seeds (1...2) = 16 runs, "
                                      + "4 failed a check"))
         #expect(output.out.contains("\n4 of 16 runs failed a check:\n  FAIL run 0  EDGE historyPageSize=10 "
-                                    + "requestTimeout=500ms  seed 1: V1 at "))
+                                    + "requestTimeout=500ms  seed 1: C6 at "))
         #expect(output.out.contains("\nreproduce: syncsim sweep open-and-scroll-to-start --param historyPageSize=10 "
                                     + "--param requestTimeout=500ms --profiles EDGE --seeds 1 --seed-base 1\n"))
     }

@@ -99,3 +99,9 @@ public struct ClientParameters: Hashable, Sendable {
         self.mutant = mutant
     }
 }
+
+extension ClientParameters {
+    /// The longest a SESSION_INIT or LOGIN waits for its answer: four times `requestTimeout`. Each handshake request
+    /// that timed out since the last LOGIN answer doubles the next one's timeout up to this bound (RFC 6298 §5.5).
+    public var maximumHandshakeTimeout: SimDuration { requestTimeout * 4 }
+}

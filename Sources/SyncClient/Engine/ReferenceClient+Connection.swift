@@ -86,8 +86,13 @@ extension ReferenceClient {
         // at the server answered Alice's new request for Carol's chat, which had reused its seq).
         // A request that had timed out waits for its late answer as much as one in flight does, and either may be
         // answered after its own timeout: every unanswered seq is held for a whole timeout after the loss (seq16).
+        let handshake = handshakeTimeout
         let lost = tracker.removeAll(now: now, holdingSeqsFor: { [parameters] opcode in
-            opcode == .ping ? parameters.pongTimeout : parameters.requestTimeout
+            switch opcode {
+            case .ping: parameters.pongTimeout
+            case .sessionInit, .login: handshake
+            default: parameters.requestTimeout
+            }
         })
         isWaitingForSeq = false
         historyLoadsWaitingForSeq = [:]
@@ -97,6 +102,18 @@ extension ReferenceClient {
             for (_, entry) in lost { requestFailed(entry.purpose, .disconnected) }
         }
         scheduleReconnect()
+    }
+
+    /// The timeout of a SESSION_INIT or LOGIN: `requestTimeout`, doubled for each handshake request that timed out
+    /// since the last LOGIN answer, up to `maximumHandshakeTimeout` (four times `requestTimeout`).
+    ///
+    /// A timed-out handshake request drops the connection and the next one asks again; with a fixed timeout a server
+    /// that answers handshakes more slowly than it (a loaded server, or a one-way delay that grew) is never logged in
+    /// to, however long the network is up (found by hand-written field sequences, field17: a server 3 s slow plus up
+    /// to 2 s of jitter against a 4 s request timeout left four sends queued for 20 minutes). The timer backs off
+    /// as TCP's retransmission timer does on expiry (RFC 6298 §5.5), bounded as RFC 6298 §2.5 allows.
+    var handshakeTimeout: SimDuration {
+        min(parameters.requestTimeout * Int64(1 << min(handshakeTimeouts, 2)), parameters.maximumHandshakeTimeout)
     }
 
     /// Exponential backoff with jitter: `min(cap, base·factor^attempts)`, drawn in `[d·(1-jitter), d]`.
@@ -121,7 +138,11 @@ extension ReferenceClient {
             scheduleSeqWakeup()
             return false
         }
-        let timeout = purpose == .ping ? parameters.pongTimeout : parameters.requestTimeout
+        let timeout = switch purpose {
+        case .ping: parameters.pongTimeout
+        case .sessionInit, .login: handshakeTimeout
+        default: parameters.requestTimeout
+        }
         let timer = startTimer(.requestTimeout(seq: seq), at: now + timeout)
         if let replaced = tracker.entry(seq: seq) { cancelTimer(replaced.timer) }
         tracker.register(seq: seq, entry: .init(opcode: opcode, purpose: purpose, sentAt: now, timer: timer))
@@ -333,6 +354,7 @@ extension ReferenceClient {
         unlistedPushedChats = []
         serverClockAheadMilliseconds = response.time - now.nanosecondsSinceStart / 1_000_000
         backoffAttempts = 0
+        handshakeTimeouts = 0
         for summary in response.chats { takeListedChat(summary, keepsNewerEntry: false) }
         // Edits and removals made while the client was away (backgrounded, killed, or on a connection that died
         // with their pushes): applied as the pushes would have been, or kept until the message arrives.

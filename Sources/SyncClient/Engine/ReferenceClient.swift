@@ -19,6 +19,9 @@ public struct ReferenceClient: SyncClientEngine {
     var generator: SeededGenerator
     var state: State = .stopped
     var backoffAttempts = 0
+    /// SESSION_INIT and LOGIN requests that timed out since the last LOGIN answer: each doubles the next handshake
+    /// request's timeout (`handshakeTimeout`).
+    var handshakeTimeouts = 0
     var hasConnectedBefore = false
     var nextConnectionNumber = 1
     var tracker: RequestTracker<RequestPurpose>
@@ -418,6 +421,7 @@ public struct ReferenceClient: SyncClientEngine {
         case .requestTimeout(let seq):
             guard let entry = tracker.expire(seq: seq, timer: timer) else { return }
             metrics.requestTimeouts += 1
+            if entry.purpose == .sessionInit || entry.purpose == .login { handshakeTimeouts += 1 }
             requestFailed(entry.purpose, .timeout)
             if entry.purpose != .ping { probeSilentConnection(after: entry) }
         case .photoProcessing(let taskId):

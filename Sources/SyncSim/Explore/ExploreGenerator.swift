@@ -517,7 +517,8 @@ extension ExploreGenerator {
         /// The minimum tail plus twice the time the run's photos and seeded history take on its slowest uplink; in a
         /// run whose faults make tasks fail (lost or error responses, a send-error period), plus a whole task retry
         /// schedule: a task may enter the tail with most of its attempts used, each further one waiting up to
-        /// `requestTimeout` for a lost response and `taskRetryCap` before the next; plus, for the client that sends
+        /// `requestTimeout` for a lost response (`maximumHandshakeTimeout` for a lost SESSION_INIT or LOGIN answer)
+        /// and `taskRetryCap` before the next; plus, for the client that sends
         /// most, two round trips of the slowest profile and half a second per send (sends leave one at a time), and
         /// two minimum RTOs more per send when a profile of the run loses packets.
         func quietTailLength() -> SimDuration {
@@ -544,9 +545,24 @@ extension ExploreGenerator {
                 let backoff = client.parameters["backoffCap"]?.durationValue ?? .seconds(60)
                 return timeout + max(backoff, client.parameters["taskRetryCap"]?.durationValue ?? .seconds(60))
             }.max() ?? .seconds(80)
+            // A lost SESSION_INIT or LOGIN answer makes the next handshake wait longer: the engine doubles the
+            // handshake timeout after each, up to `maximumHandshakeTimeout`, four request timeouts (field17, explore
+            // seed 1730406: dozens of lost handshake answers outlasted a tail that allowed one timeout apiece).
+            let handshakeAnswers = timed.reduce(0) { total, step in
+                switch step.action {
+                case .loseResponses(let opcode, let count, _) where opcode == .sessionInit || opcode == .login:
+                    total + count
+                default: total
+                }
+            }
+            let handshakeExtra = clients.map { client -> SimDuration in
+                (client.parameters["requestTimeout"]?.durationValue ?? .seconds(20)) * 3
+            }.max() ?? .seconds(60)
             let schedule = clients.map { Self.retrySchedule($0.parameters) }.max() ?? .zero
             let retries = failsTasks
                 ? max(schedule, SimDuration(nanoseconds: perAnswer.nanoseconds * Int64(answers + 1))) : .zero
+            // Beyond the hour's cut, as the backed-off handshakes are the engine's documented policy.
+            let handshakes = failsTasks ? handshakeExtra * Int64(handshakeAnswers) : .zero
             // Sends leave one at a time per chat (T4), each waiting for its answer: a client that queued many on a
             // slow link needs a round trip or two apiece to drain them (explore seed 200030: 294 sends on 2G-rural
             // went out one every 2 s, for 10 minutes).
@@ -581,6 +597,7 @@ extension ExploreGenerator {
             // The tail is capped at an hour, beyond what slow engine parameters of the user's own need on top.
             let allowance = parameterAllowance(answers: failsTasks ? answers : 0, photos: photos)
             return min(generator.minimumQuietTail + .seconds(seconds) + retries + queue, .hours(1)) + allowance
+                + handshakes
         }
 
         /// What the clients' engine parameters add to the quiet tail beyond what the defaults need (zero when no

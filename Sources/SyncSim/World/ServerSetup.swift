@@ -1,9 +1,10 @@
 /// Maps a `ServerSpec`'s DSL parameters onto `ServerKnobs`.
 ///
-/// Names: `processingDelay` (a duration every request waits), `processingJitter` (each request waits a delay
+/// Names: `processingDelay` (a duration every request waits), `processingJitter` (each request waits a further delay
 /// drawn uniformly from zero up to this duration, so responses may overtake each other, as on a multi-threaded
-/// server), `loginChatsCap` (chats per LOGIN), `pushLossProbability`, `pushDuplicationProbability`,
-/// `msgSendErrorsFrom` / `msgSendErrorsUntil` (durations from the start: every MSG_SEND in between is answered at once
+/// server; with both, a request waits `processingDelay` plus that draw, in whichever order they are given, as
+/// netem's `delay D jitter J` adds its jitter to the delay), `loginChatsCap` (chats per LOGIN), `pushLossProbability`,
+/// `pushDuplicationProbability`, `msgSendErrorsFrom` / `msgSendErrorsUntil` (durations from the start: every MSG_SEND in between is answered at once
 /// with an error; either alone means from the start or until the end), `idleTimeout` (server-side liveness; zero:
 /// never), `replacesOlderSessions` (a LOGIN closes older connections of the same user and device), `historyEditLag`
 /// (history pages show edits and deletes only once they are this old, as a lagging read replica; zero: at once),
@@ -21,7 +22,14 @@ struct ServerSetup {
 
     init(_ spec: ServerSpec) throws {
         var sendErrors: (from: SimDuration?, until: SimDuration?) = (nil, nil)
+        var processing: (delay: SimDuration, jitter: SimDuration?) = (.zero, nil)
         defer {
+            // One distribution from both knobs: the jitter widens the delay instead of replacing it.
+            if let jitter = processing.jitter {
+                knobs.defaultProcessingDelay = .uniform(processing.delay, processing.delay + jitter)
+            } else if processing.delay != .zero {
+                knobs.defaultProcessingDelay = .fixed(processing.delay)
+            }
             if sendErrors.from != nil || sendErrors.until != nil {
                 knobs.failingPeriods.append(.init(
                     opcode: .msgSend, start: .start + (sendErrors.from ?? .zero),
@@ -49,8 +57,8 @@ struct ServerSetup {
             case ("msgSendErrorsFrom", _), ("msgSendErrorsUntil", _):
                 throw WorldError.badParameterValue(entry.key, owner: "server", expected: "a duration",
                                                    found: "\(value)")
-            case ("processingDelay", .duration(let delay)): knobs.defaultProcessingDelay = .fixed(delay)
-            case ("processingJitter", .duration(let jitter)): knobs.defaultProcessingDelay = .uniform(.zero, jitter)
+            case ("processingDelay", .duration(let delay)): processing.delay = delay
+            case ("processingJitter", .duration(let jitter)): processing.jitter = jitter
             case ("loginChatsCap", .int(let cap)): knobs.loginChatsCap = cap
             case ("pushLossProbability", .double(let probability)): knobs.pushLossProbability = probability
             case ("pushDuplicationProbability", .double(let probability)):
