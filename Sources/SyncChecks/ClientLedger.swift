@@ -64,12 +64,11 @@ struct ClientLedger {
     /// The unfinished task ids just before an app restart, until the restarted engine is checked (T6).
     var unfinishedBeforeRestart: [Int64]?
 
-    init(userId: Int64, requestTimeout: SimDuration, pongTimeout: SimDuration,
-         maximumHandshakeTimeout: SimDuration? = nil) {
+    init(userId: Int64, requestTimeout: SimDuration, pongTimeout: SimDuration, maximumHandshakeTimeout: SimDuration) {
         self.userId = userId
         self.requestTimeout = requestTimeout
         self.pongTimeout = pongTimeout
-        self.maximumHandshakeTimeout = maximumHandshakeTimeout ?? requestTimeout
+        self.maximumHandshakeTimeout = maximumHandshakeTimeout
     }
 
     /// How long a request of this opcode may stay unanswered before the engine must have timed it out (P3):

@@ -58,25 +58,27 @@ struct ReplayScenarioEmitter {
         let chatNames = chatNamesById(clientNames: clientNames)
         let shares = responseShares(inference)
         var serverParameters: ParameterSet = [:]
-        if let median = shares.isEmpty ? nil : shares[shares.count / 2], median >= .milliseconds(1) {
-            serverParameters["processingDelay"] = .duration(.milliseconds(median.nanoseconds / 1_000_000))
-        }
-        // The spread of the server's share (90th less 10th percentile) as processing jitter, from 50 ms on. The server
-        // adds the jitter to `processingDelay`, so the delay is then the 10th percentile: the drawn times span the
-        // 10th to the 90th percentile rather than starting at the median.
+        // The server's share of the answer times: its median as `processingDelay`; when they spread (90th less 10th
+        // percentile) by 50 ms or more, that spread as `processingJitter`, which the server adds to the delay, so the
+        // delay is then the 10th percentile: the drawn times span the 10th to the 90th percentile.
+        var delay = shares.isEmpty ? nil : shares[shares.count / 2]
+        var jitter: SimDuration?
         if shares.count >= 4 {
             let low = shares[shares.count / 10]
             let spread = shares[shares.count * 9 / 10] - low
             if spread >= .milliseconds(50) {
-                serverParameters["processingDelay"] = low >= .milliseconds(1)
-                    ? .duration(.milliseconds(low.nanoseconds / 1_000_000)) : nil
-                serverParameters["processingJitter"] = .duration(.milliseconds(spread.nanoseconds / 1_000_000))
+                delay = low
+                jitter = spread
                 header.append("server: processing \(ReplayInference.milliseconds(shares[shares.count / 2])) ms "
                     + "(median), \(ReplayInference.milliseconds(low)) ms plus up to "
                     + "\(ReplayInference.milliseconds(spread)) ms of jitter (10th to 90th percentile of "
                     + "\(shares.count) answer times)")
             }
         }
+        if let delay, delay >= .milliseconds(1) {
+            serverParameters["processingDelay"] = .duration(.milliseconds(delay.nanoseconds / 1_000_000))
+        }
+        if let jitter { serverParameters["processingJitter"] = .duration(.milliseconds(jitter.nanoseconds / 1_000_000)) }
         if let why = inference.repliesFollowDevice {
             serverParameters["repliesFollowDevice"] = .bool(true)
             header.append("server: replies follow the device to its newest connection (\(why))")

@@ -101,7 +101,16 @@ public struct ClientParameters: Hashable, Sendable {
 }
 
 extension ClientParameters {
-    /// The longest a SESSION_INIT or LOGIN waits for its answer: four times `requestTimeout`. Each handshake request
-    /// that timed out since the last LOGIN answer doubles the next one's timeout up to this bound (RFC 6298 §5.5).
-    public var maximumHandshakeTimeout: SimDuration { requestTimeout * 4 }
+    /// How many times a SESSION_INIT or LOGIN timeout doubles at most: each handshake request that timed out since the
+    /// last LOGIN answer doubles the next one's timeout (RFC 6298 §5.5), up to `maximumHandshakeTimeout`.
+    public static let handshakeTimeoutDoublings = 2
+
+    /// The longest a SESSION_INIT or LOGIN waits for its answer when the request timeout is `requestTimeout`:
+    /// `requestTimeout` doubled `handshakeTimeoutDoublings` times (four times it).
+    public static func maximumHandshakeTimeout(requestTimeout: SimDuration) -> SimDuration {
+        requestTimeout * Int64(1 << handshakeTimeoutDoublings)
+    }
+
+    /// The longest a SESSION_INIT or LOGIN waits for its answer: four times `requestTimeout`.
+    public var maximumHandshakeTimeout: SimDuration { Self.maximumHandshakeTimeout(requestTimeout: requestTimeout) }
 }

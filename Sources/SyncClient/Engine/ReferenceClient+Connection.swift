@@ -113,7 +113,7 @@ extension ReferenceClient {
     /// to 2 s of jitter against a 4 s request timeout left four sends queued for 20 minutes). The timer backs off
     /// as TCP's retransmission timer does on expiry (RFC 6298 §5.5), bounded as RFC 6298 §2.5 allows.
     var handshakeTimeout: SimDuration {
-        min(parameters.requestTimeout * Int64(1 << min(handshakeTimeouts, 2)), parameters.maximumHandshakeTimeout)
+        parameters.requestTimeout * Int64(1 << min(handshakeTimeouts, ClientParameters.handshakeTimeoutDoublings))
     }
 
     /// Exponential backoff with jitter: `min(cap, base·factor^attempts)`, drawn in `[d·(1-jitter), d]`.

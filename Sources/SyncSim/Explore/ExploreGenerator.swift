@@ -556,7 +556,8 @@ extension ExploreGenerator {
                 }
             }
             let handshakeExtra = clients.map { client -> SimDuration in
-                (client.parameters["requestTimeout"]?.durationValue ?? .seconds(20)) * 3
+                let timeout = client.parameters["requestTimeout"]?.durationValue ?? .seconds(20)
+                return ClientParameters.maximumHandshakeTimeout(requestTimeout: timeout) - timeout
             }.max() ?? .seconds(60)
             let schedule = clients.map { Self.retrySchedule($0.parameters) }.max() ?? .zero
             let retries = failsTasks
