@@ -13,8 +13,10 @@ import SyncTrace
 /// - **link drop**: a request that stays unanswered for more than 3 RTT + 1 s while nothing at all comes from the
 ///   server on any of the client's connections, on a connection where the client retransmitted (without any
 ///   retransmission the server acknowledged the request: the link carried it, the answer is the server's fault).
-///   The outage starts 30% of an RTT after that request (it is on its way
-///   to the server, the answer not yet sent back) and ends 1.5 RTT before the next frame from the server (the
+///   The outage starts 30% of an RTT after that request when it was answered late or the server acknowledged it
+///   before the silence ended (it got there, the answer not yet sent back), and 1 ms before it when neither (it was
+///   lost: a packet the link finished sending before an outage starts still arrives), not before the last frame
+///   from the server and ends 1.5 RTT before the next frame from the server (the
 ///   retransmission that got through), or at the handshake of a connection opened meanwhile. A RST from the server
 ///   on the stalled connection makes it `.withReset`, otherwise `.silently`.
 ///   A timeout retry sent into the silence ends it before its copy the server acknowledged (TCP ACK), or, never
@@ -311,7 +313,7 @@ struct ReplayInference {
 
     /// The client's outages: silences where it had a request out for longer than `stallAfter` allows and nothing
     /// came from the server on any of its connections. Each runs from the first stalled request plus 30% of the
-    /// RTT to 1.5 RTT before the next frame from the server (a late answer on the same connection: the
+    /// RTT (from just before it when the server never acknowledged it) to 1.5 RTT before the next frame from the server (a late answer on the same connection: the
     /// retransmission that got through left then), or to the handshake of a connection opened during it.
     /// A silence during which segments from another host kept arriving (the CDN acknowledging the client's own
     /// photo uploads) is no outage: the link was up, and the request waited behind those uploads in the client's
@@ -353,8 +355,21 @@ struct ReplayInference {
                 }
                 continue
             }
-            // 30% of an RTT: the request is on its way (past its uplink queue), its answer not yet sent back.
-            let from = shifted(request.time, SimDuration(nanoseconds: roundTrip.nanoseconds * 3 / 10))
+            // The server's acknowledgement tells whether the request got through. Acknowledged: the outage began on
+            // the way back, 30% of an RTT after it (past its uplink queue, the answer not yet sent). Never
+            // acknowledged: it was lost, so the outage began before it left (a packet the link finished sending
+            // before an outage still arrives, so a later start would deliver it), though not over the last frame
+            // that came from the server.
+            let stalled = connections.first { $0.number == request.connection }
+            // A request answered late on its connection got through (itself or a retransmission): as before, the
+            // outage is taken to have met its answer.
+            let requestAcknowledged = answer != nil || (stalled?.tcp.serverAcknowledged.contains {
+                $0.offset >= request.bytes.upperBound && $0.time > request.time && $0.time < next.time
+            } ?? true)
+            let lastHeard = arrivals.last { $0.time <= request.time }?.time
+            let from = requestAcknowledged
+                ? shifted(request.time, SimDuration(nanoseconds: roundTrip.nanoseconds * 3 / 10))
+                : max(shifted(request.time, .milliseconds(-1)), lastHeard.map { shifted($0, .milliseconds(1)) } ?? .start)
             // Half an RTT of margin: the retransmission that got through must not fall just inside the outage.
             var until = shifted(next.time, .zero - roundTrip - SimDuration(nanoseconds: roundTrip.nanoseconds / 2))
             var how = "next frame from the server at \(seconds(next.time)) s on connection \(next.connection)"

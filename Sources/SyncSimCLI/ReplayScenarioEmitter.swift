@@ -105,7 +105,8 @@ struct ReplayScenarioEmitter {
                 $0.role == .chat && $0.client.hasPrefix(client.address + ":")
             })
             header += why.map { "\(client.name): \($0)" }
-            return ClientSpec(name: client.name, profile: link?.profile ?? .threeG, parameters: parameters)
+            return ClientSpec(name: client.name, profile: link?.profile ?? .threeG, parameters: parameters,
+                              user: Self.deviceUser(client.name))
         }
         scenario.chats = chatNames.keys.sorted().compactMap { id in
             guard let chat = model.chats.first(where: { $0.id == id }), let name = chatNames[id],
@@ -337,10 +338,17 @@ struct ReplayScenarioEmitter {
         scenario.steps = timed.map { item in
             Step(timing: .at(Self.rounded(item.time.sinceStart)), action: item.action, location: .generated)
         }
-        let deadline = Self.wholeMinutes(after: timeline.end.sinceStart)
-        // The run lasts until the expectations' deadline, an hour at most (a corrupt capture time must not make a run
-        // of years): a send the capture ends on must get its time to finish.
-        scenario.runLength = max(scenario.runLength, min(deadline, .minutes(60)))
+        var deadline = Self.wholeMinutes(after: timeline.end.sinceStart)
+        // The run lasts until the expectations' deadline (a send the capture ends on must get its time to finish), so a
+        // capture of a day and a half offline runs a day and a half: an expectation due after the run's end is checked
+        // at the end, too early. A week at most, expectations included: a corrupt capture time must not make a run of
+        // years.
+        if deadline > Self.longestRun {
+            header.append("the capture ends at \(timeline.end.sinceStart): the run and its expectations stop at "
+                + "\(Self.longestRun)")
+            deadline = Self.longestRun
+        }
+        scenario.runLength = max(scenario.runLength, deadline)
         var eventually = [Eventually(within: deadline, .converged)]
         for chat in sendsByChat.keys.sorted() {
             let sends = sendsByChat[chat]!
@@ -638,6 +646,9 @@ struct ReplayScenarioEmitter {
         return ids
     }
 
+    /// The longest run an emitted scenario asks for: a week of virtual time.
+    static let longestRun = SimDuration.hours(7 * 24)
+
     /// The deadline for the emitted expectations: the capture's length rounded up to whole minutes, plus three
     /// (time for the re-sends and catch-up the capture may end before); held below SimDuration's end.
     static func wholeMinutes(after duration: SimDuration) -> SimDuration {
@@ -659,12 +670,23 @@ struct ReplayScenarioEmitter {
     }
 
     /// Client addresses with the user name each logged in as (`client1`... when the capture has no LOGIN answer).
+    /// A user seen on several addresses (a phone and a tablet) is a client on the first and a second device on each
+    /// later one (`alice:device2`, declared with `Device`): two clients of one name would not be a scenario.
     private func clientNamesByAddress() -> [(address: String, name: String, userId: Int64?)] {
-        timeline.clientAddresses.enumerated().map { index, address in
+        var devicesByName: [String: Int] = [:]
+        return timeline.clientAddresses.enumerated().map { index, address in
             let userId = model.userIdByClient.first { $0.client == address }?.userId
-            let name = userId.flatMap(model.name(ofUser:)) ?? "client\(index + 1)"
-            return (address, Self.identifier(name), userId)
+            let name = Self.identifier(userId.flatMap(model.name(ofUser:)) ?? "client\(index + 1)")
+            let device = devicesByName[name, default: 0] + 1
+            devicesByName[name] = device
+            return (address, device == 1 ? name : "\(name):device\(device)", userId)
         }
+    }
+
+    /// The user a client name from `clientNamesByAddress` is a second device of (`alice` for `alice:device2`), or
+    /// nil for a user's first client.
+    static func deviceUser(_ clientName: String) -> String? {
+        clientName.firstIndex(of: ":").map { String(clientName[..<$0]) }
     }
 
     /// Chat names: members joined by `+` (`alice+bob`) when every member is a captured client, else `chat<id>`.

@@ -26,6 +26,8 @@ struct ReplayWorldModel {
     init(_ timeline: ReplayTimeline) {
         var usersById: [Int64: User] = [:]
         var members: [Int64: Set<Int64>] = [:]
+        // Senders of messages seen in a chat (and users its read marks name): members too, when they are users.
+        var senders: [Int64: Set<Int64>] = [:]
         var seen: [Int64: [Int64: ChatMessage]] = [:]
         var sentCids: Set<Int64> = []
         var epoch: Int64?
@@ -43,6 +45,23 @@ struct ReplayWorldModel {
                     if let user = userOfConnection { members[request.chatId, default: []].insert(user) }
                 case .chatHistory(let request):
                     if let user = userOfConnection { members[request.chatId, default: []].insert(user) }
+                case .msgEdit(let request):
+                    if let user = userOfConnection { members[request.chatId, default: []].insert(user) }
+                case .msgDelete(let request):
+                    if let user = userOfConnection { members[request.chatId, default: []].insert(user) }
+                case .chatMark(let request):
+                    if let user = userOfConnection { members[request.chatId, default: []].insert(user) }
+                case .notifMsgDelete(let push):
+                    if let user = userOfConnection { members[push.chatId, default: []].insert(user) }
+                    if let chat = push.chat { members[chat.id, default: []].formUnion(chat.members) }
+                case .notifMark(let push):
+                    if let user = userOfConnection { members[push.chatId, default: []].insert(user) }
+                    senders[push.chatId, default: []].insert(push.userId)
+                case .chatsListResponse(let response):
+                    for chat in response.chats {
+                        members[chat.id, default: []].formUnion(chat.members)
+                        if let message = chat.lastMessage { seen[chat.id, default: [:]][message.id] = message }
+                    }
                 case .loginResponse(let response):
                     let token = tokenBySeq[entry.packet.seq]
                     usersById[response.profile.id] = User(id: response.profile.id, name: response.profile.name,
@@ -78,12 +97,17 @@ struct ReplayWorldModel {
                         }
                         if case .chatHistory(let asked)? = request?.packet.body {
                             seen[asked.chatId, default: [:]][message.id] = message
+                            senders[asked.chatId, default: []].insert(message.sender)
                         }
                     }
                 case .notifMessage(let push):
                     seen[push.chatId, default: [:]][push.message.id] = push.message
+                    // A push goes to the chat's members: the user it reached, and its sender.
+                    if let user = userOfConnection { members[push.chatId, default: []].insert(user) }
+                    senders[push.chatId, default: []].insert(push.message.sender)
                 case .msgSendResponse(let response):
                     seen[response.chatId, default: [:]][response.message.id] = response.message
+                    if let user = userOfConnection { members[response.chatId, default: []].insert(user) }
                 default:
                     break
                 }
@@ -98,6 +122,12 @@ struct ReplayWorldModel {
                 usersById[nextId] = User(id: nextId, name: "user\(nextId)", token: request.token)
                 nextId += 1
             }
+        }
+        // Every chat a message or mark was seen in counts its senders that are users among its members: a chat no
+        // LOGIN or CHATS_LIST answer listed (it changed while the pages were read) is otherwise a chat of nobody.
+        for (chatId, ids) in senders {
+            let known = ids.filter { usersById[$0] != nil }
+            if !known.isEmpty { members[chatId, default: []].formUnion(known) }
         }
         // A chat seen only through its messages (a push, or an answer naming a chat no LOGIN listed) is still a chat:
         // the rebuilt server must hold it before its history is seeded, members unknown.
