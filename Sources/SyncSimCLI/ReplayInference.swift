@@ -16,7 +16,7 @@ import SyncTrace
 ///   The outage starts 30% of an RTT after that request when it was answered late or the server acknowledged it
 ///   before the silence ended (it got there, the answer not yet sent back), and 1 ms before it when neither (it was
 ///   lost: a packet the link finished sending before an outage starts still arrives), not before the last frame
-///   from the server and ends 1.5 RTT before the next frame from the server (the
+///   from the server; it ends 1.5 RTT before the next frame from the server (the
 ///   retransmission that got through), or at the handshake of a connection opened meanwhile. A RST from the server
 ///   on the stalled connection makes it `.withReset`, otherwise `.silently`.
 ///   A timeout retry sent into the silence ends it before its copy the server acknowledged (TCP ACK), or, never
@@ -313,8 +313,8 @@ struct ReplayInference {
 
     /// The client's outages: silences where it had a request out for longer than `stallAfter` allows and nothing
     /// came from the server on any of its connections. Each runs from the first stalled request plus 30% of the
-    /// RTT (from just before it when the server never acknowledged it) to 1.5 RTT before the next frame from the server (a late answer on the same connection: the
-    /// retransmission that got through left then), or to the handshake of a connection opened during it.
+    /// RTT (from just before it when it was neither answered nor acknowledged: it was lost) to 1.5 RTT before the
+    /// next frame from the server (a late answer on the same connection: the retransmission that got through left then), or to the handshake of a connection opened during it.
     /// A silence during which segments from another host kept arriving (the CDN acknowledging the client's own
     /// photo uploads) is no outage: the link was up, and the request waited behind those uploads in the client's
     /// uplink queue (GPRS: 20 kbit/s up), which the emitted scenario's uploads reproduce by themselves.
@@ -355,14 +355,12 @@ struct ReplayInference {
                 }
                 continue
             }
-            // The server's acknowledgement tells whether the request got through. Acknowledged: the outage began on
-            // the way back, 30% of an RTT after it (past its uplink queue, the answer not yet sent). Never
-            // acknowledged: it was lost, so the outage began before it left (a packet the link finished sending
-            // before an outage still arrives, so a later start would deliver it), though not over the last frame
-            // that came from the server.
+            // Whether the request got through: answered late on its connection, or acknowledged by the server before
+            // the silence ended. Then the outage began on the way back, 30% of an RTT after it (past its uplink
+            // queue, the answer not yet sent). Neither: it was lost, so the outage began before it left (a packet
+            // the link finished sending before an outage still arrives, so a later start would deliver it), though
+            // not over the last frame that came from the server.
             let stalled = connections.first { $0.number == request.connection }
-            // A request answered late on its connection got through (itself or a retransmission): as before, the
-            // outage is taken to have met its answer.
             let requestAcknowledged = answer != nil || (stalled?.tcp.serverAcknowledged.contains {
                 $0.offset >= request.bytes.upperBound && $0.time > request.time && $0.time < next.time
             } ?? true)
