@@ -346,7 +346,8 @@ struct ReplayInference {
             if let answer, answer - request.time <= stallAfter { continue }
             // The client never sent a segment again on that connection: the server acknowledged the request, so the
             // link carried it; the missing answer is the server's (a lost or held answer), no outage.
-            if connections.first(where: { $0.number == request.connection })?.tcp.clientRetransmissions == 0 { continue }
+            let stalled = connections.first { $0.number == request.connection }
+            if stalled?.tcp.clientRetransmissions == 0 { continue }
             // Nothing from the server on any connection between soon after the request and the next arrival.
             let next = arrivals.first { $0.time > shifted(request.time, .milliseconds(1)) }
             guard let next, next.time - request.time > stallAfter else {
@@ -360,7 +361,6 @@ struct ReplayInference {
             // queue, the answer not yet sent). Neither: it was lost, so the outage began before it left (a packet
             // the link finished sending before an outage still arrives, so a later start would deliver it), though
             // not over the last frame that came from the server.
-            let stalled = connections.first { $0.number == request.connection }
             let requestAcknowledged = answer != nil || (stalled?.tcp.serverAcknowledged.contains {
                 $0.offset >= request.bytes.upperBound && $0.time > request.time && $0.time < next.time
             } ?? true)
@@ -408,10 +408,9 @@ struct ReplayInference {
             guard until > shifted(from, .milliseconds(1)), !resetByServerRestart.contains(request.connection) else {
                 continue
             }
-            let old = connections.first { $0.number == request.connection }
-            let reset = old?.tcp.serverReset ?? false
-            let closedBy = reset ? "RST from the server" : old?.tcp.clientReset == true ? "RST from the client"
-                : old?.tcp.clientFIN == true ? "FIN from the client" : "no FIN or RST"
+            let reset = stalled?.tcp.serverReset ?? false
+            let closedBy = reset ? "RST from the server" : stalled?.tcp.clientReset == true ? "RST from the client"
+                : stalled?.tcp.clientFIN == true ? "FIN from the client" : "no FIN or RST"
             // After the outage's end the connection lived on (frames resumed on it, no new connection) but no
             // frame came for longer than 2 RTT + 1 s although segments from the server did (ACKs, data held behind
             // a lost one): the link carried some packets and lost others, a loss burst from the outage's end to the

@@ -37,31 +37,25 @@ struct ReplayWorldModel {
             var userOfConnection: Int64?
             let client = String(connection.client.split(separator: ":").first ?? "")
             for entry in connection.entries {
+                // A frame naming a chat, sent by or to a logged-in user, shows that user is a member.
+                if let user = userOfConnection, let chatId = Self.chatShowingMember(entry.packet.body) {
+                    members[chatId, default: []].insert(user)
+                }
+                func listed(_ chat: ChatSummary) {
+                    members[chat.id, default: []].formUnion(chat.members)
+                    if let message = chat.lastMessage { seen[chat.id, default: [:]][message.id] = message }
+                }
                 switch entry.packet.body {
                 case .login(let request):
                     tokenBySeq[entry.packet.seq] = request.token
                 case .msgSend(let request):
                     sentCids.insert(request.message.cid)
-                    if let user = userOfConnection { members[request.chatId, default: []].insert(user) }
-                case .chatHistory(let request):
-                    if let user = userOfConnection { members[request.chatId, default: []].insert(user) }
-                case .msgEdit(let request):
-                    if let user = userOfConnection { members[request.chatId, default: []].insert(user) }
-                case .msgDelete(let request):
-                    if let user = userOfConnection { members[request.chatId, default: []].insert(user) }
-                case .chatMark(let request):
-                    if let user = userOfConnection { members[request.chatId, default: []].insert(user) }
                 case .notifMsgDelete(let push):
-                    if let user = userOfConnection { members[push.chatId, default: []].insert(user) }
                     if let chat = push.chat { members[chat.id, default: []].formUnion(chat.members) }
                 case .notifMark(let push):
-                    if let user = userOfConnection { members[push.chatId, default: []].insert(user) }
                     senders[push.chatId, default: []].insert(push.userId)
                 case .chatsListResponse(let response):
-                    for chat in response.chats {
-                        members[chat.id, default: []].formUnion(chat.members)
-                        if let message = chat.lastMessage { seen[chat.id, default: [:]][message.id] = message }
-                    }
+                    response.chats.forEach(listed)
                 case .loginResponse(let response):
                     let token = tokenBySeq[entry.packet.seq]
                     usersById[response.profile.id] = User(id: response.profile.id, name: response.profile.name,
@@ -73,10 +67,7 @@ struct ReplayWorldModel {
                     for contact in response.contacts where usersById[contact.id] == nil {
                         usersById[contact.id] = User(id: contact.id, name: contact.name, token: nil)
                     }
-                    for chat in response.chats {
-                        members[chat.id, default: []].formUnion(chat.members)
-                        if let message = chat.lastMessage { seen[chat.id, default: [:]][message.id] = message }
-                    }
+                    response.chats.forEach(listed)
                     epoch = max(epoch ?? .min, Self.epoch(serverTime: response.time, seenAt: entry.time))
                 case .sessionInitResponse(let response):
                     epoch = max(epoch ?? .min, Self.epoch(serverTime: response.time, seenAt: entry.time))
@@ -102,12 +93,9 @@ struct ReplayWorldModel {
                     }
                 case .notifMessage(let push):
                     seen[push.chatId, default: [:]][push.message.id] = push.message
-                    // A push goes to the chat's members: the user it reached, and its sender.
-                    if let user = userOfConnection { members[push.chatId, default: []].insert(user) }
                     senders[push.chatId, default: []].insert(push.message.sender)
                 case .msgSendResponse(let response):
                     seen[response.chatId, default: [:]][response.message.id] = response.message
-                    if let user = userOfConnection { members[response.chatId, default: []].insert(user) }
                 default:
                     break
                 }
@@ -140,6 +128,23 @@ struct ReplayWorldModel {
         }.filter { !$0.messages.isEmpty }
         if let epoch { epochMilliseconds = epoch }
         userIdByClient = clientUsers
+    }
+
+    /// The chat a frame names when it shows that its connection's user is a member: a request on the chat (send,
+    /// page, edit, delete, read mark), or a push or send answer for it. Nil for any other frame.
+    static func chatShowingMember(_ body: Packet.Body) -> Int64? {
+        switch body {
+        case .msgSend(let request): request.chatId
+        case .chatHistory(let request): request.chatId
+        case .msgEdit(let request): request.chatId
+        case .msgDelete(let request): request.chatId
+        case .chatMark(let request): request.chatId
+        case .notifMessage(let push): push.chatId
+        case .notifMsgDelete(let push): push.chatId
+        case .notifMark(let push): push.chatId
+        case .msgSendResponse(let response): response.chatId
+        default: nil
+        }
     }
 
     /// A virtual server holding these users, chats and earlier messages (their ids renumbered from 1 in order).
