@@ -36,7 +36,9 @@ enum ReplayCommand {
                               logged in from one address (a NAT, or one host's loopback), each is a client
                               of its own, ADDRESS#n in the order they logged in (127.0.0.1#2).
             --emit-scenario NAME  prints a DSL scenario reproducing the timeline: clients named after their
-                              users, earlier messages as server history, MSG_SEND as Send, a chat's first
+                              users, earlier messages as server history, a message first seen in a push and
+                              stored by no captured MSG_SEND as PostFromOtherDevice by its sender, MSG_SEND as
+                              Send (several photos: SendPhotos and an Always(.photosComplete)), a chat's first
                               CHAT_HISTORY as OpenChat and later ones as ScrollUp, a connection that closes before
                               the next one as LinkDown(for:), gaps between requests as After delays, the
                               server share of response times as the server's processingDelay (their 10th

@@ -93,8 +93,11 @@ struct ReplayScenarioEmitter {
             serverParameters["historyEditLag"] = .duration(lag)
         }
         header += edits.notes
-        let history = model.history.compactMap { chat in
-            chatNames[chat.chatId].map { ChatHistorySeed(chat: $0, messages: chat.messages.count) }
+        let posts = otherDevicePosts(clientNames: clientNames, chatNames: chatNames)
+        let history = model.history.compactMap { chat -> ChatHistorySeed? in
+            let count = chat.messages.count - posts.filter { $0.chatId == chat.chatId }.count
+            guard count > 0 else { return nil }
+            return chatNames[chat.chatId].map { ChatHistorySeed(chat: $0, messages: count) }
         }
         scenario.server = ServerSpec(parameters: serverParameters, history: history)
         scenario.clients = clientNames.map { client in
@@ -123,6 +126,8 @@ struct ReplayScenarioEmitter {
         // Sends per (client, chat, text) whose copy got no answer: a later copy with a new cid is a re-send.
         var unansweredSends: [String: Int64] = [:]
         var sendsByChat: [String: [(cid: Int64, text: String, client: String)]] = [:]
+        // Photo counts of the multi-photo sends, by chat and caption, for their `Always(.photosComplete)` checks.
+        var photoCounts: [String: [String: [Int]]] = [:]
         // Outage starts per client address, for placing sends that waited in the queue.
         let outageStarts = inference.steps.compactMap { item -> (String, SimInstant)? in
             guard let address = item.client, case .outage = item.step.action else { return nil }
@@ -159,6 +164,7 @@ struct ReplayScenarioEmitter {
                     }
                     guard sentCids.insert(request.message.cid).inserted else { continue }
                     let photos = request.message.attaches.filter { $0.type == "PHOTO" }
+                    photoCounts[chat, default: [:]][request.message.text, default: []].append(photos.count)
                     if !photos.isEmpty {
                         sendsByChat[chat, default: []].append((request.message.cid, request.message.text, client.name))
                         let photo = photoSend(entry, client: client, chat: chat, text: request.message.text,
@@ -301,6 +307,17 @@ struct ReplayScenarioEmitter {
             }
         }
         Self.keepSendOrder(&timed)
+        for post in posts {
+            // Its text as the capture showed it, unless a captured MSG_SEND of the chat has that text too: the
+            // serverOrder and photosComplete checks name messages by text.
+            let taken = photoCounts[post.chat]?[post.message.text] != nil
+            let text = taken ? "\(post.message.text) (message \(post.message.id))" : post.message.text
+            timed.append((post.time, .postFromOtherDevice(client: post.client, chat: post.chat, text: text),
+                          "NOTIF_MESSAGE of message \(post.message.id) first seen at "
+                            + "\(ReplayInference.seconds(post.firstSeen)) s, stored by no captured MSG_SEND: "
+                            + "\(post.client) posted it from a device the capture does not show"
+                            + (taken ? "; renamed: a captured MSG_SEND of the chat has its text" : "")))
+        }
         for (address, inferred) in inference.steps {
             var action = inferred.action
             if let address {
@@ -381,9 +398,53 @@ struct ReplayScenarioEmitter {
             }
         }
         scenario.expectations = Expectations(invariants: InvariantID.allCases, eventually: eventually,
-                                             metricBounds: failedTaskBound(sentCids: sentCids, header: &header))
+                                             metricBounds: failedTaskBound(sentCids: sentCids, header: &header),
+                                             always: Self.photosComplete(photoCounts))
         return Emission(scenario: scenario, stepComments: timed.map(\.comment), headerComments: header,
                         unplaced: unplaced)
+    }
+
+    /// The messages the capture first shows in a push (`ReplayWorldModel.pushedFirst`) whose sender is a captured
+    /// client, as posts from another device of that client (`PostFromOtherDevice`) in place of history seeded
+    /// before the run: a message that arrived while a client was offline is then one the client missed, with the gap
+    /// it left, as in the capture (hours-offline-small-login: 200 posts during alice's three hours offline were
+    /// seeded as history she could have had, and merge-skips-bridge and gap-ignored-after-login went unseen). Each is
+    /// placed at the server time it was stored (its `time` less the rebuilt server's epoch), never after its first
+    /// push nor before the start.
+    private func otherDevicePosts(clientNames: [(address: String, name: String, userId: Int64?)],
+                                  chatNames: [Int64: String])
+        -> [(time: SimInstant, firstSeen: SimInstant, chatId: Int64, chat: String, client: String, message: ChatMessage)]
+    {
+        model.pushedFirst.compactMap { pushed in
+            guard let chat = chatNames[pushed.chatId],
+                  let client = clientNames.first(where: { $0.userId == pushed.message.sender })?.name,
+                  model.chats.first(where: { $0.id == pushed.chatId })?.members.contains(pushed.message.sender) ?? false
+            else { return nil }
+            let storedAt = pushed.message.time - model.epochMilliseconds
+            let latest = max(.start, ReplayInference.shifted(pushed.time, .milliseconds(-1)))
+            var time = latest
+            if storedAt >= 0, storedAt < latest.nanosecondsSinceStart / 1_000_000 {
+                time = SimInstant(nanosecondsSinceStart: storedAt * 1_000_000)
+            }
+            return (time, pushed.time, pushed.chatId, chat, client, pushed.message)
+        }
+    }
+
+    /// An `Always(.photosComplete)` for each caption the capture sends with several photos: the engine sends a photo
+    /// message once all its uploads are done, so every message of that caption on the server carries them all (the
+    /// check explore's generator writes for its `SendPhotos`). A caption sent with other photo counts too, or as a
+    /// text, or empty, names no one message and gets none. `counts`: chat -> caption -> the photo count of each
+    /// MSG_SEND (0 for a text).
+    static func photosComplete(_ counts: [String: [String: [Int]]]) -> [Always] {
+        var checks: [Always] = []
+        for chat in counts.keys.sorted() {
+            for caption in counts[chat]!.keys.sorted() where !caption.isEmpty {
+                let photos = Set(counts[chat]![caption]!)
+                guard photos.count == 1, let count = photos.first, count > 1 else { continue }
+                checks.append(Always(.photosComplete(chat: chat, caption: caption, photos: count)))
+            }
+        }
+        return checks
     }
 
     /// The engine sends a client's messages to a chat in the order the user made them, so a send the capture shows

@@ -22,6 +22,10 @@ struct ReplayWorldModel {
     var epochMilliseconds: Int64 = 1_700_000_000_000
     /// The user each client address logged in as, in first-login order.
     var userIdByClient: [(client: String, userId: Int64)] = []
+    /// Messages of `history` the capture first shows in a push (NOTIF_MESSAGE of a new message, before any page, list
+    /// or send answer showed them): posted while the capture ran, from a device it does not show. Each with the time
+    /// of its first push and the version it showed, in that order (then by id).
+    var pushedFirst: [(time: SimInstant, chatId: Int64, message: ChatMessage)] = []
 
     init(_ timeline: ReplayTimeline) {
         var usersById: [Int64: User] = [:]
@@ -29,6 +33,12 @@ struct ReplayWorldModel {
         // Senders of messages seen in a chat (and users its read marks name): members too, when they are users.
         var senders: [Int64: Set<Int64>] = [:]
         var seen: [Int64: [Int64: ChatMessage]] = [:]
+        // When each message (by chat, then id) was first shown to a client, and whether that was a push of it new.
+        var firstShown: [Int64: [Int64: (time: SimInstant, isNewPush: Bool, message: ChatMessage)]] = [:]
+        func shown(_ message: ChatMessage, in chatId: Int64, at time: SimInstant, isNewPush: Bool = false) {
+            if let earlier = firstShown[chatId]?[message.id], earlier.time <= time { return }
+            firstShown[chatId, default: [:]][message.id] = (time, isNewPush, message)
+        }
         var sentCids: Set<Int64> = []
         var epoch: Int64?
         var clientUsers: [(client: String, userId: Int64)] = []
@@ -43,7 +53,10 @@ struct ReplayWorldModel {
                 }
                 func listed(_ chat: ChatSummary) {
                     members[chat.id, default: []].formUnion(chat.members)
-                    if let message = chat.lastMessage { seen[chat.id, default: [:]][message.id] = message }
+                    if let message = chat.lastMessage {
+                        seen[chat.id, default: [:]][message.id] = message
+                        shown(message, in: chat.id, at: entry.time)
+                    }
                 }
                 switch entry.packet.body {
                 case .login(let request):
@@ -88,14 +101,18 @@ struct ReplayWorldModel {
                         }
                         if case .chatHistory(let asked)? = request?.packet.body {
                             seen[asked.chatId, default: [:]][message.id] = message
+                            shown(message, in: asked.chatId, at: entry.time)
                             senders[asked.chatId, default: []].insert(message.sender)
                         }
                     }
                 case .notifMessage(let push):
                     seen[push.chatId, default: [:]][push.message.id] = push.message
                     senders[push.chatId, default: []].insert(push.message.sender)
+                    // A push of an edited or removed version (a `status`) is a change to a message, not a new one.
+                    shown(push.message, in: push.chatId, at: entry.time, isNewPush: push.message.status == nil)
                 case .msgSendResponse(let response):
                     seen[response.chatId, default: [:]][response.message.id] = response.message
+                    shown(response.message, in: response.chatId, at: entry.time)
                 default:
                     break
                 }
@@ -128,6 +145,13 @@ struct ReplayWorldModel {
         }.filter { !$0.messages.isEmpty }
         if let epoch { epochMilliseconds = epoch }
         userIdByClient = clientUsers
+        for chat in history {
+            for message in chat.messages {
+                guard let first = firstShown[chat.chatId]?[message.id], first.isNewPush else { continue }
+                pushedFirst.append((first.time, chat.chatId, first.message))
+            }
+        }
+        pushedFirst.sort { ($0.time, $0.message.id) < ($1.time, $1.message.id) }
     }
 
     /// The chat a frame names when it shows that its connection's user is a member: a request on the chat (send,

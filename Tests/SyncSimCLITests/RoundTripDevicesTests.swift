@@ -59,4 +59,53 @@ extension RoundTripTests {
         #expect(outage.timing == .at(.milliseconds(15_999)))
         #expect(!Self.fails(emission.scenario, seed: 1, mutant: nil))
     }
+
+    /// The capture shows a three-photo MSG_SEND; the original checks `Always(.photosComplete)`, and the emitted
+    /// scenario had no such check, so `send-before-all-uploads` (the message goes out after its first upload) passed it.
+    @Test("a multi-photo send the capture shows is checked to carry all its photos")
+    func photoSendCheckedWhole() throws {
+        let path = try Self.capture("tablet-photos-phone-scrolls", seed: 1)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let emission = try Self.emitted(from: path)
+        #expect(emission.scenario.expectations.always.map(\.condition)
+                == [.photosComplete(chat: "alice+bob", caption: "album", photos: 3)])
+        #expect(emission.source().contains("Always(.photosComplete(chat: \"alice+bob\", caption: \"album\", photos: 3))"))
+        #expect(!Self.fails(emission.scenario, seed: 1, mutant: nil))
+        #expect(Self.fails(emission.scenario, seed: 1, mutant: "send-before-all-uploads"))
+    }
+
+    @Test("a caption also sent as a text, with another photo count, or empty gets no photosComplete check")
+    func photoChecksOnlyForOneCount() {
+        let checks = ReplayScenarioEmitter.photosComplete([
+            "a+b": ["album": [3], "mixed": [2, 3], "also text": [2, 0], "": [2], "one": [1]],
+            "a+c": ["trip": [2, 2]],
+        ])
+        #expect(checks.map(\.condition) == [.photosComplete(chat: "a+b", caption: "album", photos: 3),
+                                            .photosComplete(chat: "a+c", caption: "trip", photos: 2)])
+    }
+
+    /// Bob and the others post 200 messages from devices the capture does not show while alice is offline for three
+    /// hours. The emitter seeded them all as history from before the run, which alice could have had cached, so her
+    /// login after the outage met no gap and `gap-ignored-after-login` and `merge-skips-bridge` passed.
+    @Test("a message first seen in a push and sent by no captured MSG_SEND is posted from another device then")
+    func pushedFirstIsPostedLive() throws {
+        let path = try Self.capture("hours-offline-small-login", seed: 1)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let emission = try Self.emitted(from: path)
+        let scenario = emission.scenario
+        let posts = scenario.steps.filter {
+            if case .postFromOtherDevice = $0.action { true } else { false }
+        }
+        #expect(posts.count == 200)
+        #expect(posts.first?.timing == .at(.milliseconds(600_075)))
+        if case .postFromOtherDevice(let client, let chat, let text)? = posts.first?.action {
+            #expect([client, chat, text] == ["bob", "alice+bob", "bob 0"])
+        }
+        // What was there before the run stays history: alice+bob's 50, none of frank's.
+        #expect(scenario.server.history.first { $0.chat == "alice+bob" }?.messages == 50)
+        #expect(!scenario.server.history.contains { $0.chat == "alice+frank" })
+        #expect(!Self.fails(scenario, seed: 1, mutant: nil))
+        #expect(Self.fails(scenario, seed: 1, mutant: "gap-ignored-after-login"))
+        #expect(Self.fails(scenario, seed: 1, mutant: "merge-skips-bridge"))
+    }
 }
