@@ -655,9 +655,11 @@ struct ReplayInference {
 
     /// How long a `DelayResponses` placed 1 ms before a request stays on: the fault holds requests *arriving at the
     /// server* meanwhile, and the request arrives a one-way delay (plus its transmission) after the capture saw it
-    /// leave; one RTT covers that (another request of that opcode sent within it is held too).
+    /// leave; one RTT covers that, and 2 ms more cover the millisecond the window opens early and the rounding
+    /// (another request of that opcode sent within it is held too). On WiFi's 2 ms RTT a window of one RTT closed
+    /// the instant the request arrived, and the request went undelayed (explore-given-up-send-stored-late).
     static func arrivalWindow(_ roundTrip: SimDuration) -> SimDuration {
-        max(.milliseconds(2), ReplayScenarioEmitter.rounded(roundTrip))
+        ReplayScenarioEmitter.rounded(roundTrip) + .milliseconds(2)
     }
 
     static func milliseconds(_ duration: SimDuration) -> Int64 { duration.nanoseconds / 1_000_000 }

@@ -645,6 +645,12 @@ struct ReplayScenarioEmitter {
                 + "connection \(longest.entry.connection) at \(ReplayInference.seconds(longest.entry.time)) s waited "
                 + "\(ReplayInference.milliseconds(longest.wait)) ms for its answer without being asked again")
         }
+        var timeout = SimDuration.seconds(20)
+        if case .duration(let inferred)? = parameters["requestTimeout"] { timeout = inferred }
+        if let (attempts, reason) = givenUpSends(connections, requests: requests, timeout: timeout), attempts != 10 {
+            parameters["maxTaskAttempts"] = .int(attempts)
+            why.append(reason)
+        }
         if let (size, reason) = ReplayInference.historyPageSize(connections), size != 30 {
             parameters["historyPageSize"] = .int(size)
             why.append(reason)
@@ -658,6 +664,51 @@ struct ReplayScenarioEmitter {
             break
         }
         return (parameters, why)
+    }
+
+    /// `maxTaskAttempts` from sends the client gave up (the engine's default is 10): a MSG_SEND whose last copy got no
+    /// answer within the request timeout, after which the client sent another message (another cid and text) to the
+    /// same chat on the same connection and never that cid again. A chat's sends go one at a time, so the next one
+    /// went out only once the task had ended, after as many attempts as the capture shows of its cid
+    /// (explore-given-up-send-stored-late: m14 timed out once at 28.4 s and m73 followed at 48.4 s; replayed with the
+    /// default, m14 was tried again and stored first, against the capture's order). Nil without such a send, or when
+    /// the given-up sends disagree on the count.
+    static func givenUpSends(_ connections: [ReplayTimeline.Connection], requests: [[ReplayTimeline.Entry]],
+                             timeout: SimDuration) -> (Int, String)? {
+        var sends: [(entry: ReplayTimeline.Entry, request: MsgSendRequest)] = []
+        for list in requests {
+            for entry in list { if case .msgSend(let request) = entry.packet.body { sends.append((entry, request)) } }
+        }
+        sends.sort { ($0.entry.time, $0.entry.connection) < ($1.entry.time, $1.entry.connection) }
+        var answerTime: [String: SimInstant] = [:]
+        for connection in connections {
+            for pair in ReplayInference.answered(connection) where pair.request.packet.opcode == .msgSend {
+                answerTime["\(connection.number) \(pair.request.packet.seq) \(pair.request.time.nanosecondsSinceStart)"] =
+                    pair.answer.time
+            }
+        }
+        var counts: Set<Int> = []
+        var evidence: String?
+        for (index, send) in sends.enumerated() {
+            let cid = send.request.message.cid
+            guard !sends[(index + 1)...].contains(where: { $0.request.message.cid == cid }) else { continue }
+            let deadline = ReplayInference.shifted(send.entry.time, timeout)
+            let key = "\(send.entry.connection) \(send.entry.packet.seq) \(send.entry.time.nanosecondsSinceStart)"
+            if let answered = answerTime[key], answered < deadline { continue }
+            guard let next = sends[(index + 1)...].first(where: {
+                $0.entry.connection == send.entry.connection && $0.request.chatId == send.request.chatId
+            }), next.request.message.cid != cid, next.request.message.text != send.request.message.text,
+                  next.entry.time >= ReplayInference.shifted(deadline, .seconds(-1)),
+                  answerTime[key].map({ $0 > next.entry.time }) ?? true else { continue }
+            let attempts = sends[...index].filter { $0.request.message.cid == cid }.count
+            counts.insert(attempts)
+            evidence = evidence ?? "maxTaskAttempts \(attempts): MSG_SEND seq \(send.entry.packet.seq) on connection "
+                + "\(send.entry.connection) at \(ReplayInference.seconds(send.entry.time)) s (attempt \(attempts) of its cid) "
+                + "got no answer within \(ReplayInference.milliseconds(timeout)) ms, and the next send to its chat went "
+                + "out at \(ReplayInference.seconds(next.entry.time)) s with no attempt after it"
+        }
+        guard counts.count == 1, let attempts = counts.first, let evidence else { return nil }
+        return (attempts, evidence)
     }
 
     /// The server's message id of each cid the capture shows stored (MSG_SEND answers, pushes, history pages).

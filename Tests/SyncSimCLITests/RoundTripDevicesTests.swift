@@ -108,4 +108,23 @@ extension RoundTripTests {
         #expect(Self.fails(scenario, seed: 1, mutant: "gap-ignored-after-login"))
         #expect(Self.fails(scenario, seed: 1, mutant: "merge-skips-bridge"))
     }
+
+    /// Alice's m14 timed out once (maxTaskAttempts 1 in the original) while the server held it 34.6 s, and m73 went
+    /// next and was stored first. The emitted run gave alice the default ten attempts, so m14 was tried again, and its
+    /// DelayResponses window (one 2 ms RTT from 1 ms before the request) closed as the request arrived: m14 was stored
+    /// first, against the capture's order, and the emitted scenario failed with the reference engine.
+    @Test("a send given up after a timed-out attempt sets maxTaskAttempts; a delay window outlasts a WiFi RTT")
+    func givenUpSendReplayed() throws {
+        let path = try Self.capture("explore-given-up-send-stored-late", seed: 945_194)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let scenario = try Self.emitted(from: path).scenario
+        #expect(scenario.clients.first { $0.name == "alice" }?.parameters["maxTaskAttempts"] == .int(1))
+        #expect(scenario.clients.first { $0.name == "bob" }?.parameters["maxTaskAttempts"] == nil)
+        #expect(scenario.steps.contains {
+            if case .delayResponses(.msgSend, _, let window, nil) = $0.action { window == .milliseconds(4) } else { false }
+        })
+        #expect(!Self.fails(scenario, seed: 945_194, mutant: nil))
+        #expect(Self.fails(scenario, seed: 945_194, mutant: "resend-new-cid"))
+        #expect(ReplayInference.arrivalWindow(.milliseconds(201)) == .milliseconds(203))
+    }
 }
