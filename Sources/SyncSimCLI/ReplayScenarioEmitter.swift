@@ -687,11 +687,17 @@ struct ReplayScenarioEmitter {
                     pair.answer.time
             }
         }
+        // Each cid's copies; only its last copy can be the one given up.
+        var copies: [Int64: (count: Int, last: Int)] = [:]
+        for (index, send) in sends.enumerated() {
+            copies[send.request.message.cid, default: (0, index)].count += 1
+            copies[send.request.message.cid]!.last = index
+        }
         var counts: Set<Int> = []
         var evidence: String?
         for (index, send) in sends.enumerated() {
             let cid = send.request.message.cid
-            guard !sends[(index + 1)...].contains(where: { $0.request.message.cid == cid }) else { continue }
+            guard let copy = copies[cid], copy.last == index else { continue }
             let deadline = ReplayInference.shifted(send.entry.time, timeout)
             let key = "\(send.entry.connection) \(send.entry.packet.seq) \(send.entry.time.nanosecondsSinceStart)"
             if let answered = answerTime[key], answered < deadline { continue }
@@ -700,7 +706,7 @@ struct ReplayScenarioEmitter {
             }), next.request.message.cid != cid, next.request.message.text != send.request.message.text,
                   next.entry.time >= ReplayInference.shifted(deadline, .seconds(-1)),
                   answerTime[key].map({ $0 > next.entry.time }) ?? true else { continue }
-            let attempts = sends[...index].filter { $0.request.message.cid == cid }.count
+            let attempts = copy.count
             counts.insert(attempts)
             evidence = evidence ?? "maxTaskAttempts \(attempts): MSG_SEND seq \(send.entry.packet.seq) on connection "
                 + "\(send.entry.connection) at \(ReplayInference.seconds(send.entry.time)) s (attempt \(attempts) of its cid) "

@@ -35,7 +35,9 @@ struct ReplayWorldModel {
         var seen: [Int64: [Int64: ChatMessage]] = [:]
         // When each message (by chat, then id) was first shown to a client, and whether that was a push of it new.
         var firstShown: [Int64: [Int64: (time: SimInstant, isNewPush: Bool, message: ChatMessage)]] = [:]
+        // A message shown to a client: `seen` keeps its latest version, `firstShown` its first sighting.
         func shown(_ message: ChatMessage, in chatId: Int64, at time: SimInstant, isNewPush: Bool = false) {
+            seen[chatId, default: [:]][message.id] = message
             if let earlier = firstShown[chatId]?[message.id], earlier.time <= time { return }
             firstShown[chatId, default: [:]][message.id] = (time, isNewPush, message)
         }
@@ -53,10 +55,7 @@ struct ReplayWorldModel {
                 }
                 func listed(_ chat: ChatSummary) {
                     members[chat.id, default: []].formUnion(chat.members)
-                    if let message = chat.lastMessage {
-                        seen[chat.id, default: [:]][message.id] = message
-                        shown(message, in: chat.id, at: entry.time)
-                    }
+                    if let message = chat.lastMessage { shown(message, in: chat.id, at: entry.time) }
                 }
                 switch entry.packet.body {
                 case .login(let request):
@@ -100,18 +99,15 @@ struct ReplayWorldModel {
                                 && $0.packet.opcode == .chatHistory && $0.time <= entry.time
                         }
                         if case .chatHistory(let asked)? = request?.packet.body {
-                            seen[asked.chatId, default: [:]][message.id] = message
                             shown(message, in: asked.chatId, at: entry.time)
                             senders[asked.chatId, default: []].insert(message.sender)
                         }
                     }
                 case .notifMessage(let push):
-                    seen[push.chatId, default: [:]][push.message.id] = push.message
                     senders[push.chatId, default: []].insert(push.message.sender)
                     // A push of an edited or removed version (a `status`) is a change to a message, not a new one.
                     shown(push.message, in: push.chatId, at: entry.time, isNewPush: push.message.status == nil)
                 case .msgSendResponse(let response):
-                    seen[response.chatId, default: [:]][response.message.id] = response.message
                     shown(response.message, in: response.chatId, at: entry.time)
                 default:
                     break
