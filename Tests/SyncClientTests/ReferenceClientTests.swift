@@ -209,6 +209,21 @@ private func texts(_ world: TestWorld, chatId: Int64, sender: Int64) -> [String]
         #expect(reopened.view.tasks == client.view.tasks)
     }
 
+    @Test("the pending-task count is the view's pending tasks, as tasks are queued and the view is read or not")
+    func pendingTaskCount() {
+        var client = ReferenceClient(parameters: ClientParameters(token: "t"), database: try! SQLiteDatabase(),
+                                     generator: SeededGenerator(seed: 1))
+        _ = client.handle(.start, now: .start)
+        #expect(client.pendingTaskCount == 0)
+        _ = client.handle(.user(.sendText(chatId: 5, text: "offline")), now: .start)
+        _ = client.handle(.user(.sendPhotos(chatId: 5, count: 2, sizeBytes: 1_000, caption: "two")), now: .start)
+        #expect(client.pendingTaskCount == 6, "counted before any view was read")
+        #expect(client.pendingTaskCount == client.view.tasks.filter { $0.state == .pending }.count)
+        _ = client.handle(.user(.sendText(chatId: 5, text: "one more")), now: .start)
+        #expect(client.view.tasks.count == 7)
+        #expect(client.pendingTaskCount == 7)
+    }
+
     @Test("contacts from the first LOGIN are stored and outlive an app restart, when LOGIN no longer lists them")
     func contactsStored() {
         let world = MutantRuns.makeWorld()

@@ -280,7 +280,7 @@ extension ReferenceClient {
     private mutating func receiveLateSendAnswer(_ response: MsgSendResponse) {
         let cid = response.message.cid
         // The lowest id, not the dictionary's order (a cid names one task, but the order must not decide).
-        guard let taskId = tasks.values.filter({ $0.kind.isSend && $0.cid == cid && $0.state == .failed })
+        guard let taskId = tasks.records.filter({ $0.kind.isSend && $0.cid == cid && $0.state == .failed })
             .map(\.id).min(), var task = tasks[taskId] else { return }
         takeAcknowledged(response.message, chatId: response.chatId)
         task.state = .done

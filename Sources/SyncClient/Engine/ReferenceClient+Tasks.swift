@@ -2,7 +2,7 @@ import SimCore
 import SyncProtocol
 
 extension ReferenceClient {
-    private mutating func newTaskId() -> Int64 { (tasks.keys.max() ?? 0) + 1 }
+    private mutating func newTaskId() -> Int64 { (tasks.highestId ?? 0) + 1 }
 
     /// A fresh idempotency key: positive and drawn from the client's stream, so runs are reproducible.
     private mutating func newCid() -> Int64 { Int64(generator.next() >> 2) + 1 }
@@ -74,7 +74,8 @@ extension ReferenceClient {
         var earliestRetry: SimInstant?
         var blockedChats: Set<Int64> = []
         var failedDependents = false
-        for id in tasks.keys.sorted() {
+        // The pending tasks in id order (finished ones never run again, and none turns pending in the loop).
+        for id in tasks.pendingIds {
             guard var task = tasks[id], task.state == .pending else { continue }
             let isRunning = runningTaskIds.contains(id)
             if task.kind.isSend && !isMutant(.parallelSends) {

@@ -34,7 +34,7 @@ public struct ReferenceClient: SyncClientEngine {
     }
     var histories: [Int64: ChunkStore] = [:]
     var historyLoads: [Int64: HistoryLoad] = [:]
-    var tasks: [Int64: TaskRecord] = [:] {
+    var tasks = TaskTable() {
         // A new box, not a cleared one: copies of the engine (the world's views) may share the old one.
         didSet { viewCache = ViewCache(keeping: viewCache, tasks: false) }
     }
@@ -132,7 +132,7 @@ public struct ReferenceClient: SyncClientEngine {
     /// cache miss of its own.
     final class ViewCache {
         // Filled by the read-only `view`, from one thread: no dynamic exclusivity checks (as in `SQLiteDatabase`).
-        @exclusivity(unchecked) var tasks: (tasks: [TaskRecord], echoes: [ClientView.LocalEcho])?
+        @exclusivity(unchecked) var tasks: (tasks: [TaskRecord], echoes: [ClientView.LocalEcho], pending: Int)?
         @exclusivity(unchecked) var runningTaskIds: [Int64]?
         @exclusivity(unchecked) var contacts: [Contact]?
 
@@ -355,7 +355,7 @@ public struct ReferenceClient: SyncClientEngine {
             if chatsWithStoredPendingEdits.remove(chatId) != nil { store.replacePendingEdits([:], chatId: chatId) }
             return
         }
-        store.replaceChunks(history.chunks, chatId: chatId)
+        store.replaceChunks(of: history, chatId: chatId)
         store.replaceTombstones(history.tombstones, chatId: chatId)
         let edits = history.pendingEdits
         if !edits.isEmpty || chatsWithStoredPendingEdits.contains(chatId) {
@@ -373,7 +373,7 @@ public struct ReferenceClient: SyncClientEngine {
         chatsWithStoredPendingEdits = Set(histories.keys.filter { !(histories[$0]?.pendingEdits.isEmpty ?? true) })
         chatList = store.loadChats(histories: histories)
         contacts = Dictionary(uniqueKeysWithValues: store.loadContacts().map { ($0.id, $0) })
-        tasks = store.loadTasks()
+        tasks = TaskTable(store.loadTasks())
         lastSync = store.sync("chatsSync") ?? 0
         readMarks = loadReadMarks()
         connect()
@@ -449,6 +449,21 @@ public struct ReferenceClient: SyncClientEngine {
 
     // MARK: Read-only view
 
+    /// How many tasks are pending (neither done nor failed), as the view's task list gives, counted once per change
+    /// of the task table: the world tallies it after every event, and counting the whole list each time was a walk
+    /// over every task the engine ever accepted (a cache miss per few tasks at thousands of clients).
+    public var pendingTaskCount: Int {
+        if viewCache.tasks == nil { _ = view }
+        return viewCache.tasks!.pending
+    }
+
+    /// The view and `pendingTaskCount` in one read of the engine (a driver holding the engine in an optional reads it
+    /// once instead of twice).
+    public var viewAndPendingTaskCount: (view: ClientView, pendingTaskCount: Int) {
+        let view = self.view
+        return (view, viewCache.tasks!.pending)
+    }
+
     /// A read-only snapshot of the engine's state for the invariant checkers: chats, chunks, tasks, in-flight
     /// requests and last-sync, each in ascending id order.
     public var view: ClientView {
@@ -456,14 +471,15 @@ public struct ReferenceClient: SyncClientEngine {
         let ordered: [TaskRecord]
         let echoes: [ClientView.LocalEcho]
         if let kept = cache.tasks {
-            (ordered, echoes) = kept
+            (ordered, echoes, _) = kept
         } else {
-            ordered = tasks.keys.sorted().map { tasks[$0]! }
-            echoes = ordered.compactMap { task -> ClientView.LocalEcho? in
+            // The table's own array: the engine's next task change copies it, where every read sorted and copied.
+            ordered = tasks.records
+            echoes = tasks.fromFirstPending.compactMap { task -> ClientView.LocalEcho? in
                 guard task.kind.isSend, task.state == .pending else { return nil }
                 return ClientView.LocalEcho(chatId: task.chatId, cid: task.cid, text: task.text)
             }
-            cache.tasks = (ordered, echoes)
+            cache.tasks = (ordered, echoes, tasks.pendingCount)
         }
         let running: [Int64]
         if let kept = cache.runningTaskIds {

@@ -24,6 +24,9 @@ struct ClientStore {
     // reach it again: the dynamic exclusivity checks are off, as in `SQLiteDatabase`.
     final class WrittenRows {
         @exclusivity(unchecked) var chunks: [Int64: [Chunk]] = [:]
+        /// The mark of the history whose chunks' rows `chunks` holds, by chat, when `replaceChunks(of:chatId:)`
+        /// wrote them: a later history grown from it changed no chunk below its newest.
+        @exclusivity(unchecked) var chunkMarks: [Int64: ChunkStore.ChunkMark] = [:]
         @exclusivity(unchecked) var tombstones: [Int64: [Int64: Int64]] = [:]
         /// Whether `chunks` and `tombstones` hold every stored row (`loadHistories` read them all): a chat missing
         /// from them has none, and its first write needs no DELETE of what might be stored.
@@ -172,6 +175,7 @@ struct ClientStore {
     /// known to be stored already are left alone: a push received usually changes no row (it opens a chunk of one
     /// message) or moves one chunk's upper bound, one row, where the whole list was deleted and inserted again.
     mutating func replaceChunks(_ chunks: [Chunk], chatId: Int64) {
+        written.chunkMarks[chatId] = nil
         guard let previous = written.chunks[chatId] ?? (written.holdsEveryRow ? [] : nil) else {
             runOnce("DELETE FROM chunks WHERE chatId = ?", [.integer(chatId)])
             var rows: [Chunk] = []
@@ -182,12 +186,38 @@ struct ClientStore {
             written.chunks[chatId] = rows
             return
         }
+        replaceChunks(chunks, from: 0, sameRows: 0, previous: previous, chatId: chatId)
+    }
+
+    /// `replaceChunks(history.chunks, chatId:)`, looking only at the chunks that may have changed since the rows were
+    /// last written from a history this one grew from: a push opens a chunk at the top of its chat, and the walk
+    /// over every chunk below it, to find that none changed, grew with the run.
+    mutating func replaceChunks(of history: ChunkStore, chatId: Int64) {
+        if let mark = written.chunkMarks[chatId],
+           let previous = written.chunks[chatId] ?? (written.holdsEveryRow ? [] : nil),
+           let start = history.firstChunkChanged(since: mark) {
+            // `previous` is the rows of the marked history's chunks, in order; all but its newest chunk are
+            // `history`'s chunks below `start`, so their rows are `previous` but the newest chunk's row, if it had one.
+            let sameRows = previous.count - (mark.topChunk.map(Self.hasRow) == true ? 1 : 0)
+            if sameRows >= 0 {
+                replaceChunks(history.chunks, from: start, sameRows: sameRows, previous: previous, chatId: chatId)
+                written.chunkMarks[chatId] = history.chunkMark
+                return
+            }
+        }
+        replaceChunks(history.chunks, chatId: chatId)
+        written.chunkMarks[chatId] = history.chunkMark
+    }
+
+    /// Writes the rows of `chunks` given that those of `chunks[..<start]` are `previous[..<sameRows]`.
+    private mutating func replaceChunks(_ chunks: [Chunk], from start: Int, sameRows: Int, previous: [Chunk],
+                                        chatId: Int64) {
         // Rows before the first difference stay; of the rest (usually none, or one or two chunks), rows no longer
         // wanted go and new ones come. The rows are unique (the primary key), so nothing in the rest repeats the
         // prefix. One pass finds the difference; the rows written are an array of their own (not the engine's
         // chunk list, which a push would then copy whole to append to it).
-        var same = 0
-        var index = chunks.startIndex
+        var same = sameRows
+        var index = start
         while index < chunks.endIndex {
             let chunk = chunks[index]
             if Self.hasRow(chunk) {
@@ -315,6 +345,7 @@ struct ClientStore {
         // The rows as stored: a chat's first write after launch changes only the rows that differ (it was a DELETE
         // of the chat's rows, a statement prepared and finalized per chat and launch, and every row again).
         written.chunks = chunks
+        written.chunkMarks = [:]
         written.tombstones = tombstones
         written.holdsEveryRow = true
         var histories: [Int64: ChunkStore] = [:]
@@ -364,8 +395,9 @@ struct ClientStore {
         rows("SELECT id, name FROM contacts ORDER BY id").map { Contact(id: $0[0].integer!, name: $0[1].text!) }
     }
 
-    func loadTasks() -> [Int64: TaskRecord] {
-        var tasks: [Int64: TaskRecord] = [:]
+    /// Every stored task, ascending by id.
+    func loadTasks() -> [TaskRecord] {
+        var tasks: [TaskRecord] = []
         let sql = """
             SELECT id, kind, state, chatId, text, sizeBytes, cid, photoToken, dependsOn, attempts, nextAttemptAt,
               enqueuedAt, lastError, messageId FROM tasks ORDER BY id
@@ -379,7 +411,7 @@ struct ClientStore {
                 nextAttemptAt: SimInstant(nanosecondsSinceStart: row[10].integer!),
                 enqueuedAt: SimInstant(nanosecondsSinceStart: row[11].integer!), lastError: row[12].text,
                 messageId: row[13].integer)
-            tasks[task.id] = task
+            tasks.append(task)
         }
         return tasks
     }

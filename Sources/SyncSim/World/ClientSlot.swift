@@ -76,6 +76,21 @@ struct ClientSlot {
         return otherEngine!.view
     }
 
+    /// How many of the running engine's tasks are pending, when it is the reference engine (which keeps the count
+    /// with its view's task list); nil for another engine, whose view's tasks are counted.
+    mutating func referencePendingTaskCount() -> Int? {
+        referenceEngine != nil ? referenceEngine!.pendingTaskCount : nil
+    }
+
+    /// `engineView()` and, for the reference engine, `referencePendingTaskCount()`, the engine read once.
+    mutating func engineViewAndPendingTaskCount() -> (view: ClientView, pendingTaskCount: Int?) {
+        if referenceEngine != nil {
+            let (view, count) = referenceEngine!.viewAndPendingTaskCount
+            return (view, count)
+        }
+        return (otherEngine!.view, nil)
+    }
+
     /// The metrics of the running engine since it started.
     var engineMetrics: ClientMetrics {
         if let metrics = referenceEngine?.metrics { return metrics }

@@ -147,8 +147,8 @@ extension World: WorldProbe {
     /// Probes after it build and cache a view of their own.
     func checkedView(_ index: Int) -> ClientView {
         if let cached = clients[index].cachedView { return cached }
-        let view = engineView(index)
-        clients[index].cachedPendingTasks = Self.pendingCount(view.tasks)
+        let (view, pending) = clients[index].engineViewAndPendingTaskCount()
+        clients[index].cachedPendingTasks = pending ?? Self.pendingCount(view.tasks)
         return view
     }
 
@@ -164,7 +164,9 @@ extension World: WorldProbe {
         // The cached view's task list read in place: `view(index)` returned a copy of the whole view, a retain and a
         // release of each of its tables.
         let count: Int
-        if clients[index].cachedView != nil {
+        if let reference = clients[index].referencePendingTaskCount() {
+            count = reference
+        } else if clients[index].cachedView != nil {
             count = Self.pendingCount(clients[index].cachedView!.tasks)
         } else {
             count = Self.pendingCount(view(index).tasks)
