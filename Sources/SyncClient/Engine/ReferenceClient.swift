@@ -132,7 +132,7 @@ public struct ReferenceClient: SyncClientEngine {
     /// cache miss of its own.
     final class ViewCache {
         // Filled by the read-only `view`, from one thread: no dynamic exclusivity checks (as in `SQLiteDatabase`).
-        @exclusivity(unchecked) var tasks: (tasks: [TaskRecord], echoes: [ClientView.LocalEcho], pending: Int)?
+        @exclusivity(unchecked) var tasks: (tasks: [TaskRecord], echoes: [ClientView.LocalEcho])?
         @exclusivity(unchecked) var runningTaskIds: [Int64]?
         @exclusivity(unchecked) var contacts: [Contact]?
 
@@ -449,20 +449,14 @@ public struct ReferenceClient: SyncClientEngine {
 
     // MARK: Read-only view
 
-    /// How many tasks are pending (neither done nor failed), as the view's task list gives, counted once per change
-    /// of the task table: the world tallies it after every event, and counting the whole list each time was a walk
-    /// over every task the engine ever accepted (a cache miss per few tasks at thousands of clients).
-    public var pendingTaskCount: Int {
-        if viewCache.tasks == nil { _ = view }
-        return viewCache.tasks!.pending
-    }
+    /// How many tasks are pending (neither done nor failed), as the view's task list gives, counted over the
+    /// unfinished part of the task table (`TaskTable.firstPending`): the world tallies it after every event, and
+    /// counting the view's whole list each time was a walk over every task the engine ever accepted.
+    public var pendingTaskCount: Int { tasks.pendingCount }
 
     /// The view and `pendingTaskCount` in one read of the engine (a driver holding the engine in an optional reads it
     /// once instead of twice).
-    public var viewAndPendingTaskCount: (view: ClientView, pendingTaskCount: Int) {
-        let view = self.view
-        return (view, viewCache.tasks!.pending)
-    }
+    public var viewAndPendingTaskCount: (view: ClientView, pendingTaskCount: Int) { (view, tasks.pendingCount) }
 
     /// A read-only snapshot of the engine's state for the invariant checkers: chats, chunks, tasks, in-flight
     /// requests and last-sync, each in ascending id order.
@@ -471,7 +465,7 @@ public struct ReferenceClient: SyncClientEngine {
         let ordered: [TaskRecord]
         let echoes: [ClientView.LocalEcho]
         if let kept = cache.tasks {
-            (ordered, echoes, _) = kept
+            (ordered, echoes) = kept
         } else {
             // The table's own array: the engine's next task change copies it, where every read sorted and copied.
             ordered = tasks.records
@@ -479,7 +473,7 @@ public struct ReferenceClient: SyncClientEngine {
                 guard task.kind.isSend, task.state == .pending else { return nil }
                 return ClientView.LocalEcho(chatId: task.chatId, cid: task.cid, text: task.text)
             }
-            cache.tasks = (ordered, echoes, tasks.pendingCount)
+            cache.tasks = (ordered, echoes)
         }
         let running: [Int64]
         if let kept = cache.runningTaskIds {

@@ -76,13 +76,14 @@ struct ClientSlot {
         return otherEngine!.view
     }
 
-    /// How many of the running engine's tasks are pending, when it is the reference engine (which keeps the count
-    /// with its view's task list); nil for another engine, whose view's tasks are counted.
+    /// How many of the running engine's tasks are pending, when it is the reference engine (which counts only the
+    /// unfinished part of its task table); nil for another engine, whose view's tasks are counted.
     mutating func referencePendingTaskCount() -> Int? {
         referenceEngine != nil ? referenceEngine!.pendingTaskCount : nil
     }
 
-    /// `engineView()` and, for the reference engine, `referencePendingTaskCount()`, the engine read once.
+    /// `engineView()` and, for the reference engine, `referencePendingTaskCount()`, the engine read once (reading it
+    /// twice copied it whole for the second read).
     mutating func engineViewAndPendingTaskCount() -> (view: ClientView, pendingTaskCount: Int?) {
         if referenceEngine != nil {
             let (view, count) = referenceEngine!.viewAndPendingTaskCount
