@@ -10,7 +10,8 @@ private func task(_ id: Int64, _ state: TaskRecord.State = .pending) -> TaskReco
 @Suite struct TaskTableTests {
     /// New tasks at the end and below, tasks finished and failed (and failed ones done after all), replaced and
     /// removed, against a dictionary: the same tasks, in id order, with every task below `firstPending` finished.
-    @Test("the table holds what a dictionary by id holds, in id order, its unfinished part where it says", arguments: 1...30)
+    @Test("the table holds what a dictionary by id holds, in id order, its unfinished part where it says",
+          arguments: 1...30)
     func matchesADictionary(seed: UInt64) {
         var generator = SeededGenerator(seed: seed)
         var table = TaskTable()

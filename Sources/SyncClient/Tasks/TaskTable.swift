@@ -24,16 +24,15 @@ struct TaskTable: Sendable {
     /// The highest id, if any task exists.
     var highestId: Int64? { records.last?.id }
 
-    /// Whether the table is empty.
-    var isEmpty: Bool { records.isEmpty }
-
     /// The unfinished part: every pending task lies in it (with finished ones that came after the first pending).
     var fromFirstPending: ArraySlice<TaskRecord> { records[firstPending...] }
 
     /// The ids of the pending tasks, ascending.
     var pendingIds: [Int64] {
         var ids: [Int64] = []
-        for index in firstPending..<records.count where records[index].state == .pending { ids.append(records[index].id) }
+        for index in firstPending..<records.count where records[index].state == .pending {
+            ids.append(records[index].id)
+        }
         return ids
     }
 
