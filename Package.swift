@@ -25,6 +25,8 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CPcap", pkgConfig: "libpcap", providers: [.apt(["libpcap-dev"])]),
         .systemLibrary(name: "CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
+        // OpenSSL's libcrypto, for the SHA-1 of the WebSocket handshake only (`syncsim serve`, RFC 6455 §4.2.2).
+        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
 
         .target(name: "SimCore", swiftSettings: swiftSettings),
         .target(name: "SimNet", dependencies: ["SimCore"], swiftSettings: swiftSettings),
@@ -39,7 +41,7 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(name: "Scenarios", dependencies: ["SyncSim"], path: "Scenarios", swiftSettings: swiftSettings),
-        .target(name: "SyncSimCLI", dependencies: ["SyncSim", "Scenarios"], swiftSettings: swiftSettings),
+        .target(name: "SyncSimCLI", dependencies: ["SyncSim", "Scenarios", "CCrypto"], swiftSettings: swiftSettings),
         .target(name: "SyncSimTesting", dependencies: ["SyncSim", "Scenarios"], swiftSettings: swiftSettings),
         .executableTarget(name: "syncsim", dependencies: ["SyncSimCLI"], swiftSettings: swiftSettings),
         .executableTarget(

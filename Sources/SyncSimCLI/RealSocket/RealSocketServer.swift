@@ -2,8 +2,9 @@ import SyncSim
 
 /// Runs the sans-IO `SyncServer` behind a real TCP listener on 127.0.0.1: one poll loop, no threads.
 ///
-/// Bytes from each accepted socket go through its own `FrameDecoder` and `Packet(frame:)` into the core; the core's
-/// sends go through `FrameEncoder` onto the socket; its timers wait in a list the loop polls against. Time is the
+/// Bytes from each accepted socket go through its transport (`ConnectionTransport`: the field's frames straight on
+/// TCP, or WebSocket messages holding them as bytes or JSON), its own `FrameDecoder` and `Packet(frame:)` into the
+/// core; the core's sends go through `FrameEncoder` and the transport onto the socket; its timers wait in a list the loop polls against. Time is the
 /// wall clock since start (`WallClock`). The loop ends after `duration`, or once `maxConnections` connections were
 /// accepted and all of them closed. With a link profile, each connection's bytes are held back by a `LinkShaper` per
 /// direction (uplink: client to server; downlink: server to client).
@@ -19,6 +20,7 @@ struct RealSocketServer {
     private struct Connection {
         var fd: Int32
         var id: ServerConnectionID
+        var transport = ConnectionTransport.undecided
         var decoder = FrameDecoder()
         var buffer = ByteReader()
         /// Client-to-server shaping, or nil for none.
@@ -71,9 +73,11 @@ struct RealSocketServer {
             PosixSocket.close(listener)
         }
 
-        func logFrame(_ direction: String, _ id: ServerConnectionID, header: [UInt8], frame: Frame) {
+        func logFrame(_ direction: String, _ id: ServerConnectionID, header: [UInt8], frame: Frame,
+                      transport: ConnectionTransport) {
             guard let frameLog else { return }
             var line = "{\"t\":\(clock.now.nanosecondsSinceStart / 1_000_000),\"dir\":\"\(direction)\",\"conn\":\(id.rawValue),"
+            if let name = transport.logName { line += "\"transport\":\"\(name)\"," }
             line += "\"header\":\"" + header.map { String($0, radix: 16).leftPadded(to: 2) }.joined() + "\","
             line += "\"cmd\":\(frame.cmd.rawValue),\"seq\":\(frame.seq),\"opcode\":\(frame.opcode.rawValue),"
             line += "\"opcodeName\":\"\(frame.opcode)\",\"payload\":"
@@ -87,6 +91,20 @@ struct RealSocketServer {
             PosixSocket.close(connections[index].fd)
             connections.remove(at: index)
             log("serve: \(id) dropped on the control channel")
+            perform(server.handle(.connectionClosed(id), now: now))
+        }
+
+        /// The client closed its connection (its socket, or a WebSocket close frame). A close is not shaped: what
+        /// the client sent before it reaches the server first, now.
+        func closedByClient(_ id: ServerConnectionID, now: SimInstant) {
+            guard let index = connections.firstIndex(where: { $0.id == id }) else { return }
+            let pending = connections[index].incoming.flatMap(\.packets)
+            connections[index].incoming.removeAll()
+            for packet in pending { perform(server.handle(.packetReceived(packet, on: id), now: now)) }
+            guard let index = connections.firstIndex(where: { $0.id == id }) else { return }
+            PosixSocket.close(connections[index].fd)
+            connections.remove(at: index)
+            log("serve: \(id) closed by the client")
             perform(server.handle(.connectionClosed(id), now: now))
         }
 
@@ -118,18 +136,21 @@ struct RealSocketServer {
                     var bytes: [UInt8] = []
                     let frame = Frame(packet: packet)
                     guard (try? encoder.encode(frame, into: &bytes)) != nil else { continue }
+                    let wire = connections[index].transport.wrap(bytes, frame: frame)
                     var sent = false
                     if connections[index].downlink != nil {
-                        let at = connections[index].downlink!.arrival(ofBytes: bytes.count, at: clock.now)
-                        connections[index].outgoing.append((at, bytes))
+                        let at = connections[index].downlink!.arrival(ofBytes: wire.count, at: clock.now)
+                        connections[index].outgoing.append((at, wire))
                         sent = true
-                    } else if (try? PosixSocket.writeAll(connections[index].fd, bytes)) != nil {
+                    } else if (try? PosixSocket.writeAll(connections[index].fd, wire)) != nil {
                         sent = true
                     }
                     if sent {
                         summary.framesSent += 1
-                        if bytes[6] != 0 { summary.framesCompressed += 1 }
-                        logFrame("out", id, header: Array(bytes.prefix(FrameHeader.byteCount)), frame: frame)
+                        let transport = connections[index].transport
+                        if bytes[6] != 0 && transport.logName != "websocket-json" { summary.framesCompressed += 1 }
+                        logFrame("out", id, header: Array(bytes.prefix(FrameHeader.byteCount)), frame: frame,
+                                 transport: transport)
                     }
                 case .close(let id):
                     guard let index = connections.firstIndex(where: { $0.id == id }) else { continue }
@@ -137,6 +158,7 @@ struct RealSocketServer {
                     for pending in connections[index].outgoing {
                         _ = try? PosixSocket.writeAll(connections[index].fd, pending.bytes)
                     }
+                    _ = try? PosixSocket.writeAll(connections[index].fd, connections[index].transport.closing)
                     PosixSocket.close(connections[index].fd)
                     connections.remove(at: index)
                     log("serve: \(id) closed by the server")
@@ -207,16 +229,26 @@ struct RealSocketServer {
                 case .wouldBlock:
                     continue
                 case .closed:
-                    // A close is not shaped: what the client sent before it reaches the server first, now.
-                    let pending = connections[index].incoming.flatMap(\.packets)
-                    connections[index].incoming.removeAll()
-                    for packet in pending { perform(server.handle(.packetReceived(packet, on: id), now: now)) }
-                    guard let index = connections.firstIndex(where: { $0.id == id }) else { continue }
-                    PosixSocket.close(fd)
-                    connections.remove(at: index)
-                    log("serve: \(id) closed by the client")
-                    perform(server.handle(.connectionClosed(id), now: now))
-                case .bytes(let bytes):
+                    closedByClient(id, now: now)
+                case .bytes(let received):
+                    let unwrapped: ConnectionTransport.Unwrapped
+                    do {
+                        unwrapped = try connections[index].transport.unwrap(received, encoder: encoder)
+                    } catch {
+                        log("serve: \(id) broke its transport (\(error)); closing it")
+                        _ = try? PosixSocket.writeAll(fd, error.answer)
+                        PosixSocket.close(fd)
+                        connections.remove(at: index)
+                        perform(server.handle(.connectionClosed(id), now: now))
+                        continue
+                    }
+                    for answer in unwrapped.writes { _ = try? PosixSocket.writeAll(fd, answer) }
+                    if let path = unwrapped.upgradedPath { log("serve: \(id) upgraded to WebSocket (\(path))") }
+                    if unwrapped.frameBytes.isEmpty {
+                        if unwrapped.closedByClient { closedByClient(id, now: now) }
+                        continue
+                    }
+                    let bytes = unwrapped.frameBytes
                     var decoder = connections[index].decoder
                     var buffer = connections[index].buffer
                     buffer.append(contentsOf: bytes)
@@ -229,7 +261,8 @@ struct RealSocketServer {
                         while let decoded = try decoder.decodeFrame(&buffer) {
                             summary.framesReceived += 1
                             let header = (try? decoded.header.bytes()) ?? []
-                            logFrame("in", id, header: header, frame: decoded.frame)
+                            logFrame("in", id, header: header, frame: decoded.frame,
+                                     transport: connections[index].transport)
                             if let packet = try? Packet(frame: decoded.frame) { packets.append(packet) }
                         }
                     } catch {
@@ -240,11 +273,12 @@ struct RealSocketServer {
                         continue
                     }
                     if connections[index].uplink != nil {
-                        let at = connections[index].uplink!.arrival(ofBytes: bytes.count, at: now)
+                        let at = connections[index].uplink!.arrival(ofBytes: received.count, at: now)
                         connections[index].incoming.append((at, packets))
-                        continue
+                    } else {
+                        for packet in packets { perform(server.handle(.packetReceived(packet, on: id), now: now)) }
                     }
-                    for packet in packets { perform(server.handle(.packetReceived(packet, on: id), now: now)) }
+                    if unwrapped.closedByClient { closedByClient(id, now: now) }
                 }
             }
         }

@@ -1,0 +1,105 @@
+import SyncSim
+
+/// How one accepted connection of `syncsim serve` carries the field's frames, told by the first byte the client
+/// sends: `G` (an HTTP `GET`) opens a WebSocket (RFC 6455), anything else is the field's binary frames straight on
+/// TCP (a frame begins with its version byte, 10 for PyMax's TCP transport: `pymax/protocol/tcp/protocol.py`).
+///
+/// Over WebSocket each message is one frame: binary messages hold the TCP transport's frame bytes (PyMax 2.5.0's
+/// `WebClient`: `pymax/client_web.py` builds its connection with `TcpProtocol`), text messages a JSON frame
+/// (`JSONFrame`; PyMax 2.1.0–2.4's `WebClient` with `WsProtocol`). The server answers in the kind of the client's
+/// first message: a client speaks one of them.
+enum ConnectionTransport {
+    case undecided
+    case tcp
+    /// `answersInJSON` is nil until the first message came.
+    case webSocket(WebSocketSession, answersInJSON: Bool?)
+
+    /// What bytes read from the socket carried.
+    struct Unwrapped {
+        /// The field's binary frame bytes, for the connection's `FrameDecoder`.
+        var frameBytes: [UInt8] = []
+        /// Bytes to write back at once (the WebSocket handshake's answer, pongs, a close's echo).
+        var writes: [[UInt8]] = []
+        /// The client closed the WebSocket; the connection is over once `writes` are written.
+        var closedByClient = false
+        /// The request target of a WebSocket handshake these bytes completed.
+        var upgradedPath: String?
+    }
+
+    /// A client that broke its transport's protocol: why, and what to write before closing.
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+        var answer: [UInt8]
+    }
+
+    /// Whether this is a WebSocket connection (decided and upgraded or upgrading).
+    var isWebSocket: Bool {
+        if case .webSocket = self { true } else { false }
+    }
+
+    /// The frame log's name for the transport, or nil for TCP: `websocket` (binary messages) or `websocket-json`.
+    var logName: String? {
+        switch self {
+        case .undecided, .tcp: nil
+        case .webSocket(_, let answersInJSON): answersInJSON == true ? "websocket-json" : "websocket"
+        }
+    }
+
+    /// Takes bytes read from the socket.
+    /// - Throws: `Failure` for a broken handshake, a broken WebSocket frame or a text message that is no JSON frame.
+    mutating func unwrap(_ bytes: [UInt8], encoder: FrameEncoder) throws(Failure) -> Unwrapped {
+        if case .undecided = self, let first = bytes.first {
+            self = first == UInt8(ascii: "G") ? .webSocket(WebSocketSession(), answersInJSON: nil) : .tcp
+        }
+        guard case .webSocket(var session, var answersInJSON) = self else { return Unwrapped(frameBytes: bytes) }
+        defer { self = .webSocket(session, answersInJSON: answersInJSON) }
+        let outputs: [WebSocketSession.Output]
+        let wasOpen = session.isOpen
+        do {
+            outputs = try session.receive(bytes)
+        } catch {
+            throw Failure(description: error.description, answer: error.answer)
+        }
+        var unwrapped = Unwrapped()
+        if !wasOpen && session.isOpen { unwrapped.upgradedPath = session.path }
+        for output in outputs {
+            switch output {
+            case .write(let answer):
+                unwrapped.writes.append(answer)
+            case .message(.binary(let frameBytes)):
+                if answersInJSON == nil { answersInJSON = false }
+                unwrapped.frameBytes += frameBytes
+            case .message(.text(let text)):
+                if answersInJSON == nil { answersInJSON = true }
+                do {
+                    unwrapped.frameBytes += try encoder.encode(JSONFrame.frame(fromText: text))
+                } catch let error as JSONFrameError {
+                    throw Failure(description: error.description,
+                                  answer: WebSocketSession.closeFrame(code: 1007, reason: String(error.reason.prefix(100))))
+                } catch {
+                    throw Failure(description: "JSON frame: \(error)",
+                                  answer: WebSocketSession.closeFrame(code: 1007, reason: "payload cannot be encoded"))
+                }
+            case .closed:
+                unwrapped.closedByClient = true
+            }
+        }
+        return unwrapped
+    }
+
+    /// The bytes to write for an encoded frame (`frameBytes`, the TCP transport's bytes of `frame`).
+    func wrap(_ frameBytes: [UInt8], frame: Frame) -> [UInt8] {
+        switch self {
+        case .undecided, .tcp: frameBytes
+        case .webSocket(_, let answersInJSON):
+            answersInJSON == true
+                ? WebSocketSession.frame(opcode: 1, payload: JSONFrame.text(for: frame))
+                : WebSocketSession.frame(opcode: 2, payload: frameBytes)
+        }
+    }
+
+    /// What to write before the server closes the connection: a WebSocket close frame (1000, normal closure).
+    var closing: [UInt8] {
+        isWebSocket ? WebSocketSession.closeFrame(code: 1000) : []
+    }
+}

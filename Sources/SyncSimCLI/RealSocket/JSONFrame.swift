@@ -1,0 +1,138 @@
+import Foundation
+import SyncSim
+
+/// The field's frames as JSON text, one per WebSocket text message: `{"ver":11,"cmd":0,"seq":1,"opcode":19,
+/// "payload":{...}}`. This is how PyMax's `WebClient` up to 2.4 speaks (`pymax/protocol/ws/protocol.py`:
+/// `WsProtocol`, `version = 11`; its `OutboundFrame` and `InboundFrame` in `pymax/protocol/models.py` have `ver`,
+/// `opcode`, `cmd`, `seq`, `payload`); 2.5.0's `WebClient` sends the binary frames of the TCP transport instead.
+enum JSONFrame {
+    /// The version byte of a JSON frame (`WsProtocol.version`, `pymax/protocol/ws/protocol.py`).
+    static let version = 11
+
+    /// The frame a text message carries. The payload's JSON maps to MessagePack as PyMax's own `msgpack` would
+    /// pack the same object: integers from 0 up as unsigned, negative ones as signed, other numbers as doubles, object
+    /// members in the order of their names (JSON objects have none of their own).
+    /// - Throws: `JSONFrameError` naming the field that is missing or of the wrong type.
+    static func frame(fromText text: [UInt8]) throws(JSONFrameError) -> Frame {
+        let value: JSONValue
+        do {
+            value = try JSONDecoder().decode(JSONValue.self, from: Data(text))
+        } catch {
+            throw JSONFrameError(reason: "text message is not JSON (\(Self.describe(error)))")
+        }
+        guard case .map(let pairs) = value.messagePack else {
+            throw JSONFrameError(reason: "text message is not a JSON object")
+        }
+        func field(_ name: String) -> MessagePackValue? {
+            pairs.first { $0.key == .string(name) }?.value
+        }
+        func integer(_ name: String, in range: ClosedRange<UInt64>, default fallback: UInt64? = nil)
+            throws(JSONFrameError) -> UInt64 {
+            guard let value = field(name) else {
+                guard let fallback else { throw JSONFrameError(reason: "field '\(name)' is missing") }
+                return fallback
+            }
+            guard case .uint(let number) = value, range.contains(number) else {
+                throw JSONFrameError(reason: "field '\(name)' is \(JSONWriter.string(for: value).prefix(40)), "
+                    + "not an integer in \(range.lowerBound)...\(range.upperBound)")
+            }
+            return number
+        }
+        let cmdValue = try integer("cmd", in: 0...3, default: 0)
+        let seq = try integer("seq", in: 0...UInt64(UInt16.max))
+        let opcode = try integer("opcode", in: 0...UInt64(UInt16.max))
+        let payload = field("payload") ?? .nil
+        switch payload {
+        case .map, .nil: break
+        default:
+            throw JSONFrameError(reason: "field 'payload' is \(JSONWriter.string(for: payload).prefix(40)), "
+                + "not an object or null")
+        }
+        guard let cmd = Command(rawValue: UInt16(cmdValue)) else {
+            throw JSONFrameError(reason: "field 'cmd' is \(cmdValue), not 0...3")
+        }
+        return Frame(cmd: cmd, seq: UInt16(seq), opcode: Opcode(rawValue: UInt16(opcode)), payload: payload)
+    }
+
+    /// The frame as one JSON text (JSONWriter's mapping of MessagePack to JSON for the payload).
+    static func text(for frame: Frame) -> [UInt8] {
+        var line = "{\"ver\":\(version),\"cmd\":\(frame.cmd.rawValue),\"seq\":\(frame.seq),"
+            + "\"opcode\":\(frame.opcode.rawValue),\"payload\":"
+        JSONWriter.write(frame.payload, into: &line)
+        return Array((line + "}").utf8)
+    }
+
+    private static func describe(_ error: any Error) -> String {
+        guard let decoding = error as? DecodingError else { return "\(error)" }
+        switch decoding {
+        case .dataCorrupted(let context): return context.underlyingError.map { "\($0)" } ?? context.debugDescription
+        default: return "\(decoding)"
+        }
+    }
+}
+
+/// A JSON text message that is no field frame.
+struct JSONFrameError: Error, Equatable, CustomStringConvertible {
+    var reason: String
+    var description: String { "JSON frame: \(reason)" }
+}
+
+/// Any JSON value, decoded by Foundation's `JSONDecoder`, then mapped to MessagePack.
+private enum JSONValue: Decodable {
+    case null
+    case bool(Bool)
+    case unsigned(UInt64)
+    case signed(Int64)
+    case double(Double)
+    case string(String)
+    case array([JSONValue])
+    case object([(String, JSONValue)])
+
+    private struct Key: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    init(from decoder: any Decoder) throws {
+        if let object = try? decoder.container(keyedBy: Key.self) {
+            let keys = object.allKeys.sorted { $0.stringValue < $1.stringValue }
+            self = .object(try keys.map { ($0.stringValue, try object.decode(JSONValue.self, forKey: $0)) })
+            return
+        }
+        if var array = try? decoder.unkeyedContainer() {
+            var elements: [JSONValue] = []
+            while !array.isAtEnd { elements.append(try array.decode(JSONValue.self)) }
+            self = .array(elements)
+            return
+        }
+        let single = try decoder.singleValueContainer()
+        if single.decodeNil() {
+            self = .null
+        } else if let flag = try? single.decode(Bool.self) {
+            self = .bool(flag)
+        } else if let number = try? single.decode(UInt64.self) {
+            self = .unsigned(number)
+        } else if let number = try? single.decode(Int64.self) {
+            self = .signed(number)
+        } else if let number = try? single.decode(Double.self) {
+            self = .double(number)
+        } else {
+            self = .string(try single.decode(String.self))
+        }
+    }
+
+    var messagePack: MessagePackValue {
+        switch self {
+        case .null: .nil
+        case .bool(let flag): .bool(flag)
+        case .unsigned(let number): .uint(number)
+        case .signed(let number): .int(number)
+        case .double(let number): .double(number)
+        case .string(let text): .string(text)
+        case .array(let elements): .array(elements.map(\.messagePack))
+        case .object(let members): .map(members.map { MessagePackPair(.string($0.0), $0.1.messagePack) })
+        }
+    }
+}

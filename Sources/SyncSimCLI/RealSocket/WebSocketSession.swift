@@ -1,0 +1,230 @@
+/// A client broke the WebSocket protocol: where, why, and what to write before closing the connection.
+struct WebSocketError: Error, Equatable, CustomStringConvertible {
+    /// Byte offset in the connection's stream where the fault lies (0: the first byte the client sent), or nil for
+    /// the request head as a whole.
+    var offset: Int?
+    var reason: String
+    /// What the server writes before it closes: an HTTP error answer during the handshake, a close frame after it.
+    var answer: [UInt8]
+
+    var description: String {
+        (offset.map { "WebSocket byte \($0): " } ?? "WebSocket handshake: ") + reason
+    }
+
+    /// A refused opening handshake, answered with HTTP `status`.
+    static func handshake(_ reason: String, status: Int = 400, extraHeader: String? = nil) -> WebSocketError {
+        WebSocketError(offset: nil, reason: reason,
+                       answer: WebSocketHandshake.errorAnswer(status: status, reason: reason, extraHeader: extraHeader))
+    }
+
+    /// A frame that breaks RFC 6455, answered with a close frame of `code` (1002 protocol error, 1007 invalid
+    /// data, 1009 message too big; RFC 6455 §7.4.1).
+    static func frame(at offset: Int, _ reason: String, code: UInt16 = 1002) -> WebSocketError {
+        WebSocketError(offset: offset, reason: reason,
+                       answer: WebSocketSession.closeFrame(code: code, reason: String(reason.prefix(100))))
+    }
+}
+
+/// The server side of one WebSocket connection (RFC 6455), sans-IO: bytes read from the socket go in, what they
+/// carry comes out (bytes to write back, whole messages, the client's close).
+///
+/// It takes the opening handshake (`WebSocketHandshake`), then frames: client frames must be masked (§5.1), the
+/// reserved bits clear (no extension is agreed), control frames short and unfragmented (§5.5); fragmented messages
+/// are joined (§5.4); a ping is answered with a pong of its payload (§5.5.2); a close is echoed (§5.5.1). A message
+/// may hold up to `maxMessageBytes`. Anything else is a `WebSocketError` naming the byte offset, and the session
+/// takes no more bytes.
+struct WebSocketSession {
+    /// A whole message from the client.
+    enum Message: Equatable {
+        case binary([UInt8])
+        /// Valid UTF-8 (checked), as bytes.
+        case text([UInt8])
+    }
+
+    /// What received bytes carried, in order.
+    enum Output: Equatable {
+        /// Bytes to write to the client: the handshake's answer, a pong, the echo of a close.
+        case write([UInt8])
+        case message(Message)
+        /// The client closed with this status code (nil when its close frame had none); its echo was written
+        /// before. The connection is over.
+        case closed(code: UInt16?)
+    }
+
+    /// The largest message taken: a field frame's 10-byte header and its 24-bit payload length's largest payload
+    /// (docs/protocol.md), with room to spare; PyMax's `WebClient` itself takes up to 10 MB
+    /// (`pymax/transport/websocket.py`, `max_size`).
+    static let maxMessageBytes = 16 * 1024 * 1024 + 1024
+
+    /// Whether the opening handshake is done.
+    private(set) var isOpen = false
+    /// The handshake's request target, once open.
+    private(set) var path: String?
+    /// Whether the client closed (or broke the protocol): no more bytes are taken.
+    private(set) var isClosed = false
+    private var buffer: [UInt8] = []
+    /// Stream offset of `buffer[0]`.
+    private var bufferOffset = 0
+    /// The opcode and bytes of a fragmented message begun and not yet ended.
+    private var fragments: (opcode: UInt8, bytes: [UInt8])?
+
+    /// Takes bytes read from the socket.
+    /// - Returns: what they carried, in order; empty while a handshake or frame is incomplete.
+    /// - Throws: `WebSocketError` when the client broke the protocol; write its `answer` and close.
+    mutating func receive(_ bytes: [UInt8]) throws(WebSocketError) -> [Output] {
+        guard !isClosed else { return [] }
+        buffer += bytes
+        var outputs: [Output] = []
+        do {
+            if !isOpen {
+                guard let head = try takeRequestHead() else { return [] }
+                let handshake = try WebSocketHandshake(requestHead: head)
+                isOpen = true
+                path = handshake.path
+                outputs.append(.write(handshake.answer))
+            }
+            while !isClosed, let output = try takeFrame() {
+                outputs.append(contentsOf: output)
+            }
+        } catch {
+            isClosed = true
+            throw error
+        }
+        return outputs
+    }
+
+    /// The request head without its blank line, consumed from the buffer, or nil until the blank line came.
+    private mutating func takeRequestHead() throws(WebSocketError) -> [UInt8]? {
+        let end: [UInt8] = [13, 10, 13, 10]
+        let searchLimit = min(buffer.count, WebSocketHandshake.maxRequestHeadBytes + end.count)
+        var index = 0
+        while index + end.count <= searchLimit {
+            if buffer[index] == 13 && Array(buffer[index..<index + 4]) == end {
+                let head = Array(buffer[..<index])
+                consume(index + end.count)
+                return head
+            }
+            index += 1
+        }
+        if buffer.count >= WebSocketHandshake.maxRequestHeadBytes + end.count {
+            throw .handshake("no blank line ends the request head in its first "
+                + "\(WebSocketHandshake.maxRequestHeadBytes) bytes", status: 431)
+        }
+        return nil
+    }
+
+    private mutating func consume(_ count: Int) {
+        buffer.removeFirst(count)
+        bufferOffset += count
+    }
+
+    /// One whole frame taken from the buffer and what it carried, or nil until the frame is complete.
+    private mutating func takeFrame() throws(WebSocketError) -> [Output]? {
+        guard buffer.count >= 2 else { return nil }
+        let first = buffer[0], second = buffer[1]
+        let isFinal = first & 0x80 != 0
+        let opcode = first & 0x0F
+        guard first & 0x70 == 0 else {
+            throw .frame(at: bufferOffset, "reserved bits set (\((first & 0x70) >> 4)) with no extension agreed (RFC 6455 §5.2)")
+        }
+        guard second & 0x80 != 0 else {
+            throw .frame(at: bufferOffset + 1, "a client frame is not masked (RFC 6455 §5.1)")
+        }
+        guard [0, 1, 2, 8, 9, 10].contains(opcode) else {
+            throw .frame(at: bufferOffset, "opcode \(opcode) is reserved (RFC 6455 §5.2)")
+        }
+        var headerLength = 2
+        var length = UInt64(second & 0x7F)
+        if length == 126 {
+            guard buffer.count >= 4 else { return nil }
+            length = UInt64(buffer[2]) << 8 | UInt64(buffer[3])
+            headerLength = 4
+        } else if length == 127 {
+            guard buffer.count >= 10 else { return nil }
+            length = buffer[2..<10].reduce(0) { $0 << 8 | UInt64($1) }
+            headerLength = 10
+            guard length >> 63 == 0 else {
+                throw .frame(at: bufferOffset + 2, "64-bit payload length has its top bit set (RFC 6455 §5.2)")
+            }
+        }
+        let isControl = opcode >= 8
+        if isControl {
+            guard isFinal else { throw .frame(at: bufferOffset, "control frame \(opcode) is fragmented (RFC 6455 §5.5)") }
+            guard length <= 125 else {
+                throw .frame(at: bufferOffset + 1, "control frame \(opcode) carries \(length) bytes, over 125 (RFC 6455 §5.5)")
+            }
+        }
+        let begun = isControl ? 0 : UInt64(fragments?.bytes.count ?? 0)
+        guard length + begun <= UInt64(Self.maxMessageBytes) else {
+            throw .frame(at: bufferOffset + 1, "message of \(length + begun) bytes or more is over the "
+                + "\(Self.maxMessageBytes)-byte limit", code: 1009)
+        }
+        headerLength += 4
+        let total = headerLength + Int(length)
+        guard buffer.count >= total else { return nil }
+        let frameOffset = bufferOffset
+        let mask = Array(buffer[(headerLength - 4)..<headerLength])
+        var payload = Array(buffer[headerLength..<total])
+        for index in payload.indices { payload[index] ^= mask[index & 3] }
+        consume(total)
+
+        switch opcode {
+        case 0:
+            guard var message = fragments else {
+                throw .frame(at: frameOffset, "continuation frame with no fragmented message begun (RFC 6455 §5.4)")
+            }
+            message.bytes += payload
+            fragments = isFinal ? nil : message
+            return isFinal ? [.message(try Self.message(opcode: message.opcode, message.bytes, at: frameOffset))] : []
+        case 1, 2:
+            guard fragments == nil else {
+                throw .frame(at: frameOffset, "a new message began before the fragmented one ended (RFC 6455 §5.4)")
+            }
+            if !isFinal {
+                fragments = (opcode, payload)
+                return []
+            }
+            return [.message(try Self.message(opcode: opcode, payload, at: frameOffset))]
+        case 8:
+            guard payload.count != 1 else {
+                throw .frame(at: frameOffset, "close frame with a 1-byte body (RFC 6455 §5.5.1)")
+            }
+            let code = payload.count >= 2 ? UInt16(payload[0]) << 8 | UInt16(payload[1]) : nil
+            isClosed = true
+            return [.write(Self.closeFrame(code: code ?? 1000)), .closed(code: code)]
+        case 9:
+            return [.write(Self.frame(opcode: 10, payload: payload))]
+        default:
+            return []  // an unsolicited pong (RFC 6455 §5.5.3)
+        }
+    }
+
+    private static func message(opcode: UInt8, _ bytes: [UInt8], at offset: Int) throws(WebSocketError) -> Message {
+        guard opcode == 1 else { return .binary(bytes) }
+        guard String(validating: bytes, as: UTF8.self) != nil else {
+            throw .frame(at: offset, "text message is not UTF-8 (RFC 6455 §8.1)", code: 1007)
+        }
+        return .text(bytes)
+    }
+
+    /// A server frame (unmasked, final): opcode 1 text, 2 binary, 8 close, 10 pong.
+    static func frame(opcode: UInt8, payload: [UInt8]) -> [UInt8] {
+        var bytes: [UInt8] = [0x80 | opcode]
+        bytes.reserveCapacity(payload.count + 10)
+        switch payload.count {
+        case ..<126:
+            bytes.append(UInt8(payload.count))
+        case ..<65_536:
+            bytes += [126, UInt8(payload.count >> 8), UInt8(payload.count & 0xFF)]
+        default:
+            bytes.append(127)
+            for shift in stride(from: 56, through: 0, by: -8) { bytes.append(UInt8(UInt64(payload.count) >> UInt64(shift) & 0xFF)) }
+        }
+        return bytes + payload
+    }
+
+    /// A close frame with a status code and an optional short reason (RFC 6455 §5.5.1).
+    static func closeFrame(code: UInt16, reason: String = "") -> [UInt8] {
+        frame(opcode: 8, payload: [UInt8(code >> 8), UInt8(code & 0xFF)] + Array(reason.utf8.prefix(123)))
+    }
+}
