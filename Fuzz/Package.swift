@@ -15,6 +15,7 @@ let fuzzTargets = [
     "fuzz-server",
     "fuzz-client",
     "fuzz-dsl",
+    "fuzz-websocket",
 ]
 
 let package = Package(

@@ -1,6 +1,7 @@
 import Foundation
 import SyncSim
 import Testing
+import SyncTrace
 @testable import SyncSimCLI
 
 /// `syncsim serve`'s WebSocket transport (RFC 6455): the handshake, the framing, JSON frames, and a live server.
@@ -121,7 +122,7 @@ import Testing
         (clientFrame(opcode: 0, [1]), 128, "continuation frame with no fragmented message begun", 1002),
         (clientFrame(opcode: 1, [0xFF, 0xFE]), 128, "text message is not UTF-8", 1007),
         (clientFrame(opcode: 8, [3]), 128, "close frame with a 1-byte body", 1002),
-        ([0x82, 0xFF, 0, 0, 0, 0, 2, 0, 0, 0, 1, 2, 3, 4], 129, "33554432 bytes or more is over the 16778240-byte limit",
+        ([0x82, 0xFF, 0, 0, 0, 0, 2, 0, 0, 0, 1, 2, 3, 4], 129, "frame of 33554432 bytes is over the 16778240-byte message limit",
          1009),
     ] as [([UInt8], Int, String, UInt16)])
     func badFrames(bytes: [UInt8], offset: Int, reason: String, code: UInt16) throws {
@@ -170,7 +171,7 @@ import Testing
         (#"{"seq":70000,"opcode":1}"#, "field 'seq' is 70000, not an integer in 0...65535"),
         (#"{"seq":1,"opcode":"PING"}"#, #"field 'opcode' is "PING", not an integer"#),
         (#"{"seq":1,"opcode":1,"cmd":7}"#, "field 'cmd' is 7, not an integer in 0...3"),
-        (#"{"seq":1,"opcode":1,"payload":[1]}"#, "field 'payload' is [1], not an object or null"),
+        (#"{"seq":1,"opcode":1,"payload":[1]}"#, "field 'payload' is an array, not an object or null"),
         (#"[1,2]"#, "text message is not a JSON object"),
         (#"{"seq":1,"#, "text message is not JSON"),
     ])

@@ -1,4 +1,5 @@
 import SyncSim
+import SyncTrace
 
 /// How one accepted connection of `syncsim serve` carries the field's frames, told by the first byte the client
 /// sends: `G` (an HTTP `GET`) opens a WebSocket (RFC 6455), anything else is the field's binary frames straight on

@@ -1,3 +1,5 @@
+import SyncTrace
+
 /// A client broke the WebSocket protocol: where, why, and what to write before closing the connection.
 struct WebSocketError: Error, Equatable, CustomStringConvertible {
     /// Byte offset in the connection's stream where the fault lies (0: the first byte the client sent), or nil for
@@ -35,11 +37,7 @@ struct WebSocketError: Error, Equatable, CustomStringConvertible {
 /// takes no more bytes.
 struct WebSocketSession {
     /// A whole message from the client.
-    enum Message: Equatable {
-        case binary([UInt8])
-        /// Valid UTF-8 (checked), as bytes.
-        case text([UInt8])
-    }
+    typealias Message = WebSocketMessageAssembler.Message
 
     /// What received bytes carried, in order.
     enum Output: Equatable {
@@ -65,8 +63,8 @@ struct WebSocketSession {
     private var buffer: [UInt8] = []
     /// Stream offset of `buffer[0]`.
     private var bufferOffset = 0
-    /// The opcode and bytes of a fragmented message begun and not yet ended.
-    private var fragments: (opcode: UInt8, bytes: [UInt8])?
+    /// Joins the fragments of a message.
+    private var assembler = WebSocketMessageAssembler(maxMessageBytes: maxMessageBytes)
 
     /// Takes bytes read from the socket.
     /// - Returns: what they carried, in order; empty while a handshake or frame is incomplete.
@@ -120,107 +118,42 @@ struct WebSocketSession {
 
     /// One whole frame taken from the buffer and what it carried, or nil until the frame is complete.
     private mutating func takeFrame() throws(WebSocketError) -> [Output]? {
-        guard buffer.count >= 2 else { return nil }
-        let first = buffer[0], second = buffer[1]
-        let isFinal = first & 0x80 != 0
-        let opcode = first & 0x0F
-        guard first & 0x70 == 0 else {
-            throw .frame(at: bufferOffset, "reserved bits set (\((first & 0x70) >> 4)) with no extension agreed (RFC 6455 §5.2)")
-        }
-        guard second & 0x80 != 0 else {
-            throw .frame(at: bufferOffset + 1, "a client frame is not masked (RFC 6455 §5.1)")
-        }
-        guard [0, 1, 2, 8, 9, 10].contains(opcode) else {
-            throw .frame(at: bufferOffset, "opcode \(opcode) is reserved (RFC 6455 §5.2)")
-        }
-        var headerLength = 2
-        var length = UInt64(second & 0x7F)
-        if length == 126 {
-            guard buffer.count >= 4 else { return nil }
-            length = UInt64(buffer[2]) << 8 | UInt64(buffer[3])
-            headerLength = 4
-        } else if length == 127 {
-            guard buffer.count >= 10 else { return nil }
-            length = buffer[2..<10].reduce(0) { $0 << 8 | UInt64($1) }
-            headerLength = 10
-            guard length >> 63 == 0 else {
-                throw .frame(at: bufferOffset + 2, "64-bit payload length has its top bit set (RFC 6455 §5.2)")
-            }
-        }
-        let isControl = opcode >= 8
-        if isControl {
-            guard isFinal else { throw .frame(at: bufferOffset, "control frame \(opcode) is fragmented (RFC 6455 §5.5)") }
-            guard length <= 125 else {
-                throw .frame(at: bufferOffset + 1, "control frame \(opcode) carries \(length) bytes, over 125 (RFC 6455 §5.5)")
-            }
-        }
-        let begun = isControl ? 0 : UInt64(fragments?.bytes.count ?? 0)
-        guard length + begun <= UInt64(Self.maxMessageBytes) else {
-            throw .frame(at: bufferOffset + 1, "message of \(length + begun) bytes or more is over the "
-                + "\(Self.maxMessageBytes)-byte limit", code: 1009)
-        }
-        headerLength += 4
-        let total = headerLength + Int(length)
-        guard buffer.count >= total else { return nil }
         let frameOffset = bufferOffset
-        let mask = Array(buffer[(headerLength - 4)..<headerLength])
-        var payload = Array(buffer[headerLength..<total])
-        for index in payload.indices { payload[index] ^= mask[index & 3] }
-        consume(total)
-
-        switch opcode {
-        case 0:
-            guard var message = fragments else {
-                throw .frame(at: frameOffset, "continuation frame with no fragmented message begun (RFC 6455 §5.4)")
-            }
-            message.bytes += payload
-            fragments = isFinal ? nil : message
-            return isFinal ? [.message(try Self.message(opcode: message.opcode, message.bytes, at: frameOffset))] : []
-        case 1, 2:
-            guard fragments == nil else {
-                throw .frame(at: frameOffset, "a new message began before the fragmented one ended (RFC 6455 §5.4)")
-            }
-            if !isFinal {
-                fragments = (opcode, payload)
-                return []
-            }
-            return [.message(try Self.message(opcode: opcode, payload, at: frameOffset))]
+        let parsed: WebSocketFrame?
+        do {
+            parsed = try WebSocketFrame.parse(buffer, maxPayloadBytes: Self.maxMessageBytes)
+        } catch {
+            throw .frame(at: frameOffset + error.offset, error.reason, code: error.closeCode)
+        }
+        guard let frame = parsed else { return nil }
+        guard frame.isMasked else {
+            throw .frame(at: frameOffset + 1, "a client frame is not masked (RFC 6455 §5.1)")
+        }
+        consume(frame.wireByteCount)
+        switch frame.opcode {
         case 8:
-            guard payload.count != 1 else {
+            guard frame.payload.count != 1 else {
                 throw .frame(at: frameOffset, "close frame with a 1-byte body (RFC 6455 §5.5.1)")
             }
-            let code = payload.count >= 2 ? UInt16(payload[0]) << 8 | UInt16(payload[1]) : nil
+            let code = frame.payload.count >= 2 ? UInt16(frame.payload[0]) << 8 | UInt16(frame.payload[1]) : nil
             isClosed = true
             return [.write(Self.closeFrame(code: code ?? 1000)), .closed(code: code)]
         case 9:
-            return [.write(Self.frame(opcode: 10, payload: payload))]
-        default:
+            return [.write(Self.frame(opcode: 10, payload: frame.payload))]
+        case 10:
             return []  // an unsolicited pong (RFC 6455 §5.5.3)
+        default:
+            do {
+                return try assembler.take(frame).map { [.message($0)] } ?? []
+            } catch {
+                throw .frame(at: frameOffset + error.offset, error.reason, code: error.closeCode)
+            }
         }
-    }
-
-    private static func message(opcode: UInt8, _ bytes: [UInt8], at offset: Int) throws(WebSocketError) -> Message {
-        guard opcode == 1 else { return .binary(bytes) }
-        guard String(validating: bytes, as: UTF8.self) != nil else {
-            throw .frame(at: offset, "text message is not UTF-8 (RFC 6455 §8.1)", code: 1007)
-        }
-        return .text(bytes)
     }
 
     /// A server frame (unmasked, final): opcode 1 text, 2 binary, 8 close, 10 pong.
     static func frame(opcode: UInt8, payload: [UInt8]) -> [UInt8] {
-        var bytes: [UInt8] = [0x80 | opcode]
-        bytes.reserveCapacity(payload.count + 10)
-        switch payload.count {
-        case ..<126:
-            bytes.append(UInt8(payload.count))
-        case ..<65_536:
-            bytes += [126, UInt8(payload.count >> 8), UInt8(payload.count & 0xFF)]
-        default:
-            bytes.append(127)
-            for shift in stride(from: 56, through: 0, by: -8) { bytes.append(UInt8(UInt64(payload.count) >> UInt64(shift) & 0xFF)) }
-        }
-        return bytes + payload
+        WebSocketFrame.serverBytes(opcode: opcode, payload: payload)
     }
 
     /// A close frame with a status code and an optional short reason (RFC 6455 §5.5.1).

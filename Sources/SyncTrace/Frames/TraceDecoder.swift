@@ -43,19 +43,41 @@ public struct TraceDecoder: Sendable {
         return Decoding(trace: trace, connections: trace.connections.map(decode))
     }
 
-    /// Decodes both directions of `connection`.
+    /// Decodes both directions of `connection`. A WebSocket connection (its client's stream opens with an HTTP
+    /// `GET`, its server's with `101`) is unwrapped first (`WebSocketStream`): its frames are the messages' frames,
+    /// at the offsets where those messages end in the captured stream.
     public func decode(_ connection: TCPConnectionTrace) -> ConnectionFrames {
         var frames: [TraceFrame] = []
         var issues: [TraceFrameIssue] = []
+        let isWebSocket = WebSocketStream.isWebSocket(connection)
         for direction in TraceDirection.allCases {
-            let stream = connection.stream(direction)
+            var stream = connection.stream(direction)
+            var unwrapped: WebSocketStream?
+            if isWebSocket {
+                unwrapped = WebSocketStream(stream, connectionNumber: connection.number, direction: direction,
+                                            maxPayloadBytes: frameDecoder.maxPayloadBytes)
+                stream = unwrapped!.stream
+            }
             var extractor = StreamFrameExtractor(
                 connectionNumber: connection.number, direction: direction, decoder: frameDecoder,
                 startsMidStream: !stream.sawSYN
             )
             extractor.extract(stream)
-            frames += extractor.frames
-            issues += extractor.issues
+            guard let unwrapped else {
+                frames += extractor.frames
+                issues += extractor.issues
+                continue
+            }
+            frames += extractor.frames.map { frame in
+                var frame = frame
+                frame.decoded.offset = Int(unwrapped.capturedOffset(Int64(frame.decoded.offset)))
+                return frame
+            }
+            issues += unwrapped.issues + extractor.issues.map { issue in
+                var issue = issue
+                issue.offset = unwrapped.capturedOffset(issue.offset)
+                return issue
+            }
         }
         frames.sort(by: Self.precedes)
         return ConnectionFrames(connection: connection, frames: frames, issues: issues)

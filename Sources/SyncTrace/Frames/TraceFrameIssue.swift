@@ -14,6 +14,9 @@ public struct TraceFrameIssue: Hashable, Sendable, CustomStringConvertible {
         case undecodablePayload = "undecodable payload"
         /// The stream ended inside a frame.
         case streamEndsInsideFrame = "stream ends inside a frame"
+        /// A WebSocket connection's bytes that are no frame of RFC 6455, cut by a gap, or cut short: the rest of
+        /// the direction is not decoded (`WebSocketStream`).
+        case webSocket = "WebSocket"
     }
 
     /// What happened.

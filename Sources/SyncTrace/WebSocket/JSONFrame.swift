@@ -1,19 +1,20 @@
 import Foundation
-import SyncSim
+import SyncProtocol
 
 /// The field's frames as JSON text, one per WebSocket text message: `{"ver":11,"cmd":0,"seq":1,"opcode":19,
 /// "payload":{...}}`. This is how PyMax's `WebClient` up to 2.4 speaks (`pymax/protocol/ws/protocol.py`:
 /// `WsProtocol`, `version = 11`; its `OutboundFrame` and `InboundFrame` in `pymax/protocol/models.py` have `ver`,
 /// `opcode`, `cmd`, `seq`, `payload`); 2.5.0's `WebClient` sends the binary frames of the TCP transport instead.
-enum JSONFrame {
+/// Parsed here for captures and `syncsim serve`; `syncsim serve` writes them (`JSONFrame.text(for:)`, SyncSimCLI).
+public enum JSONFrame {
     /// The version byte of a JSON frame (`WsProtocol.version`, `pymax/protocol/ws/protocol.py`).
-    static let version = 11
+    public static let version = 11
 
     /// The frame a text message carries. The payload's JSON maps to MessagePack as PyMax's own `msgpack` would
     /// pack the same object: integers from 0 up as unsigned, negative ones as signed, other numbers as doubles, object
     /// members in the order of their names (JSON objects have none of their own).
     /// - Throws: `JSONFrameError` naming the field that is missing or of the wrong type.
-    static func frame(fromText text: [UInt8]) throws(JSONFrameError) -> Frame {
+    public static func frame(fromText text: [UInt8]) throws(JSONFrameError) -> Frame {
         let value: JSONValue
         do {
             value = try JSONDecoder().decode(JSONValue.self, from: Data(text))
@@ -33,7 +34,7 @@ enum JSONFrame {
                 return fallback
             }
             guard case .uint(let number) = value, range.contains(number) else {
-                throw JSONFrameError(reason: "field '\(name)' is \(JSONWriter.string(for: value).prefix(40)), "
+                throw JSONFrameError(reason: "field '\(name)' is \(Self.describe(value)), "
                     + "not an integer in \(range.lowerBound)...\(range.upperBound)")
             }
             return number
@@ -45,7 +46,7 @@ enum JSONFrame {
         switch payload {
         case .map, .nil: break
         default:
-            throw JSONFrameError(reason: "field 'payload' is \(JSONWriter.string(for: payload).prefix(40)), "
+            throw JSONFrameError(reason: "field 'payload' is \(Self.describe(payload)), "
                 + "not an object or null")
         }
         guard let cmd = Command(rawValue: UInt16(cmdValue)) else {
@@ -54,12 +55,20 @@ enum JSONFrame {
         return Frame(cmd: cmd, seq: UInt16(seq), opcode: Opcode(rawValue: UInt16(opcode)), payload: payload)
     }
 
-    /// The frame as one JSON text (JSONWriter's mapping of MessagePack to JSON for the payload).
-    static func text(for frame: Frame) -> [UInt8] {
-        var line = "{\"ver\":\(version),\"cmd\":\(frame.cmd.rawValue),\"seq\":\(frame.seq),"
-            + "\"opcode\":\(frame.opcode.rawValue),\"payload\":"
-        JSONWriter.write(frame.payload, into: &line)
-        return Array((line + "}").utf8)
+    /// A JSON value as an error names it: numbers, booleans and short strings as written, others by kind.
+    private static func describe(_ value: MessagePackValue) -> String {
+        switch value {
+        case .nil: "null"
+        case .bool(let flag): "\(flag)"
+        case .int(let number): "\(number)"
+        case .uint(let number): "\(number)"
+        case .double(let number): "\(number)"
+        case .float(let number): "\(number)"
+        case .string(let text): "\"\(text.prefix(40))\""
+        case .array: "an array"
+        case .map: "an object"
+        default: "a value"
+        }
     }
 
     private static func describe(_ error: any Error) -> String {
@@ -72,9 +81,10 @@ enum JSONFrame {
 }
 
 /// A JSON text message that is no field frame.
-struct JSONFrameError: Error, Equatable, CustomStringConvertible {
-    var reason: String
-    var description: String { "JSON frame: \(reason)" }
+public struct JSONFrameError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// What is wrong, naming the field.
+    public var reason: String
+    public var description: String { "JSON frame: \(reason)" }
 }
 
 /// Any JSON value, decoded by Foundation's `JSONDecoder`, then mapped to MessagePack.

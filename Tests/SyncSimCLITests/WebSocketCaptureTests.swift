@@ -1,0 +1,94 @@
+import Foundation
+import SyncSim
+@testable import SyncTrace
+import Testing
+
+@testable import SyncSimCLI
+
+/// Captures of WebSocket connections: Fixtures/websocket/pymax-webclient.pcap (PyMax 2.5.0's WebClient with binary
+/// messages, 2.1.0's with JSON text; Fixtures/websocket/README.md), and hand-made streams that break.
+@Suite struct WebSocketCaptureTests {
+    static let capture = TraceDecodeCommandTests.fixture("websocket/pymax-webclient.pcap")
+
+    @Test("both WebClient sessions decode to their ten frames, ending where their WebSocket frames end")
+    func decodes() throws {
+        let decoding = try TraceDecoder().decode(path: Self.capture)
+        #expect(decoding.connections.count == 2)
+        let expected: [Opcode] = [.sessionInit, .sessionInit, .ping, .ping, .login, .login, .chatHistory,
+                                  .chatHistory, .msgSend, .msgSend]
+        for connection in decoding.connections {
+            #expect(connection.issues.isEmpty, "\(connection.issues)")
+            #expect(connection.frames.map(\.opcode) == expected)
+            for frame in connection.frames {
+                let stream = connection.connection.stream(frame.direction)
+                #expect(Int64(frame.decoded.offset + frame.decoded.wireByteCount) <= stream.byteCount)
+            }
+        }
+        let login = try #require(decoding.connections[1].frames.first { $0.opcode == .login && $0.cmd == .request })
+        guard case .map(let pairs) = login.payload else { Issue.record("LOGIN payload \(login.payload)"); return }
+        #expect(pairs.contains(MessagePackPair(.string("token"), .string("token-alice"))))
+        #expect(decoding.connections[0].frames.contains { $0.opcode == .chatHistory && $0.decoded.header.isCompressed })
+    }
+
+    @Test("replayed against the server and to the reference engine, the capture agrees")
+    func replays() {
+        let server = TraceDecodeCommandTests.run(["replay", Self.capture, "--against", "server"])
+        #expect(server.code == 0, "\(server.out)")
+        #expect(server.out.last?.contains("10 answers compared, 0 differences") == true, "\(server.out)")
+        let client = TraceDecodeCommandTests.run(["replay", Self.capture, "--against", "client"])
+        #expect(client.code == 0, "\(client.out)")
+        #expect(client.out.last?.contains(": 0 violations of") == true, "\(client.out)")
+    }
+
+    static let time = CaptureTimestamp(nanosecondsSinceEpoch: 0)
+
+    /// A client stream: the HTTP head, then `frames`, one run each, with `gapAfter` runs then a gap.
+    static func stream(_ runs: [[UInt8]], gapAfter: Int? = nil) -> TCPStreamTrace {
+        var stream = TCPStreamTrace()
+        stream.sawSYN = true
+        var offset: Int64 = 0
+        for (index, bytes) in ([WebSocketTests.request()] + runs).enumerated() {
+            stream.pieces.append(.data(ByteRun(offset: offset, bytes: bytes, timestamp: time, packetNumber: index + 1)))
+            offset += Int64(bytes.count)
+            if index == gapAfter {
+                stream.pieces.append(.gap(StreamGap(offset: offset, length: 100, cause: .notCaptured,
+                                                    packetNumber: index + 1, timestamp: time)))
+                offset += 100
+            }
+        }
+        return stream
+    }
+
+    @Test("fragments join, control frames drop, a gap or a broken frame ends the direction with an issue naming it")
+    func unwraps() throws {
+        let ping = try FrameEncoder().encode(Frame(cmd: .request, seq: 1, opcode: .ping, payload: .map([])))
+        let head = Int64(WebSocketTests.request().count)
+        let whole = WebSocketStream(
+            Self.stream([WebSocketTests.clientFrame(opcode: 2, Array(ping.prefix(4)), final: false)
+                         + WebSocketTests.clientFrame(opcode: 9, []),
+                         WebSocketTests.clientFrame(opcode: 0, Array(ping.dropFirst(4))),
+                         WebSocketTests.clientFrame(opcode: 1, Array(#"{"seq":2,"opcode":1,"payload":{}}"#.utf8))]),
+            connectionNumber: 1, direction: .clientToServer, maxPayloadBytes: 1 << 20)
+        #expect(whole.issues.isEmpty)
+        #expect(whole.stream.runs.map(\.bytes)
+            == [ping, try FrameEncoder().encode(Frame(cmd: .request, seq: 2, opcode: .ping, payload: .map([])))])
+        #expect(whole.spans.first?.captured == head..<(head + 10 + 6 + 6 + Int64(ping.count) - 4))
+
+        let cut = WebSocketStream(Self.stream([WebSocketTests.clientFrame(opcode: 2, ping),
+                                               WebSocketTests.clientFrame(opcode: 2, ping)], gapAfter: 1),
+                                  connectionNumber: 1, direction: .clientToServer, maxPayloadBytes: 1 << 20)
+        #expect(cut.stream.runs.count == 1)
+        #expect(cut.issues.map(\.kind) == [.gap, .webSocket])
+        #expect(cut.issues.last?.detail.contains("a gap cuts the WebSocket stream") == true)
+
+        let broken = WebSocketStream(Self.stream([[0x83, 0x80, 1, 2, 3, 4]]), connectionNumber: 1,
+                                     direction: .clientToServer, maxPayloadBytes: 1 << 20)
+        #expect(broken.issues.map(\.offset) == [head])
+        #expect(broken.issues.first?.detail.hasPrefix("opcode 3 is reserved") == true)
+
+        let json = WebSocketStream(Self.stream([WebSocketTests.clientFrame(opcode: 1, Array(#"{"seq":1}"#.utf8))]),
+                                   connectionNumber: 1, direction: .clientToServer, maxPayloadBytes: 1 << 20)
+        #expect(json.issues.map(\.kind) == [.undecodablePayload])
+        #expect(json.issues.first?.detail == "JSON frame: field 'opcode' is missing")
+    }
+}
