@@ -40,7 +40,7 @@ struct ExploreCommand {
                                    set it (task retry values), so the workload differs (docs/explore.md);
                                    contradictory values (initialSeq >= seqModulus, a retry or backoff
                                    base above its cap) are refused
-              --link-profiles FILE read more link profiles (network cells) from a JSON file; clients start on
+              --link-profiles FILE read more link profiles (network cells) from a JSON file (repeatable); clients start on
                                    and hand over to them as to the catalog's (docs/models.md, "Link profiles
                                    of your own")
               --profiles P,...     the profiles clients start on and hand over to (default: the catalog's,
@@ -87,8 +87,8 @@ struct ExploreCommand {
     var saveDirectory: String?
     var printsJSON = false
     var shard: SweepShard?
-    /// The `--link-profiles` file, and its profiles.
-    var linkProfileFile: String?
+    /// The `--link-profiles` files, and their profiles.
+    var linkProfileFiles: [String] = []
     var ownProfiles: [LinkProfile] = []
     /// The profiles of `--profiles`, as written; nil when not given.
     var profileNames: [String]?
@@ -131,9 +131,9 @@ struct ExploreCommand {
         saveDirectory = try list.value(of: "--save")
         printsJSON = list.flag("--json")
         shard = try ShardOption.parse(&list)
-        if let (path, profiles) = try LinkProfileOption.parse(&list) {
-            linkProfileFile = path
-            ownProfiles = profiles
+        if let files = try LinkProfileOption.parse(&list) {
+            linkProfileFiles = files.paths
+            ownProfiles = files.profiles
         }
         profileNames = try list.value(of: "--profiles").map {
             $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
@@ -257,7 +257,7 @@ struct ExploreCommand {
         if let mutant { parts.append("--mutant \(mutant)") }
         for entry in parameters.entries { parts.append("--param \(entry.key)=\(entry.value)") }
         if !usesSwarm { parts.append("--no-swarm") }
-        if let linkProfileFile { parts.append("--link-profiles \(linkProfileFile)") }
+        for file in linkProfileFiles { parts.append("--link-profiles \(file)") }
         if let profileNames { parts.append("--profiles \(profileNames.joined(separator: ","))") }
         if let shard { parts.append("--shard \(shard)") }
         return parts.joined(separator: " ")

@@ -14,7 +14,7 @@ enum ProfilesCommand {
             (`LinkProfile(...)` in its body).
 
             options:
-              --link-profiles FILE also read the link profiles (network cells) of a JSON file, check them and
+              --link-profiles FILE also read the link profiles (network cells) of a JSON file (repeatable), check them and
                                    list them after the catalog's, with a column for jitter, reordering, CoDel,
                                    outages and delay spikes (docs/models.md, "Link profiles of your own")
 

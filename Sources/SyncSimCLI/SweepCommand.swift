@@ -38,7 +38,7 @@ struct SweepCommand {
               --json FILE          write JSON lines: a header, one line per run, one per combination
               --svg FILE           write a chart: a panel per profile, the first parameter on the x axis
               --svg-metric METRIC  the metric the chart shows (default the objective)
-              --link-profiles FILE read more link profiles (network cells) from a JSON file, for --profiles and
+              --link-profiles FILE read more link profiles (network cells) from a JSON file (repeatable), for --profiles and
                                    --profile to name (docs/models.md, "Link profiles of your own")
               --shard i/n          run only shard i of n (1-based: 1/4 ... 4/4; run k goes to shard k % n + 1), and
                                    write the header and those runs as JSON lines (to --json FILE, else standard

@@ -33,6 +33,32 @@ import Testing
         #expect(lines.last?.contains("- / jitter uniform(0..80ms), reorders") == true)
     }
 
+    @Test("--link-profiles is repeatable: each file's profiles are added; a name two files define is refused")
+    func severalFiles() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let cells = try Self.cellFile(in: directory)
+        let more = directory.appendingPathComponent("more.json").path
+        try Data("""
+            [{"name": "satellite-slow", "source": "assumption",
+              "uplink": {"rateBitsPerSecond": 64000, "oneWayDelayMs": 300},
+              "downlink": {"rateBitsPerSecond": 128000, "oneWayDelayMs": 300}}]
+            """.utf8).write(to: URL(fileURLWithPath: more))
+        let output = syncsim(["profiles", "--link-profiles", cells, "--link-profiles", more])
+        #expect(output.code == 0, "\(output.err)")
+        let lines = output.out.split(separator: "\n").map(String.init)
+        #expect(lines.suffix(2).map { String($0.prefix(14)) } == ["EDGE-bursty   ", "satellite-slow"], "\(lines)")
+
+        let explore = syncsim(["explore", "--runs", "1", "--seed-base", "70", "--shrink-runs", "0",
+                               "--link-profiles", cells, "--link-profiles", more, "--profiles", "satellite-slow"])
+        #expect(explore.code == 0, "\(explore.out)\(explore.err)")
+        #expect(explore.out.contains("--link-profiles \(cells) --link-profiles \(more) --profiles satellite-slow"))
+
+        let twice = syncsim(["profiles", "--link-profiles", cells, "--link-profiles", cells])
+        #expect(twice.code == ExitCode.usage)
+        #expect(twice.err.contains("--link-profiles: 'EDGE-bursty' is defined in \(cells) and in \(cells)"), "\(twice.err)")
+    }
+
     @Test("a malformed file is an input error naming the file and the JSON path", arguments: ["profiles", "explore"])
     func malformed(command: String) throws {
         let directory = try temporaryDirectory()
