@@ -30,7 +30,7 @@ import Testing
         #expect(decoding.connections[0].frames.contains { $0.opcode == .chatHistory && $0.decoded.header.isCompressed })
     }
 
-    @Test("replayed against the server and to the reference engine, the capture agrees")
+    @Test("replayed against the server, to the reference engine and as a scenario, the capture agrees")
     func replays() {
         let server = TraceDecodeCommandTests.run(["replay", Self.capture, "--against", "server"])
         #expect(server.code == 0, "\(server.out)")
@@ -38,6 +38,9 @@ import Testing
         let client = TraceDecodeCommandTests.run(["replay", Self.capture, "--against", "client"])
         #expect(client.code == 0, "\(client.out)")
         #expect(client.out.last?.contains(": 0 violations of") == true, "\(client.out)")
+        let scenario = TraceDecodeCommandTests.run(["replay", Self.capture, "--run", "--seeds", "1..1"])
+        #expect(scenario.code == 0, "\(scenario.out)")
+        #expect(scenario.out.last == "1 run of 1 scenario: 1 passed, 0 failed", "\(scenario.out)")
     }
 
     static let time = CaptureTimestamp(nanosecondsSinceEpoch: 0)
