@@ -18,7 +18,8 @@
 -- Use: tshark -X lua_script:tools/wireshark/syncsim.lua -r run.pcapng -Y syncsim
 --  or: make wireshark-plugin (copies this file to Wireshark's personal plugin folder).
 -- Registration: TCP port preference (default 5443, the server port of `syncsim run --pcap`) and a heuristic on
--- every TCP conversation (a plausible header whose payload starts a MessagePack map).
+-- every TCP conversation (a plausible header whose payload starts a MessagePack map); and a heuristic on Wireshark's
+-- WebSocket dissector's binary messages (one whole frame per message).
 
 -- Loaded twice (installed by `make wireshark-plugin` and given with -X lua_script:), the first copy stays and this
 -- one steps aside: Proto() refuses a second protocol of the same name.
@@ -544,6 +545,18 @@ local function heuristic(tvb, pinfo, tree)
 end
 
 syncsim:register_heuristic("tcp", heuristic)
+
+-- Over WebSocket (PyMax's WebClient; `syncsim serve`): Wireshark's WebSocket dissector hands each binary message
+-- to the heuristics of its "ws" list, and one message holds one frame. Unlike the TCP heuristic, this one does not
+-- claim the conversation: its bytes are WebSocket's, only the messages are SyncSim's.
+local function websocket_heuristic(tvb, pinfo, tree)
+    if not syncsim.prefs.heuristic or tvb:len() < HEADER_BYTES then return false end
+    local h = read_header(tvb, 0)
+    if h.ver ~= 10 or h.cmd > 3 or h.length + HEADER_BYTES ~= tvb:len() then return false end
+    syncsim.dissector(tvb, pinfo, tree)
+    return true
+end
+pcall(function() syncsim:register_heuristic("ws", websocket_heuristic) end)
 
 local registered_port = 0
 local function register_port()
