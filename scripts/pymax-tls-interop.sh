@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # TLS captures with a real field client: PyMax (PyPI maxapi-python 2.5.0, MIT) talks TLS, as in the field, to a
-# small TLS terminator in front of `syncsim serve`; tcpdump records both legs on loopback, and
+# small TLS terminator in front of `syncsim serve` (alice's TCP client, bob's WebClient over wss://); tcpdump records
+# both legs on loopback, and
 # `syncsim decode/trace-summary/replay --tls-keylog` must give for the encrypted leg what they give for the plain one
 # (Tests/Interop/pymax_tls_capture.py says what is checked). Needs root (tcpdump), tshark, openssl, python3-venv.
 # Usage: bash scripts/pymax-tls-interop.sh [--fixture-dir DIR]   (DIR gets the capture and key log: Fixtures/tls/)

@@ -4,7 +4,8 @@
 PyMax (PyPI maxapi-python 2.5.0, MIT) connects with TLS on (its default, `use_ssl`), through a small TLS terminator
 (this script, Python's stdlib ssl: test tooling) to `syncsim serve`, which speaks plain TCP. One tcpdump on the
 loopback interface records both legs: PyMax <-> terminator encrypted, terminator <-> serve plain. Alice's client is
-offered TLS 1.3, bob's TLS 1.2 (a second terminator port capped at 1.2).
+offered TLS 1.3, bob's TLS 1.2 (a second terminator port capped at 1.2). Alice uses PyMax's TCP client; bob its
+WebClient, a WebSocket over TLS (wss://), as the field's web app connects.
 
 Only what a user of PyMax may set is changed: host, port, token, and two environment variables Python's ssl module
 reads for every default context (PyMax builds its context with ssl.create_default_context()): SSL_CERT_FILE (trust
@@ -33,7 +34,7 @@ import subprocess
 import sys
 import time
 
-from pymax import Client, ExtraConfig
+from pymax import Client, ExtraConfig, WebClient
 
 HISTORY = 20
 
@@ -102,16 +103,19 @@ def start_tcpdump(path, ports):
     return process
 
 
-def make_client(port, token, workdir, name):
-    settings = dict(host="127.0.0.1", port=port, use_ssl=True, token=token)
+def make_client(port, token, workdir, name, websocket=False):
     directory = os.path.join(workdir, name)
     os.makedirs(directory, exist_ok=True)
+    if websocket:
+        config = ExtraConfig(url=f"wss://127.0.0.1:{port}/websocket", token=token)
+        return WebClient(work_dir=directory, extra_config=config)
+    settings = dict(host="127.0.0.1", port=port, use_ssl=True, token=token)
     return Client(phone="+70000000000", work_dir=directory, extra_config=ExtraConfig(**settings))
 
 
 async def session(alice_port, bob_port, workdir):
     alice = make_client(alice_port, "token-alice", workdir, "alice")
-    bob = make_client(bob_port, "token-bob", workdir, "bob")
+    bob = make_client(bob_port, "token-bob", workdir, "bob", websocket=True)
     started = {"alice": asyncio.Event(), "bob": asyncio.Event()}
     got_push = asyncio.Event()
 
