@@ -27,8 +27,11 @@ enum ServeCommand {
 
             It speaks the field's protocol (docs/protocol.md): real clients such as PyMax connect with TLS off
             (docs/real-clients.md), over TCP or over a WebSocket on the same port (PyMax's WebClient at
-            ws://127.0.0.1:P/websocket): a connection whose first byte is an HTTP GET is upgraded (RFC 6455), and
-            its messages hold binary frames or JSON frames ({"ver":11,"cmd":0,"seq":1,"opcode":6,"payload":{...}}). --history N seeds N more messages into every chat (senders alternating over
+            ws://127.0.0.1:P/websocket): a connection whose first byte is an HTTP GET is upgraded (RFC 6455),
+            and its messages hold binary frames or JSON frames
+            ({"ver":11,"cmd":0,"seq":1,"opcode":6,"payload":{...}}), answered in the kind of the first one.
+
+            --history N seeds N more messages into every chat (senders alternating over
             its members), enough for a history page the server compresses. --frame-log FILE writes every frame in
             and out as one JSON line (time in ms, direction, connection, header in hex, decoded payload).
             --control-stdin reads control lines from standard input: `drop` closes every connection, `drop ID`

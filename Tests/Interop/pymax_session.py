@@ -266,12 +266,16 @@ async def session(args, server):
         if not has_disconnect_hook:
             await alice_lost()
         await wait_for(disconnected, 10, step, "alice's PyMax never noticed the dropped connection")
-        if args.shape == "websocket" and not has_disconnect_hook:
+        if args.shape == "websocket":
             # PyMax 2.1.0's WebClient does not reconnect after a dropped WebSocket: its receive loop ends on the
             # websockets library's ConnectionClosedError, which its reconnect loop (BaseClient.start) does not
-            # catch, so start() ends. Started again, as the app would be on its next launch.
-            await asyncio.wait_for(asyncio.gather(tasks[0], return_exceptions=True), 20)
-            tasks[0] = asyncio.create_task(alice.start())
+            # catch, so start() ends (2.2.0 onwards raise ConnectionError and reconnect). When it ended, it is
+            # started again, as the app would be on its next launch.
+            waiting = asyncio.ensure_future(restarted.wait())
+            await asyncio.wait({waiting, tasks[0]}, timeout=20, return_when=asyncio.FIRST_COMPLETED)
+            if tasks[0].done() and not restarted.is_set():
+                tasks[0] = asyncio.create_task(alice.start())
+            waiting.cancel()
         await wait_for(restarted, 20, step, "alice's PyMax did not reconnect and log in again")
         caught = next((c for c in alice.chats or [] if c.id == dialog.id), None)
         check(step, caught is not None and caught.last_message is not None
