@@ -219,6 +219,7 @@ extension TraceDecodeCommand {
             let tcp = connection.connection
             console.out(
                 "{\"connection\":\(tcp.number),\"client\":\"\(tcp.client)\",\"server\":\"\(tcp.server)\""
+                    + (connection.isWebSocket ? ",\"transport\":\"websocket\"" : "")
                     + ",\"firstPacket\":\(tcp.firstPacketNumber),\"packets\":\(tcp.packetCount)"
                     + ",\"clientBytes\":\(tcp.clientToServer.byteCount),\"serverBytes\":\(tcp.serverToClient.byteCount)"
                     + ",\"frames\":\(connection.frames.count),\"issues\":\(connection.issues.count)}")

@@ -17,6 +17,7 @@ import Testing
         let expected: [Opcode] = [.sessionInit, .sessionInit, .ping, .ping, .login, .login, .chatHistory,
                                   .chatHistory, .msgSend, .msgSend]
         for connection in decoding.connections {
+            #expect(connection.isWebSocket)
             #expect(connection.issues.isEmpty, "\(connection.issues)")
             #expect(connection.frames.map(\.opcode) == expected)
             for frame in connection.frames {
@@ -32,6 +33,10 @@ import Testing
 
     @Test("replayed against the server, to the reference engine and as a scenario, the capture agrees")
     func replays() {
+        let decode = TraceDecodeCommandTests.run(["decode", Self.capture])
+        #expect(decode.out.first?.hasPrefix(
+            #"{"connection":1,"client":"127.0.0.1:55950","server":"127.0.0.1:7431","transport":"websocket","#) == true,
+            "\(decode.out.first ?? "")")
         let server = TraceDecodeCommandTests.run(["replay", Self.capture, "--against", "server"])
         #expect(server.code == 0, "\(server.out)")
         #expect(server.out.last?.contains("10 answers compared, 0 differences") == true, "\(server.out)")

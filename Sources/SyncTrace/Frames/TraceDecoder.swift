@@ -21,6 +21,8 @@ public struct TraceDecoder: Sendable {
         public var frames: [TraceFrame]
         /// Gaps, resyncs and undecodable frames, client-to-server issues first, each direction in stream order.
         public var issues: [TraceFrameIssue]
+        /// Whether the connection was a WebSocket one, its frames read from its messages (`WebSocketStream`).
+        public var isWebSocket = false
     }
 
     /// A capture decoded: the reader's view (`trace`) and the frames per connection.
@@ -80,7 +82,9 @@ public struct TraceDecoder: Sendable {
             }
         }
         frames.sort(by: Self.precedes)
-        return ConnectionFrames(connection: connection, frames: frames, issues: issues)
+        var result = ConnectionFrames(connection: connection, frames: frames, issues: issues)
+        result.isWebSocket = isWebSocket
+        return result
     }
 
     static func precedes(_ lhs: TraceFrame, _ rhs: TraceFrame) -> Bool {
