@@ -38,12 +38,14 @@ enum ConnectionTransport {
         if case .webSocket = self { true } else { false }
     }
 
+    /// Whether the server's frames go out as JSON text (the client's first message was text).
+    var answersInJSON: Bool {
+        if case .webSocket(_, true) = self { true } else { false }
+    }
+
     /// The frame log's name for the transport, or nil for TCP: `websocket` (binary messages) or `websocket-json`.
     var logName: String? {
-        switch self {
-        case .undecided, .tcp: nil
-        case .webSocket(_, let answersInJSON): answersInJSON == true ? "websocket-json" : "websocket"
-        }
+        isWebSocket ? (answersInJSON ? "websocket-json" : "websocket") : nil
     }
 
     /// Takes bytes read from the socket.
@@ -76,7 +78,8 @@ enum ConnectionTransport {
                     unwrapped.frameBytes += try encoder.encode(JSONFrame.frame(fromText: text))
                 } catch let error as JSONFrameError {
                     throw Failure(description: error.description,
-                                  answer: WebSocketSession.closeFrame(code: 1007, reason: String(error.reason.prefix(100))))
+                                  answer: WebSocketSession.closeFrame(code: 1007,
+                                                                      reason: String(error.reason.prefix(100))))
                 } catch {
                     throw Failure(description: "JSON frame: \(error)",
                                   answer: WebSocketSession.closeFrame(code: 1007, reason: "payload cannot be encoded"))
@@ -92,8 +95,8 @@ enum ConnectionTransport {
     func wrap(_ frameBytes: [UInt8], frame: Frame) -> [UInt8] {
         switch self {
         case .undecided, .tcp: frameBytes
-        case .webSocket(_, let answersInJSON):
-            answersInJSON == true
+        case .webSocket:
+            answersInJSON
                 ? WebSocketSession.frame(opcode: 1, payload: JSONFrame.text(for: frame))
                 : WebSocketSession.frame(opcode: 2, payload: frameBytes)
         }

@@ -4,8 +4,8 @@ import SyncSim
 ///
 /// Bytes from each accepted socket go through its transport (`ConnectionTransport`: the field's frames straight on
 /// TCP, or WebSocket messages holding them as bytes or JSON), its own `FrameDecoder` and `Packet(frame:)` into the
-/// core; the core's sends go through `FrameEncoder` and the transport onto the socket; its timers wait in a list the loop polls against. Time is the
-/// wall clock since start (`WallClock`). The loop ends after `duration`, or once `maxConnections` connections were
+/// core; the core's sends go through `FrameEncoder` and the transport onto the socket; its timers wait in a list the
+/// loop polls against. Time is the wall clock since start (`WallClock`). The loop ends after `duration`, or once `maxConnections` connections were
 /// accepted and all of them closed. With a link profile, each connection's bytes are held back by a `LinkShaper` per
 /// direction (uplink: client to server; downlink: server to client).
 struct RealSocketServer {
@@ -148,7 +148,7 @@ struct RealSocketServer {
                     if sent {
                         summary.framesSent += 1
                         let transport = connections[index].transport
-                        if bytes[6] != 0 && transport.logName != "websocket-json" { summary.framesCompressed += 1 }
+                        if bytes[6] != 0 && !transport.answersInJSON { summary.framesCompressed += 1 }
                         logFrame("out", id, header: Array(bytes.prefix(FrameHeader.byteCount)), frame: frame,
                                  transport: transport)
                     }

@@ -51,7 +51,8 @@ struct WebSocketHandshake: Equatable {
                 .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
         }
         guard tokens("upgrade").contains("websocket") else {
-            throw .handshake("header Upgrade does not name websocket (got '\(values("upgrade").joined(separator: ", "))')"
+            let upgrade = values("upgrade").joined(separator: ", ")
+            throw .handshake("header Upgrade does not name websocket (got '\(upgrade)')"
                 + "; this port speaks the field's TCP frames or WebSocket", status: 426)
         }
         guard tokens("connection").contains("upgrade") else {
@@ -59,7 +60,8 @@ struct WebSocketHandshake: Equatable {
                 + "(got '\(values("connection").joined(separator: ", "))')")
         }
         guard values("sec-websocket-version") == ["13"] else {
-            throw .handshake("header Sec-WebSocket-Version is '\(values("sec-websocket-version").joined(separator: ", "))'"
+            let version = values("sec-websocket-version").joined(separator: ", ")
+            throw .handshake("header Sec-WebSocket-Version is '\(version)'"
                 + ", not 13 (RFC 6455 §4.2.1)", status: 426, extraHeader: "Sec-WebSocket-Version: 13")
         }
         let keys = values("sec-websocket-key")
@@ -93,7 +95,8 @@ struct WebSocketHandshake: Equatable {
         let phrases = [400: "Bad Request", 405: "Method Not Allowed", 426: "Upgrade Required",
                        431: "Request Header Fields Too Large", 505: "HTTP Version Not Supported"]
         let body = "syncsim serve: \(reason)\n"
-        var head = "HTTP/1.1 \(status) \(phrases[status] ?? "Bad Request")\r\nContent-Type: text/plain; charset=utf-8\r\n"
+        var head = "HTTP/1.1 \(status) \(phrases[status] ?? "Bad Request")\r\n"
+            + "Content-Type: text/plain; charset=utf-8\r\n"
         if let extraHeader { head += extraHeader + "\r\n" }
         head += "Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n"
         return Array((head + body).utf8)

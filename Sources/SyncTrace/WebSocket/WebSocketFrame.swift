@@ -46,7 +46,8 @@ public struct WebSocketFrame: Hashable, Sendable {
             length = bytes[(start + 2)..<(start + 10)].reduce(0) { $0 << 8 | UInt64($1) }
             headerLength = 10
             guard length >> 63 == 0 else {
-                throw WebSocketFrameError(offset: 2, reason: "64-bit payload length has its top bit set (RFC 6455 §5.2)")
+                throw WebSocketFrameError(
+                    offset: 2, reason: "64-bit payload length has its top bit set (RFC 6455 §5.2)")
             }
         }
         if opcode >= 8 {

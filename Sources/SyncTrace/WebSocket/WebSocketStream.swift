@@ -105,7 +105,8 @@ struct WebSocketStream {
                 do {
                     message = try assembler.take(frame)
                 } catch {
-                    issue(.webSocket, at: frameStart + Int64(error.offset), Int64(frame.wireByteCount) - Int64(error.offset),
+                    issue(.webSocket, at: frameStart + Int64(error.offset),
+                          Int64(frame.wireByteCount) - Int64(error.offset),
                           packet: completion.packetNumber, error.reason + "; the rest of the direction is not decoded")
                     buffer = []
                     break pieces
@@ -154,7 +155,9 @@ struct WebSocketStream {
     /// The captured stream's offset for an offset of the unwrapped one: bytes of a message are placed so that the
     /// message ends where its last WebSocket frame ends (never before its first frame starts).
     func capturedOffset(_ offset: Int64) -> Int64 {
-        guard let index = spans.firstIndex(where: { $0.unwrapped.upperBound > offset }) else { return spans.last?.captured.upperBound ?? offset }
+        guard let index = spans.firstIndex(where: { $0.unwrapped.upperBound > offset }) else {
+            return spans.last?.captured.upperBound ?? offset
+        }
         let span = spans[index]
         return max(span.captured.lowerBound, span.captured.upperBound - (span.unwrapped.upperBound - offset))
     }
