@@ -140,9 +140,16 @@ import SyncTrace
         #expect(session.isClosed)
     }
 
+    @Test("a close frame's reason is cut to 123 bytes at a character boundary, so it stays UTF-8")
+    func closeReason() {
+        let frame = WebSocketSession.closeFrame(code: 1002, reason: String(repeating: "§", count: 100))
+        #expect(frame[1] == 2 + 122)
+        #expect(String(validating: frame.dropFirst(4), as: UTF8.self) == String(repeating: "§", count: 61))
+    }
+
     @Test("server frames use the shortest length form", arguments: [0, 125, 126, 65_535, 65_536])
     func serverFrames(length: Int) {
-        let frame = WebSocketSession.frame(opcode: 2, payload: Array(repeating: 1, count: length))
+        let frame = WebSocketFrame.serverBytes(opcode: 2, payload: Array(repeating: 1, count: length))
         let header = length < 126 ? 2 : length < 65_536 ? 4 : 10
         #expect(frame.count == header + length)
         #expect(frame[0] == 0x82)
@@ -206,7 +213,7 @@ import SyncTrace
         #expect(try json.unwrap(Self.request() + jsonPing, encoder: encoder).frameBytes == ping)
         #expect(json.logName == "websocket-json")
         #expect(json.wrap(answerBytes, frame: answer)
-            == WebSocketSession.frame(opcode: 1, payload: Array(#"{"ver":11,"cmd":1,"seq":1,"opcode":1,"payload":{}}"#.utf8)))
+            == WebSocketFrame.serverBytes(opcode: 1, payload: Array(#"{"ver":11,"cmd":1,"seq":1,"opcode":1,"payload":{}}"#.utf8)))
         #expect {
             _ = try webSocket.unwrap(Self.clientFrame(opcode: 1, Array("{}".utf8)), encoder: encoder)
         } throws: { error in

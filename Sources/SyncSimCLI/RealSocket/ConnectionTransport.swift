@@ -78,8 +78,7 @@ enum ConnectionTransport {
                     unwrapped.frameBytes += try encoder.encode(JSONFrame.frame(fromText: text))
                 } catch let error as JSONFrameError {
                     throw Failure(description: error.description,
-                                  answer: WebSocketSession.closeFrame(code: 1007,
-                                                                      reason: String(error.reason.prefix(100))))
+                                  answer: WebSocketSession.closeFrame(code: 1007, reason: error.reason))
                 } catch {
                     throw Failure(description: "JSON frame: \(error)",
                                   answer: WebSocketSession.closeFrame(code: 1007, reason: "payload cannot be encoded"))
@@ -97,9 +96,15 @@ enum ConnectionTransport {
         case .undecided, .tcp: frameBytes
         case .webSocket:
             answersInJSON
-                ? WebSocketSession.frame(opcode: 1, payload: JSONFrame.text(for: frame))
-                : WebSocketSession.frame(opcode: 2, payload: frameBytes)
+                ? WebSocketFrame.serverBytes(opcode: 1, payload: JSONFrame.text(for: frame))
+                : WebSocketFrame.serverBytes(opcode: 2, payload: frameBytes)
         }
+    }
+
+    /// What to write before closing a connection whose messages held no frames: a WebSocket close frame (1007,
+    /// invalid data, with `reason`); nothing on TCP.
+    func refusal(reason: String) -> [UInt8] {
+        isWebSocket ? WebSocketSession.closeFrame(code: 1007, reason: reason) : []
     }
 
     /// What to write before the server closes the connection: a WebSocket close frame (1000, normal closure).

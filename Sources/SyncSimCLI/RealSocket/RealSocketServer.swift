@@ -108,6 +108,17 @@ struct RealSocketServer {
             perform(server.handle(.connectionClosed(id), now: now))
         }
 
+        /// Closes a connection whose client broke the protocol, after writing `answer` (an HTTP error or a WebSocket
+        /// close frame; nothing on TCP).
+        func refuse(_ index: Int, _ what: String, answer: [UInt8], now: SimInstant) {
+            let id = connections[index].id
+            log("serve: \(id) \(what); closing it")
+            _ = try? PosixSocket.writeAll(connections[index].fd, answer)
+            PosixSocket.close(connections[index].fd)
+            connections.remove(at: index)
+            perform(server.handle(.connectionClosed(id), now: now))
+        }
+
         func control(_ line: Substring, now: SimInstant) {
             guard let command = ControlLine(line) else {
                 log("serve: unknown control line '\(line)'; known: drop, drop USER_ID")
@@ -235,11 +246,7 @@ struct RealSocketServer {
                     do {
                         unwrapped = try connections[index].transport.unwrap(received, encoder: encoder)
                     } catch {
-                        log("serve: \(id) broke its transport (\(error)); closing it")
-                        _ = try? PosixSocket.writeAll(fd, error.answer)
-                        PosixSocket.close(fd)
-                        connections.remove(at: index)
-                        perform(server.handle(.connectionClosed(id), now: now))
+                        refuse(index, "broke its transport (\(error))", answer: error.answer, now: now)
                         continue
                     }
                     for answer in unwrapped.writes { _ = try? PosixSocket.writeAll(fd, answer) }
@@ -266,10 +273,8 @@ struct RealSocketServer {
                             if let packet = try? Packet(frame: decoded.frame) { packets.append(packet) }
                         }
                     } catch {
-                        log("serve: \(id) sent bytes that are not frames (\(error)); closing it")
-                        PosixSocket.close(fd)
-                        connections.remove(at: index)
-                        perform(server.handle(.connectionClosed(id), now: now))
+                        refuse(index, "sent bytes that are not frames (\(error))",
+                               answer: connections[index].transport.refusal(reason: "\(error)"), now: now)
                         continue
                     }
                     if connections[index].uplink != nil {

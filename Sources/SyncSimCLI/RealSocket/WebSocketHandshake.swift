@@ -13,9 +13,6 @@ struct WebSocketHandshake: Equatable {
     /// The `Sec-WebSocket-Key` header as sent: base64 of 16 bytes.
     var key: String
 
-    /// The largest request head read before the blank line; a longer one is refused.
-    static let maxRequestHeadBytes = 16_384
-
     /// The GUID every server appends to the key before hashing (RFC 6455 §1.3, §4.2.2).
     static let acceptGUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
 

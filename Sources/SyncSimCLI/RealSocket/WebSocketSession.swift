@@ -23,7 +23,7 @@ struct WebSocketError: Error, Equatable, CustomStringConvertible {
     /// data, 1009 message too big; RFC 6455 §7.4.1).
     static func frame(at offset: Int, _ reason: String, code: UInt16 = 1002) -> WebSocketError {
         WebSocketError(offset: offset, reason: reason,
-                       answer: WebSocketSession.closeFrame(code: code, reason: String(reason.prefix(100))))
+                       answer: WebSocketSession.closeFrame(code: code, reason: reason))
     }
 }
 
@@ -93,22 +93,16 @@ struct WebSocketSession {
 
     /// The request head without its blank line, consumed from the buffer, or nil until the blank line came.
     private mutating func takeRequestHead() throws(WebSocketError) -> [UInt8]? {
-        let end: [UInt8] = [13, 10, 13, 10]
-        let searchLimit = min(buffer.count, WebSocketHandshake.maxRequestHeadBytes + end.count)
-        var index = 0
-        while index + end.count <= searchLimit {
-            if buffer[index] == 13 && Array(buffer[index..<index + 4]) == end {
-                let head = Array(buffer[..<index])
-                consume(index + end.count)
-                return head
+        guard let length = WebSocketFrame.httpHeadLength(in: buffer) else {
+            if buffer.count >= WebSocketFrame.maxHTTPHeadBytes + 4 {
+                throw .handshake("no blank line ends the request head in its first "
+                    + "\(WebSocketFrame.maxHTTPHeadBytes) bytes", status: 431)
             }
-            index += 1
+            return nil
         }
-        if buffer.count >= WebSocketHandshake.maxRequestHeadBytes + end.count {
-            throw .handshake("no blank line ends the request head in its first "
-                + "\(WebSocketHandshake.maxRequestHeadBytes) bytes", status: 431)
-        }
-        return nil
+        let head = Array(buffer[..<(length - 4)])
+        consume(length)
+        return head
     }
 
     private mutating func consume(_ count: Int) {
@@ -139,7 +133,7 @@ struct WebSocketSession {
             isClosed = true
             return [.write(Self.closeFrame(code: code ?? 1000)), .closed(code: code)]
         case 9:
-            return [.write(Self.frame(opcode: 10, payload: frame.payload))]
+            return [.write(WebSocketFrame.serverBytes(opcode: 10, payload: frame.payload))]
         case 10:
             return []  // an unsolicited pong (RFC 6455 §5.5.3)
         default:
@@ -151,13 +145,11 @@ struct WebSocketSession {
         }
     }
 
-    /// A server frame (unmasked, final): opcode 1 text, 2 binary, 8 close, 10 pong.
-    static func frame(opcode: UInt8, payload: [UInt8]) -> [UInt8] {
-        WebSocketFrame.serverBytes(opcode: opcode, payload: payload)
-    }
-
-    /// A close frame with a status code and an optional short reason (RFC 6455 §5.5.1).
+    /// A close frame with a status code and a reason cut to the 123 bytes a control frame leaves it, at a character
+    /// boundary so that it stays UTF-8 (RFC 6455 §5.5, §5.5.1).
     static func closeFrame(code: UInt16, reason: String = "") -> [UInt8] {
-        frame(opcode: 8, payload: [UInt8(code >> 8), UInt8(code & 0xFF)] + Array(reason.utf8.prefix(123)))
+        var text = Substring(reason)
+        while text.utf8.count > 123 { text = text.dropLast() }
+        return WebSocketFrame.serverBytes(opcode: 8, payload: [UInt8(code >> 8), UInt8(code & 0xFF)] + Array(text.utf8))
     }
 }

@@ -75,6 +75,22 @@ public struct WebSocketFrame: Hashable, Sendable {
                               wireByteCount: total)
     }
 
+    /// The largest HTTP head read before a WebSocket's frames (the opening handshake, RFC 6455 §4): a longer one is
+    /// refused by `syncsim serve` and ends a capture's direction.
+    public static let maxHTTPHeadBytes = 16_384
+
+    /// The length of the HTTP head at the start of `bytes`, its blank line (`\r\n\r\n`) included, or nil until the
+    /// blank line came; only the first `maxHTTPHeadBytes` and the blank line are searched.
+    public static func httpHeadLength(in bytes: [UInt8]) -> Int? {
+        let limit = min(bytes.count, maxHTTPHeadBytes + 4)
+        guard limit >= 4 else { return nil }
+        for index in 0...(limit - 4)
+        where bytes[index] == 13 && bytes[index + 1] == 10 && bytes[index + 2] == 13 && bytes[index + 3] == 10 {
+            return index + 4
+        }
+        return nil
+    }
+
     /// A frame's bytes as a server sends them: unmasked, final, the shortest length form.
     public static func serverBytes(opcode: UInt8, payload: [UInt8]) -> [UInt8] {
         var bytes: [UInt8] = [0x80 | opcode]

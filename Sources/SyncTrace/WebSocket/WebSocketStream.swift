@@ -69,10 +69,10 @@ struct WebSocketStream {
                 lastPacket = run.packetNumber
             }
             if !headDone {
-                guard let end = Self.endOfHead(buffer) else {
-                    if buffer.count > 16_384 {
+                guard let end = WebSocketFrame.httpHeadLength(in: buffer) else {
+                    if buffer.count >= WebSocketFrame.maxHTTPHeadBytes + 4 {
                         issue(.webSocket, at: bufferOffset, Int64(buffer.count), packet: lastPacket,
-                              "no blank line ends the HTTP head in its first 16384 bytes")
+                              "no blank line ends the HTTP head in its first \(WebSocketFrame.maxHTTPHeadBytes) bytes")
                         buffer = []
                         break pieces
                     }
@@ -140,16 +140,6 @@ struct WebSocketStream {
             issue(.webSocket, at: bufferOffset, Int64(buffer.count), packet: lastPacket,
                   headDone ? "the stream ends inside a WebSocket frame" : "the stream ends inside the HTTP head")
         }
-    }
-
-    /// The length of the HTTP head with its blank line, or nil until the blank line came.
-    private static func endOfHead(_ bytes: [UInt8]) -> Int? {
-        guard bytes.count >= 4 else { return nil }
-        for index in 0...(bytes.count - 4)
-        where bytes[index] == 13 && bytes[index + 1] == 10 && bytes[index + 2] == 13 && bytes[index + 3] == 10 {
-            return index + 4
-        }
-        return nil
     }
 
     /// The captured stream's offset for an offset of the unwrapped one: bytes of a message are placed so that the
