@@ -1,5 +1,6 @@
 import Foundation
 import SyncSim
+import SyncTrace
 
 /// `syncsim decode FILE`: prints each frame of a raw byte stream, or of a pcap/pcapng capture, as one JSON line.
 ///
@@ -32,6 +33,10 @@ enum DecodeCommand {
             in capture-time order, each with "time" (capture seconds.nanoseconds of the packet that completed
             it), "connection", "direction" and "packet" before the fields above, then its issues (gaps,
             resyncs) as {"issue":...} lines. After a gap, decoding resumes at the next plausible frame header.
+            A WebSocket connection's line has "transport":"websocket"; its frames are its messages' frames, each
+            placed to end where its message ends. A frame sent as a JSON text message shows that message's "ver",
+            "encoding":"json" after "compressed", its text's bytes as wirePayloadBytes, and its payload's
+            MessagePack bytes as payloadBytes.
             A capture without a TCP connection (on the --port asked for) is an error, as is an empty FILE.
 
             options:
@@ -144,12 +149,17 @@ enum DecodeCommand {
     }
 
     /// One frame as a JSON line, keys in a fixed order (see the help text).
-    static func jsonLine(for decoded: DecodedFrame) -> String {
+    static func jsonLine(for decoded: DecodedFrame, jsonMessage: TraceFrame.JSONMessage? = nil) -> String {
         let header = decoded.header
-        var line = "{\"frame\":\(decoded.number),\"offset\":\(decoded.offset),\"ver\":\(header.version)"
+        let version = jsonMessage.map { $0.version.map(String.init) ?? "null" } ?? "\(header.version)"
+        var line = "{\"frame\":\(decoded.number),\"offset\":\(decoded.offset),\"ver\":\(version)"
         line += ",\"cmd\":\(header.cmd.rawValue),\"cmdName\":\"\(header.cmd)\",\"seq\":\(header.seq)"
         line += ",\"opcode\":\(header.opcode.rawValue),\"opcodeName\":\"\(header.opcode)\""
-        line += ",\"compressed\":\(header.isCompressed),\"wirePayloadBytes\":\(header.payloadLength)"
+        if let jsonMessage {
+            line += ",\"compressed\":false,\"encoding\":\"json\",\"wirePayloadBytes\":\(jsonMessage.textByteCount)"
+        } else {
+            line += ",\"compressed\":\(header.isCompressed),\"wirePayloadBytes\":\(header.payloadLength)"
+        }
         line += ",\"payloadBytes\":\(decoded.payloadByteCount),\"payload\":"
         JSONWriter.write(decoded.frame.payload, into: &line)
         line += "}"

@@ -232,8 +232,10 @@ extension TraceDecodeCommand {
 
     /// A frame of a capture: `{"time":"1767225600.605000000","connection":1,"direction":"client->server",
     /// "packet":4,` followed by the fields of a raw-stream frame line.
+    /// A frame that travelled as a WebSocket text message shows the message's `ver`, `"encoding":"json"` and its
+    /// text's size as `wirePayloadBytes` (the field frame decoded from it has no binary header on the wire).
     static func jsonLine(for frame: TraceFrame) -> String {
-        let rawLine = DecodeCommand.jsonLine(for: frame.decoded)
+        let rawLine = DecodeCommand.jsonLine(for: frame.decoded, jsonMessage: frame.jsonMessage)
         return "{\"time\":\"\(frame.timestamp)\",\"connection\":\(frame.connectionNumber)"
             + ",\"direction\":\"\(frame.direction)\",\"packet\":\(frame.packetNumber)," + rawLine.dropFirst()
     }

@@ -37,6 +37,19 @@ import Testing
         #expect(decode.out.first?.hasPrefix(
             #"{"connection":1,"client":"127.0.0.1:55950","server":"127.0.0.1:7431","transport":"websocket","#) == true,
             "\(decode.out.first ?? "")")
+        // Connection 1 (2.5.0) sent binary messages: the TCP layout, ver 10. Connection 2 (2.1.0) sent JSON text.
+        let frameLines = decode.out.filter { $0.hasPrefix(#"{"time""#) }
+        #expect(frameLines.count == 20)
+        for line in frameLines where line.contains(#""connection":1,"#) {
+            #expect(line.contains(#""ver":10,"#) && !line.contains(#""encoding""#), "\(line)")
+        }
+        let jsonLines = frameLines.filter { $0.contains(#""connection":2,"#) }
+        #expect(jsonLines.count == 10)
+        for line in jsonLines {
+            #expect(line.contains(#""ver":11,"#) && line.contains(#""compressed":false,"encoding":"json","#), "\(line)")
+        }
+        // The first JSON request, SESSION_INIT, is 404 bytes of text holding a 315-byte MessagePack payload.
+        #expect(jsonLines.first?.contains(#""wirePayloadBytes":404,"payloadBytes":315,"#) == true, "\(jsonLines)")
         let server = TraceDecodeCommandTests.run(["replay", Self.capture, "--against", "server"])
         #expect(server.code == 0, "\(server.out)")
         #expect(server.out.last?.contains("10 answers compared, 0 differences") == true, "\(server.out)")
@@ -81,6 +94,10 @@ import Testing
         #expect(whole.stream.runs.map(\.bytes)
             == [ping, try FrameEncoder().encode(Frame(cmd: .request, seq: 2, opcode: .ping, payload: .map([])))])
         #expect(whole.spans.first?.captured == head..<(head + 10 + 6 + 6 + Int64(ping.count) - 4))
+        // The binary message has no JSON form; the text one had no "ver" and 33 bytes of text.
+        #expect(whole.spans.map(\.jsonMessage) == [nil, TraceFrame.JSONMessage(version: nil, textByteCount: 33)])
+        #expect(whole.span(at: Int64(ping.count))?.jsonMessage?.textByteCount == 33)
+        #expect(whole.span(at: Int64(ping.count) * 3) == nil)
 
         let cut = WebSocketStream(Self.stream([WebSocketTests.clientFrame(opcode: 2, ping),
                                                WebSocketTests.clientFrame(opcode: 2, ping)], gapAfter: 1),
@@ -98,5 +115,11 @@ import Testing
                                    connectionNumber: 1, direction: .clientToServer, maxPayloadBytes: 1 << 20)
         #expect(json.issues.map(\.kind) == [.undecodablePayload])
         #expect(json.issues.first?.detail == "JSON frame: field 'opcode' is missing")
+
+        let badVersion = WebSocketStream(
+            Self.stream([WebSocketTests.clientFrame(opcode: 1, Array(#"{"ver":"11","seq":1,"opcode":1}"#.utf8))]),
+            connectionNumber: 1, direction: .clientToServer, maxPayloadBytes: 1 << 20)
+        #expect(badVersion.issues.first?.detail
+            == "JSON frame: field 'ver' is \"11\", not an integer in 0...4294967295")
     }
 }

@@ -72,7 +72,9 @@ public struct TraceDecoder: Sendable {
             }
             frames += extractor.frames.map { frame in
                 var frame = frame
-                frame.decoded.offset = Int(unwrapped.capturedOffset(Int64(frame.decoded.offset)))
+                let offset = Int64(frame.decoded.offset)
+                frame.jsonMessage = unwrapped.span(at: offset)?.jsonMessage
+                frame.decoded.offset = Int(unwrapped.capturedOffset(offset))
                 return frame
             }
             issues += unwrapped.issues + extractor.issues.map { issue in

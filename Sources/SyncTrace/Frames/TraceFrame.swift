@@ -12,6 +12,24 @@ public struct TraceFrame: Hashable, Sendable {
     public var packetNumber: Int
     /// The frame with its header, stream offset (bytes since the direction's first byte) and sizes.
     public var decoded: DecodedFrame
+    /// For a frame that travelled as a WebSocket text message (`JSONFrame`), what that message was; `decoded` is
+    /// then the frame re-encoded uncompressed, so its header's version and sizes are not the wire's. Nil for a frame
+    /// that travelled in the binary layout (TCP, or a binary WebSocket message).
+    public var jsonMessage: JSONMessage?
+
+    /// A WebSocket text message holding a JSON frame.
+    public struct JSONMessage: Hashable, Sendable {
+        /// The message's `ver` field (11 from PyMax's `WsProtocol`), nil when it had none.
+        public var version: UInt64?
+        /// The message's size in bytes: its UTF-8 JSON text, without the WebSocket framing.
+        public var textByteCount: Int
+
+        /// An instance from its fields.
+        public init(version: UInt64?, textByteCount: Int) {
+            self.version = version
+            self.textByteCount = textByteCount
+        }
+    }
 
     /// An instance from its fields.
     public init(

@@ -15,6 +15,13 @@ public enum JSONFrame {
     /// members in the order of their names (JSON objects have none of their own).
     /// - Throws: `JSONFrameError` naming the field that is missing or of the wrong type.
     public static func frame(fromText text: [UInt8]) throws(JSONFrameError) -> Frame {
+        try parse(text).frame
+    }
+
+    /// The frame a text message carries, as `frame(fromText:)`, and the message's `ver` field (nil when it has
+    /// none; any integer is taken, since the field frame does not depend on it).
+    /// - Throws: `JSONFrameError` naming the field that is missing or of the wrong type.
+    public static func parse(_ text: [UInt8]) throws(JSONFrameError) -> (frame: Frame, version: UInt64?) {
         let value: JSONValue
         do {
             value = try JSONDecoder().decode(JSONValue.self, from: Data(text))
@@ -52,7 +59,8 @@ public enum JSONFrame {
         guard let cmd = Command(rawValue: UInt16(cmdValue)) else {
             throw JSONFrameError(reason: "field 'cmd' is \(cmdValue), not 0...3")
         }
-        return Frame(cmd: cmd, seq: UInt16(seq), opcode: Opcode(rawValue: UInt16(opcode)), payload: payload)
+        let version: UInt64? = if field("ver") == nil { nil } else { try integer("ver", in: 0...UInt64(UInt32.max)) }
+        return (Frame(cmd: cmd, seq: UInt16(seq), opcode: Opcode(rawValue: UInt16(opcode)), payload: payload), version)
     }
 
     /// A JSON value as an error names it: numbers, booleans and short strings as written, others by kind.

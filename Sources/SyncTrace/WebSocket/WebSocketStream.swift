@@ -18,6 +18,8 @@ struct WebSocketStream {
     struct Span {
         var unwrapped: Range<Int64>
         var captured: Range<Int64>
+        /// What the message was when it was a JSON text message.
+        var jsonMessage: TraceFrame.JSONMessage?
     }
 
     /// The unwrapped stream: one data run per message, touching, from offset 0.
@@ -115,12 +117,15 @@ struct WebSocketStream {
                 let start = messageStart ?? frameStart
                 messageStart = nil
                 var bytes: [UInt8]
+                var jsonMessage: TraceFrame.JSONMessage?
                 switch message {
                 case .binary(let frameBytes):
                     bytes = frameBytes
                 case .text(let text):
                     do {
-                        bytes = try encoder.encode(JSONFrame.frame(fromText: text))
+                        let parsed = try JSONFrame.parse(text)
+                        bytes = try encoder.encode(parsed.frame)
+                        jsonMessage = TraceFrame.JSONMessage(version: parsed.version, textByteCount: text.count)
                     } catch {
                         issue(.undecodablePayload, at: start, frameEnd - start, packet: completion.packetNumber,
                               "\(error)")
@@ -133,7 +138,7 @@ struct WebSocketStream {
                                                    timestamp: completion.timestamp,
                                                    packetNumber: completion.packetNumber)))
                 spans.append(Span(unwrapped: unwrappedStart..<(unwrappedStart + Int64(bytes.count)),
-                                  captured: start..<frameEnd))
+                                  captured: start..<frameEnd, jsonMessage: jsonMessage))
             }
         }
         if !buffer.isEmpty {
@@ -142,10 +147,26 @@ struct WebSocketStream {
         }
     }
 
+    /// The span holding the unwrapped stream's `offset`, nil past the last.
+    func span(at offset: Int64) -> Span? {
+        spanIndex(at: offset).map { spans[$0] }
+    }
+
+    /// The index of the first span ending after `offset` (spans touch and ascend), by binary search.
+    private func spanIndex(at offset: Int64) -> Int? {
+        var low = 0
+        var high = spans.count
+        while low < high {
+            let middle = (low + high) / 2
+            if spans[middle].unwrapped.upperBound > offset { high = middle } else { low = middle + 1 }
+        }
+        return low < spans.count ? low : nil
+    }
+
     /// The captured stream's offset for an offset of the unwrapped one: bytes of a message are placed so that the
     /// message ends where its last WebSocket frame ends (never before its first frame starts).
     func capturedOffset(_ offset: Int64) -> Int64 {
-        guard let index = spans.firstIndex(where: { $0.unwrapped.upperBound > offset }) else {
+        guard let index = spanIndex(at: offset) else {
             return spans.last?.captured.upperBound ?? offset
         }
         let span = spans[index]
