@@ -123,3 +123,74 @@ import Testing
             == "JSON frame: field 'ver' is \"11\", not an integer in 0...4294967295")
     }
 }
+
+/// Captures begun after the upgrade (Fixtures/websocket/pymax-webclient-midstream.pcap, made by
+/// make_midstream.py from the capture above), and mid-stream captures that are no WebSocket ones.
+@Suite struct WebSocketMidStreamTests {
+    static let capture = TraceDecodeCommandTests.fixture("websocket/pymax-webclient-midstream.pcap")
+
+    @Test("a capture begun mid-connection is read as WebSocket from its first whole frame in each direction")
+    func decodesFromFirstWholeFrame() throws {
+        let decoding = try TraceDecoder().decode(path: Self.capture)
+        #expect(decoding.connections.count == 2)
+        let binary = decoding.connections[0], json = decoding.connections[1]
+        #expect(binary.isWebSocket && json.isWebSocket)
+        #expect(!binary.connection.clientToServer.sawSYN && !json.connection.serverToClient.sawSYN)
+        // Connection 1 starts 7 and 5 bytes into its PING frames: those tails are skipped (23 and 8 bytes with the
+        // frames' remaining payload), and LOGIN is the first frame each way.
+        #expect(binary.frames.map(\.opcode) == [.login, .login, .chatHistory, .chatHistory, .msgSend, .msgSend])
+        #expect(binary.issues.map(\.kind) == [.skippedToResync, .skippedToResync])
+        #expect(binary.issues.map(\.byteCount) == [23, 8])
+        #expect(binary.issues.allSatisfy { $0.detail.contains("the capture begins mid-connection") })
+        #expect(binary.frames.allSatisfy { $0.jsonMessage == nil })
+        // Connection 2 starts at a frame boundary: nothing is skipped, and its eight JSON frames decode.
+        #expect(json.issues.isEmpty, "\(json.issues)")
+        #expect(json.frames.map(\.opcode) == [.ping, .ping, .login, .login, .chatHistory, .chatHistory, .msgSend,
+                                              .msgSend])
+        #expect(json.frames.allSatisfy { $0.jsonMessage?.version == 11 })
+        let server = TraceDecodeCommandTests.run(["replay", Self.capture, "--against", "server"])
+        #expect(server.code == 0, "\(server.out)")
+        #expect(server.out.last?.contains("7 answers compared, 0 differences") == true, "\(server.out)")
+    }
+
+    @Test("no mid-stream connection of the other fixtures is taken for a WebSocket one")
+    func otherCapturesAreNotWebSocket() throws {
+        let folders = ["pcap", "replay", "tls"]
+        var connections = 0
+        for folder in folders {
+            let directory = TraceDecodeCommandTests.fixture(folder)
+            for name in try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
+            where name.hasSuffix(".pcap") || name.hasSuffix(".pcapng") {
+                guard let decoding = try? TraceDecoder().decode(path: directory + "/" + name) else { continue }
+                for connection in decoding.connections {
+                    connections += 1
+                    #expect(!connection.isWebSocket, "\(folder)/\(name) connection \(connection.connection.number)")
+                }
+            }
+        }
+        #expect(connections > 10)
+    }
+
+    @Test("field frames captured mid-stream stay field frames; a masked frame of other bytes is no WebSocket")
+    func fieldFramesMidStream() throws {
+        let encoder = FrameEncoder()
+        var fieldStream: [UInt8] = [0x82, 0x85, 1, 2, 3]  // a tail that looks like the start of a WebSocket frame
+        for seq in 1...4 {
+            fieldStream += try encoder.encode(Frame(cmd: .request, seq: UInt16(seq), opcode: .ping,
+                                                    payload: .map([MessagePackPair(.string("interactive"), .bool(true))])))
+        }
+        let other = WebSocketTests.clientFrame(opcode: 2, Array("not a field frame at all".utf8))
+            + WebSocketTests.clientFrame(opcode: 2, Array("nor this one".utf8))
+        for (bytes, frames) in [(fieldStream, 4), (other, 0)] {
+            var connection = try #require(try TraceDecoder().decode(path: WebSocketCaptureTests.capture)
+                .connections.first?.connection)
+            connection.clientToServer = TCPStreamTrace()
+            connection.clientToServer.pieces = [.data(ByteRun(offset: 0, bytes: bytes,
+                                                              timestamp: WebSocketCaptureTests.time, packetNumber: 1))]
+            connection.serverToClient = TCPStreamTrace()
+            let decoded = TraceDecoder().decode(connection)
+            #expect(!decoded.isWebSocket)
+            #expect(decoded.frames.count == frames)
+        }
+    }
+}

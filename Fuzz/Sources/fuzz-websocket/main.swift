@@ -2,8 +2,10 @@ import FuzzSupport
 import SyncProtocol
 import SyncTrace
 
-/// WebSocket captures: input byte 0 picks a run size (bits 0-6, 1...128 bytes) and whether a gap follows the second
-/// run (bit 7); the rest is the WebSocket bytes after an HTTP upgrade, given as both directions of one connection
+/// WebSocket captures: input byte 0 picks a run size (bits 0-5, 1...64 bytes), whether the capture begins
+/// mid-connection (bit 6: no SYN, no HTTP head, so the bytes must be found to be WebSocket frames holding field
+/// frames first) and whether a gap follows the second run (bit 7); the rest is the WebSocket bytes after an HTTP
+/// upgrade, given as both directions of one connection
 /// (the client's masked frames parse on one side, a server's unmasked on the other) to `TraceDecoder`, which unwraps
 /// them (`WebSocketStream`: `WebSocketFrame.parse`, `WebSocketMessageAssembler`, `JSONFrame`) and cuts the frames.
 /// Faults are issues; anything else (trap, ASan report, hang) is a finding.
@@ -11,16 +13,20 @@ import SyncTrace
 func fuzzWebSocket(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     var input = FuzzInput(data, size)
     let control = input.byte()
-    let runSize = Int(control & 0x7F) + 1
+    let runSize = Int(control & 0x3F) + 1
+    let midStream = control & 0x40 != 0
     let bytes = Array(input.rest())
     let time = CaptureTimestamp(nanosecondsSinceEpoch: 0)
 
     func stream(head: String) -> TCPStreamTrace {
         var stream = TCPStreamTrace()
-        stream.sawSYN = true
-        let headBytes = Array(head.utf8)
-        stream.pieces.append(.data(ByteRun(offset: 0, bytes: headBytes, timestamp: time, packetNumber: 1)))
-        var offset = Int64(headBytes.count)
+        stream.sawSYN = !midStream
+        var offset: Int64 = 0
+        if !midStream {
+            let headBytes = Array(head.utf8)
+            stream.pieces.append(.data(ByteRun(offset: 0, bytes: headBytes, timestamp: time, packetNumber: 1)))
+            offset = Int64(headBytes.count)
+        }
         var start = 0
         var run = 0
         while start < bytes.count {

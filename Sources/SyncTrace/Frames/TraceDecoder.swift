@@ -46,18 +46,24 @@ public struct TraceDecoder: Sendable {
     }
 
     /// Decodes both directions of `connection`. A WebSocket connection (its client's stream opens with an HTTP
-    /// `GET`, its server's with `101`) is unwrapped first (`WebSocketStream`): its frames are the messages' frames,
+    /// `GET`, its server's with `101`; or, captured from its middle, its bytes are WebSocket frames holding field
+    /// frames: `WebSocketStream.starts(of:scanner:maxPayloadBytes:)`) is unwrapped first (`WebSocketStream`): its frames are the messages' frames,
     /// at the offsets where those messages end in the captured stream.
     public func decode(_ connection: TCPConnectionTrace) -> ConnectionFrames {
         var frames: [TraceFrame] = []
         var issues: [TraceFrameIssue] = []
-        let isWebSocket = WebSocketStream.isWebSocket(connection)
+        let webSocketStarts = WebSocketStream.starts(
+            of: connection,
+            scanner: FrameHeaderScanner(layout: frameDecoder.layout, maxPayloadBytes: frameDecoder.maxPayloadBytes),
+            maxPayloadBytes: frameDecoder.maxPayloadBytes)
+        let isWebSocket = webSocketStarts != nil
         for direction in TraceDirection.allCases {
             var stream = connection.stream(direction)
             var unwrapped: WebSocketStream?
-            if isWebSocket {
-                unwrapped = WebSocketStream(stream, connectionNumber: connection.number, direction: direction,
-                                            maxPayloadBytes: frameDecoder.maxPayloadBytes)
+            if let webSocketStarts {
+                let start = direction == .clientToServer ? webSocketStarts.clientToServer : webSocketStarts.serverToClient
+                unwrapped = WebSocketStream(stream, start: start, connectionNumber: connection.number,
+                                            direction: direction, maxPayloadBytes: frameDecoder.maxPayloadBytes)
                 stream = unwrapped!.stream
             }
             var extractor = StreamFrameExtractor(

@@ -4,7 +4,9 @@ import SyncProtocol
 ///
 /// A connection is a WebSocket one when its client's stream begins with an HTTP `GET` and its server's with
 /// `HTTP/1.1 101` (RFC 6455 §4): PyMax's `WebClient` (`pymax/transport/websocket.py`), or `syncsim serve`'s
-/// WebSocket side. Each direction's HTTP head is skipped; its frames are read (masked or not), control frames
+/// WebSocket side; or, captured from its middle, when its bytes are found to be WebSocket frames holding field
+/// frames (`starts(of:scanner:maxPayloadBytes:)`). Each direction's HTTP head (or the tail of a frame begun before
+/// the capture) is skipped; its frames are read (masked or not), control frames
 /// dropped, fragments joined, and each message becomes field-frame bytes: a binary message as it is (PyMax 2.5.0:
 /// `TcpProtocol` bytes), a text message as its JSON frame (`JSONFrame`) encoded uncompressed. Each message's bytes
 /// take the timestamp and packet of the run holding its last byte.
@@ -27,18 +29,131 @@ struct WebSocketStream {
     private(set) var spans: [Span] = []
     private(set) var issues: [TraceFrameIssue] = []
 
-    /// Whether `connection` opened a WebSocket: the client's first bytes are a `GET`, the server's `HTTP/1.1 101`.
-    static func isWebSocket(_ connection: TCPConnectionTrace) -> Bool {
-        func starts(_ stream: TCPStreamTrace, with prefix: String) -> Bool {
-            guard stream.sawSYN, case .data(let run)? = stream.pieces.first, run.offset == 0 else { return false }
-            return run.bytes.starts(with: Array(prefix.utf8))
-        }
-        return starts(connection.clientToServer, with: "GET ")
-            && starts(connection.serverToClient, with: "HTTP/1.1 101")
+    /// Where a direction's WebSocket bytes begin.
+    enum Start: Hashable {
+        /// With the HTTP head of the upgrade, to be skipped.
+        case httpHead
+        /// With a WebSocket frame at this stream offset: the capture began after the upgrade, and the bytes before
+        /// it are the tail of a frame already under way.
+        case frame(at: Int64)
+        /// Nowhere found: the whole direction is reported, not decoded.
+        case notFound
     }
 
-    /// Unwraps one direction of a WebSocket connection.
-    init(_ captured: TCPStreamTrace, connectionNumber: Int, direction: TraceDirection, maxPayloadBytes: Int) {
+    /// How many leading bytes of a direction are searched for the first frame when the capture began mid-connection.
+    static let midStreamSearchBytes = 65_536
+    /// How many whole data messages, each holding field frames, make a mid-connection start certain; fewer will do
+    /// when the direction holds no more before its first gap or its end.
+    static let midStreamConfirmingMessages = 2
+
+    /// How each direction of `connection` begins when it is a WebSocket one, nil when it is not.
+    ///
+    /// A connection is a WebSocket one when its client's stream begins with an HTTP `GET` and its server's with
+    /// `HTTP/1.1 101`. A connection captured from its middle (neither direction's SYN seen) is one when either
+    /// direction's first bytes hold, from some offset on, WebSocket frames (the client's masked, the server's not,
+    /// as RFC 6455 §5.1 has them) whose messages are field frames: binary messages made exactly of plausible frame
+    /// headers and their payloads, or text messages that parse as JSON frames. A field-frame stream's header begins
+    /// with version 10, which is no valid first byte of a WebSocket frame (FIN clear on a control opcode), so the
+    /// two cannot be taken for each other at a frame boundary.
+    static func starts(of connection: TCPConnectionTrace, scanner: FrameHeaderScanner, maxPayloadBytes: Int)
+        -> (clientToServer: Start, serverToClient: Start)? {
+        func starts(_ stream: TCPStreamTrace, with prefix: String) -> Bool {
+            guard case .data(let run)? = stream.pieces.first, stream.sawSYN ? run.offset == 0 : true else {
+                return false
+            }
+            return run.bytes.starts(with: Array(prefix.utf8))
+        }
+        if starts(connection.clientToServer, with: "GET ") && starts(connection.serverToClient, with: "HTTP/1.1 101") {
+            return (.httpHead, .httpHead)
+        }
+        guard !connection.clientToServer.sawSYN, !connection.serverToClient.sawSYN else { return nil }
+        func find(_ stream: TCPStreamTrace, masked: Bool, confirming: Int) -> Int64? {
+            firstFrame(in: stream, masked: masked, confirming: confirming, scanner: scanner,
+                       maxPayloadBytes: maxPayloadBytes)
+        }
+        var client = find(connection.clientToServer, masked: true, confirming: midStreamConfirmingMessages)
+        var server = find(connection.serverToClient, masked: false, confirming: midStreamConfirmingMessages)
+        guard client != nil || server != nil else { return nil }
+        // One direction settled it: the other needs only one message, even one cut by a gap after it.
+        if client == nil { client = find(connection.clientToServer, masked: true, confirming: 1) }
+        if server == nil { server = find(connection.serverToClient, masked: false, confirming: 1) }
+        return (client.map { .frame(at: $0) } ?? .notFound, server.map { .frame(at: $0) } ?? .notFound)
+    }
+
+    /// The stream offset of the first WebSocket frame of a direction captured from its middle, nil when none is
+    /// found in its first `midStreamSearchBytes` (see `starts(of:scanner:maxPayloadBytes:)`): from it, `confirming`
+    /// data messages of field frames, or as many as there are when the frames run exactly to the end of the bytes
+    /// before the first gap; with `confirming` 1, a frame cut by that end may follow the one message.
+    static func firstFrame(in stream: TCPStreamTrace, masked: Bool, confirming: Int, scanner: FrameHeaderScanner,
+                           maxPayloadBytes: Int) -> Int64? {
+        // The contiguous bytes before the first gap: a frame cannot be followed across one.
+        var bytes: [UInt8] = []
+        var firstOffset: Int64?
+        let limit = midStreamSearchBytes + 4 * (maxPayloadBytes + 14)
+        for piece in stream.pieces {
+            guard case .data(let run) = piece else { break }
+            if firstOffset == nil { firstOffset = run.offset }
+            bytes += run.bytes.prefix(limit - bytes.count)
+            if bytes.count >= limit { break }
+        }
+        guard let firstOffset else { return nil }
+        let maxMessageBytes = maxPayloadBytes + FrameHeader.byteCount
+        for start in 0..<min(bytes.count, midStreamSearchBytes) {
+            let first = bytes[start]
+            guard first & 0x70 == 0, [1, 2, 8, 9, 10].contains(first & 0x0F), start + 1 < bytes.count,
+                  (bytes[start + 1] & 0x80 != 0) == masked else { continue }
+            if confirms(bytes, from: start, masked: masked, confirming: confirming, scanner: scanner,
+                        maxMessageBytes: maxMessageBytes) {
+                return firstOffset + Int64(start)
+            }
+        }
+        return nil
+    }
+
+    /// Whether the frames from `start` on are WebSocket frames, masked as `masked` says, whose data messages are
+    /// field frames: `confirming` of them, or at least one when the frames end exactly where `bytes` end.
+    private static func confirms(_ bytes: [UInt8], from start: Int, masked: Bool, confirming: Int,
+                                 scanner: FrameHeaderScanner, maxMessageBytes: Int) -> Bool {
+        var assembler = WebSocketMessageAssembler(maxMessageBytes: maxMessageBytes)
+        var offset = start
+        var confirmed = 0
+        while confirmed < confirming {
+            let frame: WebSocketFrame
+            do {
+                guard let parsed = try WebSocketFrame.parse(bytes, at: offset, maxPayloadBytes: maxMessageBytes) else {
+                    // The bytes end inside a frame (or exactly at one's start): what came before decides.
+                    return confirmed > 0 && offset == bytes.count
+                }
+                frame = parsed
+            } catch {
+                return false
+            }
+            guard frame.isMasked == masked else { return false }
+            offset += frame.wireByteCount
+            guard !frame.isControl else { continue }
+            let message: WebSocketMessageAssembler.Message?
+            do { message = try assembler.take(frame) } catch { return false }
+            switch message {
+            case nil: continue
+            case .binary(let frameBytes):
+                var position = 0
+                while position < frameBytes.count {
+                    guard let length = scanner.plausibleFrameLength(in: frameBytes, at: position) else { return false }
+                    position += FrameHeader.byteCount + length
+                }
+                guard position == frameBytes.count, !frameBytes.isEmpty else { return false }
+            case .text(let text):
+                guard (try? JSONFrame.parse(text)) != nil else { return false }
+            }
+            confirmed += 1
+            if offset == bytes.count { return true }
+        }
+        return true
+    }
+
+    /// Unwraps one direction of a WebSocket connection, whose bytes begin as `start` says.
+    init(_ captured: TCPStreamTrace, start: Start = .httpHead, connectionNumber: Int, direction: TraceDirection,
+         maxPayloadBytes: Int) {
         stream.sawSYN = true
         let encoder = FrameEncoder(compressionThresholdBytes: Int.max, maxPayloadBytes: maxPayloadBytes)
         let maxMessageBytes = maxPayloadBytes + FrameHeader.byteCount
@@ -47,6 +162,29 @@ struct WebSocketStream {
         var bufferOffset: Int64 = 0
         var runs: [(endOffset: Int64, timestamp: CaptureTimestamp, packetNumber: Int)] = []
         var headDone = false
+        var skipUntil: Int64?
+        var skippedFrom: Int64?
+        switch start {
+        case .httpHead: break
+        case .frame(at: let offset):
+            headDone = true
+            skipUntil = offset
+        case .notFound:
+            let first = captured.pieces.first.map { piece -> (Int64, Int) in
+                switch piece {
+                case .data(let run): (run.offset, run.packetNumber)
+                case .gap(let gap): (gap.offset, gap.packetNumber)
+                }
+            }
+            if let first, captured.byteCount > 0 {
+                issues.append(TraceFrameIssue(
+                    kind: .webSocket, connectionNumber: connectionNumber, direction: direction, offset: first.0,
+                    byteCount: captured.byteCount, packetNumber: first.1,
+                    detail: "the capture begins mid-connection and no WebSocket frame holding field frames was found "
+                        + "in the first \(Self.midStreamSearchBytes) bytes: the direction is not decoded"))
+            }
+            return
+        }
         var messageStart: Int64?
         var lastPacket = 0
 
@@ -64,7 +202,20 @@ struct WebSocketStream {
                         + "is not decoded")
                 buffer = []
                 break pieces
-            case .data(let run):
+            case .data(var run):
+                if let skip = skipUntil {
+                    // The tail of a frame begun before the capture: skipped up to the first whole frame.
+                    skippedFrom = skippedFrom ?? run.offset
+                    guard run.endOffset > skip else { continue }
+                    if let from = skippedFrom, skip > from {
+                        issue(.skippedToResync, at: from, skip - from, packet: run.packetNumber,
+                              "the capture begins mid-connection: the bytes before its first WebSocket frame are "
+                                + "skipped")
+                    }
+                    run = ByteRun(offset: skip, bytes: Array(run.bytes.dropFirst(Int(skip - run.offset))),
+                                  timestamp: run.timestamp, packetNumber: run.packetNumber)
+                    skipUntil = nil
+                }
                 if buffer.isEmpty { bufferOffset = run.offset }
                 buffer += run.bytes
                 runs.append((run.endOffset, run.timestamp, run.packetNumber))
