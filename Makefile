@@ -15,7 +15,7 @@
 # Without root and with packages missing, both print the exact apt-get line and exit non-zero.
 
 APT_PACKAGES := pkg-config liblz4-dev libmsgpack-dev libsqlite3-dev libpcap-dev libzstd-dev tshark tcpdump python3-venv \
-	openssl libssl-dev
+	openssl libssl-dev zlib1g-dev
 SWIFT ?= swift
 # Arguments for `make run`; the default is the main job: the catalog, then a short explore pass.
 MAIN_RUN_ARGS := run --random 2

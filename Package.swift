@@ -27,6 +27,8 @@ let package = Package(
         .systemLibrary(name: "CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
         // OpenSSL's libcrypto, for the SHA-1 of the WebSocket handshake only (`syncsim serve`, RFC 6455 §4.2.2).
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        // zlib, to inflate WebSocket messages compressed by permessage-deflate in captures (RFC 7692).
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
 
         .target(name: "SimCore", swiftSettings: swiftSettings),
         .target(name: "SimNet", dependencies: ["SimCore"], swiftSettings: swiftSettings),
@@ -34,7 +36,7 @@ let package = Package(
         .target(name: "SyncServer", dependencies: ["SimCore", "SyncProtocol"], swiftSettings: swiftSettings),
         .target(name: "SyncClient", dependencies: ["SimCore", "SyncProtocol", "CSQLite"], swiftSettings: swiftSettings),
         .target(name: "SyncChecks", dependencies: ["SyncServer", "SyncClient"], swiftSettings: swiftSettings),
-        .target(name: "SyncTrace", dependencies: ["SyncProtocol", "CPcap"], swiftSettings: swiftSettings),
+        .target(name: "SyncTrace", dependencies: ["SyncProtocol", "CPcap", "CZlib"], swiftSettings: swiftSettings),
         .target(
             name: "SyncSim",
             dependencies: ["SimCore", "SimNet", "SyncProtocol", "SyncServer", "SyncClient", "SyncChecks", "SyncTrace"],

@@ -233,11 +233,14 @@ extension TraceDecodeCommand {
     /// A frame of a capture: `{"time":"1767225600.605000000","connection":1,"direction":"client->server",
     /// "packet":4,` followed by the fields of a raw-stream frame line.
     /// A frame that travelled as a WebSocket text message shows the message's `ver`, `"encoding":"json"` and its
-    /// text's size as `wirePayloadBytes` (the field frame decoded from it has no binary header on the wire).
+    /// text's size as `wirePayloadBytes` (the field frame decoded from it has no binary header on the wire). One
+    /// that came in a message compressed by permessage-deflate has `"deflatedMessageBytes"` (the message's
+    /// compressed size) after `packet`.
     static func jsonLine(for frame: TraceFrame) -> String {
         let rawLine = DecodeCommand.jsonLine(for: frame.decoded, jsonMessage: frame.jsonMessage)
+        let deflated = frame.deflatedMessageBytes.map { "\"deflatedMessageBytes\":\($0)," } ?? ""
         return "{\"time\":\"\(frame.timestamp)\",\"connection\":\(frame.connectionNumber)"
-            + ",\"direction\":\"\(frame.direction)\",\"packet\":\(frame.packetNumber)," + rawLine.dropFirst()
+            + ",\"direction\":\"\(frame.direction)\",\"packet\":\(frame.packetNumber)," + deflated + rawLine.dropFirst()
     }
 
     /// An issue: `{"issue":"gap","connection":1,"direction":"server->client","offset":1291,"bytes":1200,...}`.

@@ -61,8 +61,8 @@ public struct TraceDecoder: Sendable {
             var stream = connection.stream(direction)
             var unwrapped: WebSocketStream?
             if let webSocketStarts {
-                let start = direction == .clientToServer ? webSocketStarts.clientToServer : webSocketStarts.serverToClient
-                unwrapped = WebSocketStream(stream, start: start, connectionNumber: connection.number,
+                unwrapped = WebSocketStream(stream, start: webSocketStarts.start(direction),
+                                            deflate: webSocketStarts.deflate, connectionNumber: connection.number,
                                             direction: direction, maxPayloadBytes: frameDecoder.maxPayloadBytes)
                 stream = unwrapped!.stream
             }
@@ -79,7 +79,9 @@ public struct TraceDecoder: Sendable {
             frames += extractor.frames.map { frame in
                 var frame = frame
                 let offset = Int64(frame.decoded.offset)
-                frame.jsonMessage = unwrapped.span(at: offset)?.jsonMessage
+                let span = unwrapped.span(at: offset)
+                frame.jsonMessage = span?.jsonMessage
+                frame.deflatedMessageBytes = span?.deflatedByteCount
                 frame.decoded.offset = Int(unwrapped.capturedOffset(offset))
                 return frame
             }

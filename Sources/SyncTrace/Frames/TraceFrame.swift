@@ -16,6 +16,10 @@ public struct TraceFrame: Hashable, Sendable {
     /// then the frame re-encoded uncompressed, so its header's version and sizes are not the wire's. Nil for a frame
     /// that travelled in the binary layout (TCP, or a binary WebSocket message).
     public var jsonMessage: JSONMessage?
+    /// For a frame that travelled in a WebSocket message compressed by permessage-deflate (RFC 7692), the message's
+    /// compressed size in bytes (its WebSocket frames' payloads; every frame of the message shows the same); nil
+    /// otherwise.
+    public var deflatedMessageBytes: Int?
 
     /// A WebSocket text message holding a JSON frame.
     public struct JSONMessage: Hashable, Sendable {

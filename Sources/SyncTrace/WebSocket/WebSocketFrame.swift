@@ -13,23 +13,34 @@ public struct WebSocketFrame: Hashable, Sendable {
     public var payload: [UInt8]
     /// Bytes the frame took on the wire, header included.
     public var wireByteCount: Int
+    /// RSV1: the first frame of a message compressed by permessage-deflate (RFC 7692 §6); its payload is still
+    /// compressed here (`WebSocketMessageAssembler` inflates whole messages).
+    public var isCompressed = false
 
     /// Whether this is a control frame (close, ping, pong).
     public var isControl: Bool { opcode >= 8 }
 
     /// The frame starting at `bytes[start]`, or nil while it is incomplete.
-    /// - Parameter maxPayloadBytes: the largest payload taken; a longer one is an error (close code 1009).
-    /// - Throws: `WebSocketFrameError` (offset relative to `start`) for reserved bits or opcodes, a 64-bit length
-    ///   with its top bit set, a fragmented or long control frame, or a payload over `maxPayloadBytes`.
-    public static func parse(_ bytes: [UInt8], at start: Int = 0, maxPayloadBytes: Int) throws(WebSocketFrameError)
-        -> WebSocketFrame? {
+    /// - Parameters:
+    ///   - maxPayloadBytes: the largest payload taken; a longer one is an error (close code 1009).
+    ///   - allowsCompressed: whether permessage-deflate was agreed, so RSV1 may mark a data message's first frame.
+    /// - Throws: `WebSocketFrameError` (offset relative to `start`) for reserved bits or opcodes (RSV1 on a control
+    ///   or continuation frame, RFC 7692 §6.1), a 64-bit length with its top bit set, a fragmented or long control
+    ///   frame, or a payload over `maxPayloadBytes`.
+    public static func parse(_ bytes: [UInt8], at start: Int = 0, maxPayloadBytes: Int, allowsCompressed: Bool = false)
+        throws(WebSocketFrameError) -> WebSocketFrame? {
         guard bytes.count - start >= 2 else { return nil }
         let first = bytes[start], second = bytes[start + 1]
         let isFinal = first & 0x80 != 0
         let opcode = first & 0x0F
-        guard first & 0x70 == 0 else {
+        let isCompressed = allowsCompressed && first & 0x40 != 0
+        guard first & (allowsCompressed ? 0x30 : 0x70) == 0 else {
             throw WebSocketFrameError(offset: 0, reason: "reserved bits set (\((first & 0x70) >> 4)) with no extension "
                 + "agreed (RFC 6455 §5.2)")
+        }
+        guard !isCompressed || opcode == 1 || opcode == 2 else {
+            throw WebSocketFrameError(offset: 0, reason: "RSV1 (compressed) set on a "
+                + (opcode == 0 ? "continuation" : "control") + " frame (RFC 7692 §6.1)")
         }
         guard [0, 1, 2, 8, 9, 10].contains(opcode) else {
             throw WebSocketFrameError(offset: 0, reason: "opcode \(opcode) is reserved (RFC 6455 §5.2)")
@@ -72,7 +83,7 @@ public struct WebSocketFrame: Hashable, Sendable {
             for index in payload.indices { payload[index] ^= mask[index & 3] }
         }
         return WebSocketFrame(isFinal: isFinal, opcode: opcode, isMasked: isMasked, payload: payload,
-                              wireByteCount: total)
+                              wireByteCount: total, isCompressed: isCompressed)
     }
 
     /// The largest HTTP head read before a WebSocket's frames (the opening handshake, RFC 6455 §4): a longer one is
@@ -134,18 +145,24 @@ public struct WebSocketMessageAssembler: Hashable, Sendable {
         case text([UInt8])
     }
 
-    /// The largest message taken, all fragments together.
+    /// The largest message taken, all fragments together (compressed, as on the wire).
     public let maxMessageBytes: Int
     private var opcode: UInt8?
+    private var isCompressed = false
     private var bytes: [UInt8] = []
 
     public init(maxMessageBytes: Int) { self.maxMessageBytes = maxMessageBytes }
 
     /// Takes a data frame (opcode 0, 1 or 2).
+    /// - Parameter inflate: what turns a compressed message's payload (its first frame had RSV1) into the message;
+    ///   nil when no extension was agreed. Its errors are passed on.
     /// - Returns: the message it ended, or nil while fragments are still to come.
     /// - Throws: `WebSocketFrameError` (offset 0) for a continuation with no message begun, a message begun inside
-    ///   another, a message over `maxMessageBytes` (1009) or text that is not UTF-8 (1007).
-    public mutating func take(_ frame: WebSocketFrame) throws(WebSocketFrameError) -> Message? {
+    ///   another, a compressed message with nothing to inflate it, a message over `maxMessageBytes` (1009) or text
+    ///   that is not UTF-8 (1007).
+    public mutating func take(
+        _ frame: WebSocketFrame, inflate: ((_ compressed: [UInt8]) throws(WebSocketFrameError) -> [UInt8])? = nil
+    ) throws(WebSocketFrameError) -> Message? {
         if frame.opcode == 0 {
             guard opcode != nil else {
                 throw WebSocketFrameError(offset: 0, reason: "continuation frame with no fragmented message begun "
@@ -157,6 +174,11 @@ public struct WebSocketMessageAssembler: Hashable, Sendable {
                     + "(RFC 6455 §5.4)")
             }
             opcode = frame.opcode
+            isCompressed = frame.isCompressed
+            guard !isCompressed || inflate != nil else {
+                throw WebSocketFrameError(offset: 0, reason: "compressed message with no extension agreed "
+                    + "(RFC 6455 §5.2)")
+            }
         }
         guard bytes.count + frame.payload.count <= maxMessageBytes else {
             throw WebSocketFrameError(offset: 1, reason: "message of \(bytes.count + frame.payload.count) bytes or "
@@ -164,9 +186,10 @@ public struct WebSocketMessageAssembler: Hashable, Sendable {
         }
         bytes += frame.payload
         guard frame.isFinal, let messageOpcode = opcode else { return nil }
-        let message = bytes
+        var message = bytes
         bytes = []
         opcode = nil
+        if isCompressed, let inflate { message = try inflate(message) }
         guard messageOpcode == 1 else { return .binary(message) }
         guard String(validating: message, as: UTF8.self) != nil else {
             throw WebSocketFrameError(offset: 0, reason: "text message is not UTF-8 (RFC 6455 §8.1)", closeCode: 1007)

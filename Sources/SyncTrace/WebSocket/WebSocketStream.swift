@@ -22,6 +22,8 @@ struct WebSocketStream {
         var captured: Range<Int64>
         /// What the message was when it was a JSON text message.
         var jsonMessage: TraceFrame.JSONMessage?
+        /// The message's compressed size when it came compressed by permessage-deflate.
+        var deflatedByteCount: Int?
     }
 
     /// The unwrapped stream: one data run per message, touching, from offset 0.
@@ -40,6 +42,19 @@ struct WebSocketStream {
         case notFound
     }
 
+    /// How a WebSocket connection's two directions begin, and what compression its handshake agreed.
+    struct Opening: Hashable {
+        var clientToServer: Start
+        var serverToClient: Start
+        /// permessage-deflate, when the server's `101` answer agreed to it; nil for a connection captured from its
+        /// middle, whose compressed messages cannot be read (with context takeover, each needs those before it).
+        var deflate: PerMessageDeflate?
+
+        func start(_ direction: TraceDirection) -> Start {
+            direction == .clientToServer ? clientToServer : serverToClient
+        }
+    }
+
     /// How many leading bytes of a direction are searched for the first frame when the capture began mid-connection.
     static let midStreamSearchBytes = 65_536
     /// How many whole data messages, each holding field frames, make a mid-connection start certain; fewer will do
@@ -56,7 +71,7 @@ struct WebSocketStream {
     /// with version 10, which is no valid first byte of a WebSocket frame (FIN clear on a control opcode), so the
     /// two cannot be taken for each other at a frame boundary.
     static func starts(of connection: TCPConnectionTrace, scanner: FrameHeaderScanner, maxPayloadBytes: Int)
-        -> (clientToServer: Start, serverToClient: Start)? {
+        -> Opening? {
         func starts(_ stream: TCPStreamTrace, with prefix: String) -> Bool {
             guard case .data(let run)? = stream.pieces.first, stream.sawSYN ? run.offset == 0 : true else {
                 return false
@@ -64,7 +79,10 @@ struct WebSocketStream {
             return run.bytes.starts(with: Array(prefix.utf8))
         }
         if starts(connection.clientToServer, with: "GET ") && starts(connection.serverToClient, with: "HTTP/1.1 101") {
-            return (.httpHead, .httpHead)
+            return Opening(clientToServer: .httpHead, serverToClient: .httpHead,
+                           deflate: leadingHead(of: connection.serverToClient).flatMap {
+                               PerMessageDeflate.agreed(inResponseHead: $0)
+                           })
         }
         guard !connection.clientToServer.sawSYN, !connection.serverToClient.sawSYN else { return nil }
         func find(_ stream: TCPStreamTrace, masked: Bool, confirming: Int) -> Int64? {
@@ -77,7 +95,19 @@ struct WebSocketStream {
         // One direction settled it: the other needs only one message, even one cut by a gap after it.
         if client == nil { client = find(connection.clientToServer, masked: true, confirming: 1) }
         if server == nil { server = find(connection.serverToClient, masked: false, confirming: 1) }
-        return (client.map { .frame(at: $0) } ?? .notFound, server.map { .frame(at: $0) } ?? .notFound)
+        return Opening(clientToServer: client.map { .frame(at: $0) } ?? .notFound,
+                       serverToClient: server.map { .frame(at: $0) } ?? .notFound, deflate: nil)
+    }
+
+    /// The HTTP head a direction begins with, nil when the bytes before its first gap hold no whole one.
+    private static func leadingHead(of stream: TCPStreamTrace) -> [UInt8]? {
+        var bytes: [UInt8] = []
+        for piece in stream.pieces {
+            guard case .data(let run) = piece, bytes.count < WebSocketFrame.maxHTTPHeadBytes + 4 else { break }
+            bytes += run.bytes
+            if let length = WebSocketFrame.httpHeadLength(in: bytes) { return Array(bytes[..<length]) }
+        }
+        return nil
     }
 
     /// The stream offset of the first WebSocket frame of a direction captured from its middle, nil when none is
@@ -151,13 +181,19 @@ struct WebSocketStream {
         return true
     }
 
-    /// Unwraps one direction of a WebSocket connection, whose bytes begin as `start` says.
-    init(_ captured: TCPStreamTrace, start: Start = .httpHead, connectionNumber: Int, direction: TraceDirection,
-         maxPayloadBytes: Int) {
+    /// Unwraps one direction of a WebSocket connection, whose bytes begin as `start` says; with `deflate`, its
+    /// compressed messages are inflated.
+    init(_ captured: TCPStreamTrace, start: Start = .httpHead, deflate: PerMessageDeflate? = nil,
+         connectionNumber: Int, direction: TraceDirection, maxPayloadBytes: Int) {
         stream.sawSYN = true
         let encoder = FrameEncoder(compressionThresholdBytes: Int.max, maxPayloadBytes: maxPayloadBytes)
         let maxMessageBytes = maxPayloadBytes + FrameHeader.byteCount
         var assembler = WebSocketMessageAssembler(maxMessageBytes: maxMessageBytes)
+        let inflater = deflate.map {
+            PerMessageInflater(resetsAfterEachMessage: $0.noContextTakeover(direction), maxMessageBytes: maxMessageBytes)
+        }
+        var inflate: ((_ compressed: [UInt8]) throws(WebSocketFrameError) -> [UInt8])?
+        if let inflater { inflate = inflater.inflate }
         var buffer: [UInt8] = []
         var bufferOffset: Int64 = 0
         var runs: [(endOffset: Int64, timestamp: CaptureTimestamp, packetNumber: Int)] = []
@@ -186,6 +222,7 @@ struct WebSocketStream {
             return
         }
         var messageStart: Int64?
+        var messageDeflatedBytes: Int?
         var lastPacket = 0
 
         func issue(_ kind: TraceFrameIssue.Kind, at offset: Int64, _ byteCount: Int64, packet: Int, _ detail: String) {
@@ -238,7 +275,8 @@ struct WebSocketStream {
             while true {
                 let frame: WebSocketFrame
                 do {
-                    guard let parsed = try WebSocketFrame.parse(buffer, maxPayloadBytes: maxMessageBytes) else { break }
+                    guard let parsed = try WebSocketFrame.parse(
+                        buffer, maxPayloadBytes: maxMessageBytes, allowsCompressed: inflater != nil) else { break }
                     frame = parsed
                 } catch {
                     issue(.webSocket, at: bufferOffset + Int64(error.offset), Int64(buffer.count) - Int64(error.offset),
@@ -253,10 +291,14 @@ struct WebSocketStream {
                 let completion = runs.first { $0.endOffset >= frameEnd } ?? runs[runs.count - 1]
                 runs.removeAll { $0.endOffset <= frameEnd }
                 guard !frame.isControl else { continue }
-                if messageStart == nil { messageStart = frameStart }
+                if messageStart == nil {
+                    messageStart = frameStart
+                    messageDeflatedBytes = frame.isCompressed ? 0 : nil
+                }
+                messageDeflatedBytes? += frame.payload.count
                 let message: WebSocketMessageAssembler.Message?
                 do {
-                    message = try assembler.take(frame)
+                    message = try assembler.take(frame, inflate: inflate)
                 } catch {
                     issue(.webSocket, at: frameStart + Int64(error.offset),
                           Int64(frame.wireByteCount) - Int64(error.offset),
@@ -289,7 +331,8 @@ struct WebSocketStream {
                                                    timestamp: completion.timestamp,
                                                    packetNumber: completion.packetNumber)))
                 spans.append(Span(unwrapped: unwrappedStart..<(unwrappedStart + Int64(bytes.count)),
-                                  captured: start..<frameEnd, jsonMessage: jsonMessage))
+                                  captured: start..<frameEnd, jsonMessage: jsonMessage,
+                                  deflatedByteCount: messageDeflatedBytes))
             }
         }
         if !buffer.isEmpty {

@@ -1,0 +1,129 @@
+import SyncSim
+@testable import SyncTrace
+import Testing
+
+@testable import SyncSimCLI
+
+/// Captures of WebSocket connections whose handshake agreed to permessage-deflate (RFC 7692):
+/// Fixtures/websocket/pymax-webclient-deflate.pcap (PyMax 2.5.0 and 2.1.0 through `deflate_relay.py`), and the
+/// inflater on DEFLATE data made with Python's zlib (`compressobj(wbits=-15)`, each message sync-flushed and its
+/// `00 00 ff ff` removed).
+@Suite struct WebSocketDeflateTests {
+    static let capture = TraceDecodeCommandTests.fixture("websocket/pymax-webclient-deflate.pcap")
+
+    @Test("both compressed sessions decode to their ten frames, each showing its message's compressed size")
+    func decodes() throws {
+        let decoding = try TraceDecoder().decode(path: Self.capture)
+        #expect(decoding.connections.count == 2)
+        let expected: [Opcode] = [.sessionInit, .sessionInit, .ping, .ping, .login, .login, .chatHistory,
+                                  .chatHistory, .msgSend, .msgSend]
+        for connection in decoding.connections {
+            #expect(connection.isWebSocket)
+            #expect(connection.issues.isEmpty, "\(connection.issues)")
+            #expect(connection.frames.map(\.opcode) == expected)
+            #expect(connection.frames.allSatisfy { ($0.deflatedMessageBytes ?? 0) > 0 })
+        }
+        let login = try #require(decoding.connections[1].frames.first { $0.opcode == .login && $0.cmd == .request })
+        guard case .map(let pairs) = login.payload else { Issue.record("LOGIN payload \(login.payload)"); return }
+        #expect(pairs.contains(MessagePackPair(.string("token"), .string("token-alice"))))
+
+        let decode = TraceDecodeCommandTests.run(["decode", Self.capture])
+        // SESSION_INIT from 2.5.0: a 301-byte field frame in a 253-byte compressed message.
+        #expect(decode.out.contains { $0.contains(#""packet":8,"deflatedMessageBytes":253,"frame":1,"#) },
+                "\(decode.out)")
+    }
+
+    @Test("replayed against the server and to the reference engine, the compressed capture agrees")
+    func replays() {
+        let server = TraceDecodeCommandTests.run(["replay", Self.capture, "--against", "server"])
+        #expect(server.code == 0, "\(server.out)")
+        #expect(server.out.last?.contains("10 answers compared, 0 differences") == true, "\(server.out)")
+        let client = TraceDecodeCommandTests.run(["replay", Self.capture, "--against", "client"])
+        #expect(client.code == 0, "\(client.out)")
+        #expect(client.out.last?.contains(": 0 violations of") == true, "\(client.out)")
+    }
+
+    @Test("the agreement is read from the server's 101 head: names in any case, parameters, other extensions")
+    func agreement() {
+        func agreed(_ headers: String) -> PerMessageDeflate? {
+            PerMessageDeflate.agreed(inResponseHead: Array(("HTTP/1.1 101 Switching Protocols\r\n" + headers
+                + "\r\n").utf8))
+        }
+        #expect(agreed("Upgrade: websocket\r\n") == nil)
+        #expect(agreed("Sec-WebSocket-Extensions: x-webkit-deflate-frame\r\n") == nil)
+        #expect(agreed("sec-websocket-extensions:permessage-deflate; server_max_window_bits=12\r\n")
+            == PerMessageDeflate())
+        #expect(agreed("Sec-WebSocket-Extensions: foo, Permessage-Deflate ; client_no_context_takeover ; "
+            + "server_no_context_takeover; client_max_window_bits=\"10\"\r\n")
+            == PerMessageDeflate(serverNoContextTakeover: true, clientNoContextTakeover: true))
+        let serverOnly = PerMessageDeflate(serverNoContextTakeover: true)
+        #expect(serverOnly.noContextTakeover(.serverToClient) && !serverOnly.noContextTakeover(.clientToServer))
+    }
+
+    static let hello = Array("hello, hello, hello".utf8)
+    static let first: [UInt8] = [0xCA, 0x48, 0xCD, 0xC9, 0xC9, 0xD7, 0x51, 0xC8, 0x40, 0xA2, 0x00, 0x00]
+    /// The same text again, compressed as a back-reference into the first message's window.
+    static let second: [UInt8] = [0xCA, 0xC0, 0x14, 0x02, 0x00]
+
+    @Test("with context takeover a message reads on from the one before; without, each stands alone")
+    func contexts() throws {
+        let takeover = PerMessageInflater(resetsAfterEachMessage: false, maxMessageBytes: 1_000)
+        #expect(try takeover.inflate(Self.first) == Self.hello)
+        #expect(try takeover.inflate(Self.second) == Self.hello)
+
+        let alone = PerMessageInflater(resetsAfterEachMessage: true, maxMessageBytes: 1_000)
+        #expect(try alone.inflate(Self.first) == Self.hello)
+        #expect(try alone.inflate(Self.first) == Self.hello)
+        // The back-reference has no window to point into after a reset.
+        #expect(throws: WebSocketFrameError.self) { try alone.inflate(Self.second) }
+        do {
+            _ = try alone.inflate(Self.second)
+        } catch {
+            #expect(error.closeCode == 1007)
+            #expect(error.reason.hasPrefix("compressed message does not inflate (zlib: invalid distance too far back"),
+                    "\(error.reason)")
+        }
+    }
+
+    @Test("a message that inflates past the limit is refused with 1009; an empty one inflates to nothing")
+    func limits() throws {
+        // 5,000 zero bytes in 22 compressed bytes.
+        let zeros: [UInt8] = [0xEC, 0xC1, 0x31, 0x01, 0x00, 0x00, 0x00, 0xC2, 0xA0, 0xF5, 0x4F, 0x6D, 0x0A, 0x3F, 0xA0,
+                              0x00, 0x00, 0x00, 0x00, 0x80, 0xB7, 0x01]
+        #expect(try PerMessageInflater(resetsAfterEachMessage: false, maxMessageBytes: 5_000).inflate(zeros)
+            == [UInt8](repeating: 0, count: 5_000))
+        do {
+            _ = try PerMessageInflater(resetsAfterEachMessage: false, maxMessageBytes: 4_999).inflate(zeros)
+            Issue.record("5,000 bytes passed a 4,999-byte limit")
+        } catch {
+            #expect(error.closeCode == 1009)
+        }
+        // An empty compressed message is the empty stored block RFC 7692 §7.2.3.6 allows: [0x00].
+        #expect(try PerMessageInflater(resetsAfterEachMessage: false, maxMessageBytes: 10).inflate([0x00]) == [])
+    }
+
+    @Test("RSV1 marks only a data message's first frame, and only once the extension is agreed")
+    func reservedBit() throws {
+        let compressed: [UInt8] = [0xC2, 0x01, 0x00]
+        #expect(throws: WebSocketFrameError.self) { try WebSocketFrame.parse(compressed, maxPayloadBytes: 100) }
+        let frame = try #require(try WebSocketFrame.parse(compressed, maxPayloadBytes: 100, allowsCompressed: true))
+        #expect(frame.isCompressed && frame.opcode == 2 && frame.payload == [0x00])
+        for (bytes, kind) in [([UInt8]([0xC9, 0x00]), "control"), ([0xC0, 0x00], "continuation")] {
+            do {
+                _ = try WebSocketFrame.parse(bytes, maxPayloadBytes: 100, allowsCompressed: true)
+                Issue.record("RSV1 on a \(kind) frame passed")
+            } catch {
+                #expect(error.reason == "RSV1 (compressed) set on a \(kind) frame (RFC 7692 §6.1)")
+            }
+        }
+        // RSV2 stays reserved.
+        #expect(throws: WebSocketFrameError.self) {
+            try WebSocketFrame.parse([0xA2, 0x00], maxPayloadBytes: 100, allowsCompressed: true)
+        }
+        var assembler = WebSocketMessageAssembler(maxMessageBytes: 100)
+        #expect(throws: WebSocketFrameError.self) { try assembler.take(frame) }
+        var inflating = WebSocketMessageAssembler(maxMessageBytes: 100)
+        let inflater = PerMessageInflater(resetsAfterEachMessage: false, maxMessageBytes: 100)
+        #expect(try inflating.take(frame, inflate: inflater.inflate) == .binary([]))
+    }
+}
