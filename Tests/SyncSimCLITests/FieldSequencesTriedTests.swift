@@ -1,0 +1,27 @@
+import Scenarios
+import SyncSim
+import Testing
+
+/// The hand-written field sequences kept out of the catalog (`Catalog.fieldSequences16Tried`, `fieldSequences17Tried`,
+/// `fieldSequences18Tried`; docs/explore.md): they stay valid scenarios a user can add to `Catalog.all` and run, with
+/// names of their own.
+@Suite struct FieldSequencesTriedTests {
+    static let tried = Catalog.fieldSequences16Tried + Catalog.fieldSequences17Tried + Catalog.fieldSequences18Tried
+
+    @Test("every tried sequence validates: its clients, chats, profiles, parameters and moments are known")
+    func valid() {
+        #expect(Catalog.fieldSequences18Tried.count == 22)
+        for scenario in Self.tried {
+            let problems = scenario.problems().map(\.description)
+            #expect(problems.isEmpty, "\(scenario.name): \(problems)")
+        }
+    }
+
+    @Test("tried names are unique and none is a catalog scenario's")
+    func names() {
+        let names = Self.tried.map(\.name)
+        #expect(Set(names).count == names.count)
+        let catalog = Set(Catalog.all.map(\.name))
+        #expect(names.filter(catalog.contains).isEmpty)
+    }
+}
