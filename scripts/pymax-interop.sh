@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Interoperability test with a real field client: PyMax (PyPI maxapi-python, MIT) runs its whole session against
 # `syncsim serve`, in the mobile device shape, in the web shape and through its WebSocket client (`WebClient`: binary
-# frames in WebSocket messages for 2.5.0, JSON text for 2.1.0), for each PyMax version under test: the pinned 2.5.0
+# frames in WebSocket messages for 2.5.0, JSON text for 2.1.0), plain and with permessage-deflate agreed
+# (`serve --websocket-deflate`), for each PyMax version under test: the pinned 2.5.0
 # and the older 2.1.0 (whose LOGIN answer model requires `token`), all sessions in parallel.
 # Creates one virtual environment per version under .build/ and installs PyMax there (needs python3-venv and PyPI).
 # Usage: bash scripts/pymax-interop.sh [--ping-seconds N] [--versions "2.5.0 2.1.0"]
@@ -38,7 +39,7 @@ trap 'rm -rf "$WORK"' EXIT
 runs=()
 pids=()
 for version in $PYMAX_VERSIONS; do
-    for shape in mobile web websocket; do
+    for shape in mobile web websocket websocket-deflate; do
         run="$version-$shape"
         ".build/pymax-venv-$version/bin/python" Tests/Interop/pymax_session.py --syncsim "$SYNCSIM" --shape "$shape" \
             --workdir "$WORK/$run" --ping-seconds "$PING_SECONDS" >"$WORK/$run.out" 2>"$WORK/$run.err" &

@@ -11,6 +11,7 @@ enum ServeCommand {
         help: """
             usage: syncsim serve --port P [--scenario NAME] [--profile PROFILE] [--seed N] [--duration TIME]
                                  [--max-connections N] [--history N] [--frame-log FILE] [--control-stdin]
+                                 [--websocket-deflate]
 
             Runs the sans-IO SyncServer behind a TCP listener on 127.0.0.1:P (loopback only; P 0 picks a free
             port, printed on standard error's first line; log lines go to standard error, the summary to
@@ -30,6 +31,8 @@ enum ServeCommand {
             ws://127.0.0.1:P/websocket): a connection whose first byte is an HTTP GET is upgraded (RFC 6455),
             and its messages hold binary frames or JSON frames
             ({"ver":11,"cmd":0,"seq":1,"opcode":6,"payload":{...}}), answered in the kind of the first one.
+            --websocket-deflate agrees to a WebSocket client's permessage-deflate offer (RFC 7692; PyMax's
+            WebClient makes one), so that messages both ways travel compressed; by default no extension is agreed.
 
             --history N seeds N more messages into every chat (senders alternating over
             its members), enough for a history page the server compresses. --frame-log FILE writes every frame in
@@ -55,6 +58,7 @@ enum ServeCommand {
         let history = try arguments.int("--history", in: 0...100_000) ?? 0
         let frameLogPath = try arguments.value(of: "--frame-log")
         let controlStdin = arguments.flag("--control-stdin")
+        let webSocketDeflate = arguments.flag("--websocket-deflate")
         try arguments.finish()
         guard let port else { throw UsageError("--port P is required") }
         guard let scenario = Catalog.all.first(where: { $0.name == scenarioName }) else {
@@ -83,6 +87,7 @@ enum ServeCommand {
             server.frameLog = { file.write(Data(($0 + "\n").utf8)) }
         }
         if controlStdin { server.controlDescriptor = 0 }
+        server.webSocketDeflate = webSocketDeflate
         console.err(
             "serve: listening on 127.0.0.1:\(server.port) (scenario \(scenarioName), "
                 + "profile \(profile?.name ?? "none"), seed \(seed))")

@@ -4,13 +4,16 @@ session against `syncsim serve`, through PyMax's public API only.
 
 Only what a user of PyMax may set is changed: host, port, TLS off, the login token and device settings (the web
 shape is PyMax's own web user agent; the websocket shape is PyMax's `WebClient` with its URL pointed at the server,
-which 2.5.0 speaks with binary frames in WebSocket messages and 2.1.0 with JSON text). Protocol behaviour is PyMax's: its handshake, login, ping loop (every 30 s,
+which 2.5.0 speaks with binary frames in WebSocket messages and 2.1.0 with JSON text; the websocket-deflate shape is
+the same against `serve --websocket-deflate`, which agrees to the permessage-deflate offer PyMax's `websockets`
+library makes, so that every message both ways is compressed, RFC 7692). Protocol behaviour is PyMax's: its handshake, login, ping loop (every 30 s,
 fixed in pymax/app.py), reconnect loop and event dispatch.
 
 Steps (each names itself on failure, with the last frames of the server's frame log: hex header + payload):
   login, list-chats, history, resend-same-cid, push, edit-delete-push, drop-and-reconnect, ping.
 
-Usage: pymax_session.py --syncsim PATH --shape mobile|web|websocket --workdir DIR [--ping-seconds 75]
+Usage: pymax_session.py --syncsim PATH --shape mobile|web|websocket|websocket-deflate --workdir DIR
+                         [--ping-seconds 75]
 Exit code 0 when every step passed, 1 when one failed (the step and frames are printed), 2 for usage errors.
 """
 import argparse
@@ -47,13 +50,13 @@ def check(step, condition, detail):
 class Server:
     """`syncsim serve` on a free port with a frame log and a control channel on its standard input."""
 
-    def __init__(self, syncsim, workdir, duration):
+    def __init__(self, syncsim, workdir, duration, extra=()):
         self.frame_log = os.path.join(workdir, "frames.jsonl")
         self.stderr_path = os.path.join(workdir, "serve.log")
         self.stderr = open(self.stderr_path, "w+")
         self.process = subprocess.Popen(
             [syncsim, "serve", "--port", "0", "--history", str(HISTORY), "--duration", str(duration),
-             "--frame-log", self.frame_log, "--control-stdin"],
+             "--frame-log", self.frame_log, "--control-stdin", *extra],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.stderr, text=True)
         deadline = time.time() + 30
         self.port = None
@@ -101,7 +104,7 @@ def make_client(port, token, shape, workdir, name):
     differ from PyMax's defaults."""
     directory = os.path.join(workdir, name)
     os.makedirs(directory, exist_ok=True)
-    if shape == "websocket":
+    if shape.startswith("websocket"):
         config = ExtraConfig(url=f"ws://127.0.0.1:{port}/websocket", token=token)
         return WebClient(work_dir=directory, extra_config=config)
     settings = dict(host="127.0.0.1", port=port, use_ssl=False, token=token)
@@ -266,7 +269,7 @@ async def session(args, server):
         if not has_disconnect_hook:
             await alice_lost()
         await wait_for(disconnected, 10, step, "alice's PyMax never noticed the dropped connection")
-        if args.shape == "websocket":
+        if args.shape.startswith("websocket"):
             # PyMax 2.1.0's WebClient does not reconnect after a dropped WebSocket: its receive loop ends on the
             # websockets library's ConnectionClosedError, which its reconnect loop (BaseClient.start) does not
             # catch, so start() ends (2.2.0 onwards raise ConnectionError and reconnect). When it ended, it is
@@ -297,6 +300,12 @@ async def session(args, server):
         span = (pings[-1]["t"] - pings[0]["t"]) / 1000 if pings else 0
         check(step, len(pings) >= 3 and span >= 55 and len(answered) >= len(pings) - 1,
               f"{len(pings)} pings over {span:.0f} s, {len(answered)} answered")
+        if args.shape == "websocket-deflate":
+            step = "deflate"
+            with open(server.stderr_path) as log:
+                agreed = [line for line in log if "upgraded to WebSocket" in line]
+            check(step, agreed and all("agreed: permessage-deflate" in line for line in agreed),
+                  f"not every WebSocket connection agreed to permessage-deflate: {agreed}")
         print(f"pymax {PYMAX_VERSION} {args.shape}: every step passed ({len(pings)} pings over {span:.0f} s, "
               f"{time.monotonic() - session_start:.0f} s)")
     except StepFailed:
@@ -317,14 +326,15 @@ async def session(args, server):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--syncsim", required=True)
-    parser.add_argument("--shape", choices=["mobile", "web", "websocket"], required=True)
+    parser.add_argument("--shape", choices=["mobile", "web", "websocket", "websocket-deflate"], required=True)
     parser.add_argument("--workdir", required=True)
     parser.add_argument("--ping-seconds", type=float, default=75)
     args = parser.parse_args()
     os.makedirs(args.workdir, exist_ok=True)
     server = None
     try:
-        server = Server(args.syncsim, args.workdir, duration=int(args.ping_seconds) + 120)
+        extra = ["--websocket-deflate"] if args.shape == "websocket-deflate" else []
+        server = Server(args.syncsim, args.workdir, duration=int(args.ping_seconds) + 120, extra=extra)
         asyncio.run(session(args, server))
         return 0
     except StepFailed as failure:

@@ -127,3 +127,118 @@ import Testing
         #expect(try inflating.take(frame, inflate: inflater.inflate) == .binary([]))
     }
 }
+
+/// `syncsim serve --websocket-deflate`: the server agrees to a client's permessage-deflate offer (RFC 7692),
+/// inflates what the client compressed and compresses what it sends.
+@Suite struct ServeWebSocketDeflateTests {
+    @Test("offers: the first acceptable permessage-deflate offer is agreed, with its context and window parameters")
+    func negotiation() {
+        func accepted(_ offers: String...) -> String? {
+            PerMessageDeflate.accepted(fromOffers: offers).map { $0.agreed.responseValue(serverWindowBits: $0.1) }
+        }
+        // PyMax's WebClient (the websockets library's default offer).
+        #expect(accepted("permessage-deflate; client_max_window_bits") == "permessage-deflate")
+        #expect(accepted("x-webkit-deflate-frame", "Permessage-Deflate; server_max_window_bits=10; "
+            + "server_no_context_takeover") == "permessage-deflate; server_no_context_takeover; server_max_window_bits=10")
+        #expect(accepted("permessage-deflate; client_no_context_takeover; client_max_window_bits=\"12\"")
+            == "permessage-deflate; client_no_context_takeover")
+        // zlib's raw DEFLATE has no 8-bit window: that offer is declined and the next one taken.
+        #expect(accepted("permessage-deflate; server_max_window_bits=8, permessage-deflate")
+            == "permessage-deflate")
+        #expect(accepted("permessage-deflate; server_max_window_bits=8") == nil)
+        #expect(accepted("permessage-deflate; mystery_parameter") == nil)
+        #expect(accepted("permessage-deflate; server_no_context_takeover; server_no_context_takeover") == nil)
+        #expect(accepted("permessage-deflate; server_max_window_bits") == nil)
+        #expect(accepted("permessage-deflate; client_max_window_bits=16") == nil)
+        #expect(accepted() == nil)
+    }
+
+    @Test("what the deflater writes, the inflater reads: with and without context takeover, small windows, big messages",
+          arguments: [(15, false), (15, true), (9, false), (12, true)])
+    func roundTrip(windowBits: Int, resets: Bool) throws {
+        let deflater = PerMessageDeflater(windowBits: windowBits, resetsAfterEachMessage: resets)
+        let inflater = PerMessageInflater(resetsAfterEachMessage: resets, maxMessageBytes: 1 << 20)
+        var generator = SeededGenerator(seed: UInt64(windowBits))
+        var messages: [[UInt8]] = [[], Array("hello, hello, hello".utf8), Array("hello, hello, hello".utf8)]
+        // Incompressible bytes longer than zlib's output chunk, and a long repetitive run.
+        messages.append((0..<70_000).map { _ in UInt8(truncatingIfNeeded: generator.next()) })
+        messages.append(Array(String(repeating: "history message of chat 1, seeded; ", count: 3_000).utf8))
+        for message in messages {
+            let compressed = try #require(deflater.deflate(message))
+            #expect(compressed.suffix(4) != [0x00, 0x00, 0xFF, 0xFF])
+            #expect(try inflater.inflate(compressed) == message)
+        }
+        // With context takeover a message repeating the one before is a back-reference into it.
+        _ = try inflater.inflate(try #require(deflater.deflate(messages[1])))
+        let repeated = try #require(deflater.deflate(messages[1]))
+        #expect(resets ? repeated.count > 8 : repeated.count < 8, "\(repeated)")
+        #expect(try inflater.inflate(repeated) == messages[1])
+    }
+
+    /// A session that agreed to permessage-deflate on PyMax's offer.
+    static func openSession() throws -> (WebSocketSession, answer: String) {
+        var session = WebSocketSession(acceptsDeflate: true)
+        let outputs = try session.receive(WebSocketTests.request())
+        guard case .write(let answer)? = outputs.first else {
+            Issue.record("\(outputs)")
+            return (session, "")
+        }
+        return (session, String(decoding: answer, as: UTF8.self))
+    }
+
+    @Test("the 101 names the agreement; compressed client messages are inflated, server messages go compressed")
+    func session() throws {
+        var (session, answer) = try Self.openSession()
+        #expect(answer.contains("\r\nSec-WebSocket-Extensions: permessage-deflate\r\n"), "\(answer)")
+        #expect(session.agreedExtension == "permessage-deflate")
+
+        // The client compresses two messages with one context (its default), the second split in two fragments.
+        let clientDeflater = PerMessageDeflater(windowBits: 15, resetsAfterEachMessage: false)
+        let ping = try FrameEncoder().encode(Frame(cmd: .request, seq: 1, opcode: .ping, payload: .map([])))
+        let first = try #require(clientDeflater.deflate(ping))
+        let second = try #require(clientDeflater.deflate(ping))
+        var bytes = WebSocketTests.clientFrame(opcode: 2, first)
+        bytes[0] |= 0x40
+        var fragment = WebSocketTests.clientFrame(opcode: 2, Array(second.prefix(2)), final: false)
+        fragment[0] |= 0x40
+        bytes += fragment + WebSocketTests.clientFrame(opcode: 0, Array(second.dropFirst(2)))
+        #expect(try session.receive(bytes) == [.message(.binary(ping)), .message(.binary(ping))])
+
+        // The server's messages: RSV1 set, and they inflate with one context on the client's side.
+        let clientInflater = PerMessageInflater(resetsAfterEachMessage: false, maxMessageBytes: 1 << 20)
+        for _ in 0..<3 {
+            let wire = session.messageBytes(opcode: 2, payload: ping)
+            let frame = try #require(try WebSocketFrame.parse(wire, maxPayloadBytes: 1 << 20, allowsCompressed: true))
+            #expect(frame.isCompressed && !frame.isMasked && frame.isFinal)
+            #expect(try clientInflater.inflate(frame.payload) == ping)
+        }
+        // Control frames never are compressed.
+        #expect(WebSocketSession.closeFrame(code: 1000)[0] == 0x88)
+    }
+
+    @Test("a message that does not inflate closes with 1007; without the option no extension is agreed and RSV1 is 1002")
+    func refusals() throws {
+        var (session, _) = try Self.openSession()
+        var broken = WebSocketTests.clientFrame(opcode: 2, [0xFF, 0xFF, 0xFF])
+        broken[0] |= 0x40
+        do {
+            _ = try session.receive(broken)
+            Issue.record("a message that does not inflate was taken")
+        } catch {
+            #expect(error.reason.hasPrefix("compressed message does not inflate"), "\(error.reason)")
+            #expect(error.answer.prefix(4) == [0x88, UInt8(error.answer.count - 2), 0x03, 0xEF], "close 1007")
+        }
+
+        var plain = WebSocketSession()
+        guard case .write(let answer)? = try plain.receive(WebSocketTests.request()).first else {
+            Issue.record("no answer")
+            return
+        }
+        #expect(!String(decoding: answer, as: UTF8.self).contains("Extensions"))
+        #expect(plain.agreedExtension == nil)
+        var compressed = WebSocketTests.clientFrame(opcode: 2, [0x00])
+        compressed[0] |= 0x40
+        #expect(throws: WebSocketError.self) { try plain.receive(compressed) }
+        #expect(plain.messageBytes(opcode: 2, payload: [1, 2, 3]) == [0x82, 3, 1, 2, 3])
+    }
+}

@@ -25,6 +25,8 @@ enum ConnectionTransport {
         var closedByClient = false
         /// The request target of a WebSocket handshake these bytes completed.
         var upgradedPath: String?
+        /// The extension that handshake agreed to (a `Sec-WebSocket-Extensions` value), if any.
+        var agreedExtension: String?
     }
 
     /// A client that broke its transport's protocol: why, and what to write before closing.
@@ -49,10 +51,13 @@ enum ConnectionTransport {
     }
 
     /// Takes bytes read from the socket.
+    /// - Parameter webSocketDeflate: a WebSocket connection agrees to its client's permessage-deflate offer.
     /// - Throws: `Failure` for a broken handshake, a broken WebSocket frame or a text message that is no JSON frame.
-    mutating func unwrap(_ bytes: [UInt8], encoder: FrameEncoder) throws(Failure) -> Unwrapped {
+    mutating func unwrap(_ bytes: [UInt8], encoder: FrameEncoder, webSocketDeflate: Bool = false) throws(Failure)
+        -> Unwrapped {
         if case .undecided = self, let first = bytes.first {
-            self = first == UInt8(ascii: "G") ? .webSocket(WebSocketSession(), answersInJSON: nil) : .tcp
+            self = first == UInt8(ascii: "G")
+                ? .webSocket(WebSocketSession(acceptsDeflate: webSocketDeflate), answersInJSON: nil) : .tcp
         }
         guard case .webSocket(var session, var answersInJSON) = self else { return Unwrapped(frameBytes: bytes) }
         defer { self = .webSocket(session, answersInJSON: answersInJSON) }
@@ -64,7 +69,10 @@ enum ConnectionTransport {
             throw Failure(description: error.description, answer: error.answer)
         }
         var unwrapped = Unwrapped()
-        if !wasOpen && session.isOpen { unwrapped.upgradedPath = session.path }
+        if !wasOpen && session.isOpen {
+            unwrapped.upgradedPath = session.path
+            unwrapped.agreedExtension = session.agreedExtension
+        }
         for output in outputs {
             switch output {
             case .write(let answer):
@@ -94,10 +102,10 @@ enum ConnectionTransport {
     func wrap(_ frameBytes: [UInt8], frame: Frame) -> [UInt8] {
         switch self {
         case .undecided, .tcp: frameBytes
-        case .webSocket:
+        case .webSocket(let session, _):
             answersInJSON
-                ? WebSocketFrame.serverBytes(opcode: 1, payload: JSONFrame.text(for: frame))
-                : WebSocketFrame.serverBytes(opcode: 2, payload: frameBytes)
+                ? session.messageBytes(opcode: 1, payload: JSONFrame.text(for: frame))
+                : session.messageBytes(opcode: 2, payload: frameBytes)
         }
     }
 

@@ -44,6 +44,8 @@ struct RealSocketServer {
     var frameLog: ((String) -> Void)?
     /// A file descriptor to read control lines from (`drop`, `drop USER_ID`), e.g. 0 for standard input.
     var controlDescriptor: Int32?
+    /// Whether WebSocket connections agree to a client's permessage-deflate offer (RFC 7692).
+    var webSocketDeflate = false
 
     /// The port the listener is bound to.
     var port: UInt16 { PosixSocket.localPort(listener) }
@@ -244,13 +246,17 @@ struct RealSocketServer {
                 case .bytes(let received):
                     let unwrapped: ConnectionTransport.Unwrapped
                     do {
-                        unwrapped = try connections[index].transport.unwrap(received, encoder: encoder)
+                        unwrapped = try connections[index].transport.unwrap(received, encoder: encoder,
+                                                                            webSocketDeflate: webSocketDeflate)
                     } catch {
                         refuse(index, "broke its transport (\(error))", answer: error.answer, now: now)
                         continue
                     }
                     for answer in unwrapped.writes { _ = try? PosixSocket.writeAll(fd, answer) }
-                    if let path = unwrapped.upgradedPath { log("serve: \(id) upgraded to WebSocket (\(path))") }
+                    if let path = unwrapped.upgradedPath {
+                        log("serve: \(id) upgraded to WebSocket (\(path))"
+                            + (unwrapped.agreedExtension.map { ", agreed: \($0)" } ?? ""))
+                    }
                     if unwrapped.frameBytes.isEmpty {
                         if unwrapped.closedByClient { closedByClient(id, now: now) }
                         continue

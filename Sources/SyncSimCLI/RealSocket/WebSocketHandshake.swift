@@ -4,14 +4,17 @@ import Foundation
 /// The opening handshake of a WebSocket server (RFC 6455 §4.2): a client's HTTP/1.1 `GET` with `Upgrade: websocket`
 /// read from the start of a connection, and the `101 Switching Protocols` answer.
 ///
-/// No extension (`permessage-deflate`) and no subprotocol is accepted: the answer names none, which a client must
-/// take as "none in use" (RFC 6455 §4.2.2, §9.1). PyMax's `WebClient` (`pymax/transport/websocket.py`, the
-/// `websockets` library) offers permessage-deflate and goes on without it.
+/// No subprotocol is accepted, and by default no extension: the answer names none, which a client must take as
+/// "none in use" (RFC 6455 §4.2.2, §9.1). PyMax's `WebClient` (`pymax/transport/websocket.py`, the `websockets`
+/// library) offers permessage-deflate and goes on without it. `syncsim serve --websocket-deflate` agrees to that
+/// offer (RFC 7692; `WebSocketSession`), and the answer then names the agreement.
 struct WebSocketHandshake: Equatable {
     /// The request's target, e.g. `/websocket` (PyMax's default URL `wss://api.oneme.ru/websocket`, `pymax/config.py`).
     var path: String
     /// The `Sec-WebSocket-Key` header as sent: base64 of 16 bytes.
     var key: String
+    /// The values of the `Sec-WebSocket-Extensions` headers as sent (each a comma-separated list of offers).
+    var extensionOffers: [String] = []
 
     /// The GUID every server appends to the key before hashing (RFC 6455 §1.3, §4.2.2).
     static let acceptGUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
@@ -68,6 +71,7 @@ struct WebSocketHandshake: Equatable {
         }
         self.path = String(requestLine[1])
         self.key = keys[0]
+        self.extensionOffers = values("sec-websocket-extensions")
     }
 
     /// `Sec-WebSocket-Accept` for `key`: base64 of the SHA-1 of the key and `acceptGUID` (RFC 6455 §4.2.2; the
@@ -81,10 +85,11 @@ struct WebSocketHandshake: Equatable {
         return Data(digest.prefix(20)).base64EncodedString()
     }
 
-    /// The `101 Switching Protocols` answer.
-    var answer: [UInt8] {
+    /// The `101 Switching Protocols` answer, naming the extension agreed (a `Sec-WebSocket-Extensions` value) if any.
+    func answer(extensions: String? = nil) -> [UInt8] {
         Array(("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-            + "Sec-WebSocket-Accept: \(Self.accept(forKey: key))\r\n\r\n").utf8)
+            + "Sec-WebSocket-Accept: \(Self.accept(forKey: key))\r\n"
+            + (extensions.map { "Sec-WebSocket-Extensions: \($0)\r\n" } ?? "") + "\r\n").utf8)
     }
 
     /// An HTTP error answer with `reason` as its body; the connection is closed after it.

@@ -31,10 +31,11 @@ struct WebSocketError: Error, Equatable, CustomStringConvertible {
 /// carry comes out (bytes to write back, whole messages, the client's close).
 ///
 /// It takes the opening handshake (`WebSocketHandshake`), then frames: client frames must be masked (§5.1), the
-/// reserved bits clear (no extension is agreed), control frames short and unfragmented (§5.5); fragmented messages
-/// are joined (§5.4); a ping is answered with a pong of its payload (§5.5.2); a close is echoed (§5.5.1). A message
-/// may hold up to `maxMessageBytes`. Anything else is a `WebSocketError` naming the byte offset, and the session
-/// takes no more bytes.
+/// reserved bits clear unless permessage-deflate was agreed (then RSV1 marks a compressed message, RFC 7692 §6),
+/// control frames short and unfragmented (§5.5); fragmented messages are joined (§5.4) and compressed ones inflated;
+/// a ping is answered with a pong of its payload (§5.5.2); a close is echoed (§5.5.1). A message may hold up to
+/// `maxMessageBytes`, inflated. Anything else is a `WebSocketError` naming the byte offset, and the session takes no
+/// more bytes. Messages to the client are framed by `messageBytes(opcode:payload:)`, compressed when agreed.
 struct WebSocketSession {
     /// A whole message from the client.
     typealias Message = WebSocketMessageAssembler.Message
@@ -65,6 +66,19 @@ struct WebSocketSession {
     private var bufferOffset = 0
     /// Joins the fragments of a message.
     private var assembler = WebSocketMessageAssembler(maxMessageBytes: maxMessageBytes)
+    /// Whether a client's permessage-deflate offer is agreed to (`syncsim serve --websocket-deflate`).
+    let acceptsDeflate: Bool
+    /// The `Sec-WebSocket-Extensions` value the handshake's answer agreed to, once open; nil for none.
+    private(set) var agreedExtension: String?
+    /// Inflates the client's compressed messages once permessage-deflate is agreed.
+    private var inflater: PerMessageInflater?
+    /// Compresses the server's messages once permessage-deflate is agreed.
+    private var deflater: PerMessageDeflater?
+
+    /// - Parameter acceptsDeflate: agree to a client's permessage-deflate offer (RFC 7692) when it makes one.
+    init(acceptsDeflate: Bool = false) {
+        self.acceptsDeflate = acceptsDeflate
+    }
 
     /// Takes bytes read from the socket.
     /// - Returns: what they carried, in order; empty while a handshake or frame is incomplete.
@@ -79,7 +93,15 @@ struct WebSocketSession {
                 let handshake = try WebSocketHandshake(requestHead: head)
                 isOpen = true
                 path = handshake.path
-                outputs.append(.write(handshake.answer))
+                if acceptsDeflate, let (agreed, windowBits) = PerMessageDeflate.accepted(
+                    fromOffers: handshake.extensionOffers) {
+                    agreedExtension = agreed.responseValue(serverWindowBits: windowBits)
+                    inflater = PerMessageInflater(resetsAfterEachMessage: agreed.clientNoContextTakeover,
+                                                  maxMessageBytes: Self.maxMessageBytes)
+                    deflater = PerMessageDeflater(windowBits: windowBits,
+                                                  resetsAfterEachMessage: agreed.serverNoContextTakeover)
+                }
+                outputs.append(.write(handshake.answer(extensions: agreedExtension)))
             }
             while !isClosed, let output = try takeFrame() {
                 outputs.append(contentsOf: output)
@@ -115,7 +137,8 @@ struct WebSocketSession {
         let frameOffset = bufferOffset
         let parsed: WebSocketFrame?
         do {
-            parsed = try WebSocketFrame.parse(buffer, maxPayloadBytes: Self.maxMessageBytes)
+            parsed = try WebSocketFrame.parse(buffer, maxPayloadBytes: Self.maxMessageBytes,
+                                              allowsCompressed: inflater != nil)
         } catch {
             throw .frame(at: frameOffset + error.offset, error.reason, code: error.closeCode)
         }
@@ -138,11 +161,20 @@ struct WebSocketSession {
             return []  // an unsolicited pong (RFC 6455 §5.5.3)
         default:
             do {
-                return try assembler.take(frame).map { [.message($0)] } ?? []
+                return try assembler.take(frame, inflate: inflater?.inflate).map { [.message($0)] } ?? []
             } catch {
                 throw .frame(at: frameOffset + error.offset, error.reason, code: error.closeCode)
             }
         }
+    }
+
+    /// A data message to the client as one frame (opcode 1 text, 2 binary), its payload compressed when
+    /// permessage-deflate was agreed (RSV1 set; uncompressed if zlib failed, which RFC 7692 §6 allows).
+    func messageBytes(opcode: UInt8, payload: [UInt8]) -> [UInt8] {
+        if let compressed = deflater?.deflate(payload) {
+            return WebSocketFrame.serverBytes(opcode: opcode, payload: compressed, compressed: true)
+        }
+        return WebSocketFrame.serverBytes(opcode: opcode, payload: payload)
     }
 
     /// A close frame with a status code and a reason cut to the 123 bytes a control frame leaves it, at a character

@@ -46,6 +46,55 @@ public struct PerMessageDeflate: Hashable, Sendable {
     }
 }
 
+extension PerMessageDeflate {
+    /// What a server agrees to of a client's `Sec-WebSocket-Extensions` offers (RFC 7692 §5, §7.1): the first
+    /// `permessage-deflate` offer whose parameters are all known, each named once, with valid values, and a
+    /// `server_max_window_bits` of 9 or more (zlib's raw DEFLATE has no 8-bit window); nil when none is.
+    /// - Parameter offers: the values of the request's `Sec-WebSocket-Extensions` headers, as sent.
+    /// - Returns: the agreement and the server's maximum window in bits (15 unless the client asked for less).
+    public static func accepted(fromOffers offers: [String]) -> (agreed: PerMessageDeflate, serverWindowBits: Int)? {
+        for offer in offers.flatMap({ $0.split(separator: ",") }) {
+            let parts = offer.split(separator: ";").map { $0.trimmingSpaces() }
+            guard parts.first?.lowercased() == "permessage-deflate" else { continue }
+            var agreed = PerMessageDeflate()
+            var serverWindowBits = 15
+            var seen: Set<String> = []
+            var acceptable = true
+            for parameter in parts.dropFirst() {
+                let pair = parameter.split(separator: "=", maxSplits: 1)
+                let name = pair[0].trimmingSpaces().lowercased()
+                let value = pair.count > 1
+                    ? String(pair[1].trimmingSpaces().drop { $0 == "\"" }.reversed().drop { $0 == "\"" }.reversed())
+                    : nil
+                guard seen.insert(name).inserted else { acceptable = false; break }
+                switch (name, value) {
+                case ("server_no_context_takeover", nil): agreed.serverNoContextTakeover = true
+                case ("client_no_context_takeover", nil): agreed.clientNoContextTakeover = true
+                case ("client_max_window_bits", nil): break
+                case ("client_max_window_bits", let bits?) where Int(bits).map({ (8...15).contains($0) }) == true:
+                    break  // the client may limit its own window; the inflater reads any (15 bits)
+                case ("server_max_window_bits", let bits?) where Int(bits).map({ (9...15).contains($0) }) == true:
+                    serverWindowBits = Int(bits)!
+                default: acceptable = false
+                }
+                if !acceptable { break }
+            }
+            if acceptable { return (agreed, serverWindowBits) }
+        }
+        return nil
+    }
+
+    /// The response header's value for this agreement (RFC 7692 §7.1): `permessage-deflate` with the context
+    /// parameters agreed and the server's window when below 15 bits.
+    public func responseValue(serverWindowBits: Int) -> String {
+        var value = "permessage-deflate"
+        if serverNoContextTakeover { value += "; server_no_context_takeover" }
+        if clientNoContextTakeover { value += "; client_no_context_takeover" }
+        if serverWindowBits < 15 { value += "; server_max_window_bits=\(serverWindowBits)" }
+        return value
+    }
+}
+
 extension StringProtocol {
     fileprivate func trimmingSpaces() -> String {
         String(drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
@@ -56,17 +105,17 @@ extension StringProtocol {
 /// context takeover, each message's DEFLATE data goes on from the previous one's window.
 ///
 /// A class because it owns zlib's `z_stream`, freed when it goes.
-final class PerMessageInflater {
+package final class PerMessageInflater {
     private let stream = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
     private let resetsAfterEachMessage: Bool
     /// The largest inflated message taken.
-    let maxMessageBytes: Int
+    package let maxMessageBytes: Int
     private var isReady = false
 
     /// - Parameters:
     ///   - resetsAfterEachMessage: the sender's `*_no_context_takeover` (each message its own DEFLATE context).
     ///   - maxMessageBytes: the largest inflated message; a larger one is an error (close code 1009).
-    init(resetsAfterEachMessage: Bool, maxMessageBytes: Int) {
+    package init(resetsAfterEachMessage: Bool, maxMessageBytes: Int) {
         self.resetsAfterEachMessage = resetsAfterEachMessage
         self.maxMessageBytes = maxMessageBytes
         stream.initialize(to: z_stream())
@@ -83,7 +132,7 @@ final class PerMessageInflater {
     /// it is put back before inflating.
     /// - Throws: `WebSocketFrameError` (offset 0) when the bytes are not DEFLATE data going on from the messages
     ///   before (close code 1007), or inflate to over `maxMessageBytes` (1009).
-    func inflate(_ compressed: [UInt8]) throws(WebSocketFrameError) -> [UInt8] {
+    package func inflate(_ compressed: [UInt8]) throws(WebSocketFrameError) -> [UInt8] {
         guard isReady else {
             throw WebSocketFrameError(offset: 0, reason: "zlib could not set up an inflater", closeCode: 1011)
         }
@@ -134,5 +183,78 @@ final class PerMessageInflater {
         if let failure { throw failure }
         if resetsAfterEachMessage { inflateReset(stream) }
         return output
+    }
+}
+
+/// Compresses the messages one side of a permessage-deflate connection sends (RFC 7692 §7.2.1), in order: each
+/// message is DEFLATE data ended by a sync flush, whose `00 00 FF FF` is removed; with context takeover the window
+/// goes on from message to message.
+///
+/// A class because it owns zlib's `z_stream`, freed when it goes.
+package final class PerMessageDeflater {
+    private let stream = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
+    private let resetsAfterEachMessage: Bool
+    private var isReady = false
+
+    /// - Parameters:
+    ///   - windowBits: the LZ77 window, 9...15 bits (the agreed `server_max_window_bits`, 15 by default).
+    ///   - resetsAfterEachMessage: `server_no_context_takeover` was agreed.
+    package init(windowBits: Int, resetsAfterEachMessage: Bool) {
+        self.resetsAfterEachMessage = resetsAfterEachMessage
+        stream.initialize(to: z_stream())
+        isReady = syncsim_deflate_init_raw(stream, Int32(min(max(windowBits, 9), 15))) == Z_OK
+    }
+
+    deinit {
+        if isReady { deflateEnd(stream) }
+        stream.deinitialize(count: 1)
+        stream.deallocate()
+    }
+
+    /// One message compressed, or nil when zlib failed (the message then goes out uncompressed, RSV1 clear, which
+    /// RFC 7692 §6 allows; the context is not used again).
+    package func deflate(_ message: [UInt8]) -> [UInt8]? {
+        guard isReady else { return nil }
+        var input = message
+        var output: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 16_384)
+        var failed = false
+        input.withUnsafeMutableBufferPointer { inputBuffer in
+            stream.pointee.next_in = inputBuffer.baseAddress
+            stream.pointee.avail_in = UInt32(inputBuffer.count)
+            defer {
+                stream.pointee.next_in = nil
+                stream.pointee.avail_in = 0
+            }
+            while true {
+                let (code, produced, full) = chunk.withUnsafeMutableBufferPointer { outputBuffer in
+                    stream.pointee.next_out = outputBuffer.baseAddress
+                    stream.pointee.avail_out = UInt32(outputBuffer.count)
+                    let code = CZlib.deflate(stream, Z_SYNC_FLUSH)
+                    let full = stream.pointee.avail_out == 0
+                    let produced = outputBuffer.count - Int(stream.pointee.avail_out)
+                    stream.pointee.next_out = nil
+                    stream.pointee.avail_out = 0
+                    return (code, produced, full)
+                }
+                output += chunk[..<produced]
+                // zlib's manual (deflate): with a full buffer, call again with the same flush; room to spare means
+                // all input was taken and the flush written; no progress on a call after a full buffer is the end.
+                switch code {
+                case Z_OK where full: continue
+                case Z_OK, Z_BUF_ERROR where produced == 0: return
+                default:
+                    failed = true
+                    return
+                }
+            }
+        }
+        guard !failed, output.suffix(4) == [0x00, 0x00, 0xFF, 0xFF] else {
+            isReady = false
+            deflateEnd(stream)
+            return nil
+        }
+        if resetsAfterEachMessage { deflateReset(stream) }
+        return Array(output.dropLast(4))
     }
 }

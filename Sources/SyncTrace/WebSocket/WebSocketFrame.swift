@@ -102,9 +102,10 @@ public struct WebSocketFrame: Hashable, Sendable {
         return nil
     }
 
-    /// A frame's bytes as a server sends them: unmasked, final, the shortest length form.
-    public static func serverBytes(opcode: UInt8, payload: [UInt8]) -> [UInt8] {
-        var bytes: [UInt8] = [0x80 | opcode]
+    /// A frame's bytes as a server sends them: unmasked, final, the shortest length form; RSV1 set when `compressed`
+    /// (a message compressed by permessage-deflate, RFC 7692 §6).
+    public static func serverBytes(opcode: UInt8, payload: [UInt8], compressed: Bool = false) -> [UInt8] {
+        var bytes: [UInt8] = [0x80 | (compressed ? 0x40 : 0) | opcode]
         bytes.reserveCapacity(payload.count + 10)
         switch payload.count {
         case ..<126:
