@@ -121,10 +121,8 @@ struct ReplayTimeline {
                     skipped.append("connection \(trace.number) frame \(frame.decoded.number) \(frame.opcode)")
                     continue
                 }
-                let start = Int64(frame.decoded.offset)
                 entries.append(Entry(time: instant(frame.timestamp), connection: trace.number,
-                                     direction: frame.direction, packet: packet,
-                                     bytes: start..<(start + Int64(frame.decoded.wireByteCount))))
+                                     direction: frame.direction, packet: packet, bytes: frame.capturedBytes))
             }
             let isClosed = trace.clientToServer.sawFIN || trace.clientToServer.sawRST
                 || trace.serverToClient.sawFIN || trace.serverToClient.sawRST

@@ -14,18 +14,13 @@ import Testing
     @Test("both compressed sessions decode to their ten frames, each showing its message's compressed size")
     func decodes() throws {
         let decoding = try TraceDecoder().decode(path: Self.capture)
-        #expect(decoding.connections.count == 2)
-        let expected: [Opcode] = [.sessionInit, .sessionInit, .ping, .ping, .login, .login, .chatHistory,
-                                  .chatHistory, .msgSend, .msgSend]
-        for connection in decoding.connections {
-            #expect(connection.isWebSocket)
-            #expect(connection.issues.isEmpty, "\(connection.issues)")
-            #expect(connection.frames.map(\.opcode) == expected)
-            #expect(connection.frames.allSatisfy { ($0.deflatedMessageBytes ?? 0) > 0 })
-        }
-        let login = try #require(decoding.connections[1].frames.first { $0.opcode == .login && $0.cmd == .request })
-        guard case .map(let pairs) = login.payload else { Issue.record("LOGIN payload \(login.payload)"); return }
-        #expect(pairs.contains(MessagePackPair(.string("token"), .string("token-alice"))))
+        try WebSocketCaptureTests.expectBothSessions(decoding)
+        #expect(decoding.connections.allSatisfy { $0.frames.allSatisfy { ($0.deflatedMessageBytes ?? 0) > 0 } })
+        // A compressed message takes fewer bytes than its frame: what a replay compares with acknowledgements ends
+        // where the message ends, not the frame's size past its start (which ran past the stream's end).
+        let sessionInit = try #require(decoding.connections[0].frames.first)
+        #expect(sessionInit.decoded.wireByteCount == 301)
+        #expect(sessionInit.capturedBytes.count < 301, "\(sessionInit.capturedBytes)")
 
         let decode = TraceDecodeCommandTests.run(["decode", Self.capture])
         // SESSION_INIT from 2.5.0: a 301-byte field frame in a 253-byte compressed message.

@@ -82,6 +82,7 @@ public struct TraceDecoder: Sendable {
                 let span = unwrapped.span(at: offset)
                 frame.jsonMessage = span?.jsonMessage
                 frame.deflatedMessageBytes = span?.deflatedByteCount
+                frame.capturedEnd = unwrapped.capturedEnd(offset + Int64(frame.decoded.wireByteCount))
                 frame.decoded.offset = Int(unwrapped.capturedOffset(offset))
                 return frame
             }

@@ -12,6 +12,18 @@ public struct TraceFrame: Hashable, Sendable {
     public var packetNumber: Int
     /// The frame with its header, stream offset (bytes since the direction's first byte) and sizes.
     public var decoded: DecodedFrame
+    /// Where the frame's bytes end in the captured stream, when that is not `decoded.offset` plus its size: set for a
+    /// frame unwrapped from a WebSocket message, which ends where the message's last WebSocket frame ends (a
+    /// compressed message takes fewer bytes than the frame it holds). Nil for a frame straight on TCP.
+    public var capturedEnd: Int64?
+
+    /// The frame's bytes in the captured TCP stream (offsets since the direction's first byte): what a replay
+    /// compares with acknowledgements. For a frame unwrapped from a WebSocket message, from `decoded.offset` (never
+    /// before the message's first WebSocket frame) to where the message ends.
+    public var capturedBytes: Range<Int64> {
+        let start = Int64(decoded.offset)
+        return start..<max(start, capturedEnd ?? start + Int64(decoded.wireByteCount))
+    }
     /// For a frame that travelled as a WebSocket text message (`JSONFrame`), what that message was; `decoded` is
     /// then the frame re-encoded uncompressed, so its header's version and sizes are not the wire's. Nil for a frame
     /// that travelled in the binary layout (TCP, or a binary WebSocket message).

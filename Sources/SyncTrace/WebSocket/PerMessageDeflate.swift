@@ -101,46 +101,44 @@ extension StringProtocol {
     }
 }
 
-/// Inflates the messages one direction of a permessage-deflate connection sent (RFC 7692 §7.2.2), in order: with
-/// context takeover, each message's DEFLATE data goes on from the previous one's window.
-///
-/// A class because it owns zlib's `z_stream`, freed when it goes.
-package final class PerMessageInflater {
-    private let stream = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
-    private let resetsAfterEachMessage: Bool
-    /// The largest inflated message taken.
-    package let maxMessageBytes: Int
-    private var isReady = false
+/// zlib's `z_stream` and the loop both directions run it with: the one place that points zlib at Swift buffers.
+private final class ZlibStream {
+    let pointer = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
+    private(set) var isReady: Bool
+    private let end: (z_streamp) -> Int32
 
     /// - Parameters:
-    ///   - resetsAfterEachMessage: the sender's `*_no_context_takeover` (each message its own DEFLATE context).
-    ///   - maxMessageBytes: the largest inflated message; a larger one is an error (close code 1009).
-    package init(resetsAfterEachMessage: Bool, maxMessageBytes: Int) {
-        self.resetsAfterEachMessage = resetsAfterEachMessage
-        self.maxMessageBytes = maxMessageBytes
-        stream.initialize(to: z_stream())
-        isReady = syncsim_inflate_init_raw(stream) == Z_OK
+    ///   - setUp: zlib's init for the direction (a shim over `inflateInit2` or `deflateInit2`); Z_OK makes it ready.
+    ///   - end: `inflateEnd` or `deflateEnd`, called once when it goes or is closed.
+    init(setUp: (z_streamp) -> Int32, end: @escaping (z_streamp) -> Int32) {
+        pointer.initialize(to: z_stream())
+        self.end = end
+        isReady = setUp(pointer) == Z_OK
     }
 
     deinit {
-        if isReady { inflateEnd(stream) }
-        stream.deinitialize(count: 1)
-        stream.deallocate()
+        close()
+        pointer.deinitialize(count: 1)
+        pointer.deallocate()
     }
 
-    /// One message's bytes, inflated: the sender removed the `00 00 FF FF` its sync flush ended with (§7.2.1), so
-    /// it is put back before inflating.
-    /// - Throws: `WebSocketFrameError` (offset 0) when the bytes are not DEFLATE data going on from the messages
-    ///   before (close code 1007), or inflate to over `maxMessageBytes` (1009).
-    package func inflate(_ compressed: [UInt8]) throws(WebSocketFrameError) -> [UInt8] {
-        guard isReady else {
-            throw WebSocketFrameError(offset: 0, reason: "zlib could not set up an inflater", closeCode: 1011)
-        }
-        var input = compressed + [0x00, 0x00, 0xFF, 0xFF]
+    /// Frees zlib's state; the stream is not used again.
+    func close() {
+        if isReady { _ = end(pointer) }
+        isReady = false
+    }
+
+    /// Runs `step` (zlib's `inflate` or `deflate`) with `Z_SYNC_FLUSH` over `input` until zlib has taken it all and
+    /// flushed (`Z_OK` with output room to spare, or no progress left: both give `Z_OK`), ended its stream
+    /// (`Z_STREAM_END`) or failed (its error code), following zlib's manual: a call that fills the output is
+    /// repeated.
+    /// - Returns: the output and that code, or nil once the output would pass `limit` bytes.
+    func run(_ input: [UInt8], limit: Int, step: (z_streamp, Int32) -> Int32) -> (output: [UInt8], code: Int32)? {
+        var input = input
         var output: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 16_384)
-        var failure: WebSocketFrameError?
-        input.withUnsafeMutableBufferPointer { inputBuffer in
+        let stream = pointer
+        return input.withUnsafeMutableBufferPointer { inputBuffer in
             stream.pointee.next_in = inputBuffer.baseAddress
             stream.pointee.avail_in = UInt32(inputBuffer.count)
             defer {
@@ -151,37 +149,67 @@ package final class PerMessageInflater {
                 let (code, produced) = chunk.withUnsafeMutableBufferPointer { outputBuffer in
                     stream.pointee.next_out = outputBuffer.baseAddress
                     stream.pointee.avail_out = UInt32(outputBuffer.count)
-                    let code = CZlib.inflate(stream, Z_SYNC_FLUSH)
+                    let code = step(stream, Z_SYNC_FLUSH)
                     let produced = outputBuffer.count - Int(stream.pointee.avail_out)
                     stream.pointee.next_out = nil
                     stream.pointee.avail_out = 0
                     return (code, produced)
                 }
-                guard output.count + produced <= maxMessageBytes else {
-                    failure = WebSocketFrameError(offset: 0, reason: "compressed message inflates to over the "
-                        + "\(maxMessageBytes)-byte message limit", closeCode: 1009)
-                    return
-                }
+                guard output.count + produced <= limit else { return nil }
                 output += chunk[..<produced]
                 switch code {
-                case Z_OK where stream.pointee.avail_in == 0 && produced < chunk.count, Z_BUF_ERROR where produced == 0:
-                    return
-                case Z_OK:
-                    continue
-                case Z_STREAM_END:
-                    // The sender ended its DEFLATE stream (a final block): the next message starts a new one.
-                    inflateReset(stream)
-                    return
-                default:
-                    let detail = stream.pointee.msg.map { String(cString: $0) } ?? "error \(code)"
-                    failure = WebSocketFrameError(offset: 0, reason: "compressed message does not inflate "
-                        + "(zlib: \(detail); RFC 7692 §7.2.2)", closeCode: 1007)
-                    return
+                case Z_OK where stream.pointee.avail_in > 0 || produced == chunk.count: continue
+                case Z_OK: return (output, Z_OK)
+                case Z_BUF_ERROR where produced == 0: return (output, Z_OK)
+                default: return (output, code)
                 }
             }
         }
-        if let failure { throw failure }
-        if resetsAfterEachMessage { inflateReset(stream) }
+    }
+}
+
+/// Inflates the messages one direction of a permessage-deflate connection sent (RFC 7692 §7.2.2), in order: with
+/// context takeover, each message's DEFLATE data goes on from the previous one's window.
+///
+/// A class because it owns zlib's `z_stream`, freed when it goes.
+package final class PerMessageInflater {
+    private let stream = ZlibStream(setUp: { syncsim_inflate_init_raw($0) }, end: { inflateEnd($0) })
+    private let resetsAfterEachMessage: Bool
+    /// The largest inflated message taken.
+    package let maxMessageBytes: Int
+
+    /// - Parameters:
+    ///   - resetsAfterEachMessage: the sender's `*_no_context_takeover` (each message its own DEFLATE context).
+    ///   - maxMessageBytes: the largest inflated message; a larger one is an error (close code 1009).
+    package init(resetsAfterEachMessage: Bool, maxMessageBytes: Int) {
+        self.resetsAfterEachMessage = resetsAfterEachMessage
+        self.maxMessageBytes = maxMessageBytes
+    }
+
+    /// One message's bytes, inflated: the sender removed the `00 00 FF FF` its sync flush ended with (§7.2.1), so
+    /// it is put back before inflating.
+    /// - Throws: `WebSocketFrameError` (offset 0) when the bytes are not DEFLATE data going on from the messages
+    ///   before (close code 1007), or inflate to over `maxMessageBytes` (1009).
+    package func inflate(_ compressed: [UInt8]) throws(WebSocketFrameError) -> [UInt8] {
+        guard stream.isReady else {
+            throw WebSocketFrameError(offset: 0, reason: "zlib could not set up an inflater", closeCode: 1011)
+        }
+        guard let (output, code) = stream.run(compressed + [0x00, 0x00, 0xFF, 0xFF], limit: maxMessageBytes,
+                                              step: { CZlib.inflate($0, $1) }) else {
+            throw WebSocketFrameError(offset: 0, reason: "compressed message inflates to over the "
+                + "\(maxMessageBytes)-byte message limit", closeCode: 1009)
+        }
+        switch code {
+        case Z_OK:
+            if resetsAfterEachMessage { inflateReset(stream.pointer) }
+        case Z_STREAM_END:
+            // The sender ended its DEFLATE stream (a final block): the next message starts a new one.
+            inflateReset(stream.pointer)
+        default:
+            let detail = stream.pointer.pointee.msg.map { String(cString: $0) } ?? "error \(code)"
+            throw WebSocketFrameError(offset: 0, reason: "compressed message does not inflate "
+                + "(zlib: \(detail); RFC 7692 §7.2.2)", closeCode: 1007)
+        }
         return output
     }
 }
@@ -192,69 +220,28 @@ package final class PerMessageInflater {
 ///
 /// A class because it owns zlib's `z_stream`, freed when it goes.
 package final class PerMessageDeflater {
-    private let stream = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
+    private let stream: ZlibStream
     private let resetsAfterEachMessage: Bool
-    private var isReady = false
 
     /// - Parameters:
     ///   - windowBits: the LZ77 window, 9...15 bits (the agreed `server_max_window_bits`, 15 by default).
     ///   - resetsAfterEachMessage: `server_no_context_takeover` was agreed.
     package init(windowBits: Int, resetsAfterEachMessage: Bool) {
         self.resetsAfterEachMessage = resetsAfterEachMessage
-        stream.initialize(to: z_stream())
-        isReady = syncsim_deflate_init_raw(stream, Int32(min(max(windowBits, 9), 15))) == Z_OK
-    }
-
-    deinit {
-        if isReady { deflateEnd(stream) }
-        stream.deinitialize(count: 1)
-        stream.deallocate()
+        let bits = Int32(min(max(windowBits, 9), 15))
+        stream = ZlibStream(setUp: { syncsim_deflate_init_raw($0, bits) }, end: { deflateEnd($0) })
     }
 
     /// One message compressed, or nil when zlib failed (the message then goes out uncompressed, RSV1 clear, which
     /// RFC 7692 §6 allows; the context is not used again).
     package func deflate(_ message: [UInt8]) -> [UInt8]? {
-        guard isReady else { return nil }
-        var input = message
-        var output: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 16_384)
-        var failed = false
-        input.withUnsafeMutableBufferPointer { inputBuffer in
-            stream.pointee.next_in = inputBuffer.baseAddress
-            stream.pointee.avail_in = UInt32(inputBuffer.count)
-            defer {
-                stream.pointee.next_in = nil
-                stream.pointee.avail_in = 0
-            }
-            while true {
-                let (code, produced, full) = chunk.withUnsafeMutableBufferPointer { outputBuffer in
-                    stream.pointee.next_out = outputBuffer.baseAddress
-                    stream.pointee.avail_out = UInt32(outputBuffer.count)
-                    let code = CZlib.deflate(stream, Z_SYNC_FLUSH)
-                    let full = stream.pointee.avail_out == 0
-                    let produced = outputBuffer.count - Int(stream.pointee.avail_out)
-                    stream.pointee.next_out = nil
-                    stream.pointee.avail_out = 0
-                    return (code, produced, full)
-                }
-                output += chunk[..<produced]
-                // zlib's manual (deflate): with a full buffer, call again with the same flush; room to spare means
-                // all input was taken and the flush written; no progress on a call after a full buffer is the end.
-                switch code {
-                case Z_OK where full: continue
-                case Z_OK, Z_BUF_ERROR where produced == 0: return
-                default:
-                    failed = true
-                    return
-                }
-            }
-        }
-        guard !failed, output.suffix(4) == [0x00, 0x00, 0xFF, 0xFF] else {
-            isReady = false
-            deflateEnd(stream)
+        guard stream.isReady else { return nil }
+        guard let (output, code) = stream.run(message, limit: Int.max, step: { CZlib.deflate($0, $1) }),
+              code == Z_OK, output.suffix(4) == [0x00, 0x00, 0xFF, 0xFF] else {
+            stream.close()
             return nil
         }
-        if resetsAfterEachMessage { deflateReset(stream) }
+        if resetsAfterEachMessage { deflateReset(stream.pointer) }
         return Array(output.dropLast(4))
     }
 }

@@ -366,4 +366,12 @@ struct WebSocketStream {
         let span = spans[index]
         return max(span.captured.lowerBound, span.captured.upperBound - (span.unwrapped.upperBound - offset))
     }
+
+    /// The captured stream's offset for the end of an unwrapped range ending at `end`: where the message holding its
+    /// last byte ends, less what of the message comes after `end` (never before that message's first frame starts).
+    func capturedEnd(_ end: Int64) -> Int64 {
+        guard end > 0, let index = spanIndex(at: end - 1) else { return capturedOffset(end) }
+        let span = spans[index]
+        return max(span.captured.lowerBound, span.captured.upperBound - (span.unwrapped.upperBound - end))
+    }
 }
