@@ -220,6 +220,9 @@ extension TraceDecodeCommand {
             console.out(
                 "{\"connection\":\(tcp.number),\"client\":\"\(tcp.client)\",\"server\":\"\(tcp.server)\""
                     + (connection.isWebSocket ? ",\"transport\":\"websocket\"" : "")
+                    + (connection.webSocketDeflate.map {
+                        ",\"webSocketExtension\":\"\($0.responseValue(serverWindowBits: 15))\""
+                    } ?? "")
                     + ",\"firstPacket\":\(tcp.firstPacketNumber),\"packets\":\(tcp.packetCount)"
                     + ",\"clientBytes\":\(tcp.clientToServer.byteCount),\"serverBytes\":\(tcp.serverToClient.byteCount)"
                     + ",\"frames\":\(connection.frames.count),\"issues\":\(connection.issues.count)}")

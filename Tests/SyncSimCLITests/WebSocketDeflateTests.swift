@@ -23,6 +23,8 @@ import Testing
         #expect(sessionInit.capturedBytes.count < 301, "\(sessionInit.capturedBytes)")
 
         let decode = TraceDecodeCommandTests.run(["decode", Self.capture])
+        #expect(decode.out.first?.contains(#""transport":"websocket","webSocketExtension":"permessage-deflate","#)
+            == true, "\(decode.out.first ?? "")")
         // SESSION_INIT from 2.5.0: a 301-byte field frame in a 253-byte compressed message.
         #expect(decode.out.contains { $0.contains(#""packet":8,"deflatedMessageBytes":253,"frame":1,"#) },
                 "\(decode.out)")

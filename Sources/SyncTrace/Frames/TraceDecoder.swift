@@ -23,6 +23,8 @@ public struct TraceDecoder: Sendable {
         public var issues: [TraceFrameIssue]
         /// Whether the connection was a WebSocket one, its frames read from its messages (`WebSocketStream`).
         public var isWebSocket = false
+        /// The permessage-deflate agreement read from the server's `101` answer (RFC 7692), nil for none.
+        public var webSocketDeflate: PerMessageDeflate?
     }
 
     /// A capture decoded: the reader's view (`trace`) and the frames per connection.
@@ -95,6 +97,7 @@ public struct TraceDecoder: Sendable {
         frames.sort(by: Self.precedes)
         var result = ConnectionFrames(connection: connection, frames: frames, issues: issues)
         result.isWebSocket = isWebSocket
+        result.webSocketDeflate = webSocketStarts?.deflate
         return result
     }
 
