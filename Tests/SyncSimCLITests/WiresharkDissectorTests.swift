@@ -116,15 +116,19 @@ import Testing
         #expect(try tsharkFrames(tshark, path) == expected)
     }
 
-    @Test("over WebSocket: tshark's WebSocket dissector hands each binary message to the plugin, as decode reads it")
-    func webSocketCapture() throws {
+    /// With permessage-deflate agreed (the second capture), Wireshark inflates each message before the plugin.
+    @Test("over WebSocket: tshark's WebSocket dissector hands each binary message to the plugin, as decode reads it",
+          arguments: [
+              ("pymax-webclient.pcap", 7431), ("pymax-webclient-deflate.pcap", 7432),
+          ])
+    func webSocketCapture(name: String, port: Int) throws {
         guard let tshark = Self.tshark else { return }
-        let path = Self.root.appendingPathComponent("Fixtures/websocket/pymax-webclient.pcap").path
+        let path = Self.root.appendingPathComponent("Fixtures/websocket/\(name)").path
         // Connection 1 (packets 1-22) is PyMax 2.5.0's binary messages; connection 2's JSON text goes to
         // Wireshark's own JSON dissector.
         let expected = try decodedFrames(path).filter { $0.packet <= 22 }
         #expect(expected.count == 10)
-        #expect(try tsharkFrames(tshark, path, options: ["-d", "tcp.port==7431,http"]) == expected)
+        #expect(try tsharkFrames(tshark, path, options: ["-d", "tcp.port==\(port),http"]) == expected)
     }
 
     @Test("the replay fixtures: tshark with the plugin dissects every frame as syncsim decode does",
