@@ -6,16 +6,22 @@ Connection 1 (binary messages) loses its handshake, its first frames, and the fi
 each direction, so each direction starts inside a WebSocket frame. Connection 2 (JSON text) loses its handshake
 and first frames only, so it starts at a frame boundary. IP and TCP checksums are recomputed.
 
-Usage: python3 make_midstream.py   (from this folder; stdlib only)
+With `deflate`, it writes pymax-webclient-deflate-midstream.pcap from pymax-webclient-deflate.pcap instead (the same
+sessions with permessage-deflate agreed, whose packets fall alike): handshakes and first frames dropped, no segment
+trimmed, so each direction starts at a frame boundary with compressed messages whose DEFLATE window began before.
+
+Usage: python3 make_midstream.py [deflate]   (from this folder; stdlib only)
 """
 import struct
+import sys
 
-SOURCE = "pymax-webclient.pcap"
-TARGET = "pymax-webclient-midstream.pcap"
+DEFLATE = sys.argv[1:] == ["deflate"]
+SOURCE = "pymax-webclient-deflate.pcap" if DEFLATE else "pymax-webclient.pcap"
+TARGET = "pymax-webclient-deflate-midstream.pcap" if DEFLATE else "pymax-webclient-midstream.pcap"
 # 1-based packet numbers of the source: packets up to FIRST_KEPT[connection's client port] are dropped, and the
 # payloads of the packets in TRIM lose that many leading bytes.
 DROP_THROUGH = {1: 9, 2: 31}
-TRIM = {10: 7, 11: 5}
+TRIM = {} if DEFLATE else {10: 7, 11: 5}
 
 
 def checksum(data):

@@ -239,3 +239,84 @@ import Testing
         #expect(plain.messageBytes(opcode: 2, payload: [1, 2, 3]) == [0x82, 3, 1, 2, 3])
     }
 }
+
+/// Compressed WebSocket connections captured from their middle (no handshake seen): recognised by their framing;
+/// what inflates from the bytes captured is decoded, what refers to messages before the capture is skipped.
+@Suite struct WebSocketDeflateMidStreamTests {
+    static let capture = TraceDecodeCommandTests.fixture("websocket/pymax-webclient-deflate-midstream.pcap")
+
+    @Test("PyMax's sessions from after their handshakes: WebSocket, and every message skipped with the reason")
+    func pymaxContextTakeover() throws {
+        let decoding = try TraceDecoder().decode(path: Self.capture)
+        #expect(decoding.connections.count == 2)
+        for connection in decoding.connections {
+            #expect(connection.isWebSocket && connection.webSocketDeflate == PerMessageDeflate())
+            #expect(connection.frames.isEmpty)
+            #expect(connection.issues.map(\.kind) == [.webSocket, .webSocket], "\(connection.issues)")
+            #expect(connection.issues.allSatisfy {
+                $0.detail.hasPrefix("4 compressed messages refer to data sent before the capture began")
+            }, "\(connection.issues.map(\.detail))")
+        }
+        // replay has nothing to compare and says why.
+        let replay = TraceDecodeCommandTests.run(["replay", Self.capture, "--against", "server"])
+        #expect(replay.code == 2)
+        #expect(replay.err.contains("compressed messages refer to data sent before the capture began"), "\(replay.err)")
+    }
+
+    /// One direction of a connection captured from its middle: `frames` as WebSocket frames, the first `cut` bytes
+    /// missing (the tail of a frame before them).
+    static func stream(_ frames: [[UInt8]], cut: Int) -> TCPStreamTrace {
+        var stream = TCPStreamTrace()
+        let bytes = Array(frames.joined().dropFirst(cut))
+        let time = CaptureTimestamp(nanosecondsSinceEpoch: 1_000)
+        stream.pieces = [.data(ByteRun(offset: 1_000, bytes: bytes, timestamp: time, packetNumber: 1))]
+        return stream
+    }
+
+    static func frameBytes(_ opcode: Opcode, seq: UInt16, cmd: Command) throws -> [UInt8] {
+        try FrameEncoder().encode(Frame(cmd: cmd, seq: seq, opcode: opcode,
+                                        payload: .map([MessagePackPair(.string("chatId"), .int(7))])))
+    }
+
+    @Test("without context takeover every message inflates alone: all decoded, the tail before the first frame skipped")
+    func noContextTakeover() throws {
+        let clientDeflater = PerMessageDeflater(windowBits: 15, resetsAfterEachMessage: true)
+        let serverDeflater = PerMessageDeflater(windowBits: 15, resetsAfterEachMessage: true)
+        var clientFrames: [[UInt8]] = [], serverFrames: [[UInt8]] = []
+        for seq in UInt16(1)...6 {
+            var request = WebSocketTests.clientFrame(
+                opcode: 2, try #require(clientDeflater.deflate(try Self.frameBytes(.chatHistory, seq: seq, cmd: .request))))
+            request[0] |= 0x40
+            clientFrames.append(request)
+            serverFrames.append(WebSocketFrame.serverBytes(
+                opcode: 2, payload: try #require(serverDeflater.deflate(
+                    try Self.frameBytes(.chatHistory, seq: seq, cmd: .response))), compressed: true))
+        }
+        let endpoint = TCPEndpoint(address: .v4(0x7F00_0001), port: 7000)
+        let time = CaptureTimestamp(nanosecondsSinceEpoch: 1_000)
+        let connection = TCPConnectionTrace(
+            number: 1, client: endpoint, server: endpoint, firstPacketNumber: 1, firstTimestamp: time,
+            lastTimestamp: time, packetCount: 2, clientToServer: Self.stream(clientFrames, cut: 3),
+            serverToClient: Self.stream(serverFrames, cut: 0))
+        let decoded = TraceDecoder().decode(connection)
+        #expect(decoded.isWebSocket)
+        // The client's first frame was cut: its five others; the server's six.
+        #expect(decoded.frames.filter { $0.direction == .clientToServer }.map(\.decoded.frame.seq) == [2, 3, 4, 5, 6])
+        #expect(decoded.frames.filter { $0.direction == .serverToClient }.map(\.decoded.frame.seq) == [1, 2, 3, 4, 5, 6])
+        #expect(decoded.issues.map(\.kind) == [.skippedToResync], "\(decoded.issues)")
+    }
+
+    @Test("bytes that are no compressed WebSocket frames are not taken for them")
+    func notWebSocket() throws {
+        // Field frames straight on TCP, captured from their middle, and random bytes.
+        var tcp: [UInt8] = []
+        for seq in UInt16(1)...6 { tcp += try Self.frameBytes(.ping, seq: seq, cmd: .request) }
+        var generator = SeededGenerator(seed: 7)
+        let random = (0..<4_000).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
+        for bytes in [tcp, random] {
+            let stream = Self.stream([bytes], cut: 5)
+            #expect(WebSocketStream.firstCompressedFrame(in: stream, masked: true, maxPayloadBytes: 1 << 20) == nil)
+            #expect(WebSocketStream.firstCompressedFrame(in: stream, masked: false, maxPayloadBytes: 1 << 20) == nil)
+        }
+    }
+}

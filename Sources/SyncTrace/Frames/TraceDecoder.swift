@@ -64,7 +64,9 @@ public struct TraceDecoder: Sendable {
             var unwrapped: WebSocketStream?
             if let webSocketStarts {
                 unwrapped = WebSocketStream(stream, start: webSocketStarts.start(direction),
-                                            deflate: webSocketStarts.deflate, connectionNumber: connection.number,
+                                            deflate: webSocketStarts.deflate,
+                                            deflateContextUnknown: webSocketStarts.deflateContextUnknown,
+                                            connectionNumber: connection.number,
                                             direction: direction, maxPayloadBytes: frameDecoder.maxPayloadBytes)
                 stream = unwrapped!.stream
             }

@@ -212,6 +212,12 @@ package final class PerMessageInflater {
         }
         return output
     }
+
+    /// Forgets the window: the next message is inflated as if it were the first (after a message that did not
+    /// inflate, whose failure leaves zlib's state unusable).
+    package func reset() {
+        if stream.isReady { inflateReset(stream.pointer) }
+    }
 }
 
 /// Compresses the messages one side of a permessage-deflate connection sends (RFC 7692 §7.2.1), in order: each

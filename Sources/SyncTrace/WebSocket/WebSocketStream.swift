@@ -46,9 +46,12 @@ struct WebSocketStream {
     struct Opening: Hashable {
         var clientToServer: Start
         var serverToClient: Start
-        /// permessage-deflate, when the server's `101` answer agreed to it; nil for a connection captured from its
-        /// middle, whose compressed messages cannot be read (with context takeover, each needs those before it).
+        /// permessage-deflate, when the server's `101` answer agreed to it, or when a connection captured from its
+        /// middle carries compressed messages (RSV1); nil otherwise.
         var deflate: PerMessageDeflate?
+        /// The connection was captured from its middle with compressed messages: the DEFLATE window before the
+        /// capture is unknown, so a message that refers to it cannot be read and is skipped (see `init`).
+        var deflateContextUnknown = false
 
         func start(_ direction: TraceDirection) -> Start {
             direction == .clientToServer ? clientToServer : serverToClient
@@ -91,7 +94,17 @@ struct WebSocketStream {
         }
         var client = find(connection.clientToServer, masked: true, confirming: midStreamConfirmingMessages)
         var server = find(connection.serverToClient, masked: false, confirming: midStreamConfirmingMessages)
-        guard client != nil || server != nil else { return nil }
+        guard client != nil || server != nil else {
+            // Compressed messages (permessage-deflate) hide the field frames: recognised by their framing alone.
+            let client = firstCompressedFrame(in: connection.clientToServer, masked: true,
+                                              maxPayloadBytes: maxPayloadBytes)
+            let server = firstCompressedFrame(in: connection.serverToClient, masked: false,
+                                              maxPayloadBytes: maxPayloadBytes)
+            guard client != nil || server != nil else { return nil }
+            return Opening(clientToServer: client.map { .frame(at: $0) } ?? .notFound,
+                           serverToClient: server.map { .frame(at: $0) } ?? .notFound, deflate: PerMessageDeflate(),
+                           deflateContextUnknown: true)
+        }
         // One direction settled it: the other needs only one message, even one cut by a gap after it.
         if client == nil { client = find(connection.clientToServer, masked: true, confirming: 1) }
         if server == nil { server = find(connection.serverToClient, masked: false, confirming: 1) }
@@ -140,6 +153,63 @@ struct WebSocketStream {
         return nil
     }
 
+    /// How many compressed data messages in a row, framed as RFC 6455 and 7692 have them, make a direction captured
+    /// from its middle a permessage-deflate WebSocket one; fewer will do when the frames run exactly to the end of
+    /// the bytes before the first gap.
+    static let midStreamCompressedMessages = 4
+
+    /// The stream offset of the first WebSocket frame of a direction captured from its middle whose data messages
+    /// are compressed (RSV1 on each message's first frame, RFC 7692 §6), nil when none is found in its first
+    /// `midStreamSearchBytes`: from it, frames follow one another (masked as `masked` says, only data messages
+    /// compressed, no RSV2 or RSV3) over `midStreamCompressedMessages` compressed messages, or over at least two
+    /// and exactly to the end of the bytes before the first gap. Their contents are not looked at: they may refer to
+    /// the DEFLATE window of messages sent before the capture.
+    static func firstCompressedFrame(in stream: TCPStreamTrace, masked: Bool, maxPayloadBytes: Int) -> Int64? {
+        var bytes: [UInt8] = []
+        var firstOffset: Int64?
+        let limit = midStreamSearchBytes + midStreamCompressedMessages * (maxPayloadBytes + 14)
+        for piece in stream.pieces {
+            guard case .data(let run) = piece else { break }
+            if firstOffset == nil { firstOffset = run.offset }
+            bytes += run.bytes.prefix(limit - bytes.count)
+            if bytes.count >= limit { break }
+        }
+        guard let firstOffset else { return nil }
+        let maxMessageBytes = maxPayloadBytes + FrameHeader.byteCount
+        search: for start in 0..<min(bytes.count, midStreamSearchBytes) {
+            let first = bytes[start]
+            guard first & 0x40 != 0, first & 0x30 == 0, [1, 2].contains(first & 0x0F), start + 1 < bytes.count,
+                  (bytes[start + 1] & 0x80 != 0) == masked else { continue }
+            var offset = start
+            var compressed = 0
+            var inMessage = false
+            while compressed < midStreamCompressedMessages {
+                let frame: WebSocketFrame
+                do {
+                    guard let parsed = try WebSocketFrame.parse(bytes, at: offset, maxPayloadBytes: maxMessageBytes,
+                                                                allowsCompressed: true) else {
+                        if compressed >= 2 && offset == bytes.count && !inMessage { break }
+                        continue search
+                    }
+                    frame = parsed
+                } catch {
+                    continue search
+                }
+                guard frame.isMasked == masked else { continue search }
+                offset += frame.wireByteCount
+                guard !frame.isControl else { continue }
+                // Only the first frame of a message may be compressed, and every message here is.
+                guard frame.isCompressed == (frame.opcode != 0), inMessage == (frame.opcode == 0) else {
+                    continue search
+                }
+                inMessage = !frame.isFinal
+                if frame.isFinal { compressed += 1 }
+            }
+            return firstOffset + Int64(start)
+        }
+        return nil
+    }
+
     /// Whether the frames from `start` on are WebSocket frames, masked as `masked` says, whose data messages are
     /// field frames: `confirming` of them, or at least one when the frames end exactly where `bytes` end.
     private static func confirms(_ bytes: [UInt8], from start: Int, masked: Bool, confirming: Int,
@@ -182,9 +252,12 @@ struct WebSocketStream {
     }
 
     /// Unwraps one direction of a WebSocket connection, whose bytes begin as `start` says; with `deflate`, its
-    /// compressed messages are inflated.
+    /// compressed messages are inflated. With `deflateContextUnknown` (captured from its middle), a compressed
+    /// message that refers to data the capture does not hold (zlib's "invalid distance too far back": never a guess)
+    /// is skipped, consecutive ones as one `WebSocket` issue, and the window starts afresh after it; the messages
+    /// that inflate from what was read are decoded.
     init(_ captured: TCPStreamTrace, start: Start = .httpHead, deflate: PerMessageDeflate? = nil,
-         connectionNumber: Int, direction: TraceDirection, maxPayloadBytes: Int) {
+         deflateContextUnknown: Bool = false, connectionNumber: Int, direction: TraceDirection, maxPayloadBytes: Int) {
         stream.sawSYN = true
         let encoder = FrameEncoder(compressionThresholdBytes: Int.max, maxPayloadBytes: maxPayloadBytes)
         let maxMessageBytes = maxPayloadBytes + FrameHeader.byteCount
@@ -193,7 +266,25 @@ struct WebSocketStream {
             PerMessageInflater(resetsAfterEachMessage: $0.noContextTakeover(direction), maxMessageBytes: maxMessageBytes)
         }
         var inflate: ((_ compressed: [UInt8]) throws(WebSocketFrameError) -> [UInt8])?
-        if let inflater { inflate = inflater.inflate }
+        // Mid-connection: a message that does not inflate is noted here and read as empty, so it is skipped.
+        var unreadable: WebSocketFrameError?
+        if let inflater {
+            inflate = inflater.inflate
+            if deflateContextUnknown {
+                inflate = { compressed throws(WebSocketFrameError) in
+                    do throws(WebSocketFrameError) {
+                        return try inflater.inflate(compressed)
+                    } catch {
+                        guard error.closeCode == 1007 else { throw error }
+                        unreadable = error
+                        inflater.reset()
+                        return []
+                    }
+                }
+            }
+        }
+        /// Compressed messages skipped in a row, not yet reported: where they began and ended, the last one's packet.
+        var skipped: (from: Int64, to: Int64, count: Int, packet: Int)?
         var buffer: [UInt8] = []
         var bufferOffset: Int64 = 0
         var runs: [(endOffset: Int64, timestamp: CaptureTimestamp, packetNumber: Int)] = []
@@ -228,6 +319,15 @@ struct WebSocketStream {
         func issue(_ kind: TraceFrameIssue.Kind, at offset: Int64, _ byteCount: Int64, packet: Int, _ detail: String) {
             issues.append(TraceFrameIssue(kind: kind, connectionNumber: connectionNumber, direction: direction,
                                           offset: offset, byteCount: byteCount, packetNumber: packet, detail: detail))
+        }
+
+        func reportSkipped() {
+            guard let run = skipped else { return }
+            skipped = nil
+            issue(.webSocket, at: run.from, run.to - run.from, packet: run.packet,
+                  "\(run.count == 1 ? "a compressed message refers" : "\(run.count) compressed messages refer") to "
+                    + "data sent before the capture began (permessage-deflate with context takeover, RFC 7692 §7.2.3): "
+                    + "skipped; capture from the connection's start to read every message")
         }
 
         pieces: for piece in captured.pieces {
@@ -309,6 +409,12 @@ struct WebSocketStream {
                 guard let message else { continue }
                 let start = messageStart ?? frameStart
                 messageStart = nil
+                if unreadable != nil {
+                    unreadable = nil
+                    skipped = (skipped?.from ?? start, frameEnd, (skipped?.count ?? 0) + 1, completion.packetNumber)
+                    continue
+                }
+                reportSkipped()
                 var bytes: [UInt8]
                 var jsonMessage: TraceFrame.JSONMessage?
                 switch message {
@@ -335,6 +441,7 @@ struct WebSocketStream {
                                   deflatedByteCount: messageDeflatedBytes))
             }
         }
+        reportSkipped()
         if !buffer.isEmpty {
             issue(.webSocket, at: bufferOffset, Int64(buffer.count), packet: lastPacket,
                   headDone ? "the stream ends inside a WebSocket frame" : "the stream ends inside the HTTP head")
