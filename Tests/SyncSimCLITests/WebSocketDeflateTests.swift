@@ -148,6 +148,12 @@ import Testing
         #expect(accepted("permessage-deflate; server_max_window_bits") == nil)
         #expect(accepted("permessage-deflate; client_max_window_bits=16") == nil)
         #expect(accepted() == nil)
+        // Malformed offers are declined, never a trap.
+        for offer in ["permessage-deflate; ; server_no_context_takeover", "permessage-deflate;=", "permessage-deflate; =15",
+                      "permessage-deflate; server_max_window_bits=", "permessage-deflate; server_max_window_bits=\"\"",
+                      ";;,,", "permessage-deflate; server_max_window_bits=99999999999999999999"] {
+            #expect(accepted(offer) == nil, "\(offer)")
+        }
     }
 
     @Test("what the deflater writes, the inflater reads: with and without context takeover, small windows, big messages",

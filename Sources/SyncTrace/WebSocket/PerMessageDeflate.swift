@@ -61,7 +61,7 @@ extension PerMessageDeflate {
             var seen: Set<String> = []
             var acceptable = true
             for parameter in parts.dropFirst() {
-                let pair = parameter.split(separator: "=", maxSplits: 1)
+                let pair = parameter.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
                 let name = pair[0].trimmingSpaces().lowercased()
                 let value = pair.count > 1
                     ? String(pair[1].trimmingSpaces().drop { $0 == "\"" }.reversed().drop { $0 == "\"" }.reversed())
