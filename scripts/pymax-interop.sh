@@ -3,15 +3,17 @@
 # `syncsim serve`, in the mobile device shape, in the web shape and through its WebSocket client (`WebClient`: binary
 # frames in WebSocket messages for 2.5.0, JSON text for 2.1.0), plain and with permessage-deflate agreed
 # (`serve --websocket-deflate`), for each PyMax version under test: the pinned 2.5.0
-# and the older 2.1.0 (whose LOGIN answer model requires `token`), all sessions in parallel.
+# and the older 2.1.0 (whose LOGIN answer model requires `token`), all sessions in parallel; and the 1.x line's
+# 1.2.5 (its `MaxClient`: JSON frames over WebSocket; Tests/Interop/pymax1_session.py), whose venv also gets
+# `requests`, which 1.2.5 imports without naming it in its metadata.
 # Creates one virtual environment per version under .build/ and installs PyMax there (needs python3-venv and PyPI).
-# Usage: bash scripts/pymax-interop.sh [--ping-seconds N] [--versions "2.5.0 2.1.0"]
+# Usage: bash scripts/pymax-interop.sh [--ping-seconds N] [--versions "2.5.0 2.1.0 1.2.5"]
 #        (ping default 75: PyMax pings every 30 s, fixed)
 # Prints one line per version and shape, or the step and frames where a session broke; exit 0 when all passed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-PYMAX_VERSIONS="2.5.0 2.1.0"
+PYMAX_VERSIONS="2.5.0 2.1.0 1.2.5"
 PING_SECONDS=75
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -26,7 +28,9 @@ for version in $PYMAX_VERSIONS; do
     if ! "$venv/bin/python" -c "import importlib.metadata as m; assert m.version('maxapi-python') == '$version'" \
         2>/dev/null; then
         python3 -m venv "$venv"
-        "$venv/bin/pip" install --quiet --disable-pip-version-check "maxapi-python==$version"
+        extra=""
+        case "$version" in 1.*) extra="requests" ;; esac
+        "$venv/bin/pip" install --quiet --disable-pip-version-check "maxapi-python==$version" $extra
     fi
 done
 
@@ -39,6 +43,15 @@ trap 'rm -rf "$WORK"' EXIT
 runs=()
 pids=()
 for version in $PYMAX_VERSIONS; do
+    case "$version" in
+        1.*)
+            run="$version-maxclient"
+            ".build/pymax-venv-$version/bin/python" Tests/Interop/pymax1_session.py --syncsim "$SYNCSIM" \
+                --workdir "$WORK/$run" >"$WORK/$run.out" 2>"$WORK/$run.err" &
+            runs+=("$run")
+            pids+=($!)
+            continue ;;
+    esac
     for shape in mobile web websocket websocket-deflate; do
         run="$version-$shape"
         ".build/pymax-venv-$version/bin/python" Tests/Interop/pymax_session.py --syncsim "$SYNCSIM" --shape "$shape" \

@@ -33,6 +33,14 @@ public struct ServerKnobs: Hashable, Sendable {
     /// At most one live session per (user, device): a LOGIN closes the user's older connections from the same
     /// SESSION_INIT device id (wire-webapp PR #21448). False keeps them (the field bug: pushes go to a dead one).
     public var replacesOlderSessions = true
+    /// Whether LOGIN and CHATS_LIST answers (and NOTIF_MSG_DELETE's chat) carry the keys PyMax's 1.x line requires
+    /// (PyMax 1.2.5 `pymax/types.py`: `Me`, `User` and `Dialog.from_dict`): the profile's and each contact's
+    /// `accountStatus` (0) and `updateTime` (0), the profile's `phone` (79_000_000_000 + user id: SyncSim's users
+    /// have none), and each chat's `created`, `joinTime` and `lastEventTime` (its `modified`) with
+    /// `lastDelayedUpdateTime` and `lastFireDelayedErrorTime` (0). `syncsim serve` sends them; a simulated run
+    /// leaves them out unless its server parameter `fullListKeys` is true, so that its bytes, and every digest,
+    /// stay those of the lean shape.
+    public var fullListKeys = false
     /// A reply whose request's connection closed before it was ready goes to the newest open connection of the same
     /// user and device instead of being lost, as Slack's RTM server resends its last reply on a client's new
     /// connection (node-slack-sdk #251). A client whose seqs restart on each connection may take it for the answer to

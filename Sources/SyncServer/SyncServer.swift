@@ -172,9 +172,27 @@ public struct SyncServer {
 
     /// The chat-list entry a member would see for a chat.
     public func summary(ofChat chatId: Int64) -> ChatSummary? {
-        chats[chatId].map {
-            ChatSummary(id: $0.id, members: $0.members, modified: $0.modified, lastMessage: $0.messages.last)
+        chats[chatId].map(listEntry)
+    }
+
+    /// A chat as LOGIN, CHATS_LIST and NOTIF_MSG_DELETE list it: with its times when `knobs.fullListKeys`.
+    private func listEntry(_ chat: ChatRecord) -> ChatSummary {
+        var entry = ChatSummary(id: chat.id, members: chat.members, modified: chat.modified,
+                                lastMessage: chat.messages.last)
+        if knobs.fullListKeys {
+            entry.times = ChatSummary.Times(created: chat.modified, joinTime: chat.modified,
+                                            lastEventTime: chat.modified)
         }
+        return entry
+    }
+
+    /// A user as a contact (or, with `phone`, as the profile): with the account keys when `knobs.fullListKeys`.
+    private func contact(_ user: User, phone: Bool = false) -> Contact {
+        var contact = Contact(id: user.id, name: user.name)
+        if knobs.fullListKeys {
+            contact.account = Contact.Account(status: 0, phone: phone ? 79_000_000_000 &+ user.id : nil, updateTime: 0)
+        }
+        return contact
     }
 
     /// The read marks of a chat as (user, newest read message id), by user.
@@ -335,6 +353,11 @@ public struct SyncServer {
             reply(.empty)
         case .raw where packet.opcode == .log || packet.opcode == .ping:
             // Telemetry (PyMax `pymax/telemetry/service.py`) and a ping without `interactive` are acknowledged.
+            reply(.empty)
+        case .raw where packet.opcode == .notifMessage && packet.cmd == .request:
+            // A delivery receipt for a pushed message, `{chatId, messageId}`: PyMax 1.2.5 sends one for every
+            // NOTIF_MESSAGE it gets over WebSocket (`pymax/interfaces.py`, `_send_notification_response`) and waits
+            // for its answer. Acknowledged; it changes nothing here (read marks are CHAT_MARK's).
             reply(.empty)
         case .login(let request):
             guard let id = userIdsByToken[request.token], let user = users[id] else {
@@ -550,9 +573,7 @@ public struct SyncServer {
         // sharing the last one's time (seeded chats all share theirs).
         while count > 0, count < listed.count, listed[count].modified == listed[count - 1].modified { count += 1 }
         let page = listed.prefix(count)
-        let summaries = page.map {
-            ChatSummary(id: $0.id, members: $0.members, modified: $0.modified, lastMessage: $0.messages.last)
-        }
+        let summaries = page.map(listEntry)
         let marker = listed.count > count ? page.last.map { $0.modified - 1 } : nil
         return ChatsListResponse(chats: summaries, marker: marker)
     }
@@ -573,9 +594,7 @@ public struct SyncServer {
         var limit = max(0, request.chatsCount ?? Int.max)
         if let cap = knobs.loginChatsCap { limit = min(limit, cap) }
         let listed = changed.prefix(limit)
-        let summaries = listed.map {
-            ChatSummary(id: $0.id, members: $0.members, modified: $0.modified, lastMessage: $0.messages.last)
-        }
+        let summaries = listed.map(listEntry)
         // The changed chats' messages edited or removed since the client's last-sync, newest version: nothing else
         // tells a client that was away of a change to a message other than the last (PyMax's `LoginResponse`
         // declares `messages` by chat; "never synced" has nothing cached to correct). Every changed chat's, also
@@ -592,10 +611,12 @@ public struct SyncServer {
         if request.contactsSync <= 0 {
             let ids = Set(memberChats.flatMap(\.members))
                 .subtracting([user.id])
-            contacts = ids.sorted().compactMap { users[$0].map { Contact(id: $0.id, name: $0.name) } }
+            contacts = ids.sorted().compactMap { users[$0].map { contact($0) } }
         }
+        var profile = Profile(id: user.id, name: user.name)
+        profile.account = contact(user, phone: true).account
         return LoginResponse(
-            profile: Profile(id: user.id, name: user.name), chats: summaries, contacts: contacts,
+            profile: profile, chats: summaries, contacts: contacts,
             messages: changedMessages, token: request.token, time: serverTimeMilliseconds(at: now))
     }
 

@@ -68,6 +68,8 @@ enum ServeCommand {
         let world = try World(scenario: scenario, seed: seed)
         let output = console
         var core = world.server
+        // Real clients get every key the field's clients read, PyMax 1.x's too (`ServerKnobs.fullListKeys`).
+        core.knobs.fullListKeys = true
         for chatId in core.chatIds where history > 0 {
             let members = core.members(ofChat: chatId)
             for number in 1...history {

@@ -50,6 +50,55 @@ private func pushes(_ actions: [ServerAction]) -> [(Packet, ServerConnectionID)]
 }
 
 @Suite struct SyncServerTests {
+    @Test("fullListKeys: LOGIN carries the profile, contact and chat keys PyMax 1.x requires; off, none of them")
+    func fullListKeys() throws {
+        func payload(_ full: Bool) throws -> MessagePackValue {
+            var knobs = ServerKnobs()
+            knobs.fullListKeys = full
+            var h = Harness(knobs: knobs)
+            let response = h.connect(1, token: "t-alice")
+            return try MessagePackEncoder().encode(try #require(response))
+        }
+        func keys(_ value: MessagePackValue?) -> [String] {
+            guard case .map(let pairs)? = value else { return [] }
+            return pairs.compactMap { if case .string(let key) = $0.key { key } else { nil } }
+        }
+        func value(_ map: MessagePackValue?, _ key: String) -> MessagePackValue? {
+            guard case .map(let pairs)? = map else { return nil }
+            return pairs.first { $0.key == .string(key) }?.value
+        }
+        func first(_ array: MessagePackValue?) -> MessagePackValue? {
+            if case .array(let items)? = array { items.first } else { nil }
+        }
+        let full = try payload(true)
+        let contact = value(value(full, "profile"), "contact")
+        #expect(keys(contact) == ["id", "accountStatus", "phone", "updateTime", "names"])
+        #expect(value(contact, "phone") == .uint(79_000_000_001))
+        #expect(keys(first(value(full, "contacts"))) == ["id", "accountStatus", "updateTime", "names"])
+        #expect(keys(first(value(full, "chats"))) == [
+            "id", "type", "status", "owner", "participants", "modified", "created", "joinTime", "lastEventTime",
+            "lastDelayedUpdateTime", "lastFireDelayedErrorTime",
+        ])
+        let lean = try payload(false)
+        #expect(keys(value(value(lean, "profile"), "contact")) == ["id", "names"])
+        #expect(keys(first(value(lean, "contacts"))) == ["id", "names"])
+        #expect(keys(first(value(lean, "chats"))) == ["id", "type", "status", "owner", "participants", "modified"])
+        // The model reads both alike: the added keys are not part of it.
+        #expect(try MessagePackDecoder().decode(LoginResponse.self, from: full)
+            == MessagePackDecoder().decode(LoginResponse.self, from: lean))
+    }
+
+    @Test("a client's delivery receipt (a NOTIF_MESSAGE request, PyMax 1.2.5) is answered with an empty payload")
+    func deliveryReceipt() {
+        var h = Harness()
+        _ = h.connect(1, token: "t-alice")
+        let receipt = MessagePackValue.map([MessagePackPair(.string("chatId"), .uint(100)),
+                                            MessagePackPair(.string("messageId"), .string("61"))])
+        let answers = responses(h.request(.notifMessage, .raw(receipt), on: 1))
+        #expect(answers.map(\.cmd) == [.response])
+        #expect(answers.map(\.body) == [.empty])
+    }
+
     @Test("a repeated MSG_SEND with the same cid is answered \"already exists\" and stores nothing")
     func idempotent() {
         var h = Harness()

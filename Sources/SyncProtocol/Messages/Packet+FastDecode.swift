@@ -441,10 +441,16 @@ extension PingRequest {
 }
 
 extension Contact {
-    /// `{id, names: [{name, firstName, type: "ONEME"}]}`, as `encode(to:)` writes it.
+    /// `{id, names: [{name, firstName, type: "ONEME"}]}`, with `accountStatus`, `phone?` and `updateTime` after `id`
+    /// when `account` is set, as `encode(to:)` writes it.
     var fastPayload: MessagePackValue {
-        .map([
-            MessagePackPair(.string("id"), signedValue(id)),
+        var pairs = [MessagePackPair(.string("id"), signedValue(id))]
+        if let account {
+            pairs.append(MessagePackPair(.string("accountStatus"), signedValue(account.status)))
+            if let phone = account.phone { pairs.append(MessagePackPair(.string("phone"), signedValue(phone))) }
+            pairs.append(MessagePackPair(.string("updateTime"), signedValue(account.updateTime)))
+        }
+        pairs.append(
             MessagePackPair(
                 .string("names"),
                 .array([
@@ -453,8 +459,8 @@ extension Contact {
                         MessagePackPair(.string("firstName"), .string(name)),
                         MessagePackPair(.string("type"), .string("ONEME")),
                     ])
-                ])),
-        ])
+                ])))
+        return .map(pairs)
     }
 }
 
@@ -462,7 +468,7 @@ extension Profile {
     /// `{contact: {id, names}, profileOptions: []}`, as `encode(to:)` writes it.
     var fastPayload: MessagePackValue {
         .map([
-            MessagePackPair(.string("contact"), Contact(id: id, name: name).fastPayload),
+            MessagePackPair(.string("contact"), contact.fastPayload),
             MessagePackPair(.string("profileOptions"), .array([])),
         ])
     }
@@ -481,13 +487,21 @@ extension ChatSummary {
             previous = member
         }
         var pairs: [MessagePackPair] = []
-        pairs.reserveCapacity(7)
+        pairs.reserveCapacity(times == nil ? 7 : 12)
         pairs.append(MessagePackPair(.string("id"), signedValue(id)))
         pairs.append(MessagePackPair(.string("type"), .string(type)))
         pairs.append(MessagePackPair(.string("status"), .string("ACTIVE")))
         pairs.append(MessagePackPair(.string("owner"), signedValue(owner)))
         pairs.append(MessagePackPair(.string("participants"), .map(participants)))
         pairs.append(MessagePackPair(.string("modified"), signedValue(modified)))
+        if let times {
+            pairs.append(MessagePackPair(.string("created"), signedValue(times.created)))
+            pairs.append(MessagePackPair(.string("joinTime"), signedValue(times.joinTime)))
+            pairs.append(MessagePackPair(.string("lastEventTime"), signedValue(times.lastEventTime)))
+            pairs.append(MessagePackPair(.string("lastDelayedUpdateTime"), signedValue(times.lastDelayedUpdateTime)))
+            pairs.append(MessagePackPair(.string("lastFireDelayedErrorTime"),
+                                         signedValue(times.lastFireDelayedErrorTime)))
+        }
         if let lastMessage { pairs.append(MessagePackPair(.string("lastMessage"), lastMessage.fastPayload)) }
         return .map(pairs)
     }

@@ -106,12 +106,16 @@ public struct LoginRequest: Codable, Hashable, Sendable {
 }
 
 /// A user's own profile, sent as the field's `{contact: {id, names[]}, profileOptions[]}`
-/// (PyMax `pymax/types/domain/profile.py`, `Profile`).
+/// (PyMax `pymax/types/domain/profile.py`, `Profile`); with `account` set, the contact carries `accountStatus`,
+/// `phone` and `updateTime` too, which PyMax 1.2.5 requires (`pymax/types.py`, `Me.from_dict`: without them its
+/// LOGIN handling fails and the client never starts).
 public struct Profile: Codable, Hashable, Sendable {
     /// The user's id (wire key `contact.id`).
     public var id: Int64
     /// The user's display name (wire key `contact.names[0].name`).
     public var name: String
+    /// The account keys the encoder adds to the contact, nil for none; not decoded, not compared (`==`, `hash`).
+    public var account: Contact.Account?
 
     /// Creates a profile for user `id` named `name`.
     public init(id: Int64, name: String) {
@@ -129,18 +133,50 @@ public struct Profile: Codable, Hashable, Sendable {
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(Contact(id: id, name: name), forKey: .contact)
+        try container.encode(contact, forKey: .contact)
         try container.encode([Int](), forKey: .profileOptions)
+    }
+
+    /// The contact the profile is sent as.
+    var contact: Contact {
+        var contact = Contact(id: id, name: name)
+        contact.account = account
+        return contact
+    }
+
+    public static func == (lhs: Profile, rhs: Profile) -> Bool { lhs.id == rhs.id && lhs.name == rhs.name }
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(id)
+        hasher.combine(name)
     }
 }
 
 /// A contact (a user), sent as the field's `{id, names: [{name, firstName, type}]}`
-/// (PyMax `pymax/types/domain/user.py` and `name.py`).
+/// (PyMax `pymax/types/domain/user.py` and `name.py`); with `account` set, `{id, accountStatus, phone?, updateTime,
+/// names}`, the keys PyMax 1.2.5 requires of a contact (`pymax/types.py`, `User.from_dict`).
 public struct Contact: Codable, Hashable, Sendable {
     /// The contact's user id (wire key `id`).
     public var id: Int64
     /// The contact's display name (wire key `names[0].name`, or `firstName` when `name` is absent).
     public var name: String
+    /// The account keys the encoder adds, nil for none; not decoded, not compared (`==`, `hash`).
+    public var account: Account?
+
+    /// A user's account keys as PyMax types them (2.x `pymax/types/domain/user.py`, `User`: all integers).
+    public struct Account: Hashable, Sendable {
+        /// Wire key `accountStatus`.
+        public var status: Int64
+        /// Wire key `phone`, sent for the user's own profile only (nil: left out).
+        public var phone: Int64?
+        /// When the profile last changed, milliseconds since the Unix epoch (wire key `updateTime`).
+        public var updateTime: Int64
+
+        public init(status: Int64, phone: Int64?, updateTime: Int64) {
+            self.status = status
+            self.phone = phone
+            self.updateTime = updateTime
+        }
+    }
 
     /// Creates a contact for user `id` named `name`.
     public init(id: Int64, name: String) {
@@ -148,7 +184,7 @@ public struct Contact: Codable, Hashable, Sendable {
         self.name = name
     }
 
-    private enum CodingKeys: String, CodingKey { case id, names }
+    private enum CodingKeys: String, CodingKey { case id, accountStatus, phone, updateTime, names }
     private struct Name: Codable {
         var name: String?
         var firstName: String?
@@ -165,7 +201,18 @@ public struct Contact: Codable, Hashable, Sendable {
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(id, forKey: .id)
+        if let account {
+            try container.encode(account.status, forKey: .accountStatus)
+            try container.encodeIfPresent(account.phone, forKey: .phone)
+            try container.encode(account.updateTime, forKey: .updateTime)
+        }
         try container.encode([Name(name: name, firstName: name, type: "ONEME")], forKey: .names)
+    }
+
+    public static func == (lhs: Contact, rhs: Contact) -> Bool { lhs.id == rhs.id && lhs.name == rhs.name }
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(id)
+        hasher.combine(name)
     }
 }
 
@@ -173,7 +220,9 @@ public struct Contact: Codable, Hashable, Sendable {
 /// (PyMax `pymax/types/domain/chat.py`, `Chat`, which requires `id`, `type`, `status` and `owner`).
 ///
 /// `participants` maps each member's user id (a string key on the wire) to server milliseconds; the model keeps the
-/// member ids. `type` is `"DIALOG"` for a chat of at most two members, else `"CHAT"`; `owner` is the lowest member
+/// member ids. With `times` set, the entry carries `created`, `joinTime`, `lastEventTime`, `lastDelayedUpdateTime`
+/// and `lastFireDelayedErrorTime` after `modified`: PyMax 1.2.5 requires them of a dialog (`pymax/types.py`,
+/// `Dialog.from_dict`) and drops an entry without them; 2.x declares them with defaults (`chat.py`). `type` is `"DIALOG"` for a chat of at most two members, else `"CHAT"`; `owner` is the lowest member
 /// id; `status` is `"ACTIVE"`.
 public struct ChatSummary: Codable, Hashable, Sendable {
     /// The chat's id (wire key `id`).
@@ -184,6 +233,23 @@ public struct ChatSummary: Codable, Hashable, Sendable {
     public var modified: Int64
     /// The chat's newest message, if it has one (wire key `lastMessage`).
     public var lastMessage: ChatMessage?
+    /// The times the encoder adds, nil for none; not decoded, not compared (`==`, `hash`).
+    public var times: Times?
+
+    /// A chat's times as PyMax names them, server milliseconds since the Unix epoch.
+    public struct Times: Hashable, Sendable {
+        /// Wire keys `created`, `joinTime`, `lastEventTime`, `lastDelayedUpdateTime`, `lastFireDelayedErrorTime`.
+        public var created, joinTime, lastEventTime, lastDelayedUpdateTime, lastFireDelayedErrorTime: Int64
+
+        public init(created: Int64, joinTime: Int64, lastEventTime: Int64, lastDelayedUpdateTime: Int64 = 0,
+                    lastFireDelayedErrorTime: Int64 = 0) {
+            self.created = created
+            self.joinTime = joinTime
+            self.lastEventTime = lastEventTime
+            self.lastDelayedUpdateTime = lastDelayedUpdateTime
+            self.lastFireDelayedErrorTime = lastFireDelayedErrorTime
+        }
+    }
 
     /// Creates a chat-list entry; `modified` is server milliseconds since the Unix epoch.
     public init(id: Int64, members: [Int64], modified: Int64, lastMessage: ChatMessage?) {
@@ -199,7 +265,8 @@ public struct ChatSummary: Codable, Hashable, Sendable {
     public var owner: Int64 { members.min() ?? 0 }
 
     private enum CodingKeys: String, CodingKey {
-        case id, type, status, owner, participants, modified, lastMessage
+        case id, type, status, owner, participants, modified, created, joinTime, lastEventTime, lastDelayedUpdateTime
+        case lastFireDelayedErrorTime, lastMessage
     }
 
     public init(from decoder: any Decoder) throws {
@@ -222,7 +289,26 @@ public struct ChatSummary: Codable, Hashable, Sendable {
         var participants = container.nestedContainer(keyedBy: IdKey.self, forKey: .participants)
         for member in members.sorted() { try participants.encode(modified, forKey: IdKey(stringValue: "\(member)")) }
         try container.encode(modified, forKey: .modified)
+        if let times {
+            try container.encode(times.created, forKey: .created)
+            try container.encode(times.joinTime, forKey: .joinTime)
+            try container.encode(times.lastEventTime, forKey: .lastEventTime)
+            try container.encode(times.lastDelayedUpdateTime, forKey: .lastDelayedUpdateTime)
+            try container.encode(times.lastFireDelayedErrorTime, forKey: .lastFireDelayedErrorTime)
+        }
         try container.encodeIfPresent(lastMessage, forKey: .lastMessage)
+    }
+
+    public static func == (lhs: ChatSummary, rhs: ChatSummary) -> Bool {
+        lhs.id == rhs.id && lhs.members == rhs.members && lhs.modified == rhs.modified
+            && lhs.lastMessage == rhs.lastMessage
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(id)
+        hasher.combine(members)
+        hasher.combine(modified)
+        hasher.combine(lastMessage)
     }
 }
 

@@ -8,14 +8,15 @@
 /// with an error; either alone means from the start or until the end), `idleTimeout` (server-side liveness; zero:
 /// never), `replacesOlderSessions` (a LOGIN closes older connections of the same user and device), `historyEditLag`
 /// (history pages show edits and deletes only once they are this old, as a lagging read replica; zero: at once),
-/// `repliesFollowDevice` (a reply whose connection closed goes to the device's newest connection, node-slack-sdk #251).
-/// An unknown name is an error listing the valid ones.
+/// `repliesFollowDevice` (a reply whose connection closed goes to the device's newest connection, node-slack-sdk #251),
+/// `fullListKeys` (LOGIN and CHATS_LIST answers carry the profile, contact and chat keys PyMax 1.x requires, as
+/// `syncsim serve` sends them; `ServerKnobs.fullListKeys`). An unknown name is an error listing the valid ones.
 struct ServerSetup {
     var knobs = ServerKnobs()
 
     /// Every parameter name a `ServerSpec` may set, sorted.
     static let validNames = [
-        "historyEditLag", "idleTimeout", "loginChatsCap", "msgSendErrorsFrom", "msgSendErrorsUntil", "processingDelay",
+        "fullListKeys", "historyEditLag", "idleTimeout", "loginChatsCap", "msgSendErrorsFrom", "msgSendErrorsUntil", "processingDelay",
         "processingJitter", "pushDuplicationProbability", "pushLossProbability", "replacesOlderSessions",
         "repliesFollowDevice",
     ]
@@ -49,7 +50,8 @@ struct ServerSetup {
                 throw WorldError.badParameterValue(entry.key, owner: "server", expected: "a duration",
                                                    found: "\(value)")
             case ("repliesFollowDevice", .bool(let follows)): knobs.repliesFollowDevice = follows
-            case ("replacesOlderSessions", _), ("repliesFollowDevice", _):
+            case ("fullListKeys", .bool(let full)): knobs.fullListKeys = full
+            case ("replacesOlderSessions", _), ("repliesFollowDevice", _), ("fullListKeys", _):
                 throw WorldError.badParameterValue(entry.key, owner: "server", expected: "true or false",
                                                    found: "\(value)")
             case ("msgSendErrorsFrom", .duration(let from)): sendErrors.from = from

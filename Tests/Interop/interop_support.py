@@ -1,0 +1,70 @@
+"""What the interoperability drivers share (pymax_session.py for PyMax 2.x, pymax1_session.py for PyMax 1.x): a
+failed step, and `syncsim serve` run on a free port with a frame log and a control channel."""
+import json
+import os
+import subprocess
+import time
+
+
+class StepFailed(Exception):
+    def __init__(self, step, detail):
+        super().__init__(f"{step}: {detail}")
+        self.step = step
+        self.detail = detail
+
+
+def check(step, condition, detail):
+    if not condition:
+        raise StepFailed(step, detail)
+
+
+class Server:
+    """`syncsim serve` on a free port with a frame log and a control channel on its standard input."""
+
+    def __init__(self, syncsim, workdir, duration, history, extra=()):
+        self.frame_log = os.path.join(workdir, "frames.jsonl")
+        self.stderr_path = os.path.join(workdir, "serve.log")
+        self.stderr = open(self.stderr_path, "w+")
+        self.process = subprocess.Popen(
+            [syncsim, "serve", "--port", "0", "--history", str(history), "--duration", str(duration),
+             "--frame-log", self.frame_log, "--control-stdin", *extra],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.stderr, text=True)
+        deadline = time.time() + 30
+        self.port = None
+        while time.time() < deadline and self.port is None:
+            time.sleep(0.05)
+            with open(self.stderr_path) as log:
+                first = log.readline()
+            if "listening on 127.0.0.1:" in first:
+                self.port = int(first.split("127.0.0.1:")[1].split()[0])
+        if self.port is None:
+            raise StepFailed("serve", "syncsim serve printed no port: " + open(self.stderr_path).read())
+
+    def control(self, line):
+        self.process.stdin.write(line + "\n")
+        self.process.stdin.flush()
+
+    def frames(self):
+        try:
+            with open(self.frame_log) as log:
+                return [json.loads(line) for line in log if line.strip()]
+        except FileNotFoundError:
+            return []
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+        summary = self.process.stdout.read() if self.process.stdout else ""
+        return summary
+
+
+def describe(frame):
+    payload = json.dumps(frame["payload"], ensure_ascii=False)
+    if len(payload) > 400:
+        payload = payload[:400] + "..."
+    return (f"  {frame['t'] / 1000:8.3f}s {frame['dir']:3} conn {frame['conn']} header {frame['header']} "
+            f"{frame['opcodeName']} cmd {frame['cmd']} seq {frame['seq']}: {payload}")

@@ -1,0 +1,180 @@
+#!/usr/bin/env python3
+"""Drives PyMax's 1.x line (PyPI maxapi-python 1.2.5, MIT) through a session against `syncsim serve`, through its
+public API only: its `MaxClient`, which speaks JSON frames over a WebSocket, with its URI pointed at the server and a
+login token (1.2.5's `SocketMaxClient` always wraps its TCP socket in TLS with certificate checks, so it is not run).
+
+1.2.5 imports `requests` without naming it in its package metadata: the venv installs it beside PyMax.
+
+Steps (each names itself on failure, with the last frames of the server's frame log):
+  login (profile, the dialog and the contact read: 1.x requires keys 2.x does not), history, send, push (each push
+  acknowledged by a delivery receipt the server answers), drop-and-reconnect.
+
+Usage: pymax1_session.py --syncsim PATH --workdir DIR
+Exit code 0 when every step passed, 1 when one failed (the step and frames are printed), 2 for usage errors.
+"""
+import argparse
+import asyncio
+import logging
+import os
+import sys
+import time
+
+from importlib.metadata import version as package_version
+
+from interop_support import Server, StepFailed, check, describe
+from pymax import MaxClient
+
+PYMAX_VERSION = package_version("maxapi-python")
+HISTORY = 60
+
+
+def make_client(port, token, phone, workdir, name):
+    """A PyMax 1.x `MaxClient`: only the URI, the token, the phone its constructor requires, the work folder and
+    telemetry (off: it reports to the field's own servers) differ from its defaults."""
+    directory = os.path.join(workdir, name)
+    os.makedirs(directory, exist_ok=True)
+    return MaxClient(phone=phone, uri=f"ws://127.0.0.1:{port}/websocket", token=token, work_dir=directory,
+                     send_fake_telemetry=False, reconnect=True, reconnect_delay=1.0)
+
+
+async def wait_for(event, seconds, step, detail):
+    try:
+        await asyncio.wait_for(event.wait(), seconds)
+    except asyncio.TimeoutError:
+        raise StepFailed(step, detail)
+
+
+def receipts(server, connection):
+    """The delivery receipts (NOTIF_MESSAGE requests) a connection sent, and the server's answers to them."""
+    frames = server.frames()
+    sent = [f for f in frames if f["dir"] == "in" and f["conn"] == connection and f["opcode"] == 128 and f["cmd"] == 0]
+    answered = [f for f in frames if f["dir"] == "out" and f["conn"] == connection and f["opcode"] == 128
+                and f["cmd"] == 1 and f["payload"] == {}]
+    return sent, answered
+
+
+def connection_of(server, token):
+    """The newest connection that logged in with `token`."""
+    logins = [f["conn"] for f in server.frames() if f["dir"] == "in" and f["opcode"] == 19
+              and f["payload"].get("token") == token]
+    return logins[-1] if logins else None
+
+
+async def session(server):
+    alice = make_client(server.port, "token-alice", "+79000000001", server.workdir, "alice")
+    bob = make_client(server.port, "token-bob", "+79000000002", server.workdir, "bob")
+    starts = {"alice": 0, "bob": 0}
+    started = {"alice": asyncio.Event(), "bob": asyncio.Event()}
+    restarted = asyncio.Event()
+
+    def on_start(name):
+        async def handler():
+            starts[name] += 1
+            started[name].set()
+            if name == "alice" and starts[name] > 1:
+                restarted.set()
+        return handler
+
+    alice.on_start(on_start("alice"))
+    bob.on_start(on_start("bob"))
+    tasks = [asyncio.create_task(alice.start()), asyncio.create_task(bob.start())]
+    step = "login"
+    try:
+        await wait_for(started["alice"], 20, step, "alice's MaxClient never finished its handshake and sync")
+        await wait_for(started["bob"], 20, step, "bob's MaxClient never finished its handshake and sync")
+        check(step, alice.me is not None and alice.me.id == 1, f"alice's profile is {alice.me!r}")
+        check(step, len(alice.dialogs) == 1, f"alice's dialogs: {alice.dialogs!r} (a chat entry it could not read "
+              "is left out)")
+        dialog = alice.dialogs[0]
+        check(step, dialog.last_message is not None, "the dialog has no last message")
+        check(step, len(alice.contacts) == 1, f"alice's contacts: {alice.contacts!r}")
+
+        step = "history"
+        newest = await alice.fetch_history(dialog.id, backward=40)
+        check(step, newest and len(newest) == 40, f"newest page has {len(newest or [])} messages, expected 40")
+        times = [m.time for m in newest]
+        check(step, times == sorted(times), f"page not in time order: {times}")
+        older = await alice.fetch_history(dialog.id, from_time=newest[0].time, backward=40)
+        ids = {m.id for m in newest} | {m.id for m in (older or [])}
+        check(step, len(ids) == HISTORY, f"two pages cover {len(ids)} messages, expected all {HISTORY}")
+
+        # 1.2.5 answers each NOTIF_MESSAGE with a receipt and awaits the receipt's answer inside the loop that reads
+        # the socket, so that loop stalls for its 20 s request timeout after every push whatever the server does,
+        # and its message handlers are not called. A client that got a push is left alone for 21 s.
+        step = "send"
+        sent = await alice.send_message("hello from PyMax 1.x", dialog.id)
+        check(step, sent is not None and sent.id > HISTORY, f"MSG_SEND answer: {sent!r}")
+        await asyncio.sleep(2)
+        sent_receipts, answered = receipts(server, connection_of(server, "token-bob"))
+        check(step, len(sent_receipts) == 1 and len(answered) == 1,
+              f"bob's receipts for alice's message: {len(sent_receipts)} sent, {len(answered)} answered with {{}}")
+
+        step = "push"
+        await asyncio.sleep(19)
+        bobs = await bob.send_message("hello alice, from bob", dialog.id)
+        check(step, bobs is not None, "bob's MSG_SEND got no answer")
+        await asyncio.sleep(2)
+        alice_connection = connection_of(server, "token-alice")
+        pushes = [f for f in server.frames() if f["dir"] == "out" and f["conn"] == alice_connection
+                  and f["opcode"] == 128 and f["cmd"] == 0]
+        check(step, any(f["payload"]["message"]["text"] == "hello alice, from bob" for f in pushes),
+              f"no push of bob's message on alice's connection {alice_connection}")
+        sent_receipts, answered = receipts(server, alice_connection)
+        check(step, len(sent_receipts) == 1 and len(answered) == 1,
+              f"alice's receipts: {len(sent_receipts)} sent, {len(answered)} answered with {{}}")
+
+        step = "drop-and-reconnect"
+        await asyncio.sleep(19)
+        server.control("drop 1")
+        await wait_for(restarted, 30, step, "alice's MaxClient did not reconnect and sync after the server dropped it")
+        page = await alice.fetch_history(dialog.id, backward=5)
+        texts = [m.text for m in page or []]
+        check(step, texts[-2:] == ["hello from PyMax 1.x", "hello alice, from bob"],
+              f"newest page after the reconnect: {texts}")
+        print(f"pymax {PYMAX_VERSION} websocket-json (MaxClient): every step passed")
+    except StepFailed:
+        raise
+    except Exception as error:
+        raise StepFailed(step, f"PyMax raised {error!r}")
+    finally:
+        for client in (alice, bob):
+            try:
+                await asyncio.wait_for(client.close(), 10)
+            except Exception:
+                pass
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--syncsim", required=True)
+    parser.add_argument("--workdir", required=True)
+    args = parser.parse_args()
+    os.makedirs(args.workdir, exist_ok=True)
+    logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
+    server = None
+    started = time.monotonic()
+    try:
+        server = Server(args.syncsim, args.workdir, duration=120, history=HISTORY)
+        server.workdir = args.workdir
+        asyncio.run(session(server))
+        return 0
+    except StepFailed as failure:
+        print(f"pymax {PYMAX_VERSION} websocket-json (MaxClient): FAILED at step {failure.step}: {failure.detail}"
+              f" ({time.monotonic() - started:.0f} s)")
+        if server is not None:
+            print("last frames (server view; header in hex):")
+            for frame in server.frames()[-8:]:
+                print(describe(frame))
+        return 1
+    finally:
+        if server is not None:
+            summary = server.stop()
+            if summary.strip():
+                print(summary.strip())
+
+
+if __name__ == "__main__":
+    sys.exit(main())
