@@ -4,8 +4,9 @@
 # frames in WebSocket messages for 2.5.0, JSON text for 2.1.0), plain and with permessage-deflate agreed
 # (`serve --websocket-deflate`), for each PyMax version under test: the pinned 2.5.0
 # and the older 2.1.0 (whose LOGIN answer model requires `token`), all sessions in parallel; and the 1.x line's
-# 1.2.5 (its `MaxClient`: JSON frames over WebSocket; Tests/Interop/pymax1_session.py), whose venv also gets
-# `requests`, which 1.2.5 imports without naming it in its metadata.
+# 1.2.5 (Tests/Interop/pymax1_session.py: its `MaxClient`, JSON frames over WebSocket, and its `SocketMaxClient`,
+# 1.x's own binary header over TCP in TLS through a terminator), whose venv also gets `requests`, which 1.2.5 imports
+# without naming it in its metadata.
 # Creates one virtual environment per version under .build/ and installs PyMax there (needs python3-venv and PyPI).
 # Usage: bash scripts/pymax-interop.sh [--ping-seconds N] [--versions "2.5.0 2.1.0 1.2.5"]
 #        (ping default 75: PyMax pings every 30 s, fixed)
@@ -45,11 +46,13 @@ pids=()
 for version in $PYMAX_VERSIONS; do
     case "$version" in
         1.*)
-            run="$version-maxclient"
-            ".build/pymax-venv-$version/bin/python" Tests/Interop/pymax1_session.py --syncsim "$SYNCSIM" \
-                --workdir "$WORK/$run" >"$WORK/$run.out" 2>"$WORK/$run.err" &
-            runs+=("$run")
-            pids+=($!)
+            for shape in websocket socket; do
+                run="$version-$shape"
+                ".build/pymax-venv-$version/bin/python" Tests/Interop/pymax1_session.py --syncsim "$SYNCSIM" \
+                    --shape "$shape" --workdir "$WORK/$run" >"$WORK/$run.out" 2>"$WORK/$run.err" &
+                runs+=("$run")
+                pids+=($!)
+            done
             continue ;;
     esac
     for shape in mobile web websocket websocket-deflate; do

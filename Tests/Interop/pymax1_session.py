@@ -1,40 +1,94 @@
 #!/usr/bin/env python3
 """Drives PyMax's 1.x line (PyPI maxapi-python 1.2.5, MIT) through a session against `syncsim serve`, through its
-public API only: its `MaxClient`, which speaks JSON frames over a WebSocket, with its URI pointed at the server and a
-login token (1.2.5's `SocketMaxClient` always wraps its TCP socket in TLS with certificate checks, so it is not run).
+public API only, in one of two shapes:
+  websocket  its `MaxClient`: JSON frames over a WebSocket, its URI pointed at the server;
+  socket     its `SocketMaxClient`: binary frames in 1.x's own header (version 11, `cmd` u16, `seq` u8) over TCP,
+             always in TLS with certificate checks, so through a TLS terminator in this process (a thread) with a
+             certificate made by openssl for 127.0.0.1 and trusted through SSL_CERT_FILE.
+Only the URI or host and port, the login token, the phone its constructor requires, the work folder and telemetry
+(off: it reports to the field's own servers) differ from its defaults.
 
 1.2.5 imports `requests` without naming it in its package metadata: the venv installs it beside PyMax.
 
 Steps (each names itself on failure, with the last frames of the server's frame log):
-  login (profile, the dialog and the contact read: 1.x requires keys 2.x does not), history, send, push (each push
-  acknowledged by a delivery receipt the server answers), drop-and-reconnect.
+  login (profile, the dialog and the contact read: 1.x requires keys 2.x does not), history, send, push,
+  drop-and-reconnect. Over WebSocket each push is acknowledged by a delivery receipt the server answers; 1.2.5 awaits
+  that answer inside the loop that reads the socket, so the loop stalls for its 20 s timeout and its message
+  handlers are not called: that shape checks the pushes and receipts in the frame log and leaves a client 21 s after
+  each push. Over TCP 1.2.5 sends no receipt and its `on_message` handler fires.
 
-Usage: pymax1_session.py --syncsim PATH --workdir DIR
+Usage: pymax1_session.py --syncsim PATH --shape websocket|socket --workdir DIR
 Exit code 0 when every step passed, 1 when one failed (the step and frames are printed), 2 for usage errors.
 """
 import argparse
 import asyncio
 import logging
 import os
+import ssl
+import subprocess
 import sys
+import threading
 import time
 
 from importlib.metadata import version as package_version
 
 from interop_support import Server, StepFailed, check, describe
-from pymax import MaxClient
+from pymax import MaxClient, SocketMaxClient
 
 PYMAX_VERSION = package_version("maxapi-python")
 HISTORY = 60
 
 
-def make_client(port, token, phone, workdir, name):
-    """A PyMax 1.x `MaxClient`: only the URI, the token, the phone its constructor requires, the work folder and
-    telemetry (off: it reports to the field's own servers) differ from its defaults."""
+def make_client(shape, port, token, phone, workdir, name):
+    """A PyMax 1.x client of the shape: `port` is serve's (websocket) or the TLS terminator's (socket)."""
     directory = os.path.join(workdir, name)
     os.makedirs(directory, exist_ok=True)
-    return MaxClient(phone=phone, uri=f"ws://127.0.0.1:{port}/websocket", token=token, work_dir=directory,
-                     send_fake_telemetry=False, reconnect=True, reconnect_delay=1.0)
+    common = dict(phone=phone, token=token, work_dir=directory, send_fake_telemetry=False, reconnect=True,
+                  reconnect_delay=1.0)
+    if shape == "socket":
+        return SocketMaxClient(host="127.0.0.1", port=port, **common)
+    return MaxClient(uri=f"ws://127.0.0.1:{port}/websocket", **common)
+
+
+def start_terminator(serve_port, workdir):
+    """A TLS terminator on a free port in front of serve, in a thread of its own: 1.2.5's `SocketMaxClient` does its
+    TLS handshake blocking on the event loop's thread. Returns the port."""
+    cert, key = os.path.join(workdir, "cert.pem"), os.path.join(workdir, "key.pem")
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+                    "-days", "1", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", key,
+                    "-out", cert], check=True, capture_output=True)
+    os.environ["SSL_CERT_FILE"] = cert
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(cert, key)
+
+    async def pump(reader, writer):
+        try:
+            while data := await reader.read(65536):
+                writer.write(data)
+                await writer.drain()
+        except (ConnectionError, ssl.SSLError):
+            pass
+        finally:
+            writer.close()
+
+    async def handle(client_reader, client_writer):
+        serve_reader, serve_writer = await asyncio.open_connection("127.0.0.1", serve_port)
+        await asyncio.gather(pump(client_reader, serve_writer), pump(serve_reader, client_writer))
+
+    loop = asyncio.new_event_loop()
+    ready, port = threading.Event(), []
+
+    def run():
+        asyncio.set_event_loop(loop)
+        server = loop.run_until_complete(asyncio.start_server(handle, "127.0.0.1", 0, ssl=context))
+        port.append(server.sockets[0].getsockname()[1])
+        ready.set()
+        loop.run_forever()
+
+    threading.Thread(target=run, daemon=True).start()
+    if not ready.wait(10):
+        raise StepFailed("terminator", "the TLS terminator did not start")
+    return port[0]
 
 
 async def wait_for(event, seconds, step, detail):
@@ -60,12 +114,16 @@ def connection_of(server, token):
     return logins[-1] if logins else None
 
 
-async def session(server):
-    alice = make_client(server.port, "token-alice", "+79000000001", server.workdir, "alice")
-    bob = make_client(server.port, "token-bob", "+79000000002", server.workdir, "bob")
+async def session(server, shape):
+    port = start_terminator(server.port, server.workdir) if shape == "socket" else server.port
+    alice = make_client(shape, port, "token-alice", "+79000000001", server.workdir, "alice")
+    bob = make_client(shape, port, "token-bob", "+79000000002", server.workdir, "bob")
     starts = {"alice": 0, "bob": 0}
     started = {"alice": asyncio.Event(), "bob": asyncio.Event()}
     restarted = asyncio.Event()
+    pushed, got_push = [], asyncio.Event()
+    # Over WebSocket a client that got a push is left alone this long (see the module's doc).
+    stall = 21 if shape == "websocket" else 0
 
     def on_start(name):
         async def handler():
@@ -77,11 +135,17 @@ async def session(server):
 
     alice.on_start(on_start("alice"))
     bob.on_start(on_start("bob"))
+
+    @alice.on_message()
+    async def alice_message(message):
+        pushed.append(message.text)
+        got_push.set()
+
     tasks = [asyncio.create_task(alice.start()), asyncio.create_task(bob.start())]
     step = "login"
     try:
-        await wait_for(started["alice"], 20, step, "alice's MaxClient never finished its handshake and sync")
-        await wait_for(started["bob"], 20, step, "bob's MaxClient never finished its handshake and sync")
+        await wait_for(started["alice"], 20, step, "alice's client never finished its handshake and sync")
+        await wait_for(started["bob"], 20, step, "bob's client never finished its handshake and sync")
         check(step, alice.me is not None and alice.me.id == 1, f"alice's profile is {alice.me!r}")
         check(step, len(alice.dialogs) == 1, f"alice's dialogs: {alice.dialogs!r} (a chat entry it could not read "
               "is left out)")
@@ -98,40 +162,42 @@ async def session(server):
         ids = {m.id for m in newest} | {m.id for m in (older or [])}
         check(step, len(ids) == HISTORY, f"two pages cover {len(ids)} messages, expected all {HISTORY}")
 
-        # 1.2.5 answers each NOTIF_MESSAGE with a receipt and awaits the receipt's answer inside the loop that reads
-        # the socket, so that loop stalls for its 20 s request timeout after every push whatever the server does,
-        # and its message handlers are not called. A client that got a push is left alone for 21 s.
         step = "send"
         sent = await alice.send_message("hello from PyMax 1.x", dialog.id)
         check(step, sent is not None and sent.id > HISTORY, f"MSG_SEND answer: {sent!r}")
-        await asyncio.sleep(2)
-        sent_receipts, answered = receipts(server, connection_of(server, "token-bob"))
-        check(step, len(sent_receipts) == 1 and len(answered) == 1,
-              f"bob's receipts for alice's message: {len(sent_receipts)} sent, {len(answered)} answered with {{}}")
+        if shape == "websocket":
+            await asyncio.sleep(2)
+            sent_receipts, answered = receipts(server, connection_of(server, "token-bob"))
+            check(step, len(sent_receipts) == 1 and len(answered) == 1,
+                  f"bob's receipts for alice's message: {len(sent_receipts)} sent, {len(answered)} answered with {{}}")
 
         step = "push"
-        await asyncio.sleep(19)
+        await asyncio.sleep(max(0, stall - 2))
         bobs = await bob.send_message("hello alice, from bob", dialog.id)
         check(step, bobs is not None, "bob's MSG_SEND got no answer")
-        await asyncio.sleep(2)
-        alice_connection = connection_of(server, "token-alice")
-        pushes = [f for f in server.frames() if f["dir"] == "out" and f["conn"] == alice_connection
-                  and f["opcode"] == 128 and f["cmd"] == 0]
-        check(step, any(f["payload"]["message"]["text"] == "hello alice, from bob" for f in pushes),
-              f"no push of bob's message on alice's connection {alice_connection}")
-        sent_receipts, answered = receipts(server, alice_connection)
-        check(step, len(sent_receipts) == 1 and len(answered) == 1,
-              f"alice's receipts: {len(sent_receipts)} sent, {len(answered)} answered with {{}}")
+        if shape == "websocket":
+            await asyncio.sleep(2)
+            alice_connection = connection_of(server, "token-alice")
+            pushes = [f for f in server.frames() if f["dir"] == "out" and f["conn"] == alice_connection
+                      and f["opcode"] == 128 and f["cmd"] == 0]
+            check(step, any(f["payload"]["message"]["text"] == "hello alice, from bob" for f in pushes),
+                  f"no push of bob's message on alice's connection {alice_connection}")
+            sent_receipts, answered = receipts(server, alice_connection)
+            check(step, len(sent_receipts) == 1 and len(answered) == 1,
+                  f"alice's receipts: {len(sent_receipts)} sent, {len(answered)} answered with {{}}")
+        else:
+            await wait_for(got_push, 15, step, "alice's on_message never fired for bob's message")
+            check(step, pushed == ["hello alice, from bob"], f"alice's pushes: {pushed}")
 
         step = "drop-and-reconnect"
-        await asyncio.sleep(19)
+        await asyncio.sleep(max(0, stall - 2))
         server.control("drop 1")
-        await wait_for(restarted, 30, step, "alice's MaxClient did not reconnect and sync after the server dropped it")
+        await wait_for(restarted, 30, step, "alice's client did not reconnect and sync after the server dropped it")
         page = await alice.fetch_history(dialog.id, backward=5)
         texts = [m.text for m in page or []]
         check(step, texts[-2:] == ["hello from PyMax 1.x", "hello alice, from bob"],
               f"newest page after the reconnect: {texts}")
-        print(f"pymax {PYMAX_VERSION} websocket-json (MaxClient): every step passed")
+        print(f"pymax {PYMAX_VERSION} {shape}: every step passed")
     except StepFailed:
         raise
     except Exception as error:
@@ -150,6 +216,7 @@ async def session(server):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--syncsim", required=True)
+    parser.add_argument("--shape", choices=["websocket", "socket"], required=True)
     parser.add_argument("--workdir", required=True)
     args = parser.parse_args()
     os.makedirs(args.workdir, exist_ok=True)
@@ -159,10 +226,10 @@ def main():
     try:
         server = Server(args.syncsim, args.workdir, duration=120, history=HISTORY)
         server.workdir = args.workdir
-        asyncio.run(session(server))
+        asyncio.run(session(server, args.shape))
         return 0
     except StepFailed as failure:
-        print(f"pymax {PYMAX_VERSION} websocket-json (MaxClient): FAILED at step {failure.step}: {failure.detail}"
+        print(f"pymax {PYMAX_VERSION} {args.shape}: FAILED at step {failure.step}: {failure.detail}"
               f" ({time.monotonic() - started:.0f} s)")
         if server is not None:
             print("last frames (server view; header in hex):")

@@ -18,6 +18,9 @@ public struct FrameDecoder: Sendable {
 
     /// How bytes 1-3 of each header split between cmd and seq.
     public var layout: HeaderLayout
+    /// The version byte every header must carry: 10 by default, 11 for PyMax 1.x's TCP dialect
+    /// (`FrameHeader.pymax1Version`).
+    public var version: UInt8 = FrameHeader.supportedVersion
     /// The largest payload accepted, in bytes, both as sent and after decompression.
     public var maxPayloadBytes: Int
     /// Bounds on each payload's MessagePack value.
@@ -58,6 +61,7 @@ public struct FrameDecoder: Sendable {
         sharesUnpacker = true
         var decoder = FrameDecoder(layout: layout, maxPayloadBytes: maxPayloadBytes,
                                    messagePackLimits: messagePackLimits)
+        decoder.version = version
         decoder.unpacker = unpacker
         decoder.sharesUnpacker = true
         return decoder
@@ -84,7 +88,8 @@ public struct FrameDecoder: Sendable {
         }
         let unpacker = self.unpacker!
         let decoded: DecodedFrame?? = try buffer.withReadableBytes(atLeast: FrameHeader.byteCount) { bytes in
-            let header = try FrameHeader(parsing: bytes, layout: layout, streamOffset: frameOffset, frameNumber: number)
+            let header = try FrameHeader(parsing: bytes, layout: layout, streamOffset: frameOffset,
+                                         frameNumber: number, expectedVersion: version)
             guard header.payloadLength <= maxPayloadBytes else {
                 throw WireError.inFrame(
                     .payloadTooLarge, number: number, frameOffset: frameOffset, offset: frameOffset + 7,
@@ -145,7 +150,7 @@ public struct FrameDecoder: Sendable {
         var toStore: (hash: Int, bytes: [UInt8])?
         let hitByteCount: Int? = buffer.withReadableBytes(atLeast: FrameHeader.byteCount) { bytes -> Int? in
             // A header that does not parse is left to `decode(_:)`, which throws its error.
-            guard let header = try? FrameHeader(parsing: bytes, layout: layout),
+            guard let header = try? FrameHeader(parsing: bytes, layout: layout, expectedVersion: version),
                   header.payloadLength <= maxPayloadBytes else { return nil }
             let byteCount = FrameHeader.byteCount + header.payloadLength
             guard bytes.count >= byteCount else { return 0 }
@@ -230,7 +235,8 @@ public struct FrameDecoder: Sendable {
         let whole = try decoder.decodeFrame(&copy)
         precondition(whole == nil, "finish(_:) called with a whole frame buffered: call decode(_:) until it returns nil")
         let header = try buffer.withReadableBytes(atLeast: FrameHeader.byteCount) {
-            try FrameHeader(parsing: $0, layout: layout, streamOffset: frameOffset, frameNumber: number)
+            try FrameHeader(parsing: $0, layout: layout, streamOffset: frameOffset, frameNumber: number,
+                            expectedVersion: version)
         }!
         let payloadAvailable = available - FrameHeader.byteCount
         throw WireError.inFrame(

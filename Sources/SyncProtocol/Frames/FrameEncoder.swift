@@ -9,6 +9,8 @@ public struct FrameEncoder: Sendable {
 
     /// How bytes 1-3 of each header split between cmd and seq.
     public var layout: HeaderLayout
+    /// The version byte written: 10 by default, 11 for PyMax 1.x's TCP dialect (`FrameHeader.pymax1Version`).
+    public var version: UInt8 = FrameHeader.supportedVersion
     /// Payloads of at least this many bytes are compressed when that saves bytes; `Int.max` never compresses.
     public var compressionThresholdBytes: Int
     /// The largest payload the encoder writes, in bytes before compression (default 5 MiB, as the decoder).
@@ -51,7 +53,7 @@ public struct FrameEncoder: Sendable {
             if payload.count < compressionThresholdBytes {
                 // Sent raw: the header is known before anything is appended, so `bytes` grows once, to its size.
                 let header = FrameHeader(
-                    cmd: frame.cmd, seq: frame.seq, opcode: frame.opcode, compressionFlag: 0,
+                    version: version, cmd: frame.cmd, seq: frame.seq, opcode: frame.opcode, compressionFlag: 0,
                     payloadLength: payload.count
                 )
                 try header.withBytes(layout: layout) { headerBytes in
@@ -82,7 +84,7 @@ public struct FrameEncoder: Sendable {
                 bytes.append(contentsOf: payload)
             }
             let header = FrameHeader(
-                cmd: frame.cmd, seq: frame.seq, opcode: frame.opcode, compressionFlag: flag,
+                version: version, cmd: frame.cmd, seq: frame.seq, opcode: frame.opcode, compressionFlag: flag,
                 payloadLength: bytes.count - payloadStart
             )
             do {

@@ -9,8 +9,12 @@
 public struct FrameHeader: Hashable, Sendable {
     /// Size of a header in bytes.
     public static let byteCount = 10
-    /// The protocol version this codec speaks.
+    /// The protocol version this codec speaks by default: 10 (PyMax 2.x `pymax/protocol/tcp/protocol.py`).
     public static let supportedVersion: UInt8 = 10
+    /// The version PyMax's 1.x line writes on TCP: 11 (1.2.5 `pymax/interfaces.py`, `_make_message`, whose header
+    /// `pymax/mixins/socket.py` packs with `cmd` u16 and `seq` u8, `HeaderLayout.cmd16Seq8`). A decoder or encoder
+    /// set to it speaks that dialect (`syncsim serve` does, for a connection whose first byte is 11).
+    public static let pymax1Version: UInt8 = 11
     /// The largest payload length the 24-bit field can carry: 16 MiB - 1.
     public static let maxPayloadLengthField = 0xFF_FFFF
     /// The compression flag of a zstd-compressed payload; any other non-zero flag means an LZ4 block
@@ -106,20 +110,22 @@ public struct FrameHeader: Hashable, Sendable {
     ///   - layout: how bytes 1-3 split between cmd and seq.
     ///   - streamOffset: the stream offset of `bytes`' first byte, for error messages.
     ///   - frameNumber: the frame's number in the stream (from 1), for error messages.
+    ///   - expectedVersion: the version byte the stream must carry (10 by default).
     /// - Throws: `WireError` `.unsupportedVersion` or `.unknownCommand` naming the offending byte's offset.
     public init(
         parsing bytes: UnsafeRawBufferPointer,
         layout: HeaderLayout = .standard,
         streamOffset: Int = 0,
-        frameNumber: Int = 1
+        frameNumber: Int = 1,
+        expectedVersion: UInt8 = FrameHeader.supportedVersion
     ) throws {
         precondition(bytes.count >= FrameHeader.byteCount, "a header needs \(FrameHeader.byteCount) bytes")
         let version = bytes[0]
-        guard version == FrameHeader.supportedVersion else {
+        guard version == expectedVersion else {
             throw WireError.inFrame(
                 .unsupportedVersion, number: frameNumber, frameOffset: streamOffset, offset: streamOffset,
                 detail: "unsupported version \(version) at offset \(streamOffset) "
-                    + "(expected \(FrameHeader.supportedVersion))"
+                    + "(expected \(expectedVersion))"
             )
         }
         let rawCmd: UInt16

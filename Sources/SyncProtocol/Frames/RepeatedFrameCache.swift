@@ -4,8 +4,8 @@ import Glibc  // memcmp
 /// same push fanned out to every member of a chat) is decoded once instead of once per stream.
 ///
 /// A hit returns exactly the packet a decode of those bytes returns: decoding is a function of the bytes and of the
-/// decoder's layout and limits, and the cache serves only decoders whose layout, payload bound and MessagePack
-/// limits equal those it was made for (others decode as if it did not exist). A key is the whole frame, header
+/// decoder's layout, version and limits, and the cache serves only decoders whose layout, version, payload bound and
+/// MessagePack limits equal those it was made for (others decode as if it did not exist). A key is the whole frame, header
 /// included, compared byte for byte; only frames that decoded without error are stored. Which frames are stored
 /// is the caller's choice by opcode (pushes repeat, responses do not); at most `capacity` are kept, the oldest
 /// replaced first. Lookups hash with `Hasher` (seeded per process) but only find entries: nothing is ever iterated,
@@ -31,6 +31,7 @@ public struct RepeatedFrameCache {
     /// How many decodes the cache answered.
     public private(set) var hitCount = 0
     let layout: HeaderLayout
+    let version: UInt8
     let maxPayloadBytes: Int
     let messagePackLimits: MessagePackLimits
     private var entries: [Entry] = []
@@ -41,7 +42,7 @@ public struct RepeatedFrameCache {
 
     /// A cache for decoders configured like `decoder`.
     /// - Parameters:
-    ///   - decoder: its layout, payload bound and MessagePack limits are the ones the cache serves.
+    ///   - decoder: its layout, version, payload bound and MessagePack limits are the ones the cache serves.
     ///   - opcodes: the opcodes whose frames are stored (any cmd).
     ///   - capacity: the most frames kept, at least 1; 1,024 by default.
     ///   - maxFrameBytes: the largest frame stored, in bytes; 64 KiB by default.
@@ -53,13 +54,14 @@ public struct RepeatedFrameCache {
         self.capacity = capacity
         self.maxFrameBytes = maxFrameBytes
         self.layout = decoder.layout
+        self.version = decoder.version
         self.maxPayloadBytes = decoder.maxPayloadBytes
         self.messagePackLimits = decoder.messagePackLimits
     }
 
     /// Whether `decoder` decodes every stored frame as the decoder the cache was made for.
     func serves(_ decoder: FrameDecoder) -> Bool {
-        decoder.layout == layout && decoder.maxPayloadBytes == maxPayloadBytes
+        decoder.layout == layout && decoder.version == version && decoder.maxPayloadBytes == maxPayloadBytes
             && decoder.messagePackLimits == messagePackLimits
     }
 

@@ -2,8 +2,10 @@ import SyncSim
 import SyncTrace
 
 /// How one accepted connection of `syncsim serve` carries the field's frames, told by the first byte the client
-/// sends: `G` (an HTTP `GET`) opens a WebSocket (RFC 6455), anything else is the field's binary frames straight on
-/// TCP (a frame begins with its version byte, 10 for PyMax's TCP transport: `pymax/protocol/tcp/protocol.py`).
+/// sends: `G` (an HTTP `GET`) opens a WebSocket (RFC 6455), 11 is PyMax 1.x's binary frames on TCP (version 11,
+/// `cmd` u16 and `seq` u8: 1.2.5 `pymax/mixins/socket.py`, `_pack_packet`, with the version of
+/// `pymax/interfaces.py`, `_make_message`), anything else the field's binary frames straight on TCP (a frame begins
+/// with its version byte, 10 for PyMax 2.x's TCP transport: `pymax/protocol/tcp/protocol.py`).
 ///
 /// Over WebSocket each message is one frame: binary messages hold the TCP transport's frame bytes (PyMax 2.5.0's
 /// `WebClient`: `pymax/client_web.py` builds its connection with `TcpProtocol`), text messages a JSON frame
@@ -12,6 +14,8 @@ import SyncTrace
 enum ConnectionTransport {
     case undecided
     case tcp
+    /// PyMax 1.x's TCP dialect: frames read and written with version 11 and `HeaderLayout.cmd16Seq8`.
+    case tcpPymax1
     /// `answersInJSON` is nil until the first message came.
     case webSocket(WebSocketSession, answersInJSON: Bool?)
 
@@ -45,9 +49,21 @@ enum ConnectionTransport {
         if case .webSocket(_, true) = self { true } else { false }
     }
 
-    /// The frame log's name for the transport, or nil for TCP: `websocket` (binary messages) or `websocket-json`.
+    /// The frame log's name for the transport, or nil for TCP: `websocket` (binary messages), `websocket-json` or
+    /// `tcp-v11` (PyMax 1.x's dialect).
     var logName: String? {
-        isWebSocket ? (answersInJSON ? "websocket-json" : "websocket") : nil
+        if case .tcpPymax1 = self { return "tcp-v11" }
+        return isWebSocket ? (answersInJSON ? "websocket-json" : "websocket") : nil
+    }
+
+    /// Sets `decoder` and `encoder` to the transport's header dialect: version 11 and `cmd16Seq8` for
+    /// `tcpPymax1`, the field's standard otherwise.
+    func configure(_ decoder: inout FrameDecoder, _ encoder: inout FrameEncoder) {
+        let legacy = if case .tcpPymax1 = self { true } else { false }
+        decoder.version = legacy ? FrameHeader.pymax1Version : FrameHeader.supportedVersion
+        decoder.layout = legacy ? .cmd16Seq8 : .standard
+        encoder.version = decoder.version
+        encoder.layout = decoder.layout
     }
 
     /// Takes bytes read from the socket.
@@ -56,8 +72,12 @@ enum ConnectionTransport {
     mutating func unwrap(_ bytes: [UInt8], encoder: FrameEncoder, webSocketDeflate: Bool = false) throws(Failure)
         -> Unwrapped {
         if case .undecided = self, let first = bytes.first {
-            self = first == UInt8(ascii: "G")
-                ? .webSocket(WebSocketSession(acceptsDeflate: webSocketDeflate), answersInJSON: nil) : .tcp
+            switch first {
+            case UInt8(ascii: "G"): self = .webSocket(WebSocketSession(acceptsDeflate: webSocketDeflate),
+                                                      answersInJSON: nil)
+            case FrameHeader.pymax1Version: self = .tcpPymax1
+            default: self = .tcp
+            }
         }
         guard case .webSocket(var session, var answersInJSON) = self else { return Unwrapped(frameBytes: bytes) }
         defer { self = .webSocket(session, answersInJSON: answersInJSON) }
@@ -101,7 +121,7 @@ enum ConnectionTransport {
     /// The bytes to write for an encoded frame (`frameBytes`, the TCP transport's bytes of `frame`).
     func wrap(_ frameBytes: [UInt8], frame: Frame) -> [UInt8] {
         switch self {
-        case .undecided, .tcp: frameBytes
+        case .undecided, .tcp, .tcpPymax1: frameBytes
         case .webSocket(let session, _):
             answersInJSON
                 ? session.messageBytes(opcode: 1, payload: JSONFrame.text(for: frame))

@@ -22,6 +22,8 @@ struct RealSocketServer {
         var id: ServerConnectionID
         var transport = ConnectionTransport.undecided
         var decoder = FrameDecoder()
+        /// Encodes the server's frames in the connection's header dialect (`ConnectionTransport.configure`).
+        var encoder = FrameEncoder()
         var buffer = ByteReader()
         /// Client-to-server shaping, or nil for none.
         var uplink: LinkShaper?
@@ -148,7 +150,7 @@ struct RealSocketServer {
                     guard let index = connections.firstIndex(where: { $0.id == id }) else { continue }
                     var bytes: [UInt8] = []
                     let frame = Frame(packet: packet)
-                    guard (try? encoder.encode(frame, into: &bytes)) != nil else { continue }
+                    guard (try? connections[index].encoder.encode(frame, into: &bytes)) != nil else { continue }
                     let wire = connections[index].transport.wrap(bytes, frame: frame)
                     var sent = false
                     if connections[index].downlink != nil {
@@ -245,12 +247,21 @@ struct RealSocketServer {
                     closedByClient(id, now: now)
                 case .bytes(let received):
                     let unwrapped: ConnectionTransport.Unwrapped
+                    let wasUndecided = if case .undecided = connections[index].transport { true } else { false }
                     do {
                         unwrapped = try connections[index].transport.unwrap(received, encoder: encoder,
                                                                             webSocketDeflate: webSocketDeflate)
                     } catch {
                         refuse(index, "broke its transport (\(error))", answer: error.answer, now: now)
                         continue
+                    }
+                    if wasUndecided {
+                        var connection = connections[index]
+                        connection.transport.configure(&connection.decoder, &connection.encoder)
+                        connections[index] = connection
+                        if case .tcpPymax1 = connections[index].transport {
+                            log("serve: \(id) speaks PyMax 1.x's TCP frames (version 11, cmd u16, seq u8)")
+                        }
                     }
                     for answer in unwrapped.writes { _ = try? PosixSocket.writeAll(fd, answer) }
                     if let path = unwrapped.upgradedPath {
