@@ -1,4 +1,6 @@
+import Foundation
 import SyncSim
+@testable import SyncTrace
 import Testing
 
 @testable import SyncSimCLI
@@ -60,5 +62,46 @@ import Testing
         #expect(field.logName == nil)
         field.configure(&decoder, &connectionEncoder)
         #expect(decoder.version == 10 && decoder.layout == .standard && connectionEncoder.version == 10)
+    }
+}
+
+/// Captures of PyMax 1.x's TCP dialect (the plain leg behind a TLS terminator, as `serve` answers it): a connection
+/// whose client opens with version 11 is read with that version and the `cmd16-seq8` layout.
+@Suite struct Pymax1CaptureTests {
+    @Test("decode reads a version-11 connection in 1.x's layout, frame by frame, and says so in every frame's ver")
+    func decodes() throws {
+        var encoder = FrameEncoder(layout: .cmd16Seq8)
+        encoder.version = FrameHeader.pymax1Version
+        let ping = MessagePackValue.map([MessagePackPair(.string("interactive"), .bool(true))])
+        var requests: [UInt8] = [], answers: [UInt8] = []
+        for seq in UInt16(1)...3 {
+            requests += try encoder.encode(Frame(cmd: .request, seq: seq, opcode: .ping, payload: ping))
+            answers += try encoder.encode(Frame(cmd: .response, seq: seq, opcode: .ping, payload: .map([])))
+        }
+        var connection = SyntheticTCPConnection(
+            client: TCPEndpoint(address: SyntheticTCPConnection.syntheticAddress(host: 3), port: 40_000),
+            server: TCPEndpoint(address: SyntheticTCPConnection.syntheticAddress(host: 1), port: 7000), mss: 7)
+        var writer = PcapngWriter(interfaces: [.init(name: "lo")])
+        var time: Int64 = 1_700_000_000_000_000_000
+        for packet in connection.open() + connection.send(requests, .clientToServer)
+            + connection.send(answers, .serverToClient) {
+            writer.append(packet, timestamp: CaptureTimestamp(nanosecondsSinceEpoch: time))
+            time += 1_000_000
+        }
+        let path = FileManager.default.temporaryDirectory
+            .appendingPathComponent("syncsim-pymax1-\(UUID().uuidString).pcapng").path
+        try writer.write(to: path)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+
+        let decoding = try TraceDecoder().decode(path: path)
+        let frames = try #require(decoding.connections.first).frames
+        #expect(decoding.connections.first?.issues == [])
+        #expect(frames.map(\.decoded.header.version) == Array(repeating: 11, count: 6))
+        #expect(frames.filter { $0.direction == .clientToServer }.map(\.decoded.frame.seq) == [1, 2, 3])
+        #expect(frames.filter { $0.direction == .serverToClient }.map(\.cmd) == [.response, .response, .response])
+        let decode = TraceDecodeCommandTests.run(["decode", path])
+        #expect(decode.code == 0)
+        #expect(decode.out.contains { $0.contains(#""ver":11,"cmd":1,"cmdName":"response","seq":2,"opcode":1,"#) },
+                "\(decode.out)")
     }
 }

@@ -2,7 +2,8 @@ import SyncProtocol
 
 /// Finds where the next frame plausibly starts in bytes that follow a gap, so decoding resumes instead of stopping.
 ///
-/// A candidate offset must hold a header with `ver` 10, a `cmd` of 0...3 in the chosen layout, and a payload
+/// A candidate offset must hold a header with `ver` 10 (or the scanner's `version`), a `cmd` of 0...3 in the chosen
+/// layout, and a payload
 /// length within `maxPayloadBytes` (DESIGN.md §3); a raw payload must start like a MessagePack map. When the whole
 /// candidate frame and the next header are in the bytes, the next frame must be plausible too; this chained check
 /// rejects most false starts inside payloads.
@@ -11,6 +12,8 @@ public struct FrameHeaderScanner: Hashable, Sendable {
     public var layout: HeaderLayout
     /// Largest payload length a plausible header may announce, in bytes (default 5 MiB, as `FrameDecoder`).
     public var maxPayloadBytes: Int
+    /// The version byte a plausible header carries: 10, or 11 for PyMax 1.x's TCP dialect (`FrameDecoder.version`).
+    public var version: UInt8 = FrameHeader.supportedVersion
 
     /// A scanner for `layout` accepting payload lengths up to `maxPayloadBytes` bytes.
     public init(layout: HeaderLayout = .standard, maxPayloadBytes: Int = FrameDecoder.defaultMaxPayloadBytes) {
@@ -50,7 +53,7 @@ public struct FrameHeaderScanner: Hashable, Sendable {
     /// The payload length of the header at `offset` when the header is plausible, else nil.
     public func plausiblePayloadLength(in bytes: [UInt8], at offset: Int) -> Int? {
         guard offset >= 0, offset + FrameHeader.byteCount <= bytes.count else { return nil }
-        guard bytes[offset] == FrameHeader.supportedVersion else { return nil }
+        guard bytes[offset] == version else { return nil }
         let cmd: UInt16 =
             switch layout {
             case .cmd8Seq16: UInt16(bytes[offset + 1])

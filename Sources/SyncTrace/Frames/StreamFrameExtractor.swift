@@ -28,7 +28,9 @@ struct StreamFrameExtractor {
         self.connectionNumber = connectionNumber
         self.direction = direction
         self.decoder = decoder
-        self.scanner = FrameHeaderScanner(layout: decoder.layout, maxPayloadBytes: decoder.maxPayloadBytes)
+        var scanner = FrameHeaderScanner(layout: decoder.layout, maxPayloadBytes: decoder.maxPayloadBytes)
+        scanner.version = decoder.version
+        self.scanner = scanner
         self.needsResync = startsMidStream
     }
 

@@ -40,6 +40,19 @@ public struct TraceDecoder: Sendable {
         }
     }
 
+    /// The decoder for a TCP connection's frames: `frameDecoder`, or, when it has the field's standard header and the
+    /// client's stream (seen from its SYN) begins with version 11, PyMax 1.x's dialect (version 11 and `cmd16Seq8`,
+    /// what its `SocketMaxClient` writes; `FrameHeader.pymax1Version`), which `syncsim serve` answers in.
+    func dialectDecoder(for connection: TCPConnectionTrace) -> FrameDecoder {
+        guard frameDecoder.version == FrameHeader.supportedVersion, frameDecoder.layout == .standard,
+              connection.clientToServer.sawSYN, case .data(let run)? = connection.clientToServer.pieces.first,
+              run.offset == 0, run.bytes.first == FrameHeader.pymax1Version else { return frameDecoder }
+        var decoder = frameDecoder
+        decoder.version = FrameHeader.pymax1Version
+        decoder.layout = .cmd16Seq8
+        return decoder
+    }
+
     /// Reads the capture at `path` and decodes its connections.
     /// - Throws: `TraceError` as `TraceReader.read(path:options:)`; frame faults are issues, never errors.
     public func decode(path: String, readOptions: TraceReader.Options = .init()) throws -> Decoding {
@@ -59,6 +72,7 @@ public struct TraceDecoder: Sendable {
             scanner: FrameHeaderScanner(layout: frameDecoder.layout, maxPayloadBytes: frameDecoder.maxPayloadBytes),
             maxPayloadBytes: frameDecoder.maxPayloadBytes)
         let isWebSocket = webSocketStarts != nil
+        let frameDecoder = isWebSocket ? self.frameDecoder : dialectDecoder(for: connection)
         for direction in TraceDirection.allCases {
             var stream = connection.stream(direction)
             var unwrapped: WebSocketStream?
