@@ -346,13 +346,20 @@ extension ReferenceClient {
         }
     }
 
+    /// `value + addend`, held at `Int64.min` or `Int64.max` where it would overflow (times a server sent).
+    static func saturating(_ value: Int64, plus addend: Int64) -> Int64 {
+        let (sum, overflow) = value.addingReportingOverflow(addend)
+        return overflow ? (addend < 0 ? .min : .max) : sum
+    }
+
     private mutating func loggedIn(_ response: LoginResponse, connection: ClientConnectionID) {
         state = .online(connection)
         metrics.logins += 1
         pushedChatsSinceLogin = []
         // The answer lists every chat changed since last-sync, those pushed before it included.
         unlistedPushedChats = []
-        serverClockAheadMilliseconds = response.time - now.nanosecondsSinceStart / 1_000_000
+        // Saturating: a server's `time` is whatever it sent (fuzz-client: a time near Int64.min overflowed).
+        serverClockAheadMilliseconds = Self.saturating(response.time, plus: -(now.nanosecondsSinceStart / 1_000_000))
         backoffAttempts = 0
         handshakeTimeouts = 0
         for summary in response.chats { takeListedChat(summary, keepsNewerEntry: false) }
@@ -517,8 +524,8 @@ extension ReferenceClient {
         let pending = unlistedPushedChats.filter { chatList.index(forKey: $0) == nil }
         unlistedPushedChats = []
         guard !pending.isEmpty else { return }
-        let serverNow = now.nanosecondsSinceStart / 1_000_000 + serverClockAheadMilliseconds
-        startChatListCatchUp(marker: serverNow + 60_000, since: lastSync)
+        let serverNow = Self.saturating(now.nanosecondsSinceStart / 1_000_000, plus: serverClockAheadMilliseconds)
+        startChatListCatchUp(marker: Self.saturating(serverNow, plus: 60_000), since: lastSync)
         requestChatListPage()
     }
 
