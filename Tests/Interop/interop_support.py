@@ -1,5 +1,6 @@
 """What the interoperability drivers share (pymax_session.py for PyMax 2.x, pymax1_session.py for PyMax 1.x): a
 failed step, and `syncsim serve` run on a free port with a frame log and a control channel."""
+import asyncio
 import json
 import os
 import subprocess
@@ -68,3 +69,15 @@ def describe(frame):
         payload = payload[:400] + "..."
     return (f"  {frame['t'] / 1000:8.3f}s {frame['dir']:3} conn {frame['conn']} header {frame['header']} "
             f"{frame['opcodeName']} cmd {frame['cmd']} seq {frame['seq']}: {payload}")
+
+
+async def close_clients(clients, tasks):
+    """Closes PyMax clients (each given 10 s) and cancels their `start()` tasks, whatever state they are in."""
+    for client in clients:
+        try:
+            await asyncio.wait_for(client.close(), 10)
+        except Exception:
+            pass
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)

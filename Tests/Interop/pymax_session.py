@@ -24,7 +24,7 @@ import time
 
 from importlib.metadata import version as package_version
 
-from interop_support import Server, StepFailed, check, describe
+from interop_support import Server, StepFailed, check, close_clients, describe
 from pymax import Client, ExtraConfig, WebClient
 from pymax.protocol import OutboundFrame
 from pymax.protocol.tcp import TcpProtocol
@@ -248,14 +248,7 @@ async def session(args, server):
     except Exception as error:
         raise StepFailed(step, f"PyMax raised {error!r}")
     finally:
-        for client in (alice, bob):
-            try:
-                await asyncio.wait_for(client.close(), 10)
-            except Exception:
-                pass
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+        await close_clients((alice, bob), tasks)
 
 
 def main():

@@ -129,17 +129,8 @@ struct WebSocketStream {
     /// before the first gap; with `confirming` 1, a frame cut by that end may follow the one message.
     static func firstFrame(in stream: TCPStreamTrace, masked: Bool, confirming: Int, scanner: FrameHeaderScanner,
                            maxPayloadBytes: Int) -> Int64? {
-        // The contiguous bytes before the first gap: a frame cannot be followed across one.
-        var bytes: [UInt8] = []
-        var firstOffset: Int64?
-        let limit = midStreamSearchBytes + 4 * (maxPayloadBytes + 14)
-        for piece in stream.pieces {
-            guard case .data(let run) = piece else { break }
-            if firstOffset == nil { firstOffset = run.offset }
-            bytes += run.bytes.prefix(limit - bytes.count)
-            if bytes.count >= limit { break }
-        }
-        guard let firstOffset else { return nil }
+        guard let (bytes, firstOffset) = leadingBytes(of: stream, limit: midStreamSearchBytes
+                + 4 * (maxPayloadBytes + 14)) else { return nil }
         let maxMessageBytes = maxPayloadBytes + FrameHeader.byteCount
         for start in 0..<min(bytes.count, midStreamSearchBytes) {
             let first = bytes[start]
@@ -151,6 +142,20 @@ struct WebSocketStream {
             }
         }
         return nil
+    }
+
+    /// The contiguous bytes a direction begins with, up to its first gap (a frame cannot be followed across one) and
+    /// at most `limit`, with the stream offset of the first; nil for a direction that begins with a gap or holds none.
+    private static func leadingBytes(of stream: TCPStreamTrace, limit: Int) -> (bytes: [UInt8], offset: Int64)? {
+        var bytes: [UInt8] = []
+        var firstOffset: Int64?
+        for piece in stream.pieces {
+            guard case .data(let run) = piece else { break }
+            if firstOffset == nil { firstOffset = run.offset }
+            bytes += run.bytes.prefix(limit - bytes.count)
+            if bytes.count >= limit { break }
+        }
+        return firstOffset.map { (bytes, $0) }
     }
 
     /// How many compressed data messages in a row, framed as RFC 6455 and 7692 have them, make a direction captured
@@ -165,16 +170,8 @@ struct WebSocketStream {
     /// and exactly to the end of the bytes before the first gap. Their contents are not looked at: they may refer to
     /// the DEFLATE window of messages sent before the capture.
     static func firstCompressedFrame(in stream: TCPStreamTrace, masked: Bool, maxPayloadBytes: Int) -> Int64? {
-        var bytes: [UInt8] = []
-        var firstOffset: Int64?
-        let limit = midStreamSearchBytes + midStreamCompressedMessages * (maxPayloadBytes + 14)
-        for piece in stream.pieces {
-            guard case .data(let run) = piece else { break }
-            if firstOffset == nil { firstOffset = run.offset }
-            bytes += run.bytes.prefix(limit - bytes.count)
-            if bytes.count >= limit { break }
-        }
-        guard let firstOffset else { return nil }
+        guard let (bytes, firstOffset) = leadingBytes(of: stream, limit: midStreamSearchBytes
+                + midStreamCompressedMessages * (maxPayloadBytes + 14)) else { return nil }
         let maxMessageBytes = maxPayloadBytes + FrameHeader.byteCount
         search: for start in 0..<min(bytes.count, midStreamSearchBytes) {
             let first = bytes[start]
