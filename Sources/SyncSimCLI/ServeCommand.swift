@@ -31,6 +31,8 @@ enum ServeCommand {
             ws://127.0.0.1:P/websocket): a connection whose first byte is an HTTP GET is upgraded (RFC 6455),
             and its messages hold binary frames or JSON frames
             ({"ver":11,"cmd":0,"seq":1,"opcode":6,"payload":{...}}), answered in the kind of the first one.
+            A TCP connection whose first byte is 11 is PyMax 1.x's SocketMaxClient (version 11, cmd u16, seq u8)
+            and is answered in its header. LOGIN answers carry the keys PyMax 1.x requires too.
             --websocket-deflate agrees to a WebSocket client's permessage-deflate offer (RFC 7692; PyMax's
             WebClient makes one), so that messages both ways travel compressed; by default no extension is agreed.
 
