@@ -50,7 +50,9 @@ struct ScenarioSelection {
                     }
                 } else {
                     guard let scenario = catalog.first(where: { $0.name == pattern }) else {
-                        throw UsageError("unknown scenario '\(pattern)'; 'syncsim list' shows the catalog")
+                        throw UsageError("unknown scenario '\(pattern)'"
+                            + Suggestion.clause(for: pattern, among: catalog.map(\.name))
+                            + "; 'syncsim list' shows the catalog")
                     }
                     matches = [scenario]
                 }

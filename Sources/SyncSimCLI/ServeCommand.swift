@@ -64,7 +64,9 @@ enum ServeCommand {
         try arguments.finish()
         guard let port else { throw UsageError("--port P is required") }
         guard let scenario = Catalog.all.first(where: { $0.name == scenarioName }) else {
-            throw UsageError("unknown --scenario '\(scenarioName)'; 'syncsim list' shows the catalog scenarios")
+            throw UsageError("unknown --scenario '\(scenarioName)'"
+                + Suggestion.clause(for: scenarioName, among: Catalog.all.map(\.name))
+                + "; 'syncsim list' shows the catalog scenarios")
         }
         let profile = try profileName.map(linkProfile(named:))
         let world = try World(scenario: scenario, seed: seed)

@@ -128,6 +128,8 @@ let testCatalog = [
     @Test("usage errors exit 2 with a clear message", arguments: [
         (["run", "--seeds", "3..1"], "range 3..1 is empty; write the smaller seed first (1..3)"),
         (["run", "no-such-scenario"], "unknown scenario 'no-such-scenario'"),
+        (["run", "offline-send-in-order"],
+         "unknown scenario 'offline-send-in-order' (did you mean 'offline-sends-in-order'?)"),
         (["run", "--mutant", "no-such-mutant"], "unknown mutant 'no-such-mutant'; mutants: merge-skips-bridge"),
         (["run", "--seed", "1", "--seeds", "1..2"], "give either --seed or --seeds, not both"),
         (["run", "--seed", "x"], "option --seed: expected an integer"),
