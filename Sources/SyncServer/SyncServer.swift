@@ -175,24 +175,12 @@ public struct SyncServer {
         chats[chatId].map(listEntry)
     }
 
-    /// A chat as LOGIN, CHATS_LIST and NOTIF_MSG_DELETE list it: with its times when `knobs.fullListKeys`.
+    /// A chat as LOGIN, CHATS_LIST and NOTIF_MSG_DELETE list it: with PyMax 1.x's keys when `knobs.fullListKeys`.
     private func listEntry(_ chat: ChatRecord) -> ChatSummary {
         var entry = ChatSummary(id: chat.id, members: chat.members, modified: chat.modified,
                                 lastMessage: chat.messages.last)
-        if knobs.fullListKeys {
-            entry.times = ChatSummary.Times(created: chat.modified, joinTime: chat.modified,
-                                            lastEventTime: chat.modified)
-        }
+        entry.fullKeys = knobs.fullListKeys
         return entry
-    }
-
-    /// A user as a contact (or, with `phone`, as the profile): with the account keys when `knobs.fullListKeys`.
-    private func contact(_ user: User, phone: Bool = false) -> Contact {
-        var contact = Contact(id: user.id, name: user.name)
-        if knobs.fullListKeys {
-            contact.account = Contact.Account(status: 0, phone: phone ? 79_000_000_000 &+ user.id : nil, updateTime: 0)
-        }
-        return contact
     }
 
     /// The read marks of a chat as (user, newest read message id), by user.
@@ -611,10 +599,14 @@ public struct SyncServer {
         if request.contactsSync <= 0 {
             let ids = Set(memberChats.flatMap(\.members))
                 .subtracting([user.id])
-            contacts = ids.sorted().compactMap { users[$0].map { contact($0) } }
+            contacts = ids.sorted().compactMap { users[$0].map { user in
+                var contact = Contact(id: user.id, name: user.name)
+                contact.fullKeys = knobs.fullListKeys
+                return contact
+            } }
         }
         var profile = Profile(id: user.id, name: user.name)
-        profile.account = contact(user, phone: true).account
+        profile.fullKeys = knobs.fullListKeys
         return LoginResponse(
             profile: profile, chats: summaries, contacts: contacts,
             messages: changedMessages, token: request.token, time: serverTimeMilliseconds(at: now))

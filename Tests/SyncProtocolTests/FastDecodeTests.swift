@@ -187,29 +187,21 @@ import Testing
                 updateTime: mixer.below(2) == 0 ? nil : someInt(),
                 elements: mixer.below(2) == 0 ? [] : [MessageElement(type: "STRONG", from: 0, length: 2)])
         }
-        // The keys `ServerKnobs.fullListKeys` adds (PyMax 1.x's), on some entries.
-        func someAccount(phone: Bool) -> Contact.Account? {
-            mixer.below(2) == 0 ? nil : Contact.Account(status: someInt(), phone: phone ? someInt() : nil,
-                                                        updateTime: someInt())
-        }
         func someResponse(scale: Int) -> LoginResponse {
             let chats = (0..<mixer.below(scale + 1)).map { _ in
                 var chat = ChatSummary(
                     id: someInt(), members: (0..<mixer.below(scale + 1)).map { _ in someInt() }, modified: someInt(),
                     lastMessage: mixer.below(2) == 0 ? nil : someMessage())
-                if mixer.below(2) == 0 {
-                    chat.times = ChatSummary.Times(created: someInt(), joinTime: someInt(), lastEventTime: someInt(),
-                                                   lastDelayedUpdateTime: someInt(), lastFireDelayedErrorTime: someInt())
-                }
+                chat.fullKeys = mixer.below(2) == 0  // the keys `ServerKnobs.fullListKeys` adds, on some entries
                 return chat
             }
             let contacts = (0..<mixer.below(scale + 1)).map { _ in
                 var contact = Contact(id: someInt(), name: someText())
-                contact.account = someAccount(phone: false)
+                contact.fullKeys = mixer.below(2) == 0
                 return contact
             }
             var profile = Profile(id: someInt(), name: someText())
-            profile.account = someAccount(phone: mixer.below(2) == 0)
+            profile.fullKeys = mixer.below(2) == 0
             var messages: [Int64: [ChatMessage]] = [:]
             for _ in 0..<mixer.below(scale + 1) {
                 messages[someInt()] = (0..<mixer.below(3)).map { _ in someMessage() }

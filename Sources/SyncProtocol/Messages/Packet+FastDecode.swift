@@ -442,13 +442,13 @@ extension PingRequest {
 
 extension Contact {
     /// `{id, names: [{name, firstName, type: "ONEME"}]}`, with `accountStatus`, `phone?` and `updateTime` after `id`
-    /// when `account` is set, as `encode(to:)` writes it.
+    /// when `fullKeys`, as `encode(to:)` writes it.
     var fastPayload: MessagePackValue {
         var pairs = [MessagePackPair(.string("id"), signedValue(id))]
-        if let account {
-            pairs.append(MessagePackPair(.string("accountStatus"), signedValue(account.status)))
-            if let phone = account.phone { pairs.append(MessagePackPair(.string("phone"), signedValue(phone))) }
-            pairs.append(MessagePackPair(.string("updateTime"), signedValue(account.updateTime)))
+        if fullKeys {
+            pairs.append(MessagePackPair(.string("accountStatus"), .uint(0)))
+            if isOwnProfile { pairs.append(MessagePackPair(.string("phone"), signedValue(syntheticPhone))) }
+            pairs.append(MessagePackPair(.string("updateTime"), .uint(0)))
         }
         pairs.append(
             MessagePackPair(
@@ -487,20 +487,19 @@ extension ChatSummary {
             previous = member
         }
         var pairs: [MessagePackPair] = []
-        pairs.reserveCapacity(times == nil ? 7 : 12)
+        pairs.reserveCapacity(fullKeys ? 12 : 7)
         pairs.append(MessagePackPair(.string("id"), signedValue(id)))
         pairs.append(MessagePackPair(.string("type"), .string(type)))
         pairs.append(MessagePackPair(.string("status"), .string("ACTIVE")))
         pairs.append(MessagePackPair(.string("owner"), signedValue(owner)))
         pairs.append(MessagePackPair(.string("participants"), .map(participants)))
         pairs.append(MessagePackPair(.string("modified"), signedValue(modified)))
-        if let times {
-            pairs.append(MessagePackPair(.string("created"), signedValue(times.created)))
-            pairs.append(MessagePackPair(.string("joinTime"), signedValue(times.joinTime)))
-            pairs.append(MessagePackPair(.string("lastEventTime"), signedValue(times.lastEventTime)))
-            pairs.append(MessagePackPair(.string("lastDelayedUpdateTime"), signedValue(times.lastDelayedUpdateTime)))
-            pairs.append(MessagePackPair(.string("lastFireDelayedErrorTime"),
-                                         signedValue(times.lastFireDelayedErrorTime)))
+        if fullKeys {
+            for key in ["created", "joinTime", "lastEventTime"] {
+                pairs.append(MessagePackPair(.string(key), signedValue(modified)))
+            }
+            pairs.append(MessagePackPair(.string("lastDelayedUpdateTime"), .uint(0)))
+            pairs.append(MessagePackPair(.string("lastFireDelayedErrorTime"), .uint(0)))
         }
         if let lastMessage { pairs.append(MessagePackPair(.string("lastMessage"), lastMessage.fastPayload)) }
         return .map(pairs)

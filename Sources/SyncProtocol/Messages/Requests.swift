@@ -106,16 +106,17 @@ public struct LoginRequest: Codable, Hashable, Sendable {
 }
 
 /// A user's own profile, sent as the field's `{contact: {id, names[]}, profileOptions[]}`
-/// (PyMax `pymax/types/domain/profile.py`, `Profile`); with `account` set, the contact carries `accountStatus`,
-/// `phone` and `updateTime` too, which PyMax 1.2.5 requires (`pymax/types.py`, `Me.from_dict`: without them its
-/// LOGIN handling fails and the client never starts).
+/// (PyMax `pymax/types/domain/profile.py`, `Profile`); with `fullKeys`, the contact carries `accountStatus`, `phone`
+/// and `updateTime` too, which PyMax 1.2.5 requires (`pymax/types.py`, `Me.from_dict`: without them its LOGIN
+/// handling fails and the client never starts).
 public struct Profile: Codable, Hashable, Sendable {
     /// The user's id (wire key `contact.id`).
     public var id: Int64
     /// The user's display name (wire key `contact.names[0].name`).
     public var name: String
-    /// The account keys the encoder adds to the contact, nil for none; not decoded, not compared (`==`, `hash`).
-    public var account: Contact.Account?
+    /// Whether the encoder adds the keys PyMax 1.x requires (`Contact.fullKeys`, and `phone`); not decoded, not
+    /// compared (`==`, `hash`).
+    public var fullKeys = false
 
     /// Creates a profile for user `id` named `name`.
     public init(id: Int64, name: String) {
@@ -137,10 +138,11 @@ public struct Profile: Codable, Hashable, Sendable {
         try container.encode([Int](), forKey: .profileOptions)
     }
 
-    /// The contact the profile is sent as.
+    /// The contact the profile is sent as: with the user's `phone` when `fullKeys`.
     var contact: Contact {
         var contact = Contact(id: id, name: name)
-        contact.account = account
+        contact.fullKeys = fullKeys
+        contact.isOwnProfile = true
         return contact
     }
 
@@ -152,31 +154,22 @@ public struct Profile: Codable, Hashable, Sendable {
 }
 
 /// A contact (a user), sent as the field's `{id, names: [{name, firstName, type}]}`
-/// (PyMax `pymax/types/domain/user.py` and `name.py`); with `account` set, `{id, accountStatus, phone?, updateTime,
-/// names}`, the keys PyMax 1.2.5 requires of a contact (`pymax/types.py`, `User.from_dict`).
+/// (PyMax `pymax/types/domain/user.py` and `name.py`); with `fullKeys`, `{id, accountStatus, phone?, updateTime,
+/// names}`, the keys PyMax 1.2.5 requires of a contact (`pymax/types.py`, `User.from_dict`): `accountStatus` 0 (an
+/// active account), `updateTime` 0 (no profile change to date), and for the user's own profile `phone` (an integer,
+/// as 2.x types it, `user.py`): 79_000_000_000 + id, since SyncSim's users have no number.
 public struct Contact: Codable, Hashable, Sendable {
     /// The contact's user id (wire key `id`).
     public var id: Int64
     /// The contact's display name (wire key `names[0].name`, or `firstName` when `name` is absent).
     public var name: String
-    /// The account keys the encoder adds, nil for none; not decoded, not compared (`==`, `hash`).
-    public var account: Account?
+    /// Whether the encoder adds the keys PyMax 1.x requires; not decoded, not compared (`==`, `hash`).
+    public var fullKeys = false
+    /// The contact is the user's own profile, so `fullKeys` adds its `phone`.
+    var isOwnProfile = false
 
-    /// A user's account keys as PyMax types them (2.x `pymax/types/domain/user.py`, `User`: all integers).
-    public struct Account: Hashable, Sendable {
-        /// Wire key `accountStatus`.
-        public var status: Int64
-        /// Wire key `phone`, sent for the user's own profile only (nil: left out).
-        public var phone: Int64?
-        /// When the profile last changed, milliseconds since the Unix epoch (wire key `updateTime`).
-        public var updateTime: Int64
-
-        public init(status: Int64, phone: Int64?, updateTime: Int64) {
-            self.status = status
-            self.phone = phone
-            self.updateTime = updateTime
-        }
-    }
+    /// The phone number sent for the user's own profile.
+    var syntheticPhone: Int64 { 79_000_000_000 &+ id }
 
     /// Creates a contact for user `id` named `name`.
     public init(id: Int64, name: String) {
@@ -201,10 +194,10 @@ public struct Contact: Codable, Hashable, Sendable {
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(id, forKey: .id)
-        if let account {
-            try container.encode(account.status, forKey: .accountStatus)
-            try container.encodeIfPresent(account.phone, forKey: .phone)
-            try container.encode(account.updateTime, forKey: .updateTime)
+        if fullKeys {
+            try container.encode(0, forKey: .accountStatus)
+            if isOwnProfile { try container.encode(syntheticPhone, forKey: .phone) }
+            try container.encode(0, forKey: .updateTime)
         }
         try container.encode([Name(name: name, firstName: name, type: "ONEME")], forKey: .names)
     }
@@ -220,10 +213,11 @@ public struct Contact: Codable, Hashable, Sendable {
 /// (PyMax `pymax/types/domain/chat.py`, `Chat`, which requires `id`, `type`, `status` and `owner`).
 ///
 /// `participants` maps each member's user id (a string key on the wire) to server milliseconds; the model keeps the
-/// member ids. With `times` set, the entry carries `created`, `joinTime`, `lastEventTime`, `lastDelayedUpdateTime`
-/// and `lastFireDelayedErrorTime` after `modified`: PyMax 1.2.5 requires them of a dialog (`pymax/types.py`,
-/// `Dialog.from_dict`) and drops an entry without them; 2.x declares them with defaults (`chat.py`). `type` is `"DIALOG"` for a chat of at most two members, else `"CHAT"`; `owner` is the lowest member
-/// id; `status` is `"ACTIVE"`.
+/// member ids. With `fullKeys`, the entry carries `created`, `joinTime` and `lastEventTime` (each `modified`: the
+/// model keeps no other time of a chat) and `lastDelayedUpdateTime` and `lastFireDelayedErrorTime` (0) after
+/// `modified`: PyMax 1.2.5 requires them of a dialog (`pymax/types.py`, `Dialog.from_dict`) and drops an entry without
+/// them; 2.x declares them with defaults (`chat.py`). `type` is `"DIALOG"` for a chat of at most two members, else
+/// `"CHAT"`; `owner` is the lowest member id; `status` is `"ACTIVE"`.
 public struct ChatSummary: Codable, Hashable, Sendable {
     /// The chat's id (wire key `id`).
     public var id: Int64
@@ -233,23 +227,8 @@ public struct ChatSummary: Codable, Hashable, Sendable {
     public var modified: Int64
     /// The chat's newest message, if it has one (wire key `lastMessage`).
     public var lastMessage: ChatMessage?
-    /// The times the encoder adds, nil for none; not decoded, not compared (`==`, `hash`).
-    public var times: Times?
-
-    /// A chat's times as PyMax names them, server milliseconds since the Unix epoch.
-    public struct Times: Hashable, Sendable {
-        /// Wire keys `created`, `joinTime`, `lastEventTime`, `lastDelayedUpdateTime`, `lastFireDelayedErrorTime`.
-        public var created, joinTime, lastEventTime, lastDelayedUpdateTime, lastFireDelayedErrorTime: Int64
-
-        public init(created: Int64, joinTime: Int64, lastEventTime: Int64, lastDelayedUpdateTime: Int64 = 0,
-                    lastFireDelayedErrorTime: Int64 = 0) {
-            self.created = created
-            self.joinTime = joinTime
-            self.lastEventTime = lastEventTime
-            self.lastDelayedUpdateTime = lastDelayedUpdateTime
-            self.lastFireDelayedErrorTime = lastFireDelayedErrorTime
-        }
-    }
+    /// Whether the encoder adds the times PyMax 1.x requires; not decoded, not compared (`==`, `hash`).
+    public var fullKeys = false
 
     /// Creates a chat-list entry; `modified` is server milliseconds since the Unix epoch.
     public init(id: Int64, members: [Int64], modified: Int64, lastMessage: ChatMessage?) {
@@ -289,12 +268,10 @@ public struct ChatSummary: Codable, Hashable, Sendable {
         var participants = container.nestedContainer(keyedBy: IdKey.self, forKey: .participants)
         for member in members.sorted() { try participants.encode(modified, forKey: IdKey(stringValue: "\(member)")) }
         try container.encode(modified, forKey: .modified)
-        if let times {
-            try container.encode(times.created, forKey: .created)
-            try container.encode(times.joinTime, forKey: .joinTime)
-            try container.encode(times.lastEventTime, forKey: .lastEventTime)
-            try container.encode(times.lastDelayedUpdateTime, forKey: .lastDelayedUpdateTime)
-            try container.encode(times.lastFireDelayedErrorTime, forKey: .lastFireDelayedErrorTime)
+        if fullKeys {
+            for key in [CodingKeys.created, .joinTime, .lastEventTime] { try container.encode(modified, forKey: key) }
+            try container.encode(0, forKey: .lastDelayedUpdateTime)
+            try container.encode(0, forKey: .lastFireDelayedErrorTime)
         }
         try container.encodeIfPresent(lastMessage, forKey: .lastMessage)
     }
