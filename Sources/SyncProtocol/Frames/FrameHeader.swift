@@ -15,6 +15,8 @@ public struct FrameHeader: Hashable, Sendable {
     /// `pymax/mixins/socket.py` packs with `cmd` u16 and `seq` u8, `HeaderLayout.cmd16Seq8`). A decoder or encoder
     /// set to it speaks that dialect (`syncsim serve` does, for a connection whose first byte is 11).
     public static let pymax1Version: UInt8 = 11
+    /// The header layout of that dialect (1.2.5 `pymax/mixins/socket.py`, `_pack_packet`: `cmd` u16, `seq` u8).
+    public static let pymax1Layout: HeaderLayout = .cmd16Seq8
     /// The largest payload length the 24-bit field can carry: 16 MiB - 1.
     public static let maxPayloadLengthField = 0xFF_FFFF
     /// The compression flag of a zstd-compressed payload; any other non-zero flag means an LZ4 block

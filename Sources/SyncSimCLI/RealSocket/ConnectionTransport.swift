@@ -61,7 +61,7 @@ enum ConnectionTransport {
     func configure(_ decoder: inout FrameDecoder, _ encoder: inout FrameEncoder) {
         let legacy = if case .tcpPymax1 = self { true } else { false }
         decoder.version = legacy ? FrameHeader.pymax1Version : FrameHeader.supportedVersion
-        decoder.layout = legacy ? .cmd16Seq8 : .standard
+        decoder.layout = legacy ? FrameHeader.pymax1Layout : .standard
         encoder.version = decoder.version
         encoder.layout = decoder.layout
     }

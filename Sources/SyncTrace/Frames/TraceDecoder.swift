@@ -49,7 +49,7 @@ public struct TraceDecoder: Sendable {
               run.offset == 0, run.bytes.first == FrameHeader.pymax1Version else { return frameDecoder }
         var decoder = frameDecoder
         decoder.version = FrameHeader.pymax1Version
-        decoder.layout = .cmd16Seq8
+        decoder.layout = FrameHeader.pymax1Layout
         return decoder
     }
 

@@ -464,18 +464,20 @@ struct WebSocketStream {
     /// The captured stream's offset for an offset of the unwrapped one: bytes of a message are placed so that the
     /// message ends where its last WebSocket frame ends (never before its first frame starts).
     func capturedOffset(_ offset: Int64) -> Int64 {
-        guard let index = spanIndex(at: offset) else {
-            return spans.last?.captured.upperBound ?? offset
-        }
-        let span = spans[index]
-        return max(span.captured.lowerBound, span.captured.upperBound - (span.unwrapped.upperBound - offset))
+        captured(offset, inSpanAt: spanIndex(at: offset))
     }
 
     /// The captured stream's offset for the end of an unwrapped range ending at `end`: where the message holding its
     /// last byte ends, less what of the message comes after `end` (never before that message's first frame starts).
     func capturedEnd(_ end: Int64) -> Int64 {
-        guard end > 0, let index = spanIndex(at: end - 1) else { return capturedOffset(end) }
+        captured(end, inSpanAt: end > 0 ? spanIndex(at: end - 1) : spanIndex(at: end))
+    }
+
+    /// `offset` placed in the span at `index` so that the span ends where its message ends in the captured stream;
+    /// past the last span, the last message's end.
+    private func captured(_ offset: Int64, inSpanAt index: Int?) -> Int64 {
+        guard let index else { return spans.last?.captured.upperBound ?? offset }
         let span = spans[index]
-        return max(span.captured.lowerBound, span.captured.upperBound - (span.unwrapped.upperBound - end))
+        return max(span.captured.lowerBound, span.captured.upperBound - (span.unwrapped.upperBound - offset))
     }
 }
