@@ -3,6 +3,7 @@ failed step, and `syncsim serve` run on a free port with a frame log and a contr
 import asyncio
 import json
 import os
+import ssl
 import subprocess
 import time
 
@@ -81,3 +82,55 @@ async def close_clients(clients, tasks):
     for task in tasks:
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
+
+
+def run_session(label, start_server, session):
+    """Starts serve (`start_server()`), runs `session(server)` to its end, prints a failed step with the server's last
+    frames, and stops serve, printing its summary. Returns the exit code: 0 when every step passed, else 1."""
+    server = None
+    started = time.monotonic()
+    try:
+        server = start_server()
+        asyncio.run(session(server))
+        return 0
+    except StepFailed as failure:
+        print(f"{label}: FAILED at step {failure.step}: {failure.detail} ({time.monotonic() - started:.0f} s)")
+        if server is not None:
+            print("last frames (server view; header in hex):")
+            for frame in server.frames()[-8:]:
+                print(describe(frame))
+        return 1
+    finally:
+        if server is not None:
+            summary = server.stop()
+            if summary.strip():
+                print(summary.strip())
+
+
+async def start_terminator(serve_port, cert, key, maximum=None):
+    """A TLS server on a free loopback port forwarding each connection's bytes to `syncsim serve` and back, offering
+    TLS up to `maximum` (a `ssl.TLSVersion`; nil: the library's newest). Returns the asyncio server and its port."""
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(cert, key)
+    if maximum is not None:
+        context.maximum_version = maximum
+
+    async def pump(reader, writer):
+        try:
+            while data := await reader.read(65536):
+                writer.write(data)
+                await writer.drain()
+        except (ConnectionError, ssl.SSLError):
+            pass
+        finally:
+            try:
+                writer.close()
+            except Exception:
+                pass
+
+    async def handle(client_reader, client_writer):
+        upstream_reader, upstream_writer = await asyncio.open_connection("127.0.0.1", serve_port)
+        await asyncio.gather(pump(client_reader, upstream_writer), pump(upstream_reader, client_writer))
+
+    server = await asyncio.start_server(handle, "127.0.0.1", 0, ssl=context)
+    return server, server.sockets[0].getsockname()[1]

@@ -25,15 +25,13 @@ import argparse
 import asyncio
 import logging
 import os
-import ssl
 import subprocess
 import sys
 import threading
-import time
 
 from importlib.metadata import version as package_version
 
-from interop_support import Server, StepFailed, check, close_clients, describe
+from interop_support import Server, StepFailed, check, close_clients, run_session, start_terminator
 from pymax import MaxClient, SocketMaxClient
 
 PYMAX_VERSION = package_version("maxapi-python")
@@ -51,7 +49,7 @@ def make_client(shape, port, token, phone, workdir, name):
     return MaxClient(uri=f"ws://127.0.0.1:{port}/websocket", **common)
 
 
-def start_terminator(serve_port, workdir):
+def start_terminator_thread(serve_port, workdir):
     """A TLS terminator on a free port in front of serve, in a thread of its own: 1.2.5's `SocketMaxClient` does its
     TLS handshake blocking on the event loop's thread. Returns the port."""
     cert, key = os.path.join(workdir, "cert.pem"), os.path.join(workdir, "key.pem")
@@ -59,30 +57,13 @@ def start_terminator(serve_port, workdir):
                     "-days", "1", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", key,
                     "-out", cert], check=True, capture_output=True)
     os.environ["SSL_CERT_FILE"] = cert
-    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-    context.load_cert_chain(cert, key)
-
-    async def pump(reader, writer):
-        try:
-            while data := await reader.read(65536):
-                writer.write(data)
-                await writer.drain()
-        except (ConnectionError, ssl.SSLError):
-            pass
-        finally:
-            writer.close()
-
-    async def handle(client_reader, client_writer):
-        serve_reader, serve_writer = await asyncio.open_connection("127.0.0.1", serve_port)
-        await asyncio.gather(pump(client_reader, serve_writer), pump(serve_reader, client_writer))
-
     loop = asyncio.new_event_loop()
     ready, port = threading.Event(), []
 
     def run():
         asyncio.set_event_loop(loop)
-        server = loop.run_until_complete(asyncio.start_server(handle, "127.0.0.1", 0, ssl=context))
-        port.append(server.sockets[0].getsockname()[1])
+        _, serving_port = loop.run_until_complete(start_terminator(serve_port, cert, key))
+        port.append(serving_port)
         ready.set()
         loop.run_forever()
 
@@ -116,7 +97,7 @@ def connection_of(server, token):
 
 
 async def session(server, shape):
-    port = start_terminator(server.port, server.workdir) if shape == "socket" else server.port
+    port = start_terminator_thread(server.port, server.workdir) if shape == "socket" else server.port
     alice = make_client(shape, port, "token-alice", "+79000000001", server.workdir, "alice")
     bob = make_client(shape, port, "token-bob", "+79000000002", server.workdir, "bob")
     starts = {"alice": 0, "bob": 0}
@@ -217,26 +198,14 @@ def main():
     args = parser.parse_args()
     os.makedirs(args.workdir, exist_ok=True)
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
-    server = None
-    started = time.monotonic()
-    try:
+
+    def start_server():
         server = Server(args.syncsim, args.workdir, duration=120, history=HISTORY)
         server.workdir = args.workdir
-        asyncio.run(session(server, args.shape))
-        return 0
-    except StepFailed as failure:
-        print(f"pymax {PYMAX_VERSION} {args.shape}: FAILED at step {failure.step}: {failure.detail}"
-              f" ({time.monotonic() - started:.0f} s)")
-        if server is not None:
-            print("last frames (server view; header in hex):")
-            for frame in server.frames()[-8:]:
-                print(describe(frame))
-        return 1
-    finally:
-        if server is not None:
-            summary = server.stop()
-            if summary.strip():
-                print(summary.strip())
+        return server
+
+    return run_session(f"pymax {PYMAX_VERSION} {args.shape}", start_server,
+                       lambda server: session(server, args.shape))
 
 
 if __name__ == "__main__":

@@ -24,7 +24,7 @@ import time
 
 from importlib.metadata import version as package_version
 
-from interop_support import Server, StepFailed, check, close_clients, describe
+from interop_support import Server, StepFailed, check, close_clients, run_session
 from pymax import Client, ExtraConfig, WebClient
 from pymax.protocol import OutboundFrame
 from pymax.protocol.tcp import TcpProtocol
@@ -259,25 +259,11 @@ def main():
     parser.add_argument("--ping-seconds", type=float, default=75)
     args = parser.parse_args()
     os.makedirs(args.workdir, exist_ok=True)
-    server = None
-    try:
-        extra = ["--websocket-deflate"] if args.shape == "websocket-deflate" else []
-        server = Server(args.syncsim, args.workdir, duration=int(args.ping_seconds) + 120, history=HISTORY,
-                        extra=extra)
-        asyncio.run(session(args, server))
-        return 0
-    except StepFailed as failure:
-        print(f"pymax {PYMAX_VERSION} {args.shape}: FAILED at step {failure.step}: {failure.detail}")
-        if server is not None:
-            print("last frames (server view; header in hex):")
-            for frame in server.frames()[-8:]:
-                print(describe(frame))
-        return 1
-    finally:
-        if server is not None:
-            summary = server.stop()
-            if summary.strip():
-                print(summary.strip())
+    extra = ["--websocket-deflate"] if args.shape == "websocket-deflate" else []
+    return run_session(
+        f"pymax {PYMAX_VERSION} {args.shape}",
+        lambda: Server(args.syncsim, args.workdir, duration=int(args.ping_seconds) + 120, history=HISTORY, extra=extra),
+        lambda server: session(args, server))
 
 
 if __name__ == "__main__":

@@ -34,6 +34,7 @@ import subprocess
 import sys
 import time
 
+from interop_support import start_terminator
 from pymax import Client, ExtraConfig, WebClient
 
 HISTORY = 20
@@ -65,33 +66,6 @@ def start_serve(syncsim, workdir):
         if "listening on 127.0.0.1:" in first:
             return process, int(first.split("127.0.0.1:")[1].split()[0])
     raise CheckFailed("session", "syncsim serve printed no port: " + open(log_path).read())
-
-
-async def start_terminator(serve_port, cert, key, maximum):
-    """A TLS server on a free loopback port forwarding each connection's bytes to `syncsim serve` and back."""
-    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-    context.load_cert_chain(cert, key)
-    context.maximum_version = maximum
-
-    async def pump(reader, writer):
-        try:
-            while data := await reader.read(65536):
-                writer.write(data)
-                await writer.drain()
-        except (ConnectionError, ssl.SSLError):
-            pass
-        finally:
-            try:
-                writer.close()
-            except Exception:
-                pass
-
-    async def handle(client_reader, client_writer):
-        upstream_reader, upstream_writer = await asyncio.open_connection("127.0.0.1", serve_port)
-        await asyncio.gather(pump(client_reader, upstream_writer), pump(upstream_reader, client_writer))
-
-    server = await asyncio.start_server(handle, "127.0.0.1", 0, ssl=context)
-    return server, server.sockets[0].getsockname()[1]
 
 
 def start_tcpdump(path, ports):

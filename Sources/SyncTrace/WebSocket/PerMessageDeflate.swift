@@ -24,25 +24,41 @@ public struct PerMessageDeflate: Hashable, Sendable {
 
     /// The extension agreed in an HTTP response head (the bytes before and with its blank line), nil when none of
     /// its `Sec-WebSocket-Extensions` headers names `permessage-deflate`. Header names are matched without regard to
-    /// case (RFC 9110 §5.1); parameters may be quoted (RFC 6455 §9.1); the window sizes are not needed to inflate.
+    /// case (RFC 9110 §5.1); the window sizes are not needed to inflate.
     public static func agreed(inResponseHead head: [UInt8]) -> PerMessageDeflate? {
         let text = String(decoding: head, as: UTF8.self)
-        for line in text.split(separator: "\r\n", omittingEmptySubsequences: true).dropFirst() {
-            guard let colon = line.firstIndex(of: ":"),
-                  line[..<colon].trimmingSpaces().lowercased() == "sec-websocket-extensions" else { continue }
-            for offer in line[line.index(after: colon)...].split(separator: ",") {
-                let parts = offer.split(separator: ";").map { $0.trimmingSpaces().lowercased() }
-                guard parts.first == "permessage-deflate" else { continue }
-                var agreed = PerMessageDeflate()
-                for parameter in parts.dropFirst() {
-                    let name = parameter.split(separator: "=", maxSplits: 1).first.map { $0.trimmingSpaces() } ?? ""
-                    if name == "server_no_context_takeover" { agreed.serverNoContextTakeover = true }
-                    if name == "client_no_context_takeover" { agreed.clientNoContextTakeover = true }
-                }
-                return agreed
+        let values = text.split(separator: "\r\n", omittingEmptySubsequences: true).dropFirst().compactMap { line in
+            line.firstIndex(of: ":").flatMap { colon in
+                line[..<colon].trimmingSpaces().lowercased() == "sec-websocket-extensions"
+                    ? String(line[line.index(after: colon)...]) : nil
             }
         }
-        return nil
+        guard let offer = extensions(inHeaderValues: values).first(where: { $0.name == "permessage-deflate" }) else {
+            return nil
+        }
+        var agreed = PerMessageDeflate()
+        for parameter in offer.parameters {
+            if parameter.name == "server_no_context_takeover" { agreed.serverNoContextTakeover = true }
+            if parameter.name == "client_no_context_takeover" { agreed.clientNoContextTakeover = true }
+        }
+        return agreed
+    }
+
+    /// The extensions `Sec-WebSocket-Extensions` header values list, in order (RFC 6455 §9.1): each one's name and
+    /// parameters, names lowercased, values unquoted (nil for a parameter with none).
+    static func extensions(inHeaderValues values: [String])
+        -> [(name: String, parameters: [(name: String, value: String?)])] {
+        values.flatMap { $0.split(separator: ",") }.map { item in
+            let parts = item.split(separator: ";").map { $0.trimmingSpaces() }
+            let parameters = parts.dropFirst().map { parameter -> (name: String, value: String?) in
+                let pair = parameter.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                let value = pair.count > 1
+                    ? String(pair[1].trimmingSpaces().drop { $0 == "\"" }.reversed().drop { $0 == "\"" }.reversed())
+                    : nil
+                return (pair[0].trimmingSpaces().lowercased(), value)
+            }
+            return ((parts.first ?? "").lowercased(), parameters)
+        }
     }
 }
 
@@ -53,20 +69,12 @@ extension PerMessageDeflate {
     /// - Parameter offers: the values of the request's `Sec-WebSocket-Extensions` headers, as sent.
     /// - Returns: the agreement and the server's maximum window in bits (15 unless the client asked for less).
     public static func accepted(fromOffers offers: [String]) -> (agreed: PerMessageDeflate, serverWindowBits: Int)? {
-        for offer in offers.flatMap({ $0.split(separator: ",") }) {
-            let parts = offer.split(separator: ";").map { $0.trimmingSpaces() }
-            guard parts.first?.lowercased() == "permessage-deflate" else { continue }
+        offers: for offer in extensions(inHeaderValues: offers) where offer.name == "permessage-deflate" {
             var agreed = PerMessageDeflate()
             var serverWindowBits = 15
             var seen: Set<String> = []
-            var acceptable = true
-            for parameter in parts.dropFirst() {
-                let pair = parameter.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-                let name = pair[0].trimmingSpaces().lowercased()
-                let value = pair.count > 1
-                    ? String(pair[1].trimmingSpaces().drop { $0 == "\"" }.reversed().drop { $0 == "\"" }.reversed())
-                    : nil
-                guard seen.insert(name).inserted else { acceptable = false; break }
+            for (name, value) in offer.parameters {
+                guard seen.insert(name).inserted else { continue offers }
                 switch (name, value) {
                 case ("server_no_context_takeover", nil): agreed.serverNoContextTakeover = true
                 case ("client_no_context_takeover", nil): agreed.clientNoContextTakeover = true
@@ -75,11 +83,10 @@ extension PerMessageDeflate {
                     break  // the client may limit its own window; the inflater reads any (15 bits)
                 case ("server_max_window_bits", let bits?) where Int(bits).map({ (9...15).contains($0) }) == true:
                     serverWindowBits = Int(bits)!
-                default: acceptable = false
+                default: continue offers
                 }
-                if !acceptable { break }
             }
-            if acceptable { return (agreed, serverWindowBits) }
+            return (agreed, serverWindowBits)
         }
         return nil
     }
