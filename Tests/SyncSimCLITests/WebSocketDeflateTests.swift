@@ -312,6 +312,28 @@ import Testing
         #expect(decoded.issues.map(\.kind) == [.skippedToResync], "\(decoded.issues)")
     }
 
+    @Test("a compressed message that is no DEFLATE data at all is a fault that ends the direction, not a skip")
+    func corruptMessage() throws {
+        let deflater = PerMessageDeflater(windowBits: 15, resetsAfterEachMessage: true)
+        var frames: [[UInt8]] = []
+        for seq in UInt16(1)...4 {
+            let payload = seq == 3 ? [0xFF, 0xFF, 0xFF]
+                : try #require(deflater.deflate(try Self.frameBytes(.chatHistory, seq: seq, cmd: .response)))
+            frames.append(WebSocketFrame.serverBytes(opcode: 2, payload: payload, compressed: true))
+        }
+        let endpoint = TCPEndpoint(address: .v4(0x7F00_0001), port: 7000)
+        let time = CaptureTimestamp(nanosecondsSinceEpoch: 1_000)
+        let connection = TCPConnectionTrace(
+            number: 1, client: endpoint, server: endpoint, firstPacketNumber: 1, firstTimestamp: time,
+            lastTimestamp: time, packetCount: 1, clientToServer: TCPStreamTrace(),
+            serverToClient: Self.stream(frames, cut: 0))
+        let decoded = TraceDecoder().decode(connection)
+        #expect(decoded.frames.map(\.decoded.frame.seq) == [1, 2])
+        #expect(decoded.issues.map(\.kind) == [.webSocket])
+        #expect(decoded.issues.first?.detail.hasPrefix("compressed message does not inflate") == true,
+                "\(decoded.issues)")
+    }
+
     @Test("bytes that are no compressed WebSocket frames are not taken for them")
     func notWebSocket() throws {
         // Field frames straight on TCP, captured from their middle, and random bytes.

@@ -263,7 +263,8 @@ struct WebSocketStream {
             PerMessageInflater(resetsAfterEachMessage: $0.noContextTakeover(direction), maxMessageBytes: maxMessageBytes)
         }
         var inflate: ((_ compressed: [UInt8]) throws(WebSocketFrameError) -> [UInt8])?
-        // Mid-connection: a message that does not inflate is noted here and read as empty, so it is skipped.
+        // Mid-connection: a message that refers to the window before the capture (zlib's only complaint about data
+        // that is otherwise sound) is noted here and read as empty, so it is skipped; other faults end the direction.
         var unreadable: WebSocketFrameError?
         if let inflater {
             inflate = inflater.inflate
@@ -272,7 +273,7 @@ struct WebSocketStream {
                     do throws(WebSocketFrameError) {
                         return try inflater.inflate(compressed)
                     } catch {
-                        guard error.closeCode == 1007 else { throw error }
+                        guard error.reason.contains("invalid distance too far back") else { throw error }
                         unreadable = error
                         inflater.reset()
                         return []
