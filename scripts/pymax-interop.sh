@@ -6,21 +6,26 @@
 # and the older 2.1.0 (whose LOGIN answer model requires `token`), all sessions in parallel; and the 1.x line's
 # 1.2.5 (Tests/Interop/pymax1_session.py: its `MaxClient`, JSON frames over WebSocket, and its `SocketMaxClient`,
 # 1.x's own binary header over TCP in TLS through a terminator), whose venv also gets `requests`, which 1.2.5 imports
-# without naming it in its metadata.
-# Creates one virtual environment per version under .build/ and installs PyMax there (needs python3-venv and PyPI).
-# Usage: bash scripts/pymax-interop.sh [--ping-seconds N] [--versions "2.5.0 2.1.0 1.2.5"]
-#        (ping default 75: PyMax pings every 30 s, fixed)
+# without naming it in its metadata. Beside PyMax, a field client written apart from it: vkmax (PyPI vkmax 1.0.2,
+# Tests/Interop/vkmax_session.py: JSON over WebSocket, string message ids, CONTACT_INFO).
+# Creates one virtual environment per version under .build/ and installs the client there (needs python3-venv and
+# PyPI).
+# Usage: bash scripts/pymax-interop.sh [--ping-seconds N] [--versions "2.5.0 2.1.0 1.2.5"] [--vkmax "1.0.2"]
+#        (ping default 75: PyMax pings every 30 s, fixed; --vkmax "" leaves vkmax out)
 # Prints one line per version and shape, or the step and frames where a session broke; exit 0 when all passed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 PYMAX_VERSIONS="2.5.0 2.1.0 1.2.5"
+VKMAX_VERSIONS="1.0.2"
 PING_SECONDS=75
 while [ $# -gt 0 ]; do
     case "$1" in
         --ping-seconds) PING_SECONDS="$2"; shift 2 ;;
         --versions) PYMAX_VERSIONS="$2"; shift 2 ;;
-        *) echo "pymax-interop: unknown option '$1' (--ping-seconds N, --versions \"V ...\")" >&2; exit 2 ;;
+        --vkmax) VKMAX_VERSIONS="$2"; shift 2 ;;
+        *) echo "pymax-interop: unknown option '$1' (--ping-seconds N, --versions \"V ...\", --vkmax \"V ...\")" >&2
+           exit 2 ;;
     esac
 done
 
@@ -32,6 +37,13 @@ for version in $PYMAX_VERSIONS; do
         extra=""
         case "$version" in 1.*) extra="requests" ;; esac
         "$venv/bin/pip" install --quiet --disable-pip-version-check "maxapi-python==$version" $extra
+    fi
+done
+for version in $VKMAX_VERSIONS; do
+    venv=".build/vkmax-venv-$version"
+    if ! "$venv/bin/python" -c "import importlib.metadata as m; assert m.version('vkmax') == '$version'" 2>/dev/null; then
+        python3 -m venv "$venv"
+        "$venv/bin/pip" install --quiet --disable-pip-version-check "vkmax==$version"
     fi
 done
 
@@ -64,6 +76,14 @@ for version in $PYMAX_VERSIONS; do
     done
 done
 
+for version in $VKMAX_VERSIONS; do
+    run="vkmax-$version-websocket"
+    ".build/vkmax-venv-$version/bin/python" Tests/Interop/vkmax_session.py --syncsim "$SYNCSIM" --workdir "$WORK/$run" \
+        >"$WORK/$run.out" 2>"$WORK/$run.err" &
+    runs+=("$run")
+    pids+=($!)
+done
+
 failed=0
 passed=0
 for index in "${!runs[@]}"; do
@@ -74,7 +94,7 @@ for index in "${!runs[@]}"; do
     else
         failed=$((failed + 1))
         cat "$WORK/$run.out"
-        echo "--- PyMax's own log ($run), last 30 lines:"
+        echo "--- the client's own log ($run), last 30 lines:"
         tail -n 30 "$WORK/$run.err"
         echo "--- syncsim serve's log ($run), last 15 lines:"
         tail -n 15 "$WORK/$run/serve.log" 2>/dev/null || true

@@ -375,6 +375,10 @@ public struct SyncServer {
             let cutoff = knobs.historyEditLag.map { serverTimeMilliseconds(at: now) - $0.nanoseconds / 1_000_000 }
             let messages = request.getMessages == false ? [] : chat.page(request, changesUpTo: cutoff)
             reply(.chatHistoryResponse(ChatHistoryResponse(messages: messages)))
+        case .contactInfo(let request):
+            guard userId != nil else { fail("session.notLoggedIn", "CONTACT_INFO before LOGIN"); return actions }
+            let found = request.contactIds.compactMap { users[$0].map(contact(of:)) }
+            reply(.contactInfoResponse(ContactInfoResponse(contacts: found)))
         case .chatsList(let request):
             guard let userId else { fail("session.notLoggedIn", "CHATS_LIST before LOGIN"); return actions }
             reply(.chatsListResponse(chatsList(for: userId, request: request)))
@@ -500,6 +504,7 @@ public struct SyncServer {
         case .chatHistory: return problem(ChatHistoryRequest.self)
         case .chatMark: return problem(ChatMarkRequest.self)
         case .chatsList: return problem(ChatsListRequest.self)
+        case .contactInfo: return problem(ContactInfoRequest.self)
         case .msgSend: return problem(MsgSendRequest.self)
         case .msgEdit: return problem(MsgEditRequest.self)
         case .msgDelete: return problem(MsgDeleteRequest.self)
@@ -574,6 +579,13 @@ public struct SyncServer {
         if let userId { connectionsByUser[userId, default: []].append(connection) }
     }
 
+    /// A user as a contact-list entry, with the keys PyMax 1.x requires when the knob says so.
+    private func contact(of user: User) -> Contact {
+        var contact = Contact(id: user.id, name: user.name)
+        contact.fullKeys = knobs.fullListKeys
+        return contact
+    }
+
     private func loginResponse(for user: User, request: LoginRequest, now: SimInstant) -> LoginResponse {
         let memberChats = (chatIdsByUser[user.id] ?? []).compactMap { chats[$0] }
         let changed = memberChats
@@ -599,11 +611,7 @@ public struct SyncServer {
         if request.contactsSync <= 0 {
             let ids = Set(memberChats.flatMap(\.members))
                 .subtracting([user.id])
-            contacts = ids.sorted().compactMap { users[$0].map { user in
-                var contact = Contact(id: user.id, name: user.name)
-                contact.fullKeys = knobs.fullListKeys
-                return contact
-            } }
+            contacts = ids.sorted().compactMap { users[$0].map(contact(of:)) }
         }
         var profile = Profile(id: user.id, name: user.name)
         profile.fullKeys = knobs.fullListKeys

@@ -176,4 +176,69 @@ import Testing
         }
         #expect(response.unread == 1)
     }
+    @Test("ids sent as decimal strings (vkmax 1.0.2's MSG_EDIT messageId) are read as the integers they spell")
+    mutating func stringIds() {
+        _ = login("t-alice")
+        _ = login("t-bob", on: 2)
+        let sent = call(.msgSend, Self.map([("chatId", .string("100")), ("message", Self.map([
+            ("text", .string("hi")), ("cid", .uint(7)), ("elements", .array([])), ("attaches", .array([]))]))]))
+        guard case .msgSendResponse(let response) = sent.first?.body else {
+            Issue.record("expected a MSG_SEND response to a string chatId, got \(sent)")
+            return
+        }
+        let id = response.message.id
+        let edited = call(.msgEdit, Self.map([("chatId", .uint(100)), ("messageId", .string(String(id))),
+                                              ("text", .string("edited")), ("elements", .array([])),
+                                              ("attachments", .array([]))]))
+        guard case .msgEditResponse(let edit) = edited.first?.body else {
+            Issue.record("expected a MSG_EDIT response to a string messageId, got \(edited)")
+            return
+        }
+        #expect(edit.message.id == id && edit.message.text == "edited")
+        let marked = call(.chatMark, Self.map([("type", .string("READ_MESSAGE")), ("chatId", .string("100")),
+                                               ("messageId", .string(String(id))), ("mark", .uint(1))]), on: 2)
+        #expect(marked.first?.cmd == .response)
+        let deleted = call(.msgDelete, Self.map([("chatId", .uint(100)), ("messageIds", .array([.string(String(id))])),
+                                                 ("forMe", .bool(false))]))
+        #expect(deleted.first?.body == .empty)
+        #expect(server.messages(inChat: 100).first { $0.id == id }?.isRemoved == true)
+    }
+
+    @Test("an id string that spells no Int64 is an error naming the key and the string")
+    mutating func badStringId() {
+        _ = login("t-alice")
+        let packets = call(.msgEdit, Self.map([("chatId", .uint(100)), ("messageId", .string("sixty-one")),
+                                               ("text", .string("x"))]))
+        guard case .error(let error) = packets.first?.body else {
+            Issue.record("expected an error, got \(packets)")
+            return
+        }
+        #expect(error.error == "proto.payload")
+        #expect(error.message == "MSG_EDIT payload has a bad value at `messageId`: expected Int64 or its decimal "
+            + "string, found \"sixty-one\"")
+        let boolean = call(.msgEdit, Self.map([("chatId", .uint(100)), ("messageId", .bool(true))]))
+        guard case .error(let typeError) = boolean.first?.body else {
+            Issue.record("expected an error, got \(boolean)")
+            return
+        }
+        #expect(typeError.message.contains("`messageId`") && typeError.message.contains("Int64"))
+    }
+
+    @Test("CONTACT_INFO (vkmax's resolve_users, PyMax's fetch_users) lists the known users asked about, in order")
+    mutating func contactInfo() {
+        let early = call(.contactInfo, Self.map([("contactIds", .array([.uint(2)]))]))
+        guard case .error(let error) = early.first?.body else {
+            Issue.record("expected an error before LOGIN, got \(early)")
+            return
+        }
+        #expect(error.error == "session.notLoggedIn")
+        _ = login("t-alice")
+        let packets = call(.contactInfo, Self.map([("contactIds", .array([.uint(2), .uint(999), .string("1")]))]))
+        guard case .contactInfoResponse(let response) = packets.first?.body else {
+            Issue.record("expected a CONTACT_INFO response, got \(packets)")
+            return
+        }
+        #expect(response.contacts.map(\.id) == [2, 1])
+        #expect(response.contacts.map(\.name) == ["bob", "alice"])
+    }
 }

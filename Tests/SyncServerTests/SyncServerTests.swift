@@ -71,6 +71,9 @@ private func pushes(_ actions: [ServerAction]) -> [(Packet, ServerConnectionID)]
             if case .array(let items)? = array { items.first } else { nil }
         }
         let full = try payload(true)
+        // vkmax 1.0.2 reads the profile's own `phone` after LOGIN.
+        #expect(keys(value(full, "profile")) == ["contact", "phone", "profileOptions"])
+        #expect(value(value(full, "profile"), "phone") == .uint(79_000_000_001))
         let contact = value(value(full, "profile"), "contact")
         #expect(keys(contact) == ["id", "accountStatus", "phone", "updateTime", "names"])
         #expect(value(contact, "phone") == .uint(79_000_000_001))
@@ -80,6 +83,7 @@ private func pushes(_ actions: [ServerAction]) -> [(Packet, ServerConnectionID)]
             "lastDelayedUpdateTime", "lastFireDelayedErrorTime",
         ])
         let lean = try payload(false)
+        #expect(keys(value(lean, "profile")) == ["contact", "profileOptions"])
         #expect(keys(value(value(lean, "profile"), "contact")) == ["id", "names"])
         #expect(keys(first(value(lean, "contacts"))) == ["id", "names"])
         #expect(keys(first(value(lean, "chats"))) == ["id", "type", "status", "owner", "participants", "modified"])

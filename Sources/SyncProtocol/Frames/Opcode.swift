@@ -19,6 +19,9 @@ public struct Opcode: RawRepresentable, Hashable, Comparable, Sendable, CustomSt
     /// LOGIN (19): authenticates by token and returns chats and contacts changed since the last sync.
     /// Sent by PyMax `pymax/api/auth/service.py`.
     public static let login = Opcode(rawValue: 19)
+    /// CONTACT_INFO (32): the users of the ids `contactIds`, answered `{contacts[]}`. Sent by PyMax
+    /// `pymax/api/users/service.py` (`fetch_users`) and vkmax 1.0.2 `vkmax/functions/users.py` (`resolve_users`).
+    public static let contactInfo = Opcode(rawValue: 32)
     /// CHAT_HISTORY (49): a page of a chat's messages around a server time in milliseconds.
     /// Sent by PyMax `pymax/api/messages/service.py` (`fetch_history`).
     public static let chatHistory = Opcode(rawValue: 49)
@@ -48,7 +51,7 @@ public struct Opcode: RawRepresentable, Hashable, Comparable, Sendable, CustomSt
 
     /// Every opcode the model types, in numeric order.
     public static let known: [Opcode] = [
-        .ping, .log, .sessionInit, .login, .chatHistory, .chatMark, .chatsList, .msgSend, .msgDelete, .msgEdit,
+        .ping, .log, .sessionInit, .login, .contactInfo, .chatHistory, .chatMark, .chatsList, .msgSend, .msgDelete, .msgEdit,
         .photoUpload, .notifMessage, .notifMark, .notifAttach, .notifMsgDelete,
     ]
 

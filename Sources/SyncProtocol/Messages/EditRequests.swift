@@ -57,8 +57,8 @@ public struct MsgEditRequest: Codable, Hashable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        chatId = try container.decode(Int64.self, forKey: .chatId)
-        messageId = try container.decode(Int64.self, forKey: .messageId)
+        chatId = try container.decodeFieldId(forKey: .chatId)
+        messageId = try container.decodeFieldId(forKey: .messageId)
         text = try container.decodeIfPresent(String.self, forKey: .text) ?? ""
         elements = try container.decodeIfPresent([MessageElement].self, forKey: .elements) ?? []
     }
@@ -94,8 +94,8 @@ public struct MsgDeleteRequest: Codable, Hashable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        chatId = try container.decode(Int64.self, forKey: .chatId)
-        messageIds = try container.decode([Int64].self, forKey: .messageIds)
+        chatId = try container.decodeFieldId(forKey: .chatId)
+        messageIds = try container.decodeFieldIds(forKey: .messageIds)
         forMe = try container.decodeIfPresent(Bool.self, forKey: .forMe) ?? false
     }
 }
@@ -155,4 +155,31 @@ public struct ChatsListResponse: Codable, Hashable, Sendable {
         self.chats = chats
         self.marker = marker
     }
+}
+
+/// CONTACT_INFO (32) request: `{contactIds[]}` (PyMax `pymax/api/users/payloads.py`, `FetchContactsPayload`; vkmax
+/// 1.0.2 `vkmax/functions/users.py`, `resolve_users`), the user ids to describe, integers or decimal strings.
+public struct ContactInfoRequest: Codable, Hashable, Sendable {
+    /// The users asked about (wire key `contactIds`).
+    public var contactIds: [Int64]
+
+    /// Creates a CONTACT_INFO request for the users `contactIds`.
+    public init(contactIds: [Int64]) { self.contactIds = contactIds }
+
+    private enum CodingKeys: String, CodingKey { case contactIds }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        contactIds = try container.decodeFieldIds(forKey: .contactIds)
+    }
+}
+
+/// CONTACT_INFO response: `{contacts[]}`, one contact per known user asked about, in the order asked (PyMax
+/// `pymax/api/users/service.py` reads the `contacts` list as `User`s). An unknown id is left out.
+public struct ContactInfoResponse: Codable, Hashable, Sendable {
+    /// The users found (wire key `contacts`).
+    public var contacts: [Contact]
+
+    /// Creates a CONTACT_INFO response.
+    public init(contacts: [Contact]) { self.contacts = contacts }
 }

@@ -465,12 +465,13 @@ extension Contact {
 }
 
 extension Profile {
-    /// `{contact: {id, names}, profileOptions: []}`, as `encode(to:)` writes it.
+    /// `{contact: {id, names}, phone?, profileOptions: []}` (`phone` when `fullKeys`), as `encode(to:)` writes it.
     var fastPayload: MessagePackValue {
-        .map([
-            MessagePackPair(.string("contact"), contact.fastPayload),
-            MessagePackPair(.string("profileOptions"), .array([])),
-        ])
+        let contact = contact
+        var pairs = [MessagePackPair(.string("contact"), contact.fastPayload)]
+        if fullKeys { pairs.append(MessagePackPair(.string("phone"), signedValue(contact.syntheticPhone))) }
+        pairs.append(MessagePackPair(.string("profileOptions"), .array([])))
+        return .map(pairs)
     }
 }
 

@@ -21,6 +21,7 @@ extension Packet {
             switch frame.opcode {
             case .sessionInit: return typed(SessionInitRequest.self, Body.sessionInit)
             case .login: return typed(LoginRequest.self, Body.login)
+            case .contactInfo: return typed(ContactInfoRequest.self, Body.contactInfo)
             case .chatHistory: return typed(ChatHistoryRequest.self, Body.chatHistory)
             case .chatMark: return typed(ChatMarkRequest.self, Body.chatMark)
             case .chatsList: return typed(ChatsListRequest.self, Body.chatsList)
@@ -46,6 +47,7 @@ extension Packet {
             case .chatHistory:
                 if let fast = ChatHistoryResponse(fastPayload: payload) { return .chatHistoryResponse(fast) }
                 return typed(ChatHistoryResponse.self, Body.chatHistoryResponse)
+            case .contactInfo: return typed(ContactInfoResponse.self, Body.contactInfoResponse)
             case .chatMark: return typed(ChatMarkResponse.self, Body.chatMarkResponse)
             case .chatsList: return typed(ChatsListResponse.self, Body.chatsListResponse)
             case .msgSend:
@@ -92,6 +94,8 @@ extension Frame {
         case .sessionInitResponse(let value): encoded(value)
         case .login(let value): encoded(value)
         case .loginResponse(let value): value.fastPayload
+        case .contactInfo(let value): encoded(value)
+        case .contactInfoResponse(let value): encoded(value)
         case .chatHistory(let value): encoded(value)
         case .chatHistoryResponse(let value): value.fastPayload
         case .chatMark(let value): encoded(value)

@@ -36,6 +36,10 @@ public struct Packet: Hashable, Sendable {
         case login(LoginRequest)
         /// A LOGIN response: profile, changed chats, contacts and the next last-sync.
         case loginResponse(LoginResponse)
+        /// A CONTACT_INFO request.
+        case contactInfo(ContactInfoRequest)
+        /// A CONTACT_INFO response: the users asked about.
+        case contactInfoResponse(ContactInfoResponse)
         /// A CHAT_HISTORY request.
         case chatHistory(ChatHistoryRequest)
         /// A CHAT_HISTORY response: a page of messages.

@@ -108,7 +108,9 @@ public struct LoginRequest: Codable, Hashable, Sendable {
 /// A user's own profile, sent as the field's `{contact: {id, names[]}, profileOptions[]}`
 /// (PyMax `pymax/types/domain/profile.py`, `Profile`); with `fullKeys`, the contact carries `accountStatus`, `phone`
 /// and `updateTime` too, which PyMax 1.2.5 requires (`pymax/types.py`, `Me.from_dict`: without them its LOGIN
-/// handling fails and the client never starts).
+/// handling fails and the client never starts), and the profile itself carries `phone` (the same number), which
+/// vkmax 1.0.2 reads after LOGIN (PyPI `vkmax`, `vkmax/client.py`, `MaxClient.login_by_token`:
+/// `payload.profile.phone`; without it its login raises `KeyError`).
 public struct Profile: Codable, Hashable, Sendable {
     /// The user's id (wire key `contact.id`).
     public var id: Int64
@@ -124,7 +126,7 @@ public struct Profile: Codable, Hashable, Sendable {
         self.name = name
     }
 
-    private enum CodingKeys: String, CodingKey { case contact, profileOptions }
+    private enum CodingKeys: String, CodingKey { case contact, phone, profileOptions }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -135,6 +137,7 @@ public struct Profile: Codable, Hashable, Sendable {
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(contact, forKey: .contact)
+        if fullKeys { try container.encode(contact.syntheticPhone, forKey: .phone) }
         try container.encode([Int](), forKey: .profileOptions)
     }
 
@@ -404,7 +407,7 @@ public struct ChatHistoryRequest: Codable, Hashable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        chatId = try container.decode(Int64.self, forKey: .chatId)
+        chatId = try container.decodeFieldId(forKey: .chatId)
         from = try container.decode(Int64.self, forKey: .from)
         forward = try container.decodeIfPresent(Int.self, forKey: .forward) ?? 0
         backward = try container.decodeIfPresent(Int.self, forKey: .backward) ?? 0
@@ -439,6 +442,16 @@ public struct ChatMarkRequest: Codable, Hashable, Sendable {
         self.chatId = chatId
         self.messageId = messageId
         self.mark = mark
+    }
+
+    private enum CodingKeys: String, CodingKey { case type, chatId, messageId, mark }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        type = try container.decode(String.self, forKey: .type)
+        chatId = try container.decodeFieldId(forKey: .chatId)
+        messageId = try container.decodeFieldId(forKey: .messageId)
+        mark = try container.decode(Int64.self, forKey: .mark)
     }
 }
 
@@ -477,7 +490,7 @@ public struct MsgSendRequest: Codable, Hashable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        chatId = try container.decode(Int64.self, forKey: .chatId)
+        chatId = try container.decodeFieldId(forKey: .chatId)
         message = try container.decode(OutgoingMessage.self, forKey: .message)
         notify = try container.decodeIfPresent(Bool.self, forKey: .notify) ?? true
     }
