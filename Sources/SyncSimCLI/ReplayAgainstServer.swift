@@ -11,6 +11,11 @@ import SyncTrace
 /// messages, and the error code of an error. Message ids, times and server clocks may differ and are not compared.
 /// A captured answer with no replayed one, and a replayed answer with no captured one, are differences. Pushes
 /// are compared as counts per opcode per connection.
+///
+/// Since the rebuilt server numbers messages its own way, a request naming a message (MSG_EDIT, MSG_DELETE,
+/// CHAT_MARK) is fed with the rebuilt server's id of the message the capture named: an earlier message's as the
+/// world model seeded it, a sent one's as the replayed MSG_SEND answer gave it (paired with the captured answer of
+/// the same connection and seq). An id the replay has not met is fed as captured.
 struct ReplayAgainstServer {
     /// One difference, printed as a line.
     struct Difference: CustomStringConvertible {
@@ -35,8 +40,20 @@ struct ReplayAgainstServer {
     let model: ReplayWorldModel
 
     func run() -> Outcome {
-        var server = model.makeServer()
+        var (server, ids) = model.makeServerAndIds()
         var outcome = Outcome()
+        // The captured MSG_SEND answers by connection and seq, oldest first: each pairs with the replayed answer of
+        // the same seq, which tells the rebuilt server's id of the captured message.
+        var capturedSends: [Int: [UInt16: [ReplayWorldModel.CapturedMessage]]] = [:]
+        for connection in timeline.connections {
+            for entry in connection.entries where entry.direction == .serverToClient {
+                guard entry.packet.cmd == .response, case .msgSendResponse(let answer) = entry.packet.body else {
+                    continue
+                }
+                capturedSends[connection.number, default: [:]][entry.packet.seq, default: []].append(
+                    ReplayWorldModel.CapturedMessage(chatId: answer.chatId, id: answer.message.id))
+            }
+        }
         // The event list: (time, order, event); server timers are added as the server starts them.
         var queue: [(time: SimInstant, order: Int, event: ServerEvent)] = []
         var order = 0
@@ -65,9 +82,18 @@ struct ReplayAgainstServer {
             let (time, _, event) = queue.remove(at: next)
             guard time <= deadline else { break }
             if case .timerFired(let timer) = event, cancelled.contains(timer) { continue }
-            for action in server.handle(event, now: time) {
+            var fed = event
+            if case .packetReceived(let packet, let connection) = event {
+                fed = .packetReceived(Self.renumbered(packet, ids), on: connection)
+            }
+            for action in server.handle(fed, now: time) {
                 switch action {
                 case .send(let packet, let connection):
+                    if packet.cmd == .response, case .msgSendResponse(let answer) = packet.body,
+                       var captured = capturedSends[connection.rawValue]?[packet.seq], !captured.isEmpty {
+                        ids[captured.removeFirst()] = answer.message.id
+                        capturedSends[connection.rawValue]![packet.seq] = captured
+                    }
                     if !closed.contains(connection.rawValue) {
                         replayed[connection.rawValue, default: []].append((time, packet))
                         trace.record(at: time, component: "server", kind: "tx",
@@ -90,6 +116,29 @@ struct ReplayAgainstServer {
         outcome.differences.sort { ($0.time, $0.connection) < ($1.time, $1.connection) }
         outcome.digestHex = trace.digestHex
         return outcome
+    }
+
+    /// `packet` with every message id it names replaced by the rebuilt server's id of that captured message, where
+    /// the replay knows it.
+    static func renumbered(_ packet: Packet, _ ids: [ReplayWorldModel.CapturedMessage: Int64]) -> Packet {
+        func id(_ captured: Int64, in chatId: Int64) -> Int64 {
+            ids[ReplayWorldModel.CapturedMessage(chatId: chatId, id: captured)] ?? captured
+        }
+        var packet = packet
+        switch packet.body {
+        case .msgEdit(var request):
+            request.messageId = id(request.messageId, in: request.chatId)
+            packet.body = .msgEdit(request)
+        case .msgDelete(var request):
+            request.messageIds = request.messageIds.map { id($0, in: request.chatId) }
+            packet.body = .msgDelete(request)
+        case .chatMark(var request):
+            request.messageId = id(request.messageId, in: request.chatId)
+            packet.body = .chatMark(request)
+        default:
+            break
+        }
+        return packet
     }
 
     /// The encoded frame's length in bytes (0 when it does not encode).

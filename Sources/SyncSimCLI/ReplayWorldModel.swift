@@ -168,19 +168,30 @@ struct ReplayWorldModel {
     }
 
     /// A virtual server holding these users, chats and earlier messages (their ids renumbered from 1 in order).
-    func makeServer(knobs: ServerKnobs = ServerKnobs()) -> SyncServer {
+    func makeServer(knobs: ServerKnobs = ServerKnobs()) -> SyncServer { makeServerAndIds(knobs: knobs).server }
+
+    /// A message as the capture names it: its chat and the id the captured server gave it.
+    struct CapturedMessage: Hashable {
+        var chatId: Int64
+        var id: Int64
+    }
+
+    /// `makeServer`'s server, and the id it gave each earlier message, by the message's captured chat and id.
+    func makeServerAndIds(knobs: ServerKnobs = ServerKnobs()) -> (server: SyncServer, ids: [CapturedMessage: Int64]) {
         var server = SyncServer(knobs: knobs, generator: RandomStreams(runSeed: 1).stream("server"),
                                 epochMilliseconds: epochMilliseconds)
+        var ids: [CapturedMessage: Int64] = [:]
         for user in users { server.addUser(id: user.id, name: user.name, token: user.token ?? "token-\(user.id)") }
         for chat in chats { server.addChat(id: chat.id, members: chat.members, now: .start) }
         for chat in history {
             // With the times the capture showed: a field client pages history by time (CHAT_HISTORY `from`).
             for message in chat.messages {
-                server.seedMessage(chatId: chat.chatId, sender: message.sender, text: message.text,
-                                   serverTimeMilliseconds: message.time)
+                let seeded = server.seedMessage(chatId: chat.chatId, sender: message.sender, text: message.text,
+                                                serverTimeMilliseconds: message.time)
+                ids[CapturedMessage(chatId: chat.chatId, id: message.id)] = seeded.id
             }
         }
-        return server
+        return (server, ids)
     }
 
     /// The latest epoch a server time seen at `time` allows: the rebuilt server's clock is never behind a server

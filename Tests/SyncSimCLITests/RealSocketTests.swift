@@ -157,6 +157,23 @@ import Testing
         #expect(usage.err.hasSuffix("see 'syncsim client --help'\n"), "\(usage.err)")
     }
 
+    @Test("accepted and connected sockets have Nagle's algorithm off (TCP_NODELAY), as the TCP model assumes")
+    func noDelay() throws {
+        let listener = try PosixSocket.listen(port: 0)
+        defer { PosixSocket.close(listener) }
+        let client = try PosixSocket.connect(port: PosixSocket.localPort(listener))
+        defer { PosixSocket.close(client) }
+        var accepted: Int32?
+        for _ in 0..<100 where accepted == nil {
+            accepted = PosixSocket.accept(listener)
+            if accepted == nil { usleep(10_000) }
+        }
+        let server = try #require(accepted)
+        defer { PosixSocket.close(server) }
+        #expect(PosixSocket.isNoDelay(client))
+        #expect(PosixSocket.isNoDelay(server))
+    }
+
     @Test("a port where nothing listens is one line naming host:port and the reason, not a 10 s login wait")
     func connectionRefused() throws {
         // A port just freed: nothing listens there, so connect() is refused.
