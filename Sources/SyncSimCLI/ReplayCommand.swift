@@ -27,8 +27,9 @@ enum ReplayCommand {
                               replayed answer of the same seq; the two must have the same cmd and opcode and the
                               same payload shape: body kind, number of chats and contacts (LOGIN), number and
                               texts of messages (CHAT_HISTORY, MSG_SEND), error code (errors). Message ids, times
-                              and server clocks may differ and are not compared. An answer on one side only is a
-                              difference; pushes are compared as counts per opcode.
+                              and server clocks may differ and are not compared; a request naming a message
+                              (MSG_EDIT, MSG_DELETE, CHAT_MARK) is fed with the rebuilt server's id of it. An
+                              answer on one side only is a difference; pushes are compared as counts per opcode.
             --against client  feeds the server->client frames of one client (--client ADDRESS, default the
                               first) to the reference client engine, or to --mutant NAME, connection by
                               connection as the engine asks to connect, and checks C1, C4 and P1-P4 over what it
