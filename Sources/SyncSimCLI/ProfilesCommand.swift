@@ -1,4 +1,5 @@
 import SyncSim
+import SyncTrace
 
 /// `syncsim profiles`: prints the standard link profiles as a table, each with the source of its figures.
 enum ProfilesCommand {
@@ -34,7 +35,7 @@ enum ProfilesCommand {
         var parts: [String] = []
         if direction.jitter != .none { parts.append("jitter \(direction.jitter)") }
         if direction.reordersPackets { parts.append("reorders") }
-        if let packets = direction.queueCapacityPackets { parts.append("queue \(packets) packets") }
+        if let packets = direction.queueCapacityPackets { parts.append("queue " + counted(packets, "packet")) }
         if case .codel(let target, let interval) = direction.activeQueue {
             parts.append("codel(target \(target), interval \(interval))")
         }
