@@ -29,22 +29,24 @@ while [ $# -gt 0 ]; do
     esac
 done
 
-for version in $PYMAX_VERSIONS; do
-    venv=".build/pymax-venv-$version"
-    if ! "$venv/bin/python" -c "import importlib.metadata as m; assert m.version('maxapi-python') == '$version'" \
+# ensure_venv DIR PACKAGE VERSION [EXTRA...]: DIR holds PACKAGE==VERSION (and EXTRA), installed once.
+ensure_venv() {
+    local venv="$1" package="$2" version="$3"
+    shift 3
+    if ! "$venv/bin/python" -c "import importlib.metadata as m; assert m.version('$package') == '$version'" \
         2>/dev/null; then
         python3 -m venv "$venv"
-        extra=""
-        case "$version" in 1.*) extra="requests" ;; esac
-        "$venv/bin/pip" install --quiet --disable-pip-version-check "maxapi-python==$version" $extra
+        "$venv/bin/pip" install --quiet --disable-pip-version-check "$package==$version" "$@"
     fi
+}
+for version in $PYMAX_VERSIONS; do
+    case "$version" in
+        1.*) ensure_venv ".build/pymax-venv-$version" maxapi-python "$version" requests ;;
+        *) ensure_venv ".build/pymax-venv-$version" maxapi-python "$version" ;;
+    esac
 done
 for version in $VKMAX_VERSIONS; do
-    venv=".build/vkmax-venv-$version"
-    if ! "$venv/bin/python" -c "import importlib.metadata as m; assert m.version('vkmax') == '$version'" 2>/dev/null; then
-        python3 -m venv "$venv"
-        "$venv/bin/pip" install --quiet --disable-pip-version-check "vkmax==$version"
-    fi
+    ensure_venv ".build/vkmax-venv-$version" vkmax "$version"
 done
 
 swift build --product syncsim >/dev/null

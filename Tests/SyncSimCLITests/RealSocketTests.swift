@@ -222,3 +222,12 @@ import Testing
         return String(decoding: bytes, as: UTF8.self)
     }
 }
+
+private extension PosixSocket {
+    /// Whether Nagle's algorithm is off on the socket (TCP_NODELAY set).
+    static func isNoDelay(_ fd: Int32) -> Bool {
+        var value: Int32 = 0
+        var length = socklen_t(MemoryLayout<Int32>.size)
+        return getsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &value, &length) == 0 && value != 0
+    }
+}

@@ -51,8 +51,8 @@ public struct Opcode: RawRepresentable, Hashable, Comparable, Sendable, CustomSt
 
     /// Every opcode the model types, in numeric order.
     public static let known: [Opcode] = [
-        .ping, .log, .sessionInit, .login, .contactInfo, .chatHistory, .chatMark, .chatsList, .msgSend, .msgDelete, .msgEdit,
-        .photoUpload, .notifMessage, .notifMark, .notifAttach, .notifMsgDelete,
+        .ping, .log, .sessionInit, .login, .contactInfo, .chatHistory, .chatMark, .chatsList, .msgSend, .msgDelete,
+        .msgEdit, .photoUpload, .notifMessage, .notifMark, .notifAttach, .notifMsgDelete,
     ]
 
     /// Whether the server sends this opcode unsolicited (as a `cmd` 0 frame the client does not answer):

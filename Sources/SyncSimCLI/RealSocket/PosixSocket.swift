@@ -71,13 +71,6 @@ enum PosixSocket {
         setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &yes, socklen_t(MemoryLayout<Int32>.size))
     }
 
-    /// Whether Nagle's algorithm is off on the socket (TCP_NODELAY set).
-    static func isNoDelay(_ fd: Int32) -> Bool {
-        var value: Int32 = 0
-        var length = socklen_t(MemoryLayout<Int32>.size)
-        return getsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &value, &length) == 0 && value != 0
-    }
-
     /// Connects to 127.0.0.1:`port` (blocking until connected or refused), then makes the socket non-blocking.
     /// - Throws: `SocketError` when the connection is refused.
     static func connect(port: UInt16) throws -> Int32 {
