@@ -79,6 +79,7 @@ public enum Catalog {
         exploreScrollWhileSuspended,
         exploreFailedSendChecksServer,
         exploreUploadRefusedTokenRenewed,
+        photoQueueOnGSMData,
         exploreHeldBackSeqsReplaceConnection,
         exploreSendWhileScrolledUp,
         explorePushBeforeFirstLoginAnswer,

@@ -231,7 +231,9 @@ extension Catalog {
         runLength: .minutes(20)
     ) {
         Server(history: ["group1": 1, "group2": 2])
-        Client("alice", profile: .gprs, parameters: ["seqModulus": 8, "initialSeq": 5])
+        // Every upload at once, as the engine ran them when explore found this: their token requests are what
+        // filled the seq space.
+        Client("alice", profile: .gprs, parameters: ["seqModulus": 8, "initialSeq": 5, "maxConcurrentUploads": 64])
         Client("bob", profile: .edgeLossy, parameters: ["seqModulus": 8, "initialSeq": 2])
         Chat("group1", members: ["alice", "bob"])
         Chat("group2", members: ["alice", "bob"])

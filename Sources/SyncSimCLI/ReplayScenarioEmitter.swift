@@ -104,9 +104,9 @@ struct ReplayScenarioEmitter {
             let link = inference.links.first { $0.address == client.address }
             header.append("\(client.name) (\(client.address)): \(link?.profile.rawValue ?? "3G") from "
                 + (link?.comment ?? "nothing"))
-            let (parameters, why) = Self.engineParameters(timeline.connections.filter {
-                $0.role == .chat && $0.client.hasPrefix(client.address + ":")
-            })
+            let own = timeline.connections.filter { $0.client.hasPrefix(client.address + ":") }
+            let (parameters, why) = Self.engineParameters(own.filter { $0.role == .chat },
+                                                          uploads: own.filter { $0.role == .upload })
             header += why.map { "\(client.name): \($0)" }
             return ClientSpec(name: client.name, profile: link?.profile ?? .threeG, parameters: parameters,
                               user: Self.deviceUser(client.name))
@@ -612,10 +612,16 @@ struct ReplayScenarioEmitter {
     /// does not carry seq 1 (the reference engine's first), `seqModulus` when its seq fell back to 0 from below
     /// 65535 on one connection (the wrap), `historyPageSize` when its newest-page CHAT_HISTORY asks for other than
     /// the reference engine's 30, `requestTimeout` when it waited longer than the reference engine's 20 s for an
-    /// answer without asking again (`ClientParameters`' defaults).
-    static func engineParameters(_ connections: [ReplayTimeline.Connection]) -> (ParameterSet, [String]) {
+    /// answer without asking again, `maxConcurrentUploads` when more than one of its `uploads` (connections to the
+    /// CDN) carried a photo at once (`ClientParameters`' defaults).
+    static func engineParameters(_ connections: [ReplayTimeline.Connection],
+                                 uploads: [ReplayTimeline.Connection] = []) -> (ParameterSet, [String]) {
         var parameters: ParameterSet = [:]
         var why: [String] = []
+        if let (most, reason) = concurrentUploads(uploads), most > 1 {
+            parameters["maxConcurrentUploads"] = .int(most)
+            why.append(reason)
+        }
         let requests = connections.map(ReplayInference.requests)
         if let first = requests.first(where: { !$0.isEmpty })?.first, first.packet.seq != 1 {
             parameters["initialSeq"] = .int(Int(first.packet.seq))
@@ -664,6 +670,28 @@ struct ReplayScenarioEmitter {
             break
         }
         return (parameters, why)
+    }
+
+    /// The most uploads the client ran at once, with the reason: an upload runs from its connection's opening to the
+    /// CDN's last acknowledgement of the client's bytes (a connection cut mid-photo ends where its progress ended,
+    /// whether or not its close was captured). Nil without uploads. The reference engine runs one at a time by
+    /// default; a capture of more (explore-upload-refused-token-renewed, made with 64) keeps them in the emitted run,
+    /// where they fill the uplink and the seq space as they did.
+    static func concurrentUploads(_ uploads: [ReplayTimeline.Connection]) -> (Int, String)? {
+        guard !uploads.isEmpty else { return nil }
+        let spans = uploads.map { upload in
+            (from: upload.opensAt, until: upload.tcp.serverAcknowledged.last?.time ?? upload.opensAt,
+             number: upload.number)
+        }
+        var most = (count: 0, at: SimInstant.start, numbers: [Int]())
+        for span in spans {
+            let running = spans.filter { $0.from <= span.from && span.from < $0.until }
+            if running.count > most.count { most = (running.count, span.from, running.map(\.number).sorted()) }
+        }
+        guard most.count > 0 else { return nil }
+        return (most.count, "maxConcurrentUploads \(most.count): \(most.count) uploads to the CDN at once at "
+            + "\(ReplayInference.seconds(most.at)) s (connections "
+            + most.numbers.map(String.init).joined(separator: ", ") + ")")
     }
 
     /// `maxTaskAttempts` from sends the client gave up (the engine's default is 10): a MSG_SEND whose last copy got no

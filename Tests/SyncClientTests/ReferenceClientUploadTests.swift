@@ -71,4 +71,41 @@ import Testing
         #expect(messages.map(\.text) == ["refused once"])
         #expect(messages.first?.attaches?.compactMap(\.photoToken) == [token])
     }
+
+    /// Found by explore on a 9.6 kbit/s cell (session 27): every queued photo message started its upload at once, so a
+    /// client with thirty photos opened thirty CDN connections, filled the uplink's buffer and lost its PINGs behind
+    /// it. Uploads now wait for a free place, the oldest first (`maxConcurrentUploads`, default 1).
+    @Test("photo uploads run at most maxConcurrentUploads at once, oldest first, and every photo goes out",
+          arguments: [(limit: nil as Int?, expected: 1), (limit: 2, expected: 2), (limit: 8, expected: 4)])
+    func uploadsWaitForAFreePlace(limit: Int?, expected: Int) throws {
+        let world = TestWorld()
+        world.addClient("alice", userId: 1) { p in
+            if let limit { p.maxConcurrentUploads = limit }
+        }
+        world.server.addUser(id: 2, name: "bob", token: "token-bob")
+        world.server.addChat(id: 100, members: [1, 2], now: world.now)
+        world.server.addChat(id: 200, members: [1, 2], now: world.now)
+        world.start("alice")
+        world.run(for: .seconds(Int64(1)))
+        // Four messages in two chats: sends wait per chat, uploads do not.
+        for (index, chatId) in [100, 200, 100, 200].enumerated() {
+            world.user("alice", .sendPhoto(chatId: Int64(chatId), sizeBytes: 300_000, caption: "photo \(index)"))
+        }
+        var most = 0
+        var startOrder: [Int64] = []
+        for _ in 0..<1_200 {
+            world.run(for: .milliseconds(Int64(100)))
+            let view = world.view("alice")
+            let uploadIds = Set(view.tasks.filter { $0.kind == .uploadPhoto }.map(\.id))
+            let running = view.runningTaskIds.filter { uploadIds.contains($0) }
+            most = max(most, running.count)
+            for id in running where !startOrder.contains(id) { startOrder.append(id) }
+        }
+        #expect(most == expected)
+        #expect(startOrder == startOrder.sorted())
+        #expect(startOrder.count == 4)
+        #expect(world.server.messages(inChat: 100).map(\.text) == ["photo 0", "photo 2"])
+        #expect(world.server.messages(inChat: 200).map(\.text) == ["photo 1", "photo 3"])
+        #expect(world.view("alice").tasks.allSatisfy { $0.state == .done })
+    }
 }

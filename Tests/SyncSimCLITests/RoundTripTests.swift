@@ -55,8 +55,16 @@ import Testing
     func uploadQueueingIsNoOutage() throws {
         let path = try Self.capture("explore-upload-refused-token-renewed", seed: 6077)
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let scenario = try Self.emitted(from: path).scenario
+        let emission = try Self.emitted(from: path)
+        let scenario = emission.scenario
         #expect(!scenario.steps.contains { if case .outage("bob", _, _) = $0.action { true } else { false } })
+        // Bob's engine ran every upload at once (the scenario sets 64): the capture shows several CDN connections
+        // carrying photos together, so the emitted Bob does too, and his uploads fill his uplink as they did.
+        let bob = try #require(scenario.clients.first { $0.name == "bob" })
+        let concurrent = try #require(bob.parameters["maxConcurrentUploads"]?.intValue)
+        #expect(concurrent > 1)
+        #expect(emission.source().contains("bob: maxConcurrentUploads \(concurrent): \(concurrent) uploads to the CDN"))
+        #expect(scenario.clients.first { $0.name == "alice" }?.parameters["maxConcurrentUploads"] == nil)
         let photoBytes = scenario.steps.compactMap { step -> Int? in
             switch step.action {
             case .sendPhoto(_, _, let bytes, _), .sendPhotos(_, _, _, let bytes, _): bytes

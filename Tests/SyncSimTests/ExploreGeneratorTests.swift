@@ -1,4 +1,5 @@
 import Testing
+import SimCore
 @testable import SyncSim
 
 /// The explorer's workload generator: deterministic, valid, and a quiet tail free of steps and faults.
@@ -75,6 +76,35 @@ import Testing
         #expect(generated.scenario.clients.contains { $0.profile == .twoGRural })
         #expect(generated.quietTailStart == .seconds(Int64(316)))
         #expect(tail == .milliseconds(2_044_200))
+    }
+
+    /// Explore seed 8802636 on Examples/link-profiles-hostile.json: 4.6 MB of photos on a 9.6 kbit/s cell were
+    /// still uploading when the tail, cut at an hour, ended (T5). The photos' transfer time is no longer cut.
+    @Test("on a 9.6 kbit/s cell the quiet tail is never shorter than the photos' transfer time, past the hour's cut")
+    func quietTailCoversTransfer() {
+        let cell = LinkProfile(
+            name: "GSM-CSD", source: "assumption",
+            uplink: .init(rateBitsPerSecond: 9_600, oneWayDelay: .milliseconds(300)),
+            downlink: .init(rateBitsPerSecond: 9_600, oneWayDelay: .milliseconds(300)))
+        let generator = ExploreGenerator(linkProfiles: [cell])
+        var longest = SimDuration.zero
+        for seed in UInt64(1)...40 {
+            let generated = generator.generate(seed: seed)
+            let scenario = generated.scenario
+            let photoBytes = scenario.steps.reduce(0) { total, step in
+                switch step.action {
+                case .sendPhoto(_, _, let bytes, _): total + bytes
+                case .sendPhotos(_, _, let count, let bytes, _): total + count * bytes
+                default: total
+                }
+            }
+            let historyBytes = scenario.server.history.reduce(0) { $0 + $1.messages } * 200
+            let transfer = SimDuration.seconds(Int64((photoBytes + historyBytes) * 8 * 2 / 9_600))
+            let tail = scenario.runLength - generated.quietTailStart
+            #expect(tail >= generator.minimumQuietTail + transfer, "seed \(seed)")
+            longest = max(longest, tail)
+        }
+        #expect(longest > .hours(1))
     }
 
     @Test("slow engine parameters of the user's own lengthen the quiet tail (photoProcessingTime, backoffCap)")

@@ -112,4 +112,16 @@ private let minimalProfile = """
         ])
         #expect(profiles.allSatisfy { $0.problems().isEmpty && !$0.source.isEmpty })
     }
+
+    @Test("Examples/link-profiles-hostile.json reads, and explore takes every one of its cells")
+    func hostileExample() throws {
+        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Examples/link-profiles-hostile.json")
+        let profiles = try LinkProfileFile.parse(try Data(contentsOf: path), file: path.path)
+        #expect(profiles.map(\.name) == [
+            "GSM-CSD", "GEO-satellite", "3G-congested", "asymmetric-16k-up", "jitter-2s", "one-packet-buffer",
+        ])
+        #expect(profiles.allSatisfy { $0.problems().isEmpty && !$0.source.isEmpty })
+        #expect(profiles.allSatisfy { ExploreGenerator.reasonToRefuse($0) == nil })
+    }
 }

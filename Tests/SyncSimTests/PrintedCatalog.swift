@@ -1789,7 +1789,7 @@ enum PrintedCatalog {
         Scenario("explore-upload-refused-token-renewed", summary: "an upload the CDN refuses (another photo's token, from a late answer on a reused seq) gets a new token", seeds: [6077, 1, 2], tags: ["sending"], runLength: .minutes(15)) {
             Server()
             Client("alice", profile: .wifi)
-            Client("bob", profile: .gprs, parameters: ["seqModulus": 8, "initialSeq": 4, "maxTaskAttempts": 133])
+            Client("bob", profile: .gprs, parameters: ["seqModulus": 8, "initialSeq": 4, "maxTaskAttempts": 133, "maxConcurrentUploads": 64])
             Timeline {
                 At(.milliseconds(1103)) { SendPhotos(from: "bob", count: 4, bytes: 36_942, caption: "p55", in: "alice+bob") }
                 At(.milliseconds(3419)) { SendPhoto(from: "bob", bytes: 35_585, caption: "p4", in: "alice+bob") }
@@ -1809,9 +1809,42 @@ enum PrintedCatalog {
                 Eventually(within: .minutes(14), .converged)
             }
         },
+        Scenario("gsm-data-photo-queue", summary: "eight photos queued on a 9.6 kbit/s GSM data call: one upload at a time, PINGs and a text get through", seeds: [1, 2], tags: ["photo", "slow"], runLength: .minutes(40)) {
+            Server()
+            LinkProfile(
+                name: "GSM-CSD", source: "assumption: GSM circuit-switched data (CSD) at its 9.6 kbit/s bearer rate, 300 ms one way",
+                uplink: .init(rateBitsPerSecond: 9600, oneWayDelay: .milliseconds(300)),
+                downlink: .init(rateBitsPerSecond: 9600, oneWayDelay: .milliseconds(300))
+            )
+            Client("alice", profile: "GSM-CSD")
+            Client("bob", profile: .threeG)
+            Client("carol", profile: .threeG)
+            Chat("friends", members: ["alice", "bob", "carol"])
+            Timeline {
+                At(.milliseconds(2100)) { SendPhoto(from: "alice", bytes: 20_000, caption: "photo 1", in: "friends") }
+                At(.milliseconds(2200)) { SendPhoto(from: "alice", bytes: 20_000, caption: "photo 2", in: "friends") }
+                At(.milliseconds(2300)) { SendPhoto(from: "alice", bytes: 20_000, caption: "photo 3", in: "friends") }
+                At(.milliseconds(2400)) { SendPhoto(from: "alice", bytes: 20_000, caption: "photo 4", in: "friends") }
+                At(.milliseconds(2500)) { SendPhoto(from: "alice", bytes: 20_000, caption: "photo 5", in: "friends") }
+                At(.milliseconds(2600)) { SendPhoto(from: "alice", bytes: 20_000, caption: "photo 6", in: "friends") }
+                At(.milliseconds(2700)) { SendPhoto(from: "alice", bytes: 20_000, caption: "photo 7", in: "friends") }
+                At(.milliseconds(2800)) { SendPhoto(from: "alice", bytes: 20_000, caption: "photo 8", in: "friends") }
+                At(.seconds(10)) { Send(from: "alice", text: "photos are coming", in: "alice+bob") }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually(within: .seconds(90), .serverOrder(chat: "alice+bob", texts: ["photos are coming"]))
+                Eventually(within: .minutes(30), .serverOrder(chat: "friends", texts: ["photo 1", "photo 2", "photo 3", "photo 4", "photo 5", "photo 6", "photo 7", "photo 8"]))
+                Eventually(within: .minutes(31), .converged)
+                MetricBound("reconnects", client: "alice", atMost: 0.0)
+                MetricBound("uploadsStarted", client: "alice", atMost: 8.0)
+                MetricBound("requestTimeouts", atMost: 0.0)
+                MetricBound("tasksFailed", atMost: 0.0)
+            }
+        },
         Scenario("explore-held-back-seqs-replace-connection", summary: "with every free seq waiting for a late answer, the engine takes a new connection, reusing none", seeds: [9452, 1, 2], tags: ["connection"], runLength: .minutes(20)) {
             Server(history: ["group1": 1, "group2": 2])
-            Client("alice", profile: .gprs, parameters: ["seqModulus": 8, "initialSeq": 5])
+            Client("alice", profile: .gprs, parameters: ["seqModulus": 8, "initialSeq": 5, "maxConcurrentUploads": 64])
             Client("bob", profile: .edgeLossy, parameters: ["seqModulus": 8, "initialSeq": 2])
             Chat("group1", members: ["alice", "bob"])
             Chat("group2", members: ["alice", "bob"])

@@ -161,8 +161,12 @@ public enum MutantRuns {
         world.run(for: .seconds(Int64(120)))
     }
 
-    /// Alice, with 16 seq slots, sends 30 photos at once (`seq-reuse-inflight`).
-    public static func sixteenSeqs(_ parameters: inout ClientParameters) { parameters.seqModulus = 16 }
+    /// Alice, with 16 seq slots, sends 30 photos at once (`seq-reuse-inflight`), their uploads all running together
+    /// (one at a time, the default, would leave most seqs free).
+    public static func sixteenSeqs(_ parameters: inout ClientParameters) {
+        parameters.seqModulus = 16
+        parameters.maxConcurrentUploads = 30
+    }
 
     /// Alice sends photos "p1" ... "p30" at once.
     public static func thirtyPhotos(_ world: TestWorld) {

@@ -45,6 +45,12 @@ public struct ClientParameters: Hashable, Sendable {
     public var maxTaskAttempts: Int
     /// Simulated CPU time to process (resize, compress) a photo before upload. Default 2 s.
     public var photoProcessingTime: SimDuration
+    /// Photo uploads running at once (asking PHOTO_UPLOAD for a token or sending the photo to the CDN); the others
+    /// wait in task id order. Default 1, as Telegram for Android's `FileLoader` starts a queued upload only when no
+    /// other of its kind is running (`currentUploadOperationsCount < 1`). Without a limit, a client with many photos
+    /// queued on a 9.6 kbit/s or 2G link opened a CDN connection for each, filled the uplink's buffer, lost handshakes
+    /// and PINGs behind minutes of queue, and restarted uploads from byte 0 (explore on new cells, session 27).
+    public var maxConcurrentUploads: Int
     /// The device clock at `SimInstant.start`, in milliseconds since the Unix epoch; skew it against the server's.
     public var deviceEpochMilliseconds: Int64
     /// The broken variant to run, or nil for the reference engine.
@@ -72,6 +78,7 @@ public struct ClientParameters: Hashable, Sendable {
         taskRetryCap: SimDuration = .seconds(Int64(60)),
         maxTaskAttempts: Int = 10,
         photoProcessingTime: SimDuration = .seconds(Int64(2)),
+        maxConcurrentUploads: Int = 1,
         deviceEpochMilliseconds: Int64 = 1_700_000_000_000,
         mutant: Mutant? = nil
     ) {
@@ -95,6 +102,7 @@ public struct ClientParameters: Hashable, Sendable {
         self.taskRetryCap = taskRetryCap
         self.maxTaskAttempts = maxTaskAttempts
         self.photoProcessingTime = photoProcessingTime
+        self.maxConcurrentUploads = maxConcurrentUploads
         self.deviceEpochMilliseconds = deviceEpochMilliseconds
         self.mutant = mutant
     }

@@ -67,11 +67,13 @@ extension ReferenceClient {
         return uploads.reversed()
     }
 
-    /// Starts every task that may run now and arms one wakeup for the earliest retry.
+    /// Starts every task that may run now and arms one wakeup for the earliest retry. At most
+    /// `maxConcurrentUploads` upload tasks run at once; the oldest waiting one takes a free place.
     mutating func runTasks() {
         var isOnline = false
         if case .online = state { isOnline = true }
         var earliestRetry: SimInstant?
+        var runningUploads = runningTaskIds.count { tasks[$0]?.kind == .uploadPhoto }
         var blockedChats: Set<Int64> = []
         var failedDependents = false
         // The pending tasks in id order (finished ones never run again, and none turns pending in the loop).
@@ -102,13 +104,15 @@ extension ReferenceClient {
                 runningTaskIds.insert(id)
                 _ = startTimer(.photoProcessing(taskId: id), at: now + parameters.photoProcessingTime)
             case .uploadPhoto:
-                guard isOnline else { continue }
+                guard isOnline, runningUploads < max(1, parameters.maxConcurrentUploads) else { continue }
                 if task.photoToken != nil {
                     runningTaskIds.insert(id)
+                    runningUploads += 1
                     startUpload(id)
                 } else if sendRequest(.photoUpload, .photoUpload(PhotoUploadRequest(sizeBytes: task.sizeBytes)),
                                       purpose: .photoToken(taskId: id)) {
                     runningTaskIds.insert(id)
+                    runningUploads += 1
                 }
             case .sendText, .sendPhoto:
                 guard isOnline else { continue }

@@ -520,7 +520,8 @@ extension ExploreGenerator {
         /// `requestTimeout` for a lost response (`maximumHandshakeTimeout` for a lost SESSION_INIT or LOGIN answer)
         /// and `taskRetryCap` before the next; plus, for the client that sends
         /// most, two round trips of the slowest profile and half a second per send (sends leave one at a time), and
-        /// two minimum RTOs more per send when a profile of the run loses packets.
+        /// two minimum RTOs more per send when a profile of the run loses packets. The sum is cut at an hour, but never
+        /// below the minimum tail plus the photos' and history's transfer time.
         func quietTailLength() -> SimDuration {
             let slowest = profilesUsed.compactMap { link($0)?.uplink.rateBitsPerSecond }
                 .filter { $0 > 0 }.min() ?? 18_000
@@ -595,10 +596,14 @@ extension ExploreGenerator {
             let retransmissions: Int64 = isLossy ? 2_000_000_000 : 0
             let queue = SimDuration(
                 nanoseconds: (2 * roundTrip + 500_000_000 + retransmissions) * (sends.values.max() ?? 0))
-            // The tail is capped at an hour, beyond what slow engine parameters of the user's own need on top.
+            // The tail is capped at an hour, beyond what slow engine parameters of the user's own need on top. The
+            // photos' own transfer time is not cut: megabytes of photos on a 9.6 kbit/s cell take hours to send
+            // however good the engine (explore seed 8802636 on Examples/link-profiles-hostile.json: 4.6 MB on GSM
+            // CSD, still uploading when an hour's tail ended).
             let allowance = parameterAllowance(answers: failsTasks ? answers : 0, photos: photos)
-            return min(generator.minimumQuietTail + .seconds(seconds) + retries + queue, .hours(1)) + allowance
-                + handshakes
+            let transfer = SimDuration.seconds(seconds)
+            return max(min(generator.minimumQuietTail + transfer + retries + queue, .hours(1)),
+                       generator.minimumQuietTail + transfer) + allowance + handshakes
         }
 
         /// What the clients' engine parameters add to the quiet tail beyond what the defaults need (zero when no

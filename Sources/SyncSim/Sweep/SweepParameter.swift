@@ -74,6 +74,7 @@ public struct SweepParameter: Hashable, Sendable {
             kind: .duration(.zero...(.minutes(10))),
             defaultValue: "2s"
         ),
+        SweepParameter(name: "maxConcurrentUploads", kind: .integer(1...64, unit: "uploads"), defaultValue: "1"),
     ]
 
     /// A parameter; `appliesToServer` also hands its value to the server.

@@ -10,9 +10,9 @@ struct ClientSetup {
     /// Every parameter name a `ClientSpec` may set, sorted.
     static let validNames: [String] = [
         "backoffBase", "backoffCap", "backoffFactor", "backoffJitter", "compressionThresholdBytes",
-        "connectTimeout", "historyPageSize", "initialSeq", "loginChatsCount", "maxTaskAttempts", "photoProcessingTime",
-        "pingInterval", "pongTimeout", "prefetchDistance", "requestTimeout", "seqModulus", "taskRetryBase",
-        "taskRetryCap", "visibleMessageCount",
+        "connectTimeout", "historyPageSize", "initialSeq", "loginChatsCount", "maxConcurrentUploads",
+        "maxTaskAttempts", "photoProcessingTime", "pingInterval", "pongTimeout", "prefetchDistance", "requestTimeout",
+        "seqModulus", "taskRetryBase", "taskRetryCap", "visibleMessageCount",
     ]
 
     init(_ spec: ClientSpec, token: String) throws {
@@ -75,6 +75,7 @@ struct ClientSetup {
             case "historyPageSize": parameters.historyPageSize = try int(atLeast: 1)
             case "initialSeq": parameters.initialSeq = try int(atLeast: 0)
             case "loginChatsCount": parameters.loginChatsCount = try int(atLeast: 0)
+            case "maxConcurrentUploads": parameters.maxConcurrentUploads = try int(atLeast: 1)
             case "maxTaskAttempts": parameters.maxTaskAttempts = try int(atLeast: 1)
             case "photoProcessingTime": parameters.photoProcessingTime = try duration()
             case "pingInterval": parameters.pingInterval = try duration()
