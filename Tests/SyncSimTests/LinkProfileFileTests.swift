@@ -93,6 +93,10 @@ private let minimalProfile = """
             + " \"downlink\": {\"rateBitsPerSecond\": 1, \"oneWayDelayMs\": 1}}]",
          "cells.json: profiles[0]: name 'edge' is the catalog's 'EDGE'; choose another"),
         ("[\(minimalProfile), \(minimalProfile)]", "cells.json: profiles[1]: name 'LTE-M' is given twice"),
+        ("[{\"name\": \"x\", \"source\": \"s\", \"uplink\": {\"rateBitsPerSecond\": 1, \"oneWayDelayMs\": 1,"
+            + " \"queueCapacityBytes\": 150}, \"downlink\": {\"rateBitsPerSecond\": 1, \"oneWayDelayMs\": 1}}]",
+         "cells.json: profiles[0] 'x': uplink: queue capacity 150 B holds no full-size packet (1500 B); give at least "
+            + "1500 B, or queueCapacityPackets for a buffer counted in packets"),
         ("[{\"name\": \"a b\", \"source\": \"s\", \"uplink\": {\"rateBitsPerSecond\": 1, \"oneWayDelayMs\": 1},"
             + " \"downlink\": {\"rateBitsPerSecond\": 1, \"oneWayDelayMs\": 1}}]",
          "cells.json: profiles[0] 'a b': name 'a b' must be non-empty, without spaces or commas"),

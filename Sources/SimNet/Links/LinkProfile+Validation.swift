@@ -25,13 +25,25 @@ extension LinkProfile {
 }
 
 extension LinkDirectionProfile {
-    /// What is wrong with the direction's figures, one phrase each; empty when a link can run it.
+    /// The largest IP packet the TCP model sends: a 1,500-byte MTU (`TCPConfiguration`'s default MSS 1,448 plus 52
+    /// bytes of IPv4, TCP and timestamp headers). A drop-tail queue must hold one.
+    public static let fullSizePacketBytes = 1_500
+
+    /// What is wrong with the direction's figures, one phrase each; empty when a link can run it. A queue capacity
+    /// below `fullSizePacketBytes` is refused.
     public func problems() -> [String] {
         var found: [String] = []
         if rateBitsPerSecond < 0 { found.append("rate \(rateBitsPerSecond) bit/s is negative") }
         if oneWayDelay < .zero { found.append("one-way delay \(oneWayDelay) is negative") }
         if perPacketOverheadBytes < 0 { found.append("per-packet overhead \(perPacketOverheadBytes) B is negative") }
-        if queueCapacityBytes <= 0 { found.append("queue capacity \(queueCapacityBytes) B must be positive") }
+        if queueCapacityBytes <= 0 {
+            found.append("queue capacity \(queueCapacityBytes) B must be positive")
+        } else if queueCapacityBytes < Self.fullSizePacketBytes {
+            // Such a queue takes ACKs but drops every full-size packet that arrives while the link sends: most likely
+            // a figure meant in kB, or a buffer meant in packets.
+            found.append("queue capacity \(queueCapacityBytes) B holds no full-size packet (\(Self.fullSizePacketBytes) B); "
+                + "give at least \(Self.fullSizePacketBytes) B, or queueCapacityPackets for a buffer counted in packets")
+        }
         if let packets = queueCapacityPackets, packets <= 0 {
             found.append("queue capacity \(packets) packets must be positive")
         }
