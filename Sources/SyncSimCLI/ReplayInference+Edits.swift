@@ -49,6 +49,9 @@ struct ReplayEdits {
 
     /// One emitted step with the comment naming its packets.
     var steps: [(time: SimInstant, action: Action, comment: String)] = []
+    /// For each of `steps`, same order: the cid of the message it changes, when the capture shows one (a message the
+    /// capture's MSG_SEND made carries its cid), so the emitter can place the change after that send.
+    var stepCids: [Int64?] = []
     /// Changes the DSL cannot express, each with the reason (for "not placed" and stderr).
     var unplaced: [String] = []
     /// Doubts about emitted steps (a doubt line and stderr).
@@ -283,6 +286,7 @@ struct ReplayEdits {
             case .delete: action = .deleteMessage(client: client.name, chat: chat)
             }
             steps.append((change.time, action, comment))
+            stepCids.append(known[change.chatId]?[change.messageId]?.cid)
             // The rebuilt server seeds the capture's earlier messages with the members' turns as senders: the
             // sender's newest seeded message there may be another one.
             guard let history = model.history.first(where: { $0.chatId == change.chatId })?.messages,

@@ -123,6 +123,8 @@ struct ReplayScenarioEmitter {
         // The step of each (client, chat)'s last user action on its history, for the pages the engine chains to it.
         var historyStep: [String: Int] = [:]
         var sentCids: Set<Int64> = []
+        // Where each send's step was placed, by cid, so that an edit or delete of its message comes after it.
+        var sendStepAt: [Int64: SimInstant] = [:]
         // Sends per (client, chat, text) whose copy got no answer: a later copy with a new cid is a re-send.
         var unansweredSends: [String: Int64] = [:]
         var sendsByChat: [String: [(cid: Int64, text: String, client: String)]] = [:]
@@ -170,6 +172,7 @@ struct ReplayScenarioEmitter {
                         let photo = photoSend(entry, client: client, chat: chat, text: request.message.text,
                                               photos: photos, claimed: &claimedUploads)
                         timed.append(photo)
+                        sendStepAt[request.message.cid] = photo.time
                         // The user's last send: a text queued behind the photo was sent after it.
                         queueOpenedAt[client.name] = max(queueOpenedAt[client.name] ?? .start, photo.time)
                         continue
@@ -249,6 +252,7 @@ struct ReplayScenarioEmitter {
                             $0.request.packet.seq == entry.packet.seq && $0.request.time == entry.time
                         }?.answer.time
                     }
+                    sendStepAt[request.message.cid] = placed
                     timed.append((placed, .sendText(client: client.name, chat: chat, text: request.message.text),
                                   comment))
                 case .chatHistory(let request):
@@ -344,7 +348,8 @@ struct ReplayScenarioEmitter {
             timed.append((inferred.time, action, inferred.comment))
         }
         timed += pushFaults(clientNames: clientNames)
-        timed += edits.steps
+        timed += Self.changesAfterTheirSends(edits, sendStepAt: sendStepAt, clients: scenario.clients,
+                                             server: serverParameters)
         unplaced += edits.unplaced
         let doubts = inference.doubts + edits.doubts
         header += doubts.map { "doubt: " + $0 }
@@ -793,6 +798,43 @@ struct ReplayScenarioEmitter {
     }
 
     /// The longest run an emitted scenario asks for: a week of virtual time.
+    /// The edit and delete steps, each placed where the emitted run can make it: after the Send step of the message
+    /// it changes has reached the server, and not before an earlier change of the same client's messages in the same
+    /// chat (EditMessage and DeleteMessage change the newest). A scripted client on loopback edits its own message
+    /// within a millisecond of sending it; the emitted link is slower, so at the capture's time the Send had not
+    /// reached the server and the step changed an older message (the vkmax capture: its edit and delete of "hello
+    /// from vkmax" came at 5 and 6 ms, its Send at 6 ms). The wait is the client's link RTT plus the server's
+    /// processing delay and jitter, plus a millisecond.
+    static func changesAfterTheirSends(_ edits: ReplayEdits, sendStepAt: [Int64: SimInstant], clients: [ClientSpec],
+                                       server: ParameterSet) -> [(time: SimInstant, action: Action, comment: String)] {
+        var processing = SimDuration.milliseconds(1)
+        for name in ["processingDelay", "processingJitter"] {
+            if let extra = server[name]?.durationValue { processing = processing + extra }
+        }
+        var earliest: [String: SimInstant] = [:]
+        return zip(edits.steps, edits.stepCids).map { step, cid in
+            var (time, action, comment) = step
+            let key: String
+            switch action {
+            case .editMessage(let client, let chat, _), .deleteMessage(let client, let chat): key = client + " " + chat
+            default: return step
+            }
+            if let cid, let sent = sendStepAt[cid] {
+                let client = clients.first { key.hasPrefix($0.name + " ") }
+                let link = client.flatMap { LinkProfile.named($0.profile.rawValue) }
+                let wait = (link?.baseRTT ?? .milliseconds(200)) + processing
+                if time < sent + wait {
+                    time = sent + wait
+                    comment += "; placed at \(ReplayInference.seconds(time)) s, once its Send (\(ReplayInference.seconds(sent))"
+                        + " s) has reached the server on the emitted link"
+                }
+            }
+            if let floor = earliest[key], time < floor { time = floor }
+            earliest[key] = time
+            return (time, action, comment)
+        }
+    }
+
     static let longestRun = SimDuration.hours(7 * 24)
 
     /// The deadline for the emitted expectations: the capture's length rounded up to whole minutes, plus three

@@ -1,5 +1,6 @@
 import Foundation
 import SyncProtocol
+import SyncSim
 import SyncTrace
 import Testing
 
@@ -38,5 +39,36 @@ import Testing
         let client = TraceDecodeCommandTests.run(["replay", Self.capture, "--against", "client"])
         #expect(client.code == 0, "\(client.out)")
         #expect(client.out.last?.contains(": 0 violations of") == true, "\(client.out)")
+    }
+
+    /// vkmax sent, edited and deleted alice's message within two milliseconds on loopback. The emitted steps came in
+    /// the capture's times, EditMessage (5 ms) and DeleteMessage (6 ms) with the Send (6 ms) not yet on the server, so
+    /// they changed an older seeded message of alice's and "hello from vkmax" stayed. Now they wait for the Send to
+    /// reach the server on the emitted link.
+    @Test("the emitted edit and delete of alice's own message follow its Send, and remove that message")
+    func emittedChangesFollowTheirSend() throws {
+        let emission = try RoundTripTests.emitted(from: Self.capture)
+        var scenario = emission.scenario
+        func time(_ matches: (Action) -> Bool) throws -> SimDuration {
+            let step = try #require(scenario.steps.first { matches($0.action) })
+            guard case .at(let time) = step.timing else { throw CancellationError() }
+            return time
+        }
+        let send = try time { if case .sendText("alice", _, "hello from vkmax") = $0 { true } else { false } }
+        let edit = try time { if case .editMessage("alice", _, "edited by vkmax") = $0 { true } else { false } }
+        let delete = try time { if case .deleteMessage("alice", _) = $0 { true } else { false } }
+        #expect(send < edit && edit <= delete)
+        #expect(emission.source().contains("once its Send (0.00"))
+        scenario.expectations.eventually.append(Eventually(
+            "hello from vkmax sent, edited and removed; the seeded history untouched", within: scenario.runLength,
+            clients: ["alice"]
+        ) { probe in
+            let messages = probe.serverMessages(in: "alice+bob")
+            let changed = messages.filter { $0.isRemoved || $0.text == "edited by vkmax" }
+            return changed.count == 1 && changed[0].isRemoved && changed[0].cid != nil
+                && messages.contains { $0.text == "a reply from vkmax" && !$0.isRemoved }
+        })
+        let run = WorldExecutor().run(scenario, seed: 1, options: RunOptions())
+        #expect(run.violations.isEmpty, "\(run.violations.map(\.description))")
     }
 }
