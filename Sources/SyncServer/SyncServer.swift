@@ -379,6 +379,19 @@ public struct SyncServer {
             guard userId != nil else { fail("session.notLoggedIn", "CONTACT_INFO before LOGIN"); return actions }
             let found = request.contactIds.compactMap { users[$0].map(contact(of:)) }
             reply(.contactInfoResponse(ContactInfoResponse(contacts: found)))
+        case .chatInfo(let request):
+            guard let userId else { fail("session.notLoggedIn", "CHAT_INFO before LOGIN"); return actions }
+            let found = request.chatIds.compactMap { id in
+                chats[id].flatMap { $0.members.contains(userId) ? listEntry($0) : nil }
+            }
+            reply(.chatInfoResponse(ChatInfoResponse(chats: found)))
+        case .msgGet(let request):
+            guard let userId else { fail("session.notLoggedIn", "MSG_GET before LOGIN"); return actions }
+            guard let chat = chats[request.chatId], chat.members.contains(userId) else {
+                fail("chat.notFound", "chat \(request.chatId) is unknown to user \(userId)")
+                return actions
+            }
+            reply(.msgGetResponse(MsgGetResponse(messages: request.messageIds.compactMap { chat.message(id: $0) })))
         case .chatsList(let request):
             guard let userId else { fail("session.notLoggedIn", "CHATS_LIST before LOGIN"); return actions }
             reply(.chatsListResponse(chatsList(for: userId, request: request)))
@@ -406,10 +419,22 @@ public struct SyncServer {
                     return actions
                 }
             }
+            // A reply or forward (real clients only): the linked message as it is now, without its own link.
+            var link: MessageLink?
+            if let asked = request.message.link {
+                let sourceChatId = asked.chatId ?? chat.id
+                guard let source = chats[sourceChatId], source.members.contains(userId),
+                      var linked = source.message(id: asked.messageId), !linked.isRemoved else {
+                    fail("message.notFound", "linked message \(asked.messageId) is not in chat \(sourceChatId)")
+                    return actions
+                }
+                linked.link = nil
+                link = MessageLink(type: asked.type, chatId: sourceChatId, message: linked)
+            }
             let message = store(
                 chatId: chat.id, sender: userId, text: request.message.text, cid: request.message.cid,
                 attaches: request.message.attaches.isEmpty ? nil : request.message.attaches, now: now,
-                elements: request.message.elements)
+                elements: request.message.elements, link: link)
             idempotency[key] = IdempotencyEntry(userId: userId, cid: key.cid, chatId: chat.id, messageId: message.id)
             reply(.msgSendResponse(MsgSendResponse(chatId: chat.id, message: message)))
             actions += pushMessage(message, chatId: chat.id, except: userId,
@@ -505,6 +530,8 @@ public struct SyncServer {
         case .chatMark: return problem(ChatMarkRequest.self)
         case .chatsList: return problem(ChatsListRequest.self)
         case .contactInfo: return problem(ContactInfoRequest.self)
+        case .chatInfo: return problem(ChatInfoRequest.self)
+        case .msgGet: return problem(MsgGetRequest.self)
         case .msgSend: return problem(MsgSendRequest.self)
         case .msgEdit: return problem(MsgEditRequest.self)
         case .msgDelete: return problem(MsgDeleteRequest.self)
@@ -624,7 +651,7 @@ public struct SyncServer {
     /// message has this one's), so a CHAT_HISTORY `from` time names at most one message.
     private mutating func store(
         chatId: Int64, sender: Int64, text: String, cid: Int64?, attaches: [Attach]?, now: SimInstant,
-        elements: [MessageElement] = [], isSeed: Bool = false
+        elements: [MessageElement] = [], isSeed: Bool = false, link: MessageLink? = nil
     ) -> ChatMessage {
         precondition(chats[chatId] != nil, "unknown chat \(chatId)")
         lastMessageId += 1
@@ -633,7 +660,7 @@ public struct SyncServer {
         let time = max(earliest, (chats[chatId]!.messages.last?.time ?? Int64.min) + 1)
         let message = ChatMessage(
             id: lastMessageId, time: time, sender: sender, text: text, cid: cid, attaches: attaches,
-            elements: elements)
+            elements: elements, link: link)
         chats[chatId]!.messages.append(message)
         // A seeded message is dated in the past, but the chat changed now.
         chats[chatId]!.modified = max(chats[chatId]!.modified, isSeed ? serverTime : time)
@@ -689,8 +716,8 @@ public struct SyncServer {
 extension Opcode {
     /// The requests the server handles; any other opcode is answered with a `proto.opcode` error naming it.
     static let handled: [Opcode] = [
-        .ping, .log, .sessionInit, .login, .chatHistory, .chatMark, .chatsList, .msgSend, .msgDelete, .msgEdit,
-        .photoUpload,
+        .ping, .log, .sessionInit, .login, .contactInfo, .chatInfo, .chatHistory, .chatMark, .chatsList, .msgSend,
+        .msgDelete, .msgEdit, .msgGet, .photoUpload,
     ]
 }
 

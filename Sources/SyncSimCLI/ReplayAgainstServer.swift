@@ -135,6 +135,14 @@ struct ReplayAgainstServer {
         case .chatMark(var request):
             request.messageId = id(request.messageId, in: request.chatId)
             packet.body = .chatMark(request)
+        case .msgSend(var request) where request.message.link != nil:
+            // A reply or forward names the linked message in its own chat, or in `chatId`'s.
+            let link = request.message.link!
+            request.message.link!.messageId = id(link.messageId, in: link.chatId ?? request.chatId)
+            packet.body = .msgSend(request)
+        case .msgGet(var request):
+            request.messageIds = request.messageIds.map { id($0, in: request.chatId) }
+            packet.body = .msgGet(request)
         default:
             break
         }

@@ -186,6 +186,24 @@ async def session(args, server):
         await wait_for(got_push, 10, step, "alice's on_message handler never fired")
         check(step, pushed[-1].id == from_bob.id and pushed[-1].text == "a push for alice", f"got {pushed[-1]}")
 
+        step = "reply-forward-lookups"
+        if hasattr(alice, "get_message") and hasattr(alice, "forward_message"):
+            # PyMax 2.5.0: a reply and a forward come back with the linked message, and MSG_GET finds it by id.
+            reply = await alice.send_message(dialog.id, "a reply to bob", reply_to=from_bob.id)
+            link = reply.link
+            check(step, link is not None and link.message.id == from_bob.id and link.chat_id == dialog.id
+                  and link.message.text == "a push for alice", f"reply without its link: {reply}")
+            forwarded = await alice.forward_message(dialog.id, from_bob.id, source_chat_id=dialog.id)
+            check(step, forwarded.link is not None and forwarded.link.message.id == from_bob.id,
+                  f"forward without its link: {forwarded}")
+            got = await alice.get_message(dialog.id, from_bob.id)
+            check(step, got is not None and got.id == from_bob.id and got.text == "a push for alice",
+                  f"MSG_GET gave {got}")
+        # CHAT_INFO for a chat of the user's and an unknown one (PyMax asks only for chats it has not cached).
+        info = await raw_request(server.port, "token-alice", 48, {"chatIds": [dialog.id, 999999]})
+        listed = [c.get("id") for c in (info.payload or {}).get("chats", [])]
+        check(step, info.cmd == 1 and listed == [dialog.id], f"CHAT_INFO answered {info.cmd} {info.payload}")
+
         step = "edit-delete-push"
         if hasattr(bob, "edit_message"):
             await bob.edit_message(dialog.id, from_bob.id, "an edited push")

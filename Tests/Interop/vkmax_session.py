@@ -106,7 +106,13 @@ async def session(server):
         step = "reply"
         reply = answer(step, await messages.reply_message(bob, chat_id, "a reply from vkmax", sent["id"]))["message"]
         check(step, reply["id"] > sent["id"], f"reply's MSG_SEND answer: {reply}")
-        await alice_inbox.wait_for(step, 128, lambda p: p.get("message", {}).get("id") == reply["id"])
+        # The link names the replied-to message by a string id; the answer and the push carry that message.
+        linked = reply.get("link") or {}
+        check(step, linked.get("type") == "REPLY" and (linked.get("message") or {}).get("id") == sent["id"]
+              and linked.get("chatId") == chat_id, f"reply's link: {linked}")
+        pushed = await alice_inbox.wait_for(step, 128, lambda p: p.get("message", {}).get("id") == reply["id"])
+        check(step, (pushed["payload"]["message"].get("link") or {}).get("type") == "REPLY",
+              f"the reply's push lacks its link: {pushed}")
 
         step = "contacts"
         found = answer(step, await users.resolve_users(alice, [2, 999]))["contacts"]

@@ -80,7 +80,7 @@ import Testing
 
     @Test("every unsupported opcode gets a four-key error naming it") mutating func unsupported() {
         _ = login("t-alice")
-        for raw: UInt16 in [48, 2, 999] {
+        for raw: UInt16 in [55, 2, 999] {
             let packets = call(Opcode(rawValue: raw), Self.map([]))
             guard case .error(let error) = packets.first?.body, packets.first?.cmd == .error else {
                 Issue.record("expected an error for \(raw), got \(packets)")
@@ -240,5 +240,103 @@ import Testing
         }
         #expect(response.contacts.map(\.id) == [2, 1])
         #expect(response.contacts.map(\.name) == ["bob", "alice"])
+    }
+
+    @Test("a malformed CONTACT_INFO, CHAT_INFO or MSG_GET is a payload error naming the key, not an unknown opcode",
+          arguments: [Opcode.contactInfo, .chatInfo, .msgGet])
+    mutating func lookupPayloadErrors(opcode: Opcode) {
+        _ = login("t-alice")
+        guard case .error(let error) = call(opcode, Self.map([])).first?.body else {
+            Issue.record("expected an error")
+            return
+        }
+        #expect(error.error == "proto.payload")
+        #expect(error.message.contains("lacks the key"))
+    }
+
+    /// PyMax 2.5.0 `get_chats` for ids it has not cached, vkmax `resolve_channel_id`.
+    @Test("CHAT_INFO lists the user's chats asked about, as LOGIN lists them; others are left out")
+    mutating func chatInfo() {
+        server.addChat(id: 200, members: [2], now: now)
+        _ = login("t-alice")
+        let packets = call(.chatInfo, Self.map([("chatIds", .array([.uint(200), .string("100"), .uint(999)]))]))
+        guard case .chatInfoResponse(let response) = packets.first?.body else {
+            Issue.record("expected a CHAT_INFO response, got \(packets)")
+            return
+        }
+        #expect(response.chats.map(\.id) == [100])
+        #expect(response.chats.first?.type == "DIALOG")
+    }
+
+    /// PyMax 2.5.0 `get_message(s)`: the messages asked for in the order asked, unknown ids left out, removed ones
+    /// with their status; a chat not the user's is an error.
+    @Test("MSG_GET returns the chat's messages by id in the order asked") mutating func msgGet() {
+        server.seedHistory(chatId: 100, sender: 2, texts: ["one", "two", "three"], now: now)
+        server.addChat(id: 200, members: [2], now: now)
+        _ = login("t-alice")
+        let packets = call(.msgGet, Self.map([("chatId", .uint(100)),
+                                              ("messageIds", .array([.uint(3), .string("1"), .uint(77)]))]))
+        guard case .msgGetResponse(let response) = packets.first?.body else {
+            Issue.record("expected a MSG_GET response, got \(packets)")
+            return
+        }
+        #expect(response.messages.map(\.text) == ["three", "one"])
+        guard case .error(let error) = call(.msgGet, Self.map([("chatId", .uint(200)),
+                                                               ("messageIds", .array([.uint(1)]))])).first?.body
+        else {
+            Issue.record("expected an error for another's chat")
+            return
+        }
+        #expect(error.error == "chat.notFound")
+    }
+
+    /// PyMax 2.5.0 `send_message(reply_to:)` (an integer id) and `forward_message` (a string id and the source chat),
+    /// vkmax `reply_message` (a string id): the stored message carries `{type, chatId, message}`, in the answer, the
+    /// push and history, through the wire and back.
+    @Test("a reply and a forward are stored with their link; a link to no message is an error")
+    mutating func replyAndForwardLinks() throws {
+        server.seedHistory(chatId: 100, sender: 2, texts: ["question"], now: now)
+        server.addChat(id: 300, members: [1, 2], now: now)
+        _ = login("t-alice")
+        _ = login("t-bob", on: 2)
+        func send(_ chatId: Int64, _ text: String, cid: Int64, link: [(String, MessagePackValue)]) -> [Packet] {
+            call(.msgSend, Self.map([("chatId", .uint(UInt64(chatId))), ("message", Self.map([
+                ("text", .string(text)), ("cid", .uint(UInt64(cid))), ("elements", .array([])),
+                ("attaches", .array([])), ("link", Self.map(link)),
+            ])), ("notify", .bool(true))]))
+        }
+        let reply = send(100, "answer", cid: 11, link: [("type", .string("REPLY")), ("messageId", .uint(1))])
+        guard case .msgSendResponse(let answer) = reply.first?.body else {
+            Issue.record("expected a MSG_SEND answer, got \(reply)")
+            return
+        }
+        let link = try #require(answer.message.link)
+        #expect(link.type == "REPLY" && link.chatId == 100 && link.message.text == "question")
+        // The push to bob carries it too, and it survives encoding and decoding.
+        guard case .notifMessage(let push) = reply.last?.body else {
+            Issue.record("expected a push to bob, got \(reply)")
+            return
+        }
+        #expect(push.message.link == link)
+        let wire = try FrameEncoder().encode(try #require(reply.last))
+        var decoder = FrameDecoder()
+        var buffer = ByteReader(wire)
+        let decoded = try Packet(frame: try #require(try decoder.decode(&buffer)))
+        #expect(decoded == reply.last)
+        let forward = send(300, "", cid: 12, link: [("type", .string("FORWARD")), ("messageId", .string("1")),
+                                                    ("chatId", .uint(100))])
+        guard case .msgSendResponse(let forwarded) = forward.first?.body else {
+            Issue.record("expected a MSG_SEND answer, got \(forward)")
+            return
+        }
+        #expect(forwarded.message.link?.type == "FORWARD" && forwarded.message.link?.chatId == 100)
+        #expect(forwarded.message.link?.message.id == 1)
+        guard case .error(let error) = send(100, "x", cid: 13, link: [("type", .string("REPLY")),
+                                                                      ("messageId", .uint(999))]).first?.body else {
+            Issue.record("expected an error for a link to no message")
+            return
+        }
+        #expect(error.error == "message.notFound")
+        #expect(server.messages(inChat: 100).count == 2)
     }
 }

@@ -35,7 +35,7 @@ import Testing
         let server = TraceDecodeCommandTests.run(["replay", Self.capture, "--against", "server"])
         #expect(server.code == 0, "\(server.out)")
         #expect(server.out == ["replayed 12 requests on 2 connections against the server: 12 answers compared, "
-            + "0 differences; digest 9039fb4e0d18b10c"], "\(server.out)")
+            + "0 differences; digest 12e2c977e66504bc"], "\(server.out)")
         let client = TraceDecodeCommandTests.run(["replay", Self.capture, "--against", "client"])
         #expect(client.code == 0, "\(client.out)")
         #expect(client.out.last?.contains(": 0 violations of") == true, "\(client.out)")

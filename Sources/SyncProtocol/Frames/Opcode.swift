@@ -22,6 +22,9 @@ public struct Opcode: RawRepresentable, Hashable, Comparable, Sendable, CustomSt
     /// CONTACT_INFO (32): the users of the ids `contactIds`, answered `{contacts[]}`. Sent by PyMax
     /// `pymax/api/users/service.py` (`fetch_users`) and vkmax 1.0.2 `vkmax/functions/users.py` (`resolve_users`).
     public static let contactInfo = Opcode(rawValue: 32)
+    /// CHAT_INFO (48): chats by id, `{chatIds[]}`, answered `{chats[]}`. Sent by PyMax
+    /// `pymax/api/chats/service.py` (`get_chats`) and vkmax 1.0.2 `vkmax/functions/channels.py`.
+    public static let chatInfo = Opcode(rawValue: 48)
     /// CHAT_HISTORY (49): a page of a chat's messages around a server time in milliseconds.
     /// Sent by PyMax `pymax/api/messages/service.py` (`fetch_history`).
     public static let chatHistory = Opcode(rawValue: 49)
@@ -36,6 +39,9 @@ public struct Opcode: RawRepresentable, Hashable, Comparable, Sendable, CustomSt
     public static let msgDelete = Opcode(rawValue: 66)
     /// MSG_EDIT (67): replaces a message's text. Sent by PyMax `pymax/api/messages/service.py`.
     public static let msgEdit = Opcode(rawValue: 67)
+    /// MSG_GET (71): messages of a chat by id, `{chatId, messageIds[]}`, answered `{messages[]}`. Sent by PyMax
+    /// `pymax/api/messages/service.py` (`get_messages`).
+    public static let msgGet = Opcode(rawValue: 71)
     /// PHOTO_UPLOAD (80): asks for a CDN token to upload a photo under.
     public static let photoUpload = Opcode(rawValue: 80)
     /// NOTIF_MESSAGE (128): push of a new (or edited, or removed) message in one of the user's chats.
@@ -51,8 +57,8 @@ public struct Opcode: RawRepresentable, Hashable, Comparable, Sendable, CustomSt
 
     /// Every opcode the model types, in numeric order.
     public static let known: [Opcode] = [
-        .ping, .log, .sessionInit, .login, .contactInfo, .chatHistory, .chatMark, .chatsList, .msgSend, .msgDelete,
-        .msgEdit, .photoUpload, .notifMessage, .notifMark, .notifAttach, .notifMsgDelete,
+        .ping, .log, .sessionInit, .login, .contactInfo, .chatInfo, .chatHistory, .chatMark, .chatsList, .msgSend,
+        .msgDelete, .msgEdit, .msgGet, .photoUpload, .notifMessage, .notifMark, .notifAttach, .notifMsgDelete,
     ]
 
     /// Whether the server sends this opcode unsolicited (as a `cmd` 0 frame the client does not answer):

@@ -27,6 +27,9 @@ public struct ChatMessage: Codable, Hashable, Sendable {
     public var updateTime: Int64?
     /// Text formatting ranges (wire key `elements`, always sent).
     public var elements: [MessageElement]
+    /// The message this one replies to or forwards, with its chat (wire key `link`, left out when nil). Only real
+    /// clients' sends carry one (`syncsim serve`); the reference engine never links.
+    public var link: MessageLink?
 
     /// `status` of an edited message.
     public static let edited = "EDITED"
@@ -36,7 +39,8 @@ public struct ChatMessage: Codable, Hashable, Sendable {
     /// Creates a stored message; `time` is server milliseconds since the Unix epoch.
     public init(
         id: Int64, time: Int64, sender: Int64, text: String, cid: Int64? = nil, attaches: [Attach]? = nil,
-        type: String = "USER", status: String? = nil, updateTime: Int64? = nil, elements: [MessageElement] = []
+        type: String = "USER", status: String? = nil, updateTime: Int64? = nil, elements: [MessageElement] = [],
+        link: MessageLink? = nil
     ) {
         self.id = id
         self.time = time
@@ -48,6 +52,7 @@ public struct ChatMessage: Codable, Hashable, Sendable {
         self.status = status
         self.updateTime = updateTime
         self.elements = elements
+        self.link = link
     }
 
     /// Whether the message was deleted (`status == "REMOVED"`).
@@ -57,7 +62,7 @@ public struct ChatMessage: Codable, Hashable, Sendable {
     public var version: Int64 { updateTime ?? 0 }
 
     private enum CodingKeys: String, CodingKey {
-        case id, time, type, sender, text, cid, status, updateTime, elements, attaches
+        case id, time, type, sender, text, cid, status, updateTime, elements, attaches, link
     }
 
     public init(from decoder: any Decoder) throws {
@@ -73,6 +78,7 @@ public struct ChatMessage: Codable, Hashable, Sendable {
         elements = try container.decodeIfPresent([MessageElement].self, forKey: .elements) ?? []
         let attaches = try container.decodeIfPresent([Attach].self, forKey: .attaches) ?? []
         self.attaches = attaches.isEmpty ? nil : attaches
+        link = try container.decodeIfPresent(MessageLink.self, forKey: .link)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -87,6 +93,76 @@ public struct ChatMessage: Codable, Hashable, Sendable {
         try container.encodeIfPresent(updateTime, forKey: .updateTime)
         try container.encode(elements, forKey: .elements)
         try container.encode(attaches ?? [], forKey: .attaches)
+        try container.encodeIfPresent(link, forKey: .link)
+    }
+}
+
+/// The message a reply answers or a forward carries, as field servers send it: `{type, chatId, message}` with
+/// `type` `"REPLY"` or `"FORWARD"` (PyMax 2.5.0 `pymax/types/domain/message.py`, `ReplyLink`, requires `chatId` and
+/// `message`; PyMax 1.2.5 `MessageLink.from_dict` requires `type`, `chatId` and `message`). A class, so that the
+/// linked message (itself a `ChatMessage`) is held out of line and messages without a link stay small.
+public final class MessageLink: Codable, Hashable, Sendable {
+    /// `"REPLY"` or `"FORWARD"` (wire key `type`).
+    public let type: String
+    /// The chat of the linked message (wire key `chatId`).
+    public let chatId: Int64
+    /// The linked message as it was when linked (wire key `message`).
+    public let message: ChatMessage
+
+    /// Links `message` of chat `chatId` as `type`.
+    public init(type: String, chatId: Int64, message: ChatMessage) {
+        self.type = type
+        self.chatId = chatId
+        self.message = message
+    }
+
+    private enum CodingKeys: String, CodingKey { case type, chatId, message }
+
+    public static func == (lhs: MessageLink, rhs: MessageLink) -> Bool {
+        lhs.type == rhs.type && lhs.chatId == rhs.chatId && lhs.message == rhs.message
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(type)
+        hasher.combine(chatId)
+        hasher.combine(message)
+    }
+}
+
+/// What a sent message links to: `{type, messageId, chatId?}`, a reply (`"REPLY"`, the message in the same chat
+/// unless `chatId` says otherwise) or a forward (`"FORWARD"`, from chat `chatId`). PyMax 2.5.0 sends `messageId` as
+/// an integer for a reply and a decimal string for a forward (`pymax/api/messages/payloads.py`); vkmax 1.0.2 and
+/// PyMax 1.2.5 as a string, so both ids are `FieldId`s.
+public struct OutgoingLink: Codable, Hashable, Sendable {
+    /// `"REPLY"` or `"FORWARD"` (wire key `type`).
+    public var type: String
+    /// The linked message (wire key `messageId`).
+    public var messageId: Int64
+    /// The linked message's chat, nil for the chat sent to (wire key `chatId`).
+    public var chatId: Int64?
+
+    /// Creates a link to message `messageId` of chat `chatId` (nil: the chat sent to).
+    public init(type: String, messageId: Int64, chatId: Int64? = nil) {
+        self.type = type
+        self.messageId = messageId
+        self.chatId = chatId
+    }
+
+    private enum CodingKeys: String, CodingKey { case type, messageId, chatId }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        type = try container.decode(String.self, forKey: .type)
+        messageId = try container.decodeFieldId(forKey: .messageId)
+        chatId = try container.contains(.chatId) && !container.decodeNil(forKey: .chatId)
+            ? container.decodeFieldId(forKey: .chatId) : nil
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(type, forKey: .type)
+        try container.encode(messageId, forKey: .messageId)
+        try container.encodeIfPresent(chatId, forKey: .chatId)
     }
 }
 
@@ -135,16 +211,20 @@ public struct OutgoingMessage: Codable, Hashable, Sendable {
     public var attaches: [Attach]
     /// Formatting ranges of the text (wire key `elements`).
     public var elements: [MessageElement]
+    /// The message replied to or forwarded, nil for none (wire key `link`; PyMax 1.2.5 sends `null`).
+    public var link: OutgoingLink?
 
     /// Creates an outgoing message with idempotency key `cid`.
-    public init(text: String, cid: Int64, attaches: [Attach] = [], elements: [MessageElement] = []) {
+    public init(text: String, cid: Int64, attaches: [Attach] = [], elements: [MessageElement] = [],
+                link: OutgoingLink? = nil) {
         self.text = text
         self.cid = cid
         self.attaches = attaches
         self.elements = elements
+        self.link = link
     }
 
-    private enum CodingKeys: String, CodingKey { case text, cid, elements, attaches }
+    private enum CodingKeys: String, CodingKey { case text, cid, elements, attaches, link }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -152,6 +232,7 @@ public struct OutgoingMessage: Codable, Hashable, Sendable {
         cid = try container.decode(Int64.self, forKey: .cid)
         elements = try container.decodeIfPresent([MessageElement].self, forKey: .elements) ?? []
         attaches = try container.decodeIfPresent([Attach].self, forKey: .attaches) ?? []
+        link = try container.decodeIfPresent(OutgoingLink.self, forKey: .link)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -160,5 +241,6 @@ public struct OutgoingMessage: Codable, Hashable, Sendable {
         try container.encode(cid, forKey: .cid)
         try container.encode(elements, forKey: .elements)
         try container.encode(attaches, forKey: .attaches)
+        try container.encodeIfPresent(link, forKey: .link)
     }
 }

@@ -145,6 +145,8 @@ extension ChatMessage {
             let status = optionalScalar(map.scalarIfPresent("status"), fastString),
             let updateTime = optionalScalar(map.scalarIfPresent("updateTime"), fastInt64)
         else { return nil }
+        // A linked message (a real client's reply or forward) takes the Codable path.
+        guard map.index(of: "link") == nil else { return nil }
         var elements: [MessageElement] = []
         if let found = map.nestedIfPresent("elements") {
             guard let decoded = fastArray(found, MessageElement.init(fastPayload:)) else { return nil }
@@ -170,6 +172,8 @@ extension OutgoingMessage {
             let text = optionalScalar(map.scalarIfPresent("text"), fastString),
             let cidValue = map.required("cid"), let cid = fastInt64(cidValue)
         else { return nil }
+        // A reply's or forward's link takes the Codable path.
+        guard map.index(of: "link") == nil else { return nil }
         var elements: [MessageElement] = []
         if let found = map.nestedIfPresent("elements") {
             guard let decoded = fastArray(found, MessageElement.init(fastPayload:)) else { return nil }
@@ -383,6 +387,9 @@ extension ChatMessage {
         if let updateTime { pairs.append(MessagePackPair(.string("updateTime"), signedValue(updateTime))) }
         pairs.append(MessagePackPair(.string("elements"), .array(elements.map(\.fastPayload))))
         pairs.append(MessagePackPair(.string("attaches"), .array((attaches ?? []).map(\.fastPayload))))
+        if let link, let encoded = try? MessagePackEncoder().encode(link) {
+            pairs.append(MessagePackPair(.string("link"), encoded))
+        }
         return .map(pairs)
     }
 }
@@ -394,7 +401,7 @@ extension OutgoingMessage {
             MessagePackPair(.string("cid"), signedValue(cid)),
             MessagePackPair(.string("elements"), .array(elements.map(\.fastPayload))),
             MessagePackPair(.string("attaches"), .array(attaches.map(\.fastPayload))),
-        ])
+        ] + (link.flatMap { try? MessagePackEncoder().encode($0) }.map { [MessagePackPair(.string("link"), $0)] } ?? []))
     }
 }
 

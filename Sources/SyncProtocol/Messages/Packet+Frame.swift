@@ -22,6 +22,8 @@ extension Packet {
             case .sessionInit: return typed(SessionInitRequest.self, Body.sessionInit)
             case .login: return typed(LoginRequest.self, Body.login)
             case .contactInfo: return typed(ContactInfoRequest.self, Body.contactInfo)
+            case .chatInfo: return typed(ChatInfoRequest.self, Body.chatInfo)
+            case .msgGet: return typed(MsgGetRequest.self, Body.msgGet)
             case .chatHistory: return typed(ChatHistoryRequest.self, Body.chatHistory)
             case .chatMark: return typed(ChatMarkRequest.self, Body.chatMark)
             case .chatsList: return typed(ChatsListRequest.self, Body.chatsList)
@@ -48,6 +50,8 @@ extension Packet {
                 if let fast = ChatHistoryResponse(fastPayload: payload) { return .chatHistoryResponse(fast) }
                 return typed(ChatHistoryResponse.self, Body.chatHistoryResponse)
             case .contactInfo: return typed(ContactInfoResponse.self, Body.contactInfoResponse)
+            case .chatInfo: return typed(ChatInfoResponse.self, Body.chatInfoResponse)
+            case .msgGet: return typed(MsgGetResponse.self, Body.msgGetResponse)
             case .chatMark: return typed(ChatMarkResponse.self, Body.chatMarkResponse)
             case .chatsList: return typed(ChatsListResponse.self, Body.chatsListResponse)
             case .msgSend:
@@ -96,6 +100,10 @@ extension Frame {
         case .loginResponse(let value): value.fastPayload
         case .contactInfo(let value): encoded(value)
         case .contactInfoResponse(let value): encoded(value)
+        case .chatInfo(let value): encoded(value)
+        case .chatInfoResponse(let value): encoded(value)
+        case .msgGet(let value): encoded(value)
+        case .msgGetResponse(let value): encoded(value)
         case .chatHistory(let value): encoded(value)
         case .chatHistoryResponse(let value): value.fastPayload
         case .chatMark(let value): encoded(value)

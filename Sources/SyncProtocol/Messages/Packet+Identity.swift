@@ -38,6 +38,10 @@ extension ChatMessage {
         where !element.type.isIdentical(to: otherElement.type) {
             return false
         }
+        // `==` messages have both links or neither.
+        if let link, let otherLink = other.link {
+            return link.type.isIdentical(to: otherLink.type) && link.message.hasIdenticalStrings(to: otherLink.message)
+        }
         return true
     }
 }

@@ -40,6 +40,14 @@ public struct Packet: Hashable, Sendable {
         case contactInfo(ContactInfoRequest)
         /// A CONTACT_INFO response: the users asked about.
         case contactInfoResponse(ContactInfoResponse)
+        /// A CHAT_INFO request.
+        case chatInfo(ChatInfoRequest)
+        /// A CHAT_INFO response: the chats asked about.
+        case chatInfoResponse(ChatInfoResponse)
+        /// A MSG_GET request.
+        case msgGet(MsgGetRequest)
+        /// A MSG_GET response: the messages asked about.
+        case msgGetResponse(MsgGetResponse)
         /// A CHAT_HISTORY request.
         case chatHistory(ChatHistoryRequest)
         /// A CHAT_HISTORY response: a page of messages.
