@@ -392,6 +392,38 @@ public struct SyncServer {
                 return actions
             }
             reply(.msgGetResponse(MsgGetResponse(messages: request.messageIds.compactMap { chat.message(id: $0) })))
+        case .msgReaction, .msgCancelReaction:
+            guard let userId else { fail("session.notLoggedIn", "\(packet.opcode) before LOGIN"); return actions }
+            let (chatId, messageId, reaction): (Int64, Int64, String?) = switch packet.body {
+            case .msgReaction(let request): (request.chatId, request.messageId, request.reaction.id)
+            case .msgCancelReaction(let request): (request.chatId, request.messageId, nil)
+            default: (0, 0, nil)
+            }
+            guard let chat = chats[chatId], chat.members.contains(userId) else {
+                fail("chat.notFound", "chat \(chatId) is unknown to user \(userId)")
+                return actions
+            }
+            guard let message = chat.message(id: messageId), !message.isRemoved else {
+                fail("message.notFound", "message \(messageId) is not in chat \(chatId)")
+                return actions
+            }
+            chats[chatId]!.reactions[messageId, default: [:]][userId] = reaction
+            let info = chats[chatId]!.reactionInfo(ofMessage: messageId, viewer: userId)
+            reply(.msgReactionResponse(MsgReactionResponse(reactionInfo: info)))
+            let push = NotifMsgReactionsChanged(chatId: chatId, messageId: messageId, info: info)
+            actions += pushToMembers(.notifMsgReactionsChanged(push), opcode: .notifMsgReactionsChanged,
+                                     chatId: chatId, except: userId, exceptDevice: connections[connection]?.deviceId)
+        case .msgGetReactions(let request):
+            guard let userId else { fail("session.notLoggedIn", "MSG_GET_REACTIONS before LOGIN"); return actions }
+            guard let chat = chats[request.chatId], chat.members.contains(userId) else {
+                fail("chat.notFound", "chat \(request.chatId) is unknown to user \(userId)")
+                return actions
+            }
+            let entries = Set(request.messageIds).filter { chat.message(id: $0) != nil }.map {
+                MsgGetReactionsResponse.MessageReactions(
+                    messageId: $0, reactionInfo: chat.reactionInfo(ofMessage: $0, viewer: userId))
+            }
+            reply(.msgGetReactionsResponse(MsgGetReactionsResponse(messagesReactions: entries)))
         case .chatsList(let request):
             guard let userId else { fail("session.notLoggedIn", "CHATS_LIST before LOGIN"); return actions }
             reply(.chatsListResponse(chatsList(for: userId, request: request)))
@@ -532,6 +564,9 @@ public struct SyncServer {
         case .contactInfo: return problem(ContactInfoRequest.self)
         case .chatInfo: return problem(ChatInfoRequest.self)
         case .msgGet: return problem(MsgGetRequest.self)
+        case .msgReaction: return problem(MsgReactionRequest.self)
+        case .msgCancelReaction: return problem(MsgCancelReactionRequest.self)
+        case .msgGetReactions: return problem(MsgGetReactionsRequest.self)
         case .msgSend: return problem(MsgSendRequest.self)
         case .msgEdit: return problem(MsgEditRequest.self)
         case .msgDelete: return problem(MsgDeleteRequest.self)
@@ -717,7 +752,7 @@ extension Opcode {
     /// The requests the server handles; any other opcode is answered with a `proto.opcode` error naming it.
     static let handled: [Opcode] = [
         .ping, .log, .sessionInit, .login, .contactInfo, .chatInfo, .chatHistory, .chatMark, .chatsList, .msgSend,
-        .msgDelete, .msgEdit, .msgGet, .photoUpload,
+        .msgDelete, .msgEdit, .msgGet, .photoUpload, .msgReaction, .msgCancelReaction, .msgGetReactions,
     ]
 }
 
@@ -756,11 +791,24 @@ private struct ChatRecord {
     var marks: [Int64: Int64] = [:]
     /// Earlier versions of edited or removed messages, oldest first, by message id.
     var earlierVersions: [Int64: [ChatMessage]] = [:]
+    /// Each member's reaction by message id, then user id (MSG_REACTION; only real clients react).
+    var reactions: [Int64: [Int64: String]] = [:]
 
     init(id: Int64, members: [Int64], modified: Int64) {
         self.id = id
         self.members = members
         self.modified = modified
+    }
+
+    /// The reactions to message `messageId` as `viewer` sees them: counters by count, most first, then by reaction
+    /// (sorted, so no dictionary order reaches the wire), and the viewer's own.
+    func reactionInfo(ofMessage messageId: Int64, viewer: Int64?) -> ReactionInfo {
+        let given = reactions[messageId] ?? [:]
+        var counts: [String: Int] = [:]
+        for reaction in given.values { counts[reaction, default: 0] += 1 }
+        let counters = counts.map { ReactionCounter(count: $0.value, reaction: $0.key) }
+            .sorted { ($1.count, $0.reaction) < ($0.count, $1.reaction) }
+        return ReactionInfo(totalCount: given.count, counters: counters, yourReaction: viewer.flatMap { given[$0] })
     }
 
     func message(id: Int64) -> ChatMessage? {

@@ -199,6 +199,20 @@ async def session(args, server):
             got = await alice.get_message(dialog.id, from_bob.id)
             check(step, got is not None and got.id == from_bob.id and got.text == "a push for alice",
                   f"MSG_GET gave {got}")
+        if hasattr(alice, "add_reaction"):
+            # Reactions: alice's is counted and hers; bob's other one is counted beside it; alice takes hers back.
+            mine = await alice.add_reaction(dialog.id, from_bob.id, "👍")
+            check(step, mine is not None and mine.total_count == 1 and mine.your_reaction == "👍",
+                  f"MSG_REACTION answered {mine}")
+            await bob.add_reaction(dialog.id, from_bob.id, "🔥")
+            both = await alice.get_reactions(dialog.id, [from_bob.id])
+            info = (both or {}).get(str(from_bob.id))
+            check(step, info is not None and info.total_count == 2
+                  and sorted(c.reaction for c in info.counters) == ["👍", "🔥"],
+                  f"MSG_GET_REACTIONS answered {both}")
+            left = await alice.remove_reaction(dialog.id, from_bob.id)
+            check(step, left is not None and left.total_count == 1 and left.your_reaction is None,
+                  f"MSG_CANCEL_REACTION answered {left}")
         # CHAT_INFO for a chat of the user's and an unknown one (PyMax asks only for chats it has not cached).
         info = await raw_request(server.port, "token-alice", 48, {"chatIds": [dialog.id, 999999]})
         listed = [c.get("id") for c in (info.payload or {}).get("chats", [])]

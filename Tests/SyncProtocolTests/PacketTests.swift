@@ -99,6 +99,47 @@ import Testing
             body: .error(ErrorPayload(error: "e", message: "m", localizedMessage: nil, title: nil))),
         Packet(cmd: .push, seq: 0, opcode: .notifAttach, body: .raw(.map([MessagePackPair(.string("x"), .uint(1))]))),
         Packet(cmd: .request, seq: 9, opcode: Opcode(rawValue: 999), body: .raw(.map([]))),
+        // What only real clients send (syncsim serve): links, lookups, reactions.
+        Packet(
+            cmd: .request, seq: 13, opcode: .msgSend,
+            body: .msgSend(MsgSendRequest(chatId: 7, message: OutgoingMessage(
+                text: "re", cid: 13, link: OutgoingLink(type: "FORWARD", messageId: 70005, chatId: 8))))),
+        Packet(
+            cmd: .response, seq: 13, opcode: .msgSend,
+            body: .msgSendResponse(MsgSendResponse(chatId: 7, message: ChatMessage(
+                id: 70006, time: 1_764_000_009_000, sender: 1, text: "re", cid: 13,
+                link: MessageLink(type: "REPLY", chatId: 7, message: message))))),
+        Packet(cmd: .request, seq: 14, opcode: .msgGet, body: .msgGet(MsgGetRequest(chatId: 7, messageIds: [70005]))),
+        Packet(cmd: .response, seq: 14, opcode: .msgGet, body: .msgGetResponse(MsgGetResponse(messages: [message]))),
+        Packet(cmd: .request, seq: 15, opcode: .chatInfo, body: .chatInfo(ChatInfoRequest(chatIds: [7, 8]))),
+        Packet(
+            cmd: .response, seq: 15, opcode: .chatInfo,
+            body: .chatInfoResponse(ChatInfoResponse(
+                chats: [ChatSummary(id: 7, members: [1, 2], modified: 9, lastMessage: message)]))),
+        Packet(
+            cmd: .request, seq: 16, opcode: .msgReaction,
+            body: .msgReaction(MsgReactionRequest(chatId: 7, messageId: 70005, reaction: Reaction(id: "👍")))),
+        Packet(
+            cmd: .response, seq: 16, opcode: .msgReaction,
+            body: .msgReactionResponse(MsgReactionResponse(reactionInfo: ReactionInfo(
+                totalCount: 1, counters: [ReactionCounter(count: 1, reaction: "👍")], yourReaction: "👍")))),
+        Packet(
+            cmd: .request, seq: 17, opcode: .msgCancelReaction,
+            body: .msgCancelReaction(MsgCancelReactionRequest(chatId: 7, messageId: 70005))),
+        Packet(
+            cmd: .request, seq: 18, opcode: .msgGetReactions,
+            body: .msgGetReactions(MsgGetReactionsRequest(chatId: 7, messageIds: [70005, 70004]))),
+        Packet(
+            cmd: .response, seq: 18, opcode: .msgGetReactions,
+            body: .msgGetReactionsResponse(MsgGetReactionsResponse(messagesReactions: [
+                .init(messageId: 70005, reactionInfo: ReactionInfo(totalCount: 0, counters: [])),
+                .init(messageId: 70004, reactionInfo: ReactionInfo(
+                    totalCount: 2, counters: [ReactionCounter(count: 2, reaction: "🔥")])),
+            ]))),
+        Packet(
+            cmd: .request, seq: 0, opcode: .notifMsgReactionsChanged,
+            body: .notifMsgReactionsChanged(NotifMsgReactionsChanged(chatId: 7, messageId: 70005, info: ReactionInfo(
+                totalCount: 1, counters: [ReactionCounter(count: 1, reaction: "👍")])))),
     ]
 
     @Test("every body survives Frame(packet:), encoding, decoding and Packet(frame:)", arguments: packets)

@@ -339,4 +339,55 @@ import Testing
         #expect(error.error == "message.notFound")
         #expect(server.messages(inChat: 100).count == 2)
     }
+
+    /// PyMax 2.5.0 `add_reaction`, `get_reactions`, `remove_reaction` (and 1.2.5's, with string ids): one reaction per
+    /// user and message, counted by reaction; the other member gets NOTIF_MSG_REACTIONS_CHANGED with the counts at the
+    /// top level.
+    @Test("reactions: one per user, counted, pushed to the other member, taken back; removed messages refuse them")
+    mutating func reactions() {
+        server.seedHistory(chatId: 100, sender: 2, texts: ["one", "two"], now: now)
+        _ = login("t-alice")
+        _ = login("t-bob", on: 2)
+        func react(_ emoji: String, to messageId: MessagePackValue, on connection: Int) -> [Packet] {
+            call(.msgReaction, Self.map([("chatId", .uint(100)), ("messageId", messageId), ("reaction", Self.map([
+                ("reactionType", .string("EMOJI")), ("id", .string(emoji)),
+            ]))]), on: connection)
+        }
+        _ = react("👍", to: .uint(1), on: 1)
+        let second = react("🔥", to: .string("1"), on: 2)
+        guard case .msgReactionResponse(let answer) = second.first?.body else {
+            Issue.record("expected a MSG_REACTION answer, got \(second)")
+            return
+        }
+        #expect(answer.reactionInfo == ReactionInfo(
+            totalCount: 2, counters: [ReactionCounter(count: 1, reaction: "👍"), ReactionCounter(count: 1, reaction: "🔥")],
+            yourReaction: "🔥"))
+        guard case .notifMsgReactionsChanged(let push) = second.last?.body else {
+            Issue.record("expected a push to alice, got \(second)")
+            return
+        }
+        #expect(push.chatId == 100 && push.messageId == 1 && push.totalCount == 2)
+        // Bob changes his mind: still one reaction of his.
+        _ = react("👍", to: .uint(1), on: 2)
+        let got = call(.msgGetReactions, Self.map([("chatId", .uint(100)), ("messageIds", .array([.uint(2), .uint(1)]))]))
+        guard case .msgGetReactionsResponse(let all) = got.first?.body else {
+            Issue.record("expected a MSG_GET_REACTIONS answer, got \(got)")
+            return
+        }
+        #expect(all.messagesReactions.map(\.messageId) == [1, 2])
+        #expect(all.messagesReactions.first?.reactionInfo == ReactionInfo(
+            totalCount: 2, counters: [ReactionCounter(count: 2, reaction: "👍")], yourReaction: "👍"))
+        #expect(all.messagesReactions.last?.reactionInfo == ReactionInfo(totalCount: 0, counters: []))
+        let cancelled = call(.msgCancelReaction, Self.map([("chatId", .uint(100)), ("messageId", .uint(1))]))
+        guard case .msgReactionResponse(let after) = cancelled.first?.body else {
+            Issue.record("expected a MSG_CANCEL_REACTION answer, got \(cancelled)")
+            return
+        }
+        #expect(after.reactionInfo == ReactionInfo(totalCount: 1, counters: [ReactionCounter(count: 1, reaction: "👍")]))
+        guard case .error(let error) = react("👍", to: .uint(99), on: 1).first?.body else {
+            Issue.record("expected an error for an unknown message")
+            return
+        }
+        #expect(error.error == "message.notFound")
+    }
 }

@@ -51,6 +51,18 @@ public struct Opcode: RawRepresentable, Hashable, Comparable, Sendable, CustomSt
     public static let notifMark = Opcode(rawValue: 130)
     /// NOTIF_ATTACH (136): push about an attachment; known by number, its payload stays raw.
     public static let notifAttach = Opcode(rawValue: 136)
+    /// NOTIF_MSG_REACTIONS_CHANGED (155): push that a message's reactions changed, `{chatId, messageId, totalCount,
+    /// counters[]}`. Parsed by PyMax `pymax/types/events/reaction.py` (`ReactionUpdateEvent`).
+    public static let notifMsgReactionsChanged = Opcode(rawValue: 155)
+    /// MSG_REACTION (178): the user's reaction to a message, `{chatId, messageId, reaction{reactionType, id}}`,
+    /// answered `{reactionInfo}`. Sent by PyMax `pymax/api/messages/service.py` (`add_reaction`).
+    public static let msgReaction = Opcode(rawValue: 178)
+    /// MSG_CANCEL_REACTION (179): takes the user's reaction back, `{chatId, messageId}`, answered `{reactionInfo}`.
+    /// Sent by PyMax `pymax/api/messages/service.py` (`remove_reaction`).
+    public static let msgCancelReaction = Opcode(rawValue: 179)
+    /// MSG_GET_REACTIONS (180): messages' reactions, `{chatId, messageIds[]}`, answered `{messagesReactions}`. Sent by
+    /// PyMax `pymax/api/messages/service.py` (`get_reactions`).
+    public static let msgGetReactions = Opcode(rawValue: 180)
     /// NOTIF_MSG_DELETE (142): push that messages were deleted, `{chatId, messageIds[]}`.
     /// Parsed by PyMax `pymax/types/events/message.py` (`MessageDeleteEvent`).
     public static let notifMsgDelete = Opcode(rawValue: 142)
@@ -59,6 +71,7 @@ public struct Opcode: RawRepresentable, Hashable, Comparable, Sendable, CustomSt
     public static let known: [Opcode] = [
         .ping, .log, .sessionInit, .login, .contactInfo, .chatInfo, .chatHistory, .chatMark, .chatsList, .msgSend,
         .msgDelete, .msgEdit, .msgGet, .photoUpload, .notifMessage, .notifMark, .notifAttach, .notifMsgDelete,
+        .notifMsgReactionsChanged, .msgReaction, .msgCancelReaction, .msgGetReactions,
     ]
 
     /// Whether the server sends this opcode unsolicited (as a `cmd` 0 frame the client does not answer):

@@ -24,6 +24,9 @@ extension Packet {
             case .contactInfo: return typed(ContactInfoRequest.self, Body.contactInfo)
             case .chatInfo: return typed(ChatInfoRequest.self, Body.chatInfo)
             case .msgGet: return typed(MsgGetRequest.self, Body.msgGet)
+            case .msgReaction: return typed(MsgReactionRequest.self, Body.msgReaction)
+            case .msgCancelReaction: return typed(MsgCancelReactionRequest.self, Body.msgCancelReaction)
+            case .msgGetReactions: return typed(MsgGetReactionsRequest.self, Body.msgGetReactions)
             case .chatHistory: return typed(ChatHistoryRequest.self, Body.chatHistory)
             case .chatMark: return typed(ChatMarkRequest.self, Body.chatMark)
             case .chatsList: return typed(ChatsListRequest.self, Body.chatsList)
@@ -36,7 +39,7 @@ extension Packet {
             case .ping:
                 if let fast = PingRequest(fastPayload: payload) { return .ping(fast) }
                 return typed(PingRequest.self, Body.ping)
-            case .notifMessage, .notifMark, .notifMsgDelete: return pushBody(of: frame)
+            case .notifMessage, .notifMark, .notifMsgDelete, .notifMsgReactionsChanged: return pushBody(of: frame)
             default: return .raw(payload)
             }
         case .response:
@@ -52,6 +55,8 @@ extension Packet {
             case .contactInfo: return typed(ContactInfoResponse.self, Body.contactInfoResponse)
             case .chatInfo: return typed(ChatInfoResponse.self, Body.chatInfoResponse)
             case .msgGet: return typed(MsgGetResponse.self, Body.msgGetResponse)
+            case .msgReaction, .msgCancelReaction: return typed(MsgReactionResponse.self, Body.msgReactionResponse)
+            case .msgGetReactions: return typed(MsgGetReactionsResponse.self, Body.msgGetReactionsResponse)
             case .chatMark: return typed(ChatMarkResponse.self, Body.chatMarkResponse)
             case .chatsList: return typed(ChatsListResponse.self, Body.chatsListResponse)
             case .msgSend:
@@ -81,6 +86,8 @@ extension Packet {
             }
         case .notifMark: typed(NotifMark.self, frame.payload, Body.notifMark)
         case .notifMsgDelete: typed(NotifMsgDelete.self, frame.payload, Body.notifMsgDelete)
+        case .notifMsgReactionsChanged:
+            typed(NotifMsgReactionsChanged.self, frame.payload, Body.notifMsgReactionsChanged)
         default: .raw(frame.payload)
         }
     }
@@ -104,6 +111,12 @@ extension Frame {
         case .chatInfoResponse(let value): encoded(value)
         case .msgGet(let value): encoded(value)
         case .msgGetResponse(let value): encoded(value)
+        case .msgReaction(let value): encoded(value)
+        case .msgCancelReaction(let value): encoded(value)
+        case .msgReactionResponse(let value): encoded(value)
+        case .msgGetReactions(let value): encoded(value)
+        case .msgGetReactionsResponse(let value): encoded(value)
+        case .notifMsgReactionsChanged(let value): encoded(value)
         case .chatHistory(let value): encoded(value)
         case .chatHistoryResponse(let value): value.fastPayload
         case .chatMark(let value): encoded(value)

@@ -48,6 +48,18 @@ public struct Packet: Hashable, Sendable {
         case msgGet(MsgGetRequest)
         /// A MSG_GET response: the messages asked about.
         case msgGetResponse(MsgGetResponse)
+        /// A MSG_REACTION request.
+        case msgReaction(MsgReactionRequest)
+        /// A MSG_CANCEL_REACTION request.
+        case msgCancelReaction(MsgCancelReactionRequest)
+        /// The answer to MSG_REACTION or MSG_CANCEL_REACTION: the message's reactions.
+        case msgReactionResponse(MsgReactionResponse)
+        /// A MSG_GET_REACTIONS request.
+        case msgGetReactions(MsgGetReactionsRequest)
+        /// A MSG_GET_REACTIONS response: reactions by message.
+        case msgGetReactionsResponse(MsgGetReactionsResponse)
+        /// A NOTIF_MSG_REACTIONS_CHANGED push.
+        case notifMsgReactionsChanged(NotifMsgReactionsChanged)
         /// A CHAT_HISTORY request.
         case chatHistory(ChatHistoryRequest)
         /// A CHAT_HISTORY response: a page of messages.
