@@ -18,6 +18,7 @@ Exit code 0 when every step passed, 1 when one failed (the step and frames are p
 """
 import argparse
 import asyncio
+import inspect
 import os
 import sys
 import time
@@ -53,6 +54,15 @@ async def wait_for(event, seconds, step, detail):
         await asyncio.wait_for(event.wait(), seconds)
     except asyncio.TimeoutError:
         raise StepFailed(step, detail)
+
+
+def typed_id(method, parameter, value):
+    """`value` (a message id, or a list of them) as `method`'s signature types `parameter`: PyMax 2.1.0's reaction
+    methods take message ids as strings (`message_id: str`, `message_ids: list[str]`), 2.5.0's as integers."""
+    annotation = str(inspect.signature(method).parameters[parameter].annotation)
+    if "str" not in annotation:
+        return value
+    return [str(v) for v in value] if isinstance(value, list) else str(value)
 
 
 async def raw_request(port, token, opcode, payload):
@@ -201,16 +211,17 @@ async def session(args, server):
                   f"MSG_GET gave {got}")
         if hasattr(alice, "add_reaction"):
             # Reactions: alice's is counted and hers; bob's other one is counted beside it; alice takes hers back.
-            mine = await alice.add_reaction(dialog.id, from_bob.id, "👍")
+            reacted = typed_id(alice.add_reaction, "message_id", from_bob.id)
+            mine = await alice.add_reaction(dialog.id, reacted, "👍")
             check(step, mine is not None and mine.total_count == 1 and mine.your_reaction == "👍",
                   f"MSG_REACTION answered {mine}")
-            await bob.add_reaction(dialog.id, from_bob.id, "🔥")
-            both = await alice.get_reactions(dialog.id, [from_bob.id])
+            await bob.add_reaction(dialog.id, reacted, "🔥")
+            both = await alice.get_reactions(dialog.id, typed_id(alice.get_reactions, "message_ids", [from_bob.id]))
             info = (both or {}).get(str(from_bob.id))
             check(step, info is not None and info.total_count == 2
                   and sorted(c.reaction for c in info.counters) == ["👍", "🔥"],
                   f"MSG_GET_REACTIONS answered {both}")
-            left = await alice.remove_reaction(dialog.id, from_bob.id)
+            left = await alice.remove_reaction(dialog.id, typed_id(alice.remove_reaction, "message_id", from_bob.id))
             check(step, left is not None and left.total_count == 1 and left.your_reaction is None,
                   f"MSG_CANCEL_REACTION answered {left}")
         # CHAT_INFO for a chat of the user's and an unknown one (PyMax asks only for chats it has not cached).

@@ -1,6 +1,6 @@
 /// MSG_GET request: `{chatId, messageIds[]}`, messages of one chat by id (PyMax 2.5.0
 /// `pymax/api/messages/service.py`, `get_messages`; `Chat.get_message`). Ids may be integers or decimal strings
-/// (`FieldId`).
+/// (`FieldId`). MSG_GET_REACTIONS asks in the same shape (`MsgGetReactionsRequest`).
 public struct MsgGetRequest: Codable, Hashable, Sendable {
     /// The chat (wire key `chatId`).
     public var chatId: Int64

@@ -71,27 +71,8 @@ public struct MsgCancelReactionRequest: Codable, Hashable, Sendable {
     }
 }
 
-/// MSG_GET_REACTIONS request: `{chatId, messageIds[]}` (PyMax 2.5.0 `get_reactions`).
-public struct MsgGetReactionsRequest: Codable, Hashable, Sendable {
-    /// The chat (wire key `chatId`).
-    public var chatId: Int64
-    /// The messages (wire key `messageIds`).
-    public var messageIds: [Int64]
-
-    /// Creates a MSG_GET_REACTIONS request.
-    public init(chatId: Int64, messageIds: [Int64]) {
-        self.chatId = chatId
-        self.messageIds = messageIds
-    }
-
-    private enum CodingKeys: String, CodingKey { case chatId, messageIds }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        chatId = try container.decodeFieldId(forKey: .chatId)
-        messageIds = try container.decodeFieldIds(forKey: .messageIds)
-    }
-}
+/// MSG_GET_REACTIONS request: `{chatId, messageIds[]}` (PyMax 2.5.0 `get_reactions`), the shape of MSG_GET's.
+public typealias MsgGetReactionsRequest = MsgGetRequest
 
 /// How many members gave one reaction: `{count, reaction}` (PyMax 2.5.0 `pymax/types/domain/message.py`,
 /// `ReactionCounter`).
