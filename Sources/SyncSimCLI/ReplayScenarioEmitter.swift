@@ -814,14 +814,14 @@ struct ReplayScenarioEmitter {
         var earliest: [String: SimInstant] = [:]
         return zip(edits.steps, edits.stepCids).map { step, cid in
             var (time, action, comment) = step
-            let key: String
+            let (name, chat): (String, String)
             switch action {
-            case .editMessage(let client, let chat, _), .deleteMessage(let client, let chat): key = client + " " + chat
+            case .editMessage(let client, let inChat, _), .deleteMessage(let client, let inChat): (name, chat) = (client, inChat)
             default: return step
             }
+            let key = "\(name)\u{0}\(chat)"
             if let cid, let sent = sendStepAt[cid] {
-                let client = clients.first { key.hasPrefix($0.name + " ") }
-                let link = client.flatMap { LinkProfile.named($0.profile.rawValue) }
+                let link = clients.first { $0.name == name }.flatMap { LinkProfile.named($0.profile.rawValue) }
                 let wait = (link?.baseRTT ?? .milliseconds(200)) + processing
                 if time < sent + wait {
                     time = sent + wait
