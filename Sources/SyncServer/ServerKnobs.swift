@@ -46,6 +46,9 @@ public struct ServerKnobs: Hashable, Sendable {
     /// connection (node-slack-sdk #251). A client whose seqs restart on each connection may take it for the answer to
     /// its new request with that seq. Default false: such a reply is lost, as with a plain server.
     public var repliesFollowDevice = false
+    /// How a connection hears that messages were deleted, unless its driver chose for it
+    /// (`SyncServer.setDeleteNotice(_:of:)`; `syncsim serve` chooses `.removedMessage` for PyMax 1.x's TCP frames).
+    public var deleteNotice = DeleteNotice.notifMsgDelete
     /// Periods during which every request of one opcode is answered at once with an error (`"server.unavailable"`)
     /// and has no effect: a failing backend or a proxy in front of it (mtxclient #8's retry storm).
     public var failingPeriods: [FailingPeriod] = []
@@ -117,4 +120,18 @@ public struct ServerKnobs: Hashable, Sendable {
                 && (self.userId == nil || self.userId == userId)
         }
     }
+}
+
+/// How the server tells a connection that messages were deleted. The field's clients disagree: PyMax 2.x and vkmax
+/// read NOTIF_MSG_DELETE (PyMax 2.5.0 `pymax/dispatch/mapping.py`, `MessageDeleteEvent`), while PyMax 1.2.5 hears of
+/// a delete only from a NOTIF_MESSAGE whose message has status `REMOVED` (`pymax/interfaces.py`,
+/// `_handle_message_notifications`, which calls its `on_message_delete` handlers for it) and has no handler for
+/// NOTIF_MSG_DELETE. PyMax 2.5.0 fails to read the second shape (its `MessageDeleteEvent` requires `messageIds`), so
+/// a connection gets one or the other, never both.
+public enum DeleteNotice: String, Hashable, Sendable, CaseIterable {
+    /// One NOTIF_MSG_DELETE (142) push `{chatId, chat, messageIds, ttl, updateTime}` per delete request.
+    case notifMsgDelete = "notif-msg-delete"
+    /// One NOTIF_MESSAGE (128) push `{chatId, message}` per deleted message, the message in its removed version
+    /// (status `REMOVED`, empty text, its `updateTime`).
+    case removedMessage = "removed-message"
 }

@@ -127,7 +127,8 @@ public struct SyncServer {
         }
         let push = NotifMsgDelete(
             chatId: chatId, messageIds: [messageId], updateTime: removed.updateTime, chat: summary(ofChat: chatId))
-        return pushToMembers(.notifMsgDelete(push), opcode: .notifMsgDelete, chatId: chatId, except: nil)
+        return pushToMembers(.notifMsgDelete(push), opcode: .notifMsgDelete, chatId: chatId, except: nil,
+                             removedMessages: [removed])
     }
 
     /// Posts a message as `sender` from outside the simulated clients (another device), pushing it to the chat's
@@ -180,6 +181,12 @@ public struct SyncServer {
         var entry = ChatSummary(id: chat.id, members: chat.members, modified: chat.modified,
                                 lastMessage: chat.messages.last)
         entry.fullKeys = knobs.fullListKeys
+        if chat.hasDetails {
+            // A pinned message that was deleted since is no longer shown.
+            entry.pinnedMessage = chat.pinnedMessageId.flatMap(chat.message(id:)).flatMap { $0.isRemoved ? nil : $0 }
+            entry.title = chat.title
+            entry.descriptionText = chat.descriptionText
+        }
         return entry
     }
 
@@ -213,7 +220,7 @@ public struct SyncServer {
         switch event {
         case .connectionOpened(let connection):
             setUser(nil, of: connection)
-            connections[connection] = ConnectionState(lastActivity: now)
+            connections[connection] = ConnectionState(lastActivity: now, deleteNotice: knobs.deleteNotice)
             return scheduleIdleCheck(connection, at: now)
         case .connectionClosed(let connection):
             setUser(nil, of: connection)
@@ -268,6 +275,12 @@ public struct SyncServer {
             return [.close(connection)]
         }
         return scheduleIdleCheck(connection, at: state.lastActivity)
+    }
+
+    /// Chooses how an open connection hears of deleted messages (its driver knows which client dialect it speaks;
+    /// `ServerKnobs.deleteNotice` is the default for new connections). Nothing happens for a closed connection.
+    public mutating func setDeleteNotice(_ notice: DeleteNotice, of connection: ServerConnectionID) {
+        connections[connection]?.deleteNotice = notice
     }
 
     /// Accepts (or refuses) a photo upload that reached the CDN host.
@@ -424,6 +437,30 @@ public struct SyncServer {
                     messageId: $0, reactionInfo: chat.reactionInfo(ofMessage: $0, viewer: userId))
             }
             reply(.msgGetReactionsResponse(MsgGetReactionsResponse(messagesReactions: entries)))
+        case .chatUpdate(let request):
+            guard let userId else { fail("session.notLoggedIn", "CHAT_UPDATE before LOGIN"); return actions }
+            guard let chat = chats[request.chatId], chat.members.contains(userId) else {
+                fail("chat.notFound", "chat \(request.chatId) is unknown to user \(userId)")
+                return actions
+            }
+            guard request.changesModeledFields else {
+                fail("proto.payload", "CHAT_UPDATE on the SyncSim server changes a chat's pin (`pinMessageId`), title "
+                     + "(`theme`) or `description`; this request sets none of them")
+                return actions
+            }
+            if let pin = request.pinMessageId, pin != 0, chat.message(id: pin).map({ !$0.isRemoved }) != true {
+                fail("message.notFound", "message \(pin) is not in chat \(request.chatId)")
+                return actions
+            }
+            if let pin = request.pinMessageId { chats[chat.id]!.pinnedMessageId = pin == 0 ? nil : pin }
+            if let theme = request.theme { chats[chat.id]!.title = theme }
+            if let text = request.descriptionText { chats[chat.id]!.descriptionText = text }
+            chats[chat.id]!.modified = max(chat.modified, serverTimeMilliseconds(at: now))
+            let entry = listEntry(chats[chat.id]!)
+            reply(.chatUpdateResponse(ChatUpdateResponse(chat: entry)))
+            // The chat's members hear of it (PyMax's `on_chat_update`), the changer's other devices too.
+            actions += pushToMembers(.notifChat(NotifChat(chat: entry)), opcode: .notifChat, chatId: chat.id,
+                                     except: userId, exceptDevice: connections[connection]?.deviceId)
         case .chatsList(let request):
             guard let userId else { fail("session.notLoggedIn", "CHATS_LIST before LOGIN"); return actions }
             reply(.chatsListResponse(chatsList(for: userId, request: request)))
@@ -510,11 +547,13 @@ public struct SyncServer {
         case .msgDelete(let request):
             guard let userId else { fail("session.notLoggedIn", "MSG_DELETE before LOGIN"); return actions }
             var removedIds: [Int64] = []
+            var removedMessages: [ChatMessage] = []
             var updateTime: Int64?
             for messageId in request.messageIds {
                 do {
                     let removed = try change(chatId: request.chatId, messageId: messageId, by: userId, to: nil, now: now)
                     removedIds.append(messageId)
+                    removedMessages.append(removed)
                     updateTime = max(updateTime ?? 0, removed.updateTime ?? 0)
                 } catch {
                     fail(error.code, error.text)
@@ -526,7 +565,8 @@ public struct SyncServer {
                 chatId: request.chatId, messageIds: removedIds, updateTime: updateTime,
                 chat: summary(ofChat: request.chatId))
             actions += pushToMembers(.notifMsgDelete(push), opcode: .notifMsgDelete, chatId: request.chatId,
-                                     except: userId, exceptDevice: connections[connection]?.deviceId)
+                                     except: userId, exceptDevice: connections[connection]?.deviceId,
+                                     removedMessages: removedMessages)
         case .raw(let payload) where Opcode.handled.contains(packet.opcode):
             fail("proto.payload", Self.payloadProblem(payload, opcode: packet.opcode))
         default:
@@ -561,6 +601,7 @@ public struct SyncServer {
         case .chatHistory: return problem(ChatHistoryRequest.self)
         case .chatMark: return problem(ChatMarkRequest.self)
         case .chatsList: return problem(ChatsListRequest.self)
+        case .chatUpdate: return problem(ChatUpdateRequest.self)
         case .contactInfo: return problem(ContactInfoRequest.self)
         case .chatInfo: return problem(ChatInfoRequest.self)
         case .msgGet: return problem(MsgGetRequest.self)
@@ -713,8 +754,12 @@ public struct SyncServer {
                       chatId: chatId, except: except, exceptDevice: exceptDevice)
     }
 
+    /// Pushes `body` to the chat's members' connections, except `except`'s (see `pushMessage`). For a delete,
+    /// `removedMessages` are the deleted messages' removed versions, pushed one NOTIF_MESSAGE each instead to a
+    /// connection whose `DeleteNotice` is `.removedMessage`. Each packet sent draws push loss and duplication.
     private mutating func pushToMembers(
-        _ body: Packet.Body, opcode: Opcode, chatId: Int64, except: Int64?, exceptDevice: String? = nil
+        _ body: Packet.Body, opcode: Opcode, chatId: Int64, except: Int64?, exceptDevice: String? = nil,
+        removedMessages: [ChatMessage] = []
     ) -> [ServerAction] {
         guard let members = chats[chatId]?.members else { return [] }
         // The members' open connections in connection order (members are sorted, so a repeat is adjacent); the
@@ -730,18 +775,27 @@ public struct SyncServer {
         }
         targets.sort()
         var actions: [ServerAction] = []
-        for connection in targets {
+        func send(_ packet: Packet, on connection: ServerConnectionID) {
             if generator.nextBernoulli(knobs.pushLossProbability) {
                 stats.pushesLost += 1
-                continue
+                return
             }
-            // The field sends pushes as requests from the server (`cmd` 0) that the client does not answer.
-            let packet = Packet(cmd: .request, seq: 0, opcode: opcode, body: body)
             actions.append(.send(packet, on: connection))
             stats.pushesSent += 1
             if generator.nextBernoulli(knobs.pushDuplicationProbability) {
                 actions.append(.send(packet, on: connection))
                 stats.pushesDuplicated += 1
+            }
+        }
+        for connection in targets {
+            // The field sends pushes as requests from the server (`cmd` 0) that the client does not answer.
+            if !removedMessages.isEmpty, connections[connection]?.deleteNotice == .removedMessage {
+                for message in removedMessages {
+                    let push = NotifMessage(chatId: chatId, message: message)
+                    send(Packet(cmd: .request, seq: 0, opcode: .notifMessage, body: .notifMessage(push)), on: connection)
+                }
+            } else {
+                send(Packet(cmd: .request, seq: 0, opcode: opcode, body: body), on: connection)
             }
         }
         return actions
@@ -751,8 +805,8 @@ public struct SyncServer {
 extension Opcode {
     /// The requests the server handles; any other opcode is answered with a `proto.opcode` error naming it.
     static let handled: [Opcode] = [
-        .ping, .log, .sessionInit, .login, .contactInfo, .chatInfo, .chatHistory, .chatMark, .chatsList, .msgSend,
-        .msgDelete, .msgEdit, .msgGet, .photoUpload, .msgReaction, .msgCancelReaction, .msgGetReactions,
+        .ping, .log, .sessionInit, .login, .contactInfo, .chatInfo, .chatHistory, .chatMark, .chatsList, .chatUpdate,
+        .msgSend, .msgDelete, .msgEdit, .msgGet, .photoUpload, .msgReaction, .msgCancelReaction, .msgGetReactions,
     ]
 }
 
@@ -773,6 +827,8 @@ private struct ConnectionState {
     var deviceId: String?
     /// When a packet last arrived on it (server-side liveness).
     var lastActivity: SimInstant
+    /// How it hears of deleted messages.
+    var deleteNotice: DeleteNotice
 }
 
 private struct PendingRequest {
@@ -793,6 +849,13 @@ private struct ChatRecord {
     var earlierVersions: [Int64: [ChatMessage]] = [:]
     /// Each member's reaction by message id, then user id (MSG_REACTION; only real clients react).
     var reactions: [Int64: [Int64: String]] = [:]
+    /// What CHAT_UPDATE set (only real clients change a chat): the pinned message, the title, the description.
+    var pinnedMessageId: Int64?
+    var title: String?
+    var descriptionText: String?
+
+    /// Whether CHAT_UPDATE set anything (chat-list entries then carry it).
+    var hasDetails: Bool { pinnedMessageId != nil || title != nil || descriptionText != nil }
 
     init(id: Int64, members: [Int64], modified: Int64) {
         self.id = id

@@ -143,6 +143,18 @@ struct ReplayAgainstServer {
         case .msgGet(var request):
             request.messageIds = request.messageIds.map { id($0, in: request.chatId) }
             packet.body = .msgGet(request)
+        case .msgGetReactions(var request):
+            request.messageIds = request.messageIds.map { id($0, in: request.chatId) }
+            packet.body = .msgGetReactions(request)
+        case .msgReaction(var request):
+            request.messageId = id(request.messageId, in: request.chatId)
+            packet.body = .msgReaction(request)
+        case .msgCancelReaction(var request):
+            request.messageId = id(request.messageId, in: request.chatId)
+            packet.body = .msgCancelReaction(request)
+        case .chatUpdate(var request) where (request.pinMessageId ?? 0) != 0:
+            request.pinMessageId = id(request.pinMessageId!, in: request.chatId)
+            packet.body = .chatUpdate(request)
         default:
             break
         }

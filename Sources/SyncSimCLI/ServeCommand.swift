@@ -11,7 +11,7 @@ enum ServeCommand {
         help: """
             usage: syncsim serve --port P [--scenario NAME] [--profile PROFILE] [--seed N] [--duration TIME]
                                  [--max-connections N] [--history N] [--frame-log FILE] [--control-stdin]
-                                 [--websocket-deflate]
+                                 [--websocket-deflate] [--delete-notice auto|notif-msg-delete|removed-message]
 
             Runs the sans-IO SyncServer behind a TCP listener on 127.0.0.1:P (loopback only; P 0 picks a free
             port, printed on standard error's first line; log lines go to standard error, the summary to
@@ -35,6 +35,11 @@ enum ServeCommand {
             and is answered in its header. LOGIN answers carry the keys PyMax 1.x requires too.
             --websocket-deflate agrees to a WebSocket client's permessage-deflate offer (RFC 7692; PyMax's
             WebClient makes one), so that messages both ways travel compressed; by default no extension is agreed.
+            --delete-notice says how a connection hears that messages were deleted: notif-msg-delete (one
+            NOTIF_MSG_DELETE push, as PyMax 2.x and vkmax read it), removed-message (one NOTIF_MESSAGE per
+            message, with status REMOVED, as PyMax 1.2.5 reads it), or auto (default): removed-message for
+            PyMax 1.x's TCP frames, notif-msg-delete for every other connection. PyMax 1.2.5 over WebSocket
+            cannot be told apart from 2.x: give it removed-message.
 
             --history N seeds N more messages into every chat (senders alternating over
             its members), enough for a history page the server compresses. --frame-log FILE writes every frame in
@@ -61,7 +66,13 @@ enum ServeCommand {
         let frameLogPath = try arguments.value(of: "--frame-log")
         let controlStdin = arguments.flag("--control-stdin")
         let webSocketDeflate = arguments.flag("--websocket-deflate")
+        let deleteNoticeName = try arguments.value(of: "--delete-notice") ?? "auto"
         try arguments.finish()
+        let names = ["auto"] + DeleteNotice.allCases.map(\.rawValue)
+        guard names.contains(deleteNoticeName) else {
+            throw UsageError("unknown --delete-notice '\(deleteNoticeName)'"
+                + Suggestion.clause(for: deleteNoticeName, among: names) + "; choices: " + names.joined(separator: ", "))
+        }
         guard let port else { throw UsageError("--port P is required") }
         guard let scenario = Catalog.all.first(where: { $0.name == scenarioName }) else {
             throw UsageError("unknown --scenario '\(scenarioName)'"
@@ -94,6 +105,10 @@ enum ServeCommand {
         }
         if controlStdin { server.controlDescriptor = 0 }
         server.webSocketDeflate = webSocketDeflate
+        if let notice = DeleteNotice(rawValue: deleteNoticeName) {
+            server.server.knobs.deleteNotice = notice
+            server.deleteNoticeFollowsDialect = false
+        }
         console.err(
             "serve: listening on 127.0.0.1:\(server.port) (scenario \(scenarioName), "
                 + "profile \(profile?.name ?? "none"), seed \(seed))")

@@ -12,7 +12,8 @@ Only the URI or host and port, the login token, the phone its constructor requir
 
 Steps (each names itself on failure, with the last frames of the server's frame log):
   login (profile, the dialog and the contact read: 1.x requires keys 2.x does not), history, send, push,
-  drop-and-reconnect. A client may acknowledge each push with a delivery receipt, which the server answers (1.2.5
+  drop-and-reconnect, pin-and-delete (a pin reaches bob as NOTIF_CHAT; bob's delete reaches alice's TCP client as
+  the NOTIF_MESSAGE with status REMOVED that 1.x reads, her WebSocket client as NOTIF_MSG_DELETE). A client may acknowledge each push with a delivery receipt, which the server answers (1.2.5
   over WebSocket, 1.2.4 over both transports); 1.x awaits that answer inside the loop that reads the socket, so the
   loop stalls for its 20 s timeout and its message handlers are not called: for such a client the pushes and
   receipts are checked in the frame log and it is left alone 21 s after each push. A client that sends no receipt
@@ -104,6 +105,8 @@ async def session(server, shape):
     started = {"alice": asyncio.Event(), "bob": asyncio.Event()}
     restarted = asyncio.Event()
     pushed, got_push = [], asyncio.Event()
+    deleted, got_delete = [], asyncio.Event()
+    chat_updates, got_chat_update = [], asyncio.Event()
 
     def on_start(name):
         async def handler():
@@ -120,6 +123,17 @@ async def session(server, shape):
     async def alice_message(message):
         pushed.append(message.text)
         got_push.set()
+
+    @alice.on_message_delete()
+    async def alice_delete(message):
+        deleted.append(message)
+        got_delete.set()
+
+    async def bob_chat_update(chat):
+        chat_updates.append(chat)
+        got_chat_update.set()
+
+    bob.on_chat_update(bob_chat_update)  # 1.2.5 takes the handler itself, not as a decorator factory
 
     tasks = [asyncio.create_task(alice.start()), asyncio.create_task(bob.start())]
     step = "login"
@@ -181,6 +195,32 @@ async def session(server, shape):
         texts = [m.text for m in page or []]
         check(step, texts[-2:] == ["hello from PyMax 1.x", "hello alice, from bob"],
               f"newest page after the reconnect: {texts}")
+        # 1.x hears of a delete only from a NOTIF_MESSAGE whose message is REMOVED: serve sends that shape to 1.x's
+        # TCP frames (`--delete-notice auto`), NOTIF_MSG_DELETE to a WebSocket, which cannot be told apart from 2.x.
+        step = "pin-and-delete"
+        pinned = await alice.pin_message(dialog.id, bobs.id, True)
+        check(step, pinned is True, f"pin_message returned {pinned!r}")
+        bob_connection = connection_of(server, "token-bob")
+        await asyncio.sleep(1)
+        notices = [f for f in server.frames() if f["dir"] == "out" and f["conn"] == bob_connection
+                   and f["opcode"] == 135 and f["cmd"] == 0]
+        check(step, notices and (notices[-1]["payload"]["chat"].get("pinnedMessage") or {}).get("id") == bobs.id,
+              f"bob's connection {bob_connection} got no NOTIF_CHAT with the pin: {notices}")
+        if shape == "socket":
+            await wait_for(got_chat_update, 10, step, "bob's on_chat_update never fired for alice's pin")
+            check(step, chat_updates[-1].id == dialog.id, f"chat update {chat_updates[-1]!r}")
+        await bob.delete_message(dialog.id, [bobs.id], for_me=False)
+        await asyncio.sleep(1)
+        alice_connection = connection_of(server, "token-alice")
+        opcodes = [f["opcode"] for f in server.frames() if f["dir"] == "out" and f["conn"] == alice_connection
+                   and f["cmd"] == 0 and f["opcode"] in (128, 142)]
+        if shape == "socket":
+            await wait_for(got_delete, 10, step, "alice's on_message_delete never fired for bob's delete")
+            check(step, deleted[-1].id == bobs.id and deleted[-1].status == "REMOVED",
+                  f"delete event {deleted[-1]!r}")
+            check(step, opcodes[-1:] == [128], f"alice's pushes after the delete: {opcodes}")
+        else:
+            check(step, opcodes[-1:] == [142], f"alice's pushes after the delete: {opcodes}")
         print(f"pymax {PYMAX_VERSION} {shape}: every step passed")
     except StepFailed:
         raise

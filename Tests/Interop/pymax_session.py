@@ -10,7 +10,8 @@ library makes, so that every message both ways is compressed, RFC 7692). Protoco
 fixed in pymax/app.py), reconnect loop and event dispatch.
 
 Steps (each names itself on failure, with the last frames of the server's frame log: hex header + payload):
-  login, list-chats, history, resend-same-cid, push, edit-delete-push, drop-and-reconnect, ping.
+  login, list-chats, history, resend-same-cid, push, reply-forward-lookups, pin-and-rename, edit-delete-push,
+  drop-and-reconnect, ping.
 
 Usage: pymax_session.py --syncsim PATH --shape mobile|web|websocket|websocket-deflate --workdir DIR
                          [--ping-seconds 75]
@@ -105,8 +106,9 @@ async def session(args, server):
     starts = {"alice": 0}
     restarted = asyncio.Event()
     disconnected = asyncio.Event()
-    pushed, edited, deleted = [], [], []
+    pushed, edited, deleted, chat_updates = [], [], [], []
     got_push, got_edit, got_delete = asyncio.Event(), asyncio.Event(), asyncio.Event()
+    got_chat_update = asyncio.Event()
     away_text = "sent while alice was away"
     chat = {}
 
@@ -120,6 +122,11 @@ async def session(args, server):
     @bob.on_start()
     async def bob_started(client):
         started["bob"].set()
+
+    @bob.on_chat_update()
+    async def bob_chat_update(updated, client):
+        chat_updates.append(updated)
+        got_chat_update.set()
 
     @alice.on_message()
     async def alice_message(message, client):
@@ -228,6 +235,19 @@ async def session(args, server):
         info = await raw_request(server.port, "token-alice", 48, {"chatIds": [dialog.id, 999999]})
         listed = [c.get("id") for c in (info.payload or {}).get("chats", [])]
         check(step, info.cmd == 1 and listed == [dialog.id], f"CHAT_INFO answered {info.cmd} {info.payload}")
+
+        step = "pin-and-rename"
+        # CHAT_UPDATE: alice pins bob's message and names the chat; bob hears of each through NOTIF_CHAT.
+        await alice.pin_message(dialog.id, typed_id(alice.pin_message, "message_id", from_bob.id), True)
+        await wait_for(got_chat_update, 10, step, "bob's on_chat_update never fired for alice's pin")
+        pin = chat_updates[-1].pinned_message
+        check(step, chat_updates[-1].id == dialog.id and pin is not None and pin.id == from_bob.id,
+              f"chat update after the pin: {chat_updates[-1]}")
+        got_chat_update.clear()
+        await alice.change_group_profile(dialog.id, name="SyncSim pair", description="pinned and named")
+        await wait_for(got_chat_update, 10, step, "bob's on_chat_update never fired for alice's new title")
+        check(step, chat_updates[-1].title == "SyncSim pair" and chat_updates[-1].description == "pinned and named"
+              and chat_updates[-1].pinned_message is not None, f"chat update after the title: {chat_updates[-1]}")
 
         step = "edit-delete-push"
         if hasattr(bob, "edit_message"):

@@ -9,7 +9,8 @@ What it sends that PyMax does not: MSG_EDIT's `messageId` as a string, CONTACT_I
 `link`, and it reads the LOGIN profile's own `phone`. It sends no receipts and never reconnects.
 
 Steps (each names itself on failure, with the last frames of the server's frame log):
-  login, history, send and push, edit (a string id), reply, contacts, delete, keepalive (its ping every 30 s).
+  login, history, send and push, edit (a string id), reply, pin (a string id; NOTIF_CHAT to bob), contacts, delete,
+  keepalive (its ping every 30 s).
 
 Usage: vkmax_session.py --syncsim PATH --workdir DIR
 Exit code 0 when every step passed, 1 when one failed (the step and frames are printed), 2 for usage errors.
@@ -113,6 +114,13 @@ async def session(server):
         pushed = await alice_inbox.wait_for(step, 128, lambda p: p.get("message", {}).get("id") == reply["id"])
         check(step, (pushed["payload"]["message"].get("link") or {}).get("type") == "REPLY",
               f"the reply's push lacks its link: {pushed}")
+
+        step = "pin"
+        # vkmax sends `pinMessageId` as a string; bob hears of the pin through NOTIF_CHAT with the pinned message.
+        pinned = answer(step, await messages.pin_message(alice, chat_id, reply["id"]))["chat"]
+        check(step, (pinned.get("pinnedMessage") or {}).get("id") == reply["id"], f"CHAT_UPDATE answer: {pinned}")
+        await bob_inbox.wait_for(step, 135, lambda p: (p.get("chat", {}).get("pinnedMessage") or {}).get("id")
+                                 == reply["id"])
 
         step = "contacts"
         found = answer(step, await users.resolve_users(alice, [2, 999]))["contacts"]

@@ -80,7 +80,7 @@ import Testing
 
     @Test("every unsupported opcode gets a four-key error naming it") mutating func unsupported() {
         _ = login("t-alice")
-        for raw: UInt16 in [55, 2, 999] {
+        for raw: UInt16 in [59, 2, 999] {
             let packets = call(Opcode(rawValue: raw), Self.map([]))
             guard case .error(let error) = packets.first?.body, packets.first?.cmd == .error else {
                 Issue.record("expected an error for \(raw), got \(packets)")
@@ -389,5 +389,77 @@ import Testing
             return
         }
         #expect(error.error == "message.notFound")
+    }
+
+    /// PyMax 2.5.0 `pin_message` (and vkmax's, with a string id) and `change_group_profile`: the answer and the other
+    /// member's NOTIF_CHAT carry the chat with its pin, title and description; LOGIN lists them too.
+    @Test("CHAT_UPDATE pins a message, names the chat, pushes NOTIF_CHAT; 0 unpins; a deleted pin is not shown")
+    mutating func pinsAndTitles() throws {
+        server.seedHistory(chatId: 100, sender: 1, texts: ["one", "two"], now: now)
+        _ = login("t-alice")
+        _ = login("t-bob", on: 2)
+        let pinned = call(.chatUpdate, Self.map([("chatId", .uint(100)), ("notifyPin", .bool(true)),
+                                                 ("pinMessageId", .string("2"))]))
+        guard case .chatUpdateResponse(let answer) = pinned.first?.body,
+              case .notifChat(let push) = pinned.last?.body, pinned.last?.cmd == .request else {
+            Issue.record("expected a CHAT_UPDATE answer and a NOTIF_CHAT push, got \(pinned)")
+            return
+        }
+        #expect(answer.chat.pinnedMessage?.id == 2 && answer.chat.pinnedMessage?.text == "two")
+        #expect(push.chat == answer.chat && pinned.count == 2)
+        // Through the wire and back: the pin survives encoding, and the fast decoders leave it to Codable.
+        let frame = Frame(packet: pinned.last!)
+        #expect(try Packet(frame: frame).body == .notifChat(push))
+        let named = call(.chatUpdate, Self.map([("chatId", .uint(100)), ("theme", .string("Team")),
+                                                ("description", .string("our chat"))]), on: 2)
+        guard case .chatUpdateResponse(let renamed) = named.first?.body else {
+            Issue.record("expected a CHAT_UPDATE answer, got \(named)")
+            return
+        }
+        #expect(renamed.chat.title == "Team" && renamed.chat.descriptionText == "our chat")
+        #expect(renamed.chat.pinnedMessage?.id == 2)
+        guard case .loginResponse(let login) = login("t-alice", on: 1).last?.body else {
+            Issue.record("expected a LOGIN answer")
+            return
+        }
+        #expect(login.chats.first?.pinnedMessage?.id == 2 && login.chats.first?.title == "Team")
+        // LOGIN's fast encoder writes the pin, and its fast decoder leaves such an entry to Codable.
+        let loginPacket = Packet(cmd: .response, seq: 1, opcode: .login, body: .loginResponse(login))
+        #expect(try Packet(frame: Frame(packet: loginPacket)).body == .loginResponse(login))
+        _ = call(.msgDelete, Self.map([("chatId", .uint(100)), ("messageIds", .array([.uint(2)]))]))
+        #expect(server.summary(ofChat: 100)?.pinnedMessage == nil)
+        let unknown = call(.chatUpdate, Self.map([("chatId", .uint(100)), ("pinMessageId", .uint(99))]))
+        let options = call(.chatUpdate, Self.map([("chatId", .uint(100)), ("options", Self.map([]))]))
+        guard case .error(let missing) = unknown.first?.body, case .error(let unmodeled) = options.first?.body else {
+            Issue.record("expected errors, got \(unknown) and \(options)")
+            return
+        }
+        #expect(missing.error == "message.notFound")
+        #expect(unmodeled.error == "proto.payload" && unmodeled.message.contains("pinMessageId"))
+        _ = call(.chatUpdate, Self.map([("chatId", .uint(100)), ("pinMessageId", .uint(1))]))
+        #expect(server.summary(ofChat: 100)?.pinnedMessage?.id == 1)
+        _ = call(.chatUpdate, Self.map([("chatId", .uint(100)), ("pinMessageId", .uint(0))]))
+        #expect(server.summary(ofChat: 100)?.pinnedMessage == nil && server.summary(ofChat: 100)?.title == "Team")
+    }
+
+    /// PyMax 1.2.5 hears of a delete only from a NOTIF_MESSAGE whose message is REMOVED; PyMax 2.x from
+    /// NOTIF_MSG_DELETE. Each connection gets its own shape, and only one.
+    @Test("a delete reaches each connection in its DeleteNotice shape, one NOTIF_MESSAGE per removed message")
+    mutating func deleteNoticePerConnection() {
+        server.seedHistory(chatId: 100, sender: 1, texts: ["one", "two"], now: now)
+        server.knobs.replacesOlderSessions = false  // bob's two connections name one device
+        _ = server.handle(.connectionOpened(ServerConnectionID(rawValue: 3)), now: now)
+        _ = login("t-alice")
+        _ = login("t-bob", on: 2)
+        _ = login("t-bob", on: 3)
+        server.setDeleteNotice(.removedMessage, of: ServerConnectionID(rawValue: 3))
+        let delete = server.handle(.packetReceived(Packet(
+            cmd: .request, seq: 9, opcode: .msgDelete, body: .msgDelete(MsgDeleteRequest(chatId: 100, messageIds: [1, 2]))),
+            on: ServerConnectionID(rawValue: 1)), now: now)
+        let sent = delete.compactMap { if case .send(let packet, let connection) = $0 { (packet, connection.rawValue) } else { nil } }
+        #expect(sent.map(\.1) == [1, 2, 3, 3])
+        #expect(sent.map(\.0.opcode) == [.msgDelete, .notifMsgDelete, .notifMessage, .notifMessage])
+        let removed = sent.compactMap { if case .notifMessage(let push) = $0.0.body { push.message } else { nil } }
+        #expect(removed.map(\.id) == [1, 2] && removed.allSatisfy { $0.status == "REMOVED" && $0.text.isEmpty })
     }
 }

@@ -33,6 +33,10 @@ public struct Opcode: RawRepresentable, Hashable, Comparable, Sendable, CustomSt
     /// CHATS_LIST (53): a page of the user's chats modified at or before a time `marker`.
     /// Sent by PyMax `pymax/api/chats/service.py` (`fetch_chats`).
     public static let chatsList = Opcode(rawValue: 53)
+    /// CHAT_UPDATE (55): changes a chat, `{chatId, pinMessageId?, notifyPin?, theme?, description?, ...}`, answered
+    /// `{chat}`. Sent by PyMax `pymax/api/messages/service.py` (`pin_message`) and `pymax/api/chats/service.py`
+    /// (`change_group_profile`), and vkmax 1.0.2 `vkmax/functions/messages.py` (`pin_message`).
+    public static let chatUpdate = Opcode(rawValue: 55)
     /// MSG_SEND (64): sends a message with an idempotency key `cid`. Sent by PyMax `pymax/api/messages/service.py`.
     public static let msgSend = Opcode(rawValue: 64)
     /// MSG_DELETE (66): deletes messages by id. Sent by PyMax `pymax/api/messages/service.py`.
@@ -49,6 +53,9 @@ public struct Opcode: RawRepresentable, Hashable, Comparable, Sendable, CustomSt
     public static let notifMessage = Opcode(rawValue: 128)
     /// NOTIF_MARK (130): push that a member read a chat. Parsed by PyMax `pymax/types/events/mark.py`.
     public static let notifMark = Opcode(rawValue: 130)
+    /// NOTIF_CHAT (135): push that a chat changed, `{chat}`. Parsed by PyMax `pymax/dispatch/mapping.py`
+    /// (`on_chat_update`) and PyMax 1.2.5 `pymax/interfaces.py` (`_handle_chat_updates`).
+    public static let notifChat = Opcode(rawValue: 135)
     /// NOTIF_ATTACH (136): push about an attachment; known by number, its payload stays raw.
     public static let notifAttach = Opcode(rawValue: 136)
     /// NOTIF_MSG_REACTIONS_CHANGED (155): push that a message's reactions changed, `{chatId, messageId, totalCount,
@@ -69,9 +76,9 @@ public struct Opcode: RawRepresentable, Hashable, Comparable, Sendable, CustomSt
 
     /// Every opcode the model types, in numeric order.
     public static let known: [Opcode] = [
-        .ping, .log, .sessionInit, .login, .contactInfo, .chatInfo, .chatHistory, .chatMark, .chatsList, .msgSend,
-        .msgDelete, .msgEdit, .msgGet, .photoUpload, .notifMessage, .notifMark, .notifAttach, .notifMsgDelete,
-        .notifMsgReactionsChanged, .msgReaction, .msgCancelReaction, .msgGetReactions,
+        .ping, .log, .sessionInit, .login, .contactInfo, .chatInfo, .chatHistory, .chatMark, .chatsList, .chatUpdate,
+        .msgSend, .msgDelete, .msgEdit, .msgGet, .photoUpload, .notifMessage, .notifMark, .notifChat, .notifAttach,
+        .notifMsgDelete, .notifMsgReactionsChanged, .msgReaction, .msgCancelReaction, .msgGetReactions,
     ]
 
     /// Whether the server sends this opcode unsolicited (as a `cmd` 0 frame the client does not answer):

@@ -295,11 +295,16 @@ extension Profile {
 }
 
 extension ChatSummary {
-    /// `init(from:)`'s result, or nil where it would throw or where a map repeats a key (then Codable decides).
+    /// The keys of what CHAT_UPDATE sets: an entry that has one is left to Codable.
+    private static let detailKeys: [MessagePackValue] = [.string("pinnedMessage"), .string("title"), .string("description")]
+
+    /// `init(from:)`'s result, or nil where it would throw, where a map repeats a key or where it carries a pin,
+    /// title or description (then Codable decides).
     init?(fastPayload value: MessagePackValue) {
         guard var map = uniqueStringKeyed(value), let idValue = map.required("id"), let id = fastInt64(idValue),
             let found = map.required("participants"), case .map(let participants) = found,
-            let modified = optionalScalar(map.scalarIfPresent("modified"), fastInt64)
+            let modified = optionalScalar(map.scalarIfPresent("modified"), fastInt64),
+            !map.pairs.contains(where: { ChatSummary.detailKeys.contains($0.key) })
         else { return nil }
         // As `allKeys`: the string keys (any value), those that spell an integer, one id per member, ascending.
         var members: [Int64] = []
@@ -510,6 +515,13 @@ extension ChatSummary {
             pairs.append(MessagePackPair(.string("lastFireDelayedErrorTime"), .uint(0)))
         }
         if let lastMessage { pairs.append(MessagePackPair(.string("lastMessage"), lastMessage.fastPayload)) }
+        if hasDetails {
+            if let pinnedMessage {
+                pairs.append(MessagePackPair(.string("pinnedMessage"), pinnedMessage.fastPayload))
+            }
+            if let title { pairs.append(MessagePackPair(.string("title"), .string(title))) }
+            if let descriptionText { pairs.append(MessagePackPair(.string("description"), .string(descriptionText))) }
+        }
         return .map(pairs)
     }
 }

@@ -27,6 +27,7 @@ extension Packet {
             case .msgReaction: return typed(MsgReactionRequest.self, Body.msgReaction)
             case .msgCancelReaction: return typed(MsgCancelReactionRequest.self, Body.msgCancelReaction)
             case .msgGetReactions: return typed(MsgGetReactionsRequest.self, Body.msgGetReactions)
+            case .chatUpdate: return typed(ChatUpdateRequest.self, Body.chatUpdate)
             case .chatHistory: return typed(ChatHistoryRequest.self, Body.chatHistory)
             case .chatMark: return typed(ChatMarkRequest.self, Body.chatMark)
             case .chatsList: return typed(ChatsListRequest.self, Body.chatsList)
@@ -39,7 +40,8 @@ extension Packet {
             case .ping:
                 if let fast = PingRequest(fastPayload: payload) { return .ping(fast) }
                 return typed(PingRequest.self, Body.ping)
-            case .notifMessage, .notifMark, .notifMsgDelete, .notifMsgReactionsChanged: return pushBody(of: frame)
+            case .notifMessage, .notifMark, .notifMsgDelete, .notifMsgReactionsChanged, .notifChat:
+                return pushBody(of: frame)
             default: return .raw(payload)
             }
         case .response:
@@ -57,6 +59,7 @@ extension Packet {
             case .msgGet: return typed(MsgGetResponse.self, Body.msgGetResponse)
             case .msgReaction, .msgCancelReaction: return typed(MsgReactionResponse.self, Body.msgReactionResponse)
             case .msgGetReactions: return typed(MsgGetReactionsResponse.self, Body.msgGetReactionsResponse)
+            case .chatUpdate: return typed(ChatUpdateResponse.self, Body.chatUpdateResponse)
             case .chatMark: return typed(ChatMarkResponse.self, Body.chatMarkResponse)
             case .chatsList: return typed(ChatsListResponse.self, Body.chatsListResponse)
             case .msgSend:
@@ -88,6 +91,7 @@ extension Packet {
         case .notifMsgDelete: typed(NotifMsgDelete.self, frame.payload, Body.notifMsgDelete)
         case .notifMsgReactionsChanged:
             typed(NotifMsgReactionsChanged.self, frame.payload, Body.notifMsgReactionsChanged)
+        case .notifChat: typed(NotifChat.self, frame.payload, Body.notifChat)
         default: .raw(frame.payload)
         }
     }
@@ -117,6 +121,9 @@ extension Frame {
         case .msgGetReactions(let value): encoded(value)
         case .msgGetReactionsResponse(let value): encoded(value)
         case .notifMsgReactionsChanged(let value): encoded(value)
+        case .chatUpdate(let value): encoded(value)
+        case .chatUpdateResponse(let value): encoded(value)
+        case .notifChat(let value): encoded(value)
         case .chatHistory(let value): encoded(value)
         case .chatHistoryResponse(let value): value.fastPayload
         case .chatMark(let value): encoded(value)

@@ -60,6 +60,12 @@ public struct Packet: Hashable, Sendable {
         case msgGetReactionsResponse(MsgGetReactionsResponse)
         /// A NOTIF_MSG_REACTIONS_CHANGED push.
         case notifMsgReactionsChanged(NotifMsgReactionsChanged)
+        /// A CHAT_UPDATE request.
+        case chatUpdate(ChatUpdateRequest)
+        /// A CHAT_UPDATE response: the chat as changed.
+        case chatUpdateResponse(ChatUpdateResponse)
+        /// A NOTIF_CHAT push.
+        case notifChat(NotifChat)
         /// A CHAT_HISTORY request.
         case chatHistory(ChatHistoryRequest)
         /// A CHAT_HISTORY response: a page of messages.

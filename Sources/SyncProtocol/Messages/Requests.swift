@@ -232,6 +232,35 @@ public struct ChatSummary: Codable, Hashable, Sendable {
     public var lastMessage: ChatMessage?
     /// Whether the encoder adds the times PyMax 1.x requires; not decoded, not compared (`==`, `hash`).
     public var fullKeys = false
+    /// What CHAT_UPDATE set (pin, title, description), held out of line; nil when nothing was set.
+    private var details: ChatDetails?
+
+    /// The pinned message, as it is now (wire key `pinnedMessage`; PyMax 2.5.0 `pymax/types/domain/chat.py`,
+    /// `Chat.pinned_message`), or nil when none is pinned.
+    public var pinnedMessage: ChatMessage? {
+        get { details?.pinnedMessage }
+        set { setDetails(pinnedMessage: newValue, title: title, description: descriptionText) }
+    }
+
+    /// The chat's title as CHAT_UPDATE's `theme` set it (wire key `title`; PyMax 2.5.0 `Chat.title`), or nil.
+    public var title: String? {
+        get { details?.title }
+        set { setDetails(pinnedMessage: pinnedMessage, title: newValue, description: descriptionText) }
+    }
+
+    /// The chat's description (wire key `description`; PyMax 2.5.0 `Chat.description`), or nil.
+    public var descriptionText: String? {
+        get { details?.description }
+        set { setDetails(pinnedMessage: pinnedMessage, title: title, description: newValue) }
+    }
+
+    /// Whether a pin, title or description is set (the entry then goes through Codable, not the fast paths).
+    var hasDetails: Bool { details != nil }
+
+    private mutating func setDetails(pinnedMessage: ChatMessage?, title: String?, description: String?) {
+        details = pinnedMessage == nil && title == nil && description == nil
+            ? nil : ChatDetails(pinnedMessage: pinnedMessage, title: title, description: description)
+    }
 
     /// Creates a chat-list entry; `modified` is server milliseconds since the Unix epoch.
     public init(id: Int64, members: [Int64], modified: Int64, lastMessage: ChatMessage?) {
@@ -248,7 +277,7 @@ public struct ChatSummary: Codable, Hashable, Sendable {
 
     private enum CodingKeys: String, CodingKey {
         case id, type, status, owner, participants, modified, created, joinTime, lastEventTime, lastDelayedUpdateTime
-        case lastFireDelayedErrorTime, lastMessage
+        case lastFireDelayedErrorTime, lastMessage, pinnedMessage, title, description
     }
 
     public init(from decoder: any Decoder) throws {
@@ -260,6 +289,10 @@ public struct ChatSummary: Codable, Hashable, Sendable {
         members = Set(participants.allKeys.compactMap { Int64($0.stringValue) }).sorted()
         modified = try container.decodeIfPresent(Int64.self, forKey: .modified) ?? 0
         lastMessage = try container.decodeIfPresent(ChatMessage.self, forKey: .lastMessage)
+        let pinned = try container.decodeIfPresent(ChatMessage.self, forKey: .pinnedMessage)
+        let title = try container.decodeIfPresent(String.self, forKey: .title)
+        let description = try container.decodeIfPresent(String.self, forKey: .description)
+        setDetails(pinnedMessage: pinned, title: title, description: description)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -277,11 +310,14 @@ public struct ChatSummary: Codable, Hashable, Sendable {
             try container.encode(0, forKey: .lastFireDelayedErrorTime)
         }
         try container.encodeIfPresent(lastMessage, forKey: .lastMessage)
+        try container.encodeIfPresent(pinnedMessage, forKey: .pinnedMessage)
+        try container.encodeIfPresent(title, forKey: .title)
+        try container.encodeIfPresent(descriptionText, forKey: .description)
     }
 
     public static func == (lhs: ChatSummary, rhs: ChatSummary) -> Bool {
         lhs.id == rhs.id && lhs.members == rhs.members && lhs.modified == rhs.modified
-            && lhs.lastMessage == rhs.lastMessage
+            && lhs.lastMessage == rhs.lastMessage && lhs.details == rhs.details
     }
 
     public func hash(into hasher: inout Hasher) {
@@ -289,6 +325,31 @@ public struct ChatSummary: Codable, Hashable, Sendable {
         hasher.combine(members)
         hasher.combine(modified)
         hasher.combine(lastMessage)
+        hasher.combine(details)
+    }
+}
+
+/// A chat's pin, title and description: set by CHAT_UPDATE (real clients only), so held out of line, and a chat-list
+/// entry without them stays small. Nil-only details are not kept (`ChatSummary` then holds nil).
+private final class ChatDetails: Hashable, Sendable {
+    let pinnedMessage: ChatMessage?
+    let title: String?
+    let description: String?
+
+    init(pinnedMessage: ChatMessage?, title: String?, description: String?) {
+        self.pinnedMessage = pinnedMessage
+        self.title = title
+        self.description = description
+    }
+
+    static func == (lhs: ChatDetails, rhs: ChatDetails) -> Bool {
+        lhs.pinnedMessage == rhs.pinnedMessage && lhs.title == rhs.title && lhs.description == rhs.description
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(pinnedMessage)
+        hasher.combine(title)
+        hasher.combine(description)
     }
 }
 

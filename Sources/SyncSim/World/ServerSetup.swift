@@ -10,13 +10,15 @@
 /// (history pages show edits and deletes only once they are this old, as a lagging read replica; zero: at once),
 /// `repliesFollowDevice` (a reply whose connection closed goes to the device's newest connection, node-slack-sdk #251),
 /// `fullListKeys` (LOGIN and CHATS_LIST answers carry the profile, contact and chat keys PyMax 1.x requires, as
-/// `syncsim serve` sends them; `ServerKnobs.fullListKeys`). An unknown name is an error listing the valid ones.
+/// `syncsim serve` sends them; `ServerKnobs.fullListKeys`), `deleteNotice` (how clients hear of deletes:
+/// `"notif-msg-delete"`, the default, or `"removed-message"`, a NOTIF_MESSAGE per deleted message as PyMax 1.2.5
+/// reads them; `DeleteNotice`). An unknown name is an error listing the valid ones.
 struct ServerSetup {
     var knobs = ServerKnobs()
 
     /// Every parameter name a `ServerSpec` may set, sorted.
     static let validNames = [
-        "fullListKeys", "historyEditLag", "idleTimeout", "loginChatsCap", "msgSendErrorsFrom", "msgSendErrorsUntil", "processingDelay",
+        "deleteNotice", "fullListKeys", "historyEditLag", "idleTimeout", "loginChatsCap", "msgSendErrorsFrom", "msgSendErrorsUntil", "processingDelay",
         "processingJitter", "pushDuplicationProbability", "pushLossProbability", "replacesOlderSessions",
         "repliesFollowDevice",
     ]
@@ -51,6 +53,13 @@ struct ServerSetup {
                                                    found: "\(value)")
             case ("repliesFollowDevice", .bool(let follows)): knobs.repliesFollowDevice = follows
             case ("fullListKeys", .bool(let full)): knobs.fullListKeys = full
+            case ("deleteNotice", .string(let name)) where DeleteNotice(rawValue: name) != nil:
+                knobs.deleteNotice = DeleteNotice(rawValue: name)!
+            case ("deleteNotice", _):
+                throw WorldError.badParameterValue(
+                    entry.key, owner: "server",
+                    expected: DeleteNotice.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: " or "),
+                    found: "\(value)")
             case ("replacesOlderSessions", _), ("repliesFollowDevice", _), ("fullListKeys", _):
                 throw WorldError.badParameterValue(entry.key, owner: "server", expected: "true or false",
                                                    found: "\(value)")

@@ -48,6 +48,9 @@ struct RealSocketServer {
     var controlDescriptor: Int32?
     /// Whether WebSocket connections agree to a client's permessage-deflate offer (RFC 7692).
     var webSocketDeflate = false
+    /// Whether a connection in PyMax 1.x's TCP frames hears of deletes as that client reads them (a NOTIF_MESSAGE
+    /// with the removed message, `DeleteNotice.removedMessage`) rather than by `server.knobs.deleteNotice`.
+    var deleteNoticeFollowsDialect = true
 
     /// The port the listener is bound to.
     var port: UInt16 { PosixSocket.localPort(listener) }
@@ -261,6 +264,7 @@ struct RealSocketServer {
                         connections[index] = connection
                         if case .tcpPymax1 = connections[index].transport {
                             log("serve: \(id) speaks PyMax 1.x's TCP frames (version 11, cmd u16, seq u8)")
+                            if deleteNoticeFollowsDialect { server.setDeleteNotice(.removedMessage, of: id) }
                         }
                     }
                     for answer in unwrapped.writes { _ = try? PosixSocket.writeAll(fd, answer) }
