@@ -49,6 +49,10 @@ public struct ServerKnobs: Hashable, Sendable {
     /// How a connection hears that messages were deleted, unless its driver chose for it
     /// (`SyncServer.setDeleteNotice(_:of:)`; `syncsim serve` chooses `.removedMessage` for PyMax 1.x's TCP frames).
     public var deleteNotice = DeleteNotice.notifMsgDelete
+    /// The CDN's base URL, without a trailing slash: PHOTO_UPLOAD answers `<cdnURL>/upload?photoIds=<photoId>` and a
+    /// stored photo's `baseUrl` is `<cdnURL>/photo/<photoId>`. The default names no real host (`.invalid`, RFC 2606);
+    /// `syncsim serve` sets its own address, where it takes the upload's HTTP POST.
+    public var cdnURL = "https://cdn.syncsim.invalid"
     /// Periods during which every request of one opcode is answered at once with an error (`"server.unavailable"`)
     /// and has no effect: a failing backend or a proxy in front of it (mtxclient #8's retry storm).
     public var failingPeriods: [FailingPeriod] = []

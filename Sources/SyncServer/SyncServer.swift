@@ -38,7 +38,7 @@ public struct SyncServer {
     private var chatIdsInStoreOrder: [Int64] = []
     private var nextTimerNumber: Int64 = 1
     private var lastMessageId: Int64 = 0
-    private var nextPhotoNumber = 1
+    private var nextPhotoNumber: Int64 = 1
 
     /// A server with no users or chats.
     /// - Parameters:
@@ -500,9 +500,16 @@ public struct SyncServer {
                 linked.link = nil
                 link = MessageLink(type: asked.type, chatId: sourceChatId, message: linked)
             }
+            // A photo goes to readers with its id, URL and size (PyMax 2.5.0 `PhotoAttachment` requires them).
+            let attaches = request.message.attaches.map { attach in
+                guard attach.type == "PHOTO", let token = attach.photoToken, let photoId = cdn.photoId(token: token)
+                else { return attach }
+                return Attach(type: attach.type, photoToken: token, photoId: photoId,
+                              baseUrl: "\(knobs.cdnURL)/photo/\(photoId)", width: 0, height: 0)
+            }
             let message = store(
                 chatId: chat.id, sender: userId, text: request.message.text, cid: request.message.cid,
-                attaches: request.message.attaches.isEmpty ? nil : request.message.attaches, now: now,
+                attaches: attaches.isEmpty ? nil : attaches, now: now,
                 elements: request.message.elements, link: link)
             idempotency[key] = IdempotencyEntry(userId: userId, cid: key.cid, chatId: chat.id, messageId: message.id)
             reply(.msgSendResponse(MsgSendResponse(chatId: chat.id, message: message)))
@@ -510,10 +517,12 @@ public struct SyncServer {
                                    exceptDevice: connections[connection]?.deviceId)
         case .photoUpload(let request):
             guard userId != nil else { fail("session.notLoggedIn", "PHOTO_UPLOAD before LOGIN"); return actions }
-            let token = "photo-\(nextPhotoNumber)"
+            let photoId = nextPhotoNumber
+            let token = "photo-\(photoId)"
             nextPhotoNumber += 1
-            cdn.issue(token: token, sizeBytes: request.sizeBytes)
-            reply(.photoUploadResponse(PhotoUploadResponse(photoToken: token)))
+            cdn.issue(token: token, photoId: photoId, sizeBytes: request.sizeBytes)
+            reply(.photoUploadResponse(PhotoUploadResponse(
+                photoToken: token, url: "\(knobs.cdnURL)/upload?photoIds=\(photoId)")))
         case .chatMark(let request):
             guard let userId else { fail("session.notLoggedIn", "CHAT_MARK before LOGIN"); return actions }
             guard chats[request.chatId]?.members.contains(userId) == true else {

@@ -512,7 +512,7 @@ struct ReplayScenarioEmitter {
         }
         uploads.sort { ($0.entry.time, $0.entry.connection) < ($1.entry.time, $1.entry.connection) }
         func size(_ upload: (key: String, entry: ReplayTimeline.Entry, token: String?)) -> Int? {
-            if case .photoUpload(let request) = upload.entry.packet.body { return max(1, request.sizeBytes) }
+            if case .photoUpload(let request) = upload.entry.packet.body { return request.sizeBytes.map { max(1, $0) } }
             return nil
         }
         // The uploads whose token the message carries give its photos' sizes; earlier attempts for the same photos
@@ -532,11 +532,13 @@ struct ReplayScenarioEmitter {
         var comment = "MSG_SEND with \(photos.count) photo(s), \(at)"
         var start = send.time
         if let first = mine.first, case .photoUpload(let request) = first.entry.packet.body {
-            bytes = tokened.compactMap(size).first ?? max(1, request.sizeBytes)
+            let announced = tokened.compactMap(size).first ?? request.sizeBytes.map { max(1, $0) }
+            bytes = announced ?? bytes
             start = first.entry.time
             comment += "; first PHOTO_UPLOAD for it on connection \(first.entry.connection) seq "
-                + "\(first.entry.packet.seq) at \(ReplayInference.seconds(first.entry.time)) s, sizeBytes \(bytes), "
-                + "less 2 s of photo processing"
+                + "\(first.entry.packet.seq) at \(ReplayInference.seconds(first.entry.time)) s, "
+                + (announced.map { "sizeBytes \($0)" } ?? "no sizeBytes (a field client), \(bytes) bytes assumed")
+                + ", less 2 s of photo processing"
         } else {
             // The client's own photos are the best guess at this one's size: the median of its captured uploads (the
             // token may have come before the capture, or on a connection it missed); 100 KB without any.

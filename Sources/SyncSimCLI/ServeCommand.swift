@@ -104,6 +104,8 @@ enum ServeCommand {
             server.frameLog = { file.write(Data(($0 + "\n").utf8)) }
         }
         if controlStdin { server.controlDescriptor = 0 }
+        // Photo uploads come back to this port as HTTP POSTs (`HTTPUpload`).
+        server.server.knobs.cdnURL = "http://127.0.0.1:\(server.port)"
         server.webSocketDeflate = webSocketDeflate
         if let notice = DeleteNotice(rawValue: deleteNoticeName) {
             server.server.knobs.deleteNotice = notice

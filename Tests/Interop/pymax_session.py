@@ -10,7 +10,7 @@ library makes, so that every message both ways is compressed, RFC 7692). Protoco
 fixed in pymax/app.py), reconnect loop and event dispatch.
 
 Steps (each names itself on failure, with the last frames of the server's frame log: hex header + payload):
-  login, list-chats, history, resend-same-cid, push, reply-forward-lookups, pin-and-rename, edit-delete-push,
+  login, list-chats, history, resend-same-cid, push, photo, reply-forward-lookups, pin-and-rename, edit-delete-push,
   drop-and-reconnect, ping.
 
 Usage: pymax_session.py --syncsim PATH --shape mobile|web|websocket|websocket-deflate --workdir DIR
@@ -27,13 +27,16 @@ import time
 from importlib.metadata import version as package_version
 
 from interop_support import Server, StepFailed, check, close_clients, run_session
-from pymax import Client, ExtraConfig, WebClient
+from pymax import Client, ExtraConfig, Photo, WebClient
+from pymax.types.domain.attachments import PhotoAttachment
 from pymax.protocol import OutboundFrame
 from pymax.protocol.tcp import TcpProtocol
 
 PYMAX_VERSION = package_version("maxapi-python")
 HISTORY = 60
 CHAT_NAME_HINT = "alice+bob"
+# A photo's bytes: PyMax checks the file name's extension only; the server's CDN end counts the bytes.
+PHOTO_BYTES = b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 4
 
 
 def make_client(port, token, shape, workdir, name):
@@ -202,6 +205,26 @@ async def session(args, server):
         from_bob = await bob.send_message(dialog.id, "a push for alice")
         await wait_for(got_push, 10, step, "alice's on_message handler never fired")
         check(step, pushed[-1].id == from_bob.id and pushed[-1].text == "a push for alice", f"got {pushed[-1]}")
+
+        step = "photo"
+        # PHOTO_UPLOAD's url leads back to the server: bob's PyMax POSTs the photo there and attaches the token the
+        # answer gives; alice's push carries the photo in the shape PyMax's PhotoAttachment requires.
+        got_push.clear()
+        with_photo = await bob.send_message(dialog.id, "a photo for alice",
+                                            attachments=[Photo(raw=PHOTO_BYTES, name="syncsim.png")])
+        check(step, with_photo is not None and len(with_photo.attaches) == 1
+              and isinstance(with_photo.attaches[0], PhotoAttachment), f"MSG_SEND answered {with_photo}")
+        await wait_for(got_push, 10, step, "alice's on_message handler never fired for bob's photo")
+        attaches = pushed[-1].attaches
+        check(step, pushed[-1].id == with_photo.id and len(attaches) == 1 and isinstance(attaches[0], PhotoAttachment)
+              and attaches[0].photo_id > 0 and attaches[0].base_url.endswith(f"/photo/{attaches[0].photo_id}"),
+              f"photo push {pushed[-1]}")
+        # The CDN end counts the whole multipart body: the photo's bytes and the form's boundaries and headers.
+        with open(server.stderr_path) as log:
+            stored = [int(line.split(" (")[1].split(" ")[0]) for line in log
+                      if "uploaded photo" in line and "stored under" in line]
+        check(step, stored and stored[-1] >= len(PHOTO_BYTES),
+              f"the server's log shows no stored upload of at least {len(PHOTO_BYTES)} bytes: {stored}")
 
         step = "reply-forward-lookups"
         if hasattr(alice, "get_message") and hasattr(alice, "forward_message"):

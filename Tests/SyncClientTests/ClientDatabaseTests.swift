@@ -71,21 +71,22 @@ private func openError(_ path: String) -> String? {
     }
 
     @Test("an older database is migrated: it gains the later tables, its messages keep their rows in the newest form",
-          arguments: [1, 4])
+          arguments: [1, 4, 5])
     func migration(version: Int) throws {
         try withTemporaryPath("migrate-\(version)") { path in
             let old = try SQLiteDatabase(path: path)
             var tables: [String: ClientDatabase.Table] = [:]
             for table in ClientDatabase.migrations[..<version].joined() { tables[table.name] = table }
             for name in tables.keys.sorted() { try old.execute(tables[name]!.createStatement) }
-            try old.execute("INSERT INTO messages VALUES (5, 7, 70, 1, 'kept', NULL, NULL)")
+            try old.execute("INSERT INTO messages VALUES (5, 7, 70, 1, 'kept', NULL, 'photo-3')")
             try old.execute("PRAGMA application_id = \(ClientDatabase.applicationId)")
             try old.execute("PRAGMA user_version = \(version)")
             let database = try ClientDatabase.open(path: path)
             #expect(try database.query("PRAGMA user_version") == [[.integer(Int64(ClientDatabase.schemaVersion))]])
             #expect(try database.query("SELECT count(*) FROM contacts") == [[.integer(0)]])
-            #expect(try database.query("SELECT chatId, id, text FROM messages")
-                        == [[.integer(5), .integer(7), .text("kept")]])
+            // Version 6's photo columns start NULL.
+            #expect(try database.query("SELECT chatId, id, text, photoToken, photoId, photoBaseUrl FROM messages")
+                        == [[.integer(5), .integer(7), .text("kept"), .text("photo-3"), .null, .null]])
             let schema = "SELECT name, sql FROM sqlite_master WHERE type = 'table' ORDER BY name"
             #expect(try database.query(schema) == ClientDatabase.tables.sorted { $0.name < $1.name }
                 .map { [.text($0.name), .text($0.createStatement)] })
@@ -97,7 +98,7 @@ private func openError(_ path: String) -> String? {
     @Test("a bad value in a table without rowid names its row by primary key") func badValueByKey() throws {
         try withTemporaryPath("values-key") { path in
             let database = try ClientDatabase.open(path: path)
-            try database.execute("INSERT INTO messages VALUES (5, 7, 70, 'someone', 'text', NULL, NULL)")
+            try database.execute("INSERT INTO messages (chatId, id, time, sender, text) VALUES (5, 7, 70, 'someone', 'text')")
             let message = try #require(openError(path))
             #expect(message.hasPrefix("client database \(path): table messages row (chatId 5, id 7): column sender "
                                       + "holds 'someone' (text), expected integer"), "\(message)")

@@ -34,6 +34,21 @@ private func message(_ id: Int64) -> ChatMessage { ChatMessage(id: id, time: id,
                 == [Chunk(lower: .min, upper: 3, isStartOfHistory: true)])
     }
 
+    @Test("a photo message comes back after a restart as the server sent it: token, id, URL, width and height")
+    func photoDetailsKept() throws {
+        let database = try SQLiteDatabase()
+        var store = ClientStore(database: database)
+        var history = ChunkStore()
+        var photo = message(8)
+        photo.attaches = [Attach(type: "PHOTO", photoToken: "photo-2", photoId: 2,
+                                 baseUrl: "https://cdn.syncsim.invalid/photo/2", width: 0, height: 0)]
+        var bare = message(9)
+        bare.attaches = [.photo(token: "photo-3")]
+        history.insertPage([photo, bare, message(10)], isStartOfHistory: true)
+        write(history, to: &store)
+        #expect(ClientStore(database: database).loadHistories()[7] == history)
+    }
+
     @Test("a chunk of one message has no row and comes back from its message; other chunks keep their rows")
     func chunksOfOneMessage() throws {
         let database = try SQLiteDatabase()
@@ -73,7 +88,7 @@ private func message(_ id: Int64) -> ChatMessage { ChatMessage(id: id, time: id,
         write(history, to: &first)
         // A row of a chunk of one message (as databases written before such chunks lost their rows hold) and a
         // tombstone.
-        try database.execute("INSERT INTO messages VALUES (7, 30, 30, 1, 'm30', NULL, NULL)")
+        try database.execute("INSERT INTO messages (chatId, id, time, sender, text) VALUES (7, 30, 30, 1, 'm30')")
         try database.execute("INSERT INTO chunks VALUES (7, 30, 30, 0)")
         try database.execute("INSERT INTO tombstones VALUES (7, 3, 50)")
 

@@ -202,4 +202,28 @@ import Testing
         #expect(packet.body == .empty)
         #expect(Frame(packet: packet).payload == .map([]))
     }
+
+    @Test("an attachment's kind goes as `_type` (the field's key); SyncSim's older captures' `type` is still read")
+    func attachTypeKey() throws {
+        func pair(_ key: String, _ value: MessagePackValue) -> MessagePackPair { MessagePackPair(.string(key), value) }
+        let field = MessagePackValue.map([pair("_type", .string("PHOTO")), pair("photoToken", .string("t1"))])
+        let legacy = MessagePackValue.map([pair("type", .string("PHOTO")), pair("photoToken", .string("t1"))])
+        #expect(try MessagePackDecoder().decode(Attach.self, from: field) == .photo(token: "t1"))
+        #expect(try MessagePackDecoder().decode(Attach.self, from: legacy) == .photo(token: "t1"))
+        #expect(try MessagePackEncoder().encode(Attach.photo(token: "t1")) == field)
+        let neither = MessagePackValue.map([pair("photoToken", .string("t1"))])
+        #expect(throws: (any Error).self) { try MessagePackDecoder().decode(Attach.self, from: neither) }
+        // In a frame: the fast path reads the field's key and leaves the legacy key to the Codable path.
+        for attach in [field, legacy] {
+            let message = MessagePackValue.map([pair("text", .string("")), pair("cid", .int(4)),
+                                                pair("attaches", .array([attach]))])
+            let payload = MessagePackValue.map([pair("chatId", .int(100)), pair("message", message)])
+            let packet = try Packet(frame: Frame(cmd: .request, seq: 1, opcode: .msgSend, payload: payload))
+            guard case .msgSend(let request) = packet.body else {
+                Issue.record("not a MSG_SEND: \(packet.body)")
+                continue
+            }
+            #expect(request.message.attaches == [.photo(token: "t1")])
+        }
+    }
 }

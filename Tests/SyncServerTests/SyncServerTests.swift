@@ -368,4 +368,36 @@ private func pushes(_ actions: [ServerAction]) -> [(Packet, ServerConnectionID)]
         let late = h.request(.msgSend, .msgSend(MsgSendRequest(chatId: 100, message: photo)), on: 1)
         #expect(responses(late).first?.cmd == .response)
     }
+
+    @Test("a field client's PHOTO_UPLOAD names no size; readers get the photo's id, URL and size")
+    func fieldPhotoUpload() {
+        var h = Harness()
+        h.server.knobs.cdnURL = "http://127.0.0.1:9"
+        _ = h.connect(1, token: "t-alice")
+        _ = h.connect(2, token: "t-bob")
+        let actions = h.request(.photoUpload, .photoUpload(PhotoUploadRequest(sizeBytes: nil)), on: 1)
+        guard case .photoUploadResponse(let upload) = responses(actions).first?.body else {
+            Issue.record("expected a PHOTO_UPLOAD answer")
+            return
+        }
+        #expect(upload.url == "http://127.0.0.1:9/upload?photoIds=1")
+        #expect(h.server.cdn.token(photoId: 1) == upload.photoToken && h.server.cdn.token(photoId: 2) == nil)
+        // Any size is taken when none was announced.
+        let stored = h.server.receiveUpload(token: upload.photoToken, sizeBytes: 1_202)
+        #expect(stored)
+        let photo = OutgoingMessage(text: "", cid: 6, attaches: [.photo(token: upload.photoToken)])
+        let sent = h.request(.msgSend, .msgSend(MsgSendRequest(chatId: 100, message: photo)), on: 1)
+        let expected = Attach(type: "PHOTO", photoToken: upload.photoToken, photoId: 1,
+                              baseUrl: "http://127.0.0.1:9/photo/1", width: 0, height: 0)
+        guard case .msgSendResponse(let answer) = responses(sent).first?.body else {
+            Issue.record("expected a MSG_SEND answer")
+            return
+        }
+        #expect(answer.message.attaches == [expected])
+        let pushed = sent.compactMap { action -> ChatMessage? in
+            if case .send(let packet, _) = action, case .notifMessage(let push) = packet.body { return push.message }
+            return nil
+        }
+        #expect(pushed.map(\.attaches) == [[expected]])
+    }
 }

@@ -154,7 +154,7 @@ import Testing
         let steps = emission.scenario.steps.map(\.action)
         #expect(steps.contains { if case .loseResponses(.chatHistory, 1, "alice") = $0 { true } else { false } })
         #expect(!steps.contains { if case .openChat = $0 { true } else { false } })
-        #expect(emission.source().contains("CHAT_HISTORY seq 95 at 314.052 s got no answer and was asked again"))
+        #expect(emission.source().contains("CHAT_HISTORY seq 95 at 314.053 s got no answer and was asked again"))
         #expect(!Self.fails(emission.scenario, seed: 58, mutant: nil))
         #expect(Self.fails(emission.scenario, seed: 58, mutant: "duplicate-is-failure"))
     }

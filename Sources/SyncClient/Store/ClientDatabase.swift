@@ -19,9 +19,12 @@ public enum ClientDatabase {
         }
     }
 
-    /// The columns of the `messages` table (both of its forms).
+    /// The columns of the `messages` table (its first two forms).
     private static let messageColumns = "chatId INTEGER NOT NULL, id INTEGER NOT NULL, time INTEGER NOT NULL, "
         + "sender INTEGER NOT NULL, text TEXT NOT NULL, cid INTEGER, photoToken TEXT, PRIMARY KEY (chatId, id)"
+
+    /// What the server says of a message's first photo beside its token (`Attach`): id, URL, width and height.
+    private static let photoColumns = "photoId INTEGER, photoBaseUrl TEXT, photoWidth INTEGER, photoHeight INTEGER"
 
     /// Migration `i` takes `user_version` `i` to `i + 1`; each adds tables, or gives a table a new form (a table
     /// named again), whose rows it keeps.
@@ -60,6 +63,16 @@ public enum ClientDatabase {
             // Every message received is an insert: with a rowid, into the table's b-tree and into its primary key's
             // index, two b-trees per push; without one, into the primary key's b-tree alone.
             Table(name: "messages", columns: messageColumns, isWithoutRowid: true),
+        ],
+        [
+            // A photo as readers get it (`_type`, `photoId`, `baseUrl`, `width`, `height`): a message reloaded after
+            // a restart equals the server's.
+            Table(name: "messages", columns: "chatId INTEGER NOT NULL, id INTEGER NOT NULL, time INTEGER NOT NULL, "
+                + "sender INTEGER NOT NULL, text TEXT NOT NULL, cid INTEGER, photoToken TEXT, \(photoColumns), "
+                + "PRIMARY KEY (chatId, id)", isWithoutRowid: true),
+            Table(name: "pendingEdits", columns: "chatId INTEGER NOT NULL, id INTEGER NOT NULL, time INTEGER NOT NULL, "
+                + "sender INTEGER NOT NULL, text TEXT NOT NULL, cid INTEGER, photoToken TEXT, status TEXT NOT NULL, "
+                + "updateTime INTEGER NOT NULL, \(photoColumns), PRIMARY KEY (chatId, id)"),
         ],
     ]
 
@@ -194,7 +207,12 @@ public enum ClientDatabase {
                     let old = "\(table.name)_old"
                     try database.execute("ALTER TABLE \(table.name) RENAME TO \(old)", keepsStatement: false)
                     try database.execute(table.createStatement, keepsStatement: false)
-                    try database.execute("INSERT INTO \(table.name) SELECT * FROM \(old)", keepsStatement: false)
+                    // Its rows keep their columns; columns the new form adds start NULL.
+                    let columns = try database.query("SELECT name FROM pragma_table_info(?)", [.text(old)],
+                                                     keepsStatement: false).compactMap { $0[0].text }
+                        .joined(separator: ", ")
+                    try database.execute("INSERT INTO \(table.name) (\(columns)) SELECT \(columns) FROM \(old)",
+                                         keepsStatement: false)
                     try database.execute("DROP TABLE \(old)", keepsStatement: false)
                 } else {
                     try database.execute(table.createStatement, keepsStatement: false)

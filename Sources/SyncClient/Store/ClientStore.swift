@@ -46,13 +46,13 @@ struct ClientStore {
             switch self {
             case .begin: "BEGIN IMMEDIATE"
             case .commit: "COMMIT"
-            case .saveMessage: "INSERT OR REPLACE INTO messages VALUES (?, ?, ?, ?, ?, ?, ?)"
+            case .saveMessage: "INSERT OR REPLACE INTO messages VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
             case .saveMessageChange: "INSERT OR REPLACE INTO messageChanges VALUES (?, ?, ?, ?)"
             case .deleteTombstone: "DELETE FROM tombstones WHERE chatId = ? AND id = ?"
             case .saveTombstone: "INSERT OR REPLACE INTO tombstones VALUES (?, ?, ?)"
             case .insertTombstone: "INSERT INTO tombstones VALUES (?, ?, ?)"
             case .deletePendingEdits: "DELETE FROM pendingEdits WHERE chatId = ?"
-            case .insertPendingEdit: "INSERT INTO pendingEdits VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            case .insertPendingEdit: "INSERT INTO pendingEdits VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
             case .deleteChunk: "DELETE FROM chunks WHERE chatId = ? AND lower = ?"
             case .insertChunk: "INSERT INTO chunks VALUES (?, ?, ?, ?)"
             case .saveChat: "INSERT OR REPLACE INTO chats VALUES (?, ?, ?, ?)"
@@ -97,7 +97,10 @@ struct ClientStore {
     }
 
     mutating func save(_ message: ChatMessage, chatId: Int64) {
-        run(.saveMessage) { Self.bindMessageColumns(message, chatId: chatId, to: &$0) }
+        run(.saveMessage) {
+            Self.bindMessageColumns(message, chatId: chatId, to: &$0)
+            Self.bindPhotoDetails(message, to: &$0)
+        }
         if let status = message.status {
             run(.saveMessageChange) {
                 $0.bind(chatId)
@@ -152,6 +155,25 @@ struct ClientStore {
         bindings.bind(message.attaches?.first { $0.type == "PHOTO" }?.photoToken)
     }
 
+    /// Binds what the server said of the message's first PHOTO attachment beside its token: id, base URL, width
+    /// and height (NULL each when absent).
+    private static func bindPhotoDetails(_ message: ChatMessage, to bindings: inout SQLiteBindings) {
+        let photo = message.attaches?.first { $0.type == "PHOTO" }
+        bindings.bind(photo?.photoId)
+        bindings.bind(photo?.baseUrl)
+        bindings.bind(photo?.width.map(Int64.init))
+        bindings.bind(photo?.height.map(Int64.init))
+    }
+
+    /// The attachments of a message row: its first photo, from the token (`token`) and the columns
+    /// `bindPhotoDetails` wrote (`details`, four values), or nil for none.
+    private static func attaches(token: SQLiteValue, details: ArraySlice<SQLiteValue>) -> [Attach]? {
+        guard let token = token.text else { return nil }
+        let values = Array(details)
+        return [Attach(type: "PHOTO", photoToken: token, photoId: values[0].integer, baseUrl: values[1].text,
+                       width: values[2].integer.map { Int($0) }, height: values[3].integer.map { Int($0) })]
+    }
+
     mutating func replacePendingEdits(_ edits: [Int64: ChatMessage], chatId: Int64) {
         run(.deletePendingEdits) { $0.bind(chatId) }
         for id in edits.keys.sorted() {
@@ -160,6 +182,7 @@ struct ClientStore {
                 Self.bindMessageColumns(message, chatId: chatId, to: &$0)
                 $0.bind(message.status ?? ChatMessage.edited)
                 $0.bind(message.updateTime ?? 0)
+                Self.bindPhotoDetails(message, to: &$0)
             }
         }
     }
@@ -313,12 +336,13 @@ struct ClientStore {
     func loadHistories() -> [Int64: ChunkStore] {
         var messages: [Int64: [ChatMessage]] = [:]
         let sql = """
-            SELECT m.chatId, m.id, m.time, m.sender, m.text, m.cid, m.photoToken, c.status, c.updateTime
+            SELECT m.chatId, m.id, m.time, m.sender, m.text, m.cid, m.photoToken, c.status, c.updateTime,
+                   m.photoId, m.photoBaseUrl, m.photoWidth, m.photoHeight
               FROM messages m LEFT JOIN messageChanges c ON c.chatId = m.chatId AND c.id = m.id
              ORDER BY m.chatId, m.id
             """
         for row in rows(sql) {
-            let attaches = row[6].text.map { [Attach.photo(token: $0)] }
+            let attaches = Self.attaches(token: row[6], details: row[9...12])
             let message = ChatMessage(id: row[1].integer!, time: row[2].integer!, sender: row[3].integer!,
                                       text: row[4].text!, cid: row[5].integer, attaches: attaches,
                                       status: row[7].text, updateTime: row[8].integer)
@@ -329,9 +353,12 @@ struct ClientStore {
             tombstones[row[0].integer!, default: [:]][row[1].integer!] = row[2].integer!
         }
         var pendingEdits: [Int64: [Int64: ChatMessage]] = [:]
-        let pendingSQL = "SELECT chatId, id, time, sender, text, cid, photoToken, status, updateTime FROM pendingEdits"
+        let pendingSQL = """
+            SELECT chatId, id, time, sender, text, cid, photoToken, status, updateTime,
+                   photoId, photoBaseUrl, photoWidth, photoHeight FROM pendingEdits
+            """
         for row in rows(pendingSQL) {
-            let attaches = row[6].text.map { [Attach.photo(token: $0)] }
+            let attaches = Self.attaches(token: row[6], details: row[9...12])
             let message = ChatMessage(id: row[1].integer!, time: row[2].integer!, sender: row[3].integer!,
                                       text: row[4].text!, cid: row[5].integer, attaches: attaches,
                                       status: row[7].text, updateTime: row[8].integer)

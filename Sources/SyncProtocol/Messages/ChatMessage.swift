@@ -183,21 +183,70 @@ public struct MessageElement: Codable, Hashable, Sendable {
     }
 }
 
-/// An attachment of a message: `{type, photoToken?}`. The model knows photos (`type == "PHOTO"`).
+/// An attachment of a message, discriminated by its kind under the wire key `_type` (PyMax 2.5.0
+/// `pymax/types/domain/attachments/`: every attachment model reads `_type`). The model knows photos (`"PHOTO"`):
+/// - a client sends `{_type, photoToken}` (PyMax 2.5.0 `pymax/api/uploads/payloads.py`, `AttachPhotoPayload`);
+/// - the server hands a stored photo to readers as `{_type, photoToken, photoId, baseUrl, width, height}`, the keys
+///   PyMax 2.5.0's `PhotoAttachment` (`pymax/types/domain/attachments/photo.py`) requires. SyncSim's CDN keeps no
+///   pixels: `width` and `height` are 0.
+///
+/// SyncSim's own captures before 2026-12-05 named the kind `type`; decoding still reads that key when `_type` is
+/// absent. Encoding always writes `_type`.
 public struct Attach: Codable, Hashable, Sendable {
-    /// The attachment kind, `"PHOTO"` for photos (wire key `type`).
+    /// The attachment kind, `"PHOTO"` for photos (wire key `_type`).
     public var type: String
     /// The CDN token of an uploaded photo (wire key `photoToken`).
     public var photoToken: String?
+    /// The photo's id on the CDN, set by the server (wire key `photoId`).
+    public var photoId: Int64?
+    /// Where readers fetch the photo, set by the server (wire key `baseUrl`).
+    public var baseUrl: String?
+    /// The photo's width in pixels, set by the server (wire key `width`; 0: SyncSim models no pixels).
+    public var width: Int?
+    /// The photo's height in pixels, set by the server (wire key `height`; 0: SyncSim models no pixels).
+    public var height: Int?
 
     /// Creates an attachment of kind `type`, optionally referring to the upload `photoToken`.
-    public init(type: String, photoToken: String? = nil) {
+    public init(type: String, photoToken: String? = nil, photoId: Int64? = nil, baseUrl: String? = nil,
+                width: Int? = nil, height: Int? = nil) {
         self.type = type
         self.photoToken = photoToken
+        self.photoId = photoId
+        self.baseUrl = baseUrl
+        self.width = width
+        self.height = height
     }
 
     /// A photo attachment that refers to an upload the CDN accepted under `token`.
     public static func photo(token: String) -> Attach { Attach(type: "PHOTO", photoToken: token) }
+
+    private enum CodingKeys: String, CodingKey {
+        case type = "_type", legacyType = "type", photoToken, photoId, baseUrl, width, height
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        if !container.contains(.type), container.contains(.legacyType) {
+            type = try container.decode(String.self, forKey: .legacyType)
+        } else {
+            type = try container.decode(String.self, forKey: .type)
+        }
+        photoToken = try container.decodeIfPresent(String.self, forKey: .photoToken)
+        photoId = try container.decodeIfPresent(Int64.self, forKey: .photoId)
+        baseUrl = try container.decodeIfPresent(String.self, forKey: .baseUrl)
+        width = try container.decodeIfPresent(Int.self, forKey: .width)
+        height = try container.decodeIfPresent(Int.self, forKey: .height)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(type, forKey: .type)
+        try container.encodeIfPresent(photoToken, forKey: .photoToken)
+        try container.encodeIfPresent(photoId, forKey: .photoId)
+        try container.encodeIfPresent(baseUrl, forKey: .baseUrl)
+        try container.encodeIfPresent(width, forKey: .width)
+        try container.encodeIfPresent(height, forKey: .height)
+    }
 }
 
 /// A message the client asks to send: `{text, cid, elements[], attaches[]}` (no id or time yet), the shape PyMax

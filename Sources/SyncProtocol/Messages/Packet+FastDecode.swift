@@ -123,12 +123,19 @@ extension MessageElement {
 }
 
 extension Attach {
-    /// The synthesized `init(from:)`'s result, or nil where it would throw (see `FastMap`).
+    /// `init(from:)`'s result, or nil where it would throw (see `FastMap`): the kind under `_type`, else under a
+    /// SyncSim capture's legacy `type`.
     init?(fastPayload value: MessagePackValue) {
-        guard var map = FastMap(value), let typeValue = map.required("type"), let type = fastString(typeValue),
-            let photoToken = optionalScalar(map.scalarIfPresent("photoToken"), fastString)
+        guard var map = FastMap(value),
+            let typeValue = map.index(of: "_type") != nil ? map.required("_type") : map.required("type"),
+            let type = fastString(typeValue),
+            let photoToken = optionalScalar(map.scalarIfPresent("photoToken"), fastString),
+            let photoId = optionalScalar(map.scalarIfPresent("photoId"), fastInt64),
+            let baseUrl = optionalScalar(map.scalarIfPresent("baseUrl"), fastString),
+            let width = optionalScalar(map.scalarIfPresent("width"), fastInt),
+            let height = optionalScalar(map.scalarIfPresent("height"), fastInt)
         else { return nil }
-        self.init(type: type, photoToken: photoToken)
+        self.init(type: type, photoToken: photoToken, photoId: photoId, baseUrl: baseUrl, width: width, height: height)
     }
 }
 
@@ -372,8 +379,12 @@ extension MessageElement {
 
 extension Attach {
     var fastPayload: MessagePackValue {
-        var pairs = [MessagePackPair(.string("type"), .string(type))]
+        var pairs = [MessagePackPair(.string("_type"), .string(type))]
         if let photoToken { pairs.append(MessagePackPair(.string("photoToken"), .string(photoToken))) }
+        if let photoId { pairs.append(MessagePackPair(.string("photoId"), signedValue(photoId))) }
+        if let baseUrl { pairs.append(MessagePackPair(.string("baseUrl"), .string(baseUrl))) }
+        if let width { pairs.append(MessagePackPair(.string("width"), signedValue(Int64(width)))) }
+        if let height { pairs.append(MessagePackPair(.string("height"), signedValue(Int64(height)))) }
         return .map(pairs)
     }
 }

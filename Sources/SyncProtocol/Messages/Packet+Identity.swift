@@ -31,7 +31,8 @@ extension ChatMessage {
               status.isIdentical(to: other.status) else { return false }
         for (attach, otherAttach) in zip(attaches ?? [], other.attaches ?? [])
         where !attach.type.isIdentical(to: otherAttach.type)
-            || !attach.photoToken.isIdentical(to: otherAttach.photoToken) {
+            || !attach.photoToken.isIdentical(to: otherAttach.photoToken)
+            || !attach.baseUrl.isIdentical(to: otherAttach.baseUrl) {
             return false
         }
         for (element, otherElement) in zip(elements, other.elements)

@@ -572,22 +572,38 @@ public struct MsgSendResponse: Codable, Hashable, Sendable {
     }
 }
 
-/// PHOTO_UPLOAD request: `{sizeBytes}`, asking where to upload a photo of that size.
+/// PHOTO_UPLOAD request: asks where to upload a photo.
+///
+/// The field's clients send `{count, type, uploaderType, profile}` (PyMax 2.5.0 `pymax/api/uploads/payloads.py`,
+/// `UploadPayload`) and learn the size nowhere: none of those keys is read here. SyncSim's clients send
+/// `{sizeBytes}`, the size of the photo they will upload **(SyncSim's CDN model)**, which the CDN then checks.
 public struct PhotoUploadRequest: Codable, Hashable, Sendable {
-    /// The photo's size in bytes (wire key `sizeBytes`).
-    public var sizeBytes: Int
+    /// The photo's size in bytes, or nil when the client does not say (wire key `sizeBytes`).
+    public var sizeBytes: Int?
 
-    /// Creates a PHOTO_UPLOAD request for a photo of `sizeBytes` bytes.
-    public init(sizeBytes: Int) { self.sizeBytes = sizeBytes }
+    /// Creates a PHOTO_UPLOAD request for a photo of `sizeBytes` bytes (nil: as the field's clients ask).
+    public init(sizeBytes: Int?) { self.sizeBytes = sizeBytes }
 }
 
-/// PHOTO_UPLOAD response: `{photoToken}`, the CDN token to upload under and attach to the message.
+/// PHOTO_UPLOAD response: `{photoToken, url}`.
+///
+/// - `url`, where to POST the photo: `<cdn>/upload?photoIds=<photoId>`. The field's clients read it, take the photo
+///   id from its `photoIds` query parameter (PyMax 2.1.0 reads only that one; 2.5.0 also `photos`) and get the token
+///   from the upload's answer, `{"photos": {id: {"token"}}}` (PyMax 2.5.0 and 2.1.0 `pymax/api/uploads/service.py`,
+///   `upload_photo`; `pymax/api/uploads/models.py`).
+/// - `photoToken`, the token the upload will be stored under **(SyncSim's CDN model)**: SyncSim's clients upload
+///   over the simulated link and attach it to the message without waiting for the CDN's answer.
 public struct PhotoUploadResponse: Codable, Hashable, Sendable {
     /// The CDN token to upload the photo under and attach to the message (wire key `photoToken`).
     public var photoToken: String
+    /// Where to upload the photo (wire key `url`); nil in SyncSim's captures before 2026-12-05.
+    public var url: String?
 
-    /// Creates a PHOTO_UPLOAD response carrying the CDN token `photoToken`.
-    public init(photoToken: String) { self.photoToken = photoToken }
+    /// Creates a PHOTO_UPLOAD response carrying the CDN token `photoToken` and the upload `url`.
+    public init(photoToken: String, url: String? = nil) {
+        self.photoToken = photoToken
+        self.url = url
+    }
 }
 
 /// PING request: `{interactive}`; the response is an empty map. PyMax `pymax/app.py` pings every 30 s.

@@ -2,7 +2,8 @@ import SyncSim
 import SyncTrace
 
 /// How one accepted connection of `syncsim serve` carries the field's frames, told by the first byte the client
-/// sends: `G` (an HTTP `GET`) opens a WebSocket (RFC 6455), 11 is PyMax 1.x's binary frames on TCP (version 11,
+/// sends: `G` (an HTTP `GET`) opens a WebSocket (RFC 6455), `P` (an HTTP `POST`) is a photo upload to the CDN end
+/// (`HTTPUpload`), 11 is PyMax 1.x's binary frames on TCP (version 11,
 /// `cmd` u16 and `seq` u8: 1.2.5 `pymax/mixins/socket.py`, `_pack_packet`, with the version of
 /// `pymax/interfaces.py`, `_make_message`), anything else the field's binary frames straight on TCP (a frame begins
 /// with its version byte, 10 for PyMax 2.x's TCP transport: `pymax/protocol/tcp/protocol.py`).
@@ -18,6 +19,8 @@ enum ConnectionTransport {
     case tcpPymax1
     /// `answersInJSON` is nil until the first message came.
     case webSocket(WebSocketSession, answersInJSON: Bool?)
+    /// A photo upload's HTTP request, being read.
+    case httpUpload(HTTPUpload)
 
     /// What bytes read from the socket carried.
     struct Unwrapped {
@@ -31,6 +34,8 @@ enum ConnectionTransport {
         var upgradedPath: String?
         /// The extension that handshake agreed to (a `Sec-WebSocket-Extensions` value), if any.
         var agreedExtension: String?
+        /// A photo upload these bytes completed: the server answers it and closes the connection.
+        var upload: HTTPUpload.Received?
     }
 
     /// A client that broke its transport's protocol: why, and what to write before closing.
@@ -75,9 +80,14 @@ enum ConnectionTransport {
             switch first {
             case UInt8(ascii: "G"): self = .webSocket(WebSocketSession(acceptsDeflate: webSocketDeflate),
                                                       answersInJSON: nil)
+            case UInt8(ascii: "P"): self = .httpUpload(HTTPUpload())
             case FrameHeader.pymax1Version: self = .tcpPymax1
             default: self = .tcp
             }
+        }
+        if case .httpUpload(var upload) = self {
+            defer { self = .httpUpload(upload) }
+            return Unwrapped(upload: try upload.receive(bytes))
         }
         guard case .webSocket(var session, var answersInJSON) = self else { return Unwrapped(frameBytes: bytes) }
         defer { self = .webSocket(session, answersInJSON: answersInJSON) }
@@ -121,7 +131,7 @@ enum ConnectionTransport {
     /// The bytes to write for an encoded frame (`frameBytes`, the TCP transport's bytes of `frame`).
     func wrap(_ frameBytes: [UInt8], frame: Frame) -> [UInt8] {
         switch self {
-        case .undecided, .tcp, .tcpPymax1: frameBytes
+        case .undecided, .tcp, .tcpPymax1, .httpUpload: frameBytes
         case .webSocket(let session, _):
             answersInJSON
                 ? session.messageBytes(opcode: 1, payload: JSONFrame.text(for: frame))

@@ -116,7 +116,7 @@ struct RealSocketServer {
         }
 
         /// Closes a connection whose client broke the protocol, after writing `answer` (an HTTP error or a WebSocket
-        /// close frame; nothing on TCP).
+        /// close frame; nothing on TCP), or whose photo upload was answered.
         func refuse(_ index: Int, _ what: String, answer: [UInt8], now: SimInstant) {
             let id = connections[index].id
             log("serve: \(id) \(what); closing it")
@@ -267,6 +267,15 @@ struct RealSocketServer {
                             if deleteNoticeFollowsDialect { server.setDeleteNotice(.removedMessage, of: id) }
                         }
                     }
+                    if let upload = unwrapped.upload {
+                        let token = server.cdn.token(photoId: upload.photoId)
+                        let stored = token.map { server.receiveUpload(token: $0, sizeBytes: upload.sizeBytes) } ?? false
+                        refuse(index, "uploaded photo \(upload.photoId) (\(upload.sizeBytes) bytes): "
+                                   + (stored ? "stored under \(token!)" : "refused, no PHOTO_UPLOAD asked for it"),
+                               answer: HTTPUpload.answer(photoId: upload.photoId, token: stored ? token : nil),
+                               now: now)
+                        continue
+                    }
                     for answer in unwrapped.writes { _ = try? PosixSocket.writeAll(fd, answer) }
                     if let path = unwrapped.upgradedPath {
                         log("serve: \(id) upgraded to WebSocket (\(path))"
@@ -319,7 +328,8 @@ extension String {
 }
 
 extension Substring {
-    fileprivate var trimmingWhitespace: Substring {
+    /// The text without leading and trailing whitespace.
+    var trimmingWhitespace: Substring {
         var result = self
         while let first = result.first, first.isWhitespace { result.removeFirst() }
         while let last = result.last, last.isWhitespace { result.removeLast() }

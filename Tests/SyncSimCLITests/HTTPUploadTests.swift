@@ -1,0 +1,69 @@
+import SyncSim
+import Testing
+@testable import SyncSimCLI
+
+/// `syncsim serve`'s CDN end: a photo upload's HTTP POST, read in pieces, and every way one is refused.
+@Suite struct HTTPUploadTests {
+    static func request(target: String = "/upload?photoIds=7", method: String = "POST",
+                        headers: String = "Content-Length: 10\r\n", body: String = "0123456789") -> [UInt8] {
+        Array("\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1:9\r\n\(headers)\r\n\(body)".utf8)
+    }
+
+    @Test("an upload read a byte at a time ends with its body; the answer carries the token as PyMax reads it")
+    func inPieces() throws {
+        var upload = HTTPUpload()
+        let bytes = Self.request(headers: "Content-Type: multipart/form-data; boundary=x\r\ncontent-length: 10\r\n")
+        var received: [HTTPUpload.Received] = []
+        for byte in bytes {
+            if let done = try upload.receive([byte]) { received.append(done) }
+        }
+        #expect(received == [HTTPUpload.Received(photoId: 7, sizeBytes: 10)])
+        let answer = String(decoding: HTTPUpload.answer(photoId: 7, token: "photo-7"), as: UTF8.self)
+        #expect(answer.hasPrefix("HTTP/1.1 200 OK\r\n"))
+        #expect(answer.hasSuffix("\r\n\r\n{\"photos\":{\"7\":{\"token\":\"photo-7\"}}}"))
+        #expect(String(decoding: HTTPUpload.answer(photoId: 8, token: nil), as: UTF8.self)
+            .hasPrefix("HTTP/1.1 404 Not Found\r\n"))
+    }
+
+    @Test("PyMax 2.5.0's other query key, `photos`, names the photo too")
+    func photosKey() throws {
+        var upload = HTTPUpload()
+        #expect(try upload.receive(Self.request(target: "/upload?x=1&photos=12")) ==
+            HTTPUpload.Received(photoId: 12, sizeBytes: 10))
+    }
+
+    @Test("a bad upload is refused with its status and the reason, in the answer too", arguments: [
+        (request(method: "PUT"), "405", "method 'PUT' is not POST"),
+        (request(target: "/avatar?photoIds=7"), "404", "path '/avatar' is not /upload"),
+        (request(target: "/upload?photoIds=seven"), "400", "names no photo id"),
+        (request(headers: "Transfer-Encoding: chunked\r\n"), "411", "send the body with a Content-Length"),
+        (request(headers: ""), "411", "the request has no Content-Length"),
+        (request(headers: "Content-Length: -1\r\n"), "400", "Content-Length '-1' is not a byte count"),
+        (request(headers: "Content-Length: 99999999999\r\n"), "413", "exceeds"),
+        (request(headers: "Content-Length: 4\r\n"), "400", "longer than its Content-Length, 4"),
+        (request(headers: "Content-Length 4\r\n"), "400", "header line 'Content-Length 4' has no colon"),
+        (Array("POST /upload\r\n\r\n".utf8), "400", "is not 'POST PATH HTTP/1.1'"),
+        (Array(repeating: UInt8(ascii: "P"), count: 20_000), "431", "the request head exceeds 16 KiB"),
+    ])
+    func refused(request: [UInt8], status: String, reason: String) {
+        var upload = HTTPUpload()
+        #expect {
+            _ = try upload.receive(request)
+        } throws: { error in
+            guard let failure = error as? ConnectionTransport.Failure else { return false }
+            let answer = String(decoding: failure.answer, as: UTF8.self)
+            return failure.description.contains(reason) && answer.hasPrefix("HTTP/1.1 \(status) ")
+                && answer.contains(reason)
+        }
+    }
+
+    @Test("a connection whose first byte is P is an upload: no frame bytes, the upload once its body came")
+    func transport() throws {
+        var transport = ConnectionTransport.undecided
+        let bytes = Self.request()
+        let head = try transport.unwrap(Array(bytes.prefix(30)), encoder: FrameEncoder())
+        #expect(head.frameBytes.isEmpty && head.upload == nil)
+        let rest = try transport.unwrap(Array(bytes.dropFirst(30)), encoder: FrameEncoder())
+        #expect(rest.frameBytes.isEmpty && rest.upload == HTTPUpload.Received(photoId: 7, sizeBytes: 10))
+    }
+}
