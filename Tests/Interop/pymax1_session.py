@@ -13,7 +13,9 @@ Only the URI or host and port, the login token, the phone its constructor requir
 Steps (each names itself on failure, with the last frames of the server's frame log):
   login (profile, the dialog and the contact read: 1.x requires keys 2.x does not), history, send, push,
   drop-and-reconnect, pin-and-delete (a pin reaches bob as NOTIF_CHAT; bob's delete reaches alice's TCP client as
-  the NOTIF_MESSAGE with status REMOVED that 1.x reads, her WebSocket client as NOTIF_MSG_DELETE). A client may acknowledge each push with a delivery receipt, which the server answers (1.2.5
+  the NOTIF_MESSAGE with status REMOVED that 1.x reads, her WebSocket client as NOTIF_MSG_DELETE), photo (alice's
+  photo goes up by PHOTO_UPLOAD and an HTTP POST to serve's port; 1.x reads the message's attachment by `_type` and
+  requires `baseUrl`, `width`, `height`, `photoId`, `photoToken`). A client may acknowledge each push with a delivery receipt, which the server answers (1.2.5
   over WebSocket, 1.2.4 over both transports); 1.x awaits that answer inside the loop that reads the socket, so the
   loop stalls for its 20 s timeout and its message handlers are not called: for such a client the pushes and
   receipts are checked in the frame log and it is left alone 21 s after each push. A client that sends no receipt
@@ -33,7 +35,7 @@ import threading
 from importlib.metadata import version as package_version
 
 from interop_support import Server, StepFailed, check, close_clients, run_session, start_terminator
-from pymax import MaxClient, SocketMaxClient
+from pymax import MaxClient, Photo, PhotoAttach, SocketMaxClient
 
 PYMAX_VERSION = package_version("maxapi-python")
 HISTORY = 60
@@ -221,6 +223,16 @@ async def session(server, shape):
             check(step, opcodes[-1:] == [128], f"alice's pushes after the delete: {opcodes}")
         else:
             check(step, opcodes[-1:] == [142], f"alice's pushes after the delete: {opcodes}")
+
+        # Last: bob's client may stall 20 s on its receipt for this push (above), which no later step waits for.
+        step = "photo"
+        photo_path = os.path.join(server.workdir, "syncsim.png")  # 1.2.5's Photo takes a path or URL, no bytes
+        with open(photo_path, "wb") as photo_file:
+            photo_file.write(PHOTO_BYTES)
+        with_photo = await alice.send_message("a photo from PyMax 1.x", dialog.id, attachment=Photo(path=photo_path))
+        check(step, with_photo is not None and len(with_photo.attaches) == 1
+              and isinstance(with_photo.attaches[0], PhotoAttach) and with_photo.attaches[0].photo_id > 0,
+              f"MSG_SEND answer: {with_photo!r}")
         print(f"pymax {PYMAX_VERSION} {shape}: every step passed")
     except StepFailed:
         raise
@@ -228,6 +240,10 @@ async def session(server, shape):
         raise StepFailed(step, f"PyMax raised {error!r}")
     finally:
         await close_clients((alice, bob), tasks)
+
+
+# A photo's bytes: PyMax checks the file name's extension only; the server's CDN end counts the bytes.
+PHOTO_BYTES = b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 4
 
 
 def main():
