@@ -186,6 +186,7 @@ public struct SyncServer {
             entry.pinnedMessage = chat.pinnedMessageId.flatMap(chat.message(id:)).flatMap { $0.isRemoved ? nil : $0 }
             entry.title = chat.title
             entry.descriptionText = chat.descriptionText
+            entry.groupOwner = chat.groupOwner
         }
         return entry
     }
@@ -461,6 +462,70 @@ public struct SyncServer {
             // The chat's members hear of it (PyMax's `on_chat_update`), the changer's other devices too.
             actions += pushToMembers(.notifChat(NotifChat(chat: entry)), opcode: .notifChat, chatId: chat.id,
                                      except: userId, exceptDevice: connections[connection]?.deviceId)
+        case .groupCreate(let request):
+            guard let userId else { fail("session.notLoggedIn", "MSG_SEND before LOGIN"); return actions }
+            let key = IdempotencyKey(userId: userId, cid: request.cid)
+            if let made = idempotency[key], let chat = chats[made.chatId], let message = chat.message(id: made.messageId) {
+                // A retried creation is answered with the group it made; nothing is made or pushed again.
+                stats.duplicateSendsAbsorbed += 1
+                reply(.msgSendResponse(MsgSendResponse(chatId: chat.id, message: message, chat: listEntry(chat))))
+                return actions
+            }
+            if let unknown = request.userIds.first(where: { users[$0] == nil }) {
+                fail("user.notFound", "user \(unknown) is unknown")
+                return actions
+            }
+            let chatId = (sortedChatIds.last ?? 0) + 1
+            addChat(id: chatId, members: Array(Set([userId] + request.userIds)), now: now)
+            chats[chatId]!.groupOwner = userId
+            chats[chatId]!.title = request.title
+            let message = store(chatId: chatId, sender: userId, text: "", cid: request.cid,
+                                attaches: [.control(event: "new", chatType: "CHAT", title: request.title,
+                                                    userIds: request.userIds)], now: now)
+            idempotency[key] = IdempotencyEntry(userId: userId, cid: key.cid, chatId: chatId, messageId: message.id)
+            let entry = listEntry(chats[chatId]!)
+            reply(.msgSendResponse(MsgSendResponse(chatId: chatId, message: message, chat: entry)))
+            actions += pushGroupChange(entry, message: message, actor: userId,
+                                       exceptDevice: connections[connection]?.deviceId)
+        case .chatMembersUpdate(let request):
+            guard let userId else { fail("session.notLoggedIn", "CHAT_MEMBERS_UPDATE before LOGIN"); return actions }
+            let group: ChatRecord
+            do throws(ChangeError) { group = try self.group(request.chatId, of: userId) } catch {
+                fail(error.code, error.text)
+                return actions
+            }
+            if let unknown = request.userIds.first(where: { users[$0] == nil }) {
+                fail("user.notFound", "user \(unknown) is unknown")
+                return actions
+            }
+            let before = group.members
+            let after = switch request.operation {
+            case .add: Array(Set(before + request.userIds)).sorted()
+            case .remove: before.filter { !request.userIds.contains($0) }
+            }
+            setMembers(of: group.id, to: after)
+            let message = store(chatId: group.id, sender: userId, text: "", cid: nil,
+                                attaches: [.control(event: request.operation.rawValue, userIds: request.userIds)],
+                                now: now)
+            let entry = listEntry(chats[group.id]!)
+            reply(.chatMembersUpdateResponse(ChatMembersUpdateResponse(chat: entry)))
+            // Those removed hear of it too: the chat as it is now, without them.
+            actions += pushGroupChange(entry, message: message, actor: userId,
+                                       exceptDevice: connections[connection]?.deviceId,
+                                       alsoTo: before.filter { !after.contains($0) })
+        case .chatLeave(let request):
+            guard let userId else { fail("session.notLoggedIn", "CHAT_LEAVE before LOGIN"); return actions }
+            let group: ChatRecord
+            do throws(ChangeError) { group = try self.group(request.chatId, of: userId) } catch {
+                fail(error.code, error.text)
+                return actions
+            }
+            setMembers(of: group.id, to: group.members.filter { $0 != userId })
+            let message = store(chatId: group.id, sender: userId, text: "", cid: nil,
+                                attaches: [.control(event: "leave", userIds: [userId])], now: now)
+            reply(.empty)
+            actions += pushGroupChange(listEntry(chats[group.id]!), message: message, actor: userId,
+                                       exceptDevice: connections[connection]?.deviceId)
         case .chatsList(let request):
             guard let userId else { fail("session.notLoggedIn", "CHATS_LIST before LOGIN"); return actions }
             reply(.chatsListResponse(chatsList(for: userId, request: request)))
@@ -617,7 +682,14 @@ public struct SyncServer {
         case .msgReaction: return problem(MsgReactionRequest.self)
         case .msgCancelReaction: return problem(MsgCancelReactionRequest.self)
         case .msgGetReactions: return problem(MsgGetReactionsRequest.self)
-        case .msgSend: return problem(MsgSendRequest.self)
+        case .msgSend:
+            // Without `chatId` it is a group's creation, or meant to be.
+            if case .map(let pairs) = payload, !pairs.contains(where: { $0.key == .string("chatId") }) {
+                return problem(GroupCreateRequest.self)
+            }
+            return problem(MsgSendRequest.self)
+        case .chatMembersUpdate: return problem(ChatMembersUpdateRequest.self)
+        case .chatLeave: return problem(ChatLeaveRequest.self)
         case .msgEdit: return problem(MsgEditRequest.self)
         case .msgDelete: return problem(MsgDeleteRequest.self)
         case .photoUpload: return problem(PhotoUploadRequest.self)
@@ -630,6 +702,41 @@ public struct SyncServer {
     private struct ChangeError: Error {
         var code: String
         var text: String
+    }
+
+    /// Chat `chatId` if `userId` is a member and it is a group (made by a real client, or of more than two members).
+    /// - Throws: `ChangeError`: `chat.notFound`, or `chat.notGroup` for a dialog.
+    private func group(_ chatId: Int64, of userId: Int64) throws(ChangeError) -> ChatRecord {
+        guard let chat = chats[chatId], chat.members.contains(userId) else {
+            throw ChangeError(code: "chat.notFound", text: "chat \(chatId) is unknown to user \(userId)")
+        }
+        guard chat.groupOwner != nil || chat.members.count > 2 else {
+            throw ChangeError(code: "chat.notGroup", text: "chat \(chatId) is a dialog; only a group's members change")
+        }
+        return chat
+    }
+
+    /// Makes `members` (ascending, each once) the chat's members, keeping its messages, and the per-user index.
+    private mutating func setMembers(of chatId: Int64, to members: [Int64]) {
+        for member in chats[chatId]!.members where !members.contains(member) {
+            chatIdsByUser[member]?.removeAll { $0 == chatId }
+        }
+        for member in members where !chats[chatId]!.members.contains(member) {
+            chatIdsByUser[member, default: []].append(chatId)
+        }
+        chats[chatId]!.members = members
+    }
+
+    /// A group's change reaches its members (and `alsoTo`, users just removed) as NOTIF_CHAT with the chat as it is
+    /// now, then NOTIF_MESSAGE with its service message (PyMax's `on_chat_update`, then `on_message`); the actor's
+    /// other devices hear of it too.
+    private mutating func pushGroupChange(
+        _ entry: ChatSummary, message: ChatMessage, actor: Int64, exceptDevice: String?, alsoTo: [Int64] = []
+    ) -> [ServerAction] {
+        pushToMembers(.notifChat(NotifChat(chat: entry)), opcode: .notifChat, chatId: entry.id, except: actor,
+                      exceptDevice: exceptDevice, alsoTo: alsoTo)
+            + pushToMembers(.notifMessage(NotifMessage(chatId: entry.id, message: message)), opcode: .notifMessage,
+                            chatId: entry.id, except: actor, exceptDevice: exceptDevice, alsoTo: alsoTo)
     }
 
     /// Edits (`text` non-nil) or removes (`text` nil) a message of `actor`'s, keeping its earlier version.
@@ -768,9 +875,10 @@ public struct SyncServer {
     /// connection whose `DeleteNotice` is `.removedMessage`. Each packet sent draws push loss and duplication.
     private mutating func pushToMembers(
         _ body: Packet.Body, opcode: Opcode, chatId: Int64, except: Int64?, exceptDevice: String? = nil,
-        removedMessages: [ChatMessage] = []
+        removedMessages: [ChatMessage] = [], alsoTo: [Int64] = []
     ) -> [ServerAction] {
-        guard let members = chats[chatId]?.members else { return [] }
+        guard var members = chats[chatId]?.members else { return [] }
+        if !alsoTo.isEmpty { members = Array(Set(members + alsoTo)).sorted() }
         // The members' open connections in connection order (members are sorted, so a repeat is adjacent); the
         // sender's own connections only when a device is named, and then all but that device's.
         var targets: [ServerConnectionID] = []
@@ -816,6 +924,7 @@ extension Opcode {
     static let handled: [Opcode] = [
         .ping, .log, .sessionInit, .login, .contactInfo, .chatInfo, .chatHistory, .chatMark, .chatsList, .chatUpdate,
         .msgSend, .msgDelete, .msgEdit, .msgGet, .photoUpload, .msgReaction, .msgCancelReaction, .msgGetReactions,
+        .chatMembersUpdate, .chatLeave,
     ]
 }
 
@@ -862,9 +971,11 @@ private struct ChatRecord {
     var pinnedMessageId: Int64?
     var title: String?
     var descriptionText: String?
+    /// The creator of a group a real client made (`GroupCreateRequest`), or nil for a scenario's chat.
+    var groupOwner: Int64?
 
-    /// Whether CHAT_UPDATE set anything (chat-list entries then carry it).
-    var hasDetails: Bool { pinnedMessageId != nil || title != nil || descriptionText != nil }
+    /// Whether CHAT_UPDATE set anything, or a real client made the chat (chat-list entries then carry it).
+    var hasDetails: Bool { pinnedMessageId != nil || title != nil || descriptionText != nil || groupOwner != nil }
 
     init(id: Int64, members: [Int64], modified: Int64) {
         self.id = id

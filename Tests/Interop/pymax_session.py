@@ -10,7 +10,7 @@ library makes, so that every message both ways is compressed, RFC 7692). Protoco
 fixed in pymax/app.py), reconnect loop and event dispatch.
 
 Steps (each names itself on failure, with the last frames of the server's frame log: hex header + payload):
-  login, list-chats, history, resend-same-cid, push, photo, reply-forward-lookups, pin-and-rename, edit-delete-push,
+  login, list-chats, history, resend-same-cid, push, photo, reply-forward-lookups, pin-and-rename, group, edit-delete-push,
   drop-and-reconnect, ping.
 
 Usage: pymax_session.py --syncsim PATH --shape mobile|web|websocket|websocket-deflate --workdir DIR
@@ -271,6 +271,31 @@ async def session(args, server):
         await wait_for(got_chat_update, 10, step, "bob's on_chat_update never fired for alice's new title")
         check(step, chat_updates[-1].title == "SyncSim pair" and chat_updates[-1].description == "pinned and named"
               and chat_updates[-1].pinned_message is not None, f"chat update after the title: {chat_updates[-1]}")
+
+        step = "group"
+        if hasattr(alice, "create_group"):
+            # A group: made by a MSG_SEND without chatId (a CONTROL attachment, event "new"), its members changed by
+            # CHAT_MEMBERS_UPDATE, left by CHAT_LEAVE; bob hears of each change through NOTIF_CHAT.
+            got_chat_update.clear()
+            made = await alice.create_group("SyncSim group", [bob_id])
+            check(step, made is not None, "create_group answered nothing")
+            group, note = made
+            check(step, group.id != dialog.id and group.title == "SyncSim group" and str(group.type) .endswith("CHAT")
+                  and group.owner == alice.me.contact.id and sorted(group.participants) == sorted([alice.me.contact.id, bob_id])
+                  and note.attaches and note.attaches[0].event == "new", f"create_group answered {made}")
+            await wait_for(got_chat_update, 10, step, "bob's on_chat_update never fired for the new group")
+            check(step, chat_updates[-1].id == group.id, f"bob's chat update {chat_updates[-1]}")
+            got_chat_update.clear()
+            await alice.remove_users_from_group(group.id, [bob_id], 0)
+            await wait_for(got_chat_update, 10, step, "bob (removed) never heard of the group's change")
+            check(step, bob_id not in chat_updates[-1].participants, f"after the removal: {chat_updates[-1]}")
+            back = await alice.invite_users_to_group(group.id, [bob_id])
+            check(step, back is not None and bob_id in back.participants, f"invite answered {back}")
+            await bob.leave_group(group.id)
+            info = await raw_request(server.port, "token-alice", 48, {"chatIds": [group.id]})
+            listed = (info.payload or {}).get("chats", [])
+            check(step, len(listed) == 1 and list(listed[0]["participants"]) == [str(alice.me.contact.id)],
+                  f"CHAT_INFO after bob left: {info.payload}")
 
         step = "edit-delete-push"
         if hasattr(bob, "edit_message"):

@@ -85,9 +85,20 @@ import Testing
             cmd: .response, seq: 5, opcode: .msgSend,
             body: .msgSendResponse(MsgSendResponse(chatId: 7, message: message))),
         Packet(cmd: .request, seq: 6, opcode: .photoUpload, body: .photoUpload(PhotoUploadRequest(sizeBytes: 80_000))),
+        Packet(cmd: .request, seq: 6, opcode: .photoUpload, body: .photoUpload(PhotoUploadRequest(sizeBytes: nil))),
         Packet(
             cmd: .response, seq: 6, opcode: .photoUpload,
             body: .photoUploadResponse(PhotoUploadResponse(photoToken: "p1"))),
+        Packet(
+            cmd: .response, seq: 6, opcode: .photoUpload,
+            body: .photoUploadResponse(PhotoUploadResponse(photoToken: "p1", url: "http://127.0.0.1:9/upload?photoIds=1"))),
+        Packet(
+            cmd: .request, seq: 9, opcode: .msgSend,
+            body: .groupCreate(GroupCreateRequest(cid: 17, title: "Team", userIds: [2, 3]))),
+        Packet(
+            cmd: .request, seq: 10, opcode: .chatMembersUpdate,
+            body: .chatMembersUpdate(ChatMembersUpdateRequest(chatId: 8, userIds: [3], operation: .remove))),
+        Packet(cmd: .request, seq: 11, opcode: .chatLeave, body: .chatLeave(ChatLeaveRequest(chatId: 8))),
         Packet(cmd: .request, seq: 7, opcode: .ping, body: .ping(PingRequest(interactive: true))),
         Packet(cmd: .response, seq: 7, opcode: .ping, body: .empty),
         Packet(

@@ -462,4 +462,70 @@ import Testing
         let removed = sent.compactMap { if case .notifMessage(let push) = $0.0.body { push.message } else { nil } }
         #expect(removed.map(\.id) == [1, 2] && removed.allSatisfy { $0.status == "REMOVED" && $0.text.isEmpty })
     }
+
+    /// PyMax 2.5.0's `create_group` payload: MSG_SEND without chatId, one CONTROL attachment.
+    static func createGroup(cid: Int64, title: String, userIds: [Int64]) -> MessagePackValue {
+        let control = map([("_type", .string("CONTROL")), ("event", .string("new")), ("chatType", .string("CHAT")),
+                           ("title", .string(title)), ("userIds", .array(userIds.map { .uint(UInt64($0)) }))])
+        return map([("message", map([("cid", .uint(UInt64(cid))), ("attaches", .array([control]))])),
+                    ("notify", .bool(true))])
+    }
+
+    @Test("a group: made by a MSG_SEND without chatId (once per cid), its members changed, left; the others hear")
+    mutating func groups() throws {
+        server.addUser(id: 3, name: "carol", token: "t-carol")
+        _ = login("t-alice")
+        _ = login("t-bob", on: 2)
+        let made = call(.msgSend, Self.createGroup(cid: 7, title: "Team", userIds: [2]))
+        guard case .msgSendResponse(let answer) = made.first?.body, let group = answer.chat else {
+            Issue.record("expected a MSG_SEND answer with the chat, got \(made)")
+            return
+        }
+        #expect(group.id == 101 && answer.chatId == 101 && group.members == [1, 2] && group.type == "CHAT"
+                && group.owner == 1 && group.title == "Team")
+        #expect(answer.message.attaches == [.control(event: "new", chatType: "CHAT", title: "Team", userIds: [2])])
+        #expect(made.dropFirst().map(\.opcode) == [.notifChat, .notifMessage])
+        // Through the wire and back: the answer's chat survives; the fast decoder leaves it to Codable.
+        #expect(try Packet(frame: Frame(packet: made[0])).body == made[0].body)
+        let again = call(.msgSend, Self.createGroup(cid: 7, title: "Team", userIds: [2]))
+        #expect(again.count == 1 && again.first?.body == made.first?.body && server.chatIds == [100, 101])
+
+        let added = call(.chatMembersUpdate, Self.map([("chatId", .uint(101)), ("userIds", .array([.uint(3)])),
+                                                       ("showHistory", .bool(true)), ("operation", .string("add"))]))
+        guard case .chatMembersUpdateResponse(let grown) = added.first?.body else {
+            Issue.record("expected a CHAT_MEMBERS_UPDATE answer, got \(added)")
+            return
+        }
+        #expect(grown.chat.members == [1, 2, 3] && server.members(ofChat: 101) == [1, 2, 3])
+        let removed = call(.chatMembersUpdate, Self.map([("chatId", .uint(101)), ("userIds", .array([.uint(2)])),
+                                                         ("operation", .string("remove")),
+                                                         ("cleanMsgPeriod", .uint(0))]))
+        // Bob, removed, hears of it on his connection (2): the chat without him, and the service message.
+        #expect(removed.map(\.opcode) == [.chatMembersUpdate, .notifChat, .notifMessage])
+        #expect(server.members(ofChat: 101) == [1, 3])
+        let left = call(.chatLeave, Self.map([("chatId", .uint(101))]))
+        #expect(left.first?.body == .empty && server.members(ofChat: 101) == [3])
+        let history = server.messages(inChat: 101).compactMap { $0.attaches?.first?.event }
+        #expect(history == ["new", "add", "remove", "leave"])
+
+        // A dialog is no group; unknown users and chats are refused; a malformed creation names what it lacks.
+        _ = login("t-alice")
+        let refusals = [
+            call(.chatLeave, Self.map([("chatId", .uint(100))])),
+            call(.msgSend, Self.createGroup(cid: 8, title: "X", userIds: [99])),
+            call(.chatMembersUpdate, Self.map([("chatId", .uint(101)), ("userIds", .array([.uint(2)])),
+                                              ("operation", .string("add"))])),
+            call(.msgSend, Self.map([("message", Self.map([("cid", .uint(9)), ("attaches", .array([]))]))])),
+            call(.chatMembersUpdate, Self.map([("chatId", .uint(100)), ("userIds", .array([])),
+                                              ("operation", .string("mute"))])),
+        ]
+        let codes = refusals.map { packets -> String in
+            if case .error(let error) = packets.first?.body { error.error + ": " + error.message } else { "none" }
+        }
+        #expect(codes[0].hasPrefix("chat.notGroup: "))
+        #expect(codes[1] == "user.notFound: user 99 is unknown")
+        #expect(codes[2].hasPrefix("chat.notFound: "))
+        #expect(codes[3].hasPrefix("proto.payload: ") && codes[3].contains("CONTROL"))
+        #expect(codes[4].hasPrefix("proto.payload: ") && codes[4].contains("operation"))
+    }
 }

@@ -37,6 +37,12 @@ public struct Opcode: RawRepresentable, Hashable, Comparable, Sendable, CustomSt
     /// `{chat}`. Sent by PyMax `pymax/api/messages/service.py` (`pin_message`) and `pymax/api/chats/service.py`
     /// (`change_group_profile`), and vkmax 1.0.2 `vkmax/functions/messages.py` (`pin_message`).
     public static let chatUpdate = Opcode(rawValue: 55)
+    /// CHAT_LEAVE (58): the user leaves a group, `{chatId}`, answered `{}`. Sent by PyMax 2.5.0
+    /// `pymax/api/chats/service.py` (`leave_group`).
+    public static let chatLeave = Opcode(rawValue: 58)
+    /// CHAT_MEMBERS_UPDATE (77): adds users to a group or removes them, `{chatId, userIds, operation, ...}`, answered
+    /// `{chat}`. Sent by PyMax 2.5.0 `pymax/api/chats/service.py` (`invite_users_to_group`, `remove_users_from_group`).
+    public static let chatMembersUpdate = Opcode(rawValue: 77)
     /// MSG_SEND (64): sends a message with an idempotency key `cid`. Sent by PyMax `pymax/api/messages/service.py`.
     public static let msgSend = Opcode(rawValue: 64)
     /// MSG_DELETE (66): deletes messages by id. Sent by PyMax `pymax/api/messages/service.py`.
@@ -77,7 +83,7 @@ public struct Opcode: RawRepresentable, Hashable, Comparable, Sendable, CustomSt
     /// Every opcode the model types, in numeric order.
     public static let known: [Opcode] = [
         .ping, .log, .sessionInit, .login, .contactInfo, .chatInfo, .chatHistory, .chatMark, .chatsList, .chatUpdate,
-        .msgSend, .msgDelete, .msgEdit, .msgGet, .photoUpload, .notifMessage, .notifMark, .notifChat, .notifAttach,
+        .chatLeave, .msgSend, .msgDelete, .msgEdit, .msgGet, .chatMembersUpdate, .photoUpload, .notifMessage, .notifMark, .notifChat, .notifAttach,
         .notifMsgDelete, .notifMsgReactionsChanged, .msgReaction, .msgCancelReaction, .msgGetReactions,
     ]
 

@@ -190,6 +190,10 @@ public struct MessageElement: Codable, Hashable, Sendable {
 ///   PyMax 2.5.0's `PhotoAttachment` (`pymax/types/domain/attachments/photo.py`) requires. SyncSim's CDN keeps no
 ///   pixels: `width` and `height` are 0.
 ///
+/// It also knows the service messages of groups (`"CONTROL"`, `{_type, event, chatType?, title?, userIds?}`: PyMax
+/// 2.5.0 `pymax/types/domain/attachments/control.py`, `ControlAttachment`, requires `event`; a group's creation sends
+/// `event` `"new"` with `chatType`, `title` and `userIds`, `pymax/api/chats/payloads.py`, `CreateGroupAttach`).
+///
 /// SyncSim's own captures before 2026-12-05 named the kind `type`; decoding still reads that key when `_type` is
 /// absent. Encoding always writes `_type`.
 public struct Attach: Codable, Hashable, Sendable {
@@ -205,6 +209,14 @@ public struct Attach: Codable, Hashable, Sendable {
     public var width: Int?
     /// The photo's height in pixels, set by the server (wire key `height`; 0: SyncSim models no pixels).
     public var height: Int?
+    /// A CONTROL attachment's event: `"new"` (a group created), `"add"`, `"remove"`, `"leave"` (wire key `event`).
+    public var event: String?
+    /// A CONTROL attachment's kind of chat, `"CHAT"` for a group (wire key `chatType`).
+    public var chatType: String?
+    /// A CONTROL attachment's chat title (wire key `title`).
+    public var title: String?
+    /// The users a CONTROL attachment's event names (wire key `userIds`).
+    public var userIds: [Int64]?
 
     /// Creates an attachment of kind `type`, optionally referring to the upload `photoToken`.
     public init(type: String, photoToken: String? = nil, photoId: Int64? = nil, baseUrl: String? = nil,
@@ -217,11 +229,23 @@ public struct Attach: Codable, Hashable, Sendable {
         self.height = height
     }
 
+    /// A CONTROL attachment: a group's service message for `event`.
+    public static func control(event: String, chatType: String? = nil, title: String? = nil,
+                               userIds: [Int64]? = nil) -> Attach {
+        var attach = Attach(type: "CONTROL")
+        attach.event = event
+        attach.chatType = chatType
+        attach.title = title
+        attach.userIds = userIds
+        return attach
+    }
+
     /// A photo attachment that refers to an upload the CDN accepted under `token`.
     public static func photo(token: String) -> Attach { Attach(type: "PHOTO", photoToken: token) }
 
     private enum CodingKeys: String, CodingKey {
-        case type = "_type", legacyType = "type", photoToken, photoId, baseUrl, width, height
+        case type = "_type", legacyType = "type", photoToken, photoId, baseUrl, width, height, event, chatType, title
+        case userIds
     }
 
     public init(from decoder: any Decoder) throws {
@@ -236,6 +260,10 @@ public struct Attach: Codable, Hashable, Sendable {
         baseUrl = try container.decodeIfPresent(String.self, forKey: .baseUrl)
         width = try container.decodeIfPresent(Int.self, forKey: .width)
         height = try container.decodeIfPresent(Int.self, forKey: .height)
+        event = try container.decodeIfPresent(String.self, forKey: .event)
+        chatType = try container.decodeIfPresent(String.self, forKey: .chatType)
+        title = try container.decodeIfPresent(String.self, forKey: .title)
+        userIds = try container.decodeIfPresent([Int64].self, forKey: .userIds)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -246,6 +274,10 @@ public struct Attach: Codable, Hashable, Sendable {
         try container.encodeIfPresent(baseUrl, forKey: .baseUrl)
         try container.encodeIfPresent(width, forKey: .width)
         try container.encodeIfPresent(height, forKey: .height)
+        try container.encodeIfPresent(event, forKey: .event)
+        try container.encodeIfPresent(chatType, forKey: .chatType)
+        try container.encodeIfPresent(title, forKey: .title)
+        try container.encodeIfPresent(userIds, forKey: .userIds)
     }
 }
 

@@ -133,9 +133,19 @@ extension Attach {
             let photoId = optionalScalar(map.scalarIfPresent("photoId"), fastInt64),
             let baseUrl = optionalScalar(map.scalarIfPresent("baseUrl"), fastString),
             let width = optionalScalar(map.scalarIfPresent("width"), fastInt),
-            let height = optionalScalar(map.scalarIfPresent("height"), fastInt)
+            let height = optionalScalar(map.scalarIfPresent("height"), fastInt),
+            let event = optionalScalar(map.scalarIfPresent("event"), fastString),
+            let chatType = optionalScalar(map.scalarIfPresent("chatType"), fastString),
+            let title = optionalScalar(map.scalarIfPresent("title"), fastString)
         else { return nil }
         self.init(type: type, photoToken: photoToken, photoId: photoId, baseUrl: baseUrl, width: width, height: height)
+        self.event = event
+        self.chatType = chatType
+        self.title = title
+        if let found = map.nestedIfPresent("userIds") {
+            guard let userIds = fastArray(found, fastInt64) else { return nil }
+            self.userIds = userIds
+        }
     }
 }
 
@@ -213,8 +223,10 @@ extension NotifMessage {
 }
 
 extension MsgSendResponse {
-    /// The synthesized `init(from:)`'s result, or nil where it would throw (see `FastMap`).
+    /// `init(from:)`'s result, or nil where it would throw (see `FastMap`) or where it carries a group's `chat`
+    /// (then Codable decides).
     init?(fastPayload value: MessagePackValue) {
+        if case .map(let pairs) = value, pairs.contains(where: { $0.key == .string("chat") }) { return nil }
         guard let (chatId, message) = fastChatMessage(value) else { return nil }
         self.init(chatId: chatId, message: message)
     }
@@ -306,7 +318,7 @@ extension ChatSummary {
     private static let detailKeys: [MessagePackValue] = [.string("pinnedMessage"), .string("title"), .string("description")]
 
     /// `init(from:)`'s result, or nil where it would throw, where a map repeats a key or where it carries a pin,
-    /// title or description (then Codable decides).
+    /// title, description or a group's `type` or `owner` (then Codable decides).
     init?(fastPayload value: MessagePackValue) {
         guard var map = uniqueStringKeyed(value), let idValue = map.required("id"), let id = fastInt64(idValue),
             let found = map.required("participants"), case .map(let participants) = found,
@@ -323,6 +335,14 @@ extension ChatSummary {
         var unique: [Int64] = []
         unique.reserveCapacity(members.count)
         for member in members where member != unique.last { unique.append(member) }
+        // A group's `type` or `owner` (`ChatSummary.groupOwner`): Codable decides.
+        if let owner = map.pairs.first(where: { $0.key == .string("owner") })?.value,
+           fastInt64(owner) != (unique.first ?? 0) {
+            return nil
+        }
+        if unique.count <= 2, map.pairs.contains(where: { $0.key == .string("type") && $0.value == .string("CHAT") }) {
+            return nil
+        }
         var lastMessage: ChatMessage?
         if let message = map.nestedIfPresent("lastMessage") {
             guard let decoded = ChatMessage(fastPayload: message) else { return nil }
@@ -385,6 +405,10 @@ extension Attach {
         if let baseUrl { pairs.append(MessagePackPair(.string("baseUrl"), .string(baseUrl))) }
         if let width { pairs.append(MessagePackPair(.string("width"), signedValue(Int64(width)))) }
         if let height { pairs.append(MessagePackPair(.string("height"), signedValue(Int64(height)))) }
+        if let event { pairs.append(MessagePackPair(.string("event"), .string(event))) }
+        if let chatType { pairs.append(MessagePackPair(.string("chatType"), .string(chatType))) }
+        if let title { pairs.append(MessagePackPair(.string("title"), .string(title))) }
+        if let userIds { pairs.append(MessagePackPair(.string("userIds"), .array(userIds.map(signedValue)))) }
         return .map(pairs)
     }
 }
@@ -432,8 +456,15 @@ extension NotifMessage {
 
 extension MsgSendResponse {
     var fastPayload: MessagePackValue {
-        .map([
+        guard let chat else {
+            return .map([
+                MessagePackPair(.string("chatId"), signedValue(chatId)),
+                MessagePackPair(.string("message"), message.fastPayload),
+            ])
+        }
+        return .map([
             MessagePackPair(.string("chatId"), signedValue(chatId)),
+            MessagePackPair(.string("chat"), chat.fastPayload),
             MessagePackPair(.string("message"), message.fastPayload),
         ])
     }

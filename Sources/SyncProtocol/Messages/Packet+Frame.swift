@@ -33,7 +33,11 @@ extension Packet {
             case .chatsList: return typed(ChatsListRequest.self, Body.chatsList)
             case .msgSend:
                 if let fast = MsgSendRequest(fastPayload: payload) { return .msgSend(fast) }
-                return typed(MsgSendRequest.self, Body.msgSend)
+                let send = typed(MsgSendRequest.self, Body.msgSend)
+                guard case .raw = send else { return send }
+                return typed(GroupCreateRequest.self, Body.groupCreate)
+            case .chatMembersUpdate: return typed(ChatMembersUpdateRequest.self, Body.chatMembersUpdate)
+            case .chatLeave: return typed(ChatLeaveRequest.self, Body.chatLeave)
             case .msgEdit: return typed(MsgEditRequest.self, Body.msgEdit)
             case .msgDelete: return typed(MsgDeleteRequest.self, Body.msgDelete)
             case .photoUpload: return typed(PhotoUploadRequest.self, Body.photoUpload)
@@ -60,6 +64,7 @@ extension Packet {
             case .msgReaction, .msgCancelReaction: return typed(MsgReactionResponse.self, Body.msgReactionResponse)
             case .msgGetReactions: return typed(MsgGetReactionsResponse.self, Body.msgGetReactionsResponse)
             case .chatUpdate: return typed(ChatUpdateResponse.self, Body.chatUpdateResponse)
+            case .chatMembersUpdate: return typed(ChatMembersUpdateResponse.self, Body.chatMembersUpdateResponse)
             case .chatMark: return typed(ChatMarkResponse.self, Body.chatMarkResponse)
             case .chatsList: return typed(ChatsListResponse.self, Body.chatsListResponse)
             case .msgSend:
@@ -123,6 +128,10 @@ extension Frame {
         case .notifMsgReactionsChanged(let value): encoded(value)
         case .chatUpdate(let value): encoded(value)
         case .chatUpdateResponse(let value): encoded(value)
+        case .groupCreate(let value): encoded(value)
+        case .chatMembersUpdate(let value): encoded(value)
+        case .chatMembersUpdateResponse(let value): encoded(value)
+        case .chatLeave(let value): encoded(value)
         case .notifChat(let value): encoded(value)
         case .chatHistory(let value): encoded(value)
         case .chatHistoryResponse(let value): value.fastPayload

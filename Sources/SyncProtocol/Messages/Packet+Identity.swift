@@ -32,7 +32,9 @@ extension ChatMessage {
         for (attach, otherAttach) in zip(attaches ?? [], other.attaches ?? [])
         where !attach.type.isIdentical(to: otherAttach.type)
             || !attach.photoToken.isIdentical(to: otherAttach.photoToken)
-            || !attach.baseUrl.isIdentical(to: otherAttach.baseUrl) {
+            || !attach.baseUrl.isIdentical(to: otherAttach.baseUrl) || !attach.event.isIdentical(to: otherAttach.event)
+            || !attach.chatType.isIdentical(to: otherAttach.chatType)
+            || !attach.title.isIdentical(to: otherAttach.title) {
             return false
         }
         for (element, otherElement) in zip(elements, other.elements)

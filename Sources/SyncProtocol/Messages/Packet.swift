@@ -66,6 +66,14 @@ public struct Packet: Hashable, Sendable {
         case chatUpdateResponse(ChatUpdateResponse)
         /// A NOTIF_CHAT push.
         case notifChat(NotifChat)
+        /// A MSG_SEND request that creates a group (no `chatId`, a CONTROL attachment).
+        case groupCreate(GroupCreateRequest)
+        /// A CHAT_MEMBERS_UPDATE request.
+        case chatMembersUpdate(ChatMembersUpdateRequest)
+        /// A CHAT_MEMBERS_UPDATE response: the group as it is now.
+        case chatMembersUpdateResponse(ChatMembersUpdateResponse)
+        /// A CHAT_LEAVE request.
+        case chatLeave(ChatLeaveRequest)
         /// A CHAT_HISTORY request.
         case chatHistory(ChatHistoryRequest)
         /// A CHAT_HISTORY response: a page of messages.
@@ -100,7 +108,7 @@ public struct Packet: Hashable, Sendable {
         case notifMessage(NotifMessage)
         /// A NOTIF_MARK push.
         case notifMark(NotifMark)
-        /// An empty-map response (PING, LOG, MSG_DELETE).
+        /// An empty-map response (PING, LOG, MSG_DELETE, CHAT_LEAVE).
         case empty
         /// The payload of an error frame (`cmd` 3).
         case error(ErrorPayload)

@@ -239,27 +239,39 @@ public struct ChatSummary: Codable, Hashable, Sendable {
     /// `Chat.pinned_message`), or nil when none is pinned.
     public var pinnedMessage: ChatMessage? {
         get { details?.pinnedMessage }
-        set { setDetails(pinnedMessage: newValue, title: title, description: descriptionText) }
+        set { setDetails(pinnedMessage: newValue, title: title, description: descriptionText, groupOwner: groupOwner) }
     }
 
     /// The chat's title as CHAT_UPDATE's `theme` set it (wire key `title`; PyMax 2.5.0 `Chat.title`), or nil.
     public var title: String? {
         get { details?.title }
-        set { setDetails(pinnedMessage: pinnedMessage, title: newValue, description: descriptionText) }
+        set { setDetails(pinnedMessage: pinnedMessage, title: newValue, description: descriptionText,
+                         groupOwner: groupOwner) }
     }
 
     /// The chat's description (wire key `description`; PyMax 2.5.0 `Chat.description`), or nil.
     public var descriptionText: String? {
         get { details?.description }
-        set { setDetails(pinnedMessage: pinnedMessage, title: title, description: newValue) }
+        set { setDetails(pinnedMessage: pinnedMessage, title: title, description: newValue, groupOwner: groupOwner) }
+    }
+
+    /// The creator of a group made by a real client (`GroupCreateRequest`), or nil for a chat of the scenario's.
+    /// A group is `"CHAT"` whatever its size and owned by its creator. Decoded from `owner` where the wire's `type`
+    /// and `owner` differ from what the members alone give (a `"CHAT"` of at most two, or an owner other than the
+    /// lowest member); a group of more than two owned by its lowest member reads back as nil, from the same bytes.
+    public var groupOwner: Int64? {
+        get { details?.groupOwner }
+        set { setDetails(pinnedMessage: pinnedMessage, title: title, description: descriptionText, groupOwner: newValue) }
     }
 
     /// Whether a pin, title or description is set (the entry then goes through Codable, not the fast paths).
     var hasDetails: Bool { details != nil }
 
-    private mutating func setDetails(pinnedMessage: ChatMessage?, title: String?, description: String?) {
-        details = pinnedMessage == nil && title == nil && description == nil
-            ? nil : ChatDetails(pinnedMessage: pinnedMessage, title: title, description: description)
+    private mutating func setDetails(pinnedMessage: ChatMessage?, title: String?, description: String?,
+                                     groupOwner: Int64? = nil) {
+        details = pinnedMessage == nil && title == nil && description == nil && groupOwner == nil
+            ? nil : ChatDetails(pinnedMessage: pinnedMessage, title: title, description: description,
+                                groupOwner: groupOwner)
     }
 
     /// Creates a chat-list entry; `modified` is server milliseconds since the Unix epoch.
@@ -270,10 +282,19 @@ public struct ChatSummary: Codable, Hashable, Sendable {
         self.lastMessage = lastMessage
     }
 
-    /// `"DIALOG"` for at most two members, else `"CHAT"` (wire key `type`).
-    public var type: String { members.count <= 2 ? "DIALOG" : "CHAT" }
-    /// The chat's owner: its lowest member id (wire key `owner`).
-    public var owner: Int64 { members.min() ?? 0 }
+    /// `"DIALOG"` for at most two members (a member listed twice counts once), else `"CHAT"`; `"CHAT"` for a group
+    /// (wire key `type`).
+    public var type: String {
+        if groupOwner != nil { return "CHAT" }
+        guard members.count > 2, let first = members.first else { return "DIALOG" }
+        var second: Int64?
+        for member in members where member != first && member != second {
+            if second == nil { second = member } else { return "CHAT" }
+        }
+        return "DIALOG"
+    }
+    /// The chat's owner: a group's creator, else its lowest member id (wire key `owner`).
+    public var owner: Int64 { groupOwner ?? members.min() ?? 0 }
 
     private enum CodingKeys: String, CodingKey {
         case id, type, status, owner, participants, modified, created, joinTime, lastEventTime, lastDelayedUpdateTime
@@ -292,7 +313,12 @@ public struct ChatSummary: Codable, Hashable, Sendable {
         let pinned = try container.decodeIfPresent(ChatMessage.self, forKey: .pinnedMessage)
         let title = try container.decodeIfPresent(String.self, forKey: .title)
         let description = try container.decodeIfPresent(String.self, forKey: .description)
-        setDetails(pinnedMessage: pinned, title: title, description: description)
+        // Read leniently, as before they were read at all: a value of another type is no group.
+        let type = (try? container.decodeIfPresent(String.self, forKey: .type)) ?? nil
+        let owner = (try? container.decodeIfPresent(Int64.self, forKey: .owner)) ?? nil
+        var groupOwner: Int64?
+        if let owner, (type == "CHAT" && members.count <= 2) || owner != (members.first ?? 0) { groupOwner = owner }
+        setDetails(pinnedMessage: pinned, title: title, description: description, groupOwner: groupOwner)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -335,21 +361,25 @@ private final class ChatDetails: Hashable, Sendable {
     let pinnedMessage: ChatMessage?
     let title: String?
     let description: String?
+    let groupOwner: Int64?
 
-    init(pinnedMessage: ChatMessage?, title: String?, description: String?) {
+    init(pinnedMessage: ChatMessage?, title: String?, description: String?, groupOwner: Int64?) {
         self.pinnedMessage = pinnedMessage
         self.title = title
         self.description = description
+        self.groupOwner = groupOwner
     }
 
     static func == (lhs: ChatDetails, rhs: ChatDetails) -> Bool {
         lhs.pinnedMessage == rhs.pinnedMessage && lhs.title == rhs.title && lhs.description == rhs.description
+            && lhs.groupOwner == rhs.groupOwner
     }
 
     func hash(into hasher: inout Hasher) {
         hasher.combine(pinnedMessage)
         hasher.combine(title)
         hasher.combine(description)
+        hasher.combine(groupOwner)
     }
 }
 
@@ -558,17 +588,37 @@ public struct MsgSendRequest: Codable, Hashable, Sendable {
 }
 
 /// MSG_SEND response: `{chatId, message}`, the stored message (the original one when `cid` was seen before).
-/// PyMax `pymax/types/domain/message.py` unwraps `message` and takes `chatId` beside it.
+/// PyMax `pymax/types/domain/message.py` unwraps `message` and takes `chatId` beside it. A group's creation
+/// (`GroupCreateRequest`) is answered `{chatId, chat, message}`: PyMax 2.5.0 `create_group` reads `chat` too.
 public struct MsgSendResponse: Codable, Hashable, Sendable {
     /// The chat the message was stored in (wire key `chatId`).
     public var chatId: Int64
     /// The stored message with its server id and time (wire key `message`).
     public var message: ChatMessage
+    /// The chat a group's creation made, as LOGIN lists it (wire key `chat`); nil for a message sent.
+    public var chat: ChatSummary?
 
     /// Creates a MSG_SEND response for the message stored in `chatId`.
-    public init(chatId: Int64, message: ChatMessage) {
+    public init(chatId: Int64, message: ChatMessage, chat: ChatSummary? = nil) {
         self.chatId = chatId
         self.message = message
+        self.chat = chat
+    }
+
+    private enum CodingKeys: String, CodingKey { case chatId, chat, message }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        chatId = try container.decode(Int64.self, forKey: .chatId)
+        chat = try container.decodeIfPresent(ChatSummary.self, forKey: .chat)
+        message = try container.decode(ChatMessage.self, forKey: .message)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(chatId, forKey: .chatId)
+        try container.encodeIfPresent(chat, forKey: .chat)
+        try container.encode(message, forKey: .message)
     }
 }
 

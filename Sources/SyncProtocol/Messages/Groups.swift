@@ -1,0 +1,114 @@
+/// A group's creation: a MSG_SEND (64) request without `chatId` whose message carries one CONTROL attachment,
+/// `{message: {cid, attaches: [{_type: "CONTROL", event: "new", chatType: "CHAT", title, userIds}]}, notify}`
+/// (PyMax 2.5.0 `pymax/api/chats/payloads.py`: `CreateGroupPayload`, `CreateGroupMessage`, `CreateGroupAttach`;
+/// sent by `pymax/api/chats/service.py`, `create_group`). The answer is MSG_SEND's `{chatId, message}` with the new
+/// chat beside them (`MsgSendResponse.chat`): PyMax reads `chat` and the message from the same payload.
+///
+/// The creation is idempotent on `cid`, as a send is: a retry answers the group already made.
+public struct GroupCreateRequest: Codable, Hashable, Sendable {
+    /// The idempotency key (wire key `message.cid`; PyMax makes it from its clock in ms).
+    public var cid: Int64
+    /// The group's title (the CONTROL attachment's `title`).
+    public var title: String
+    /// The users to add beside the creator (the CONTROL attachment's `userIds`).
+    public var userIds: [Int64]
+    /// Whether members are notified (wire key `notify`; absent means true).
+    public var notify: Bool
+
+    /// Creates a group creation with idempotency key `cid`.
+    public init(cid: Int64, title: String, userIds: [Int64], notify: Bool = true) {
+        self.cid = cid
+        self.title = title
+        self.userIds = userIds
+        self.notify = notify
+    }
+
+    private enum CodingKeys: String, CodingKey { case chatId, message, notify }
+    private enum MessageKeys: String, CodingKey { case cid, attaches }
+
+    /// - Throws: `DecodingError` when the payload names a chat, or its message does not carry exactly one CONTROL
+    ///   attachment with `event` `"new"` and a `title`.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        guard !container.contains(.chatId) else {
+            throw DecodingError.dataCorruptedError(forKey: .chatId, in: container,
+                                                   debugDescription: "a group's creation names no chat")
+        }
+        let message = try container.nestedContainer(keyedBy: MessageKeys.self, forKey: .message)
+        cid = try message.decode(Int64.self, forKey: .cid)
+        let attaches = try message.decode([Attach].self, forKey: .attaches)
+        guard attaches.count == 1, let control = attaches.first, control.type == "CONTROL", control.event == "new",
+              let title = control.title else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .attaches, in: message,
+                debugDescription: "a group's creation carries one CONTROL attachment with event \"new\" and a title")
+        }
+        self.title = title
+        userIds = control.userIds ?? []
+        notify = try container.decodeIfPresent(Bool.self, forKey: .notify) ?? true
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        var message = container.nestedContainer(keyedBy: MessageKeys.self, forKey: .message)
+        try message.encode(cid, forKey: .cid)
+        try message.encode([Attach.control(event: "new", chatType: "CHAT", title: title, userIds: userIds)],
+                           forKey: .attaches)
+        try container.encode(notify, forKey: .notify)
+    }
+}
+
+/// CHAT_MEMBERS_UPDATE (77) request: adds users to a group, `{chatId, userIds, showHistory, operation: "add"}`, or
+/// removes them, `{chatId, userIds, operation: "remove", cleanMsgPeriod}` (PyMax 2.5.0 `pymax/api/chats/payloads.py`:
+/// `InviteUsersPayload`, `RemoveUsersPayload`; `enums.py`, `ChatMemberOperation`). `showHistory` and
+/// `cleanMsgPeriod` are read by no one here: every member reads the whole history. Answered `{chat}`
+/// (`ChatMembersUpdateResponse`).
+public struct ChatMembersUpdateRequest: Codable, Hashable, Sendable {
+    /// What the request does to the users (wire key `operation`).
+    public enum Operation: String, Codable, Hashable, Sendable {
+        case add
+        case remove
+    }
+
+    /// The group (wire key `chatId`).
+    public var chatId: Int64
+    /// The users added or removed (wire key `userIds`).
+    public var userIds: [Int64]
+    /// Add or remove (wire key `operation`).
+    public var operation: Operation
+
+    /// Creates a CHAT_MEMBERS_UPDATE request.
+    public init(chatId: Int64, userIds: [Int64], operation: Operation) {
+        self.chatId = chatId
+        self.userIds = userIds
+        self.operation = operation
+    }
+
+    private enum CodingKeys: String, CodingKey { case chatId, userIds, operation }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        chatId = try container.decodeFieldId(forKey: .chatId)
+        userIds = try container.decode([Int64].self, forKey: .userIds)
+        operation = try container.decode(Operation.self, forKey: .operation)
+    }
+}
+
+/// CHAT_MEMBERS_UPDATE response: `{chat}`, the group as it is now (PyMax reads it as `Chat`).
+public typealias ChatMembersUpdateResponse = NotifChat
+
+/// CHAT_LEAVE (58) request: the user leaves a group, `{chatId}` (PyMax 2.5.0 `pymax/api/chats/payloads.py`,
+/// `LeaveChatPayload`; sent by `service.py`, `leave_group`, which reads nothing of the answer). Answered `{}`.
+public struct ChatLeaveRequest: Codable, Hashable, Sendable {
+    /// The group to leave (wire key `chatId`).
+    public var chatId: Int64
+
+    /// Creates a CHAT_LEAVE request.
+    public init(chatId: Int64) { self.chatId = chatId }
+
+    private enum CodingKeys: String, CodingKey { case chatId }
+
+    public init(from decoder: any Decoder) throws {
+        chatId = try decoder.container(keyedBy: CodingKeys.self).decodeFieldId(forKey: .chatId)
+    }
+}
