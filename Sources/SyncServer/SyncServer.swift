@@ -526,6 +526,18 @@ public struct SyncServer {
             reply(.empty)
             actions += pushGroupChange(listEntry(chats[group.id]!), message: message, actor: userId,
                                        exceptDevice: connections[connection]?.deviceId)
+        case .chatMembers(let request):
+            guard let userId else { fail("session.notLoggedIn", "CHAT_MEMBERS before LOGIN"); return actions }
+            guard let chat = chats[request.chatId], chat.members.contains(userId) else {
+                fail("chat.notFound", "chat \(request.chatId) is unknown to user \(userId)")
+                return actions
+            }
+            let after = chat.members.filter { $0 > request.marker }
+            let page = Array(after.prefix(max(0, request.count)))
+            let more = after.count > page.count && !page.isEmpty
+            reply(.chatMembersResponse(ChatMembersResponse(
+                members: page.compactMap { users[$0].map { ChatMembersResponse.Member(contact: contact(of: $0)) } },
+                marker: more ? page.last! : 0)))
         case .chatsList(let request):
             guard let userId else { fail("session.notLoggedIn", "CHATS_LIST before LOGIN"); return actions }
             reply(.chatsListResponse(chatsList(for: userId, request: request)))
@@ -690,6 +702,7 @@ public struct SyncServer {
             return problem(MsgSendRequest.self)
         case .chatMembersUpdate: return problem(ChatMembersUpdateRequest.self)
         case .chatLeave: return problem(ChatLeaveRequest.self)
+        case .chatMembers: return problem(ChatMembersRequest.self)
         case .msgEdit: return problem(MsgEditRequest.self)
         case .msgDelete: return problem(MsgDeleteRequest.self)
         case .photoUpload: return problem(PhotoUploadRequest.self)
@@ -924,7 +937,7 @@ extension Opcode {
     static let handled: [Opcode] = [
         .ping, .log, .sessionInit, .login, .contactInfo, .chatInfo, .chatHistory, .chatMark, .chatsList, .chatUpdate,
         .msgSend, .msgDelete, .msgEdit, .msgGet, .photoUpload, .msgReaction, .msgCancelReaction, .msgGetReactions,
-        .chatMembersUpdate, .chatLeave,
+        .chatMembersUpdate, .chatLeave, .chatMembers,
     ]
 }
 

@@ -291,6 +291,10 @@ async def session(args, server):
             check(step, bob_id not in chat_updates[-1].participants, f"after the removal: {chat_updates[-1]}")
             back = await alice.invite_users_to_group(group.id, [bob_id])
             check(step, back is not None and bob_id in back.participants, f"invite answered {back}")
+            if hasattr(alice, "get_chat_members"):  # PyMax 2.5.0: CHAT_MEMBERS 59
+                members, marker = await alice.get_chat_members(group.id)
+                check(step, sorted(m.contact.id for m in members) == sorted([alice.me.contact.id, bob_id])
+                      and marker == 0, f"CHAT_MEMBERS answered {members}, marker {marker}")
             await bob.leave_group(group.id)
             info = await raw_request(server.port, "token-alice", 48, {"chatIds": [group.id]})
             listed = (info.payload or {}).get("chats", [])

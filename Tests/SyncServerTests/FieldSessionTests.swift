@@ -80,7 +80,7 @@ import Testing
 
     @Test("every unsupported opcode gets a four-key error naming it") mutating func unsupported() {
         _ = login("t-alice")
-        for raw: UInt16 in [59, 2, 999] {
+        for raw: UInt16 in [16, 2, 999] {
             let packets = call(Opcode(rawValue: raw), Self.map([]))
             guard case .error(let error) = packets.first?.body, packets.first?.cmd == .error else {
                 Issue.record("expected an error for \(raw), got \(packets)")
@@ -497,6 +497,16 @@ import Testing
             return
         }
         #expect(grown.chat.members == [1, 2, 3] && server.members(ofChat: 101) == [1, 2, 3])
+        // CHAT_MEMBERS pages them by user id; the marker is the last one's id while more follow.
+        var pages: [([Int64], Int64)] = []
+        for marker: UInt64 in [0, 2] {
+            let page = call(.chatMembers, Self.map([("type", .string("MEMBER")), ("chatId", .uint(101)),
+                                                    ("marker", .uint(marker)), ("count", .uint(2))]))
+            if case .chatMembersResponse(let members) = page.first?.body {
+                pages.append((members.members.map(\.contact.id), members.marker))
+            }
+        }
+        #expect(pages.map(\.0) == [[1, 2], [3]] && pages.map(\.1) == [2, 0])
         let removed = call(.chatMembersUpdate, Self.map([("chatId", .uint(101)), ("userIds", .array([.uint(2)])),
                                                          ("operation", .string("remove")),
                                                          ("cleanMsgPeriod", .uint(0))]))

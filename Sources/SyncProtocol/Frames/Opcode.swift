@@ -40,6 +40,9 @@ public struct Opcode: RawRepresentable, Hashable, Comparable, Sendable, CustomSt
     /// CHAT_LEAVE (58): the user leaves a group, `{chatId}`, answered `{}`. Sent by PyMax 2.5.0
     /// `pymax/api/chats/service.py` (`leave_group`).
     public static let chatLeave = Opcode(rawValue: 58)
+    /// CHAT_MEMBERS (59): a page of a chat's members, `{type, chatId, marker, count}`, answered `{members[], marker}`.
+    /// Sent by PyMax 2.5.0 `pymax/api/chats/service.py` (`get_chat_members`).
+    public static let chatMembers = Opcode(rawValue: 59)
     /// CHAT_MEMBERS_UPDATE (77): adds users to a group or removes them, `{chatId, userIds, operation, ...}`, answered
     /// `{chat}`. Sent by PyMax 2.5.0 `pymax/api/chats/service.py` (`invite_users_to_group`, `remove_users_from_group`).
     public static let chatMembersUpdate = Opcode(rawValue: 77)
@@ -83,7 +86,7 @@ public struct Opcode: RawRepresentable, Hashable, Comparable, Sendable, CustomSt
     /// Every opcode the model types, in numeric order.
     public static let known: [Opcode] = [
         .ping, .log, .sessionInit, .login, .contactInfo, .chatInfo, .chatHistory, .chatMark, .chatsList, .chatUpdate,
-        .chatLeave, .msgSend, .msgDelete, .msgEdit, .msgGet, .chatMembersUpdate, .photoUpload, .notifMessage, .notifMark, .notifChat, .notifAttach,
+        .chatLeave, .chatMembers, .msgSend, .msgDelete, .msgEdit, .msgGet, .chatMembersUpdate, .photoUpload, .notifMessage, .notifMark, .notifChat, .notifAttach,
         .notifMsgDelete, .notifMsgReactionsChanged, .msgReaction, .msgCancelReaction, .msgGetReactions,
     ]
 

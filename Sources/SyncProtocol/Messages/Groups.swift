@@ -112,3 +112,70 @@ public struct ChatLeaveRequest: Codable, Hashable, Sendable {
         chatId = try decoder.container(keyedBy: CodingKeys.self).decodeFieldId(forKey: .chatId)
     }
 }
+
+/// CHAT_MEMBERS (59) request: a page of a chat's members, `{type: "MEMBER", chatId, marker, count}` (PyMax 2.5.0
+/// `pymax/api/chats/payloads.py`, `GetChatMembersPayload`; sent by `service.py`, `get_chat_members`). `type` is read
+/// by no one here (join requests are not modelled).
+public struct ChatMembersRequest: Codable, Hashable, Sendable {
+    /// The chat (wire key `chatId`).
+    public var chatId: Int64
+    /// Where the page starts: members with a greater user id; 0 (or absent) for the first page (wire key `marker`;
+    /// SyncSim's reading: PyMax passes back the answer's `marker`).
+    public var marker: Int64
+    /// At most this many members (wire key `count`; absent means 50, PyMax's default).
+    public var count: Int
+
+    /// Creates a CHAT_MEMBERS request.
+    public init(chatId: Int64, marker: Int64 = 0, count: Int = 50) {
+        self.chatId = chatId
+        self.marker = marker
+        self.count = count
+    }
+
+    private enum CodingKeys: String, CodingKey { case chatId, marker, count }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        chatId = try container.decodeFieldId(forKey: .chatId)
+        marker = try container.decodeIfPresent(Int64.self, forKey: .marker) ?? 0
+        count = try container.decodeIfPresent(Int.self, forKey: .count) ?? 50
+    }
+}
+
+/// CHAT_MEMBERS response: `{members: [{contact, presence}], marker}`, members by ascending user id; `marker` is the
+/// last one's id when more follow, else 0 (PyMax 2.5.0 `pymax/types/domain/member.py`, `Member`: `contact` a `User`
+/// as CONTACT_INFO gives it, `presence` a `Presence` whose keys are all optional; the model keeps no presence: `{}`).
+public struct ChatMembersResponse: Codable, Hashable, Sendable {
+    /// One member: the user and their presence.
+    public struct Member: Codable, Hashable, Sendable {
+        /// The user (wire key `contact`).
+        public var contact: Contact
+
+        /// Creates a member entry.
+        public init(contact: Contact) { self.contact = contact }
+
+        private enum CodingKeys: String, CodingKey { case contact, presence }
+        private struct Presence: Codable {}
+
+        public init(from decoder: any Decoder) throws {
+            contact = try decoder.container(keyedBy: CodingKeys.self).decode(Contact.self, forKey: .contact)
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(contact, forKey: .contact)
+            try container.encode(Presence(), forKey: .presence)
+        }
+    }
+
+    /// The page (wire key `members`).
+    public var members: [Member]
+    /// Where the next page starts, or 0 when this one is the last (wire key `marker`).
+    public var marker: Int64
+
+    /// Creates a CHAT_MEMBERS response.
+    public init(members: [Member], marker: Int64) {
+        self.members = members
+        self.marker = marker
+    }
+}

@@ -38,6 +38,7 @@ extension Packet {
                 return typed(GroupCreateRequest.self, Body.groupCreate)
             case .chatMembersUpdate: return typed(ChatMembersUpdateRequest.self, Body.chatMembersUpdate)
             case .chatLeave: return typed(ChatLeaveRequest.self, Body.chatLeave)
+            case .chatMembers: return typed(ChatMembersRequest.self, Body.chatMembers)
             case .msgEdit: return typed(MsgEditRequest.self, Body.msgEdit)
             case .msgDelete: return typed(MsgDeleteRequest.self, Body.msgDelete)
             case .photoUpload: return typed(PhotoUploadRequest.self, Body.photoUpload)
@@ -65,6 +66,7 @@ extension Packet {
             case .msgGetReactions: return typed(MsgGetReactionsResponse.self, Body.msgGetReactionsResponse)
             case .chatUpdate: return typed(ChatUpdateResponse.self, Body.chatUpdateResponse)
             case .chatMembersUpdate: return typed(ChatMembersUpdateResponse.self, Body.chatMembersUpdateResponse)
+            case .chatMembers: return typed(ChatMembersResponse.self, Body.chatMembersResponse)
             case .chatMark: return typed(ChatMarkResponse.self, Body.chatMarkResponse)
             case .chatsList: return typed(ChatsListResponse.self, Body.chatsListResponse)
             case .msgSend:
@@ -132,6 +134,8 @@ extension Frame {
         case .chatMembersUpdate(let value): encoded(value)
         case .chatMembersUpdateResponse(let value): encoded(value)
         case .chatLeave(let value): encoded(value)
+        case .chatMembers(let value): encoded(value)
+        case .chatMembersResponse(let value): encoded(value)
         case .notifChat(let value): encoded(value)
         case .chatHistory(let value): encoded(value)
         case .chatHistoryResponse(let value): value.fastPayload

@@ -74,6 +74,10 @@ public struct Packet: Hashable, Sendable {
         case chatMembersUpdateResponse(ChatMembersUpdateResponse)
         /// A CHAT_LEAVE request.
         case chatLeave(ChatLeaveRequest)
+        /// A CHAT_MEMBERS request.
+        case chatMembers(ChatMembersRequest)
+        /// A CHAT_MEMBERS response: a page of members.
+        case chatMembersResponse(ChatMembersResponse)
         /// A CHAT_HISTORY request.
         case chatHistory(ChatHistoryRequest)
         /// A CHAT_HISTORY response: a page of messages.
