@@ -39,6 +39,8 @@ public struct SyncServer {
     private var nextTimerNumber: Int64 = 1
     private var lastMessageId: Int64 = 0
     private var nextPhotoNumber: Int64 = 1
+    /// How many CONFIG requests each user made (the settings' hash; only real clients send them).
+    private var configChanges: [Int64: Int] = [:]
 
     /// A server with no users or chats.
     /// - Parameters:
@@ -526,6 +528,20 @@ public struct SyncServer {
             reply(.empty)
             actions += pushGroupChange(listEntry(chats[group.id]!), message: message, actor: userId,
                                        exceptDevice: connections[connection]?.deviceId)
+        case .profile(let request):
+            guard let userId else { fail("session.notLoggedIn", "PROFILE before LOGIN"); return actions }
+            guard !request.firstName.isEmpty else {
+                fail("proto.payload", "PROFILE payload has an empty `firstName`")
+                return actions
+            }
+            users[userId]!.name = request.displayName
+            var profile = Profile(id: userId, name: request.displayName)
+            profile.fullKeys = knobs.fullListKeys
+            reply(.profileResponse(ProfileResponse(profile: profile)))
+        case .config:
+            guard let userId else { fail("session.notLoggedIn", "CONFIG before LOGIN"); return actions }
+            configChanges[userId, default: 0] += 1
+            reply(.configResponse(ConfigResponse(hash: "\(userId)-\(configChanges[userId]!)")))
         case .chatMembers(let request):
             guard let userId else { fail("session.notLoggedIn", "CHAT_MEMBERS before LOGIN"); return actions }
             guard let chat = chats[request.chatId], chat.members.contains(userId) else {
@@ -703,6 +719,8 @@ public struct SyncServer {
         case .chatMembersUpdate: return problem(ChatMembersUpdateRequest.self)
         case .chatLeave: return problem(ChatLeaveRequest.self)
         case .chatMembers: return problem(ChatMembersRequest.self)
+        case .profile: return problem(ProfileRequest.self)
+        case .config: return problem(ConfigRequest.self)
         case .msgEdit: return problem(MsgEditRequest.self)
         case .msgDelete: return problem(MsgDeleteRequest.self)
         case .photoUpload: return problem(PhotoUploadRequest.self)
@@ -937,7 +955,7 @@ extension Opcode {
     static let handled: [Opcode] = [
         .ping, .log, .sessionInit, .login, .contactInfo, .chatInfo, .chatHistory, .chatMark, .chatsList, .chatUpdate,
         .msgSend, .msgDelete, .msgEdit, .msgGet, .photoUpload, .msgReaction, .msgCancelReaction, .msgGetReactions,
-        .chatMembersUpdate, .chatLeave, .chatMembers,
+        .chatMembersUpdate, .chatLeave, .chatMembers, .profile, .config,
     ]
 }
 

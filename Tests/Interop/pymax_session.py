@@ -10,7 +10,7 @@ library makes, so that every message both ways is compressed, RFC 7692). Protoco
 fixed in pymax/app.py), reconnect loop and event dispatch.
 
 Steps (each names itself on failure, with the last frames of the server's frame log: hex header + payload):
-  login, list-chats, history, resend-same-cid, push, photo, reply-forward-lookups, pin-and-rename, group, edit-delete-push,
+  login, list-chats, history, resend-same-cid, push, photo, reply-forward-lookups, pin-and-rename, group, profile, edit-delete-push,
   drop-and-reconnect, ping.
 
 Usage: pymax_session.py --syncsim PATH --shape mobile|web|websocket|websocket-deflate --workdir DIR
@@ -300,6 +300,20 @@ async def session(args, server):
             listed = (info.payload or {}).get("chats", [])
             check(step, len(listed) == 1 and list(listed[0]["participants"]) == [str(alice.me.contact.id)],
                   f"CHAT_INFO after bob left: {info.payload}")
+
+        step = "profile"
+        if hasattr(alice, "change_profile"):
+            # PROFILE 16 renames alice: her client takes the answer's profile, bob's CONTACT_INFO gives the new name.
+            changed = await alice.change_profile("Alice", "Liddell")
+            check(step, changed is True, f"change_profile returned {changed!r}")
+            looked = await raw_request(server.port, "token-bob", 32, {"contactIds": [alice.me.contact.id]})
+            names = [c["names"][0]["name"] for c in (looked.payload or {}).get("contacts", [])]
+            check(step, names == ["Alice Liddell"], f"CONTACT_INFO after the rename: {looked.payload}")
+        if hasattr(alice, "change_profile_settings"):
+            from pymax import PrivacyAccess, PrivacySettingsUpdate  # PyMax 2.5.0: CONFIG 22
+            hidden = await alice.change_profile_settings(
+                PrivacySettingsUpdate(hide_online_status=True, search_by_phone=PrivacyAccess.ALL))
+            check(step, hidden is True, f"change_profile_settings returned {hidden!r}")
 
         step = "edit-delete-push"
         if hasattr(bob, "edit_message"):

@@ -99,6 +99,17 @@ import Testing
             cmd: .request, seq: 10, opcode: .chatMembersUpdate,
             body: .chatMembersUpdate(ChatMembersUpdateRequest(chatId: 8, userIds: [3], operation: .remove))),
         Packet(cmd: .request, seq: 11, opcode: .chatLeave, body: .chatLeave(ChatLeaveRequest(chatId: 8))),
+        Packet(cmd: .request, seq: 12, opcode: .chatMembers, body: .chatMembers(ChatMembersRequest(chatId: 8, marker: 2))),
+        Packet(
+            cmd: .response, seq: 12, opcode: .chatMembers,
+            body: .chatMembersResponse(ChatMembersResponse(members: [.init(contact: Contact(id: 3, name: "c"))],
+                                                           marker: 0))),
+        Packet(cmd: .request, seq: 13, opcode: .profile, body: .profile(ProfileRequest(firstName: "A", lastName: "B"))),
+        Packet(
+            cmd: .response, seq: 13, opcode: .profile,
+            body: .profileResponse(ProfileResponse(profile: Profile(id: 1, name: "A B")))),
+        Packet(cmd: .request, seq: 14, opcode: .config, body: .config(ConfigRequest(userSettings: ["HIDDEN"]))),
+        Packet(cmd: .response, seq: 14, opcode: .config, body: .configResponse(ConfigResponse(hash: "1-1"))),
         Packet(cmd: .request, seq: 7, opcode: .ping, body: .ping(PingRequest(interactive: true))),
         Packet(cmd: .response, seq: 7, opcode: .ping, body: .empty),
         Packet(

@@ -80,7 +80,7 @@ import Testing
 
     @Test("every unsupported opcode gets a four-key error naming it") mutating func unsupported() {
         _ = login("t-alice")
-        for raw: UInt16 in [16, 2, 999] {
+        for raw: UInt16 in [82, 2, 999] {
             let packets = call(Opcode(rawValue: raw), Self.map([]))
             guard case .error(let error) = packets.first?.body, packets.first?.cmd == .error else {
                 Issue.record("expected an error for \(raw), got \(packets)")
@@ -537,5 +537,39 @@ import Testing
         #expect(codes[2].hasPrefix("chat.notFound: "))
         #expect(codes[3].hasPrefix("proto.payload: ") && codes[3].contains("CONTROL"))
         #expect(codes[4].hasPrefix("proto.payload: ") && codes[4].contains("operation"))
+    }
+
+    @Test("PROFILE renames the user (LOGIN and CONTACT_INFO then give the new name); CONFIG answers a growing hash")
+    mutating func profileAndConfig() throws {
+        _ = login("t-alice")
+        _ = login("t-bob", on: 2)
+        let renamed = call(.profile, Self.map([("firstName", .string("Alice")), ("lastName", .string("Liddell")),
+                                               ("description", .nil), ("avatarType", .string("USER_AVATAR"))]))
+        guard case .profileResponse(let answer) = renamed.first?.body else {
+            Issue.record("expected a PROFILE answer, got \(renamed)")
+            return
+        }
+        #expect(answer.profile.id == 1 && answer.profile.name == "Alice Liddell")
+        #expect(try Packet(frame: Frame(packet: renamed[0])).body == renamed[0].body)
+        let looked = call(.contactInfo, Self.map([("contactIds", .array([.uint(1)]))]), on: 2)
+        guard case .contactInfoResponse(let contacts) = looked.first?.body else {
+            Issue.record("expected a CONTACT_INFO answer, got \(looked)")
+            return
+        }
+        #expect(contacts.contacts.map(\.name) == ["Alice Liddell"])
+        let settings = Self.map([("settings", Self.map([("user", Self.map([("HIDDEN", .bool(true)),
+                                                                           ("SEARCH_BY_PHONE", .string("ALL"))]))]))])
+        let hashes = [call(.config, settings), call(.config, settings)].map { packets -> String? in
+            if case .configResponse(let config) = packets.first?.body { config.hash } else { nil }
+        }
+        #expect(hashes == ["1-1", "1-2"])
+        let empty = call(.profile, Self.map([("firstName", .string(""))]))
+        let noSettings = call(.config, Self.map([("user", Self.map([]))]))
+        guard case .error(let emptyName) = empty.first?.body, case .error(let missing) = noSettings.first?.body else {
+            Issue.record("expected errors, got \(empty) and \(noSettings)")
+            return
+        }
+        #expect(emptyName.error == "proto.payload" && missing.error == "proto.payload"
+                && missing.message.contains("settings"))
     }
 }

@@ -16,9 +16,15 @@ public struct Opcode: RawRepresentable, Hashable, Comparable, Sendable, CustomSt
     /// SESSION_INIT (6): the first request on every connection, `{userAgent, deviceId, mt_instanceid?,
     /// clientSessionId?}`. Sent by PyMax `pymax/api/session/service.py`.
     public static let sessionInit = Opcode(rawValue: 6)
+    /// PROFILE (16): the user changes their name, `{firstName, lastName?, ...}`, answered `{profile}`. Sent by PyMax
+    /// 2.5.0 `pymax/api/self/service.py` (`change_profile`).
+    public static let profile = Opcode(rawValue: 16)
     /// LOGIN (19): authenticates by token and returns chats and contacts changed since the last sync.
     /// Sent by PyMax `pymax/api/auth/service.py`.
     public static let login = Opcode(rawValue: 19)
+    /// CONFIG (22): the user changes privacy settings, `{settings: {user: {...}}}`, answered `{hash}`. Sent by PyMax
+    /// 2.5.0 `pymax/api/self/service.py` (`change_profile_settings`).
+    public static let config = Opcode(rawValue: 22)
     /// CONTACT_INFO (32): the users of the ids `contactIds`, answered `{contacts[]}`. Sent by PyMax
     /// `pymax/api/users/service.py` (`fetch_users`) and vkmax 1.0.2 `vkmax/functions/users.py` (`resolve_users`).
     public static let contactInfo = Opcode(rawValue: 32)
@@ -85,8 +91,8 @@ public struct Opcode: RawRepresentable, Hashable, Comparable, Sendable, CustomSt
 
     /// Every opcode the model types, in numeric order.
     public static let known: [Opcode] = [
-        .ping, .log, .sessionInit, .login, .contactInfo, .chatInfo, .chatHistory, .chatMark, .chatsList, .chatUpdate,
-        .chatLeave, .chatMembers, .msgSend, .msgDelete, .msgEdit, .msgGet, .chatMembersUpdate, .photoUpload, .notifMessage, .notifMark, .notifChat, .notifAttach,
+        .ping, .log, .sessionInit, .profile, .login, .config, .contactInfo, .chatInfo, .chatHistory, .chatMark,
+        .chatsList, .chatUpdate, .chatLeave, .chatMembers, .msgSend, .msgDelete, .msgEdit, .msgGet, .chatMembersUpdate, .photoUpload, .notifMessage, .notifMark, .notifChat, .notifAttach,
         .notifMsgDelete, .notifMsgReactionsChanged, .msgReaction, .msgCancelReaction, .msgGetReactions,
     ]
 

@@ -39,6 +39,8 @@ extension Packet {
             case .chatMembersUpdate: return typed(ChatMembersUpdateRequest.self, Body.chatMembersUpdate)
             case .chatLeave: return typed(ChatLeaveRequest.self, Body.chatLeave)
             case .chatMembers: return typed(ChatMembersRequest.self, Body.chatMembers)
+            case .profile: return typed(ProfileRequest.self, Body.profile)
+            case .config: return typed(ConfigRequest.self, Body.config)
             case .msgEdit: return typed(MsgEditRequest.self, Body.msgEdit)
             case .msgDelete: return typed(MsgDeleteRequest.self, Body.msgDelete)
             case .photoUpload: return typed(PhotoUploadRequest.self, Body.photoUpload)
@@ -67,6 +69,8 @@ extension Packet {
             case .chatUpdate: return typed(ChatUpdateResponse.self, Body.chatUpdateResponse)
             case .chatMembersUpdate: return typed(ChatMembersUpdateResponse.self, Body.chatMembersUpdateResponse)
             case .chatMembers: return typed(ChatMembersResponse.self, Body.chatMembersResponse)
+            case .profile: return typed(ProfileResponse.self, Body.profileResponse)
+            case .config: return typed(ConfigResponse.self, Body.configResponse)
             case .chatMark: return typed(ChatMarkResponse.self, Body.chatMarkResponse)
             case .chatsList: return typed(ChatsListResponse.self, Body.chatsListResponse)
             case .msgSend:
@@ -136,6 +140,10 @@ extension Frame {
         case .chatLeave(let value): encoded(value)
         case .chatMembers(let value): encoded(value)
         case .chatMembersResponse(let value): encoded(value)
+        case .profile(let value): encoded(value)
+        case .profileResponse(let value): encoded(value)
+        case .config(let value): encoded(value)
+        case .configResponse(let value): encoded(value)
         case .notifChat(let value): encoded(value)
         case .chatHistory(let value): encoded(value)
         case .chatHistoryResponse(let value): value.fastPayload

@@ -74,6 +74,14 @@ public struct Packet: Hashable, Sendable {
         case chatMembersUpdateResponse(ChatMembersUpdateResponse)
         /// A CHAT_LEAVE request.
         case chatLeave(ChatLeaveRequest)
+        /// A PROFILE request.
+        case profile(ProfileRequest)
+        /// A PROFILE response: the changed profile.
+        case profileResponse(ProfileResponse)
+        /// A CONFIG request.
+        case config(ConfigRequest)
+        /// A CONFIG response: the settings' hash.
+        case configResponse(ConfigResponse)
         /// A CHAT_MEMBERS request.
         case chatMembers(ChatMembersRequest)
         /// A CHAT_MEMBERS response: a page of members.
