@@ -83,6 +83,23 @@ async def wait_for(event, seconds, step, detail):
         raise StepFailed(step, detail)
 
 
+async def retry_on_lost_socket(call, attempts=3):
+    """Runs `call()`, again (after 3 s) when 1.2.5's socket client lost the socket under it.
+
+    After a drop, or under heavy load, 1.2.5's `SocketMaxClient` may open two connections one after the other (seen
+    in CI: SESSION_INIT and LOGIN on one, SESSION_INIT on the next 7 ms later, one client's seqs running on); a
+    request sent on the first then fails with `SocketNotConnectedError` (`SocketSendError` around it). A script
+    retries once its client settled, as this does; any other error is raised at once."""
+    for attempt in range(attempts):
+        try:
+            return await call()
+        except Exception as error:
+            lost = "not connected" in repr(error).lower() or "send and wait failed" in repr(error).lower()
+            if not lost or attempt == attempts - 1:
+                raise
+            await asyncio.sleep(3)
+
+
 def receipts(server, connection):
     """The delivery receipts (NOTIF_MESSAGE requests) a connection sent, and the server's answers to them."""
     frames = server.frames()
@@ -150,11 +167,12 @@ async def session(server, shape):
         check(step, len(alice.contacts) == 1, f"alice's contacts: {alice.contacts!r}")
 
         step = "history"
-        newest = await alice.fetch_history(dialog.id, backward=40)
+        newest = await retry_on_lost_socket(lambda: alice.fetch_history(dialog.id, backward=40))
         check(step, newest and len(newest) == 40, f"newest page has {len(newest or [])} messages, expected 40")
         times = [m.time for m in newest]
         check(step, times == sorted(times), f"page not in time order: {times}")
-        older = await alice.fetch_history(dialog.id, from_time=newest[0].time, backward=40)
+        older = await retry_on_lost_socket(
+            lambda: alice.fetch_history(dialog.id, from_time=newest[0].time, backward=40))
         ids = {m.id for m in newest} | {m.id for m in (older or [])}
         check(step, len(ids) == HISTORY, f"two pages cover {len(ids)} messages, expected all {HISTORY}")
 
@@ -193,7 +211,7 @@ async def session(server, shape):
         step = "drop-and-reconnect"
         server.control("drop 1")
         await wait_for(restarted, 30, step, "alice's client did not reconnect and sync after the server dropped it")
-        page = await alice.fetch_history(dialog.id, backward=5)
+        page = await retry_on_lost_socket(lambda: alice.fetch_history(dialog.id, backward=5))
         texts = [m.text for m in page or []]
         check(step, texts[-2:] == ["hello from PyMax 1.x", "hello alice, from bob"],
               f"newest page after the reconnect: {texts}")
