@@ -71,22 +71,24 @@ private func openError(_ path: String) -> String? {
     }
 
     @Test("an older database is migrated: it gains the later tables, its messages keep their rows in the newest form",
-          arguments: [1, 4, 5])
+          arguments: [1, 4, 5, 6])
     func migration(version: Int) throws {
         try withTemporaryPath("migrate-\(version)") { path in
             let old = try SQLiteDatabase(path: path)
             var tables: [String: ClientDatabase.Table] = [:]
             for table in ClientDatabase.migrations[..<version].joined() { tables[table.name] = table }
             for name in tables.keys.sorted() { try old.execute(tables[name]!.createStatement) }
-            try old.execute("INSERT INTO messages VALUES (5, 7, 70, 1, 'kept', NULL, 'photo-3')")
+            try old.execute("INSERT INTO messages (chatId, id, time, sender, text, cid, photoToken) "
+                            + "VALUES (5, 7, 70, 1, 'kept', NULL, 'photo-3')")
             try old.execute("PRAGMA application_id = \(ClientDatabase.applicationId)")
             try old.execute("PRAGMA user_version = \(version)")
             let database = try ClientDatabase.open(path: path)
             #expect(try database.query("PRAGMA user_version") == [[.integer(Int64(ClientDatabase.schemaVersion))]])
             #expect(try database.query("SELECT count(*) FROM contacts") == [[.integer(0)]])
-            // Version 6's photo columns start NULL.
-            #expect(try database.query("SELECT chatId, id, text, photoToken, photoId, photoBaseUrl FROM messages")
-                        == [[.integer(5), .integer(7), .text("kept"), .text("photo-3"), .null, .null]])
+            // Version 6's photo columns and version 7's attachesData start NULL.
+            #expect(try database.query(
+                "SELECT chatId, id, text, photoToken, photoId, photoBaseUrl, attachesData FROM messages")
+                        == [[.integer(5), .integer(7), .text("kept"), .text("photo-3"), .null, .null, .null]])
             let schema = "SELECT name, sql FROM sqlite_master WHERE type = 'table' ORDER BY name"
             #expect(try database.query(schema) == ClientDatabase.tables.sorted { $0.name < $1.name }
                 .map { [.text($0.name), .text($0.createStatement)] })

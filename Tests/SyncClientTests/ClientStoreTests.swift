@@ -34,7 +34,7 @@ private func message(_ id: Int64) -> ChatMessage { ChatMessage(id: id, time: id,
                 == [Chunk(lower: .min, upper: 3, isStartOfHistory: true)])
     }
 
-    @Test("a photo message comes back after a restart as the server sent it: token, id, URL, width and height")
+    @Test("a photo message comes back after a restart as the server sent it: token, id, URL, width and height; an album and a service message with every attachment")
     func photoDetailsKept() throws {
         let database = try SQLiteDatabase()
         var store = ClientStore(database: database)
@@ -44,9 +44,15 @@ private func message(_ id: Int64) -> ChatMessage { ChatMessage(id: id, time: id,
                                  baseUrl: "https://cdn.syncsim.invalid/photo/2", width: 0, height: 0)]
         var bare = message(9)
         bare.attaches = [.photo(token: "photo-3")]
-        history.insertPage([photo, bare, message(10)], isStartOfHistory: true)
+        var album = message(10)
+        album.attaches = [.photo(token: "photo-4"), photo.attaches![0], .photo(token: "photo-5")]
+        var service = message(11)
+        service.attaches = [.control(event: "new", chatType: "CHAT", title: "Team", userIds: [2, 3])]
+        history.insertPage([photo, bare, album, service, message(12)], isStartOfHistory: true)
         write(history, to: &store)
         #expect(ClientStore(database: database).loadHistories()[7] == history)
+        #expect(ClientStore.attachesData(of: photo) == nil && ClientStore.attachesData(of: message(12)) == nil)
+        #expect(ClientStore.attaches(fromData: "zz") == nil && ClientStore.attaches(fromData: "9") == nil)
     }
 
     @Test("a chunk of one message has no row and comes back from its message; other chunks keep their rows")

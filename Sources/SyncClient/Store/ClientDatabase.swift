@@ -74,6 +74,16 @@ public enum ClientDatabase {
                 + "sender INTEGER NOT NULL, text TEXT NOT NULL, cid INTEGER, photoToken TEXT, status TEXT NOT NULL, "
                 + "updateTime INTEGER NOT NULL, \(photoColumns), PRIMARY KEY (chatId, id)"),
         ],
+        [
+            // Every attachment of a message that has more than one, or one that is no photo (an album of photos
+            // kept only its first before): `attachesData`, the MessagePack of the `attaches` array in hex.
+            Table(name: "messages", columns: "chatId INTEGER NOT NULL, id INTEGER NOT NULL, time INTEGER NOT NULL, "
+                + "sender INTEGER NOT NULL, text TEXT NOT NULL, cid INTEGER, photoToken TEXT, \(photoColumns), "
+                + "attachesData TEXT, PRIMARY KEY (chatId, id)", isWithoutRowid: true),
+            Table(name: "pendingEdits", columns: "chatId INTEGER NOT NULL, id INTEGER NOT NULL, time INTEGER NOT NULL, "
+                + "sender INTEGER NOT NULL, text TEXT NOT NULL, cid INTEGER, photoToken TEXT, status TEXT NOT NULL, "
+                + "updateTime INTEGER NOT NULL, \(photoColumns), attachesData TEXT, PRIMARY KEY (chatId, id)"),
+        ],
     ]
 
     /// Each table of the newest schema, in its newest form, in the order of the migration that created it.

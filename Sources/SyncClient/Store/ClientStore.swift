@@ -46,13 +46,13 @@ struct ClientStore {
             switch self {
             case .begin: "BEGIN IMMEDIATE"
             case .commit: "COMMIT"
-            case .saveMessage: "INSERT OR REPLACE INTO messages VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            case .saveMessage: "INSERT OR REPLACE INTO messages VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
             case .saveMessageChange: "INSERT OR REPLACE INTO messageChanges VALUES (?, ?, ?, ?)"
             case .deleteTombstone: "DELETE FROM tombstones WHERE chatId = ? AND id = ?"
             case .saveTombstone: "INSERT OR REPLACE INTO tombstones VALUES (?, ?, ?)"
             case .insertTombstone: "INSERT INTO tombstones VALUES (?, ?, ?)"
             case .deletePendingEdits: "DELETE FROM pendingEdits WHERE chatId = ?"
-            case .insertPendingEdit: "INSERT INTO pendingEdits VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            case .insertPendingEdit: "INSERT INTO pendingEdits VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
             case .deleteChunk: "DELETE FROM chunks WHERE chatId = ? AND lower = ?"
             case .insertChunk: "INSERT INTO chunks VALUES (?, ?, ?, ?)"
             case .saveChat: "INSERT OR REPLACE INTO chats VALUES (?, ?, ?, ?)"
@@ -156,18 +156,60 @@ struct ClientStore {
     }
 
     /// Binds what the server said of the message's first PHOTO attachment beside its token: id, base URL, width
-    /// and height (NULL each when absent).
+    /// and height (NULL each when absent), then `attachesData` (every attachment, when there is more than a photo).
     private static func bindPhotoDetails(_ message: ChatMessage, to bindings: inout SQLiteBindings) {
         let photo = message.attaches?.first { $0.type == "PHOTO" }
         bindings.bind(photo?.photoId)
         bindings.bind(photo?.baseUrl)
         bindings.bind(photo?.width.map(Int64.init))
         bindings.bind(photo?.height.map(Int64.init))
+        bindings.bind(attachesData(of: message))
     }
 
-    /// The attachments of a message row: its first photo, from the token (`token`) and the columns
-    /// `bindPhotoDetails` wrote (`details`, four values), or nil for none.
+    /// What the `attachesData` column holds: nil for no attachment or a single photo (the photo columns hold it),
+    /// else the MessagePack bytes of every attachment, in lowercase hex.
+    static func attachesData(of message: ChatMessage) -> String? {
+        guard let attaches = message.attaches, !attaches.isEmpty,
+              attaches.count > 1 || attaches[0].type != "PHOTO",
+              let value = try? MessagePackEncoder().encode(attaches) else { return nil }
+        let digits = Array("0123456789abcdef".utf8)
+        var hex: [UInt8] = []
+        for byte in value.messagePackBytes() {
+            hex.append(digits[Int(byte >> 4)])
+            hex.append(digits[Int(byte & 15)])
+        }
+        return String(decoding: hex, as: UTF8.self)
+    }
+
+    /// The attachments `attachesData` wrote, or nil when `text` is no such hex (then the photo columns are read).
+    static func attaches(fromData text: String) -> [Attach]? {
+        func nibble(_ digit: UInt8) -> UInt8? {
+            switch digit {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
+            default: nil
+            }
+        }
+        let digits = Array(text.utf8)
+        guard digits.count % 2 == 0 else { return nil }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(digits.count / 2)
+        var index = 0
+        while index < digits.count {
+            guard let high = nibble(digits[index]), let low = nibble(digits[index + 1]) else { return nil }
+            bytes.append(high << 4 | low)
+            index += 2
+        }
+        guard let value = try? MessagePackValue(messagePack: bytes),
+              let attaches = try? MessagePackDecoder().decode([Attach].self, from: value) else { return nil }
+        return attaches
+    }
+
+    /// The attachments of a message row: all of them from `attachesData` (`details`' fifth value) when it holds
+    /// them, else its photo, from the token (`token`) and the columns `bindPhotoDetails` wrote (`details`' first
+    /// four values), or nil for none.
     private static func attaches(token: SQLiteValue, details: ArraySlice<SQLiteValue>) -> [Attach]? {
+        if let data = details[details.startIndex + 4].text, let all = attaches(fromData: data) { return all }
         guard let token = token.text else { return nil }
         let values = Array(details)
         return [Attach(type: "PHOTO", photoToken: token, photoId: values[0].integer, baseUrl: values[1].text,
@@ -337,12 +379,12 @@ struct ClientStore {
         var messages: [Int64: [ChatMessage]] = [:]
         let sql = """
             SELECT m.chatId, m.id, m.time, m.sender, m.text, m.cid, m.photoToken, c.status, c.updateTime,
-                   m.photoId, m.photoBaseUrl, m.photoWidth, m.photoHeight
+                   m.photoId, m.photoBaseUrl, m.photoWidth, m.photoHeight, m.attachesData
               FROM messages m LEFT JOIN messageChanges c ON c.chatId = m.chatId AND c.id = m.id
              ORDER BY m.chatId, m.id
             """
         for row in rows(sql) {
-            let attaches = Self.attaches(token: row[6], details: row[9...12])
+            let attaches = Self.attaches(token: row[6], details: row[9...13])
             let message = ChatMessage(id: row[1].integer!, time: row[2].integer!, sender: row[3].integer!,
                                       text: row[4].text!, cid: row[5].integer, attaches: attaches,
                                       status: row[7].text, updateTime: row[8].integer)
@@ -355,10 +397,10 @@ struct ClientStore {
         var pendingEdits: [Int64: [Int64: ChatMessage]] = [:]
         let pendingSQL = """
             SELECT chatId, id, time, sender, text, cid, photoToken, status, updateTime,
-                   photoId, photoBaseUrl, photoWidth, photoHeight FROM pendingEdits
+                   photoId, photoBaseUrl, photoWidth, photoHeight, attachesData FROM pendingEdits
             """
         for row in rows(pendingSQL) {
-            let attaches = Self.attaches(token: row[6], details: row[9...12])
+            let attaches = Self.attaches(token: row[6], details: row[9...13])
             let message = ChatMessage(id: row[1].integer!, time: row[2].integer!, sender: row[3].integer!,
                                       text: row[4].text!, cid: row[5].integer, attaches: attaches,
                                       status: row[7].text, updateTime: row[8].integer)
