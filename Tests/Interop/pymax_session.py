@@ -229,12 +229,19 @@ async def session(args, server):
         step = "reply-forward-lookups"
         if hasattr(alice, "get_message") and hasattr(alice, "forward_message"):
             # PyMax 2.5.0: a reply and a forward come back with the linked message, and MSG_GET finds it by id.
+            # 2.4.x and later type the link (MessageLink); 2.3.x keeps it as the payload's dict.
+            def linked(link, attribute, key):
+                return link.get(key) if isinstance(link, dict) else getattr(link, attribute, None)
             reply = await alice.send_message(dialog.id, "a reply to bob", reply_to=from_bob.id)
-            link = reply.link
-            check(step, link is not None and link.message.id == from_bob.id and link.chat_id == dialog.id
-                  and link.message.text == "a push for alice", f"reply without its link: {reply}")
+            link = getattr(reply, "link", None)
+            message = linked(link, "message", "message") if link is not None else None
+            check(step, message is not None and linked(message, "id", "id") == from_bob.id
+                  and linked(link, "chat_id", "chatId") == dialog.id
+                  and linked(message, "text", "text") == "a push for alice", f"reply without its link: {reply}")
             forwarded = await alice.forward_message(dialog.id, from_bob.id, source_chat_id=dialog.id)
-            check(step, forwarded.link is not None and forwarded.link.message.id == from_bob.id,
+            link = getattr(forwarded, "link", None)
+            message = linked(link, "message", "message") if link is not None else None
+            check(step, message is not None and linked(message, "id", "id") == from_bob.id,
                   f"forward without its link: {forwarded}")
             got = await alice.get_message(dialog.id, from_bob.id)
             check(step, got is not None and got.id == from_bob.id and got.text == "a push for alice",
