@@ -32,6 +32,10 @@ public struct CDNHost: Hashable, Sendable {
     /// Whether an upload under `token` finished and was stored.
     public func hasUpload(token: String) -> Bool { stored[token] != nil }
 
+    /// The size in bytes the client announced when `token` was handed out; nil when it announced none (the field's
+    /// clients) or the token was never handed out.
+    public func announcedSizeBytes(token: String) -> Int? { issued[token]?.sizeBytes }
+
     /// The photo id issued with `token`, or nil for a token the server never handed out.
     public func photoId(token: String) -> Int64? { issued[token]?.photoId }
 

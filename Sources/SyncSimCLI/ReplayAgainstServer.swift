@@ -15,7 +15,11 @@ import SyncTrace
 /// Since the rebuilt server numbers messages its own way, a request naming a message (MSG_EDIT, MSG_DELETE,
 /// CHAT_MARK) is fed with the rebuilt server's id of the message the capture named: an earlier message's as the
 /// world model seeded it, a sent one's as the replayed MSG_SEND answer gave it (paired with the captured answer of
-/// the same connection and seq). An id the replay has not met is fed as captured.
+/// the same connection and seq). An id the replay has not met is fed as captured. In the same way a chat a captured
+/// group creation made is named by the rebuilt server's id for it in every later request (`chatId`, `chatIds`), and a
+/// photo token by the token the rebuilt server's PHOTO_UPLOAD answer gave (`photoToken`). The photo's bytes go to a
+/// CDN the capture may not show (another host, or TLS), so a photo the captured server accepted in a MSG_SEND counts
+/// as uploaded when that MSG_SEND is fed.
 struct ReplayAgainstServer {
     /// One difference, printed as a line.
     struct Difference: CustomStringConvertible {
@@ -45,27 +49,41 @@ struct ReplayAgainstServer {
         // The captured MSG_SEND answers by connection and seq, oldest first: each pairs with the replayed answer of
         // the same seq, which tells the rebuilt server's id of the captured message.
         var capturedSends: [Int: [UInt16: [ReplayWorldModel.CapturedMessage]]] = [:]
+        // The captured PHOTO_UPLOAD answers' tokens by connection and seq, oldest first (paired the same way).
+        var capturedTokens: [Int: [UInt16: [String]]] = [:]
         for connection in timeline.connections {
-            for entry in connection.entries where entry.direction == .serverToClient {
-                guard entry.packet.cmd == .response, case .msgSendResponse(let answer) = entry.packet.body else {
-                    continue
+            for entry in connection.entries where entry.direction == .serverToClient && entry.packet.cmd == .response {
+                switch entry.packet.body {
+                case .msgSendResponse(let answer):
+                    capturedSends[connection.number, default: [:]][entry.packet.seq, default: []].append(
+                        ReplayWorldModel.CapturedMessage(chatId: answer.chatId, id: answer.message.id))
+                case .photoUploadResponse(let answer):
+                    capturedTokens[connection.number, default: [:]][entry.packet.seq, default: []].append(
+                        answer.photoToken)
+                default:
+                    break
                 }
-                capturedSends[connection.number, default: [:]][entry.packet.seq, default: []].append(
-                    ReplayWorldModel.CapturedMessage(chatId: answer.chatId, id: answer.message.id))
             }
         }
-        // The event list: (time, order, event); server timers are added as the server starts them.
-        var queue: [(time: SimInstant, order: Int, event: ServerEvent)] = []
+        // The rebuilt server's ids of chats the capture's group creations made, and its photo tokens, by the
+        // captured ones.
+        var chatIds: [Int64: Int64] = [:]
+        var photoTokens: [String: String] = [:]
+        // The event list: (time, order, event, whether the request's photos count as uploaded); server timers are
+        // added as the server starts them.
+        var queue: [(time: SimInstant, order: Int, event: ServerEvent, completesUploads: Bool)] = []
         var order = 0
-        func schedule(_ event: ServerEvent, at time: SimInstant) {
-            queue.append((time, order, event))
+        func schedule(_ event: ServerEvent, at time: SimInstant, completesUploads: Bool = false) {
+            queue.append((time, order, event, completesUploads))
             order += 1
         }
         for connection in timeline.connections {
             let id = ServerConnectionID(rawValue: connection.number)
             schedule(.connectionOpened(id), at: connection.opensAt)
-            for entry in connection.entries where entry.direction == .clientToServer {
-                schedule(.packetReceived(entry.packet, on: id), at: entry.time)
+            for (index, entry) in connection.entries.enumerated() where entry.direction == .clientToServer {
+                schedule(.packetReceived(entry.packet, on: id), at: entry.time,
+                         completesUploads: Self.namesPhoto(entry.packet)
+                             && Self.capturedAnswer(to: index, in: connection)?.cmd == .response)
                 outcome.requests += 1
             }
             if let closesAt = connection.closesAt { schedule(.connectionClosed(id), at: closesAt) }
@@ -79,20 +97,31 @@ struct ReplayAgainstServer {
         while let next = queue.indices.min(by: {
             (queue[$0].time, queue[$0].order) < (queue[$1].time, queue[$1].order)
         }) {
-            let (time, _, event) = queue.remove(at: next)
+            let (time, _, event, completesUploads) = queue.remove(at: next)
             guard time <= deadline else { break }
             if case .timerFired(let timer) = event, cancelled.contains(timer) { continue }
             var fed = event
             if case .packetReceived(let packet, let connection) = event {
-                fed = .packetReceived(Self.renumbered(packet, ids), on: connection)
+                let translated = Self.translated(Self.renumbered(packet, ids), chatIds: chatIds,
+                                                 photoTokens: photoTokens)
+                if completesUploads { Self.completeUploads(named: translated, in: &server) }
+                fed = .packetReceived(translated, on: connection)
             }
             for action in server.handle(fed, now: time) {
                 switch action {
                 case .send(let packet, let connection):
                     if packet.cmd == .response, case .msgSendResponse(let answer) = packet.body,
                        var captured = capturedSends[connection.rawValue]?[packet.seq], !captured.isEmpty {
-                        ids[captured.removeFirst()] = answer.message.id
+                        let message = captured.removeFirst()
+                        ids[message] = answer.message.id
+                        // A group creation's chat, or a send to a chat the rebuilt server numbers otherwise.
+                        if message.chatId != answer.chatId { chatIds[message.chatId] = answer.chatId }
                         capturedSends[connection.rawValue]![packet.seq] = captured
+                    }
+                    if packet.cmd == .response, case .photoUploadResponse(let answer) = packet.body,
+                       var captured = capturedTokens[connection.rawValue]?[packet.seq], !captured.isEmpty {
+                        photoTokens[captured.removeFirst()] = answer.photoToken
+                        capturedTokens[connection.rawValue]![packet.seq] = captured
                     }
                     if !closed.contains(connection.rawValue) {
                         replayed[connection.rawValue, default: []].append((time, packet))
@@ -159,6 +188,75 @@ struct ReplayAgainstServer {
             break
         }
         return packet
+    }
+
+    /// `packet` with every `chatId` (and `chatIds` element) found in `chatIds` and every `photoToken` found in
+    /// `photoTokens` replaced, wherever its payload names them; the packet itself when it names none.
+    static func translated(_ packet: Packet, chatIds: [Int64: Int64], photoTokens: [String: String]) -> Packet {
+        guard !chatIds.isEmpty || !photoTokens.isEmpty else { return packet }
+        var changed = false
+        func chatId(_ value: MessagePackValue) -> MessagePackValue {
+            let captured: Int64? = switch value {
+            case .int(let id): id
+            case .uint(let id): Int64(exactly: id)
+            default: nil
+            }
+            guard let captured, let replayed = chatIds[captured] else { return value }
+            changed = true
+            return replayed < 0 ? .int(replayed) : .uint(UInt64(replayed))
+        }
+        func rewrite(_ value: MessagePackValue) -> MessagePackValue {
+            switch value {
+            case .array(let elements):
+                return .array(elements.map(rewrite))
+            case .map(let pairs):
+                return .map(pairs.map { pair in
+                    switch (pair.key, pair.value) {
+                    case (.string("chatId"), _):
+                        return MessagePackPair(pair.key, chatId(pair.value))
+                    case (.string("chatIds"), .array(let ids)):
+                        return MessagePackPair(pair.key, .array(ids.map(chatId)))
+                    case (.string("photoToken"), .string(let token)) where photoTokens[token] != nil:
+                        changed = true
+                        return MessagePackPair(pair.key, .string(photoTokens[token]!))
+                    default:
+                        return MessagePackPair(pair.key, rewrite(pair.value))
+                    }
+                })
+            default:
+                return value
+            }
+        }
+        var frame = Frame(packet: packet)
+        frame.payload = rewrite(frame.payload)
+        guard changed, let result = try? Packet(frame: frame) else { return packet }
+        return result
+    }
+
+    /// Whether a request sends photos by token (a MSG_SEND with a `photoToken` attachment).
+    static func namesPhoto(_ packet: Packet) -> Bool {
+        guard case .msgSend(let request) = packet.body else { return false }
+        return request.message.attaches.contains { $0.photoToken != nil }
+    }
+
+    /// The captured answer (response or error) to the request at `index` of `connection`'s entries: the first
+    /// server-to-client frame after it with its seq and opcode; nil when the capture shows none.
+    static func capturedAnswer(to index: Int, in connection: ReplayTimeline.Connection) -> Packet? {
+        let request = connection.entries[index].packet
+        return connection.entries[(index + 1)...].first {
+            $0.direction == .serverToClient && $0.packet.seq == request.seq && $0.packet.opcode == request.opcode
+                && ($0.packet.cmd == .response || $0.packet.cmd == .error)
+        }?.packet
+    }
+
+    /// Stores at the rebuilt server's CDN every photo `packet` sends whose token it handed out and has no upload
+    /// for, at the size its PHOTO_UPLOAD announced (any size when it announced none).
+    static func completeUploads(named packet: Packet, in server: inout SyncServer) {
+        guard case .msgSend(let request) = packet.body else { return }
+        for token in request.message.attaches.compactMap(\.photoToken)
+        where server.cdn.photoId(token: token) != nil && !server.cdn.hasUpload(token: token) {
+            _ = server.receiveUpload(token: token, sizeBytes: server.cdn.announcedSizeBytes(token: token) ?? 0)
+        }
     }
 
     /// The encoded frame's length in bytes (0 when it does not encode).

@@ -28,7 +28,8 @@ enum ReplayCommand {
                               same payload shape: body kind, number of chats and contacts (LOGIN), number and
                               texts of messages (CHAT_HISTORY, MSG_SEND), error code (errors). Message ids, times
                               and server clocks may differ and are not compared; a request naming a message
-                              (MSG_EDIT, MSG_DELETE, CHAT_MARK) is fed with the rebuilt server's id of it. An
+                              (MSG_EDIT, MSG_DELETE, CHAT_MARK) is fed with the rebuilt server's id of it, one
+                              naming a group chat or photo token the capture made with the replay's own. An
                               answer on one side only is a difference; pushes are compared as counts per opcode.
             --against client  feeds the server->client frames of one client (--client ADDRESS, default the
                               first) to the reference client engine, or to --mutant NAME, connection by

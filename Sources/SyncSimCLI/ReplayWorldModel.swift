@@ -42,10 +42,14 @@ struct ReplayWorldModel {
             firstShown[chatId, default: [:]][message.id] = (time, isNewPush, message)
         }
         var sentCids: Set<Int64> = []
+        // Chats a captured group creation made (the MSG_SEND answer to a request without `chatId`): they did not
+        // exist before the capture, so the rebuilt server makes them when the replay feeds that request.
+        var createdChats: Set<Int64> = []
         var epoch: Int64?
         var clientUsers: [(client: String, userId: Int64)] = []
         for connection in timeline.connections {
             var tokenBySeq: [UInt16: String] = [:]
+            var groupCreationSeqs: Set<UInt16> = []
             var userOfConnection: Int64?
             let client = String(connection.client.split(separator: ":").first ?? "")
             for entry in connection.entries {
@@ -62,6 +66,9 @@ struct ReplayWorldModel {
                     tokenBySeq[entry.packet.seq] = request.token
                 case .msgSend(let request):
                     sentCids.insert(request.message.cid)
+                case .groupCreate(let request):
+                    sentCids.insert(request.cid)
+                    groupCreationSeqs.insert(entry.packet.seq)
                 case .notifMsgDelete(let push):
                     if let chat = push.chat { members[chat.id, default: []].formUnion(chat.members) }
                 case .notifMark(let push):
@@ -108,6 +115,7 @@ struct ReplayWorldModel {
                     // A push of an edited or removed version (a `status`) is a change to a message, not a new one.
                     shown(push.message, in: push.chatId, at: entry.time, isNewPush: push.message.status == nil)
                 case .msgSendResponse(let response):
+                    if groupCreationSeqs.remove(entry.packet.seq) != nil { createdChats.insert(response.chatId) }
                     shown(response.message, in: response.chatId, at: entry.time)
                 default:
                     break
@@ -134,8 +142,8 @@ struct ReplayWorldModel {
         // the rebuilt server must hold it before its history is seeded, members unknown.
         for chatId in seen.keys where members[chatId] == nil { members[chatId] = [] }
         users = usersById.keys.sorted().map { usersById[$0]! }
-        chats = members.keys.sorted().map { ($0, members[$0]!.sorted()) }
-        history = seen.keys.sorted().map { chatId in
+        chats = members.keys.sorted().filter { !createdChats.contains($0) }.map { ($0, members[$0]!.sorted()) }
+        history = seen.keys.sorted().filter { !createdChats.contains($0) }.map { chatId in
             let messages = seen[chatId]!.values.filter { $0.cid.map { !sentCids.contains($0) } ?? true }
             return (chatId, messages.sorted { $0.id < $1.id })
         }.filter { !$0.messages.isEmpty }

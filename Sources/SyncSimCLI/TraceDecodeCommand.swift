@@ -174,7 +174,12 @@ extension TraceDecodeCommand {
         let connections = count == 1 ? "its TCP connection\(filter)" : "any of its \(count) TCP connections\(filter)"
         let issues = decoding.connections.flatMap(\.issues)
         let found = issues.first { $0.kind == .badHeader } ?? issues.first
+        let http = decoding.connections.compactMap(\.httpRequestLine)
         let reason = found.map { "decode finds: \($0) ('syncsim decode \(path)' lists every issue)" }
+            ?? http.first.map { line in
+                (count == 1 ? "it is" : http.count == count ? "they are" : "\(http.count) of them are")
+                    + " plain HTTP, not the protocol (first: '\(line)')"
+            }
             ?? (count == 1 ? "it carries no payload bytes" : "they carry no payload bytes")
         return InputFileError(
             description: "\(path): no SyncSim frame found in \(connections), nothing to \(verb); \(reason)")
@@ -220,6 +225,8 @@ extension TraceDecodeCommand {
             console.out(
                 "{\"connection\":\(tcp.number),\"client\":\"\(tcp.client)\",\"server\":\"\(tcp.server)\""
                     + (connection.isWebSocket ? ",\"transport\":\"websocket\"" : "")
+                    + (connection.httpRequestLine.map { ",\"transport\":\"http\",\"httpRequest\":" + JSONText.string($0) }
+                        ?? "")
                     + (connection.webSocketDeflate.map {
                         ",\"webSocketExtension\":\"\($0.responseValue(serverWindowBits: 15))\""
                     } ?? "")

@@ -25,6 +25,10 @@ public struct TraceDecoder: Sendable {
         public var isWebSocket = false
         /// The permessage-deflate agreement read from the server's `101` answer (RFC 7692), nil for none.
         public var webSocketDeflate: PerMessageDeflate?
+        /// The request line (`POST /upload?photoIds=1 HTTP/1.1`) of a plain HTTP connection, one whose client opened
+        /// with an HTTP request that is no WebSocket upgrade: a photo's upload to a CDN, or to `syncsim serve`'s
+        /// port. Its bytes are not the protocol, so it has no frames and no issues; nil for every other connection.
+        public var httpRequestLine: String?
     }
 
     /// A capture decoded: the reader's view (`trace`) and the frames per connection.
@@ -72,6 +76,11 @@ public struct TraceDecoder: Sendable {
             scanner: FrameHeaderScanner(layout: frameDecoder.layout, maxPayloadBytes: frameDecoder.maxPayloadBytes),
             maxPayloadBytes: frameDecoder.maxPayloadBytes)
         let isWebSocket = webSocketStarts != nil
+        if !isWebSocket, let requestLine = Self.httpRequestLine(of: connection) {
+            var result = ConnectionFrames(connection: connection, frames: [], issues: [])
+            result.httpRequestLine = requestLine
+            return result
+        }
         let frameDecoder = isWebSocket ? self.frameDecoder : dialectDecoder(for: connection)
         for direction in TraceDirection.allCases {
             var stream = connection.stream(direction)
@@ -115,6 +124,26 @@ public struct TraceDecoder: Sendable {
         result.isWebSocket = isWebSocket
         result.webSocketDeflate = webSocketStarts?.deflate
         return result
+    }
+
+    /// The methods of RFC 9110 §9 a client's stream may open with.
+    private static let httpMethods = ["GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT", "OPTIONS", "TRACE", "PATCH"]
+
+    /// The request line a connection's client stream opens with (seen from its SYN), when it is one of HTTP/1.x
+    /// (`METHOD SP target SP HTTP/1.x CRLF`, RFC 9112 §3, within its first 8 KiB); nil otherwise. A protocol frame
+    /// never looks like one: its first byte is the version (10 or 11), never an ASCII capital.
+    static func httpRequestLine(of connection: TCPConnectionTrace) -> String? {
+        guard connection.clientToServer.sawSYN, case .data(let run)? = connection.clientToServer.pieces.first,
+              run.offset == 0 else { return nil }
+        let head = run.bytes.prefix(8192)
+        guard let end = head.firstIndex(of: UInt8(ascii: "\r")), end + 1 < head.endIndex,
+              head[end + 1] == UInt8(ascii: "\n"),
+              head[head.startIndex..<end].allSatisfy({ $0 >= 0x20 && $0 < 0x7f }) else { return nil }
+        let line = String(decoding: head[head.startIndex..<end], as: UTF8.self)
+        let parts = line.split(separator: " ", omittingEmptySubsequences: false)
+        guard parts.count == 3, httpMethods.contains(String(parts[0])), !parts[1].isEmpty,
+              parts[2] == "HTTP/1.1" || parts[2] == "HTTP/1.0" else { return nil }
+        return line
     }
 
     static func precedes(_ lhs: TraceFrame, _ rhs: TraceFrame) -> Bool {
