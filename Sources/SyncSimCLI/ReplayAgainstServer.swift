@@ -86,7 +86,10 @@ struct ReplayAgainstServer {
                              && Self.capturedAnswer(to: index, in: connection)?.cmd == .response)
                 outcome.requests += 1
             }
-            if let closesAt = connection.closesAt { schedule(.connectionClosed(id), at: closesAt) }
+            // A connection the server closed first (a drop) is closed then: the captured server sent nothing on it
+            // after, so neither may the rebuilt one (a push it would send there went to the client's next one).
+            let closes = [connection.closesAt, connection.tcp.serverClosedAt].compactMap { $0 }.min()
+            if let closes { schedule(.connectionClosed(id), at: closes) }
         }
         var cancelled: Set<ServerTimerID> = []
         var trace = TraceLog(keepsRecords: false)

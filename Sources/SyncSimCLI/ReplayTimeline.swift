@@ -58,6 +58,9 @@ struct ReplayTimeline {
         var serverResetAt: SimInstant?
         /// When the client's first FIN or RST was captured (nil without one).
         var clientClosedAt: SimInstant?
+        /// When the server's first FIN or RST was captured (nil without one): the server sent nothing on the
+        /// connection after it.
+        var serverClosedAt: SimInstant?
         /// Whether the server's SYN (the SYN-ACK) was captured.
         var serverSYN = true
         /// Bytes the client sent (gaps excluded).
@@ -114,6 +117,9 @@ struct ReplayTimeline {
                 role = .refused
             } else if item.frames.isEmpty, let chatServer, trace.server.address.description != chatServer {
                 role = .upload
+            } else if let request = item.httpRequestLine, request.hasPrefix("POST ") || request.hasPrefix("PUT ") {
+                // A photo posted to the chat server's own address (`syncsim serve` takes it on its port).
+                role = .upload
             }
             var entries: [Entry] = []
             for frame in item.frames {
@@ -136,6 +142,8 @@ struct ReplayTimeline {
             facts.serverSYN = trace.serverToClient.sawSYN
             facts.serverResetAt = trace.serverToClient.firstRSTTimestamp.map(instant)
             facts.clientClosedAt = [trace.clientToServer.firstRSTTimestamp, trace.clientToServer.firstFINTimestamp]
+                .compactMap { $0 }.map(instant).min()
+            facts.serverClosedAt = [trace.serverToClient.firstRSTTimestamp, trace.serverToClient.firstFINTimestamp]
                 .compactMap { $0 }.map(instant).min()
             facts.clientBytes = trace.clientToServer.byteCount
             facts.clientRetransmissions = trace.clientToServer.retransmittedSegmentCount

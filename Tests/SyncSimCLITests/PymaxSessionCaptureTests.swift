@@ -24,6 +24,9 @@ import Testing
         for connection in decoding.connections {
             #expect(connection.issues.isEmpty, "connection \(connection.connection.number): \(connection.issues)")
         }
+        // The timeline takes it for an upload (a photo's bytes), as it does a frameless connection to another host.
+        let timeline = ReplayTimeline(decoding)
+        #expect(timeline.connections.filter { $0.role == .upload }.map(\.number) == [4])
         let line = TraceDecodeCommandTests.run(["decode", Self.capture]).out.first { $0.contains("\"connection\":4,") }
         #expect(line?.contains("\"transport\":\"http\",\"httpRequest\":\"POST /upload?photoIds=1 HTTP/1.1\"") == true,
                 "\(line ?? "no line")")
