@@ -39,6 +39,8 @@ public struct SyncServer {
     private var nextTimerNumber: Int64 = 1
     private var lastMessageId: Int64 = 0
     private var nextPhotoNumber: Int64 = 1
+    /// FILE_UPLOAD and VIDEO_UPLOAD slots (only real clients ask for them).
+    var media = MediaUploads()
     /// How many CONFIG requests each user made (the settings' hash; only real clients send them).
     private var configChanges: [Int64: Int] = [:]
 
@@ -593,12 +595,24 @@ public struct SyncServer {
                 linked.link = nil
                 link = MessageLink(type: asked.type, chatId: sourceChatId, message: linked)
             }
-            // A photo goes to readers with its id, URL and size (PyMax 2.5.0 `PhotoAttachment` requires them).
-            let attaches = request.message.attaches.map { attach in
+            // A photo goes to readers with its id, URL and size (PyMax 2.5.0 `PhotoAttachment` requires them); a file,
+            // video or voice message with what its model requires (`readerAttachment`).
+            var attaches: [Attach] = []
+            for attach in request.message.attaches {
                 guard attach.type == "PHOTO", let token = attach.photoToken, let photoId = cdn.photoId(token: token)
-                else { return attach }
-                return Attach(type: attach.type, photoToken: token, photoId: photoId,
-                              baseUrl: "\(knobs.cdnURL)/photo/\(photoId)", width: 0, height: 0)
+                else {
+                    do {
+                        attaches.append(try readerAttachment(attach))
+                    } catch {
+                        fail(error.payload.error, error.payload.message)
+                        return actions
+                    }
+                    continue
+                }
+                var photo = Attach(type: attach.type, photoToken: token, photoId: photoId,
+                                   baseUrl: "\(knobs.cdnURL)/photo/\(photoId)", width: 0, height: 0)
+                photo.otherKeys = attach.otherKeys
+                attaches.append(photo)
             }
             let message = store(
                 chatId: chat.id, sender: userId, text: request.message.text, cid: request.message.cid,
@@ -616,6 +630,35 @@ public struct SyncServer {
             cdn.issue(token: token, photoId: photoId, sizeBytes: request.sizeBytes)
             reply(.photoUploadResponse(PhotoUploadResponse(
                 photoToken: token, url: "\(knobs.cdnURL)/upload?photoIds=\(photoId)")))
+        case .mediaUpload(let request):
+            guard let userId else { fail("session.notLoggedIn", "\(packet.opcode) before LOGIN"); return actions }
+            let slot = media.issue(packet.opcode == .fileUpload ? .file : request.videoKind, owner: userId)
+            let isFile = slot.kind == .file
+            let url = "\(knobs.cdnURL)/upload?\(isFile ? "fileIds" : "videoIds")=\(slot.id)"
+            reply(.mediaUploadResponse(MediaUploadResponse(info: [
+                MediaUploadSlot(url: url, fileId: isFile ? slot.id : nil, videoId: isFile ? nil : slot.id,
+                                token: slot.token),
+            ])))
+        case .mediaFetch(let request):
+            guard let userId else { fail("session.notLoggedIn", "\(packet.opcode) before LOGIN"); return actions }
+            let isFile = packet.opcode == .fileDownload
+            let (type, idKey, id) = isFile ? ("FILE", "fileId", request.fileId) : ("VIDEO", "videoId", request.videoId)
+            guard let chat = chats[request.chatId], chat.members.contains(userId) else {
+                fail("chat.notFound", "chat \(request.chatId) is unknown to user \(userId)")
+                return actions
+            }
+            guard let message = chat.message(id: request.messageId), !message.isRemoved else {
+                fail("message.notFound", "message \(request.messageId) is not in chat \(request.chatId)")
+                return actions
+            }
+            guard let id, (message.attaches ?? []).contains(where: { $0.type == type && $0.otherInteger(idKey) == id })
+            else {
+                fail("attachment.notFound", "message \(request.messageId) has no \(type) \(id.map(String.init) ?? "nil")")
+                return actions
+            }
+            reply(.mediaFetchResponse(isFile
+                ? MediaFetchResponse(url: "\(knobs.cdnURL)/file/\(id)", unsafe: false)
+                : MediaFetchResponse(url: "\(knobs.cdnURL)/video/\(id)", cache: false)))
         case .chatMark(let request):
             guard let userId else { fail("session.notLoggedIn", "CHAT_MARK before LOGIN"); return actions }
             guard chats[request.chatId]?.members.contains(userId) == true else {
@@ -724,6 +767,8 @@ public struct SyncServer {
         case .msgEdit: return problem(MsgEditRequest.self)
         case .msgDelete: return problem(MsgDeleteRequest.self)
         case .photoUpload: return problem(PhotoUploadRequest.self)
+        case .fileUpload, .videoUpload: return problem(MediaUploadRequest.self)
+        case .fileDownload, .videoPlay: return problem(MediaFetchRequest.self)
         case .ping: return problem(PingRequest.self)
         default: return "\(opcode) payload does not fit its shape"
         }
@@ -892,6 +937,9 @@ public struct SyncServer {
         return message
     }
 
+    /// The open connections logged in as `userId`, in connection order.
+    func connectionIds(of userId: Int64) -> [ServerConnectionID] { (connectionsByUser[userId] ?? []).sorted() }
+
     /// Pushes a new message to the chat's members' connections, except `except`'s: all of them, or with
     /// `exceptDevice` only those of that device (the user's other devices get the push).
     private mutating func pushMessage(
@@ -955,7 +1003,8 @@ extension Opcode {
     static let handled: [Opcode] = [
         .ping, .log, .sessionInit, .login, .contactInfo, .chatInfo, .chatHistory, .chatMark, .chatsList, .chatUpdate,
         .msgSend, .msgDelete, .msgEdit, .msgGet, .photoUpload, .msgReaction, .msgCancelReaction, .msgGetReactions,
-        .chatMembersUpdate, .chatLeave, .chatMembers, .profile, .config,
+        .chatMembersUpdate, .chatLeave, .chatMembers, .profile, .config, .fileUpload, .videoUpload, .fileDownload,
+        .videoPlay,
     ]
 }
 

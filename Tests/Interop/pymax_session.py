@@ -10,7 +10,7 @@ library makes, so that every message both ways is compressed, RFC 7692). Protoco
 fixed in pymax/app.py), reconnect loop and event dispatch.
 
 Steps (each names itself on failure, with the last frames of the server's frame log: hex header + payload):
-  login, list-chats, history, resend-same-cid, push, photo, reply-forward-lookups, pin-and-rename, group, profile, edit-delete-push,
+  login, list-chats, history, resend-same-cid, push, photo, file-video, reply-forward-lookups, pin-and-rename, group, profile, edit-delete-push,
   drop-and-reconnect, ping.
 
 Usage: pymax_session.py --syncsim PATH --shape mobile|web|websocket|websocket-deflate --workdir DIR
@@ -27,8 +27,8 @@ import time
 from importlib.metadata import version as package_version
 
 from interop_support import Server, StepFailed, check, close_clients, run_session
-from pymax import Client, ExtraConfig, Photo, WebClient
-from pymax.types.domain.attachments import PhotoAttachment
+from pymax import Client, ExtraConfig, File, Photo, Video, WebClient
+from pymax.types.domain.attachments import FileAttachment, PhotoAttachment, VideoAttachment
 from pymax.protocol import OutboundFrame
 from pymax.protocol.tcp import TcpProtocol
 
@@ -37,6 +37,10 @@ HISTORY = 60
 CHAT_NAME_HINT = "alice+bob"
 # A photo's bytes: PyMax checks the file name's extension only; the server's CDN end counts the bytes.
 PHOTO_BYTES = b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 4
+# A file's and a video's bytes: posted raw, counted by the CDN end; the file's name has to survive its quoting.
+FILE_BYTES = b"%PDF-1.4\n" + bytes(range(256)) * 3
+FILE_NAME = "отчёт за май.pdf"
+VIDEO_BYTES = b"\x00\x00\x00\x18ftypmp42" + bytes(range(256)) * 2
 
 
 def make_client(port, token, shape, workdir, name):
@@ -225,6 +229,37 @@ async def session(args, server):
                       if "uploaded photo" in line and "stored under" in line]
         check(step, stored and stored[-1] >= len(PHOTO_BYTES),
               f"the server's log shows no stored upload of at least {len(PHOTO_BYTES)} bytes: {stored}")
+
+        step = "file-video"
+        # FILE_UPLOAD / VIDEO_UPLOAD hand out a slot whose url leads back to the server; bob's PyMax POSTs the raw
+        # bytes there, waits for NOTIF_ATTACH naming the id, then sends the message; alice's push carries the file
+        # with the name, size and token PyMax's FileAttachment requires, FILE_DOWNLOAD and VIDEO_PLAY say where to
+        # fetch them.
+        got_push.clear()
+        with_file = await bob.send_message(dialog.id, "a file for alice",
+                                           attachments=[File(raw=FILE_BYTES, name=FILE_NAME)])
+        check(step, with_file is not None and len(with_file.attaches) == 1
+              and isinstance(with_file.attaches[0], FileAttachment), f"MSG_SEND answered {with_file}")
+        await wait_for(got_push, 10, step, "alice's on_message handler never fired for bob's file")
+        attaches = pushed[-1].attaches
+        check(step, pushed[-1].id == with_file.id and len(attaches) == 1 and isinstance(attaches[0], FileAttachment)
+              and attaches[0].name == FILE_NAME and attaches[0].size == len(FILE_BYTES),
+              f"file push {pushed[-1]}")
+        fetched = await alice.get_file_by_id(dialog.id, with_file.id, attaches[0].file_id)
+        check(step, fetched is not None and fetched.url.endswith(f"/file/{attaches[0].file_id}")
+              and fetched.unsafe is False, f"FILE_DOWNLOAD answered {fetched}")
+        got_push.clear()
+        with_video = await bob.send_message(dialog.id, "a video for alice",
+                                            attachments=[Video(raw=VIDEO_BYTES, name="clip.mp4")])
+        check(step, with_video is not None and len(with_video.attaches) == 1
+              and isinstance(with_video.attaches[0], VideoAttachment), f"MSG_SEND answered {with_video}")
+        await wait_for(got_push, 10, step, "alice's on_message handler never fired for bob's video")
+        video = pushed[-1].attaches[0] if pushed[-1].attaches else None
+        check(step, pushed[-1].id == with_video.id and isinstance(video, VideoAttachment) and video.video_id > 0,
+              f"video push {pushed[-1]}")
+        watch = await alice.get_video_by_id(dialog.id, with_video.id, video.video_id)
+        check(step, watch is not None and watch.url and watch.url.endswith(f"/video/{video.video_id}"),
+              f"VIDEO_PLAY answered {watch}")
 
         step = "reply-forward-lookups"
         if hasattr(alice, "get_message") and hasattr(alice, "forward_message"):

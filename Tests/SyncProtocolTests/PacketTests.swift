@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import SyncProtocol
@@ -247,5 +248,39 @@ import Testing
             }
             #expect(request.message.attaches == [.photo(token: "t1")])
         }
+    }
+
+    @Test("an attachment kind SyncSim does not type keeps its keys, in order, through both decoders and the encoder")
+    func untypedAttachKeysKept() throws {
+        func pair(_ key: String, _ value: MessagePackValue) -> MessagePackPair { MessagePackPair(.string(key), value) }
+        // PyMax 2.5.0 `pymax/types/domain/attachments/file.py` (`FileAttachment`) and `sticker.py`.
+        let file = MessagePackValue.map([pair("_type", .string("FILE")), pair("fileId", .uint(7)),
+                                         pair("name", .string("report.pdf")), pair("size", .uint(3_000)),
+                                         pair("token", .string("f-7")), pair("preview", .binary([1, 2, 3]))])
+        let sticker = MessagePackValue.map([pair("stickerId", .uint(55)), pair("_type", .string("STICKER")),
+                                            pair("type", .string("STATIC")), pair("width", .uint(128))])
+        let decoded = try MessagePackDecoder().decode(Attach.self, from: file)
+        #expect(decoded.type == "FILE")
+        #expect(decoded.otherInteger("fileId") == 7)
+        #expect(decoded[other: "name"] == .string("report.pdf"))
+        #expect(try MessagePackEncoder().encode(decoded) == file)
+        let stickerAttach = try MessagePackDecoder().decode(Attach.self, from: sticker)
+        // `type` beside `_type` is the sticker's own key; `width` is typed, so it moves to the typed keys' place.
+        #expect(stickerAttach.width == 128)
+        #expect(stickerAttach.otherKeys == [pair("stickerId", .uint(55)), pair("type", .string("STATIC"))])
+        let message = MessagePackValue.map([pair("text", .string("")), pair("cid", .int(4)),
+                                            pair("attaches", .array([file, sticker]))])
+        let payload = MessagePackValue.map([pair("chatId", .int(100)), pair("message", message)])
+        let packet = try Packet(frame: Frame(cmd: .request, seq: 1, opcode: .msgSend, payload: payload))
+        guard case .msgSend(let request) = packet.body else {
+            Issue.record("not a MSG_SEND: \(packet.body)")
+            return
+        }
+        #expect(request.message.attaches == [decoded, stickerAttach])
+        // A JSON round trip keeps the scalar keys; JSON keeps no key order, so they come back sorted by name.
+        let json = try JSONDecoder().decode(Attach.self, from: JSONEncoder().encode(stickerAttach))
+        #expect(json.width == 128 && json.otherKeys == [pair("stickerId", .uint(55)), pair("type", .string("STATIC"))])
+        let reversed = try JSONDecoder().decode(Attach.self, from: JSONEncoder().encode(decoded))
+        #expect(reversed.otherKeys.map(\.key) == ["fileId", "name", "preview", "size", "token"].map { .string($0) })
     }
 }

@@ -80,7 +80,7 @@ import Testing
 
     @Test("every unsupported opcode gets a four-key error naming it") mutating func unsupported() {
         _ = login("t-alice")
-        for raw: UInt16 in [82, 2, 999] {
+        for raw: UInt16 in [81, 2, 999] {
             let packets = call(Opcode(rawValue: raw), Self.map([]))
             guard case .error(let error) = packets.first?.body, packets.first?.cmd == .error else {
                 Issue.record("expected an error for \(raw), got \(packets)")
@@ -571,5 +571,126 @@ import Testing
         }
         #expect(emptyName.error == "proto.payload" && missing.error == "proto.payload"
                 && missing.message.contains("settings"))
+    }
+
+    /// A MSG_SEND of one attachment, as PyMax 2.5.0 `send_message` sends it.
+    mutating func sendAttachment(_ attach: MessagePackValue, cid: Int64, on connection: Int = 1) -> [Packet] {
+        let message = Self.map([("text", .string("")), ("cid", .int(cid)), ("elements", .array([])),
+                                ("attaches", .array([attach]))])
+        return call(.msgSend, Self.map([("chatId", .uint(100)), ("message", message), ("notify", .bool(true))]),
+                    on: connection)
+    }
+
+    @Test("a file: FILE_UPLOAD hands out a slot, its bytes bring NOTIF_ATTACH, readers get name, size and token")
+    mutating func fileUpload() throws {
+        _ = login("t-alice")
+        _ = login("t-bob", on: 2)
+        let upload = Self.map([("count", .uint(1)), ("type", .uint(0)), ("uploaderType", .uint(0)),
+                               ("profile", .bool(false))])
+        guard case .mediaUploadResponse(let answer) = call(.fileUpload, upload).first?.body,
+              let slot = answer.info.first, let fileId = slot.fileId else {
+            Issue.record("expected a FILE_UPLOAD answer")
+            return
+        }
+        #expect(slot.url == "https://cdn.syncsim.invalid/upload?fileIds=\(fileId)")
+        let attach = Self.map([("_type", .string("FILE")), ("fileId", .int(fileId))])
+        // Before the bytes came: the field's "not ready" error, nothing stored.
+        #expect(sendAttachment(attach, cid: 11).first?.body
+                    == .error(ErrorPayload(error: "attachment.not.ready", message: "FILE \(fileId) was not uploaded yet")))
+        #expect(server.messages(inChat: 100).isEmpty)
+        let received = server.receiveMediaUpload(id: fileId, fileName: "report.pdf", sizeBytes: 3_000)
+        let pushes = try #require(received)
+        #expect(pushes == [.send(Packet(cmd: .request, seq: 0, opcode: .notifAttach,
+                                        body: .notifAttach(NotifAttach(fileId: fileId))),
+                                 on: ServerConnectionID(rawValue: 1))])
+        #expect(server.receiveMediaUpload(id: 999, fileName: nil, sizeBytes: 1) == nil)
+        let sent = sendAttachment(attach, cid: 12)
+        guard case .notifMessage(let push) = sent.last?.body, let stored = push.message.attaches?.first else {
+            Issue.record("expected a push to bob, got \(sent)")
+            return
+        }
+        #expect(stored.type == "FILE" && stored.otherInteger("fileId") == fileId)
+        #expect(stored[other: "name"] == .string("report.pdf") && stored.otherInteger("size") == 3_000)
+        #expect(stored[other: "token"] == .string(slot.token))
+        // FILE_DOWNLOAD (bob, the message id as a string, as PyMax allows): where to fetch it.
+        let messageId = push.message.id
+        let download = call(.fileDownload, Self.map([("chatId", .uint(100)), ("messageId", .string(String(messageId))),
+                                                     ("fileId", .int(fileId))]), on: 2)
+        guard case .mediaFetchResponse(let where_) = download.first?.body else {
+            Issue.record("expected a FILE_DOWNLOAD answer, got \(download)")
+            return
+        }
+        #expect(where_.url.hasSuffix("/file/\(fileId)") && where_.unsafe == false)
+        let wrong = call(.fileDownload, Self.map([("chatId", .uint(100)), ("messageId", .int(messageId)),
+                                                  ("fileId", .int(fileId + 1))]), on: 2)
+        #expect(wrong.first?.cmd == .error)
+        // A file id nobody handed out is refused.
+        let unknown = sendAttachment(Self.map([("_type", .string("FILE")), ("fileId", .uint(77))]), cid: 13)
+        guard case .error(let error) = unknown.first?.body else {
+            Issue.record("expected an error, got \(unknown)")
+            return
+        }
+        #expect(error.error == "attachment.notFound")
+    }
+
+    @Test("a video, a voice message: VIDEO_UPLOAD's slot, NOTIF_ATTACH, the keys PyMax requires; a sticker as sent")
+    mutating func videoVoiceAndSticker() throws {
+        _ = login("t-alice")
+        _ = login("t-bob", on: 2)
+        func slot(type: UInt64) -> MediaUploadSlot? {
+            let upload = Self.map([("count", .uint(1)), ("type", .uint(type)), ("uploaderType", .uint(type == 0 ? 0 : 1)),
+                                   ("profile", .bool(false))])
+            guard case .mediaUploadResponse(let answer) = call(.videoUpload, upload).first?.body else { return nil }
+            return answer.info.first
+        }
+        let videoSlot = slot(type: 0)
+        let video = try #require(videoSlot)
+        let videoId = try #require(video.videoId)
+        #expect(server.receiveMediaUpload(id: videoId, fileName: "clip.mp4", sizeBytes: 10)?.first
+                    == .send(Packet(cmd: .request, seq: 0, opcode: .notifAttach,
+                                    body: .notifAttach(NotifAttach(videoId: videoId))),
+                             on: ServerConnectionID(rawValue: 1)))
+        let sent = sendAttachment(Self.map([("_type", .string("VIDEO")), ("videoId", .int(videoId)),
+                                            ("token", .string(video.token)), ("videoType", .uint(0))]), cid: 21)
+        guard case .notifMessage(let push) = sent.last?.body, let stored = push.message.attaches?.first else {
+            Issue.record("expected a push, got \(sent)")
+            return
+        }
+        #expect(stored.width == 0 && stored.height == 0 && stored.otherInteger("videoType") == 0)
+        #expect(stored[other: "thumbnail"] != nil && stored[other: "token"] == .string(video.token))
+        #expect(stored.otherInteger("duration") == 0 && stored[other: "previewData"] == .binary([]))
+        let play = call(.videoPlay, Self.map([("chatId", .uint(100)), ("messageId", .int(push.message.id)),
+                                              ("videoId", .int(videoId))]), on: 2)
+        guard case .mediaFetchResponse(let watch) = play.first?.body else {
+            Issue.record("expected a VIDEO_PLAY answer, got \(play)")
+            return
+        }
+        #expect(watch.url.hasSuffix("/video/\(videoId)") && watch.cache == false)
+        // A voice message refers to its upload by token only (PyMax's VoiceAttachPayload drops the id).
+        let voiceSlot = slot(type: 2)
+        let voice = try #require(voiceSlot)
+        let voiceId = try #require(voice.videoId)
+        #expect(server.receiveMediaUpload(id: voiceId, fileName: nil, sizeBytes: 5)?.first
+                    == .send(Packet(cmd: .request, seq: 0, opcode: .notifAttach,
+                                    body: .notifAttach(NotifAttach(audioId: voiceId))),
+                             on: ServerConnectionID(rawValue: 1)))
+        let spoken = sendAttachment(Self.map([("_type", .string("AUDIO")), ("token", .string(voice.token)),
+                                              ("duration", .uint(3)), ("wave", .binary([0, 0]))]), cid: 22)
+        guard case .notifMessage(let voicePush) = spoken.last?.body, let audio = voicePush.message.attaches?.first else {
+            Issue.record("expected a push, got \(spoken)")
+            return
+        }
+        #expect(audio.otherInteger("audioId") == voiceId && audio[other: "wave"] == .binary([0, 0]))
+        #expect(audio[other: "url"] != nil)
+        // A kind no upload stands behind reaches the reader with every key it was sent with.
+        let sticker = Self.map([("_type", .string("STICKER")), ("stickerId", .uint(55)), ("url", .string("u")),
+                                ("type", .string("STATIC"))])
+        let stuck = sendAttachment(sticker, cid: 23)
+        guard case .notifMessage(let stickerPush) = stuck.last?.body,
+              let reached = stickerPush.message.attaches?.first else {
+            Issue.record("expected a push, got \(stuck)")
+            return
+        }
+        #expect(try MessagePackEncoder().encode(reached) == sticker)
     }
 }

@@ -17,7 +17,7 @@ import Testing
         for byte in bytes {
             if let done = try upload.receive([byte]) { received.append(done) }
         }
-        #expect(received == [HTTPUpload.Received(photoId: 7, sizeBytes: 10)])
+        #expect(received == [HTTPUpload.Received(target: .photo(7), sizeBytes: 10)])
         let answer = String(decoding: HTTPUpload.answer(photoId: 7, token: "photo-7"), as: UTF8.self)
         #expect(answer.hasPrefix("HTTP/1.1 200 OK\r\n"))
         #expect(answer.hasSuffix("\r\n\r\n{\"photos\":{\"7\":{\"token\":\"photo-7\"}}}"))
@@ -29,13 +29,32 @@ import Testing
     func photosKey() throws {
         var upload = HTTPUpload()
         #expect(try upload.receive(Self.request(target: "/upload?x=1&photos=12")) ==
-            HTTPUpload.Received(photoId: 12, sizeBytes: 10))
+            HTTPUpload.Received(target: .photo(12), sizeBytes: 10))
+    }
+
+    @Test("a file's or video's POST (PyMax 2.5.0 upload_file, upload_video) names its slot; the file name is kept")
+    func mediaUpload() throws {
+        var upload = HTTPUpload()
+        let disposition = "Content-Disposition: attachment; filename=%D0%BE%D1%82%D1%87%D1%91%D1%82%201.pdf\r\n"
+        #expect(try upload.receive(Self.request(target: "/upload?fileIds=3", headers: disposition
+                                                + "Content-Length: 10\r\nContent-Range: 0-9/10\r\n"))
+            == HTTPUpload.Received(target: .media(3), sizeBytes: 10, fileName: "отчёт 1.pdf"))
+        var video = HTTPUpload()
+        #expect(try video.receive(Self.request(target: "/upload?videoIds=4")) ==
+            HTTPUpload.Received(target: .media(4), sizeBytes: 10))
+        #expect(HTTPUpload.fileName(inDisposition: "attachment; filename=\"a b.txt\"") == "a b.txt")
+        #expect(HTTPUpload.fileName(inDisposition: "attachment") == nil)
+        #expect(HTTPUpload.fileName(inDisposition: "attachment; filename=%FF") == nil)
+        let answer = String(decoding: HTTPUpload.answer(mediaId: 3, stored: true), as: UTF8.self)
+        #expect(answer.hasPrefix("HTTP/1.1 200 OK\r\n") && answer.hasSuffix("{\"id\":3}"))
+        #expect(String(decoding: HTTPUpload.answer(mediaId: 9, stored: false), as: UTF8.self)
+            .hasPrefix("HTTP/1.1 404 Not Found\r\n"))
     }
 
     @Test("a bad upload is refused with its status and the reason, in the answer too", arguments: [
         (request(method: "PUT"), "405", "method 'PUT' is not POST"),
         (request(target: "/avatar?photoIds=7"), "404", "path '/avatar' is not /upload"),
-        (request(target: "/upload?photoIds=seven"), "400", "names no photo id"),
+        (request(target: "/upload?photoIds=seven"), "400", "names no upload id"),
         (request(headers: "Transfer-Encoding: chunked\r\n"), "411", "send the body with a Content-Length"),
         (request(headers: ""), "411", "the request has no Content-Length"),
         (request(headers: "Content-Length: -1\r\n"), "400", "Content-Length '-1' is not a byte count"),
@@ -64,6 +83,6 @@ import Testing
         let head = try transport.unwrap(Array(bytes.prefix(30)), encoder: FrameEncoder())
         #expect(head.frameBytes.isEmpty && head.upload == nil)
         let rest = try transport.unwrap(Array(bytes.dropFirst(30)), encoder: FrameEncoder())
-        #expect(rest.frameBytes.isEmpty && rest.upload == HTTPUpload.Received(photoId: 7, sizeBytes: 10))
+        #expect(rest.frameBytes.isEmpty && rest.upload == HTTPUpload.Received(target: .photo(7), sizeBytes: 10))
     }
 }

@@ -63,6 +63,19 @@ public struct Opcode: RawRepresentable, Hashable, Comparable, Sendable, CustomSt
     public static let msgGet = Opcode(rawValue: 71)
     /// PHOTO_UPLOAD (80): asks for a CDN token to upload a photo under.
     public static let photoUpload = Opcode(rawValue: 80)
+    /// VIDEO_UPLOAD (82): asks where to upload a video, video note or voice message, `{count, type, uploaderType,
+    /// profile}`, answered `{info: [{url, videoId, token}]}`. Sent by PyMax 2.5.0 `pymax/api/uploads/service.py`
+    /// (`upload_video`, `upload_voice`).
+    public static let videoUpload = Opcode(rawValue: 82)
+    /// VIDEO_PLAY (83): where to watch a message's video, `{chatId, messageId, videoId}`, answered `{url, ...}`. Sent by
+    /// PyMax 2.5.0 `pymax/api/messages/service.py` (`get_video_by_id`).
+    public static let videoPlay = Opcode(rawValue: 83)
+    /// FILE_UPLOAD (87): asks where to upload a file, `{count, type, uploaderType, profile}`, answered
+    /// `{info: [{url, fileId, token}]}`. Sent by PyMax 2.5.0 `pymax/api/uploads/service.py` (`upload_file`).
+    public static let fileUpload = Opcode(rawValue: 87)
+    /// FILE_DOWNLOAD (88): where to fetch a message's file, `{chatId, messageId, fileId}`, answered `{url, unsafe}`.
+    /// Sent by PyMax 2.5.0 `pymax/api/messages/service.py` (`get_file_by_id`).
+    public static let fileDownload = Opcode(rawValue: 88)
     /// NOTIF_MESSAGE (128): push of a new (or edited, or removed) message in one of the user's chats.
     /// Parsed by PyMax `pymax/dispatch/resolvers.py` and `pymax/types/domain/message.py`.
     public static let notifMessage = Opcode(rawValue: 128)
@@ -71,7 +84,8 @@ public struct Opcode: RawRepresentable, Hashable, Comparable, Sendable, CustomSt
     /// NOTIF_CHAT (135): push that a chat changed, `{chat}`. Parsed by PyMax `pymax/dispatch/mapping.py`
     /// (`on_chat_update`) and PyMax 1.2.5 `pymax/interfaces.py` (`_handle_chat_updates`).
     public static let notifChat = Opcode(rawValue: 135)
-    /// NOTIF_ATTACH (136): push about an attachment; known by number, its payload stays raw.
+    /// NOTIF_ATTACH (136): push that an upload was processed, `{fileId}`, `{videoId}` or `{audioId}`. Parsed by PyMax
+    /// 2.5.0 `pymax/dispatch/resolvers.py` (`resolve_attach`).
     public static let notifAttach = Opcode(rawValue: 136)
     /// NOTIF_MSG_REACTIONS_CHANGED (155): push that a message's reactions changed, `{chatId, messageId, totalCount,
     /// counters[]}`. Parsed by PyMax `pymax/types/events/reaction.py` (`ReactionUpdateEvent`).
@@ -92,7 +106,8 @@ public struct Opcode: RawRepresentable, Hashable, Comparable, Sendable, CustomSt
     /// Every opcode the model types, in numeric order.
     public static let known: [Opcode] = [
         .ping, .log, .sessionInit, .profile, .login, .config, .contactInfo, .chatInfo, .chatHistory, .chatMark,
-        .chatsList, .chatUpdate, .chatLeave, .chatMembers, .msgSend, .msgDelete, .msgEdit, .msgGet, .chatMembersUpdate, .photoUpload, .notifMessage, .notifMark, .notifChat, .notifAttach,
+        .chatsList, .chatUpdate, .chatLeave, .chatMembers, .msgSend, .msgDelete, .msgEdit, .msgGet, .chatMembersUpdate, .photoUpload,
+        .videoUpload, .videoPlay, .fileUpload, .fileDownload, .notifMessage, .notifMark, .notifChat, .notifAttach,
         .notifMsgDelete, .notifMsgReactionsChanged, .msgReaction, .msgCancelReaction, .msgGetReactions,
     ]
 

@@ -217,6 +217,11 @@ public struct Attach: Codable, Hashable, Sendable {
     public var title: String?
     /// The users a CONTROL attachment's event names (wire key `userIds`).
     public var userIds: [Int64]?
+    /// Every other key the attachment carried, in wire order, written back after the keys above: the keys of kinds
+    /// SyncSim does not type (a FILE's `fileId`, `name`, `size`, `token`; a VIDEO's `videoId`; a STICKER's, a
+    /// CONTACT's, a POLL's) reach readers as the sender wrote them. `_type`'s legacy name `type` is one of them when
+    /// `_type` is present. Keys that are not strings are dropped.
+    public var otherKeys: [MessagePackPair] = []
 
     /// Creates an attachment of kind `type`, optionally referring to the upload `photoToken`.
     public init(type: String, photoToken: String? = nil, photoId: Int64? = nil, baseUrl: String? = nil,
@@ -243,9 +248,47 @@ public struct Attach: Codable, Hashable, Sendable {
     /// A photo attachment that refers to an upload the CDN accepted under `token`.
     public static func photo(token: String) -> Attach { Attach(type: "PHOTO", photoToken: token) }
 
+    /// The value of a key the model does not type (`otherKeys`), or nil when absent; setting nil removes the key,
+    /// setting a value replaces it in place or appends it.
+    public subscript(other name: String) -> MessagePackValue? {
+        get { otherKeys.first { $0.key == .string(name) }?.value }
+        set {
+            let position = otherKeys.firstIndex { $0.key == .string(name) }
+            switch (position, newValue) {
+            case (let position?, let value?): otherKeys[position].value = value
+            case (let position?, nil): otherKeys.remove(at: position)
+            case (nil, let value?): otherKeys.append(MessagePackPair(.string(name), value))
+            case (nil, nil): break
+            }
+        }
+    }
+
+    /// The integer under a key the model does not type, or nil when it is absent or not an integer that fits.
+    public func otherInteger(_ name: String) -> Int64? {
+        switch self[other: name] {
+        case .int(let value)?: value
+        case .uint(let value)?: Int64(exactly: value)
+        default: nil
+        }
+    }
+
     private enum CodingKeys: String, CodingKey {
         case type = "_type", legacyType = "type", photoToken, photoId, baseUrl, width, height, event, chatType, title
         case userIds
+    }
+
+    /// Names the keys of `otherKeys`.
+    private struct OtherKey: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    /// Whether `name` is a key `init(from:)` reads into a typed property (`type` only as `_type`'s legacy name).
+    static func isTyped(_ name: String, hasType: Bool) -> Bool {
+        guard let key = CodingKeys(rawValue: name) else { return false }
+        return key != .legacyType || !hasType
     }
 
     public init(from decoder: any Decoder) throws {
@@ -264,6 +307,15 @@ public struct Attach: Codable, Hashable, Sendable {
         chatType = try container.decodeIfPresent(String.self, forKey: .chatType)
         title = try container.decodeIfPresent(String.self, forKey: .title)
         userIds = try container.decodeIfPresent([Int64].self, forKey: .userIds)
+        let hasType = container.contains(.type)
+        // The whole map as the wire carried it (`MessagePackDecoder` hands it over as it is), so a key listed twice
+        // is kept twice, in order, as the fast decoder keeps it.
+        if case .map(let pairs)? = try? decoder.singleValueContainer().decode(MessagePackValue.self) {
+            for pair in pairs {
+                guard case .string(let name) = pair.key, !Self.isTyped(name, hasType: hasType) else { continue }
+                otherKeys.append(pair)
+            }
+        }
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -278,6 +330,12 @@ public struct Attach: Codable, Hashable, Sendable {
         try container.encodeIfPresent(chatType, forKey: .chatType)
         try container.encodeIfPresent(title, forKey: .title)
         try container.encodeIfPresent(userIds, forKey: .userIds)
+        guard !otherKeys.isEmpty else { return }
+        var others = encoder.container(keyedBy: OtherKey.self)
+        for pair in otherKeys {
+            guard case .string(let name) = pair.key else { continue }
+            try others.encode(pair.value, forKey: OtherKey(stringValue: name))
+        }
     }
 }
 

@@ -146,6 +146,11 @@ extension Attach {
             guard let userIds = fastArray(found, fastInt64) else { return nil }
             self.userIds = userIds
         }
+        let hasType = map.index(of: "_type") != nil
+        for pair in map.pairs {
+            guard case .string(let name) = pair.key, !Self.isTyped(name, hasType: hasType) else { continue }
+            otherKeys.append(pair)
+        }
     }
 }
 
@@ -409,6 +414,9 @@ extension Attach {
         if let chatType { pairs.append(MessagePackPair(.string("chatType"), .string(chatType))) }
         if let title { pairs.append(MessagePackPair(.string("title"), .string(title))) }
         if let userIds { pairs.append(MessagePackPair(.string("userIds"), .array(userIds.map(signedValue)))) }
+        for pair in otherKeys {
+            if case .string = pair.key { pairs.append(pair) }
+        }
         return .map(pairs)
     }
 }

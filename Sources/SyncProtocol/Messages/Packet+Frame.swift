@@ -44,10 +44,12 @@ extension Packet {
             case .msgEdit: return typed(MsgEditRequest.self, Body.msgEdit)
             case .msgDelete: return typed(MsgDeleteRequest.self, Body.msgDelete)
             case .photoUpload: return typed(PhotoUploadRequest.self, Body.photoUpload)
+            case .fileUpload, .videoUpload: return typed(MediaUploadRequest.self, Body.mediaUpload)
+            case .fileDownload, .videoPlay: return typed(MediaFetchRequest.self, Body.mediaFetch)
             case .ping:
                 if let fast = PingRequest(fastPayload: payload) { return .ping(fast) }
                 return typed(PingRequest.self, Body.ping)
-            case .notifMessage, .notifMark, .notifMsgDelete, .notifMsgReactionsChanged, .notifChat:
+            case .notifMessage, .notifMark, .notifMsgDelete, .notifMsgReactionsChanged, .notifChat, .notifAttach:
                 return pushBody(of: frame)
             default: return .raw(payload)
             }
@@ -78,6 +80,8 @@ extension Packet {
                 return typed(MsgSendResponse.self, Body.msgSendResponse)
             case .msgEdit: return typed(MsgEditResponse.self, Body.msgEditResponse)
             case .photoUpload: return typed(PhotoUploadResponse.self, Body.photoUploadResponse)
+            case .fileUpload, .videoUpload: return typed(MediaUploadResponse.self, Body.mediaUploadResponse)
+            case .fileDownload, .videoPlay: return typed(MediaFetchResponse.self, Body.mediaFetchResponse)
             default: return .raw(payload)
             }
         case .push:
@@ -103,6 +107,7 @@ extension Packet {
         case .notifMsgReactionsChanged:
             typed(NotifMsgReactionsChanged.self, frame.payload, Body.notifMsgReactionsChanged)
         case .notifChat: typed(NotifChat.self, frame.payload, Body.notifChat)
+        case .notifAttach: typed(NotifAttach.self, frame.payload, Body.notifAttach)
         default: .raw(frame.payload)
         }
     }
@@ -159,6 +164,11 @@ extension Frame {
         case .msgSendResponse(let value): value.fastPayload
         case .photoUpload(let value): encoded(value)
         case .photoUploadResponse(let value): encoded(value)
+        case .mediaUpload(let value): encoded(value)
+        case .mediaUploadResponse(let value): encoded(value)
+        case .mediaFetch(let value): encoded(value)
+        case .mediaFetchResponse(let value): encoded(value)
+        case .notifAttach(let value): encoded(value)
         case .ping(let value): value.fastPayload
         case .notifMessage(let value): value.fastPayload
         case .notifMark(let value): encoded(value)

@@ -34,7 +34,11 @@ extension ChatMessage {
             || !attach.photoToken.isIdentical(to: otherAttach.photoToken)
             || !attach.baseUrl.isIdentical(to: otherAttach.baseUrl) || !attach.event.isIdentical(to: otherAttach.event)
             || !attach.chatType.isIdentical(to: otherAttach.chatType)
-            || !attach.title.isIdentical(to: otherAttach.title) {
+            || !attach.title.isIdentical(to: otherAttach.title)
+            // Keys the model does not type may hold strings anywhere inside: their wire bytes decide.
+            || (!attach.otherKeys.isEmpty
+                && MessagePackValue.map(attach.otherKeys).messagePackBytes()
+                    != MessagePackValue.map(otherAttach.otherKeys).messagePackBytes()) {
             return false
         }
         for (element, otherElement) in zip(elements, other.elements)

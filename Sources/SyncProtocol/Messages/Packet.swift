@@ -114,6 +114,16 @@ public struct Packet: Hashable, Sendable {
         case photoUpload(PhotoUploadRequest)
         /// A PHOTO_UPLOAD response: the CDN token.
         case photoUploadResponse(PhotoUploadResponse)
+        /// A FILE_UPLOAD or VIDEO_UPLOAD request (the opcode tells which).
+        case mediaUpload(MediaUploadRequest)
+        /// A FILE_UPLOAD or VIDEO_UPLOAD response: the upload slot.
+        case mediaUploadResponse(MediaUploadResponse)
+        /// A FILE_DOWNLOAD or VIDEO_PLAY request (the opcode tells which).
+        case mediaFetch(MediaFetchRequest)
+        /// A FILE_DOWNLOAD or VIDEO_PLAY response: where to fetch the bytes.
+        case mediaFetchResponse(MediaFetchResponse)
+        /// A NOTIF_ATTACH push: an upload was processed.
+        case notifAttach(NotifAttach)
         /// A PING request.
         case ping(PingRequest)
         /// A NOTIF_MESSAGE push.

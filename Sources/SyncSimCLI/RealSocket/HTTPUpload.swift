@@ -1,16 +1,30 @@
-/// A photo upload to `syncsim serve`'s CDN end, read from the start of a connection: an HTTP/1.1
-/// `POST /upload?photoIds=<photoId>` whose body has a `Content-Length` (RFC 9112 §6.3).
+/// An upload to `syncsim serve`'s CDN end, read from the start of a connection: an HTTP/1.1
+/// `POST /upload?photoIds=<photoId>` (or `fileIds=`, `videoIds=`) whose body has a `Content-Length` (RFC 9112 §6.3).
 ///
 /// PHOTO_UPLOAD answers a `url` on the server's own address (`ServerKnobs.cdnURL`); PyMax 2.5.0 posts the photo
 /// there as multipart form data and reads `{"photos": {"<photoId>": {"token": "..."}}}` back
-/// (`pymax/api/uploads/service.py`, `upload_photo`; `pymax/api/uploads/models.py`, `PhotoUploadResponse`). The body is
-/// not parsed: its size is what the CDN model stores. A chunked body is refused (411): the client is asked to say
-/// its length.
+/// (`pymax/api/uploads/service.py`, `upload_photo`; `pymax/api/uploads/models.py`, `PhotoUploadResponse`).
+/// FILE_UPLOAD and VIDEO_UPLOAD answer `url`s with `fileIds` or `videoIds` **(SyncSim's URL shape: the client only
+/// POSTs to it)**; PyMax posts the raw bytes with `Content-Disposition: attachment; filename=<percent-encoded name>`
+/// (`upload_file`, `upload_video`, `upload_voice`), checks for status 200 and, for a video note, reads a JSON map.
+/// The body is not parsed: its size (and a file's name) is what the CDN model stores. A chunked body is refused
+/// (411): the client is asked to say its length.
 struct HTTPUpload {
-    /// A finished upload: the photo id from the request target and the body's size.
+    /// What the request target names.
+    enum Target: Equatable {
+        /// A photo, by the id PHOTO_UPLOAD gave (`photoIds` or `photos`).
+        case photo(Int64)
+        /// A file's, video's or voice message's slot, by the id FILE_UPLOAD or VIDEO_UPLOAD gave (`fileIds`,
+        /// `videoIds`).
+        case media(Int64)
+    }
+
+    /// A finished upload: what the request target names, the body's size and the name `Content-Disposition`
+    /// gave (percent-decoded), if any.
     struct Received: Equatable {
-        var photoId: Int64
+        var target: Target
         var sizeBytes: Int
+        var fileName: String?
     }
 
     /// A request head longer than this is refused (431).
@@ -19,8 +33,8 @@ struct HTTPUpload {
     static let maxBodyBytes = 64 * 1024 * 1024
 
     private var head: [UInt8] = []
-    /// Once the head was read: the photo id and the body's announced length.
-    private var announced: (photoId: Int64, contentLength: Int)?
+    /// Once the head was read: the target, the body's announced length and the file name.
+    private var announced: (target: Target, contentLength: Int, fileName: String?)?
     private var bodyBytes = 0
 
     /// Takes bytes read from the socket.
@@ -45,7 +59,16 @@ struct HTTPUpload {
             throw Self.failure(400, "the body is longer than its Content-Length, \(announced.contentLength)")
         }
         return bodyBytes == announced.contentLength
-            ? Received(photoId: announced.photoId, sizeBytes: bodyBytes) : nil
+            ? Received(target: announced.target, sizeBytes: bodyBytes, fileName: announced.fileName) : nil
+    }
+
+    /// The answer to a finished file, video or voice upload: 200 with `{"id": <id>}`, or 404 when no FILE_UPLOAD or
+    /// VIDEO_UPLOAD handed out slot `id`.
+    static func answer(mediaId id: Int64, stored: Bool) -> [UInt8] {
+        guard stored else {
+            return response(404, "Not Found", json: "{\"error\":\"no upload was asked for slot \(id)\"}")
+        }
+        return response(200, "OK", json: "{\"id\":\(id)}")
     }
 
     /// The answer to a finished upload: 200 with the token PyMax reads, or 404 when no PHOTO_UPLOAD asked for
@@ -67,7 +90,7 @@ struct HTTPUpload {
     }
 
     private static func parseHead(_ bytes: [UInt8]) throws(ConnectionTransport.Failure)
-        -> (photoId: Int64, contentLength: Int) {
+        -> (target: Target, contentLength: Int, fileName: String?) {
         guard let text = String(validating: bytes, as: UTF8.self) else {
             throw failure(400, "the request head is not UTF-8 text")
         }
@@ -85,14 +108,21 @@ struct HTTPUpload {
             throw failure(404, "path '\(path[0].prefix(80))' is not /upload")
         }
         let query = path.count > 1 ? path[1].split(separator: "&") : []
-        let photoIds = query.compactMap { pair -> Substring? in
+        let named = query.compactMap { pair -> Target? in
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            return parts.count == 2 && (parts[0] == "photos" || parts[0] == "photoIds") ? parts[1] : nil
+            guard parts.count == 2, let id = Int64(parts[1]) else { return nil }
+            switch parts[0] {
+            case "photos", "photoIds": return .photo(id)
+            case "fileIds", "videoIds": return .media(id)
+            default: return nil
+            }
         }
-        guard let first = photoIds.first, let photoId = Int64(first) else {
-            throw failure(400, "target '\(target.prefix(80))' names no photo id (query 'photoIds=<id>')")
+        guard let uploadTarget = named.first else {
+            throw failure(400, "target '\(target.prefix(80))' names no upload id (query 'photoIds=<id>', 'fileIds=<id>' "
+                               + "or 'videoIds=<id>')")
         }
         var contentLength: Int?
+        var fileName: String?
         for line in lines.dropFirst() {
             guard let colon = line.firstIndex(of: ":") else {
                 throw failure(400, "header line '\(line.prefix(80))' has no colon")
@@ -108,12 +138,37 @@ struct HTTPUpload {
                 }
                 contentLength = length
             }
+            if name == "content-disposition" { fileName = Self.fileName(inDisposition: value) }
         }
         guard let contentLength else { throw failure(411, "the request has no Content-Length") }
         guard contentLength <= maxBodyBytes else {
             throw failure(413, "Content-Length \(contentLength) exceeds \(maxBodyBytes) bytes")
         }
-        return (photoId, contentLength)
+        return (uploadTarget, contentLength, fileName)
+    }
+
+    /// The `filename` parameter of a `Content-Disposition` value (RFC 6266 §4.1), quoted or not, percent-decoded
+    /// (PyMax quotes the name with `urllib.parse.quote`); nil without one or when it does not decode to UTF-8.
+    static func fileName(inDisposition value: Substring) -> String? {
+        for parameter in value.split(separator: ";").dropFirst() {
+            let parts = parameter.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard parts.count == 2, parts[0].trimmingWhitespace.lowercased() == "filename" else { continue }
+            var raw = Substring(parts[1].trimmingWhitespace)
+            if raw.count >= 2, raw.hasPrefix("\""), raw.hasSuffix("\"") { raw = raw.dropFirst().dropLast() }
+            var bytes: [UInt8] = []
+            var utf8 = raw.utf8[...]
+            while let byte = utf8.popFirst() {
+                if byte == UInt8(ascii: "%"), utf8.count >= 2,
+                   let value = UInt8(String(decoding: utf8.prefix(2), as: UTF8.self), radix: 16) {
+                    bytes.append(value)
+                    utf8 = utf8.dropFirst(2)
+                } else {
+                    bytes.append(byte)
+                }
+            }
+            return String(validating: bytes, as: UTF8.self)
+        }
+        return nil
     }
 
     private static let reasons = [400: "Bad Request", 404: "Not Found", 405: "Method Not Allowed",

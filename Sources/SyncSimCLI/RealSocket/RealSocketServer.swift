@@ -268,12 +268,25 @@ struct RealSocketServer {
                         }
                     }
                     if let upload = unwrapped.upload {
-                        let token = server.cdn.token(photoId: upload.photoId)
-                        let stored = token.map { server.receiveUpload(token: $0, sizeBytes: upload.sizeBytes) } ?? false
-                        refuse(index, "uploaded photo \(upload.photoId) (\(upload.sizeBytes) bytes): "
-                                   + (stored ? "stored under \(token!)" : "refused, no PHOTO_UPLOAD asked for it"),
-                               answer: HTTPUpload.answer(photoId: upload.photoId, token: stored ? token : nil),
-                               now: now)
+                        switch upload.target {
+                        case .photo(let photoId):
+                            let token = server.cdn.token(photoId: photoId)
+                            let stored = token.map { server.receiveUpload(token: $0, sizeBytes: upload.sizeBytes) }
+                                ?? false
+                            refuse(index, "uploaded photo \(photoId) (\(upload.sizeBytes) bytes): "
+                                       + (stored ? "stored under \(token!)" : "refused, no PHOTO_UPLOAD asked for it"),
+                                   answer: HTTPUpload.answer(photoId: photoId, token: stored ? token : nil), now: now)
+                        case .media(let id):
+                            let pushes = server.receiveMediaUpload(id: id, fileName: upload.fileName,
+                                                                   sizeBytes: upload.sizeBytes)
+                            let kind = server.mediaUpload(id: id).map { "\($0.kind)" } ?? "upload"
+                            refuse(index, "uploaded \(kind) \(id) (\(upload.sizeBytes) bytes"
+                                       + (upload.fileName.map { ", '\($0)'" } ?? "") + "): "
+                                       + (pushes != nil ? "stored" : "refused, no FILE_UPLOAD or VIDEO_UPLOAD asked for it"),
+                                   answer: HTTPUpload.answer(mediaId: id, stored: pushes != nil), now: now)
+                            // The uploader hears the bytes were processed (NOTIF_ATTACH) after its answer.
+                            if let pushes { perform(pushes) }
+                        }
                         continue
                     }
                     for answer in unwrapped.writes { _ = try? PosixSocket.writeAll(fd, answer) }
