@@ -639,6 +639,15 @@ public struct SyncServer {
                 MediaUploadSlot(url: url, fileId: isFile ? slot.id : nil, videoId: isFile ? nil : slot.id,
                                 token: slot.token),
             ])))
+        case .msgTyping(let request):
+            guard let userId else { fail("session.notLoggedIn", "MSG_TYPING before LOGIN"); return actions }
+            guard chats[request.chatId]?.members.contains(userId) == true else {
+                fail("chat.notFound", "chat \(request.chatId) is unknown to user \(userId)")
+                return actions
+            }
+            reply(.empty)
+            let push = NotifTyping(chatId: request.chatId, userId: userId, type: request.type)
+            actions += pushToMembers(.notifTyping(push), opcode: .notifTyping, chatId: request.chatId, except: userId)
         case .mediaFetch(let request):
             guard let userId else { fail("session.notLoggedIn", "\(packet.opcode) before LOGIN"); return actions }
             let isFile = packet.opcode == .fileDownload
@@ -658,7 +667,8 @@ public struct SyncServer {
             }
             reply(.mediaFetchResponse(isFile
                 ? MediaFetchResponse(url: "\(knobs.cdnURL)/file/\(id)", unsafe: false)
-                : MediaFetchResponse(url: "\(knobs.cdnURL)/video/\(id)", cache: false)))
+                : MediaFetchResponse(url: "\(knobs.cdnURL)/video/\(id)", cache: false,
+                                     external: .string("\(knobs.cdnURL)/video/\(id)"), qualityKey: "MP4_720")))
         case .chatMark(let request):
             guard let userId else { fail("session.notLoggedIn", "CHAT_MARK before LOGIN"); return actions }
             guard chats[request.chatId]?.members.contains(userId) == true else {
@@ -668,13 +678,27 @@ public struct SyncServer {
             // A read position never moves backwards: an older mark is answered with the position kept and changes
             // and pushes nothing.
             let previous = chats[request.chatId]!.marks[userId] ?? 0
-            let mark = max(previous, request.messageId)
+            let time = serverTimeMilliseconds(at: now)
+            guard let messageId = request.messageId else {
+                // SET_AS_UNREAD (the only kind decoded without a messageId): the user's own flag, which SyncSim does
+                // not keep; the read position stays and the other members hear nothing. The user's other
+                // connections are told, as NOTIF_MARK's `setAsUnread` says (SyncSim's choice of recipients).
+                let unread = chats[request.chatId]!.messages
+                    .filter { $0.id > previous && $0.sender != userId && !$0.isRemoved }.count
+                reply(.chatMarkResponse(ChatMarkResponse(unread: unread, mark: time)))
+                let push = NotifMark(chatId: request.chatId, userId: userId, mark: time, setAsUnread: true)
+                for other in connectionIds(of: userId) where other != replyConnection {
+                    actions.append(.send(Packet(cmd: .request, seq: 0, opcode: .notifMark, body: .notifMark(push)),
+                                         on: other))
+                }
+                return actions
+            }
+            let mark = max(previous, messageId)
             chats[request.chatId]!.marks[userId] = mark
             let unread = chats[request.chatId]!.messages
                 .filter { $0.id > mark && $0.sender != userId && !$0.isRemoved }.count
-            let time = serverTimeMilliseconds(at: now)
             reply(.chatMarkResponse(ChatMarkResponse(unread: unread, mark: time)))
-            guard request.messageId > previous else { return actions }
+            guard messageId > previous else { return actions }
             let push = Packet.Body.notifMark(NotifMark(chatId: request.chatId, userId: userId, mark: time))
             actions += pushToMembers(push, opcode: .notifMark, chatId: request.chatId, except: userId)
         case .msgEdit(let request):
@@ -769,6 +793,7 @@ public struct SyncServer {
         case .photoUpload: return problem(PhotoUploadRequest.self)
         case .fileUpload, .videoUpload: return problem(MediaUploadRequest.self)
         case .fileDownload, .videoPlay: return problem(MediaFetchRequest.self)
+        case .msgTyping: return problem(MsgTypingRequest.self)
         case .ping: return problem(PingRequest.self)
         default: return "\(opcode) payload does not fit its shape"
         }
@@ -1004,7 +1029,7 @@ extension Opcode {
         .ping, .log, .sessionInit, .login, .contactInfo, .chatInfo, .chatHistory, .chatMark, .chatsList, .chatUpdate,
         .msgSend, .msgDelete, .msgEdit, .msgGet, .photoUpload, .msgReaction, .msgCancelReaction, .msgGetReactions,
         .chatMembersUpdate, .chatLeave, .chatMembers, .profile, .config, .fileUpload, .videoUpload, .fileDownload,
-        .videoPlay,
+        .videoPlay, .msgTyping,
     ]
 }
 

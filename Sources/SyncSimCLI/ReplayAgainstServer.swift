@@ -165,7 +165,7 @@ struct ReplayAgainstServer {
             request.messageIds = request.messageIds.map { id($0, in: request.chatId) }
             packet.body = .msgDelete(request)
         case .chatMark(var request):
-            request.messageId = id(request.messageId, in: request.chatId)
+            request.messageId = request.messageId.map { id($0, in: request.chatId) }
             packet.body = .chatMark(request)
         case .msgSend(var request) where request.message.link != nil:
             // A reply or forward names the linked message in its own chat, or in `chatId`'s.

@@ -1,35 +1,42 @@
 #!/usr/bin/env python3
-"""Drives vkmax (PyPI vkmax 1.0.2), a field client written apart from PyMax, through a session against
+"""Drives vkmax (PyPI vkmax 1.0.2), a field client written apart from PyMax, or its fork python-max-client (PyPI
+python-max-client 1.0.2, the same API with uploads, downloads and read marks added), through a session against
 `syncsim serve`, through its public API only: `MaxClient` (JSON frames over a WebSocket), its `login_by_token`, its
 `functions.messages` and `functions.users`, and `invoke_method` for a history page, called with the keys vkmax's
-own `functions/groups.py` sends. vkmax has no setting for its server: the module constant `WS_HOST` it connects to
+own `functions/groups.py` sends. Neither has a setting for its server: the module constant `WS_HOST` it connects to
 is pointed at serve, and that is all that differs from its defaults.
 
-What it sends that PyMax does not: MSG_EDIT's `messageId` as a string, CONTACT_INFO (`resolve_users`), a reply's
-`link`, and it reads the LOGIN profile's own `phone`. It sends no receipts and never reconnects.
+What they send that PyMax does not: MSG_EDIT's `messageId` as a string, CONTACT_INFO (`resolve_users`), a reply's
+`link`, and they read the LOGIN profile's own `phone`. They send no receipts and never reconnect. python-max-client
+also sends MSG_TYPING 65 before an upload, posts photos, files and videos as multipart form data, waits for
+NOTIF_ATTACH 136 by `fileId` or `videoId`, reads VIDEO_PLAY's answer with its `EXTERNAL` and `cache` keys removed
+(the first value left is the URL), marks a chat read by a string `messageId` and unread (CHAT_MARK 50) and mutes it
+(CONFIG 22 with `settings.chats`).
 
 Steps (each names itself on failure, with the last frames of the server's frame log):
-  login, history, send and push, edit (a string id), reply, pin (a string id; NOTIF_CHAT to bob), contacts, delete,
+  login, history, send and push, edit (a string id), reply, pin (a string id; NOTIF_CHAT to bob), contacts,
+  [python-max-client: read-marks, uploads (photo, file, video; FILE_DOWNLOAD, VIDEO_PLAY), mute], delete,
   keepalive (its ping every 30 s).
 
-Usage: vkmax_session.py --syncsim PATH --workdir DIR
+Usage: vkmax_session.py --syncsim PATH --workdir DIR [--package vkmax|python-max-client]
 Exit code 0 when every step passed, 1 when one failed (the step and frames are printed), 2 for usage errors.
 """
 import argparse
 import asyncio
+import io
 import logging
 import os
 import sys
 
+import importlib
 from importlib.metadata import version as package_version
 
-import vkmax.client
 from interop_support import Server, StepFailed, check, run_session
-from vkmax.client import MaxClient
-from vkmax.functions import messages, users
 
-VKMAX_VERSION = package_version("vkmax")
 HISTORY = 60
+# Set by main() from --package: the client's modules, its name and version.
+client_module = messages = users = chats = uploads = None
+LABEL = ""
 
 
 class Inbox:
@@ -68,8 +75,8 @@ def answer(step, response):
 
 
 async def session(server):
-    vkmax.client.WS_HOST = f"ws://127.0.0.1:{server.port}/websocket"
-    alice, bob = MaxClient(), MaxClient()
+    client_module.WS_HOST = f"ws://127.0.0.1:{server.port}/websocket"
+    alice, bob = client_module.MaxClient(), client_module.MaxClient()
     alice_inbox, bob_inbox = Inbox(), Inbox()
     step = "login"
     try:
@@ -127,6 +134,9 @@ async def session(server):
         check(step, [c["id"] for c in found] == [2] and found[0]["names"][0]["name"] == "bob",
               f"CONTACT_INFO for [2, 999]: {found}")
 
+        if uploads is not None:
+            await fork_steps(server, alice, bob, bob_inbox, chat_id, reply["id"])
+
         step = "delete"
         answer(step, await messages.delete_message(alice, chat_id, [sent["id"]]))
         await bob_inbox.wait_for(step, 142, lambda p: sent["id"] in p.get("messageIds", []))
@@ -142,11 +152,11 @@ async def session(server):
             pongs = [f["seq"] for f in frames if f["conn"] == logins[-1] and f["dir"] == "out" and f["opcode"] == 1
                      and f["cmd"] == 1]
             check(step, len(pings) >= 2 and pings == pongs, f"{name}: pings {pings}, answered {pongs}")
-        print(f"vkmax {VKMAX_VERSION} websocket: every step passed")
+        print(f"{LABEL} websocket: every step passed")
     except StepFailed:
         raise
     except Exception as error:
-        raise StepFailed(step, f"vkmax raised {error!r}")
+        raise StepFailed(step, f"{LABEL} raised {error!r}")
     finally:
         for client in (alice, bob):
             try:
@@ -155,14 +165,61 @@ async def session(server):
                 pass
 
 
+async def fork_steps(server, alice, bob, bob_inbox, chat_id, last_id):
+    """What python-max-client adds to vkmax: read marks, uploads with their downloads, and a chat's mute."""
+    step = "read-marks"
+    # CHAT_MARK 50 with a string messageId and a wall-clock `mark`, then SET_AS_UNREAD without a messageId.
+    answer(step, await chats.mark_chat_as_read(bob, chat_id, last_id))
+    answer(step, await chats.mark_chat_as_unread(bob, chat_id))
+
+    step = "uploads"
+    # Each upload: MSG_TYPING 65 with the kind, the slot (PHOTO_UPLOAD 80, FILE_UPLOAD 87, VIDEO_UPLOAD 82 with only
+    # `count`), a multipart POST to the slot's url, and for a file or video the NOTIF_ATTACH 136 it waits for.
+    photo = await asyncio.wait_for(uploads.upload_photo(alice, chat_id, io.BytesIO(b"\xff\xd8\xff" + b"p" * 2000)), 20)
+    check(step, photo.get("_type") == "PHOTO" and photo.get("photoToken"), f"upload_photo gave {photo}")
+    data = b"f" * 3000
+    file = await asyncio.wait_for(uploads.upload_file(alice, chat_id, io.BytesIO(data), filename="отчёт.pdf"), 20)
+    check(step, file.get("_type") == "FILE" and isinstance(file.get("fileId"), int), f"upload_file gave {file}")
+    video = await asyncio.wait_for(uploads.upload_video(alice, chat_id, io.BytesIO(b"v" * 5000)), 20)
+    check(step, video.get("_type") == "VIDEO" and video.get("token"), f"upload_video gave {video}")
+    sent = answer(step, await messages.send_message(alice, chat_id, "three attachments",
+                                                    attaches=[photo, file, video]))["message"]
+    kinds = [a.get("_type") for a in sent.get("attaches", [])]
+    check(step, kinds == ["PHOTO", "FILE", "VIDEO"], f"MSG_SEND answer's attaches: {sent.get('attaches')}")
+    pushed = await bob_inbox.wait_for(step, 128, lambda p: p.get("message", {}).get("id") == sent["id"])
+    attaches = pushed["payload"]["message"].get("attaches", [])
+    stored = next((a for a in attaches if a.get("_type") == "FILE"), {})
+    check(step, stored.get("name") == "отчёт.pdf" and stored.get("size") == len(data),
+          f"the pushed file attachment: {stored} (expected name отчёт.pdf, size {len(data)}: the multipart part's)")
+    url = await uploads.download_file(bob, chat_id, str(sent["id"]), file["fileId"])
+    check(step, isinstance(url, str) and url.startswith("http"), f"download_file gave {url!r}")
+    url = await uploads.download_video(bob, chat_id, str(sent["id"]), video["videoId"])
+    check(step, isinstance(url, str) and url.startswith("http"), f"download_video gave {url!r}")
+    typing = [f for f in server.frames() if f["dir"] == "in" and f["opcode"] == 65]
+    check(step, len(typing) == 3, f"{len(typing)} MSG_TYPING frames, expected one per upload")
+
+    step = "mute"
+    answer(step, await chats.mute_chat(bob, chat_id))
+
+
 def main():
+    global client_module, messages, users, chats, uploads, LABEL
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--syncsim", required=True)
     parser.add_argument("--workdir", required=True)
+    parser.add_argument("--package", default="vkmax", choices=["vkmax", "python-max-client"])
     args = parser.parse_args()
+    module = args.package.replace("-", "_")
+    client_module = importlib.import_module(f"{module}.client")
+    messages = importlib.import_module(f"{module}.functions.messages")
+    users = importlib.import_module(f"{module}.functions.users")
+    if args.package == "python-max-client":
+        chats = importlib.import_module(f"{module}.functions.chats")
+        uploads = importlib.import_module(f"{module}.functions.uploads")
+    LABEL = f"{args.package} {package_version(args.package)}"
     os.makedirs(args.workdir, exist_ok=True)
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
-    return run_session(f"vkmax {VKMAX_VERSION} websocket",
+    return run_session(f"{LABEL} websocket",
                        lambda: Server(args.syncsim, args.workdir, duration=120, history=HISTORY), session)
 
 

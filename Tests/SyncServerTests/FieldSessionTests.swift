@@ -176,6 +176,56 @@ import Testing
         }
         #expect(response.unread == 1)
     }
+    @Test("SET_AS_UNREAD (python-max-client 1.0.2) names no message: the read position stays, the user's other connection hears")
+    mutating func setAsUnread() {
+        server.seedHistory(chatId: 100, sender: 2, texts: ["a", "b"], now: now)
+        _ = login("t-alice")
+        // Alice's second device (another deviceId: a LOGIN from the same device replaces the older connection).
+        _ = server.handle(.connectionOpened(ServerConnectionID(rawValue: 3)), now: now)
+        _ = call(.sessionInit, Self.map([("mt_instanceid", .string("i")), ("userAgent", Self.userAgent),
+                                         ("clientSessionId", .uint(6)), ("deviceId", .string("d2"))]), on: 3)
+        _ = call(.login, Self.map([("userAgent", Self.userAgent), ("token", .string("t-alice")),
+                                   ("chatsSync", .int(-1)), ("contactsSync", .int(-1)), ("interactive", .bool(true))]),
+                 on: 3)
+        _ = login("t-bob", on: 2)
+        let first = server.messages(inChat: 100)[0].id
+        _ = call(.chatMark, Self.map([("type", .string("READ_MESSAGE")), ("chatId", .uint(100)),
+                                      ("messageId", .string(String(first))), ("mark", .int(5))]))
+        let packets = call(.chatMark, Self.map([("chatId", .uint(100)), ("mark", .int(6)),
+                                                ("type", .string("SET_AS_UNREAD"))]))
+        guard case .chatMarkResponse(let response) = packets.first?.body,
+              case .notifMark(let push) = packets.last?.body, packets.count == 2 else {
+            Issue.record("expected a CHAT_MARK answer and one NOTIF_MARK, got \(packets)")
+            return
+        }
+        #expect(response.unread == 1 && push.setAsUnread && push.userId == 1)
+        #expect(server.marks(inChat: 100).first { $0.userId == 1 }?.mark == first)
+        let missing = call(.chatMark, Self.map([("chatId", .uint(100)), ("mark", .int(6)),
+                                                ("type", .string("READ_MESSAGE"))]))
+        guard case .error(let error) = missing.first?.body else {
+            Issue.record("expected an error, got \(missing)")
+            return
+        }
+        #expect(error.error == "proto.payload" && error.message.contains("messageId"))
+    }
+
+    @Test("MSG_TYPING (python-max-client 1.0.2, before an upload) is answered {} and pushed to the other member")
+    mutating func typing() throws {
+        _ = login("t-alice")
+        _ = login("t-bob", on: 2)
+        let packets = call(.msgTyping, Self.map([("chatId", .uint(100)), ("type", .string("FILE"))]))
+        #expect(packets.first?.body == .empty && packets.first?.cmd == .response)
+        #expect(packets.last?.body == .notifTyping(NotifTyping(chatId: 100, userId: 1, type: "FILE")))
+        let wire = Frame(packet: packets.last!)
+        #expect(try Packet(frame: wire).body == packets.last!.body)
+        let stranger = call(.msgTyping, Self.map([("chatId", .uint(555))]))
+        guard case .error(let error) = stranger.first?.body else {
+            Issue.record("expected an error, got \(stranger)")
+            return
+        }
+        #expect(error.error == "chat.notFound")
+    }
+
     @Test("ids sent as decimal strings (vkmax 1.0.2's MSG_EDIT messageId) are read as the integers they spell")
     mutating func stringIds() {
         _ = login("t-alice")
@@ -440,6 +490,19 @@ import Testing
         #expect(server.summary(ofChat: 100)?.pinnedMessage?.id == 1)
         _ = call(.chatUpdate, Self.map([("chatId", .uint(100)), ("pinMessageId", .uint(0))]))
         #expect(server.summary(ofChat: 100)?.pinnedMessage == nil && server.summary(ofChat: 100)?.title == "Team")
+        // python-max-client 1.0.2 names the pin `messageId`, beside `notifyPin`; it is written back that way.
+        let forkPin = Self.map([("chatId", .uint(100)), ("notifyPin", .bool(false)), ("messageId", .string("1"))])
+        _ = call(.chatUpdate, forkPin)
+        #expect(server.summary(ofChat: 100)?.pinnedMessage?.id == 1)
+        let request = try MessagePackDecoder().decode(ChatUpdateRequest.self, from: forkPin)
+        #expect(request.pinMessageId == 1 && request.pinKeyIsMessageId)
+        let written = try MessagePackEncoder().encode(request)
+        guard case .map(let pairs) = written else {
+            Issue.record("expected a map, got \(written)")
+            return
+        }
+        #expect(pairs.map(\.key) == [.string("chatId"), .string("notifyPin"), .string("messageId")])
+        #expect(try MessagePackDecoder().decode(ChatUpdateRequest.self, from: written) == request)
     }
 
     /// PyMax 1.2.5 hears of a delete only from a NOTIF_MESSAGE whose message is REMOVED; PyMax 2.x from
@@ -563,6 +626,20 @@ import Testing
             if case .configResponse(let config) = packets.first?.body { config.hash } else { nil }
         }
         #expect(hashes == ["1-1", "1-2"])
+        // python-max-client 1.0.2's mute_chat: a chat's settings; the map is kept with its values.
+        let mute = Self.map([("settings", Self.map([("chats", Self.map([("100", Self.map([("dontDisturbUntil",
+                                                                                          .int(-1))]))]))]))])
+        let muted = call(.config, mute)
+        #expect(muted.first?.body == .configResponse(ConfigResponse(hash: "1-3")))
+        let request = try MessagePackDecoder().decode(ConfigRequest.self, from: mute)
+        #expect(request.chatSettings == ["100"] && request.userSettings.isEmpty)
+        #expect(try MessagePackEncoder().encode(request) == mute)
+        let other = call(.config, Self.map([("settings", Self.map([("folders", Self.map([]))]))]))
+        guard case .error(let neither) = other.first?.body else {
+            Issue.record("expected an error, got \(other)")
+            return
+        }
+        #expect(neither.message.contains("names neither `user` nor `chats`"))
         let empty = call(.profile, Self.map([("firstName", .string(""))]))
         let noSettings = call(.config, Self.map([("user", Self.map([]))]))
         guard case .error(let emptyName) = empty.first?.body, case .error(let missing) = noSettings.first?.body else {
@@ -666,6 +743,15 @@ import Testing
             return
         }
         #expect(watch.url.hasSuffix("/video/\(videoId)") && watch.cache == false)
+        // The field's shape: `EXTERNAL`, `cache`, then the address under its quality key, where PyMax 1.2.5 and
+        // 2.1.0 and python-max-client take the first key that is neither (and PyMax 2.5.0 the highest MP4_<n>).
+        let wire = try MessagePackEncoder().encode(watch)
+        guard case .map(let pairs) = wire else {
+            Issue.record("expected a map, got \(wire)")
+            return
+        }
+        #expect(pairs.map(\.key) == [.string("EXTERNAL"), .string("cache"), .string("MP4_720")])
+        #expect(try MessagePackDecoder().decode(MediaFetchResponse.self, from: wire) == watch)
         // A voice message refers to its upload by token only (PyMax's VoiceAttachPayload drops the id).
         let voiceSlot = slot(type: 2)
         let voice = try #require(voiceSlot)

@@ -9,20 +9,50 @@ import Testing
         Array("\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1:9\r\n\(headers)\r\n\(body)".utf8)
     }
 
+    /// A multipart body with one part, `file`, as aiohttp's `FormData` writes it (python-max-client 1.0.2 `_upload`;
+    /// PyMax 2.5.0's photo).
+    static func multipart(boundary: String = "b0undary", fileName: String = "%D0%BE%D1%82%D1%87%D1%91%D1%82.pdf",
+                          data: String = "0123456789") -> (headers: String, body: String) {
+        let body = "--\(boundary)\r\nContent-Type: application/octet-stream\r\n"
+            + "Content-Disposition: form-data; name=\"file\"; filename=\"\(fileName)\"\r\n\r\n"
+            + "\(data)\r\n--\(boundary)--\r\n"
+        return ("Content-Type: multipart/form-data; boundary=\(boundary)\r\nContent-Length: \(body.utf8.count)\r\n", body)
+    }
+
     @Test("an upload read a byte at a time ends with its body; the answer carries the token as PyMax reads it")
     func inPieces() throws {
         var upload = HTTPUpload()
-        let bytes = Self.request(headers: "Content-Type: multipart/form-data; boundary=x\r\ncontent-length: 10\r\n")
+        let form = Self.multipart(fileName: "image.jpg")
+        let bytes = Self.request(headers: form.headers, body: form.body)
         var received: [HTTPUpload.Received] = []
         for byte in bytes {
             if let done = try upload.receive([byte]) { received.append(done) }
         }
-        #expect(received == [HTTPUpload.Received(target: .photo(7), sizeBytes: 10)])
+        #expect(received == [HTTPUpload.Received(target: .photo(7), sizeBytes: 10, fileName: "image.jpg")])
         let answer = String(decoding: HTTPUpload.answer(photoId: 7, token: "photo-7"), as: UTF8.self)
         #expect(answer.hasPrefix("HTTP/1.1 200 OK\r\n"))
         #expect(answer.hasSuffix("\r\n\r\n{\"photos\":{\"7\":{\"token\":\"photo-7\"}}}"))
         #expect(String(decoding: HTTPUpload.answer(photoId: 8, token: nil), as: UTF8.self)
             .hasPrefix("HTTP/1.1 404 Not Found\r\n"))
+    }
+
+    @Test("a multipart upload (python-max-client 1.0.2) stores its part's size and name, also when the body is large")
+    func multipartUpload() throws {
+        let data = String(repeating: "x", count: 100_000)
+        let form = Self.multipart(boundary: "----WebKitFormBoundaryA1", data: data)
+        let bytes = Self.request(target: "/upload?fileIds=3", headers: form.headers, body: form.body)
+        var upload = HTTPUpload()
+        var received: [HTTPUpload.Received] = []
+        for start in stride(from: 0, to: bytes.count, by: 1_000) {
+            if let done = try upload.receive(Array(bytes[start..<min(start + 1_000, bytes.count)])) { received.append(done) }
+        }
+        #expect(received == [HTTPUpload.Received(target: .media(3), sizeBytes: 100_000, fileName: "отчёт.pdf")])
+        var quoted = HTTPUpload()
+        let quotedForm = Self.multipart(boundary: "q", data: "")
+        #expect(try quoted.receive(Self.request(
+            target: "/upload?videoIds=4",
+            headers: "Content-Type: multipart/form-data; boundary=\"q\"\r\nContent-Length: \(quotedForm.body.utf8.count)\r\n",
+            body: quotedForm.body)) == HTTPUpload.Received(target: .media(4), sizeBytes: 0, fileName: "отчёт.pdf"))
     }
 
     @Test("PyMax 2.5.0's other query key, `photos`, names the photo too")
@@ -63,6 +93,13 @@ import Testing
         (request(headers: "Content-Length 4\r\n"), "400", "header line 'Content-Length 4' has no colon"),
         (Array("POST /upload\r\n\r\n".utf8), "400", "is not 'POST PATH HTTP/1.1'"),
         (Array(repeating: UInt8(ascii: "P"), count: 20_000), "431", "the request head exceeds 16 KiB"),
+        (request(headers: "Content-Type: multipart/form-data; boundary=x\r\nContent-Length: 10\r\n"), "400",
+         "the multipart body does not open with its boundary"),
+        (request(headers: "Content-Type: multipart/form-data\r\nContent-Length: 10\r\n"), "400", "names no boundary"),
+        (request(headers: "Content-Type: multipart/form-data; boundary=x\r\nContent-Length: 17\r\n",
+                 body: "--x\r\n\r\n0123456789"), "400", "no closing delimiter ends"),
+        (request(headers: "Content-Type: multipart/form-data; boundary=x\r\nContent-Length: 15\r\n",
+                 body: "--x\r\n0123456789"), "400", "has no head ending within 16 KiB"),
     ])
     func refused(request: [UInt8], status: String, reason: String) {
         var upload = HTTPUpload()

@@ -54,6 +54,9 @@ public struct Opcode: RawRepresentable, Hashable, Comparable, Sendable, CustomSt
     public static let chatMembersUpdate = Opcode(rawValue: 77)
     /// MSG_SEND (64): sends a message with an idempotency key `cid`. Sent by PyMax `pymax/api/messages/service.py`.
     public static let msgSend = Opcode(rawValue: 64)
+    /// MSG_TYPING (65): the user is composing in a chat, `{chatId, type?}`, answered `{}`. Sent by python-max-client
+    /// 1.0.2 `functions/uploads.py` (`_upload`); named by PyMax 2.5.0 `pymax/protocol/enums.py`.
+    public static let msgTyping = Opcode(rawValue: 65)
     /// MSG_DELETE (66): deletes messages by id. Sent by PyMax `pymax/api/messages/service.py`.
     public static let msgDelete = Opcode(rawValue: 66)
     /// MSG_EDIT (67): replaces a message's text. Sent by PyMax `pymax/api/messages/service.py`.
@@ -79,6 +82,9 @@ public struct Opcode: RawRepresentable, Hashable, Comparable, Sendable, CustomSt
     /// NOTIF_MESSAGE (128): push of a new (or edited, or removed) message in one of the user's chats.
     /// Parsed by PyMax `pymax/dispatch/resolvers.py` and `pymax/types/domain/message.py`.
     public static let notifMessage = Opcode(rawValue: 128)
+    /// NOTIF_TYPING (129): push that a member is composing, `{chatId, userId, type?}`. Parsed by PyMax 2.5.0
+    /// `pymax/types/events/typing.py` (`TypingEvent`).
+    public static let notifTyping = Opcode(rawValue: 129)
     /// NOTIF_MARK (130): push that a member read a chat. Parsed by PyMax `pymax/types/events/mark.py`.
     public static let notifMark = Opcode(rawValue: 130)
     /// NOTIF_CHAT (135): push that a chat changed, `{chat}`. Parsed by PyMax `pymax/dispatch/mapping.py`
@@ -106,8 +112,8 @@ public struct Opcode: RawRepresentable, Hashable, Comparable, Sendable, CustomSt
     /// Every opcode the model types, in numeric order.
     public static let known: [Opcode] = [
         .ping, .log, .sessionInit, .profile, .login, .config, .contactInfo, .chatInfo, .chatHistory, .chatMark,
-        .chatsList, .chatUpdate, .chatLeave, .chatMembers, .msgSend, .msgDelete, .msgEdit, .msgGet, .chatMembersUpdate, .photoUpload,
-        .videoUpload, .videoPlay, .fileUpload, .fileDownload, .notifMessage, .notifMark, .notifChat, .notifAttach,
+        .chatsList, .chatUpdate, .chatLeave, .chatMembers, .msgSend, .msgTyping, .msgDelete, .msgEdit, .msgGet, .chatMembersUpdate, .photoUpload,
+        .videoUpload, .videoPlay, .fileUpload, .fileDownload, .notifMessage, .notifTyping, .notifMark, .notifChat, .notifAttach,
         .notifMsgDelete, .notifMsgReactionsChanged, .msgReaction, .msgCancelReaction, .msgGetReactions,
     ]
 

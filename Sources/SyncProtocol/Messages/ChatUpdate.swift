@@ -1,7 +1,9 @@
 /// CHAT_UPDATE (55) request: changes a chat. SyncSim's server takes three of the field's shapes:
 /// - a pin, `{chatId, pinMessageId, notifyPin}` (PyMax 2.5.0 `pymax/api/messages/payloads.py`, `PinMessagePayload`;
 ///   PyMax 1.2.5 `pin_message`; vkmax 1.0.2 `vkmax/functions/messages.py`, `pin_message`, sends `pinMessageId` as a
-///   decimal string). A `pinMessageId` of 0 clears the pin (SyncSim's choice: no public client sends an unpin);
+///   decimal string; python-max-client 1.0.2, vkmax's fork, `functions/messages.py`, `pin_message`, names the message
+///   `messageId` instead, as a decimal string, beside `notifyPin`). A pin of 0 clears it (SyncSim's choice: no public
+///   client sends an unpin);
 /// - a new title or description, `{chatId, theme?, description?}` (PyMax 2.5.0 `pymax/api/chats/payloads.py`,
 ///   `ChangeGroupProfilePayload`, where `theme` is the chat's name).
 /// Other keys (`options`, `photoToken`, ...) are read by no one here: a request with none of the three is refused.
@@ -16,6 +18,8 @@ public struct ChatUpdateRequest: Codable, Hashable, Sendable {
     public var theme: String?
     /// The chat's new description (wire key `description`).
     public var descriptionText: String?
+    /// Whether the pin came (and is written) under `messageId`, python-max-client's key, rather than `pinMessageId`.
+    public var pinKeyIsMessageId = false
 
     /// Creates a CHAT_UPDATE request.
     public init(
@@ -33,7 +37,7 @@ public struct ChatUpdateRequest: Codable, Hashable, Sendable {
     public var changesModeledFields: Bool { pinMessageId != nil || theme != nil || descriptionText != nil }
 
     private enum CodingKeys: String, CodingKey {
-        case chatId, pinMessageId, notifyPin, theme
+        case chatId, pinMessageId, notifyPin, theme, messageId
         case descriptionText = "description"
     }
 
@@ -42,8 +46,27 @@ public struct ChatUpdateRequest: Codable, Hashable, Sendable {
         chatId = try container.decodeFieldId(forKey: .chatId)
         pinMessageId = try container.decodeIfPresent(FieldId.self, forKey: .pinMessageId)?.value
         notifyPin = try container.decodeIfPresent(Bool.self, forKey: .notifyPin)
+        if pinMessageId == nil, notifyPin != nil,
+           let pin = try container.decodeIfPresent(FieldId.self, forKey: .messageId)?.value {
+            pinMessageId = pin
+            pinKeyIsMessageId = true
+        }
         theme = try container.decodeIfPresent(String.self, forKey: .theme)
         descriptionText = try container.decodeIfPresent(String.self, forKey: .descriptionText)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(chatId, forKey: .chatId)
+        if pinKeyIsMessageId {
+            try container.encodeIfPresent(notifyPin, forKey: .notifyPin)
+            try container.encodeIfPresent(pinMessageId, forKey: .messageId)
+        } else {
+            try container.encodeIfPresent(pinMessageId, forKey: .pinMessageId)
+            try container.encodeIfPresent(notifyPin, forKey: .notifyPin)
+        }
+        try container.encodeIfPresent(theme, forKey: .theme)
+        try container.encodeIfPresent(descriptionText, forKey: .descriptionText)
     }
 }
 

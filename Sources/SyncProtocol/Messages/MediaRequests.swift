@@ -180,21 +180,97 @@ public struct MediaFetchRequest: Codable, Hashable, Sendable {
     }
 }
 
-/// FILE_DOWNLOAD or VIDEO_PLAY response: `{url, unsafe}` for a file (PyMax 2.5.0
-/// `pymax/types/domain/attachments/file.py`, `FileRequest`, requires both), `{url, cache}` for a video (`video.py`,
-/// `VideoRequest`).
+/// FILE_DOWNLOAD or VIDEO_PLAY response.
+/// - A file: `{url, unsafe}` (PyMax 2.5.0 `pymax/types/domain/attachments/file.py`, `FileRequest`, requires both).
+/// - A video: `{EXTERNAL, cache, MP4_<quality>: url, ...}`, the address under a key naming its quality. PyMax 2.5.0
+///   (`video.py`, `VideoRequest`) takes the highest `MP4_<n>` key as the URL, PyMax 2.1.0 and 1.2.5
+///   (`pymax/types.py`, `VideoRequest.from_dict`, which indexes `EXTERNAL` and `cache`) and python-max-client 1.0.2
+///   (`functions/uploads.py`, `download_video`, which deletes both keys) the first key that is neither `EXTERNAL`
+///   nor `cache`. A video answer carrying `url` is read as is.
 public struct MediaFetchResponse: Codable, Hashable, Sendable {
-    /// Where to fetch the bytes (wire key `url`).
+    /// Where to fetch the bytes (wire key `url`, or `qualityKey` for a video).
     public var url: String
     /// Whether the file is flagged unsafe, for FILE_DOWNLOAD (wire key `unsafe`; SyncSim: always false).
     public var unsafe: Bool?
     /// Whether the video may be cached, for VIDEO_PLAY (wire key `cache`; SyncSim: always false).
     public var cache: Bool?
+    /// The video's external player address, for VIDEO_PLAY (wire key `EXTERNAL`; a string or a flag in the field).
+    public var external: MessagePackValue?
+    /// The key `url` is written under, `MP4_720` say; nil: `url`.
+    public var qualityKey: String?
+    /// The keys after `qualityKey` in a decoded answer (other qualities), kept in order to be written back.
+    public var otherQualities: [MessagePackPair] = []
 
-    /// Creates an answer pointing at `url`.
-    public init(url: String, unsafe: Bool? = nil, cache: Bool? = nil) {
+    /// Creates an answer pointing at `url` (under `qualityKey` when given, after `EXTERNAL` and `cache`).
+    public init(
+        url: String, unsafe: Bool? = nil, cache: Bool? = nil, external: MessagePackValue? = nil,
+        qualityKey: String? = nil
+    ) {
         self.url = url
         self.unsafe = unsafe
         self.cache = cache
+        self.external = external
+        self.qualityKey = qualityKey
+    }
+
+    private struct Key: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(_ name: String) { stringValue = name }
+        init?(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    /// - Throws: `DecodingError` when the map has neither `url` nor a key other than `EXTERNAL`, `cache` and
+    ///   `unsafe` holding a string (the first such key is the URL, as PyMax 1.2.5 and 2.1.0 read it), or a known
+    ///   key has the wrong type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: Key.self)
+        unsafe = try container.decodeIfPresent(Bool.self, forKey: Key("unsafe"))
+        cache = try container.decodeIfPresent(Bool.self, forKey: Key("cache"))
+        external = try container.decodeIfPresent(MessagePackValue.self, forKey: Key("EXTERNAL"))
+        if let url = try container.decodeIfPresent(String.self, forKey: Key("url")) {
+            self.url = url
+            return
+        }
+        // The whole map in wire order (`MessagePackDecoder` hands it over as it is): the first other key is the URL,
+        // any after it are kept to be written back.
+        var found: (key: String, url: String)?
+        if case .map(let pairs)? = try? decoder.singleValueContainer().decode(MessagePackValue.self) {
+            for pair in pairs {
+                guard case .string(let name) = pair.key, !["EXTERNAL", "cache", "unsafe"].contains(name) else { continue }
+                if found == nil, case .string(let url) = pair.value {
+                    found = (name, url)
+                } else {
+                    otherQualities.append(pair)
+                }
+            }
+        }
+        guard let found else {
+            throw DecodingError.keyNotFound(Key("url"), DecodingError.Context(
+                codingPath: decoder.codingPath,
+                debugDescription: "a FILE_DOWNLOAD or VIDEO_PLAY answer names no URL (neither `url` nor `MP4_<quality>`)"))
+        }
+        url = found.url
+        qualityKey = found.key
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Key.self)
+        guard let qualityKey else {
+            try container.encode(url, forKey: Key("url"))
+            try container.encodeIfPresent(unsafe, forKey: Key("unsafe"))
+            try container.encodeIfPresent(cache, forKey: Key("cache"))
+            try container.encodeIfPresent(external, forKey: Key("EXTERNAL"))
+            return
+        }
+        try container.encodeIfPresent(external, forKey: Key("EXTERNAL"))
+        try container.encodeIfPresent(cache, forKey: Key("cache"))
+        try container.encodeIfPresent(unsafe, forKey: Key("unsafe"))
+        try container.encode(url, forKey: Key(qualityKey))
+        for pair in otherQualities {
+            guard case .string(let name) = pair.key else { continue }
+            try container.encode(pair.value, forKey: Key(name))
+        }
     }
 }

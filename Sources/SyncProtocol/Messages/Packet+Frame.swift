@@ -46,10 +46,12 @@ extension Packet {
             case .photoUpload: return typed(PhotoUploadRequest.self, Body.photoUpload)
             case .fileUpload, .videoUpload: return typed(MediaUploadRequest.self, Body.mediaUpload)
             case .fileDownload, .videoPlay: return typed(MediaFetchRequest.self, Body.mediaFetch)
+            case .msgTyping: return typed(MsgTypingRequest.self, Body.msgTyping)
             case .ping:
                 if let fast = PingRequest(fastPayload: payload) { return .ping(fast) }
                 return typed(PingRequest.self, Body.ping)
-            case .notifMessage, .notifMark, .notifMsgDelete, .notifMsgReactionsChanged, .notifChat, .notifAttach:
+            case .notifMessage, .notifMark, .notifMsgDelete, .notifMsgReactionsChanged, .notifChat, .notifAttach,
+                 .notifTyping:
                 return pushBody(of: frame)
             default: return .raw(payload)
             }
@@ -108,6 +110,7 @@ extension Packet {
             typed(NotifMsgReactionsChanged.self, frame.payload, Body.notifMsgReactionsChanged)
         case .notifChat: typed(NotifChat.self, frame.payload, Body.notifChat)
         case .notifAttach: typed(NotifAttach.self, frame.payload, Body.notifAttach)
+        case .notifTyping: typed(NotifTyping.self, frame.payload, Body.notifTyping)
         default: .raw(frame.payload)
         }
     }
@@ -169,6 +172,8 @@ extension Frame {
         case .mediaFetch(let value): encoded(value)
         case .mediaFetchResponse(let value): encoded(value)
         case .notifAttach(let value): encoded(value)
+        case .msgTyping(let value): encoded(value)
+        case .notifTyping(let value): encoded(value)
         case .ping(let value): value.fastPayload
         case .notifMessage(let value): value.fastPayload
         case .notifMark(let value): encoded(value)

@@ -122,6 +122,10 @@ public struct Packet: Hashable, Sendable {
         case mediaFetch(MediaFetchRequest)
         /// A FILE_DOWNLOAD or VIDEO_PLAY response: where to fetch the bytes.
         case mediaFetchResponse(MediaFetchResponse)
+        /// A MSG_TYPING request.
+        case msgTyping(MsgTypingRequest)
+        /// A NOTIF_TYPING push.
+        case notifTyping(NotifTyping)
         /// A NOTIF_ATTACH push: an upload was processed.
         case notifAttach(NotifAttach)
         /// A PING request.
@@ -130,7 +134,7 @@ public struct Packet: Hashable, Sendable {
         case notifMessage(NotifMessage)
         /// A NOTIF_MARK push.
         case notifMark(NotifMark)
-        /// An empty-map response (PING, LOG, MSG_DELETE, CHAT_LEAVE).
+        /// An empty-map response (PING, LOG, MSG_DELETE, CHAT_LEAVE, MSG_TYPING).
         case empty
         /// The payload of an error frame (`cmd` 3).
         case error(ErrorPayload)

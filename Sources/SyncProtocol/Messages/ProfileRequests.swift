@@ -31,47 +31,54 @@ public struct ProfileResponse: Codable, Hashable, Sendable {
     public init(profile: Profile) { self.profile = profile }
 }
 
-/// CONFIG (22) request: the user changes privacy settings, `{settings: {user: {SEARCH_BY_PHONE?, INCOMING_CALL?,
-/// ...}}}` (PyMax 2.5.0 `pymax/api/self/payloads.py`, `ChangeProfileSettingsPayload`, `PrivacySettingsUpdate`; sent by
-/// `service.py`, `change_profile_settings`). The model keeps the names of the settings changed, not their values.
-/// Answered `{hash}` (`ConfigResponse`).
+/// CONFIG (22) request: the user changes settings, `{settings: {user?: {SEARCH_BY_PHONE?, INCOMING_CALL?, ...},
+/// chats?: {"<chatId>": {dontDisturbUntil?, ...}}}}`: privacy settings (PyMax 2.5.0 `pymax/api/self/payloads.py`,
+/// `ChangeProfileSettingsPayload`, `PrivacySettingsUpdate`; sent by `service.py`, `change_profile_settings`) or a
+/// chat's notifications (python-max-client 1.0.2 `functions/chats.py`, `mute_chat`, `dontDisturbUntil` -1 for ever).
+/// The model keeps the settings map as sent; their values change nothing on SyncSim's server. Answered `{hash}`
+/// (`ConfigResponse`).
 public struct ConfigRequest: Codable, Hashable, Sendable {
-    /// The names of the user settings the request changes, sorted (the keys of `settings.user`).
-    public var userSettings: [String]
+    /// The `settings` map as the wire carried it (wire key `settings`).
+    public var settings: MessagePackValue
 
-    /// Creates a CONFIG request naming the settings it changes.
-    public init(userSettings: [String]) { self.userSettings = userSettings.sorted() }
+    /// Creates a CONFIG request carrying `settings`, a map.
+    public init(settings: MessagePackValue) { self.settings = settings }
+
+    /// Creates a CONFIG request changing the user settings `names` (each to nil).
+    public init(userSettings names: [String]) {
+        let user = MessagePackValue.map(names.sorted().map { MessagePackPair(.string($0), .nil) })
+        settings = .map([MessagePackPair(.string("user"), user)])
+    }
+
+    /// The names of the user settings the request changes, sorted (the keys of `settings.user`).
+    public var userSettings: [String] { sectionKeys("user") }
+
+    /// The chats whose settings the request changes, as their ids are written (the keys of `settings.chats`), sorted.
+    public var chatSettings: [String] { sectionKeys("chats") }
+
+    private func sectionKeys(_ section: String) -> [String] {
+        guard case .map(let sections) = settings,
+              case .map(let entries)? = sections.first(where: { $0.key == .string(section) })?.value else { return [] }
+        return entries.compactMap { if case .string(let name) = $0.key { name } else { nil } }.sorted()
+    }
 
     private enum CodingKeys: String, CodingKey { case settings }
-    private enum SettingsKeys: String, CodingKey { case user }
-    private struct AnyKey: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
-    }
-    /// Any value: only the setting's name is kept.
-    private struct Ignored: Codable {
-        init() {}
-        init(from decoder: any Decoder) throws {}
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.singleValueContainer()
-            try container.encodeNil()
-        }
-    }
 
+    /// - Throws: `DecodingError` when `settings` is missing, not a map, or names neither `user` nor `chats`.
     public init(from decoder: any Decoder) throws {
-        let settings = try decoder.container(keyedBy: CodingKeys.self)
-            .nestedContainer(keyedBy: SettingsKeys.self, forKey: .settings)
-        let user = try settings.nestedContainer(keyedBy: AnyKey.self, forKey: .user)
-        userSettings = user.allKeys.map(\.stringValue).sorted()
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        var settings = container.nestedContainer(keyedBy: SettingsKeys.self, forKey: .settings)
-        var user = settings.nestedContainer(keyedBy: AnyKey.self, forKey: .user)
-        for name in userSettings { try user.encode(Ignored(), forKey: AnyKey(stringValue: name)) }
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        settings = try container.decode(MessagePackValue.self, forKey: .settings)
+        guard case .map(let sections) = settings else {
+            throw DecodingError.typeMismatch(
+                [String: MessagePackValue].self,
+                DecodingError.Context(codingPath: container.codingPath + [CodingKeys.settings],
+                                      debugDescription: "CONFIG `settings` is not a map"))
+        }
+        guard sections.contains(where: { $0.key == .string("user") || $0.key == .string("chats") }) else {
+            throw DecodingError.dataCorrupted(
+                DecodingError.Context(codingPath: container.codingPath + [CodingKeys.settings],
+                                      debugDescription: "CONFIG `settings` names neither `user` nor `chats`"))
+        }
     }
 }
 

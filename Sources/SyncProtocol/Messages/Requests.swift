@@ -517,18 +517,26 @@ public struct ChatHistoryResponse: Codable, Hashable, Sendable {
 
 /// CHAT_MARK request: `{type, chatId, messageId, mark}` (PyMax `pymax/api/messages/payloads.py`,
 /// `ReadMessagesPayload`): the newest message read, `mark` being the client's time of reading in milliseconds.
+/// `{type: "SET_AS_UNREAD", chatId, mark}`, without `messageId`, marks the chat unread instead (python-max-client
+/// 1.0.2 `functions/chats.py`, `mark_chat_as_unread`; the NOTIF_MARK push's `setAsUnread`, PyMax 2.5.0
+/// `pymax/types/events/mark.py`).
 public struct ChatMarkRequest: Codable, Hashable, Sendable {
-    /// The read kind, `"READ_MESSAGE"` (wire key `type`).
+    /// `ChatMarkRequest.type` of a read mark.
+    public static let readMessage = "READ_MESSAGE"
+    /// `ChatMarkRequest.type` of a chat marked unread.
+    public static let setAsUnread = "SET_AS_UNREAD"
+
+    /// The mark's kind, `"READ_MESSAGE"` or `"SET_AS_UNREAD"` (wire key `type`).
     public var type: String
-    /// The chat being marked read (wire key `chatId`).
+    /// The chat being marked (wire key `chatId`).
     public var chatId: Int64
-    /// The newest message id the user has read (wire key `messageId`).
-    public var messageId: Int64
+    /// The newest message id the user has read (wire key `messageId`; nil in a SET_AS_UNREAD, which names none).
+    public var messageId: Int64?
     /// When it was read, milliseconds since the Unix epoch (wire key `mark`).
     public var mark: Int64
 
     /// Creates a CHAT_MARK request marking `chatId` read up to message `messageId` at time `mark` (milliseconds).
-    public init(chatId: Int64, messageId: Int64, mark: Int64, type: String = "READ_MESSAGE") {
+    public init(chatId: Int64, messageId: Int64?, mark: Int64, type: String = ChatMarkRequest.readMessage) {
         self.type = type
         self.chatId = chatId
         self.messageId = messageId
@@ -537,11 +545,15 @@ public struct ChatMarkRequest: Codable, Hashable, Sendable {
 
     private enum CodingKeys: String, CodingKey { case type, chatId, messageId, mark }
 
+    /// - Throws: `DecodingError` when `type`, `chatId` or `mark` is missing, or `messageId` is missing from a
+    ///   mark that is not SET_AS_UNREAD.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         type = try container.decode(String.self, forKey: .type)
         chatId = try container.decodeFieldId(forKey: .chatId)
-        messageId = try container.decodeFieldId(forKey: .messageId)
+        messageId = type == Self.setAsUnread
+            ? try container.decodeIfPresent(FieldId.self, forKey: .messageId)?.value
+            : try container.decodeFieldId(forKey: .messageId)
         mark = try container.decode(Int64.self, forKey: .mark)
     }
 }

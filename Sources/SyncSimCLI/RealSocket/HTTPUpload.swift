@@ -7,8 +7,11 @@
 /// FILE_UPLOAD and VIDEO_UPLOAD answer `url`s with `fileIds` or `videoIds` **(SyncSim's URL shape: the client only
 /// POSTs to it)**; PyMax posts the raw bytes with `Content-Disposition: attachment; filename=<percent-encoded name>`
 /// (`upload_file`, `upload_video`, `upload_voice`), checks for status 200 and, for a video note, reads a JSON map.
-/// The body is not parsed: its size (and a file's name) is what the CDN model stores. A chunked body is refused
-/// (411): the client is asked to say its length.
+/// python-max-client 1.0.2 (`functions/uploads.py`, `_upload`) posts every kind as `multipart/form-data` with one
+/// part, `file`, whose `Content-Disposition` names the file (RFC 7578). The body is not kept: its size (and a file's
+/// name) is what the CDN model stores; of a multipart body, the first part's size and name, read as the bytes pass
+/// (its head from the body's first 16 KiB, its end from the closing delimiter). A chunked body is refused (411): the
+/// client is asked to say its length.
 struct HTTPUpload {
     /// What the request target names.
     enum Target: Equatable {
@@ -33,9 +36,21 @@ struct HTTPUpload {
     static let maxBodyBytes = 64 * 1024 * 1024
 
     private var head: [UInt8] = []
-    /// Once the head was read: the target, the body's announced length and the file name.
-    private var announced: (target: Target, contentLength: Int, fileName: String?)?
+    /// Once the head was read: the target, the body's announced length, the file name and a multipart body's
+    /// boundary.
+    private var announced: Head?
     private var bodyBytes = 0
+    /// A multipart body's first bytes (up to `maxHeadBytes`, where its first part's head is) and its last bytes
+    /// (where the closing delimiter is).
+    private var bodyPrefix: [UInt8] = []
+    private var bodyTail: [UInt8] = []
+
+    private struct Head {
+        var target: Target
+        var contentLength: Int
+        var fileName: String?
+        var boundary: [UInt8]?
+    }
 
     /// Takes bytes read from the socket.
     /// - Returns: the upload once its whole body came, else nil.
@@ -58,8 +73,63 @@ struct HTTPUpload {
         if bodyBytes > announced.contentLength {
             throw Self.failure(400, "the body is longer than its Content-Length, \(announced.contentLength)")
         }
-        return bodyBytes == announced.contentLength
-            ? Received(target: announced.target, sizeBytes: bodyBytes, fileName: announced.fileName) : nil
+        if let boundary = announced.boundary {
+            if bodyPrefix.count < Self.maxHeadBytes { bodyPrefix += rest.prefix(Self.maxHeadBytes - bodyPrefix.count) }
+            bodyTail += rest.suffix(boundary.count + 8)
+            if bodyTail.count > boundary.count + 8 { bodyTail.removeFirst(bodyTail.count - boundary.count - 8) }
+        }
+        guard bodyBytes == announced.contentLength else { return nil }
+        guard let boundary = announced.boundary else {
+            return Received(target: announced.target, sizeBytes: bodyBytes, fileName: announced.fileName)
+        }
+        let part = try Self.firstPart(prefix: bodyPrefix, tail: bodyTail, bodyBytes: bodyBytes, boundary: boundary)
+        return Received(target: announced.target, sizeBytes: part.sizeBytes, fileName: part.fileName ?? announced.fileName)
+    }
+
+    /// A multipart body's first part (RFC 7578; RFC 2046 §5.1.1): its size in bytes, from the end of its head to the
+    /// body's last delimiter (`CRLF--boundary`; a client sends one part, so that delimiter closes it), and the file
+    /// name its `Content-Disposition` gives.
+    /// - Throws: `ConnectionTransport.Failure` (400) when the body does not open with the boundary, the part's head
+    ///   does not end within 16 KiB, or no delimiter closes the part.
+    private static func firstPart(prefix: [UInt8], tail: [UInt8], bodyBytes: Int, boundary: [UInt8])
+        throws(ConnectionTransport.Failure) -> (sizeBytes: Int, fileName: String?) {
+        let opening = Array("--".utf8) + boundary
+        guard let start = firstIndex(of: opening, in: prefix[...]) else {
+            throw failure(400, "the multipart body does not open with its boundary")
+        }
+        guard let headEnd = firstIndex(of: [13, 10, 13, 10], in: prefix[(start + opening.count)...]) else {
+            throw failure(400, "the multipart body's first part has no head ending within 16 KiB")
+        }
+        let partHead = String(decoding: prefix[(start + opening.count)..<headEnd], as: UTF8.self)
+        var fileName: String?
+        for line in partHead.split(separator: "\r\n") {
+            guard let colon = line.firstIndex(of: ":"),
+                  line[..<colon].lowercased() == "content-disposition" else { continue }
+            fileName = Self.fileName(inDisposition: line[line.index(after: colon)...].trimmingWhitespace)
+        }
+        let delimiter = [13, 10] + opening
+        var closing: Int?
+        if tail.count >= delimiter.count {
+            for index in stride(from: tail.count - delimiter.count, through: 0, by: -1)
+            where Array(tail[index..<(index + delimiter.count)]) == delimiter {
+                closing = bodyBytes - tail.count + index
+                break
+            }
+        }
+        let dataStart = headEnd + 4
+        guard let closing, closing >= dataStart else {
+            throw failure(400, "no closing delimiter ends the multipart body's first part")
+        }
+        return (closing - dataStart, fileName)
+    }
+
+    private static func firstIndex(of needle: [UInt8], in haystack: ArraySlice<UInt8>) -> Int? {
+        guard haystack.count >= needle.count else { return nil }
+        for index in haystack.startIndex...(haystack.endIndex - needle.count)
+        where haystack[index..<(index + needle.count)].elementsEqual(needle) {
+            return index
+        }
+        return nil
     }
 
     /// The answer to a finished file, video or voice upload: 200 with `{"id": <id>}`, or 404 when no FILE_UPLOAD or
@@ -89,8 +159,7 @@ struct HTTPUpload {
         return nil
     }
 
-    private static func parseHead(_ bytes: [UInt8]) throws(ConnectionTransport.Failure)
-        -> (target: Target, contentLength: Int, fileName: String?) {
+    private static func parseHead(_ bytes: [UInt8]) throws(ConnectionTransport.Failure) -> Head {
         guard let text = String(validating: bytes, as: UTF8.self) else {
             throw failure(400, "the request head is not UTF-8 text")
         }
@@ -123,6 +192,7 @@ struct HTTPUpload {
         }
         var contentLength: Int?
         var fileName: String?
+        var boundary: [UInt8]?
         for line in lines.dropFirst() {
             guard let colon = line.firstIndex(of: ":") else {
                 throw failure(400, "header line '\(line.prefix(80))' has no colon")
@@ -139,12 +209,31 @@ struct HTTPUpload {
                 contentLength = length
             }
             if name == "content-disposition" { fileName = Self.fileName(inDisposition: value) }
+            if name == "content-type", value.lowercased().hasPrefix("multipart/") {
+                boundary = try Self.boundary(inContentType: value)
+            }
         }
         guard let contentLength else { throw failure(411, "the request has no Content-Length") }
         guard contentLength <= maxBodyBytes else {
             throw failure(413, "Content-Length \(contentLength) exceeds \(maxBodyBytes) bytes")
         }
-        return (uploadTarget, contentLength, fileName)
+        return Head(target: uploadTarget, contentLength: contentLength, fileName: fileName, boundary: boundary)
+    }
+
+    /// The `boundary` parameter of a multipart `Content-Type` (RFC 2046 §5.1.1: 1 to 70 characters, quoted or not).
+    /// - Throws: `ConnectionTransport.Failure` (400) when it is missing or longer than 70 bytes.
+    private static func boundary(inContentType value: Substring) throws(ConnectionTransport.Failure) -> [UInt8] {
+        for parameter in value.split(separator: ";").dropFirst() {
+            let parts = parameter.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard parts.count == 2, parts[0].trimmingWhitespace.lowercased() == "boundary" else { continue }
+            var raw = Substring(parts[1].trimmingWhitespace)
+            if raw.count >= 2, raw.hasPrefix("\""), raw.hasSuffix("\"") { raw = raw.dropFirst().dropLast() }
+            guard (1...70).contains(raw.utf8.count) else {
+                throw failure(400, "multipart boundary '\(raw.prefix(80))' is not 1 to 70 characters")
+            }
+            return Array(raw.utf8)
+        }
+        throw failure(400, "Content-Type '\(value.prefix(80))' names no boundary")
     }
 
     /// The `filename` parameter of a `Content-Disposition` value (RFC 6266 §4.1), quoted or not, percent-decoded
