@@ -9,12 +9,14 @@
 # without naming it in its metadata. Beside PyMax, a field client written apart from it: vkmax (PyPI vkmax 1.0.2,
 # Tests/Interop/vkmax_session.py: JSON over WebSocket, string message ids, CONTACT_INFO), and its fork
 # python-max-client (PyPI python-max-client 1.0.2, the same driver with --package: multipart uploads, downloads, read
-# marks).
+# marks), and MaxBridge (PyPI maxbridge 1.8.0, Tests/Interop/maxbridge_session.py: CHAT_SUBSCRIBE, a contact by
+# phone, downloads over HTTP GET).
 # Creates one virtual environment per version under .build/ and installs the client there (needs python3-venv and
 # PyPI).
 # Usage: bash scripts/pymax-interop.sh [--ping-seconds N] [--versions "2.5.0 2.1.0 1.2.5"] [--vkmax "1.0.2"]
-#        [--python-max-client "1.0.2"]
-#        (ping default 75: PyMax pings every 30 s, fixed; --vkmax "" leaves vkmax out, --python-max-client "" its fork)
+#        [--python-max-client "1.0.2"] [--maxbridge "1.8.0"]
+#        (ping default 75: PyMax pings every 30 s, fixed; --vkmax "" leaves vkmax out, --python-max-client "" its fork,
+#        --maxbridge "" MaxBridge)
 # Prints one line per version and shape, or the step and frames where a session broke; exit 0 when all passed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -22,6 +24,7 @@ cd "$(dirname "$0")/.."
 PYMAX_VERSIONS="2.5.0 2.1.0 1.2.5"
 VKMAX_VERSIONS="1.0.2"
 FORK_VERSIONS="1.0.2"
+MAXBRIDGE_VERSIONS="1.8.0"
 PING_SECONDS=75
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -29,8 +32,9 @@ while [ $# -gt 0 ]; do
         --versions) PYMAX_VERSIONS="$2"; shift 2 ;;
         --vkmax) VKMAX_VERSIONS="$2"; shift 2 ;;
         --python-max-client) FORK_VERSIONS="$2"; shift 2 ;;
+        --maxbridge) MAXBRIDGE_VERSIONS="$2"; shift 2 ;;
         *) echo "pymax-interop: unknown option '$1' (--ping-seconds N, --versions \"V ...\", --vkmax \"V ...\"," \
-                "--python-max-client \"V ...\")" >&2
+                "--python-max-client \"V ...\", --maxbridge \"V ...\")" >&2
            exit 2 ;;
     esac
 done
@@ -56,6 +60,9 @@ for version in $VKMAX_VERSIONS; do
 done
 for version in $FORK_VERSIONS; do
     ensure_venv ".build/python-max-client-venv-$version" python-max-client "$version"
+done
+for version in $MAXBRIDGE_VERSIONS; do
+    ensure_venv ".build/maxbridge-venv-$version" maxbridge "$version"
 done
 
 swift build --product syncsim >/dev/null
@@ -98,6 +105,13 @@ for version in $FORK_VERSIONS; do
     run="python-max-client-$version-websocket"
     ".build/python-max-client-venv-$version/bin/python" Tests/Interop/vkmax_session.py --package python-max-client \
         --syncsim "$SYNCSIM" --workdir "$WORK/$run" >"$WORK/$run.out" 2>"$WORK/$run.err" &
+    runs+=("$run")
+    pids+=($!)
+done
+for version in $MAXBRIDGE_VERSIONS; do
+    run="maxbridge-$version-websocket"
+    ".build/maxbridge-venv-$version/bin/python" Tests/Interop/maxbridge_session.py --syncsim "$SYNCSIM" \
+        --workdir "$WORK/$run" >"$WORK/$run.out" 2>"$WORK/$run.err" &
     runs+=("$run")
     pids+=($!)
 done

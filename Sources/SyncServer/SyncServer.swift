@@ -639,6 +639,21 @@ public struct SyncServer {
                 MediaUploadSlot(url: url, fileId: isFile ? slot.id : nil, videoId: isFile ? nil : slot.id,
                                 token: slot.token),
             ])))
+        case .chatSubscribe(let request):
+            guard let userId else { fail("session.notLoggedIn", "CHAT_SUBSCRIBE before LOGIN"); return actions }
+            guard chats[request.chatId]?.members.contains(userId) == true else {
+                fail("chat.notFound", "chat \(request.chatId) is unknown to user \(userId)")
+                return actions
+            }
+            reply(.empty)
+        case .contactByPhone(let request):
+            guard userId != nil else { fail("session.notLoggedIn", "CONTACT_INFO_BY_PHONE before LOGIN"); return actions }
+            // Users' phone numbers are synthetic (`Contact.syntheticPhone`: 79000000000 + id), as LOGIN gives them.
+            guard let digits = request.digits, let user = users[digits &- 79_000_000_000] else {
+                fail("contact.notFound", "no user has phone number '\(request.phone.prefix(40))'")
+                return actions
+            }
+            reply(.contactByPhoneResponse(ContactByPhoneResponse(contact: contact(of: user))))
         case .msgTyping(let request):
             guard let userId else { fail("session.notLoggedIn", "MSG_TYPING before LOGIN"); return actions }
             guard chats[request.chatId]?.members.contains(userId) == true else {
@@ -652,19 +667,35 @@ public struct SyncServer {
             guard let userId else { fail("session.notLoggedIn", "\(packet.opcode) before LOGIN"); return actions }
             let isFile = packet.opcode == .fileDownload
             let (type, idKey, id) = isFile ? ("FILE", "fileId", request.fileId) : ("VIDEO", "videoId", request.videoId)
-            guard let chat = chats[request.chatId], chat.members.contains(userId) else {
-                fail("chat.notFound", "chat \(request.chatId) is unknown to user \(userId)")
-                return actions
+            func carries(_ message: ChatMessage) -> Bool {
+                !message.isRemoved
+                    && (message.attaches ?? []).contains { $0.type == type && $0.otherInteger(idKey) == id }
             }
-            guard let message = chat.message(id: request.messageId), !message.isRemoved else {
-                fail("message.notFound", "message \(request.messageId) is not in chat \(request.chatId)")
-                return actions
+            if let chatId = request.chatId, let messageId = request.messageId {
+                guard let chat = chats[chatId], chat.members.contains(userId) else {
+                    fail("chat.notFound", "chat \(chatId) is unknown to user \(userId)")
+                    return actions
+                }
+                guard let message = chat.message(id: messageId), !message.isRemoved else {
+                    fail("message.notFound", "message \(messageId) is not in chat \(chatId)")
+                    return actions
+                }
+                guard id != nil, carries(message) else {
+                    fail("attachment.notFound", "message \(messageId) has no \(type) \(id.map(String.init) ?? "nil")")
+                    return actions
+                }
+            } else {
+                // A video named alone (MaxBridge): shown to a user one of whose chats' messages carries it.
+                let seen = (chatIdsByUser[userId] ?? []).sorted().contains { chatId in
+                    chats[chatId].map { $0.messages.contains(where: carries) } ?? false
+                }
+                guard id != nil, seen else {
+                    fail("attachment.notFound", "no message in a chat of user \(userId) has \(type) "
+                         + (id.map(String.init) ?? "nil"))
+                    return actions
+                }
             }
-            guard let id, (message.attaches ?? []).contains(where: { $0.type == type && $0.otherInteger(idKey) == id })
-            else {
-                fail("attachment.notFound", "message \(request.messageId) has no \(type) \(id.map(String.init) ?? "nil")")
-                return actions
-            }
+            guard let id else { return actions }
             reply(.mediaFetchResponse(isFile
                 ? MediaFetchResponse(url: "\(knobs.cdnURL)/file/\(id)", unsafe: false)
                 : MediaFetchResponse(url: "\(knobs.cdnURL)/video/\(id)", cache: false,
@@ -794,6 +825,8 @@ public struct SyncServer {
         case .fileUpload, .videoUpload: return problem(MediaUploadRequest.self)
         case .fileDownload, .videoPlay: return problem(MediaFetchRequest.self)
         case .msgTyping: return problem(MsgTypingRequest.self)
+        case .chatSubscribe: return problem(ChatSubscribeRequest.self)
+        case .contactInfoByPhone: return problem(ContactByPhoneRequest.self)
         case .ping: return problem(PingRequest.self)
         default: return "\(opcode) payload does not fit its shape"
         }
@@ -1029,7 +1062,7 @@ extension Opcode {
         .ping, .log, .sessionInit, .login, .contactInfo, .chatInfo, .chatHistory, .chatMark, .chatsList, .chatUpdate,
         .msgSend, .msgDelete, .msgEdit, .msgGet, .photoUpload, .msgReaction, .msgCancelReaction, .msgGetReactions,
         .chatMembersUpdate, .chatLeave, .chatMembers, .profile, .config, .fileUpload, .videoUpload, .fileDownload,
-        .videoPlay, .msgTyping,
+        .videoPlay, .msgTyping, .chatSubscribe, .contactInfoByPhone,
     ]
 }
 

@@ -226,6 +226,27 @@ import Testing
         #expect(error.error == "chat.notFound")
     }
 
+    @Test("CHAT_SUBSCRIBE (MaxBridge 1.8.0) is answered {} for the user's chats; CONTACT_INFO_BY_PHONE finds a user")
+    mutating func subscribeAndPhone() {
+        _ = login("t-alice")
+        #expect(call(.chatSubscribe, Self.map([("chatId", .uint(100)), ("subscribe", .bool(true))])).first?.body
+                    == .empty)
+        #expect(call(.chatSubscribe, Self.map([("chatId", .string("100")), ("subscribe", .bool(false)),
+                                               ("postId", .uint(3))])).first?.body == .empty)
+        let found = call(.contactInfoByPhone, Self.map([("phone", .string("+7 900 000-00-02"))]))
+        #expect(found.first?.body == .contactByPhoneResponse(ContactByPhoneResponse(contact: Contact(id: 2, name: "bob"))))
+        let wire = Frame(packet: found[0])
+        #expect((try? Packet(frame: wire))?.body == found[0].body)
+        var codes: [String] = []
+        for (opcode, payload) in [(Opcode.chatSubscribe, Self.map([("chatId", .uint(555))])),
+                                  (.contactInfoByPhone, Self.map([("phone", .string("+79000000099"))])),
+                                  (.contactInfoByPhone, Self.map([("phone", .string("none"))])),
+                                  (.contactInfoByPhone, Self.map([("number", .string("1"))]))] {
+            if case .error(let error) = call(opcode, payload).first?.body { codes.append(error.error) }
+        }
+        #expect(codes == ["chat.notFound", "contact.notFound", "contact.notFound", "proto.payload"])
+    }
+
     @Test("ids sent as decimal strings (vkmax 1.0.2's MSG_EDIT messageId) are read as the integers they spell")
     mutating func stringIds() {
         _ = login("t-alice")
@@ -752,6 +773,22 @@ import Testing
         }
         #expect(pairs.map(\.key) == [.string("EXTERNAL"), .string("cache"), .string("MP4_720")])
         #expect(try MessagePackDecoder().decode(MediaFetchResponse.self, from: wire) == watch)
+        // MaxBridge 1.8.0 names the video alone, with its session's token: answered alike for a member of a chat
+        // where it was sent, refused otherwise.
+        let alone = Self.map([("videoId", .int(videoId)), ("token", .string("token-bob"))])
+        #expect(call(.videoPlay, alone, on: 2).first?.body == .mediaFetchResponse(watch))
+        let request = try MessagePackDecoder().decode(MediaFetchRequest.self, from: alone)
+        #expect(request.chatId == nil && request.messageId == nil && request.token == "token-bob")
+        #expect(try MessagePackDecoder().decode(MediaFetchRequest.self, from: MessagePackEncoder().encode(request))
+                    == request)
+        let unseen = call(.videoPlay, Self.map([("videoId", .int(videoId + 100))]), on: 2)
+        let noMessage = call(.videoPlay, Self.map([("chatId", .uint(100)), ("videoId", .int(videoId))]), on: 2)
+        guard case .error(let unseenError) = unseen.first?.body, case .error(let partial) = noMessage.first?.body else {
+            Issue.record("expected errors, got \(unseen) and \(noMessage)")
+            return
+        }
+        #expect(unseenError.error == "attachment.notFound")
+        #expect(partial.error == "proto.payload" && partial.message.contains("messageId"))
         // A voice message refers to its upload by token only (PyMax's VoiceAttachPayload drops the id).
         let voiceSlot = slot(type: 2)
         let voice = try #require(voiceSlot)

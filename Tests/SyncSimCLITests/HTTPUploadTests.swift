@@ -9,6 +9,9 @@ import Testing
         Array("\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1:9\r\n\(headers)\r\n\(body)".utf8)
     }
 
+    /// The default request's body.
+    static let digits = Array("0123456789".utf8)
+
     /// A multipart body with one part, `file`, as aiohttp's `FormData` writes it (python-max-client 1.0.2 `_upload`;
     /// PyMax 2.5.0's photo).
     static func multipart(boundary: String = "b0undary", fileName: String = "%D0%BE%D1%82%D1%87%D1%91%D1%82.pdf",
@@ -28,7 +31,7 @@ import Testing
         for byte in bytes {
             if let done = try upload.receive([byte]) { received.append(done) }
         }
-        #expect(received == [HTTPUpload.Received(target: .photo(7), sizeBytes: 10, fileName: "image.jpg")])
+        #expect(received == [HTTPUpload.Received(target: .photo(7), bytes: Self.digits, fileName: "image.jpg")])
         let answer = String(decoding: HTTPUpload.answer(photoId: 7, token: "photo-7"), as: UTF8.self)
         #expect(answer.hasPrefix("HTTP/1.1 200 OK\r\n"))
         #expect(answer.hasSuffix("\r\n\r\n{\"photos\":{\"7\":{\"token\":\"photo-7\"}}}"))
@@ -46,20 +49,20 @@ import Testing
         for start in stride(from: 0, to: bytes.count, by: 1_000) {
             if let done = try upload.receive(Array(bytes[start..<min(start + 1_000, bytes.count)])) { received.append(done) }
         }
-        #expect(received == [HTTPUpload.Received(target: .media(3), sizeBytes: 100_000, fileName: "отчёт.pdf")])
+        #expect(received == [HTTPUpload.Received(target: .media(3), bytes: Array(data.utf8), fileName: "отчёт.pdf")])
         var quoted = HTTPUpload()
         let quotedForm = Self.multipart(boundary: "q", data: "")
         #expect(try quoted.receive(Self.request(
             target: "/upload?videoIds=4",
             headers: "Content-Type: multipart/form-data; boundary=\"q\"\r\nContent-Length: \(quotedForm.body.utf8.count)\r\n",
-            body: quotedForm.body)) == HTTPUpload.Received(target: .media(4), sizeBytes: 0, fileName: "отчёт.pdf"))
+            body: quotedForm.body)) == HTTPUpload.Received(target: .media(4), bytes: [], fileName: "отчёт.pdf"))
     }
 
     @Test("PyMax 2.5.0's other query key, `photos`, names the photo too")
     func photosKey() throws {
         var upload = HTTPUpload()
         #expect(try upload.receive(Self.request(target: "/upload?x=1&photos=12")) ==
-            HTTPUpload.Received(target: .photo(12), sizeBytes: 10))
+            HTTPUpload.Received(target: .photo(12), bytes: Self.digits))
     }
 
     @Test("a file's or video's POST (PyMax 2.5.0 upload_file, upload_video) names its slot; the file name is kept")
@@ -68,10 +71,10 @@ import Testing
         let disposition = "Content-Disposition: attachment; filename=%D0%BE%D1%82%D1%87%D1%91%D1%82%201.pdf\r\n"
         #expect(try upload.receive(Self.request(target: "/upload?fileIds=3", headers: disposition
                                                 + "Content-Length: 10\r\nContent-Range: 0-9/10\r\n"))
-            == HTTPUpload.Received(target: .media(3), sizeBytes: 10, fileName: "отчёт 1.pdf"))
+            == HTTPUpload.Received(target: .media(3), bytes: Self.digits, fileName: "отчёт 1.pdf"))
         var video = HTTPUpload()
         #expect(try video.receive(Self.request(target: "/upload?videoIds=4")) ==
-            HTTPUpload.Received(target: .media(4), sizeBytes: 10))
+            HTTPUpload.Received(target: .media(4), bytes: Self.digits))
         #expect(HTTPUpload.fileName(inDisposition: "attachment; filename=\"a b.txt\"") == "a b.txt")
         #expect(HTTPUpload.fileName(inDisposition: "attachment") == nil)
         #expect(HTTPUpload.fileName(inDisposition: "attachment; filename=%FF") == nil)
@@ -79,6 +82,50 @@ import Testing
         #expect(answer.hasPrefix("HTTP/1.1 200 OK\r\n") && answer.hasSuffix("{\"id\":3}"))
         #expect(String(decoding: HTTPUpload.answer(mediaId: 9, stored: false), as: UTF8.self)
             .hasPrefix("HTTP/1.1 404 Not Found\r\n"))
+    }
+
+    @Test("a GET of /file/<id>, /video/<id> or /photo/<id> is a download; any other GET a WebSocket handshake")
+    func downloads() throws {
+        #expect(HTTPDownload(target: "/file/3") == HTTPDownload(kind: .file, id: 3))
+        #expect(HTTPDownload(target: "/video/12?x=1") == HTTPDownload(kind: .video, id: 12))
+        #expect(HTTPDownload(target: "/photo/1") == HTTPDownload(kind: .photo, id: 1))
+        for other in ["/websocket", "/file/", "/file/x", "/file/3/4", "/audio/3", "file/3"] {
+            #expect(HTTPDownload(target: Substring(other)) == nil)
+        }
+        // Read in pieces: nothing until the head is complete, then the download.
+        var transport = ConnectionTransport.undecided
+        let request = Array("GET /video/12 HTTP/1.1\r\nHost: 127.0.0.1:9\r\n\r\n".utf8)
+        let encoder = FrameEncoder()
+        let first = try transport.unwrap(Array(request[..<10]), encoder: encoder)
+        #expect(first.download == nil && first.writes.isEmpty)
+        let rest = try transport.unwrap(Array(request[10...]), encoder: encoder)
+        #expect(rest.download == HTTPDownload(kind: .video, id: 12))
+        // The answer: the bytes, the kind's type, a file's name percent-encoded in X-File-Name; 404 without bytes.
+        let answer = String(decoding: HTTPDownload.answer(kind: .file, id: 3, bytes: Self.digits,
+                                                          fileName: "отчёт 1.pdf"), as: UTF8.self)
+        #expect(answer.hasPrefix("HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\nContent-Length: 10\r\n"))
+        #expect(answer.contains("\r\nX-File-Name: %D0%BE%D1%82%D1%87%D1%91%D1%82%201.pdf\r\n"))
+        #expect(answer.hasSuffix("\r\n\r\n0123456789"))
+        let video = String(decoding: HTTPDownload.answer(kind: .video, id: 4, bytes: [1], fileName: nil), as: UTF8.self)
+        #expect(video.contains("Content-Type: video/mp4\r\n") && !video.contains("X-File-Name"))
+        #expect(String(decoding: HTTPDownload.answer(kind: .photo, id: 5, bytes: nil, fileName: nil), as: UTF8.self)
+            .hasPrefix("HTTP/1.1 404 Not Found\r\n"))
+    }
+
+    @Test("a WebSocket handshake read in pieces still upgrades (the GET is buffered until its head is complete)")
+    func handshakeInPieces() throws {
+        var transport = ConnectionTransport.undecided
+        let request = Array(("GET /websocket HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            + "Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n").utf8)
+        var upgraded: String?
+        var writes: [[UInt8]] = []
+        for byte in request {
+            let unwrapped = try transport.unwrap([byte], encoder: FrameEncoder())
+            upgraded = upgraded ?? unwrapped.upgradedPath
+            writes += unwrapped.writes
+        }
+        #expect(upgraded == "/websocket" && transport.isWebSocket)
+        #expect(writes.count == 1 && String(decoding: writes[0], as: UTF8.self).hasPrefix("HTTP/1.1 101 "))
     }
 
     @Test("a bad upload is refused with its status and the reason, in the answer too", arguments: [
@@ -120,6 +167,6 @@ import Testing
         let head = try transport.unwrap(Array(bytes.prefix(30)), encoder: FrameEncoder())
         #expect(head.frameBytes.isEmpty && head.upload == nil)
         let rest = try transport.unwrap(Array(bytes.dropFirst(30)), encoder: FrameEncoder())
-        #expect(rest.frameBytes.isEmpty && rest.upload == HTTPUpload.Received(target: .photo(7), sizeBytes: 10))
+        #expect(rest.frameBytes.isEmpty && rest.upload == HTTPUpload.Received(target: .photo(7), bytes: Self.digits))
     }
 }

@@ -28,6 +28,9 @@ public struct Opcode: RawRepresentable, Hashable, Comparable, Sendable, CustomSt
     /// CONTACT_INFO (32): the users of the ids `contactIds`, answered `{contacts[]}`. Sent by PyMax
     /// `pymax/api/users/service.py` (`fetch_users`) and vkmax 1.0.2 `vkmax/functions/users.py` (`resolve_users`).
     public static let contactInfo = Opcode(rawValue: 32)
+    /// CONTACT_INFO_BY_PHONE (46): a user by phone number, `{phone}`, answered `{contact}`. Sent by PyMax 2.5.0
+    /// `pymax/api/users/service.py` (`search_by_phone`) and MaxBridge 1.8.0 (`get_contact_by_phone`).
+    public static let contactInfoByPhone = Opcode(rawValue: 46)
     /// CHAT_INFO (48): chats by id, `{chatIds[]}`, answered `{chats[]}`. Sent by PyMax
     /// `pymax/api/chats/service.py` (`get_chats`) and vkmax 1.0.2 `vkmax/functions/channels.py`.
     public static let chatInfo = Opcode(rawValue: 48)
@@ -49,6 +52,9 @@ public struct Opcode: RawRepresentable, Hashable, Comparable, Sendable, CustomSt
     /// CHAT_MEMBERS (59): a page of a chat's members, `{type, chatId, marker, count}`, answered `{members[], marker}`.
     /// Sent by PyMax 2.5.0 `pymax/api/chats/service.py` (`get_chat_members`).
     public static let chatMembers = Opcode(rawValue: 59)
+    /// CHAT_SUBSCRIBE (75): whether the connection wants a chat's updates, `{chatId, subscribe}`, answered `{}`. Sent
+    /// by MaxBridge 1.8.0 (`subscribe_to_chat`) and PyMax 2.5.0 `pymax/api/messages/service.py` (`subscribe_comments`).
+    public static let chatSubscribe = Opcode(rawValue: 75)
     /// CHAT_MEMBERS_UPDATE (77): adds users to a group or removes them, `{chatId, userIds, operation, ...}`, answered
     /// `{chat}`. Sent by PyMax 2.5.0 `pymax/api/chats/service.py` (`invite_users_to_group`, `remove_users_from_group`).
     public static let chatMembersUpdate = Opcode(rawValue: 77)
@@ -111,8 +117,8 @@ public struct Opcode: RawRepresentable, Hashable, Comparable, Sendable, CustomSt
 
     /// Every opcode the model types, in numeric order.
     public static let known: [Opcode] = [
-        .ping, .log, .sessionInit, .profile, .login, .config, .contactInfo, .chatInfo, .chatHistory, .chatMark,
-        .chatsList, .chatUpdate, .chatLeave, .chatMembers, .msgSend, .msgTyping, .msgDelete, .msgEdit, .msgGet, .chatMembersUpdate, .photoUpload,
+        .ping, .log, .sessionInit, .profile, .login, .config, .contactInfo, .contactInfoByPhone, .chatInfo, .chatHistory, .chatMark,
+        .chatsList, .chatUpdate, .chatLeave, .chatMembers, .msgSend, .msgTyping, .msgDelete, .msgEdit, .msgGet, .chatSubscribe, .chatMembersUpdate, .photoUpload,
         .videoUpload, .videoPlay, .fileUpload, .fileDownload, .notifMessage, .notifTyping, .notifMark, .notifChat, .notifAttach,
         .notifMsgDelete, .notifMsgReactionsChanged, .msgReaction, .msgCancelReaction, .msgGetReactions,
     ]

@@ -123,36 +123,45 @@ public struct NotifAttach: Codable, Hashable, Sendable {
 }
 
 /// FILE_DOWNLOAD (88) or VIDEO_PLAY (83) request: where to fetch an attachment of a message,
-/// `{chatId, messageId, fileId | videoId}`.
+/// `{chatId, messageId, fileId | videoId}`, or of a video by its id alone, `{videoId, token}`.
 ///
 /// PyMax 2.5.0 `pymax/api/messages/payloads.py` (`GetFilePayload`, `GetVideoPayload`), whose `messageId` is an
-/// integer or a string of digits; both are read.
+/// integer or a string of digits; both are read. MaxBridge 1.8.0 (`MaxBridge/max_api.py`, `get_video`) sends
+/// VIDEO_PLAY with `videoId` and a `token` (its session's), without chat or message.
 public struct MediaFetchRequest: Codable, Hashable, Sendable {
-    /// The chat of the message (wire key `chatId`).
-    public var chatId: Int64
-    /// The message carrying the attachment (wire key `messageId`, an integer or a string of digits).
-    public var messageId: Int64
+    /// The chat of the message (wire key `chatId`); nil when the request names only the attachment.
+    public var chatId: Int64?
+    /// The message carrying the attachment (wire key `messageId`, an integer or a string of digits); nil when the
+    /// request names only the attachment.
+    public var messageId: Int64?
     /// The file asked for, for FILE_DOWNLOAD (wire key `fileId`).
     public var fileId: Int64?
     /// The video asked for, for VIDEO_PLAY (wire key `videoId`).
     public var videoId: Int64?
+    /// A token sent beside the id (wire key `token`; MaxBridge sends its session's), read by no one here.
+    public var token: String?
     /// Whether `messageId` came as a string (it is written back so).
     public var messageIdIsText = false
 
     /// Creates a request for file `fileId` or video `videoId` of message `messageId` in chat `chatId`.
-    public init(chatId: Int64, messageId: Int64, fileId: Int64? = nil, videoId: Int64? = nil) {
+    public init(chatId: Int64?, messageId: Int64?, fileId: Int64? = nil, videoId: Int64? = nil, token: String? = nil) {
         self.chatId = chatId
         self.messageId = messageId
         self.fileId = fileId
         self.videoId = videoId
+        self.token = token
     }
 
-    private enum CodingKeys: String, CodingKey { case chatId, messageId, fileId, videoId }
+    private enum CodingKeys: String, CodingKey { case chatId, messageId, fileId, videoId, token }
 
+    /// - Throws: `DecodingError` when a key has the wrong type, `messageId` is a string spelling no id, or the request
+    ///   names neither a message (`chatId` and `messageId`) nor a `videoId` alone.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        chatId = try container.decode(Int64.self, forKey: .chatId)
-        if let number = try? container.decode(Int64.self, forKey: .messageId) {
+        chatId = try container.decodeIfPresent(Int64.self, forKey: .chatId)
+        if !container.contains(.messageId) {
+            messageId = nil
+        } else if let number = try? container.decode(Int64.self, forKey: .messageId) {
             messageId = number
         } else {
             let text = try container.decode(String.self, forKey: .messageId)
@@ -165,18 +174,29 @@ public struct MediaFetchRequest: Codable, Hashable, Sendable {
         }
         fileId = try container.decodeIfPresent(Int64.self, forKey: .fileId)
         videoId = try container.decodeIfPresent(Int64.self, forKey: .videoId)
+        token = try container.decodeIfPresent(String.self, forKey: .token)
+        // A message, or a video alone.
+        if chatId == nil || messageId == nil, videoId == nil || fileId != nil || chatId != nil || messageId != nil {
+            let missing: CodingKeys = chatId == nil ? .chatId : .messageId
+            throw DecodingError.keyNotFound(missing, DecodingError.Context(
+                codingPath: container.codingPath,
+                debugDescription: "the request names neither a message (chatId and messageId) nor a videoId alone"))
+        }
     }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(chatId, forKey: .chatId)
-        if messageIdIsText {
-            try container.encode(String(messageId), forKey: .messageId)
-        } else {
-            try container.encode(messageId, forKey: .messageId)
+        try container.encodeIfPresent(chatId, forKey: .chatId)
+        if let messageId {
+            if messageIdIsText {
+                try container.encode(String(messageId), forKey: .messageId)
+            } else {
+                try container.encode(messageId, forKey: .messageId)
+            }
         }
         try container.encodeIfPresent(fileId, forKey: .fileId)
         try container.encodeIfPresent(videoId, forKey: .videoId)
+        try container.encodeIfPresent(token, forKey: .token)
     }
 }
 

@@ -47,6 +47,8 @@ extension Packet {
             case .fileUpload, .videoUpload: return typed(MediaUploadRequest.self, Body.mediaUpload)
             case .fileDownload, .videoPlay: return typed(MediaFetchRequest.self, Body.mediaFetch)
             case .msgTyping: return typed(MsgTypingRequest.self, Body.msgTyping)
+            case .chatSubscribe: return typed(ChatSubscribeRequest.self, Body.chatSubscribe)
+            case .contactInfoByPhone: return typed(ContactByPhoneRequest.self, Body.contactByPhone)
             case .ping:
                 if let fast = PingRequest(fastPayload: payload) { return .ping(fast) }
                 return typed(PingRequest.self, Body.ping)
@@ -66,6 +68,7 @@ extension Packet {
                 if let fast = ChatHistoryResponse(fastPayload: payload) { return .chatHistoryResponse(fast) }
                 return typed(ChatHistoryResponse.self, Body.chatHistoryResponse)
             case .contactInfo: return typed(ContactInfoResponse.self, Body.contactInfoResponse)
+            case .contactInfoByPhone: return typed(ContactByPhoneResponse.self, Body.contactByPhoneResponse)
             case .chatInfo: return typed(ChatInfoResponse.self, Body.chatInfoResponse)
             case .msgGet: return typed(MsgGetResponse.self, Body.msgGetResponse)
             case .msgReaction, .msgCancelReaction: return typed(MsgReactionResponse.self, Body.msgReactionResponse)
@@ -173,6 +176,9 @@ extension Frame {
         case .mediaFetchResponse(let value): encoded(value)
         case .notifAttach(let value): encoded(value)
         case .msgTyping(let value): encoded(value)
+        case .chatSubscribe(let value): encoded(value)
+        case .contactByPhone(let value): encoded(value)
+        case .contactByPhoneResponse(let value): encoded(value)
         case .notifTyping(let value): encoded(value)
         case .ping(let value): value.fastPayload
         case .notifMessage(let value): value.fastPayload

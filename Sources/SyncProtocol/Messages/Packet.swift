@@ -122,6 +122,12 @@ public struct Packet: Hashable, Sendable {
         case mediaFetch(MediaFetchRequest)
         /// A FILE_DOWNLOAD or VIDEO_PLAY response: where to fetch the bytes.
         case mediaFetchResponse(MediaFetchResponse)
+        /// A CHAT_SUBSCRIBE request.
+        case chatSubscribe(ChatSubscribeRequest)
+        /// A CONTACT_INFO_BY_PHONE request.
+        case contactByPhone(ContactByPhoneRequest)
+        /// A CONTACT_INFO_BY_PHONE response: the user found.
+        case contactByPhoneResponse(ContactByPhoneResponse)
         /// A MSG_TYPING request.
         case msgTyping(MsgTypingRequest)
         /// A NOTIF_TYPING push.
@@ -134,7 +140,7 @@ public struct Packet: Hashable, Sendable {
         case notifMessage(NotifMessage)
         /// A NOTIF_MARK push.
         case notifMark(NotifMark)
-        /// An empty-map response (PING, LOG, MSG_DELETE, CHAT_LEAVE, MSG_TYPING).
+        /// An empty-map response (PING, LOG, MSG_DELETE, CHAT_LEAVE, MSG_TYPING, CHAT_SUBSCRIBE).
         case empty
         /// The payload of an error frame (`cmd` 3).
         case error(ErrorPayload)

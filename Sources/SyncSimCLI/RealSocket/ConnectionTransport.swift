@@ -2,7 +2,8 @@ import SyncSim
 import SyncTrace
 
 /// How one accepted connection of `syncsim serve` carries the field's frames, told by the first byte the client
-/// sends: `G` (an HTTP `GET`) opens a WebSocket (RFC 6455), `P` (an HTTP `POST`) is a photo upload to the CDN end
+/// sends: `G` (an HTTP `GET`) opens a WebSocket (RFC 6455), or, when its target is `/file/<id>`, `/video/<id>` or
+/// `/photo/<id>`, is a download from the CDN end (`HTTPDownload`), `P` (an HTTP `POST`) is an upload to the CDN end
 /// (`HTTPUpload`), 11 is PyMax 1.x's binary frames on TCP (version 11,
 /// `cmd` u16 and `seq` u8: 1.2.5 `pymax/mixins/socket.py`, `_pack_packet`, with the version of
 /// `pymax/interfaces.py`, `_make_message`), anything else the field's binary frames straight on TCP (a frame begins
@@ -19,8 +20,10 @@ enum ConnectionTransport {
     case tcpPymax1
     /// `answersInJSON` is nil until the first message came.
     case webSocket(WebSocketSession, answersInJSON: Bool?)
-    /// A photo upload's HTTP request, being read.
+    /// An upload's HTTP request, being read.
     case httpUpload(HTTPUpload)
+    /// A GET whose request head is being read: it becomes a WebSocket or a download once the head is complete.
+    case httpGet([UInt8])
 
     /// What bytes read from the socket carried.
     struct Unwrapped {
@@ -34,8 +37,10 @@ enum ConnectionTransport {
         var upgradedPath: String?
         /// The extension that handshake agreed to (a `Sec-WebSocket-Extensions` value), if any.
         var agreedExtension: String?
-        /// A photo upload these bytes completed: the server answers it and closes the connection.
+        /// An upload these bytes completed: the server answers it and closes the connection.
         var upload: HTTPUpload.Received?
+        /// A download these bytes asked for: the server answers it and closes the connection.
+        var download: HTTPDownload?
     }
 
     /// A client that broke its transport's protocol: why, and what to write before closing.
@@ -76,10 +81,10 @@ enum ConnectionTransport {
     /// - Throws: `Failure` for a broken handshake, a broken WebSocket frame or a text message that is no JSON frame.
     mutating func unwrap(_ bytes: [UInt8], encoder: FrameEncoder, webSocketDeflate: Bool = false) throws(Failure)
         -> Unwrapped {
+        var bytes = bytes
         if case .undecided = self, let first = bytes.first {
             switch first {
-            case UInt8(ascii: "G"): self = .webSocket(WebSocketSession(acceptsDeflate: webSocketDeflate),
-                                                      answersInJSON: nil)
+            case UInt8(ascii: "G"): self = .httpGet([])
             case UInt8(ascii: "P"): self = .httpUpload(HTTPUpload())
             case FrameHeader.pymax1Version: self = .tcpPymax1
             default: self = .tcp
@@ -88,6 +93,25 @@ enum ConnectionTransport {
         if case .httpUpload(var upload) = self {
             defer { self = .httpUpload(upload) }
             return Unwrapped(upload: try upload.receive(bytes))
+        }
+        if case .httpGet(let head) = self {
+            let buffered = head + bytes
+            // Until the head is complete (or too long to be one: the handshake then refuses it).
+            guard let end = HTTPUpload.headEnd(in: buffered) else {
+                if buffered.count <= HTTPUpload.maxHeadBytes {
+                    self = .httpGet(buffered)
+                    return Unwrapped()
+                }
+                self = .webSocket(WebSocketSession(acceptsDeflate: webSocketDeflate), answersInJSON: nil)
+                return try unwrap(buffered, encoder: encoder, webSocketDeflate: webSocketDeflate)
+            }
+            if let target = HTTPDownload.target(inRequestHead: Array(buffered[..<end])),
+               let download = HTTPDownload(target: target) {
+                self = .httpGet(buffered)
+                return Unwrapped(download: download)
+            }
+            self = .webSocket(WebSocketSession(acceptsDeflate: webSocketDeflate), answersInJSON: nil)
+            bytes = buffered
         }
         guard case .webSocket(var session, var answersInJSON) = self else { return Unwrapped(frameBytes: bytes) }
         defer { self = .webSocket(session, answersInJSON: answersInJSON) }
@@ -131,7 +155,7 @@ enum ConnectionTransport {
     /// The bytes to write for an encoded frame (`frameBytes`, the TCP transport's bytes of `frame`).
     func wrap(_ frameBytes: [UInt8], frame: Frame) -> [UInt8] {
         switch self {
-        case .undecided, .tcp, .tcpPymax1, .httpUpload: frameBytes
+        case .undecided, .tcp, .tcpPymax1, .httpUpload, .httpGet: frameBytes
         case .webSocket(let session, _):
             answersInJSON
                 ? session.messageBytes(opcode: 1, payload: JSONFrame.text(for: frame))

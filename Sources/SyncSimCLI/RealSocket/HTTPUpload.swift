@@ -8,10 +8,10 @@
 /// POSTs to it)**; PyMax posts the raw bytes with `Content-Disposition: attachment; filename=<percent-encoded name>`
 /// (`upload_file`, `upload_video`, `upload_voice`), checks for status 200 and, for a video note, reads a JSON map.
 /// python-max-client 1.0.2 (`functions/uploads.py`, `_upload`) posts every kind as `multipart/form-data` with one
-/// part, `file`, whose `Content-Disposition` names the file (RFC 7578). The body is not kept: its size (and a file's
-/// name) is what the CDN model stores; of a multipart body, the first part's size and name, read as the bytes pass
-/// (its head from the body's first 16 KiB, its end from the closing delimiter). A chunked body is refused (411): the
-/// client is asked to say its length.
+/// part, `file`, whose `Content-Disposition` names the file (RFC 7578). The upload is the body's bytes, or of a
+/// multipart body the first part's (its head within the body's first 16 KiB, its end at the closing delimiter), with
+/// the file's name; serve keeps them for downloads (`HTTPDownload`). A chunked body is refused (411): the client is
+/// asked to say its length.
 struct HTTPUpload {
     /// What the request target names.
     enum Target: Equatable {
@@ -22,12 +22,15 @@ struct HTTPUpload {
         case media(Int64)
     }
 
-    /// A finished upload: what the request target names, the body's size and the name `Content-Disposition`
+    /// A finished upload: what the request target names, the bytes uploaded and the name `Content-Disposition`
     /// gave (percent-decoded), if any.
     struct Received: Equatable {
         var target: Target
-        var sizeBytes: Int
+        var bytes: [UInt8]
         var fileName: String?
+
+        /// The upload's size in bytes.
+        var sizeBytes: Int { bytes.count }
     }
 
     /// A request head longer than this is refused (431).
@@ -39,11 +42,7 @@ struct HTTPUpload {
     /// Once the head was read: the target, the body's announced length, the file name and a multipart body's
     /// boundary.
     private var announced: Head?
-    private var bodyBytes = 0
-    /// A multipart body's first bytes (up to `maxHeadBytes`, where its first part's head is) and its last bytes
-    /// (where the closing delimiter is).
-    private var bodyPrefix: [UInt8] = []
-    private var bodyTail: [UInt8] = []
+    private var body: [UInt8] = []
 
     private struct Head {
         var target: Target
@@ -69,32 +68,29 @@ struct HTTPUpload {
             head = []
         }
         guard let announced else { return nil }
-        bodyBytes += rest.count
-        if bodyBytes > announced.contentLength {
+        if body.count + rest.count > announced.contentLength {
             throw Self.failure(400, "the body is longer than its Content-Length, \(announced.contentLength)")
         }
-        if let boundary = announced.boundary {
-            if bodyPrefix.count < Self.maxHeadBytes { bodyPrefix += rest.prefix(Self.maxHeadBytes - bodyPrefix.count) }
-            bodyTail += rest.suffix(boundary.count + 8)
-            if bodyTail.count > boundary.count + 8 { bodyTail.removeFirst(bodyTail.count - boundary.count - 8) }
-        }
-        guard bodyBytes == announced.contentLength else { return nil }
+        body += rest
+        guard body.count == announced.contentLength else { return nil }
         guard let boundary = announced.boundary else {
-            return Received(target: announced.target, sizeBytes: bodyBytes, fileName: announced.fileName)
+            return Received(target: announced.target, bytes: body, fileName: announced.fileName)
         }
-        let part = try Self.firstPart(prefix: bodyPrefix, tail: bodyTail, bodyBytes: bodyBytes, boundary: boundary)
-        return Received(target: announced.target, sizeBytes: part.sizeBytes, fileName: part.fileName ?? announced.fileName)
+        let part = try Self.firstPart(of: body, boundary: boundary)
+        return Received(target: announced.target, bytes: Array(body[part.bytes]),
+                        fileName: part.fileName ?? announced.fileName)
     }
 
-    /// A multipart body's first part (RFC 7578; RFC 2046 §5.1.1): its size in bytes, from the end of its head to the
+    /// A multipart body's first part (RFC 7578; RFC 2046 §5.1.1): where its bytes lie, from the end of its head to the
     /// body's last delimiter (`CRLF--boundary`; a client sends one part, so that delimiter closes it), and the file
     /// name its `Content-Disposition` gives.
     /// - Throws: `ConnectionTransport.Failure` (400) when the body does not open with the boundary, the part's head
     ///   does not end within 16 KiB, or no delimiter closes the part.
-    private static func firstPart(prefix: [UInt8], tail: [UInt8], bodyBytes: Int, boundary: [UInt8])
-        throws(ConnectionTransport.Failure) -> (sizeBytes: Int, fileName: String?) {
+    private static func firstPart(of body: [UInt8], boundary: [UInt8])
+        throws(ConnectionTransport.Failure) -> (bytes: Range<Int>, fileName: String?) {
+        let prefix = body.prefix(maxHeadBytes)
         let opening = Array("--".utf8) + boundary
-        guard let start = firstIndex(of: opening, in: prefix[...]) else {
+        guard let start = firstIndex(of: opening, in: prefix) else {
             throw failure(400, "the multipart body does not open with its boundary")
         }
         guard let headEnd = firstIndex(of: [13, 10, 13, 10], in: prefix[(start + opening.count)...]) else {
@@ -108,19 +104,21 @@ struct HTTPUpload {
             fileName = Self.fileName(inDisposition: line[line.index(after: colon)...].trimmingWhitespace)
         }
         let delimiter = [13, 10] + opening
+        let dataStart = headEnd + 4
+        // The closing delimiter is within the body's last bytes: `CRLF--boundary--` and an optional CRLF.
         var closing: Int?
-        if tail.count >= delimiter.count {
-            for index in stride(from: tail.count - delimiter.count, through: 0, by: -1)
-            where Array(tail[index..<(index + delimiter.count)]) == delimiter {
-                closing = bodyBytes - tail.count + index
+        let searchFrom = max(dataStart, body.count - delimiter.count - 4)
+        if body.count >= delimiter.count, searchFrom <= body.count - delimiter.count {
+            for index in stride(from: body.count - delimiter.count, through: searchFrom, by: -1)
+            where body[index..<(index + delimiter.count)].elementsEqual(delimiter) {
+                closing = index
                 break
             }
         }
-        let dataStart = headEnd + 4
-        guard let closing, closing >= dataStart else {
+        guard let closing else {
             throw failure(400, "no closing delimiter ends the multipart body's first part")
         }
-        return (closing - dataStart, fileName)
+        return (dataStart..<closing, fileName)
     }
 
     private static func firstIndex(of needle: [UInt8], in haystack: ArraySlice<UInt8>) -> Int? {
@@ -150,7 +148,8 @@ struct HTTPUpload {
         return response(200, "OK", json: "{\"photos\":{\"\(photoId)\":{\"token\":\"\(token)\"}}}")
     }
 
-    private static func headEnd(in bytes: [UInt8]) -> Int? {
+    /// Where a request head ends: the index of its blank line's `\r\n\r\n`, or nil while it has not come.
+    static func headEnd(in bytes: [UInt8]) -> Int? {
         guard bytes.count >= 4 else { return nil }
         for index in 0...(bytes.count - 4)
         where bytes[index] == 13 && bytes[index + 1] == 10 && bytes[index + 2] == 13 && bytes[index + 3] == 10 {

@@ -74,6 +74,10 @@ struct RealSocketServer {
         var summary = Summary()
         var nextId = 1
         var controlBuffer: [UInt8] = []
+        // The bytes of stored uploads, for downloads (`HTTPDownload`): photos by photo id, files, videos and voice
+        // messages by their slot's id.
+        var photoBytes: [Int64: [UInt8]] = [:]
+        var mediaBytes: [Int64: [UInt8]] = [:]
         let end = SimInstant.start + duration
         defer {
             for connection in connections { PosixSocket.close(connection.fd) }
@@ -273,6 +277,7 @@ struct RealSocketServer {
                             let token = server.cdn.token(photoId: photoId)
                             let stored = token.map { server.receiveUpload(token: $0, sizeBytes: upload.sizeBytes) }
                                 ?? false
+                            if stored { photoBytes[photoId] = upload.bytes }
                             refuse(index, "uploaded photo \(photoId) (\(upload.sizeBytes) bytes): "
                                        + (stored ? "stored under \(token!)" : "refused, no PHOTO_UPLOAD asked for it"),
                                    answer: HTTPUpload.answer(photoId: photoId, token: stored ? token : nil), now: now)
@@ -280,6 +285,7 @@ struct RealSocketServer {
                             let pushes = server.receiveMediaUpload(id: id, fileName: upload.fileName,
                                                                    sizeBytes: upload.sizeBytes)
                             let kind = server.mediaUpload(id: id).map { "\($0.kind)" } ?? "upload"
+                            if pushes != nil { mediaBytes[id] = upload.bytes }
                             refuse(index, "uploaded \(kind) \(id) (\(upload.sizeBytes) bytes"
                                        + (upload.fileName.map { ", '\($0)'" } ?? "") + "): "
                                        + (pushes != nil ? "stored" : "refused, no FILE_UPLOAD or VIDEO_UPLOAD asked for it"),
@@ -287,6 +293,27 @@ struct RealSocketServer {
                             // The uploader hears the bytes were processed (NOTIF_ATTACH) after its answer.
                             if let pushes { perform(pushes) }
                         }
+                        continue
+                    }
+                    if let download = unwrapped.download {
+                        var bytes: [UInt8]?
+                        var fileName: String?
+                        switch download.kind {
+                        case .photo:
+                            bytes = photoBytes[download.id]
+                        case .file, .video:
+                            // A file's address serves a file, a video's a video (or video note, or voice message).
+                            if let upload = server.mediaUpload(id: download.id),
+                               (upload.kind == .file) == (download.kind == .file) {
+                                bytes = mediaBytes[download.id]
+                                fileName = download.kind == .file ? upload.fileName : nil
+                            }
+                        }
+                        refuse(index, "downloaded \(download.kind.rawValue) \(download.id): "
+                                   + (bytes.map { "\($0.count) bytes" } ?? "nothing uploaded under that id, 404"),
+                               answer: HTTPDownload.answer(kind: download.kind, id: download.id, bytes: bytes,
+                                                           fileName: fileName),
+                               now: now)
                         continue
                     }
                     for answer in unwrapped.writes { _ = try? PosixSocket.writeAll(fd, answer) }

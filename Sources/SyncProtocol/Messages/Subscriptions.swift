@@ -1,0 +1,59 @@
+/// CHAT_SUBSCRIBE (75) request: `{chatId, subscribe}`, whether the connection wants a chat's live updates
+/// (MaxBridge 1.8.0 `MaxBridge/max_api.py`, `subscribe_to_chat`, which sends it again for every subscribed chat after
+/// a reconnect; python-max-client 1.0.2 `functions/chats.py`, `leave_chat`, sends `subscribe: false`; PyMax 2.5.0
+/// `pymax/api/messages/service.py`, `subscribe_comments`, adds a channel post's `postId`). Answered `{}`. SyncSim's
+/// server pushes a chat's changes to every member's connections whatever they asked, so the request changes nothing
+/// there.
+public struct ChatSubscribeRequest: Codable, Hashable, Sendable {
+    /// The chat (wire key `chatId`; an integer or its decimal string).
+    public var chatId: Int64
+    /// Subscribe (true) or unsubscribe (wire key `subscribe`; absent means true).
+    public var subscribe: Bool?
+    /// A channel post whose comments are meant (wire key `postId`; comments are not modelled).
+    public var postId: Int64?
+
+    /// Creates a CHAT_SUBSCRIBE request.
+    public init(chatId: Int64, subscribe: Bool? = true, postId: Int64? = nil) {
+        self.chatId = chatId
+        self.subscribe = subscribe
+        self.postId = postId
+    }
+
+    private enum CodingKeys: String, CodingKey { case chatId, subscribe, postId }
+
+    /// - Throws: `DecodingError` when `chatId` is missing or spells no id, or a key has the wrong type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        chatId = try container.decodeFieldId(forKey: .chatId)
+        subscribe = try container.decodeIfPresent(Bool.self, forKey: .subscribe)
+        postId = try container.decodeIfPresent(FieldId.self, forKey: .postId)?.value
+    }
+}
+
+/// CONTACT_INFO_BY_PHONE (46) request: `{phone}`, a user found by phone number, written with or without `+` and
+/// separators (PyMax 2.5.0 `pymax/api/users/payloads.py`, `SearchByPhonePayload`, sent by `service.py`,
+/// `search_by_phone`; MaxBridge 1.8.0 `get_contact_by_phone`). Answered `{contact}` (`ContactByPhoneResponse`).
+public struct ContactByPhoneRequest: Codable, Hashable, Sendable {
+    /// The number as sent (wire key `phone`).
+    public var phone: String
+
+    /// Creates a CONTACT_INFO_BY_PHONE request.
+    public init(phone: String) { self.phone = phone }
+
+    /// The number's digits, nil when it has none or more than 18.
+    public var digits: Int64? {
+        let kept = phone.filter(\.isASCII).filter(\.isNumber)
+        guard !kept.isEmpty, kept.count <= 18 else { return nil }
+        return Int64(kept)
+    }
+}
+
+/// CONTACT_INFO_BY_PHONE response: `{contact}`, the user found (PyMax 2.5.0 `search_by_phone` requires `contact` and
+/// reads it as a `User`).
+public struct ContactByPhoneResponse: Codable, Hashable, Sendable {
+    /// The user found (wire key `contact`).
+    public var contact: Contact
+
+    /// Creates a CONTACT_INFO_BY_PHONE response.
+    public init(contact: Contact) { self.contact = contact }
+}
