@@ -92,6 +92,12 @@ extension SyncServer {
     /// The FILE_UPLOAD or VIDEO_UPLOAD slot `id`, or nil for none.
     public func mediaUpload(id: Int64) -> MediaUpload? { media[id] }
 
+    /// The slot a file, video or voice message attachment refers to (by its `fileId`, `videoId` or `audioId`, else
+    /// its `token`), or nil for another kind or an unknown slot.
+    public func mediaSlot(for attach: Attach) -> MediaUpload? {
+        MediaUploads.isMedia(attach) ? media.slot(for: attach) : nil
+    }
+
     /// The attachment as readers get it: a file, video or voice message with the keys its model requires, filled
     /// from its slot; any other attachment as it came.
     /// - Throws: `attachment.notFound` for a file, video or voice message whose slot was never handed out,

@@ -17,9 +17,11 @@ import SyncTrace
 /// world model seeded it, a sent one's as the replayed MSG_SEND answer gave it (paired with the captured answer of
 /// the same connection and seq). An id the replay has not met is fed as captured. In the same way a chat a captured
 /// group creation made is named by the rebuilt server's id for it in every later request (`chatId`, `chatIds`), and a
-/// photo token by the token the rebuilt server's PHOTO_UPLOAD answer gave (`photoToken`). The photo's bytes go to a
-/// CDN the capture may not show (another host, or TLS), so a photo the captured server accepted in a MSG_SEND counts
-/// as uploaded when that MSG_SEND is fed.
+/// photo token by the token the rebuilt server's PHOTO_UPLOAD answer gave (`photoToken`), and a file's, video's or
+/// voice message's slot by the id and token the rebuilt server's FILE_UPLOAD or VIDEO_UPLOAD answer gave (`fileId`,
+/// `videoId`, `audioId`, `token`). The bytes go to a CDN the capture may not show (another host, or TLS), so a photo
+/// or slot the captured server accepted in a MSG_SEND counts as uploaded when that MSG_SEND is fed (a slot with the
+/// name and size the captured messages give its file, and the NOTIF_ATTACH it brings sent then).
 struct ReplayAgainstServer {
     /// One difference, printed as a line.
     struct Difference: CustomStringConvertible {
@@ -49,8 +51,12 @@ struct ReplayAgainstServer {
         // The captured MSG_SEND answers by connection and seq, oldest first: each pairs with the replayed answer of
         // the same seq, which tells the rebuilt server's id of the captured message.
         var capturedSends: [Int: [UInt16: [ReplayWorldModel.CapturedMessage]]] = [:]
-        // The captured PHOTO_UPLOAD answers' tokens by connection and seq, oldest first (paired the same way).
+        // The captured PHOTO_UPLOAD answers' tokens by connection and seq, oldest first (paired the same way), and
+        // the FILE_UPLOAD and VIDEO_UPLOAD answers' slots.
         var capturedTokens: [Int: [UInt16: [String]]] = [:]
+        var capturedSlots: [Int: [UInt16: [MediaUploadSlot]]] = [:]
+        // A captured file's name and size by its captured id, as the captured messages carry them.
+        var capturedFiles: [Int64: (name: String?, sizeBytes: Int)] = [:]
         for connection in timeline.connections {
             for entry in connection.entries where entry.direction == .serverToClient && entry.packet.cmd == .response {
                 switch entry.packet.body {
@@ -60,8 +66,23 @@ struct ReplayAgainstServer {
                 case .photoUploadResponse(let answer):
                     capturedTokens[connection.number, default: [:]][entry.packet.seq, default: []].append(
                         answer.photoToken)
+                case .mediaUploadResponse(let answer) where !answer.info.isEmpty:
+                    capturedSlots[connection.number, default: [:]][entry.packet.seq, default: []].append(
+                        answer.info[0])
                 default:
                     break
+                }
+            }
+            for entry in connection.entries where entry.direction == .serverToClient {
+                let message: ChatMessage? = switch entry.packet.body {
+                case .msgSendResponse(let answer): answer.message
+                case .notifMessage(let push): push.message
+                default: nil
+                }
+                for attach in message?.attaches ?? [] where attach.type == "FILE" {
+                    guard let id = attach.otherInteger("fileId") else { continue }
+                    let name: String? = if case .string(let text)? = attach[other: "name"] { text } else { nil }
+                    capturedFiles[id] = (name, attach.otherInteger("size").map { Int($0) } ?? 0)
                 }
             }
         }
@@ -69,6 +90,8 @@ struct ReplayAgainstServer {
         // captured ones.
         var chatIds: [Int64: Int64] = [:]
         var photoTokens: [String: String] = [:]
+        // The rebuilt server's slot ids and tokens by the captured ones, and the captured id of each rebuilt slot.
+        var media = MediaTranslation()
         // The event list: (time, order, event, whether the request's photos count as uploaded); server timers are
         // added as the server starts them.
         var queue: [(time: SimInstant, order: Int, event: ServerEvent, completesUploads: Bool)] = []
@@ -82,7 +105,7 @@ struct ReplayAgainstServer {
             schedule(.connectionOpened(id), at: connection.opensAt)
             for (index, entry) in connection.entries.enumerated() where entry.direction == .clientToServer {
                 schedule(.packetReceived(entry.packet, on: id), at: entry.time,
-                         completesUploads: Self.namesPhoto(entry.packet)
+                         completesUploads: Self.namesUpload(entry.packet)
                              && Self.capturedAnswer(to: index, in: connection)?.cmd == .response)
                 outcome.requests += 1
             }
@@ -104,13 +127,17 @@ struct ReplayAgainstServer {
             guard time <= deadline else { break }
             if case .timerFired(let timer) = event, cancelled.contains(timer) { continue }
             var fed = event
+            var actions: [ServerAction] = []
             if case .packetReceived(let packet, let connection) = event {
                 let translated = Self.translated(Self.renumbered(packet, ids), chatIds: chatIds,
-                                                 photoTokens: photoTokens)
-                if completesUploads { Self.completeUploads(named: translated, in: &server) }
+                                                 photoTokens: photoTokens, media: media)
+                if completesUploads {
+                    actions += Self.completeUploads(named: translated, in: &server, media: media, files: capturedFiles)
+                }
                 fed = .packetReceived(translated, on: connection)
             }
-            for action in server.handle(fed, now: time) {
+            actions += server.handle(fed, now: time)
+            for action in actions {
                 switch action {
                 case .send(let packet, let connection):
                     if packet.cmd == .response, case .msgSendResponse(let answer) = packet.body,
@@ -125,6 +152,12 @@ struct ReplayAgainstServer {
                        var captured = capturedTokens[connection.rawValue]?[packet.seq], !captured.isEmpty {
                         photoTokens[captured.removeFirst()] = answer.photoToken
                         capturedTokens[connection.rawValue]![packet.seq] = captured
+                    }
+                    if packet.cmd == .response, case .mediaUploadResponse(let answer) = packet.body,
+                       let slot = answer.info.first,
+                       var captured = capturedSlots[connection.rawValue]?[packet.seq], !captured.isEmpty {
+                        media.pair(captured: captured.removeFirst(), replayed: slot)
+                        capturedSlots[connection.rawValue]![packet.seq] = captured
                     }
                     if !closed.contains(connection.rawValue) {
                         replayed[connection.rawValue, default: []].append((time, packet))
@@ -187,27 +220,51 @@ struct ReplayAgainstServer {
         case .chatUpdate(var request) where (request.pinMessageId ?? 0) != 0:
             request.pinMessageId = id(request.pinMessageId!, in: request.chatId)
             packet.body = .chatUpdate(request)
+        case .mediaFetch(var request) where request.chatId != nil && request.messageId != nil:
+            request.messageId = id(request.messageId!, in: request.chatId!)
+            packet.body = .mediaFetch(request)
         default:
             break
         }
         return packet
     }
 
-    /// `packet` with every `chatId` (and `chatIds` element) found in `chatIds` and every `photoToken` found in
-    /// `photoTokens` replaced, wherever its payload names them; the packet itself when it names none.
-    static func translated(_ packet: Packet, chatIds: [Int64: Int64], photoTokens: [String: String]) -> Packet {
-        guard !chatIds.isEmpty || !photoTokens.isEmpty else { return packet }
+    /// The rebuilt server's upload slots by the captured ones: ids (`fileId`, `videoId`, `audioId`) and tokens.
+    struct MediaTranslation {
+        var ids: [Int64: Int64] = [:]
+        var tokens: [String: String] = [:]
+        /// The captured id of each rebuilt slot.
+        var capturedIds: [Int64: Int64] = [:]
+
+        var isEmpty: Bool { ids.isEmpty && tokens.isEmpty }
+
+        mutating func pair(captured: MediaUploadSlot, replayed: MediaUploadSlot) {
+            if let from = captured.fileId ?? captured.videoId, let to = replayed.fileId ?? replayed.videoId {
+                ids[from] = to
+                capturedIds[to] = from
+            }
+            tokens[captured.token] = replayed.token
+        }
+    }
+
+    /// `packet` with every `chatId` (and `chatIds` element) found in `chatIds`, every `photoToken` found in
+    /// `photoTokens`, and every slot id (`fileId`, `videoId`, `audioId`) and slot `token` found in `media` replaced,
+    /// wherever its payload names them; the packet itself when it names none.
+    static func translated(_ packet: Packet, chatIds: [Int64: Int64], photoTokens: [String: String],
+                           media: MediaTranslation = MediaTranslation()) -> Packet {
+        guard !chatIds.isEmpty || !photoTokens.isEmpty || !media.isEmpty else { return packet }
         var changed = false
-        func chatId(_ value: MessagePackValue) -> MessagePackValue {
+        func mapped(_ value: MessagePackValue, in table: [Int64: Int64]) -> MessagePackValue {
             let captured: Int64? = switch value {
             case .int(let id): id
             case .uint(let id): Int64(exactly: id)
             default: nil
             }
-            guard let captured, let replayed = chatIds[captured] else { return value }
+            guard let captured, let replayed = table[captured] else { return value }
             changed = true
             return replayed < 0 ? .int(replayed) : .uint(UInt64(replayed))
         }
+        func chatId(_ value: MessagePackValue) -> MessagePackValue { mapped(value, in: chatIds) }
         func rewrite(_ value: MessagePackValue) -> MessagePackValue {
             switch value {
             case .array(let elements):
@@ -222,6 +279,11 @@ struct ReplayAgainstServer {
                     case (.string("photoToken"), .string(let token)) where photoTokens[token] != nil:
                         changed = true
                         return MessagePackPair(pair.key, .string(photoTokens[token]!))
+                    case (.string("fileId"), _), (.string("videoId"), _), (.string("audioId"), _):
+                        return MessagePackPair(pair.key, mapped(pair.value, in: media.ids))
+                    case (.string("token"), .string(let token)) where media.tokens[token] != nil:
+                        changed = true
+                        return MessagePackPair(pair.key, .string(media.tokens[token]!))
                     default:
                         return MessagePackPair(pair.key, rewrite(pair.value))
                     }
@@ -236,10 +298,10 @@ struct ReplayAgainstServer {
         return result
     }
 
-    /// Whether a request sends photos by token (a MSG_SEND with a `photoToken` attachment).
-    static func namesPhoto(_ packet: Packet) -> Bool {
+    /// Whether a request sends uploads: a MSG_SEND with a `photoToken` attachment, or a file, video or voice message.
+    static func namesUpload(_ packet: Packet) -> Bool {
         guard case .msgSend(let request) = packet.body else { return false }
-        return request.message.attaches.contains { $0.photoToken != nil }
+        return request.message.attaches.contains { $0.photoToken != nil || ["FILE", "VIDEO", "AUDIO"].contains($0.type) }
     }
 
     /// The captured answer (response or error) to the request at `index` of `connection`'s entries: the first
@@ -253,13 +315,27 @@ struct ReplayAgainstServer {
     }
 
     /// Stores at the rebuilt server's CDN every photo `packet` sends whose token it handed out and has no upload
-    /// for, at the size its PHOTO_UPLOAD announced (any size when it announced none).
-    static func completeUploads(named packet: Packet, in server: inout SyncServer) {
-        guard case .msgSend(let request) = packet.body else { return }
+    /// for, at the size its PHOTO_UPLOAD announced (any size when it announced none), and the bytes of every slot
+    /// its files, videos and voice messages name that has none, a file's with the name and size `files` give its
+    /// captured id.
+    /// - Returns: the NOTIF_ATTACH pushes the slots' uploads bring.
+    static func completeUploads(
+        named packet: Packet, in server: inout SyncServer, media: MediaTranslation = MediaTranslation(),
+        files: [Int64: (name: String?, sizeBytes: Int)] = [:]
+    ) -> [ServerAction] {
+        guard case .msgSend(let request) = packet.body else { return [] }
         for token in request.message.attaches.compactMap(\.photoToken)
         where server.cdn.photoId(token: token) != nil && !server.cdn.hasUpload(token: token) {
             _ = server.receiveUpload(token: token, sizeBytes: server.cdn.announcedSizeBytes(token: token) ?? 0)
         }
+        var pushes: [ServerAction] = []
+        for attach in request.message.attaches {
+            guard let slot = server.mediaSlot(for: attach), slot.sizeBytes == nil else { continue }
+            let file = media.capturedIds[slot.id].flatMap { files[$0] }
+            pushes += server.receiveMediaUpload(id: slot.id, fileName: file?.name, sizeBytes: file?.sizeBytes ?? 0)
+                ?? []
+        }
+        return pushes
     }
 
     /// The encoded frame's length in bytes (0 when it does not encode).

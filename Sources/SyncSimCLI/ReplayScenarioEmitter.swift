@@ -166,6 +166,14 @@ struct ReplayScenarioEmitter {
                     }
                     guard sentCids.insert(request.message.cid).inserted else { continue }
                     let photos = request.message.attaches.filter { $0.type == "PHOTO" }
+                    let others = request.message.attaches.map(\.type).filter { $0 != "PHOTO" }
+                    if !others.isEmpty {
+                        // Said, so a scenario without them is not taken for the whole capture.
+                        unplaced.append("\(at): the \(others.joined(separator: ", ")) attachment"
+                            + (others.count == 1 ? "" : "s") + " of MSG_SEND \(request.message.text.debugDescription)"
+                            + " by \(client.name): the DSL sends text and photos only; placed without "
+                            + (others.count == 1 ? "it" : "them"))
+                    }
                     photoCounts[chat, default: [:]][request.message.text, default: []].append(photos.count)
                     if !photos.isEmpty {
                         sendsByChat[chat, default: []].append((request.message.cid, request.message.text, client.name))

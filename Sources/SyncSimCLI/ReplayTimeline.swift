@@ -42,9 +42,10 @@ struct ReplayTimeline {
         var tcp = TCPFacts()
     }
 
-    /// What a connection carried: frames of the sync protocol to the chat server, an upload to another host (a photo
-    /// to the CDN: bytes that are no frames), or nothing at all because the server refused it (its SYN answered by
-    /// a RST: the server was down).
+    /// What a connection carried: frames of the sync protocol to the chat server, a CDN transfer (`upload`: a photo's
+    /// bytes to another host, which are no frames, or plain HTTP on the chat server's port: an upload's POST or PUT,
+    /// or a download's GET, as `syncsim serve` takes them), or nothing at all because the server refused it (its SYN
+    /// answered by a RST: the server was down).
     enum Role: Equatable {
         case chat
         case upload
@@ -117,8 +118,9 @@ struct ReplayTimeline {
                 role = .refused
             } else if item.frames.isEmpty, let chatServer, trace.server.address.description != chatServer {
                 role = .upload
-            } else if let request = item.httpRequestLine, request.hasPrefix("POST ") || request.hasPrefix("PUT ") {
-                // A photo posted to the chat server's own address (`syncsim serve` takes it on its port).
+            } else if item.httpRequestLine != nil {
+                // Plain HTTP on the chat server's own address (`syncsim serve` takes uploads and downloads on its
+                // port): a POST or PUT of a photo, file or video, or a GET of one (MaxBridge 1.8.0's `get_file`).
                 role = .upload
             }
             var entries: [Entry] = []
