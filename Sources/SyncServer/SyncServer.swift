@@ -782,7 +782,7 @@ public struct SyncServer {
         let decoder = MessagePackDecoder()
         func problem<T: Decodable>(_ type: T.Type) -> String {
             do {
-                _ = try decoder.decode(type, from: payload)
+                _ = try decoder.decode(type, from: payload.unwrappingFieldWrapping() ?? payload)
                 return "\(opcode) payload does not fit its shape"
             } catch DecodingError.keyNotFound(let key, let context) {
                 let path = (context.codingPath.map(\.stringValue) + [key.stringValue]).joined(separator: ".")

@@ -250,6 +250,50 @@ import Testing
         }
     }
 
+    /// The field wraps 64-bit ids and times in extension type 1 holding one MessagePack value (PyMax 2.5.0
+    /// `pymax/protocol/tcp/payload.py`, `WRAPPED_VALUE_EXT_CODE`) and may key a map by integers.
+    static func wrapped(_ value: MessagePackValue) -> MessagePackValue {
+        .ext(type: 1, data: value.messagePackBytes())
+    }
+
+    @Test("ids wrapped in extension type 1 and integer map keys decode as the typed model reads them")
+    func fieldWrappedValues() throws {
+        func map(_ pairs: [(String, MessagePackValue)]) -> MessagePackValue {
+            .map(pairs.map { MessagePackPair(.string($0.0), $0.1) })
+        }
+        let send = map([("chatId", Self.wrapped(.int(-70_000_000_000_123))),
+                        ("message", map([("text", .string("hi")), ("cid", Self.wrapped(Self.wrapped(.uint(55)))),
+                                         ("elements", .array([])), ("attaches", .array([]))])),
+                        ("notify", .bool(true))])
+        let packet = try Packet(frame: Frame(cmd: .request, seq: 1, opcode: .msgSend, payload: send))
+        guard case .msgSend(let request) = packet.body else {
+            Issue.record("expected a typed MSG_SEND, got \(packet.body)")
+            return
+        }
+        #expect(request.chatId == -70_000_000_000_123 && request.message.cid == 55)
+        let mark = map([("chatId", Self.wrapped(.uint(7))), ("userId", Self.wrapped(.uint(2))),
+                        ("mark", Self.wrapped(.uint(1_764_000_000_000))), ("setAsUnread", .bool(false))])
+        #expect(try Packet(frame: Frame(cmd: .request, seq: 0, opcode: .notifMark, payload: mark)).body
+                    == .notifMark(NotifMark(chatId: 7, userId: 2, mark: 1_764_000_000_000)))
+        // Integer keys become their decimal strings; a payload with nothing wrapped is left alone (nil).
+        let keyed = MessagePackValue.map([MessagePackPair(.uint(12), .array([Self.wrapped(.int(-1))]))])
+        #expect(keyed.unwrappingFieldWrapping() == .map([MessagePackPair(.string("12"), .array([.int(-1)]))]))
+        #expect(send.unwrappingFieldWrapping() != nil && map([("a", .uint(1))]).unwrappingFieldWrapping() == nil)
+        // Data that is not one MessagePack value, another extension type, or wrapping past eight levels stays as is.
+        let broken = MessagePackValue.ext(type: 1, data: [0xd3, 0x00])
+        #expect(broken.unwrappingFieldWrapping() == nil)
+        #expect(MessagePackValue.ext(type: 2, data: [0x01]).unwrappingFieldWrapping() == nil)
+        var deep = MessagePackValue.uint(5)
+        for _ in 0..<9 { deep = Self.wrapped(deep) }
+        guard case .ext(1, _)? = deep.unwrappingFieldWrapping() else {
+            Issue.record("expected the ninth wrapping to stay an extension value")
+            return
+        }
+        let refused = try Packet(frame: Frame(cmd: .request, seq: 1, opcode: .msgSend,
+                                              payload: map([("chatId", broken)])))
+        #expect(refused.body == .raw(map([("chatId", broken)])))
+    }
+
     @Test("an attachment kind SyncSim does not type keeps its keys, in order, through both decoders and the encoder")
     func untypedAttachKeysKept() throws {
         func pair(_ key: String, _ value: MessagePackValue) -> MessagePackPair { MessagePackPair(.string(key), value) }

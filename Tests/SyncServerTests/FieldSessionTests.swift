@@ -247,6 +247,29 @@ import Testing
         #expect(codes == ["chat.notFound", "contact.notFound", "contact.notFound", "proto.payload"])
     }
 
+    @Test("ids wrapped in extension type 1, as the official clients send them (PyMax 2.5.0 unwraps them), are served")
+    mutating func wrappedIds() {
+        _ = login("t-alice")
+        func wrapped(_ value: MessagePackValue) -> MessagePackValue { .ext(type: 1, data: value.messagePackBytes()) }
+        let sent = call(.msgSend, Self.map([("chatId", wrapped(.uint(100))),
+                                            ("message", Self.map([("text", .string("wrapped")),
+                                                                  ("cid", wrapped(.uint(77))),
+                                                                  ("elements", .array([])), ("attaches", .array([]))])),
+                                            ("notify", .bool(true))]))
+        guard case .msgSendResponse(let answer) = sent.first?.body else {
+            Issue.record("expected a MSG_SEND answer, got \(sent)")
+            return
+        }
+        #expect(answer.chatId == 100 && answer.message.text == "wrapped" && answer.message.cid == 77)
+        let history = call(.chatHistory, Self.map([("chatId", wrapped(.uint(100))), ("from", wrapped(.uint(UInt64.max >> 2))),
+                                                   ("forward", .uint(0)), ("backward", .uint(10))]))
+        guard case .chatHistoryResponse(let page) = history.first?.body else {
+            Issue.record("expected a CHAT_HISTORY answer, got \(history)")
+            return
+        }
+        #expect(page.messages.map(\.text) == ["wrapped"])
+    }
+
     @Test("ids sent as decimal strings (vkmax 1.0.2's MSG_EDIT messageId) are read as the integers they spell")
     mutating func stringIds() {
         _ = login("t-alice")

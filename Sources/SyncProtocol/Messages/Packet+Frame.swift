@@ -94,8 +94,12 @@ extension Packet {
         }
     }
 
+    /// `payload` decoded as `type`; failing that, as `type` once the field's wrapped values are unwrapped (ids in
+    /// extension type 1, integer map keys: `MessagePackValue.unwrappingFieldWrapping()`); failing both, raw.
     private static func typed<T: Decodable>(_ type: T.Type, _ payload: MessagePackValue, _ wrap: (T) -> Body) -> Body {
-        guard let value = try? MessagePackDecoder().decode(type, from: payload) else { return .raw(payload) }
+        if let value = try? MessagePackDecoder().decode(type, from: payload) { return wrap(value) }
+        guard let unwrapped = payload.unwrappingFieldWrapping(),
+              let value = try? MessagePackDecoder().decode(type, from: unwrapped) else { return .raw(payload) }
         return wrap(value)
     }
 
