@@ -88,6 +88,7 @@ public enum Catalog {
         exploreReconnectKeepsScrolledView,
         exploreLateAnswerToGivenUpSend,
         exploreGivenUpSendStoredLate,
+        exploreReopenWhilePageLoads,
         // Found by hand-written field sequences
         historyWaitsForFreeSeq,
         stalePageOnNewConnectionSmallSeqs,

@@ -422,6 +422,38 @@ extension Catalog {
         }
     }
 
+    /// Bob (EDGE, pages of 5) opens the chat while CHAT_HISTORY answers are held 17 s: the open completes when the
+    /// newest page comes, and its prefetch asks the page below. Bob opens the chat again while that page loads: the
+    /// new open's newest-page request found the chat's load in flight and was dropped, the cached chunk held fewer
+    /// than a screenful, so the open never completed and the scroll to the top waited for good; the chunk
+    /// `[1...10]` never learned it held the start of the history (C6 after the quiet tail; explore seed 31009088).
+    /// Now the open's newest page goes out when the load in flight ends.
+    public static let exploreReopenWhilePageLoads = Scenario(
+        "explore-reopen-while-page-loads",
+        summary: "a chat opened again while its older page loads asks the newest page once that load ends",
+        seeds: [31_009_088, 1, 2],
+        tags: [.history],
+        runLength: .milliseconds(1_184_420)
+    ) {
+        Server(parameters: ["msgSendErrorsFrom": .duration(.milliseconds(5710)),
+                            "msgSendErrorsUntil": .duration(.milliseconds(16_290)), "repliesFollowDevice": true],
+               history: ["alice+bob": 9])
+        Client("alice", profile: .edge, parameters: ["maxTaskAttempts": 46])
+        Client("bob", profile: .edge, parameters: ["historyPageSize": 5, "prefetchDistance": 10, "maxTaskAttempts": 46])
+        Timeline {
+            At(.milliseconds(12_535)) {
+                DelayResponses(to: .chatHistory, by: .milliseconds(17_097), for: .milliseconds(14_732))
+            }
+            At(.milliseconds(19_301)) { Send(from: "bob", text: "m27", in: "alice+bob") }
+            At(.milliseconds(19_736)) { ScrollDown("bob", in: "alice+bob", messages: 71) }
+            At(.milliseconds(37_779)) { OpenChat("bob", "alice+bob") }
+            At(.milliseconds(39_315)) { ScrollUp("bob", in: "alice+bob", messages: 1000) }
+        }
+        Expect {
+            Invariants(.all)
+        }
+    }
+
     /// With one attempt per task, Alice's first send waits 34.6 s at a slow server: the engine gives up on it after
     /// the 20 s request timeout and sends the second, which the server stores first. T4 counted that against the
     /// engine (explore seed 945194 with `maxTaskAttempts=1`), but nothing the client can do orders a request it has

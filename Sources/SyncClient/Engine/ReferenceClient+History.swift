@@ -79,6 +79,12 @@ extension ReferenceClient {
         switch action {
         case .openChat(let chatId):
             screen = Screen(chatId: chatId, openedAt: now)
+            // The open asks the newest page; when another load of the chat is in flight the request waits for it
+            // to end (`receivePage`), instead of being dropped: a chat reopened while its older page was loading
+            // never completed its open when the cached chunk held less than a screenful, and every scroll after
+            // it waited for good (found by `syncsim explore`, seed 31009088: a chunk `[1...10]` that never learned
+            // it held the start of the history).
+            screen?.needsNewestPage = true
             completeOpenIfPossible(force: false)
             requestHistory(chatId: chatId, load: .newest)
         case .closeChat:
