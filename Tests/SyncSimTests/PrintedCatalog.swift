@@ -2005,6 +2005,21 @@ enum PrintedCatalog {
                 Invariants(.all)
             }
         },
+        Scenario("explore-reopen-while-page-loads", summary: "a chat opened again while its older page loads asks the newest page once that load ends", seeds: [31_009_088, 1, 2], tags: ["history"], runLength: .milliseconds(1_184_420)) {
+            Server(parameters: ["msgSendErrorsFrom": .duration(.milliseconds(5710)), "msgSendErrorsUntil": .duration(.milliseconds(16_290)), "repliesFollowDevice": true], history: ["alice+bob": 9])
+            Client("alice", profile: .edge, parameters: ["maxTaskAttempts": 46])
+            Client("bob", profile: .edge, parameters: ["historyPageSize": 5, "prefetchDistance": 10, "maxTaskAttempts": 46])
+            Timeline {
+                At(.milliseconds(12_535)) { DelayResponses(to: .chatHistory, by: .milliseconds(17_097), for: .milliseconds(14_732)) }
+                At(.milliseconds(19_301)) { Send(from: "bob", text: "m27", in: "alice+bob") }
+                At(.milliseconds(19_736)) { ScrollDown("bob", in: "alice+bob", messages: 71) }
+                At(.milliseconds(37_779)) { OpenChat("bob", "alice+bob") }
+                At(.milliseconds(39_315)) { ScrollUp("bob", in: "alice+bob", messages: 1000) }
+            }
+            Expect {
+                Invariants(.all)
+            }
+        },
         Scenario("history-waits-for-free-seq", summary: "an open and a scroll asked while every seq is in flight go out when a seq frees", seeds: [1301, 1302], tags: ["connection", "history"], runLength: .minutes(3)) {
             Server(history: ["alice+bob": 100])
             Client("alice", profile: .fourG, parameters: ["seqModulus": 2])

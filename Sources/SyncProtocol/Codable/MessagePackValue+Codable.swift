@@ -7,17 +7,11 @@
 /// coders keep no order), an array, a scalar; binary and extension values become arrays of byte numbers, a
 /// timestamp `[seconds, nanoseconds]`, and read back as arrays.
 extension MessagePackValue: Codable {
-    private struct AnyKey: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
-    }
 
     /// Reads a value from a coder other than `MessagePackDecoder` (that one hands the value over without this).
     /// - Throws: `DecodingError.dataCorrupted` when the coder offers none of the shapes above.
     public init(from decoder: any Decoder) throws {
-        if let keyed = try? decoder.container(keyedBy: AnyKey.self) {
+        if let keyed = try? decoder.container(keyedBy: NamedKey.self) {
             // Such coders keep no key order (JSON's is a dictionary's, random per process): sorted by name.
             self = .map(try keyed.allKeys.sorted { $0.stringValue < $1.stringValue }.map { MessagePackPair(.string($0.stringValue),
                                                                 try keyed.decode(MessagePackValue.self, forKey: $0)) })
@@ -83,7 +77,7 @@ extension MessagePackValue: Codable {
             var unkeyed = encoder.unkeyedContainer()
             for element in elements { try unkeyed.encode(element) }
         case .map(let pairs):
-            var keyed = encoder.container(keyedBy: AnyKey.self)
+            var keyed = encoder.container(keyedBy: NamedKey.self)
             for pair in pairs {
                 let name: String
                 if case .string(let text) = pair.key {
@@ -91,7 +85,7 @@ extension MessagePackValue: Codable {
                 } else {
                     name = pair.key.messagePackBytes().map { String($0, radix: 16).leftPadded(to: 2) }.joined()
                 }
-                try keyed.encode(pair.value, forKey: AnyKey(stringValue: name))
+                try keyed.encode(pair.value, forKey: NamedKey(stringValue: name))
             }
         }
     }

@@ -277,14 +277,6 @@ public struct Attach: Codable, Hashable, Sendable {
         case userIds
     }
 
-    /// Names the keys of `otherKeys`.
-    private struct OtherKey: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
-    }
-
     /// Whether `name` is a key `init(from:)` reads into a typed property (`type` only as `_type`'s legacy name).
     static func isTyped(_ name: String, hasType: Bool) -> Bool {
         guard let key = CodingKeys(rawValue: name) else { return false }
@@ -331,10 +323,10 @@ public struct Attach: Codable, Hashable, Sendable {
         try container.encodeIfPresent(title, forKey: .title)
         try container.encodeIfPresent(userIds, forKey: .userIds)
         guard !otherKeys.isEmpty else { return }
-        var others = encoder.container(keyedBy: OtherKey.self)
+        var others = encoder.container(keyedBy: NamedKey.self)
         for pair in otherKeys {
             guard case .string(let name) = pair.key else { continue }
-            try others.encode(pair.value, forKey: OtherKey(stringValue: name))
+            try others.encode(pair.value, forKey: NamedKey(stringValue: name))
         }
     }
 }

@@ -102,16 +102,9 @@ public struct NotifAttach: Codable, Hashable, Sendable {
 
     private enum CodingKeys: String, CodingKey { case fileId, videoId, audioId }
 
-    private struct AnyKey: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
-    }
-
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        let keys = try decoder.container(keyedBy: AnyKey.self).allKeys
+        let keys = try decoder.container(keyedBy: NamedKey.self).allKeys
         guard !keys.isEmpty, keys.allSatisfy({ CodingKeys(stringValue: $0.stringValue) != nil }) else {
             throw DecodingError.dataCorrupted(DecodingError.Context(
                 codingPath: decoder.codingPath, debugDescription: "NOTIF_ATTACH carries keys other than fileId, videoId, audioId"))
@@ -233,23 +226,15 @@ public struct MediaFetchResponse: Codable, Hashable, Sendable {
         self.qualityKey = qualityKey
     }
 
-    private struct Key: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(_ name: String) { stringValue = name }
-        init?(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
-    }
-
     /// - Throws: `DecodingError` when the map has neither `url` nor a key other than `EXTERNAL`, `cache` and
     ///   `unsafe` holding a string (the first such key is the URL, as PyMax 1.2.5 and 2.1.0 read it), or a known
     ///   key has the wrong type.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: Key.self)
-        unsafe = try container.decodeIfPresent(Bool.self, forKey: Key("unsafe"))
-        cache = try container.decodeIfPresent(Bool.self, forKey: Key("cache"))
-        external = try container.decodeIfPresent(MessagePackValue.self, forKey: Key("EXTERNAL"))
-        if let url = try container.decodeIfPresent(String.self, forKey: Key("url")) {
+        let container = try decoder.container(keyedBy: NamedKey.self)
+        unsafe = try container.decodeIfPresent(Bool.self, forKey: NamedKey("unsafe"))
+        cache = try container.decodeIfPresent(Bool.self, forKey: NamedKey("cache"))
+        external = try container.decodeIfPresent(MessagePackValue.self, forKey: NamedKey("EXTERNAL"))
+        if let url = try container.decodeIfPresent(String.self, forKey: NamedKey("url")) {
             self.url = url
             return
         }
@@ -267,7 +252,7 @@ public struct MediaFetchResponse: Codable, Hashable, Sendable {
             }
         }
         guard let found else {
-            throw DecodingError.keyNotFound(Key("url"), DecodingError.Context(
+            throw DecodingError.keyNotFound(NamedKey("url"), DecodingError.Context(
                 codingPath: decoder.codingPath,
                 debugDescription: "a FILE_DOWNLOAD or VIDEO_PLAY answer names no URL (neither `url` nor `MP4_<quality>`)"))
         }
@@ -276,21 +261,21 @@ public struct MediaFetchResponse: Codable, Hashable, Sendable {
     }
 
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: Key.self)
+        var container = encoder.container(keyedBy: NamedKey.self)
         guard let qualityKey else {
-            try container.encode(url, forKey: Key("url"))
-            try container.encodeIfPresent(unsafe, forKey: Key("unsafe"))
-            try container.encodeIfPresent(cache, forKey: Key("cache"))
-            try container.encodeIfPresent(external, forKey: Key("EXTERNAL"))
+            try container.encode(url, forKey: NamedKey("url"))
+            try container.encodeIfPresent(unsafe, forKey: NamedKey("unsafe"))
+            try container.encodeIfPresent(cache, forKey: NamedKey("cache"))
+            try container.encodeIfPresent(external, forKey: NamedKey("EXTERNAL"))
             return
         }
-        try container.encodeIfPresent(external, forKey: Key("EXTERNAL"))
-        try container.encodeIfPresent(cache, forKey: Key("cache"))
-        try container.encodeIfPresent(unsafe, forKey: Key("unsafe"))
-        try container.encode(url, forKey: Key(qualityKey))
+        try container.encodeIfPresent(external, forKey: NamedKey("EXTERNAL"))
+        try container.encodeIfPresent(cache, forKey: NamedKey("cache"))
+        try container.encodeIfPresent(unsafe, forKey: NamedKey("unsafe"))
+        try container.encode(url, forKey: NamedKey(qualityKey))
         for pair in otherQualities {
             guard case .string(let name) = pair.key else { continue }
-            try container.encode(pair.value, forKey: Key(name))
+            try container.encode(pair.value, forKey: NamedKey(name))
         }
     }
 }

@@ -144,16 +144,9 @@ public struct MsgGetReactionsResponse: Codable, Hashable, Sendable {
 
     private enum CodingKeys: String, CodingKey { case messagesReactions }
 
-    private struct IdKey: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
-    }
-
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        let byId = try container.nestedContainer(keyedBy: IdKey.self, forKey: .messagesReactions)
+        let byId = try container.nestedContainer(keyedBy: NamedKey.self, forKey: .messagesReactions)
         var entries: [MessageReactions] = []
         for key in byId.allKeys {
             guard let id = Int64(key.stringValue) else {
@@ -167,9 +160,9 @@ public struct MsgGetReactionsResponse: Codable, Hashable, Sendable {
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
-        var byId = container.nestedContainer(keyedBy: IdKey.self, forKey: .messagesReactions)
+        var byId = container.nestedContainer(keyedBy: NamedKey.self, forKey: .messagesReactions)
         for entry in messagesReactions {
-            try byId.encode(entry.reactionInfo, forKey: IdKey(stringValue: String(entry.messageId)))
+            try byId.encode(entry.reactionInfo, forKey: NamedKey(stringValue: String(entry.messageId)))
         }
     }
 }

@@ -304,7 +304,7 @@ public struct ChatSummary: Codable, Hashable, Sendable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         id = try container.decode(Int64.self, forKey: .id)
-        let participants = try container.nestedContainer(keyedBy: IdKey.self, forKey: .participants)
+        let participants = try container.nestedContainer(keyedBy: NamedKey.self, forKey: .participants)
         // One id per member: a map may repeat a key, or spell one id twice ("1001", "01001"); sorted, so the set's
         // order never shows.
         members = Set(participants.allKeys.compactMap { Int64($0.stringValue) }).sorted()
@@ -327,8 +327,8 @@ public struct ChatSummary: Codable, Hashable, Sendable {
         try container.encode(type, forKey: .type)
         try container.encode("ACTIVE", forKey: .status)
         try container.encode(owner, forKey: .owner)
-        var participants = container.nestedContainer(keyedBy: IdKey.self, forKey: .participants)
-        for member in members.sorted() { try participants.encode(modified, forKey: IdKey(stringValue: "\(member)")) }
+        var participants = container.nestedContainer(keyedBy: NamedKey.self, forKey: .participants)
+        for member in members.sorted() { try participants.encode(modified, forKey: NamedKey(stringValue: "\(member)")) }
         try container.encode(modified, forKey: .modified)
         if fullKeys {
             for key in [CodingKeys.created, .joinTime, .lastEventTime] { try container.encode(modified, forKey: key) }
@@ -439,7 +439,7 @@ public struct LoginResponse: Codable, Hashable, Sendable {
         token = try container.decodeIfPresent(String.self, forKey: .token)
         messages = [:]
         guard container.contains(.messages), try !container.decodeNil(forKey: .messages) else { return }
-        let map = try container.nestedContainer(keyedBy: IdKey.self, forKey: .messages)
+        let map = try container.nestedContainer(keyedBy: NamedKey.self, forKey: .messages)
         for key in map.allKeys {
             guard let chatId = Int64(key.stringValue) else {
                 throw DecodingError.dataCorruptedError(
@@ -456,9 +456,9 @@ public struct LoginResponse: Codable, Hashable, Sendable {
         try container.encode(chats, forKey: .chats)
         try container.encode(contacts, forKey: .contacts)
         if !messages.isEmpty {
-            var map = container.nestedContainer(keyedBy: IdKey.self, forKey: .messages)
+            var map = container.nestedContainer(keyedBy: NamedKey.self, forKey: .messages)
             for chatId in messages.keys.sorted() {
-                try map.encode(messages[chatId]!, forKey: IdKey(stringValue: "\(chatId)"))
+                try map.encode(messages[chatId]!, forKey: NamedKey(stringValue: "\(chatId)"))
             }
         }
         try container.encodeIfPresent(token, forKey: .token)
@@ -735,11 +735,3 @@ public struct ErrorPayload: Codable, Hashable, Sendable {
     }
 }
 
-/// A key of a wire map keyed by decimal ids written as strings (chat `participants` by member id, LOGIN `messages`
-/// by chat id).
-private struct IdKey: CodingKey {
-    var stringValue: String
-    var intValue: Int? { nil }
-    init(stringValue: String) { self.stringValue = stringValue }
-    init?(intValue: Int) { stringValue = String(intValue) }
-}
