@@ -33,6 +33,10 @@ enum ServeCommand {
             ({"ver":11,"cmd":0,"seq":1,"opcode":6,"payload":{...}}), answered in the kind of the first one.
             A TCP connection whose first byte is 11 is PyMax 1.x's SocketMaxClient (version 11, cmd u16, seq u8)
             and is answered in its header. LOGIN answers carry the keys PyMax 1.x requires too.
+            The same port is the CDN: an HTTP POST to the url PHOTO_UPLOAD, FILE_UPLOAD or VIDEO_UPLOAD answered
+            uploads the bytes (raw, or one multipart/form-data part), and an HTTP GET of /file/ID, /video/ID or
+            /photo/ID (the addresses FILE_DOWNLOAD, VIDEO_PLAY and a photo's baseUrl give) serves them back;
+            serve keeps uploads in memory until it exits.
             --websocket-deflate agrees to a WebSocket client's permessage-deflate offer (RFC 7692; PyMax's
             WebClient makes one), so that messages both ways travel compressed; by default no extension is agreed.
             --delete-notice says how a connection hears that messages were deleted: notif-msg-delete (one
