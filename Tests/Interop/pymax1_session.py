@@ -15,7 +15,9 @@ Steps (each names itself on failure, with the last frames of the server's frame 
   drop-and-reconnect, pin-and-delete (a pin reaches bob as NOTIF_CHAT; bob's delete reaches alice's TCP client as
   the NOTIF_MESSAGE with status REMOVED that 1.x reads, her WebSocket client as NOTIF_MSG_DELETE), photo (alice's
   photo goes up by PHOTO_UPLOAD and an HTTP POST to serve's port; 1.x reads the message's attachment by `_type` and
-  requires `baseUrl`, `width`, `height`, `photoId`, `photoToken`). A client may acknowledge each push with a delivery receipt, which the server answers (1.2.5
+  requires `baseUrl`, `width`, `height`, `photoId`, `photoToken`), file-video (a file and a video go up by
+  FILE_UPLOAD and VIDEO_UPLOAD, an HTTP POST and the NOTIF_ATTACH 1.x waits for; get_file_by_id and get_video_by_id
+  read FILE_DOWNLOAD and VIDEO_PLAY). A client may acknowledge each push with a delivery receipt, which the server answers (1.2.5
   over WebSocket, 1.2.4 over both transports); 1.x awaits that answer inside the loop that reads the socket, so the
   loop stalls for its 20 s timeout and its message handlers are not called: for such a client the pushes and
   receipts are checked in the frame log and it is left alone 21 s after each push. A client that sends no receipt
@@ -35,7 +37,8 @@ import threading
 from importlib.metadata import version as package_version
 
 from interop_support import Server, StepFailed, check, close_clients, run_session, start_terminator
-from pymax import MaxClient, Photo, PhotoAttach, SocketMaxClient
+from pymax import File, FileAttach, MaxClient, Photo, PhotoAttach, SocketMaxClient, VideoAttach
+from pymax.files import Video
 
 PYMAX_VERSION = package_version("maxapi-python")
 HISTORY = 60
@@ -263,6 +266,30 @@ async def session(server, shape):
         check(step, with_photo is not None and len(with_photo.attaches) == 1
               and isinstance(with_photo.attaches[0], PhotoAttach) and with_photo.attaches[0].photo_id > 0,
               f"MSG_SEND answer: {with_photo!r}")
+
+        step = "file-video"
+        # 1.x uploads by FILE_UPLOAD and VIDEO_UPLOAD, an HTTP POST of the bytes, and the NOTIF_ATTACH it waits for;
+        # its models require a file's name, size and token, a video's previewData and duration, and VIDEO_PLAY's
+        # answer with `EXTERNAL` and `cache` beside the address (`VideoRequest.from_dict`).
+        file_path = os.path.join(server.workdir, "отчёт 1.txt")
+        with open(file_path, "wb") as file:
+            file.write(b"PyMax 1.x file " * 100)
+        video_path = os.path.join(server.workdir, "clip.mp4")
+        with open(video_path, "wb") as file:
+            file.write(b"\x00\x00\x00\x18ftypmp42" + b"v" * 3000)
+        with_file = await asyncio.wait_for(
+            alice.send_message("a file from PyMax 1.x", dialog.id, attachment=File(path=file_path)), 30)
+        files = [a for a in (with_file.attaches if with_file else []) if isinstance(a, FileAttach)]
+        check(step, len(files) == 1 and files[0].name == "отчёт 1.txt" and files[0].size == 1500,
+              f"MSG_SEND answer: {with_file!r}")
+        with_video = await asyncio.wait_for(
+            alice.send_message("a video from PyMax 1.x", dialog.id, attachment=Video(path=video_path)), 30)
+        videos = [a for a in (with_video.attaches if with_video else []) if isinstance(a, VideoAttach)]
+        check(step, len(videos) == 1, f"MSG_SEND answer: {with_video!r}")
+        fetched = await alice.get_file_by_id(dialog.id, with_file.id, files[0].file_id)
+        check(step, fetched is not None and fetched.url.startswith("http"), f"get_file_by_id: {fetched!r}")
+        watched = await alice.get_video_by_id(dialog.id, with_video.id, videos[0].video_id)
+        check(step, watched is not None and watched.url.startswith("http"), f"get_video_by_id: {watched!r}")
         print(f"pymax {PYMAX_VERSION} {shape}: every step passed")
     except StepFailed:
         raise
