@@ -128,6 +128,62 @@ import Testing
         #expect(writes.count == 1 && String(decoding: writes[0], as: UTF8.self).hasPrefix("HTTP/1.1 101 "))
     }
 
+    /// Mutations of well-formed uploads, downloads and handshakes, fed in random pieces: each connection's bytes end
+    /// in an upload no longer than its body, a download of a route that parses, a WebSocket, nothing yet, or a
+    /// refusal with an HTTP answer; never a crash or a trap (run under `make test-asan` for memory errors).
+    @Test("mutated HTTP requests, read in random pieces, end in an answer or a refusal, never a crash")
+    func mutatedRequests() {
+        var generator = SeededGenerator(seed: 31)
+        let form = Self.multipart(data: String(repeating: "z", count: 300))
+        let seeds: [[UInt8]] = [
+            Self.request(target: "/upload?fileIds=3", headers: form.headers, body: form.body),
+            Self.request(),
+            Self.request(target: "/upload?videoIds=4", headers: "Content-Disposition: attachment; filename=%41.mp4\r\n"
+                                                      + "Content-Length: 10\r\n"),
+            Array("GET /file/3 HTTP/1.1\r\nHost: x\r\n\r\n".utf8),
+            Array(("GET /websocket HTTP/1.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                + "Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n").utf8),
+        ]
+        let interesting = Array("\r\n-=;:\" %0123456789GETPOST/boundary".utf8)
+        var outcomes = [0, 0, 0, 0, 0]
+        for round in 0..<3_000 {
+            var bytes = seeds[round % seeds.count]
+            for _ in 0..<Int.random(in: 1...4, using: &generator) {
+                let index = Int.random(in: 0..<max(1, bytes.count), using: &generator)
+                switch Int.random(in: 0..<4, using: &generator) {
+                case 0 where !bytes.isEmpty: bytes[index] = interesting.randomElement(using: &generator)!
+                case 1 where !bytes.isEmpty: bytes.remove(at: index)
+                case 2: bytes.insert(interesting.randomElement(using: &generator)!, at: min(index, bytes.count))
+                default: bytes = Array(bytes.prefix(index))
+                }
+            }
+            var transport = ConnectionTransport.undecided
+            var start = 0
+            do {
+                while start < bytes.count {
+                    let end = min(bytes.count, start + Int.random(in: 1...64, using: &generator))
+                    let unwrapped = try transport.unwrap(Array(bytes[start..<end]), encoder: FrameEncoder())
+                    start = end
+                    if let upload = unwrapped.upload {
+                        #expect(upload.sizeBytes <= bytes.count)
+                        outcomes[0] += 1
+                        break
+                    }
+                    if let download = unwrapped.download {
+                        #expect(HTTPDownload(target: Substring("/\(download.kind.rawValue)/\(download.id)")) == download)
+                        outcomes[1] += 1
+                        break
+                    }
+                }
+                outcomes[transport.isWebSocket ? 2 : 3] += 1
+            } catch {
+                outcomes[4] += 1
+            }
+        }
+        // Every kind of ending happened.
+        #expect(outcomes.allSatisfy { $0 > 0 }, "\(outcomes)")
+    }
+
     @Test("a bad upload is refused with its status and the reason, in the answer too", arguments: [
         (request(method: "PUT"), "405", "method 'PUT' is not POST"),
         (request(target: "/avatar?photoIds=7"), "404", "path '/avatar' is not /upload"),
