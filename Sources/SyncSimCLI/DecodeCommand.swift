@@ -22,7 +22,8 @@ enum DecodeCommand {
             offset is the frame's first byte in FILE; wirePayloadBytes the payload as sent (LZ4 block when
             compressed), payloadBytes after decompression. The payload is written as JSON keeping map order;
             binary values are base64 strings (RFC 4648), timestamps {"timestamp":{"seconds":S,"nanoseconds":N}},
-            other ext values {"ext":TYPE,"base64":"..."}.
+            other ext values {"ext":TYPE,"base64":"..."}; the field's wrapped ids and times (ext 1 holding one
+            MessagePack value) add what they wrap: {"ext":1,"wrapped":VALUE,"base64":"..."}.
 
             On malformed input the frames before the fault are printed, then one line on stderr naming the frame,
             its offset and what was expected, and the exit code is 2.

@@ -48,7 +48,15 @@ enum JSONWriter {
             }
             output += "}"
         case .ext(let type, let data):
-            output += "{\"ext\":\(type),\"base64\":"
+            output += "{\"ext\":\(type),"
+            // The field's wrapped value (extension type 1 holding one MessagePack value, an id or a time: docs/
+            // protocol.md §2) is shown as what it wraps too.
+            if type == MessagePackValue.wrappedValueExtType, let wrapped = try? MessagePackValue(messagePack: data) {
+                output += "\"wrapped\":"
+                write(wrapped, into: &output)
+                output += ","
+            }
+            output += "\"base64\":"
             JSONText.appendString(Data(data).base64EncodedString(), to: &output)
             output += "}"
         case .timestamp(let seconds, let nanoseconds):

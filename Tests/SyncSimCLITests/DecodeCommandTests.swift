@@ -1,4 +1,5 @@
 import Foundation
+import SyncSim
 import Testing
 
 @testable import SyncSimCLI
@@ -120,6 +121,16 @@ import Testing
         #expect(result.code == 2)
         #expect(result.out.isEmpty)
         #expect(result.err == "syncsim decode: \(empty.path): empty file (0 bytes), not a capture or frame stream\n")
+    }
+
+    @Test("an extension-1 value, the field's wrapped id, is written with the value it wraps")
+    func wrappedValues() {
+        var output = ""
+        let wrapped = MessagePackValue.ext(type: 1, data: MessagePackValue.int(-70_000_000_000_123).messagePackBytes())
+        JSONWriter.write(.map([MessagePackPair(.string("chatId"), wrapped),
+                               MessagePackPair(.string("other"), .ext(type: 2, data: [1]))]), into: &output)
+        #expect(output == "{\"chatId\":{\"ext\":1,\"wrapped\":-70000000000123,\"base64\":\"0///wFXa3Z+F\"},"
+                    + "\"other\":{\"ext\":2,\"base64\":\"AQ==\"}}")
     }
 
     @Test("--help documents the binary encoding and the layouts") func help() {
