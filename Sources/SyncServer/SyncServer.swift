@@ -360,6 +360,18 @@ public struct SyncServer {
         case .raw where packet.opcode == .log || packet.opcode == .ping:
             // Telemetry (PyMax `pymax/telemetry/service.py`) and a ping without `interactive` are acknowledged.
             reply(.empty)
+        case .raw where packet.opcode == .logout:
+            // The connection is logged out: later requests on it need a LOGIN. The token stays valid (SyncSim's
+            // choice: serve's users keep fixed tokens, so a script can log in again on its next run).
+            guard userId != nil else { fail("session.notLoggedIn", "LOGOUT before LOGIN"); return actions }
+            reply(.empty)
+            if isOpen { setUser(nil, of: connection) }
+        case .raw where packet.opcode == .sessionsInfo:
+            guard let userId else { fail("session.notLoggedIn", "SESSIONS_INFO before LOGIN"); return actions }
+            let sessions = connectionIds(of: userId).map {
+                SessionInfo(id: Int64($0.rawValue), deviceId: connections[$0]?.deviceId, current: $0 == connection)
+            }
+            reply(.sessionsInfoResponse(SessionsInfoResponse(sessions: sessions)))
         case .raw where packet.opcode == .notifMessage && packet.cmd == .request:
             // A delivery receipt for a pushed message, `{chatId, messageId}`: PyMax 1.2.5 sends one for every
             // NOTIF_MESSAGE it gets over WebSocket (`pymax/interfaces.py`, `_send_notification_response`) and waits
@@ -1062,7 +1074,7 @@ extension Opcode {
         .ping, .log, .sessionInit, .login, .contactInfo, .chatInfo, .chatHistory, .chatMark, .chatsList, .chatUpdate,
         .msgSend, .msgDelete, .msgEdit, .msgGet, .photoUpload, .msgReaction, .msgCancelReaction, .msgGetReactions,
         .chatMembersUpdate, .chatLeave, .chatMembers, .profile, .config, .fileUpload, .videoUpload, .fileDownload,
-        .videoPlay, .msgTyping, .chatSubscribe, .contactInfoByPhone,
+        .videoPlay, .msgTyping, .chatSubscribe, .contactInfoByPhone, .logout, .sessionsInfo,
     ]
 }
 

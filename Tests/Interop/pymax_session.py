@@ -356,6 +356,13 @@ async def session(args, server):
             hidden = await alice.change_profile_settings(
                 PrivacySettingsUpdate(hide_online_status=True, search_by_phone=PrivacyAccess.ALL))
             check(step, hidden is True, f"change_profile_settings returned {hidden!r}")
+        if hasattr(alice, "get_sessions"):
+            # SESSIONS_INFO 96 (PyMax 2.5.0): alice's open sessions, hers marked current.
+            sessions = await alice.get_sessions()
+            check(step, any(session.current for session in sessions), f"get_sessions returned {sessions!r}")
+            # LOGOUT 20 on a raw connection of alice's: answered {}, and that connection is no longer logged in.
+            logged_out = await raw_request(server.port, "token-alice", 20, {})
+            check(step, logged_out.cmd == 1, f"LOGOUT answer: cmd {logged_out.cmd}, {logged_out.payload}")
 
         step = "edit-delete-push"
         if hasattr(bob, "edit_message"):

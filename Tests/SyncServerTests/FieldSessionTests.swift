@@ -270,6 +270,38 @@ import Testing
         #expect(page.messages.map(\.text) == ["wrapped"])
     }
 
+    @Test("SESSIONS_INFO lists the user's logged-in connections; LOGOUT ends the connection's session, not the token")
+    mutating func sessionsAndLogout() {
+        _ = login("t-alice")
+        _ = server.handle(.connectionOpened(ServerConnectionID(rawValue: 3)), now: now)
+        _ = call(.sessionInit, Self.map([("mt_instanceid", .string("i")), ("userAgent", Self.userAgent),
+                                         ("clientSessionId", .uint(6)), ("deviceId", .string("d2"))]), on: 3)
+        _ = call(.login, Self.map([("userAgent", Self.userAgent), ("token", .string("t-alice")),
+                                   ("chatsSync", .int(-1)), ("contactsSync", .int(-1)), ("interactive", .bool(true))]),
+                 on: 3)
+        let listed = call(.sessionsInfo, Self.map([]), on: 3)
+        #expect(listed.first?.body == .sessionsInfoResponse(SessionsInfoResponse(sessions: [
+            SessionInfo(id: 1, deviceId: "d", current: false), SessionInfo(id: 3, deviceId: "d2", current: true),
+        ])))
+        #expect((try? Packet(frame: Frame(packet: listed[0])))?.body == listed[0].body)
+        #expect(call(.logout, Self.map([]), on: 3).first?.body == .empty)
+        guard case .error(let after) = call(.chatHistory, Self.map([("chatId", .uint(100)), ("from", .int(0)),
+                                                                     ("forward", .uint(0)), ("backward", .uint(5))]),
+                                            on: 3).first?.body else {
+            Issue.record("expected an error after LOGOUT")
+            return
+        }
+        #expect(after.error == "session.notLoggedIn")
+        #expect(server.sessionCount(ofUser: 1) == 1)
+        // The token still logs in.
+        guard case .loginResponse = call(.login, Self.map([("userAgent", Self.userAgent), ("token", .string("t-alice")),
+                                                           ("chatsSync", .int(-1)), ("contactsSync", .int(-1))]),
+                                         on: 3).last?.body else {
+            Issue.record("expected a LOGIN answer after LOGOUT")
+            return
+        }
+    }
+
     @Test("ids sent as decimal strings (vkmax 1.0.2's MSG_EDIT messageId) are read as the integers they spell")
     mutating func stringIds() {
         _ = login("t-alice")

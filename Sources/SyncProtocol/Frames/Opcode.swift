@@ -22,6 +22,8 @@ public struct Opcode: RawRepresentable, Hashable, Comparable, Sendable, CustomSt
     /// LOGIN (19): authenticates by token and returns chats and contacts changed since the last sync.
     /// Sent by PyMax `pymax/api/auth/service.py`.
     public static let login = Opcode(rawValue: 19)
+    /// LOGOUT (20): ends the session, `{}`, answered `{}`. Sent by PyMax 2.5.0 `pymax/api/self/service.py` (`logout`).
+    public static let logout = Opcode(rawValue: 20)
     /// CONFIG (22): the user changes privacy settings, `{settings: {user: {...}}}`, answered `{hash}`. Sent by PyMax
     /// 2.5.0 `pymax/api/self/service.py` (`change_profile_settings`).
     public static let config = Opcode(rawValue: 22)
@@ -85,6 +87,9 @@ public struct Opcode: RawRepresentable, Hashable, Comparable, Sendable, CustomSt
     /// FILE_DOWNLOAD (88): where to fetch a message's file, `{chatId, messageId, fileId}`, answered `{url, unsafe}`.
     /// Sent by PyMax 2.5.0 `pymax/api/messages/service.py` (`get_file_by_id`).
     public static let fileDownload = Opcode(rawValue: 88)
+    /// SESSIONS_INFO (96): the user's open sessions, `{}`, answered `{sessions[]}`. Sent by PyMax 2.5.0
+    /// `pymax/api/users/service.py` (`get_sessions`).
+    public static let sessionsInfo = Opcode(rawValue: 96)
     /// NOTIF_MESSAGE (128): push of a new (or edited, or removed) message in one of the user's chats.
     /// Parsed by PyMax `pymax/dispatch/resolvers.py` and `pymax/types/domain/message.py`.
     public static let notifMessage = Opcode(rawValue: 128)
@@ -117,9 +122,9 @@ public struct Opcode: RawRepresentable, Hashable, Comparable, Sendable, CustomSt
 
     /// Every opcode the model types, in numeric order.
     public static let known: [Opcode] = [
-        .ping, .log, .sessionInit, .profile, .login, .config, .contactInfo, .contactInfoByPhone, .chatInfo, .chatHistory, .chatMark,
+        .ping, .log, .sessionInit, .profile, .login, .logout, .config, .contactInfo, .contactInfoByPhone, .chatInfo, .chatHistory, .chatMark,
         .chatsList, .chatUpdate, .chatLeave, .chatMembers, .msgSend, .msgTyping, .msgDelete, .msgEdit, .msgGet, .chatSubscribe, .chatMembersUpdate, .photoUpload,
-        .videoUpload, .videoPlay, .fileUpload, .fileDownload, .notifMessage, .notifTyping, .notifMark, .notifChat, .notifAttach,
+        .videoUpload, .videoPlay, .fileUpload, .fileDownload, .sessionsInfo, .notifMessage, .notifTyping, .notifMark, .notifChat, .notifAttach,
         .notifMsgDelete, .notifMsgReactionsChanged, .msgReaction, .msgCancelReaction, .msgGetReactions,
     ]
 

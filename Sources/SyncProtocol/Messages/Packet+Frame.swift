@@ -69,6 +69,7 @@ extension Packet {
                 return typed(ChatHistoryResponse.self, Body.chatHistoryResponse)
             case .contactInfo: return typed(ContactInfoResponse.self, Body.contactInfoResponse)
             case .contactInfoByPhone: return typed(ContactByPhoneResponse.self, Body.contactByPhoneResponse)
+            case .sessionsInfo: return typed(SessionsInfoResponse.self, Body.sessionsInfoResponse)
             case .chatInfo: return typed(ChatInfoResponse.self, Body.chatInfoResponse)
             case .msgGet: return typed(MsgGetResponse.self, Body.msgGetResponse)
             case .msgReaction, .msgCancelReaction: return typed(MsgReactionResponse.self, Body.msgReactionResponse)
@@ -183,6 +184,7 @@ extension Frame {
         case .chatSubscribe(let value): encoded(value)
         case .contactByPhone(let value): encoded(value)
         case .contactByPhoneResponse(let value): encoded(value)
+        case .sessionsInfoResponse(let value): encoded(value)
         case .notifTyping(let value): encoded(value)
         case .ping(let value): value.fastPayload
         case .notifMessage(let value): value.fastPayload

@@ -122,6 +122,8 @@ public struct Packet: Hashable, Sendable {
         case mediaFetch(MediaFetchRequest)
         /// A FILE_DOWNLOAD or VIDEO_PLAY response: where to fetch the bytes.
         case mediaFetchResponse(MediaFetchResponse)
+        /// A SESSIONS_INFO response: the user's sessions.
+        case sessionsInfoResponse(SessionsInfoResponse)
         /// A CHAT_SUBSCRIBE request.
         case chatSubscribe(ChatSubscribeRequest)
         /// A CONTACT_INFO_BY_PHONE request.

@@ -57,3 +57,33 @@ public struct ContactByPhoneResponse: Codable, Hashable, Sendable {
     /// Creates a CONTACT_INFO_BY_PHONE response.
     public init(contact: Contact) { self.contact = contact }
 }
+
+/// One entry of a SESSIONS_INFO (96) answer: an open session of the user (PyMax 2.5.0
+/// `pymax/types/domain/session.py`, `Session`, whose every key is optional). SyncSim's server lists the user's open
+/// connections that logged in: the connection's number as `id`, the device its SESSION_INIT named, and whether it is
+/// the asking connection.
+public struct SessionInfo: Codable, Hashable, Sendable {
+    /// The session (wire key `id`; SyncSim: the connection's number).
+    public var id: Int64
+    /// The device its SESSION_INIT named (wire key `deviceId`).
+    public var deviceId: String?
+    /// Whether it is the session asking (wire key `current`).
+    public var current: Bool
+
+    /// Creates a session entry.
+    public init(id: Int64, deviceId: String?, current: Bool) {
+        self.id = id
+        self.deviceId = deviceId
+        self.current = current
+    }
+}
+
+/// SESSIONS_INFO (96) answer: `{sessions[]}` (PyMax 2.5.0 `pymax/api/users/service.py`, `get_sessions`, which sends
+/// `{}` and reads the `sessions` list as `Session`s).
+public struct SessionsInfoResponse: Codable, Hashable, Sendable {
+    /// The user's sessions, in connection order (wire key `sessions`).
+    public var sessions: [SessionInfo]
+
+    /// Creates a SESSIONS_INFO answer.
+    public init(sessions: [SessionInfo]) { self.sessions = sessions }
+}
