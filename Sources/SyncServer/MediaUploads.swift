@@ -64,9 +64,6 @@ struct MediaUploads: Hashable, Sendable {
         if case .string(let token)? = attach[other: "token"], let id = idsByToken[token] { return slots[id] }
         return nil
     }
-
-    /// Whether the attachment is one of the kinds uploaded through a slot.
-    static func isMedia(_ attach: Attach) -> Bool { ["FILE", "VIDEO", "AUDIO"].contains(attach.type) }
 }
 
 extension SyncServer {
@@ -84,9 +81,7 @@ extension SyncServer {
         case .video, .videoNote: NotifAttach(videoId: id)
         case .voice: NotifAttach(audioId: id)
         }
-        return connectionIds(of: slot.owner).map {
-            .send(Packet(cmd: .request, seq: 0, opcode: .notifAttach, body: .notifAttach(push)), on: $0)
-        }
+        return pushToUser(.notifAttach(push), opcode: .notifAttach, userId: slot.owner)
     }
 
     /// The FILE_UPLOAD or VIDEO_UPLOAD slot `id`, or nil for none.
@@ -95,16 +90,23 @@ extension SyncServer {
     /// The slot a file, video or voice message attachment refers to (by its `fileId`, `videoId` or `audioId`, else
     /// its `token`), or nil for another kind or an unknown slot.
     public func mediaSlot(for attach: Attach) -> MediaUpload? {
-        MediaUploads.isMedia(attach) ? media.slot(for: attach) : nil
+        attach.refersToMediaUpload ? media.slot(for: attach) : nil
     }
 
-    /// The attachment as readers get it: a file, video or voice message with the keys its model requires, filled
-    /// from its slot; any other attachment as it came.
+    /// The attachment as readers get it: a photo the CDN knows with its id, URL and size (PyMax 2.5.0
+    /// `PhotoAttachment` requires them), a file, video or voice message with the keys its model requires, filled from
+    /// its slot; any other attachment as it came.
     /// - Throws: `attachment.notFound` for a file, video or voice message whose slot was never handed out,
     ///   `attachment.not.ready` for one whose bytes did not come yet (the error PyMax 2.5.0's `send_message` waits on
     ///   and retries after, `pymax/api/messages/service.py`).
     func readerAttachment(_ attach: Attach) throws(AttachmentError) -> Attach {
-        guard MediaUploads.isMedia(attach) else { return attach }
+        if attach.type == "PHOTO", let token = attach.photoToken, let photoId = cdn.photoId(token: token) {
+            var photo = Attach(type: attach.type, photoToken: token, photoId: photoId,
+                               baseUrl: "\(knobs.cdnURL)/photo/\(photoId)", width: 0, height: 0)
+            photo.otherKeys = attach.otherKeys
+            return photo
+        }
+        guard attach.refersToMediaUpload else { return attach }
         guard let slot = media.slot(for: attach), slot.kind.attachType == attach.type else {
             throw AttachmentError(payload: ErrorPayload(
                 error: "attachment.notFound", message: "\(attach.type) attachment refers to no upload this server handed out"))

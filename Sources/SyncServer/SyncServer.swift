@@ -607,24 +607,15 @@ public struct SyncServer {
                 linked.link = nil
                 link = MessageLink(type: asked.type, chatId: sourceChatId, message: linked)
             }
-            // A photo goes to readers with its id, URL and size (PyMax 2.5.0 `PhotoAttachment` requires them); a file,
-            // video or voice message with what its model requires (`readerAttachment`).
-            var attaches: [Attach] = []
-            for attach in request.message.attaches {
-                guard attach.type == "PHOTO", let token = attach.photoToken, let photoId = cdn.photoId(token: token)
-                else {
-                    do {
-                        attaches.append(try readerAttachment(attach))
-                    } catch {
-                        fail(error.payload.error, error.payload.message)
-                        return actions
-                    }
-                    continue
+            // Each attachment as readers get it (a photo's id and URL, a file's name and size: `readerAttachment`).
+            let attaches: [Attach]
+            do throws(AttachmentError) {
+                attaches = try request.message.attaches.map { attach throws(AttachmentError) in
+                    try readerAttachment(attach)
                 }
-                var photo = Attach(type: attach.type, photoToken: token, photoId: photoId,
-                                   baseUrl: "\(knobs.cdnURL)/photo/\(photoId)", width: 0, height: 0)
-                photo.otherKeys = attach.otherKeys
-                attaches.append(photo)
+            } catch {
+                fail(error.payload.error, error.payload.message)
+                return actions
             }
             let message = store(
                 chatId: chat.id, sender: userId, text: request.message.text, cid: request.message.cid,
@@ -678,7 +669,11 @@ public struct SyncServer {
         case .mediaFetch(let request):
             guard let userId else { fail("session.notLoggedIn", "\(packet.opcode) before LOGIN"); return actions }
             let isFile = packet.opcode == .fileDownload
-            let (type, idKey, id) = isFile ? ("FILE", "fileId", request.fileId) : ("VIDEO", "videoId", request.videoId)
+            let (type, idKey) = isFile ? ("FILE", "fileId") : ("VIDEO", "videoId")
+            guard let id = isFile ? request.fileId : request.videoId else {
+                fail("attachment.notFound", "\(packet.opcode) names no \(idKey)")
+                return actions
+            }
             func carries(_ message: ChatMessage) -> Bool {
                 !message.isRemoved
                     && (message.attaches ?? []).contains { $0.type == type && $0.otherInteger(idKey) == id }
@@ -692,8 +687,8 @@ public struct SyncServer {
                     fail("message.notFound", "message \(messageId) is not in chat \(chatId)")
                     return actions
                 }
-                guard id != nil, carries(message) else {
-                    fail("attachment.notFound", "message \(messageId) has no \(type) \(id.map(String.init) ?? "nil")")
+                guard carries(message) else {
+                    fail("attachment.notFound", "message \(messageId) has no \(type) \(id)")
                     return actions
                 }
             } else {
@@ -701,13 +696,11 @@ public struct SyncServer {
                 let seen = (chatIdsByUser[userId] ?? []).sorted().contains { chatId in
                     chats[chatId].map { $0.messages.contains(where: carries) } ?? false
                 }
-                guard id != nil, seen else {
-                    fail("attachment.notFound", "no message in a chat of user \(userId) has \(type) "
-                         + (id.map(String.init) ?? "nil"))
+                guard seen else {
+                    fail("attachment.notFound", "no message in a chat of user \(userId) has \(type) \(id)")
                     return actions
                 }
             }
-            guard let id else { return actions }
             reply(.mediaFetchResponse(isFile
                 ? MediaFetchResponse(url: "\(knobs.cdnURL)/file/\(id)", unsafe: false)
                 : MediaFetchResponse(url: "\(knobs.cdnURL)/video/\(id)", cache: false,
@@ -730,10 +723,7 @@ public struct SyncServer {
                     .filter { $0.id > previous && $0.sender != userId && !$0.isRemoved }.count
                 reply(.chatMarkResponse(ChatMarkResponse(unread: unread, mark: time)))
                 let push = NotifMark(chatId: request.chatId, userId: userId, mark: time, setAsUnread: true)
-                for other in connectionIds(of: userId) where other != replyConnection {
-                    actions.append(.send(Packet(cmd: .request, seq: 0, opcode: .notifMark, body: .notifMark(push)),
-                                         on: other))
-                }
+                actions += pushToUser(.notifMark(push), opcode: .notifMark, userId: userId, except: replyConnection)
                 return actions
             }
             let mark = max(previous, messageId)
@@ -1009,6 +999,14 @@ public struct SyncServer {
 
     /// The open connections logged in as `userId`, in connection order.
     func connectionIds(of userId: Int64) -> [ServerConnectionID] { (connectionsByUser[userId] ?? []).sorted() }
+
+    /// Pushes `body` (`cmd` 0, seq 0) to the connections logged in as `userId`, in connection order, but `except`.
+    func pushToUser(_ body: Packet.Body, opcode: Opcode, userId: Int64, except: ServerConnectionID? = nil)
+        -> [ServerAction] {
+        connectionIds(of: userId).filter { $0 != except }.map {
+            .send(Packet(cmd: .request, seq: 0, opcode: opcode, body: body), on: $0)
+        }
+    }
 
     /// Pushes a new message to the chat's members' connections, except `except`'s: all of them, or with
     /// `exceptDevice` only those of that device (the user's other devices get the push).

@@ -301,7 +301,7 @@ struct ReplayAgainstServer {
     /// Whether a request sends uploads: a MSG_SEND with a `photoToken` attachment, or a file, video or voice message.
     static func namesUpload(_ packet: Packet) -> Bool {
         guard case .msgSend(let request) = packet.body else { return false }
-        return request.message.attaches.contains { $0.photoToken != nil || ["FILE", "VIDEO", "AUDIO"].contains($0.type) }
+        return request.message.attaches.contains { $0.photoToken != nil || $0.refersToMediaUpload }
     }
 
     /// The captured answer (response or error) to the request at `index` of `connection`'s entries: the first

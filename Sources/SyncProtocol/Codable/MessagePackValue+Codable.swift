@@ -44,28 +44,20 @@ extension MessagePackValue: Codable {
 
     /// Writes the value to a coder other than `MessagePackEncoder` (that one takes the value as it is).
     public func encode(to encoder: any Encoder) throws {
+        func single(_ value: some Encodable) throws {
+            var container = encoder.singleValueContainer()
+            try container.encode(value)
+        }
         switch self {
         case .nil:
-            var single = encoder.singleValueContainer()
-            try single.encodeNil()
-        case .bool(let value):
-            var single = encoder.singleValueContainer()
-            try single.encode(value)
-        case .int(let value):
-            var single = encoder.singleValueContainer()
-            try single.encode(value)
-        case .uint(let value):
-            var single = encoder.singleValueContainer()
-            try single.encode(value)
-        case .float(let value):
-            var single = encoder.singleValueContainer()
-            try single.encode(value)
-        case .double(let value):
-            var single = encoder.singleValueContainer()
-            try single.encode(value)
-        case .string(let value):
-            var single = encoder.singleValueContainer()
-            try single.encode(value)
+            var container = encoder.singleValueContainer()
+            try container.encodeNil()
+        case .bool(let value): try single(value)
+        case .int(let value): try single(value)
+        case .uint(let value): try single(value)
+        case .float(let value): try single(value)
+        case .double(let value): try single(value)
+        case .string(let value): try single(value)
         case .binary(let bytes), .ext(_, let bytes):
             var unkeyed = encoder.unkeyedContainer()
             for byte in bytes { try unkeyed.encode(byte) }
@@ -83,14 +75,10 @@ extension MessagePackValue: Codable {
                 if case .string(let text) = pair.key {
                     name = text
                 } else {
-                    name = pair.key.messagePackBytes().map { String($0, radix: 16).leftPadded(to: 2) }.joined()
+                    name = pair.key.messagePackBytes().map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
                 }
                 try keyed.encode(pair.value, forKey: NamedKey(stringValue: name))
             }
         }
     }
-}
-
-private extension String {
-    func leftPadded(to width: Int) -> String { count >= width ? self : String(repeating: "0", count: width - count) + self }
 }

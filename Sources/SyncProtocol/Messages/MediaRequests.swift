@@ -33,6 +33,11 @@ public struct MediaUploadRequest: Codable, Hashable, Sendable {
     }
 }
 
+extension Attach {
+    /// Whether the attachment refers to a FILE_UPLOAD or VIDEO_UPLOAD slot: a FILE, VIDEO or AUDIO (voice message).
+    public var refersToMediaUpload: Bool { type == "FILE" || type == "VIDEO" || type == "AUDIO" }
+}
+
 /// What an upload slot was handed out for; it decides the push that says the upload was processed and the
 /// attachment keys readers get.
 public enum MediaKind: String, Codable, Hashable, Sendable {

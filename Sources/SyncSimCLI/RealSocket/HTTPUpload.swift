@@ -149,14 +149,7 @@ struct HTTPUpload {
     }
 
     /// Where a request head ends: the index of its blank line's `\r\n\r\n`, or nil while it has not come.
-    static func headEnd(in bytes: [UInt8]) -> Int? {
-        guard bytes.count >= 4 else { return nil }
-        for index in 0...(bytes.count - 4)
-        where bytes[index] == 13 && bytes[index + 1] == 10 && bytes[index + 2] == 13 && bytes[index + 3] == 10 {
-            return index
-        }
-        return nil
-    }
+    static func headEnd(in bytes: [UInt8]) -> Int? { firstIndex(of: [13, 10, 13, 10], in: bytes[...]) }
 
     private static func parseHead(_ bytes: [UInt8]) throws(ConnectionTransport.Failure) -> Head {
         guard let text = String(validating: bytes, as: UTF8.self) else {
