@@ -36,6 +36,9 @@ public struct SyncServer {
     private var connectionsByUser: [Int64: [ServerConnectionID]] = [:]
     /// The chat of every stored message, in store order (`stats.messagesStored` entries).
     private var chatIdsInStoreOrder: [Int64] = []
+    /// CONTACT_UPDATE's edits of each user's contact list: a user added (true) or removed (false). A user's contacts
+    /// are the members of their chats, with these applied (`loginResponse`).
+    private var contactEdits: [Int64: [Int64: Bool]] = [:]
     private var nextTimerNumber: Int64 = 1
     private var lastMessageId: Int64 = 0
     private var nextPhotoNumber: Int64 = 1
@@ -372,6 +375,19 @@ public struct SyncServer {
                 SessionInfo(id: Int64($0.rawValue), deviceId: connections[$0]?.deviceId, current: $0 == connection)
             }
             reply(.sessionsInfoResponse(SessionsInfoResponse(sessions: sessions)))
+        case .raw where packet.opcode == .sessionsClose:
+            // The user's other connections end (the server closes them); the asking one stays logged in and keeps the
+            // user's token (serve's tokens are fixed: SyncSim's choice, as for LOGOUT).
+            guard let userId, let user = users[userId] else {
+                fail("session.notLoggedIn", "SESSIONS_CLOSE before LOGIN")
+                return actions
+            }
+            reply(.sessionsCloseResponse(SessionsCloseResponse(token: user.token)))
+            for other in connectionIds(of: userId) where other != connection {
+                setUser(nil, of: other)
+                connections[other] = nil
+                actions.append(.close(other))
+            }
         case .raw where packet.opcode == .notifMessage && packet.cmd == .request:
             // A delivery receipt for a pushed message, `{chatId, messageId}`: PyMax 1.2.5 sends one for every
             // NOTIF_MESSAGE it gets over WebSocket (`pymax/interfaces.py`, `_send_notification_response`) and waits
@@ -649,6 +665,19 @@ public struct SyncServer {
                 return actions
             }
             reply(.empty)
+        case .contactUpdate(let request):
+            guard let userId else { fail("session.notLoggedIn", "CONTACT_UPDATE before LOGIN"); return actions }
+            guard request.action == "ADD" || request.action == "REMOVE" else {
+                fail("proto.payload", "CONTACT_UPDATE action '\(request.action.prefix(40))' is neither ADD nor REMOVE")
+                return actions
+            }
+            guard let user = users[request.contactId], user.id != userId else {
+                fail("contact.notFound", "no user \(request.contactId) to \(request.action == "ADD" ? "add" : "remove")")
+                return actions
+            }
+            let adds = request.action == "ADD"
+            contactEdits[userId, default: [:]][user.id] = adds
+            reply(adds ? .contactByPhoneResponse(ContactByPhoneResponse(contact: contact(of: user))) : .empty)
         case .contactByPhone(let request):
             guard userId != nil else { fail("session.notLoggedIn", "CONTACT_INFO_BY_PHONE before LOGIN"); return actions }
             // Users' phone numbers are synthetic (`Contact.syntheticPhone`: 79000000000 + id), as LOGIN gives them.
@@ -829,6 +858,7 @@ public struct SyncServer {
         case .msgTyping: return problem(MsgTypingRequest.self)
         case .chatSubscribe: return problem(ChatSubscribeRequest.self)
         case .contactInfoByPhone: return problem(ContactByPhoneRequest.self)
+        case .contactUpdate: return problem(ContactUpdateRequest.self)
         case .ping: return problem(PingRequest.self)
         default: return "\(opcode) payload does not fit its shape"
         }
@@ -964,8 +994,11 @@ public struct SyncServer {
         }
         var contacts: [Contact] = []
         if request.contactsSync <= 0 {
-            let ids = Set(memberChats.flatMap(\.members))
-                .subtracting([user.id])
+            var ids = Set(memberChats.flatMap(\.members))
+            for (id, added) in contactEdits[user.id] ?? [:] {
+                if added { ids.insert(id) } else { ids.remove(id) }
+            }
+            ids.remove(user.id)
             contacts = ids.sorted().compactMap { users[$0].map(contact(of:)) }
         }
         var profile = Profile(id: user.id, name: user.name)
@@ -1072,7 +1105,7 @@ extension Opcode {
         .ping, .log, .sessionInit, .login, .contactInfo, .chatInfo, .chatHistory, .chatMark, .chatsList, .chatUpdate,
         .msgSend, .msgDelete, .msgEdit, .msgGet, .photoUpload, .msgReaction, .msgCancelReaction, .msgGetReactions,
         .chatMembersUpdate, .chatLeave, .chatMembers, .profile, .config, .fileUpload, .videoUpload, .fileDownload,
-        .videoPlay, .msgTyping, .chatSubscribe, .contactInfoByPhone, .logout, .sessionsInfo,
+        .videoPlay, .msgTyping, .chatSubscribe, .contactInfoByPhone, .logout, .sessionsInfo, .contactUpdate, .sessionsClose,
     ]
 }
 

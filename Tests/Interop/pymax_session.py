@@ -363,6 +363,18 @@ async def session(args, server):
             # LOGOUT 20 on a raw connection of alice's: answered {}, and that connection is no longer logged in.
             logged_out = await raw_request(server.port, "token-alice", 20, {})
             check(step, logged_out.cmd == 1, f"LOGOUT answer: cmd {logged_out.cmd}, {logged_out.payload}")
+        if hasattr(alice, "remove_contact") and hasattr(alice, "add_contact"):
+            # CONTACT_UPDATE 34 (PyMax 2.5.0): alice removes bob from her contacts and adds him back, as a User.
+            bob_id = bob.me.contact.id
+            removed = await alice.remove_contact(bob_id)
+            check(step, removed is True, f"remove_contact returned {removed!r}")
+            added = await alice.add_contact(bob_id)
+            check(step, added is not None and added.id == bob_id, f"add_contact returned {added!r}")
+        if hasattr(alice, "close_all_sessions"):
+            # SESSIONS_CLOSE 97 (PyMax 2.5.0): alice ends her other sessions and keeps her session's token, which her
+            # client stores (it returns False when the answer has none).
+            kept = await alice.close_all_sessions()
+            check(step, kept is True, f"close_all_sessions returned {kept!r}")
 
         step = "edit-delete-push"
         if hasattr(bob, "edit_message"):

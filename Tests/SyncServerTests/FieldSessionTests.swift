@@ -302,6 +302,67 @@ import Testing
         }
     }
 
+    @Test("CONTACT_UPDATE (PyMax 2.5.0) adds and removes contacts, as the next LOGIN lists them; bad ones are refused")
+    mutating func contactUpdate() throws {
+        server.addUser(id: 3, name: "carol", token: "t-carol")
+        _ = login("t-alice")
+        func contactIds() -> [Int64] {
+            guard case .loginResponse(let response) = login("t-alice").last?.body else { return [-1] }
+            return response.contacts.map(\.id)
+        }
+        #expect(contactIds() == [2])
+        let added = call(.contactUpdate, Self.map([("contactId", .uint(3)), ("action", .string("ADD"))]))
+        #expect(added.first?.body == .contactByPhoneResponse(ContactByPhoneResponse(contact: Contact(id: 3, name: "carol"))))
+        #expect((try? Packet(frame: Frame(packet: added[0])))?.body == added[0].body)
+        #expect(contactIds() == [2, 3])
+        // A decimal-string id, as other clients send ids; a chat partner removed leaves the list.
+        #expect(call(.contactUpdate, Self.map([("contactId", .string("2")), ("action", .string("REMOVE"))])).first?.body
+                    == .empty)
+        #expect(contactIds() == [3])
+        let request = ContactUpdateRequest(contactId: 3, action: "REMOVE")
+        let wire = try MessagePackEncoder().encode(request)
+        #expect(try MessagePackDecoder().decode(ContactUpdateRequest.self, from: wire) == request)
+        var codes: [String] = []
+        for payload in [Self.map([("contactId", .uint(99)), ("action", .string("ADD"))]),
+                        Self.map([("contactId", .uint(1)), ("action", .string("ADD"))]),
+                        Self.map([("contactId", .uint(3)), ("action", .string("BLOCK"))]),
+                        Self.map([("contactId", .uint(3))])] {
+            if case .error(let error) = call(.contactUpdate, payload).first?.body { codes.append(error.error) }
+        }
+        #expect(codes == ["contact.notFound", "contact.notFound", "proto.payload", "proto.payload"])
+    }
+
+    @Test("SESSIONS_CLOSE (PyMax 2.5.0) closes the user's other connections and answers the asking one's token")
+    mutating func sessionsClose() {
+        _ = login("t-alice")
+        _ = login("t-bob", on: 2)
+        _ = server.handle(.connectionOpened(ServerConnectionID(rawValue: 3)), now: now)
+        // Another device of alice's (the same device's LOGIN would replace connection 1 by itself).
+        _ = call(.sessionInit, Self.map([("mt_instanceid", .string("i")), ("userAgent", Self.userAgent),
+                                         ("clientSessionId", .uint(6)), ("deviceId", .string("d2"))]), on: 3)
+        _ = call(.login, Self.map([("userAgent", Self.userAgent), ("token", .string("t-alice")),
+                                   ("chatsSync", .int(-1)), ("contactsSync", .int(-1))]), on: 3)
+        #expect(server.sessionCount(ofUser: 1) == 2)
+        let packet = try! Packet(frame: Frame(cmd: .request, seq: 90, opcode: .sessionsClose, payload: Self.map([])))
+        let actions = server.handle(.packetReceived(packet, on: ServerConnectionID(rawValue: 3)), now: now)
+        #expect(actions == [
+            .send(Packet(cmd: .response, seq: 90, opcode: .sessionsClose,
+                         body: .sessionsCloseResponse(SessionsCloseResponse(token: "t-alice"))),
+                  on: ServerConnectionID(rawValue: 3)),
+            .close(ServerConnectionID(rawValue: 1)),
+        ])
+        #expect(server.sessionCount(ofUser: 1) == 1 && server.sessionCount(ofUser: 2) == 1)
+        let wire = Frame(packet: Packet(cmd: .response, seq: 90, opcode: .sessionsClose,
+                                        body: .sessionsCloseResponse(SessionsCloseResponse(token: "t-alice"))))
+        #expect((try? Packet(frame: wire))?.body == .sessionsCloseResponse(SessionsCloseResponse(token: "t-alice")))
+        _ = server.handle(.connectionOpened(ServerConnectionID(rawValue: 4)), now: now)
+        guard case .error(let error) = call(.sessionsClose, Self.map([]), on: 4).first?.body else {
+            Issue.record("expected an error before LOGIN")
+            return
+        }
+        #expect(error.error == "session.notLoggedIn")
+    }
+
     @Test("ids sent as decimal strings (vkmax 1.0.2's MSG_EDIT messageId) are read as the integers they spell")
     mutating func stringIds() {
         _ = login("t-alice")

@@ -33,6 +33,10 @@ public struct Opcode: RawRepresentable, Hashable, Comparable, Sendable, CustomSt
     /// CONTACT_INFO_BY_PHONE (46): a user by phone number, `{phone}`, answered `{contact}`. Sent by PyMax 2.5.0
     /// `pymax/api/users/service.py` (`search_by_phone`) and MaxBridge 1.8.0 (`get_contact_by_phone`).
     public static let contactInfoByPhone = Opcode(rawValue: 46)
+    /// CONTACT_UPDATE (34): adds a user to the contact list or removes one, `{contactId, action: ADD|REMOVE}`,
+    /// answered `{contact}` for ADD and `{}` for REMOVE. Sent by PyMax 2.5.0 `pymax/api/users/service.py`
+    /// (`add_contact`, `remove_contact`; `payloads.py`, `ContactActionPayload`).
+    public static let contactUpdate = Opcode(rawValue: 34)
     /// CHAT_INFO (48): chats by id, `{chatIds[]}`, answered `{chats[]}`. Sent by PyMax
     /// `pymax/api/chats/service.py` (`get_chats`) and vkmax 1.0.2 `vkmax/functions/channels.py`.
     public static let chatInfo = Opcode(rawValue: 48)
@@ -90,6 +94,9 @@ public struct Opcode: RawRepresentable, Hashable, Comparable, Sendable, CustomSt
     /// SESSIONS_INFO (96): the user's open sessions, `{}`, answered `{sessions[]}`. Sent by PyMax 2.5.0
     /// `pymax/api/users/service.py` (`get_sessions`).
     public static let sessionsInfo = Opcode(rawValue: 96)
+    /// SESSIONS_CLOSE (97): ends the user's other sessions, `{}`, answered `{token}`, the token the asking session
+    /// keeps. Sent by PyMax 2.5.0 `pymax/api/self/service.py` (`close_all_sessions`, which stores that token).
+    public static let sessionsClose = Opcode(rawValue: 97)
     /// NOTIF_MESSAGE (128): push of a new (or edited, or removed) message in one of the user's chats.
     /// Parsed by PyMax `pymax/dispatch/resolvers.py` and `pymax/types/domain/message.py`.
     public static let notifMessage = Opcode(rawValue: 128)
@@ -122,9 +129,9 @@ public struct Opcode: RawRepresentable, Hashable, Comparable, Sendable, CustomSt
 
     /// Every opcode the model types, in numeric order.
     public static let known: [Opcode] = [
-        .ping, .log, .sessionInit, .profile, .login, .logout, .config, .contactInfo, .contactInfoByPhone, .chatInfo, .chatHistory, .chatMark,
+        .ping, .log, .sessionInit, .profile, .login, .logout, .config, .contactUpdate, .contactInfo, .contactInfoByPhone, .chatInfo, .chatHistory, .chatMark,
         .chatsList, .chatUpdate, .chatLeave, .chatMembers, .msgSend, .msgTyping, .msgDelete, .msgEdit, .msgGet, .chatSubscribe, .chatMembersUpdate, .photoUpload,
-        .videoUpload, .videoPlay, .fileUpload, .fileDownload, .sessionsInfo, .notifMessage, .notifTyping, .notifMark, .notifChat, .notifAttach,
+        .videoUpload, .videoPlay, .fileUpload, .fileDownload, .sessionsInfo, .sessionsClose, .notifMessage, .notifTyping, .notifMark, .notifChat, .notifAttach,
         .notifMsgDelete, .notifMsgReactionsChanged, .msgReaction, .msgCancelReaction, .msgGetReactions,
     ]
 

@@ -49,6 +49,7 @@ extension Packet {
             case .msgTyping: return typed(MsgTypingRequest.self, Body.msgTyping)
             case .chatSubscribe: return typed(ChatSubscribeRequest.self, Body.chatSubscribe)
             case .contactInfoByPhone: return typed(ContactByPhoneRequest.self, Body.contactByPhone)
+            case .contactUpdate: return typed(ContactUpdateRequest.self, Body.contactUpdate)
             case .ping:
                 if let fast = PingRequest(fastPayload: payload) { return .ping(fast) }
                 return typed(PingRequest.self, Body.ping)
@@ -68,7 +69,9 @@ extension Packet {
                 if let fast = ChatHistoryResponse(fastPayload: payload) { return .chatHistoryResponse(fast) }
                 return typed(ChatHistoryResponse.self, Body.chatHistoryResponse)
             case .contactInfo: return typed(ContactInfoResponse.self, Body.contactInfoResponse)
-            case .contactInfoByPhone: return typed(ContactByPhoneResponse.self, Body.contactByPhoneResponse)
+            case .contactInfoByPhone, .contactUpdate:
+                return typed(ContactByPhoneResponse.self, Body.contactByPhoneResponse)
+            case .sessionsClose: return typed(SessionsCloseResponse.self, Body.sessionsCloseResponse)
             case .sessionsInfo: return typed(SessionsInfoResponse.self, Body.sessionsInfoResponse)
             case .chatInfo: return typed(ChatInfoResponse.self, Body.chatInfoResponse)
             case .msgGet: return typed(MsgGetResponse.self, Body.msgGetResponse)
@@ -185,6 +188,8 @@ extension Frame {
         case .contactByPhone(let value): encoded(value)
         case .contactByPhoneResponse(let value): encoded(value)
         case .sessionsInfoResponse(let value): encoded(value)
+        case .contactUpdate(let value): encoded(value)
+        case .sessionsCloseResponse(let value): encoded(value)
         case .notifTyping(let value): encoded(value)
         case .ping(let value): value.fastPayload
         case .notifMessage(let value): value.fastPayload

@@ -124,6 +124,10 @@ public struct Packet: Hashable, Sendable {
         case mediaFetchResponse(MediaFetchResponse)
         /// A SESSIONS_INFO response: the user's sessions.
         case sessionsInfoResponse(SessionsInfoResponse)
+        /// A CONTACT_UPDATE request.
+        case contactUpdate(ContactUpdateRequest)
+        /// A SESSIONS_CLOSE response: the token the asking session keeps.
+        case sessionsCloseResponse(SessionsCloseResponse)
         /// A CHAT_SUBSCRIBE request.
         case chatSubscribe(ChatSubscribeRequest)
         /// A CONTACT_INFO_BY_PHONE request.

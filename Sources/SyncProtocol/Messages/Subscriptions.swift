@@ -58,6 +58,42 @@ public struct ContactByPhoneResponse: Codable, Hashable, Sendable {
     public init(contact: Contact) { self.contact = contact }
 }
 
+/// CONTACT_UPDATE (34) request: `{contactId, action}`, `ADD` or `REMOVE` the user from the asking user's contacts
+/// (PyMax 2.5.0 `pymax/api/users/payloads.py`, `ContactActionPayload`; `enums.py`, `ContactAction`). ADD is answered
+/// `{contact}` (`ContactByPhoneResponse`'s shape: PyMax's `add_contact` requires `contact` and reads it as a `User`),
+/// REMOVE `{}`.
+public struct ContactUpdateRequest: Codable, Hashable, Sendable {
+    /// The user added or removed (wire key `contactId`; an integer or its decimal string).
+    public var contactId: Int64
+    /// `ADD` or `REMOVE` as sent (wire key `action`); any other word is refused by the server, naming it.
+    public var action: String
+
+    /// Creates a CONTACT_UPDATE request.
+    public init(contactId: Int64, action: String) {
+        self.contactId = contactId
+        self.action = action
+    }
+
+    private enum CodingKeys: String, CodingKey { case contactId, action }
+
+    /// - Throws: `DecodingError` when `contactId` is missing or spells no id, or `action` is missing or not a string.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        contactId = try container.decodeFieldId(forKey: .contactId)
+        action = try container.decode(String.self, forKey: .action)
+    }
+}
+
+/// SESSIONS_CLOSE (97) answer: `{token}`, the token the asking session keeps once the user's other sessions ended
+/// (PyMax 2.5.0 `pymax/api/self/service.py`, `close_all_sessions`, which stores it as its session's token).
+public struct SessionsCloseResponse: Codable, Hashable, Sendable {
+    /// The asking session's token (wire key `token`).
+    public var token: String
+
+    /// Creates a SESSIONS_CLOSE answer.
+    public init(token: String) { self.token = token }
+}
+
 /// One entry of a SESSIONS_INFO (96) answer: an open session of the user (PyMax 2.5.0
 /// `pymax/types/domain/session.py`, `Session`, whose every key is optional). SyncSim's server lists the user's open
 /// connections that logged in: the connection's number as `id`, the device its SESSION_INIT named, and whether it is
