@@ -277,10 +277,8 @@ public struct SyncServer {
     private mutating func checkIdle(_ connection: ServerConnectionID, now: SimInstant) -> [ServerAction] {
         guard let state = connections[connection], let timeout = knobs.idleTimeout, timeout > .zero else { return [] }
         if now - state.lastActivity >= timeout {
-            setUser(nil, of: connection)
-            connections[connection] = nil
             stats.idleConnectionsClosed += 1
-            return [.close(connection)]
+            return [drop(connection)]
         }
         return scheduleIdleCheck(connection, at: state.lastActivity)
     }
@@ -384,9 +382,7 @@ public struct SyncServer {
             }
             reply(.sessionsCloseResponse(SessionsCloseResponse(token: user.token)))
             for other in connectionIds(of: userId) where other != connection {
-                setUser(nil, of: other)
-                connections[other] = nil
-                actions.append(.close(other))
+                actions.append(drop(other))
             }
         case .raw where packet.opcode == .notifMessage && packet.cmd == .request:
             // A delivery receipt for a pushed message, `{chatId, messageId}`: PyMax 1.2.5 sends one for every
@@ -406,10 +402,8 @@ public struct SyncServer {
                 // The user's own connections (the per-user index), in connection order: not every open one.
                 for other in (connectionsByUser[id] ?? []).sorted() where other != connection
                     && connections[other]?.userId == id && connections[other]?.deviceId == device {
-                    setUser(nil, of: other)
-                    connections[other] = nil
                     stats.sessionsReplaced += 1
-                    actions.append(.close(other))
+                    actions.append(drop(other))
                 }
             }
         case .chatHistory(let request):
@@ -957,6 +951,14 @@ public struct SyncServer {
     }
 
     /// Records which user an open connection is logged in as (nil: none), keeping `connectionsByUser` in step.
+    /// Forgets an open connection the server ends (idle, replaced by a newer session, SESSIONS_CLOSE).
+    /// - Returns: the action that closes it.
+    private mutating func drop(_ connection: ServerConnectionID) -> ServerAction {
+        setUser(nil, of: connection)
+        connections[connection] = nil
+        return .close(connection)
+    }
+
     private mutating func setUser(_ userId: Int64?, of connection: ServerConnectionID) {
         guard let state = connections[connection] else { return }
         if let previous = state.userId { connectionsByUser[previous]?.removeAll { $0 == connection } }

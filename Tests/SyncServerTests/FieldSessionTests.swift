@@ -31,6 +31,17 @@ import Testing
     static let userAgent = map([("deviceType", .string("ANDROID")), ("appVersion", .string("26.37.1")),
                                 ("buildNumber", .uint(6790))])
 
+    /// Opens connection 3 and logs alice in there from a second device ("d2"): a LOGIN from the same device would
+    /// replace her connection 1.
+    mutating func loginAliceSecondDevice() {
+        _ = server.handle(.connectionOpened(ServerConnectionID(rawValue: 3)), now: now)
+        _ = call(.sessionInit, Self.map([("mt_instanceid", .string("i")), ("userAgent", Self.userAgent),
+                                         ("clientSessionId", .uint(6)), ("deviceId", .string("d2"))]), on: 3)
+        _ = call(.login, Self.map([("userAgent", Self.userAgent), ("token", .string("t-alice")),
+                                   ("chatsSync", .int(-1)), ("contactsSync", .int(-1)), ("interactive", .bool(true))]),
+                 on: 3)
+    }
+
     mutating func login(_ token: String, on connection: Int = 1) -> [Packet] {
         _ = call(.sessionInit, Self.map([("mt_instanceid", .string("i")), ("userAgent", Self.userAgent),
                                          ("clientSessionId", .uint(5)), ("deviceId", .string("d"))]), on: connection)
@@ -181,12 +192,7 @@ import Testing
         server.seedHistory(chatId: 100, sender: 2, texts: ["a", "b"], now: now)
         _ = login("t-alice")
         // Alice's second device (another deviceId: a LOGIN from the same device replaces the older connection).
-        _ = server.handle(.connectionOpened(ServerConnectionID(rawValue: 3)), now: now)
-        _ = call(.sessionInit, Self.map([("mt_instanceid", .string("i")), ("userAgent", Self.userAgent),
-                                         ("clientSessionId", .uint(6)), ("deviceId", .string("d2"))]), on: 3)
-        _ = call(.login, Self.map([("userAgent", Self.userAgent), ("token", .string("t-alice")),
-                                   ("chatsSync", .int(-1)), ("contactsSync", .int(-1)), ("interactive", .bool(true))]),
-                 on: 3)
+        loginAliceSecondDevice()
         _ = login("t-bob", on: 2)
         let first = server.messages(inChat: 100)[0].id
         _ = call(.chatMark, Self.map([("type", .string("READ_MESSAGE")), ("chatId", .uint(100)),
@@ -273,12 +279,7 @@ import Testing
     @Test("SESSIONS_INFO lists the user's logged-in connections; LOGOUT ends the connection's session, not the token")
     mutating func sessionsAndLogout() {
         _ = login("t-alice")
-        _ = server.handle(.connectionOpened(ServerConnectionID(rawValue: 3)), now: now)
-        _ = call(.sessionInit, Self.map([("mt_instanceid", .string("i")), ("userAgent", Self.userAgent),
-                                         ("clientSessionId", .uint(6)), ("deviceId", .string("d2"))]), on: 3)
-        _ = call(.login, Self.map([("userAgent", Self.userAgent), ("token", .string("t-alice")),
-                                   ("chatsSync", .int(-1)), ("contactsSync", .int(-1)), ("interactive", .bool(true))]),
-                 on: 3)
+        loginAliceSecondDevice()
         let listed = call(.sessionsInfo, Self.map([]), on: 3)
         #expect(listed.first?.body == .sessionsInfoResponse(SessionsInfoResponse(sessions: [
             SessionInfo(id: 1, deviceId: "d", current: false), SessionInfo(id: 3, deviceId: "d2", current: true),
@@ -336,12 +337,8 @@ import Testing
     mutating func sessionsClose() {
         _ = login("t-alice")
         _ = login("t-bob", on: 2)
-        _ = server.handle(.connectionOpened(ServerConnectionID(rawValue: 3)), now: now)
         // Another device of alice's (the same device's LOGIN would replace connection 1 by itself).
-        _ = call(.sessionInit, Self.map([("mt_instanceid", .string("i")), ("userAgent", Self.userAgent),
-                                         ("clientSessionId", .uint(6)), ("deviceId", .string("d2"))]), on: 3)
-        _ = call(.login, Self.map([("userAgent", Self.userAgent), ("token", .string("t-alice")),
-                                   ("chatsSync", .int(-1)), ("contactsSync", .int(-1))]), on: 3)
+        loginAliceSecondDevice()
         #expect(server.sessionCount(ofUser: 1) == 2)
         let packet = try! Packet(frame: Frame(cmd: .request, seq: 90, opcode: .sessionsClose, payload: Self.map([])))
         let actions = server.handle(.packetReceived(packet, on: ServerConnectionID(rawValue: 3)), now: now)
