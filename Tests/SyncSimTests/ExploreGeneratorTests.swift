@@ -107,6 +107,30 @@ import SimCore
         #expect(longest > .hours(1))
     }
 
+    /// Session 32's cell (`p` 0.02, `r` 0.1, `1-h` 0.9 both ways): a 24 KB photo took 166 s to upload through its
+    /// packet-counted bursts (explore seed 32014827), and seeds 33000047, 33000349 and nine more of 33000000-33001499
+    /// ended the tail with uploads and sends still queued (T5). The tail now waits out a burst's backed-off tries.
+    @Test("a cell with packet-counted loss bursts lengthens the quiet tail by a burst's backed-off tries")
+    func quietTailCoversLossBursts() {
+        func stall(_ loss: LossModel) -> SimDuration { ExploreGenerator.Builder.burstStall(loss) }
+        // q = 0.9·0.9 = 0.81: 33 tries fail together with probability under 10⁻³; 1 + 2 + ... + 64 s, then 26 × 120 s.
+        #expect(stall(.gilbertElliott(p: 0.02, r: 0.1, oneMinusH: 0.9, oneMinusK: 0)) == .seconds(3_247))
+        // EDGE-bursty (Examples/link-profiles.json): q = 0.7·0.2 + 0.3·0.001, four tries, 1 + 2 + 4 + 8 s.
+        #expect(stall(.gilbertElliott(p: 0.02, r: 0.3, oneMinusH: 0.2, oneMinusK: 0.001)) == .seconds(15))
+        #expect(stall(.gilbertElliott(p: 0.02, r: 0.3, oneMinusH: 0, oneMinusK: 0)) == .zero)
+        #expect(stall(.bernoulli(probability: 0.1)) == .zero)
+        #expect(stall(.none) == .zero)
+
+        let loss = LossModel.gilbertElliott(p: 0.02, r: 0.1, oneMinusH: 0.9, oneMinusK: 0)
+        let cell = LinkProfile(
+            name: "bursty", source: "assumption",
+            uplink: .init(rateBitsPerSecond: 100_000, oneWayDelay: .milliseconds(300), loss: loss),
+            downlink: .init(rateBitsPerSecond: 150_000, oneWayDelay: .milliseconds(300), loss: loss))
+        let bursty = ExploreGenerator(linkProfiles: [cell])
+        let generated = bursty.generate(seed: 33_000_349)
+        #expect(generated.scenario.runLength - generated.quietTailStart >= bursty.minimumQuietTail + .seconds(3_247))
+    }
+
     @Test("slow engine parameters of the user's own lengthen the quiet tail (photoProcessingTime, backoffCap)")
     func quietTailCountsSlowParameters() {
         func tail(_ parameters: ParameterSet, seed: UInt64) -> (SimDuration, Scenario) {

@@ -128,4 +128,14 @@ private let minimalProfile = """
         #expect(profiles.allSatisfy { $0.problems().isEmpty && !$0.source.isEmpty })
         #expect(profiles.allSatisfy { ExploreGenerator.reasonToRefuse($0) == nil })
     }
+
+    @Test("Examples/link-profiles-bursty.json reads, and explore takes every one of its cells")
+    func burstyExample() throws {
+        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Examples/link-profiles-bursty.json")
+        let profiles = try LinkProfileFile.parse(try Data(contentsOf: path), file: path.path)
+        #expect(profiles.map(\.name) == ["GE-bursty-10", "EDGE-gemodel", "EDGE-congested-bursty", "fading-bursty-20"])
+        #expect(profiles.allSatisfy { $0.problems().isEmpty && !$0.source.isEmpty })
+        #expect(profiles.allSatisfy { ExploreGenerator.reasonToRefuse($0) == nil })
+    }
 }

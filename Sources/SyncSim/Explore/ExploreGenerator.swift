@@ -602,8 +602,39 @@ extension ExploreGenerator {
             // CSD, still uploading when an hour's tail ended).
             let allowance = parameterAllowance(answers: failsTasks ? answers : 0, photos: photos)
             let transfer = SimDuration.seconds(seconds)
+            // A cell whose loss comes in bursts counted in packets holds a backed-off retransmission for minutes
+            // (session 32's cell, explore seed 32014827: a 24 KB photo took 166 s); zero on the catalog's cells.
+            let bursts = profilesUsed.compactMap { link($0) }
+                .flatMap { [Self.burstStall($0.uplink.loss), Self.burstStall($0.downlink.loss)] }
+                .max() ?? .zero
             return max(min(generator.minimumQuietTail + transfer + retries + queue, .hours(1)),
-                       generator.minimumQuietTail + transfer) + allowance + handshakes
+                       generator.minimumQuietTail + transfer) + allowance + handshakes + bursts
+        }
+
+        /// How long TCP may wait to get one packet through a loss burst of `loss`, for the quiet tail: zero for
+        /// losses that do not come in bursts (`none`, `bernoulli`, which the tail counts per send). For
+        /// Gilbert-Elliott, whose chain moves once per packet sent (netem's `gemodel`), a packet lost in the bad
+        /// state is lost again on its next try with probability q = (1-r)·(1-h) + r·(1-k), however long TCP waited;
+        /// the stall allowed is the retransmission timeouts of the n tries that all fail with probability 10⁻³
+        /// (n = ⌈ln 10⁻³ / ln q⌉), doubling from 1 s (RFC 6298 §2.1, §5.5) up to `TCPConfiguration`'s
+        /// `maximumRTO` (120 s). SyncSim's own bound: q 0.81 (`p` 0.02, `r` 0.1, `1-h` 0.9) allows 54 minutes,
+        /// q 0.14 (Examples/link-profiles.json's `EDGE-bursty`) 15 s.
+        static func burstStall(_ loss: LossModel) -> SimDuration {
+            guard case .gilbertElliott(_, let r, let oneMinusH, let oneMinusK) = loss else { return .zero }
+            let q = (1 - r) * oneMinusH + r * oneMinusK
+            guard q > 0 else { return .zero }
+            let maximum = TCPConfiguration().maximumRTO.nanoseconds
+            var stall: Int64 = 0
+            var timeout: Int64 = 1_000_000_000
+            var allFail = 1.0
+            // At most 64 tries: a chain that never leaves a state losing every packet is refused before (its
+            // long-run loss is 100%).
+            for _ in 0..<64 where allFail > 1e-3 {
+                allFail *= q
+                stall += timeout
+                timeout = min(timeout * 2, maximum)
+            }
+            return SimDuration(nanoseconds: stall)
         }
 
         /// What the clients' engine parameters add to the quiet tail beyond what the defaults need (zero when no
