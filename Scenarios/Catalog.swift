@@ -94,6 +94,7 @@ public enum Catalog {
         stalePageOnNewConnectionSmallSeqs,
         // A link profile of the scenario's own
         burstyReorderingCell,
+        timedFadesCell,
         // Capture round trip (docs/roundtrip.md)
         gprsFlapThenScroll,
         // For parameter sweeps

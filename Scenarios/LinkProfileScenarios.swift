@@ -45,4 +45,48 @@ extension Catalog {
             Eventually(within: .minutes(9), .converged)
         }
     }
+
+    /// Radio fades that last seconds, not packets (`LossModel.gilbertElliottTimed`): an EDGE cell whose fades of 3 s on
+    /// average come every 20 s and lose 90% of packets while they last. Alice sends photos and texts across them and
+    /// scrolls a long history; Bob, on the same cell, goes out of coverage for 30 s and receives everything. A fade
+    /// ends with time even while TCP backs off, so the queue drains minutes, not hours, after the last send.
+    public static let timedFadesCell = Scenario(
+        "timed-fades-cell",
+        summary: "radio fades of seconds on an EDGE cell: photos, sends and a scroll across them land once, in order",
+        seeds: [3301, 3302],
+        tags: [.history, .sending]
+    ) {
+        Server(history: ["alice+bob": 120])
+        LinkProfile(
+            name: "EDGE-fades",
+            source: "assumption: ATC Edge-Average rates with radio fades of 3 s every 20 s, 90% of packets lost in one",
+            uplink: .init(rateBitsPerSecond: 200_000, oneWayDelay: .milliseconds(440),
+                          loss: .gilbertElliottTimed(meanGood: .seconds(20), meanBad: .seconds(3), oneMinusH: 0.9,
+                                                     oneMinusK: 0.001)),
+            downlink: .init(rateBitsPerSecond: 240_000, oneWayDelay: .milliseconds(400),
+                            loss: .gilbertElliottTimed(meanGood: .seconds(20), meanBad: .seconds(3), oneMinusH: 0.9,
+                                                       oneMinusK: 0.001))
+        )
+        Client("alice", profile: "EDGE-fades", parameters: ["historyPageSize": 20])
+        Client("bob", profile: "EDGE-fades")
+        Timeline {
+            At(.seconds(5)) { OpenChat("alice", "alice+bob") }
+            At(.seconds(10)) { SendPhotos(from: "alice", count: 3, bytes: 30_000, caption: "fading", in: "alice+bob") }
+            for index in 0..<10 {
+                At(.seconds(12) + .seconds(3 * index)) { Send(from: "alice", text: "fade \(index)", in: "alice+bob") }
+            }
+            At(.seconds(20)) { LinkDown("bob", for: .seconds(30)) }
+            for index in 0..<5 {
+                At(.seconds(25) + .seconds(2 * index)) { Send(from: "bob", text: "back \(index)", in: "alice+bob") }
+            }
+            At(.minutes(1)) { ScrollUp("alice", in: "alice+bob", messages: 300) }
+        }
+        Expect {
+            Invariants(.all)
+            Always(.photosComplete(chat: "alice+bob", caption: "fading", photos: 3))
+            Eventually(within: .minutes(10), .serverMessageCount(chat: "alice+bob", count: 136))
+            Eventually(within: .minutes(10), .historyComplete(client: "alice", chat: "alice+bob"))
+            Eventually(within: .minutes(12), .converged)
+        }
+    }
 }

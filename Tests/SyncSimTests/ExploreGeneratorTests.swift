@@ -120,6 +120,15 @@ import SimCore
         #expect(stall(.gilbertElliott(p: 0.02, r: 0.3, oneMinusH: 0, oneMinusK: 0)) == .zero)
         #expect(stall(.bernoulli(probability: 0.1)) == .zero)
         #expect(stall(.none) == .zero)
+        // A timed chain's bad state of 2 s on average outlasts 13.8 s once in a thousand: tries at 1, 3, 7 and 15 s,
+        // and the one after them, 31 s in all.
+        #expect(stall(.gilbertElliottTimed(meanGood: .seconds(30), meanBad: .seconds(2), oneMinusH: 0.8,
+                                           oneMinusK: 0)) == .seconds(31))
+        // A bad state of 10 minutes on average: 69 minutes, past the 120 s cap: 1 + ... + 64 s, then 34 tries of 120 s.
+        #expect(stall(.gilbertElliottTimed(meanGood: .hours(10), meanBad: .minutes(10), oneMinusH: 1,
+                                           oneMinusK: 0)) == .seconds(127 + 34 * 120 + 120))
+        #expect(stall(.gilbertElliottTimed(meanGood: .seconds(1), meanBad: .seconds(1), oneMinusH: 0,
+                                           oneMinusK: 0.5)) == .zero)
 
         let loss = LossModel.gilbertElliott(p: 0.02, r: 0.1, oneMinusH: 0.9, oneMinusK: 0)
         let cell = LinkProfile(
@@ -129,6 +138,18 @@ import SimCore
         let bursty = ExploreGenerator(linkProfiles: [cell])
         let generated = bursty.generate(seed: 33_000_349)
         #expect(generated.scenario.runLength - generated.quietTailStart >= bursty.minimumQuietTail + .seconds(3_247))
+
+        // A timed cell's scenario prints its loss as DSL code a catalog file compiles.
+        let fades = LossModel.gilbertElliottTimed(
+            meanGood: .seconds(30), meanBad: .seconds(2), oneMinusH: 0.8, oneMinusK: 0.001)
+        let fading = LinkProfile(
+            name: "fading", source: "assumption",
+            uplink: .init(rateBitsPerSecond: 200_000, oneWayDelay: .milliseconds(440), loss: fades),
+            downlink: .init(rateBitsPerSecond: 240_000, oneWayDelay: .milliseconds(400), loss: fades))
+        let timed = ExploreGenerator(linkProfiles: [fading]).generate(seed: 33_600_000)
+        #expect(timed.scenario.dslSource().contains(
+            "loss: .gilbertElliottTimed(meanGood: .seconds(30), meanBad: .seconds(2), oneMinusH: 0.8, oneMinusK: 0.001)"))
+        #expect(timed.scenario.runLength - timed.quietTailStart >= ExploreGenerator().minimumQuietTail + .seconds(31))
     }
 
     @Test("slow engine parameters of the user's own lengthen the quiet tail (photoProcessingTime, backoffCap)")

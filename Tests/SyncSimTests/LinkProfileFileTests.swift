@@ -59,6 +59,20 @@ private let minimalProfile = """
         #expect(profile.uplink.outages == .random(meanInterval: .minutes(10), meanLength: .seconds(30)))
     }
 
+    @Test("a timed Gilbert-Elliott loss reads from milliseconds and both probabilities")
+    func timedGilbertElliott() throws {
+        let text = """
+            [{"name": "fading", "source": "s",
+              "downlink": {"rateBitsPerSecond": 50000, "oneWayDelayMs": 250, "loss": {"gilbertElliottTimed":
+                           {"meanGoodMs": 30000, "meanBadMs": 1500, "oneMinusH": 0.8, "oneMinusK": 0.001}}},
+              "uplink": {"rateBitsPerSecond": 20000, "oneWayDelayMs": 250}}]
+            """
+        let profile = try #require(try parse(text).first)
+        #expect(profile.downlink.loss == .gilbertElliottTimed(
+            meanGood: .seconds(30), meanBad: .milliseconds(1_500), oneMinusH: 0.8, oneMinusK: 0.001))
+        #expect(profile.downlink.loss.description == "gilbert-elliott-timed(good=30s,bad=1.5s,1-h=80%,1-k=0.1%)")
+    }
+
     @Test("faults name the file and the JSON path of what is wrong", arguments: [
         ("{\"profiles\": []}", "cells.json: no profiles"),
         ("nonsense", "cells.json: not JSON"),
@@ -97,6 +111,14 @@ private let minimalProfile = """
             + " \"queueCapacityBytes\": 150}, \"downlink\": {\"rateBitsPerSecond\": 1, \"oneWayDelayMs\": 1}}]",
          "cells.json: profiles[0] 'x': uplink: queue capacity 150 B holds no full-size packet (1500 B); give at least "
             + "1500 B, or queueCapacityPackets for a buffer counted in packets"),
+        ("[{\"name\": \"x\", \"source\": \"s\", \"uplink\": {\"rateBitsPerSecond\": 1, \"oneWayDelayMs\": 1,"
+            + " \"loss\": {\"gilbertElliottTimed\": {\"meanGoodMs\": 1000, \"meanBadMs\": 0, \"oneMinusH\": 1,"
+            + " \"oneMinusK\": 0}}}, \"downlink\": {\"rateBitsPerSecond\": 1, \"oneWayDelayMs\": 1}}]",
+         "cells.json: profiles[0] 'x': uplink: timed Gilbert-Elliott mean bad time 0s must be positive"),
+        ("[{\"name\": \"x\", \"source\": \"s\", \"uplink\": {\"rateBitsPerSecond\": 1, \"oneWayDelayMs\": 1,"
+            + " \"loss\": {\"gilbertElliottTimed\": {\"meanGoodMs\": 1000, \"oneMinusH\": 1,"
+            + " \"oneMinusK\": 0}}}, \"downlink\": {\"rateBitsPerSecond\": 1, \"oneWayDelayMs\": 1}}]",
+         "cells.json: profiles[0].uplink.loss.gilbertElliottTimed.meanBadMs: missing"),
         ("[{\"name\": \"a b\", \"source\": \"s\", \"uplink\": {\"rateBitsPerSecond\": 1, \"oneWayDelayMs\": 1},"
             + " \"downlink\": {\"rateBitsPerSecond\": 1, \"oneWayDelayMs\": 1}}]",
          "cells.json: profiles[0] 'a b': name 'a b' must be non-empty, without spaces or commas"),
@@ -134,7 +156,9 @@ private let minimalProfile = """
         let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Examples/link-profiles-bursty.json")
         let profiles = try LinkProfileFile.parse(try Data(contentsOf: path), file: path.path)
-        #expect(profiles.map(\.name) == ["GE-bursty-10", "EDGE-gemodel", "EDGE-congested-bursty", "fading-bursty-20"])
+        #expect(profiles.map(\.name) == [
+            "GE-bursty-10", "EDGE-gemodel", "EDGE-congested-bursty", "fading-bursty-20", "EDGE-fading-2s",
+        ])
         #expect(profiles.allSatisfy { $0.problems().isEmpty && !$0.source.isEmpty })
         #expect(profiles.allSatisfy { ExploreGenerator.reasonToRefuse($0) == nil })
     }

@@ -2105,6 +2105,44 @@ enum PrintedCatalog {
                 Eventually(within: .minutes(9), .converged)
             }
         },
+        Scenario("timed-fades-cell", summary: "radio fades of seconds on an EDGE cell: photos, sends and a scroll across them land once, in order", seeds: [3301, 3302], tags: ["history", "sending"]) {
+            Server(history: ["alice+bob": 120])
+            LinkProfile(
+                name: "EDGE-fades", source: "assumption: ATC Edge-Average rates with radio fades of 3 s every 20 s, 90% of packets lost in one",
+                uplink: .init(rateBitsPerSecond: 200_000, oneWayDelay: .milliseconds(440), loss: .gilbertElliottTimed(meanGood: .seconds(20), meanBad: .seconds(3), oneMinusH: 0.9, oneMinusK: 0.001)),
+                downlink: .init(rateBitsPerSecond: 240_000, oneWayDelay: .milliseconds(400), loss: .gilbertElliottTimed(meanGood: .seconds(20), meanBad: .seconds(3), oneMinusH: 0.9, oneMinusK: 0.001))
+            )
+            Client("alice", profile: "EDGE-fades", parameters: ["historyPageSize": 20])
+            Client("bob", profile: "EDGE-fades")
+            Timeline {
+                At(.seconds(5)) { OpenChat("alice", "alice+bob") }
+                At(.seconds(10)) { SendPhotos(from: "alice", count: 3, bytes: 30_000, caption: "fading", in: "alice+bob") }
+                At(.seconds(12)) { Send(from: "alice", text: "fade 0", in: "alice+bob") }
+                At(.seconds(15)) { Send(from: "alice", text: "fade 1", in: "alice+bob") }
+                At(.seconds(18)) { Send(from: "alice", text: "fade 2", in: "alice+bob") }
+                At(.seconds(21)) { Send(from: "alice", text: "fade 3", in: "alice+bob") }
+                At(.seconds(24)) { Send(from: "alice", text: "fade 4", in: "alice+bob") }
+                At(.seconds(27)) { Send(from: "alice", text: "fade 5", in: "alice+bob") }
+                At(.seconds(30)) { Send(from: "alice", text: "fade 6", in: "alice+bob") }
+                At(.seconds(33)) { Send(from: "alice", text: "fade 7", in: "alice+bob") }
+                At(.seconds(36)) { Send(from: "alice", text: "fade 8", in: "alice+bob") }
+                At(.seconds(39)) { Send(from: "alice", text: "fade 9", in: "alice+bob") }
+                At(.seconds(20)) { LinkDown("bob", for: .seconds(30)) }
+                At(.seconds(25)) { Send(from: "bob", text: "back 0", in: "alice+bob") }
+                At(.seconds(27)) { Send(from: "bob", text: "back 1", in: "alice+bob") }
+                At(.seconds(29)) { Send(from: "bob", text: "back 2", in: "alice+bob") }
+                At(.seconds(31)) { Send(from: "bob", text: "back 3", in: "alice+bob") }
+                At(.seconds(33)) { Send(from: "bob", text: "back 4", in: "alice+bob") }
+                At(.minutes(1)) { ScrollUp("alice", in: "alice+bob", messages: 300) }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually(within: .minutes(10), .serverMessageCount(chat: "alice+bob", count: 136))
+                Eventually(within: .minutes(10), .historyComplete(client: "alice", chat: "alice+bob"))
+                Eventually(within: .minutes(12), .converged)
+                Always(.photosComplete(chat: "alice+bob", caption: "fading", photos: 3))
+            }
+        },
         Scenario("gprs-flap-then-scroll", summary: "three sends on a flapping GPRS link arrive once, in order", seeds: [501, 502], tags: ["field-bug"]) {
             Server(history: ["alice+bob": 120])
             Client("alice", profile: .gprs)

@@ -4,7 +4,9 @@ import SimCore
 struct LinkDirectionState {
     /// The trace component, e.g. `link.alice.up`.
     let component: String
-    var profile: LinkDirectionProfile
+    var profile: LinkDirectionProfile {
+        didSet { timedLossStateUntil = nil }
+    }
     /// Waiting packets (indices into the network's packet slab), oldest first.
     var queue = FIFOQueue<Int>()
     var queuedBytes = 0
@@ -22,6 +24,9 @@ struct LinkDirectionState {
     /// Bumped on every profile change so that events of the old profile's outage and spike chains are ignored.
     var profileGeneration = 0
     var isInBadLossState = false
+    /// When the timed Gilbert-Elliott chain leaves its current state; nil before the link's first packet under that
+    /// model and after every profile change (the chain then starts again in the good state).
+    var timedLossStateUntil: SimInstant?
     var lossGenerator: SeededGenerator
     var jitterGenerator: SeededGenerator
     var outageGenerator: SeededGenerator
@@ -122,7 +127,29 @@ struct LinkDirectionState {
                 isInBadLossState = true
             }
             return isLost
+        case .gilbertElliottTimed(let meanGood, let meanBad, let oneMinusH, let oneMinusK):
+            var until: SimInstant
+            if let known = timedLossStateUntil {
+                until = known
+            } else {
+                isInBadLossState = false
+                until = now + Self.sojourn(mean: meanGood, using: &lossGenerator)
+            }
+            // Every state change up to now, drawn in order: the chain moved while the link was quiet.
+            while until <= now {
+                isInBadLossState.toggle()
+                until = until + Self.sojourn(mean: isInBadLossState ? meanBad : meanGood, using: &lossGenerator)
+            }
+            timedLossStateUntil = until
+            return lossGenerator.nextBernoulli(isInBadLossState ? oneMinusH : oneMinusK)
         }
+    }
+
+    /// An exponentially distributed stay in a timed Gilbert-Elliott state, at least one nanosecond so the chain
+    /// always moves forward.
+    static func sojourn(mean: SimDuration, using generator: inout SeededGenerator) -> SimDuration {
+        let draw = generator.nextExponential(mean: Double(mean.nanoseconds))
+        return .nanoseconds(max(1, Int64(min(draw, 9e18))))
     }
 
     /// The one-way delay for a packet leaving the transmitter now: fixed delay, jitter and active spikes.

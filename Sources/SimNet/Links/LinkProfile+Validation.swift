@@ -7,7 +7,7 @@ extension LinkProfile {
     /// Checks the name (non-empty, no spaces or commas, so command lines can list it), that `source` says something,
     /// and each direction's figures:
     /// no negative rate, delay, overhead, jitter or queue; probabilities in 0...1; CoDel's target and interval, and
-    /// the mean gap between random outages or delay spikes, above zero.
+    /// the mean gap between random outages or delay spikes, and a timed Gilbert-Elliott chain's mean times, above zero.
     public func problems() -> [String] {
         var found: [String] = []
         if name.isEmpty || name.contains(where: { $0.isWhitespace || $0 == "," }) {
@@ -62,6 +62,11 @@ extension LinkDirectionProfile {
         case .gilbertElliott(let p, let r, let oneMinusH, let oneMinusK):
             probability(p, "Gilbert-Elliott p")
             probability(r, "Gilbert-Elliott r")
+            probability(oneMinusH, "Gilbert-Elliott 1-h")
+            probability(oneMinusK, "Gilbert-Elliott 1-k")
+        case .gilbertElliottTimed(let meanGood, let meanBad, let oneMinusH, let oneMinusK):
+            if meanGood <= .zero { found.append("timed Gilbert-Elliott mean good time \(meanGood) must be positive") }
+            if meanBad <= .zero { found.append("timed Gilbert-Elliott mean bad time \(meanBad) must be positive") }
             probability(oneMinusH, "Gilbert-Elliott 1-h")
             probability(oneMinusK, "Gilbert-Elliott 1-k")
         }

@@ -13,9 +13,19 @@ public enum LossModel: Hashable, Sendable, CustomStringConvertible {
     case bernoulli(probability: Double)
     /// Bursty loss with a two-state Markov chain (netem `gemodel p r 1-h 1-k`), all probabilities in 0...1.
     case gilbertElliott(p: Double, r: Double, oneMinusH: Double, oneMinusK: Double)
+    /// Bursty loss with a two-state Markov chain that moves in time rather than per packet (a continuous-time
+    /// Gilbert-Elliott chain, as radio fades are described: by how long they last): the good state lasts an
+    /// exponentially distributed time of mean `meanGood`, the bad state one of mean `meanBad`, both positive; a
+    /// packet is lost with `oneMinusK` (good) or `oneMinusH` (bad), each in 0...1. A burst so ends after its time
+    /// whether or not packets are sent, where netem's per-packet chain (`gilbertElliott`) holds a quiet link in the
+    /// bad state until enough packets have gone. The chain starts in the good state when the link first sends and
+    /// again after every profile change. SyncSim's own model, no netem counterpart.
+    case gilbertElliottTimed(meanGood: SimDuration, meanBad: SimDuration, oneMinusH: Double, oneMinusK: Double)
 
     /// The long-run fraction of packets lost: for Gilbert-Elliott, (r·(1-k) + p·(1-h)) / (p + r), weighting each
-    /// state's loss probability by the chain's stationary distribution.
+    /// state's loss probability by the chain's stationary distribution; for the timed chain, each state's loss
+    /// probability weighted by its share of time, (meanGood·(1-k) + meanBad·(1-h)) / (meanGood + meanBad), the
+    /// fraction of packets lost when they are sent evenly in time.
     public var stationaryLossRate: Double {
         switch self {
         case .none: return 0
@@ -23,16 +33,24 @@ public enum LossModel: Hashable, Sendable, CustomStringConvertible {
         case .gilbertElliott(let p, let r, let oneMinusH, let oneMinusK):
             guard p + r > 0 else { return oneMinusK }
             return (r * oneMinusK + p * oneMinusH) / (p + r)
+        case .gilbertElliottTimed(let meanGood, let meanBad, let oneMinusH, let oneMinusK):
+            let good = Double(max(meanGood.nanoseconds, 0)), bad = Double(max(meanBad.nanoseconds, 0))
+            guard good + bad > 0 else { return oneMinusK }
+            return (good * oneMinusK + bad * oneMinusH) / (good + bad)
         }
     }
 
-    /// `none`, `bernoulli(1%)` or `gilbert-elliott(p=1%,r=30%,1-h=50%,1-k=0%)`: percentages, for tables.
+    /// `none`, `bernoulli(1%)`, `gilbert-elliott(p=1%,r=30%,1-h=50%,1-k=0%)` or
+    /// `gilbert-elliott-timed(good=30s,bad=2s,1-h=80%,1-k=0.1%)`: percentages and durations, for tables.
     public var description: String {
         switch self {
         case .none: return "none"
         case .bernoulli(let probability): return "bernoulli(\(Self.percent(probability)))"
         case .gilbertElliott(let p, let r, let oneMinusH, let oneMinusK):
             return "gilbert-elliott(p=\(Self.percent(p)),r=\(Self.percent(r)),1-h=\(Self.percent(oneMinusH)),"
+                + "1-k=\(Self.percent(oneMinusK)))"
+        case .gilbertElliottTimed(let meanGood, let meanBad, let oneMinusH, let oneMinusK):
+            return "gilbert-elliott-timed(good=\(meanGood),bad=\(meanBad),1-h=\(Self.percent(oneMinusH)),"
                 + "1-k=\(Self.percent(oneMinusK)))"
         }
     }

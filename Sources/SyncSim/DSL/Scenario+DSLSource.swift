@@ -384,6 +384,9 @@ enum DSLLiteral {
         case .gilbertElliott(let p, let r, let oneMinusH, let oneMinusK):
             arguments.append("loss: .gilbertElliott(p: \(double(p)), r: \(double(r)), oneMinusH: \(double(oneMinusH)), "
                              + "oneMinusK: \(double(oneMinusK)))")
+        case .gilbertElliottTimed(let meanGood, let meanBad, let oneMinusH, let oneMinusK):
+            arguments.append("loss: .gilbertElliottTimed(meanGood: \(duration(meanGood)), meanBad: \(duration(meanBad)), "
+                             + "oneMinusH: \(double(oneMinusH)), oneMinusK: \(double(oneMinusK)))")
         }
         switch direction.outages {
         case .none: break

@@ -8,7 +8,8 @@ import Foundation
 /// `rateBitsPerSecond` and `oneWayDelayMs` and, optionally, `perPacketOverheadBytes`, `jitter`
 /// (`{"uniformMaximumMs": 50}` or `{"exponentialMeanMs": 20}`), `reordersPackets`, `queueCapacityBytes`,
 /// `queueCapacityPackets`, `loss` (`{"bernoulli": 0.01}` or `{"gilbertElliott": {"p": 0.01, "r": 0.3,
-/// "oneMinusH": 0.5, "oneMinusK": 0}}`, netem's `gemodel` parameters), `activeQueue` (`{"codel": {"targetMs": 5,
+/// "oneMinusH": 0.5, "oneMinusK": 0}}`, netem's `gemodel` parameters, or `{"gilbertElliottTimed": {"meanGoodMs":
+/// 30000, "meanBadMs": 2000, "oneMinusH": 0.8, "oneMinusK": 0.001}}`, a chain that moves in time), `activeQueue` (`{"codel": {"targetMs": 5,
 /// "intervalMs": 100}}`), `outages` (`{"random": {"meanIntervalMs": ..., "meanLengthMs": ...}}` or `{"scheduled":
 /// [{"startMs": ..., "lengthMs": ...}]}`) and `delaySpikes` (`{"meanIntervalMs": ..., "meanLengthMs": ...,
 /// "extraDelayMs": ...}`). Defaults are `LinkDirectionProfile.init`'s. Durations are milliseconds, whole or with
@@ -187,12 +188,12 @@ public enum LinkProfileFile {
     struct Loss: Decodable {
         var model: LossModel
         init(from decoder: any Decoder) throws {
-            let key = try Keys.one(decoder, of: ["bernoulli", "gilbertElliott"])
+            let key = try Keys.one(decoder, of: ["bernoulli", "gilbertElliott", "gilbertElliottTimed"])
             let container = try decoder.container(keyedBy: Keys.self)
-            if key == "bernoulli" {
-                model = .bernoulli(probability: try container.decode(Double.self, forKey: Keys(key)))
-            } else {
-                model = try container.decode(GilbertElliott.self, forKey: Keys(key)).model
+            switch key {
+            case "bernoulli": model = .bernoulli(probability: try container.decode(Double.self, forKey: Keys(key)))
+            case "gilbertElliott": model = try container.decode(GilbertElliott.self, forKey: Keys(key)).model
+            default: model = try container.decode(GilbertElliottTimed.self, forKey: Keys(key)).model
             }
         }
     }
@@ -205,6 +206,19 @@ public enum LinkProfileFile {
             model = .gilbertElliott(
                 p: try container.decode(Double.self, forKey: Keys("p")),
                 r: try container.decode(Double.self, forKey: Keys("r")),
+                oneMinusH: try container.decode(Double.self, forKey: Keys("oneMinusH")),
+                oneMinusK: try container.decode(Double.self, forKey: Keys("oneMinusK")))
+        }
+    }
+
+    struct GilbertElliottTimed: Decodable {
+        var model: LossModel
+        init(from decoder: any Decoder) throws {
+            try Keys.refuseOthers(decoder, allowed: ["meanGoodMs", "meanBadMs", "oneMinusH", "oneMinusK"])
+            let container = try decoder.container(keyedBy: Keys.self)
+            model = .gilbertElliottTimed(
+                meanGood: try Keys.milliseconds(container, "meanGoodMs"),
+                meanBad: try Keys.milliseconds(container, "meanBadMs"),
                 oneMinusH: try container.decode(Double.self, forKey: Keys("oneMinusH")),
                 oneMinusK: try container.decode(Double.self, forKey: Keys("oneMinusK")))
         }
