@@ -139,26 +139,17 @@ private let minimalProfile = """
         #expect(profiles.allSatisfy { $0.problems().isEmpty && !$0.source.isEmpty })
     }
 
-    @Test("Examples/link-profiles-hostile.json reads, and explore takes every one of its cells")
-    func hostileExample() throws {
+    @Test("the explore example files read, and explore takes every one of their cells", arguments: [
+        ("Examples/link-profiles-hostile.json",
+         ["GSM-CSD", "GEO-satellite", "3G-congested", "asymmetric-16k-up", "jitter-2s", "one-packet-buffer"]),
+        ("Examples/link-profiles-bursty.json",
+         ["GE-bursty-10", "EDGE-gemodel", "EDGE-congested-bursty", "fading-bursty-20", "EDGE-fading-2s"]),
+    ])
+    func exploreExamples(file: String, names: [String]) throws {
         let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Examples/link-profiles-hostile.json")
+            .deletingLastPathComponent().appendingPathComponent(file)
         let profiles = try LinkProfileFile.parse(try Data(contentsOf: path), file: path.path)
-        #expect(profiles.map(\.name) == [
-            "GSM-CSD", "GEO-satellite", "3G-congested", "asymmetric-16k-up", "jitter-2s", "one-packet-buffer",
-        ])
-        #expect(profiles.allSatisfy { $0.problems().isEmpty && !$0.source.isEmpty })
-        #expect(profiles.allSatisfy { ExploreGenerator.reasonToRefuse($0) == nil })
-    }
-
-    @Test("Examples/link-profiles-bursty.json reads, and explore takes every one of its cells")
-    func burstyExample() throws {
-        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Examples/link-profiles-bursty.json")
-        let profiles = try LinkProfileFile.parse(try Data(contentsOf: path), file: path.path)
-        #expect(profiles.map(\.name) == [
-            "GE-bursty-10", "EDGE-gemodel", "EDGE-congested-bursty", "fading-bursty-20", "EDGE-fading-2s",
-        ])
+        #expect(profiles.map(\.name) == names)
         #expect(profiles.allSatisfy { $0.problems().isEmpty && !$0.source.isEmpty })
         #expect(profiles.allSatisfy { ExploreGenerator.reasonToRefuse($0) == nil })
     }
