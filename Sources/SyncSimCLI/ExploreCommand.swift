@@ -297,6 +297,16 @@ struct ExploreCommand {
         clock: () -> ContinuousClock.Instant
     ) throws -> Int32 {
         if let saveDirectory { try OutputFile.prepareDirectory(saveDirectory) }
+        // On stderr: the report and its digest stay the same with or without the notice.
+        for profile in startProfiles ?? [] {
+            let directions = [("uplink", profile.uplink.loss), ("downlink", profile.downlink.loss)]
+                .map { (name: $0.0, loss: $0.1, allowance: ExploreGenerator.lossBurstAllowance($0.1)) }
+            guard let longest = directions.max(by: { $0.allowance < $1.allowance }),
+                  longest.allowance >= .minutes(1) else { continue }
+            console.err("explore: profile '\(profile.name)' loses packets in long bursts (\(longest.name) "
+                + "\(longest.loss)); each run's quiet tail waits up to \(longest.allowance) more for one to pass "
+                + "(docs/models.md)")
+        }
         let base = seedBase ?? defaultSeedBase()
         if let runCount { try Self.requireSeeds(base: base, runs: runCount) }
         let seedLimit = runsBeforeLastSeed(base: base)

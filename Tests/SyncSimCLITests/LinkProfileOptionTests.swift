@@ -116,6 +116,28 @@ import Testing
         let command = try ExploreCommand.startProfiles(names: ["EDGE-bursty"], own: LinkProfileFile.parse(
             Data(contentsOf: URL(fileURLWithPath: cells)), file: cells))
         #expect(command?.map(\.name) == ["EDGE-bursty"])
+        // Its bursts are short (q 0.14: 15 s more tail): no notice.
+        #expect(!output.err.contains("long bursts"), "\(output.err)")
+    }
+
+    @Test("explore says on stderr when a cell's long loss bursts lengthen the quiet tail; the report is the same")
+    func exploreBurstNotice() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("bursty.json").path
+        try Data("""
+            {"profiles": [{"name": "fading", "source": "assumption",
+              "downlink": {"rateBitsPerSecond": 150000, "oneWayDelayMs": 300},
+              "uplink": {"rateBitsPerSecond": 100000, "oneWayDelayMs": 300,
+                         "loss": {"gilbertElliott": {"p": 0.02, "r": 0.1, "oneMinusH": 0.9, "oneMinusK": 0}}}}]}
+            """.utf8).write(to: URL(fileURLWithPath: path))
+        let output = syncsim(["explore", "--runs", "1", "--seed-base", "70", "--shrink-runs", "0",
+                              "--link-profiles", path, "--profiles", "fading"])
+        #expect(output.code == 0, "\(output.out)\(output.err)")
+        #expect(output.err.contains("explore: profile 'fading' loses packets in long bursts (uplink "
+            + "gilbert-elliott(p=2%,r=10%,1-h=90%,1-k=0%)); each run's quiet tail waits up to 3247s more for one to "
+            + "pass (docs/models.md)"), "\(output.err)")
+        #expect(!output.out.contains("long bursts"))
     }
 
     @Test("explore refuses an unknown, repeated or offline --profiles entry", arguments: [

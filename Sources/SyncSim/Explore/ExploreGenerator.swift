@@ -98,6 +98,11 @@ public struct ExploreGenerator: Sendable {
         return nil
     }
 
+    /// How much longer a link direction's `loss` makes a run's quiet tail when it comes in bursts (zero when it
+    /// does not): the tail waits out one burst's backed-off retransmissions, as `Builder.burstStall` computes them
+    /// (54 minutes for a Gilbert-Elliott chain with `r` 0.1 and `1-h` 0.9; the tail takes the largest of the run's).
+    public static func lossBurstAllowance(_ loss: LossModel) -> SimDuration { Builder.burstStall(loss) }
+
     /// Generates the case of `seed`.
     public func generate(seed: UInt64) -> ExploreCase {
         var builder = Builder(seed: seed, generator: self)
