@@ -91,6 +91,30 @@ import Testing
         #expect(perPacketLost / 50 > 0.5)
     }
 
+    @Test("after a long quiet spell the timed chain is drawn afresh: packets an hour apart on 1 ms fades still lose the stationary share")
+    func timedChainAfterLongQuiet() {
+        // Fades of 1 ms every 3 ms losing everything: a quarter of the time bad.
+        let model = LossModel.gilbertElliottTimed(
+            meanGood: .milliseconds(3), meanBad: .milliseconds(1), oneMinusH: 1, oneMinusK: 0)
+        var state = LinkDirectionState(
+            component: "link.test.up",
+            profile: LinkDirectionProfile(rateBitsPerSecond: 1, oneWayDelay: .zero, loss: model),
+            streams: RandomStreams(runSeed: 11))
+        var lost = 0
+        // 20,000 packets an hour apart (over two years): each would walk 900,000 state changes one by one.
+        for hour in 0..<20_000 where state.drawLoss(at: .start + .hours(Int64(hour))) { lost += 1 }
+        #expect(abs(Double(lost) / 20_000 - 0.25) < 0.02, "\(lost)")
+        // A packet right after one draws the chain's short stays one by one, and a very long mean cannot overflow.
+        #expect(state.timedLossStateUntil.map { $0 > .start + .hours(19_999) } == true)
+        var slow = LinkDirectionState(
+            component: "link.test.up",
+            profile: LinkDirectionProfile(rateBitsPerSecond: 1, oneWayDelay: .zero, loss: .gilbertElliottTimed(
+                meanGood: .milliseconds(9_000_000_000_000), meanBad: .milliseconds(1), oneMinusH: 1, oneMinusK: 0)),
+            streams: RandomStreams(runSeed: 11))
+        let isLost = slow.drawLoss(at: .start + .hours(24 * 365))
+        #expect(!isLost)
+    }
+
     @Test("the timed chain starts again in the good state after a profile change, and draws the same on every run")
     func timedChainRestartsOnProfileChange() {
         let model = LossModel.gilbertElliottTimed(

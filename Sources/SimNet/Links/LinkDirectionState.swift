@@ -135,6 +135,14 @@ struct LinkDirectionState {
                 isInBadLossState = false
                 until = now + Self.sojourn(mean: meanGood, using: &lossGenerator)
             }
+            if until <= now, (now - until).nanoseconds / 64 > meanGood.nanoseconds / 2 + meanBad.nanoseconds / 2 {
+                // Quiet for over 32 cycles of the chain: its state no longer depends on where it was (their
+                // correlation is below e^-128), so draw it from the stationary distribution and a fresh stay, as
+                // the stays are memoryless, instead of every change in between.
+                let badShare = Double(meanBad.nanoseconds) / (Double(meanGood.nanoseconds) + Double(meanBad.nanoseconds))
+                isInBadLossState = lossGenerator.nextBernoulli(badShare)
+                until = now + Self.sojourn(mean: isInBadLossState ? meanBad : meanGood, using: &lossGenerator)
+            }
             // Every state change up to now, drawn in order: the chain moved while the link was quiet.
             while until <= now {
                 isInBadLossState.toggle()
@@ -146,10 +154,11 @@ struct LinkDirectionState {
     }
 
     /// An exponentially distributed stay in a timed Gilbert-Elliott state, at least one nanosecond so the chain
-    /// always moves forward.
+    /// always moves forward, and at most 10^18 ns (about 31 years, far past any run) so that adding it to the
+    /// current time cannot overflow.
     static func sojourn(mean: SimDuration, using generator: inout SeededGenerator) -> SimDuration {
         let draw = generator.nextExponential(mean: Double(mean.nanoseconds))
-        return .nanoseconds(max(1, Int64(min(draw, 9e18))))
+        return .nanoseconds(max(1, Int64(min(draw, 1e18))))
     }
 
     /// The one-way delay for a packet leaving the transmitter now: fixed delay, jitter and active spikes.
