@@ -950,7 +950,6 @@ public struct SyncServer {
         return ChatsListResponse(chats: summaries, marker: marker)
     }
 
-    /// Records which user an open connection is logged in as (nil: none), keeping `connectionsByUser` in step.
     /// Forgets an open connection the server ends (idle, replaced by a newer session, SESSIONS_CLOSE).
     /// - Returns: the action that closes it.
     private mutating func drop(_ connection: ServerConnectionID) -> ServerAction {
@@ -959,6 +958,7 @@ public struct SyncServer {
         return .close(connection)
     }
 
+    /// Records which user an open connection is logged in as (nil: none), keeping `connectionsByUser` in step.
     private mutating func setUser(_ userId: Int64?, of connection: ServerConnectionID) {
         guard let state = connections[connection] else { return }
         if let previous = state.userId { connectionsByUser[previous]?.removeAll { $0 == connection } }

@@ -112,7 +112,7 @@ import SimCore
     /// ended the tail with uploads and sends still queued (T5). The tail now waits out a burst's backed-off tries.
     @Test("a cell with packet-counted loss bursts lengthens the quiet tail by a burst's backed-off tries")
     func quietTailCoversLossBursts() {
-        func stall(_ loss: LossModel) -> SimDuration { ExploreGenerator.Builder.burstStall(loss) }
+        func stall(_ loss: LossModel) -> SimDuration { ExploreGenerator.lossBurstAllowance(loss) }
         // q = 0.9·0.9 = 0.81: 33 tries fail together with probability under 10⁻³; 1 + 2 + ... + 64 s, then 26 × 120 s.
         #expect(stall(.gilbertElliott(p: 0.02, r: 0.1, oneMinusH: 0.9, oneMinusK: 0)) == .seconds(3_247))
         // EDGE-bursty (Examples/link-profiles.json): q = 0.7·0.2 + 0.3·0.001, four tries, 1 + 2 + 4 + 8 s.

@@ -98,10 +98,52 @@ public struct ExploreGenerator: Sendable {
         return nil
     }
 
-    /// How much longer a link direction's `loss` makes a run's quiet tail when it comes in bursts (zero when it
-    /// does not): the tail waits out one burst's backed-off retransmissions, as `Builder.burstStall` computes them
-    /// (54 minutes for a Gilbert-Elliott chain with `r` 0.1 and `1-h` 0.9; the tail takes the largest of the run's).
-    public static func lossBurstAllowance(_ loss: LossModel) -> SimDuration { Builder.burstStall(loss) }
+    /// How much longer a link direction's `loss` makes a run's quiet tail: how long TCP may wait to get one packet
+    /// through a burst of it (the tail takes the largest of the run's directions); zero for losses that do not come
+    /// in bursts (`none`, `bernoulli`, which the tail counts per send). Retransmission
+    /// timeouts double from 1 s (RFC 6298 §2.1, §5.5) up to `TCPConfiguration`'s `maximumRTO` (120 s); the stall
+    /// allowed is their sum over the tries a burst defeats with probability 10⁻³ at most:
+    /// - Gilbert-Elliott, whose chain moves once per packet sent (netem's `gemodel`): a packet lost in the bad
+    ///   state is lost again on its next try with probability q = (1-r)·(1-h) + r·(1-k), however long TCP
+    ///   waited, so the tries are the n that all fail with probability 10⁻³ (q^n ≤ 10⁻³). q 0.81 (`p` 0.02,
+    ///   `r` 0.1, `1-h` 0.9) allows 54 minutes, q 0.14 (Examples/link-profiles.json's `EDGE-bursty`) 15 s.
+    /// - The timed chain: a bad state outlasts ln(1000)·`meanBad` (6.9 times its mean) with probability 10⁻³,
+    ///   and the first try after it ends gets through, so the tries are those up to that time, and one more.
+    ///   A mean of 2 s allows 31 s.
+    /// SyncSim's own bound, not from a source.
+    public static func lossBurstAllowance(_ loss: LossModel) -> SimDuration {
+        let maximum = TCPConfiguration().maximumRTO.nanoseconds
+        var stall: Int64 = 0
+        var timeout: Int64 = 1_000_000_000
+        func nextTry() {
+            stall += timeout
+            timeout = min(timeout * 2, maximum)
+        }
+        switch loss {
+        case .none, .bernoulli:
+            return .zero
+        case .gilbertElliott(_, let r, let oneMinusH, let oneMinusK):
+            let q = (1 - r) * oneMinusH + r * oneMinusK
+            guard q > 0 else { return .zero }
+            var allFail = 1.0
+            // At most 64 tries: a chain that never leaves a state losing every packet is refused before (its
+            // long-run loss is 100%).
+            for _ in 0..<64 where allFail > 1e-3 {
+                allFail *= q
+                nextTry()
+            }
+        case .gilbertElliottTimed(_, let meanBad, let oneMinusH, _):
+            guard oneMinusH > 0, meanBad > .zero else { return .zero }
+            let burst = Int64(min(Double(meanBad.nanoseconds) * 6.907_755_278_982_137, 9e18))
+            while stall < burst && timeout < maximum { nextTry() }
+            if stall < burst {
+                // Every try from here waits the maximum.
+                stall += (burst - stall + maximum - 1) / maximum * maximum
+            }
+            nextTry()
+        }
+        return SimDuration(nanoseconds: stall)
+    }
 
     /// Generates the case of `seed`.
     public func generate(seed: UInt64) -> ExploreCase {
@@ -610,56 +652,11 @@ extension ExploreGenerator {
             // A cell whose loss comes in bursts counted in packets holds a backed-off retransmission for minutes
             // (session 32's cell, explore seed 32014827: a 24 KB photo took 166 s); zero on the catalog's cells.
             let bursts = profilesUsed.compactMap { link($0) }
-                .flatMap { [Self.burstStall($0.uplink.loss), Self.burstStall($0.downlink.loss)] }
+                .flatMap { [ExploreGenerator.lossBurstAllowance($0.uplink.loss),
+                             ExploreGenerator.lossBurstAllowance($0.downlink.loss)] }
                 .max() ?? .zero
             return max(min(generator.minimumQuietTail + transfer + retries + queue, .hours(1)),
                        generator.minimumQuietTail + transfer) + allowance + handshakes + bursts
-        }
-
-        /// How long TCP may wait to get one packet through a loss burst of `loss`, for the quiet tail: zero for
-        /// losses that do not come in bursts (`none`, `bernoulli`, which the tail counts per send). Retransmission
-        /// timeouts double from 1 s (RFC 6298 §2.1, §5.5) up to `TCPConfiguration`'s `maximumRTO` (120 s); the stall
-        /// allowed is their sum over the tries a burst defeats with probability 10⁻³ at most:
-        /// - Gilbert-Elliott, whose chain moves once per packet sent (netem's `gemodel`): a packet lost in the bad
-        ///   state is lost again on its next try with probability q = (1-r)·(1-h) + r·(1-k), however long TCP
-        ///   waited, so the tries are the n that all fail with probability 10⁻³ (q^n ≤ 10⁻³). q 0.81 (`p` 0.02,
-        ///   `r` 0.1, `1-h` 0.9) allows 54 minutes, q 0.14 (Examples/link-profiles.json's `EDGE-bursty`) 15 s.
-        /// - The timed chain: a bad state outlasts ln(1000)·`meanBad` (6.9 times its mean) with probability 10⁻³,
-        ///   and the first try after it ends gets through, so the tries are those up to that time, and one more.
-        ///   A mean of 2 s allows 31 s.
-        /// SyncSim's own bound, not from a source.
-        static func burstStall(_ loss: LossModel) -> SimDuration {
-            let maximum = TCPConfiguration().maximumRTO.nanoseconds
-            var stall: Int64 = 0
-            var timeout: Int64 = 1_000_000_000
-            func nextTry() {
-                stall += timeout
-                timeout = min(timeout * 2, maximum)
-            }
-            switch loss {
-            case .none, .bernoulli:
-                return .zero
-            case .gilbertElliott(_, let r, let oneMinusH, let oneMinusK):
-                let q = (1 - r) * oneMinusH + r * oneMinusK
-                guard q > 0 else { return .zero }
-                var allFail = 1.0
-                // At most 64 tries: a chain that never leaves a state losing every packet is refused before (its
-                // long-run loss is 100%).
-                for _ in 0..<64 where allFail > 1e-3 {
-                    allFail *= q
-                    nextTry()
-                }
-            case .gilbertElliottTimed(_, let meanBad, let oneMinusH, _):
-                guard oneMinusH > 0, meanBad > .zero else { return .zero }
-                let burst = Int64(min(Double(meanBad.nanoseconds) * 6.907_755_278_982_137, 9e18))
-                while stall < burst && timeout < maximum { nextTry() }
-                if stall < burst {
-                    // Every try from here waits the maximum.
-                    stall += (burst - stall + maximum - 1) / maximum * maximum
-                }
-                nextTry()
-            }
-            return SimDuration(nanoseconds: stall)
         }
 
         /// What the clients' engine parameters add to the quiet tail beyond what the defaults need (zero when no
