@@ -53,6 +53,10 @@ public struct ServerKnobs: Hashable, Sendable {
     /// stored photo's `baseUrl` is `<cdnURL>/photo/<photoId>`. The default names no real host (`.invalid`, RFC 2606);
     /// `syncsim serve` sets its own address, where it takes the upload's HTTP POST.
     public var cdnURL = "https://cdn.syncsim.invalid"
+    /// The start of every group invite link, up to its token: CHAT_UPDATE's `revokePrivateLink` makes
+    /// `<inviteLinkBase><token>`. It must end in `join/`, the part PyMax 2.5.0 looks for and sends on
+    /// (`pymax/api/chats/enums.py`, `ChatLinkPrefix.JOIN`). The default names no real host (`.invalid`, RFC 2606).
+    public var inviteLinkBase = "https://syncsim.invalid/join/"
     /// Periods during which every request of one opcode is answered at once with an error (`"server.unavailable"`)
     /// and has no effect: a failing backend or a proxy in front of it (mtxclient #8's retry storm).
     public var failingPeriods: [FailingPeriod] = []

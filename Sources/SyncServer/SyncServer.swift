@@ -46,6 +46,14 @@ public struct SyncServer {
     var media = MediaUploads()
     /// How many CONFIG requests each user made (the settings' hash; only real clients send them).
     private var configChanges: [Int64: Int] = [:]
+    /// The group each live invite link's token leads to (CHAT_UPDATE `revokePrivateLink`; only real clients ask).
+    private var chatIdsByInviteToken: [String: Int64] = [:]
+    /// How many invite links were made: the next link's number, part of its token.
+    private var inviteLinksMade: Int64 = 0
+    /// Each user's chat folders, in their order (FOLDERS_UPDATE; only real clients make them).
+    private var folders: [Int64: [ChatFolder]] = [:]
+    /// Each user's folders' sync mark: server milliseconds of their last change, strictly increasing per change.
+    private var folderSync: [Int64: Int64] = [:]
 
     /// A server with no users or chats.
     /// - Parameters:
@@ -194,6 +202,8 @@ public struct SyncServer {
             entry.title = chat.title
             entry.descriptionText = chat.descriptionText
             entry.groupOwner = chat.groupOwner
+            entry.link = chat.link
+            entry.options = chat.options
         }
         return entry
     }
@@ -472,13 +482,23 @@ public struct SyncServer {
             }
             guard request.changesModeledFields else {
                 fail("proto.payload", "CHAT_UPDATE on the SyncSim server changes a chat's pin (`pinMessageId`), title "
-                     + "(`theme`) or `description`; this request sets none of them")
+                     + "(`theme`), `description`, invite link (`revokePrivateLink`) or `options`; this request sets "
+                     + "none of them")
                 return actions
             }
             if let pin = request.pinMessageId, pin != 0, chat.message(id: pin).map({ !$0.isRemoved }) != true {
                 fail("message.notFound", "message \(pin) is not in chat \(request.chatId)")
                 return actions
             }
+            if request.revokePrivateLink == true || !request.options.isEmpty {
+                // An invite link and group settings are a group's: a dialog has neither.
+                do throws(ChangeError) { _ = try group(chat.id, of: userId) } catch {
+                    fail(error.code, error.text)
+                    return actions
+                }
+            }
+            if request.revokePrivateLink == true { makeInviteLink(ofChat: chat.id) }
+            for (name, value) in request.options { chats[chat.id]!.options[name] = value }
             if let pin = request.pinMessageId { chats[chat.id]!.pinnedMessageId = pin == 0 ? nil : pin }
             if let theme = request.theme { chats[chat.id]!.title = theme }
             if let text = request.descriptionText { chats[chat.id]!.descriptionText = text }
@@ -659,6 +679,62 @@ public struct SyncServer {
                 return actions
             }
             reply(.empty)
+        case .chatLink(let request):
+            // LINK_INFO shows the group a link leads to, to anyone logged in; CHAT_JOIN makes the user a member, as
+            // a member added (a CONTROL message, NOTIF_CHAT and NOTIF_MESSAGE to the members). A member joining
+            // again is answered with the group and nothing changes.
+            guard let userId else { fail("session.notLoggedIn", "\(packet.opcode) before LOGIN"); return actions }
+            guard let token = request.token, let chatId = chatIdsByInviteToken[token], let chat = chats[chatId] else {
+                fail("link.notFound", "no group has the invite link '\(request.link.prefix(80))'")
+                return actions
+            }
+            guard packet.opcode == .chatJoin, !chat.members.contains(userId) else {
+                reply(.chatUpdateResponse(ChatUpdateResponse(chat: listEntry(chat))))
+                return actions
+            }
+            setMembers(of: chat.id, to: (chat.members + [userId]).sorted())
+            let message = store(chatId: chat.id, sender: userId, text: "", cid: nil,
+                                attaches: [.control(event: "joinByLink", userIds: [userId])], now: now)
+            let entry = listEntry(chats[chat.id]!)
+            reply(.chatUpdateResponse(ChatUpdateResponse(chat: entry)))
+            actions += pushGroupChange(entry, message: message, actor: userId,
+                                       exceptDevice: connections[connection]?.deviceId)
+        case .foldersGet:
+            guard let userId else { fail("session.notLoggedIn", "FOLDERS_GET before LOGIN"); return actions }
+            let list = folders[userId] ?? []
+            reply(.foldersResponse(FoldersResponse(foldersOrder: list.map(\.id), folders: list,
+                                                   allFilterExcludeFolders: [], folderSync: folderSync[userId] ?? 0)))
+        case .folderUpdate(let request):
+            guard let userId else { fail("session.notLoggedIn", "FOLDERS_UPDATE before LOGIN"); return actions }
+            guard !request.id.isEmpty, request.id.utf8.count <= 64 else {
+                fail("proto.payload", "FOLDERS_UPDATE `id` must be 1 to 64 bytes, not \(request.id.utf8.count)")
+                return actions
+            }
+            guard !request.title.isEmpty else { fail("proto.payload", "FOLDERS_UPDATE has an empty `title`"); return actions }
+            if let unknown = request.include.first(where: { chats[$0]?.members.contains(userId) != true }) {
+                fail("chat.notFound", "chat \(unknown) is unknown to user \(userId)")
+                return actions
+            }
+            let sync = touchFolders(of: userId, now: now)
+            let folder = ChatFolder(id: request.id, title: request.title, include: request.include,
+                                    filters: request.filters, options: request.options, updateTime: sync)
+            if let index = folders[userId]?.firstIndex(where: { $0.id == request.id }) {
+                folders[userId]![index] = folder
+            } else {
+                folders[userId, default: []].append(folder)
+            }
+            reply(.foldersResponse(FoldersResponse(foldersOrder: folders[userId]!.map(\.id), folder: folder,
+                                                   folderSync: sync)))
+        case .foldersDelete(let request):
+            guard let userId else { fail("session.notLoggedIn", "FOLDERS_DELETE before LOGIN"); return actions }
+            let list = folders[userId] ?? []
+            if let unknown = request.folderIds.first(where: { id in !list.contains { $0.id == id } }) {
+                fail("folder.notFound", "user \(userId) has no folder '\(unknown.prefix(64))'")
+                return actions
+            }
+            let sync = touchFolders(of: userId, now: now)
+            folders[userId] = list.filter { !request.folderIds.contains($0.id) }
+            reply(.foldersResponse(FoldersResponse(foldersOrder: folders[userId]!.map(\.id), folderSync: sync)))
         case .contactUpdate(let request):
             guard let userId else { fail("session.notLoggedIn", "CONTACT_UPDATE before LOGIN"); return actions }
             guard request.action == "ADD" || request.action == "REMOVE" else {
@@ -853,6 +929,10 @@ public struct SyncServer {
         case .chatSubscribe: return problem(ChatSubscribeRequest.self)
         case .contactInfoByPhone: return problem(ContactByPhoneRequest.self)
         case .contactUpdate: return problem(ContactUpdateRequest.self)
+        case .chatJoin, .linkInfo: return problem(ChatLinkRequest.self)
+        case .foldersGet: return problem(FoldersGetRequest.self)
+        case .foldersUpdate: return problem(FolderUpdateRequest.self)
+        case .foldersDelete: return problem(FoldersDeleteRequest.self)
         case .ping: return problem(PingRequest.self)
         default: return "\(opcode) payload does not fit its shape"
         }
@@ -877,6 +957,25 @@ public struct SyncServer {
     }
 
     /// Makes `members` (ascending, each once) the chat's members, keeping its messages, and the per-user index.
+    /// Gives group `chatId` a new invite link, `<knobs.inviteLinkBase><token>`; its old link no longer leads anywhere.
+    /// The token names the chat and the link's number (deterministic: no random draw moves).
+    private mutating func makeInviteLink(ofChat chatId: Int64) {
+        if let old = chats[chatId]!.inviteToken { chatIdsByInviteToken[old] = nil }
+        inviteLinksMade += 1
+        let token = "g\(chatId)-\(inviteLinksMade)"
+        chatIdsByInviteToken[token] = chatId
+        chats[chatId]!.inviteToken = token
+        chats[chatId]!.link = knobs.inviteLinkBase + token
+    }
+
+    /// Marks a change of `userId`'s folders: the new sync mark, server milliseconds now, or one more than the last
+    /// mark when the clock has not moved past it.
+    private mutating func touchFolders(of userId: Int64, now: SimInstant) -> Int64 {
+        let sync = max(serverTimeMilliseconds(at: now), (folderSync[userId] ?? 0) + 1)
+        folderSync[userId] = sync
+        return sync
+    }
+
     private mutating func setMembers(of chatId: Int64, to members: [Int64]) {
         for member in chats[chatId]!.members where !members.contains(member) {
             chatIdsByUser[member]?.removeAll { $0 == chatId }
@@ -1108,6 +1207,7 @@ extension Opcode {
         .msgSend, .msgDelete, .msgEdit, .msgGet, .photoUpload, .msgReaction, .msgCancelReaction, .msgGetReactions,
         .chatMembersUpdate, .chatLeave, .chatMembers, .profile, .config, .fileUpload, .videoUpload, .fileDownload,
         .videoPlay, .msgTyping, .chatSubscribe, .contactInfoByPhone, .logout, .sessionsInfo, .contactUpdate, .sessionsClose,
+        .chatJoin, .linkInfo, .foldersGet, .foldersUpdate, .foldersDelete,
     ]
 }
 
@@ -1156,9 +1256,17 @@ private struct ChatRecord {
     var descriptionText: String?
     /// The creator of a group a real client made (`GroupCreateRequest`), or nil for a scenario's chat.
     var groupOwner: Int64?
+    /// The group's invite link and its token (CHAT_UPDATE `revokePrivateLink`), nil before one was made.
+    var link: String?
+    var inviteToken: String?
+    /// The group's settings as CHAT_UPDATE's `options` set them, by name.
+    var options: [String: Bool] = [:]
 
     /// Whether CHAT_UPDATE set anything, or a real client made the chat (chat-list entries then carry it).
-    var hasDetails: Bool { pinnedMessageId != nil || title != nil || descriptionText != nil || groupOwner != nil }
+    var hasDetails: Bool {
+        pinnedMessageId != nil || title != nil || descriptionText != nil || groupOwner != nil || link != nil
+            || !options.isEmpty
+    }
 
     init(id: Int64, members: [Int64], modified: Int64) {
         self.id = id

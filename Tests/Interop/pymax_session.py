@@ -342,6 +342,24 @@ async def session(args, server):
             listed = (info.payload or {}).get("chats", [])
             check(step, len(listed) == 1 and list(listed[0]["participants"]) == [str(alice.me.contact.id)],
                   f"CHAT_INFO after bob left: {info.payload}")
+            if hasattr(alice, "rework_invite_link") and hasattr(bob, "join_group"):
+                # Invite links (PyMax 2.5.0): CHAT_UPDATE with revokePrivateLink gives the group a link, LINK_INFO 89
+                # shows the group to bob (no longer a member), CHAT_JOIN 57 brings him back.
+                linked = await alice.rework_invite_link(group.id)
+                check(step, bool(linked.link) and "join/" in linked.link, f"rework_invite_link answered {linked}")
+                seen = await bob.resolve_group_by_link(linked.link)
+                check(step, seen is not None and seen.id == group.id and bob_id not in seen.participants,
+                      f"resolve_group_by_link answered {seen}")
+                joined = await bob.join_group(linked.link)
+                check(step, joined.id == group.id and bob_id in joined.participants, f"join_group answered {joined}")
+            if hasattr(alice, "change_group_settings"):
+                # CHAT_UPDATE with options (PyMax 2.5.0): the group's settings, as CHAT_INFO then lists them.
+                await alice.change_group_settings(group.id, all_can_pin_message=True, only_admin_can_add_member=False)
+                info = await raw_request(server.port, "token-alice", 48, {"chatIds": [group.id]})
+                listed = (info.payload or {}).get("chats", [])
+                check(step, len(listed) == 1 and listed[0].get("options") == {"ALL_CAN_PIN_MESSAGE": True,
+                                                                              "ONLY_ADMIN_CAN_ADD_MEMBER": False},
+                      f"CHAT_INFO after change_group_settings: {info.payload}")
 
         step = "profile"
         if hasattr(alice, "change_profile"):
@@ -370,6 +388,21 @@ async def session(args, server):
             check(step, removed is True, f"remove_contact returned {removed!r}")
             added = await alice.add_contact(bob_id)
             check(step, added is not None and added.id == bob_id, f"add_contact returned {added!r}")
+        if hasattr(alice, "create_folder"):
+            # FOLDERS_UPDATE 274, FOLDERS_GET 272, FOLDERS_DELETE 276 (PyMax 2.5.0): alice files the dialog in a
+            # folder, renames it, lists her folders and deletes it.
+            made = await alice.create_folder("Pairs", [dialog.id])
+            check(step, made.folder is not None and made.folder.include == [dialog.id]
+                  and made.folders_order == [made.folder.id], f"create_folder answered {made!r}")
+            renamed = await alice.update_folder(made.folder.id, "Pairs and groups", [dialog.id])
+            check(step, renamed.folder is not None and renamed.folder.title == "Pairs and groups"
+                  and renamed.folder_sync > made.folder_sync, f"update_folder answered {renamed!r}")
+            listed = await alice.get_folders()
+            check(step, [folder.title for folder in listed.folders] == ["Pairs and groups"]
+                  and listed.folder_sync == renamed.folder_sync, f"get_folders answered {listed!r}")
+            gone = await alice.delete_folder(made.folder.id)
+            check(step, gone.folders_order == [] and gone.folder_sync > renamed.folder_sync,
+                  f"delete_folder answered {gone!r}")
         if hasattr(alice, "close_all_sessions"):
             # SESSIONS_CLOSE 97 (PyMax 2.5.0): alice ends her other sessions and keeps her session's token, which her
             # client stores (it returns False when the answer has none).

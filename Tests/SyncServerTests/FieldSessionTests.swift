@@ -736,6 +736,137 @@ import Testing
         #expect(codes[4].hasPrefix("proto.payload: ") && codes[4].contains("operation"))
     }
 
+    /// The error code of a call's first packet, or "none".
+    static func errorCode(_ packets: [Packet]) -> String {
+        if case .error(let error) = packets.first?.body { error.error } else { "none" }
+    }
+
+    @Test("invite links: CHAT_UPDATE makes one (a new one revokes it), LINK_INFO shows the group, CHAT_JOIN joins once")
+    mutating func inviteLinks() throws {
+        server.addUser(id: 3, name: "carol", token: "t-carol")
+        _ = server.handle(.connectionOpened(ServerConnectionID(rawValue: 3)), now: now)
+        _ = login("t-alice")
+        _ = login("t-bob", on: 2)
+        _ = call(.msgSend, Self.createGroup(cid: 7, title: "Team", userIds: [2]))
+        func chat(_ packets: [Packet]) -> ChatSummary? {
+            if case .chatUpdateResponse(let answer) = packets.first?.body { answer.chat } else { nil }
+        }
+        let first = chat(call(.chatUpdate, Self.map([("revokePrivateLink", .bool(true)), ("chatId", .uint(101))])))
+        #expect(first?.link == "https://syncsim.invalid/join/g101-1")
+        // PyMax sends the link from `join/` on; the whole address is taken too.
+        _ = login("t-carol", on: 3)
+        let shown = chat(call(.linkInfo, Self.map([("link", .string("join/g101-1"))]), on: 3))
+        #expect(shown?.id == 101 && shown?.title == "Team" && server.members(ofChat: 101) == [1, 2])
+        // A new link: the old one leads nowhere.
+        let second = chat(call(.chatUpdate, Self.map([("chatId", .uint(101)), ("revokePrivateLink", .bool(true))])))
+        #expect(second?.link == "https://syncsim.invalid/join/g101-2")
+        #expect(Self.errorCode(call(.chatJoin, Self.map([("link", .string("join/g101-1"))]), on: 3)) == "link.notFound")
+        let joined = call(.chatJoin, Self.map([("link", .string("https://syncsim.invalid/join/g101-2"))]), on: 3)
+        #expect(chat(joined)?.members == [1, 2, 3] && server.members(ofChat: 101) == [1, 2, 3])
+        // Alice and bob hear of it: the chat, then the service message naming carol.
+        #expect(joined.dropFirst().map(\.opcode).sorted() == [.notifMessage, .notifMessage, .notifChat, .notifChat])
+        #expect(server.messages(inChat: 101).last?.attaches == [.control(event: "joinByLink", userIds: [3])])
+        // Joining again changes nothing.
+        let again = call(.chatJoin, Self.map([("link", .string("join/g101-2"))]), on: 3)
+        #expect(again.count == 1 && chat(again)?.members == [1, 2, 3] && server.messages(inChat: 101).count == 2)
+        // Through the wire and back, the link survives (a group of three owned by its lowest member reads back
+        // without `groupOwner`: `ChatSummary.groupOwner`).
+        let decoded = chat([try Packet(frame: Frame(packet: joined[0]))])
+        #expect(decoded?.link == "https://syncsim.invalid/join/g101-2" && decoded?.members == [1, 2, 3])
+
+        // A dialog has no link; a link without a token, or before LOGIN, is refused.
+        #expect(Self.errorCode(call(.chatUpdate, Self.map([("chatId", .uint(100)), ("revokePrivateLink", .bool(true))])))
+                == "chat.notGroup")
+        #expect(Self.errorCode(call(.linkInfo, Self.map([("link", .string("https://syncsim.invalid/"))]))) == "link.notFound")
+        _ = server.handle(.connectionOpened(ServerConnectionID(rawValue: 4)), now: now)
+        #expect(Self.errorCode(call(.chatJoin, Self.map([("link", .string("join/g101-2"))]), on: 4))
+                == "session.notLoggedIn")
+        #expect(Self.errorCode(call(.chatJoin, Self.map([("url", .string("join/g101-2"))]))) == "proto.payload")
+    }
+
+    @Test("CHAT_UPDATE options set a group's settings, kept by name and sent in name order")
+    mutating func groupOptions() throws {
+        _ = login("t-alice")
+        _ = login("t-bob", on: 2)
+        _ = call(.msgSend, Self.createGroup(cid: 7, title: "Team", userIds: [2]))
+        let set = call(.chatUpdate, Self.map([("chatId", .uint(101)), ("options", Self.map([
+            ("ONLY_ADMIN_CAN_ADD_MEMBER", .bool(true)), ("ALL_CAN_PIN_MESSAGE", .bool(false)),
+        ]))]))
+        guard case .chatUpdateResponse(let answer) = set.first?.body else {
+            Issue.record("expected a CHAT_UPDATE answer, got \(set)")
+            return
+        }
+        #expect(answer.chat.options == ["ONLY_ADMIN_CAN_ADD_MEMBER": true, "ALL_CAN_PIN_MESSAGE": false])
+        #expect(set.dropFirst().map(\.opcode) == [.notifChat])
+        let wire = try MessagePackEncoder().encode(answer)
+        guard case .map(let top) = wire, case .map(let chat) = top.first?.value,
+              case .map(let options) = chat.first(where: { $0.key == .string("options") })?.value else {
+            Issue.record("no options map in \(wire)")
+            return
+        }
+        #expect(options.map(\.key) == [.string("ALL_CAN_PIN_MESSAGE"), .string("ONLY_ADMIN_CAN_ADD_MEMBER")])
+        let changed = call(.chatUpdate, Self.map([("chatId", .uint(101)), ("options", Self.map([
+            ("ALL_CAN_PIN_MESSAGE", .bool(true)),
+        ]))]))
+        if case .chatUpdateResponse(let later) = changed.first?.body {
+            #expect(later.chat.options == ["ONLY_ADMIN_CAN_ADD_MEMBER": true, "ALL_CAN_PIN_MESSAGE": true])
+        }
+        #expect(Self.errorCode(call(.chatUpdate, Self.map([("chatId", .uint(100)), ("options", Self.map([
+            ("ALL_CAN_PIN_MESSAGE", .bool(true)),
+        ]))]))) == "chat.notGroup")
+    }
+
+    @Test("folders: FOLDERS_UPDATE creates and replaces by id, FOLDERS_GET lists in order, FOLDERS_DELETE removes")
+    mutating func folders() throws {
+        _ = login("t-alice")
+        func answer(_ packets: [Packet]) -> FoldersResponse? {
+            if case .foldersResponse(let answer) = packets.first?.body { answer } else { nil }
+        }
+        let empty = answer(call(.foldersGet, Self.map([("folderSync", .uint(0))])))
+        #expect(empty?.folders == [] && empty?.foldersOrder == [] && empty?.folderSync == 0)
+        let made = answer(call(.foldersUpdate, Self.map([
+            ("id", .string("f-1")), ("title", .string("Work")), ("include", .array([.uint(100)])),
+            ("filters", .array([])),
+        ])))
+        #expect(made?.folder?.title == "Work" && made?.folder?.include == [100] && made?.foldersOrder == ["f-1"])
+        let second = answer(call(.foldersUpdate, Self.map([
+            ("id", .string("f-2")), ("title", .string("Family")), ("include", .array([])),
+            ("filters", .array([.string("UNREAD")])), ("options", .array([])),
+        ])))
+        #expect(second?.foldersOrder == ["f-1", "f-2"] && second!.folderSync > made!.folderSync)
+        let renamed = answer(call(.foldersUpdate, Self.map([
+            ("id", .string("f-1")), ("title", .string("Job")), ("include", .array([.string("100")])),
+            ("filters", .array([])), ("options", .array([])),
+        ])))
+        #expect(renamed?.foldersOrder == ["f-1", "f-2"] && renamed?.folder?.title == "Job")
+        let listed = answer(call(.foldersGet, Self.map([("folderSync", .uint(0))])))
+        #expect(listed?.folders?.map(\.title) == ["Job", "Family"] && listed?.folderSync == renamed?.folderSync)
+        #expect(listed?.folders?.last?.filters == [.string("UNREAD")] && listed?.allFilterExcludeFolders == [])
+        // Through the wire and back.
+        let get = call(.foldersGet, Self.map([]))
+        #expect(try Packet(frame: Frame(packet: get[0])).body == get[0].body)
+        let deleted = answer(call(.foldersDelete, Self.map([("folderIds", .array([.string("f-1")]))])))
+        #expect(deleted?.foldersOrder == ["f-2"] && deleted?.folder == nil && deleted!.folderSync > renamed!.folderSync)
+        // Bob has folders of his own: none.
+        _ = login("t-bob", on: 2)
+        #expect(answer(call(.foldersGet, Self.map([]), on: 2))?.folders == [])
+
+        // Refused: a chat not the user's, an empty title or id, an unknown folder; nothing changes.
+        #expect(Self.errorCode(call(.foldersUpdate, Self.map([
+            ("id", .string("f-3")), ("title", .string("X")), ("include", .array([.uint(999)])),
+        ]))) == "chat.notFound")
+        #expect(Self.errorCode(call(.foldersUpdate, Self.map([
+            ("id", .string("f-3")), ("title", .string("")), ("include", .array([])),
+        ]))) == "proto.payload")
+        #expect(Self.errorCode(call(.foldersUpdate, Self.map([
+            ("id", .string("")), ("title", .string("X")), ("include", .array([])),
+        ]))) == "proto.payload")
+        #expect(Self.errorCode(call(.foldersDelete, Self.map([("folderIds", .array([.string("f-9")]))])))
+                == "folder.notFound")
+        #expect(Self.errorCode(call(.foldersUpdate, Self.map([("id", .string("f-3"))]))) == "proto.payload")
+        #expect(answer(call(.foldersGet, Self.map([])))?.foldersOrder == ["f-2"])
+    }
+
     @Test("PROFILE renames the user (LOGIN and CONTACT_INFO then give the new name); CONFIG answers a growing hash")
     mutating func profileAndConfig() throws {
         _ = login("t-alice")

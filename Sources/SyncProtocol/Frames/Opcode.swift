@@ -50,8 +50,12 @@ public struct Opcode: RawRepresentable, Hashable, Comparable, Sendable, CustomSt
     public static let chatsList = Opcode(rawValue: 53)
     /// CHAT_UPDATE (55): changes a chat, `{chatId, pinMessageId?, notifyPin?, theme?, description?, ...}`, answered
     /// `{chat}`. Sent by PyMax `pymax/api/messages/service.py` (`pin_message`) and `pymax/api/chats/service.py`
-    /// (`change_group_profile`), and vkmax 1.0.2 `vkmax/functions/messages.py` (`pin_message`).
+    /// (`change_group_profile`, `change_group_settings`, `rework_invite_link`), and vkmax 1.0.2
+    /// `vkmax/functions/messages.py` (`pin_message`).
     public static let chatUpdate = Opcode(rawValue: 55)
+    /// CHAT_JOIN (57): the user joins a group by its invite link, `{link}`, answered `{chat}`. Sent by PyMax 2.5.0
+    /// `pymax/api/chats/service.py` (`join_group`, `join_channel`).
+    public static let chatJoin = Opcode(rawValue: 57)
     /// CHAT_LEAVE (58): the user leaves a group, `{chatId}`, answered `{}`. Sent by PyMax 2.5.0
     /// `pymax/api/chats/service.py` (`leave_group`).
     public static let chatLeave = Opcode(rawValue: 58)
@@ -91,6 +95,9 @@ public struct Opcode: RawRepresentable, Hashable, Comparable, Sendable, CustomSt
     /// FILE_DOWNLOAD (88): where to fetch a message's file, `{chatId, messageId, fileId}`, answered `{url, unsafe}`.
     /// Sent by PyMax 2.5.0 `pymax/api/messages/service.py` (`get_file_by_id`).
     public static let fileDownload = Opcode(rawValue: 88)
+    /// LINK_INFO (89): the group an invite link leads to, `{link}`, answered `{chat}`. Sent by PyMax 2.5.0
+    /// `pymax/api/chats/service.py` (`resolve_group_by_link`).
+    public static let linkInfo = Opcode(rawValue: 89)
     /// SESSIONS_INFO (96): the user's open sessions, `{}`, answered `{sessions[]}`. Sent by PyMax 2.5.0
     /// `pymax/api/users/service.py` (`get_sessions`).
     public static let sessionsInfo = Opcode(rawValue: 96)
@@ -123,6 +130,16 @@ public struct Opcode: RawRepresentable, Hashable, Comparable, Sendable, CustomSt
     /// MSG_GET_REACTIONS (180): messages' reactions, `{chatId, messageIds[]}`, answered `{messagesReactions}`. Sent by
     /// PyMax `pymax/api/messages/service.py` (`get_reactions`).
     public static let msgGetReactions = Opcode(rawValue: 180)
+    /// FOLDERS_GET (272): the user's chat folders, `{folderSync}`, answered `{foldersOrder, folders[],
+    /// allFilterExcludeFolders, folderSync}`. Sent by PyMax 2.5.0 `pymax/api/self/service.py` (`get_folders`).
+    public static let foldersGet = Opcode(rawValue: 272)
+    /// FOLDERS_UPDATE (274): creates or replaces a chat folder, `{id, title, include[], filters[], options?}`,
+    /// answered `{foldersOrder, folder, folderSync}`. Sent by PyMax 2.5.0 `pymax/api/self/service.py`
+    /// (`create_folder`, `update_folder`).
+    public static let foldersUpdate = Opcode(rawValue: 274)
+    /// FOLDERS_DELETE (276): deletes chat folders, `{folderIds[]}`, answered `{foldersOrder, folderSync}`. Sent by
+    /// PyMax 2.5.0 `pymax/api/self/service.py` (`delete_folder`).
+    public static let foldersDelete = Opcode(rawValue: 276)
     /// NOTIF_MSG_DELETE (142): push that messages were deleted, `{chatId, messageIds[]}`.
     /// Parsed by PyMax `pymax/types/events/message.py` (`MessageDeleteEvent`).
     public static let notifMsgDelete = Opcode(rawValue: 142)
@@ -130,9 +147,10 @@ public struct Opcode: RawRepresentable, Hashable, Comparable, Sendable, CustomSt
     /// Every opcode the model types, in numeric order.
     public static let known: [Opcode] = [
         .ping, .log, .sessionInit, .profile, .login, .logout, .config, .contactUpdate, .contactInfo, .contactInfoByPhone, .chatInfo, .chatHistory, .chatMark,
-        .chatsList, .chatUpdate, .chatLeave, .chatMembers, .msgSend, .msgTyping, .msgDelete, .msgEdit, .msgGet, .chatSubscribe, .chatMembersUpdate, .photoUpload,
-        .videoUpload, .videoPlay, .fileUpload, .fileDownload, .sessionsInfo, .sessionsClose, .notifMessage, .notifTyping, .notifMark, .notifChat, .notifAttach,
+        .chatsList, .chatUpdate, .chatJoin, .chatLeave, .chatMembers, .msgSend, .msgTyping, .msgDelete, .msgEdit, .msgGet, .chatSubscribe, .chatMembersUpdate, .photoUpload,
+        .videoUpload, .videoPlay, .fileUpload, .fileDownload, .linkInfo, .sessionsInfo, .sessionsClose, .notifMessage, .notifTyping, .notifMark, .notifChat, .notifAttach,
         .notifMsgDelete, .notifMsgReactionsChanged, .msgReaction, .msgCancelReaction, .msgGetReactions,
+        .foldersGet, .foldersUpdate, .foldersDelete,
     ]
 
     /// Whether the server sends this opcode unsolicited (as a `cmd` 0 frame the client does not answer):

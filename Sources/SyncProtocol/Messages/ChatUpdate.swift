@@ -1,12 +1,16 @@
-/// CHAT_UPDATE (55) request: changes a chat. SyncSim's server takes three of the field's shapes:
+/// CHAT_UPDATE (55) request: changes a chat. SyncSim's server takes five of the field's shapes:
 /// - a pin, `{chatId, pinMessageId, notifyPin}` (PyMax 2.5.0 `pymax/api/messages/payloads.py`, `PinMessagePayload`;
 ///   PyMax 1.2.5 `pin_message`; vkmax 1.0.2 `vkmax/functions/messages.py`, `pin_message`, sends `pinMessageId` as a
 ///   decimal string; python-max-client 1.0.2, vkmax's fork, `functions/messages.py`, `pin_message`, names the message
 ///   `messageId` instead, as a decimal string, beside `notifyPin`). A pin of 0 clears it (SyncSim's choice: no public
 ///   client sends an unpin);
 /// - a new title or description, `{chatId, theme?, description?}` (PyMax 2.5.0 `pymax/api/chats/payloads.py`,
-///   `ChangeGroupProfilePayload`, where `theme` is the chat's name).
-/// Other keys (`options`, `photoToken`, ...) are read by no one here: a request with none of the three is refused.
+///   `ChangeGroupProfilePayload`, where `theme` is the chat's name);
+/// - a new invite link, `{chatId, revokePrivateLink: true}` (PyMax 2.5.0 `ReworkInviteLinkPayload`,
+///   `rework_invite_link`);
+/// - group settings, `{chatId, options: {NAME: Bool}}` (PyMax 2.5.0 `ChangeGroupSettingsPayload`,
+///   `change_group_settings`; the names are `enums.py`, `ChatOption`).
+/// Other keys (`photoToken`, ...) are read by no one here: a request with none of these is refused.
 public struct ChatUpdateRequest: Codable, Hashable, Sendable {
     /// The chat (wire key `chatId`; an integer or its decimal string).
     public var chatId: Int64
@@ -20,6 +24,13 @@ public struct ChatUpdateRequest: Codable, Hashable, Sendable {
     public var descriptionText: String?
     /// Whether the pin came (and is written) under `messageId`, python-max-client's key, rather than `pinMessageId`.
     public var pinKeyIsMessageId = false
+    /// True to give the group a new invite link, the old one no longer joining (wire key `revokePrivateLink`; PyMax
+    /// 2.5.0 `pymax/api/chats/payloads.py`, `ReworkInviteLinkPayload`, sent by `rework_invite_link`).
+    public var revokePrivateLink: Bool?
+    /// Group settings to change, by option name (wire key `options`; PyMax 2.5.0 `ChangeGroupSettingsPayload`, sent
+    /// by `change_group_settings` with only the options given, names as `pymax/api/chats/enums.py`, `ChatOption`);
+    /// empty when the request changes none.
+    public var options: [String: Bool] = [:]
 
     /// Creates a CHAT_UPDATE request.
     public init(
@@ -33,11 +44,14 @@ public struct ChatUpdateRequest: Codable, Hashable, Sendable {
         self.descriptionText = descriptionText
     }
 
-    /// Whether the request changes anything SyncSim's server models (a pin, a title or a description).
-    public var changesModeledFields: Bool { pinMessageId != nil || theme != nil || descriptionText != nil }
+    /// Whether the request changes anything SyncSim's server models (a pin, a title, a description, the invite
+    /// link or an option).
+    public var changesModeledFields: Bool {
+        pinMessageId != nil || theme != nil || descriptionText != nil || revokePrivateLink == true || !options.isEmpty
+    }
 
     private enum CodingKeys: String, CodingKey {
-        case chatId, pinMessageId, notifyPin, theme, messageId
+        case chatId, pinMessageId, notifyPin, theme, messageId, revokePrivateLink, options
         case descriptionText = "description"
     }
 
@@ -53,6 +67,8 @@ public struct ChatUpdateRequest: Codable, Hashable, Sendable {
         }
         theme = try container.decodeIfPresent(String.self, forKey: .theme)
         descriptionText = try container.decodeIfPresent(String.self, forKey: .descriptionText)
+        revokePrivateLink = try container.decodeIfPresent(Bool.self, forKey: .revokePrivateLink)
+        options = try container.decodeIfPresent([String: Bool].self, forKey: .options) ?? [:]
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -67,6 +83,11 @@ public struct ChatUpdateRequest: Codable, Hashable, Sendable {
         }
         try container.encodeIfPresent(theme, forKey: .theme)
         try container.encodeIfPresent(descriptionText, forKey: .descriptionText)
+        try container.encodeIfPresent(revokePrivateLink, forKey: .revokePrivateLink)
+        if !options.isEmpty {
+            var map = container.nestedContainer(keyedBy: NamedKey.self, forKey: .options)
+            for name in options.keys.sorted() { try map.encode(options[name]!, forKey: NamedKey(stringValue: name)) }
+        }
     }
 }
 

@@ -50,6 +50,10 @@ extension Packet {
             case .chatSubscribe: return typed(ChatSubscribeRequest.self, Body.chatSubscribe)
             case .contactInfoByPhone: return typed(ContactByPhoneRequest.self, Body.contactByPhone)
             case .contactUpdate: return typed(ContactUpdateRequest.self, Body.contactUpdate)
+            case .chatJoin, .linkInfo: return typed(ChatLinkRequest.self, Body.chatLink)
+            case .foldersGet: return typed(FoldersGetRequest.self, Body.foldersGet)
+            case .foldersUpdate: return typed(FolderUpdateRequest.self, Body.folderUpdate)
+            case .foldersDelete: return typed(FoldersDeleteRequest.self, Body.foldersDelete)
             case .ping:
                 if let fast = PingRequest(fastPayload: payload) { return .ping(fast) }
                 return typed(PingRequest.self, Body.ping)
@@ -77,7 +81,8 @@ extension Packet {
             case .msgGet: return typed(MsgGetResponse.self, Body.msgGetResponse)
             case .msgReaction, .msgCancelReaction: return typed(MsgReactionResponse.self, Body.msgReactionResponse)
             case .msgGetReactions: return typed(MsgGetReactionsResponse.self, Body.msgGetReactionsResponse)
-            case .chatUpdate: return typed(ChatUpdateResponse.self, Body.chatUpdateResponse)
+            case .chatUpdate, .chatJoin, .linkInfo: return typed(ChatUpdateResponse.self, Body.chatUpdateResponse)
+            case .foldersGet, .foldersUpdate, .foldersDelete: return typed(FoldersResponse.self, Body.foldersResponse)
             case .chatMembersUpdate: return typed(ChatMembersUpdateResponse.self, Body.chatMembersUpdateResponse)
             case .chatMembers: return typed(ChatMembersResponse.self, Body.chatMembersResponse)
             case .profile: return typed(ProfileResponse.self, Body.profileResponse)
@@ -190,6 +195,11 @@ extension Frame {
         case .sessionsInfoResponse(let value): encoded(value)
         case .contactUpdate(let value): encoded(value)
         case .sessionsCloseResponse(let value): encoded(value)
+        case .chatLink(let value): encoded(value)
+        case .foldersGet(let value): encoded(value)
+        case .folderUpdate(let value): encoded(value)
+        case .foldersDelete(let value): encoded(value)
+        case .foldersResponse(let value): encoded(value)
         case .notifTyping(let value): encoded(value)
         case .ping(let value): value.fastPayload
         case .notifMessage(let value): value.fastPayload

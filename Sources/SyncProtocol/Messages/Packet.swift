@@ -130,6 +130,16 @@ public struct Packet: Hashable, Sendable {
         case sessionsCloseResponse(SessionsCloseResponse)
         /// A CHAT_SUBSCRIBE request.
         case chatSubscribe(ChatSubscribeRequest)
+        /// A CHAT_JOIN or LINK_INFO request (the opcode tells which); both are answered `.chatUpdateResponse`.
+        case chatLink(ChatLinkRequest)
+        /// A FOLDERS_GET request.
+        case foldersGet(FoldersGetRequest)
+        /// A FOLDERS_UPDATE request.
+        case folderUpdate(FolderUpdateRequest)
+        /// A FOLDERS_DELETE request.
+        case foldersDelete(FoldersDeleteRequest)
+        /// A FOLDERS_GET, FOLDERS_UPDATE or FOLDERS_DELETE response.
+        case foldersResponse(FoldersResponse)
         /// A CONTACT_INFO_BY_PHONE request.
         case contactByPhone(ContactByPhoneRequest)
         /// A CONTACT_INFO_BY_PHONE response: the user found.

@@ -232,27 +232,27 @@ public struct ChatSummary: Codable, Hashable, Sendable {
     public var lastMessage: ChatMessage?
     /// Whether the encoder adds the times PyMax 1.x requires; not decoded, not compared (`==`, `hash`).
     public var fullKeys = false
-    /// What CHAT_UPDATE set (pin, title, description), held out of line; nil when nothing was set.
+    /// What CHAT_UPDATE and group creation set (pin, title, description, owner, invite link, options), held out of
+    /// line; nil when nothing was set.
     private var details: ChatDetails?
 
     /// The pinned message, as it is now (wire key `pinnedMessage`; PyMax 2.5.0 `pymax/types/domain/chat.py`,
     /// `Chat.pinned_message`), or nil when none is pinned.
     public var pinnedMessage: ChatMessage? {
-        get { details?.pinnedMessage }
-        set { setDetails(pinnedMessage: newValue, title: title, description: descriptionText, groupOwner: groupOwner) }
+        get { details?.fields.pinnedMessage }
+        set { updateDetails { $0.pinnedMessage = newValue } }
     }
 
     /// The chat's title as CHAT_UPDATE's `theme` set it (wire key `title`; PyMax 2.5.0 `Chat.title`), or nil.
     public var title: String? {
-        get { details?.title }
-        set { setDetails(pinnedMessage: pinnedMessage, title: newValue, description: descriptionText,
-                         groupOwner: groupOwner) }
+        get { details?.fields.title }
+        set { updateDetails { $0.title = newValue } }
     }
 
     /// The chat's description (wire key `description`; PyMax 2.5.0 `Chat.description`), or nil.
     public var descriptionText: String? {
-        get { details?.description }
-        set { setDetails(pinnedMessage: pinnedMessage, title: title, description: newValue, groupOwner: groupOwner) }
+        get { details?.fields.description }
+        set { updateDetails { $0.description = newValue } }
     }
 
     /// The creator of a group made by a real client (`GroupCreateRequest`), or nil for a chat of the scenario's.
@@ -260,18 +260,32 @@ public struct ChatSummary: Codable, Hashable, Sendable {
     /// and `owner` differ from what the members alone give (a `"CHAT"` of at most two, or an owner other than the
     /// lowest member); a group of more than two owned by its lowest member reads back as nil, from the same bytes.
     public var groupOwner: Int64? {
-        get { details?.groupOwner }
-        set { setDetails(pinnedMessage: pinnedMessage, title: title, description: descriptionText, groupOwner: newValue) }
+        get { details?.fields.groupOwner }
+        set { updateDetails { $0.groupOwner = newValue } }
     }
 
-    /// Whether a pin, title or description is set (the entry then goes through Codable, not the fast paths).
+    /// The group's invite link, made by CHAT_UPDATE's `revokePrivateLink` (wire key `link`; PyMax 2.5.0
+    /// `Chat.link`, which `join_group` and `resolve_group_by_link` take), or nil when it has none.
+    public var link: String? {
+        get { details?.fields.link }
+        set { updateDetails { $0.link = newValue } }
+    }
+
+    /// The group's settings as CHAT_UPDATE's `options` set them, by option name (wire key `options`, a map with its
+    /// keys in ascending order; PyMax 2.5.0 `Chat.options`, `dict[str, bool]`, and `ChatOption` for the names);
+    /// empty when none was set.
+    public var options: [String: Bool] {
+        get { details?.fields.options ?? [:] }
+        set { updateDetails { $0.options = newValue } }
+    }
+
+    /// Whether anything out of line is set (the entry then goes through Codable, not the fast paths).
     var hasDetails: Bool { details != nil }
 
-    private mutating func setDetails(pinnedMessage: ChatMessage?, title: String?, description: String?,
-                                     groupOwner: Int64? = nil) {
-        details = pinnedMessage == nil && title == nil && description == nil && groupOwner == nil
-            ? nil : ChatDetails(pinnedMessage: pinnedMessage, title: title, description: description,
-                                groupOwner: groupOwner)
+    private mutating func updateDetails(_ change: (inout ChatDetails.Fields) -> Void) {
+        var fields = details?.fields ?? ChatDetails.Fields()
+        change(&fields)
+        details = fields == ChatDetails.Fields() ? nil : ChatDetails(fields)
     }
 
     /// Creates a chat-list entry; `modified` is server milliseconds since the Unix epoch.
@@ -298,7 +312,7 @@ public struct ChatSummary: Codable, Hashable, Sendable {
 
     private enum CodingKeys: String, CodingKey {
         case id, type, status, owner, participants, modified, created, joinTime, lastEventTime, lastDelayedUpdateTime
-        case lastFireDelayedErrorTime, lastMessage, pinnedMessage, title, description
+        case lastFireDelayedErrorTime, lastMessage, pinnedMessage, title, description, link, options
     }
 
     public init(from decoder: any Decoder) throws {
@@ -313,12 +327,19 @@ public struct ChatSummary: Codable, Hashable, Sendable {
         let pinned = try container.decodeIfPresent(ChatMessage.self, forKey: .pinnedMessage)
         let title = try container.decodeIfPresent(String.self, forKey: .title)
         let description = try container.decodeIfPresent(String.self, forKey: .description)
+        let link = try container.decodeIfPresent(String.self, forKey: .link)
+        // The field also sends `options` as an integer of flags (PyMax 2.5.0 `Chat.options: dict[str, bool] | int`):
+        // only the map is kept.
+        let options = (try? container.decodeIfPresent([String: Bool].self, forKey: .options)) ?? nil
         // Read leniently, as before they were read at all: a value of another type is no group.
         let type = (try? container.decodeIfPresent(String.self, forKey: .type)) ?? nil
         let owner = (try? container.decodeIfPresent(Int64.self, forKey: .owner)) ?? nil
         var groupOwner: Int64?
         if let owner, (type == "CHAT" && members.count <= 2) || owner != (members.first ?? 0) { groupOwner = owner }
-        setDetails(pinnedMessage: pinned, title: title, description: description, groupOwner: groupOwner)
+        updateDetails {
+            $0 = ChatDetails.Fields(pinnedMessage: pinned, title: title, description: description,
+                                    groupOwner: groupOwner, link: link, options: options ?? [:])
+        }
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -339,6 +360,12 @@ public struct ChatSummary: Codable, Hashable, Sendable {
         try container.encodeIfPresent(pinnedMessage, forKey: .pinnedMessage)
         try container.encodeIfPresent(title, forKey: .title)
         try container.encodeIfPresent(descriptionText, forKey: .description)
+        try container.encodeIfPresent(link, forKey: .link)
+        let options = self.options
+        if !options.isEmpty {
+            var map = container.nestedContainer(keyedBy: NamedKey.self, forKey: .options)
+            for name in options.keys.sorted() { try map.encode(options[name]!, forKey: NamedKey(stringValue: name)) }
+        }
     }
 
     public static func == (lhs: ChatSummary, rhs: ChatSummary) -> Bool {
@@ -355,32 +382,26 @@ public struct ChatSummary: Codable, Hashable, Sendable {
     }
 }
 
-/// A chat's pin, title and description: set by CHAT_UPDATE (real clients only), so held out of line, and a chat-list
-/// entry without them stays small. Nil-only details are not kept (`ChatSummary` then holds nil).
+/// A chat's pin, title, description, group owner, invite link and options: set by CHAT_UPDATE and group creation
+/// (real clients only), so held out of line, and a chat-list entry without them stays small. Empty details are not
+/// kept (`ChatSummary` then holds nil).
 private final class ChatDetails: Hashable, Sendable {
-    let pinnedMessage: ChatMessage?
-    let title: String?
-    let description: String?
-    let groupOwner: Int64?
-
-    init(pinnedMessage: ChatMessage?, title: String?, description: String?, groupOwner: Int64?) {
-        self.pinnedMessage = pinnedMessage
-        self.title = title
-        self.description = description
-        self.groupOwner = groupOwner
+    struct Fields: Hashable, Sendable {
+        var pinnedMessage: ChatMessage?
+        var title: String?
+        var description: String?
+        var groupOwner: Int64?
+        var link: String?
+        var options: [String: Bool] = [:]
     }
 
-    static func == (lhs: ChatDetails, rhs: ChatDetails) -> Bool {
-        lhs.pinnedMessage == rhs.pinnedMessage && lhs.title == rhs.title && lhs.description == rhs.description
-            && lhs.groupOwner == rhs.groupOwner
-    }
+    let fields: Fields
 
-    func hash(into hasher: inout Hasher) {
-        hasher.combine(pinnedMessage)
-        hasher.combine(title)
-        hasher.combine(description)
-        hasher.combine(groupOwner)
-    }
+    init(_ fields: Fields) { self.fields = fields }
+
+    static func == (lhs: ChatDetails, rhs: ChatDetails) -> Bool { lhs.fields == rhs.fields }
+
+    func hash(into hasher: inout Hasher) { hasher.combine(fields) }
 }
 
 /// LOGIN response: `{profile, chats[], contacts[], messages?, token?, time}`, parsed by PyMax
