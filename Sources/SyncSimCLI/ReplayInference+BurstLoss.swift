@@ -15,11 +15,12 @@ extension ReplayInference {
     /// `clusteringFactor` (1.5) times what independent loss at the same share gives: a run of a Bernoulli(share)
     /// sequence is geometric with mean 1 / (1 - share).
     ///
-    /// Estimator: the simple Gilbert model (E. N. Gilbert, "Capacity of a burst-noise channel", Bell System
-    /// Technical Journal 39, 1960; netem's `loss gemodel p r` with 1-h = 100% and 1-k = 0%, tc-netem(8)): the bad
-    /// state loses every packet and the good state none, so a burst is a stay in the bad state, geometric with mean
-    /// 1 / r, and the long-run loss is p / (p + r). Hence r = 1 / meanBurstLength and p = r · share / (1 - share)
-    /// (the same moments as RFC 3611 §4.7.2's burst metrics). Both are rounded to hundredths of a percent.
+    /// Estimator: the simple Gilbert model, netem's `loss gemodel p r` with its defaults 1-h = 100% and 1-k = 0%
+    /// (tc-netem(8)); E. N. Gilbert's two-state channel ("Capacity of a burst-noise channel", Bell System Technical
+    /// Journal 39, 1960) with a bad state that loses every packet. A burst is then a stay in the bad state, geometric
+    /// with mean 1 / r, and the long-run loss is p / (p + r). Hence r = 1 / meanBurstLength and
+    /// p = r · share / (1 - share), moment matching on the run lengths and the share. Both are rounded to
+    /// hundredths of a percent, p to at least 0.01% (a chain that never enters the bad state would lose nothing).
     struct BurstLoss: Equatable {
         /// Payload segments in the sample.
         var segments: Int
@@ -47,7 +48,8 @@ extension ReplayInference {
         }
 
         /// The simple Gilbert estimate: p = r · share / (1 - share), r = 1 / mean burst, 1-h = 1, 1-k = 0, p and r
-        /// rounded to 0.0001; nil unless `isBursty`.
+        /// rounded to 0.0001 (from 0.0001 up; r is at most 2/3 since the mean burst is at least 1.5); nil unless
+        /// `isBursty`.
         var lossModel: LossModel? {
             guard isBursty else { return nil }
             let r = 1 / meanBurstLength
