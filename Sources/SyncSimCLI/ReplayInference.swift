@@ -10,6 +10,9 @@ import SyncTrace
 ///   transmission times and the server's share; the smallest has the least server share).
 /// - **profile**: the catalog profile whose RTT (sum of both one-way delays) is nearest; among profiles of equal
 ///   RTT, the lossy one when more than 1% of the client's segments were retransmissions.
+/// - **bursty loss**: when the client's retransmissions come in runs (at least 8, the mean run at least 1.5 times
+///   independent loss's 1 / (1 - share), outages left out), the profile's loss becomes the simple Gilbert model
+///   estimated from the runs (`BurstLoss`, ReplayInference+BurstLoss.swift).
 /// - **link drop**: a request that stays unanswered for more than 3 RTT + 1 s while nothing at all comes from the
 ///   server on any of the client's connections, on a connection where the client retransmitted (without any
 ///   retransmission the server acknowledged the request: the link carried it, the answer is the server's fault).
@@ -51,6 +54,9 @@ struct ReplayInference {
         var retransmittedShare: Double
         var profile: ProfileName
         var comment: String
+        /// Set when the client's retransmissions came in bursts (`BurstLoss.isBursty`): the emitter then gives it
+        /// `profile`'s delays, rates and buffers with Gilbert-Elliott loss instead of the catalog's.
+        var burstLoss: BurstLoss? = nil
     }
 
     var links: [ClientLink] = []
@@ -109,6 +115,15 @@ struct ReplayInference {
             drops += Self.linkResets(connections, roundTrip: roundTrip,
                                      covered: drops.map { ($0.from, $0.until) } + serverDown)
             steps += drops.map { (address, $0.step) }
+            // Retransmissions in and just around those outages are theirs, not the link's everyday loss.
+            let explained = drops.map {
+                (from: Self.shifted($0.from, SimDuration(nanoseconds: -roundTrip.nanoseconds)),
+                 until: Self.shifted($0.until, roundTrip * 2))
+            }
+            let burstLoss = Self.burstLoss(connections, excluding: explained)
+            if burstLoss.isBursty, let index = links.firstIndex(where: { $0.address == address }) {
+                links[index].burstLoss = burstLoss
+            }
             steps += restarts.map { (address, $0) }
             let restartSpans = restarts.map { (from: Self.shifted($0.time, .seconds(-1)), until: Self.shifted($0.time, .seconds(1))) }
             steps += Self.connectivityLosses(connections, roundTrip: roundTrip,

@@ -104,11 +104,20 @@ struct ReplayScenarioEmitter {
             let link = inference.links.first { $0.address == client.address }
             header.append("\(client.name) (\(client.address)): \(link?.profile.rawValue ?? "3G") from "
                 + (link?.comment ?? "nothing"))
+            var profile = link?.profile ?? .threeG
+            if let burstLoss = link?.burstLoss,
+               let bursty = Self.burstyProfile(base: profile, client: client.name, burstLoss: burstLoss,
+                                               taken: scenario.linkProfiles) {
+                scenario.linkProfiles.append(bursty.profile)
+                header.append("\(client.name): loss found bursty, \(bursty.comment); link profile "
+                    + "\(bursty.profile.name) (\(profile.rawValue) with that loss)")
+                profile = ProfileName(rawValue: bursty.profile.name)
+            }
             let own = timeline.connections.filter { $0.client.hasPrefix(client.address + ":") }
             let (parameters, why) = Self.engineParameters(own.filter { $0.role == .chat },
                                                           uploads: own.filter { $0.role == .upload })
             header += why.map { "\(client.name): \($0)" }
-            return ClientSpec(name: client.name, profile: link?.profile ?? .threeG, parameters: parameters,
+            return ClientSpec(name: client.name, profile: profile, parameters: parameters,
                               user: Self.deviceUser(client.name))
         }
         scenario.chats = chatNames.keys.sorted().compactMap { id in
@@ -367,7 +376,7 @@ struct ReplayScenarioEmitter {
         }
         timed += pushFaults(clientNames: clientNames)
         timed += Self.changesAfterTheirSends(edits, sendStepAt: sendStepAt, clients: scenario.clients,
-                                             server: serverParameters)
+                                             server: serverParameters, linkProfiles: scenario.linkProfiles)
         unplaced += edits.unplaced
         let doubts = inference.doubts + edits.doubts
         header += doubts.map { "doubt: " + $0 }
@@ -826,7 +835,9 @@ struct ReplayScenarioEmitter {
     /// from vkmax" came at 5 and 6 ms, its Send at 6 ms). The wait is the client's link RTT plus the server's
     /// processing delay and jitter, plus a millisecond.
     static func changesAfterTheirSends(_ edits: ReplayEdits, sendStepAt: [Int64: SimInstant], clients: [ClientSpec],
-                                       server: ParameterSet) -> [(time: SimInstant, action: Action, comment: String)] {
+                                       server: ParameterSet, linkProfiles: [LinkProfile] = [])
+        -> [(time: SimInstant, action: Action, comment: String)]
+    {
         var processing = SimDuration.milliseconds(1)
         for name in ["processingDelay", "processingJitter"] {
             if let extra = server[name]?.durationValue { processing = processing + extra }
@@ -841,7 +852,9 @@ struct ReplayScenarioEmitter {
             }
             let key = "\(name)\u{0}\(chat)"
             if let cid, let sent = sendStepAt[cid] {
-                let link = clients.first { $0.name == name }.flatMap { LinkProfile.named($0.profile.rawValue) }
+                let link = clients.first { $0.name == name }.flatMap {
+                    LinkProfile.named($0.profile.rawValue, among: linkProfiles)
+                }
                 let wait = (link?.baseRTT ?? .milliseconds(200)) + processing
                 if time < sent + wait {
                     time = sent + wait
@@ -853,6 +866,23 @@ struct ReplayScenarioEmitter {
             earliest[key] = time
             return (time, action, comment)
         }
+    }
+
+    /// A client's own link profile for bursty loss: `base`'s delays, rates and buffers (a catalog profile) with the
+    /// Gilbert-Elliott loss `burstLoss` estimated, on both directions, named `<client>-bursty` (a `-link` suffix
+    /// while that name is taken by the catalog or `taken`). Nil when `base` is no catalog profile or the loss is not
+    /// bursty.
+    static func burstyProfile(base: ProfileName, client: String, burstLoss: ReplayInference.BurstLoss,
+                              taken: [LinkProfile]) -> (profile: LinkProfile, comment: String)? {
+        guard let catalog = LinkProfile.named(base.rawValue), let loss = burstLoss.lossModel,
+              let comment = burstLoss.comment else { return nil }
+        var name = client + "-bursty"
+        while LinkProfile.named(name, among: taken) != nil { name += "-link" }
+        var profile = catalog.withLoss(loss)
+        profile.name = name
+        profile.source = "syncsim replay: \(catalog.name) (\(catalog.source)) with Gilbert-Elliott loss estimated "
+            + "from the capture's retransmission bursts (simple Gilbert model, Gilbert 1960; netem gemodel p r)"
+        return (profile, comment)
     }
 
     static let longestRun = SimDuration.hours(7 * 24)

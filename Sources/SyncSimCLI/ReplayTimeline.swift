@@ -20,6 +20,12 @@ struct ReplayTimeline {
         var bytes: Range<Int64>
     }
 
+    /// A segment that carried payload: when it was captured, and whether it repeated bytes already received.
+    struct PayloadSegment {
+        var time: SimInstant
+        var isRetransmission: Bool
+    }
+
     /// One TCP connection of the capture.
     struct Connection {
         /// The capture's connection number (1...).
@@ -75,6 +81,10 @@ struct ReplayTimeline {
         var serverSegmentTimes: [SimInstant] = []
         /// The server's segments that carried payload: when, and how many bytes.
         var serverDataSegments: [(time: SimInstant, bytes: Int)] = []
+        /// Each direction's segments that carried payload, in capture order, flagged when retransmitted: the runs
+        /// of retransmissions tell loss in bursts from loss one segment at a time (`ReplayInference.burstLoss`).
+        var clientPayloadSegments: [PayloadSegment] = []
+        var serverPayloadSegments: [PayloadSegment] = []
         /// When the server's acknowledgement of the client's bytes moved forward, and up to which stream offset.
         var serverAcknowledged: [(time: SimInstant, offset: Int64)] = []
         var clientReset = false
@@ -154,6 +164,12 @@ struct ReplayTimeline {
             facts.serverSegmentTimes = trace.serverToClient.segmentTimes.map { instant($0.timestamp) }
             facts.serverDataSegments = trace.serverToClient.segmentTimes.filter { $0.payloadLength > 0 }.map {
                 (instant($0.timestamp), $0.payloadLength)
+            }
+            facts.clientPayloadSegments = trace.clientToServer.segmentTimes.filter { $0.payloadLength > 0 }.map {
+                PayloadSegment(time: instant($0.timestamp), isRetransmission: $0.isRetransmission)
+            }
+            facts.serverPayloadSegments = trace.serverToClient.segmentTimes.filter { $0.payloadLength > 0 }.map {
+                PayloadSegment(time: instant($0.timestamp), isRetransmission: $0.isRetransmission)
             }
             facts.clientRetransmitted = trace.clientToServer.retransmissions.map {
                 Retransmission(time: instant($0.timestamp), bytes: $0.offset..<($0.offset + max(0, $0.length)))

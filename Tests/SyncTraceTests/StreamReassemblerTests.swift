@@ -59,6 +59,8 @@ import Testing
         #expect(stream.retransmittedSegmentCount == 2)
         #expect(stream.retransmittedByteCount == 30)
         #expect(stream.anomalies.isEmpty)
+        // The handshake's SYN and ACK, then the three data segments: the last two repeat bytes.
+        #expect(stream.segmentTimes.map(\.isRetransmission) == [false, false, false, true, true])
     }
 
     @Test("a keep-alive probe (one garbage byte before the next expected byte) is not data and not a conflict")

@@ -186,6 +186,8 @@ struct StreamReassembler {
         if repeatedBytes > 0 || !conflicts.isEmpty {
             trace.retransmittedSegmentCount += 1
             trace.retransmittedByteCount += repeatedBytes
+            // `receive` appended this segment's entry before inserting its bytes.
+            if !trace.segmentTimes.isEmpty { trace.segmentTimes[trace.segmentTimes.count - 1].isRetransmission = true }
             trace.retransmissions.append(.init(timestamp: segment.timestamp, offset: start, length: wireLength))
         }
         for conflict in conflicts {

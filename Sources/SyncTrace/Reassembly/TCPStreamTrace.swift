@@ -15,10 +15,13 @@ public struct TCPStreamTrace: Hashable, Sendable {
     /// rate from the spacing of segments that arrived back to back.
     public var segmentTimes: [SegmentTime] = []
 
-    /// When a segment was captured and the payload bytes it carried on the wire.
+    /// When a segment was captured, the payload bytes it carried on the wire, and whether it repeated bytes already
+    /// received (counted in `retransmittedSegmentCount`): the flags in capture order show whether retransmissions
+    /// come one at a time or in runs (a radio fade).
     public struct SegmentTime: Hashable, Sendable {
         public var timestamp: CaptureTimestamp
         public var payloadLength: Int
+        public var isRetransmission = false
     }
     /// Each time the peer's acknowledgement moved forward: when, and the stream offset it acknowledged up to
     /// (bytes below it reached the peer), in capture order.
