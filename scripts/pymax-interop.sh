@@ -9,12 +9,12 @@
 # without naming it in its metadata. Beside PyMax, a field client written apart from it: vkmax (PyPI vkmax 1.0.2,
 # Tests/Interop/vkmax_session.py: JSON over WebSocket, string message ids, CONTACT_INFO), and its fork
 # python-max-client (PyPI python-max-client 1.0.2, the same driver with --package: multipart uploads, downloads, read
-# marks), and MaxBridge (PyPI maxbridge 1.8.0, Tests/Interop/maxbridge_session.py: CHAT_SUBSCRIBE, a contact by
+# marks), and MaxBridge (PyPI maxbridge 1.8.0 and 1.5.4, Tests/Interop/maxbridge_session.py: CHAT_SUBSCRIBE, a contact by
 # phone, downloads over HTTP GET).
 # Creates one virtual environment per version under .build/ and installs the client there (needs python3-venv and
 # PyPI).
 # Usage: bash scripts/pymax-interop.sh [--ping-seconds N] [--versions "2.5.0 2.1.0 1.2.5"] [--vkmax "1.0.2"]
-#        [--python-max-client "1.0.2"] [--maxbridge "1.8.0"]
+#        [--python-max-client "1.0.2"] [--maxbridge "1.8.0 1.5.4"]
 #        (ping default 75: PyMax pings every 30 s, fixed; --vkmax "" leaves vkmax out, --python-max-client "" its fork,
 #        --maxbridge "" MaxBridge)
 # Prints one line per version and shape, or the step and frames where a session broke; exit 0 when all passed.
@@ -24,7 +24,7 @@ cd "$(dirname "$0")/.."
 PYMAX_VERSIONS="2.5.0 2.1.0 1.2.5"
 VKMAX_VERSIONS="1.0.2"
 FORK_VERSIONS="1.0.2"
-MAXBRIDGE_VERSIONS="1.8.0"
+MAXBRIDGE_VERSIONS="1.8.0 1.5.4"
 PING_SECONDS=75
 while [ $# -gt 0 ]; do
     case "$1" in

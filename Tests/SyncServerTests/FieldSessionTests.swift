@@ -386,6 +386,20 @@ import Testing
                                                  ("forMe", .bool(false))]))
         #expect(deleted.first?.body == .empty)
         #expect(server.messages(inChat: 100).first { $0.id == id }?.isRemoved == true)
+        // A group made and grown with user ids and the cid as strings.
+        let control = Self.map([("_type", .string("CONTROL")), ("event", .string("new")), ("chatType", .string("CHAT")),
+                                ("title", .string("T")), ("userIds", .array([.string("2")]))])
+        let made = call(.msgSend, Self.map([("message", Self.map([("cid", .string("8")),
+                                                                  ("attaches", .array([control]))]))]))
+        guard case .msgSendResponse(let group) = made.first?.body else {
+            Issue.record("expected a group made from string ids, got \(made)")
+            return
+        }
+        #expect(group.chat?.members == [1, 2])
+        server.addUser(id: 3, name: "carol", token: "t-carol")
+        let grown = call(.chatMembersUpdate, Self.map([("chatId", .string(String(group.chatId))),
+                                                       ("userIds", .array([.string("3")])), ("operation", .string("add"))]))
+        #expect(grown.first?.cmd == .response && server.members(ofChat: group.chatId) == [1, 2, 3])
     }
 
     @Test("an id string that spells no Int64 is an error naming the key and the string")
@@ -963,6 +977,10 @@ import Testing
             return
         }
         #expect(where_.url.hasSuffix("/file/\(fileId)") && where_.unsafe == false)
+        // Every id as a decimal string, as MaxBridge 1.5.4's `get_file` sends what it is given: the same answer.
+        let allText = call(.fileDownload, Self.map([("chatId", .string("100")), ("messageId", .string(String(messageId))),
+                                                    ("fileId", .string(String(fileId)))]), on: 2)
+        #expect(allText.first?.body == download.first?.body)
         let wrong = call(.fileDownload, Self.map([("chatId", .uint(100)), ("messageId", .int(messageId)),
                                                   ("fileId", .int(fileId + 1))]), on: 2)
         #expect(wrong.first?.cmd == .error)

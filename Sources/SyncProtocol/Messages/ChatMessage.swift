@@ -291,14 +291,14 @@ public struct Attach: Codable, Hashable, Sendable {
             type = try container.decode(String.self, forKey: .type)
         }
         photoToken = try container.decodeIfPresent(String.self, forKey: .photoToken)
-        photoId = try container.decodeIfPresent(Int64.self, forKey: .photoId)
+        photoId = try container.decodeIfPresent(FieldId.self, forKey: .photoId)?.value
         baseUrl = try container.decodeIfPresent(String.self, forKey: .baseUrl)
         width = try container.decodeIfPresent(Int.self, forKey: .width)
         height = try container.decodeIfPresent(Int.self, forKey: .height)
         event = try container.decodeIfPresent(String.self, forKey: .event)
         chatType = try container.decodeIfPresent(String.self, forKey: .chatType)
         title = try container.decodeIfPresent(String.self, forKey: .title)
-        userIds = try container.decodeIfPresent([Int64].self, forKey: .userIds)
+        userIds = try container.decodeIfPresent([FieldId].self, forKey: .userIds)?.map(\.value)
         let hasType = container.contains(.type)
         // The whole map as the wire carried it (`MessagePackDecoder` hands it over as it is), so a key listed twice
         // is kept twice, in order, as the fast decoder keeps it.
@@ -360,7 +360,7 @@ public struct OutgoingMessage: Codable, Hashable, Sendable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         text = try container.decodeIfPresent(String.self, forKey: .text) ?? ""
-        cid = try container.decode(Int64.self, forKey: .cid)
+        cid = try container.decodeFieldId(forKey: .cid)
         elements = try container.decodeIfPresent([MessageElement].self, forKey: .elements) ?? []
         attaches = try container.decodeIfPresent([Attach].self, forKey: .attaches) ?? []
         link = try container.decodeIfPresent(OutgoingLink.self, forKey: .link)

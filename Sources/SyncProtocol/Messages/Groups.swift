@@ -35,7 +35,7 @@ public struct GroupCreateRequest: Codable, Hashable, Sendable {
                                                    debugDescription: "a group's creation names no chat")
         }
         let message = try container.nestedContainer(keyedBy: MessageKeys.self, forKey: .message)
-        cid = try message.decode(Int64.self, forKey: .cid)
+        cid = try message.decodeFieldId(forKey: .cid)
         let attaches = try message.decode([Attach].self, forKey: .attaches)
         guard attaches.count == 1, let control = attaches.first, control.type == "CONTROL", control.event == "new",
               let title = control.title else {
@@ -89,7 +89,7 @@ public struct ChatMembersUpdateRequest: Codable, Hashable, Sendable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         chatId = try container.decodeFieldId(forKey: .chatId)
-        userIds = try container.decode([Int64].self, forKey: .userIds)
+        userIds = try container.decodeFieldIds(forKey: .userIds)
         operation = try container.decode(Operation.self, forKey: .operation)
     }
 }

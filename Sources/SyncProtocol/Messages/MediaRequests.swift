@@ -124,7 +124,8 @@ public struct NotifAttach: Codable, Hashable, Sendable {
 /// `{chatId, messageId, fileId | videoId}`, or of a video by its id alone, `{videoId, token}`.
 ///
 /// PyMax 2.5.0 `pymax/api/messages/payloads.py` (`GetFilePayload`, `GetVideoPayload`), whose `messageId` is an
-/// integer or a string of digits; both are read. MaxBridge 1.8.0 (`MaxBridge/max_api.py`, `get_video`) sends
+/// integer or a string of digits; both are read, and so for `chatId`, `fileId` and `videoId` (MaxBridge 1.5.4
+/// `MaxBridge/max_api.py`, `get_file`, sends the ids it is given, strings when the caller holds strings). MaxBridge 1.8.0 (`MaxBridge/max_api.py`, `get_video`) sends
 /// VIDEO_PLAY with `videoId` and a `token` (its session's), without chat or message.
 public struct MediaFetchRequest: Codable, Hashable, Sendable {
     /// The chat of the message (wire key `chatId`); nil when the request names only the attachment.
@@ -156,7 +157,7 @@ public struct MediaFetchRequest: Codable, Hashable, Sendable {
     ///   names neither a message (`chatId` and `messageId`) nor a `videoId` alone.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        chatId = try container.decodeIfPresent(Int64.self, forKey: .chatId)
+        chatId = try container.decodeIfPresent(FieldId.self, forKey: .chatId)?.value
         if !container.contains(.messageId) {
             messageId = nil
         } else if let number = try? container.decode(Int64.self, forKey: .messageId) {
@@ -170,8 +171,8 @@ public struct MediaFetchRequest: Codable, Hashable, Sendable {
             messageId = number
             messageIdIsText = true
         }
-        fileId = try container.decodeIfPresent(Int64.self, forKey: .fileId)
-        videoId = try container.decodeIfPresent(Int64.self, forKey: .videoId)
+        fileId = try container.decodeIfPresent(FieldId.self, forKey: .fileId)?.value
+        videoId = try container.decodeIfPresent(FieldId.self, forKey: .videoId)?.value
         token = try container.decodeIfPresent(String.self, forKey: .token)
         // A message, or a video alone.
         if chatId == nil || messageId == nil, videoId == nil || fileId != nil || chatId != nil || messageId != nil {
