@@ -110,8 +110,12 @@ struct ReplayAgainstServer {
                 outcome.requests += 1
             }
             // A connection the server closed first (a drop) is closed then: the captured server sent nothing on it
-            // after, so neither may the rebuilt one (a push it would send there went to the client's next one).
-            let closes = [connection.closesAt, connection.tcp.serverClosedAt].compactMap { $0 }.min()
+            // after, so neither may the rebuilt one (a push it would send there went to the client's next one). One
+            // the client closed first is closed at its FIN or RST: the server reads the end of the stream there and
+            // pushes nothing more on it (a raw connection of PyMax's test closed right after its answer, before a
+            // push the other user's send made a moment later).
+            let closes = [connection.closesAt, connection.tcp.serverClosedAt, connection.tcp.clientClosedAt]
+                .compactMap { $0 }.min()
             if let closes { schedule(.connectionClosed(id), at: closes) }
         }
         var cancelled: Set<ServerTimerID> = []

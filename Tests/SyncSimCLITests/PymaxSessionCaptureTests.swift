@@ -43,6 +43,25 @@ import Testing
                                            + "compared, 0 differences;") == true, "\(server.out)")
     }
 
+    /// Fixtures/pymax-session/pymax-2.5.0-tcp-links-folders.pcap (session 34): invite links, group options and folders,
+    /// and two raw connections the test closes right after their answer. Before, the replay closed a connection at its
+    /// last packet, after the FIN exchange, so a push the other user's send made just after the client's FIN went
+    /// there too: 2 differences (a NOTIF_MESSAGE and a NOTIF_CHAT the captured server never sent).
+    @Test("a session with invite links and folders replays with no difference; a client's FIN closes its connection")
+    func replaysLinksAndFolders() throws {
+        let capture = TraceDecodeCommandTests.fixture("pymax-session/pymax-2.5.0-tcp-links-folders.pcap")
+        let decoding = try TraceDecoder().decode(path: capture)
+        for connection in decoding.connections {
+            #expect(connection.issues.isEmpty, "connection \(connection.connection.number): \(connection.issues)")
+        }
+        let opcodes = Set(decoding.connections.flatMap { $0.frames.map(\.decoded.frame.opcode) })
+        #expect([Opcode.chatJoin, .linkInfo, .foldersGet, .foldersUpdate, .foldersDelete].allSatisfy(opcodes.contains))
+        let server = TraceDecodeCommandTests.run(["replay", capture, "--against", "server"])
+        #expect(server.code == 0, "\(server.out)")
+        #expect(server.out.last?.hasPrefix("replayed 74 requests on 12 connections against the server: 74 answers "
+                                           + "compared, 0 differences;") == true, "\(server.out)")
+    }
+
     /// A field server numbers a group chat its own way (large negative ids) and hands out opaque photo tokens: the
     /// rebuilt server's `max + 1` and `photo-N` match neither, so the replay must carry its own ids into every
     /// request that names them.
