@@ -380,7 +380,18 @@ struct ReplayAgainstServer {
                                                   what: Self.unmatchedAnswer(extra.packet)))
         }
         let capturedPushes = Self.pushCounts(recorded.map(\.packet))
-        let replayedPushes = Self.pushCounts(replayed.map(\.packet))
+        // On a connection the server closed first (a drop), the capture shows when a request's bytes arrived, not
+        // whether the server handled it before the drop: a send that arrived a fraction of a millisecond before the
+        // server's FIN was handled after it (serve's control channel and sockets are read in turn), so its push never
+        // left. Pushes the rebuilt server makes after the captured server's last frame there are not counted: the
+        // captured server sent nothing more on that connection.
+        var countedPushes = replayed
+        if let serverClosed = connection.tcp.serverClosedAt,
+           connection.tcp.clientClosedAt.map({ serverClosed <= $0 }) ?? true {
+            let lastFrame = recorded.last?.time ?? connection.opensAt
+            countedPushes.removeAll { $0.packet.cmd == .request && $0.time > lastFrame }
+        }
+        let replayedPushes = Self.pushCounts(countedPushes.map(\.packet))
         for opcode in Set(capturedPushes.keys).union(replayedPushes.keys).sorted(by: { $0.rawValue < $1.rawValue }) {
             let (captured, replay) = (capturedPushes[opcode] ?? 0, replayedPushes[opcode] ?? 0)
             if captured != replay {

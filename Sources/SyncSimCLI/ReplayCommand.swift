@@ -31,6 +31,8 @@ enum ReplayCommand {
                               (MSG_EDIT, MSG_DELETE, CHAT_MARK) is fed with the rebuilt server's id of it, one
                               naming a group chat or photo token the capture made with the replay's own. An
                               answer on one side only is a difference; pushes are compared as counts per opcode.
+                              A connection closes at the first FIN or RST of either side; on one the server
+                              closed first, pushes after the captured server's last frame there are not counted.
             --against client  feeds the server->client frames of one client (--client ADDRESS, default the
                               first) to the reference client engine, or to --mutant NAME, connection by
                               connection as the engine asks to connect, and checks C1, C4 and P1-P4 over what it

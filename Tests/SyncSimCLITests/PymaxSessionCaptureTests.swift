@@ -62,6 +62,19 @@ import Testing
                                            + "compared, 0 differences;") == true, "\(server.out)")
     }
 
+    /// Fixtures/pymax-session/pymax-2.1.0-websocket-session.pcap (session 34): PyMax 2.1.0's `WebClient` over WebSocket.
+    /// The test's drop closed alice's connection 0.2 ms after bob's next MSG_SEND arrived, and serve handled the drop
+    /// first, so that message was never pushed there. Before, the replay pushed it on the dropped connection: 1
+    /// difference (NOTIF_MESSAGE pushes, 7 captured, 8 replayed).
+    @Test("a send that arrived just before the server dropped a connection is not counted as a push on it")
+    func replaysWebSocketSessionWithDrop() {
+        let capture = TraceDecodeCommandTests.fixture("pymax-session/pymax-2.1.0-websocket-session.pcap")
+        let server = TraceDecodeCommandTests.run(["replay", capture, "--against", "server"])
+        #expect(server.code == 0, "\(server.out)")
+        #expect(server.out.last?.hasPrefix("replayed 71 requests on 13 connections against the server: 71 answers "
+                                           + "compared, 0 differences;") == true, "\(server.out)")
+    }
+
     /// A field server numbers a group chat its own way (large negative ids) and hands out opaque photo tokens: the
     /// rebuilt server's `max + 1` and `photo-N` match neither, so the replay must carry its own ids into every
     /// request that names them.
