@@ -1,4 +1,5 @@
 import Foundation
+import SyncSimCLI
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.isEmpty || arguments[0] == "--help" || arguments[0] == "-h" {
@@ -9,8 +10,13 @@ if arguments.isEmpty || arguments[0] == "--help" || arguments[0] == "-h" {
     }
     exit(arguments.isEmpty ? 2 : 0)
 }
+if arguments == ["--version"] {
+    print("syncsim-bench \(SyncSimVersion.current)")
+    exit(0)
+}
 guard let benchmark = benchmarks.first(where: { $0.name == arguments[0] }) else {
-    FileHandle.standardError.write(Data("syncsim-bench: unknown benchmark '\(arguments[0])'\n".utf8))
+    FileHandle.standardError.write(Data(("syncsim-bench: unknown benchmark '\(arguments[0])'; benchmarks: "
+        + benchmarks.map(\.name).joined(separator: ", ") + "\n").utf8))
     exit(2)
 }
 if arguments.dropFirst().contains(where: { $0 == "--help" || $0 == "-h" }) {

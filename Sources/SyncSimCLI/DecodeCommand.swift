@@ -84,7 +84,7 @@ enum DecodeCommand {
             return try TraceDecodeCommand.decodeCapture(
                 path: path, decoder: decoder, options: captureOptions, console: &console)
         }
-        try captureOptions.requireRawStreamDefaults()
+        try captureOptions.requireRawStreamDefaults(path: path)
         let data = try InputFile.read(path)
         let decoder = FrameDecoder(layout: layout, maxPayloadBytes: maxPayloadBytes)
         // A device or a pipe shows its size only once read.

@@ -7,6 +7,18 @@ enum OutputFile {
     /// - Throws: `OutputFileError`: `cannot write FILE: no such directory DIR`, `FILE is a directory`, or the
     ///   system's reason (`permission denied`).
     static func prepare(_ path: String) throws {
+        try requirePlace(path)
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        guard descriptor >= 0 else {
+            throw OutputFileError(path: path, reason: String(cString: strerror(errno)).lowercased())
+        }
+        close(descriptor)
+    }
+
+    /// Checks, without creating anything, that `path` could be written: its directory exists and it is no
+    /// directory itself (for a file written only if there is something to write, as `run --shrink-out`).
+    /// - Throws: `OutputFileError`: `cannot write FILE: no such directory DIR` or `FILE is a directory`.
+    static func requirePlace(_ path: String) throws {
         let fileManager = FileManager.default
         var isDirectory: ObjCBool = false
         if fileManager.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
@@ -17,11 +29,6 @@ enum OutputFile {
         if !fileManager.fileExists(atPath: directory, isDirectory: &isDirectory) || !isDirectory.boolValue {
             throw OutputFileError(path: path, reason: "no such directory \(directory)")
         }
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        guard descriptor >= 0 else {
-            throw OutputFileError(path: path, reason: String(cString: strerror(errno)).lowercased())
-        }
-        close(descriptor)
     }
 
     /// Checks that `path` is a directory, creating it (and its parents) when missing.
@@ -35,7 +42,11 @@ enum OutputFile {
         do {
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         } catch {
-            throw OutputFileError(path: path, reason: (error as NSError).localizedFailureReason
+            // The system's reason in the house wording (`permission denied`), not Foundation's sentence.
+            let underlying = ((error as NSError).userInfo[NSUnderlyingErrorKey] as? any Error).map { $0 as NSError }
+            let reason = underlying.flatMap { $0.domain == NSPOSIXErrorDomain ? $0.code : nil }
+                .map { "cannot create the directory: " + String(cString: strerror(Int32($0))).lowercased() }
+            throw OutputFileError(path: path, reason: reason ?? (error as NSError).localizedFailureReason
                 ?? error.localizedDescription)
         }
     }

@@ -47,8 +47,9 @@ enum ReplayCommand {
                               the next one as LinkDown(for:), gaps between requests as After delays, the
                               server share of response times as the server's processingDelay (their 10th
                               percentile when they spread, else their median) and their spread (90th less 10th
-                              percentile) as its processingJitter. Paste it into Scenarios/ and add it to
-                              Catalog.all. NAME: an ASCII letter, then letters, digits, '-' and '_'.
+                              percentile) as its processingJitter. To keep it, put it in a file under
+                              Scenarios/ as `extension Catalog { static let myName = <the scenario> }` and add
+                              myName to Catalog.all. NAME: an ASCII letter, then letters, digits, '-' and '_'.
                               Inferred steps (link profile per client from RTT and retransmissions, link
                               drops as LinkDown(for:, .silently/.withReset), lost, error and slow answers as
                               LoseResponses, ErrorReplies, DelayResponses) carry a comment naming their packets;
@@ -70,8 +71,12 @@ enum ReplayCommand {
 
             exit codes: 0 no difference / no violation, 1 differences or violations, 2 usage or input error
 
-            example: syncsim run reconnect-during-send --seed 1 --pcap run.pcapng
-                     syncsim replay run.pcapng --against server
+            examples: syncsim replay Fixtures/pymax-session/pymax-2.5.0-tcp-session.pcap --against server
+                      (a capture taken at the server: 0 differences, exit 0)
+                      syncsim run reconnect-during-send --seed 1 --pcap run.pcapng
+                      syncsim replay run.pcapng --against server
+                      (a capture taken on the phone: the server's answers the dropped link lost never reached it,
+                      so they are differences, exit 1; docs/traces.md)
             """,
         run: { arguments, console in try run(&arguments, &console) }
     )
@@ -210,8 +215,15 @@ enum ReplayCommand {
         var mutant: SyncClient.Mutant?
         if let mutantName {
             guard let found = SyncClient.Mutant(rawValue: mutantName) else {
-                throw UsageError("unknown mutant '\(mutantName)'; mutants: "
-                    + SyncClient.Mutant.allCases.map(\.rawValue).joined(separator: ", "))
+                // A server mutant (`syncsim list --mutants` lists both kinds) changes the server, which
+                // `--against client` does not run and `--run` builds from the catalog's knobs.
+                if let server = SyncSim.Mutant.all.first(where: { $0.name == mutantName && $0.isServerMutant }) {
+                    throw UsageError("mutant '\(server.name)' is a server mutant; replay --mutant takes client "
+                        + "mutants: " + SyncClient.Mutant.allCases.map(\.rawValue).joined(separator: ", "))
+                }
+                throw UsageError("unknown mutant '\(mutantName)'"
+                    + Suggestion.clause(for: mutantName, among: SyncClient.Mutant.allCases.map(\.rawValue))
+                    + "; mutants: " + SyncClient.Mutant.allCases.map(\.rawValue).joined(separator: ", "))
             }
             mutant = found
         }

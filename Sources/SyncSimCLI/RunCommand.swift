@@ -17,7 +17,7 @@ struct RunCommand {
             usage: syncsim run [NAME|PATTERN...] [--grep TEXT] [--tag NAME] [--shard i/n]
                                [--seed N | --seeds A..B] [--random K [--random-base B]] [--mutant NAME]
                                [--junit FILE] [--json] [--trace FILE] [--check-determinism] [--jobs N] [--shrink]
-                               [--shrink-out FILE] [--trace-window N] [--pcap FILE]
+                               [--shrink-out FILE] [--trace-window N] [--pcap FILE] [--store-dir DIR]
 
             Runs the selected catalog scenarios (all when none is named; `syncsim list` shows them), each with its
             pinned seeds, or with the seeds given. Every run prints its seed and trace digest; every failure
@@ -200,6 +200,7 @@ struct RunCommand {
         }
         if invalid { return ExitCode.usage }
         try OutputFile.prepare([junitPath, tracePath, pcapPath])
+        if let shrinkOutPath { try OutputFile.requirePlace(shrinkOutPath) }
         if let storeDirectory { try OutputFile.prepareDirectory(storeDirectory) }
         let base = randomCount > 0 ? (randomBase ?? defaultRandomBase()) : 0
         let prepared = scenarios.map { scenario in mutant.map { scenario.withMutant($0) } ?? scenario }

@@ -115,9 +115,15 @@ enum ServeCommand {
             server.server.knobs.deleteNotice = notice
             server.deleteNoticeFollowsDialect = false
         }
+        for userName in scenario.clients.map(\.userName) {
+            if let id = world.userIdentifier(userName) { server.userIdsByName[userName] = id }
+        }
         console.err(
             "serve: listening on 127.0.0.1:\(server.port) (scenario \(scenarioName), "
-                + "profile \(profile?.name ?? "none"), seed \(seed))")
+                + "profile \(profile?.name ?? "none"), seed \(seed)); stops after \(duration) (--duration)"
+                + (maxConnections.map { " or \(counted($0, "connection"))" } ?? ""))
+        console.err("serve: users: " + server.userIdsByName.sorted { $0.value < $1.value }
+            .map { "\($0.key) (id \($0.value), token token-\($0.key))" }.joined(separator: ", "))
         let summary = server.run()
         console.out("serve: \(counted(summary.connections, "connection")), "
             + "\(counted(summary.framesReceived, "frame")) received, "

@@ -43,7 +43,14 @@ enum TraceDecodeCommand {
         // here needs their frames.
         var readOptions = captureOptions.readOptions
         if captureOptions.tlsKeyLog == nil { readOptions.tls = .keepEncrypted }
-        let trace = try captureOptions.reading { try TraceReader.read(path: file, options: readOptions) }
+        let trace: Trace
+        do {
+            trace = try captureOptions.reading { try TraceReader.read(path: file, options: readOptions) }
+        } catch let error as TraceError where error.kind == .notACaptureFile && packetNumberless(error) {
+            // A frame stream (Fixtures/wire/*.bin, `syncsim run --trace` bytes) is no capture: say which command
+            // reads it.
+            throw InputFileError(description: "\(error); 'syncsim decode \(file)' reads a raw frame stream")
+        }
         // The summary names the truncation itself ("stopped early: ..."), so no note on standard error.
         for line in trace.summaryLines() { console.out(line) }
         encryptedNote(trace.connections.filter { $0.tls == nil && $0.tlsRecordHeader != nil }).map(console.err)
@@ -57,6 +64,9 @@ enum TraceDecodeCommand {
 }
 
 extension TraceDecodeCommand {
+    /// Whether a reader error concerns the file as a whole (its magic number), not a packet inside it.
+    static func packetNumberless(_ error: TraceError) -> Bool { error.packetNumber == nil }
+
     /// `note: connection 1 carries TLS ...`: the frames of `connections` (TLS ones summarized without a key log)
     /// were not read, and the option that reads them; nil when there are none.
     static func encryptedNote(_ connections: [TCPConnectionTrace]) -> String? {
@@ -117,11 +127,17 @@ extension TraceDecodeCommand {
             self.tlsKeyLog = try arguments.value(of: "--tls-keylog")
         }
 
-        /// - Throws: `UsageError` when a capture-only option was given for a raw stream.
-        func requireRawStreamDefaults() throws {
-            if ports != nil || printsSummary || keepsTruncatedTail || tlsKeyLog != nil {
-                throw UsageError(
-                    "--port, --summary, --keep-truncated and --tls-keylog apply to pcap/pcapng captures only")
+        /// - Throws: `UsageError` naming `path` when a capture-only option was given for a file that is no
+        ///   pcap/pcapng capture (a raw frame stream, or not frames at all).
+        func requireRawStreamDefaults(path: String) throws {
+            let given = [("--port", ports != nil), ("--summary", printsSummary),
+                         ("--keep-truncated", keepsTruncatedTail), ("--tls-keylog", tlsKeyLog != nil)]
+                .filter(\.1).map(\.0)
+            if !given.isEmpty {
+                throw UsageError("\(path) is not a pcap/pcapng capture (it starts with no capture magic number), and "
+                    + "\(given.joined(separator: ", ")) \(given.count == 1 ? "applies" : "apply") to captures only; "
+                    + "without \(given.count == 1 ? "it" : "them") 'syncsim decode "
+                    + "\(path)' reads it as a raw frame stream")
             }
         }
 
@@ -216,8 +232,20 @@ extension TraceDecodeCommand {
         }
         guard !decoding.connections.isEmpty else { throw options.noConnection(path, verb: "decode") }
         if options.printsSummary {
+            // A capture of another protocol (or the wrong port) has connections but no frame: an error, as replay
+            // says, not an empty table that reads like a quiet session.
+            guard decoding.connections.contains(where: { !$0.frames.isEmpty }) else {
+                throw noFrame(path, decoding: decoding, options: options, verb: "summarize")
+            }
             for line in decoding.trace.summaryLines() { console.out(line) }
             for line in TraceFrameSummary(decoding.connections).lines() { console.out(line) }
+            let troubled = decoding.connections.filter { !$0.issues.isEmpty }
+            if !troubled.isEmpty {
+                let issues = troubled.reduce(0) { $0 + $1.issues.count }
+                console.err("note: \(path): \(issues) frame issue\(issues == 1 ? "" : "s") in connection"
+                    + "\(troubled.count == 1 ? "" : "s") " + troubled.map { "\($0.connection.number)" }
+                        .joined(separator: ", ") + " ('syncsim decode \(path)' lists them)")
+            }
             return ExitCode.success
         }
         for connection in decoding.connections {

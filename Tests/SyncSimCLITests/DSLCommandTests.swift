@@ -33,6 +33,14 @@ private final class WindowRecorder: ScenarioExecutor, @unchecked Sendable {
         #expect(runCommand(["good", "--trace-window", "0"], catalog: testCatalog, executor: recorder).code == 2)
         let lone = runCommand(["good", "--shrink-out", "/tmp/x.swift"], catalog: testCatalog, executor: recorder)
         #expect(lone.code == 2 && lone.err.contains("--shrink-out needs --shrink"))
+        // A --shrink-out that cannot be written is refused before any run, as --junit is (it was found only after
+        // the runs and the shrinking, with the failed check's exit 1).
+        let before = recorder.windows.count
+        let nowhere = runCommand(["good", "--shrink", "--shrink-out", "/nonexistent-syncsim-dir/x.swift"],
+                                 catalog: testCatalog, executor: recorder)
+        #expect(nowhere.code == 2 && nowhere.err.contains("cannot write /nonexistent-syncsim-dir/x.swift: no such "
+                                                          + "directory /nonexistent-syncsim-dir"))
+        #expect(recorder.windows.count == before)
     }
 
     @Test("--shrink-out writes the reduced scenarios as a Swift file for Scenarios/")

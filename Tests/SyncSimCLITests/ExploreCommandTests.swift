@@ -21,6 +21,16 @@ import Testing
         #expect(one.out.contains("steps run: "))
     }
 
+    /// Before: "cannot write /proc/nope: The file doesn't exist." (Foundation's sentence, not the system's reason).
+    @Test("a --save directory that cannot be made is refused in the house wording, before any run")
+    func saveDirectoryRefused() {
+        let result = Self.run(["--runs", "1", "--seed-base", "40", "--save", "/proc/syncsim-no-such-dir"])
+        #expect(result.code == 2)
+        #expect(result.out.isEmpty)
+        #expect(result.err.contains("cannot write /proc/syncsim-no-such-dir: cannot create the directory: no such "
+                                    + "file or directory"))
+    }
+
     @Test("the JSON report names the runs, the failures and the coverage")
     func jsonReport() throws {
         let result = Self.run(["--runs", "2", "--seed-base", "40", "--shrink-runs", "0", "--json"])

@@ -33,9 +33,12 @@ import Testing
         #expect(throws: UsageError("--script '' has no steps; give login, open CHAT, send CHAT TEXT, scroll CHAT N "
             + "or wait DURATION, separated by semicolons")) { try ClientScriptStep.parse("") }
         #expect(throws: UsageError.self) { try ClientScriptStep.parse(" ; ;") }
-        #expect(throws: UsageError("--script step 2 'wait 11m': expected wait DURATION in whole seconds or "
-            + "milliseconds, at most 10 minutes (2s, 500ms, 600s)")) { try ClientScriptStep.parse("login; wait 11m") }
+        #expect(throws: UsageError("--script step 2 'wait 11m': expected wait DURATION, at most 10 minutes (2s, "
+            + "1.5s, 500ms, 1m)")) { try ClientScriptStep.parse("login; wait 11m") }
         #expect(try ClientScriptStep.parse("wait 600s") == [.wait(.seconds(600))])
+        // Every duration spelling the other options take (`SweepParameter.duration`).
+        #expect(try ClientScriptStep.parse("wait 1.5s; wait 1m; wait 2min") ==
+                [.wait(.milliseconds(1_500)), .wait(.seconds(60)), .wait(.seconds(120))])
     }
 
     @Test(

@@ -203,6 +203,18 @@ import Testing
         #expect(!result.err.isEmpty)
     }
 
+    @Test("a server mutant is named as one, not as unknown; a misspelt client mutant gets a suggestion")
+    func mutantNames() {
+        let server = Self.run(["replay", Self.offlineSends, "--against", "client", "--mutant", "server-no-liveness"])
+        #expect(server.code == 2)
+        #expect(server.err.hasPrefix("syncsim replay: mutant 'server-no-liveness' is a server mutant; replay --mutant "
+                                     + "takes client mutants: merge-skips-bridge, "))
+        let misspelt = Self.run(["replay", Self.offlineSends, "--against", "client", "--mutant", "paralel-sends"])
+        #expect(misspelt.code == 2)
+        #expect(misspelt.err.hasPrefix("syncsim replay: unknown mutant 'paralel-sends' (did you mean "
+                                       + "'parallel-sends'?); mutants: "))
+    }
+
     @Test("--emit-scenario refuses a name that is not a scenario name, before reading the capture", arguments: [
         ("", "an empty name"), ("my scenario", "'my scenario', which holds a space"),
         ("1st", "'1st', which starts with '1'"), ("alice+bob", "'alice+bob', which holds '+'"),

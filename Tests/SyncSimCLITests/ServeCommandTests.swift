@@ -26,7 +26,7 @@ import Testing
         #expect(ControlLine("drop") == .dropAll)
         #expect(ControlLine("drop 2") == .dropUser(2))
         #expect(ControlLine("drop  2") == .dropUser(2))
-        #expect(ControlLine("drop alice") == nil)  // once read as `drop`: every connection dropped
+        #expect(ControlLine("drop alice") == .dropUserNamed("alice"))  // once read as `drop`: every connection dropped
         #expect(ControlLine("drop 1 2") == nil)
         #expect(ControlLine("dropx") == nil)
         #expect(ControlLine("") == nil)

@@ -86,4 +86,33 @@ import Testing
         #expect(result.out.first?.contains("\"frames\":0") == true)
         #expect(result.out.dropFirst().allSatisfy { $0.hasPrefix("{\"issue\":") })
     }
+
+    /// Before: `decode --summary` printed an empty opcode table and "unanswered requests: 0" with exit 0, which read
+    /// as a quiet session of the protocol (a fresh user's trial, session 34).
+    @Test("decode --summary of a capture of another protocol is an input error naming what decode finds")
+    func foreignProtocolSummary() {
+        let path = Self.fixture("pcap/dns_tcp.pcap")
+        let result = Self.run(["decode", "--summary", path])
+        #expect(result.code == 2)
+        #expect(result.out.isEmpty)
+        #expect(result.err.contains("\(path): no SyncSim frame found in its TCP connection, nothing to summarize; "
+                                    + "decode finds: connection 1 client->server: bad frame header"))
+    }
+
+    @Test("decode --summary notes frame issues on stderr; capture options on a non-capture name the file")
+    func summaryNotesAndNonCapture() {
+        let capture = Self.fixture("pcap/sync-session.pcapng")
+        let summary = Self.run(["decode", "--summary", capture])
+        #expect(summary.code == 0)
+        #expect(summary.err == "note: \(capture): 3 frame issues in connection 1 ('syncsim decode \(capture)' "
+                + "lists them)\n")
+        let stream = Self.fixture("wire/error-unsupported-opcode.bin")
+        let refused = Self.run(["decode", "--summary", "--port", "7", stream])
+        #expect(refused.code == 2)
+        #expect(refused.err.contains("\(stream) is not a pcap/pcapng capture (it starts with no capture magic "
+                                     + "number), and --port, --summary apply to captures only; without them"))
+        let traced = Self.run(["trace-summary", stream])
+        #expect(traced.code == 2)
+        #expect(traced.err.contains("; 'syncsim decode \(stream)' reads a raw frame stream"))
+    }
 }

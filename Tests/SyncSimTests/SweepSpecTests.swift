@@ -5,7 +5,7 @@ import Testing
     @Test("durations parse exactly with a unit", arguments: [
         ("500ms", SimDuration.milliseconds(500)), ("20s", .seconds(20)), ("1.5s", .milliseconds(1_500)),
         ("2min", .minutes(2)), ("1h", .hours(1)), ("250us", .microseconds(250)), ("10ns", .nanoseconds(10)),
-        ("0.25ms", .microseconds(250)),
+        ("0.25ms", .microseconds(250)), ("2m", .minutes(2)), ("1.5m", .seconds(90)),
     ])
     func durations(text: String, expected: SimDuration) {
         #expect(SweepParameter.duration(text) == expected)

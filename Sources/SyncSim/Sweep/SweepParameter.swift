@@ -132,11 +132,11 @@ public struct SweepParameter: Hashable, Sendable {
         }
     }
 
-    /// Parses `500ms`, `20s`, `1.5s`, `2min`, `1h`, `250us`, `10ns` exactly (no floating point); nil otherwise.
+    /// Parses `500ms`, `20s`, `1.5s`, `2min` or `2m`, `1h`, `250us`, `10ns` exactly (no floating point); nil otherwise.
     public static func duration(_ text: String) -> SimDuration? {
         let units: [(suffix: String, nanoseconds: Int64)] = [
             ("ns", 1), ("us", 1_000), ("ms", 1_000_000), ("min", 60_000_000_000), ("s", 1_000_000_000),
-            ("h", 3_600_000_000_000),
+            ("h", 3_600_000_000_000), ("m", 60_000_000_000),
         ]
         guard let unit = units.first(where: { text.hasSuffix($0.suffix) }) else { return nil }
         let number = text.dropLast(unit.suffix.count)

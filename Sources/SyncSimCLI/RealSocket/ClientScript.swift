@@ -41,8 +41,7 @@ enum ClientScriptStep: Hashable {
                     return .scroll(chat: words[1], messages: count)
                 case "wait" where words.count == 2:
                     guard let duration = duration(words[1]) else {
-                        throw bad("wait DURATION in whole seconds or milliseconds, at most 10 minutes "
-                            + "(2s, 500ms, 600s)")
+                        throw bad("wait DURATION, at most 10 minutes (2s, 1.5s, 500ms, 1m)")
                     }
                     return .wait(duration)
                 default:
@@ -51,14 +50,9 @@ enum ClientScriptStep: Hashable {
             }
     }
 
-    /// `2s`, `500ms`, at most 10 minutes.
+    /// `2s`, `1.5s`, `500ms`, `1m` (`SweepParameter.duration`, as every option taking a duration), at most 10 minutes.
     static func duration(_ text: String) -> SimDuration? {
-        if text.hasSuffix("ms"), let value = Int64(text.dropLast(2)), (0...600_000).contains(value) {
-            return .milliseconds(value)
-        }
-        if text.hasSuffix("s"), let value = Int64(text.dropLast()), (0...600).contains(value) {
-            return .seconds(value)
-        }
-        return nil
+        guard let value = SweepParameter.duration(text), value <= .seconds(600) else { return nil }
+        return value
     }
 }

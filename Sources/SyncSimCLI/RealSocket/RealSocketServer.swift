@@ -44,7 +44,14 @@ struct RealSocketServer {
     let log: (String) -> Void
     /// Where each frame in and out is written as one JSON line (header in hex, payload decoded), if anywhere.
     var frameLog: ((String) -> Void)?
-    /// A file descriptor to read control lines from (`drop`, `drop USER_ID`), e.g. 0 for standard input.
+    /// The users a control line may name (`drop alice`), by name; `serve` sets the scenario's.
+    var userIdsByName: [String: Int64] = [:]
+    /// `alice (1), bob (2)`: the users by name and id, in id order.
+    var userList: String {
+        userIdsByName.sorted { ($0.value, $0.key) < ($1.value, $1.key) }.map { "\($0.key) (\($0.value))" }
+            .joined(separator: ", ")
+    }
+    /// A file descriptor to read control lines from (`drop`, `drop USER_ID`, `drop NAME`), e.g. 0 for standard input.
     var controlDescriptor: Int32?
     /// Whether WebSocket connections agree to a client's permessage-deflate offer (RFC 7692).
     var webSocketDeflate = false
@@ -132,10 +139,20 @@ struct RealSocketServer {
 
         func control(_ line: Substring, now: SimInstant) {
             guard let command = ControlLine(line) else {
-                log("serve: unknown control line '\(line)'; known: drop, drop USER_ID")
+                log("serve: unknown control line '\(line)'; known: drop, drop USER_ID, drop NAME")
                 return
             }
-            let userId = command.userId
+            let userId: Int64?
+            switch command {
+            case .dropAll: userId = nil
+            case .dropUser(let id): userId = id
+            case .dropUserNamed(let name):
+                guard let id = userIdsByName[name] else {
+                    log("serve: '\(line)': no user named '\(name)'; users: " + userList)
+                    return
+                }
+                userId = id
+            }
             let logged = Dictionary(server.openConnections.map { ($0.connection, $0.userId) }, uniquingKeysWith: { a, _ in a })
             var dropped = 0
             for index in connections.indices.reversed() {
@@ -377,11 +394,13 @@ extension Substring {
     }
 }
 
-/// A line of `serve --control-stdin`: `drop` (every connection) or `drop USER_ID` (that user's). Anything else,
-/// `drop alice` or `drop 1 2` too, is no control line: it must not drop every connection by accident.
+/// A line of `serve --control-stdin`: `drop` (every connection), `drop USER_ID` or `drop NAME` (that user's, by the
+/// id or name serve printed at start). Anything else, `drop 1 2` too, is no control line: it must not drop every
+/// connection by accident.
 enum ControlLine: Equatable {
     case dropAll
     case dropUser(Int64)
+    case dropUserNamed(String)
 
     init?(_ line: Substring) {
         let words = line.split(separator: " ")
@@ -389,17 +408,8 @@ enum ControlLine: Equatable {
         switch words.count {
         case 1: self = .dropAll
         case 2:
-            guard let id = Int64(words[1]) else { return nil }
-            self = .dropUser(id)
+            if let id = Int64(words[1]) { self = .dropUser(id) } else { self = .dropUserNamed(String(words[1])) }
         default: return nil
-        }
-    }
-
-    /// The user whose connections to drop; nil for every connection.
-    var userId: Int64? {
-        switch self {
-        case .dropAll: nil
-        case .dropUser(let id): id
         }
     }
 }
