@@ -398,7 +398,8 @@ struct ReplayScenarioEmitter {
             deadline = Self.longestRun
         }
         scenario.runLength = max(scenario.runLength, deadline)
-        var eventually = [Eventually(within: deadline, .converged)]
+        // Made by code: their location names no scenario line (`SourceLocation.generated`).
+        var eventually = [Eventually(within: deadline, .converged, fileID: "<generated>", line: 0)]
         for chat in sendsByChat.keys.sorted() {
             let sends = sendsByChat[chat]!
             guard Set(sends.map(\.text)).count == sends.count else {
@@ -426,7 +427,8 @@ struct ReplayScenarioEmitter {
             for send in sorted where !senders.contains(send.client) { senders.append(send.client) }
             for sender in senders {
                 let texts = sorted.filter { $0.client == sender }.map(\.text)
-                eventually.append(Eventually(within: deadline, .serverOrder(chat: chat, texts: texts)))
+                eventually.append(Eventually(within: deadline, .serverOrder(chat: chat, texts: texts),
+                                             fileID: "<generated>", line: 0))
             }
         }
         scenario.expectations = Expectations(invariants: InvariantID.allCases, eventually: eventually,

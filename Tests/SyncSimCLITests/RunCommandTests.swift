@@ -145,6 +145,17 @@ let testCatalog = [
         #expect(output.out.isEmpty)
     }
 
+    /// Before: `last step: <generated>:0 at 3.009s: ...` for a replayed capture's step (a fresh user's trial).
+    @Test("a step made by code is named by its time alone, one written in a scenario by its file and line")
+    func generatedStepReference() {
+        let made = StepReference(source: "Send(from: \"alice\", text: \"d\", in: \"alice+bob\")",
+                                 time: .start + .milliseconds(3_009), location: .generated)
+        #expect(made.description == "step at 3.009s: Send(from: \"alice\", text: \"d\", in: \"alice+bob\")")
+        let written = StepReference(source: "Background(\"alice\")", time: .start + .seconds(1),
+                                    location: SourceLocation(fileID: "Scenarios/X.swift", line: 12))
+        #expect(written.description == "Scenarios/X.swift:12 at 1.000s: Background(\"alice\")")
+    }
+
     @Test("a violation exits 1 and prints the violation, the last step and the reproduce command")
     func failure() {
         let output = runCommand(["bad", "--mutant", "parallel-sends"], catalog: testCatalog, executor: OddSeedsFail())

@@ -146,8 +146,8 @@ public struct ExpectationMonitor {
                     client: item.condition.clients?.first,
                     chat: item.condition.chat,
                     time: now,
-                    expected: "\(item.condition) within \(item.deadline) after step '\(item.anchor ?? "")' "
-                        + "(\(item.location))",
+                    expected: "\(item.condition) within \(item.deadline) after step '\(item.anchor ?? "")'"
+                        + Self.written(item.location),
                     found: "step '\(item.anchor ?? "")' never ran",
                     lastStep: schedule.lastStep(atOrBefore: now),
                     traceTail: traceTail
@@ -162,7 +162,7 @@ public struct ExpectationMonitor {
                     client: item.condition.clients?.first,
                     chat: item.condition.chat,
                     time: deadline,
-                    expected: "\(item.condition) within \(item.deadline)\(anchorText) (\(item.location))",
+                    expected: "\(item.condition) within \(item.deadline)\(anchorText)" + Self.written(item.location),
                     found: lastTexts[index].map { "server texts \(Self.list($0)) by \(deadline)" }
                         ?? "not true by \(deadline)",
                     lastStep: schedule.lastStep(atOrBefore: deadline),
@@ -208,6 +208,12 @@ public struct ExpectationMonitor {
     }
 
     /// `["a", "b"]`; a long list as its first and last ten texts with the count between.
+    /// ` (Scenarios/File.swift:12)`: where the expectation was written; empty for one made by code (a replayed
+    /// capture's, the explorer's), whose location would name the generator's own source.
+    static func written(_ location: SourceLocation) -> String {
+        location == .generated ? "" : " (\(location))"
+    }
+
     static func list(_ texts: [String]) -> String {
         guard texts.count > 20 else { return "\(texts)" }
         let head = texts.prefix(10).map { "\($0)".debugDescription }.joined(separator: ", ")

@@ -81,6 +81,9 @@ public struct StepReference: Hashable, Sendable, CustomStringConvertible {
         )
     }
 
-    /// `Scenarios/X.swift:12 at 1.300s: LinkDown("alice", for: .seconds(8))`.
-    public var description: String { "\(location) at \(time): \(source)" }
+    /// `Scenarios/X.swift:12 at 1.300s: LinkDown("alice", for: .seconds(8))`; a step made by code (a replayed capture's,
+    /// a shrunk one's) has no line to name: `step at 1.300s: ...`.
+    public var description: String {
+        "\(location == .generated ? "step" : location.description) at \(time): \(source)"
+    }
 }
