@@ -19,7 +19,8 @@ enum ServeCommand {
             topology (--scenario NAME, default reconnect-during-send: users alice and bob, tokens token-alice and
             token-bob, chat alice+bob); its random draws from --seed (default 1). Time is the wall clock since
             start. It stops by itself after --duration (whole seconds or 20s, 2m, 1h; default 30 s, at most
-            1 h), or once --max-connections connections were accepted and all closed.
+            1 h), or once --max-connections connections were accepted and all closed; Ctrl-C (SIGINT) or kill
+            (SIGTERM) stops it the same way, with the summary and exit code 0.
 
             --profile PROFILE shapes every connection as that link profile would (\(profileList)): bytes
             each way are serialized at the direction's rate and arrive its one-way delay later (client to server:
@@ -48,8 +49,9 @@ enum ServeCommand {
             --history N seeds N more messages into every chat (senders alternating over
             its members), enough for a history page the server compresses. --frame-log FILE writes every frame in
             and out as one JSON line (time in ms, direction, connection, header in hex, decoded payload).
-            --control-stdin reads control lines from standard input: `drop` closes every connection, `drop ID`
-            those of user ID, as a server dropping them would (the client sees the socket close).
+            --control-stdin reads control lines from standard input: `drop` closes every connection, `drop ID` or
+            `drop NAME` those of one user (serve's second line lists the users with their ids and tokens), as a
+            server dropping them would (the client sees the socket close).
 
             example: syncsim serve --port 7000 --max-connections 1 &
                      syncsim client --port 7000 --script "login; open alice+bob; send alice+bob hello; wait 2s"

@@ -191,6 +191,29 @@ import Testing
         #expect(output.out.isEmpty)
     }
 
+    /// Before: `kill PID` ended serve at once with 143 and no summary (a fresh user's trial, session 34).
+    @Test("SIGTERM ends serve as its --duration would: the summary on stdout, exit 0")
+    func serveStopsOnSigterm() throws {
+        let serve = Process()
+        serve.executableURL = URL(fileURLWithPath: try #require(Self.syncsim))
+        serve.arguments = ["serve", "--port", "0", "--duration", "60"]
+        let serveLog = Pipe()
+        let serveOut = Pipe()
+        serve.standardError = serveLog
+        serve.standardOutput = serveOut
+        try serve.run()
+        let first = Self.readLine(serveLog.fileHandleForReading)
+        #expect(first.contains("stops after 60s (--duration)"), "\(first)")
+        #expect(Self.readLine(serveLog.fileHandleForReading)
+                == "serve: users: alice (id 1, token token-alice), bob (id 2, token token-bob)")
+        kill(serve.processIdentifier, SIGTERM)
+        Self.wait(for: serve, seconds: 10)
+        #expect(serve.terminationReason == .exit && serve.terminationStatus == 0)
+        #expect(Self.readLine(serveLog.fileHandleForReading) == "serve: SIGTERM received; stopping")
+        #expect(Self.readLine(serveOut.fileHandleForReading)
+                == "serve: 0 connections, 0 frames received, 0 frames sent (0 compressed)")
+    }
+
     /// Starts `syncsim serve` on a free loopback port and returns it with the port it printed.
     static func startServe(maxConnections: Int, durationSeconds: Int = 20) throws -> (Process, Int) {
         let serve = Process()

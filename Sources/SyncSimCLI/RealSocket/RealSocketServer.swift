@@ -209,8 +209,14 @@ struct RealSocketServer {
             }
         }
 
+        var stopSignals = StopSignals()
+        defer { stopSignals.restore() }
         while clock.now < end {
             if let maxConnections, summary.connections >= maxConnections, connections.isEmpty, timers.isEmpty {
+                break
+            }
+            if let signal = stopSignals.take() {
+                log("serve: \(signal) received; stopping")
                 break
             }
             let shaped = connections.flatMap { $0.outgoing.map(\.at) + $0.incoming.map(\.at) }
