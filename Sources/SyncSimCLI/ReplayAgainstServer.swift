@@ -375,7 +375,13 @@ struct ReplayAgainstServer {
                     what: "seq \(packet.seq) \(packet.opcode): " + problems.joined(separator: "; ")))
             }
         }
-        for extra in unmatched {
+        // What the rebuilt server sent after the capture's last packet the capture could not hold (it stopped): an
+        // answer no captured one pairs with, or a push, then is no difference. A capture that broke off (read with
+        // --keep-truncated) may also lack a connection's last frames before that, lost in the cut record: there the
+        // limit is the connection's last captured frame.
+        let lastFrame = recorded.last?.time ?? connection.opensAt
+        let end = timeline.brokeOff ? min(timeline.end, lastFrame) : timeline.end
+        for extra in unmatched where extra.time <= end {
             outcome.differences.append(Difference(time: extra.time, connection: number,
                                                   what: Self.unmatchedAnswer(extra.packet)))
         }
@@ -385,7 +391,7 @@ struct ReplayAgainstServer {
         // server's FIN was handled after it (serve's control channel and sockets are read in turn), so its push never
         // left. Pushes the rebuilt server makes after the captured server's last frame there are not counted: the
         // captured server sent nothing more on that connection.
-        var countedPushes = replayed
+        var countedPushes = replayed.filter { $0.time <= end }
         if let serverClosed = connection.tcp.serverClosedAt,
            connection.tcp.clientClosedAt.map({ serverClosed <= $0 }) ?? true {
             let lastFrame = recorded.last?.time ?? connection.opensAt

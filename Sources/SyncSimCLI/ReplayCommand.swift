@@ -33,6 +33,9 @@ enum ReplayCommand {
                               answer on one side only is a difference; pushes are compared as counts per opcode.
                               A connection closes at the first FIN or RST of either side; on one the server
                               closed first, pushes after the captured server's last frame there are not counted.
+                              What the rebuilt server sends after the capture ends (for a capture cut short and
+                              read with --keep-truncated, after a connection's last captured frame) and no
+                              captured answer pairs with is not counted either.
             --against client  feeds the server->client frames of one client (--client ADDRESS, default the
                               first) to the reference client engine, or to --mutant NAME, connection by
                               connection as the engine asks to connect, and checks C1, C4 and P1-P4 over what it

@@ -102,6 +102,9 @@ struct ReplayTimeline {
     var skippedFrames: [String] = []
     /// The last capture instant, in virtual time.
     var end: SimInstant
+    /// Whether the capture broke off inside a record and was read up to there (`--keep-truncated`): its
+    /// connections' last frames may be missing.
+    var brokeOff = false
     /// One line per address that several users logged in from, naming the clients it was split into.
     var sharedAddresses: [String] = []
 
@@ -200,6 +203,7 @@ struct ReplayTimeline {
         (self.connections, self.sharedAddresses) = Self.separatingUsers(ordered)
         self.skippedFrames = skipped
         self.end = end
+        brokeOff = decoding.trace.truncation != nil
     }
 
     /// Who a connection logged in as: the profile id of its first LOGIN answer (`user 2`), else the token of its

@@ -1,3 +1,4 @@
+import Foundation
 import SyncProtocol
 import SyncSim
 import SyncTrace
@@ -73,6 +74,23 @@ import Testing
         #expect(server.code == 0, "\(server.out)")
         #expect(server.out.last?.hasPrefix("replayed 71 requests on 13 connections against the server: 71 answers "
                                            + "compared, 0 differences;") == true, "\(server.out)")
+    }
+
+    /// Before: a capture cut inside a record (tcpdump killed while writing) and read with --keep-truncated counted
+    /// the answers and pushes lost in the cut record as differences (3,000 bytes of the session: the LOGIN answer;
+    /// 30,000 bytes: a NOTIF_MESSAGE and a NOTIF_CHAT), exit 1.
+    @Test("a capture cut short and read with --keep-truncated replays what it holds with no difference",
+          arguments: [3_000, 6_000, 12_000, 30_000])
+    func truncatedCapture(bytes: Int) throws {
+        let whole = try #require(FileManager.default.contents(atPath: Self.capture))
+        let path = FileManager.default.temporaryDirectory
+            .appendingPathComponent("syncsim-cut-\(bytes)-\(getpid()).pcap").path
+        try Data(whole.prefix(bytes)).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let server = TraceDecodeCommandTests.run(["replay", path, "--against", "server", "--keep-truncated"])
+        #expect(server.code == 0, "\(server.out)")
+        #expect(server.out.last?.contains(" answers compared, 0 differences; digest ") == true, "\(server.out)")
+        #expect(server.err.contains("note: --keep-truncated: stopped early"))
     }
 
     /// A field server numbers a group chat its own way (large negative ids) and hands out opaque photo tokens: the
