@@ -323,7 +323,8 @@ struct ReplayScenarioEmitter {
                                       "CHAT_HISTORY backward \(request.backward), \(at)"))
                     }
                 case .groupCreate, .chatMembersUpdate, .chatLeave, .chatUpdate, .profile, .msgReaction,
-                     .msgCancelReaction:
+                     .msgCancelReaction, .contactUpdate, .config, .folderUpdate, .foldersDelete,
+                     .chatLink where entry.packet.opcode == .chatJoin:
                     // Changes the server keeps that no DSL step makes: said, so a scenario that leaves them out is
                     // not taken for the whole capture.
                     let what = if case .groupCreate = entry.packet.body {

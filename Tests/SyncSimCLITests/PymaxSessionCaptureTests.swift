@@ -129,8 +129,22 @@ import Testing
         let notPlaced = emission.out.filter { $0.hasPrefix("// not placed: ") && $0.hasSuffix("the DSL has no step for it") }
         let what = notPlaced.map { $0.split(separator: ":").dropFirst(2).joined(separator: ":") }
         #expect(what.contains { $0.contains("group creation (MSG_SEND without chatId) by") }, "\(notPlaced)")
-        for opcode in ["CHAT_MEMBERS_UPDATE", "CHAT_LEAVE", "CHAT_UPDATE", "PROFILE", "MSG_REACTION"] {
+        for opcode in ["CHAT_MEMBERS_UPDATE", "CHAT_LEAVE", "CHAT_UPDATE", "PROFILE", "MSG_REACTION", "CONFIG"] {
             #expect(what.contains { $0.contains(" \(opcode) by ") }, "\(opcode): \(notPlaced)")
+        }
+    }
+
+    /// Before: CHAT_JOIN, FOLDERS_UPDATE, FOLDERS_DELETE and CONTACT_UPDATE went unsaid, so the emitted scenario could
+    /// be taken for the whole capture. Lookups (LINK_INFO, FOLDERS_GET) change nothing and are not listed.
+    @Test("the emitted scenario also lists joins by link, folder and contact changes; not lookups")
+    func emitsNotesForLinksAndFolders() {
+        let capture = TraceDecodeCommandTests.fixture("pymax-session/pymax-2.5.0-tcp-links-folders.pcap")
+        let emission = TraceDecodeCommandTests.run(["replay", capture, "--emit-scenario", "LinksFolders"])
+        #expect(emission.code == 0)
+        let notPlaced = emission.out.filter { $0.hasPrefix("// not placed: ") && $0.hasSuffix("the DSL has no step for it") }
+        for (opcode, count) in [("CHAT_JOIN", 1), ("FOLDERS_UPDATE", 2), ("FOLDERS_DELETE", 1), ("CONTACT_UPDATE", 2),
+                                ("LINK_INFO", 0), ("FOLDERS_GET", 0)] {
+            #expect(notPlaced.filter { $0.contains(" \(opcode) by ") }.count == count, "\(opcode): \(notPlaced)")
         }
     }
 
