@@ -50,10 +50,8 @@ public struct SyncServer {
     private var chatIdsByInviteToken: [String: Int64] = [:]
     /// How many invite links were made: the next link's number, part of its token.
     private var inviteLinksMade: Int64 = 0
-    /// Each user's chat folders, in their order (FOLDERS_UPDATE; only real clients make them).
-    private var folders: [Int64: [ChatFolder]] = [:]
-    /// Each user's folders' sync mark: server milliseconds of their last change, strictly increasing per change.
-    private var folderSync: [Int64: Int64] = [:]
+    /// Each user's chat folders and their sync mark (FOLDERS_UPDATE; only real clients make them).
+    private var folders: [Int64: FolderList] = [:]
 
     /// A server with no users or chats.
     /// - Parameters:
@@ -202,7 +200,7 @@ public struct SyncServer {
             entry.title = chat.title
             entry.descriptionText = chat.descriptionText
             entry.groupOwner = chat.groupOwner
-            entry.link = chat.link
+            entry.link = chat.inviteToken.map { knobs.inviteLinkBase + $0 }
             entry.options = chat.options
         }
         return entry
@@ -701,9 +699,9 @@ public struct SyncServer {
                                        exceptDevice: connections[connection]?.deviceId)
         case .foldersGet:
             guard let userId else { fail("session.notLoggedIn", "FOLDERS_GET before LOGIN"); return actions }
-            let list = folders[userId] ?? []
-            reply(.foldersResponse(FoldersResponse(foldersOrder: list.map(\.id), folders: list,
-                                                   allFilterExcludeFolders: [], folderSync: folderSync[userId] ?? 0)))
+            let list = folders[userId] ?? FolderList()
+            reply(.foldersResponse(FoldersResponse(foldersOrder: list.order, folders: list.folders,
+                                                   allFilterExcludeFolders: [], folderSync: list.sync)))
         case .folderUpdate(let request):
             guard let userId else { fail("session.notLoggedIn", "FOLDERS_UPDATE before LOGIN"); return actions }
             guard !request.id.isEmpty, request.id.utf8.count <= 64 else {
@@ -718,23 +716,23 @@ public struct SyncServer {
             let sync = touchFolders(of: userId, now: now)
             let folder = ChatFolder(id: request.id, title: request.title, include: request.include,
                                     filters: request.filters, options: request.options, updateTime: sync)
-            if let index = folders[userId]?.firstIndex(where: { $0.id == request.id }) {
-                folders[userId]![index] = folder
+            if let index = folders[userId]!.folders.firstIndex(where: { $0.id == request.id }) {
+                folders[userId]!.folders[index] = folder
             } else {
-                folders[userId, default: []].append(folder)
+                folders[userId]!.folders.append(folder)
             }
-            reply(.foldersResponse(FoldersResponse(foldersOrder: folders[userId]!.map(\.id), folder: folder,
+            reply(.foldersResponse(FoldersResponse(foldersOrder: folders[userId]!.order, folder: folder,
                                                    folderSync: sync)))
         case .foldersDelete(let request):
             guard let userId else { fail("session.notLoggedIn", "FOLDERS_DELETE before LOGIN"); return actions }
-            let list = folders[userId] ?? []
-            if let unknown = request.folderIds.first(where: { id in !list.contains { $0.id == id } }) {
+            let order = folders[userId]?.order ?? []
+            if let unknown = request.folderIds.first(where: { !order.contains($0) }) {
                 fail("folder.notFound", "user \(userId) has no folder '\(unknown.prefix(64))'")
                 return actions
             }
             let sync = touchFolders(of: userId, now: now)
-            folders[userId] = list.filter { !request.folderIds.contains($0.id) }
-            reply(.foldersResponse(FoldersResponse(foldersOrder: folders[userId]!.map(\.id), folderSync: sync)))
+            folders[userId]!.folders.removeAll { request.folderIds.contains($0.id) }
+            reply(.foldersResponse(FoldersResponse(foldersOrder: folders[userId]!.order, folderSync: sync)))
         case .contactUpdate(let request):
             guard let userId else { fail("session.notLoggedIn", "CONTACT_UPDATE before LOGIN"); return actions }
             guard request.action == "ADD" || request.action == "REMOVE" else {
@@ -956,7 +954,6 @@ public struct SyncServer {
         return chat
     }
 
-    /// Makes `members` (ascending, each once) the chat's members, keeping its messages, and the per-user index.
     /// Gives group `chatId` a new invite link, `<knobs.inviteLinkBase><token>`; its old link no longer leads anywhere.
     /// The token names the chat and the link's number (deterministic: no random draw moves).
     private mutating func makeInviteLink(ofChat chatId: Int64) {
@@ -965,17 +962,17 @@ public struct SyncServer {
         let token = "g\(chatId)-\(inviteLinksMade)"
         chatIdsByInviteToken[token] = chatId
         chats[chatId]!.inviteToken = token
-        chats[chatId]!.link = knobs.inviteLinkBase + token
     }
 
-    /// Marks a change of `userId`'s folders: the new sync mark, server milliseconds now, or one more than the last
-    /// mark when the clock has not moved past it.
+    /// Marks a change of `userId`'s folders (creating their list): the new sync mark, server milliseconds now, or
+    /// one more than the last mark when the clock has not moved past it.
     private mutating func touchFolders(of userId: Int64, now: SimInstant) -> Int64 {
-        let sync = max(serverTimeMilliseconds(at: now), (folderSync[userId] ?? 0) + 1)
-        folderSync[userId] = sync
+        let sync = max(serverTimeMilliseconds(at: now), (folders[userId]?.sync ?? 0) + 1)
+        folders[userId, default: FolderList()].sync = sync
         return sync
     }
 
+    /// Makes `members` (ascending, each once) the chat's members, keeping its messages, and the per-user index.
     private mutating func setMembers(of chatId: Int64, to members: [Int64]) {
         for member in chats[chatId]!.members where !members.contains(member) {
             chatIdsByUser[member]?.removeAll { $0 == chatId }
@@ -1211,6 +1208,14 @@ extension Opcode {
     ]
 }
 
+/// A user's chat folders in their order, and the mark of their last change (server milliseconds, 0 before any).
+private struct FolderList {
+    var folders: [ChatFolder] = []
+    var sync: Int64 = 0
+
+    var order: [String] { folders.map(\.id) }
+}
+
 private struct User {
     var id: Int64
     var name: String
@@ -1256,15 +1261,15 @@ private struct ChatRecord {
     var descriptionText: String?
     /// The creator of a group a real client made (`GroupCreateRequest`), or nil for a scenario's chat.
     var groupOwner: Int64?
-    /// The group's invite link and its token (CHAT_UPDATE `revokePrivateLink`), nil before one was made.
-    var link: String?
+    /// The token of the group's invite link (CHAT_UPDATE `revokePrivateLink`; the link is
+    /// `knobs.inviteLinkBase` + token), nil before one was made.
     var inviteToken: String?
     /// The group's settings as CHAT_UPDATE's `options` set them, by name.
     var options: [String: Bool] = [:]
 
     /// Whether CHAT_UPDATE set anything, or a real client made the chat (chat-list entries then carry it).
     var hasDetails: Bool {
-        pinnedMessageId != nil || title != nil || descriptionText != nil || groupOwner != nil || link != nil
+        pinnedMessageId != nil || title != nil || descriptionText != nil || groupOwner != nil || inviteToken != nil
             || !options.isEmpty
     }
 

@@ -219,10 +219,9 @@ struct ExploreCommand {
     /// `10min`, `1h`, `500ms`), positive and at most `limit`.
     /// - Throws: `UsageError` naming the option and the text.
     static func wallClockDuration(_ text: String, option: String, limit: SimDuration? = nil) throws -> SimDuration {
-        let spelled = text.hasSuffix("m") && !text.hasSuffix("ms") ? text + "in" : text
         let value: SimDuration? = if let seconds = Int64(text), seconds > 0, seconds <= Int64.max / 1_000_000_000 {
             .seconds(seconds)
-        } else if let parsed = SweepParameter.duration(spelled), parsed > .zero {
+        } else if let parsed = SweepParameter.duration(text), parsed > .zero {
             parsed
         } else {
             nil

@@ -391,12 +391,11 @@ struct ReplayAgainstServer {
         // server's FIN was handled after it (serve's control channel and sockets are read in turn), so its push never
         // left. Pushes the rebuilt server makes after the captured server's last frame there are not counted: the
         // captured server sent nothing more on that connection.
-        var countedPushes = replayed.filter { $0.time <= end }
-        if let serverClosed = connection.tcp.serverClosedAt,
-           connection.tcp.clientClosedAt.map({ serverClosed <= $0 }) ?? true {
-            let lastFrame = recorded.last?.time ?? connection.opensAt
-            countedPushes.removeAll { $0.packet.cmd == .request && $0.time > lastFrame }
-        }
+        let serverClosedFirst = connection.tcp.serverClosedAt.map { closed in
+            connection.tcp.clientClosedAt.map { closed <= $0 } ?? true
+        } ?? false
+        let pushEnd = serverClosedFirst ? min(end, lastFrame) : end
+        let countedPushes = replayed.filter { $0.time <= pushEnd }
         let replayedPushes = Self.pushCounts(countedPushes.map(\.packet))
         for opcode in Set(capturedPushes.keys).union(replayedPushes.keys).sorted(by: { $0.rawValue < $1.rawValue }) {
             let (captured, replay) = (capturedPushes[opcode] ?? 0, replayedPushes[opcode] ?? 0)

@@ -65,19 +65,10 @@ extension ReplayInference {
         var comment: String? {
             guard case .gilbertElliott(let p, let r, let oneMinusH, let oneMinusK) = lossModel else { return nil }
             return "\(retransmitted) of \(segments) payload segments retransmitted in \(bursts) bursts, mean "
-                + "\(Self.decimal(meanBurstLength, places: 1)) (independent loss at that share: "
-                + "\(Self.decimal(independentMeanBurstLength, places: 2))): Gilbert-Elliott p \(LossModel.percent(p)), "
+                + "\(SweepTable.fixed(meanBurstLength, decimals: 1)) (independent loss at that share: "
+                + "\(SweepTable.fixed(independentMeanBurstLength, decimals: 2))): "
+                + "Gilbert-Elliott p \(LossModel.percent(p)), "
                 + "r \(LossModel.percent(r)), 1-h \(LossModel.percent(oneMinusH)), 1-k \(LossModel.percent(oneMinusK))"
-        }
-
-        /// `value` with `places` decimals, without Foundation's locale: 4.0, 1.03.
-        static func decimal(_ value: Double, places: Int) -> String {
-            var scale = 1.0
-            for _ in 0..<places { scale *= 10 }
-            let scaled = Int64((value * scale).rounded())
-            let whole = scaled / Int64(scale), fraction = String(scaled % Int64(scale))
-            guard places > 0 else { return "\(whole)" }
-            return "\(whole)." + String(repeating: "0", count: places - fraction.count) + fraction
         }
     }
 

@@ -282,7 +282,8 @@ struct ReplayInference {
     {
         var rates: [Double] = []
         for connection in connections {
-            for (before, segment) in zip(connection.tcp.serverDataSegments, connection.tcp.serverDataSegments.dropFirst()) {
+            let segments = connection.tcp.serverPayloadSegments
+            for (before, segment) in zip(segments, segments.dropFirst()) {
                 let spacing = segment.time - before.time
                 guard spacing > .zero, spacing.nanoseconds < roundTrip.nanoseconds / 2, segment.bytes >= 200 else {
                     continue

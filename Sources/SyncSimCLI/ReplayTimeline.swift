@@ -20,9 +20,11 @@ struct ReplayTimeline {
         var bytes: Range<Int64>
     }
 
-    /// A segment that carried payload: when it was captured, and whether it repeated bytes already received.
+    /// A segment that carried payload: when it was captured, its payload bytes, and whether it repeated bytes
+    /// already received.
     struct PayloadSegment {
         var time: SimInstant
+        var bytes: Int
         var isRetransmission: Bool
     }
 
@@ -79,10 +81,9 @@ struct ReplayTimeline {
         /// When each segment of either direction was captured, in capture order (pure ACKs included).
         var clientSegmentTimes: [SimInstant] = []
         var serverSegmentTimes: [SimInstant] = []
-        /// The server's segments that carried payload: when, and how many bytes.
-        var serverDataSegments: [(time: SimInstant, bytes: Int)] = []
-        /// Each direction's segments that carried payload, in capture order, flagged when retransmitted: the runs
-        /// of retransmissions tell loss in bursts from loss one segment at a time (`ReplayInference.burstLoss`).
+        /// Each direction's segments that carried payload, in capture order: the server's spacing gives the
+        /// downlink's rate (`ReplayInference.downlinkRate`), and the runs of retransmissions tell loss in bursts
+        /// from loss one segment at a time (`ReplayInference.burstLoss`).
         var clientPayloadSegments: [PayloadSegment] = []
         var serverPayloadSegments: [PayloadSegment] = []
         /// When the server's acknowledgement of the client's bytes moved forward, and up to which stream offset.
@@ -165,15 +166,14 @@ struct ReplayTimeline {
             facts.serverAcknowledged = trace.clientToServer.acknowledgements.map { (instant($0.timestamp), $0.offset) }
             facts.clientSegmentTimes = trace.clientToServer.segmentTimes.map { instant($0.timestamp) }
             facts.serverSegmentTimes = trace.serverToClient.segmentTimes.map { instant($0.timestamp) }
-            facts.serverDataSegments = trace.serverToClient.segmentTimes.filter { $0.payloadLength > 0 }.map {
-                (instant($0.timestamp), $0.payloadLength)
+            func payloadSegments(_ direction: TCPStreamTrace) -> [PayloadSegment] {
+                direction.segmentTimes.filter { $0.payloadLength > 0 }.map {
+                    PayloadSegment(time: instant($0.timestamp), bytes: $0.payloadLength,
+                                   isRetransmission: $0.isRetransmission)
+                }
             }
-            facts.clientPayloadSegments = trace.clientToServer.segmentTimes.filter { $0.payloadLength > 0 }.map {
-                PayloadSegment(time: instant($0.timestamp), isRetransmission: $0.isRetransmission)
-            }
-            facts.serverPayloadSegments = trace.serverToClient.segmentTimes.filter { $0.payloadLength > 0 }.map {
-                PayloadSegment(time: instant($0.timestamp), isRetransmission: $0.isRetransmission)
-            }
+            facts.clientPayloadSegments = payloadSegments(trace.clientToServer)
+            facts.serverPayloadSegments = payloadSegments(trace.serverToClient)
             facts.clientRetransmitted = trace.clientToServer.retransmissions.map {
                 Retransmission(time: instant($0.timestamp), bytes: $0.offset..<($0.offset + max(0, $0.length)))
             }

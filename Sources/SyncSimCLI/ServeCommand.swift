@@ -124,8 +124,8 @@ enum ServeCommand {
             "serve: listening on 127.0.0.1:\(server.port) (scenario \(scenarioName), "
                 + "profile \(profile?.name ?? "none"), seed \(seed)); stops after \(duration) (--duration)"
                 + (maxConnections.map { " or \(counted($0, "connection"))" } ?? ""))
-        console.err("serve: users: " + server.userIdsByName.sorted { $0.value < $1.value }
-            .map { "\($0.key) (id \($0.value), token token-\($0.key))" }.joined(separator: ", "))
+        console.err("serve: users: " + server.usersInIdOrder
+            .map { "\($0.name) (id \($0.id), token token-\($0.name))" }.joined(separator: ", "))
         let summary = server.run()
         console.out("serve: \(counted(summary.connections, "connection")), "
             + "\(counted(summary.framesReceived, "frame")) received, "

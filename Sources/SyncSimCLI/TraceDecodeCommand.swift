@@ -46,7 +46,7 @@ enum TraceDecodeCommand {
         let trace: Trace
         do {
             trace = try captureOptions.reading { try TraceReader.read(path: file, options: readOptions) }
-        } catch let error as TraceError where error.kind == .notACaptureFile && packetNumberless(error) {
+        } catch let error as TraceError where error.kind == .notACaptureFile && error.packetNumber == nil {
             // A frame stream (Fixtures/wire/*.bin, `syncsim run --trace` bytes) is no capture: say which command
             // reads it.
             throw InputFileError(description: "\(error); 'syncsim decode \(file)' reads a raw frame stream")
@@ -64,9 +64,6 @@ enum TraceDecodeCommand {
 }
 
 extension TraceDecodeCommand {
-    /// Whether a reader error concerns the file as a whole (its magic number), not a packet inside it.
-    static func packetNumberless(_ error: TraceError) -> Bool { error.packetNumber == nil }
-
     /// `note: connection 1 carries TLS ...`: the frames of `connections` (TLS ones summarized without a key log)
     /// were not read, and the option that reads them; nil when there are none.
     static func encryptedNote(_ connections: [TCPConnectionTrace]) -> String? {

@@ -174,9 +174,9 @@ import Testing
 
     @Test("the burst figures print without Foundation: one and two decimals")
     func decimals() {
-        #expect(ReplayInference.BurstLoss.decimal(4, places: 1) == "4.0")
-        #expect(ReplayInference.BurstLoss.decimal(1 / 0.97, places: 2) == "1.03")
-        #expect(ReplayInference.BurstLoss.decimal(1.05, places: 2) == "1.05")
-        #expect(ReplayInference.BurstLoss.decimal(12.25, places: 0) == "12")
+        #expect(SweepTable.fixed(4, decimals: 1) == "4.0")
+        #expect(SweepTable.fixed(1 / 0.97, decimals: 2) == "1.03")
+        #expect(SweepTable.fixed(1.05, decimals: 2) == "1.05")
+        #expect(SweepTable.fixed(12.25, decimals: 0) == "12")
     }
 }

@@ -84,10 +84,7 @@ public struct ChatUpdateRequest: Codable, Hashable, Sendable {
         try container.encodeIfPresent(theme, forKey: .theme)
         try container.encodeIfPresent(descriptionText, forKey: .descriptionText)
         try container.encodeIfPresent(revokePrivateLink, forKey: .revokePrivateLink)
-        if !options.isEmpty {
-            var map = container.nestedContainer(keyedBy: NamedKey.self, forKey: .options)
-            for name in options.keys.sorted() { try map.encode(options[name]!, forKey: NamedKey(stringValue: name)) }
-        }
+        try container.encodeInKeyOrder(options, forKey: .options)
     }
 }
 

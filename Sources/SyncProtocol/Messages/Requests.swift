@@ -361,11 +361,7 @@ public struct ChatSummary: Codable, Hashable, Sendable {
         try container.encodeIfPresent(title, forKey: .title)
         try container.encodeIfPresent(descriptionText, forKey: .description)
         try container.encodeIfPresent(link, forKey: .link)
-        let options = self.options
-        if !options.isEmpty {
-            var map = container.nestedContainer(keyedBy: NamedKey.self, forKey: .options)
-            for name in options.keys.sorted() { try map.encode(options[name]!, forKey: NamedKey(stringValue: name)) }
-        }
+        try container.encodeInKeyOrder(options, forKey: .options)
     }
 
     public static func == (lhs: ChatSummary, rhs: ChatSummary) -> Bool {

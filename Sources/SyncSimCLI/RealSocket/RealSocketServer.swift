@@ -46,11 +46,12 @@ struct RealSocketServer {
     var frameLog: ((String) -> Void)?
     /// The users a control line may name (`drop alice`), by name; `serve` sets the scenario's.
     var userIdsByName: [String: Int64] = [:]
-    /// `alice (1), bob (2)`: the users by name and id, in id order.
-    var userList: String {
-        userIdsByName.sorted { ($0.value, $0.key) < ($1.value, $1.key) }.map { "\($0.key) (\($0.value))" }
-            .joined(separator: ", ")
+    /// The users a control line may name, in id order (then name: a user's devices share an id).
+    var usersInIdOrder: [(name: String, id: Int64)] {
+        userIdsByName.map { (name: $0.key, id: $0.value) }.sorted { ($0.id, $0.name) < ($1.id, $1.name) }
     }
+    /// `alice (1), bob (2)`: the users by name and id, in id order.
+    var userList: String { usersInIdOrder.map { "\($0.name) (\($0.id))" }.joined(separator: ", ") }
     /// A file descriptor to read control lines from (`drop`, `drop USER_ID`, `drop NAME`), e.g. 0 for standard input.
     var controlDescriptor: Int32?
     /// Whether WebSocket connections agree to a client's permessage-deflate offer (RFC 7692).
