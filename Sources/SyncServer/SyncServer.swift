@@ -202,6 +202,7 @@ public struct SyncServer {
             entry.groupOwner = chat.groupOwner
             entry.link = chat.inviteToken.map { knobs.inviteLinkBase + $0 }
             entry.options = chat.options
+            entry.cid = chat.cid
         }
         return entry
     }
@@ -523,6 +524,7 @@ public struct SyncServer {
             addChat(id: chatId, members: Array(Set([userId] + request.userIds)), now: now)
             chats[chatId]!.groupOwner = userId
             chats[chatId]!.title = request.title
+            chats[chatId]!.cid = request.cid
             let message = store(chatId: chatId, sender: userId, text: "", cid: request.cid,
                                 attaches: [.control(event: "new", chatType: "CHAT", title: request.title,
                                                     userIds: request.userIds)], now: now)
@@ -1266,11 +1268,14 @@ private struct ChatRecord {
     var inviteToken: String?
     /// The group's settings as CHAT_UPDATE's `options` set them, by name.
     var options: [String: Bool] = [:]
+    /// The client id of the MSG_SEND that made the group (its idempotency key), listed as the chat's `cid`; nil for
+    /// a scenario's chat.
+    var cid: Int64?
 
     /// Whether CHAT_UPDATE set anything, or a real client made the chat (chat-list entries then carry it).
     var hasDetails: Bool {
         pinnedMessageId != nil || title != nil || descriptionText != nil || groupOwner != nil || inviteToken != nil
-            || !options.isEmpty
+            || !options.isEmpty || cid != nil
     }
 
     init(id: Int64, members: [Int64], modified: Int64) {

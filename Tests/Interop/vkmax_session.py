@@ -11,11 +11,12 @@ What they send that PyMax does not: MSG_EDIT's `messageId` as a string, CONTACT_
 also sends MSG_TYPING 65 before an upload, posts photos, files and videos as multipart form data, waits for
 NOTIF_ATTACH 136 by `fileId` or `videoId`, reads VIDEO_PLAY's answer with its `EXTERNAL` and `cache` keys removed
 (the first value left is the URL), marks a chat read by a string `messageId` and unread (CHAT_MARK 50) and mutes it
-(CONFIG 22 with `settings.chats`).
+(CONFIG 22 with `settings.chats`), and reacts to a message (MSG_REACTION 178 with a string `messageId`).
 
 Steps (each names itself on failure, with the last frames of the server's frame log):
   login, history, send and push, edit (a string id), reply, pin (a string id; NOTIF_CHAT to bob), contacts,
-  [python-max-client: read-marks, uploads (photo, file, video; FILE_DOWNLOAD, VIDEO_PLAY), mute], delete,
+  [python-max-client: read-marks, uploads (photo, file, video; FILE_DOWNLOAD, VIDEO_PLAY), mute, reaction],
+  [1.0.2 and the fork: group, invite-link, join-by-link (LINK_INFO and CHAT_JOIN with `join/<token>`)], delete,
   keepalive (its ping every 30 s).
 
 Usage: vkmax_session.py --syncsim PATH --workdir DIR [--package vkmax|python-max-client]
@@ -35,7 +36,7 @@ from interop_support import Server, StepFailed, check, run_session
 
 HISTORY = 60
 # Set by main() from --package: the client's modules, its name and version.
-client_module = messages = users = chats = uploads = None
+client_module = messages = users = chats = uploads = groups = None
 LABEL = ""
 
 
@@ -136,6 +137,8 @@ async def session(server):
 
         if uploads is not None:
             await fork_steps(server, alice, bob, bob_inbox, chat_id, reply["id"])
+        if hasattr(groups, "join_group_by_link"):
+            await group_steps(server, alice, bob, alice_inbox)
 
         step = "delete"
         answer(step, await messages.delete_message(alice, chat_id, [sent["id"]]))
@@ -201,9 +204,56 @@ async def fork_steps(server, alice, bob, bob_inbox, chat_id, last_id):
     step = "mute"
     answer(step, await chats.mute_chat(bob, chat_id))
 
+    step = "reaction"
+    # react_to_message (its groups module): MSG_REACTION 178 with a string messageId; it returns no answer, so the
+    # frame log shows it, and alice hears of it.
+    await groups.react_to_message(bob, chat_id, last_id, "\N{THUMBS UP SIGN}")
+    asked = [f for f in server.frames() if f["dir"] == "in" and f["opcode"] == 178]
+    check(step, len(asked) == 1 and asked[0]["payload"].get("messageId") == str(last_id), f"MSG_REACTION sent: {asked}")
+    answered = [f for f in server.frames() if f["dir"] == "out" and f["opcode"] == 178 and f["conn"] == asked[0]["conn"]
+                and f["seq"] == asked[0]["seq"]]
+    check(step, answered and answered[0]["cmd"] == 1, f"MSG_REACTION answered {answered}")
+
+
+async def group_steps(server, alice, bob, alice_inbox):
+    """vkmax 1.0.2's groups (python-max-client 1.0.2 has the same): a group made by MSG_SEND, its invite link, and
+    bob joining by it with the link's text from `join/` on. `join_group_by_link` reads the joined chat's `cid` from
+    CHAT_JOIN's answer (a KeyError without it), then sends CHAT_SUBSCRIBE for chat 381006 (a constant of vkmax's,
+    unknown here: serve's error answer is not read), CHAT_SUBSCRIBE for the group and a CHAT_HISTORY page from the
+    chat's `cid`."""
+    step = "group"
+    made = answer(step, await groups.create_group(alice, "vkmax group", []))
+    group = made.get("chat") or {}
+    group_id = group.get("id")
+    check(step, group.get("type") == "CHAT" and isinstance(group.get("cid"), int), f"create_group answered {made}")
+
+    step = "invite-link"
+    # vkmax has no call that makes a link: CHAT_UPDATE with PyMax 2.5.0's key.
+    link = answer(step, await alice.invoke_method(opcode=55, payload={"chatId": group_id, "revokePrivateLink": True}))
+    link = (link.get("chat") or {}).get("link") or ""
+    check(step, "join/" in link, f"CHAT_UPDATE revokePrivateLink gave the link {link!r}")
+    token = link.split("join/")[-1]
+    shown = answer(step, await groups.resolve_group_by_link(bob, token)).get("chat") or {}
+    check(step, shown.get("id") == group_id and "2" not in (shown.get("participants") or {}),
+          f"LINK_INFO for join/{token} answered {shown}")
+
+    step = "join-by-link"
+    await asyncio.wait_for(groups.join_group_by_link(bob, token), 20)
+    members = answer(step, await groups.get_group_members(alice, group_id)).get("members") or []
+    check(step, sorted(m["contact"]["id"] for m in members) == [1, 2], f"CHAT_MEMBERS after the join: {members}")
+    await alice_inbox.wait_for(step, 128, lambda p: p.get("chatId") == group_id and any(
+        a.get("event") == "joinByLink" for a in (p.get("message") or {}).get("attaches", [])))
+    history = [f for f in server.frames() if f["opcode"] == 49 and f["dir"] == "in"
+               and f["payload"].get("chatId") == group_id]
+    check(step, len(history) == 1 and history[0]["payload"].get("from") == group["cid"],
+          f"CHAT_HISTORY requests for the group: {history}")
+    answered = [f for f in server.frames() if f["dir"] == "out" and f["conn"] == history[0]["conn"]
+                and f["seq"] == history[0]["seq"] and f["opcode"] == 49]
+    check(step, answered and answered[0]["cmd"] == 1, f"the group's CHAT_HISTORY was answered {answered}")
+
 
 def main():
-    global client_module, messages, users, chats, uploads, LABEL
+    global client_module, messages, users, chats, uploads, groups, LABEL
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--syncsim", required=True)
     parser.add_argument("--workdir", required=True)
@@ -213,6 +263,7 @@ def main():
     client_module = importlib.import_module(f"{module}.client")
     messages = importlib.import_module(f"{module}.functions.messages")
     users = importlib.import_module(f"{module}.functions.users")
+    groups = importlib.import_module(f"{module}.functions.groups")
     if args.package == "python-max-client":
         chats = importlib.import_module(f"{module}.functions.chats")
         uploads = importlib.import_module(f"{module}.functions.uploads")

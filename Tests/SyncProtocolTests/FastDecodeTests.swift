@@ -193,6 +193,17 @@ import Testing
                     id: someInt(), members: (0..<mixer.below(scale + 1)).map { _ in someInt() }, modified: someInt(),
                     lastMessage: mixer.below(2) == 0 ? nil : someMessage())
                 chat.fullKeys = mixer.below(2) == 0  // the keys `ServerKnobs.fullListKeys` adds, on some entries
+                if mixer.below(3) == 0 {
+                    // What CHAT_UPDATE and a group's creation set, each on some entries (link, options and cid were
+                    // once left out of the direct encoding: LOGIN listed a group without its link).
+                    if mixer.below(2) == 0 { chat.pinnedMessage = someMessage() }
+                    if mixer.below(2) == 0 { chat.title = someText() }
+                    if mixer.below(2) == 0 { chat.descriptionText = someText() }
+                    if mixer.below(2) == 0 { chat.groupOwner = someInt() }
+                    if mixer.below(2) == 0 { chat.link = "https://syncsim.invalid/join/" + someText() }
+                    if mixer.below(2) == 0 { chat.options = ["ONLY_ADMIN_CAN_ADD_MEMBER": true, "A": false] }
+                    if mixer.below(2) == 0 { chat.cid = someInt() }
+                }
                 return chat
             }
             let contacts = (0..<mixer.below(scale + 1)).map { _ in
@@ -227,7 +238,7 @@ import Testing
     }
 
     /// LOGIN responses decode directly to what Codable gives, or decline (nil) and leave the payload to Codable:
-    /// unmutated payloads always decode directly; mutated ones (keys repeated, renamed, values of other types,
+    /// unmutated payloads decode directly unless a chat carries a detail; mutated ones (keys repeated, renamed, values of other types,
     /// chat ids spelled twice) agree or fall back.
     @Test func loginResponseDecodingEqualsCodableOrFallsBack() throws {
         func agree(_ value: MessagePackValue) -> Bool {
@@ -236,9 +247,12 @@ import Testing
             #expect(quick == reference, "LoginResponse on \(value)")
             return true
         }
-        let payloads = try Self.loginResponses().prefix(120).map { try MessagePackEncoder().encode($0) }
-        for payload in payloads {
-            #expect(agree(payload))
+        let responses = try Self.loginResponses().prefix(120)
+        let payloads = try responses.map { try MessagePackEncoder().encode($0) }
+        for (response, payload) in zip(responses, payloads) {
+            // A chat with a detail (pin, title, link, cid...) is left to Codable; any other decodes directly.
+            let direct = agree(payload)
+            #expect(direct || response.chats.contains(where: \.hasDetails))
             let frame = Frame(cmd: .response, seq: 3, opcode: .login, payload: payload)
             let reference = try MessagePackDecoder().decode(LoginResponse.self, from: payload)
             #expect(try Packet(frame: frame).body == .loginResponse(reference))
@@ -277,7 +291,7 @@ import Testing
             for _ in 0...mixer.below(3) { value = Self.mutate(value, &mixer) }
             if agree(value) { decoded += 1 }
         }
-        #expect(decoded > 300)  // 410 of 4,000 at this seed: both sides ran on many
+        #expect(decoded > 250)  // 293 of 4,000 at this seed (chats with details decline to Codable): both sides ran on many
     }
 }
 

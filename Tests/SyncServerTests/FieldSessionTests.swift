@@ -739,6 +739,9 @@ import Testing
             call(.msgSend, Self.map([("message", Self.map([("cid", .uint(9)), ("attaches", .array([]))]))])),
             call(.chatMembersUpdate, Self.map([("chatId", .uint(100)), ("userIds", .array([])),
                                               ("operation", .string("mute"))])),
+            call(.msgSend, Self.map([("message", Self.map([("cid", .uint(10)), ("attaches", .array([Self.map([
+                ("_type", .string("CONTROL")), ("event", .string("new")), ("title", .string("News")),
+                ("chatType", .string("CHANNEL"))])]))]))])),
         ]
         let codes = refusals.map { packets -> String in
             if case .error(let error) = packets.first?.body { error.error + ": " + error.message } else { "none" }
@@ -748,6 +751,8 @@ import Testing
         #expect(codes[2].hasPrefix("chat.notFound: "))
         #expect(codes[3].hasPrefix("proto.payload: ") && codes[3].contains("CONTROL"))
         #expect(codes[4].hasPrefix("proto.payload: ") && codes[4].contains("operation"))
+        // vkmax's `create_channel`: a channel is not modelled, and is refused by name rather than made as a group.
+        #expect(codes[5].hasPrefix("proto.payload: ") && codes[5].contains("chatType \"CHANNEL\" is not modelled"))
     }
 
     /// The error code of a call's first packet, or "none".
@@ -755,7 +760,7 @@ import Testing
         if case .error(let error) = packets.first?.body { error.error } else { "none" }
     }
 
-    @Test("invite links: CHAT_UPDATE makes one (a new one revokes it), LINK_INFO shows the group, CHAT_JOIN joins once")
+    @Test("invite links: CHAT_UPDATE makes one (a new one revokes it), LINK_INFO shows the group, CHAT_JOIN joins once, with the group's cid")
     mutating func inviteLinks() throws {
         server.addUser(id: 3, name: "carol", token: "t-carol")
         _ = server.handle(.connectionOpened(ServerConnectionID(rawValue: 3)), now: now)
@@ -787,6 +792,10 @@ import Testing
         // without `groupOwner`: `ChatSummary.groupOwner`).
         let decoded = chat([try Packet(frame: Frame(packet: joined[0]))])
         #expect(decoded?.link == "https://syncsim.invalid/join/g101-2" && decoded?.members == [1, 2, 3])
+        // The group carries the cid of the MSG_SEND that made it (vkmax 1.0.2's `join_group_by_link` reads it from
+        // CHAT_JOIN's answer and pages history from it); a scenario's dialog has none.
+        #expect(chat(joined)?.cid == 7 && decoded?.cid == 7 && shown?.cid == 7)
+        #expect(server.summary(ofChat: 100)?.cid == nil)
 
         // A dialog has no link; a link without a token, or before LOGIN, is refused.
         #expect(Self.errorCode(call(.chatUpdate, Self.map([("chatId", .uint(100)), ("revokePrivateLink", .bool(true))])))

@@ -27,7 +27,7 @@ public struct GroupCreateRequest: Codable, Hashable, Sendable {
     private enum MessageKeys: String, CodingKey { case cid, attaches }
 
     /// - Throws: `DecodingError` when the payload names a chat, or its message does not carry exactly one CONTROL
-    ///   attachment with `event` `"new"` and a `title`.
+    ///   attachment with `event` `"new"` and a `title`, or that attachment's `chatType` is other than `"CHAT"`.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         guard !container.contains(.chatId) else {
@@ -42,6 +42,13 @@ public struct GroupCreateRequest: Codable, Hashable, Sendable {
             throw DecodingError.dataCorruptedError(
                 forKey: .attaches, in: message,
                 debugDescription: "a group's creation carries one CONTROL attachment with event \"new\" and a title")
+        }
+        // A channel (vkmax 1.0.2 `functions/channels.py`, `create_channel`: `chatType` `"CHANNEL"`) is not modelled:
+        // refused by name rather than made as a group.
+        if let chatType = control.chatType, chatType != "CHAT" {
+            throw DecodingError.dataCorruptedError(
+                forKey: .attaches, in: message,
+                debugDescription: "chatType \"\(chatType.prefix(40))\" is not modelled: serve makes groups (\"CHAT\") only")
         }
         self.title = title
         userIds = control.userIds ?? []

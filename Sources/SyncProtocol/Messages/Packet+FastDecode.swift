@@ -319,11 +319,14 @@ extension Profile {
 }
 
 extension ChatSummary {
-    /// The keys of what CHAT_UPDATE sets: an entry that has one is left to Codable.
-    private static let detailKeys: [MessagePackValue] = [.string("pinnedMessage"), .string("title"), .string("description")]
+    /// The keys of what CHAT_UPDATE and a group's creation set: an entry that has one is left to Codable.
+    private static let detailKeys: [MessagePackValue] = [
+        .string("pinnedMessage"), .string("title"), .string("description"), .string("link"), .string("options"),
+        .string("cid"),
+    ]
 
     /// `init(from:)`'s result, or nil where it would throw, where a map repeats a key or where it carries a pin,
-    /// title, description or a group's `type` or `owner` (then Codable decides).
+    /// title, description, link, options, cid or a group's `type` or `owner` (then Codable decides).
     init?(fastPayload value: MessagePackValue) {
         guard var map = uniqueStringKeyed(value), let idValue = map.required("id"), let id = fastInt64(idValue),
             let found = map.required("participants"), case .map(let participants) = found,
@@ -538,7 +541,8 @@ extension Profile {
 }
 
 extension ChatSummary {
-    /// `{id, type, status, owner, participants, modified, lastMessage?}`, as `encode(to:)` writes it. A member id
+    /// `{id, type, status, owner, participants, modified, lastMessage?}` and the details set (`pinnedMessage`,
+    /// `title`, `description`, `link`, `options`, `cid`), as `encode(to:)` writes it. A member id
     /// listed twice is one key, as the keyed container keeps one slot per key (the value is the same `modified`).
     var fastPayload: MessagePackValue {
         let sorted = members.sorted()
@@ -571,6 +575,12 @@ extension ChatSummary {
             }
             if let title { pairs.append(MessagePackPair(.string("title"), .string(title))) }
             if let descriptionText { pairs.append(MessagePackPair(.string("description"), .string(descriptionText))) }
+            if let link { pairs.append(MessagePackPair(.string("link"), .string(link))) }
+            if !options.isEmpty {
+                let sorted = options.keys.sorted().map { MessagePackPair(.string($0), .bool(options[$0]!)) }
+                pairs.append(MessagePackPair(.string("options"), .map(sorted)))
+            }
+            if let cid { pairs.append(MessagePackPair(.string("cid"), signedValue(cid))) }
         }
         return .map(pairs)
     }

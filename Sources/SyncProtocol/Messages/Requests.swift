@@ -279,6 +279,14 @@ public struct ChatSummary: Codable, Hashable, Sendable {
         set { updateDetails { $0.options = newValue } }
     }
 
+    /// The client id of the MSG_SEND that made the group (wire key `cid`; PyMax 2.5.0 `Chat.cid`, "if Max's payload
+    /// has one"; vkmax 1.0.2 `functions/groups.py` `join_group_by_link` reads it from CHAT_JOIN's answer and sends it
+    /// as CHAT_HISTORY's `from`), or nil for a chat no client made.
+    public var cid: Int64? {
+        get { details?.fields.cid }
+        set { updateDetails { $0.cid = newValue } }
+    }
+
     /// Whether anything out of line is set (the entry then goes through Codable, not the fast paths).
     var hasDetails: Bool { details != nil }
 
@@ -312,7 +320,7 @@ public struct ChatSummary: Codable, Hashable, Sendable {
 
     private enum CodingKeys: String, CodingKey {
         case id, type, status, owner, participants, modified, created, joinTime, lastEventTime, lastDelayedUpdateTime
-        case lastFireDelayedErrorTime, lastMessage, pinnedMessage, title, description, link, options
+        case lastFireDelayedErrorTime, lastMessage, pinnedMessage, title, description, link, options, cid
     }
 
     public init(from decoder: any Decoder) throws {
@@ -331,6 +339,7 @@ public struct ChatSummary: Codable, Hashable, Sendable {
         // The field also sends `options` as an integer of flags (PyMax 2.5.0 `Chat.options: dict[str, bool] | int`):
         // only the map is kept.
         let options = (try? container.decodeIfPresent([String: Bool].self, forKey: .options)) ?? nil
+        let cid = try container.decodeIfPresent(Int64.self, forKey: .cid)
         // Read leniently, as before they were read at all: a value of another type is no group.
         let type = (try? container.decodeIfPresent(String.self, forKey: .type)) ?? nil
         let owner = (try? container.decodeIfPresent(Int64.self, forKey: .owner)) ?? nil
@@ -338,7 +347,7 @@ public struct ChatSummary: Codable, Hashable, Sendable {
         if let owner, (type == "CHAT" && members.count <= 2) || owner != (members.first ?? 0) { groupOwner = owner }
         updateDetails {
             $0 = ChatDetails.Fields(pinnedMessage: pinned, title: title, description: description,
-                                    groupOwner: groupOwner, link: link, options: options ?? [:])
+                                    groupOwner: groupOwner, link: link, options: options ?? [:], cid: cid)
         }
     }
 
@@ -362,6 +371,7 @@ public struct ChatSummary: Codable, Hashable, Sendable {
         try container.encodeIfPresent(descriptionText, forKey: .description)
         try container.encodeIfPresent(link, forKey: .link)
         try container.encodeInKeyOrder(options, forKey: .options)
+        try container.encodeIfPresent(cid, forKey: .cid)
     }
 
     public static func == (lhs: ChatSummary, rhs: ChatSummary) -> Bool {
@@ -378,7 +388,7 @@ public struct ChatSummary: Codable, Hashable, Sendable {
     }
 }
 
-/// A chat's pin, title, description, group owner, invite link and options: set by CHAT_UPDATE and group creation
+/// A chat's pin, title, description, group owner, invite link, options and cid: set by CHAT_UPDATE and group creation
 /// (real clients only), so held out of line, and a chat-list entry without them stays small. Empty details are not
 /// kept (`ChatSummary` then holds nil).
 private final class ChatDetails: Hashable, Sendable {
@@ -389,6 +399,7 @@ private final class ChatDetails: Hashable, Sendable {
         var groupOwner: Int64?
         var link: String?
         var options: [String: Bool] = [:]
+        var cid: Int64?
     }
 
     let fields: Fields
