@@ -127,20 +127,55 @@ import Testing
                     type: someText(), from: mixer.below(2) == 0 ? nil : Int(someInt()),
                     length: mixer.below(2) == 0 ? nil : Int(someInt()))
             }
+            // Every property of every type with a direct encoder is set on some values: a key the direct encoder
+            // leaves out (as `link` and `options` of a chat once were) makes the two encodings differ.
             let attaches = (0..<mixer.below(3)).map { _ in
-                Attach(type: someText(), photoToken: mixer.below(2) == 0 ? nil : someText())
+                var attach = Attach(
+                    type: someText(), photoToken: mixer.below(2) == 0 ? nil : someText(),
+                    photoId: mixer.below(2) == 0 ? nil : someInt(), baseUrl: mixer.below(2) == 0 ? nil : someText(),
+                    width: mixer.below(2) == 0 ? nil : Int(someInt()), height: mixer.below(2) == 0 ? nil : Int(someInt()))
+                if mixer.below(2) == 0 { attach.event = someText() }
+                if mixer.below(2) == 0 { attach.chatType = someText() }
+                if mixer.below(2) == 0 { attach.title = someText() }
+                if mixer.below(2) == 0 { attach.userIds = (0..<mixer.below(3)).map { _ in someInt() } }
+                if mixer.below(2) == 0 { attach[other: "fileId"] = .int(someInt()) }
+                if mixer.below(2) == 0 { attach[other: "name"] = .string(someText()) }
+                return attach
             }
-            let message = ChatMessage(
+            var message = ChatMessage(
                 id: someInt(), time: someInt(), sender: someInt(), text: someText(),
                 cid: mixer.below(2) == 0 ? nil : someInt(), attaches: mixer.below(3) == 0 ? nil : attaches,
                 type: someText(), status: mixer.below(2) == 0 ? nil : someText(),
                 updateTime: mixer.below(2) == 0 ? nil : someInt(), elements: elements)
-            let outgoing = OutgoingMessage(text: someText(), cid: someInt(), attaches: attaches, elements: elements)
+            if mixer.below(3) == 0 {
+                let linked = ChatMessage(id: someInt(), time: someInt(), sender: someInt(), text: someText())
+                message.link = MessageLink(type: someText(), chatId: someInt(), message: linked)
+            }
+            let outgoing = OutgoingMessage(
+                text: someText(), cid: someInt(), attaches: attaches, elements: elements,
+                link: mixer.below(3) == 0
+                    ? OutgoingLink(type: someText(), messageId: someInt(), chatId: mixer.below(2) == 0 ? nil : someInt())
+                    : nil)
             let encoder = MessagePackEncoder()
             try #expect(message.fastPayload == encoder.encode(message))
             let push = NotifMessage(chatId: someInt(), message: message)
             try #expect(push.fastPayload == encoder.encode(push))
-            let response = MsgSendResponse(chatId: someInt(), message: message)
+            var chat: ChatSummary?
+            if mixer.below(2) == 0 {
+                var made = ChatSummary(
+                    id: someInt(), members: (0..<mixer.below(4)).map { _ in someInt() }, modified: someInt(),
+                    lastMessage: mixer.below(2) == 0 ? nil : message)
+                made.fullKeys = mixer.below(2) == 0
+                if mixer.below(2) == 0 { made.pinnedMessage = message }
+                if mixer.below(2) == 0 { made.title = someText() }
+                if mixer.below(2) == 0 { made.descriptionText = someText() }
+                if mixer.below(2) == 0 { made.groupOwner = someInt() }
+                if mixer.below(2) == 0 { made.link = someText() }
+                if mixer.below(2) == 0 { made.options = ["B": true, "A": false, someText(): true] }
+                if mixer.below(2) == 0 { made.cid = someInt() }
+                chat = made
+            }
+            let response = MsgSendResponse(chatId: someInt(), message: message, chat: chat)
             try #expect(response.fastPayload == encoder.encode(response))
             let page = ChatHistoryResponse(messages: Array(repeating: message, count: mixer.below(3)))
             try #expect(page.fastPayload == encoder.encode(page))
@@ -148,10 +183,10 @@ import Testing
             try #expect(send.fastPayload == encoder.encode(send))
             let ping = PingRequest(interactive: mixer.below(2) == 0)
             try #expect(ping.fastPayload == encoder.encode(ping))
-            // And back: the direct decoders read what was written.
-            try #expect(
-                NotifMessage(fastPayload: push.fastPayload)
-                    == MessagePackDecoder().decode(NotifMessage.self, from: push.fastPayload))
+            // And back: the direct decoders read what was written (a linked message is left to Codable).
+            let reference = try MessagePackDecoder().decode(NotifMessage.self, from: push.fastPayload)
+            let quick = NotifMessage(fastPayload: push.fastPayload)
+            #expect(quick == reference || (quick == nil && message.link != nil))
         }
     }
 
