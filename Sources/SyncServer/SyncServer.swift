@@ -496,7 +496,7 @@ public struct SyncServer {
                     return actions
                 }
             }
-            if request.revokePrivateLink == true { makeInviteLink(ofChat: chat.id) }
+            if request.revokePrivateLink == true { makeInviteLink(ofChat: chat.id, now: now) }
             for (name, value) in request.options { chats[chat.id]!.options[name] = value }
             if let pin = request.pinMessageId { chats[chat.id]!.pinnedMessageId = pin == 0 ? nil : pin }
             if let theme = request.theme { chats[chat.id]!.title = theme }
@@ -957,13 +957,16 @@ public struct SyncServer {
     }
 
     /// Gives group `chatId` a new invite link, `<knobs.inviteLinkBase><token>`; its old link no longer leads anywhere.
-    /// The token names the chat and the link's number (deterministic: no random draw moves).
-    private mutating func makeInviteLink(ofChat chatId: Int64) {
+    /// The token names the chat and the link's number (deterministic: no random draw moves). A group no client made
+    /// (a scenario's) gets a `cid` too, the server milliseconds `now` (**SyncSim's choice**): a client joining by the
+    /// link may read the joined chat's `cid` (vkmax 1.0.2 `join_group_by_link` indexes it: a `KeyError` without).
+    private mutating func makeInviteLink(ofChat chatId: Int64, now: SimInstant) {
         if let old = chats[chatId]!.inviteToken { chatIdsByInviteToken[old] = nil }
         inviteLinksMade += 1
         let token = "g\(chatId)-\(inviteLinksMade)"
         chatIdsByInviteToken[token] = chatId
         chats[chatId]!.inviteToken = token
+        if chats[chatId]!.cid == nil { chats[chatId]!.cid = serverTimeMilliseconds(at: now) }
     }
 
     /// Marks a change of `userId`'s folders (creating their list): the new sync mark, server milliseconds now, or
@@ -1268,8 +1271,8 @@ private struct ChatRecord {
     var inviteToken: String?
     /// The group's settings as CHAT_UPDATE's `options` set them, by name.
     var options: [String: Bool] = [:]
-    /// The client id of the MSG_SEND that made the group (its idempotency key), listed as the chat's `cid`; nil for
-    /// a scenario's chat.
+    /// The client id of the MSG_SEND that made the group (its idempotency key), listed as the chat's `cid`; for a
+    /// scenario's group, the server milliseconds of its first invite link; nil for any other chat.
     var cid: Int64?
 
     /// Whether CHAT_UPDATE set anything, or a real client made the chat (chat-list entries then carry it).

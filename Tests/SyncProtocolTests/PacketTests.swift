@@ -188,6 +188,23 @@ import Testing
         #expect(again == summary)
     }
 
+    @Test("a chat's cid is read as an integer or its decimal string; a cid of another type is dropped, the chat kept")
+    func chatCidLenient() throws {
+        func pair(_ key: String, _ value: MessagePackValue) -> MessagePackPair { MessagePackPair(.string(key), value) }
+        func chat(cid: MessagePackValue) throws -> ChatSummary {
+            try MessagePackDecoder().decode(ChatSummary.self, from: .map([
+                pair("id", .int(7)), pair("participants", .map([pair("1001", .int(0))])), pair("cid", cid),
+            ]))
+        }
+        #expect(try chat(cid: .uint(42)).cid == 42)
+        #expect(try chat(cid: .string("42")).cid == 42)
+        #expect(try chat(cid: .int(-3)).cid == -3)
+        for other in [MessagePackValue.bool(true), .string("x"), .map([]), .nil, .double(1.5)] {
+            let decoded = try chat(cid: other)
+            #expect(decoded.cid == nil && decoded.id == 7 && decoded.members == [1001])
+        }
+    }
+
     @Test("LOGIN's changed messages go under `messages` by chat id as string keys, ascending; none, no key")
     func loginMessagesMap() throws {
         let edited = ChatMessage(id: 3, time: 2, sender: 1, text: "e", status: "EDITED", updateTime: 8)

@@ -796,6 +796,15 @@ import Testing
         // CHAT_JOIN's answer and pages history from it); a scenario's dialog has none.
         #expect(chat(joined)?.cid == 7 && decoded?.cid == 7 && shown?.cid == 7)
         #expect(server.summary(ofChat: 100)?.cid == nil)
+        // A scenario's group has no cid until its first link, which gives it one (the server's milliseconds then),
+        // so that CHAT_JOIN's answer carries a cid for every group (a KeyError in vkmax otherwise).
+        server.addChat(id: 300, members: [1, 2, 3], now: now)
+        #expect(server.summary(ofChat: 300)?.cid == nil)
+        let scenarioLink = chat(call(.chatUpdate, Self.map([("chatId", .uint(300)), ("revokePrivateLink", .bool(true))])))
+        let scenarioCid = try #require(scenarioLink?.cid)
+        #expect(scenarioCid == server.serverTimeMilliseconds(at: now))
+        _ = call(.chatUpdate, Self.map([("chatId", .uint(300)), ("revokePrivateLink", .bool(true))]))
+        #expect(server.summary(ofChat: 300)?.cid == scenarioCid)
 
         // A dialog has no link; a link without a token, or before LOGIN, is refused.
         #expect(Self.errorCode(call(.chatUpdate, Self.map([("chatId", .uint(100)), ("revokePrivateLink", .bool(true))])))

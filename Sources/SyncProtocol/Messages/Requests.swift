@@ -339,7 +339,9 @@ public struct ChatSummary: Codable, Hashable, Sendable {
         // The field also sends `options` as an integer of flags (PyMax 2.5.0 `Chat.options: dict[str, bool] | int`):
         // only the map is kept.
         let options = (try? container.decodeIfPresent([String: Bool].self, forKey: .options)) ?? nil
-        let cid = try container.decodeIfPresent(Int64.self, forKey: .cid)
+        // Read leniently too (a field chat list is read by the engine and by replay): an integer or its decimal
+        // string, as every id; a value of another type is dropped, not an undecodable LOGIN.
+        let cid = ((try? container.decodeIfPresent(FieldId.self, forKey: .cid)) ?? nil)?.value
         // Read leniently, as before they were read at all: a value of another type is no group.
         let type = (try? container.decodeIfPresent(String.self, forKey: .type)) ?? nil
         let owner = (try? container.decodeIfPresent(Int64.self, forKey: .owner)) ?? nil
