@@ -205,8 +205,9 @@ async def fork_steps(server, alice, bob, bob_inbox, chat_id, last_id):
     answer(step, await chats.mute_chat(bob, chat_id))
 
     step = "reaction"
-    # react_to_message (its groups module): MSG_REACTION 178 with a string messageId; it returns no answer, so the
-    # frame log shows it, and alice hears of it.
+    # react_to_message (its groups module): MSG_REACTION 178 with a string messageId, then MSG_GET_DETAILED_REACTIONS
+    # 181, whose answer it does not read (serve refuses it: not modelled); it returns nothing, so the frame log shows
+    # the reaction and its answer.
     await groups.react_to_message(bob, chat_id, last_id, "\N{THUMBS UP SIGN}")
     asked = [f for f in server.frames() if f["dir"] == "in" and f["opcode"] == 178]
     check(step, len(asked) == 1 and asked[0]["payload"].get("messageId") == str(last_id), f"MSG_REACTION sent: {asked}")
