@@ -282,7 +282,7 @@ import Testing
             #expect(quick == reference, "LoginResponse on \(value)")
             return true
         }
-        let responses = try Self.loginResponses().prefix(120)
+        let responses = Self.loginResponses().prefix(120)
         let payloads = try responses.map { try MessagePackEncoder().encode($0) }
         for (response, payload) in zip(responses, payloads) {
             // A chat with a detail (pin, title, link, cid...) is left to Codable; any other decodes directly.
