@@ -105,7 +105,9 @@ struct ExploreCommand {
         jobs = try list.int("--jobs", in: 1...256) ?? 1
         mutant = try list.value(of: "--mutant")
         if let mutant, Mutant.named(mutant) == nil {
-            throw UsageError("unknown mutant '\(mutant)'; mutants: \(Mutant.all.map(\.name).joined(separator: ", "))")
+            let names = Mutant.all.map(\.name)
+            throw UsageError("unknown mutant '\(mutant)'" + Suggestion.clause(for: mutant, among: names)
+                             + "; mutants: " + names.joined(separator: ", "))
         }
         for text in try list.values(of: "--param") {
             guard text.contains("=") else {
@@ -160,8 +162,9 @@ struct ExploreCommand {
             for name in names {
                 guard let profile = LinkProfile.named(name, among: own), profile.name != LinkProfile.datacenter.name
                 else {
-                    throw UsageError("--profiles: unknown profile '\(name)'; profiles: "
-                                     + (LinkProfile.catalog + own).map(\.name).joined(separator: ", "))
+                    let known = (LinkProfile.catalog + own).map(\.name)
+                    throw UsageError("--profiles: unknown profile '\(name)'" + Suggestion.clause(for: name, among: known)
+                                     + "; profiles: " + known.joined(separator: ", "))
                 }
                 guard !chosen.contains(where: { $0.name == profile.name }) else {
                     throw UsageError("--profiles: '\(profile.name)' given twice")

@@ -135,7 +135,7 @@ struct ExploreReport {
                 ("violation", string(outcome.result.violations.first?.description ?? "")),
                 ("violations", String(outcome.result.violations.count)),
                 ("kinds", "[" + outcome.exploreCase.enabledKinds.map { string($0.rawValue) }.joined(separator: ",") + "]"),
-                ("reproduce", string(command.reproduceCommand(seed: outcome.seed))),
+                ("reproduce", string(command.reproduceCommand(seed: outcome.seed, program: program))),
                 ("signature", string(failure.signature)),
                 ("shrunkSteps", failure.shrunk.map { String($0.steps.count) } ?? "null"),
                 ("shrinkRuns", String(failure.shrinkRuns)),
@@ -161,7 +161,7 @@ struct ExploreReport {
         return object([
             ("seedBase", String(seedBase)),
             ("runs", String(outcomes.count)),
-            ("repeat", string(repeatCommand())),
+            ("repeat", string(repeatCommand(program: program))),
             ("shard", command.shard.map { string($0.description) } ?? "null"),
             ("mutant", command.mutant.map(string) ?? "null"),
             // The --param values as typed back (`"20s"`), keys sorted, so the document does not depend on option order.

@@ -112,9 +112,9 @@ struct RunCommand {
         randomBase = try list.value(of: "--random-base").map { try Self.seed($0, option: "--random-base") }
         mutant = try list.value(of: "--mutant")
         if let mutant, Mutant.named(mutant) == nil {
-            throw UsageError(
-                "unknown mutant '\(mutant)'; mutants: \(Mutant.all.map(\.name).joined(separator: ", "))"
-            )
+            let names = Mutant.all.map(\.name)
+            throw UsageError("unknown mutant '\(mutant)'" + Suggestion.clause(for: mutant, among: names)
+                             + "; mutants: " + names.joined(separator: ", "))
         }
         junitPath = try list.value(of: "--junit")
         tracePath = try list.value(of: "--trace")
@@ -216,7 +216,7 @@ struct RunCommand {
             }
             let result = try Self.runCapturing(jobs[0], options: options, to: pcapPath)
             print(result, to: console)
-            try writeFiles([result])
+            try writeFiles([result], program: console.program)
             printSummary([result], randomBase: base, console: console)
             return result.verdict == .fail ? ExitCode.checkFailed : ExitCode.success
         }
@@ -250,7 +250,7 @@ struct RunCommand {
         if shrinks { shrink(finished, plan: plan, executor: executor, options: options, console: console) }
         let hasFailed = finished.contains { $0.verdict == .fail }
         do {
-            try writeFiles(finished)
+            try writeFiles(finished, program: console.program)
         } catch {
             // A report file that broke after the runs must not hide a failed check: exit 1 then, 2 otherwise.
             console.err("syncsim run: \(error)")
@@ -304,7 +304,7 @@ struct RunCommand {
 
     private func print(_ result: RunResult, to console: Console) {
         if printsJSON {
-            console.out(Report.jsonLine(for: result, reproduce: reproduce(result, "syncsim")))
+            console.out(Report.jsonLine(for: result, reproduce: reproduce(result, console.program)))
         } else {
             Report.humanLines(for: result, reproduce: reproduce(result, console.program)).forEach(console.out)
         }
@@ -356,9 +356,9 @@ struct RunCommand {
         }
     }
 
-    private func writeFiles(_ results: [RunResult]) throws {
+    private func writeFiles(_ results: [RunResult], program: String) throws {
         if let junitPath {
-            try Self.write(Report.junitXML(for: results, reproduce: { reproduce($0, "syncsim") }), to: junitPath)
+            try Self.write(Report.junitXML(for: results, reproduce: { reproduce($0, program) }), to: junitPath)
         }
         if let tracePath {
             var text = ""

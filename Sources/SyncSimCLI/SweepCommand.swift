@@ -142,7 +142,11 @@ struct SweepCommand {
             throw UsageError("expected one scenario name, got \(names.count); 'syncsim list' shows the catalog")
         }
         guard let scenario = catalog.first(where: { $0.name == name }) else {
-            throw UsageError("unknown scenario '\(name)'; 'syncsim list' shows the catalog")
+            // One scenario is swept: a pattern (`run` and `list` take them) selects none here.
+            let pattern = name.contains("*") || name.contains("?")
+                ? " (sweep takes one scenario's name, not a pattern: 'syncsim list \(name)' shows the names it matches)"
+                : Suggestion.clause(for: name, among: catalog.map(\.name))
+            throw UsageError("unknown scenario '\(name)'" + pattern + "; 'syncsim list' shows the catalog")
         }
         guard let profilesText else {
             throw UsageError("--profiles P1,P2,... is required (e.g. --profiles EDGE,3G)")

@@ -141,7 +141,8 @@ import Testing
     }
 
     @Test("explore refuses an unknown, repeated or offline --profiles entry", arguments: [
-        (["--profiles", "5G"], "--profiles: unknown profile '5G'; profiles: 2G-rural"),
+        (["--profiles", "5G"], "--profiles: unknown profile '5G' (did you mean '3G'?); profiles: 2G-rural"),
+        (["--profiles", "EDGF"], "--profiles: unknown profile 'EDGF' (did you mean 'EDGE'?); profiles: 2G-rural"),
         (["--profiles", "EDGE,edge"], "--profiles: 'EDGE' given twice"),
         (["--profiles", "offline"], "--profiles: clients cannot start offline"),
     ])

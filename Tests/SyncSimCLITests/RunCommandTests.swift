@@ -131,6 +131,8 @@ let testCatalog = [
         (["run", "offline-send-in-order"],
          "unknown scenario 'offline-send-in-order' (did you mean 'offline-sends-in-order'?)"),
         (["run", "--mutant", "no-such-mutant"], "unknown mutant 'no-such-mutant'; mutants: merge-skips-bridge"),
+        (["run", "--mutant", "merge-skips-bridg"],
+         "unknown mutant 'merge-skips-bridg' (did you mean 'merge-skips-bridge'?); mutants: merge-skips-bridge"),
         (["run", "--seed", "1", "--seeds", "1..2"], "give either --seed or --seeds, not both"),
         (["run", "--seed", "x"], "option --seed: expected an integer"),
         (["run", "--seeds", "1-3"], "expected a range A..B"),

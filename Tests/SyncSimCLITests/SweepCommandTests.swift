@@ -167,6 +167,9 @@ func contents(_ url: URL) throws -> String { try String(contentsOf: url, encodin
         (["scroll", "--profiles", "EDGE", "--seeds", "2", "--shard", "1/2", "--svg", "x.svg"],
          "--shard writes JSON lines only"),
         (["nope", "--profiles", "EDGE", "--seeds", "2"], "unknown scenario 'nope'"),
+        (["scrol", "--profiles", "EDGE", "--seeds", "2"], "unknown scenario 'scrol' (did you mean 'scroll'?)"),
+        (["scr*", "--profiles", "EDGE", "--seeds", "2"],
+         "unknown scenario 'scr*' (sweep takes one scenario's name, not a pattern: 'syncsim list scr*' shows"),
         // A misspelt scenario is named before the options that are missing.
         (["nope"], "unknown scenario 'nope'"),
         ([], "expected one scenario name, got 0"),
