@@ -1,3 +1,5 @@
+import SyncSim
+
 /// A command's arguments, consumed by name: options (`--seed 7`, `--seed=7`), flags (`--json`) and positionals.
 ///
 /// Commands take what they know, then call `finish()`, which rejects anything left over, so a typo is an error

@@ -1,4 +1,5 @@
 import Foundation
+import SyncSim
 
 /// The list of `syncsim` commands. Add one line per command, in the order `--help` shows them.
 enum CommandRegistry {

@@ -63,8 +63,10 @@ struct ScenarioSelection {
         }
         let known = Set(catalog.flatMap { $0.tags.map(\.name) })
         for tag in tags where !known.contains(tag) {
-            let list = known.sorted().joined(separator: ", ")
-            throw UsageError("--tag \(tag): no catalog scenario has this tag; tags: \(list.isEmpty ? "(none)" : list)")
+            let sorted = known.sorted()
+            let list = sorted.joined(separator: ", ")
+            throw UsageError("--tag \(tag): no catalog scenario has this tag" + Suggestion.clause(for: tag, among: sorted)
+                             + "; tags: \(list.isEmpty ? "(none)" : list)")
         }
         let filtered = chosen.filter { scenario in
             let haystack = (scenario.name + "\n" + scenario.summary).lowercased()

@@ -50,6 +50,7 @@ import Testing
         (["run", "--shard", "1/2", "--random", "3"], "--shard with --random needs --random-base B"),
         (["run", "zz*"], "no scenario matches pattern 'zz*'"),
         (["run", "--tag", "nope"], "--tag nope: no catalog scenario has this tag; tags: connection, field-bug,"),
+        (["run", "--tag", "histroy"], "--tag histroy: no catalog scenario has this tag (did you mean 'history'?); tags:"),
         (["run", "--grep", "no such words here"], "no scenario matches --grep 'no such words here'"),
         (["run", "photo-*", "--tag", "connection"], "no scenario matches photo-* --tag connection"),
     ])

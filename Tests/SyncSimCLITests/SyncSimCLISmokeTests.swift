@@ -1,4 +1,5 @@
 import Testing
+import SyncSim
 @testable import SyncSimCLI
 
 @Suite struct SyncSimCLISmokeTests {

@@ -89,9 +89,10 @@ public struct SweepParameter: Hashable, Sendable {
     /// - Throws: `SweepError` listing the valid names.
     public static func named(_ name: String) throws -> SweepParameter {
         guard let found = all.first(where: { $0.name == name }) else {
+            let names = all.map(\.name)
             throw SweepError.invalid(
-                "unknown parameter '\(name)'; valid parameters: \(all.map(\.name).joined(separator: ", "))"
-            )
+                "unknown parameter '\(name)'" + Suggestion.clause(for: name, among: names)
+                    + "; valid parameters: " + names.joined(separator: ", "))
         }
         return found
     }

@@ -106,7 +106,8 @@ public struct SweepSpec: Hashable, Sendable {
     public static func profile(named text: String, among extra: [String] = []) throws -> ProfileName {
         let names = LinkProfile.catalog.map(\.name) + extra
         guard let known = names.first(where: { $0.lowercased() == text.lowercased() }) else {
-            throw SweepError.invalid("unknown profile '\(text)'; profiles: " + names.joined(separator: ", ")
+            throw SweepError.invalid("unknown profile '\(text)'" + Suggestion.clause(for: text, among: names)
+                                     + "; profiles: " + names.joined(separator: ", ")
                                      + " (cells of your own: --link-profiles FILE)")
         }
         return ProfileName(rawValue: known)

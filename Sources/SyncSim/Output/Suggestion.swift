@@ -1,10 +1,11 @@
-/// The "did you mean X?" of a misspelt command or option: the closest known name by edit distance.
-enum Suggestion {
+/// The "did you mean X?" of a misspelt command, option or name (a scenario, parameter, profile, mutant, tag): the
+/// closest known name by edit distance.
+public enum Suggestion {
     /// The name in `candidates` closest to `typed`, or nil when none is close: within one edit for a name of up to
     /// four characters, two edits for a longer one (an adjacent swap, `rnu` for `run`, counts as one edit), or
     /// the only candidate that starts with `typed` (`trace` for `trace-summary`). Ties go to the earlier candidate,
     /// so the answer does not depend on anything but the order given.
-    static func closest(to typed: String, among candidates: [String]) -> String? {
+    public static func closest(to typed: String, among candidates: [String]) -> String? {
         guard !typed.isEmpty else { return nil }
         let limit = typed.count <= 4 ? 1 : 2
         var best: (name: String, distance: Int)?
@@ -19,14 +20,14 @@ enum Suggestion {
     }
 
     /// `" (did you mean 'X'?)"` for the closest of `candidates`, or an empty string when none is close.
-    static func clause(for typed: String, among candidates: [String]) -> String {
+    public static func clause(for typed: String, among candidates: [String]) -> String {
         closest(to: typed, among: candidates).map { " (did you mean '\($0)'?)" } ?? ""
     }
 
     /// The optimal string alignment distance: insertions, deletions, substitutions and swaps of adjacent
     /// characters, each one edit.
     /// - Complexity: O(*m* × *n*) for strings of *m* and *n* characters.
-    static func editDistance(_ first: String, _ second: String) -> Int {
+    public static func editDistance(_ first: String, _ second: String) -> Int {
         let a = Array(first), b = Array(second)
         guard !a.isEmpty else { return b.count }
         guard !b.isEmpty else { return a.count }
