@@ -1,4 +1,5 @@
 import Foundation
+import SyncSim
 import SyncSimCLI
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -15,8 +16,10 @@ if arguments == ["--version"] {
     exit(0)
 }
 guard let benchmark = benchmarks.first(where: { $0.name == arguments[0] }) else {
-    FileHandle.standardError.write(Data(("syncsim-bench: unknown benchmark '\(arguments[0])'; benchmarks: "
-        + benchmarks.map(\.name).joined(separator: ", ") + "\n").utf8))
+    let names = benchmarks.map(\.name)
+    FileHandle.standardError.write(Data(("syncsim-bench: unknown benchmark '\(arguments[0])'"
+        + Suggestion.clause(for: arguments[0], among: names) + "; benchmarks: " + names.joined(separator: ", ")
+        + "\n").utf8))
     exit(2)
 }
 if arguments.dropFirst().contains(where: { $0 == "--help" || $0 == "-h" }) {
