@@ -29,6 +29,11 @@ import Testing
                           .scroll(chat: "alice+bob", messages: 50), .wait(.seconds(2))])
         #expect(throws: UsageError.self) { try ClientScriptStep.parse("login; jump 3") }
         #expect(throws: UsageError.self) { try ClientScriptStep.parse("wait forever") }
+        // A misspelt step word gets the word meant; a known word with the wrong arguments, the list alone.
+        #expect(throws: UsageError("--script step 1 'sned alice+bob hi' (did you mean 'send'?): expected login, open "
+            + "CHAT, send CHAT TEXT, scroll CHAT N or wait DURATION")) { try ClientScriptStep.parse("sned alice+bob hi") }
+        #expect(throws: UsageError("--script step 1 'open': expected login, open CHAT, send CHAT TEXT, scroll CHAT N "
+            + "or wait DURATION")) { try ClientScriptStep.parse("open") }
         // A script with no step would connect nowhere and exit 0; a wait past the cap or in minutes names both.
         #expect(throws: UsageError("--script '' has no steps; give login, open CHAT, send CHAT TEXT, scroll CHAT N "
             + "or wait DURATION, separated by semicolons")) { try ClientScriptStep.parse("") }

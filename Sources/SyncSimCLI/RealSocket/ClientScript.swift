@@ -45,7 +45,13 @@ enum ClientScriptStep: Hashable {
                     }
                     return .wait(duration)
                 default:
-                    throw bad("login, open CHAT, send CHAT TEXT, scroll CHAT N or wait DURATION")
+                    // A misspelt step word gets the word meant (`sned` -> `send`); a known word with the wrong
+                    // number of arguments is named by the list alone.
+                    let stepWords = ["login", "open", "send", "scroll", "wait"]
+                    let typed = text.split(separator: " ").first.map(String.init) ?? ""
+                    throw UsageError("--script step \(index + 1) '\(text)'"
+                        + (stepWords.contains(typed) ? "" : Suggestion.clause(for: typed, among: stepWords))
+                        + ": expected login, open CHAT, send CHAT TEXT, scroll CHAT N or wait DURATION")
                 }
             }
     }
