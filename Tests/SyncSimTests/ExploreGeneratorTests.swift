@@ -350,6 +350,48 @@ import SimCore
         #expect((limit ?? 0) >= 83)
     }
 
+    /// Session 35's far-lossy-9k6 cell (Examples/link-profiles-slow-deep.json: 9.6 kbit/s, 1.5 s one way, 5% loss):
+    /// explore seeds 35505925 and 35508252 ended the tail with sends never tried (T5): their queue, hundreds of sends
+    /// one at a time, needed more than the hour the tail was cut at. The queue is no longer cut.
+    @Test("on a cell seconds away the quiet tail covers the sends' queue past the hour's cut (seed 35508252)")
+    func quietTailCoversSendQueuePastTheHour() {
+        let loss = LossModel.bernoulli(probability: 0.05)
+        let cell = LinkProfile(
+            name: "far-lossy-9k6", source: "assumption",
+            uplink: .init(rateBitsPerSecond: 9_600, oneWayDelay: .milliseconds(1_500), loss: loss),
+            downlink: .init(rateBitsPerSecond: 9_600, oneWayDelay: .milliseconds(1_500), loss: loss))
+        let generator = ExploreGenerator(linkProfiles: [cell])
+        var pastTheHour = 0
+        for seed in [UInt64(35_505_925), 35_508_252] + Array(UInt64(1)...60) {
+            let generated = generator.generate(seed: seed)
+            var sends: [String: Int] = [:]
+            var photoBytes = 0
+            for step in generated.scenario.steps {
+                switch step.action {
+                case .sendText(let client, _, _):
+                    sends[client, default: 0] += 1
+                case .sendPhoto(let client, _, let bytes, _):
+                    sends[client, default: 0] += 1
+                    photoBytes += bytes
+                case .sendPhotos(let client, _, let count, let bytes, _):
+                    sends[client, default: 0] += 1
+                    photoBytes += count * bytes
+                default: break
+                }
+            }
+            // The photos' and history's transfer, twice over at 9.6 kbit/s, and per send of the busiest client two
+            // 3-s round trips, half a second and two minimum RTOs.
+            let historyBytes = generated.scenario.server.history.reduce(0) { $0 + $1.messages } * 200
+            let transfer = SimDuration.seconds(Int64((photoBytes + historyBytes) * 8 * 2 / 9_600))
+            let queue = SimDuration.milliseconds(Int64(sends.values.max() ?? 0) * 8_500)
+            let needed = generator.minimumQuietTail + transfer + queue
+            let tail = generated.scenario.runLength - generated.quietTailStart
+            #expect(tail >= needed, "seed \(seed)")
+            if needed > .hours(1) { pastTheHour += 1 }
+        }
+        #expect(pastTheHour > 0)
+    }
+
     @Test("the quiet tail leaves time for queued sends: seed 200030's 294 sends on 2G-rural went out 2 s apart")
     func tailCoversQueuedSends() {
         let generated = ExploreGenerator().generate(seed: 200_030)

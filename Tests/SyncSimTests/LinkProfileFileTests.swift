@@ -144,6 +144,7 @@ private let minimalProfile = """
          ["GSM-CSD", "GEO-satellite", "3G-congested", "asymmetric-16k-up", "jitter-2s", "one-packet-buffer"]),
         ("Examples/link-profiles-bursty.json",
          ["GE-bursty-10", "EDGE-gemodel", "EDGE-congested-bursty", "fading-bursty-20", "EDGE-fading-2s"]),
+        ("Examples/link-profiles-slow-deep.json", ["far-lossy-9k6", "bufferbloat-2000", "jitter-exp-800ms"]),
     ])
     func exploreExamples(file: String, names: [String]) throws {
         let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

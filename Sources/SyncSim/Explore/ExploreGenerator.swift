@@ -568,7 +568,7 @@ extension ExploreGenerator {
         /// and `taskRetryCap` before the next; plus, for the client that sends
         /// most, two round trips of the slowest profile and half a second per send (sends leave one at a time), and
         /// two minimum RTOs more per send when a profile of the run loses packets. The sum is cut at an hour, but never
-        /// below the minimum tail plus the photos' and history's transfer time.
+        /// below the minimum tail plus the photos' and history's transfer time and the sends' queue.
         func quietTailLength() -> SimDuration {
             let slowest = profilesUsed.compactMap { link($0)?.uplink.rateBitsPerSecond }
                 .filter { $0 > 0 }.min() ?? 18_000
@@ -655,8 +655,11 @@ extension ExploreGenerator {
                 .flatMap { [ExploreGenerator.lossBurstAllowance($0.uplink.loss),
                              ExploreGenerator.lossBurstAllowance($0.downlink.loss)] }
                 .max() ?? .zero
+            // Nor is the sends' own queue: sent one at a time, hundreds of them on a cell seconds away take longer
+            // than an hour however good the engine (session 35's far-lossy-9k6 cell, 9.6 kbit/s 1.5 s away with 5%
+            // loss, explore seeds 35505925 and 35508252: sends never tried yet when an hour's tail ended).
             return max(min(generator.minimumQuietTail + transfer + retries + queue, .hours(1)),
-                       generator.minimumQuietTail + transfer) + allowance + handshakes + bursts
+                       generator.minimumQuietTail + transfer + queue) + allowance + handshakes + bursts
         }
 
         /// What the clients' engine parameters add to the quiet tail beyond what the defaults need (zero when no
