@@ -541,10 +541,12 @@ extension Profile {
 }
 
 extension ChatSummary {
-    /// `{id, type, status, owner, participants, modified, lastMessage?}` and the details set (`pinnedMessage`,
-    /// `title`, `description`, `link`, `options`, `cid`), as `encode(to:)` writes it. A member id
-    /// listed twice is one key, as the keyed container keeps one slot per key (the value is the same `modified`).
+    /// `{id, type, status, owner, participants, modified, lastMessage?}`, as `encode(to:)` writes it; an entry with
+    /// details (pin, title, description, link, options, cid: real clients' chats only) is encoded by Codable, so the
+    /// detail keys are written in one place. A member id listed twice is one key, as the keyed container keeps one
+    /// slot per key (the value is the same `modified`).
     var fastPayload: MessagePackValue {
+        if hasDetails, let encoded = try? MessagePackEncoder().encode(self) { return encoded }
         let sorted = members.sorted()
         var participants: [MessagePackPair] = []
         participants.reserveCapacity(sorted.count)
@@ -569,19 +571,6 @@ extension ChatSummary {
             pairs.append(MessagePackPair(.string("lastFireDelayedErrorTime"), .uint(0)))
         }
         if let lastMessage { pairs.append(MessagePackPair(.string("lastMessage"), lastMessage.fastPayload)) }
-        if hasDetails {
-            if let pinnedMessage {
-                pairs.append(MessagePackPair(.string("pinnedMessage"), pinnedMessage.fastPayload))
-            }
-            if let title { pairs.append(MessagePackPair(.string("title"), .string(title))) }
-            if let descriptionText { pairs.append(MessagePackPair(.string("description"), .string(descriptionText))) }
-            if let link { pairs.append(MessagePackPair(.string("link"), .string(link))) }
-            if !options.isEmpty {
-                let sorted = options.keys.sorted().map { MessagePackPair(.string($0), .bool(options[$0]!)) }
-                pairs.append(MessagePackPair(.string("options"), .map(sorted)))
-            }
-            if let cid { pairs.append(MessagePackPair(.string("cid"), signedValue(cid))) }
-        }
         return .map(pairs)
     }
 }
