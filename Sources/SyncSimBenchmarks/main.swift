@@ -16,10 +16,8 @@ if arguments == ["--version"] {
     exit(0)
 }
 guard let benchmark = benchmarks.first(where: { $0.name == arguments[0] }) else {
-    let names = benchmarks.map(\.name)
-    FileHandle.standardError.write(Data(("syncsim-bench: unknown benchmark '\(arguments[0])'"
-        + Suggestion.clause(for: arguments[0], among: names) + "; benchmarks: " + names.joined(separator: ", ")
-        + "\n").utf8))
+    let message = Suggestion.unknown("benchmark", arguments[0], among: benchmarks.map(\.name), listedAs: "benchmarks")
+    FileHandle.standardError.write(Data(("syncsim-bench: " + message + "\n").utf8))
     exit(2)
 }
 if arguments.dropFirst().contains(where: { $0 == "--help" || $0 == "-h" }) {

@@ -105,9 +105,7 @@ struct ExploreCommand {
         jobs = try list.int("--jobs", in: 1...256) ?? 1
         mutant = try list.value(of: "--mutant")
         if let mutant, Mutant.named(mutant) == nil {
-            let names = Mutant.all.map(\.name)
-            throw UsageError("unknown mutant '\(mutant)'" + Suggestion.clause(for: mutant, among: names)
-                             + "; mutants: " + names.joined(separator: ", "))
+            throw UsageError(Suggestion.unknown("mutant", mutant, among: Mutant.all.map(\.name), listedAs: "mutants"))
         }
         for text in try list.values(of: "--param") {
             guard text.contains("=") else {
@@ -162,9 +160,8 @@ struct ExploreCommand {
             for name in names {
                 guard let profile = LinkProfile.named(name, among: own), profile.name != LinkProfile.datacenter.name
                 else {
-                    let known = (LinkProfile.catalog + own).map(\.name)
-                    throw UsageError("--profiles: unknown profile '\(name)'" + Suggestion.clause(for: name, among: known)
-                                     + "; profiles: " + known.joined(separator: ", "))
+                    throw UsageError("--profiles: " + Suggestion.unknown(
+                        "profile", name, among: (LinkProfile.catalog + own).map(\.name), listedAs: "profiles"))
                 }
                 guard !chosen.contains(where: { $0.name == profile.name }) else {
                     throw UsageError("--profiles: '\(profile.name)' given twice")

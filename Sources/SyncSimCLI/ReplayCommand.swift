@@ -224,9 +224,8 @@ enum ReplayCommand {
                     throw UsageError("mutant '\(server.name)' is a server mutant; replay --mutant takes client "
                         + "mutants: " + SyncClient.Mutant.allCases.map(\.rawValue).joined(separator: ", "))
                 }
-                throw UsageError("unknown mutant '\(mutantName)'"
-                    + Suggestion.clause(for: mutantName, among: SyncClient.Mutant.allCases.map(\.rawValue))
-                    + "; mutants: " + SyncClient.Mutant.allCases.map(\.rawValue).joined(separator: ", "))
+                throw UsageError(Suggestion.unknown(
+                    "mutant", mutantName, among: SyncClient.Mutant.allCases.map(\.rawValue), listedAs: "mutants"))
             }
             mutant = found
         }

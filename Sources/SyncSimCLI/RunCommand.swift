@@ -112,9 +112,7 @@ struct RunCommand {
         randomBase = try list.value(of: "--random-base").map { try Self.seed($0, option: "--random-base") }
         mutant = try list.value(of: "--mutant")
         if let mutant, Mutant.named(mutant) == nil {
-            let names = Mutant.all.map(\.name)
-            throw UsageError("unknown mutant '\(mutant)'" + Suggestion.clause(for: mutant, among: names)
-                             + "; mutants: " + names.joined(separator: ", "))
+            throw UsageError(Suggestion.unknown("mutant", mutant, among: Mutant.all.map(\.name), listedAs: "mutants"))
         }
         junitPath = try list.value(of: "--junit")
         tracePath = try list.value(of: "--trace")

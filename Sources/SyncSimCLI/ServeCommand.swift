@@ -76,8 +76,7 @@ enum ServeCommand {
         try arguments.finish()
         let names = ["auto"] + DeleteNotice.allCases.map(\.rawValue)
         guard names.contains(deleteNoticeName) else {
-            throw UsageError("unknown --delete-notice '\(deleteNoticeName)'"
-                + Suggestion.clause(for: deleteNoticeName, among: names) + "; choices: " + names.joined(separator: ", "))
+            throw UsageError(Suggestion.unknown("--delete-notice", deleteNoticeName, among: names, listedAs: "choices"))
         }
         guard let port else { throw UsageError("--port P is required") }
         guard let scenario = Catalog.all.first(where: { $0.name == scenarioName }) else {

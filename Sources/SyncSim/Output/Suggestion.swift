@@ -24,6 +24,12 @@ public enum Suggestion {
         closest(to: typed, among: candidates).map { " (did you mean '\($0)'?)" } ?? ""
     }
 
+    /// `unknown WHAT 'TYPED' (did you mean 'X'?); LABEL: A, B, ...`: the error every command gives for a name it does
+    /// not know, the suggestion only when one is close, then every name it knows.
+    public static func unknown(_ what: String, _ typed: String, among names: [String], listedAs label: String) -> String {
+        "unknown \(what) '\(typed)'" + clause(for: typed, among: names) + "; \(label): " + names.joined(separator: ", ")
+    }
+
     /// The optimal string alignment distance: insertions, deletions, substitutions and swaps of adjacent
     /// characters, each one edit.
     /// - Complexity: O(*m* × *n*) for strings of *m* and *n* characters.

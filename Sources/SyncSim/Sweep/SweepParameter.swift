@@ -89,10 +89,8 @@ public struct SweepParameter: Hashable, Sendable {
     /// - Throws: `SweepError` listing the valid names.
     public static func named(_ name: String) throws -> SweepParameter {
         guard let found = all.first(where: { $0.name == name }) else {
-            let names = all.map(\.name)
             throw SweepError.invalid(
-                "unknown parameter '\(name)'" + Suggestion.clause(for: name, among: names)
-                    + "; valid parameters: " + names.joined(separator: ", "))
+                Suggestion.unknown("parameter", name, among: all.map(\.name), listedAs: "valid parameters"))
         }
         return found
     }

@@ -106,8 +106,7 @@ public struct SweepSpec: Hashable, Sendable {
     public static func profile(named text: String, among extra: [String] = []) throws -> ProfileName {
         let names = LinkProfile.catalog.map(\.name) + extra
         guard let known = names.first(where: { $0.lowercased() == text.lowercased() }) else {
-            throw SweepError.invalid("unknown profile '\(text)'" + Suggestion.clause(for: text, among: names)
-                                     + "; profiles: " + names.joined(separator: ", ")
+            throw SweepError.invalid(Suggestion.unknown("profile", text, among: names, listedAs: "profiles")
                                      + " (cells of your own: --link-profiles FILE)")
         }
         return ProfileName(rawValue: known)
