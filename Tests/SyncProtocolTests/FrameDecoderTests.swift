@@ -25,6 +25,25 @@ import Testing
         [UInt64(7), 8, 9].map { (layout, $0) }
     }
 
+    @Test("an empty payload, and one that decompresses to no bytes, reads as {} as PyMax reads it; the count goes on")
+    func emptyPayloads() throws {
+        let lz4OfNothing = try #require([UInt8]().withUnsafeBytes { LZ4Block.compress($0) })
+        let zstdOfNothing = try #require([UInt8]().withUnsafeBytes { ZstdFrame.compress($0) })
+        #expect(!lz4OfNothing.isEmpty && !zstdOfNothing.isEmpty)
+        func frame(seq: UInt8, flag: UInt8, _ payload: [UInt8]) -> [UInt8] {
+            [10, 0, 0, seq, 0, 1, flag, 0, 0, UInt8(payload.count)] + payload
+        }
+        var reader = ByteReader()
+        reader.append(contentsOf: frame(seq: 1, flag: 0, []) + frame(seq: 2, flag: 1, []) + frame(seq: 3, flag: 0xff, [])
+            + frame(seq: 4, flag: 1, lz4OfNothing) + frame(seq: 5, flag: 0xff, zstdOfNothing))
+        var decoder = FrameDecoder()
+        var decoded: [DecodedFrame] = []
+        while let next = try decoder.decodeFrame(&reader) { decoded.append(next) }
+        #expect(decoded.map(\.frame.seq) == [1, 2, 3, 4, 5])
+        #expect(decoded.allSatisfy { $0.frame.payload == .map([]) && $0.payloadByteCount == 0 })
+        #expect(decoded.map(\.number) == [1, 2, 3, 4, 5])
+    }
+
     @Test("frames round-trip compressed and raw in both layouts, whatever the byte split", arguments: layoutsAndSeeds)
     func roundTripEverySplit(layout: HeaderLayout, seed: UInt64) throws {
         let frames = Self.randomFrames(seed: seed, count: 12, layout: layout)

@@ -25,7 +25,7 @@ public struct FrameDecoder: Sendable {
     public var maxPayloadBytes: Int
     /// Bounds on each payload's MessagePack value.
     public var messagePackLimits: MessagePackLimits
-    /// How many frames were decoded so far.
+    /// How many frames were decoded so far, with those a caller skipped (`countSkippedFrame()`).
     public private(set) var frameCount = 0
     /// Reused decompression buffer: grows to the largest guess needed so far, never past `maxPayloadBytes`.
     private var scratch: [UInt8] = []
@@ -214,6 +214,11 @@ public struct FrameDecoder: Sendable {
     /// last byte (the value).
     private static let pingPayloadPrefix: [UInt8] = [0x81, 0xAB] + Array("interactive".utf8)
 
+    /// Counts a whole frame the caller stepped over after `decodeFrame(_:)` threw on its payload (a reader that
+    /// goes on past an undecodable frame, as `syncsim decode` does), so later frames keep their place in the
+    /// stream in their numbers and errors.
+    public mutating func countSkippedFrame() { frameCount += 1 }
+
     /// Checks that the stream ended on a frame boundary; call it at end of input, after `decode(_:)` returned nil.
     /// - Throws: `WireError` `.truncatedHeader` or `.truncatedPayload` when `buffer` holds part of a frame
     ///   (or a header error if the partial frame's header is already bad).
@@ -247,10 +252,16 @@ public struct FrameDecoder: Sendable {
     }
 
     /// Decompresses (if needed) and decodes a payload; errors carry offsets relative to the payload.
+    ///
+    /// A payload of no bytes is the empty map whatever the compression flag, and so is one that decompresses to no
+    /// bytes: PyMax 2.5.0 writes a request without a payload as no bytes (`pymax/protocol/tcp/payload.py`,
+    /// `encode(None)` is `b""`), reads no bytes as `{}` before looking at the flag (`TcpPayloadDecoder.decode`:
+    /// `if not payload_bytes: return {}`), and again after decompressing (`MsgpackPayloadCodec.decode`).
     static func decodePayload(
         _ wirePayload: UnsafeRawBufferPointer, isCompressed: Bool, maxPayloadBytes: Int, limits: MessagePackLimits,
         isZstd: Bool = false, scratch: inout [UInt8], unpacker: MessagePackSerialization.Unpacker? = nil
     ) throws -> (MessagePackValue, Int) {
+        if wirePayload.isEmpty { return (.map([]), 0) }
         if isZstd {
             // Flag 0xFF: one zstd frame, as field clients read it (PyMax `pymax/protocol/tcp/payload.py`).
             let bytes: [UInt8]
@@ -264,9 +275,7 @@ public struct FrameDecoder: Sendable {
                 }
                 throw WireError(.corruptCompression, offset: 0, detail: "corrupt zstd frame: \(error.detail)")
             }
-            let value = try bytes.withUnsafeBytes {
-                try MessagePackValue(messagePack: $0, limits: limits, unpacker: unpacker)
-            }
+            let value = try bytes.withUnsafeBytes { try payloadValue($0, limits: limits, unpacker: unpacker) }
             return (value, bytes.count)
         }
         guard isCompressed else {
@@ -284,7 +293,7 @@ public struct FrameDecoder: Sendable {
             let window = UnsafeMutableRawBufferPointer(rebasing: output[0..<guess])
             guard let produced = LZ4Block.decompress(wirePayload, into: window) else { return nil }
             let bytes = UnsafeRawBufferPointer(rebasing: output[0..<produced])
-            return (try MessagePackValue(messagePack: bytes, limits: limits, unpacker: unpacker), produced)
+            return (try payloadValue(bytes, limits: limits, unpacker: unpacker), produced)
         }
         if let fast { return fast }
         let size: Int
@@ -309,9 +318,15 @@ public struct FrameDecoder: Sendable {
                 detail: "corrupt LZ4 block: liblz4 could not decompress it to the \(size) bytes its sequences describe"
             )
         }
-        let value = try bytes.withUnsafeBytes {
-            try MessagePackValue(messagePack: $0, limits: limits, unpacker: unpacker)
-        }
+        let value = try bytes.withUnsafeBytes { try payloadValue($0, limits: limits, unpacker: unpacker) }
         return (value, size)
+    }
+
+    /// The value of a decompressed payload: `{}` for no bytes, as PyMax reads them (above), else its one MessagePack
+    /// value.
+    private static func payloadValue(
+        _ bytes: UnsafeRawBufferPointer, limits: MessagePackLimits, unpacker: MessagePackSerialization.Unpacker?
+    ) throws -> MessagePackValue {
+        bytes.isEmpty ? .map([]) : try MessagePackValue(messagePack: bytes, limits: limits, unpacker: unpacker)
     }
 }

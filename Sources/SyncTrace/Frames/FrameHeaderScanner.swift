@@ -4,7 +4,7 @@ import SyncProtocol
 ///
 /// A candidate offset must hold a header with `ver` 10 (or the scanner's `version`), a `cmd` of 0...3 in the chosen
 /// layout, and a payload
-/// length within `maxPayloadBytes` (DESIGN.md §3); a raw payload must start like a MessagePack map. When the whole
+/// length within `maxPayloadBytes` (DESIGN.md §3), not zero; a raw payload must start like a MessagePack map. When the whole
 /// candidate frame and the next header are in the bytes, the next frame must be plausible too; this chained check
 /// rejects most false starts inside payloads.
 public struct FrameHeaderScanner: Hashable, Sendable {
@@ -37,7 +37,9 @@ public struct FrameHeaderScanner: Hashable, Sendable {
     {
         var offset = max(0, start)
         while offset + FrameHeader.byteCount <= bytes.count {
-            if let length = plausibleFrameLength(in: bytes, at: offset) {
+            // A header announcing an empty payload (which reads as `{}`) is no place to resume: ten bytes with a
+            // zero length turn up inside payloads too often to anchor on, and the frames after a real one are found.
+            if let length = plausibleFrameLength(in: bytes, at: offset), length > 0 {
                 let next = offset + FrameHeader.byteCount + length
                 if next == bytes.count || plausibleFrameLength(in: bytes, at: next) != nil
                     || (next + FrameHeader.byteCount > bytes.count && (!requiresWholeFrame || next <= bytes.count))
