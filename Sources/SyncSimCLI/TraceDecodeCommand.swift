@@ -156,9 +156,13 @@ extension TraceDecodeCommand {
             }
         }
 
-        /// A note for standard error when `--keep-truncated` kept a capture that breaks off; nil otherwise.
-        static func truncationNote(_ trace: Trace) -> String? {
-            trace.truncation.map { "note: --keep-truncated: stopped early, using the packets before: \($0)" }
+        /// Notes for standard error on how the capture was read: `--keep-truncated` kept a capture that breaks
+        /// off; packets stamped earlier than one before them were read at the latest time before them.
+        static func captureNotes(_ trace: Trace) -> [String] {
+            [
+                trace.truncation.map { "note: --keep-truncated: stopped early, using the packets before: \($0)" },
+                trace.timeSteppedBack.map { "note: \(trace.file): capture time went back: \($0.description)" },
+            ].compactMap { $0 }
         }
 
         /// `FILE: no TCP connection to VERB[ on port N]`: the capture holds nothing the command could use.
@@ -261,7 +265,7 @@ extension TraceDecodeCommand {
             for frame in connection.frames { console.out(jsonLine(for: frame)) }
             for issue in connection.issues { console.out(jsonLine(for: issue)) }
         }
-        CaptureOptions.truncationNote(decoding.trace).map(console.err)
+        CaptureOptions.captureNotes(decoding.trace).forEach { console.err($0) }
         return ExitCode.success
     }
 

@@ -13,6 +13,7 @@ extension Trace {
         }
         lines.append(header)
         if let truncation { lines.append("  stopped early: \(truncation)") }
+        if let timeSteppedBack { lines.append("  time went back: \(timeSteppedBack.description)") }
         for connection in connections {
             let seconds = CaptureTimestamp(
                 nanosecondsSinceEpoch: connection.lastTimestamp.nanoseconds(since: connection.firstTimestamp))

@@ -34,6 +34,9 @@ public enum TraceReader {
     }
 
     /// Reads the capture at `path` to the end.
+    ///
+    /// A packet stamped earlier than one before it is read at the latest time before it (`Trace.timeSteppedBack`
+    /// counts them), so capture times never run backwards.
     /// - Returns: packet counts, skips by reason, and every TCP connection with both directions reassembled.
     /// - Throws: `TraceError` naming the file (and packet number) when the file cannot be opened, is not a
     ///   capture, has an unsupported link type, or is truncated or corrupt (unless `keepsTruncatedTail`); with
@@ -42,8 +45,9 @@ public enum TraceReader {
         let file = try CaptureFile(path: path)
         var trace = Trace(file: path, format: file.format, linkType: file.linkType, snapLength: file.snapLength)
         var tracker = ConnectionTracker()
+        var latest: CaptureTimestamp?
         while true {
-            let record: CaptureRecord
+            var record: CaptureRecord
             do {
                 guard let next = try file.nextRecord() else { break }
                 record = next
@@ -52,6 +56,16 @@ public enum TraceReader {
                 break
             }
             trace.packetCount += 1
+            if let latest, record.timestamp < latest {
+                let step = latest.nanoseconds(since: record.timestamp)
+                var stepBack = trace.timeSteppedBack
+                    ?? .init(packetCount: 0, firstPacketNumber: record.number, largestStepNanoseconds: 0)
+                stepBack.packetCount += 1
+                stepBack.largestStepNanoseconds = max(stepBack.largestStepNanoseconds, step)
+                trace.timeSteppedBack = stepBack
+                record.timestamp = latest
+            }
+            latest = record.timestamp
             switch PacketParser.parse(record, linkType: file.linkType) {
             case .skipped(let reason):
                 trace.skipCounts[reason, default: 0] += 1

@@ -40,6 +40,32 @@ import Testing
         #expect(segment.payload == Array("payload".utf8))
     }
 
+    @Test("an IP length past the frame's end on the wire ends the packet with the frame; a snap length cut does not")
+    func lengthPastFrame() throws {
+        let tcpHeaderAndPayload = Self.tcp.count
+        let frame = PacketBytes.ethernet(
+            etherType: 0x0800,
+            payload: PacketBytes.ipv4(
+                source: 1, destination: 2, payload: Self.tcp, totalLength: UInt16(20 + tcpHeaderAndPayload + 500)))
+        guard case .tcp(let segment) = PacketParser.parse(Self.record(frame), linkType: .ethernet) else {
+            Issue.record("expected a TCP segment")
+            return
+        }
+        #expect(segment.payload == Array("payload".utf8))
+        #expect(segment.payloadLengthOnWire == 7, "no 500 bytes on the wire to call cut by the snap length")
+        // The same frame cut by a snap length: the wire had the bytes, so they are announced (and become a gap).
+        let whole = PacketBytes.ethernet(
+            etherType: 0x0800, payload: PacketBytes.ipv4(source: 1, destination: 2, payload: Self.tcp))
+        let cut = Array(whole.dropLast(3))
+        guard case .tcp(let cutSegment) = PacketParser.parse(Self.record(cut, originalLength: whole.count),
+                                                             linkType: .ethernet) else {
+            Issue.record("expected a TCP segment")
+            return
+        }
+        #expect(cutSegment.payload == Array("payl".utf8))
+        #expect(cutSegment.payloadLengthOnWire == 7)
+    }
+
     @Test("an IPv6 routing header and an authentication header are skipped")
     func ipv6Extensions() throws {
         let zero16 = [UInt8](repeating: 0, count: 16)

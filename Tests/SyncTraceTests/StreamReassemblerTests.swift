@@ -237,6 +237,85 @@ import Testing
         #expect(trace.connections.map(\.clientToServer.bytesIgnoringGaps) == [Array("one".utf8), Array("two".utf8)])
     }
 
+    @Test(
+        "a SYN with a new ISN on a port pair still open starts a second connection (the first's close not captured)",
+        arguments: [900_000, 3_000_000_000] as [UInt32])
+    func portReuseWithoutClose(secondISN: UInt32) throws {
+        // Both ISNs below and above the first's: the second connection's bytes once fell outside the first's
+        // sequence space (lost) or became a gap of gigabytes.
+        let second = SyntheticFlow(clientISN: secondISN, serverISN: secondISN &+ 77)
+        var capture = SyntheticCapture()
+        let frames =
+            flow.handshake() + [flow.client(0, Array("one".utf8)), flow.server(0, Array("1".utf8), ack: 3)]
+            + second.handshake() + [second.client(0, Array("two".utf8)), second.server(0, Array("2".utf8), ack: 3)]
+        for (index, frame) in frames.enumerated() { capture.add(frame, microseconds: index * 1000) }
+        let trace = try TraceReader.read(path: capture.write())
+        #expect(trace.connections.map(\.number) == [1, 2])
+        #expect(trace.connections.map(\.clientToServer.bytesIgnoringGaps) == [Array("one".utf8), Array("two".utf8)])
+        #expect(trace.connections.map(\.serverToClient.bytesIgnoringGaps) == [Array("1".utf8), Array("2".utf8)])
+        #expect(trace.connections.allSatisfy { $0.clientToServer.gaps.isEmpty && $0.serverToClient.gaps.isEmpty })
+        #expect(trace.connections.allSatisfy { $0.clientToServer.anomalies.isEmpty && $0.serverToClient.anomalies.isEmpty })
+    }
+
+    @Test("a retransmitted SYN (the same ISN) stays in its connection")
+    func retransmittedSYN() throws {
+        let frames = flow.handshake()
+        let connection = try read([frames[0], frames[0]] + frames[1...] + [flow.client(0, Array("hi".utf8))])
+        #expect(connection.clientToServer.bytesIgnoringGaps == Array("hi".utf8))
+        #expect(connection.clientToServer.anomalies.isEmpty)
+    }
+
+    @Test("bytes after a FIN are reported and not delivered, and the FIN's sequence number is no missing byte")
+    func dataAfterFIN() throws {
+        let connection = try read(
+            flow.handshake() + [
+                flow.client(0, Array("bye".utf8), flags: PacketBytes.fin | PacketBytes.ack),
+                flow.client(4, Array("late".utf8)),
+                flow.server(0, [], flags: PacketBytes.ack, ack: 8),
+            ])
+        let stream = connection.clientToServer
+        #expect(stream.bytesIgnoringGaps == Array("bye".utf8))
+        #expect(stream.gaps.isEmpty)
+        #expect(stream.anomalies.map(\.kind) == [.dataAfterFIN])
+    }
+
+    @Test("an ACK past bytes sent after a RST declares no gap: they were captured and set aside")
+    func ackPastReset() throws {
+        let connection = try read(
+            flow.handshake() + [
+                flow.server(0, Array("half".utf8)),
+                flow.server(4, [], flags: PacketBytes.rst | PacketBytes.ack),
+                flow.server(4, Array("more".utf8)),
+                flow.client(0, [], flags: PacketBytes.ack, ack: 8),
+            ])
+        let stream = connection.serverToClient
+        #expect(stream.bytesIgnoringGaps == Array("half".utf8))
+        #expect(stream.gaps.isEmpty)
+        #expect(stream.anomalies.map(\.kind) == [.segmentAfterReset])
+    }
+
+    @Test("capture times that go back are read at the latest time before them, counted, and the first named")
+    func timeGoesBack() throws {
+        var capture = SyntheticCapture()
+        let frames = flow.handshake() + [flow.client(0, Array("ab".utf8)), flow.client(2, Array("cd".utf8)),
+                                         flow.client(4, Array("ef".utf8))]
+        // Packet 5 is stamped 5 s before packet 4, packet 6 3 s before it: a clock stepped back.
+        let times = [0, 1000, 2000, 10_000_000, 5_000_000, 7_000_000]
+        for (frame, time) in zip(frames, times) { capture.add(frame, microseconds: time) }
+        let trace = try TraceReader.read(path: capture.write())
+        let stepBack = try #require(trace.timeSteppedBack)
+        #expect(stepBack.packetCount == 2)
+        #expect(stepBack.firstPacketNumber == 5)
+        #expect(stepBack.largestStepNanoseconds == 5_000_000_000)
+        let times4to6 = try #require(trace.connections.first).clientToServer.runs.map(\.timestamp)
+        #expect(times4to6.count == 3)
+        #expect(Set(times4to6).count == 1, "all three read at packet 4's time")
+        #expect(trace.summaryLines().contains {
+            $0.contains("time went back: 2 packets are stamped earlier than a packet before them (the first: packet 5, "
+                + "the largest step back 5.000000000 s)")
+        })
+    }
+
     @Test("a segment whose sequence number is far outside the stream is ignored and reported")
     func outOfWindow() throws {
         var far = flow

@@ -130,6 +130,31 @@ import Testing
         #expect(result.issues.map(\.kind) == [.undecodablePayload])
     }
 
+    @Test("frames after undecodable ones keep their place on the wire in their numbers and in the issues")
+    func numbersAfterUndecodable() throws {
+        let good = try Self.frame(.request, seq: 1, .ping)
+        let corrupt: [UInt8] = [10, 0, 0, 2, 0, 1, 0, 0, 0, 3, 0xc1, 0xc1, 0xc1]
+        var corruptAgain = corrupt
+        corruptAgain[3] = 3
+        let after = try Self.frame(.request, seq: 4, .ping)
+        let result = try decode(flow.handshake() + [flow.client(0, good + corrupt + corruptAgain + after)])
+        #expect(result.frames.map(\.decoded.number) == [1, 4])
+        #expect(result.issues.map(\.kind) == [.undecodablePayload, .undecodablePayload])
+        #expect(result.issues.map { $0.detail.hasPrefix("frame \($0.offset == Int64(good.count) ? 2 : 3) at offset") }
+            == [true, true], "\(result.issues.map(\.detail))")
+    }
+
+    @Test("an empty payload reads as the empty map, compressed or not, as PyMax reads it")
+    func emptyPayload() throws {
+        let plain: [UInt8] = [10, 0, 0, 1, 0, 1, 0, 0, 0, 0]
+        let lz4: [UInt8] = [10, 0, 0, 2, 0, 1, 1, 0, 0, 0]
+        let zstd: [UInt8] = [10, 0, 0, 3, 0, 1, 0xff, 0, 0, 0]
+        let result = try decode(flow.handshake() + [flow.client(0, plain + lz4 + zstd)])
+        #expect(result.frames.map(\.seq) == [1, 2, 3])
+        #expect(result.frames.allSatisfy { $0.decoded.frame.payload == .map([]) })
+        #expect(result.issues.isEmpty)
+    }
+
     @Test("a stream that ends inside a frame says so")
     func endsInsideFrame() throws {
         let bytes = try Self.frame(.request, seq: 1, .ping)

@@ -323,7 +323,7 @@ import Testing
         #expect(error?.kind == .unsupportedLinkType)
     }
 
-    @Test("interfaces with different link types are refused by libpcap with an error, not a crash")
+    @Test("interfaces with different link types are refused, naming libpcap's limit and what to capture instead")
     func mixedLinkTypes() throws {
         var writer = PcapngWriter(interfaces: [.init(name: "raw"), .init(name: "eth", linkType: .ethernet)])
         writer.append(Self.packet, interface: 0, timestamp: CaptureTimestamp(nanosecondsSinceEpoch: 1))
@@ -333,8 +333,10 @@ import Testing
         let path = try SyntheticCapture.write(writer.bytes, name: "mixed.pcapng")
         // libpcap 1.10 reads one link type per file and stops at the second interface's block.
         let error = #expect(throws: TraceError.self) { try TraceReader.read(path: path) }
-        #expect(error?.kind == .malformedRecord)
-        #expect(error?.description.hasPrefix("\(path): packet 1: malformed record") == true)
+        #expect(error?.kind == .unsupportedLinkType)
+        #expect(error?.description.hasPrefix("\(path): packet 1: unsupported link type: the capture's interfaces "
+            + "have different link types") == true)
+        #expect(error?.description.contains("dumpcap -i any") == true)
     }
 
     @Test("a pcapng file cut inside a block names the packet")

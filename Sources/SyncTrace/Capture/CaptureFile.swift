@@ -90,11 +90,31 @@ package final class CaptureFile {
             return nil
         default:
             let message = String(cString: pcap_geterr(handle))
+            if message.contains("different from the type of the first interface") {
+                throw TraceError(
+                    .unsupportedLinkType, file: path, packetNumber: number,
+                    detail: "the capture's interfaces have different link types (libpcap: \(message)); libpcap, "
+                        + "which reads captures for SyncSim, takes one link type per file: capture on one interface "
+                        + "(dumpcap -i IFACE), or on all as one Linux cooked link (dumpcap -i any)")
+            }
             guard message.contains("truncated") else {
-                throw TraceError(.malformedRecord, file: path, packetNumber: number, detail: message)
+                throw TraceError(
+                    .malformedRecord, file: path, packetNumber: number, detail: message + Self.byteOrderHint(message))
             }
             throw TraceError(.truncatedFile, file: path, packetNumber: number, detail: Self.recordBreak(libpcap: message))
         }
+    }
+
+    /// For libpcap's `pcapng block size N > maximum M` where N's bytes read the other way round fit: a later
+    /// section of the file written in the other byte order (valid pcapng, which libpcap does not read past the
+    /// first section's byte order); "" for any other message.
+    private static func byteOrderHint(_ message: String) -> String {
+        guard message.contains("block size"), message.contains("> maximum"),
+            let size = message.split(whereSeparator: { !$0.isNumber }).first.flatMap({ UInt32($0) }),
+            size.byteSwapped < 16 * 1024 * 1024
+        else { return "" }
+        return " (read the other way round the length is \(size.byteSwapped) bytes: a later pcapng section written in "
+            + "the other byte order, which libpcap, reading captures for SyncSim, does not follow)"
     }
 
     /// Where a file ends inside its file header, in the reader's words, with libpcap's own after them:

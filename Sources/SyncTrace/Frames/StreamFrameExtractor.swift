@@ -140,6 +140,7 @@ struct StreamFrameExtractor {
                 issue(
                     .undecodablePayload, offset: frameOffset, byteCount: Int64(frameEnd - start),
                     packetNumber: completion.packetNumber, detail: "\(error)")
+                decoder.countSkippedFrame()
             }
             isTentative = false
             start = frameEnd

@@ -128,6 +128,9 @@ public enum PacketParser {
             // runs to the end of the original frame.
             totalLength = max(0, record.originalLength - start)
         }
+        // A total length past the frame's end on the wire names bytes that were never sent (a snap length cuts
+        // what was captured, not the wire length): the packet ends with its frame.
+        totalLength = min(totalLength, max(0, max(record.originalLength, bytes.count) - start))
         guard totalLength >= headerLength else { throw Skip(.malformedIPHeader) }
         let fragment = u16(bytes, start + 6)!
         if fragment & 0x3fff != 0 { throw Skip(.ipFragment) }
@@ -145,6 +148,8 @@ public enum PacketParser {
             // A jumbogram (RFC 2675) or a BIG TCP packet: the length is not in the fixed header; take the frame's.
             payloadLength = max(0, record.originalLength - (start + 40))
         }
+        // As for IPv4: no payload runs past the frame's end on the wire.
+        payloadLength = min(payloadLength, max(0, max(record.originalLength, bytes.count) - (start + 40)))
         var next = bytes[start + 6]
         var offset = start + 40
         // RFC 8200 §4: walk extension headers until the upper-layer header; each states its own length.

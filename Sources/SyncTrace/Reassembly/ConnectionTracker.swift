@@ -1,7 +1,10 @@
 /// Sorts TCP segments into connections by their address/port pair and reassembles both directions of each.
 ///
-/// Connections keep the order of their first packet. A SYN on a pair whose previous connection is closed (FIN
-/// both ways, or RST) starts a new connection, so a reused port pair yields two connections.
+/// Connections keep the order of their first packet. An opening SYN (no ACK) on a pair already seen starts a new
+/// connection unless it repeats the ISN of its sender's stream (a retransmitted SYN): a reused port pair yields
+/// two connections whether or not the capture saw the first one close (a FIN both ways or a RST), as Wireshark
+/// splits a conversation at such a SYN ("TCP Port numbers reused"). Without it the second connection's bytes
+/// fell outside the first's sequence space, and its frames were lost or read as a gap of megabytes.
 struct ConnectionTracker {
     private struct Key: Hashable {
         var low: TCPEndpoint
@@ -20,10 +23,6 @@ struct ConnectionTracker {
         var packetCount = 0
         var clientToServer = StreamReassembler()
         var serverToClient = StreamReassembler()
-
-        var isClosed: Bool {
-            clientToServer.isReset || serverToClient.isReset || (clientToServer.isClosed && serverToClient.isClosed)
-        }
     }
 
     /// Connections in first-packet order; `index` only finds them (its order never reaches the output).
@@ -34,11 +33,11 @@ struct ConnectionTracker {
         let key = Key(segment.source, segment.destination)
         let isOpeningSYN = segment.flags.contains(.syn) && !segment.flags.contains(.ack)
         var position = index[key]
-        if let existing = position, isOpeningSYN, connections[existing].isClosed,
-            connections[existing].client == segment.source,
-            connections[existing].clientToServer.baseSeq != segment.seq &+ 1
-        {
-            position = nil
+        if let existing = position, isOpeningSYN {
+            let senderStream =
+                connections[existing].client == segment.source
+                ? connections[existing].clientToServer : connections[existing].serverToClient
+            if let base = senderStream.baseSeq, base != segment.seq &+ 1 { position = nil }
         }
         if position == nil {
             position = connections.count

@@ -18,6 +18,8 @@ struct StreamReassembler {
     private var snapCuts: [Range<Int64>] = []
     private(set) var finOffset: Int64?
     private(set) var isReset = false
+    /// The stream offset just past the first RST's segment: nothing after it is the stream's.
+    private var resetOffset: Int64?
     private var lastPacketNumber = 0
     private var lastTimestamp = CaptureTimestamp(nanosecondsSinceEpoch: 0)
 
@@ -31,9 +33,6 @@ struct StreamReassembler {
         var timestamp: CaptureTimestamp
         var endOffset: Int64 { offset + Int64(bytes.count) }
     }
-
-    /// Whether the direction is finished: FIN reached in order, or reset.
-    var isClosed: Bool { isReset || (finOffset.map { nextOffset >= $0 } ?? false) }
 
     /// The stream offset of sequence number `seq`, unwrapped around the next expected byte.
     private func offset(of seq: UInt32, base: UInt32) -> Int64 {
@@ -87,6 +86,11 @@ struct StreamReassembler {
             record(
                 .dataAfterFIN, segment, offset: max(start, finOffset),
                 length: start + wireLength - max(start, finOffset))
+            // A receiver ignores text past the FIN (RFC 9293 §3.10.7.4, CLOSE-WAIT): reported, not delivered, and
+            // the FIN's own sequence number is no missing byte.
+            let kept = max(0, finOffset - start)
+            captured = captured.prefix(Int(min(kept, Int64(captured.count))))
+            wireLength = kept
         }
         if wireLength > 0 {
             insert(Array(captured), at: start, wireLength: wireLength, segment: segment)
@@ -98,6 +102,7 @@ struct StreamReassembler {
         }
         drain(packetNumber: segment.packetNumber, timestamp: segment.timestamp)
         if segment.flags.contains(.rst) {
+            resetOffset = resetOffset ?? start + wireLength
             trace.sawRST = true
             if trace.firstRSTTimestamp == nil { trace.firstRSTTimestamp = segment.timestamp }
             isReset = true
@@ -109,6 +114,9 @@ struct StreamReassembler {
         guard let base = baseSeq else { return }
         var ackOffset = offset(of: ack, base: base)
         if let finOffset { ackOffset = min(ackOffset, finOffset) }
+        // Bytes sent after a RST are never delivered (they are reported as segments after it), so an ACK past
+        // them shows no bytes the capture missed.
+        if let resetOffset { ackOffset = min(ackOffset, resetOffset) }
         if ackOffset > (trace.acknowledgements.last?.offset ?? 0), ackOffset - nextOffset <= Self.maximumDistance {
             trace.acknowledgements.append(.init(timestamp: timestamp, offset: ackOffset))
         }
