@@ -99,6 +99,7 @@ enum ReplayCommand {
             let timeline = try Self.timeline(file, options: captureOptions, console: console)
             var emission = ReplayScenarioEmitter(timeline: timeline, model: ReplayWorldModel(timeline))
                 .emission(named: emitName ?? Self.unnamedScenario)
+            try Self.requireValid(emission.scenario, capture: file)
             if emitName == nil {
                 emission.scenario.name = Self.scenarioName(of: emission.scenario)
                 console.err("note: \(file) runs as scenario \(emission.scenario.name), named after its content "
@@ -117,6 +118,23 @@ enum ReplayCommand {
         }
         return try command.execute(console: &console, executor: RunCommand.defaultExecutor,
                                    defaultRandomBase: { 1 })
+    }
+
+    /// Checks the scenario made from capture `file` as the catalog's are checked before a run, so that
+    /// `--emit-scenario` never prints, and `--run` never runs, one that cannot run.
+    /// - Throws: `InputFileError` naming the capture and every problem: what a capture gives such a scenario is
+    ///   frames that did not decode (a LOGIN answer: its users and chats unknown) or times no scenario can hold
+    ///   (captures merged from different years).
+    static func requireValid(_ scenario: Scenario, capture file: String) throws {
+        var problems: [String] = []
+        for problem in scenario.problems().map(\.detail) where !problems.contains(problem) { problems.append(problem) }
+        guard !problems.isEmpty else { return }
+        let shown = problems.prefix(3).joined(separator: "; ")
+            + (problems.count > 3 ? "; and \(problems.count - 3) more" : "")
+        throw InputFileError(
+            description: "\(file): the scenario made from this capture cannot run: \(shown) (frames that did not "
+                + "decode leave users, chats and members unknown, and captures merged from different times span more "
+                + "than a scenario holds: 'syncsim decode \(file)' lists the frames, their times and issues)")
     }
 
     /// `word` as a POSIX shell reads it back: as it is when it holds only safe characters, else in single quotes.
@@ -198,7 +216,7 @@ enum ReplayCommand {
         guard decoding.connections.contains(where: { !$0.frames.isEmpty }) else {
             throw TraceDecodeCommand.noFrame(file, decoding: decoding, options: options, verb: "replay")
         }
-        TraceDecodeCommand.CaptureOptions.truncationNote(decoding.trace).map(console.err)
+        TraceDecodeCommand.CaptureOptions.captureNotes(decoding.trace).forEach { console.err($0) }
         return timeline
     }
 
@@ -245,6 +263,7 @@ enum ReplayCommand {
         let model = ReplayWorldModel(timeline)
         if let emitName {
             let emission = ReplayScenarioEmitter(timeline: timeline, model: model).emission(named: emitName)
+            try Self.requireValid(emission.scenario, capture: file)
             console.out(emission.source())
             emission.unplaced.forEach { console.err("note: \($0)") }
             return ExitCode.success

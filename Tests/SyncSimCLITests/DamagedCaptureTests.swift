@@ -55,6 +55,33 @@ import Testing
         }
     }
 
+    @Test("a capture no scenario can hold is an input error naming it, in --emit-scenario and --run alike")
+    func unrunnable() throws {
+        // alice's send stamped 400 days after her LOGIN (a capture merged from different times, a clock set a year
+        // ahead mid-session): no scenario spans a year.
+        let day: Int64 = 86_400 * 1_000_000_000
+        let alice = try SyntheticSession.session(host: 2, port: 40_000, user: 1, name: "alice", start: 0, sends: true)
+            .map { packet in (time: packet.time >= 3_000_000_000 ? packet.time + 400 * day : packet.time, bytes: packet.bytes) }
+        var writer = PcapngWriter(interfaces: [.init(name: "synthetic")])
+        for packet in alice {
+            writer.append(packet.bytes,
+                          timestamp: CaptureTimestamp(nanosecondsSinceEpoch: 1_700_000_000_000_000_000 + packet.time))
+        }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("unrunnable-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let path = directory.appendingPathComponent("merged.pcapng").path
+        try writer.write(to: path)
+        for mode in [["--emit-scenario", "merged"], ["--run"]] {
+            let result = TraceDecodeCommandTests.run(["replay", path] + mode)
+            #expect(result.code == 2, "\(mode)")
+            #expect(result.out.isEmpty, "no scenario printed, none run: \(result.out)")
+            #expect(result.err.contains("\(path): the scenario made from this capture cannot run: step time "),
+                    "\(result.err)")
+            #expect(result.err.contains("is longer than the longest scenario duration"))
+            #expect(!result.err.contains("runs as scenario"), "the error comes before any note on the scenario")
+        }
+    }
+
     /// The differences `replay --against server` must find in each fixture: none where nothing was lost (the made-up
     /// server answers as the virtual one does), the SESSION_INIT answer `gap.pcapng` lost.
     static let serverDifferences: [String: [String]] = [

@@ -124,8 +124,10 @@ extension Scenario {
                 checkChat(chat, step.location)
                 if let client = action.client, let user = userNameByClient[client],
                    !directory.members(of: chat).contains(user) {
-                    problem("'\(client)' is not a member of chat '\(chat)'; members: "
-                            + directory.members(of: chat).joined(separator: ", "), step.location)
+                    let members = directory.members(of: chat)
+                    problem("'\(client)' is not a member of chat '\(chat)'; "
+                            + (members.isEmpty ? "it has no members" : "members: " + members.joined(separator: ", ")),
+                            step.location)
                 }
             }
             if case .check(let condition) = action { checkCondition(condition, step.location) }

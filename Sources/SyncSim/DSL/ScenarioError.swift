@@ -36,14 +36,16 @@ public struct ScenarioError: Error, Hashable, CustomStringConvertible {
         Self(.invalid(detail), scenario: scenario, location: location)
     }
 
-    public var description: String {
-        let detail = switch code {
+    public var description: String { "\(location): scenario '\(scenario)': \(detail)" }
+
+    /// What is wrong, without the scenario's name and line: `"client 'carol' is not in the topology"`.
+    public var detail: String {
+        switch code {
         case .unknownStepLabel(let label, let known):
             "no earlier step is labelled '\(label)'"
                 + (known.isEmpty ? "" : "; earlier labels: " + known.joined(separator: ", "))
         case .negativeTime(let time): "step would start at \(time), before the run's start"
         case .invalid(let text): text
         }
-        return "\(location): scenario '\(scenario)': \(detail)"
     }
 }
