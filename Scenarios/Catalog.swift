@@ -9,8 +9,8 @@ import SyncSim
 /// `requestTimeout`, `initialSeq`; metrics `loginAttempts`, `reconnects`.
 public enum Catalog {
     /// Every catalog scenario, in the order `syncsim list` and `syncsim run` show them; the hand-written field
-    /// sequences of sessions 15, 16 and 17 (`fieldSequences`, `fieldSequences16`, `fieldSequences17`:
-    /// Scenarios/FieldSequences15.swift, FieldSequences16.swift and FieldSequences17.swift) come last.
+    /// sequences of sessions 15, 16, 17 and 36 (`fieldSequences`, `fieldSequences16`, `fieldSequences17`,
+    /// `fieldSequences36`: Scenarios/FieldSequences15.swift, 16, 17 and 36) come last.
     public static let all: [Scenario] = [
         // Sending and the task queue
         reconnectDuringSend,
@@ -100,7 +100,7 @@ public enum Catalog {
         // For parameter sweeps
         openAndScrollToStart,
         idleOnLossyLink,
-    ] + fieldSequences + fieldSequences16 + fieldSequences17
+    ] + fieldSequences + fieldSequences16 + fieldSequences17 + fieldSequences36
 
     /// The scenario called `name`, or nil.
     public static func scenario(named name: String) -> Scenario? { all.first { $0.name == name } }

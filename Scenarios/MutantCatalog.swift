@@ -11,11 +11,15 @@ public enum MutantCatalog {
                 "scroll-through-gaps-to-start",
                 "history-gap-after-login",
                 "background-beyond-login-window",
+                "crash-at-pushes-while-scrolling",
             ]
         ),
-        ("gap-ignored-after-login", ["history-gap-after-login", "background-beyond-login-window"]),
+        (
+            "gap-ignored-after-login",
+            ["history-gap-after-login", "background-beyond-login-window", "chats-list-server-restarts"]
+        ),
         ("since-from-newest-push", ["messages-while-socket-down", "push-before-catch-up"]),
-        ("since-from-device-clock", ["clock-skew-last-sync"]),
+        ("since-from-device-clock", ["clock-skew-last-sync", "clock-jumps-mid-page-server-behind"]),
         (
             "resend-new-cid",
             [
@@ -35,7 +39,10 @@ public enum MutantCatalog {
             ]
         ),
         ("backoff-reset-on-connect", ["login-rejected-backoff-grows"]),
-        ("seq-reuse-inflight", ["seq-wrap-long-pending", "seq4-slow-history-reset", "seq2-photo-mark-open"]),
+        (
+            "seq-reuse-inflight",
+            ["seq-wrap-long-pending", "seq4-slow-history-reset", "seq2-photo-mark-open", "seq2-jitter-mixed-resets"]
+        ),
         (
             "inflight-dropped-on-disconnect",
             [
@@ -49,9 +56,15 @@ public enum MutantCatalog {
         ("catch-up-from-live-push", ["catch-up-cursor-from-live-push"]),
         ("duplicate-is-failure", ["retry-answered-already-exists"]),
         ("outbox-in-memory-while-offline", ["outbox-survives-offline-relaunch"]),
-        ("send-before-all-uploads", ["message-waits-for-all-uploads"]),
+        (
+            "send-before-all-uploads",
+            ["message-waits-for-all-uploads", "hours-offline-photos-gsm-restarts"]
+        ),
         ("retry-without-backoff", ["retry-storm-on-instant-errors"]),
-        ("own-message-device-time", ["own-messages-server-time"]),
+        (
+            "own-message-device-time",
+            ["own-messages-server-time", "clock-jumps-mid-page-server-behind"]
+        ),
         ("seq-restart-per-connection", ["stale-reply-on-new-connection"]),
         ("server-no-liveness", ["server-detects-dead-connection"]),
         ("server-keeps-older-sessions", ["one-session-per-device"]),

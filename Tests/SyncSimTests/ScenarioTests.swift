@@ -199,6 +199,22 @@ import Testing
         #expect(problems.contains { $0.contains("backoffJitter") && $0.contains("a number in 0.0...1.0") })
     }
 
+    @Test("durations shorter than sweep takes (a zero ping interval hung the run at one instant) are problems")
+    func durationFloors() {
+        let scenario = Scenario("floors", summary: "s", seeds: [1]) {
+            Client("alice", profile: .edge, parameters: ["pingInterval": .duration(.zero)])
+            Client("bob", profile: .edge, parameters: ["requestTimeout": .duration(.zero)])
+            Client("carol", profile: .edge, parameters: ["taskRetryBase": .duration(.milliseconds(-5))])
+            Client("dave", profile: .edge, parameters: ["photoProcessingTime": .duration(.zero),
+                                                        "loginChatsCount": 0])
+        }
+        let problems = scenario.problems().map(\.description)
+        #expect(problems.count == 3, "\(problems)")
+        #expect(problems.contains { $0.contains("pingInterval") && $0.contains("a duration of at least 1s") })
+        #expect(problems.contains { $0.contains("requestTimeout") && $0.contains("a duration of at least \(SimDuration.milliseconds(100))") })
+        #expect(problems.contains { $0.contains("taskRetryBase") && $0.contains("a duration of at least \(SimDuration.milliseconds(10))") })
+    }
+
     @Test("validation names unknown parameters, bad values, unknown profiles and mutants with what is valid")
     func parameterValidation() {
         let scenario = Scenario("typos", summary: "s", seeds: [1]) {

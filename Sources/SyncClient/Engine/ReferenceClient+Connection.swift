@@ -337,14 +337,20 @@ extension ReferenceClient {
             case .disconnected:
                 // The next LOGIN goes on from the marker kept in the store.
                 chatListCatchUp = nil
-            case .timeout:
-                _ = startTimer(.catchUpRetry, at: now + parameters.taskRetryBase)
-            case .error:
-                // A server that refuses CHATS_LIST cannot list more: last-sync moves on as after any LOGIN.
+            case .error(let payload) where payload.error == Self.unknownOpcodeError:
+                // A server that does not know CHATS_LIST cannot list more: last-sync moves on as after any LOGIN.
                 finishChatListCatchUp()
+            case .timeout, .error:
+                // Any other error (a server fault of the moment) is retried as a timeout is. Last-sync moved past
+                // these chats at LOGIN, so giving up lost them for good (found by a hand-written field sequence,
+                // session 36: one CHATS_LIST error after a LOGIN page of one chat left two changed chats stale).
+                _ = startTimer(.catchUpRetry, at: now + parameters.taskRetryBase)
             }
         }
     }
+
+    /// The error a server answers a request of an opcode it does not know with (docs/protocol.md, error codes).
+    static let unknownOpcodeError = "proto.opcode"
 
     /// `value + addend`, held at `Int64.min` or `Int64.max` where it would overflow (times a server sent).
     static func saturating(_ value: Int64, plus addend: Int64) -> Int64 {
@@ -358,6 +364,7 @@ extension ReferenceClient {
         pushedChatsSinceLogin = []
         // The answer lists every chat changed since last-sync, those pushed before it included.
         unlistedPushedChats = []
+        staleListedChats = []
         // Saturating: a server's `time` is whatever it sent (fuzz-client: a time near Int64.min overflowed).
         serverClockAheadMilliseconds = Self.saturating(response.time, plus: -(now.nanosecondsSinceStart / 1_000_000))
         backoffAttempts = 0
@@ -385,11 +392,14 @@ extension ReferenceClient {
         let pendingMarker = store.sync(Self.catchUpMarkerKey) ?? 0
         let pending = pendingMarker > 0 ? (marker: pendingMarker, since: store.sync(Self.catchUpSinceKey) ?? 0) : nil
         chatListCatchUp = nil
-        if response.chats.count >= parameters.loginChatsCount, let oldest = response.chats.map(\.modified).min() {
+        if response.chats.count >= parameters.loginChatsCount {
             // A full page: more chats may have changed since last-sync. The next page starts at the oldest listed
             // chat's time, inclusive: chats sharing it that did not fit are listed there (the listed ones again).
-            // An unfinished earlier catch-up is taken in: its range lies below last-sync.
-            startChatListCatchUp(marker: oldest, since: min(lastSync, pending?.since ?? lastSync))
+            // A page of none (`chatsCount` 0) starts from the top, as a pass for pushed chats does: without it no
+            // chat was ever listed while last-sync moved on (session 36's field sequences). An unfinished earlier
+            // catch-up is taken in: its range lies below last-sync.
+            let marker = response.chats.map(\.modified).min() ?? Self.saturating(response.time, plus: 60_000)
+            startChatListCatchUp(marker: marker, since: min(lastSync, pending?.since ?? lastSync))
         } else if let pending {
             startChatListCatchUp(marker: pending.marker, since: pending.since)
         }
@@ -414,7 +424,7 @@ extension ReferenceClient {
         guard case .notifMessage(let push) = packet.body else { return }
         if push.message.status != nil {
             receiveChange(push.message, chatId: push.chatId)
-            if chatList.index(forKey: push.chatId) == nil { notePushedChat(push.chatId) }
+            noteChangedChat(push.chatId, messageIds: [push.message.id])
             return
         }
         let isOnline = if case .online = state { true } else { false }
@@ -504,7 +514,23 @@ extension ReferenceClient {
         }
         histories[push.chatId] = history
         dirtyChats.insert(push.chatId)
-        if chatList.index(forKey: push.chatId) == nil { notePushedChat(push.chatId) }
+        noteChangedChat(push.chatId, messageIds: push.messageIds)
+    }
+
+    /// An edit or removal pushed for messages of `chatId`: a chat the list lacks is listed by a pass from the top,
+    /// and so is one whose entry is stale, its last message older than a message the push names. The entry missed
+    /// a change the client was away for, and the chat changed again during the catch-up, above the page that would
+    /// have listed it (session 36's field sequences: a message posted while Alice was away and deleted after her
+    /// LOGIN answer, before her CHATS_LIST page, left her entry without it for good).
+    private mutating func noteChangedChat(_ chatId: Int64, messageIds: [Int64]) {
+        guard let index = chatList.index(forKey: chatId) else {
+            notePushedChat(chatId)
+            return
+        }
+        let last = chatList.values[index].lastMessage?.id ?? 0
+        guard messageIds.contains(where: { $0 > last }) else { return }
+        if !staleListedChats.contains(chatId) { staleListedChats.append(chatId) }
+        listPushedChats()
     }
 
     /// A push named a chat the chat list lacks: it is listed by a CHATS_LIST pass from the top (`listPushedChats`).
@@ -515,14 +541,16 @@ extension ReferenceClient {
     }
 
     /// Starts a CHATS_LIST pass from the top (the server's time now, by the LOGIN answer's clock) down to last-sync
-    /// for the pushed chats the list still lacks, unless a catch-up is in flight (its end calls this again) or the
-    /// client is offline (the next LOGIN lists them: they changed after last-sync). The pass takes the chats pending
-    /// now; a chat the server does not list stays missing until another push names it, so passes never repeat on
-    /// their own. Last-sync stays where it is.
+    /// for the pushed chats the list still lacks or holds stale (`noteChangedChat`), unless a catch-up is in flight
+    /// (its end calls this again) or the client is offline (the next LOGIN lists them: they changed after
+    /// last-sync). The pass takes the chats pending now; a chat the server does not list stays missing until another
+    /// push names it, so passes never repeat on their own. Last-sync stays where it is.
     private mutating func listPushedChats() {
-        guard chatListCatchUp == nil, case .online = state, !unlistedPushedChats.isEmpty else { return }
-        let pending = unlistedPushedChats.filter { chatList.index(forKey: $0) == nil }
+        guard chatListCatchUp == nil, case .online = state,
+              !unlistedPushedChats.isEmpty || !staleListedChats.isEmpty else { return }
+        let pending = unlistedPushedChats.filter { chatList.index(forKey: $0) == nil } + staleListedChats
         unlistedPushedChats = []
+        staleListedChats = []
         guard !pending.isEmpty else { return }
         let serverNow = Self.saturating(now.nanosecondsSinceStart / 1_000_000, plus: serverClockAheadMilliseconds)
         startChatListCatchUp(marker: Self.saturating(serverNow, plus: 60_000), since: lastSync)

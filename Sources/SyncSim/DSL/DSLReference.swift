@@ -102,7 +102,9 @@ public enum DSLReference {
             .joined(separator: ", ") + "; others as `Opcode(rawValue: n)`.")
         lines.append("- Packet kinds (`.client(_:receives:_:)`): `.request`, `.response`, `.push`, `.error`.")
         lines.append("- Client parameters (`Client(parameters:)`): " + ClientSetup.validNames.map { "`\($0)`" }
-            .joined(separator: ", ") + ".")
+            .joined(separator: ", ") + "; a duration no shorter than `syncsim sweep --param` takes it "
+            + "(`syncsim sweep --help` lists the ranges: a `pingInterval` of at least 1 s, a `requestTimeout` of at "
+            + "least 100 ms).")
         lines.append("- Server parameters (`Server(parameters:)`): " + ServerSetup.validNames.map { "`\($0)`" }
             .joined(separator: ", ") + ".")
         lines.append("- Invariant groups (`Invariants(.group)`): `.all`, `.chunks`, `.tasks`, `.protocolAndSync`, "
@@ -494,9 +496,7 @@ extension Scenario {
 extension DSLLiteral {
     /// Opcode names the printer knows, as (wire name, Swift name).
     static var opcodeNames: [(String, String)] {
-        let known: [Opcode] = [.ping, .sessionInit, .login, .chatHistory, .chatMark, .msgSend, .photoUpload,
-                               .notifMessage, .notifMark, .notifAttach]
-        return known.map { ("\($0)", String(opcode($0).dropFirst())) }
+        namedOpcodes.map { ("\($0.0)", $0.1) }
     }
 
     /// A protocol event as the printer writes it.

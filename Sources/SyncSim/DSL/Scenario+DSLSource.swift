@@ -412,13 +412,17 @@ enum DSLLiteral {
         return ".init(\(arguments.joined(separator: ", ")))"
     }
 
+    /// The opcodes the printer writes by their Swift name (`.chatsList`), in the order the DSL reference lists them;
+    /// any other as `Opcode(rawValue: n)`. Those the reference engine sends and the server pushes to it.
+    static let namedOpcodes: [(Opcode, String)] = [
+        (.ping, "ping"), (.sessionInit, "sessionInit"), (.login, "login"), (.chatHistory, "chatHistory"),
+        (.chatMark, "chatMark"), (.chatsList, "chatsList"), (.msgSend, "msgSend"), (.msgEdit, "msgEdit"),
+        (.msgDelete, "msgDelete"), (.photoUpload, "photoUpload"), (.notifMessage, "notifMessage"),
+        (.notifMark, "notifMark"), (.notifAttach, "notifAttach"), (.notifMsgDelete, "notifMsgDelete"),
+    ]
+
     static func opcode(_ opcode: Opcode) -> String {
-        let names: [(Opcode, String)] = [
-            (.ping, "ping"), (.sessionInit, "sessionInit"), (.login, "login"), (.chatHistory, "chatHistory"),
-            (.chatMark, "chatMark"), (.msgSend, "msgSend"), (.photoUpload, "photoUpload"),
-            (.notifMessage, "notifMessage"), (.notifMark, "notifMark"), (.notifAttach, "notifAttach"),
-        ]
-        if let known = names.first(where: { $0.0 == opcode }) { return "." + known.1 }
+        if let known = namedOpcodes.first(where: { $0.0 == opcode }) { return "." + known.1 }
         return "Opcode(rawValue: \(opcode.rawValue))"
     }
 

@@ -29,7 +29,7 @@ public struct SweepParameter: Hashable, Sendable {
         SweepParameter(name: "historyPageSize", kind: .integer(1...500, unit: "messages"), defaultValue: "30"),
         SweepParameter(name: "prefetchDistance", kind: .integer(0...500, unit: "messages"), defaultValue: "10"),
         SweepParameter(name: "visibleMessageCount", kind: .integer(1...200, unit: "messages"), defaultValue: "20"),
-        SweepParameter(name: "loginChatsCount", kind: .integer(1...10_000, unit: "chats"), defaultValue: "100"),
+        SweepParameter(name: "loginChatsCount", kind: .integer(0...10_000, unit: "chats"), defaultValue: "100"),
         SweepParameter(
             name: "compressionThresholdBytes",
             kind: .integer(0...(8 << 20), unit: "bytes"),

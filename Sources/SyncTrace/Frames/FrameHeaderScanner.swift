@@ -3,10 +3,9 @@ import SyncProtocol
 /// Finds where the next frame plausibly starts in bytes that follow a gap, so decoding resumes instead of stopping.
 ///
 /// A candidate offset must hold a header with `ver` 10 (or the scanner's `version`), a `cmd` of 0...3 in the chosen
-/// layout, and a payload
-/// length within `maxPayloadBytes` (DESIGN.md §3), not zero; a raw payload must start like a MessagePack map. When the whole
-/// candidate frame and the next header are in the bytes, the next frame must be plausible too; this chained check
-/// rejects most false starts inside payloads.
+/// layout, and a payload length within `maxPayloadBytes` (DESIGN.md §3), not zero; a raw payload must start like a
+/// MessagePack map. When the whole candidate frame and the next header are in the bytes, the next frame must be
+/// plausible too; this chained check rejects most false starts inside payloads.
 public struct FrameHeaderScanner: Hashable, Sendable {
     /// How bytes 1-3 of a header split between cmd and seq.
     public var layout: HeaderLayout
