@@ -47,7 +47,7 @@ public struct ExploreGenerator: Sendable {
     /// Profiles clients start on: the catalog's, offline aside (a handover may still go offline).
     static let startProfiles: [ProfileName] = ProfileName.known.map(\.profile).filter { $0 != .offline }
 
-    /// Opcodes the server faults aim at: the requests a client makes.
+    /// Opcodes the server faults aim at: the requests a client makes (and CHATS_LIST, `Builder.faultOpcode()`).
     static let faultOpcodes: [Opcode] = [.login, .chatHistory, .msgSend, .photoUpload, .sessionInit]
 
     /// Per-minute base rate of each kind at intensity 1 (how many steps of the kind a minute of active phase gets).
@@ -181,6 +181,10 @@ extension ExploreGenerator {
         let seed: UInt64
         let generator: ExploreGenerator
         var dice: ExploreDice
+        /// The draws added in session 36 for the chat-list catch-up (a client's `loginChatsCount`, a server fault
+        /// aimed at CHATS_LIST), from a stream of their own: every draw of `dice`, and so every run's steps and times,
+        /// stayed what it was.
+        var catchUpDice: ExploreDice
         var clients: [ClientSpec] = []
         var chats: [(name: String, members: [String], isDeclared: Bool)] = []
         var history: [ChatHistorySeed] = []
@@ -204,8 +208,16 @@ extension ExploreGenerator {
             self.seed = seed
             self.generator = generator
             dice = ExploreDice(generator: RandomStreams(runSeed: seed).stream("explore.generator"))
+            catchUpDice = ExploreDice(generator: RandomStreams(runSeed: seed).stream("explore.catchUp"))
             startProfiles = generator.linkProfiles?.map { ProfileName(rawValue: $0.name) }
                 ?? ExploreGenerator.startProfiles
+        }
+
+        /// The opcode a server fault aims at: one of `faultOpcodes`, or in one fault of six CHATS_LIST (a catch-up's
+        /// page lost, late, held or refused; it bites in runs whose clients ask LOGIN for few chats).
+        mutating func faultOpcode() -> Opcode {
+            let opcode = dice.pick(ExploreGenerator.faultOpcodes)
+            return catchUpDice.chance(1.0 / 6) ? .chatsList : opcode
         }
 
         /// The profile `name` names: one of `--profiles`, else the catalog's.
@@ -315,6 +327,10 @@ extension ExploreGenerator {
                 var parameters: ParameterSet = [:]
                 if dice.chance(0.25) { parameters["historyPageSize"] = .int(dice.pick([5, 10, 20, 30, 50])) }
                 if dice.chance(0.2) { parameters["prefetchDistance"] = .int(dice.pick([0, 5, 10, 30])) }
+                // A LOGIN page smaller than the client's chats: the rest comes by the CHATS_LIST catch-up, which the
+                // default (100) never needs in a generated run (session 36: three catch-up defects that explore,
+                // without `--param loginChatsCount`, could not reach).
+                if catchUpDice.chance(0.2) { parameters["loginChatsCount"] = .int(catchUpDice.pick([0, 1, 2, 3])) }
                 if let modulus = sharedSeq {
                     // A small seq space wraps within a few requests, so a pending request meets its seq again.
                     parameters["seqModulus"] = .int(modulus)
@@ -482,14 +498,14 @@ extension ExploreGenerator {
                 timed.append((time, .serverRestart(downtime: max(.zero, stop - time))))
             case .delayResponses:
                 let stop = end(of: time, lasting: dice.milliseconds(1_000...30_000))
-                timed.append((time, .delayResponses(opcode: dice.pick(ExploreGenerator.faultOpcodes),
+                timed.append((time, .delayResponses(opcode: faultOpcode(),
                                                     extraDelay: dice.milliseconds(100...60_000),
                                                     duration: stop - time)))
             case .loseResponses:
-                timed.append((time, .loseResponses(opcode: dice.pick(ExploreGenerator.faultOpcodes),
+                timed.append((time, .loseResponses(opcode: faultOpcode(),
                                                    count: dice.int(1...3))))
             case .errorReplies:
-                timed.append((time, .errorReplies(opcode: dice.pick(ExploreGenerator.faultOpcodes),
+                timed.append((time, .errorReplies(opcode: faultOpcode(),
                                                   count: dice.int(1...3))))
             case .pushLoss, .pushDuplication:
                 let target: String? = dice.chance(0.5) ? anyClient() : nil
@@ -521,7 +537,7 @@ extension ExploreGenerator {
             case .holdResponses:
                 let target: String? = dice.chance(0.5) ? anyClient() : nil
                 let until = end(of: time, lasting: dice.milliseconds(500...60_000))
-                timed.append((time, .holdResponses(opcode: dice.pick(ExploreGenerator.faultOpcodes), client: target,
+                timed.append((time, .holdResponses(opcode: faultOpcode(), client: target,
                                                    until: .time(until))))
             case .connectivity:
                 let client = anyClient()
