@@ -2,7 +2,8 @@ import SyncSim
 
 // Hand-written field sequences, round 36 (session 36: a helper wrote 30 from the field's fault orders, unlike the
 // earlier rounds'; these 12 are kept). Five found three reference-engine defects, all in the chat-list catch-up after
-// LOGIN (CHATS_LIST), each failing V1 on every seed before the fix: a LOGIN asking for no chats (`loginChatsCount` 0)
+// LOGIN (CHATS_LIST), failing V1 before the fix (the first two on every seed of 1..200, the third on 174 of them
+// unshrunk, 27 shrunk): a LOGIN asking for no chats (`loginChatsCount` 0)
 // never listed any while last-sync moved on; one CHATS_LIST error gave up the chats still to list, which last-sync had
 // already passed; a message posted while the client was away and deleted between its LOGIN answer and its CHATS_LIST
 // page left the chat's entry without it for good. The others cover the catch-up under server restarts, crashes and
@@ -122,8 +123,8 @@ extension Catalog {
     /// `late-chats-list-pushes-unlisted` seed 1 shrunk: a chat listed empty at the first LOGIN gets a message while
     /// Alice is away, then (after her LOGIN answer, before her slow CHATS_LIST is processed) a deletion moves its
     /// `modified` above the catch-up marker: no page lists it, the delete push names a chat already in the list,
-    /// and the entry never learned its last message (V1, before the fix: a removal or edit naming a message newer
-    /// than the entry's last now lists the chat by a pass from the top).
+    /// and the entry never learned its last message (V1, before the fix: a catch-up below a LOGIN page now ends
+    /// with a pass from the top over the chats changed since the LOGIN answer).
     public static let lateChatsListDeleteAboveMarker = Scenario(
         "late-chats-list-delete-above-marker",
         summary: "shrunk: slow CHATS_LIST, a delete moves a stale listed chat above the catch-up marker",

@@ -73,7 +73,8 @@ import Testing
                               "bursty-handover-sat-photos",
                               "tablet-photos-phone-scrolls", "slow-tokens-while-scrolling",
                               "lost-tokens-and-send-answer", "seq2-photo-mark-open", "restart-mid-photos-handover",
-                              "crash-processing-offline-subkbit", "restart-mid-album-flapping", "bloat-album-crash-reset"]),
+                              "crash-processing-offline-subkbit", "restart-mid-album-flapping", "bloat-album-crash-reset",
+                              "hours-offline-photos-gsm-restarts"]),
         (["--tag", "field-bug", "--tag", "connection", "--grep", "restart"],
          ["stuck-send-flushes-after-handover", "half-open-switch-then-restart"]),
     ])

@@ -4135,5 +4135,342 @@ enum PrintedCatalog {
                 MetricBound("loginAttempts", atMost: 4.0)
             }
         },
+        Scenario("zero-chat-login-plain", summary: "loginChatsCount 0: away 10 min while two chats change, then back; no other fault", seeds: [1], tags: ["connection"], runLength: .minutes(20)) {
+            Server(history: ["alice+bob": 5])
+            Client("alice", profile: .threeG, parameters: ["loginChatsCount": 0])
+            Client("bob", profile: .threeG)
+            Client("carol", profile: .threeG)
+            Timeline {
+                At(.seconds(10)) { LinkDown("alice") }
+                At(.minutes(2)) { Send(from: "bob", text: "bob while away", in: "alice+bob") }
+                At(.minutes(3)) { Send(from: "carol", text: "carol while away", in: "alice+carol") }
+                At(.minutes(10)) { LinkUp("alice") }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually(within: .minutes(18), .converged)
+            }
+        },
+        Scenario("zero-chat-login-list-errors", summary: "loginChatsCount 0 after 1 h away; CHATS_LIST errors twice then two answers lost; pushes doubled", seeds: [1], tags: ["connection", "history"], runLength: .minutes(80)) {
+            Server(history: ["alice+bob": 8, "alice+carol": 8])
+            Client("alice", profile: .edge, parameters: ["loginChatsCount": 0])
+            Client("bob", profile: .threeG)
+            Client("carol", profile: .threeG)
+            Client("dave", profile: .threeG)
+            Client("erin", profile: .threeG)
+            Timeline {
+                At(.seconds(2)) { OpenChat("alice", "alice+bob") }
+                At(.seconds(4)) { MarkRead("alice", "alice+bob") }
+                At(.seconds(10)) { LinkDown("alice") }
+                At(.minutes(10)) { Send(from: "bob", text: "hello from bob", in: "alice+bob") }
+                At(.minutes(20)) { Send(from: "carol", text: "hello from carol", in: "alice+carol") }
+                At(.minutes(30)) { Send(from: "dave", text: "hello from dave", in: "alice+dave") }
+                At(.minutes(40)) { Send(from: "erin", text: "hello from erin", in: "alice+erin") }
+                At(.minutes(50)) { EditMessage(from: "carol", in: "alice+carol", text: "hello from carol, edited") }
+                At(.minutes(58)) { ErrorReplies(to: .chatsList, count: 2, of: "alice") }
+                At(.minutes(59)) { LoseResponses(to: .chatsList, count: 2, of: "alice") }
+                At(.minutes(59)) { PushDuplication("alice", probability: 0.5, for: .minutes(5)) }
+                At(.hours(1)) { LinkUp("alice") }
+                At(.seconds(3630)) { Send(from: "dave", text: "dave again", in: "alice+dave") }
+                At(.minutes(62)) { OpenChat("alice", "alice+erin") }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually(within: .minutes(75), .converged)
+            }
+        },
+        Scenario("chats-list-one-error-catch-up", summary: "LOGIN of one chat, three chats changed while away; the first CHATS_LIST answer is an error", seeds: [1], tags: ["connection"], runLength: .minutes(20)) {
+            Server(history: ["alice+bob": 5])
+            Client("alice", profile: .threeG, parameters: ["loginChatsCount": 1])
+            Client("bob", profile: .threeG)
+            Client("carol", profile: .threeG)
+            Client("dave", profile: .threeG)
+            Timeline {
+                At(.seconds(10)) { LinkDown("alice") }
+                At(.minutes(2)) { Send(from: "bob", text: "bob while away", in: "alice+bob") }
+                At(.minutes(3)) { Send(from: "carol", text: "carol while away", in: "alice+carol") }
+                At(.minutes(4)) { Send(from: "dave", text: "dave while away", in: "alice+dave") }
+                At(.minutes(9)) { ErrorReplies(to: .chatsList, count: 1, of: "alice") }
+                At(.minutes(10)) { LinkUp("alice") }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually(within: .minutes(18), .converged)
+            }
+        },
+        Scenario("late-chats-list-delete-above-marker", summary: "shrunk: slow CHATS_LIST, a delete moves a stale listed chat above the catch-up marker", seeds: [1], tags: ["connection"], runLength: .minutes(20)) {
+            Server()
+            Client("alice", profile: .edge, parameters: ["loginChatsCount": 1])
+            Client("dave", profile: .threeG)
+            Client("erin", profile: .threeG)
+            Timeline {
+                At(.seconds(10)) { LinkDown("alice") }
+                At(.seconds(90)) { Send(from: "erin", text: "erin 1", in: "alice+erin") }
+                At(.minutes(3)) { DelayResponses(to: .chatsList, by: .seconds(25), for: .minutes(1), of: "alice") }
+                At(.seconds(181)) { LinkUp("alice") }
+                At(.seconds(220)) { Send(from: "dave", text: "dave 2", in: "alice+dave") }
+                At(.minutes(4)) { DeleteMessage(from: "erin", in: "alice+erin") }
+            }
+            Expect {
+                Invariants(.all)
+            }
+        },
+        Scenario("late-chats-list-pushes-unlisted", summary: "CHATS_LIST 25 s late (timeout 20 s), LOGIN of one chat of four; pushes of unlisted chats meanwhile", seeds: [1], tags: ["connection"], runLength: .minutes(20)) {
+            Server(history: ["alice+bob": 6])
+            Client("alice", profile: .edge, parameters: ["loginChatsCount": 1])
+            Client("bob", profile: .threeG)
+            Client("carol", profile: .threeG)
+            Client("dave", profile: .threeG)
+            Client("erin", profile: .threeG)
+            Timeline {
+                At(.seconds(10)) { LinkDown("alice") }
+                At(.minutes(1)) { Send(from: "bob", text: "bob 1", in: "alice+bob") }
+                At(.seconds(70)) { Send(from: "carol", text: "carol 1", in: "alice+carol") }
+                At(.seconds(80)) { Send(from: "dave", text: "dave 1", in: "alice+dave") }
+                At(.seconds(90)) { Send(from: "erin", text: "erin 1", in: "alice+erin") }
+                At(.minutes(3)) { DelayResponses(to: .chatsList, by: .seconds(25), for: .minutes(2), of: "alice") }
+                At(.seconds(181)) { LinkUp("alice") }
+                At(.seconds(195)) { Send(from: "carol", text: "carol 2", in: "alice+carol") }
+                At(.seconds(220)) { Send(from: "dave", text: "dave 2", in: "alice+dave") }
+                At(.minutes(4)) { DeleteMessage(from: "erin", in: "alice+erin") }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually(within: .minutes(15), .converged)
+            }
+        },
+        Scenario("chats-list-server-restarts", summary: "30 min away, six chats changed, LOGIN of one chat; server restarts at the 2nd and 4th CHATS_LIST", seeds: [1], tags: ["connection", "history"], runLength: .minutes(50)) {
+            Server(history: ["alice+bob": 10, "alice+carol": 10, "alice+dave": 10])
+            Client("alice", profile: .gprs, parameters: ["loginChatsCount": 1])
+            Client("bob", profile: .fourG)
+            Client("carol", profile: .fourG)
+            Client("dave", profile: .fourG)
+            Client("erin", profile: .fourG)
+            Client("fred", profile: .fourG)
+            Client("gina", profile: .fourG)
+            Timeline {
+                At(.seconds(2)) { OpenChat("alice", "alice+bob") }
+                At(.seconds(5)) { LinkDown("alice") }
+                At(.seconds(6)) { Send(from: "alice", text: "queued to carol", in: "alice+carol") }
+                At(.minutes(2)) { Send(from: "bob", text: "bob 0", in: "alice+bob") }
+                At(.minutes(6)) { Send(from: "bob", text: "bob 1", in: "alice+bob") }
+                At(.minutes(10)) { Send(from: "bob", text: "bob 2", in: "alice+bob") }
+                At(.seconds(140)) { Send(from: "carol", text: "carol 0", in: "alice+carol") }
+                At(.seconds(380)) { Send(from: "carol", text: "carol 1", in: "alice+carol") }
+                At(.seconds(620)) { Send(from: "carol", text: "carol 2", in: "alice+carol") }
+                At(.seconds(160)) { Send(from: "dave", text: "dave 0", in: "alice+dave") }
+                At(.seconds(400)) { Send(from: "dave", text: "dave 1", in: "alice+dave") }
+                At(.seconds(640)) { Send(from: "dave", text: "dave 2", in: "alice+dave") }
+                At(.minutes(3)) { Send(from: "erin", text: "erin 0", in: "alice+erin") }
+                At(.minutes(7)) { Send(from: "erin", text: "erin 1", in: "alice+erin") }
+                At(.minutes(11)) { Send(from: "erin", text: "erin 2", in: "alice+erin") }
+                At(.seconds(200)) { Send(from: "fred", text: "fred 0", in: "alice+fred") }
+                At(.seconds(440)) { Send(from: "fred", text: "fred 1", in: "alice+fred") }
+                At(.seconds(680)) { Send(from: "fred", text: "fred 2", in: "alice+fred") }
+                At(.seconds(220)) { Send(from: "gina", text: "gina 0", in: "alice+gina") }
+                At(.seconds(460)) { Send(from: "gina", text: "gina 1", in: "alice+gina") }
+                At(.seconds(700)) { Send(from: "gina", text: "gina 2", in: "alice+gina") }
+                At(.minutes(20)) { DeleteMessage(from: "dave", in: "alice+dave") }
+                At(.minutes(30)) { LinkUp("alice") }
+                When(.server(receives: .chatsList, from: "alice").nth(2)) { ServerRestart(downtime: .seconds(4)) }
+                When(.server(answers: .chatsList, to: "alice").nth(4)) { ServerRestart(downtime: .seconds(2)) }
+                At(.seconds(1820)) { Send(from: "erin", text: "erin during catch-up", in: "alice+erin") }
+                At(.minutes(33)) { OpenChat("alice", "alice+gina") }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually(within: .minutes(40), .serverOrder(chat: "alice+carol", texts: ["queued to carol"]))
+                Eventually(within: .minutes(45), .converged)
+            }
+        },
+        Scenario("crash-at-chats-list-pages", summary: "LOGIN of one chat, five changed; crash after the 1st CHATS_LIST page and after the 2nd LOGIN answer", seeds: [1], tags: ["connection", "history"], runLength: .minutes(30)) {
+            Server(history: ["alice+bob": 6, "alice+carol": 6, "alice+dave": 6])
+            Client("alice", profile: .edge, parameters: ["loginChatsCount": 1])
+            Client("bob", profile: .threeG)
+            Client("carol", profile: .threeG)
+            Client("dave", profile: .threeG)
+            Client("erin", profile: .threeG)
+            Client("fred", profile: .threeG)
+            Timeline {
+                At(.seconds(10)) { LinkDown("alice") }
+                At(.minutes(1)) { Send(from: "bob", text: "bob while away", in: "alice+bob") }
+                At(.seconds(75)) { Send(from: "carol", text: "carol while away", in: "alice+carol") }
+                At(.seconds(90)) { Send(from: "dave", text: "dave while away", in: "alice+dave") }
+                At(.seconds(105)) { Send(from: "erin", text: "erin while away", in: "alice+erin") }
+                At(.minutes(2)) { Send(from: "fred", text: "fred while away", in: "alice+fred") }
+                At(.minutes(4)) { LinkUp("alice") }
+                When(.client("alice", receives: .chatsList, .response)) { CrashApp("alice") }
+                When(.client("alice", receives: .login, .response).nth(3)) { CrashApp("alice") }
+                When(.server(receives: .chatsList, from: "alice").nth(2)) { EditMessage(from: "carol", in: "alice+carol", text: "carol while away, edited") }
+                At(.minutes(8)) { OpenChat("alice", "alice+carol") }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually(within: .minutes(25), .converged)
+            }
+        },
+        Scenario("held-chats-list-reset-seq2", summary: "2 seqs, replies follow the device: CHATS_LIST answer held over a reset; the new catch-up's in flight", seeds: [1], tags: ["connection"], runLength: .minutes(20)) {
+            Server(parameters: ["repliesFollowDevice": true], history: ["alice+bob": 6])
+            Client("alice", profile: .threeG, parameters: ["loginChatsCount": 1, "seqModulus": 2, "initialSeq": 0])
+            Client("bob", profile: .threeG)
+            Client("carol", profile: .threeG)
+            Client("dave", profile: .threeG)
+            Timeline {
+                At(.seconds(10)) { LinkDown("alice") }
+                At(.minutes(1)) { Send(from: "bob", text: "bob while away", in: "alice+bob") }
+                At(.seconds(80)) { Send(from: "carol", text: "carol while away", in: "alice+carol") }
+                At(.seconds(100)) { Send(from: "dave", text: "dave while away", in: "alice+dave") }
+                At(.minutes(3)) { HoldResponses(to: .chatsList, of: "alice", until: .time(.seconds(192))) }
+                At(.seconds(181)) { LinkUp("alice") }
+                When(.server(receives: .chatsList, from: "alice")) { LinkDown("alice", for: .seconds(3), .withReset) }
+                At(.seconds(182)) { Send(from: "alice", text: "alice back", in: "alice+bob") }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually(within: .minutes(15), .converged)
+            }
+        },
+        Scenario("hours-offline-photos-gsm-restarts", summary: "4 h offline, 6 photos in 4 messages plus texts; lossy 9.6 kbit/s return, restart, handover, crash", seeds: [1], tags: ["photo", "slow"], runLength: .hours(5)) {
+            Server(history: ["alice+bob": 10, "alice+carol": 10])
+            LinkProfile(
+                name: "GSM-9k6-lossy-36", source: "assumption: circuit-switched GSM data, 9.6 kbit/s, 700 ms one way, 8% loss, 20 kB buffer",
+                uplink: .init(rateBitsPerSecond: 9600, oneWayDelay: .milliseconds(700), queueCapacityBytes: 20_000, loss: .bernoulli(probability: 0.08)),
+                downlink: .init(rateBitsPerSecond: 9600, oneWayDelay: .milliseconds(700), queueCapacityBytes: 20_000, loss: .bernoulli(probability: 0.08))
+            )
+            Client("alice", profile: .threeG, parameters: ["maxConcurrentUploads": 2, "photoProcessingTime": .duration(.seconds(5))])
+            Client("bob", profile: .fourG)
+            Client("carol", profile: .fourG)
+            Timeline {
+                At(.seconds(5)) { LinkDown("alice") }
+                At(.seconds(10)) { SendPhoto(from: "alice", bytes: 12_000, caption: "p1", in: "alice+bob") }
+                At(.seconds(11)) { Send(from: "alice", text: "t1", in: "alice+bob") }
+                At(.seconds(12)) { SendPhotos(from: "alice", count: 3, bytes: 8000, caption: "album", in: "alice+carol") }
+                At(.seconds(13)) { SendPhoto(from: "alice", bytes: 10_000, caption: "p2", in: "alice+bob") }
+                At(.seconds(14)) { Send(from: "alice", text: "t2", in: "alice+carol") }
+                At(.seconds(15)) { SendPhoto(from: "alice", bytes: 9000, caption: "p3", in: "alice+carol") }
+                At(.seconds(16)) { Send(from: "alice", text: "t3", in: "alice+bob") }
+                At(.hours(1)) { RestartApp("alice") }
+                At(.minutes(20)) { Send(from: "bob", text: "while away 0", in: "alice+bob") }
+                At(.minutes(50)) { Send(from: "carol", text: "while away 1", in: "alice+carol") }
+                At(.minutes(80)) { Send(from: "bob", text: "while away 2", in: "alice+bob") }
+                At(.minutes(110)) { Send(from: "carol", text: "while away 3", in: "alice+carol") }
+                At(.minutes(140)) { Send(from: "bob", text: "while away 4", in: "alice+bob") }
+                At(.minutes(170)) { Send(from: "carol", text: "while away 5", in: "alice+carol") }
+                At(.hours(4)) { Handover("alice", to: "GSM-9k6-lossy-36") }
+                At(.seconds(14_401)) { LinkUp("alice") }
+                When(.server(answers: .photoUpload, to: "alice").nth(2)) { RestartApp("alice") }
+                When(.server(answers: .photoUpload, to: "alice").nth(4)) { Handover("alice", to: .twoGRural) }
+                When(.client("alice", receives: .msgSend, .response).nth(2)) { CrashApp("alice") }
+                At(.minutes(270)) { Handover("alice", to: .threeG) }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually(within: .minutes(290), .serverOrder(chat: "alice+bob", texts: ["p1", "t1", "p2", "t3"]))
+                Eventually(within: .minutes(290), .serverOrder(chat: "alice+carol", texts: ["album", "t2", "p3"]))
+                Eventually(within: .minutes(298), .converged)
+                Always(.photosComplete(chat: "alice+carol", caption: "album", photos: 3))
+            }
+        },
+        Scenario("crash-at-pushes-while-scrolling", summary: "pages of 5, scroll to the top across a gap; crash after the 2nd and 6th push, restart after the 4th", seeds: [1], tags: ["history"], runLength: .minutes(15)) {
+            Server(history: ["alice+bob": 35])
+            Client("alice", profile: .edge, parameters: ["historyPageSize": 5])
+            Client("bob", profile: .threeG)
+            Timeline {
+                At(.seconds(2)) { OpenChat("alice", "alice+bob") }
+                At(.seconds(5)) { LinkDown("alice") }
+                At(.seconds(6)) { PostFromOtherDevice("bob", text: "gap 0", in: "alice+bob") }
+                At(.milliseconds(6400)) { PostFromOtherDevice("bob", text: "gap 1", in: "alice+bob") }
+                At(.milliseconds(6800)) { PostFromOtherDevice("bob", text: "gap 2", in: "alice+bob") }
+                At(.milliseconds(7200)) { PostFromOtherDevice("bob", text: "gap 3", in: "alice+bob") }
+                At(.milliseconds(7600)) { PostFromOtherDevice("bob", text: "gap 4", in: "alice+bob") }
+                At(.seconds(8)) { PostFromOtherDevice("bob", text: "gap 5", in: "alice+bob") }
+                At(.milliseconds(8400)) { PostFromOtherDevice("bob", text: "gap 6", in: "alice+bob") }
+                At(.milliseconds(8800)) { PostFromOtherDevice("bob", text: "gap 7", in: "alice+bob") }
+                At(.milliseconds(9200)) { PostFromOtherDevice("bob", text: "gap 8", in: "alice+bob") }
+                At(.milliseconds(9600)) { PostFromOtherDevice("bob", text: "gap 9", in: "alice+bob") }
+                At(.seconds(10)) { PostFromOtherDevice("bob", text: "gap 10", in: "alice+bob") }
+                At(.milliseconds(10_400)) { PostFromOtherDevice("bob", text: "gap 11", in: "alice+bob") }
+                At(.milliseconds(10_800)) { PostFromOtherDevice("bob", text: "gap 12", in: "alice+bob") }
+                At(.milliseconds(11_200)) { PostFromOtherDevice("bob", text: "gap 13", in: "alice+bob") }
+                At(.milliseconds(11_600)) { PostFromOtherDevice("bob", text: "gap 14", in: "alice+bob") }
+                At(.seconds(15)) { LinkUp("alice") }
+                At(.seconds(20)) { ScrollUp("alice", in: "alice+bob", messages: 1000) }
+                At(.seconds(21)) { Send(from: "bob", text: "live 0", in: "alice+bob") }
+                At(.milliseconds(22_500)) { Send(from: "bob", text: "live 1", in: "alice+bob") }
+                At(.seconds(24)) { Send(from: "bob", text: "live 2", in: "alice+bob") }
+                At(.milliseconds(25_500)) { Send(from: "bob", text: "live 3", in: "alice+bob") }
+                At(.seconds(27)) { Send(from: "bob", text: "live 4", in: "alice+bob") }
+                At(.milliseconds(28_500)) { Send(from: "bob", text: "live 5", in: "alice+bob") }
+                At(.seconds(30)) { Send(from: "bob", text: "live 6", in: "alice+bob") }
+                At(.milliseconds(31_500)) { Send(from: "bob", text: "live 7", in: "alice+bob") }
+                At(.seconds(33)) { Send(from: "bob", text: "live 8", in: "alice+bob") }
+                At(.milliseconds(34_500)) { Send(from: "bob", text: "live 9", in: "alice+bob") }
+                When(.client("alice", receives: .notifMessage, .push).nth(2)) { CrashApp("alice") }
+                When(.client("alice", receives: .notifMessage, .push).nth(4)) { RestartApp("alice") }
+                When(.client("alice", receives: .notifMessage, .push).nth(6)) { CrashApp("alice") }
+                At(.minutes(2)) { ScrollUp("alice", in: "alice+bob", messages: 1000) }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually(within: .minutes(10), .historyComplete(client: "alice", chat: "alice+bob"))
+                Eventually(within: .minutes(13), .converged)
+            }
+        },
+        Scenario("clock-jumps-mid-page-server-behind", summary: "clock +3 d while a page is in flight, -4 d with sends queued offline; server 2 h behind; restart", seeds: [1], tags: ["connection", "history"], runLength: .minutes(15)) {
+            Server(history: ["alice+bob": 50], clockOffset: .hours(-2))
+            Client("alice", profile: .edge, parameters: ["historyPageSize": 10])
+            Client("bob", profile: .threeG)
+            Timeline {
+                At(.seconds(2)) { OpenChat("alice", "alice+bob") }
+                At(.seconds(5)) { ScrollUp("alice", in: "alice+bob", messages: 1000) }
+                When(.server(receives: .chatHistory, from: "alice").nth(2)) { SkewClock("alice", by: .hours(72)) }
+                At(.seconds(20)) { LinkDown("alice") }
+                At(.seconds(22)) { Send(from: "alice", text: "skewed 1", in: "alice+bob") }
+                At(.seconds(23)) { SkewClock("alice", by: .hours(-96)) }
+                At(.seconds(24)) { Send(from: "alice", text: "skewed 2", in: "alice+bob") }
+                At(.seconds(26)) { Send(from: "bob", text: "bob meanwhile", in: "alice+bob") }
+                At(.seconds(30)) { RestartApp("alice") }
+                At(.seconds(40)) { LinkUp("alice") }
+                At(.minutes(1)) { MarkRead("alice", "alice+bob") }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually(within: .minutes(10), .serverOrder(chat: "alice+bob", texts: ["skewed 1", "skewed 2"]))
+                Eventually(within: .minutes(12), .historyComplete(client: "alice", chat: "alice+bob"))
+                Eventually(within: .minutes(14), .converged)
+            }
+        },
+        Scenario("seq2-jitter-mixed-resets", summary: "2 seqs, 2.5 s jitter, replies follow the device, 4 s timeout: sends, album, marks, pages, 3 resets", seeds: [1], tags: ["connection", "sending"], runLength: .minutes(20)) {
+            Server(parameters: ["repliesFollowDevice": true, "processingJitter": .duration(.milliseconds(2500))], history: ["alice+bob": 30, "alice+carol": 30])
+            Client("alice", profile: .threeG, parameters: ["seqModulus": 2, "initialSeq": 1, "historyPageSize": 8, "requestTimeout": .duration(.seconds(4))])
+            Client("bob", profile: .threeG)
+            Client("carol", profile: .threeG)
+            Timeline {
+                At(.seconds(2)) { OpenChat("alice", "alice+bob") }
+                At(.seconds(3)) { SendPhotos(from: "alice", count: 2, bytes: 20_000, caption: "pair", in: "alice+carol") }
+                At(.seconds(4)) { Send(from: "alice", text: "s0", in: "alice+bob") }
+                At(.seconds(6)) { Send(from: "alice", text: "s1", in: "alice+bob") }
+                At(.seconds(8)) { Send(from: "alice", text: "s2", in: "alice+bob") }
+                At(.seconds(10)) { Send(from: "alice", text: "s3", in: "alice+bob") }
+                At(.seconds(6)) { ScrollUp("alice", in: "alice+bob", messages: 1000) }
+                At(.seconds(7)) { MarkRead("alice", "alice+bob") }
+                At(.seconds(9)) { LinkDown("alice", for: .seconds(2), .withReset) }
+                At(.seconds(12)) { OpenChat("alice", "alice+carol") }
+                At(.seconds(13)) { ScrollUp("alice", in: "alice+carol", messages: 1000) }
+                At(.seconds(15)) { LinkDown("alice", for: .seconds(1), .withReset) }
+                At(.seconds(16)) { Send(from: "carol", text: "carol push", in: "alice+carol") }
+                At(.seconds(18)) { MarkRead("alice", "alice+carol") }
+                At(.seconds(21)) { LinkDown("alice", for: .seconds(3), .withReset) }
+                At(.seconds(40)) { ScrollUp("alice", in: "alice+bob", messages: 1000) }
+                At(.minutes(3)) { ScrollUp("alice", in: "alice+carol", messages: 1000) }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually(within: .minutes(12), .serverOrder(chat: "alice+bob", texts: ["s0", "s1", "s2", "s3"]))
+                Eventually(within: .minutes(14), .historyComplete(client: "alice", chat: "alice+carol"))
+                Eventually(within: .minutes(18), .converged)
+                Always(.photosComplete(chat: "alice+carol", caption: "pair", photos: 2))
+            }
+        },
     ]
 }

@@ -364,7 +364,6 @@ extension ReferenceClient {
         pushedChatsSinceLogin = []
         // The answer lists every chat changed since last-sync, those pushed before it included.
         unlistedPushedChats = []
-        staleListedChats = []
         // Saturating: a server's `time` is whatever it sent (fuzz-client: a time near Int64.min overflowed).
         serverClockAheadMilliseconds = Self.saturating(response.time, plus: -(now.nanosecondsSinceStart / 1_000_000))
         backoffAttempts = 0
@@ -398,8 +397,9 @@ extension ReferenceClient {
             // A page of none (`chatsCount` 0) starts from the top, as a pass for pushed chats does: without it no
             // chat was ever listed while last-sync moved on (session 36's field sequences). An unfinished earlier
             // catch-up is taken in: its range lies below last-sync.
-            let marker = response.chats.map(\.modified).min() ?? Self.saturating(response.time, plus: 60_000)
-            startChatListCatchUp(marker: marker, since: min(lastSync, pending?.since ?? lastSync))
+            let oldest = response.chats.map(\.modified).min()
+            startChatListCatchUp(marker: oldest ?? Self.saturating(response.time, plus: 60_000),
+                                 since: min(lastSync, pending?.since ?? lastSync), isFromTop: oldest == nil)
         } else if let pending {
             startChatListCatchUp(marker: pending.marker, since: pending.since)
         }
@@ -424,7 +424,7 @@ extension ReferenceClient {
         guard case .notifMessage(let push) = packet.body else { return }
         if push.message.status != nil {
             receiveChange(push.message, chatId: push.chatId)
-            noteChangedChat(push.chatId, messageIds: [push.message.id])
+            if chatList.index(forKey: push.chatId) == nil { notePushedChat(push.chatId) }
             return
         }
         let isOnline = if case .online = state { true } else { false }
@@ -514,23 +514,7 @@ extension ReferenceClient {
         }
         histories[push.chatId] = history
         dirtyChats.insert(push.chatId)
-        noteChangedChat(push.chatId, messageIds: push.messageIds)
-    }
-
-    /// An edit or removal pushed for messages of `chatId`: a chat the list lacks is listed by a pass from the top,
-    /// and so is one whose entry is stale, its last message older than a message the push names. The entry missed
-    /// a change the client was away for, and the chat changed again during the catch-up, above the page that would
-    /// have listed it (session 36's field sequences: a message posted while Alice was away and deleted after her
-    /// LOGIN answer, before her CHATS_LIST page, left her entry without it for good).
-    private mutating func noteChangedChat(_ chatId: Int64, messageIds: [Int64]) {
-        guard let index = chatList.index(forKey: chatId) else {
-            notePushedChat(chatId)
-            return
-        }
-        let last = chatList.values[index].lastMessage?.id ?? 0
-        guard messageIds.contains(where: { $0 > last }) else { return }
-        if !staleListedChats.contains(chatId) { staleListedChats.append(chatId) }
-        listPushedChats()
+        if chatList.index(forKey: push.chatId) == nil { notePushedChat(push.chatId) }
     }
 
     /// A push named a chat the chat list lacks: it is listed by a CHATS_LIST pass from the top (`listPushedChats`).
@@ -541,19 +525,23 @@ extension ReferenceClient {
     }
 
     /// Starts a CHATS_LIST pass from the top (the server's time now, by the LOGIN answer's clock) down to last-sync
-    /// for the pushed chats the list still lacks or holds stale (`noteChangedChat`), unless a catch-up is in flight
+    /// for the pushed chats the list still lacks, unless a catch-up is in flight
     /// (its end calls this again) or the client is offline (the next LOGIN lists them: they changed after
     /// last-sync). The pass takes the chats pending now; a chat the server does not list stays missing until another
     /// push names it, so passes never repeat on their own. Last-sync stays where it is.
     private mutating func listPushedChats() {
-        guard chatListCatchUp == nil, case .online = state,
-              !unlistedPushedChats.isEmpty || !staleListedChats.isEmpty else { return }
-        let pending = unlistedPushedChats.filter { chatList.index(forKey: $0) == nil } + staleListedChats
+        guard chatListCatchUp == nil, case .online = state, !unlistedPushedChats.isEmpty else { return }
+        let pending = unlistedPushedChats.filter { chatList.index(forKey: $0) == nil }
         unlistedPushedChats = []
-        staleListedChats = []
         guard !pending.isEmpty else { return }
+        startPassFromTop()
+    }
+
+    /// A CHATS_LIST pass over the chats changed since last-sync, from the top: `marker` the server's time now (by
+    /// the LOGIN answer's clock) plus a minute.
+    private mutating func startPassFromTop() {
         let serverNow = Self.saturating(now.nanosecondsSinceStart / 1_000_000, plus: serverClockAheadMilliseconds)
-        startChatListCatchUp(marker: Self.saturating(serverNow, plus: 60_000), since: lastSync)
+        startChatListCatchUp(marker: Self.saturating(serverNow, plus: 60_000), since: lastSync, isFromTop: true)
         requestChatListPage()
     }
 
@@ -562,8 +550,8 @@ extension ReferenceClient {
     static let catchUpSinceKey = "chatsCatchUpSince"
 
     /// Starts a catch-up over chats modified in `(since, marker]`, kept in the store until its last page.
-    private mutating func startChatListCatchUp(marker: Int64, since: Int64) {
-        chatListCatchUp = ChatListCatchUp(marker: marker, since: since)
+    private mutating func startChatListCatchUp(marker: Int64, since: Int64, isFromTop: Bool = false) {
+        chatListCatchUp = ChatListCatchUp(marker: marker, since: since, isFromTop: isFromTop)
         store.setSync(Self.catchUpMarkerKey, marker)
         store.setSync(Self.catchUpSinceKey, since)
     }
@@ -612,6 +600,12 @@ extension ReferenceClient {
         }
         guard !reachedUnchanged, let marker = response.marker, marker < catchUp.marker else {
             finishChatListCatchUp()
+            // A chat that changed during the pages moved above their marker: no page listed it, and a push names
+            // only what changed then, not what the client missed while away (a message posted then and deleted
+            // between the LOGIN answer and a page left the chat's entry without it: session 36's field sequences).
+            // One pass from the top lists every chat changed since the LOGIN answer, unless one is under way for
+            // pushed chats.
+            if !catchUp.isFromTop, chatListCatchUp == nil, case .online = state { startPassFromTop() }
             return
         }
         catchUp.marker = marker

@@ -74,9 +74,6 @@ public struct ReferenceClient: SyncClientEngine {
     /// loginChatsCount=1 --param historyPageSize=1`, seed 703138). A CHATS_LIST pass from the top lists them once the
     /// catch-up in flight, if any, is over (`listPushedChats`).
     var unlistedPushedChats: [Int64] = []
-    /// Chats whose entry an edit or removal push showed stale (its last message older than the message named), in
-    /// the order noted; listed by the same pass from the top (`noteChangedChat`).
-    var staleListedChats: [Int64] = []
     /// Server time minus this engine's clock at the last LOGIN answer (milliseconds): the `marker` of a CHATS_LIST
     /// pass from the top is the server's time now by this estimate, plus a minute.
     var serverClockAheadMilliseconds: Int64 = 0
@@ -180,6 +177,9 @@ public struct ReferenceClient: SyncClientEngine {
         let since: Int64
         /// Whether a page is asked for and not answered yet.
         var isInFlight = false
+        /// Whether the pages start at the top (a pass for pushed chats, or after a LOGIN page of none) rather than
+        /// below a LOGIN page; a catch-up below one ends with a pass from the top.
+        var isFromTop = false
     }
 
     /// A CHAT_HISTORY request's shape.
