@@ -145,6 +145,8 @@ private let minimalProfile = """
         ("Examples/link-profiles-bursty.json",
          ["GE-bursty-10", "EDGE-gemodel", "EDGE-congested-bursty", "fading-bursty-20", "EDGE-fading-2s"]),
         ("Examples/link-profiles-slow-deep.json", ["far-lossy-9k6", "bufferbloat-2000", "jitter-exp-800ms"]),
+        ("Examples/link-profiles-mixed.json",
+         ["train-edge-fades", "codel-spiky-3g", "gprs-overhead-tiny-queue", "asym-reorder-outages"]),
     ])
     func exploreExamples(file: String, names: [String]) throws {
         let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
