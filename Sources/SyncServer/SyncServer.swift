@@ -872,7 +872,7 @@ public struct SyncServer {
             fail("proto.payload", Self.payloadProblem(payload, opcode: packet.opcode))
         default:
             fail(
-                "proto.opcode",
+                ErrorPayload.unknownOpcodeCode,
                 "opcode \(packet.opcode.rawValue) (\(packet.opcode)) is not supported by the SyncSim server")
         }
         return actions

@@ -337,7 +337,7 @@ extension ReferenceClient {
             case .disconnected:
                 // The next LOGIN goes on from the marker kept in the store.
                 chatListCatchUp = nil
-            case .error(let payload) where payload.error == Self.unknownOpcodeError:
+            case .error(let payload) where payload.error == ErrorPayload.unknownOpcodeCode:
                 // A server that does not know CHATS_LIST cannot list more: last-sync moves on as after any LOGIN.
                 finishChatListCatchUp()
             case .timeout, .error:
@@ -348,9 +348,6 @@ extension ReferenceClient {
             }
         }
     }
-
-    /// The error a server answers a request of an opcode it does not know with (docs/protocol.md, error codes).
-    static let unknownOpcodeError = "proto.opcode"
 
     /// `value + addend`, held at `Int64.min` or `Int64.max` where it would overflow (times a server sent).
     static func saturating(_ value: Int64, plus addend: Int64) -> Int64 {
@@ -525,10 +522,10 @@ extension ReferenceClient {
     }
 
     /// Starts a CHATS_LIST pass from the top (the server's time now, by the LOGIN answer's clock) down to last-sync
-    /// for the pushed chats the list still lacks, unless a catch-up is in flight
-    /// (its end calls this again) or the client is offline (the next LOGIN lists them: they changed after
-    /// last-sync). The pass takes the chats pending now; a chat the server does not list stays missing until another
-    /// push names it, so passes never repeat on their own. Last-sync stays where it is.
+    /// for the pushed chats the list still lacks, unless a catch-up is in flight (its end calls this again) or the
+    /// client is offline (the next LOGIN lists them: they changed after last-sync). The pass takes the chats pending
+    /// now; a chat the server does not list stays missing until another push names it, so passes never repeat on
+    /// their own. Last-sync stays where it is.
     private mutating func listPushedChats() {
         guard chatListCatchUp == nil, case .online = state, !unlistedPushedChats.isEmpty else { return }
         let pending = unlistedPushedChats.filter { chatList.index(forKey: $0) == nil }

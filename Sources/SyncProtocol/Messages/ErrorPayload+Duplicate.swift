@@ -8,4 +8,8 @@ extension ErrorPayload {
     public static func duplicateMessage(cid: Int64) -> ErrorPayload {
         ErrorPayload(error: duplicateMessageCode, message: "a message with cid \(cid) already exists")
     }
+
+    /// The error code a server answers a request of an opcode it does not handle with (SyncServer; a client that
+    /// meets it knows the server lacks that request, not that it failed this once).
+    public static let unknownOpcodeCode = "proto.opcode"
 }

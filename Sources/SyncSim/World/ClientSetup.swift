@@ -33,18 +33,14 @@ struct ClientSetup {
                 }
                 return number
             }
+            /// A duration no shorter than `syncsim sweep` takes for the parameter (`SweepParameter`'s lower bound):
+            /// a ping interval or a retry delay of zero schedules the engine again at the same instant for ever,
+            /// a request timeout of zero fails every request before it leaves.
             func duration() throws -> SimDuration {
                 guard let span = value.durationValue else {
                     throw WorldError.badParameterValue(
                         entry.key, owner: owner, expected: "a duration (.duration(.seconds(20)))", found: "\(value)")
                 }
-                return span
-            }
-            /// A duration no shorter than `syncsim sweep` takes for the parameter (`SweepParameter`'s lower bound):
-            /// a ping interval or a retry delay of zero schedules the engine again at the same instant for ever,
-            /// a request timeout of zero fails every request before it leaves.
-            func boundedDuration() throws -> SimDuration {
-                let span = try duration()
                 if case .duration(let range)? = SweepParameter.all.first(where: { $0.name == entry.key })?.kind,
                    span < range.lowerBound {
                     throw WorldError.badParameterValue(
@@ -79,22 +75,22 @@ struct ClientSetup {
                 return number
             }
             switch entry.key {
-            case "backoffBase": parameters.backoffBase = try boundedDuration()
-            case "backoffCap": parameters.backoffCap = try boundedDuration()
+            case "backoffBase": parameters.backoffBase = try duration()
+            case "backoffCap": parameters.backoffCap = try duration()
             case "backoffFactor": parameters.backoffFactor = try double(in: 1...1_000)
             case "backoffJitter": parameters.backoffJitter = try double(in: 0...1)
             case "compressionThresholdBytes": compressionThresholdBytes = try int(atLeast: 0)
-            case "connectTimeout": parameters.connectTimeout = try boundedDuration()
+            case "connectTimeout": parameters.connectTimeout = try duration()
             case "historyPageSize": parameters.historyPageSize = try int(atLeast: 1)
             case "initialSeq": parameters.initialSeq = try int(atLeast: 0)
             case "loginChatsCount": parameters.loginChatsCount = try int(atLeast: 0)
             case "maxConcurrentUploads": parameters.maxConcurrentUploads = try int(atLeast: 1)
             case "maxTaskAttempts": parameters.maxTaskAttempts = try int(atLeast: 1)
-            case "photoProcessingTime": parameters.photoProcessingTime = try boundedDuration()
-            case "pingInterval": parameters.pingInterval = try boundedDuration()
-            case "pongTimeout": parameters.pongTimeout = try boundedDuration()
+            case "photoProcessingTime": parameters.photoProcessingTime = try duration()
+            case "pingInterval": parameters.pingInterval = try duration()
+            case "pongTimeout": parameters.pongTimeout = try duration()
             case "prefetchDistance": parameters.prefetchDistance = try int(atLeast: 0)
-            case "requestTimeout": parameters.requestTimeout = try boundedDuration()
+            case "requestTimeout": parameters.requestTimeout = try duration()
             case "seqModulus":
                 let modulus = try int()
                 guard (2...65_536).contains(modulus) else {
@@ -102,8 +98,8 @@ struct ClientSetup {
                                                        found: "\(value)")
                 }
                 parameters.seqModulus = modulus
-            case "taskRetryBase": parameters.taskRetryBase = try boundedDuration()
-            case "taskRetryCap": parameters.taskRetryCap = try boundedDuration()
+            case "taskRetryBase": parameters.taskRetryBase = try duration()
+            case "taskRetryCap": parameters.taskRetryCap = try duration()
             case "visibleMessageCount": parameters.visibleMessageCount = try int(atLeast: 1)
             default:
                 throw WorldError.unknownParameter(entry.key, owner: owner, valid: Self.validNames)
