@@ -100,7 +100,7 @@ public enum Catalog {
         // For parameter sweeps
         openAndScrollToStart,
         idleOnLossyLink,
-    ] + fieldSequences + fieldSequences16 + fieldSequences17 + fieldSequences36
+    ] + fieldSequences + fieldSequences16 + fieldSequences17 + fieldSequences36 + [explore36908495]
 
     /// The scenario called `name`, or nil.
     public static func scenario(named name: String) -> Scenario? { all.first { $0.name == name } }

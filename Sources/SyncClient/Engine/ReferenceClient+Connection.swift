@@ -396,7 +396,7 @@ extension ReferenceClient {
             // catch-up is taken in: its range lies below last-sync.
             let oldest = response.chats.map(\.modified).min()
             startChatListCatchUp(marker: oldest ?? Self.saturating(response.time, plus: 60_000),
-                                 since: min(lastSync, pending?.since ?? lastSync), isFromTop: oldest == nil)
+                                 since: min(lastSync, pending?.since ?? lastSync))
         } else if let pending {
             startChatListCatchUp(marker: pending.marker, since: pending.since)
         }
@@ -531,14 +531,18 @@ extension ReferenceClient {
         let pending = unlistedPushedChats.filter { chatList.index(forKey: $0) == nil }
         unlistedPushedChats = []
         guard !pending.isEmpty else { return }
-        startPassFromTop()
+        startPassFromTop(since: lastSync)
     }
 
-    /// A CHATS_LIST pass over the chats changed since last-sync, from the top: `marker` the server's time now (by
-    /// the LOGIN answer's clock) plus a minute.
-    private mutating func startPassFromTop() {
-        let serverNow = Self.saturating(now.nanosecondsSinceStart / 1_000_000, plus: serverClockAheadMilliseconds)
-        startChatListCatchUp(marker: Self.saturating(serverNow, plus: 60_000), since: lastSync, isFromTop: true)
+    /// The server's time now, in milliseconds, by the last LOGIN answer's clock.
+    private var serverNow: Int64 {
+        Self.saturating(now.nanosecondsSinceStart / 1_000_000, plus: serverClockAheadMilliseconds)
+    }
+
+    /// A CHATS_LIST pass over the chats changed since `since`, from the top: `marker` the server's time now plus a
+    /// minute.
+    private mutating func startPassFromTop(since: Int64) {
+        startChatListCatchUp(marker: Self.saturating(serverNow, plus: 60_000), since: since)
         requestChatListPage()
     }
 
@@ -547,8 +551,8 @@ extension ReferenceClient {
     static let catchUpSinceKey = "chatsCatchUpSince"
 
     /// Starts a catch-up over chats modified in `(since, marker]`, kept in the store until its last page.
-    private mutating func startChatListCatchUp(marker: Int64, since: Int64, isFromTop: Bool = false) {
-        chatListCatchUp = ChatListCatchUp(marker: marker, since: since, isFromTop: isFromTop)
+    private mutating func startChatListCatchUp(marker: Int64, since: Int64) {
+        chatListCatchUp = ChatListCatchUp(marker: marker, since: since, firstMarker: marker)
         store.setSync(Self.catchUpMarkerKey, marker)
         store.setSync(Self.catchUpSinceKey, since)
     }
@@ -597,12 +601,16 @@ extension ReferenceClient {
         }
         guard !reachedUnchanged, let marker = response.marker, marker < catchUp.marker else {
             finishChatListCatchUp()
-            // A chat that changed during the pages moved above their marker: no page listed it, and a push names
-            // only what changed then, not what the client missed while away (a message posted then and deleted
-            // between the LOGIN answer and a page left the chat's entry without it: session 36's field sequences).
-            // One pass from the top lists every chat changed since the LOGIN answer, unless one is under way for
-            // pushed chats.
-            if !catchUp.isFromTop, chatListCatchUp == nil, case .online = state { startPassFromTop() }
+            // A chat that changed while the pages were read moved above their first marker: no page listed it, and
+            // a push names only what changed then, not what the client missed while away (a message posted then and
+            // deleted between the LOGIN answer and a page left the chat's entry without it; a pass from the top
+            // slowed by lost answers for minutes missed the chats the client's own sends changed meanwhile: session
+            // 36's field sequences and explore seed 36908495). Once the server's time is past that marker, a pass
+            // from the top lists the chats changed since, unless one is under way for pushed chats. A pass that
+            // ends within its minute of margin needs none.
+            if serverNow > catchUp.firstMarker, chatListCatchUp == nil, case .online = state {
+                startPassFromTop(since: catchUp.firstMarker)
+            }
             return
         }
         catchUp.marker = marker

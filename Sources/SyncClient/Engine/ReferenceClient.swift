@@ -177,9 +177,9 @@ public struct ReferenceClient: SyncClientEngine {
         let since: Int64
         /// Whether a page is asked for and not answered yet.
         var isInFlight = false
-        /// Whether the pages start at the top (a pass for pushed chats, or after a LOGIN page of none) rather than
-        /// below a LOGIN page; a catch-up below one ends with a pass from the top.
-        var isFromTop = false
+        /// The marker of the first page: chats modified after it (changed while the pages were read) are listed by
+        /// a pass from the top once the catch-up ends, if the server's time has passed it.
+        let firstMarker: Int64
     }
 
     /// A CHAT_HISTORY request's shape.
