@@ -67,4 +67,47 @@ import Testing
         #expect(view.chunkStores[101]?.message(id: seeded)?.text == "old 101, edited")
         #expect(view.lastSyncMilliseconds > syncBefore)
     }
+
+    /// A world in which every `opcode` request is refused (`server.unavailable`) for the first `minutes` minutes.
+    private static func makeFailingWorld(_ opcode: Opcode, minutes: Int64) -> TestWorld {
+        var knobs = ServerKnobs()
+        knobs.chatsListPageSize = 2
+        knobs.failingPeriods = [.init(opcode: opcode, start: .start, end: .start + .minutes(minutes))]
+        let world = TestWorld(knobs: knobs)
+        world.addClient("alice", userId: 1) { $0.loginChatsCount = 1 }
+        for id in Int64(101)...106 {
+            world.server.addChat(id: id, members: [1, 2], now: world.now)
+            world.server.seedHistory(chatId: id, sender: 2, texts: ["old \(id)"], now: world.now)
+        }
+        return world
+    }
+
+    @Test("a server refusing every CHATS_LIST page is asked again with backoff, and the catch-up ends once it answers")
+    func refusedPagesBackOff() {
+        // Before: one page every taskRetryBase (1 s) for as long as the fault lasted, 546 in ten minutes.
+        // Now 1 s after the first refusal, then min(60 s, 2^(k-1) s) drawn in [d/2, d]: at most 20 in ten minutes
+        // (1 + 1 + 2 + 4 + 8 + 16 + 30 s of shortest waits, then one per 30 s at least).
+        let world = Self.makeFailingWorld(.chatsList, minutes: 10)
+        world.start("alice")
+        world.run(for: .minutes(10))
+        let asked = world.metrics("alice").requestsByOpcode[.chatsList, default: 0]
+        #expect(asked >= 6 && asked <= 25, "CHATS_LIST pages asked in ten refused minutes: \(asked)")
+        #expect(world.view("alice").chatList.count == 1)
+        // The fault is over: the next retry comes within the cap (60 s) and the pages list every chat.
+        world.run(for: .seconds(Int64(75)))
+        #expect(world.view("alice").chatList.keys.sorted() == Array(Int64(101)...106))
+    }
+
+    @Test("an open chat whose history pages are refused is asked again with backoff, and opens once the server answers")
+    func refusedHistoryPagesBackOff() {
+        let world = Self.makeFailingWorld(.chatHistory, minutes: 10)
+        world.start("alice")
+        world.run(for: .seconds(Int64(5)))
+        world.user("alice", .openChat(101))
+        world.run(for: .minutes(10))
+        let asked = world.metrics("alice").requestsByOpcode[.chatHistory, default: 0]
+        #expect(asked >= 6 && asked <= 25, "CHAT_HISTORY pages asked in ten refused minutes: \(asked)")
+        world.run(for: .seconds(Int64(75)))
+        #expect(world.view("alice").chunkStores[101]?.message(id: world.server.messages(inChat: 101)[0].id) != nil)
+    }
 }

@@ -235,6 +235,7 @@ extension ReferenceClient {
             readMarkAcknowledged(chatId: chatId, mark)
         case (.history(let chatId, let load), .chatHistoryResponse(let response)):
             historyLoads[chatId] = nil
+            consecutiveHistoryFailures = 0
             if load == .newest { chatsAwaitingNewestPage.remove(chatId) }
             receivePage(response.messages, chatId: chatId, load: load)
             // A newest page wanted while this load was in flight goes out now.
@@ -327,7 +328,8 @@ extension ReferenceClient {
             historyLoads[chatId] = nil
             // The open chat asks again after a pause; after a disconnect, LOGIN resumes it instead.
             if failure != .disconnected, screen?.chatId == chatId || chatsAwaitingNewestPage.contains(chatId) {
-                _ = startTimer(.historyRetry, at: now + parameters.taskRetryBase)
+                consecutiveHistoryFailures += 1
+                _ = startTimer(.historyRetry, at: now + retryDelay(afterConsecutiveFailures: consecutiveHistoryFailures))
             }
         case .send(let taskId), .photoToken(let taskId):
             taskFailed(taskId, failure)
@@ -344,7 +346,10 @@ extension ReferenceClient {
                 // Any other error (a server fault of the moment) is retried as a timeout is. Last-sync moved past
                 // these chats at LOGIN, so giving up lost them for good (found by a hand-written field sequence,
                 // session 36: one CHATS_LIST error after a LOGIN page of one chat left two changed chats stale).
-                _ = startTimer(.catchUpRetry, at: now + parameters.taskRetryBase)
+                guard var catchUp = chatListCatchUp else { return }
+                catchUp.consecutiveFailures += 1
+                chatListCatchUp = catchUp
+                _ = startTimer(.catchUpRetry, at: now + retryDelay(afterConsecutiveFailures: catchUp.consecutiveFailures))
             }
         }
     }
@@ -591,6 +596,7 @@ extension ReferenceClient {
     private mutating func receiveChatListPage(_ response: ChatsListResponse) {
         guard var catchUp = chatListCatchUp else { return }
         catchUp.isInFlight = false
+        catchUp.consecutiveFailures = 0
         var reachedUnchanged = response.chats.isEmpty
         for summary in response.chats {
             if summary.modified <= catchUp.since {

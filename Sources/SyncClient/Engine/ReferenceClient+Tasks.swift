@@ -202,6 +202,15 @@ extension ReferenceClient {
         return SimDuration(nanoseconds: capped - capped / 2 + jitter)
     }
 
+    /// The wait before asking again for a page that failed `failures` times in a row (a history page of the open
+    /// chat, a CHATS_LIST page of the catch-up): `taskRetryBase` after the first failure, as before; after more,
+    /// `retryDelay(attempts: failures)`, so a server refusing every page for good is asked at most once per
+    /// `taskRetryCap` rather than every `taskRetryBase` (it was every second for as long as the fault lasted). The
+    /// first retry draws nothing from the generator, so runs where no page failed twice in a row are unchanged.
+    mutating func retryDelay(afterConsecutiveFailures failures: Int) -> SimDuration {
+        failures <= 1 ? parameters.taskRetryBase : retryDelay(attempts: failures)
+    }
+
     /// Applies the retry policy: a disconnect puts the task back at once without counting an attempt; an error or a
     /// timeout counts one and backs off (`retryDelay`); too many attempts fail the task visibly. A "duplicate" error
     /// to a send means the server already stored it under this cid: the send is delivered.

@@ -34,6 +34,9 @@ public struct ReferenceClient: SyncClientEngine {
     }
     var histories: [Int64: ChunkStore] = [:]
     var historyLoads: [Int64: HistoryLoad] = [:]
+    /// History pages that failed (timed out or refused) since one was last answered: the open chat's next ask backs
+    /// off by it (`retryDelay(afterConsecutiveFailures:)`).
+    var consecutiveHistoryFailures = 0
     var tasks = TaskTable() {
         // A new box, not a cleared one: copies of the engine (the world's views) may share the old one.
         didSet { viewCache = ViewCache(keeping: viewCache, tasks: false) }
@@ -177,6 +180,9 @@ public struct ReferenceClient: SyncClientEngine {
         let since: Int64
         /// Whether a page is asked for and not answered yet.
         var isInFlight = false
+        /// Pages that failed (timed out or refused) since the last one answered: the next retry backs off by it
+        /// (`retryDelay(afterConsecutiveFailures:)`).
+        var consecutiveFailures = 0
         /// The marker of the first page: chats modified after it (changed while the pages were read) are listed by
         /// a pass from the top once the catch-up ends, if the server's time has passed it.
         let firstMarker: Int64
