@@ -93,6 +93,28 @@ extension SyncServer {
         attach.refersToMediaUpload ? media.slot(for: attach) : nil
     }
 
+    /// A message's attachments as they are stored (a send's or an edit's): each photo must have reached the CDN,
+    /// then each as readers get it (`readerAttachment`).
+    /// - Throws: `photo.notUploaded` for a photo token the CDN does not hold; `proto.payload` for a POLL (no poll
+    ///   is modelled: stored as sent, it lacked the `pollId`, `version` and `state` PyMax 2.5.0's `PollAttachment`
+    ///   requires, and a chat whose last message it was failed PyMax's LOGIN); what `readerAttachment` throws.
+    func storedAttachments(_ attaches: [Attach]) throws(AttachmentError) -> [Attach] {
+        for attach in attaches {
+            if attach.type == "PHOTO", attach.photoToken.map(cdn.hasUpload(token:)) != true {
+                throw AttachmentError(payload: ErrorPayload(
+                    error: "photo.notUploaded",
+                    message: "photo \(attach.photoToken ?? "nil") was not uploaded to the CDN"))
+            }
+            if attach.type == "POLL" {
+                throw AttachmentError(payload: ErrorPayload(
+                    error: "proto.payload", message: "POLL attachments are not modelled: serve stores no polls"))
+            }
+        }
+        var stored: [Attach] = []
+        for attach in attaches { stored.append(try readerAttachment(attach)) }
+        return stored
+    }
+
     /// The attachment as readers get it: a photo the CDN knows with its id, URL and size (PyMax 2.5.0
     /// `PhotoAttachment` requires them), a file, video or voice message with the keys its model requires, filled from
     /// its slot; any other attachment as it came.

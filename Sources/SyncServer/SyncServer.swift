@@ -436,6 +436,10 @@ public struct SyncServer {
             reply(.chatInfoResponse(ChatInfoResponse(chats: found)))
         case .msgGet(let request):
             guard let userId else { fail("session.notLoggedIn", "MSG_GET before LOGIN"); return actions }
+            guard request.postId == nil else {
+                fail("proto.payload", "postId: comments under channel posts are not modelled")
+                return actions
+            }
             guard let chat = chats[request.chatId], chat.members.contains(userId) else {
                 fail("chat.notFound", "chat \(request.chatId) is unknown to user \(userId)")
                 return actions
@@ -545,13 +549,20 @@ public struct SyncServer {
                 return actions
             }
             let before = group.members
+            // Only users whose membership changes: adding a member again (or removing a non-member) changes nothing
+            // and stores no service message, as CHAT_JOIN of a member does not (each such add stored one).
+            let changing = request.userIds.filter { before.contains($0) == (request.operation == .remove) }
+            guard !changing.isEmpty else {
+                reply(.chatMembersUpdateResponse(ChatMembersUpdateResponse(chat: listEntry(group))))
+                return actions
+            }
             let after = switch request.operation {
-            case .add: Array(Set(before + request.userIds)).sorted()
-            case .remove: before.filter { !request.userIds.contains($0) }
+            case .add: Array(Set(before + changing)).sorted()
+            case .remove: before.filter { !changing.contains($0) }
             }
             setMembers(of: group.id, to: after)
             let message = store(chatId: group.id, sender: userId, text: "", cid: nil,
-                                attaches: [.control(event: request.operation.rawValue, userIds: request.userIds)],
+                                attaches: [.control(event: request.operation.rawValue, userIds: changing)],
                                 now: now)
             let entry = listEntry(chats[group.id]!)
             reply(.chatMembersUpdateResponse(ChatMembersUpdateResponse(chat: entry)))
@@ -592,7 +603,8 @@ public struct SyncServer {
                 fail("chat.notFound", "chat \(request.chatId) is unknown to user \(userId)")
                 return actions
             }
-            let after = chat.members.filter { $0 > request.marker }
+            // No join requests are modelled: that list is empty (it was answered with the members).
+            let after = request.type == "JOIN_REQUEST" ? [] : chat.members.filter { $0 > request.marker }
             let page = Array(after.prefix(max(0, request.count)))
             let more = after.count > page.count && !page.isEmpty
             reply(.chatMembersResponse(ChatMembersResponse(
@@ -619,11 +631,19 @@ public struct SyncServer {
                                      on: connection))
                 return actions
             }
-            for attach in request.message.attaches where attach.type == "PHOTO" {
-                guard let token = attach.photoToken, cdn.hasUpload(token: token) else {
-                    fail("photo.notUploaded", "photo \(attach.photoToken ?? "nil") was not uploaded to the CDN")
-                    return actions
-                }
+            // Not modelled, refused by name rather than stored as an ordinary message at once: a scheduled
+            // message (PyMax 2.5.0 `DelayedAttributes`), a comment under a channel post (`SendCommentPayload`).
+            if request.message.delayedAttributes != nil || request.postId != nil {
+                fail("proto.payload", request.postId != nil
+                     ? "postId: comments under channel posts are not modelled"
+                     : "delayedAttributes: scheduled messages are not modelled")
+                return actions
+            }
+            // Each attachment as readers get it (a photo's id and URL, a file's name and size: `storedAttachments`).
+            let attaches: [Attach]
+            do throws(AttachmentError) { attaches = try storedAttachments(request.message.attaches) } catch {
+                fail(error.payload.error, error.payload.message)
+                return actions
             }
             // A reply or forward (real clients only): the linked message as it is now, without its own link.
             var link: MessageLink?
@@ -636,16 +656,6 @@ public struct SyncServer {
                 }
                 linked.link = nil
                 link = MessageLink(type: asked.type, chatId: sourceChatId, message: linked)
-            }
-            // Each attachment as readers get it (a photo's id and URL, a file's name and size: `readerAttachment`).
-            let attaches: [Attach]
-            do throws(AttachmentError) {
-                attaches = try request.message.attaches.map { attach throws(AttachmentError) in
-                    try readerAttachment(attach)
-                }
-            } catch {
-                fail(error.payload.error, error.payload.message)
-                return actions
             }
             let message = store(
                 chatId: chat.id, sender: userId, text: request.message.text, cid: request.message.cid,
@@ -835,10 +845,18 @@ public struct SyncServer {
             actions += pushToMembers(push, opcode: .notifMark, chatId: request.chatId, except: userId)
         case .msgEdit(let request):
             guard let userId else { fail("session.notLoggedIn", "MSG_EDIT before LOGIN"); return actions }
+            // New attachments replace the message's (PyMax 2.5.0 `edit_message` sends `attachments`); none keeps
+            // them, and an edit of attachments alone (no `text`) keeps the text.
+            let attaches: [Attach]
+            do throws(AttachmentError) { attaches = try storedAttachments(request.attachments) } catch {
+                fail(error.payload.error, error.payload.message)
+                return actions
+            }
             do {
                 let edited = try change(
-                    chatId: request.chatId, messageId: request.messageId, by: userId, to: request.text, now: now,
-                    elements: request.elements)
+                    chatId: request.chatId, messageId: request.messageId, by: userId,
+                    to: request.carriesText || attaches.isEmpty ? request.text : nil, now: now,
+                    elements: request.elements, attaches: attaches.isEmpty ? nil : attaches)
                 reply(.msgEditResponse(MsgEditResponse(message: edited)))
                 actions += pushMessage(edited, chatId: request.chatId, except: userId,
                                        exceptDevice: connections[connection]?.deviceId)
@@ -1000,11 +1018,12 @@ public struct SyncServer {
                             chatId: entry.id, except: actor, exceptDevice: exceptDevice, alsoTo: alsoTo)
     }
 
-    /// Edits (`text` non-nil) or removes (`text` nil) a message of `actor`'s, keeping its earlier version.
+    /// Edits (`text` or `attaches` non-nil) or removes (both nil) a message of `actor`'s, keeping its earlier
+    /// version. An edit with `text` nil keeps the text and its elements; `attaches` nil keeps the attachments.
     /// - Throws: `ChangeError` when the chat or message is unknown to `actor`, not theirs, or already removed.
     private mutating func change(
         chatId: Int64, messageId: Int64, by actor: Int64, to text: String?, now: SimInstant,
-        elements: [MessageElement] = []
+        elements: [MessageElement] = [], attaches: [Attach]? = nil
     ) throws(ChangeError) -> ChatMessage {
         guard let chat = chats[chatId], chat.members.contains(actor) else {
             throw ChangeError(code: "chat.notFound", text: "chat \(chatId) is unknown to user \(actor)")
@@ -1021,9 +1040,12 @@ public struct SyncServer {
         }
         var changed = current
         changed.updateTime = max(serverTimeMilliseconds(at: now), current.version + 1)
-        if let text {
-            changed.text = text
-            changed.elements = elements
+        if text != nil || attaches != nil {
+            if let text {
+                changed.text = text
+                changed.elements = elements
+            }
+            if let attaches { changed.attaches = attaches }
             changed.status = ChatMessage.edited
         } else {
             changed.text = ""
@@ -1037,9 +1059,13 @@ public struct SyncServer {
         return changed
     }
 
+    /// A CHATS_LIST page: the user's chats modified at or before `marker`, newest first. A `marker` of 0 or less
+    /// lists from the top: maxion 0.2.1 (`maxion/raw/methods/chats.py`, `iter_chats`) asks its first page with
+    /// `marker` 0, as LOGIN's `chatsSync` 0 means "never" (it got no chat at all before).
     private func chatsList(for userId: Int64, request: ChatsListRequest) -> ChatsListResponse {
+        let upTo = request.marker > 0 ? request.marker : Int64.max
         let listed = chats.values
-            .filter { $0.members.contains(userId) && $0.modified <= request.marker }
+            .filter { $0.members.contains(userId) && $0.modified <= upTo }
             .sorted { ($0.modified, $0.id) > ($1.modified, $1.id) }
         var count = max(0, min(request.count ?? knobs.chatsListPageSize, knobs.chatsListPageSize))
         // A page ends where `modified` changes: the next page's marker (`modified - 1`) would skip the rest of chats

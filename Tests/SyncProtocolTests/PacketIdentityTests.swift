@@ -48,7 +48,7 @@ import Testing
         #expect(Mirror(reflecting: push).children.count == 2)
         #expect(Mirror(reflecting: push.message).children.count == 11)
         #expect(Mirror(reflecting: Attach.photo(token: "t")).children.count == 11)
-        #expect(Mirror(reflecting: MessageElement(type: "STRONG")).children.count == 3)
+        #expect(Mirror(reflecting: MessageElement(type: "STRONG")).children.count == 4)
         #expect(Mirror(reflecting: NotifMark(chatId: 1, userId: 2, mark: 3)).children.count == 4)
     }
 }

@@ -1096,4 +1096,131 @@ import Testing
         }
         #expect(try MessagePackEncoder().encode(reached) == sticker)
     }
+
+    @Test("a link's URL reaches readers as each client wrote it (PyMax's attributes, maxion's url); a wire round trip keeps it")
+    mutating func linkElements() throws {
+        _ = login("t-alice")
+        _ = login("t-bob", on: 2)
+        let pymaxLink = Self.map([("type", .string("LINK")), ("from", .uint(0)), ("length", .uint(1)),
+                                  ("attributes", Self.map([("url", .string("https://x.y"))]))])
+        let maxionLink = Self.map([("type", .string("LINK")), ("from", .uint(2)), ("length", .uint(3)),
+                                   ("url", .string("https://z.w"))])
+        let message = Self.map([("text", .string("l  abc")), ("cid", .uint(21)),
+                                ("elements", .array([pymaxLink, maxionLink])), ("attaches", .array([]))])
+        let sent = call(.msgSend, Self.map([("chatId", .uint(100)), ("message", message)]))
+        guard case .notifMessage(let push) = sent.last?.body else {
+            Issue.record("expected a push to bob, got \(sent)")
+            return
+        }
+        let elements = push.message.elements
+        #expect(elements.count == 2)
+        #expect(elements.first?[other: "attributes"] == Self.map([("url", .string("https://x.y"))]))
+        #expect(elements.last?[other: "url"] == .string("https://z.w"))
+        // Encoded and decoded again (the fast paths both ways): the same message, keys and all.
+        #expect(try Packet(frame: Frame(packet: sent.last!)).body == sent.last!.body)
+        let history = call(.chatHistory, Self.map([("chatId", .uint(100)), ("from", .int(Int64.max)),
+                                                   ("forward", .uint(0)), ("backward", .uint(10))]), on: 2)
+        guard case .chatHistoryResponse(let page) = history.first?.body else {
+            Issue.record("expected a history page, got \(history)")
+            return
+        }
+        #expect(page.messages.last?.elements == elements)
+    }
+
+    @Test("MSG_EDIT with attachments replaces them (text kept when none is sent); unuploaded photos are refused")
+    mutating func editAttachments() {
+        _ = login("t-alice")
+        _ = login("t-bob", on: 2)
+        let message = Self.map([("text", .string("caption")), ("cid", .uint(31)), ("elements", .array([])),
+                                ("attaches", .array([]))])
+        _ = call(.msgSend, Self.map([("chatId", .uint(100)), ("message", message)]))
+        let id = server.messages(inChat: 100)[0].id
+        guard case .photoUploadResponse(let upload) = call(.photoUpload, Self.map([("count", .uint(1))])).first?.body
+        else {
+            Issue.record("expected a PHOTO_UPLOAD answer")
+            return
+        }
+        let photo = Self.map([("_type", .string("PHOTO")), ("photoToken", .string(upload.photoToken))])
+        // PyMax 2.5.0's `edit_message(attachments=...)` without text: `text` null, no elements.
+        let notUploaded = call(.msgEdit, Self.map([("chatId", .uint(100)), ("messageId", .int(id)), ("text", .nil),
+                                                   ("elements", .array([])), ("attachments", .array([photo]))]))
+        #expect(Self.errorCode(notUploaded) == "photo.notUploaded")
+        #expect(server.messages(inChat: 100)[0].status == nil)
+        let accepted = server.receiveUpload(token: upload.photoToken, sizeBytes: 1_000)
+        #expect(accepted)
+        let edited = call(.msgEdit, Self.map([("chatId", .uint(100)), ("messageId", .int(id)), ("text", .nil),
+                                              ("elements", .array([])), ("attachments", .array([photo]))]))
+        guard case .msgEditResponse(let answer) = edited.first?.body else {
+            Issue.record("expected a MSG_EDIT answer, got \(edited)")
+            return
+        }
+        #expect(answer.message.text == "caption" && answer.message.status == "EDITED")
+        #expect(answer.message.attaches?.map(\.type) == ["PHOTO"] && answer.message.attaches?.first?.photoId != nil)
+        // A text edit without attachments keeps the photo.
+        _ = call(.msgEdit, Self.map([("chatId", .uint(100)), ("messageId", .int(id)), ("text", .string("new")),
+                                     ("elements", .array([])), ("attachments", .array([]))]))
+        #expect(server.messages(inChat: 100)[0].text == "new")
+        #expect(server.messages(inChat: 100)[0].attaches?.map(\.type) == ["PHOTO"])
+    }
+
+    @Test("what serve does not model is refused by name: polls, scheduled sends, comments, admin and join-request lists")
+    mutating func unmodelledRefused() {
+        server.addUser(id: 3, name: "carol", token: "t-carol")
+        _ = login("t-alice")
+        _ = login("t-bob", on: 2)
+        let made = call(.msgSend, Self.createGroup(cid: 7, title: "Team", userIds: [2]))
+        #expect(made.first?.cmd == .response)
+        let messagesBefore = server.messages(inChat: 101).count
+        let poll = Self.map([("_type", .string("POLL")), ("title", .string("?")),
+                             ("answers", .array([Self.map([("text", .string("a"))])])), ("settings", .uint(0))])
+        let scheduled = Self.map([("text", .string("later")), ("cid", .uint(41)), ("elements", .array([])),
+                                  ("attaches", .array([])),
+                                  ("delayedAttributes", Self.map([("timeToFire", .uint(1_800_000_000_000)),
+                                                                  ("notifySender", .bool(false))]))])
+        let comment = Self.map([("text", .string("c")), ("cid", .uint(42)), ("elements", .array([])),
+                                ("attaches", .array([]))])
+        let refusals = [
+            sendAttachment(poll, cid: 40),
+            call(.msgSend, Self.map([("chatId", .uint(100)), ("message", scheduled)])),
+            call(.msgSend, Self.map([("chatId", .uint(100)), ("message", comment), ("postId", .uint(5))])),
+            call(.msgGet, Self.map([("chatId", .uint(100)), ("messageIds", .array([.uint(1)])), ("postId", .uint(5))])),
+            call(.chatMembersUpdate, Self.map([("chatId", .uint(101)), ("userIds", .array([.uint(2)])),
+                                              ("type", .string("ADMIN")), ("operation", .string("remove"))])),
+            call(.chatMembersUpdate, Self.map([("chatId", .uint(101)), ("userIds", .array([.uint(2)])),
+                                              ("type", .string("ADMIN")), ("operation", .string("add")),
+                                              ("permissions", .uint(20))])),
+            call(.chatMembers, Self.map([("type", .string("ADMIN")), ("chatId", .uint(101)),
+                                         ("marker", .uint(0)), ("count", .uint(10))])),
+        ]
+        for (index, packets) in refusals.enumerated() {
+            #expect(Self.errorCode(packets) == "proto.payload", "refusal \(index): \(packets)")
+        }
+        // Nothing was stored or changed: bob is still a member, no service message was added.
+        #expect(server.messages(inChat: 100).isEmpty)
+        #expect(server.members(ofChat: 101) == [1, 2] && server.messages(inChat: 101).count == messagesBefore)
+        // No join requests are modelled: PyMax's `get_join_requests` gets an empty list, not the members.
+        let requests = call(.chatMembers, Self.map([("type", .string("JOIN_REQUEST")), ("chatId", .uint(101)),
+                                                    ("marker", .uint(0)), ("count", .uint(100))]))
+        #expect(requests.first?.body == .chatMembersResponse(ChatMembersResponse(members: [], marker: 0)))
+        // Adding a member again changes nothing and stores no service message; adding a new one stores one.
+        let again = call(.chatMembersUpdate, Self.map([("chatId", .uint(101)), ("userIds", .array([.uint(2)])),
+                                                       ("type", .string("MEMBER")), ("operation", .string("add"))]))
+        #expect(again.map(\.opcode) == [.chatMembersUpdate] && server.messages(inChat: 101).count == messagesBefore)
+        _ = call(.chatMembersUpdate, Self.map([("chatId", .uint(101)), ("userIds", .array([.uint(2), .uint(3)])),
+                                              ("operation", .string("add"))]))
+        #expect(server.members(ofChat: 101) == [1, 2, 3])
+        #expect(server.messages(inChat: 101).last?.attaches?.first?.userIds == [3])
+    }
+
+    @Test("CHATS_LIST with marker 0 (maxion 0.2.1's first page) lists from the top")
+    mutating func chatsListFromTop() {
+        server.addChat(id: 200, members: [1, 2], now: now + .seconds(Int64(1)))
+        _ = login("t-alice")
+        let page = call(.chatsList, Self.map([("marker", .uint(0)), ("count", .uint(40))]))
+        guard case .chatsListResponse(let list) = page.first?.body else {
+            Issue.record("expected a CHATS_LIST response, got \(page)")
+            return
+        }
+        #expect(list.chats.map(\.id) == [200, 100] && list.marker == nil)
+    }
 }

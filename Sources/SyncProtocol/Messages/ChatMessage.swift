@@ -166,7 +166,9 @@ public struct OutgoingLink: Codable, Hashable, Sendable {
     }
 }
 
-/// A formatting range of a message's text: `{type, from?, length?}` (PyMax `pymax/types/domain/element.py`).
+/// A formatting range of a message's text: `{type, from?, length?, ...}` (PyMax 2.5.0
+/// `pymax/types/domain/element.py`). A `"LINK"` range carries its target: PyMax writes `attributes: {url}`
+/// (`pymax/formatting/markdown.py`), maxion 0.2.1 a top-level `url`; such keys travel in `otherKeys`.
 public struct MessageElement: Codable, Hashable, Sendable {
     /// The element kind, e.g. `"STRONG"` or `"LINK"` (wire key `type`).
     public var type: String
@@ -174,12 +176,53 @@ public struct MessageElement: Codable, Hashable, Sendable {
     public var from: Int?
     /// Length of the range in characters (wire key `length`).
     public var length: Int?
+    /// Every other key the range carried, in wire order, written back after the keys above: a link's `attributes`
+    /// (`{url}`) or `url` reach readers as the sender wrote them (they were dropped, so every link reached the other
+    /// members without its address). Keys that are not strings are dropped.
+    public var otherKeys: [MessagePackPair] = []
 
     /// Creates a formatting range.
     public init(type: String, from: Int? = nil, length: Int? = nil) {
         self.type = type
         self.from = from
         self.length = length
+    }
+
+    /// The value of a key the model does not type (`otherKeys`), e.g. a link's `attributes`, or nil when absent.
+    public subscript(other name: String) -> MessagePackValue? {
+        otherKeys.first { $0.key == .string(name) }?.value
+    }
+
+    private enum CodingKeys: String, CodingKey { case type, from, length }
+
+    /// Whether `name` is a key `init(from:)` reads into a typed property.
+    static func isTyped(_ name: String) -> Bool { CodingKeys(rawValue: name) != nil }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        type = try container.decode(String.self, forKey: .type)
+        from = try container.decodeIfPresent(Int.self, forKey: .from)
+        length = try container.decodeIfPresent(Int.self, forKey: .length)
+        // As `Attach` does: the whole map as the wire carried it, duplicate keys kept in order.
+        if case .map(let pairs)? = try? decoder.singleValueContainer().decode(MessagePackValue.self) {
+            for pair in pairs {
+                guard case .string(let name) = pair.key, !Self.isTyped(name) else { continue }
+                otherKeys.append(pair)
+            }
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(type, forKey: .type)
+        try container.encodeIfPresent(from, forKey: .from)
+        try container.encodeIfPresent(length, forKey: .length)
+        guard !otherKeys.isEmpty else { return }
+        var others = encoder.container(keyedBy: NamedKey.self)
+        for pair in otherKeys {
+            guard case .string(let name) = pair.key else { continue }
+            try others.encode(pair.value, forKey: NamedKey(stringValue: name))
+        }
     }
 }
 
@@ -344,6 +387,10 @@ public struct OutgoingMessage: Codable, Hashable, Sendable {
     public var elements: [MessageElement]
     /// The message replied to or forwarded, nil for none (wire key `link`; PyMax 1.2.5 sends `null`).
     public var link: OutgoingLink?
+    /// A scheduled message's `{timeToFire, notifySender}` as sent, nil for none or null (wire key
+    /// `delayedAttributes`; PyMax 2.5.0 `pymax/api/messages/payloads.py`, `DelayedAttributes`). Not modelled: serve
+    /// refuses such a send rather than deliver it at once.
+    public var delayedAttributes: MessagePackValue?
 
     /// Creates an outgoing message with idempotency key `cid`.
     public init(text: String, cid: Int64, attaches: [Attach] = [], elements: [MessageElement] = [],
@@ -355,7 +402,7 @@ public struct OutgoingMessage: Codable, Hashable, Sendable {
         self.link = link
     }
 
-    private enum CodingKeys: String, CodingKey { case text, cid, elements, attaches, link }
+    private enum CodingKeys: String, CodingKey { case text, cid, elements, attaches, link, delayedAttributes }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -364,6 +411,8 @@ public struct OutgoingMessage: Codable, Hashable, Sendable {
         elements = try container.decodeIfPresent([MessageElement].self, forKey: .elements) ?? []
         attaches = try container.decodeIfPresent([Attach].self, forKey: .attaches) ?? []
         link = try container.decodeIfPresent(OutgoingLink.self, forKey: .link)
+        delayedAttributes = try container.decodeIfPresent(MessagePackValue.self, forKey: .delayedAttributes)
+        if delayedAttributes == .nil { delayedAttributes = nil }
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -373,5 +422,6 @@ public struct OutgoingMessage: Codable, Hashable, Sendable {
         try container.encode(elements, forKey: .elements)
         try container.encode(attaches, forKey: .attaches)
         try container.encodeIfPresent(link, forKey: .link)
+        try container.encodeIfPresent(delayedAttributes, forKey: .delayedAttributes)
     }
 }

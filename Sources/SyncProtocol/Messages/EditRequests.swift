@@ -34,33 +34,54 @@ public struct UserAgent: Codable, Hashable, Sendable {
 }
 
 /// MSG_EDIT (67) request: `{chatId, messageId, text, elements[], attachments[]}`
-/// (PyMax `pymax/api/messages/payloads.py`, `EditMessagePayload`).
+/// (PyMax 2.5.0 `pymax/api/messages/payloads.py`, `EditMessagePayload`; `service.py`, `edit_message`, sends `text`
+/// null and no elements when only the attachments change).
 public struct MsgEditRequest: Codable, Hashable, Sendable {
     /// The chat of the message (wire key `chatId`).
     public var chatId: Int64
     /// The message to edit (wire key `messageId`).
     public var messageId: Int64
-    /// The new text (wire key `text`; absent means empty).
+    /// The new text (wire key `text`; absent or null means empty).
     public var text: String
+    /// Whether the request carried a `text` that is not null: an edit of attachments alone keeps the message's text.
+    public var carriesText: Bool
     /// Formatting ranges of the new text (wire key `elements`).
     public var elements: [MessageElement]
+    /// The message's new attachments, in the shape a send gives them (wire key `attachments`, not a send's
+    /// `attaches`); empty (or absent) keeps the message's own.
+    public var attachments: [Attach]
 
-    /// Creates a MSG_EDIT request replacing message `messageId`'s text in `chatId`.
-    public init(chatId: Int64, messageId: Int64, text: String, elements: [MessageElement] = []) {
+    /// Creates a MSG_EDIT request replacing message `messageId`'s text in `chatId` (and its attachments, if any).
+    public init(chatId: Int64, messageId: Int64, text: String, elements: [MessageElement] = [],
+                attachments: [Attach] = []) {
         self.chatId = chatId
         self.messageId = messageId
         self.text = text
+        carriesText = true
         self.elements = elements
+        self.attachments = attachments
     }
 
-    private enum CodingKeys: String, CodingKey { case chatId, messageId, text, elements }
+    private enum CodingKeys: String, CodingKey { case chatId, messageId, text, elements, attachments }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         chatId = try container.decodeFieldId(forKey: .chatId)
         messageId = try container.decodeFieldId(forKey: .messageId)
-        text = try container.decodeIfPresent(String.self, forKey: .text) ?? ""
+        let text = try container.decodeIfPresent(String.self, forKey: .text)
+        self.text = text ?? ""
+        carriesText = text != nil
         elements = try container.decodeIfPresent([MessageElement].self, forKey: .elements) ?? []
+        attachments = try container.decodeIfPresent([Attach].self, forKey: .attachments) ?? []
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(chatId, forKey: .chatId)
+        try container.encode(messageId, forKey: .messageId)
+        if carriesText { try container.encode(text, forKey: .text) } else { try container.encodeNil(forKey: .text) }
+        try container.encode(elements, forKey: .elements)
+        if !attachments.isEmpty { try container.encode(attachments, forKey: .attachments) }
     }
 }
 

@@ -69,7 +69,11 @@ public struct GroupCreateRequest: Codable, Hashable, Sendable {
 /// removes them, `{chatId, userIds, operation: "remove", cleanMsgPeriod}` (PyMax 2.5.0 `pymax/api/chats/payloads.py`:
 /// `InviteUsersPayload`, `RemoveUsersPayload`; `enums.py`, `ChatMemberOperation`). `showHistory` and
 /// `cleanMsgPeriod` are read by no one here: every member reads the whole history. Answered `{chat}`
-/// (`ChatMembersUpdateResponse`).
+/// (`ChatMembersUpdateResponse`). The same opcode changes other lists by `type`: `"ADMIN"` (PyMax 2.5.0
+/// `AddAdminPayload`, with `permissions`; python-max-client 1.0.2 `functions/groups.py`, `remove_admin`),
+/// `"JOIN_REQUEST"` (`JoinRequestActionPayload`), `"COMMENTS_BLACKLIST"`; serve models membership only, so a `type`
+/// other than `"MEMBER"` is refused (`proto.payload`) rather than read as a membership change (an admin's removal
+/// removed the user from the group).
 public struct ChatMembersUpdateRequest: Codable, Hashable, Sendable {
     /// What the request does to the users (wire key `operation`).
     public enum Operation: String, Codable, Hashable, Sendable {
@@ -92,9 +96,16 @@ public struct ChatMembersUpdateRequest: Codable, Hashable, Sendable {
     }
 
     private enum CodingKeys: String, CodingKey { case chatId, userIds, operation }
+    private enum ListKey: String, CodingKey { case type }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
+        let list = try decoder.container(keyedBy: ListKey.self)
+        if let type = try list.decodeIfPresent(String.self, forKey: .type), type != "MEMBER" {
+            throw DecodingError.dataCorruptedError(
+                forKey: .type, in: list,
+                debugDescription: "type \"\(type.prefix(40))\" is not modelled: serve changes members (\"MEMBER\") only")
+        }
         chatId = try container.decodeFieldId(forKey: .chatId)
         userIds = try container.decodeFieldIds(forKey: .userIds)
         operation = try container.decode(Operation.self, forKey: .operation)
@@ -131,21 +142,32 @@ public struct ChatMembersRequest: Codable, Hashable, Sendable {
     public var marker: Int64
     /// At most this many members (wire key `count`; absent means 50, PyMax's default).
     public var count: Int
+    /// Which list: `"MEMBER"` (absent means it; PyMax 2.5.0 `GetChatMembersPayload`) or `"JOIN_REQUEST"` (PyMax's
+    /// `get_join_requests`), which serve answers with no one: it models no join requests (wire key `type`). Other
+    /// lists are refused when decoded.
+    public var type: String
 
     /// Creates a CHAT_MEMBERS request.
-    public init(chatId: Int64, marker: Int64 = 0, count: Int = 50) {
+    public init(chatId: Int64, marker: Int64 = 0, count: Int = 50, type: String = "MEMBER") {
         self.chatId = chatId
         self.marker = marker
         self.count = count
+        self.type = type
     }
 
-    private enum CodingKeys: String, CodingKey { case chatId, marker, count }
+    private enum CodingKeys: String, CodingKey { case chatId, marker, count, type }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         chatId = try container.decodeFieldId(forKey: .chatId)
         marker = try container.decodeIfPresent(Int64.self, forKey: .marker) ?? 0
         count = try container.decodeIfPresent(Int.self, forKey: .count) ?? 50
+        type = try container.decodeIfPresent(String.self, forKey: .type) ?? "MEMBER"
+        guard type == "MEMBER" || type == "JOIN_REQUEST" else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .type, in: container,
+                debugDescription: "type \"\(type.prefix(40))\" is not modelled: serve lists members (\"MEMBER\") and no join requests")
+        }
     }
 }
 

@@ -6,6 +6,10 @@ public struct MsgGetRequest: Codable, Hashable, Sendable {
     public var chatId: Int64
     /// The messages asked for (wire key `messageIds`).
     public var messageIds: [Int64]
+    /// The channel post whose comments are asked for, nil for the chat's own messages (wire key `postId`; PyMax
+    /// 2.5.0 `pymax/api/messages/payloads.py`, `GetCommentsPayload`). Not modelled: serve refuses it rather than
+    /// answer with the chat's messages.
+    public var postId: Int64?
 
     /// Creates a MSG_GET request.
     public init(chatId: Int64, messageIds: [Int64]) {
@@ -13,12 +17,14 @@ public struct MsgGetRequest: Codable, Hashable, Sendable {
         self.messageIds = messageIds
     }
 
-    private enum CodingKeys: String, CodingKey { case chatId, messageIds }
+    private enum CodingKeys: String, CodingKey { case chatId, messageIds, postId }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         chatId = try container.decodeFieldId(forKey: .chatId)
         messageIds = try container.decodeFieldIds(forKey: .messageIds)
+        postId = try container.contains(.postId) && !container.decodeNil(forKey: .postId)
+            ? container.decodeFieldId(forKey: .postId) : nil
     }
 }
 

@@ -119,6 +119,10 @@ extension MessageElement {
             let length = optionalScalar(map.scalarIfPresent("length"), fastInt)
         else { return nil }
         self.init(type: type, from: from, length: length)
+        for pair in map.pairs {
+            guard case .string(let name) = pair.key, !Self.isTyped(name) else { continue }
+            otherKeys.append(pair)
+        }
     }
 }
 
@@ -194,8 +198,8 @@ extension OutgoingMessage {
             let text = optionalScalar(map.scalarIfPresent("text"), fastString),
             let cidValue = map.required("cid"), let cid = fastInt64(cidValue)
         else { return nil }
-        // A reply's or forward's link takes the Codable path.
-        guard map.index(of: "link") == nil else { return nil }
+        // A reply's or forward's link, and a scheduled message's attributes, take the Codable path.
+        guard map.index(of: "link") == nil, map.index(of: "delayedAttributes") == nil else { return nil }
         var elements: [MessageElement] = []
         if let found = map.nestedIfPresent("elements") {
             guard let decoded = fastArray(found, MessageElement.init(fastPayload:)) else { return nil }
@@ -255,7 +259,9 @@ extension MsgSendRequest {
             let notify = optionalScalar(map.scalarIfPresent("notify"), { value -> Bool? in
                 if case .bool(let flag) = value { return flag }
                 return nil
-            })
+            }),
+            // A comment's `postId` takes the Codable path.
+            map.index(of: "postId") == nil
         else { return nil }
         self.init(chatId: chatId, message: message, notify: notify ?? true)
     }
@@ -401,6 +407,9 @@ extension MessageElement {
         var pairs = [MessagePackPair(.string("type"), .string(type))]
         if let from { pairs.append(MessagePackPair(.string("from"), signedValue(Int64(from)))) }
         if let length { pairs.append(MessagePackPair(.string("length"), signedValue(Int64(length)))) }
+        for pair in otherKeys {
+            if case .string = pair.key { pairs.append(pair) }
+        }
         return .map(pairs)
     }
 }

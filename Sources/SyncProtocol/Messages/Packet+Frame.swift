@@ -179,7 +179,9 @@ extension Frame {
         case .msgEditResponse(let value): encoded(value)
         case .msgDelete(let value): encoded(value)
         case .notifMsgDelete(let value): encoded(value)
-        case .msgSend(let value): value.fastPayload
+        // A comment's `postId` and a scheduled message's attributes are written by `encode(to:)` only.
+        case .msgSend(let value): value.postId == nil && value.message.delayedAttributes == nil
+            ? value.fastPayload : encoded(value)
         case .msgSendResponse(let value): value.fastPayload
         case .photoUpload(let value): encoded(value)
         case .photoUploadResponse(let value): encoded(value)

@@ -42,7 +42,10 @@ extension ChatMessage {
             return false
         }
         for (element, otherElement) in zip(elements, other.elements)
-        where !element.type.isIdentical(to: otherElement.type) {
+        where !element.type.isIdentical(to: otherElement.type)
+            || (!element.otherKeys.isEmpty
+                && MessagePackValue.map(element.otherKeys).messagePackBytes()
+                    != MessagePackValue.map(otherElement.otherKeys).messagePackBytes()) {
             return false
         }
         // `==` messages have both links or neither.

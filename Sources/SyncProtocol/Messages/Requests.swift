@@ -611,6 +611,10 @@ public struct MsgSendRequest: Codable, Hashable, Sendable {
     public var message: OutgoingMessage
     /// Whether the other members get a notification (wire key `notify`; absent means true).
     public var notify: Bool
+    /// The channel post a comment is under, nil for an ordinary message (wire key `postId`; PyMax 2.5.0
+    /// `pymax/api/messages/payloads.py`, `SendCommentPayload`). Not modelled: serve refuses a comment rather than
+    /// store it in the chat as an ordinary message.
+    public var postId: Int64?
 
     /// Creates a MSG_SEND request sending `message` into `chatId`.
     public init(chatId: Int64, message: OutgoingMessage, notify: Bool = true) {
@@ -619,13 +623,15 @@ public struct MsgSendRequest: Codable, Hashable, Sendable {
         self.notify = notify
     }
 
-    private enum CodingKeys: String, CodingKey { case chatId, message, notify }
+    private enum CodingKeys: String, CodingKey { case chatId, message, notify, postId }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         chatId = try container.decodeFieldId(forKey: .chatId)
         message = try container.decode(OutgoingMessage.self, forKey: .message)
         notify = try container.decodeIfPresent(Bool.self, forKey: .notify) ?? true
+        postId = try container.contains(.postId) && !container.decodeNil(forKey: .postId)
+            ? container.decodeFieldId(forKey: .postId) : nil
     }
 }
 
