@@ -61,7 +61,7 @@ import Testing
     }
 
     @Test("name patterns, --grep and --tag select scenarios in catalog order", arguments: [
-        (["photo-*"], ["photo-on-2g-link-drop"]),
+        (["photo-*"], ["photo-on-2g-link-drop", "photo-echo-through-lost-answer", "photo-kill-at-send"]),
         (["*-restart"], ["server-restart", "half-open-switch-then-restart", "long-offline-sat-restart",
                          "seq4-jittery-server-restart", "twelve-hours-skewed-restart"]),
         (["server-restar?"], ["server-restart"]),
@@ -74,7 +74,8 @@ import Testing
                               "tablet-photos-phone-scrolls", "slow-tokens-while-scrolling",
                               "lost-tokens-and-send-answer", "seq2-photo-mark-open", "restart-mid-photos-handover",
                               "crash-processing-offline-subkbit", "restart-mid-album-flapping", "bloat-album-crash-reset",
-                              "hours-offline-photos-gsm-restarts"]),
+                              "hours-offline-photos-gsm-restarts", "photo-echo-through-lost-answer",
+                              "photo-kill-at-send"]),
         (["--tag", "field-bug", "--tag", "connection", "--grep", "restart"],
          ["stuck-send-flushes-after-handover", "half-open-switch-then-restart"]),
     ])

@@ -4506,5 +4506,327 @@ enum PrintedCatalog {
                 At(.milliseconds(348_999)) { Foreground("bob") }
             }
         },
+        Scenario("echo-through-lost-answer", summary: "chat open, MSG_SEND answer lost: the text stays on screen through the retry's 'already exists'", seeds: [1], tags: ["sending"], runLength: .minutes(4)) {
+            Server(history: ["alice+bob": 30])
+            Client("alice", profile: .edge)
+            Client("bob", profile: .threeG)
+            Timeline {
+                At(.seconds(3)) { OpenChat("alice", "alice+bob") }
+                At(.seconds(5)) { LoseResponses(to: .msgSend, count: 1, of: "alice") }
+                At(.seconds(6)) { Send(from: "alice", text: "are you there", in: "alice+bob").named("send") }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually(within: .minutes(2), .serverMessageCount(chat: "alice+bob", count: 31))
+                Always(.textOnScreen(client: "alice", chat: "alice+bob", text: "are you there"), from: "send")
+            }
+        },
+        Scenario("echo-after-kill-at-send", summary: "killed as the server receives MSG_SEND; after reopening the chat the text stays on screen", seeds: [1], tags: ["sending"], runLength: .minutes(4)) {
+            Server(history: ["alice+bob": 30])
+            Client("alice", profile: .edge)
+            Client("bob", profile: .threeG)
+            Timeline {
+                At(.seconds(3)) { OpenChat("alice", "alice+bob") }
+                At(.seconds(6)) { Send(from: "alice", text: "before the kill", in: "alice+bob") }
+                When(.server(receives: .msgSend, from: "alice")) { CrashApp("alice") }
+                At(.seconds(8)) { OpenChat("alice", "alice+bob").named("reopen") }
+            }
+            Expect {
+                Invariants(.all)
+                Always(.textOnScreen(client: "alice", chat: "alice+bob", text: "before the kill"), from: "reopen")
+            }
+        },
+        Scenario("photo-echo-through-lost-answer", summary: "photo MSG_SEND answer lost with the chat open: the caption stays on screen", seeds: [1], tags: ["photo"], runLength: .minutes(5)) {
+            Server(history: ["alice+bob": 30])
+            Client("alice", profile: .edge)
+            Client("bob", profile: .threeG)
+            Timeline {
+                At(.seconds(3)) { OpenChat("alice", "alice+bob") }
+                At(.seconds(4)) { LoseResponses(to: .msgSend, count: 1, of: "alice") }
+                At(.seconds(5)) { SendPhoto(from: "alice", bytes: 30_000, caption: "sunset", in: "alice+bob").named("send") }
+            }
+            Expect {
+                Invariants(.all)
+                Always(.textOnScreen(client: "alice", chat: "alice+bob", text: "sunset"), from: "send")
+                Always(.photosComplete(chat: "alice+bob", caption: "sunset", photos: 1))
+            }
+        },
+        Scenario("echo-lost-answer-lost-page", summary: "MSG_SEND answer lost, then the newest page after 'already exists' lost: the text stays on screen", seeds: [1], tags: ["sending"], runLength: .minutes(5)) {
+            Server(history: ["alice+bob": 30])
+            Client("alice", profile: .edge)
+            Client("bob", profile: .threeG)
+            Timeline {
+                At(.seconds(3)) { OpenChat("alice", "alice+bob") }
+                At(.seconds(5)) { LoseResponses(to: .msgSend, count: 1, of: "alice") }
+                At(.seconds(6)) { Send(from: "alice", text: "lost twice", in: "alice+bob").named("send") }
+                When(.client("alice", receives: .msgSend, .error)) { LoseResponses(to: .chatHistory, count: 1, of: "alice") }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually(within: .minutes(4), .converged)
+                Always(.textOnScreen(client: "alice", chat: "alice+bob", text: "lost twice"), from: "send")
+            }
+        },
+        Scenario("mark-error-once", summary: "one CHAT_MARK error on a healthy connection: the read mark still reaches the server", seeds: [1], tags: ["history"]) {
+            Server(history: ["alice+bob": 10])
+            Client("alice", profile: .threeG)
+            Client("bob", profile: .threeG)
+            Timeline {
+                At(.seconds(2)) { ErrorReplies(to: .chatMark, count: 1, of: "alice") }
+                At(.seconds(3)) { OpenChat("alice", "alice+bob") }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually(within: .minutes(5), .readUpToNewest(client: "alice", chat: "alice+bob"))
+            }
+        },
+        Scenario("history-error-storm", summary: "200 CHAT_HISTORY errors in a row with the chat open: retries back off (bounded request count)", seeds: [1], tags: ["history"]) {
+            Server(history: ["alice+bob": 60])
+            Client("alice", profile: .threeG)
+            Client("bob", profile: .threeG)
+            Timeline {
+                At(.seconds(2)) { ErrorReplies(to: .chatHistory, count: 200, of: "alice") }
+                At(.seconds(3)) { OpenChat("alice", "alice+bob") }
+                At(.minutes(5)) { Check(.loggedIn(client: "alice")) }
+            }
+            Expect {
+                Invariants(.all)
+                MetricBound("requests", client: "alice", opcode: .chatHistory, window: MetricWindow(until: .time(.minutes(5))), atMost: 60.0)
+            }
+        },
+        Scenario("chats-list-error-storm", summary: "30 CHATS_LIST errors in a row during a catch-up: retries back off, the list is complete after", seeds: [1], tags: ["connection"], runLength: .minutes(40)) {
+            Server()
+            Client("alice", profile: .threeG, parameters: ["loginChatsCount": 1])
+            Client("bob", profile: .threeG)
+            Client("carol", profile: .threeG)
+            Client("dave", profile: .threeG)
+            Timeline {
+                At(.seconds(5)) { LinkDown("alice", .withReset) }
+                At(.seconds(10)) { Send(from: "bob", text: "b", in: "alice+bob") }
+                At(.seconds(11)) { Send(from: "carol", text: "c", in: "alice+carol") }
+                At(.seconds(12)) { Send(from: "dave", text: "d", in: "alice+dave") }
+                At(.seconds(19)) { ErrorReplies(to: .chatsList, count: 30, of: "alice") }
+                At(.seconds(20)) { LinkUp("alice") }
+                At(.minutes(5)) { Check(.loggedIn(client: "alice")) }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually(within: .minutes(38), .converged)
+                MetricBound("requests", client: "alice", opcode: .chatsList, window: MetricWindow(until: .time(.minutes(5))), atMost: 20.0)
+            }
+        },
+        Scenario("photo-kill-at-send", summary: "photo uploaded, app killed as the server receives its MSG_SEND; resend is absorbed, one message", seeds: [1], tags: ["photo"], runLength: .minutes(8)) {
+            Server()
+            Client("alice", profile: .edge)
+            Client("bob", profile: .threeG)
+            Timeline {
+                At(.seconds(3)) { OpenChat("alice", "alice+bob") }
+                At(.seconds(4)) { SendPhoto(from: "alice", bytes: 60_000, caption: "receipt", in: "alice+bob") }
+                When(.server(receives: .msgSend, from: "alice")) { CrashApp("alice") }
+                At(.minutes(1)) { Send(from: "alice", text: "got it?", in: "alice+bob") }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually(within: .minutes(5), .serverTexts(chat: "alice+bob", texts: ["receipt", "got it?"]))
+                Eventually(within: .minutes(6), .queueDrained(client: "alice"))
+            }
+        },
+        Scenario("outbox-ten-restart-crash", summary: "10 offline sends in 3 chats; jittery server; restart at 4th MSG_SEND, crash at 7th", seeds: [1], tags: ["sending"], runLength: .minutes(15)) {
+            Server(parameters: ["processingJitter": .duration(.seconds(2))])
+            Client("alice", profile: .edgeLossy)
+            Client("bob", profile: .threeG)
+            Client("carol", profile: .threeG)
+            Chat("team", members: ["alice", "bob", "carol"])
+            Timeline {
+                At(.seconds(2)) { LinkDown("alice") }
+                At(.seconds(3)) { Send(from: "alice", text: "q0", in: "alice+bob") }
+                At(.seconds(4)) { Send(from: "alice", text: "q1", in: "alice+carol") }
+                At(.seconds(5)) { Send(from: "alice", text: "q2", in: "team") }
+                At(.seconds(6)) { Send(from: "alice", text: "q3", in: "alice+bob") }
+                At(.seconds(7)) { Send(from: "alice", text: "q4", in: "alice+carol") }
+                At(.seconds(8)) { Send(from: "alice", text: "q5", in: "team") }
+                At(.seconds(9)) { Send(from: "alice", text: "q6", in: "alice+bob") }
+                At(.seconds(10)) { Send(from: "alice", text: "q7", in: "alice+carol") }
+                At(.seconds(11)) { Send(from: "alice", text: "q8", in: "team") }
+                At(.seconds(12)) { Send(from: "alice", text: "q9", in: "alice+bob") }
+                At(.seconds(30)) { LinkUp("alice") }
+                At(.seconds(30)) { LossBurst("alice", for: .seconds(20), lossRate: 0.2) }
+                When(.server(receives: .msgSend, from: "alice").nth(4)) { RestartApp("alice") }
+                When(.server(receives: .msgSend, from: "alice").nth(7)) { CrashApp("alice") }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually(within: .minutes(10), .serverTexts(chat: "alice+bob", texts: ["q0", "q3", "q6", "q9"]))
+                Eventually(within: .minutes(10), .serverTexts(chat: "alice+carol", texts: ["q1", "q4", "q7"]))
+                Eventually(within: .minutes(10), .serverTexts(chat: "team", texts: ["q2", "q5", "q8"]))
+            }
+        },
+        Scenario("deletes-at-chunk-edges", summary: "offline: Bob deletes his 3 newest (edges of the cached page), edits one, writes 15; scroll to top", seeds: [1], tags: ["history"]) {
+            Server(history: ["alice+bob": 60])
+            Client("alice", profile: .edge, parameters: ["historyPageSize": 10, "visibleMessageCount": 8])
+            Client("bob", profile: .threeG)
+            Timeline {
+                At(.seconds(3)) { OpenChat("alice", "alice+bob") }
+                At(.seconds(10)) { LinkDown("alice") }
+                At(.seconds(12)) { DeleteMessage(from: "bob", in: "alice+bob") }
+                At(.seconds(13)) { DeleteMessage(from: "bob", in: "alice+bob") }
+                At(.seconds(14)) { DeleteMessage(from: "bob", in: "alice+bob") }
+                At(.seconds(15)) { EditMessage(from: "bob", in: "alice+bob", text: "edited below edge") }
+                At(.seconds(16)) { Send(from: "bob", text: "new 0", in: "alice+bob") }
+                At(.seconds(17)) { Send(from: "bob", text: "new 1", in: "alice+bob") }
+                At(.seconds(18)) { Send(from: "bob", text: "new 2", in: "alice+bob") }
+                At(.seconds(19)) { Send(from: "bob", text: "new 3", in: "alice+bob") }
+                At(.seconds(20)) { Send(from: "bob", text: "new 4", in: "alice+bob") }
+                At(.seconds(21)) { Send(from: "bob", text: "new 5", in: "alice+bob") }
+                At(.seconds(22)) { Send(from: "bob", text: "new 6", in: "alice+bob") }
+                At(.seconds(23)) { Send(from: "bob", text: "new 7", in: "alice+bob") }
+                At(.seconds(24)) { Send(from: "bob", text: "new 8", in: "alice+bob") }
+                At(.seconds(25)) { Send(from: "bob", text: "new 9", in: "alice+bob") }
+                At(.seconds(26)) { Send(from: "bob", text: "new 10", in: "alice+bob") }
+                At(.seconds(27)) { Send(from: "bob", text: "new 11", in: "alice+bob") }
+                At(.seconds(28)) { Send(from: "bob", text: "new 12", in: "alice+bob") }
+                At(.seconds(29)) { Send(from: "bob", text: "new 13", in: "alice+bob") }
+                At(.seconds(30)) { Send(from: "bob", text: "new 14", in: "alice+bob") }
+                At(.seconds(40)) { LinkUp("alice") }
+                At(.seconds(45)) { OpenChat("alice", "alice+bob") }
+                At(.seconds(50)) { ScrollUp("alice", in: "alice+bob", messages: 100) }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually(within: .minutes(8), .historyComplete(client: "alice", chat: "alice+bob"))
+            }
+        },
+        Scenario("scroll-down-through-gap", summary: "scrolled up, 10 min away while 80 arrive; scroll down through the gap; two pages lost", seeds: [1], tags: ["history"], runLength: .minutes(20)) {
+            Server(history: ["alice+bob": 100])
+            Client("alice", profile: .edge, parameters: ["historyPageSize": 15])
+            Client("bob", profile: .threeG)
+            Timeline {
+                At(.seconds(3)) { OpenChat("alice", "alice+bob") }
+                At(.seconds(6)) { ScrollUp("alice", in: "alice+bob", messages: 70) }
+                At(.seconds(30)) { LinkDown("alice") }
+                At(.seconds(40)) { Send(from: "bob", text: "gap 0", in: "alice+bob") }
+                At(.seconds(45)) { Send(from: "bob", text: "gap 1", in: "alice+bob") }
+                At(.seconds(50)) { Send(from: "bob", text: "gap 2", in: "alice+bob") }
+                At(.seconds(55)) { Send(from: "bob", text: "gap 3", in: "alice+bob") }
+                At(.minutes(1)) { Send(from: "bob", text: "gap 4", in: "alice+bob") }
+                At(.seconds(65)) { Send(from: "bob", text: "gap 5", in: "alice+bob") }
+                At(.seconds(70)) { Send(from: "bob", text: "gap 6", in: "alice+bob") }
+                At(.seconds(75)) { Send(from: "bob", text: "gap 7", in: "alice+bob") }
+                At(.seconds(80)) { Send(from: "bob", text: "gap 8", in: "alice+bob") }
+                At(.seconds(85)) { Send(from: "bob", text: "gap 9", in: "alice+bob") }
+                At(.seconds(90)) { Send(from: "bob", text: "gap 10", in: "alice+bob") }
+                At(.seconds(95)) { Send(from: "bob", text: "gap 11", in: "alice+bob") }
+                At(.seconds(100)) { Send(from: "bob", text: "gap 12", in: "alice+bob") }
+                At(.seconds(105)) { Send(from: "bob", text: "gap 13", in: "alice+bob") }
+                At(.seconds(110)) { Send(from: "bob", text: "gap 14", in: "alice+bob") }
+                At(.seconds(115)) { Send(from: "bob", text: "gap 15", in: "alice+bob") }
+                At(.minutes(2)) { Send(from: "bob", text: "gap 16", in: "alice+bob") }
+                At(.seconds(125)) { Send(from: "bob", text: "gap 17", in: "alice+bob") }
+                At(.seconds(130)) { Send(from: "bob", text: "gap 18", in: "alice+bob") }
+                At(.seconds(135)) { Send(from: "bob", text: "gap 19", in: "alice+bob") }
+                At(.seconds(140)) { Send(from: "bob", text: "gap 20", in: "alice+bob") }
+                At(.seconds(145)) { Send(from: "bob", text: "gap 21", in: "alice+bob") }
+                At(.seconds(150)) { Send(from: "bob", text: "gap 22", in: "alice+bob") }
+                At(.seconds(155)) { Send(from: "bob", text: "gap 23", in: "alice+bob") }
+                At(.seconds(160)) { Send(from: "bob", text: "gap 24", in: "alice+bob") }
+                At(.seconds(165)) { Send(from: "bob", text: "gap 25", in: "alice+bob") }
+                At(.seconds(170)) { Send(from: "bob", text: "gap 26", in: "alice+bob") }
+                At(.seconds(175)) { Send(from: "bob", text: "gap 27", in: "alice+bob") }
+                At(.minutes(3)) { Send(from: "bob", text: "gap 28", in: "alice+bob") }
+                At(.seconds(185)) { Send(from: "bob", text: "gap 29", in: "alice+bob") }
+                At(.seconds(190)) { Send(from: "bob", text: "gap 30", in: "alice+bob") }
+                At(.seconds(195)) { Send(from: "bob", text: "gap 31", in: "alice+bob") }
+                At(.seconds(200)) { Send(from: "bob", text: "gap 32", in: "alice+bob") }
+                At(.seconds(205)) { Send(from: "bob", text: "gap 33", in: "alice+bob") }
+                At(.seconds(210)) { Send(from: "bob", text: "gap 34", in: "alice+bob") }
+                At(.seconds(215)) { Send(from: "bob", text: "gap 35", in: "alice+bob") }
+                At(.seconds(220)) { Send(from: "bob", text: "gap 36", in: "alice+bob") }
+                At(.seconds(225)) { Send(from: "bob", text: "gap 37", in: "alice+bob") }
+                At(.seconds(230)) { Send(from: "bob", text: "gap 38", in: "alice+bob") }
+                At(.seconds(235)) { Send(from: "bob", text: "gap 39", in: "alice+bob") }
+                At(.minutes(4)) { Send(from: "bob", text: "gap 40", in: "alice+bob") }
+                At(.seconds(245)) { Send(from: "bob", text: "gap 41", in: "alice+bob") }
+                At(.seconds(250)) { Send(from: "bob", text: "gap 42", in: "alice+bob") }
+                At(.seconds(255)) { Send(from: "bob", text: "gap 43", in: "alice+bob") }
+                At(.seconds(260)) { Send(from: "bob", text: "gap 44", in: "alice+bob") }
+                At(.seconds(265)) { Send(from: "bob", text: "gap 45", in: "alice+bob") }
+                At(.seconds(270)) { Send(from: "bob", text: "gap 46", in: "alice+bob") }
+                At(.seconds(275)) { Send(from: "bob", text: "gap 47", in: "alice+bob") }
+                At(.seconds(280)) { Send(from: "bob", text: "gap 48", in: "alice+bob") }
+                At(.seconds(285)) { Send(from: "bob", text: "gap 49", in: "alice+bob") }
+                At(.seconds(290)) { Send(from: "bob", text: "gap 50", in: "alice+bob") }
+                At(.seconds(295)) { Send(from: "bob", text: "gap 51", in: "alice+bob") }
+                At(.minutes(5)) { Send(from: "bob", text: "gap 52", in: "alice+bob") }
+                At(.seconds(305)) { Send(from: "bob", text: "gap 53", in: "alice+bob") }
+                At(.seconds(310)) { Send(from: "bob", text: "gap 54", in: "alice+bob") }
+                At(.seconds(315)) { Send(from: "bob", text: "gap 55", in: "alice+bob") }
+                At(.seconds(320)) { Send(from: "bob", text: "gap 56", in: "alice+bob") }
+                At(.seconds(325)) { Send(from: "bob", text: "gap 57", in: "alice+bob") }
+                At(.seconds(330)) { Send(from: "bob", text: "gap 58", in: "alice+bob") }
+                At(.seconds(335)) { Send(from: "bob", text: "gap 59", in: "alice+bob") }
+                At(.seconds(340)) { Send(from: "bob", text: "gap 60", in: "alice+bob") }
+                At(.seconds(345)) { Send(from: "bob", text: "gap 61", in: "alice+bob") }
+                At(.seconds(350)) { Send(from: "bob", text: "gap 62", in: "alice+bob") }
+                At(.seconds(355)) { Send(from: "bob", text: "gap 63", in: "alice+bob") }
+                At(.minutes(6)) { Send(from: "bob", text: "gap 64", in: "alice+bob") }
+                At(.seconds(365)) { Send(from: "bob", text: "gap 65", in: "alice+bob") }
+                At(.seconds(370)) { Send(from: "bob", text: "gap 66", in: "alice+bob") }
+                At(.seconds(375)) { Send(from: "bob", text: "gap 67", in: "alice+bob") }
+                At(.seconds(380)) { Send(from: "bob", text: "gap 68", in: "alice+bob") }
+                At(.seconds(385)) { Send(from: "bob", text: "gap 69", in: "alice+bob") }
+                At(.seconds(390)) { Send(from: "bob", text: "gap 70", in: "alice+bob") }
+                At(.seconds(395)) { Send(from: "bob", text: "gap 71", in: "alice+bob") }
+                At(.seconds(400)) { Send(from: "bob", text: "gap 72", in: "alice+bob") }
+                At(.seconds(405)) { Send(from: "bob", text: "gap 73", in: "alice+bob") }
+                At(.seconds(410)) { Send(from: "bob", text: "gap 74", in: "alice+bob") }
+                At(.seconds(415)) { Send(from: "bob", text: "gap 75", in: "alice+bob") }
+                At(.minutes(7)) { Send(from: "bob", text: "gap 76", in: "alice+bob") }
+                At(.seconds(425)) { Send(from: "bob", text: "gap 77", in: "alice+bob") }
+                At(.seconds(430)) { Send(from: "bob", text: "gap 78", in: "alice+bob") }
+                At(.seconds(435)) { Send(from: "bob", text: "gap 79", in: "alice+bob") }
+                At(.seconds(630)) { LinkUp("alice") }
+                At(.seconds(631)) { LoseResponses(to: .chatHistory, count: 2, of: "alice") }
+                At(.minutes(11)) { ScrollDown("alice", in: "alice+bob", messages: 15) }
+                At(.seconds(664)) { ScrollDown("alice", in: "alice+bob", messages: 15) }
+                At(.seconds(668)) { ScrollDown("alice", in: "alice+bob", messages: 15) }
+                At(.seconds(672)) { ScrollDown("alice", in: "alice+bob", messages: 15) }
+                At(.seconds(676)) { ScrollDown("alice", in: "alice+bob", messages: 15) }
+                At(.seconds(680)) { ScrollDown("alice", in: "alice+bob", messages: 15) }
+                At(.seconds(684)) { ScrollDown("alice", in: "alice+bob", messages: 15) }
+                At(.seconds(688)) { ScrollDown("alice", in: "alice+bob", messages: 15) }
+                At(.seconds(692)) { ScrollDown("alice", in: "alice+bob", messages: 15) }
+                At(.seconds(696)) { ScrollDown("alice", in: "alice+bob", messages: 15) }
+                At(.seconds(700)) { ScrollDown("alice", in: "alice+bob", messages: 15) }
+                At(.seconds(704)) { ScrollDown("alice", in: "alice+bob", messages: 15) }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually(within: .minutes(18), .converged)
+            }
+        },
+        Scenario("two-hour-outage-clock-jump", summary: "2 h offline, killed offline, clock jumps back 50 min; queued sends; peers edit and delete", seeds: [1], tags: ["connection"], runLength: .minutes(150)) {
+            Server(history: ["alice+bob": 40, "alice+carol": 10])
+            Client("alice", profile: .edgeLossy)
+            Client("bob", profile: .threeG)
+            Client("carol", profile: .threeG)
+            Timeline {
+                At(.seconds(3)) { OpenChat("alice", "alice+bob") }
+                At(.seconds(10)) { LinkDown("alice") }
+                At(.minutes(1)) { Send(from: "alice", text: "offline 1", in: "alice+bob") }
+                At(.minutes(5)) { DeleteMessage(from: "bob", in: "alice+bob") }
+                At(.minutes(20)) { EditMessage(from: "bob", in: "alice+bob", text: "bob edit while away") }
+                At(.minutes(30)) { Send(from: "carol", text: "carol away", in: "alice+carol") }
+                At(.minutes(45)) { CrashApp("alice") }
+                At(.minutes(46)) { SkewClock("alice", by: .minutes(-50)) }
+                At(.minutes(50)) { Send(from: "alice", text: "offline 2", in: "alice+carol") }
+                At(.minutes(80)) { DeleteMessage(from: "carol", in: "alice+carol") }
+                At(.minutes(125)) { LinkUp("alice") }
+                At(.minutes(126)) { OpenChat("alice", "alice+carol") }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually(within: .minutes(145), .converged)
+            }
+        },
     ]
 }

@@ -323,7 +323,7 @@ extension ReferenceClient {
         case .ping:
             if failure == .timeout { drop() }
         case .chatMark(let chatId, _):
-            readMarkFailed(chatId: chatId)
+            readMarkFailed(chatId: chatId, failure)
         case .history(let chatId, _):
             historyLoads[chatId] = nil
             // The open chat asks again after a pause; after a disconnect, LOGIN resumes it instead.

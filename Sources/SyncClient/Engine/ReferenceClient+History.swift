@@ -275,8 +275,9 @@ extension ReferenceClient {
     /// The ids on screen: a window of the anchor's chunk, then the user's own acknowledged messages still waiting to
     /// join that chunk (shown below it, where their local echo was).
     func visibleMessageIds() -> [Int64] {
-        guard let current = screen, let anchor = current.anchorId, let history = histories[current.chatId],
-              let chunk = history.chunk(containing: anchor) else { return [] }
+        guard let current = screen else { return [] }
+        guard let anchor = current.anchorId, let history = histories[current.chatId],
+              let chunk = history.chunk(containing: anchor) else { return current.ackedBelow.sorted() }
         let ids = history.messageIds(in: chunk)
         let index = ids.firstIndex(of: anchor) ?? ids.startIndex
         let window = Array(ids[index..<min(ids.endIndex, index + parameters.visibleMessageCount)])
@@ -290,7 +291,18 @@ extension ReferenceClient {
     /// (`openedChunk`) the newest page is fetched all the same, as for a push: otherwise the gap below it stays for
     /// good, since scrolling up never reaches it (found by `syncsim explore`, seeds 9815 and 11761: a send while
     /// scrolled up left `[80...875 start] [902...902]` after a scroll to the top).
+    ///
+    /// While the open has not completed (its newest page is on its way), the message is shown alone where its echo
+    /// was, and the newest page is asked again after the one in flight, which may have left before the message was
+    /// stored: before, it left the screen with its echo until the page came (`echo-stays-on-screen` on 2G-rural,
+    /// seed 2: the MSG_SEND answer came 0.3 s before the open's page).
     mutating func keepAcknowledgedOnScreen(_ message: ChatMessage, chatId: Int64, openedChunk: Bool) {
+        if let current = screen, current.chatId == chatId, !current.isOpenComplete {
+            if !current.ackedBelow.contains(message.id) { screen?.ackedBelow.append(message.id) }
+            screen?.needsNewestPage = true
+            requestHistory(chatId: chatId, load: .newest)
+            return
+        }
         guard let current = screen, current.chatId == chatId, current.isOpenComplete,
               let anchor = current.anchorId, let chunk = histories[chatId]?.chunk(containing: anchor),
               !(chunk.lower...chunk.upper).contains(message.id) else { return }

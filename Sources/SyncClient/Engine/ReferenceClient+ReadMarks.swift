@@ -55,6 +55,7 @@ extension ReferenceClient {
     mutating func readMarkAcknowledged(chatId: Int64, _ value: Int64) {
         var mark = readMarks[chatId] ?? ReadMark()
         mark.inFlight = nil
+        consecutiveReadMarkFailures = 0
         if value > mark.acknowledged {
             mark.acknowledged = value
             store.setSync(Self.acknowledgedKeyPrefix + String(chatId), value)
@@ -63,8 +64,15 @@ extension ReferenceClient {
         sendReadMark(chatId: chatId)
     }
 
-    /// A CHAT_MARK failed: the mark stays stored and goes out after the next LOGIN (no retry loop on errors).
-    mutating func readMarkFailed(chatId: Int64) {
+    /// A CHAT_MARK failed: the mark stays stored. After a disconnect the next LOGIN sends it; after an error or a
+    /// timeout it is sent again after the backed-off wait of a failed page (`retryDelay(afterConsecutiveFailures:)`),
+    /// counted over every chat's marks. Before, it waited for the next LOGIN, which on a healthy connection may be
+    /// hours away: one refusal left the user's other devices and the peer showing the chat unread (round 37's field
+    /// sequences, `mark-error-once`).
+    mutating func readMarkFailed(chatId: Int64, _ failure: Failure) {
         readMarks[chatId]?.inFlight = nil
+        guard failure != .disconnected else { return }
+        consecutiveReadMarkFailures += 1
+        _ = startTimer(.readMarkRetry, at: now + retryDelay(afterConsecutiveFailures: consecutiveReadMarkFailures))
     }
 }

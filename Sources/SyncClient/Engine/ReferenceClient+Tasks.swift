@@ -192,6 +192,21 @@ extension ReferenceClient {
         runTasks()
     }
 
+    /// Ends the echoes of sends answered "already exists" (`echoesAwaitingPage`) whose chat's newest page came, or
+    /// whose message is cached now (a page or LOGIN's chat list brought it): that message then stays on screen where
+    /// its echo was, as an acknowledged send's does (`keepAcknowledgedOnScreen`).
+    mutating func settleEchoesAwaitingPage() {
+        var kept: [ClientView.LocalEcho] = []
+        for echo in echoesAwaitingPage where chatsAwaitingNewestPage.contains(echo.chatId) {
+            guard let message = histories[echo.chatId]?.messages.first(where: { $0.cid == echo.cid }) else {
+                kept.append(echo)
+                continue
+            }
+            keepAcknowledgedOnScreen(message, chatId: echo.chatId, openedChunk: false)
+        }
+        if kept.count != echoesAwaitingPage.count { echoesAwaitingPage = kept }
+    }
+
     /// Exponential backoff with jitter and a cap: `d = min(cap, base·2^(attempts-1))`, drawn uniformly in
     /// `[d/2, d]` ("equal jitter"), so clients failing together do not retry together.
     mutating func retryDelay(attempts: Int) -> SimDuration {
@@ -220,6 +235,7 @@ extension ReferenceClient {
         if case .error(let payload) = failure, payload.error == ErrorPayload.duplicateMessageCode, task.kind.isSend,
            !isMutant(.duplicateIsFailure) {
             if let task = tasks[taskId] { metrics.sendToAckLatencies.append(now - task.enqueuedAt) }
+            echoesAwaitingPage.append(ClientView.LocalEcho(chatId: task.chatId, cid: task.cid, text: task.text))
             finishTask(taskId, messageId: nil)
             // The answer carries no message: the newest page brings it into the cache and onto the screen. It is
             // the only way to learn the message, so it is asked until it comes (found by `syncsim explore`, seed 58:

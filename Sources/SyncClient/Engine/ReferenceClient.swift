@@ -37,6 +37,8 @@ public struct ReferenceClient: SyncClientEngine {
     /// History pages that failed (timed out or refused) since one was last answered: the open chat's next ask backs
     /// off by it (`retryDelay(afterConsecutiveFailures:)`).
     var consecutiveHistoryFailures = 0
+    /// CHAT_MARKs that failed (refused or timed out) since one was last answered: the next retry backs off by it.
+    var consecutiveReadMarkFailures = 0
     var tasks = TaskTable() {
         // A new box, not a cleared one: copies of the engine (the world's views) may share the old one.
         didSet { viewCache = ViewCache(keeping: viewCache, tasks: false) }
@@ -91,6 +93,15 @@ public struct ReferenceClient: SyncClientEngine {
     /// Chats whose newest page the engine must fetch to learn a message no push or response carried (a send
     /// answered "already exists"): asked again after a failure or a busy chat, and after LOGIN, until a page came.
     var chatsAwaitingNewestPage: Set<Int64> = []
+    /// Sends answered "already exists" (`message.duplicate`): stored, but no answer carried the message, so it is
+    /// not in the cache yet. Each stays on screen as a local echo until the message is cached (a page brought it)
+    /// or its chat's newest page came (the message is older than that page: history holds it in its place). The
+    /// echo used to go with the task at once, and the user's own message vanished from the open chat until a page
+    /// came, or for good when newer messages pushed it out of the newest page (round 37's field sequences,
+    /// `send-answer-lost-echo-stays`). Not stored: a restarted app shows what its cache holds.
+    var echoesAwaitingPage: [ClientView.LocalEcho] = [] {
+        didSet { viewCache = ViewCache(keeping: viewCache, tasks: false) }
+    }
     /// A request found every seq in flight or held back; the next completed request wakes the queue, and a
     /// connection whose free seqs all wait for late answers is replaced (`handle`). Cleared when the connection goes.
     var isWaitingForSeq = false
@@ -211,6 +222,8 @@ public struct ReferenceClient: SyncClientEngine {
         case historyRetry
         /// A CHATS_LIST page of the catch-up timed out: asked again.
         case catchUpRetry
+        /// A CHAT_MARK failed (refused or timed out): the marks the server lacks go out again.
+        case readMarkRetry
     }
 
     enum Failure: Hashable {
@@ -342,6 +355,7 @@ public struct ReferenceClient: SyncClientEngine {
             // complete the next chat's CHAT_HISTORY (found by `syncsim explore`, seed 9452, 8-value seq space).
             drop()
         }
+        if !echoesAwaitingPage.isEmpty { settleEchoesAwaitingPage() }
         settleScreen()
         if hasDirtyChats {
             // Most events change one chat (a push): no sorted array for it.
@@ -453,6 +467,8 @@ public struct ReferenceClient: SyncClientEngine {
             }
         case .catchUpRetry:
             requestChatListPage()
+        case .readMarkRetry:
+            sendReadMarks()
         }
     }
 
@@ -478,7 +494,7 @@ public struct ReferenceClient: SyncClientEngine {
         } else {
             // The table's own array: the engine's next task change copies it, where every read sorted and copied.
             ordered = tasks.records
-            echoes = tasks.fromFirstPending.compactMap { task -> ClientView.LocalEcho? in
+            echoes = echoesAwaitingPage + tasks.fromFirstPending.compactMap { task -> ClientView.LocalEcho? in
                 guard task.kind.isSend, task.state == .pending else { return nil }
                 return ClientView.LocalEcho(chatId: task.chatId, cid: task.cid, text: task.text)
             }
