@@ -35,6 +35,10 @@ struct ReplayAgainstServer {
         var requests = 0
         var comparedAnswers = 0
         var differences: [Difference] = []
+        /// Connections whose answers were not compared: captured without their handshake (no SYN, no SESSION_INIT
+        /// or LOGIN), they were logged in before the capture started, which the rebuilt server never saw, so it
+        /// refuses every request on them.
+        var uncomparedConnections: [Int] = []
         /// The digest of what the server did, one trace line per frame it sent to an open connection (time,
         /// `conn#N`, opcode, cmd, seq and the frame's length, as the world's trace records them; not the bytes,
         /// since a LOGIN answer's messages by chat are a dictionary): the same capture and binary give the same
@@ -86,6 +90,25 @@ struct ReplayAgainstServer {
                 }
             }
         }
+        // Each captured message's id by its chat and server time, from every answer and push that carried it: a
+        // CHAT_HISTORY page asked from a message's time (`from`) is asked from the rebuilt server's time of that
+        // message, which may lie a millisecond off the captured one (the rebuilt clock is estimated from the
+        // capture's answers): a scroll from a message sent a moment before read an empty page (a helper's loopback
+        // capture, one run in six).
+        var capturedIdByTime: [Int64: [Int64: Int64]] = [:]
+        for connection in timeline.connections {
+            for entry in connection.entries where entry.direction == .serverToClient {
+                var found: [(chatId: Int64, message: ChatMessage)] = []
+                switch entry.packet.body {
+                case .msgSendResponse(let answer): found = [(answer.chatId, answer.message)]
+                case .notifMessage(let push): found = [(push.chatId, push.message)]
+                default: break
+                }
+                for (chatId, message) in found where capturedIdByTime[chatId]?[message.time] == nil {
+                    capturedIdByTime[chatId, default: [:]][message.time] = message.id
+                }
+            }
+        }
         // The rebuilt server's ids of chats the capture's group creations made, and its photo tokens, by the
         // captured ones.
         var chatIds: [Int64: Int64] = [:]
@@ -133,8 +156,15 @@ struct ReplayAgainstServer {
             var fed = event
             var actions: [ServerAction] = []
             if case .packetReceived(let packet, let connection) = event {
-                let translated = Self.translated(Self.renumbered(packet, ids), chatIds: chatIds,
+                var translated = Self.translated(Self.renumbered(packet, ids), chatIds: chatIds,
                                                  photoTokens: photoTokens, media: media)
+                if case .chatHistory(let captured) = packet.body, case .chatHistory(var request) = translated.body,
+                   let capturedId = capturedIdByTime[captured.chatId]?[captured.from],
+                   let replayedId = ids[ReplayWorldModel.CapturedMessage(chatId: captured.chatId, id: capturedId)],
+                   let time = server.messages(inChat: request.chatId).first(where: { $0.id == replayedId })?.time {
+                    request.from = time
+                    translated.body = .chatHistory(request)
+                }
                 if completesUploads {
                     actions += Self.completeUploads(named: translated, in: &server, media: media, files: capturedFiles)
                 }
@@ -348,6 +378,15 @@ struct ReplayAgainstServer {
     private func compare(_ connection: ReplayTimeline.Connection, replayed: [(time: SimInstant, packet: Packet)],
                          into outcome: inout Outcome) {
         let number = connection.number
+        let loggedInBeforeCapture = !connection.tcp.sawSYN && !connection.entries.contains {
+            $0.direction == .clientToServer && ($0.packet.opcode == .sessionInit || $0.packet.opcode == .login)
+        }
+        guard !loggedInBeforeCapture else {
+            // Every answer would be "not logged in" (a helper's capture cut from a running session read 9 and 27
+            // such differences, none of them the server's).
+            outcome.uncomparedConnections.append(number)
+            return
+        }
         let recorded = connection.entries.filter { $0.direction == .serverToClient }
         var unmatched = replayed.filter { $0.packet.cmd == .response || $0.packet.cmd == .error }
         for entry in recorded where entry.packet.cmd == .response || entry.packet.cmd == .error {

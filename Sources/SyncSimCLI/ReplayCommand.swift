@@ -216,8 +216,29 @@ enum ReplayCommand {
         guard decoding.connections.contains(where: { !$0.frames.isEmpty }) else {
             throw TraceDecodeCommand.noFrame(file, decoding: decoding, options: options, verb: "replay")
         }
+        if let error = Self.snapLengthCut(file, decoding: decoding) { throw error }
         TraceDecodeCommand.CaptureOptions.captureNotes(decoding.trace).forEach { console.err($0) }
         return timeline
+    }
+
+    /// The error for a capture whose snap length cut protocol bytes off, or nil: a replay of it would report every
+    /// frame lost in a cut as a difference (a helper's `editcap -s 160` of a clean capture read 48 differences, all
+    /// of them the cut's), so it is refused, naming the first cut and the count.
+    static func snapLengthCut(_ file: String, decoding: TraceDecoder.Decoding) -> InputFileError? {
+        var cuts: [(connection: Int, direction: TraceDirection, gap: StreamGap)] = []
+        for frames in decoding.connections where frames.httpRequestLine == nil && !frames.frames.isEmpty {
+            for direction in TraceDirection.allCases {
+                for gap in frames.connection.stream(direction).gaps where gap.cause == .cutBySnapLength {
+                    cuts.append((frames.connection.number, direction, gap))
+                }
+            }
+        }
+        guard let first = cuts.first else { return nil }
+        let side = first.direction == .clientToServer ? "client-to-server" : "server-to-client"
+        return InputFileError(description: "\(file): packets cut short by the capture (its snap length) lost "
+            + "protocol bytes: connection \(first.connection) \(side), \(first.gap)"
+            + (cuts.count > 1 ? ", and \(cuts.count - 1) more cuts" : "")
+            + "; replay needs whole frames (capture with 'tcpdump -s 0'; 'syncsim decode \(file)' reads what is left)")
     }
 
     static func run(_ arguments: inout ArgumentList, _ console: inout Console) throws -> Int32 {
@@ -272,10 +293,20 @@ enum ReplayCommand {
         case "server":
             let outcome = ReplayAgainstServer(timeline: timeline, model: model).run()
             outcome.differences.forEach { console.out($0.description) }
+            for number in outcome.uncomparedConnections {
+                console.err("note: connection \(number): no handshake in the capture (it was logged in before the "
+                    + "capture started), so its answers are not compared: the rebuilt server never saw its LOGIN")
+            }
             console.out("replayed \(counted(outcome.requests, "request")) on "
                 + "\(counted(timeline.connections.count, "connection")) against the server: "
                 + "\(counted(outcome.comparedAnswers, "answer")) compared, "
                 + "\(counted(outcome.differences.count, "difference")); digest \(outcome.digestHex)")
+            if outcome.comparedAnswers == 0, outcome.differences.isEmpty, outcome.requests > 0 {
+                // Nothing was checked: passing would say the server agrees with a capture it was never compared to.
+                console.err("error: \(file): no captured answer could be compared with the server's (see the notes "
+                    + "above); capture from before the client connects")
+                return ExitCode.usage
+            }
             return outcome.differences.isEmpty ? ExitCode.success : ExitCode.checkFailed
         case "client":
             let address = clientOption ?? timeline.clientAddresses[0]

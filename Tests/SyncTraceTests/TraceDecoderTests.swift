@@ -100,6 +100,28 @@ import Testing
         #expect(result.issues.first?.byteCount == Int64(tail.count))
     }
 
+    @Test("a connection captured without its handshake takes its roles from its frames when the ports mislead")
+    func rolesFromFrames() throws {
+        // The server listens above the client's ephemeral port (serve on 47201, a client on 38508): the port guess
+        // makes the server the client; its answers say otherwise.
+        var reversed = SyntheticFlow()
+        reversed.clientPort = 38508
+        reversed.serverPort = 47201
+        let request = try Self.frame(.request, seq: 5, .ping)
+        let answer = try Self.frame(.response, seq: 5, .ping)
+        var capture = SyntheticCapture()
+        capture.add(reversed.client(300, request), microseconds: 0)
+        capture.add(reversed.server(700, answer, ack: 300 + request.count), microseconds: 1000)
+        let decoding = try TraceDecoder().decode(path: capture.write())
+        let connection = try #require(decoding.connections.first)
+        #expect(connection.connection.client.port == 38508 && connection.connection.server.port == 47201)
+        #expect(decoding.trace.connections.first?.client.port == 38508)
+        #expect(connection.frames.map(\.direction) == [.clientToServer, .serverToClient])
+        #expect(connection.frames.map(\.cmd) == [.request, .response])
+        // Answers from both sides (or none) leave the guess as it was.
+        #expect(!TraceDecoder.rolesAreReversed(connection.frames))
+    }
+
     @Test("a header found by scanning whose payload never arrives is skipped, not reported as a cut frame")
     func tentativeHeaderAtEnd() throws {
         let bytes: [UInt8] = [1, 2, 3, 10, 0, 0, 1, 0, 1, 0, 0, 0, 99, 5, 6]

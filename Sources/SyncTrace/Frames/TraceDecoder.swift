@@ -60,15 +60,42 @@ public struct TraceDecoder: Sendable {
     /// Reads the capture at `path` and decodes its connections.
     /// - Throws: `TraceError` as `TraceReader.read(path:options:)`; frame faults are issues, never errors.
     public func decode(path: String, readOptions: TraceReader.Options = .init()) throws -> Decoding {
-        let trace = try TraceReader.read(path: path, options: readOptions)
-        return Decoding(trace: trace, connections: trace.connections.map(decode))
+        var trace = try TraceReader.read(path: path, options: readOptions)
+        let connections = trace.connections.map(decode)
+        // A connection captured without its handshake may have had its roles corrected by its frames.
+        trace.connections = connections.map(\.connection)
+        return Decoding(trace: trace, connections: connections)
     }
 
     /// Decodes both directions of `connection`. A WebSocket connection (its client's stream opens with an HTTP
     /// `GET`, its server's with `101`; or, captured from its middle, its bytes are WebSocket frames holding field
     /// frames: `WebSocketStream.starts(of:scanner:maxPayloadBytes:)`) is unwrapped first (`WebSocketStream`): its frames are the messages' frames,
     /// at the offsets where those messages end in the captured stream.
+    ///
+    /// A connection captured without its handshake had its roles guessed from its ports (`TCPConnectionTrace`);
+    /// when its frames say otherwise (answers and errors travel only from the server, and the guessed client sent
+    /// some while the guessed server sent none), the roles are swapped and it is decoded again. Before, a capture
+    /// started mid-connection against a server port above the client's read every answer as a request, and replay
+    /// compared nothing and passed.
     public func decode(_ connection: TCPConnectionTrace) -> ConnectionFrames {
+        let decoded = decodeAsCaptured(connection)
+        guard !connection.clientToServer.sawSYN, !connection.serverToClient.sawSYN,
+              Self.rolesAreReversed(decoded.frames) else { return decoded }
+        return decodeAsCaptured(connection.withRolesSwapped)
+    }
+
+    /// Whether the frames' commands put the server on the guessed client's side: answers (`response`, `error`)
+    /// only from it, and none from the guessed server.
+    static func rolesAreReversed(_ frames: [TraceFrame]) -> Bool {
+        var answersFromClient = 0
+        var answersFromServer = 0
+        for frame in frames where frame.cmd == .response || frame.cmd == .error {
+            if frame.direction == .clientToServer { answersFromClient += 1 } else { answersFromServer += 1 }
+        }
+        return answersFromClient > 0 && answersFromServer == 0
+    }
+
+    private func decodeAsCaptured(_ connection: TCPConnectionTrace) -> ConnectionFrames {
         var frames: [TraceFrame] = []
         var issues: [TraceFrameIssue] = []
         let webSocketStarts = WebSocketStream.starts(

@@ -1,7 +1,7 @@
 /// A TCP connection found in a capture, both directions reassembled.
 ///
 /// The client is the side that sent the first SYN; without a handshake in the capture, the side with the higher
-/// port (ties: the sender of the first packet seen).
+/// port (ties: the sender of the first packet seen), unless its frames show otherwise (`TraceDecoder.decode(_:)`).
 public struct TCPConnectionTrace: Hashable, Sendable {
     /// 1-based, in the order the connections' first packets appear in the capture.
     public var number: Int
@@ -40,6 +40,17 @@ public struct TCPConnectionTrace: Hashable, Sendable {
         self.packetCount = packetCount
         self.clientToServer = clientToServer
         self.serverToClient = serverToClient
+    }
+
+    /// The same connection with client and server (and their streams) exchanged: a connection captured without its
+    /// handshake whose frames show the roles the other way round (`TraceDecoder.decode(_:)`).
+    public var withRolesSwapped: TCPConnectionTrace {
+        var swapped = self
+        swapped.client = server
+        swapped.server = client
+        swapped.clientToServer = serverToClient
+        swapped.serverToClient = clientToServer
+        return swapped
     }
 
     /// The direction's reassembled stream.

@@ -134,6 +134,8 @@ enum PacketBytes {
 struct SyntheticFlow {
     var clientISN: UInt32 = 1000
     var serverISN: UInt32 = 5000
+    var clientPort: UInt16 = 40000
+    var serverPort: UInt16 = 443
     static let client: UInt32 = 0x0a00_0001
     static let server: UInt32 = 0x0a00_0002
 
@@ -144,7 +146,7 @@ struct SyntheticFlow {
         -> [UInt8]
     {
         let tcp = PacketBytes.tcp(
-            sourcePort: 40000, destinationPort: 443, seq: clientISN &+ 1 &+ UInt32(truncatingIfNeeded: offset),
+            sourcePort: clientPort, destinationPort: serverPort, seq: clientISN &+ 1 &+ UInt32(truncatingIfNeeded: offset),
             ack: serverISN &+ 1 &+ UInt32(truncatingIfNeeded: ack), flags: flags, payload: payload)
         return PacketBytes.ethernet(
             etherType: 0x0800, payload: PacketBytes.ipv4(source: Self.client, destination: Self.server, payload: tcp))
@@ -157,7 +159,7 @@ struct SyntheticFlow {
         -> [UInt8]
     {
         let tcp = PacketBytes.tcp(
-            sourcePort: 443, destinationPort: 40000, seq: serverISN &+ 1 &+ UInt32(truncatingIfNeeded: offset),
+            sourcePort: serverPort, destinationPort: clientPort, seq: serverISN &+ 1 &+ UInt32(truncatingIfNeeded: offset),
             ack: clientISN &+ 1 &+ UInt32(truncatingIfNeeded: ack), flags: flags, payload: payload)
         return PacketBytes.ethernet(
             etherType: 0x0800, payload: PacketBytes.ipv4(source: Self.server, destination: Self.client, payload: tcp))
