@@ -152,6 +152,30 @@ import SimCore
         #expect(timed.scenario.runLength - timed.quietTailStart >= ExploreGenerator().minimumQuietTail + .seconds(31))
     }
 
+    @Test("the quiet tail starts after every scheduled outage of the cells in use; a loss of exactly 20% is refused")
+    func quietTailAfterScheduledOutages() {
+        // A metro line's 20-minute tunnel from 200 s (a helper's cell, session 37): runs ended inside it and broke T5.
+        let tunnel = OutageModel.scheduled([OutageWindow(start: .seconds(200), length: .minutes(20))])
+        let metro = LinkProfile(
+            name: "metro-long-tunnel", source: "assumption",
+            uplink: .init(rateBitsPerSecond: 330_000, oneWayDelay: .milliseconds(100), outages: tunnel),
+            downlink: .init(rateBitsPerSecond: 780_000, oneWayDelay: .milliseconds(100), outages: tunnel))
+        #expect(ExploreGenerator.reasonToRefuse(metro) == nil)
+        let generator = ExploreGenerator(linkProfiles: [metro])
+        for seed in UInt64(47_900_010)...47_900_016 {
+            let generated = generator.generate(seed: seed)
+            #expect(generated.quietTailStart >= .seconds(1_400), "seed \(seed): tail from \(generated.quietTailStart)")
+            #expect(generated.scenario.runLength - generated.quietTailStart >= generator.minimumQuietTail)
+        }
+        // Gilbert-Elliott with a long-run loss of exactly 20% (p 0.01, r 0.04, 1-h 1) computes to 0.19999999999999998.
+        let lossy = LossModel.gilbertElliott(p: 0.01, r: 0.04, oneMinusH: 1, oneMinusK: 0)
+        let twenty = LinkProfile(
+            name: "ge-20", source: "assumption",
+            uplink: .init(rateBitsPerSecond: 100_000, oneWayDelay: .milliseconds(100), loss: lossy),
+            downlink: .init(rateBitsPerSecond: 100_000, oneWayDelay: .milliseconds(100), loss: lossy))
+        #expect(ExploreGenerator.reasonToRefuse(twenty)?.contains("loses 20% of packets") == true)
+    }
+
     @Test("slow engine parameters of the user's own lengthen the quiet tail (photoProcessingTime, backoffCap)")
     func quietTailCountsSlowParameters() {
         func tail(_ parameters: ParameterSet, seed: UInt64) -> (SimDuration, Scenario) {

@@ -19,6 +19,10 @@ public enum Moment: Hashable, Sendable, ExpressibleByStringLiteral, CustomString
     /// `milliseconds` milliseconds after the run's start.
     public static func milliseconds(_ milliseconds: Int) -> Moment { .time(.milliseconds(milliseconds)) }
 
+    /// `minutes` minutes after the run's start: `until: .minutes(5)`, as `At(.minutes(5))` reads (`Moment` had only
+    /// seconds and milliseconds, so a window in minutes had to be spelt `.time(.minutes(5))`).
+    public static func minutes(_ minutes: Int) -> Moment { .time(.seconds(minutes * 60)) }
+
     /// `5.000s`, `step 'relogin'`.
     public var description: String {
         switch self {
