@@ -585,12 +585,12 @@ public struct SyncServer {
                                        exceptDevice: connections[connection]?.deviceId)
         case .profile(let request):
             guard let userId else { fail("session.notLoggedIn", "PROFILE before LOGIN"); return actions }
-            guard !request.firstName.isEmpty else {
+            guard request.firstName?.isEmpty != true else {
                 fail("proto.payload", "PROFILE payload has an empty `firstName`")
                 return actions
             }
-            users[userId]!.name = request.displayName
-            var profile = Profile(id: userId, name: request.displayName)
+            if let name = request.displayName { users[userId]!.name = name }
+            var profile = Profile(id: userId, name: users[userId]!.name)
             profile.fullKeys = knobs.fullListKeys
             reply(.profileResponse(ProfileResponse(profile: profile)))
         case .config:

@@ -10,8 +10,8 @@ import Testing
 @Suite struct ChatListCatchUpTests {
     /// Alice (user 1) with `loginChatsCount` 2 in six chats with Bob (user 2), ids 101...106; the server lists two
     /// chats per CHATS_LIST page.
-    private static func makeWorld(loginChatsCount: Int = 2) -> TestWorld {
-        var knobs = ServerKnobs()
+    private static func makeWorld(loginChatsCount: Int = 2, knobs: ServerKnobs = ServerKnobs()) -> TestWorld {
+        var knobs = knobs
         knobs.chatsListPageSize = 2
         let world = TestWorld(knobs: knobs)
         world.addClient("alice", userId: 1) { $0.loginChatsCount = loginChatsCount }
@@ -71,15 +71,8 @@ import Testing
     /// A world in which every `opcode` request is refused (`server.unavailable`) for the first `minutes` minutes.
     private static func makeFailingWorld(_ opcode: Opcode, minutes: Int64) -> TestWorld {
         var knobs = ServerKnobs()
-        knobs.chatsListPageSize = 2
         knobs.failingPeriods = [.init(opcode: opcode, start: .start, end: .start + .minutes(minutes))]
-        let world = TestWorld(knobs: knobs)
-        world.addClient("alice", userId: 1) { $0.loginChatsCount = 1 }
-        for id in Int64(101)...106 {
-            world.server.addChat(id: id, members: [1, 2], now: world.now)
-            world.server.seedHistory(chatId: id, sender: 2, texts: ["old \(id)"], now: world.now)
-        }
-        return world
+        return makeWorld(loginChatsCount: 1, knobs: knobs)
     }
 
     @Test("a server refusing every CHATS_LIST page is asked again with backoff, and the catch-up ends once it answers")

@@ -945,6 +945,14 @@ import Testing
         }
         #expect(emptyName.error == "proto.payload" && missing.error == "proto.payload"
                 && missing.message.contains("settings"))
+        // python-max-client 1.0.2's change_profile(bio=...): firstName and lastName null keep the name (refused
+        // before as a malformed payload).
+        let bio = call(.profile, Self.map([("firstName", .nil), ("lastName", .nil), ("description", .string("hi"))]))
+        guard case .profileResponse(let kept) = bio.first?.body else {
+            Issue.record("expected a PROFILE answer, got \(bio)")
+            return
+        }
+        #expect(kept.profile.name == "Alice Liddell", "\(kept.profile)")
     }
 
     /// A MSG_SEND of one attachment, as PyMax 2.5.0 `send_message` sends it.

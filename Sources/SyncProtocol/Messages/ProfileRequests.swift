@@ -1,21 +1,25 @@
 /// PROFILE (16) request: the user changes their name, `{firstName, lastName?, description?, photoToken?, avatarType}`
 /// (PyMax 2.5.0 `pymax/api/self/payloads.py`, `ChangeProfilePayload`; sent by `service.py`, `change_profile`).
 /// The model keeps one display name, `firstName` and `lastName` joined by a space; `description`, `photoToken` and
-/// `avatarType` are read by no one here. Answered `{profile}` (`ProfileResponse`).
+/// `avatarType` are read by no one here. A null (or absent) `firstName` keeps the name: python-max-client 1.0.2
+/// `functions/profile.py` (`change_profile(bio=...)`) sends `firstName` and `lastName` null to change the
+/// description alone (it was refused as malformed). Answered `{profile}` (`ProfileResponse`).
 public struct ProfileRequest: Codable, Hashable, Sendable {
-    /// The first name (wire key `firstName`).
-    public var firstName: String
+    /// The first name, nil to keep the name (wire key `firstName`).
+    public var firstName: String?
     /// The last name, if any (wire key `lastName`).
     public var lastName: String?
 
     /// Creates a PROFILE request.
-    public init(firstName: String, lastName: String? = nil) {
+    public init(firstName: String?, lastName: String? = nil) {
         self.firstName = firstName
         self.lastName = lastName
     }
 
-    /// The display name the model keeps: the first name, and the last one after a space when given and not empty.
-    public var displayName: String {
+    /// The display name the model keeps: the first name, and the last one after a space when given and not empty;
+    /// nil when the request keeps the name (no first name).
+    public var displayName: String? {
+        guard let firstName else { return nil }
         guard let lastName, !lastName.isEmpty else { return firstName }
         return firstName + " " + lastName
     }
