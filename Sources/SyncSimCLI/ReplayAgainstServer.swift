@@ -123,11 +123,14 @@ struct ReplayAgainstServer {
             queue.append((time, order, event, completesUploads))
             order += 1
         }
+        // Requests in the order the server took them (`feedTimes`): at their capture time, except concurrent ones.
+        let feedTimes = Self.feedTimes(timeline)
         for connection in timeline.connections {
             let id = ServerConnectionID(rawValue: connection.number)
             schedule(.connectionOpened(id), at: connection.opensAt)
             for (index, entry) in connection.entries.enumerated() where entry.direction == .clientToServer {
-                schedule(.packetReceived(entry.packet, on: id), at: entry.time,
+                schedule(.packetReceived(entry.packet, on: id),
+                         at: feedTimes[RequestKey(connection: connection.number, index: index)] ?? entry.time,
                          completesUploads: Self.namesUpload(entry.packet)
                              && Self.capturedAnswer(to: index, in: connection)?.cmd == .response)
                 outcome.requests += 1
@@ -340,6 +343,66 @@ struct ReplayAgainstServer {
 
     /// The captured answer (response or error) to the request at `index` of `connection`'s entries: the first
     /// server-to-client frame after it with its seq and opcode; nil when the capture shows none.
+    /// A client request: its connection's number and its index among the connection's entries.
+    struct RequestKey: Hashable {
+        var connection: Int
+        var index: Int
+    }
+
+    /// When the requests not fed at their capture time are fed to the rebuilt server (the others are absent): each
+    /// request is fed at its capture time, except for requests of different connections captured within `concurrencyWindow` of each other (a
+    /// cluster: each within the window of the one before), each of which has a captured answer: the server took
+    /// those in the order of its answers, whichever reached the capture first, so they are fed in that order, each
+    /// at the latest capture time of those before it (at most a few milliseconds late). Before, eight clients that
+    /// logged in within half a millisecond were fed in capture order, not the order the server answered them, and a
+    /// replaced session read 76 differences; a GPRS-shaped `serve` answered a page before a send captured 0.3 ms
+    /// earlier (a helper's captures, session 37). Requests of one connection keep their order (TCP), and a cluster
+    /// with a request of no captured answer, or two of one connection, keeps capture order.
+    static func feedTimes(_ timeline: ReplayTimeline) -> [RequestKey: SimInstant] {
+        struct Request {
+            var key: RequestKey
+            var time: SimInstant
+            var answeredAt: SimInstant?
+        }
+        var requests: [Request] = []
+        for connection in timeline.connections {
+            for (index, entry) in connection.entries.enumerated() where entry.direction == .clientToServer {
+                let answer = connection.entries[(index + 1)...].first {
+                    $0.direction == .serverToClient && $0.packet.seq == entry.packet.seq
+                        && $0.packet.opcode == entry.packet.opcode
+                        && ($0.packet.cmd == .response || $0.packet.cmd == .error)
+                }
+                requests.append(Request(key: RequestKey(connection: connection.number, index: index), time: entry.time,
+                                        answeredAt: answer?.time))
+            }
+        }
+        requests.sort { ($0.time, $0.key.connection, $0.key.index) < ($1.time, $1.key.connection, $1.key.index) }
+        var result: [RequestKey: SimInstant] = [:]
+        var start = 0
+        while start < requests.count {
+            var end = start + 1
+            while end < requests.count, requests[end].time - requests[end - 1].time <= concurrencyWindow { end += 1 }
+            let cluster = requests[start..<end]
+            let connections = Set(cluster.map(\.key.connection))
+            let answerOrder = cluster.sorted { ($0.answeredAt ?? $0.time, $0.time) < ($1.answeredAt ?? $1.time, $1.time) }
+            if cluster.count > 1, connections.count == cluster.count, cluster.allSatisfy({ $0.answeredAt != nil }),
+               answerOrder.map(\.key) != cluster.map(\.key) {
+                // Strictly later one after another (a nanosecond apart at least), so no tie puts them back.
+                var latest = SimInstant.start
+                for request in answerOrder {
+                    latest = max(request.time, latest + .nanoseconds(1))
+                    result[request.key] = latest
+                }
+            }
+            start = end
+        }
+        return result
+    }
+
+    /// How close two requests of different connections must be captured to count as concurrent (`feedTimes`):
+    /// 2 ms, the spread of requests that left together on a loopback or one host's clients.
+    static let concurrencyWindow = SimDuration.milliseconds(Int64(2))
+
     static func capturedAnswer(to index: Int, in connection: ReplayTimeline.Connection) -> Packet? {
         let request = connection.entries[index].packet
         return connection.entries[(index + 1)...].first {

@@ -63,3 +63,39 @@ import Testing
         #expect(result.err.contains("no captured answer could be compared"), "\(result.err)")
     }
 }
+
+/// The order concurrent requests of different connections reach the rebuilt server (`ReplayAgainstServer.feedTimes`).
+@Suite struct ReplayFeedOrderTests {
+    static func connection(_ number: Int, requestAt request: Int64, answerAt answer: Int64) -> ReplayTimeline.Connection {
+        let ping = Packet(cmd: .request, seq: 1, opcode: .ping, body: .ping(PingRequest(interactive: true)))
+        let pong = Packet(cmd: .response, seq: 1, opcode: .ping, body: .empty)
+        return ReplayTimeline.Connection(
+            number: number, client: "10.0.0.\(number):4000", opensAt: .start,
+            entries: [
+                .init(time: .start + .microseconds(request), connection: number, direction: .clientToServer, packet: ping),
+                .init(time: .start + .microseconds(answer), connection: number, direction: .serverToClient, packet: pong),
+            ])
+    }
+
+    @Test("requests of different connections captured within 2 ms are fed in the order the server answered them")
+    func answerOrder() throws {
+        var timeline = try ReplayTimeline(TraceDecoder().decode(path: ReplayCommandTests.offlineSends))
+        // Eight clients' LOGINs, as a helper's capture had them: connection 8's captured first, answered last.
+        timeline.connections = [Self.connection(8, requestAt: 943_291, answerAt: 959_018),
+                                Self.connection(3, requestAt: 943_621, answerAt: 958_819),
+                                Self.connection(5, requestAt: 943_768, answerAt: 958_950)]
+        let fed = ReplayAgainstServer.feedTimes(timeline)
+        let three = try #require(fed[.init(connection: 3, index: 0)])
+        let five = try #require(fed[.init(connection: 5, index: 0)])
+        let eight = try #require(fed[.init(connection: 8, index: 0)])
+        #expect(three < five && five < eight, "\(fed)")
+        #expect(three == .start + .microseconds(943_621) && eight - five == .nanoseconds(1))
+        // Answered in capture order, or more than 2 ms apart: every request at its capture time.
+        timeline.connections = [Self.connection(8, requestAt: 943_291, answerAt: 958_000),
+                                Self.connection(3, requestAt: 943_621, answerAt: 958_819)]
+        #expect(ReplayAgainstServer.feedTimes(timeline).isEmpty)
+        timeline.connections = [Self.connection(8, requestAt: 943_291, answerAt: 959_018),
+                                Self.connection(3, requestAt: 946_000, answerAt: 958_819)]
+        #expect(ReplayAgainstServer.feedTimes(timeline).isEmpty)
+    }
+}
