@@ -311,4 +311,26 @@ import Testing
             """))
         #expect(source.contains("Client(\"alice\", profile: \"LTE-M\")"))
     }
+
+    @Test("a run does not end as quiescent while the open chat waits on a retry timer for its refused first page")
+    func quiescenceWaitsForEngineRetries() throws {
+        // The open's page is refused three times; nothing else happens. The run used to end at the first whole
+        // second with nothing in flight, the chat never shown and its retry timer armed (round 37's storm sequences
+        // needed a late step to keep running); now it goes on until the retried page shows the chat.
+        let scenario = Scenario("open-behind-refused-pages", summary: "s", seeds: [1], runLength: .minutes(10)) {
+            Server(history: ["alice+bob": 30])
+            Client("alice", profile: .threeG)
+            Client("bob", profile: .threeG)
+            Timeline {
+                At(.seconds(1)) { ErrorReplies(to: .chatHistory, count: 3, of: "alice") }
+                At(.seconds(2)) { OpenChat("alice", "alice+bob") }
+            }
+        }
+        let world = try World(scenario: scenario, seed: 1)
+        let result = world.run()
+        #expect(result.violations.isEmpty, "\(result.violations)")
+        #expect(world.cachedMessages(of: "alice", in: "alice+bob").count == 30)
+        #expect(!world.screen(of: "alice").visibleMessageIds.isEmpty)
+        #expect(world.now < .start + .minutes(10), "ended at quiescence, not at runLength: \(world.now)")
+    }
 }

@@ -479,6 +479,17 @@ public struct ReferenceClient: SyncClientEngine {
     /// counting the view's whole list each time was a walk over every task the engine ever accepted.
     public var pendingTaskCount: Int { tasks.pendingCount }
 
+    /// Whether the engine still has sync work of its own to finish beyond its task queue and requests in flight: a
+    /// chat-list catch-up, a newest page it must fetch, an echo waiting for its page, an open chat not shown yet, a
+    /// read mark the server does not have. A driver that stops a run once nothing is pending asks it: a run ended
+    /// while such work waited on a retry timer (a refused page of the open chat), so what the retry did went
+    /// unchecked (round 37's field sequences needed a late step to keep a run going).
+    public var hasPendingSyncWork: Bool {
+        if chatListCatchUp != nil || !chatsAwaitingNewestPage.isEmpty || !echoesAwaitingPage.isEmpty { return true }
+        if let screen, !screen.isOpenComplete { return true }
+        return readMarks.values.contains { $0.seen > $0.acknowledged }
+    }
+
     /// The view and `pendingTaskCount` in one read of the engine (a driver holding the engine in an optional reads it
     /// once instead of twice).
     public var viewAndPendingTaskCount: (view: ClientView, pendingTaskCount: Int) { (view, tasks.pendingCount) }

@@ -82,6 +82,12 @@ struct ClientSlot {
         referenceEngine != nil ? referenceEngine!.pendingTaskCount : nil
     }
 
+    /// Whether the running engine, when it is the reference engine, has sync work of its own pending
+    /// (`ReferenceClient.hasPendingSyncWork`); false for another engine.
+    mutating func referenceHasPendingSyncWork() -> Bool {
+        referenceEngine != nil ? referenceEngine!.hasPendingSyncWork : false
+    }
+
     /// `engineView()` and, for the reference engine, `referencePendingTaskCount()`, the engine read once (reading it
     /// twice copied it whole for the second read).
     mutating func engineViewAndPendingTaskCount() -> (view: ClientView, pendingTaskCount: Int?) {

@@ -252,7 +252,8 @@ public final class World {
     }
 
     /// Whether nothing more will happen that a check cares about: every step ran, every eventually-condition held,
-    /// every client is online and awake with an empty queue and nothing in flight, the server processes nothing,
+    /// every client is online and awake with an empty queue, nothing in flight and no sync work of its own pending
+    /// (`ReferenceClient.hasPendingSyncWork`), the server processes nothing,
     /// every scroll to the top that C6 judges has ended in one chunk, and every client has converged with the server.
     public var isQuiescent: Bool {
         guard stepsRun == steps.count, monitor.isComplete, server.requestsInProcessing == 0 else { return false }
@@ -261,6 +262,8 @@ public final class World {
             guard !client.isSuspended, client.uploadsInFlight == 0 else { return false }
             let view = self.view(index)
             guard view.isOnline, view.inFlightRequests.isEmpty, pendingTaskCount(index) == 0 else { return false }
+            // Nor has work waiting on a retry timer (a refused page of the open chat, a catch-up page, a read mark).
+            guard !clients[index].referenceHasPendingSyncWork() else { return false }
         }
         // A scroll to the top that C6 will judge may still wait for a retry timer (found by `syncsim explore`).
         for scroll in scrollUps {
