@@ -329,7 +329,7 @@ extension ReferenceClient {
             // The open chat asks again after a pause; after a disconnect, LOGIN resumes it instead.
             if failure != .disconnected, screen?.chatId == chatId || chatsAwaitingNewestPage.contains(chatId) {
                 consecutiveHistoryFailures += 1
-                _ = startTimer(.historyRetry, at: now + retryDelay(afterConsecutiveFailures: consecutiveHistoryFailures))
+                startRetryTimer(.historyRetry, afterFailures: consecutiveHistoryFailures)
             }
         case .send(let taskId), .photoToken(let taskId):
             taskFailed(taskId, failure)
@@ -349,7 +349,7 @@ extension ReferenceClient {
                 guard var catchUp = chatListCatchUp else { return }
                 catchUp.consecutiveFailures += 1
                 chatListCatchUp = catchUp
-                _ = startTimer(.catchUpRetry, at: now + retryDelay(afterConsecutiveFailures: catchUp.consecutiveFailures))
+                startRetryTimer(.catchUpRetry, afterFailures: catchUp.consecutiveFailures)
             }
         }
     }
@@ -426,7 +426,7 @@ extension ReferenceClient {
         guard case .notifMessage(let push) = packet.body else { return }
         if push.message.status != nil {
             receiveChange(push.message, chatId: push.chatId)
-            if chatList.index(forKey: push.chatId) == nil { notePushedChat(push.chatId) }
+            notePushedChat(push.chatId)
             return
         }
         let isOnline = if case .online = state { true } else { false }
@@ -516,12 +516,13 @@ extension ReferenceClient {
         }
         histories[push.chatId] = history
         dirtyChats.insert(push.chatId)
-        if chatList.index(forKey: push.chatId) == nil { notePushedChat(push.chatId) }
+        notePushedChat(push.chatId)
     }
 
     /// A push named a chat the chat list lacks: it is listed by a CHATS_LIST pass from the top (`listPushedChats`).
     /// Pushes taken before the first LOGIN answer wait for it (`pushesBeforeFirstSync`), which lists them.
     private mutating func notePushedChat(_ chatId: Int64) {
+        guard chatList.index(forKey: chatId) == nil else { return }
         if !unlistedPushedChats.contains(chatId) { unlistedPushedChats.append(chatId) }
         listPushedChats()
     }

@@ -73,6 +73,6 @@ extension ReferenceClient {
         readMarks[chatId]?.inFlight = nil
         guard failure != .disconnected else { return }
         consecutiveReadMarkFailures += 1
-        _ = startTimer(.readMarkRetry, at: now + retryDelay(afterConsecutiveFailures: consecutiveReadMarkFailures))
+        startRetryTimer(.readMarkRetry, afterFailures: consecutiveReadMarkFailures)
     }
 }

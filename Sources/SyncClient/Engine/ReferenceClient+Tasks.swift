@@ -226,6 +226,12 @@ extension ReferenceClient {
         failures <= 1 ? parameters.taskRetryBase : retryDelay(attempts: failures)
     }
 
+    /// Starts `purpose`'s timer after the wait `failures` failures in a row call for (a page's, a read mark's;
+    /// `retryDelay(afterConsecutiveFailures:)`).
+    mutating func startRetryTimer(_ purpose: TimerPurpose, afterFailures failures: Int) {
+        _ = startTimer(purpose, at: now + retryDelay(afterConsecutiveFailures: failures))
+    }
+
     /// Applies the retry policy: a disconnect puts the task back at once without counting an attempt; an error or a
     /// timeout counts one and backs off (`retryDelay`); too many attempts fail the task visibly. A "duplicate" error
     /// to a send means the server already stored it under this cid: the send is delivered.

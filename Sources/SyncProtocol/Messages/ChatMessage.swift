@@ -203,13 +203,7 @@ public struct MessageElement: Codable, Hashable, Sendable {
         type = try container.decode(String.self, forKey: .type)
         from = try container.decodeIfPresent(Int.self, forKey: .from)
         length = try container.decodeIfPresent(Int.self, forKey: .length)
-        // As `Attach` does: the whole map as the wire carried it, duplicate keys kept in order.
-        if case .map(let pairs)? = try? decoder.singleValueContainer().decode(MessagePackValue.self) {
-            for pair in pairs {
-                guard case .string(let name) = pair.key, !Self.isTyped(name) else { continue }
-                otherKeys.append(pair)
-            }
-        }
+        otherKeys = MessagePackPair.untyped(in: decoder, isTyped: Self.isTyped)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -217,12 +211,7 @@ public struct MessageElement: Codable, Hashable, Sendable {
         try container.encode(type, forKey: .type)
         try container.encodeIfPresent(from, forKey: .from)
         try container.encodeIfPresent(length, forKey: .length)
-        guard !otherKeys.isEmpty else { return }
-        var others = encoder.container(keyedBy: NamedKey.self)
-        for pair in otherKeys {
-            guard case .string(let name) = pair.key else { continue }
-            try others.encode(pair.value, forKey: NamedKey(stringValue: name))
-        }
+        try MessagePackPair.encodeUntyped(otherKeys, to: encoder)
     }
 }
 
@@ -343,14 +332,7 @@ public struct Attach: Codable, Hashable, Sendable {
         title = try container.decodeIfPresent(String.self, forKey: .title)
         userIds = try container.decodeIfPresent([FieldId].self, forKey: .userIds)?.map(\.value)
         let hasType = container.contains(.type)
-        // The whole map as the wire carried it (`MessagePackDecoder` hands it over as it is), so a key listed twice
-        // is kept twice, in order, as the fast decoder keeps it.
-        if case .map(let pairs)? = try? decoder.singleValueContainer().decode(MessagePackValue.self) {
-            for pair in pairs {
-                guard case .string(let name) = pair.key, !Self.isTyped(name, hasType: hasType) else { continue }
-                otherKeys.append(pair)
-            }
-        }
+        otherKeys = MessagePackPair.untyped(in: decoder) { Self.isTyped($0, hasType: hasType) }
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -365,12 +347,7 @@ public struct Attach: Codable, Hashable, Sendable {
         try container.encodeIfPresent(chatType, forKey: .chatType)
         try container.encodeIfPresent(title, forKey: .title)
         try container.encodeIfPresent(userIds, forKey: .userIds)
-        guard !otherKeys.isEmpty else { return }
-        var others = encoder.container(keyedBy: NamedKey.self)
-        for pair in otherKeys {
-            guard case .string(let name) = pair.key else { continue }
-            try others.encode(pair.value, forKey: NamedKey(stringValue: name))
-        }
+        try MessagePackPair.encodeUntyped(otherKeys, to: encoder)
     }
 }
 
@@ -423,5 +400,43 @@ public struct OutgoingMessage: Codable, Hashable, Sendable {
         try container.encode(attaches, forKey: .attaches)
         try container.encodeIfPresent(link, forKey: .link)
         try container.encodeIfPresent(delayedAttributes, forKey: .delayedAttributes)
+    }
+}
+
+/// The keys a type carries through untouched (`Attach.otherKeys`, `MessageElement.otherKeys`): read from a map in
+/// wire order, a key listed twice kept twice, and written back after the typed keys.
+extension MessagePackPair {
+    /// The pairs of `pairs` under a string key `isTyped` does not claim, in order; keys that are not strings are
+    /// dropped.
+    static func untyped(_ pairs: [MessagePackPair], isTyped: (String) -> Bool) -> [MessagePackPair] {
+        pairs.filter { pair in
+            guard case .string(let name) = pair.key else { return false }
+            return !isTyped(name)
+        }
+    }
+
+    /// `untyped(_:isTyped:)` of the map `decoder` holds (`MessagePackDecoder` hands it over as the wire carried it,
+    /// as the fast decoder keeps it); none when it holds no map.
+    static func untyped(in decoder: any Decoder, isTyped: (String) -> Bool) -> [MessagePackPair] {
+        guard case .map(let pairs)? = try? decoder.singleValueContainer().decode(MessagePackValue.self) else {
+            return []
+        }
+        return untyped(pairs, isTyped: isTyped)
+    }
+
+    /// Writes `pairs` under their string keys into `encoder`'s map, after what is already there.
+    static func encodeUntyped(_ pairs: [MessagePackPair], to encoder: any Encoder) throws {
+        guard !pairs.isEmpty else { return }
+        var others = encoder.container(keyedBy: NamedKey.self)
+        for pair in pairs {
+            guard case .string(let name) = pair.key else { continue }
+            try others.encode(pair.value, forKey: NamedKey(stringValue: name))
+        }
+    }
+
+    /// Whether `pairs`, not empty, differ from `other` in their wire bytes (a string may differ in bytes where
+    /// `==` calls it equal).
+    static func differInBytes(_ pairs: [MessagePackPair], _ other: [MessagePackPair]) -> Bool {
+        !pairs.isEmpty && MessagePackValue.map(pairs).messagePackBytes() != MessagePackValue.map(other).messagePackBytes()
     }
 }

@@ -23,8 +23,7 @@ public struct MsgGetRequest: Codable, Hashable, Sendable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         chatId = try container.decodeFieldId(forKey: .chatId)
         messageIds = try container.decodeFieldIds(forKey: .messageIds)
-        postId = try container.contains(.postId) && !container.decodeNil(forKey: .postId)
-            ? container.decodeFieldId(forKey: .postId) : nil
+        postId = try container.decodeIfPresent(FieldId.self, forKey: .postId)?.value
     }
 }
 

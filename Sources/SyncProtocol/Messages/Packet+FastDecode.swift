@@ -119,10 +119,7 @@ extension MessageElement {
             let length = optionalScalar(map.scalarIfPresent("length"), fastInt)
         else { return nil }
         self.init(type: type, from: from, length: length)
-        for pair in map.pairs {
-            guard case .string(let name) = pair.key, !Self.isTyped(name) else { continue }
-            otherKeys.append(pair)
-        }
+        otherKeys = MessagePackPair.untyped(map.pairs, isTyped: Self.isTyped)
     }
 }
 
@@ -151,10 +148,7 @@ extension Attach {
             self.userIds = userIds
         }
         let hasType = map.index(of: "_type") != nil
-        for pair in map.pairs {
-            guard case .string(let name) = pair.key, !Self.isTyped(name, hasType: hasType) else { continue }
-            otherKeys.append(pair)
-        }
+        otherKeys = MessagePackPair.untyped(map.pairs) { Self.isTyped($0, hasType: hasType) }
     }
 }
 
@@ -407,9 +401,7 @@ extension MessageElement {
         var pairs = [MessagePackPair(.string("type"), .string(type))]
         if let from { pairs.append(MessagePackPair(.string("from"), signedValue(Int64(from)))) }
         if let length { pairs.append(MessagePackPair(.string("length"), signedValue(Int64(length)))) }
-        for pair in otherKeys {
-            if case .string = pair.key { pairs.append(pair) }
-        }
+        pairs += MessagePackPair.untyped(otherKeys) { _ in false }
         return .map(pairs)
     }
 }
@@ -426,9 +418,7 @@ extension Attach {
         if let chatType { pairs.append(MessagePackPair(.string("chatType"), .string(chatType))) }
         if let title { pairs.append(MessagePackPair(.string("title"), .string(title))) }
         if let userIds { pairs.append(MessagePackPair(.string("userIds"), .array(userIds.map(signedValue)))) }
-        for pair in otherKeys {
-            if case .string = pair.key { pairs.append(pair) }
-        }
+        pairs += MessagePackPair.untyped(otherKeys) { _ in false }
         return .map(pairs)
     }
 }

@@ -36,16 +36,12 @@ extension ChatMessage {
             || !attach.chatType.isIdentical(to: otherAttach.chatType)
             || !attach.title.isIdentical(to: otherAttach.title)
             // Keys the model does not type may hold strings anywhere inside: their wire bytes decide.
-            || (!attach.otherKeys.isEmpty
-                && MessagePackValue.map(attach.otherKeys).messagePackBytes()
-                    != MessagePackValue.map(otherAttach.otherKeys).messagePackBytes()) {
+            || MessagePackPair.differInBytes(attach.otherKeys, otherAttach.otherKeys) {
             return false
         }
         for (element, otherElement) in zip(elements, other.elements)
         where !element.type.isIdentical(to: otherElement.type)
-            || (!element.otherKeys.isEmpty
-                && MessagePackValue.map(element.otherKeys).messagePackBytes()
-                    != MessagePackValue.map(otherElement.otherKeys).messagePackBytes()) {
+            || MessagePackPair.differInBytes(element.otherKeys, otherElement.otherKeys) {
             return false
         }
         // `==` messages have both links or neither.

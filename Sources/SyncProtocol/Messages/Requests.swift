@@ -630,8 +630,7 @@ public struct MsgSendRequest: Codable, Hashable, Sendable {
         chatId = try container.decodeFieldId(forKey: .chatId)
         message = try container.decode(OutgoingMessage.self, forKey: .message)
         notify = try container.decodeIfPresent(Bool.self, forKey: .notify) ?? true
-        postId = try container.contains(.postId) && !container.decodeNil(forKey: .postId)
-            ? container.decodeFieldId(forKey: .postId) : nil
+        postId = try container.decodeIfPresent(FieldId.self, forKey: .postId)?.value
     }
 }
 
