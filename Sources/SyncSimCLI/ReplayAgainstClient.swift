@@ -51,7 +51,7 @@ struct ReplayAgainstClient {
         checker.register(client: name, userId: user?.id ?? 1, parameters: parameters)
         let server = model.makeServer()
         var outcome = Outcome(client: name)
-        var available = timeline.connections.filter { $0.client.hasPrefix(clientAddress + ":") }
+        var available = timeline.connections.filter { $0.clientAddress == clientAddress && $0.role != .upload }
         var queue: [(time: SimInstant, order: Int, event: ClientEvent, capturedOn: ClientConnectionID?)] = []
         var order = 0
         // Captured events still queued, per connection (counted, never iterated); the connection the engine holds.

@@ -190,7 +190,7 @@ struct ReplayInference {
     }
 
     static func address(of connection: ReplayTimeline.Connection) -> String {
-        String(connection.client.split(separator: ":").first ?? "")
+        connection.clientAddress
     }
 
     /// Request→response times of one connection, with the request.

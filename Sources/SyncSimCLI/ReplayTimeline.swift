@@ -36,6 +36,12 @@ struct ReplayTimeline {
         /// one NAT, or a capture on one host's loopback), the address carries `#n`, the n-th of those users to log
         /// in: `127.0.0.1#2:45075`. Everything downstream takes the part before the colon as the client.
         var client: String
+        /// The client part of `client`, before its port: `198.18.0.3`, `127.0.0.1#2`, `[::1]` (an IPv6 address keeps
+        /// its brackets: the port follows the last colon).
+        var clientAddress: String {
+            guard let colon = client.lastIndex(of: ":") else { return client }
+            return String(client[..<colon])
+        }
         /// The accepting end, `198.18.0.1:5443`.
         var server: String = ""
         /// What the connection was for, from its server address and content.
@@ -299,7 +305,7 @@ struct ReplayTimeline {
     var clientAddresses: [String] {
         var seen: [String] = []
         for connection in connections where connection.role != .upload {
-            let address = String(connection.client.split(separator: ":").first ?? "")
+            let address = connection.clientAddress
             if !seen.contains(address) { seen.append(address) }
         }
         return seen

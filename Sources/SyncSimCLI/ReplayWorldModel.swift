@@ -51,7 +51,7 @@ struct ReplayWorldModel {
             var tokenBySeq: [UInt16: String] = [:]
             var groupCreationSeqs: Set<UInt16> = []
             var userOfConnection: Int64?
-            let client = String(connection.client.split(separator: ":").first ?? "")
+            let client = connection.clientAddress
             for entry in connection.entries {
                 // A frame naming a chat, sent by or to a logged-in user, shows that user is a member.
                 if let user = userOfConnection, let chatId = Self.chatShowingMember(entry.packet.body) {
@@ -99,7 +99,7 @@ struct ReplayWorldModel {
                             $0.direction == .clientToServer && $0.packet.seq == entry.packet.seq
                                 && $0.time <= entry.time
                         } ?? timeline.connections.filter {
-                            $0.client.split(separator: ":").first == connection.client.split(separator: ":").first
+                            $0.clientAddress == connection.clientAddress
                                 && $0.opensAt < connection.opensAt
                         }.flatMap(\.entries).last {
                             $0.direction == .clientToServer && $0.packet.seq == entry.packet.seq

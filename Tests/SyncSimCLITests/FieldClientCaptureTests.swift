@@ -39,6 +39,27 @@ import Testing
                 "\(server.out)")
     }
 
+    /// Session 38's capture trial: the client's address was cut at its first colon, so every IPv6 client was "[":
+    /// one client instead of two, the chat with alice alone, app restarts made up, and `--client '[::1]#2'` unknown.
+    @Test("an IPv6 capture names its clients as the same traffic over IPv4 does", arguments: ["7403", "7404"])
+    func ipv6Clients(port: String) {
+        let capture = TraceDecodeCommandTests.fixture("field-clients/pymax-2.5.0-ipv6-relay-session.pcap")
+        let emission = TraceDecodeCommandTests.run(["replay", capture, "--port", port, "--emit-scenario", "Relay"])
+        #expect(emission.code == 0, "\(emission.out)")
+        let address = port == "7404" ? "[::1]" : "127.0.0.1"
+        #expect(emission.out.contains { $0.hasPrefix("// alice (\(address)#1): WiFi") })
+        #expect(emission.out.contains { $0.hasPrefix("// bob (\(address)#2): WiFi") })
+        #expect(emission.out.contains("    Server(history: [\"alice+bob\": 60])"))
+        #expect(emission.out.filter { $0.hasPrefix("    Client(") } == [
+            "    Client(\"alice\", profile: .wifi, parameters: [\"initialSeq\": 0])",
+            "    Client(\"bob\", profile: .wifi, parameters: [\"initialSeq\": 0])",
+        ])
+        let client = TraceDecodeCommandTests.run(["replay", capture, "--port", port, "--against", "client",
+                                                  "--client", "\(address)#2"])
+        #expect(client.code == 0, "\(client.out)")
+        #expect(client.out.last?.hasPrefix("replayed 11 server frames on 2 connections to bob") == true, "\(client.out)")
+    }
+
     @Test("the emitted scenario says which attachments the DSL cannot send")
     func emitsNotes() {
         let emission = TraceDecodeCommandTests.run(["replay", Self.forkOfVkmax, "--emit-scenario", "ForkSession"])
