@@ -169,4 +169,29 @@ extension InvariantChecker {
                     expected: "one start-of-history chunk covering the chat", found: $0)
         })
     }
+
+    /// V2 (liveness): call after the user scrolled the open chat down by at least as many messages as it holds, with
+    /// a working network and the loads ended, when no message reached the chat since: the newest message the server
+    /// holds that is not removed is on screen (or one newer: an own message shown below the chunk). Nothing is
+    /// judged when every message of the chat is removed.
+    /// - Parameters:
+    ///   - client: a registered client.
+    ///   - chatId: the chat scrolled.
+    ///   - view: the client's view now.
+    ///   - server: the server now.
+    ///   - now: virtual time.
+    /// - Returns: the new findings.
+    @discardableResult
+    public func checkScrolledToBottom(
+        client: String, chatId: Int64, view: ClientView, server: SyncServer, at now: SimInstant
+    ) -> [Finding] {
+        guard let newest = server.messages(inChat: chatId).last(where: { !$0.isRemoved })?.id else { return [] }
+        let shown = view.openChatId == chatId ? view.visibleMessageIds : []
+        guard (shown.max() ?? .min) < newest else { return [] }
+        let found = view.openChatId == chatId
+            ? "on screen \(shown.first.map { "\($0)" } ?? "nothing")...\(shown.last.map { "\($0)" } ?? "")"
+            : "the chat is not open"
+        return record([Finding(invariant: .V2, client: client, chatId: chatId, time: now,
+                               expected: "message \(newest) (the newest) on screen", found: found)])
+    }
 }

@@ -8,7 +8,7 @@ public enum InvariantGroup: String, Hashable, Sendable {
     case tasks
     /// P1–P4, requests, responses and last-sync.
     case protocolAndSync
-    /// V1, convergence at quiescence.
+    /// V1 and V2, convergence at quiescence and the view at the newest messages after a scroll down to them.
     case convergence
 
     /// The invariants in the group, in declaration order.
@@ -18,7 +18,7 @@ public enum InvariantGroup: String, Hashable, Sendable {
         case .chunks: [.C1, .C2, .C3, .C4, .C5, .C6, .C7]
         case .tasks: [.T1, .T2, .T3, .T4, .T5, .T6]
         case .protocolAndSync: [.P1, .P2, .P3, .P4]
-        case .convergence: [.V1]
+        case .convergence: [.V1, .V2]
         }
     }
 }

@@ -9,8 +9,9 @@ public enum InvariantID: String, CaseIterable, Hashable, Comparable, Sendable, C
     case T1, T2, T3, T4, T5, T6
     /// Protocol invariants P1-P4 on requests, responses and last-sync.
     case P1, P2, P3, P4
-    /// The view invariant: after quiescence clients agree with the server.
-    case V1
+    /// The view invariants: after quiescence clients agree with the server (V1); a scroll down to the newest
+    /// messages reaches them (V2).
+    case V1, V2
 
     /// The invariant in one line, as DESIGN.md §8 states it.
     public var summary: String {
@@ -33,11 +34,12 @@ public enum InvariantID: String, CaseIterable, Hashable, Comparable, Sendable, C
         case .P3: "every request ends with a response, an error or a timeout"
         case .P4: "last-sync never goes backwards and always comes from server time"
         case .V1: "after quiescence each client's chat list and loaded history equal the server's"
+        case .V2: "scrolling down past the newest message with a working network ends with the newest message on screen"
         }
     }
 
     /// Whether this is a liveness property (checked at a deadline or at quiescence, not after every event).
-    public var isLiveness: Bool { self == .C6 || self == .T5 || self == .V1 }
+    public var isLiveness: Bool { self == .C6 || self == .T5 || self == .V1 || self == .V2 }
 
     public var description: String { rawValue }
 

@@ -264,9 +264,16 @@ public struct SyncServer {
         }
     }
 
+    /// The user an open connection is logged in as and the device id its SESSION_INIT gave (each nil when not
+    /// known); nil for a connection that is not open. A driver that keeps a response back notes it, so that
+    /// `followingConnection(_:_:)` can find where the response goes once its connection has closed.
+    public func device(of connection: ServerConnectionID) -> (userId: Int64?, deviceId: String?)? {
+        connections[connection].map { ($0.userId, $0.deviceId) }
+    }
+
     /// With `ServerKnobs.repliesFollowDevice`, the newest open connection logged in as `userId` from `deviceId`
-    /// (where a reply whose own connection closed goes); nil otherwise.
-    private func followingConnection(_ userId: Int64?, _ deviceId: String?) -> ServerConnectionID? {
+    /// (where a reply whose own connection closed goes); nil otherwise, and nil when either is nil.
+    public func followingConnection(_ userId: Int64?, _ deviceId: String?) -> ServerConnectionID? {
         guard knobs.repliesFollowDevice, let userId, let deviceId else { return nil }
         return connections.sortedKeys.last {
             connections[$0]?.userId == userId && connections[$0]?.deviceId == deviceId

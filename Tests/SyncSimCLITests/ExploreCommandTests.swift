@@ -40,7 +40,7 @@ import Testing
         #expect(object["seedBase"] as? Int == 40)
         #expect(object["failures"] is [Any])
         let coverage = try #require(object["coverage"] as? [String: Any])
-        #expect((coverage["invariants"] as? [String: Any])?.count == 18)
+        #expect((coverage["invariants"] as? [String: Any])?.count == 19)
     }
 
     @Test("usage errors exit 2", arguments: [

@@ -180,6 +180,57 @@ import Testing
         #expect(result.violations.map(\.check) == [.checkpoint("alice's task queue is drained")])
     }
 
+    /// `HoldResponses` ignored `repliesFollowDevice` (session 37's field-sequence trial): a held answer whose
+    /// connection closed before the release was lost even when the scenario's server sends late answers to the
+    /// device's newest connection, as `DelayResponses` answers go.
+    @Test("HoldResponses: an answer held past its connection's close follows the device with repliesFollowDevice")
+    func holdFollowsDevice() {
+        func scenario(follows: Bool) -> Scenario {
+            Scenario("held-answer-after-close", summary: "s", seeds: [1], runLength: .seconds(90)) {
+                Client("alice", profile: .fourG)
+                Client("bob", profile: .fourG)
+                Server(parameters: ["repliesFollowDevice": .bool(follows)])
+                Timeline {
+                    At(.seconds(1)) { HoldResponses(to: .msgSend, of: "alice", until: .time(.seconds(15))) }
+                    At(.seconds(2)) { Send(from: "alice", text: "held", in: "alice+bob") }
+                    At(.seconds(5)) { LinkDown("alice", for: .seconds(2), .withReset) }
+                }
+                Expect {
+                    Invariants(.all)
+                    Eventually(within: .seconds(80), .queueDrained(client: "alice"))
+                }
+            }
+        }
+        let following = Self.run(scenario(follows: true), options: RunOptions(recordsTrace: true))
+        #expect(following.violations.map(\.description) == [])
+        let followed = following.trace.filter { $0.contains("hold-follows-device") }
+        #expect(followed.count >= 1)
+        let lost = Self.run(scenario(follows: false), options: RunOptions(recordsTrace: true))
+        #expect(lost.violations.map(\.description) == [])
+        #expect(lost.trace.filter { $0.contains("hold-follows-device") }.isEmpty)
+    }
+
+    /// A windowed `MetricBound` whose window ended after the run went quiet was judged on what the run had measured
+    /// when it stopped at quiescence (session 37's field-sequence trial): here four pings by three minutes, counted
+    /// over the first few seconds. The run now goes on until every bound's window has closed.
+    @Test("a run ending at quiescence runs on until every windowed metric bound's window has closed")
+    func metricWindowOutlivesQuiescence() {
+        let scenario = Scenario("window-past-quiet", summary: "s", seeds: [1], runLength: .minutes(10)) {
+            Client("alice", profile: .fourG)
+            Client("bob", profile: .fourG)
+            Timeline {
+                At(.seconds(1)) { Send(from: "alice", text: "hi", in: "alice+bob") }
+            }
+            Expect {
+                Invariants(.all)
+                MetricBound("requests", client: "alice", opcode: .ping, window: .until(.time(.minutes(3))), atLeast: 4)
+            }
+        }
+        #expect(scenario.problems().isEmpty)
+        let result = Self.run(scenario)
+        #expect(result.violations.map(\.description) == [])
+    }
+
     /// The replay emitter names the client whose answer was an error or lost: before, a fault for dave's retry was
     /// taken by alice's send arriving first (explore-send-while-scrolled-up's emitted scenario).
     @Test("ErrorReplies and LoseResponses of one client leave another client's requests alone")

@@ -4828,5 +4828,614 @@ enum PrintedCatalog {
                 Eventually(within: .minutes(145), .converged)
             }
         },
+        Scenario("b38-scroll-down-while-bridging", summary: "scrolled up, 80 arrive while away; a 1000-message fling down right at link-up ends at the newest", seeds: [1], tags: ["history"]) {
+            Server(history: ["alice+bob": 100])
+            Client("alice", profile: .edge, parameters: ["historyPageSize": 15])
+            Client("bob", profile: .threeG)
+            Timeline {
+                At(.seconds(3)) { OpenChat("alice", "alice+bob") }
+                At(.seconds(6)) { ScrollUp("alice", in: "alice+bob", messages: 70) }
+                At(.seconds(20)) { Connectivity("alice", .lost) }
+                At(.seconds(25)) { Send(from: "bob", text: "gap 0", in: "alice+bob") }
+                At(.seconds(26)) { Send(from: "bob", text: "gap 1", in: "alice+bob") }
+                At(.seconds(27)) { Send(from: "bob", text: "gap 2", in: "alice+bob") }
+                At(.seconds(28)) { Send(from: "bob", text: "gap 3", in: "alice+bob") }
+                At(.seconds(29)) { Send(from: "bob", text: "gap 4", in: "alice+bob") }
+                At(.seconds(30)) { Send(from: "bob", text: "gap 5", in: "alice+bob") }
+                At(.seconds(31)) { Send(from: "bob", text: "gap 6", in: "alice+bob") }
+                At(.seconds(32)) { Send(from: "bob", text: "gap 7", in: "alice+bob") }
+                At(.seconds(33)) { Send(from: "bob", text: "gap 8", in: "alice+bob") }
+                At(.seconds(34)) { Send(from: "bob", text: "gap 9", in: "alice+bob") }
+                At(.seconds(35)) { Send(from: "bob", text: "gap 10", in: "alice+bob") }
+                At(.seconds(36)) { Send(from: "bob", text: "gap 11", in: "alice+bob") }
+                At(.seconds(37)) { Send(from: "bob", text: "gap 12", in: "alice+bob") }
+                At(.seconds(38)) { Send(from: "bob", text: "gap 13", in: "alice+bob") }
+                At(.seconds(39)) { Send(from: "bob", text: "gap 14", in: "alice+bob") }
+                At(.seconds(40)) { Send(from: "bob", text: "gap 15", in: "alice+bob") }
+                At(.seconds(41)) { Send(from: "bob", text: "gap 16", in: "alice+bob") }
+                At(.seconds(42)) { Send(from: "bob", text: "gap 17", in: "alice+bob") }
+                At(.seconds(43)) { Send(from: "bob", text: "gap 18", in: "alice+bob") }
+                At(.seconds(44)) { Send(from: "bob", text: "gap 19", in: "alice+bob") }
+                At(.seconds(45)) { Send(from: "bob", text: "gap 20", in: "alice+bob") }
+                At(.seconds(46)) { Send(from: "bob", text: "gap 21", in: "alice+bob") }
+                At(.seconds(47)) { Send(from: "bob", text: "gap 22", in: "alice+bob") }
+                At(.seconds(48)) { Send(from: "bob", text: "gap 23", in: "alice+bob") }
+                At(.seconds(49)) { Send(from: "bob", text: "gap 24", in: "alice+bob") }
+                At(.seconds(50)) { Send(from: "bob", text: "gap 25", in: "alice+bob") }
+                At(.seconds(51)) { Send(from: "bob", text: "gap 26", in: "alice+bob") }
+                At(.seconds(52)) { Send(from: "bob", text: "gap 27", in: "alice+bob") }
+                At(.seconds(53)) { Send(from: "bob", text: "gap 28", in: "alice+bob") }
+                At(.seconds(54)) { Send(from: "bob", text: "gap 29", in: "alice+bob") }
+                At(.seconds(55)) { Send(from: "bob", text: "gap 30", in: "alice+bob") }
+                At(.seconds(56)) { Send(from: "bob", text: "gap 31", in: "alice+bob") }
+                At(.seconds(57)) { Send(from: "bob", text: "gap 32", in: "alice+bob") }
+                At(.seconds(58)) { Send(from: "bob", text: "gap 33", in: "alice+bob") }
+                At(.seconds(59)) { Send(from: "bob", text: "gap 34", in: "alice+bob") }
+                At(.minutes(1)) { Send(from: "bob", text: "gap 35", in: "alice+bob") }
+                At(.seconds(61)) { Send(from: "bob", text: "gap 36", in: "alice+bob") }
+                At(.seconds(62)) { Send(from: "bob", text: "gap 37", in: "alice+bob") }
+                At(.seconds(63)) { Send(from: "bob", text: "gap 38", in: "alice+bob") }
+                At(.seconds(64)) { Send(from: "bob", text: "gap 39", in: "alice+bob") }
+                At(.seconds(65)) { Send(from: "bob", text: "gap 40", in: "alice+bob") }
+                At(.seconds(66)) { Send(from: "bob", text: "gap 41", in: "alice+bob") }
+                At(.seconds(67)) { Send(from: "bob", text: "gap 42", in: "alice+bob") }
+                At(.seconds(68)) { Send(from: "bob", text: "gap 43", in: "alice+bob") }
+                At(.seconds(69)) { Send(from: "bob", text: "gap 44", in: "alice+bob") }
+                At(.seconds(70)) { Send(from: "bob", text: "gap 45", in: "alice+bob") }
+                At(.seconds(71)) { Send(from: "bob", text: "gap 46", in: "alice+bob") }
+                At(.seconds(72)) { Send(from: "bob", text: "gap 47", in: "alice+bob") }
+                At(.seconds(73)) { Send(from: "bob", text: "gap 48", in: "alice+bob") }
+                At(.seconds(74)) { Send(from: "bob", text: "gap 49", in: "alice+bob") }
+                At(.seconds(75)) { Send(from: "bob", text: "gap 50", in: "alice+bob") }
+                At(.seconds(76)) { Send(from: "bob", text: "gap 51", in: "alice+bob") }
+                At(.seconds(77)) { Send(from: "bob", text: "gap 52", in: "alice+bob") }
+                At(.seconds(78)) { Send(from: "bob", text: "gap 53", in: "alice+bob") }
+                At(.seconds(79)) { Send(from: "bob", text: "gap 54", in: "alice+bob") }
+                At(.seconds(80)) { Send(from: "bob", text: "gap 55", in: "alice+bob") }
+                At(.seconds(81)) { Send(from: "bob", text: "gap 56", in: "alice+bob") }
+                At(.seconds(82)) { Send(from: "bob", text: "gap 57", in: "alice+bob") }
+                At(.seconds(83)) { Send(from: "bob", text: "gap 58", in: "alice+bob") }
+                At(.seconds(84)) { Send(from: "bob", text: "gap 59", in: "alice+bob") }
+                At(.seconds(85)) { Send(from: "bob", text: "gap 60", in: "alice+bob") }
+                At(.seconds(86)) { Send(from: "bob", text: "gap 61", in: "alice+bob") }
+                At(.seconds(87)) { Send(from: "bob", text: "gap 62", in: "alice+bob") }
+                At(.seconds(88)) { Send(from: "bob", text: "gap 63", in: "alice+bob") }
+                At(.seconds(89)) { Send(from: "bob", text: "gap 64", in: "alice+bob") }
+                At(.seconds(90)) { Send(from: "bob", text: "gap 65", in: "alice+bob") }
+                At(.seconds(91)) { Send(from: "bob", text: "gap 66", in: "alice+bob") }
+                At(.seconds(92)) { Send(from: "bob", text: "gap 67", in: "alice+bob") }
+                At(.seconds(93)) { Send(from: "bob", text: "gap 68", in: "alice+bob") }
+                At(.seconds(94)) { Send(from: "bob", text: "gap 69", in: "alice+bob") }
+                At(.seconds(95)) { Send(from: "bob", text: "gap 70", in: "alice+bob") }
+                At(.seconds(96)) { Send(from: "bob", text: "gap 71", in: "alice+bob") }
+                At(.seconds(97)) { Send(from: "bob", text: "gap 72", in: "alice+bob") }
+                At(.seconds(98)) { Send(from: "bob", text: "gap 73", in: "alice+bob") }
+                At(.seconds(99)) { Send(from: "bob", text: "gap 74", in: "alice+bob") }
+                At(.seconds(100)) { Send(from: "bob", text: "gap 75", in: "alice+bob") }
+                At(.seconds(101)) { Send(from: "bob", text: "gap 76", in: "alice+bob") }
+                At(.seconds(102)) { Send(from: "bob", text: "gap 77", in: "alice+bob") }
+                At(.seconds(103)) { Send(from: "bob", text: "gap 78", in: "alice+bob") }
+                At(.seconds(104)) { Send(from: "bob", text: "gap 79", in: "alice+bob") }
+                At(.seconds(139)) { DelayResponses(to: .chatHistory, by: .seconds(3), for: .minutes(1), of: "alice") }
+                At(.seconds(140)) { Connectivity("alice", .restored) }
+                At(.seconds(147)) { ScrollDown("alice", in: "alice+bob", messages: 1000).named("fling") }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually("alice's fling ends at the newest message", within: .minutes(4), after: "fling", clients: ["alice"]) { _ in fatalError("custom condition 'alice's fling ends at the newest message' cannot be printed; see Scenarios/FieldSequences38.swift:56") }
+            }
+        },
+        Scenario("b38-scroll-down-during-late-page", summary: "scrolled up, 60 arrive while away; pages 3 s late; fling down as the reconnect's LOGIN answer comes", seeds: [1], tags: ["history"]) {
+            Server(history: ["alice+bob": 90])
+            Client("alice", profile: .threeG, parameters: ["historyPageSize": 10])
+            Client("bob", profile: .threeG)
+            Timeline {
+                At(.seconds(3)) { OpenChat("alice", "alice+bob") }
+                At(.seconds(6)) { ScrollUp("alice", in: "alice+bob", messages: 50) }
+                At(.seconds(15)) { LinkDown("alice") }
+                At(.seconds(16)) { PostFromOtherDevice("bob", text: "away 0", in: "alice+bob") }
+                At(.milliseconds(16_500)) { PostFromOtherDevice("bob", text: "away 1", in: "alice+bob") }
+                At(.seconds(17)) { PostFromOtherDevice("bob", text: "away 2", in: "alice+bob") }
+                At(.milliseconds(17_500)) { PostFromOtherDevice("bob", text: "away 3", in: "alice+bob") }
+                At(.seconds(18)) { PostFromOtherDevice("bob", text: "away 4", in: "alice+bob") }
+                At(.milliseconds(18_500)) { PostFromOtherDevice("bob", text: "away 5", in: "alice+bob") }
+                At(.seconds(19)) { PostFromOtherDevice("bob", text: "away 6", in: "alice+bob") }
+                At(.milliseconds(19_500)) { PostFromOtherDevice("bob", text: "away 7", in: "alice+bob") }
+                At(.seconds(20)) { PostFromOtherDevice("bob", text: "away 8", in: "alice+bob") }
+                At(.milliseconds(20_500)) { PostFromOtherDevice("bob", text: "away 9", in: "alice+bob") }
+                At(.seconds(21)) { PostFromOtherDevice("bob", text: "away 10", in: "alice+bob") }
+                At(.milliseconds(21_500)) { PostFromOtherDevice("bob", text: "away 11", in: "alice+bob") }
+                At(.seconds(22)) { PostFromOtherDevice("bob", text: "away 12", in: "alice+bob") }
+                At(.milliseconds(22_500)) { PostFromOtherDevice("bob", text: "away 13", in: "alice+bob") }
+                At(.seconds(23)) { PostFromOtherDevice("bob", text: "away 14", in: "alice+bob") }
+                At(.milliseconds(23_500)) { PostFromOtherDevice("bob", text: "away 15", in: "alice+bob") }
+                At(.seconds(24)) { PostFromOtherDevice("bob", text: "away 16", in: "alice+bob") }
+                At(.milliseconds(24_500)) { PostFromOtherDevice("bob", text: "away 17", in: "alice+bob") }
+                At(.seconds(25)) { PostFromOtherDevice("bob", text: "away 18", in: "alice+bob") }
+                At(.milliseconds(25_500)) { PostFromOtherDevice("bob", text: "away 19", in: "alice+bob") }
+                At(.seconds(26)) { PostFromOtherDevice("bob", text: "away 20", in: "alice+bob") }
+                At(.milliseconds(26_500)) { PostFromOtherDevice("bob", text: "away 21", in: "alice+bob") }
+                At(.seconds(27)) { PostFromOtherDevice("bob", text: "away 22", in: "alice+bob") }
+                At(.milliseconds(27_500)) { PostFromOtherDevice("bob", text: "away 23", in: "alice+bob") }
+                At(.seconds(28)) { PostFromOtherDevice("bob", text: "away 24", in: "alice+bob") }
+                At(.milliseconds(28_500)) { PostFromOtherDevice("bob", text: "away 25", in: "alice+bob") }
+                At(.seconds(29)) { PostFromOtherDevice("bob", text: "away 26", in: "alice+bob") }
+                At(.milliseconds(29_500)) { PostFromOtherDevice("bob", text: "away 27", in: "alice+bob") }
+                At(.seconds(30)) { PostFromOtherDevice("bob", text: "away 28", in: "alice+bob") }
+                At(.milliseconds(30_500)) { PostFromOtherDevice("bob", text: "away 29", in: "alice+bob") }
+                At(.seconds(31)) { PostFromOtherDevice("bob", text: "away 30", in: "alice+bob") }
+                At(.milliseconds(31_500)) { PostFromOtherDevice("bob", text: "away 31", in: "alice+bob") }
+                At(.seconds(32)) { PostFromOtherDevice("bob", text: "away 32", in: "alice+bob") }
+                At(.milliseconds(32_500)) { PostFromOtherDevice("bob", text: "away 33", in: "alice+bob") }
+                At(.seconds(33)) { PostFromOtherDevice("bob", text: "away 34", in: "alice+bob") }
+                At(.milliseconds(33_500)) { PostFromOtherDevice("bob", text: "away 35", in: "alice+bob") }
+                At(.seconds(34)) { PostFromOtherDevice("bob", text: "away 36", in: "alice+bob") }
+                At(.milliseconds(34_500)) { PostFromOtherDevice("bob", text: "away 37", in: "alice+bob") }
+                At(.seconds(35)) { PostFromOtherDevice("bob", text: "away 38", in: "alice+bob") }
+                At(.milliseconds(35_500)) { PostFromOtherDevice("bob", text: "away 39", in: "alice+bob") }
+                At(.seconds(36)) { PostFromOtherDevice("bob", text: "away 40", in: "alice+bob") }
+                At(.milliseconds(36_500)) { PostFromOtherDevice("bob", text: "away 41", in: "alice+bob") }
+                At(.seconds(37)) { PostFromOtherDevice("bob", text: "away 42", in: "alice+bob") }
+                At(.milliseconds(37_500)) { PostFromOtherDevice("bob", text: "away 43", in: "alice+bob") }
+                At(.seconds(38)) { PostFromOtherDevice("bob", text: "away 44", in: "alice+bob") }
+                At(.milliseconds(38_500)) { PostFromOtherDevice("bob", text: "away 45", in: "alice+bob") }
+                At(.seconds(39)) { PostFromOtherDevice("bob", text: "away 46", in: "alice+bob") }
+                At(.milliseconds(39_500)) { PostFromOtherDevice("bob", text: "away 47", in: "alice+bob") }
+                At(.seconds(40)) { PostFromOtherDevice("bob", text: "away 48", in: "alice+bob") }
+                At(.milliseconds(40_500)) { PostFromOtherDevice("bob", text: "away 49", in: "alice+bob") }
+                At(.seconds(41)) { PostFromOtherDevice("bob", text: "away 50", in: "alice+bob") }
+                At(.milliseconds(41_500)) { PostFromOtherDevice("bob", text: "away 51", in: "alice+bob") }
+                At(.seconds(42)) { PostFromOtherDevice("bob", text: "away 52", in: "alice+bob") }
+                At(.milliseconds(42_500)) { PostFromOtherDevice("bob", text: "away 53", in: "alice+bob") }
+                At(.seconds(43)) { PostFromOtherDevice("bob", text: "away 54", in: "alice+bob") }
+                At(.milliseconds(43_500)) { PostFromOtherDevice("bob", text: "away 55", in: "alice+bob") }
+                At(.seconds(44)) { PostFromOtherDevice("bob", text: "away 56", in: "alice+bob") }
+                At(.milliseconds(44_500)) { PostFromOtherDevice("bob", text: "away 57", in: "alice+bob") }
+                At(.seconds(45)) { PostFromOtherDevice("bob", text: "away 58", in: "alice+bob") }
+                At(.milliseconds(45_500)) { PostFromOtherDevice("bob", text: "away 59", in: "alice+bob") }
+                At(.minutes(1)) { DelayResponses(to: .chatHistory, by: .seconds(3), for: .minutes(1), of: "alice") }
+                At(.seconds(61)) { LinkUp("alice") }
+                When(.client("alice", receives: .login, .response).nth(2)) { ScrollDown("alice", in: "alice+bob", messages: 1000).named("fling") }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually("alice's fling ends at the newest message", within: .minutes(5), after: "fling", clients: ["alice"]) { _ in fatalError("custom condition 'alice's fling ends at the newest message' cannot be printed; see Scenarios/FieldSequences38.swift:87") }
+            }
+        },
+        Scenario("b38-scroll-up-pushes-fling-down-edge-peer", summary: "scrolled up 60 (pages of 10), Bob writes 25 by push, pushes 2 s late; fling down reaches newest; Bob on EDGE", seeds: [1], tags: ["history"], runLength: .minutes(8)) {
+            Server(history: ["alice+bob": 120])
+            Client("alice", profile: .edge, parameters: ["historyPageSize": 10, "prefetchDistance": 3])
+            Client("bob", profile: .edge)
+            Timeline {
+                At(.seconds(3)) { OpenChat("alice", "alice+bob") }
+                At(.seconds(6)) { ScrollUp("alice", in: "alice+bob", messages: 60) }
+                At(.seconds(9)) { DelayPushes(to: "alice", by: .seconds(2), for: .seconds(30)) }
+                At(.seconds(10)) { Send(from: "bob", text: "p0", in: "alice+bob") }
+                At(.milliseconds(10_300)) { Send(from: "bob", text: "p1", in: "alice+bob") }
+                At(.milliseconds(10_600)) { Send(from: "bob", text: "p2", in: "alice+bob") }
+                At(.milliseconds(10_900)) { Send(from: "bob", text: "p3", in: "alice+bob") }
+                At(.milliseconds(11_200)) { Send(from: "bob", text: "p4", in: "alice+bob") }
+                At(.milliseconds(11_500)) { Send(from: "bob", text: "p5", in: "alice+bob") }
+                At(.milliseconds(11_800)) { Send(from: "bob", text: "p6", in: "alice+bob") }
+                At(.milliseconds(12_100)) { Send(from: "bob", text: "p7", in: "alice+bob") }
+                At(.milliseconds(12_400)) { Send(from: "bob", text: "p8", in: "alice+bob") }
+                At(.milliseconds(12_700)) { Send(from: "bob", text: "p9", in: "alice+bob") }
+                At(.seconds(13)) { Send(from: "bob", text: "p10", in: "alice+bob") }
+                At(.milliseconds(13_300)) { Send(from: "bob", text: "p11", in: "alice+bob") }
+                At(.milliseconds(13_600)) { Send(from: "bob", text: "p12", in: "alice+bob") }
+                At(.milliseconds(13_900)) { Send(from: "bob", text: "p13", in: "alice+bob") }
+                At(.milliseconds(14_200)) { Send(from: "bob", text: "p14", in: "alice+bob") }
+                At(.milliseconds(14_500)) { Send(from: "bob", text: "p15", in: "alice+bob") }
+                At(.milliseconds(14_800)) { Send(from: "bob", text: "p16", in: "alice+bob") }
+                At(.milliseconds(15_100)) { Send(from: "bob", text: "p17", in: "alice+bob") }
+                At(.milliseconds(15_400)) { Send(from: "bob", text: "p18", in: "alice+bob") }
+                At(.milliseconds(15_700)) { Send(from: "bob", text: "p19", in: "alice+bob") }
+                At(.seconds(16)) { Send(from: "bob", text: "p20", in: "alice+bob") }
+                At(.milliseconds(16_300)) { Send(from: "bob", text: "p21", in: "alice+bob") }
+                At(.milliseconds(16_600)) { Send(from: "bob", text: "p22", in: "alice+bob") }
+                At(.milliseconds(16_900)) { Send(from: "bob", text: "p23", in: "alice+bob") }
+                At(.milliseconds(17_200)) { Send(from: "bob", text: "p24", in: "alice+bob") }
+                At(.seconds(30)) { ScrollDown("alice", in: "alice+bob", messages: 1000).named("fling") }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually("fling reaches the newest", within: .minutes(4), after: "fling", clients: ["alice"]) { _ in fatalError("custom condition 'fling reaches the newest' cannot be printed; see Scenarios/FieldSequences38.swift:190") }
+            }
+        },
+        Scenario("b38-fling-down-at-push", summary: "scrolled up 30 of 60; fling down as Bob's push arrives; view and read mark at the newest", seeds: [1], tags: ["history"], runLength: .minutes(4)) {
+            Server(history: ["alice+bob": 60])
+            Client("alice", profile: .threeG, parameters: ["historyPageSize": 10])
+            Client("bob", profile: .threeG)
+            Timeline {
+                At(.seconds(3)) { OpenChat("alice", "alice+bob") }
+                At(.seconds(6)) { ScrollUp("alice", in: "alice+bob", messages: 30) }
+                At(.seconds(10)) { Send(from: "bob", text: "ping", in: "alice+bob") }
+                When(.client("alice", receives: .notifMessage, .push)) { ScrollDown("alice", in: "alice+bob", messages: 1000).named("fling") }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually("fling reaches Bob's message", within: .minutes(2), after: "fling", clients: ["alice"]) { _ in fatalError("custom condition 'fling reaches Bob's message' cannot be printed; see Scenarios/FieldSequences38.swift:1072") }
+                Eventually(within: .minutes(3), .readUpToNewest(client: "alice", chat: "alice+bob"))
+            }
+        },
+        Scenario("b38-back-to-bottom-at-push", summary: "up 5, down 6 (one past the chunk's edge) as Bob's push arrives; Bob writes 3 more; the view is at the newest", seeds: [1], tags: ["history"], runLength: .minutes(4)) {
+            Server(history: ["alice+bob": 60])
+            Client("alice", profile: .threeG, parameters: ["historyPageSize": 10])
+            Client("bob", profile: .threeG)
+            Timeline {
+                At(.seconds(3)) { OpenChat("alice", "alice+bob") }
+                At(.seconds(6)) { ScrollUp("alice", in: "alice+bob", messages: 5) }
+                At(.seconds(10)) { Send(from: "bob", text: "one", in: "alice+bob") }
+                When(.client("alice", receives: .notifMessage, .push)) { ScrollDown("alice", in: "alice+bob", messages: 6).named("down") }
+                At(.seconds(20)) { Send(from: "bob", text: "two", in: "alice+bob") }
+                At(.seconds(21)) { Send(from: "bob", text: "three", in: "alice+bob") }
+                At(.seconds(22)) { Send(from: "bob", text: "four", in: "alice+bob") }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually("view at the newest", within: .minutes(2), after: "down", clients: ["alice"]) { _ in fatalError("custom condition 'view at the newest' cannot be printed; see Scenarios/FieldSequences38.swift:1103") }
+            }
+        },
+        Scenario("b38-held-sends-replies-follow-device", summary: "replies follow the device: MSG_SEND answers held over a reset; 3 sends once each, in order", seeds: [1], tags: ["sending"], runLength: .minutes(8)) {
+            Server(parameters: ["repliesFollowDevice": true])
+            Client("alice", profile: .edge, parameters: ["seqModulus": 8])
+            Client("bob", profile: .threeG)
+            Timeline {
+                At(.seconds(2)) { OpenChat("alice", "alice+bob") }
+                At(.milliseconds(2500)) { HoldResponses(to: .msgSend, of: "alice", until: .time(.seconds(30))) }
+                At(.seconds(3)) { Send(from: "alice", text: "f1", in: "alice+bob") }
+                At(.seconds(4)) { Send(from: "alice", text: "f2", in: "alice+bob") }
+                At(.seconds(10)) { LinkDown("alice", for: .seconds(3), .withReset) }
+                At(.seconds(20)) { Send(from: "alice", text: "f3", in: "alice+bob") }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually(within: .minutes(6), .serverTexts(chat: "alice+bob", texts: ["f1", "f2", "f3"]))
+                Eventually(within: .minutes(6), .textOnScreen(client: "alice", chat: "alice+bob", text: "f3"))
+            }
+        },
+        Scenario("b38-edits-deletes-inside-cached-chunk", summary: "offline: Bob deletes 4 of his, edits 2 inside Alice's cached 60 and writes 40; converge", seeds: [1], tags: ["history"]) {
+            Server(history: ["alice+bob": 80])
+            Client("alice", profile: .edge, parameters: ["historyPageSize": 20])
+            Client("bob", profile: .threeG)
+            Timeline {
+                At(.seconds(3)) { OpenChat("alice", "alice+bob") }
+                At(.seconds(6)) { ScrollUp("alice", in: "alice+bob", messages: 40) }
+                At(.seconds(15)) { LinkDown("alice") }
+                At(.seconds(16)) { Send(from: "bob", text: "b-new-1", in: "alice+bob") }
+                At(.seconds(18)) { DeleteMessage(from: "bob", in: "alice+bob") }
+                At(.seconds(19)) { DeleteMessage(from: "bob", in: "alice+bob") }
+                At(.seconds(20)) { EditMessage(from: "bob", in: "alice+bob", text: "edited-in-chunk") }
+                At(.seconds(21)) { DeleteMessage(from: "bob", in: "alice+bob") }
+                At(.seconds(22)) { EditMessage(from: "bob", in: "alice+bob", text: "edited-again") }
+                At(.seconds(23)) { DeleteMessage(from: "bob", in: "alice+bob") }
+                At(.seconds(25)) { Send(from: "bob", text: "after 0", in: "alice+bob") }
+                At(.milliseconds(25_500)) { Send(from: "bob", text: "after 1", in: "alice+bob") }
+                At(.seconds(26)) { Send(from: "bob", text: "after 2", in: "alice+bob") }
+                At(.milliseconds(26_500)) { Send(from: "bob", text: "after 3", in: "alice+bob") }
+                At(.seconds(27)) { Send(from: "bob", text: "after 4", in: "alice+bob") }
+                At(.milliseconds(27_500)) { Send(from: "bob", text: "after 5", in: "alice+bob") }
+                At(.seconds(28)) { Send(from: "bob", text: "after 6", in: "alice+bob") }
+                At(.milliseconds(28_500)) { Send(from: "bob", text: "after 7", in: "alice+bob") }
+                At(.seconds(29)) { Send(from: "bob", text: "after 8", in: "alice+bob") }
+                At(.milliseconds(29_500)) { Send(from: "bob", text: "after 9", in: "alice+bob") }
+                At(.seconds(30)) { Send(from: "bob", text: "after 10", in: "alice+bob") }
+                At(.milliseconds(30_500)) { Send(from: "bob", text: "after 11", in: "alice+bob") }
+                At(.seconds(31)) { Send(from: "bob", text: "after 12", in: "alice+bob") }
+                At(.milliseconds(31_500)) { Send(from: "bob", text: "after 13", in: "alice+bob") }
+                At(.seconds(32)) { Send(from: "bob", text: "after 14", in: "alice+bob") }
+                At(.milliseconds(32_500)) { Send(from: "bob", text: "after 15", in: "alice+bob") }
+                At(.seconds(33)) { Send(from: "bob", text: "after 16", in: "alice+bob") }
+                At(.milliseconds(33_500)) { Send(from: "bob", text: "after 17", in: "alice+bob") }
+                At(.seconds(34)) { Send(from: "bob", text: "after 18", in: "alice+bob") }
+                At(.milliseconds(34_500)) { Send(from: "bob", text: "after 19", in: "alice+bob") }
+                At(.seconds(35)) { Send(from: "bob", text: "after 20", in: "alice+bob") }
+                At(.milliseconds(35_500)) { Send(from: "bob", text: "after 21", in: "alice+bob") }
+                At(.seconds(36)) { Send(from: "bob", text: "after 22", in: "alice+bob") }
+                At(.milliseconds(36_500)) { Send(from: "bob", text: "after 23", in: "alice+bob") }
+                At(.seconds(37)) { Send(from: "bob", text: "after 24", in: "alice+bob") }
+                At(.milliseconds(37_500)) { Send(from: "bob", text: "after 25", in: "alice+bob") }
+                At(.seconds(38)) { Send(from: "bob", text: "after 26", in: "alice+bob") }
+                At(.milliseconds(38_500)) { Send(from: "bob", text: "after 27", in: "alice+bob") }
+                At(.seconds(39)) { Send(from: "bob", text: "after 28", in: "alice+bob") }
+                At(.milliseconds(39_500)) { Send(from: "bob", text: "after 29", in: "alice+bob") }
+                At(.seconds(40)) { Send(from: "bob", text: "after 30", in: "alice+bob") }
+                At(.milliseconds(40_500)) { Send(from: "bob", text: "after 31", in: "alice+bob") }
+                At(.seconds(41)) { Send(from: "bob", text: "after 32", in: "alice+bob") }
+                At(.milliseconds(41_500)) { Send(from: "bob", text: "after 33", in: "alice+bob") }
+                At(.seconds(42)) { Send(from: "bob", text: "after 34", in: "alice+bob") }
+                At(.milliseconds(42_500)) { Send(from: "bob", text: "after 35", in: "alice+bob") }
+                At(.seconds(43)) { Send(from: "bob", text: "after 36", in: "alice+bob") }
+                At(.milliseconds(43_500)) { Send(from: "bob", text: "after 37", in: "alice+bob") }
+                At(.seconds(44)) { Send(from: "bob", text: "after 38", in: "alice+bob") }
+                At(.milliseconds(44_500)) { Send(from: "bob", text: "after 39", in: "alice+bob") }
+                At(.minutes(1)) { LinkUp("alice") }
+                At(.seconds(70)) { ScrollDown("alice", in: "alice+bob", messages: 1000) }
+                At(.seconds(100)) { ScrollUp("alice", in: "alice+bob", messages: 1000).named("up") }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually(within: .minutes(8), .historyComplete(client: "alice", chat: "alice+bob"))
+            }
+        },
+        Scenario("b38-album-kill-at-second-token", summary: "album of 2: killed as the 2nd token is answered; then text; one message, 2 photos, in order", seeds: [1], tags: ["photo"]) {
+            Server()
+            Client("alice", profile: .edge)
+            Client("bob", profile: .threeG)
+            Timeline {
+                At(.seconds(3)) { SendPhotos(from: "alice", count: 2, bytes: 40_000, caption: "pair", in: "alice+bob") }
+                At(.seconds(4)) { Send(from: "alice", text: "after pair", in: "alice+bob") }
+                When(.server(answers: .photoUpload, to: "alice").nth(2)) { CrashApp("alice") }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually(within: .minutes(8), .serverTexts(chat: "alice+bob", texts: ["pair", "after pair"]))
+                Always(.photosComplete(chat: "alice+bob", caption: "pair", photos: 2))
+            }
+        },
+        Scenario("b38-held-send-answer-over-restart", summary: "MSG_SEND answer held 40 s, app restarted at 10 s, second send; once each, in order, on screen", seeds: [1], tags: ["sending"], runLength: .minutes(6)) {
+            Server()
+            Client("alice", profile: .edge)
+            Client("bob", profile: .threeG)
+            Timeline {
+                At(.seconds(2)) { OpenChat("alice", "alice+bob") }
+                At(.milliseconds(2500)) { HoldResponses(to: .msgSend, of: "alice", until: .time(.seconds(40))) }
+                At(.seconds(3)) { Send(from: "alice", text: "held one", in: "alice+bob") }
+                At(.seconds(10)) { RestartApp("alice") }
+                At(.seconds(12)) { OpenChat("alice", "alice+bob") }
+                At(.seconds(15)) { Send(from: "alice", text: "held two", in: "alice+bob") }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually(within: .minutes(4), .serverTexts(chat: "alice+bob", texts: ["held one", "held two"]))
+                Eventually(within: .minutes(5), .textOnScreen(client: "alice", chat: "alice+bob", text: "held one"))
+                Eventually(within: .minutes(5), .textOnScreen(client: "alice", chat: "alice+bob", text: "held two"))
+            }
+        },
+        Scenario("b38-two-devices-photo-kill", summary: "phone photo+texts, tablet texts, same chat; phone killed at photo MSG_SEND, tablet restarts", seeds: [1], tags: ["photo"]) {
+            Server()
+            Client("alice", profile: .edge)
+            Device("alice", "tablet")
+            Client("bob", profile: .threeG)
+            Timeline {
+                At(.seconds(3)) { OpenChat("alice:tablet", "alice+bob") }
+                At(.seconds(3)) { SendPhoto(from: "alice", bytes: 50_000, caption: "ph", in: "alice+bob") }
+                At(.seconds(4)) { Send(from: "alice", text: "ph-1", in: "alice+bob") }
+                At(.seconds(5)) { Send(from: "alice:tablet", text: "tab-1", in: "alice+bob") }
+                At(.seconds(6)) { Send(from: "alice:tablet", text: "tab-2", in: "alice+bob") }
+                When(.server(receives: .msgSend, from: "alice")) { CrashApp("alice") }
+                At(.seconds(7)) { RestartApp("alice:tablet") }
+                At(.seconds(9)) { Send(from: "alice:tablet", text: "tab-3", in: "alice+bob") }
+                At(.seconds(20)) { Send(from: "alice", text: "ph-2", in: "alice+bob") }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually(within: .minutes(8), .serverOrder(chat: "alice+bob", texts: ["ph", "ph-1", "ph-2"]))
+                Eventually(within: .minutes(8), .serverOrder(chat: "alice+bob", texts: ["tab-1", "tab-2", "tab-3"]))
+                Always(.photosComplete(chat: "alice+bob", caption: "ph", photos: 1))
+            }
+        },
+        Scenario("b38-three-gaps-deletes-at-edges", summary: "three visits with 50 new each between (gaps), Bob deletes at chunk edges; scroll to the top", seeds: [1], tags: ["history"], runLength: .minutes(15)) {
+            Server(history: ["alice+bob": 30])
+            Client("alice", profile: .edge, parameters: ["historyPageSize": 15])
+            Client("bob", profile: .threeG)
+            Timeline {
+                At(.seconds(3)) { OpenChat("alice", "alice+bob") }
+                At(.seconds(10)) { CloseChat("alice", "alice+bob") }
+                At(.seconds(12)) { LinkDown("alice") }
+                At(.seconds(13)) { DeleteMessage(from: "bob", in: "alice+bob") }
+                At(.seconds(14)) { Send(from: "bob", text: "v0-0", in: "alice+bob") }
+                At(.milliseconds(14_500)) { Send(from: "bob", text: "v0-1", in: "alice+bob") }
+                At(.seconds(15)) { Send(from: "bob", text: "v0-2", in: "alice+bob") }
+                At(.milliseconds(15_500)) { Send(from: "bob", text: "v0-3", in: "alice+bob") }
+                At(.seconds(16)) { Send(from: "bob", text: "v0-4", in: "alice+bob") }
+                At(.milliseconds(16_500)) { Send(from: "bob", text: "v0-5", in: "alice+bob") }
+                At(.seconds(17)) { Send(from: "bob", text: "v0-6", in: "alice+bob") }
+                At(.milliseconds(17_500)) { Send(from: "bob", text: "v0-7", in: "alice+bob") }
+                At(.seconds(18)) { Send(from: "bob", text: "v0-8", in: "alice+bob") }
+                At(.milliseconds(18_500)) { Send(from: "bob", text: "v0-9", in: "alice+bob") }
+                At(.seconds(19)) { Send(from: "bob", text: "v0-10", in: "alice+bob") }
+                At(.milliseconds(19_500)) { Send(from: "bob", text: "v0-11", in: "alice+bob") }
+                At(.seconds(20)) { Send(from: "bob", text: "v0-12", in: "alice+bob") }
+                At(.milliseconds(20_500)) { Send(from: "bob", text: "v0-13", in: "alice+bob") }
+                At(.seconds(21)) { Send(from: "bob", text: "v0-14", in: "alice+bob") }
+                At(.milliseconds(21_500)) { Send(from: "bob", text: "v0-15", in: "alice+bob") }
+                At(.seconds(22)) { Send(from: "bob", text: "v0-16", in: "alice+bob") }
+                At(.milliseconds(22_500)) { Send(from: "bob", text: "v0-17", in: "alice+bob") }
+                At(.seconds(23)) { Send(from: "bob", text: "v0-18", in: "alice+bob") }
+                At(.milliseconds(23_500)) { Send(from: "bob", text: "v0-19", in: "alice+bob") }
+                At(.seconds(24)) { Send(from: "bob", text: "v0-20", in: "alice+bob") }
+                At(.milliseconds(24_500)) { Send(from: "bob", text: "v0-21", in: "alice+bob") }
+                At(.seconds(25)) { Send(from: "bob", text: "v0-22", in: "alice+bob") }
+                At(.milliseconds(25_500)) { Send(from: "bob", text: "v0-23", in: "alice+bob") }
+                At(.seconds(26)) { Send(from: "bob", text: "v0-24", in: "alice+bob") }
+                At(.milliseconds(26_500)) { Send(from: "bob", text: "v0-25", in: "alice+bob") }
+                At(.seconds(27)) { Send(from: "bob", text: "v0-26", in: "alice+bob") }
+                At(.milliseconds(27_500)) { Send(from: "bob", text: "v0-27", in: "alice+bob") }
+                At(.seconds(28)) { Send(from: "bob", text: "v0-28", in: "alice+bob") }
+                At(.milliseconds(28_500)) { Send(from: "bob", text: "v0-29", in: "alice+bob") }
+                At(.seconds(29)) { Send(from: "bob", text: "v0-30", in: "alice+bob") }
+                At(.milliseconds(29_500)) { Send(from: "bob", text: "v0-31", in: "alice+bob") }
+                At(.seconds(30)) { Send(from: "bob", text: "v0-32", in: "alice+bob") }
+                At(.milliseconds(30_500)) { Send(from: "bob", text: "v0-33", in: "alice+bob") }
+                At(.seconds(31)) { Send(from: "bob", text: "v0-34", in: "alice+bob") }
+                At(.milliseconds(31_500)) { Send(from: "bob", text: "v0-35", in: "alice+bob") }
+                At(.seconds(32)) { Send(from: "bob", text: "v0-36", in: "alice+bob") }
+                At(.milliseconds(32_500)) { Send(from: "bob", text: "v0-37", in: "alice+bob") }
+                At(.seconds(33)) { Send(from: "bob", text: "v0-38", in: "alice+bob") }
+                At(.milliseconds(33_500)) { Send(from: "bob", text: "v0-39", in: "alice+bob") }
+                At(.seconds(34)) { Send(from: "bob", text: "v0-40", in: "alice+bob") }
+                At(.milliseconds(34_500)) { Send(from: "bob", text: "v0-41", in: "alice+bob") }
+                At(.seconds(35)) { Send(from: "bob", text: "v0-42", in: "alice+bob") }
+                At(.milliseconds(35_500)) { Send(from: "bob", text: "v0-43", in: "alice+bob") }
+                At(.seconds(36)) { Send(from: "bob", text: "v0-44", in: "alice+bob") }
+                At(.milliseconds(36_500)) { Send(from: "bob", text: "v0-45", in: "alice+bob") }
+                At(.seconds(37)) { Send(from: "bob", text: "v0-46", in: "alice+bob") }
+                At(.milliseconds(37_500)) { Send(from: "bob", text: "v0-47", in: "alice+bob") }
+                At(.seconds(38)) { Send(from: "bob", text: "v0-48", in: "alice+bob") }
+                At(.milliseconds(38_500)) { Send(from: "bob", text: "v0-49", in: "alice+bob") }
+                At(.seconds(45)) { DeleteMessage(from: "bob", in: "alice+bob") }
+                At(.seconds(55)) { LinkUp("alice") }
+                At(.seconds(63)) { OpenChat("alice", "alice+bob") }
+                At(.seconds(70)) { CloseChat("alice", "alice+bob") }
+                At(.seconds(72)) { LinkDown("alice") }
+                At(.seconds(73)) { DeleteMessage(from: "bob", in: "alice+bob") }
+                At(.seconds(74)) { Send(from: "bob", text: "v1-0", in: "alice+bob") }
+                At(.milliseconds(74_500)) { Send(from: "bob", text: "v1-1", in: "alice+bob") }
+                At(.seconds(75)) { Send(from: "bob", text: "v1-2", in: "alice+bob") }
+                At(.milliseconds(75_500)) { Send(from: "bob", text: "v1-3", in: "alice+bob") }
+                At(.seconds(76)) { Send(from: "bob", text: "v1-4", in: "alice+bob") }
+                At(.milliseconds(76_500)) { Send(from: "bob", text: "v1-5", in: "alice+bob") }
+                At(.seconds(77)) { Send(from: "bob", text: "v1-6", in: "alice+bob") }
+                At(.milliseconds(77_500)) { Send(from: "bob", text: "v1-7", in: "alice+bob") }
+                At(.seconds(78)) { Send(from: "bob", text: "v1-8", in: "alice+bob") }
+                At(.milliseconds(78_500)) { Send(from: "bob", text: "v1-9", in: "alice+bob") }
+                At(.seconds(79)) { Send(from: "bob", text: "v1-10", in: "alice+bob") }
+                At(.milliseconds(79_500)) { Send(from: "bob", text: "v1-11", in: "alice+bob") }
+                At(.seconds(80)) { Send(from: "bob", text: "v1-12", in: "alice+bob") }
+                At(.milliseconds(80_500)) { Send(from: "bob", text: "v1-13", in: "alice+bob") }
+                At(.seconds(81)) { Send(from: "bob", text: "v1-14", in: "alice+bob") }
+                At(.milliseconds(81_500)) { Send(from: "bob", text: "v1-15", in: "alice+bob") }
+                At(.seconds(82)) { Send(from: "bob", text: "v1-16", in: "alice+bob") }
+                At(.milliseconds(82_500)) { Send(from: "bob", text: "v1-17", in: "alice+bob") }
+                At(.seconds(83)) { Send(from: "bob", text: "v1-18", in: "alice+bob") }
+                At(.milliseconds(83_500)) { Send(from: "bob", text: "v1-19", in: "alice+bob") }
+                At(.seconds(84)) { Send(from: "bob", text: "v1-20", in: "alice+bob") }
+                At(.milliseconds(84_500)) { Send(from: "bob", text: "v1-21", in: "alice+bob") }
+                At(.seconds(85)) { Send(from: "bob", text: "v1-22", in: "alice+bob") }
+                At(.milliseconds(85_500)) { Send(from: "bob", text: "v1-23", in: "alice+bob") }
+                At(.seconds(86)) { Send(from: "bob", text: "v1-24", in: "alice+bob") }
+                At(.milliseconds(86_500)) { Send(from: "bob", text: "v1-25", in: "alice+bob") }
+                At(.seconds(87)) { Send(from: "bob", text: "v1-26", in: "alice+bob") }
+                At(.milliseconds(87_500)) { Send(from: "bob", text: "v1-27", in: "alice+bob") }
+                At(.seconds(88)) { Send(from: "bob", text: "v1-28", in: "alice+bob") }
+                At(.milliseconds(88_500)) { Send(from: "bob", text: "v1-29", in: "alice+bob") }
+                At(.seconds(89)) { Send(from: "bob", text: "v1-30", in: "alice+bob") }
+                At(.milliseconds(89_500)) { Send(from: "bob", text: "v1-31", in: "alice+bob") }
+                At(.seconds(90)) { Send(from: "bob", text: "v1-32", in: "alice+bob") }
+                At(.milliseconds(90_500)) { Send(from: "bob", text: "v1-33", in: "alice+bob") }
+                At(.seconds(91)) { Send(from: "bob", text: "v1-34", in: "alice+bob") }
+                At(.milliseconds(91_500)) { Send(from: "bob", text: "v1-35", in: "alice+bob") }
+                At(.seconds(92)) { Send(from: "bob", text: "v1-36", in: "alice+bob") }
+                At(.milliseconds(92_500)) { Send(from: "bob", text: "v1-37", in: "alice+bob") }
+                At(.seconds(93)) { Send(from: "bob", text: "v1-38", in: "alice+bob") }
+                At(.milliseconds(93_500)) { Send(from: "bob", text: "v1-39", in: "alice+bob") }
+                At(.seconds(94)) { Send(from: "bob", text: "v1-40", in: "alice+bob") }
+                At(.milliseconds(94_500)) { Send(from: "bob", text: "v1-41", in: "alice+bob") }
+                At(.seconds(95)) { Send(from: "bob", text: "v1-42", in: "alice+bob") }
+                At(.milliseconds(95_500)) { Send(from: "bob", text: "v1-43", in: "alice+bob") }
+                At(.seconds(96)) { Send(from: "bob", text: "v1-44", in: "alice+bob") }
+                At(.milliseconds(96_500)) { Send(from: "bob", text: "v1-45", in: "alice+bob") }
+                At(.seconds(97)) { Send(from: "bob", text: "v1-46", in: "alice+bob") }
+                At(.milliseconds(97_500)) { Send(from: "bob", text: "v1-47", in: "alice+bob") }
+                At(.seconds(98)) { Send(from: "bob", text: "v1-48", in: "alice+bob") }
+                At(.milliseconds(98_500)) { Send(from: "bob", text: "v1-49", in: "alice+bob") }
+                At(.seconds(105)) { DeleteMessage(from: "bob", in: "alice+bob") }
+                At(.seconds(115)) { LinkUp("alice") }
+                At(.seconds(123)) { OpenChat("alice", "alice+bob") }
+                At(.seconds(130)) { CloseChat("alice", "alice+bob") }
+                At(.seconds(132)) { LinkDown("alice") }
+                At(.seconds(133)) { DeleteMessage(from: "bob", in: "alice+bob") }
+                At(.seconds(134)) { Send(from: "bob", text: "v2-0", in: "alice+bob") }
+                At(.milliseconds(134_500)) { Send(from: "bob", text: "v2-1", in: "alice+bob") }
+                At(.seconds(135)) { Send(from: "bob", text: "v2-2", in: "alice+bob") }
+                At(.milliseconds(135_500)) { Send(from: "bob", text: "v2-3", in: "alice+bob") }
+                At(.seconds(136)) { Send(from: "bob", text: "v2-4", in: "alice+bob") }
+                At(.milliseconds(136_500)) { Send(from: "bob", text: "v2-5", in: "alice+bob") }
+                At(.seconds(137)) { Send(from: "bob", text: "v2-6", in: "alice+bob") }
+                At(.milliseconds(137_500)) { Send(from: "bob", text: "v2-7", in: "alice+bob") }
+                At(.seconds(138)) { Send(from: "bob", text: "v2-8", in: "alice+bob") }
+                At(.milliseconds(138_500)) { Send(from: "bob", text: "v2-9", in: "alice+bob") }
+                At(.seconds(139)) { Send(from: "bob", text: "v2-10", in: "alice+bob") }
+                At(.milliseconds(139_500)) { Send(from: "bob", text: "v2-11", in: "alice+bob") }
+                At(.seconds(140)) { Send(from: "bob", text: "v2-12", in: "alice+bob") }
+                At(.milliseconds(140_500)) { Send(from: "bob", text: "v2-13", in: "alice+bob") }
+                At(.seconds(141)) { Send(from: "bob", text: "v2-14", in: "alice+bob") }
+                At(.milliseconds(141_500)) { Send(from: "bob", text: "v2-15", in: "alice+bob") }
+                At(.seconds(142)) { Send(from: "bob", text: "v2-16", in: "alice+bob") }
+                At(.milliseconds(142_500)) { Send(from: "bob", text: "v2-17", in: "alice+bob") }
+                At(.seconds(143)) { Send(from: "bob", text: "v2-18", in: "alice+bob") }
+                At(.milliseconds(143_500)) { Send(from: "bob", text: "v2-19", in: "alice+bob") }
+                At(.seconds(144)) { Send(from: "bob", text: "v2-20", in: "alice+bob") }
+                At(.milliseconds(144_500)) { Send(from: "bob", text: "v2-21", in: "alice+bob") }
+                At(.seconds(145)) { Send(from: "bob", text: "v2-22", in: "alice+bob") }
+                At(.milliseconds(145_500)) { Send(from: "bob", text: "v2-23", in: "alice+bob") }
+                At(.seconds(146)) { Send(from: "bob", text: "v2-24", in: "alice+bob") }
+                At(.milliseconds(146_500)) { Send(from: "bob", text: "v2-25", in: "alice+bob") }
+                At(.seconds(147)) { Send(from: "bob", text: "v2-26", in: "alice+bob") }
+                At(.milliseconds(147_500)) { Send(from: "bob", text: "v2-27", in: "alice+bob") }
+                At(.seconds(148)) { Send(from: "bob", text: "v2-28", in: "alice+bob") }
+                At(.milliseconds(148_500)) { Send(from: "bob", text: "v2-29", in: "alice+bob") }
+                At(.seconds(149)) { Send(from: "bob", text: "v2-30", in: "alice+bob") }
+                At(.milliseconds(149_500)) { Send(from: "bob", text: "v2-31", in: "alice+bob") }
+                At(.seconds(150)) { Send(from: "bob", text: "v2-32", in: "alice+bob") }
+                At(.milliseconds(150_500)) { Send(from: "bob", text: "v2-33", in: "alice+bob") }
+                At(.seconds(151)) { Send(from: "bob", text: "v2-34", in: "alice+bob") }
+                At(.milliseconds(151_500)) { Send(from: "bob", text: "v2-35", in: "alice+bob") }
+                At(.seconds(152)) { Send(from: "bob", text: "v2-36", in: "alice+bob") }
+                At(.milliseconds(152_500)) { Send(from: "bob", text: "v2-37", in: "alice+bob") }
+                At(.seconds(153)) { Send(from: "bob", text: "v2-38", in: "alice+bob") }
+                At(.milliseconds(153_500)) { Send(from: "bob", text: "v2-39", in: "alice+bob") }
+                At(.seconds(154)) { Send(from: "bob", text: "v2-40", in: "alice+bob") }
+                At(.milliseconds(154_500)) { Send(from: "bob", text: "v2-41", in: "alice+bob") }
+                At(.seconds(155)) { Send(from: "bob", text: "v2-42", in: "alice+bob") }
+                At(.milliseconds(155_500)) { Send(from: "bob", text: "v2-43", in: "alice+bob") }
+                At(.seconds(156)) { Send(from: "bob", text: "v2-44", in: "alice+bob") }
+                At(.milliseconds(156_500)) { Send(from: "bob", text: "v2-45", in: "alice+bob") }
+                At(.seconds(157)) { Send(from: "bob", text: "v2-46", in: "alice+bob") }
+                At(.milliseconds(157_500)) { Send(from: "bob", text: "v2-47", in: "alice+bob") }
+                At(.seconds(158)) { Send(from: "bob", text: "v2-48", in: "alice+bob") }
+                At(.milliseconds(158_500)) { Send(from: "bob", text: "v2-49", in: "alice+bob") }
+                At(.seconds(165)) { DeleteMessage(from: "bob", in: "alice+bob") }
+                At(.seconds(175)) { LinkUp("alice") }
+                At(.seconds(200)) { OpenChat("alice", "alice+bob") }
+                At(.seconds(205)) { ScrollUp("alice", in: "alice+bob", messages: 1000).named("up") }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually(within: .minutes(10), .historyComplete(client: "alice", chat: "alice+bob"))
+                Eventually("view at the oldest", within: .minutes(8), after: "up", clients: ["alice"]) { _ in fatalError("custom condition 'view at the oldest' cannot be printed; see Scenarios/FieldSequences38.swift:370") }
+            }
+        },
+        Scenario("b38-scroll-up-pushes-fling-down", summary: "scrolled up 60 (pages of 10), Bob writes 25 by push, pushes 2 s late; fling down reaches newest", seeds: [1], tags: ["history"], runLength: .minutes(8)) {
+            Server(history: ["alice+bob": 120])
+            Client("alice", profile: .edge, parameters: ["historyPageSize": 10, "prefetchDistance": 3])
+            Client("bob", profile: .threeG)
+            Timeline {
+                At(.seconds(3)) { OpenChat("alice", "alice+bob") }
+                At(.seconds(6)) { ScrollUp("alice", in: "alice+bob", messages: 60) }
+                At(.seconds(9)) { DelayPushes(to: "alice", by: .seconds(2), for: .seconds(30)) }
+                At(.seconds(10)) { Send(from: "bob", text: "p0", in: "alice+bob") }
+                At(.milliseconds(10_300)) { Send(from: "bob", text: "p1", in: "alice+bob") }
+                At(.milliseconds(10_600)) { Send(from: "bob", text: "p2", in: "alice+bob") }
+                At(.milliseconds(10_900)) { Send(from: "bob", text: "p3", in: "alice+bob") }
+                At(.milliseconds(11_200)) { Send(from: "bob", text: "p4", in: "alice+bob") }
+                At(.milliseconds(11_500)) { Send(from: "bob", text: "p5", in: "alice+bob") }
+                At(.milliseconds(11_800)) { Send(from: "bob", text: "p6", in: "alice+bob") }
+                At(.milliseconds(12_100)) { Send(from: "bob", text: "p7", in: "alice+bob") }
+                At(.milliseconds(12_400)) { Send(from: "bob", text: "p8", in: "alice+bob") }
+                At(.milliseconds(12_700)) { Send(from: "bob", text: "p9", in: "alice+bob") }
+                At(.seconds(13)) { Send(from: "bob", text: "p10", in: "alice+bob") }
+                At(.milliseconds(13_300)) { Send(from: "bob", text: "p11", in: "alice+bob") }
+                At(.milliseconds(13_600)) { Send(from: "bob", text: "p12", in: "alice+bob") }
+                At(.milliseconds(13_900)) { Send(from: "bob", text: "p13", in: "alice+bob") }
+                At(.milliseconds(14_200)) { Send(from: "bob", text: "p14", in: "alice+bob") }
+                At(.milliseconds(14_500)) { Send(from: "bob", text: "p15", in: "alice+bob") }
+                At(.milliseconds(14_800)) { Send(from: "bob", text: "p16", in: "alice+bob") }
+                At(.milliseconds(15_100)) { Send(from: "bob", text: "p17", in: "alice+bob") }
+                At(.milliseconds(15_400)) { Send(from: "bob", text: "p18", in: "alice+bob") }
+                At(.milliseconds(15_700)) { Send(from: "bob", text: "p19", in: "alice+bob") }
+                At(.seconds(16)) { Send(from: "bob", text: "p20", in: "alice+bob") }
+                At(.milliseconds(16_300)) { Send(from: "bob", text: "p21", in: "alice+bob") }
+                At(.milliseconds(16_600)) { Send(from: "bob", text: "p22", in: "alice+bob") }
+                At(.milliseconds(16_900)) { Send(from: "bob", text: "p23", in: "alice+bob") }
+                At(.milliseconds(17_200)) { Send(from: "bob", text: "p24", in: "alice+bob") }
+                At(.seconds(30)) { ScrollDown("alice", in: "alice+bob", messages: 1000).named("fling") }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually("fling reaches the newest", within: .minutes(4), after: "fling", clients: ["alice"]) { _ in fatalError("custom condition 'fling reaches the newest' cannot be printed; see Scenarios/FieldSequences38.swift:165") }
+            }
+        },
     ]
 }

@@ -64,6 +64,16 @@ extension ReferenceClient {
         }
         if screen?.isOpenComplete == false {
             completeOpenIfPossible(force: load == .newest)
+        } else if let pending = screen?.pendingScrollDown, pending > 0 {
+            // A scroll down that stopped at the top of a chunk below a gap goes on once pages join what is above;
+            // a newer page that brought nothing new ends it (nothing more is above).
+            var isNewer = false
+            if case .newer = load { isNewer = true }
+            if isNewer, page.count <= 1 {
+                screen?.pendingScrollDown = 0
+            } else {
+                scrollDown(by: 0)
+            }
         } else if let pending = screen?.pendingScrollUp, pending > 0 {
             screen?.pendingScrollUp = 0
             // A scroll that waited in an empty view ends when the chat is still empty: there is nothing to scroll.
@@ -130,6 +140,8 @@ extension ReferenceClient {
             if force {
                 current.isOpenComplete = true
                 current.pendingScrollUp = 0
+                // An empty chat shows its newest messages as they come (`settleScreen`).
+                current.followsNewest = true
                 screen = current
                 metrics.chatOpenTimes.append(now - current.openedAt)
             }
@@ -194,6 +206,8 @@ extension ReferenceClient {
             current.followsNewest = false
             current.ackedBelow = []
         }
+        // Scrolling up ends what was left of a scroll down.
+        if count > 0 { current.pendingScrollDown = 0 }
         if target >= ids.startIndex || chunk.isStartOfHistory {
             current.anchorId = ids[max(ids.startIndex, target)]
             current.pendingScrollUp = 0
@@ -212,16 +226,29 @@ extension ReferenceClient {
         requestHistory(chatId: current.chatId, load: .older(from: chunk.lower))
     }
 
+    /// Scrolls the view down by `count` messages within the chunk on screen. A scroll past the top of a chunk that is
+    /// not the top chunk (a gap above it) stops at its last screenful and keeps the rest (`pendingScrollDown`): the
+    /// page above is asked, and each page of the chat that arrives moves the view on (`receivePage`), until the
+    /// scroll is used up or reaches the newest messages, where the view follows them again. Before, the rest was
+    /// dropped, and the page above was dropped too when a load was in flight (a push or a reconnect had started
+    /// one): the view stayed in the middle of the history for good, with the read mark below the newest message
+    /// (found by hand-written field sequences, round 38: a fling down as a push arrived).
     mutating func scrollDown(by count: Int) {
         guard var current = screen, current.isOpenComplete, let anchor = current.anchorId,
               let history = histories[current.chatId], let chunk = history.chunk(containing: anchor) else { return }
         let ids = history.messageIds(in: chunk)
         let index = ids.firstIndex(of: anchor) ?? ids.startIndex
         let lastAnchor = max(ids.startIndex, ids.endIndex - parameters.visibleMessageCount)
-        current.anchorId = ids[min(index + count, lastAnchor)]
-        if index + count >= lastAnchor, chunk == history.topChunk { current.followsNewest = true }
+        let target = index + count + current.pendingScrollDown
+        current.anchorId = ids[min(target, lastAnchor)]
+        current.pendingScrollDown = 0
+        if target >= lastAnchor, chunk == history.topChunk {
+            current.followsNewest = true
+        } else if target > lastAnchor {
+            current.pendingScrollDown = target - lastAnchor
+        }
         screen = current
-        if index + count + parameters.visibleMessageCount + parameters.prefetchDistance >= ids.endIndex,
+        if target + parameters.visibleMessageCount + parameters.prefetchDistance >= ids.endIndex,
            chunk != history.topChunk {
             requestHistory(chatId: current.chatId, load: .newer(from: chunk.upper))
         }
@@ -340,6 +367,14 @@ extension ReferenceClient {
     /// chunk is the top one; acknowledged messages that joined the chunk on screen leave the list shown below it;
     /// the newest message on screen becomes the read mark.
     mutating func settleScreen() {
+        if let empty = screen, empty.isOpenComplete, empty.anchorId == nil, empty.followsNewest,
+           let top = histories[empty.chatId]?.topChunk, let ids = histories[empty.chatId]?.messageIds(in: top),
+           !ids.isEmpty {
+            // A chat open while empty shows the messages that reached it since (a push, the user's own send): before,
+            // nothing set the view's anchor, so the view stayed empty until a scroll up, and a scroll down was
+            // dropped (found by `syncsim explore`, seed 1000239, with V2).
+            screen?.anchorId = ids[max(ids.startIndex, ids.endIndex - parameters.visibleMessageCount)]
+        }
         guard var current = screen, current.isOpenComplete, let anchor = current.anchorId,
               let history = histories[current.chatId], let chunk = history.chunk(containing: anchor) else { return }
         let ids = history.messageIds(in: chunk)

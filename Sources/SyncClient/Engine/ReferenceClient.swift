@@ -249,6 +249,9 @@ public struct ReferenceClient: SyncClientEngine {
         var anchorId: Int64?
         /// Messages still to scroll up once older ones arrive.
         var pendingScrollUp = 0
+        /// Messages still to scroll down once newer ones join the chunk on screen (a scroll down that met the top
+        /// of a chunk below a gap; `scrollDown`).
+        var pendingScrollDown = 0
         var waitingAtTopSince: SimInstant?
         /// A push opened a chunk above a gap while the chat was open: fetch the newest page to bridge it.
         var needsNewestPage = false
@@ -486,7 +489,7 @@ public struct ReferenceClient: SyncClientEngine {
     /// unchecked (round 37's field sequences needed a late step to keep a run going).
     public var hasPendingSyncWork: Bool {
         if chatListCatchUp != nil || !chatsAwaitingNewestPage.isEmpty || !echoesAwaitingPage.isEmpty { return true }
-        if let screen, !screen.isOpenComplete { return true }
+        if let screen, !screen.isOpenComplete || screen.pendingScrollDown > 0 { return true }
         return readMarks.values.contains { $0.seen > $0.acknowledged }
     }
 

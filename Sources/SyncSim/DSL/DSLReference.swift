@@ -405,7 +405,8 @@ public enum DSLReference {
                                           + "`by` later (responses overtake each other).")
         case .holdResponses: return make("HoldResponses", "HoldResponses(to: Opcode, of: String? = nil, until: Moment)",
                                          "(fault) The server processes now but holds the responses until the moment, "
-                                         + "then sends them in order.")
+                                         + "then sends them in order (one whose connection closed is lost, or goes "
+                                         + "to the device's newest connection with `repliesFollowDevice`).")
         case .loseResponses: return make("LoseResponses", "LoseResponses(to: Opcode, count: Int = 1, of: String? = nil)",
                                          "(fault) The next `count` requests (of one client or any) are handled, their "
                                          + "responses lost.")

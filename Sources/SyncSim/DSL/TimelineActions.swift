@@ -499,7 +499,9 @@ public struct HoldResponses: TimelineAction {
     public let item: ActionItem
 
     /// Holds the responses to `opcode` requests of `client` (every client when nil) until `moment`; a moment
-    /// already past releases them at once; call site recorded.
+    /// already past releases them at once; call site recorded. A held response whose connection closed before the
+    /// release is lost, or, when the scenario's server has `repliesFollowDevice`, goes to the newest connection of
+    /// the same user and device (as `DelayResponses` answers do).
     public init(
         to opcode: Opcode,
         of client: String? = nil,

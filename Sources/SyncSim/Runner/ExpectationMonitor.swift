@@ -65,6 +65,18 @@ public struct ExpectationMonitor {
     /// Whether every eventually-condition has been satisfied.
     public var isComplete: Bool { satisfied.allSatisfy { $0 } }
 
+    /// Whether every windowed `MetricBound` with an end (`until`) has had its window close by `now`: a fixed
+    /// moment passed, a step moment run and passed. A run ending at quiescence before then would judge the bound on
+    /// part of its window (pings go on in a quiet world), so the world keeps running until this holds (or to the
+    /// run's length).
+    public func metricWindowsClosed(at now: SimInstant) -> Bool {
+        metricBounds.allSatisfy { bound in
+            guard let until = bound.window?.until else { return true }
+            guard let instant = instant(of: until) else { return false }
+            return instant <= now
+        }
+    }
+
     /// Evaluates the pending eventually-conditions whose deadline has not passed at `world.now`, and the `Always`
     /// and `Never` conditions whose window covers it.
     /// - Parameters:

@@ -84,7 +84,9 @@ struct FaultState {
         var client: Int?
         var until: Moment
         var isReleased = false
-        var packets: [(packet: Packet, connection: ServerConnectionID)] = []
+        /// The held responses in the order held, each with its connection and the device that connection was
+        /// logged in from then (where the response goes with `repliesFollowDevice` once the connection closed).
+        var packets: [(packet: Packet, connection: ServerConnectionID, device: (userId: Int64?, deviceId: String?)?)] = []
     }
 
     /// What a counted request fault (`LoseResponses`, `ErrorReplies`) applies to: requests of `opcode` from client

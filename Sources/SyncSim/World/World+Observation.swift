@@ -98,14 +98,22 @@ extension World {
         }
     }
 
-    /// Sends a hold's responses in the order they were held, on connections still open.
+    /// Sends a hold's responses in the order they were held, on connections still open. A response whose
+    /// connection closed meanwhile is lost, or, with the server's `repliesFollowDevice`, goes to the newest
+    /// connection of the same user and device, as a delayed response would (`SyncServer.followingConnection`).
     func releaseHold(_ position: Int) {
         guard !faults.holds[position].isReleased else { return }
         faults.holds[position].isReleased = true
         let held = faults.holds[position].packets
         faults.holds[position].packets = []
         record("server", "hold-released", "\(faults.holds[position].opcode) responses=\(held.count)")
-        for (packet, connection) in held {
+        for (packet, heldOn, device) in held {
+            var connection = heldOn
+            if serverSockets[heldOn] == nil, let device,
+               let following = server.followingConnection(device.userId, device.deviceId) {
+                connection = following
+                record("server", "hold-follows-device", "\(heldOn) -> \(following) \(Self.summary(packet))")
+            }
             guard let socket = serverSockets[connection] else { continue }
             sendPacket(packet, on: socket, encoder: serverEncoder, from: "server")
             if let name = clientName(ofServerConnection: connection) {
@@ -123,7 +131,7 @@ extension World {
             guard !hold.isReleased, hold.opcode == packet.opcode, hold.client == nil || hold.client == client else {
                 continue
             }
-            faults.holds[position].packets.append((packet, connection))
+            faults.holds[position].packets.append((packet, connection, server.device(of: connection)))
             record("server", "hold-response", "\(connection) \(Self.summary(packet))")
             return true
         }

@@ -30,7 +30,8 @@ extension World {
 
     /// The liveness checks at the end of the run: T5 and V1 for every client, C6 for each chat a client scrolled up
     /// by at least as many messages as the chat holds, when no message reached the chat after that scroll began
-    /// (a later message arrives as a push, which the engine cannot know to be contiguous with what it holds).
+    /// (a later message arrives as a push, which the engine cannot know to be contiguous with what it holds), and
+    /// V2 for a client's last scroll down by as many, under the same condition, that nothing ended since.
     func endOfRunChecks() {
         var views: [String: ClientView] = [:]
         for index in clients.indices { views[clients[index].name] = view(index) }
@@ -42,6 +43,10 @@ extension World {
             guard checked.insert([Int64(scroll.client), scroll.chatId]).inserted else { continue }
             report(checker.checkScrolledToTop(client: clients[scroll.client].name, chatId: scroll.chatId,
                                               view: view(scroll.client), server: server, at: now))
+        }
+        for scroll in scrollDowns where server.messages(inChat: scroll.chatId).count == scroll.serverCount {
+            report(checker.checkScrolledToBottom(client: clients[scroll.client].name, chatId: scroll.chatId,
+                                                 view: view(scroll.client), server: server, at: now))
         }
     }
 

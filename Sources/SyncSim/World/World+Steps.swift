@@ -24,8 +24,13 @@ extension World {
                 clients[index].shownChatId = chatId
                 user(index, .openChat(chatId))
             }
+            let serverCount = server.messages(inChat: chatId).count
             if direction == .up {
-                scrollUps.append((index, chatId, messages, server.messages(inChat: chatId).count))
+                scrollUps.append((index, chatId, messages, serverCount))
+                if messages > 0 { scrollDowns.removeAll { $0.client == index } }
+            } else if messages >= serverCount, serverCount > 0 {
+                scrollDowns.removeAll { $0.client == index }
+                scrollDowns.append((index, chatId, serverCount))
             }
             user(index, direction == .up ? .scrollUp(messages: messages) : .scrollDown(messages: messages))
         case .sendText(_, let chat, let text):
@@ -119,6 +124,7 @@ extension World {
             // The user left the chat: a scroll there stopped, so C6 no longer judges it (found by explore, seed 268).
             leaveScrolls(of: index, except: nil)
             clients[index].shownChatId = nil
+            scrollDowns.removeAll { $0.client == index }
             user(index, .closeChat)
         case .postFromOtherDevice(_, let chat, let text):
             guard let index, let chatId = chatId(chat) else { return }
@@ -142,9 +148,10 @@ extension World {
     }
 
     /// The user left the chats other than `chatId` (opened a chat, or the app restarted): a scroll there stopped,
-    /// so C6 no longer applies to it (found by `syncsim explore`).
+    /// so C6 and V2 no longer apply to it (found by `syncsim explore`).
     private func leaveScrolls(of index: Int, except chatId: Int64?) {
         scrollUps.removeAll { $0.client == index && $0.chatId != chatId }
+        scrollDowns.removeAll { $0.client == index && $0.chatId != chatId }
     }
 
     private func user(_ index: Int, _ action: UserAction) {

@@ -88,6 +88,10 @@ public final class World {
     /// Scroll-ups of the timeline as (client index, chat id, messages, server messages in the chat then), for C6 at
     /// the end of the run.
     @exclusivity(unchecked) var scrollUps: [(client: Int, chatId: Int64, messages: Int, serverCount: Int)] = []
+    /// Scroll-downs of the timeline by at least as many messages as the chat held (and at least one), as (client
+    /// index, chat id, server messages in the chat then), for V2 at the end of the run; a later scroll up, an open of
+    /// a chat, a close or an app restart of that client ends them.
+    @exclusivity(unchecked) var scrollDowns: [(client: Int, chatId: Int64, serverCount: Int)] = []
     @exclusivity(unchecked) var violations: [Violation] = []
     /// The world's last trace records (frames, steps, connections, faults), for violation reports: the trace window
     /// and room for the records of one step past a deadline.
@@ -252,11 +256,13 @@ public final class World {
     }
 
     /// Whether nothing more will happen that a check cares about: every step ran, every eventually-condition held,
+    /// every windowed metric bound's window has closed,
     /// every client is online and awake with an empty queue, nothing in flight and no sync work of its own pending
     /// (`ReferenceClient.hasPendingSyncWork`), the server processes nothing,
     /// every scroll to the top that C6 judges has ended in one chunk, and every client has converged with the server.
     public var isQuiescent: Bool {
-        guard stepsRun == steps.count, monitor.isComplete, server.requestsInProcessing == 0 else { return false }
+        guard stepsRun == steps.count, monitor.isComplete, monitor.metricWindowsClosed(at: now),
+              server.requestsInProcessing == 0 else { return false }
         for index in clients.indices {
             let client = clients[index]
             guard !client.isSuspended, client.uploadsInFlight == 0 else { return false }
