@@ -7,7 +7,8 @@ import SyncSim
 // reference-engine defect on every seed: a scroll down that met the top of a chunk below a gap (a push, a reconnect
 // or a late page had opened a chunk above) stopped there for good, the view never reaching the newest messages
 // (`ReferenceClient.scrollDown`, `pendingScrollDown`; invariant V2 now judges it in every run). 12 are in the catalog
-// (`fieldSequences38`), the others in `fieldSequences38Tried`. The task queue held under everything tried.
+// (`fieldSequences38`, with a 2G-rural variant a sweep found), the others in `fieldSequences38Tried`. The task queue
+// held under everything tried.
 
 /// The open chat shows the server's newest message at the bottom of the view.
 private func viewAtNewest(_ client: String, _ chat: String) -> @Sendable (any WorldProbe) -> Bool {
@@ -1075,6 +1076,34 @@ extension Catalog {
         }
     }
 
+    /// `b38-fling-down-at-push` on 2G-rural (a sweep of it, seed 2): the scroll up still waited at the chunk's lower
+    /// edge for its older page when the user flung down; the fling reached Bob's message, then the older page came
+    /// and the rest of the scroll up moved the view 29 messages back up. Scrolling down ends a scroll up.
+    public static let b38FlingDownWhileScrollUpWaits = Scenario(
+        "b38-fling-down-while-scroll-up-waits",
+        summary: "2G-rural: scrolled up 30 of 60, its older page on the way; fling down at Bob's push; the view stays at the newest",
+        seeds: [2], tags: [.history], runLength: .minutes(4)
+    ) {
+        Server(history: ["alice+bob": 60])
+        Client("alice", profile: .twoGRural, parameters: ["historyPageSize": 10])
+        Client("bob", profile: .twoGRural)
+        Timeline {
+            At(.seconds(3)) { OpenChat("alice", "alice+bob") }
+            At(.seconds(6)) { ScrollUp("alice", in: "alice+bob", messages: 30) }
+            At(.seconds(10)) { Send(from: "bob", text: "ping", in: "alice+bob") }
+            When(.client("alice", receives: .notifMessage, .push)) {
+                ScrollDown("alice", in: "alice+bob", messages: 1000).named("fling")
+            }
+        }
+        Expect {
+            Invariants(.all)
+            Eventually("fling reaches Bob's message", within: .minutes(2), after: "fling", clients: ["alice"],
+                       viewAtNewest("alice", "alice+bob"))
+            Always("the view stays at the newest", from: .time(.minutes(1)), clients: ["alice"],
+                   viewAtNewest("alice", "alice+bob"))
+        }
+    }
+
     /// A user who scrolled up 5 and back down 6, one past the bottom of the chunk on screen, just as Bob's push opened
     /// a chunk above: not a fling, an ordinary return to the bottom. Bob's later messages must show. (The helper's
     /// first version scrolled down exactly 5, to the chunk's edge: the engine then keeps nothing of the scroll to
@@ -1138,12 +1167,14 @@ extension Catalog {
 
 extension Catalog {
     /// Round 38's sequences in the catalog: the five the scroll-down defect failed (every seed), one that holds a
-    /// send's answer over a connection's close with `repliesFollowDevice`, and six of the rest, one per area.
+    /// send's answer over a connection's close with `repliesFollowDevice`, six of the rest, one per area, and the
+    /// fling a sweep over 2G-rural failed (`b38-fling-down-while-scroll-up-waits`).
     public static let fieldSequences38: [Scenario] = [
         b38ScrollDownWhileBridging, b38ScrollDownDuringLatePage, b38ScrollUpPushesFlingDownEdgePeer,
         b38FlingDownAtPush, b38BackToBottomAtPush, b38HeldSendsRepliesFollowDevice,
         b38EditsDeletesInsideCachedChunk, b38AlbumKillAtSecondToken, b38HeldSendAnswerOverRestart,
         b38TwoDevicesPhotoKill, b38ThreeGapsDeletesAtEdges, b38ScrollUpPushesFlingDown,
+        b38FlingDownWhileScrollUpWaits,
     ]
 
     /// Round 38's other sequences: tried over seeds 1..200 (and swept over slow cells), passing; kept runnable (add

@@ -4922,7 +4922,7 @@ enum PrintedCatalog {
             }
             Expect {
                 Invariants(.all)
-                Eventually("alice's fling ends at the newest message", within: .minutes(4), after: "fling", clients: ["alice"]) { _ in fatalError("custom condition 'alice's fling ends at the newest message' cannot be printed; see Scenarios/FieldSequences38.swift:56") }
+                Eventually("alice's fling ends at the newest message", within: .minutes(4), after: "fling", clients: ["alice"]) { _ in fatalError("custom condition 'alice's fling ends at the newest message' cannot be printed; see Scenarios/FieldSequences38.swift:57") }
             }
         },
         Scenario("b38-scroll-down-during-late-page", summary: "scrolled up, 60 arrive while away; pages 3 s late; fling down as the reconnect's LOGIN answer comes", seeds: [1], tags: ["history"]) {
@@ -4999,7 +4999,7 @@ enum PrintedCatalog {
             }
             Expect {
                 Invariants(.all)
-                Eventually("alice's fling ends at the newest message", within: .minutes(5), after: "fling", clients: ["alice"]) { _ in fatalError("custom condition 'alice's fling ends at the newest message' cannot be printed; see Scenarios/FieldSequences38.swift:87") }
+                Eventually("alice's fling ends at the newest message", within: .minutes(5), after: "fling", clients: ["alice"]) { _ in fatalError("custom condition 'alice's fling ends at the newest message' cannot be printed; see Scenarios/FieldSequences38.swift:88") }
             }
         },
         Scenario("b38-scroll-up-pushes-fling-down-edge-peer", summary: "scrolled up 60 (pages of 10), Bob writes 25 by push, pushes 2 s late; fling down reaches newest; Bob on EDGE", seeds: [1], tags: ["history"], runLength: .minutes(8)) {
@@ -5039,7 +5039,7 @@ enum PrintedCatalog {
             }
             Expect {
                 Invariants(.all)
-                Eventually("fling reaches the newest", within: .minutes(4), after: "fling", clients: ["alice"]) { _ in fatalError("custom condition 'fling reaches the newest' cannot be printed; see Scenarios/FieldSequences38.swift:190") }
+                Eventually("fling reaches the newest", within: .minutes(4), after: "fling", clients: ["alice"]) { _ in fatalError("custom condition 'fling reaches the newest' cannot be printed; see Scenarios/FieldSequences38.swift:191") }
             }
         },
         Scenario("b38-fling-down-at-push", summary: "scrolled up 30 of 60; fling down as Bob's push arrives; view and read mark at the newest", seeds: [1], tags: ["history"], runLength: .minutes(4)) {
@@ -5054,7 +5054,7 @@ enum PrintedCatalog {
             }
             Expect {
                 Invariants(.all)
-                Eventually("fling reaches Bob's message", within: .minutes(2), after: "fling", clients: ["alice"]) { _ in fatalError("custom condition 'fling reaches Bob's message' cannot be printed; see Scenarios/FieldSequences38.swift:1072") }
+                Eventually("fling reaches Bob's message", within: .minutes(2), after: "fling", clients: ["alice"]) { _ in fatalError("custom condition 'fling reaches Bob's message' cannot be printed; see Scenarios/FieldSequences38.swift:1073") }
                 Eventually(within: .minutes(3), .readUpToNewest(client: "alice", chat: "alice+bob"))
             }
         },
@@ -5073,7 +5073,7 @@ enum PrintedCatalog {
             }
             Expect {
                 Invariants(.all)
-                Eventually("view at the newest", within: .minutes(2), after: "down", clients: ["alice"]) { _ in fatalError("custom condition 'view at the newest' cannot be printed; see Scenarios/FieldSequences38.swift:1103") }
+                Eventually("view at the newest", within: .minutes(2), after: "down", clients: ["alice"]) { _ in fatalError("custom condition 'view at the newest' cannot be printed; see Scenarios/FieldSequences38.swift:1132") }
             }
         },
         Scenario("b38-held-sends-replies-follow-device", summary: "replies follow the device: MSG_SEND answers held over a reset; 3 sends once each, in order", seeds: [1], tags: ["sending"], runLength: .minutes(8)) {
@@ -5394,7 +5394,7 @@ enum PrintedCatalog {
             Expect {
                 Invariants(.all)
                 Eventually(within: .minutes(10), .historyComplete(client: "alice", chat: "alice+bob"))
-                Eventually("view at the oldest", within: .minutes(8), after: "up", clients: ["alice"]) { _ in fatalError("custom condition 'view at the oldest' cannot be printed; see Scenarios/FieldSequences38.swift:370") }
+                Eventually("view at the oldest", within: .minutes(8), after: "up", clients: ["alice"]) { _ in fatalError("custom condition 'view at the oldest' cannot be printed; see Scenarios/FieldSequences38.swift:371") }
             }
         },
         Scenario("b38-scroll-up-pushes-fling-down", summary: "scrolled up 60 (pages of 10), Bob writes 25 by push, pushes 2 s late; fling down reaches newest", seeds: [1], tags: ["history"], runLength: .minutes(8)) {
@@ -5434,7 +5434,23 @@ enum PrintedCatalog {
             }
             Expect {
                 Invariants(.all)
-                Eventually("fling reaches the newest", within: .minutes(4), after: "fling", clients: ["alice"]) { _ in fatalError("custom condition 'fling reaches the newest' cannot be printed; see Scenarios/FieldSequences38.swift:165") }
+                Eventually("fling reaches the newest", within: .minutes(4), after: "fling", clients: ["alice"]) { _ in fatalError("custom condition 'fling reaches the newest' cannot be printed; see Scenarios/FieldSequences38.swift:166") }
+            }
+        },
+        Scenario("b38-fling-down-while-scroll-up-waits", summary: "2G-rural: scrolled up 30 of 60, its older page on the way; fling down at Bob's push; the view stays at the newest", seeds: [2], tags: ["history"], runLength: .minutes(4)) {
+            Server(history: ["alice+bob": 60])
+            Client("alice", profile: .twoGRural, parameters: ["historyPageSize": 10])
+            Client("bob", profile: .twoGRural)
+            Timeline {
+                At(.seconds(3)) { OpenChat("alice", "alice+bob") }
+                At(.seconds(6)) { ScrollUp("alice", in: "alice+bob", messages: 30) }
+                At(.seconds(10)) { Send(from: "bob", text: "ping", in: "alice+bob") }
+                When(.client("alice", receives: .notifMessage, .push)) { ScrollDown("alice", in: "alice+bob", messages: 1000).named("fling") }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually("fling reaches Bob's message", within: .minutes(2), after: "fling", clients: ["alice"]) { _ in fatalError("custom condition 'fling reaches Bob's message' cannot be printed; see Scenarios/FieldSequences38.swift:1100") }
+                Always("the view stays at the newest", from: .time(.minutes(1)), clients: ["alice"]) { _ in fatalError("custom condition 'the view stays at the newest' cannot be printed; see Scenarios/FieldSequences38.swift:1102") }
             }
         },
     ]

@@ -239,6 +239,14 @@ extension ReferenceClient {
         let ids = history.messageIds(in: chunk)
         let index = ids.firstIndex(of: anchor) ?? ids.startIndex
         let lastAnchor = max(ids.startIndex, ids.endIndex - parameters.visibleMessageCount)
+        if count > 0 {
+            // Scrolling down ends what was left of a scroll up waiting at a chunk's lower edge: its page would have
+            // moved the view back up after the user went down (found by a sweep of round 38's `fling-down-at-push`
+            // on 2G-rural, seed 2, with V2: the fling reached the newest message, then the older page came and the
+            // view jumped 29 messages up).
+            current.pendingScrollUp = 0
+            current.waitingAtTopSince = nil
+        }
         let target = index + count + current.pendingScrollDown
         current.anchorId = ids[min(target, lastAnchor)]
         current.pendingScrollDown = 0

@@ -28,9 +28,19 @@ extension World {
             if direction == .up {
                 scrollUps.append((index, chatId, messages, serverCount))
                 if messages > 0 { scrollDowns.removeAll { $0.client == index } }
-            } else if messages >= serverCount, serverCount > 0 {
-                scrollDowns.removeAll { $0.client == index }
-                scrollDowns.append((index, chatId, serverCount))
+            } else {
+                // A scroll down ends a scroll to the top still under way (the engine drops what is left of it), so
+                // C6 no longer judges it; one that already covers the chat stays judged.
+                if messages > 0 {
+                    let chunks = view(index).chunkStores[chatId]?.chunks ?? []
+                    if !ChunkChecks.c6Problems(chunks: chunks, server: server.messages(inChat: chatId)).isEmpty {
+                        scrollUps.removeAll { $0.client == index && $0.chatId == chatId }
+                    }
+                }
+                if messages >= serverCount, serverCount > 0 {
+                    scrollDowns.removeAll { $0.client == index }
+                    scrollDowns.append((index, chatId, serverCount))
+                }
             }
             user(index, direction == .up ? .scrollUp(messages: messages) : .scrollDown(messages: messages))
         case .sendText(_, let chat, let text):
