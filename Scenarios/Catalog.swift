@@ -90,6 +90,8 @@ public enum Catalog {
         exploreLateAnswerToGivenUpSend,
         exploreGivenUpSendStoredLate,
         exploreReopenWhilePageLoads,
+        exploreScrollUpThenDownOffline,
+        exploreHeldLoginFollowsDevice,
         // Found by hand-written field sequences
         historyWaitsForFreeSeq,
         stalePageOnNewConnectionSmallSeqs,

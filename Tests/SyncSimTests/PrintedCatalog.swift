@@ -2020,6 +2020,34 @@ enum PrintedCatalog {
                 Invariants(.all)
             }
         },
+        Scenario("explore-scroll-up-then-down-offline", summary: "a scroll up and then down made before the chat's first page came ends at the newest messages", seeds: [38_102_334, 1, 2], tags: ["history"], runLength: .minutes(20)) {
+            Server(history: ["alice+bob": 40])
+            Client("alice", profile: .threeG)
+            Client("bob", profile: .edgeLossy, parameters: ["prefetchDistance": 10])
+            Timeline {
+                At(.milliseconds(9127)) { LinkDown("alice", for: .milliseconds(86_872)) }
+                At(.milliseconds(80_804)) { ScrollUp("alice", in: "alice+bob", messages: 81) }
+                At(.milliseconds(89_917)) { ScrollDown("alice", in: "alice+bob", messages: 83) }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually(within: .minutes(5), .converged)
+            }
+        },
+        Scenario("explore-held-login-follows-device", summary: "a held LOGIN answer of a closed connection, sent to the device's newest one, is ignored and not judged", seeds: [38_101_891, 1, 2], tags: ["connection", "history"], runLength: .minutes(8)) {
+            Server(parameters: ["historyEditLag": .duration(.minutes(10)), "repliesFollowDevice": true], history: ["alice+bob": 2])
+            Client("alice", profile: .fourG, parameters: ["prefetchDistance": 5])
+            Client("bob", profile: .fourG, parameters: ["historyPageSize": 5, "prefetchDistance": 0])
+            Timeline {
+                At(.milliseconds(166_331)) { RestartApp("bob") }
+                At(.milliseconds(180_256)) { HalfOpen("bob") }
+                At(.milliseconds(181_178)) { HoldResponses(to: .login, of: "bob", until: .time(.milliseconds(240_581))) }
+                At(.milliseconds(202_067)) { EditMessage(from: "bob", in: "alice+bob", text: "e2") }
+            }
+            Expect {
+                Invariants(.C1, .C2, .C3, .C4, .C5, .C6, .C7, .T1, .T2, .T3, .T4, .T5, .T6, .P1, .P2, .P3, .P4, .V2)
+            }
+        },
         Scenario("history-waits-for-free-seq", summary: "an open and a scroll asked while every seq is in flight go out when a seq frees", seeds: [1301, 1302], tags: ["connection", "history"], runLength: .minutes(3)) {
             Server(history: ["alice+bob": 100])
             Client("alice", profile: .fourG, parameters: ["seqModulus": 2])

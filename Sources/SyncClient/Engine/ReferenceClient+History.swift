@@ -234,6 +234,17 @@ extension ReferenceClient {
     /// one): the view stayed in the middle of the history for good, with the read mark below the newest message
     /// (found by hand-written field sequences, round 38: a fling down as a push arrived).
     mutating func scrollDown(by count: Int) {
+        if var waiting = screen, !waiting.isOpenComplete || waiting.anchorId == nil {
+            // The chat's first page (or its first message) has not come: the view will show the newest messages,
+            // where a scroll down ends, so the scroll has nothing to do but end what was left of a scroll up made
+            // meanwhile (found by `syncsim explore`, seed 38102334, with V2: a scroll up and then down while the
+            // link was out; the scroll up ran when the page came, and the view stayed at the top of the history).
+            if count > 0, waiting.pendingScrollUp > 0 {
+                waiting.pendingScrollUp = 0
+                screen = waiting
+            }
+            return
+        }
         guard var current = screen, current.isOpenComplete, let anchor = current.anchorId,
               let history = histories[current.chatId], let chunk = history.chunk(containing: anchor) else { return }
         let ids = history.messageIds(in: chunk)
