@@ -31,16 +31,20 @@ enum OutputFile {
         }
     }
 
-    /// Checks that `path` is a directory, creating it (and its parents) when missing.
-    /// - Throws: `OutputFileError`: `FILE is not a directory`, or the system's reason.
+    /// Checks that `path` is a directory, creating it when missing. Only its last component is created: its parent
+    /// must exist, as every output file's directory must (`requirePlace`), so a typo in a path is an error, not a
+    /// tree of new directories (before session 38 `run --store-dir /nonexist/d` made `/nonexist` and exited 0).
+    /// - Throws: `OutputFileError`: `cannot write DIR: no such directory PARENT`, `DIR is not a directory`, or the
+    ///   system's reason.
     static func prepareDirectory(_ path: String) throws {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
             guard isDirectory.boolValue else { throw OutputFileError(path: path, reason: "is not a directory") }
             return
         }
+        try requirePlace(path)
         do {
-            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
         } catch {
             // The system's reason in the house wording (`permission denied`), not Foundation's sentence.
             let underlying = ((error as NSError).userInfo[NSUnderlyingErrorKey] as? any Error).map { $0 as NSError }

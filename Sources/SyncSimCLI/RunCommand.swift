@@ -39,8 +39,8 @@ struct RunCommand {
               --junit FILE         also write JUnit XML to FILE (one testcase per scenario and seed)
               --json               print one JSON object per run instead of the human lines; summary on stderr
               --trace FILE         write every run's trace records to FILE
-              --store-dir DIR      keep each client's SQLite database as a file in DIR (created if missing),
-                                   named SCENARIO-seedSEED-CLIENT.sqlite; default: in memory
+              --store-dir DIR      keep each client's SQLite database as a file in DIR (created if missing; its parent
+                                   must exist), named SCENARIO-seedSEED-CLIENT.sqlite; default: in memory
               --check-determinism  run each seed twice and fail when the trace digests differ
               --jobs N             run up to N runs in parallel (default 1); output order does not change
               --shrink             reduce each failing run to a smaller scenario that still fails the same

@@ -128,6 +128,24 @@ private final class CountingExecutor: ScenarioExecutor, @unchecked Sendable {
         #expect(try contents(foreign) == "not a database")
     }
 
+    @Test("--store-dir creates only its last component: a missing parent is refused with exit 2, nothing made")
+    func missingParentRefused() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let parent = directory.appendingPathComponent("nonexist").path
+        let store = parent + "/d"
+        let output = syncsim(["run", "reconnect-during-send", "--seed", "1", "--store-dir", store])
+        // Before: the parent was created as well, and the run went on (exit 0).
+        #expect(output.code == ExitCode.usage, "\(output)")
+        #expect(output.err.contains("cannot write \(store): no such directory \(parent)"), "\(output.err)")
+        #expect(!FileManager.default.fileExists(atPath: parent))
+        // With the parent there, the last component is made.
+        let made = directory.appendingPathComponent("d").path
+        #expect(syncsim(["run", "reconnect-during-send", "--seed", "1", "--store-dir", made]).code == 0)
+        var isDirectory: ObjCBool = false
+        #expect(FileManager.default.fileExists(atPath: made, isDirectory: &isDirectory) && isDirectory.boolValue)
+    }
+
     @Test("--store-dir on a file is a usage error")
     func notADirectory() throws {
         let directory = try temporaryDirectory()
