@@ -39,6 +39,9 @@ struct ReplayAgainstServer {
         /// or LOGIN), they were logged in before the capture started, which the rebuilt server never saw, so it
         /// refuses every request on them.
         var uncomparedConnections: [Int] = []
+        /// Captured answers to requests the capture lost (`lost`, not restored) that the replay, never fed the
+        /// request, did not answer: no difference of the server's.
+        var lostAnswers = 0
         /// The digest of what the server did, one trace line per frame it sent to an open connection (time,
         /// `conn#N`, opcode, cmd, seq and the frame's length, as the world's trace records them; not the bytes,
         /// since a LOGIN answer's messages by chat are a dictionary): the same capture and binary give the same
@@ -48,6 +51,9 @@ struct ReplayAgainstServer {
 
     let timeline: ReplayTimeline
     let model: ReplayWorldModel
+    /// Requests the capture lost in a gap whose answers it shows (`ReplayLostRequests.restoring`, which made
+    /// `timeline`): an unrestored one's captured answer is not a difference when the replay sends none.
+    var lost: [ReplayLostRequests.Lost] = []
 
     func run() -> Outcome {
         var (server, ids) = model.makeServerAndIds()
@@ -349,52 +355,89 @@ struct ReplayAgainstServer {
         var index: Int
     }
 
-    /// When the requests not fed at their capture time are fed to the rebuilt server (the others are absent): each
-    /// request is fed at its capture time, except for requests of different connections captured within `concurrencyWindow` of each other (a
-    /// cluster: each within the window of the one before), each of which has a captured answer: the server took
-    /// those in the order of its answers, whichever reached the capture first, so they are fed in that order, each
-    /// at the latest capture time of those before it (at most a few milliseconds late). Before, eight clients that
-    /// logged in within half a millisecond were fed in capture order, not the order the server answered them, and a
-    /// replaced session read 76 differences; a GPRS-shaped `serve` answered a page before a send captured 0.3 ms
-    /// earlier (a helper's captures, session 37). Requests of one connection keep their order (TCP), and a cluster
-    /// with a request of no captured answer, or two of one connection, keeps capture order.
+    /// When the requests not fed at their capture time are fed to the rebuilt server (the others are absent).
+    ///
+    /// The server takes a connection's requests in their order (TCP), but of requests of different connections that
+    /// arrive together the capture may show one first and the server take another first: its answers tell the order
+    /// it took them. So the requests are fed as a merge of the connections' queues, each queue in capture order:
+    /// the next request fed is, of the queues' heads captured within `concurrencyWindow` of the earliest captured
+    /// head (of the end of its span, for a request the capture lost and the replay rebuilt, whose arrival the
+    /// capture bounds but does not show) and answered in the capture, the one answered first; when the earliest head
+    /// has no captured answer, it goes first (nothing tells when the server took it). A request fed after one
+    /// captured later than it is fed a nanosecond after that one (at most a few milliseconds late); requests whose
+    /// place is unchanged keep their capture time and are absent from the result, so a capture without such a race
+    /// is fed as before.
+    ///
+    /// Before, eight clients that logged in within half a millisecond were fed in capture order and a replaced
+    /// session read 76 differences; a GPRS-shaped `serve` answered a page before a send captured 0.3 ms earlier (a
+    /// helper's captures, session 37). Until session 38 the answer order was applied only to a chain of requests
+    /// each within 2 ms of the one before in which every request was on a connection of its own and answered, so a
+    /// client sending two requests back to back, or a busy capture chaining into a long cluster, kept capture order:
+    /// PyMax 2.5.0's CHAT_HISTORY answered before another client's MSG_SEND captured a moment earlier read a
+    /// difference (the replay's page held the sent message).
     static func feedTimes(_ timeline: ReplayTimeline) -> [RequestKey: SimInstant] {
         struct Request {
             var key: RequestKey
             var time: SimInstant
             var answeredAt: SimInstant?
+            /// The latest time it can have reached the server: its capture time, or for a request rebuilt from
+            /// its answer, the end of the span it was lost in (`time` is the start).
+            var latest: SimInstant
         }
-        var requests: [Request] = []
+        var queues: [[Request]] = []
         for connection in timeline.connections {
+            var queue: [Request] = []
             for (index, entry) in connection.entries.enumerated() where entry.direction == .clientToServer {
                 let answer = connection.entries[(index + 1)...].first {
                     $0.direction == .serverToClient && $0.packet.seq == entry.packet.seq
                         && $0.packet.opcode == entry.packet.opcode
                         && ($0.packet.cmd == .response || $0.packet.cmd == .error)
                 }
-                requests.append(Request(key: RequestKey(connection: connection.number, index: index), time: entry.time,
-                                        answeredAt: answer?.time))
+                queue.append(Request(key: RequestKey(connection: connection.number, index: index), time: entry.time,
+                                     answeredAt: answer?.time, latest: entry.reachedServerBy ?? entry.time))
             }
+            if !queue.isEmpty { queues.append(queue) }
         }
-        requests.sort { ($0.time, $0.key.connection, $0.key.index) < ($1.time, $1.key.connection, $1.key.index) }
+        func captureOrder(_ a: Request, _ b: Request) -> Bool {
+            (a.time, a.key.connection, a.key.index) < (b.time, b.key.connection, b.key.index)
+        }
+        // Ranks in capture order: a request fed out of its rank is moved.
+        var rankByKey: [RequestKey: Int] = [:]
+        for (rank, request) in queues.flatMap({ $0 }).sorted(by: captureOrder).enumerated() {
+            rankByKey[request.key] = rank
+        }
+        var heads = Array(repeating: 0, count: queues.count)
         var result: [RequestKey: SimInstant] = [:]
-        var start = 0
-        while start < requests.count {
-            var end = start + 1
-            while end < requests.count, requests[end].time - requests[end - 1].time <= concurrencyWindow { end += 1 }
-            let cluster = requests[start..<end]
-            let connections = Set(cluster.map(\.key.connection))
-            let answerOrder = cluster.sorted { ($0.answeredAt ?? $0.time, $0.time) < ($1.answeredAt ?? $1.time, $1.time) }
-            if cluster.count > 1, connections.count == cluster.count, cluster.allSatisfy({ $0.answeredAt != nil }),
-               answerOrder.map(\.key) != cluster.map(\.key) {
-                // Strictly later one after another (a nanosecond apart at least), so no tie puts them back.
-                var latest = SimInstant.start
-                for request in answerOrder {
-                    latest = max(request.time, latest + .nanoseconds(1))
-                    result[request.key] = latest
+        var latest: SimInstant?
+        var fed = 0
+        while true {
+            // The heads, as indices of `queues`; the earliest captured of them.
+            let waiting = queues.indices.filter { heads[$0] < queues[$0].count }
+            guard let earliest = waiting.min(by: { captureOrder(queues[$0][heads[$0]], queues[$1][heads[$1]]) })
+            else { break }
+            let first = queues[earliest][heads[earliest]]
+            var chosen = earliest
+            if first.answeredAt != nil {
+                let candidates = waiting.filter {
+                    let head = queues[$0][heads[$0]]
+                    return head.answeredAt != nil && head.time - first.latest <= concurrencyWindow
                 }
+                chosen = candidates.min {
+                    let (a, b) = (queues[$0][heads[$0]], queues[$1][heads[$1]])
+                    return (a.answeredAt!, a.time, a.key.connection, a.key.index)
+                        < (b.answeredAt!, b.time, b.key.connection, b.key.index)
+                } ?? earliest
             }
-            start = end
+            let request = queues[chosen][heads[chosen]]
+            heads[chosen] += 1
+            let moved = rankByKey[request.key] != fed
+            // Not before the request fed before; a moved one strictly later (a nanosecond at least), so no tie of
+            // times puts them back in the event queue.
+            var time = request.time
+            if let latest, time < latest || (moved && time == latest) { time = latest + .nanoseconds(1) }
+            if moved || time != request.time { result[request.key] = time }
+            latest = time
+            fed += 1
         }
         return result
     }
@@ -455,6 +498,12 @@ struct ReplayAgainstServer {
         for entry in recorded where entry.packet.cmd == .response || entry.packet.cmd == .error {
             let packet = entry.packet
             guard let index = unmatched.firstIndex(where: { $0.packet.seq == packet.seq }) else {
+                if lost.contains(where: {
+                    !$0.restored && $0.connection == number && $0.seq == packet.seq && $0.opcode == packet.opcode
+                }) {
+                    outcome.lostAnswers += 1
+                    continue
+                }
                 outcome.differences.append(Difference(
                     time: entry.time, connection: number,
                     what: "seq \(packet.seq) \(packet.opcode): captured \(packet.cmd), replay sent no answer"))

@@ -35,7 +35,11 @@ enum ReplayCommand {
                               closed first, pushes after the captured server's last frame there are not counted.
                               What the rebuilt server sends after the capture ends (for a capture cut short and
                               read with --keep-truncated, after a connection's last captured frame) and no
-                              captured answer pairs with is not counted either.
+                              captured answer pairs with is not counted either. Requests of different
+                              connections captured within 2 ms of each other are fed in the order the server
+                              answered them (each connection's own in their order). A request lost in a gap of
+                              the capture whose answer it shows is named in a note: a plain MSG_SEND is rebuilt
+                              from its answer and fed, any other is not, and its answer is not compared.
             --against client  feeds the server->client frames of one client (--client ADDRESS, default the
                               first) to the reference client engine, or to --mutant NAME, connection by
                               connection as the engine asks to connect, and checks C1, C4 and P1-P4 over what it
@@ -241,6 +245,40 @@ enum ReplayCommand {
             + "; replay needs whole frames (capture with 'tcpdump -s 0'; 'syncsim decode \(file)' reads what is left)")
     }
 
+    /// One line per gap of a chat connection's stream, in connection order, then stream order: what the capture lost
+    /// there and what the replay made of it. Client to server: the requests lost whose answers the capture shows,
+    /// each rebuilt and replayed (a plain MSG_SEND) or left out with its answer uncompared, and that later answers
+    /// may differ for what a request not rebuilt changed; server to client: answers and pushes the replay sends and
+    /// the capture lacks.
+    static func gapNotes(_ timeline: ReplayTimeline, lost: [ReplayLostRequests.Lost]) -> [String] {
+        var notes: [String] = []
+        for connection in timeline.connections where connection.role == .chat {
+            for gap in connection.tcp.clientGaps {
+                let inGap = lost.filter { $0.connection == connection.number && $0.gap.offset == gap.offset }
+                let restored = inGap.filter(\.restored).map { "seq \($0.seq) \($0.opcode)" }
+                let dropped = inGap.filter { !$0.restored }.map { "seq \($0.seq) \($0.opcode)" }
+                var line = "connection \(connection.number) client-to-server: \(gap.description): the server got "
+                    + (inGap.isEmpty ? "bytes there (a request, or part of one)" : "a request there")
+                    + " the capture does not hold"
+                if !restored.isEmpty {
+                    line += "; rebuilt from its captured answer and replayed: " + restored.joined(separator: ", ")
+                }
+                if !dropped.isEmpty {
+                    line += "; not replayed, its captured answer not compared: " + dropped.joined(separator: ", ")
+                }
+                if restored.isEmpty || !dropped.isEmpty {
+                    line += "; the server's answers after it may differ for what the lost request changed"
+                }
+                notes.append(line)
+            }
+            for gap in connection.tcp.serverGaps {
+                notes.append("connection \(connection.number) server-to-client: \(gap.description): answers and "
+                    + "pushes the server sent there are not in the capture, so the replay's show as differences")
+            }
+        }
+        return notes
+    }
+
     static func run(_ arguments: inout ArgumentList, _ console: inout Console) throws -> Int32 {
         if arguments.flag("--run") { return try runEmitted(&arguments, &console) }
         let against = try arguments.value(of: "--against")
@@ -291,7 +329,11 @@ enum ReplayCommand {
         }
         switch against {
         case "server":
-            let outcome = ReplayAgainstServer(timeline: timeline, model: model).run()
+            // Lost MSG_SENDs rebuilt from their answers are fed, and the model built with them (not as messages
+            // that existed before the capture).
+            let (restored, lost) = ReplayLostRequests.restoring(timeline)
+            let outcome = ReplayAgainstServer(timeline: restored, model: ReplayWorldModel(restored), lost: lost).run()
+            Self.gapNotes(restored, lost: lost).forEach { console.err("note: \($0)") }
             outcome.differences.forEach { console.out($0.description) }
             for number in outcome.uncomparedConnections {
                 console.err("note: connection \(number): no handshake in the capture (it was logged in before the "
@@ -300,7 +342,10 @@ enum ReplayCommand {
             console.out("replayed \(counted(outcome.requests, "request")) on "
                 + "\(counted(timeline.connections.count, "connection")) against the server: "
                 + "\(counted(outcome.comparedAnswers, "answer")) compared, "
-                + "\(counted(outcome.differences.count, "difference")); digest \(outcome.digestHex)")
+                + "\(counted(outcome.differences.count, "difference"))"
+                + (outcome.lostAnswers > 0
+                    ? " (\(counted(outcome.lostAnswers, "answer")) to requests lost from the capture not compared)" : "")
+                + "; digest \(outcome.digestHex)")
             if outcome.comparedAnswers == 0, outcome.differences.isEmpty, outcome.requests > 0 {
                 // Nothing was checked: passing would say the server agrees with a capture it was never compared to.
                 console.err("error: \(file): no captured answer could be compared with the server's (see the notes "

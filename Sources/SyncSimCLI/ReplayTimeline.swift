@@ -12,6 +12,9 @@ struct ReplayTimeline {
         var packet: Packet
         /// The frame's bytes in its direction's stream (offset since the first byte ..< end).
         var bytes: Range<Int64> = 0..<0
+        /// For a request the capture lost and the replay rebuilt from its answer (`ReplayLostRequests`): the latest
+        /// time it can have reached the server (its `time` is the earliest). Nil for a captured frame.
+        var reachedServerBy: SimInstant?
     }
 
     /// A segment the client sent again: when, and the stream bytes it carried.
@@ -101,6 +104,23 @@ struct ReplayTimeline {
         var segments = 0
         var retransmittedSegments = 0
         var doubts: [String] = []
+        /// Bytes no captured packet carried, client to server and server to client, in stream order: the frames
+        /// across them are lost (a request the server got and the capture did not, or an answer).
+        var clientGaps: [LostBytes] = []
+        var serverGaps: [LostBytes] = []
+    }
+
+    /// Bytes of one direction's stream that the capture lacks (a `StreamGap` not cut by the snap length).
+    struct LostBytes {
+        /// The first missing byte's stream offset, and how many are missing.
+        var offset: Int64
+        var length: Int64
+        /// The packet at which the reader gave up waiting for them, and its time.
+        var packetNumber: Int
+        var time: SimInstant
+        var end: Int64 { offset + length }
+        /// "82 bytes missing at offset 2027 (packet 94, 0.610s)": the packet and time at which the reader gave up.
+        var description: String { "\(length) bytes missing at offset \(offset) (packet \(packetNumber), \(time))" }
     }
 
     /// The connections in opening order.
@@ -189,6 +209,11 @@ struct ReplayTimeline {
             // A refused attempt or an upload carries no frames by nature: what the frame reader says of it is no doubt.
             for direction in [TraceDirection.clientToServer, .serverToClient] where role == .chat {
                 let stream = trace.stream(direction)
+                let lost = stream.gaps.filter { $0.cause == .notCaptured }.map {
+                    LostBytes(offset: $0.offset, length: $0.length, packetNumber: $0.packetNumber,
+                              time: instant($0.timestamp))
+                }
+                if direction == .clientToServer { facts.clientGaps = lost } else { facts.serverGaps = lost }
                 for gap in stream.gaps {
                     facts.doubts.append("connection \(trace.number) \(direction): \(gap.length) bytes missing at offset "
                         + "\(gap.offset) (packet \(gap.packetNumber)); frames across it are lost")

@@ -98,4 +98,89 @@ import Testing
                                 Self.connection(3, requestAt: 946_000, answerAt: 958_819)]
         #expect(ReplayAgainstServer.feedTimes(timeline).isEmpty)
     }
+
+    /// A connection sending PINGs of seq 1, 2, ... at the given times (microseconds), each answered at its time.
+    static func connection(_ number: Int, _ exchanges: [(request: Int64, answer: Int64)]) -> ReplayTimeline.Connection {
+        var entries: [ReplayTimeline.Entry] = []
+        for (offset, exchange) in exchanges.enumerated() {
+            let seq = UInt16(offset + 1)
+            entries.append(.init(time: .start + .microseconds(exchange.request), connection: number,
+                                 direction: .clientToServer,
+                                 packet: Packet(cmd: .request, seq: seq, opcode: .ping,
+                                                body: .ping(PingRequest(interactive: true)))))
+            entries.append(.init(time: .start + .microseconds(exchange.answer), connection: number,
+                                 direction: .serverToClient,
+                                 packet: Packet(cmd: .response, seq: seq, opcode: .ping, body: .empty)))
+        }
+        entries.sort { $0.time < $1.time }
+        return ReplayTimeline.Connection(number: number, client: "10.0.0.\(number):4000", opensAt: .start,
+                                         entries: entries)
+    }
+
+    @Test("a connection's requests back to back do not keep another connection's out of the answer order")
+    func answerOrderWithSeveralRequestsOfOneConnection() throws {
+        var timeline = try ReplayTimeline(TraceDecoder().decode(path: ReplayCommandTests.offlineSends))
+        // Connection 1 sends two requests 0.2 ms apart; connection 2's, captured between them, was answered first.
+        timeline.connections = [Self.connection(1, [(100, 1_000), (300, 1_500)]),
+                                Self.connection(2, [(200, 500)])]
+        let fed = ReplayAgainstServer.feedTimes(timeline)
+        // Before: capture order (a cluster holding two requests of one connection kept it), nothing moved.
+        let two = try #require(fed[.init(connection: 2, index: 0)], "\(fed)")
+        let first = try #require(fed[.init(connection: 1, index: 0)], "\(fed)")
+        #expect(two == .start + .microseconds(200) && first == two + .nanoseconds(1), "\(fed)")
+        // Connection 1's second request keeps its place and time.
+        #expect(fed[.init(connection: 1, index: 2)] == nil, "\(fed)")
+        // A connection's own requests never pass each other, whatever their answers say.
+        timeline.connections = [Self.connection(1, [(100, 1_000), (300, 400)])]
+        #expect(ReplayAgainstServer.feedTimes(timeline).isEmpty)
+    }
+
+    @Test("PyMax 2.5.0: a page answered before another client's send captured first replays with 0 differences")
+    func interleavedHistory() throws {
+        let path = TraceDecodeCommandTests.fixture("pymax-session/pymax-2.5.0-interleaved-history.pcapng")
+        let result = ReplayCommandTests.run(["replay", path, "--against", "server"])
+        // Before: 1 difference, seq 9 CHAT_HISTORY: the replay's page held "msg 1 x", sent after serve answered it.
+        #expect(result.code == 0, "\(result)")
+        #expect(result.out.last?.contains("20 answers compared, 0 differences") == true, "\(result.out)")
+    }
+}
+
+/// Requests a capture lost in a gap of a client-to-server stream whose answers it holds (`ReplayLostRequests`).
+@Suite struct ReplayLostRequestTests {
+    static let lostRequests = TraceDecodeCommandTests.fixture("pymax-session/pymax-2.5.0-lost-requests.pcap")
+
+    @Test("lost plain MSG_SENDs are rebuilt from their answers; a lost page's answer is not compared; each gap noted")
+    func lostRequests() throws {
+        let result = ReplayCommandTests.run(["replay", Self.lostRequests, "--against", "server"])
+        // Before: 38 differences and no note: a page before the lost send held its message (seeded as history), the
+        // sends' answers were missing, and every page after them differed.
+        #expect(result.code == 0, "\(result)")
+        #expect(result.out.last?.contains("89 answers compared, 0 differences (1 answer to requests lost from the "
+                                          + "capture not compared)") == true, "\(result.out)")
+        #expect(result.err.contains("note: connection 1 client-to-server: 130 bytes missing at offset 251 (packet 12, "
+                                    + "0.054s): the server got a request there the capture does not hold; rebuilt "
+                                    + "from its captured answer and replayed: seq 4 MSG_SEND; not replayed, its "
+                                    + "captured answer not compared: seq 5 CHAT_HISTORY"), "\(result.err)")
+        #expect(result.err.contains("note: connection 2 client-to-server: 82 bytes missing at offset 2027"),
+                "\(result.err)")
+    }
+
+    @Test("a rebuilt send goes into the timeline once, before its answer, spanning when the server can have taken it")
+    func rebuiltEntry() throws {
+        let timeline = try ReplayTimeline(TraceDecoder().decode(path: Self.lostRequests))
+        let (restored, lost) = ReplayLostRequests.restoring(timeline)
+        #expect(lost.map { "\($0.connection) \($0.seq) \($0.opcode) \($0.restored)" }
+                == ["1 4 MSG_SEND true", "1 5 CHAT_HISTORY false", "2 12 MSG_SEND true"])
+        let connection = try #require(restored.connections.first { $0.number == 2 })
+        let rebuilt = connection.entries.enumerated().filter { $0.element.reachedServerBy != nil }
+        #expect(rebuilt.count == 1)
+        let (index, entry) = try #require(rebuilt.first)
+        guard case .msgSend(let request) = entry.packet.body else { Issue.record("\(entry.packet)"); return }
+        #expect(request.message.text == "msg 1 x" && entry.packet.seq == 12)
+        let answer = try #require(connection.entries[(index + 1)...].first { $0.packet.seq == 12 })
+        #expect(entry.time <= entry.reachedServerBy! && entry.reachedServerBy! <= answer.time)
+        // A capture without gaps is left as it is.
+        let whole = try ReplayTimeline(TraceDecoder().decode(path: ReplayCommandTests.offlineSends))
+        #expect(ReplayLostRequests.restoring(whole).lost.isEmpty)
+    }
 }
