@@ -39,7 +39,9 @@ enum ReplayCommand {
                               connections captured within 2 ms of each other are fed in the order the server
                               answered them (each connection's own in their order). A request lost in a gap of
                               the capture whose answer it shows is named in a note: a plain MSG_SEND is rebuilt
-                              from its answer and fed, any other is not, and its answer is not compared.
+                              from its answer and fed, any other is not, and its answer is not compared. When
+                              the connections go to more than one server endpoint, a note names them: all are
+                              replayed into one rebuilt server (--port N keeps one).
             --against client  feeds the server->client frames of one client (--client ADDRESS, default the
                               first) to the reference client engine, or to --mutant NAME, connection by
                               connection as the engine asks to connect, and checks C1, C4 and P1-P4 over what it
@@ -279,6 +281,41 @@ enum ReplayCommand {
         return notes
     }
 
+    /// A line naming the server endpoints when the capture's chat connections go to more than one, nil otherwise:
+    /// the replay rebuilds one server from all of them, which is right for one server reached at two addresses (a
+    /// relay, IPv4 and IPv6) and wrong for two servers, whose users, chats and message ids then mix (a capture of two
+    /// `syncsim serve`s read 15 differences, each server's connections alone 0). Endpoints in first-connection order.
+    static func endpointNote(_ timeline: ReplayTimeline) -> String? {
+        var endpoints: [(server: String, connections: [Int])] = []
+        for connection in timeline.connections where connection.role == .chat && !connection.entries.isEmpty {
+            if let index = endpoints.firstIndex(where: { $0.server == connection.server }) {
+                endpoints[index].connections.append(connection.number)
+            } else {
+                endpoints.append((connection.server, [connection.number]))
+            }
+        }
+        guard endpoints.count > 1 else { return nil }
+        func port(_ server: String) -> String {
+            server.lastIndex(of: ":").map { String(server[server.index(after: $0)...]) } ?? ""
+        }
+        // At most five connection numbers each (a busy capture has dozens).
+        let named = endpoints.map { endpoint in
+            let shown = endpoint.connections.prefix(5).map(String.init).joined(separator: ", ")
+            let more = endpoint.connections.count > 5 ? " and \(endpoint.connections.count - 5) more" : ""
+            return "\(endpoint.server) (" + (endpoint.connections.count == 1 ? "connection " : "connections ")
+                + shown + more + ")"
+        }
+        var ports: [String] = []
+        for endpoint in endpoints where !ports.contains(port(endpoint.server)) { ports.append(port(endpoint.server)) }
+        // --port keeps one endpoint only where the endpoints' ports differ.
+        let split = ports.count == endpoints.count
+            ? "replay each alone with " + ports.map { "--port \($0)" }.joined(separator: " or ")
+            : "replay each alone from a capture cut to its address (tcpdump -r FILE -w PART host ADDRESS)"
+        return "the capture's connections go to \(endpoints.count) server endpoints: " + named.joined(separator: ", ")
+            + "; they are replayed into one rebuilt server, so if they are different servers their users, chats and "
+            + "messages mix and answers differ: " + split
+    }
+
     static func run(_ arguments: inout ArgumentList, _ console: inout Console) throws -> Int32 {
         if arguments.flag("--run") { return try runEmitted(&arguments, &console) }
         let against = try arguments.value(of: "--against")
@@ -334,6 +371,7 @@ enum ReplayCommand {
             let (restored, lost) = ReplayLostRequests.restoring(timeline)
             let outcome = ReplayAgainstServer(timeline: restored, model: ReplayWorldModel(restored), lost: lost).run()
             Self.gapNotes(restored, lost: lost).forEach { console.err("note: \($0)") }
+            Self.endpointNote(restored).map { console.err("note: \($0)") }
             outcome.differences.forEach { console.out($0.description) }
             for number in outcome.uncomparedConnections {
                 console.err("note: connection \(number): no handshake in the capture (it was logged in before the "

@@ -184,3 +184,39 @@ import Testing
         #expect(ReplayLostRequests.restoring(whole).lost.isEmpty)
     }
 }
+
+/// A capture whose connections go to more than one server endpoint.
+@Suite struct ReplayEndpointTests {
+    @Test("connections to two server endpoints: a note names them and the --port of each")
+    func twoEndpoints() throws {
+        var packets: [[UInt8]] = []
+        for (host, port) in [(2, UInt16(7402)), (3, 7416)] {
+            var connection = SyntheticTCPConnection(
+                client: TCPEndpoint(address: SyntheticTCPConnection.syntheticAddress(host: 1), port: 40000 + port),
+                server: TCPEndpoint(address: SyntheticTCPConnection.syntheticAddress(host: host), port: port))
+            packets += connection.open()
+            packets += connection.send(try FrameEncoder().encode(Frame(
+                cmd: .request, seq: 1, opcode: .ping,
+                payload: .map([MessagePackPair(.string("interactive"), .bool(true))]))), .clientToServer)
+            packets += connection.send(try FrameEncoder().encode(Frame(cmd: .response, seq: 1, opcode: .ping,
+                                                                       payload: .map([]))), .serverToClient)
+        }
+        var writer = PcapngWriter(interfaces: [.init(name: "raw")])
+        for (index, packet) in packets.enumerated() {
+            writer.append(packet, timestamp: CaptureTimestamp(nanosecondsSinceEpoch: Int64(1_000_000 * (index + 1))))
+        }
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("syncsim-endpoints-\(getpid()).pcapng")
+            .path
+        try writer.write(to: path)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let result = ReplayCommandTests.run(["replay", path, "--against", "server"])
+        // Before: no note; the two servers' connections went into one rebuilt server unsaid.
+        #expect(result.err.contains("note: the capture's connections go to 2 server endpoints: "), "\(result.err)")
+        #expect(result.err.contains(":7402 (connection 1), ") && result.err.contains(":7416 (connection 2)"),
+                "\(result.err)")
+        #expect(result.err.contains("replay each alone with --port 7402 or --port 7416"), "\(result.err)")
+        // One endpoint: no note.
+        let one = ReplayCommandTests.run(["replay", path, "--against", "server", "--port", "7402"])
+        #expect(!one.err.contains("server endpoints"), "\(one.err)")
+    }
+}
