@@ -43,9 +43,10 @@ struct MediaUploads: Hashable, Sendable {
         return slot
     }
 
-    /// Records the bytes of slot `id`; nil when no slot `id` was handed out (a second upload replaces the first).
+    /// Records the bytes of slot `id`; nil when no slot `id` was handed out or the slot already holds bytes (a
+    /// second upload would replace what a message sent with the slot serves).
     mutating func receive(id: Int64, fileName: String?, sizeBytes: Int) -> MediaUpload? {
-        guard slots[id] != nil else { return nil }
+        guard slots[id] != nil, slots[id]!.sizeBytes == nil else { return nil }
         slots[id]!.sizeBytes = sizeBytes
         if let fileName { slots[id]!.fileName = fileName }
         return slots[id]
@@ -72,8 +73,9 @@ extension SyncServer {
     ///   - id: the slot's id, from the upload URL's `fileIds` or `videoIds`.
     ///   - fileName: the name the upload gave, if any.
     ///   - sizeBytes: the body's length.
-    /// - Returns: nil when no slot `id` was handed out; else the NOTIF_ATTACH pushes to the uploader's open
-    ///   connections (`{fileId}`, `{videoId}` or `{audioId}`), in connection order.
+    /// - Returns: nil when no slot `id` was handed out or it already holds an upload's bytes (`MediaUpload.sizeBytes`
+    ///   non-nil: a second upload is refused, the first's bytes stay); else the NOTIF_ATTACH pushes to the
+    ///   uploader's open connections (`{fileId}`, `{videoId}` or `{audioId}`), in connection order.
     public mutating func receiveMediaUpload(id: Int64, fileName: String?, sizeBytes: Int) -> [ServerAction]? {
         guard let slot = media.receive(id: id, fileName: fileName, sizeBytes: sizeBytes) else { return nil }
         let push = switch slot.kind {

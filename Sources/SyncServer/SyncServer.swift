@@ -299,6 +299,14 @@ public struct SyncServer {
         return scheduleIdleCheck(connection, at: state.lastActivity)
     }
 
+    /// Notes that bytes came from `connection` at `now` that carried no request (a WebSocket ping, part of a frame):
+    /// the idle check (`ServerKnobs.idleTimeout`) counts them as activity, as it counts requests. A driver of real
+    /// sockets calls it for every read (`syncsim serve`). Nothing happens for a connection that is not open.
+    public mutating func noteActivity(on connection: ServerConnectionID, now: SimInstant) {
+        guard connections[connection] != nil else { return }
+        connections[connection]!.lastActivity = max(connections[connection]!.lastActivity, now)
+    }
+
     /// Chooses how an open connection hears of deleted messages (its driver knows which client dialect it speaks;
     /// `ServerKnobs.deleteNotice` is the default for new connections). Nothing happens for a closed connection.
     public mutating func setDeleteNotice(_ notice: DeleteNotice, of connection: ServerConnectionID) {
@@ -622,6 +630,10 @@ public struct SyncServer {
             reply(.chatsListResponse(chatsList(for: userId, request: request)))
         case .msgSend(let request):
             guard let userId else { fail("session.notLoggedIn", "MSG_SEND before LOGIN"); return actions }
+            if let problem = Self.textProblem(request.message.text, opcode: packet.opcode) {
+                fail("proto.payload", problem)
+                return actions
+            }
             guard let chat = chats[request.chatId], chat.members.contains(userId) else {
                 fail("chat.notFound", "chat \(request.chatId) is unknown to user \(userId)")
                 return actions
@@ -852,6 +864,10 @@ public struct SyncServer {
             actions += pushToMembers(push, opcode: .notifMark, chatId: request.chatId, except: userId)
         case .msgEdit(let request):
             guard let userId else { fail("session.notLoggedIn", "MSG_EDIT before LOGIN"); return actions }
+            if let problem = Self.textProblem(request.text, opcode: packet.opcode) {
+                fail("proto.payload", problem)
+                return actions
+            }
             // New attachments replace the message's (PyMax 2.5.0 `edit_message` sends `attachments`); none keeps
             // them, and an edit of attachments alone (no `text`) keeps the text.
             let attaches: [Attach]
@@ -872,6 +888,20 @@ public struct SyncServer {
             }
         case .msgDelete(let request):
             guard let userId else { fail("session.notLoggedIn", "MSG_DELETE before LOGIN"); return actions }
+            // Every id is checked before any is removed: a request naming one message that cannot be removed
+            // removes none (all or none, so that no delete is applied without its answer and NOTIF_MSG_DELETE).
+            for (position, messageId) in request.messageIds.enumerated() {
+                do throws(ChangeError) {
+                    try checkChange(chatId: request.chatId, messageId: messageId, by: userId)
+                } catch {
+                    fail(error.code, error.text)
+                    return actions
+                }
+                if request.messageIds[..<position].contains(messageId) {
+                    fail("proto.payload", "MSG_DELETE names message \(messageId) twice")
+                    return actions
+                }
+            }
             var removedIds: [Int64] = []
             var removedMessages: [ChatMessage] = []
             var updateTime: Int64?
@@ -882,6 +912,7 @@ public struct SyncServer {
                     removedMessages.append(removed)
                     updateTime = max(updateTime ?? 0, removed.updateTime ?? 0)
                 } catch {
+                    // Not reached: every id passed `checkChange`, which `change` checks the same way.
                     fail(error.code, error.text)
                     return actions
                 }
@@ -901,6 +932,19 @@ public struct SyncServer {
                 "opcode \(packet.opcode.rawValue) (\(packet.opcode)) is not supported by the SyncSim server")
         }
         return actions
+    }
+
+    /// The most UTF-8 bytes a message's text may hold (MSG_SEND, MSG_EDIT): 16 KiB. **SyncSim's own bound**: the
+    /// field's limit is not public. It keeps what carries stored texts under the 5 MiB frame limit
+    /// (`FrameDecoder.defaultMaxPayloadBytes`): a LOGIN's chat list (each chat's last message), a CHAT_HISTORY page,
+    /// a push. A text over the frame limit was stored before, and every LOGIN of the chat's members then failed.
+    public static let maxTextBytes = 16 * 1024
+
+    /// Why a MSG_SEND's or MSG_EDIT's text is refused (longer than `maxTextBytes`), or nil when it is taken.
+    private static func textProblem(_ text: String, opcode: Opcode) -> String? {
+        let count = text.utf8.count
+        guard count > maxTextBytes else { return nil }
+        return "\(opcode) text of \(count) bytes of UTF-8 exceeds the server's limit of \(maxTextBytes) bytes"
     }
 
     /// Why a request of a handled opcode did not fit its typed shape: the decoding error, naming the key.
@@ -1025,13 +1069,9 @@ public struct SyncServer {
                             chatId: entry.id, except: actor, exceptDevice: exceptDevice, alsoTo: alsoTo)
     }
 
-    /// Edits (`text` or `attaches` non-nil) or removes (both nil) a message of `actor`'s, keeping its earlier
-    /// version. An edit with `text` nil keeps the text and its elements; `attaches` nil keeps the attachments.
+    /// Checks that `actor` may edit or remove message `messageId` of chat `chatId`, changing nothing.
     /// - Throws: `ChangeError` when the chat or message is unknown to `actor`, not theirs, or already removed.
-    private mutating func change(
-        chatId: Int64, messageId: Int64, by actor: Int64, to text: String?, now: SimInstant,
-        elements: [MessageElement] = [], attaches: [Attach]? = nil
-    ) throws(ChangeError) -> ChatMessage {
+    private func checkChange(chatId: Int64, messageId: Int64, by actor: Int64) throws(ChangeError) {
         guard let chat = chats[chatId], chat.members.contains(actor) else {
             throw ChangeError(code: "chat.notFound", text: "chat \(chatId) is unknown to user \(actor)")
         }
@@ -1045,6 +1085,19 @@ public struct SyncServer {
         guard !current.isRemoved else {
             throw ChangeError(code: "message.removed", text: "message \(messageId) was deleted")
         }
+    }
+
+    /// Edits (`text` or `attaches` non-nil) or removes (both nil) a message of `actor`'s, keeping its earlier
+    /// version. An edit with `text` nil keeps the text and its elements; `attaches` nil keeps the attachments.
+    /// - Throws: `ChangeError` when the chat or message is unknown to `actor`, not theirs, or already removed.
+    private mutating func change(
+        chatId: Int64, messageId: Int64, by actor: Int64, to text: String?, now: SimInstant,
+        elements: [MessageElement] = [], attaches: [Attach]? = nil
+    ) throws(ChangeError) -> ChatMessage {
+        try checkChange(chatId: chatId, messageId: messageId, by: actor)
+        let chat = chats[chatId]!
+        let index = chat.index(ofMessage: messageId)!
+        let current = chat.messages[index]
         var changed = current
         changed.updateTime = max(serverTimeMilliseconds(at: now), current.version + 1)
         if text != nil || attaches != nil {

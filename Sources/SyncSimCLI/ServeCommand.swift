@@ -37,7 +37,11 @@ enum ServeCommand {
             The same port is the CDN: an HTTP POST to the url PHOTO_UPLOAD, FILE_UPLOAD or VIDEO_UPLOAD answered
             uploads the bytes (raw, or one multipart/form-data part), and an HTTP GET of /file/ID, /video/ID or
             /photo/ID (the addresses FILE_DOWNLOAD, VIDEO_PLAY and a photo's baseUrl give) serves them back;
-            serve keeps uploads in memory until it exits.
+            serve keeps uploads in memory until it exits; a slot takes one upload (a second POST is 409).
+            Like field servers, serve closes a connection silent for \(idleSeconds) s (any bytes count: requests,
+            PINGs, WebSocket ping frames). It never waits for a client to read: what a socket does not take is
+            queued and written, in order, when it is writable; a connection with more than \(maxUnsentMiB) MiB
+            queued is closed.
             --websocket-deflate agrees to a WebSocket client's permessage-deflate offer (RFC 7692; PyMax's
             WebClient makes one), so that messages both ways travel compressed; by default no extension is agreed.
             --delete-notice says how a connection hears that messages were deleted: notif-msg-delete (one
@@ -131,6 +135,11 @@ enum ServeCommand {
             + "\(counted(summary.framesSent, "frame")) sent (\(summary.framesCompressed) compressed)")
         return ExitCode.success
     }
+
+    /// The idle timeout's whole seconds (`ServerKnobs.idleTimeout`), for the help.
+    private static let idleSeconds = (ServerKnobs().idleTimeout?.nanoseconds ?? 0) / 1_000_000_000
+    /// `RealSocketServer.defaultMaxUnsentBytes` in MiB, for the help.
+    private static let maxUnsentMiB = RealSocketServer.defaultMaxUnsentBytes / (1024 * 1024)
 
     private static let profileList = LinkProfile.catalog.filter { $0.downlink.rateBitsPerSecond > 0 }.map(\.name)
         .joined(separator: ", ")

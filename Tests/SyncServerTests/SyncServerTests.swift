@@ -400,4 +400,86 @@ private func pushes(_ actions: [ServerAction]) -> [(Packet, ServerConnectionID)]
         }
         #expect(pushed.map(\.attaches) == [[expected]])
     }
+
+    @Test("a MSG_SEND or MSG_EDIT text over maxTextBytes is refused with proto.payload and nothing is stored")
+    func textLimit() throws {
+        var h = Harness()
+        _ = h.connect(1, token: "t-alice")
+        _ = h.connect(2, token: "t-bob")
+        let long = String(repeating: "я", count: SyncServer.maxTextBytes / 2 + 1)  // 2 bytes each in UTF-8
+        let refused = h.send(long, cid: 1)
+        #expect(pushes(refused).isEmpty)
+        guard case .error(let error)? = responses(refused).first?.body else {
+            Issue.record("expected an error answer, got \(refused)")
+            return
+        }
+        #expect(error.error == "proto.payload")
+        #expect(error.message.contains("\(SyncServer.maxTextBytes + 2) bytes") && error.message.contains("16384"))
+        #expect(h.server.messages(inChat: 100).isEmpty)
+        // The same cid goes through once the text fits (the refused send left no idempotency entry).
+        let exact = String(repeating: "a", count: SyncServer.maxTextBytes)
+        #expect(responses(h.send(exact, cid: 1)).first?.cmd == .response)
+        let id = try #require(h.server.messages(inChat: 100).last?.id)
+        let edit = h.request(.msgEdit, .msgEdit(MsgEditRequest(chatId: 100, messageId: id, text: long)), on: 1)
+        #expect(responses(edit).first?.cmd == .error && pushes(edit).isEmpty)
+        #expect(h.server.messages(inChat: 100).last?.text == exact)
+    }
+
+    @Test("MSG_DELETE of several ids removes all or none: a refused id leaves every message and pushes nothing")
+    func deleteAllOrNone() {
+        var h = Harness()
+        _ = h.connect(1, token: "t-alice")
+        _ = h.connect(2, token: "t-bob")
+        _ = h.send("alice one", cid: 1)
+        _ = h.send("alice two", cid: 2)
+        _ = h.send("bob's", cid: 3, on: 2)
+        let ids = h.server.messages(inChat: 100).map(\.id)
+        let refused = h.request(.msgDelete, .msgDelete(MsgDeleteRequest(chatId: 100, messageIds: ids)), on: 1)
+        guard case .error(let error)? = responses(refused).first?.body else {
+            Issue.record("expected an error answer, got \(refused)")
+            return
+        }
+        #expect(error.error == "message.notYours")
+        #expect(pushes(refused).isEmpty)
+        #expect(h.server.messages(inChat: 100).allSatisfy { !$0.isRemoved })
+        let twice = h.request(.msgDelete, .msgDelete(MsgDeleteRequest(chatId: 100, messageIds: [ids[0], ids[0]])), on: 1)
+        #expect(responses(twice).first?.cmd == .error && !h.server.messages(inChat: 100)[0].isRemoved)
+        let deleted = h.request(.msgDelete, .msgDelete(MsgDeleteRequest(chatId: 100, messageIds: Array(ids.prefix(2)))),
+                                on: 1)
+        #expect(responses(deleted).first?.cmd == .response)
+        #expect(pushes(deleted).map(\.0.opcode) == [.notifMsgDelete])
+        #expect(h.server.messages(inChat: 100).map(\.isRemoved) == [true, true, false])
+    }
+
+    @Test("bytes that carry no request (noteActivity) keep a connection from the idle check's close")
+    func activityWithoutRequests() {
+        var h = Harness()
+        let id = ServerConnectionID(rawValue: 1)
+        let timeout = h.server.knobs.idleTimeout!
+        var timers = h.server.handle(.connectionOpened(id), now: h.now)
+        func fire(at now: SimInstant) -> [ServerAction] {
+            var out: [ServerAction] = []
+            var waiting: [ServerAction] = []
+            for case .startTimer(let timer, let at) in timers {
+                if at <= now { out += h.server.handle(.timerFired(timer), now: now) } else { waiting.append(.startTimer(timer, at: at)) }
+            }
+            timers = waiting + out
+            return out
+        }
+        // Every 20 s a ping frame (WebSocket control bytes): no request, but activity.
+        var now = h.now
+        for _ in 0..<6 {
+            now = now + .seconds(Int64(20))
+            h.server.noteActivity(on: id, now: now)
+            #expect(!fire(at: now).contains(.close(id)))
+        }
+        #expect(h.server.device(of: id) != nil, "still open after 120 s of pings")
+        // Then silence: closed one timeout after the last bytes.
+        var closed = false
+        for step in Int64(1)...8 where !closed {
+            closed = fire(at: now + .seconds(Int64(10)) * step).contains(.close(id))
+        }
+        #expect(timeout == .seconds(Int64(50)))
+        #expect(closed)
+    }
 }

@@ -96,7 +96,9 @@ enum PosixSocket {
         return .closed
     }
 
-    /// Writes every byte, waiting (at most 5 s in all) while the socket's buffer is full.
+    /// Writes every byte, waiting (at most 5 s in all) while the socket's buffer is full: for SyncSim's own test
+    /// clients (`RealSocketClient`), never for serve, whose connections queue what the socket does not take
+    /// (`SendQueue`) so that a client that stops reading holds up no one.
     /// - Throws: `SocketError` when the peer is gone or the buffer stays full.
     static func writeAll(_ fd: Int32, _ bytes: [UInt8]) throws {
         var offset = 0
@@ -115,6 +117,53 @@ enum PosixSocket {
                 throw SocketError(operation: "write", code: errno)
             }
         }
+    }
+
+    /// Writes what the socket's buffer takes of `bytes` from `offset` on, without waiting.
+    /// - Returns: how many bytes were written; 0 when the buffer is full (or the call was interrupted).
+    /// - Throws: `SocketError` when the peer is gone (a reset, a broken pipe) or the call failed otherwise.
+    static func write(_ fd: Int32, _ bytes: [UInt8], from offset: Int) throws(SocketError) -> Int {
+        guard offset < bytes.count else { return 0 }
+        let written = bytes.withUnsafeBytes {
+            send(fd, $0.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL))
+        }
+        if written >= 0 { return written }
+        if errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR { return 0 }
+        throw SocketError(operation: "write", code: errno)
+    }
+
+    /// Which sockets `poll(reading:writing:timeoutMilliseconds:)` found ready.
+    struct Readiness {
+        /// Sockets with bytes to read, or closed or failed (a read tells which).
+        var readable: Set<Int32> = []
+        /// Sockets whose buffer takes bytes again, or closed or failed (a write tells which).
+        var writable: Set<Int32> = []
+    }
+
+    /// Waits until one of `reading` is readable or one of `writing` writable (either closed or failed counts), or
+    /// `timeoutMilliseconds` pass. A socket may be in both.
+    static func poll(reading: [Int32], writing: [Int32], timeoutMilliseconds: Int32) -> Readiness {
+        var events: [Int32: Int16] = [:]
+        var order: [Int32] = []
+        for fd in reading + writing where events[fd] == nil { order.append(fd); events[fd] = 0 }
+        for fd in reading { events[fd]! |= Int16(POLLIN) }
+        for fd in writing { events[fd]! |= Int16(POLLOUT) }
+        var entries = order.map { pollfd(fd: $0, events: events[$0]!, revents: 0) }
+        let ready = entries.withUnsafeMutableBufferPointer {
+            Glibc.poll($0.baseAddress, nfds_t($0.count), max(0, timeoutMilliseconds))
+        }
+        var readiness = Readiness()
+        guard ready > 0 else { return readiness }
+        let failed = Int16(POLLHUP | POLLERR | POLLNVAL)
+        for entry in entries where entry.revents != 0 {
+            if entry.events & Int16(POLLIN) != 0, entry.revents & (Int16(POLLIN) | failed) != 0 {
+                readiness.readable.insert(entry.fd)
+            }
+            if entry.events & Int16(POLLOUT) != 0, entry.revents & (Int16(POLLOUT) | failed) != 0 {
+                readiness.writable.insert(entry.fd)
+            }
+        }
+        return readiness
     }
 
     /// Waits until one of `fds` is readable (or closed) or `timeoutMilliseconds` pass.

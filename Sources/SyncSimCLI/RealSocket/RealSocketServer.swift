@@ -12,9 +12,37 @@ struct RealSocketServer {
     struct Summary {
         var connections = 0
         var framesReceived = 0
+        /// Frames whose last byte the socket took (a frame still queued when its connection closed is not counted).
         var framesSent = 0
         /// Frames sent with a compressed payload (flag byte non-zero).
         var framesCompressed = 0
+    }
+
+    /// The most bytes a connection may have waiting for its client to read them (`SendQueue`): 80 MiB. A connection
+    /// whose client reads so little that more wait is closed (log: `the client read nothing while ... bytes
+    /// waited`). It lies above the largest answer serve writes at once, a download (an upload's body is at most
+    /// `HTTPUpload.maxBodyBytes`, 64 MiB, plus its head), and far beyond what a client that reads lets pile up.
+    static let defaultMaxUnsentBytes = 80 * 1024 * 1024
+
+    /// How long a connection the server is closing (after an HTTP answer, a download, a close frame) may take no
+    /// byte of what it still has to write before it is closed anyway: 60 s.
+    static let closingStallTimeout = SimDuration.seconds(closingStallSeconds)
+    private static let closingStallSeconds: Int64 = 60
+
+    /// A frame queued on a connection: what the frame log and the summary note once its last byte was written.
+    private struct QueuedFrame {
+        var header: [UInt8]
+        var frame: Frame
+        var compressed: Bool
+        var transportName: String?
+    }
+
+    /// A connection the server is closing once its queued bytes are written.
+    private struct Closing {
+        /// The log line's text after the connection's name, written once the bytes are out (nil: none).
+        var note: String?
+        /// When the socket last took bytes (or the closing began).
+        var lastProgress: SimInstant
     }
 
     private struct Connection {
@@ -30,9 +58,13 @@ struct RealSocketServer {
         /// Server-to-client shaping, or nil for none.
         var downlink: LinkShaper?
         /// Bytes the server sent, waiting for their shaped arrival time.
-        var outgoing: [(at: SimInstant, bytes: [UInt8])] = []
+        var outgoing: [(at: SimInstant, bytes: [UInt8], frame: QueuedFrame?)] = []
         /// Packets the client sent, waiting for their shaped arrival time.
         var incoming: [(at: SimInstant, packets: [Packet])] = []
+        /// Bytes the socket has not taken yet, written when poll finds it writable.
+        var unsent = SendQueue<QueuedFrame>()
+        /// Set once the server closes the connection: it reads no more and closes when `unsent` is written.
+        var closing: Closing?
     }
 
     var server: SyncServer
@@ -42,7 +74,8 @@ struct RealSocketServer {
     /// The link profile every connection is shaped by, or nil for loopback speed.
     let profile: LinkProfile?
     let log: (String) -> Void
-    /// Where each frame in and out is written as one JSON line (header in hex, payload decoded), if anywhere.
+    /// Where each frame in and out is written as one JSON line (header in hex, payload decoded), if anywhere. A frame
+    /// out is written when its last byte left.
     var frameLog: ((String) -> Void)?
     /// The users a control line may name (`drop alice`), by name; `serve` sets the scenario's.
     var userIdsByName: [String: Int64] = [:]
@@ -59,6 +92,40 @@ struct RealSocketServer {
     /// Whether a connection in PyMax 1.x's TCP frames hears of deletes as that client reads them (a NOTIF_MESSAGE
     /// with the removed message, `DeleteNotice.removedMessage`) rather than by `server.knobs.deleteNotice`.
     var deleteNoticeFollowsDialect = true
+    /// The most bytes a connection may have waiting for its client to read them (`defaultMaxUnsentBytes`).
+    var maxUnsentBytes = RealSocketServer.defaultMaxUnsentBytes
+
+    /// What `encodeForWire` made of a packet.
+    enum WireEncoding: Equatable {
+        /// The packet's frame and its bytes.
+        case frame([UInt8], Frame)
+        /// The packet was a response the encoder refused (`reason`: its payload is over the frame limit): an error
+        /// response of the same seq and opcode in its place, `proto.payload` with a message naming size and limit.
+        case errorInstead([UInt8], Frame, reason: String)
+        /// A push (or error answer) the encoder refused: nothing is sent.
+        case skipped(reason: String)
+    }
+
+    /// Encodes a packet of the core for a connection: a response the encoder refuses (a payload over the 5 MiB frame
+    /// limit) is answered with an error instead, so that the client hears why rather than waiting for an answer
+    /// that never comes; a push it refuses is skipped.
+    static func encodeForWire(_ packet: Packet, encoder: FrameEncoder) -> WireEncoding {
+        var bytes: [UInt8] = []
+        let frame = Frame(packet: packet)
+        do {
+            try encoder.encode(frame, into: &bytes)
+            return .frame(bytes, frame)
+        } catch {
+            let reason = (error as? WireError)?.detail ?? "\(error)"
+            guard packet.cmd == .response else { return .skipped(reason: reason) }
+            let refusal = Frame(packet: Packet(
+                cmd: .error, seq: packet.seq, opcode: packet.opcode,
+                body: .error(ErrorPayload(error: "proto.payload",
+                                          message: "the answer to \(packet.opcode) cannot be sent: \(reason)"))))
+            guard (try? encoder.encode(refusal, into: &bytes)) != nil else { return .skipped(reason: reason) }
+            return .errorInstead(bytes, refusal, reason: reason)
+        }
+    }
 
     /// The port the listener is bound to.
     var port: UInt16 { PosixSocket.localPort(listener) }
@@ -87,16 +154,17 @@ struct RealSocketServer {
         var photoBytes: [Int64: [UInt8]] = [:]
         var mediaBytes: [Int64: [UInt8]] = [:]
         let end = SimInstant.start + duration
+        let maxUnsentBytes = self.maxUnsentBytes
         defer {
             for connection in connections { PosixSocket.close(connection.fd) }
             PosixSocket.close(listener)
         }
 
         func logFrame(_ direction: String, _ id: ServerConnectionID, header: [UInt8], frame: Frame,
-                      transport: ConnectionTransport) {
+                      transportName: String?) {
             guard let frameLog else { return }
             var line = "{\"t\":\(clock.now.nanosecondsSinceStart / 1_000_000),\"dir\":\"\(direction)\",\"conn\":\(id.rawValue),"
-            if let name = transport.logName { line += "\"transport\":\"\(name)\"," }
+            if let transportName { line += "\"transport\":\"\(transportName)\"," }
             line += "\"header\":\"" + header.map { String($0, radix: 16).leftPadded(to: 2) }.joined() + "\","
             line += "\"cmd\":\(frame.cmd.rawValue),\"seq\":\(frame.seq),\"opcode\":\(frame.opcode.rawValue),"
             line += "\"opcodeName\":\"\(frame.opcode)\",\"payload\":"
@@ -104,38 +172,121 @@ struct RealSocketServer {
             frameLog(line + "}")
         }
 
+        func position(of id: ServerConnectionID) -> Int? { connections.firstIndex { $0.id == id } }
+
+        /// Closes a connection's socket at once, dropping what it still had to write; the core hears of it unless
+        /// it closed the connection itself (or heard already).
+        func closeNow(_ id: ServerConnectionID, now: SimInstant) {
+            guard let index = position(of: id) else { return }
+            let tellServer = connections[index].closing == nil
+            PosixSocket.close(connections[index].fd)
+            connections.remove(at: index)
+            if tellServer { perform(server.handle(.connectionClosed(id), now: now)) }
+        }
+
+        /// Writes what the socket of connection `id` takes of its queued bytes now, without waiting; then closes a
+        /// closing connection that has written all, or a connection whose write failed or whose client let more
+        /// than `maxUnsentBytes` pile up.
+        func flush(_ id: ServerConnectionID) {
+            guard let index = position(of: id) else { return }
+            let fd = connections[index].fd
+            var queue = SendQueue<QueuedFrame>()
+            swap(&queue, &connections[index].unsent)
+            var failure: SocketError?
+            var wrote = false
+            let (written, failed) = queue.drain { bytes, offset in
+                do {
+                    let count = try PosixSocket.write(fd, bytes, from: offset)
+                    if count > 0 { wrote = true }
+                    return count
+                } catch {
+                    failure = error as? SocketError
+                    return nil
+                }
+            }
+            swap(&queue, &connections[index].unsent)
+            let now = clock.now
+            if wrote { connections[index].closing?.lastProgress = now }
+            for queued in written {
+                summary.framesSent += 1
+                if queued.compressed { summary.framesCompressed += 1 }
+                logFrame("out", id, header: queued.header, frame: queued.frame, transportName: queued.transportName)
+            }
+            let waiting = connections[index].unsent.byteCount
+            let note = connections[index].closing?.note.map { " \($0)" } ?? ""
+            if failed {
+                // A client that closed its socket and is gone: what it was still sent cannot reach it; no news.
+                if connections[index].closing.map({ $0.note != nil }) ?? true {
+                    let reason = failure?.reason ?? "failed"
+                    log("serve: \(id)\(note): write failed (\(reason)) with \(waiting) bytes unwritten; closing it")
+                }
+                closeNow(id, now: now)
+            } else if waiting > maxUnsentBytes {
+                log("serve: \(id)\(note): the client read nothing while \(waiting) bytes waited; closing it")
+                closeNow(id, now: now)
+            } else if waiting == 0, let closing = connections[index].closing {
+                if let text = closing.note { log("serve: \(id) \(text)") }
+                closeNow(id, now: now)
+            }
+        }
+
+        /// Queues bytes on connection `id` (behind what waits) and writes what the socket takes now.
+        func write(_ bytes: [UInt8], frame: QueuedFrame? = nil, on id: ServerConnectionID) {
+            guard let index = position(of: id) else { return }
+            connections[index].unsent.append(bytes, tag: frame)
+            flush(id)
+        }
+
+        /// Closes connection `id` once what it has to write (its shaped bytes too: a close is not shaped, what the
+        /// server sent before it goes out first, now) and `last` are written; it reads nothing more. `note` is
+        /// logged then (`serve: conn#N <note>`).
+        func close(_ id: ServerConnectionID, after last: [UInt8], note: String?, now: SimInstant) {
+            guard let index = position(of: id) else { return }
+            for pending in connections[index].outgoing {
+                connections[index].unsent.append(pending.bytes, tag: pending.frame)
+            }
+            connections[index].outgoing.removeAll()
+            connections[index].unsent.append(last)
+            if connections[index].closing == nil {
+                connections[index].closing = Closing(note: note, lastProgress: now)
+            }
+            flush(id)
+        }
+
         /// Closes a connection on the operator's word, as a server dropping it would (no FIN from the client).
         func drop(_ index: Int, now: SimInstant) {
             let id = connections[index].id
+            let tellServer = connections[index].closing == nil
             PosixSocket.close(connections[index].fd)
             connections.remove(at: index)
             log("serve: \(id) dropped on the control channel")
-            perform(server.handle(.connectionClosed(id), now: now))
+            if tellServer { perform(server.handle(.connectionClosed(id), now: now)) }
         }
 
         /// The client closed its connection (its socket, or a WebSocket close frame). A close is not shaped: what
-        /// the client sent before it reaches the server first, now.
+        /// the client sent before it reaches the server first, now. What the server still has to write is written
+        /// before the socket is closed (a close frame's echo; a client that only shut its sending half still reads).
         func closedByClient(_ id: ServerConnectionID, now: SimInstant) {
-            guard let index = connections.firstIndex(where: { $0.id == id }) else { return }
+            guard let index = position(of: id), connections[index].closing == nil else { return }
             let pending = connections[index].incoming.flatMap(\.packets)
             connections[index].incoming.removeAll()
             for packet in pending { perform(server.handle(.packetReceived(packet, on: id), now: now)) }
-            guard let index = connections.firstIndex(where: { $0.id == id }) else { return }
-            PosixSocket.close(connections[index].fd)
-            connections.remove(at: index)
+            guard let index = position(of: id), connections[index].closing == nil else { return }
+            connections[index].closing = Closing(note: nil, lastProgress: now)
             log("serve: \(id) closed by the client")
             perform(server.handle(.connectionClosed(id), now: now))
+            close(id, after: [], note: nil, now: now)
         }
 
         /// Closes a connection whose client broke the protocol, after writing `answer` (an HTTP error or a WebSocket
-        /// close frame; nothing on TCP), or whose photo upload was answered.
+        /// close frame; nothing on TCP), or whose upload or download was answered. The core hears of it now; the
+        /// log line (`what`) is written once the answer's last byte left.
         func refuse(_ index: Int, _ what: String, answer: [UInt8], now: SimInstant) {
             let id = connections[index].id
-            log("serve: \(id) \(what); closing it")
-            _ = try? PosixSocket.writeAll(connections[index].fd, answer)
-            PosixSocket.close(connections[index].fd)
-            connections.remove(at: index)
+            guard connections[index].closing == nil else { return }
+            connections[index].closing = Closing(note: "\(what); closing it", lastProgress: now)
             perform(server.handle(.connectionClosed(id), now: now))
+            close(id, after: answer, note: nil, now: now)
         }
 
         func control(_ line: Substring, now: SimInstant) {
@@ -156,7 +307,7 @@ struct RealSocketServer {
             }
             let logged = Dictionary(server.openConnections.map { ($0.connection, $0.userId) }, uniquingKeysWith: { a, _ in a })
             var dropped = 0
-            for index in connections.indices.reversed() {
+            for index in connections.indices.reversed() where connections[index].closing == nil {
                 let owner = logged[connections[index].id] ?? nil
                 if userId == nil || owner == userId {
                     drop(index, now: now)
@@ -168,40 +319,46 @@ struct RealSocketServer {
             }
         }
 
+        /// Encodes `packet` in the connection's dialect (`encodeForWire`), logging a refused answer or push.
+        func encode(_ packet: Packet, on index: Int) -> (bytes: [UInt8], frame: Frame)? {
+            let id = connections[index].id
+            switch Self.encodeForWire(packet, encoder: connections[index].encoder) {
+            case .frame(let bytes, let frame):
+                return (bytes, frame)
+            case .errorInstead(let bytes, let frame, let reason):
+                log("serve: \(id): the answer to \(packet.opcode) (seq \(packet.seq)) cannot be encoded (\(reason)); "
+                    + "answered with error proto.payload")
+                return (bytes, frame)
+            case .skipped(let reason):
+                let what = packet.cmd == .response ? "the answer to \(packet.opcode)"
+                    : packet.cmd == .error ? "a \(packet.opcode) error answer" : "a \(packet.opcode) push"
+                log("serve: \(id): \(what) (seq \(packet.seq)) cannot be encoded (\(reason)); skipped")
+                return nil
+            }
+        }
+
         func perform(_ actions: [ServerAction]) {
             for action in actions {
                 switch action {
                 case .send(let packet, let id):
-                    guard let index = connections.firstIndex(where: { $0.id == id }) else { continue }
-                    var bytes: [UInt8] = []
-                    let frame = Frame(packet: packet)
-                    guard (try? connections[index].encoder.encode(frame, into: &bytes)) != nil else { continue }
-                    let wire = connections[index].transport.wrap(bytes, frame: frame)
-                    var sent = false
+                    guard let index = position(of: id), connections[index].closing == nil,
+                          let encoded = encode(packet, on: index) else { continue }
+                    let (bytes, frame) = encoded
+                    let transport = connections[index].transport
+                    let wire = transport.wrap(bytes, frame: frame)
+                    let queued = QueuedFrame(
+                        header: Array(bytes.prefix(FrameHeader.byteCount)), frame: frame,
+                        compressed: bytes[6] != 0 && !transport.answersInJSON, transportName: transport.logName)
                     if connections[index].downlink != nil {
                         let at = connections[index].downlink!.arrival(ofBytes: wire.count, at: clock.now)
-                        connections[index].outgoing.append((at, wire))
-                        sent = true
-                    } else if (try? PosixSocket.writeAll(connections[index].fd, wire)) != nil {
-                        sent = true
-                    }
-                    if sent {
-                        summary.framesSent += 1
-                        let transport = connections[index].transport
-                        if bytes[6] != 0 && !transport.answersInJSON { summary.framesCompressed += 1 }
-                        logFrame("out", id, header: Array(bytes.prefix(FrameHeader.byteCount)), frame: frame,
-                                 transport: transport)
+                        connections[index].outgoing.append((at, wire, queued))
+                    } else {
+                        write(wire, frame: queued, on: id)
                     }
                 case .close(let id):
-                    guard let index = connections.firstIndex(where: { $0.id == id }) else { continue }
-                    // A close is not shaped: what the server sent before it goes out first, now.
-                    for pending in connections[index].outgoing {
-                        _ = try? PosixSocket.writeAll(connections[index].fd, pending.bytes)
-                    }
-                    _ = try? PosixSocket.writeAll(connections[index].fd, connections[index].transport.closing)
-                    PosixSocket.close(connections[index].fd)
-                    connections.remove(at: index)
-                    log("serve: \(id) closed by the server")
+                    guard let index = position(of: id), connections[index].closing == nil else { continue }
+                    connections[index].closing = Closing(note: "closed by the server", lastProgress: clock.now)
+                    close(id, after: connections[index].transport.closing, note: nil, now: clock.now)
                 case .startTimer(let id, let at):
                     timers.append((id, at))
                 case .cancelTimer(let id):
@@ -222,9 +379,23 @@ struct RealSocketServer {
             }
             let shaped = connections.flatMap { $0.outgoing.map(\.at) + $0.incoming.map(\.at) }
             let wake = (timers.map(\.at) + shaped).min().map { min($0, end) } ?? end
-            let readable = PosixSocket.poll([listener] + connections.map(\.fd) + (controlDescriptor.map { [$0] } ?? []),
-                                            timeoutMilliseconds: clock.milliseconds(until: wake, cap: 100))
+            // A closing connection reads nothing more; one with queued bytes waits to be writable.
+            let reading = [listener] + connections.filter { $0.closing == nil }.map(\.fd)
+                + (controlDescriptor.map { [$0] } ?? [])
+            let ready = PosixSocket.poll(reading: reading,
+                                         writing: connections.filter { !$0.unsent.isEmpty }.map(\.fd),
+                                         timeoutMilliseconds: clock.milliseconds(until: wake, cap: 100))
+            let readable = ready.readable
             let now = clock.now
+            for id in connections.filter({ ready.writable.contains($0.fd) }).map(\.id) { flush(id) }
+            for connection in connections {
+                guard let closing = connection.closing, now - closing.lastProgress >= Self.closingStallTimeout
+                else { continue }
+                log("serve: \(connection.id)" + (closing.note.map { " \($0)" } ?? "")
+                    + ": the client read nothing for \(Self.closingStallSeconds) s while "
+                    + "\(connection.unsent.byteCount) bytes waited; closing it")
+                closeNow(connection.id, now: now)
+            }
             if let controlDescriptor, readable.contains(controlDescriptor) {
                 switch PosixSocket.read(controlDescriptor) {
                 case .bytes(let bytes):
@@ -244,14 +415,17 @@ struct RealSocketServer {
                 timers.remove(at: index)
                 perform(server.handle(.timerFired(timer.id), now: now))
             }
-            for index in connections.indices {
-                while let first = connections[index].outgoing.first, first.at <= now {
+            for id in connections.map(\.id) {
+                var released = false
+                while let index = position(of: id), let first = connections[index].outgoing.first, first.at <= now {
                     connections[index].outgoing.removeFirst()
-                    _ = try? PosixSocket.writeAll(connections[index].fd, first.bytes)
+                    connections[index].unsent.append(first.bytes, tag: first.frame)
+                    released = true
                 }
+                if released { flush(id) }
             }
             for id in connections.map(\.id) {
-                while let index = connections.firstIndex(where: { $0.id == id }),
+                while let index = position(of: id), connections[index].closing == nil,
                       let first = connections[index].incoming.first, first.at <= now {
                     connections[index].incoming.removeFirst()
                     for packet in first.packets { perform(server.handle(.packetReceived(packet, on: id), now: now)) }
@@ -269,7 +443,8 @@ struct RealSocketServer {
                 perform(server.handle(.connectionOpened(id), now: now))
             }
             for fd in readable where fd != listener && fd != controlDescriptor {
-                guard let index = connections.firstIndex(where: { $0.fd == fd }) else { continue }
+                guard let index = connections.firstIndex(where: { $0.fd == fd }), connections[index].closing == nil
+                else { continue }
                 let id = connections[index].id
                 switch PosixSocket.read(fd) {
                 case .wouldBlock:
@@ -277,6 +452,8 @@ struct RealSocketServer {
                 case .closed:
                     closedByClient(id, now: now)
                 case .bytes(let received):
+                    // Any bytes are activity for the idle check: a WebSocket ping, part of a frame.
+                    server.noteActivity(on: id, now: now)
                     let unwrapped: ConnectionTransport.Unwrapped
                     let wasUndecided = if case .undecided = connections[index].transport { true } else { false }
                     do {
@@ -299,21 +476,32 @@ struct RealSocketServer {
                         switch upload.target {
                         case .photo(let photoId):
                             let token = server.cdn.token(photoId: photoId)
-                            let stored = token.map { server.receiveUpload(token: $0, sizeBytes: upload.sizeBytes) }
-                                ?? false
+                            let again = token.map { server.cdn.hasUpload(token: $0) } ?? false
+                            let stored = !again && (token.map {
+                                server.receiveUpload(token: $0, sizeBytes: upload.sizeBytes)
+                            } ?? false)
                             if stored { photoBytes[photoId] = upload.bytes }
-                            refuse(index, "uploaded photo \(photoId) (\(upload.sizeBytes) bytes): "
-                                       + (stored ? "stored under \(token!)" : "refused, no PHOTO_UPLOAD asked for it"),
-                                   answer: HTTPUpload.answer(photoId: photoId, token: stored ? token : nil), now: now)
+                            let outcome = stored ? "stored under \(token!)"
+                                : again ? "refused, photo \(photoId) was uploaded before (409)"
+                                : "refused, no PHOTO_UPLOAD asked for it"
+                            refuse(index, "uploaded photo \(photoId) (\(upload.sizeBytes) bytes): " + outcome,
+                                   answer: again ? HTTPUpload.answerAlreadyUploaded(slot: "photo \(photoId)")
+                                       : HTTPUpload.answer(photoId: photoId, token: stored ? token : nil),
+                                   now: now)
                         case .media(let id):
-                            let pushes = server.receiveMediaUpload(id: id, fileName: upload.fileName,
-                                                                   sizeBytes: upload.sizeBytes)
+                            let again = server.mediaUpload(id: id)?.sizeBytes != nil
+                            let pushes = again ? nil : server.receiveMediaUpload(id: id, fileName: upload.fileName,
+                                                                                 sizeBytes: upload.sizeBytes)
                             let kind = server.mediaUpload(id: id).map { "\($0.kind)" } ?? "upload"
                             if pushes != nil { mediaBytes[id] = upload.bytes }
+                            let outcome = pushes != nil ? "stored"
+                                : again ? "refused, slot \(id) was uploaded to before (409)"
+                                : "refused, no FILE_UPLOAD or VIDEO_UPLOAD asked for it"
                             refuse(index, "uploaded \(kind) \(id) (\(upload.sizeBytes) bytes"
-                                       + (upload.fileName.map { ", '\($0)'" } ?? "") + "): "
-                                       + (pushes != nil ? "stored" : "refused, no FILE_UPLOAD or VIDEO_UPLOAD asked for it"),
-                                   answer: HTTPUpload.answer(mediaId: id, stored: pushes != nil), now: now)
+                                       + (upload.fileName.map { ", '\($0)'" } ?? "") + "): " + outcome,
+                                   answer: again ? HTTPUpload.answerAlreadyUploaded(slot: "slot \(id)")
+                                       : HTTPUpload.answer(mediaId: id, stored: pushes != nil),
+                                   now: now)
                             // The uploader hears the bytes were processed (NOTIF_ATTACH) after its answer.
                             if let pushes { perform(pushes) }
                         }
@@ -340,7 +528,8 @@ struct RealSocketServer {
                                now: now)
                         continue
                     }
-                    for answer in unwrapped.writes { _ = try? PosixSocket.writeAll(fd, answer) }
+                    for answer in unwrapped.writes { write(answer, on: id) }
+                    guard let index = position(of: id), connections[index].closing == nil else { continue }
                     if let path = unwrapped.upgradedPath {
                         log("serve: \(id) upgraded to WebSocket (\(path))"
                             + (unwrapped.agreedExtension.map { ", agreed: \($0)" } ?? ""))
@@ -363,7 +552,7 @@ struct RealSocketServer {
                             summary.framesReceived += 1
                             let header = (try? decoded.header.bytes()) ?? []
                             logFrame("in", id, header: header, frame: decoded.frame,
-                                     transport: connections[index].transport)
+                                     transportName: connections[index].transport.logName)
                             if let packet = try? Packet(frame: decoded.frame) { packets.append(packet) }
                         }
                     } catch {
