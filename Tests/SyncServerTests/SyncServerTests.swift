@@ -442,7 +442,8 @@ private func pushes(_ actions: [ServerAction]) -> [(Packet, ServerConnectionID)]
         #expect(error.error == "message.notYours")
         #expect(pushes(refused).isEmpty)
         #expect(h.server.messages(inChat: 100).allSatisfy { !$0.isRemoved })
-        let twice = h.request(.msgDelete, .msgDelete(MsgDeleteRequest(chatId: 100, messageIds: [ids[0], ids[0]])), on: 1)
+        let twice = h.request(.msgDelete, .msgDelete(MsgDeleteRequest(chatId: 100, messageIds: [ids[0], ids[0]])),
+                              on: 1)
         #expect(responses(twice).first?.cmd == .error && !h.server.messages(inChat: 100)[0].isRemoved)
         let deleted = h.request(.msgDelete, .msgDelete(MsgDeleteRequest(chatId: 100, messageIds: Array(ids.prefix(2)))),
                                 on: 1)
@@ -461,7 +462,11 @@ private func pushes(_ actions: [ServerAction]) -> [(Packet, ServerConnectionID)]
             var out: [ServerAction] = []
             var waiting: [ServerAction] = []
             for case .startTimer(let timer, let at) in timers {
-                if at <= now { out += h.server.handle(.timerFired(timer), now: now) } else { waiting.append(.startTimer(timer, at: at)) }
+                if at <= now {
+                    out += h.server.handle(.timerFired(timer), now: now)
+                } else {
+                    waiting.append(.startTimer(timer, at: at))
+                }
             }
             timers = waiting + out
             return out

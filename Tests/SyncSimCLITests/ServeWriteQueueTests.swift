@@ -11,7 +11,7 @@ import Testing
 /// client that stops reading holds up no one and still gets whole frames in order; answers the encoder refuses
 /// become errors; an upload slot takes one upload.
 @Suite struct ServeWriteQueueTests {
-    @Test("a send queue hands out bytes in order and whole, tags once their chunk's last byte left, keeps bytes on failure")
+    @Test("a send queue hands out bytes in order and whole, tags a chunk once its last byte left, keeps bytes on failure")
     func sendQueue() {
         var queue = SendQueue<Int>()
         queue.append([1, 2, 3], tag: 1)

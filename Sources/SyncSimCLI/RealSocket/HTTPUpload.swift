@@ -142,7 +142,8 @@ struct HTTPUpload {
     /// The answer to an upload to a slot (`slot`: `photo 3`, `slot 5`) that already holds an earlier upload's bytes:
     /// 409 Conflict. The first upload stays: a message sent with the slot serves its bytes.
     static func answerAlreadyUploaded(slot: String) -> [UInt8] {
-        response(409, "Conflict", json: "{\"error\":\"\(slot) was uploaded to before; an upload slot takes one upload\"}")
+        response(409, "Conflict",
+                 json: "{\"error\":\"\(slot) was uploaded to before; an upload slot takes one upload\"}")
     }
 
     /// The answer to a finished upload: 200 with the token PyMax reads, or 404 when no PHOTO_UPLOAD asked for

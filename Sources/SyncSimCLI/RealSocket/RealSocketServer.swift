@@ -39,8 +39,11 @@ struct RealSocketServer {
 
     /// A connection the server is closing once its queued bytes are written.
     private struct Closing {
-        /// The log line's text after the connection's name, written once the bytes are out (nil: none).
+        /// What is being closed, as the log line after the connection's name says it (`downloaded file 3: 20 bytes`,
+        /// `closed by the server`), or nil to log nothing once the bytes are out.
         var note: String?
+        /// Whether that line ends `; closing it` once the bytes are out (an answered or refused HTTP request).
+        var saysClosing = false
         /// When the socket last took bytes (or the closing began).
         var lastProgress: SimInstant
     }
@@ -225,7 +228,9 @@ struct RealSocketServer {
                 log("serve: \(id)\(note): the client read nothing while \(waiting) bytes waited; closing it")
                 closeNow(id, now: now)
             } else if waiting == 0, let closing = connections[index].closing {
-                if let text = closing.note { log("serve: \(id) \(text)") }
+                if let text = closing.note {
+                    log("serve: \(id) \(text)" + (closing.saysClosing ? "; closing it" : ""))
+                }
                 closeNow(id, now: now)
             }
         }
@@ -284,7 +289,7 @@ struct RealSocketServer {
         func refuse(_ index: Int, _ what: String, answer: [UInt8], now: SimInstant) {
             let id = connections[index].id
             guard connections[index].closing == nil else { return }
-            connections[index].closing = Closing(note: "\(what); closing it", lastProgress: now)
+            connections[index].closing = Closing(note: what, saysClosing: true, lastProgress: now)
             perform(server.handle(.connectionClosed(id), now: now))
             close(id, after: answer, note: nil, now: now)
         }
