@@ -92,6 +92,7 @@ public enum Catalog {
         exploreReopenWhilePageLoads,
         exploreScrollUpThenDownOffline,
         exploreHeldLoginFollowsDevice,
+        exploreNewestPageRetryPending,
         // Found by hand-written field sequences
         historyWaitsForFreeSeq,
         stalePageOnNewConnectionSmallSeqs,

@@ -56,4 +56,40 @@ extension Catalog {
             Invariants(.C1, .C2, .C3, .C4, .C5, .C6, .C7, .T1, .T2, .T3, .T4, .T5, .T6, .P1, .P2, .P3, .P4, .V2)
         }
     }
+
+    /// Bob opens a chat holding two pushed messages (each a chunk of its own, the second late behind a lossy
+    /// cell); the open's newest page, which was to join them, is lost and times out, and while its retry timer
+    /// waited the world took the run for quiescent and stopped: the view stayed on the older message for good (V2;
+    /// explore seed 38401914 with `--param historyPageSize=3 --param prefetchDistance=0 --param
+    /// visibleMessageCount=1`, two more seeds alike). A history retry timer is sync work pending
+    /// (`ReferenceClient.hasPendingSyncWork`), so the run goes on until the page came.
+    public static let exploreNewestPageRetryPending = Scenario(
+        "explore-newest-page-retry-pending",
+        summary: "a run does not stop while the open chat's page waits to be asked again",
+        seeds: [38_401_914, 1, 2],
+        tags: [.history],
+        runLength: .minutes(45)
+    ) {
+        Server(parameters: ["msgSendErrorsFrom": .duration(.milliseconds(51_216)),
+                            "msgSendErrorsUntil": .duration(.milliseconds(81_999)),
+                            "historyEditLag": .duration(.minutes(10))],
+               history: ["bob+carol": 1, "group1": 1])
+        Client("alice", profile: .twoGRural, parameters: ["historyPageSize": 3, "prefetchDistance": 0, "visibleMessageCount": 1])
+        Client("bob", profile: .threeG, parameters: ["historyPageSize": 3, "prefetchDistance": 0, "visibleMessageCount": 1])
+        Client("carol", profile: .fourG, parameters: ["historyPageSize": 3, "prefetchDistance": 0, "visibleMessageCount": 1])
+        Chat("group1", members: ["alice", "bob", "carol"])
+        Timeline {
+            At(.milliseconds(8_994)) { ScrollDown("carol", in: "bob+carol", messages: 63) }
+            At(.milliseconds(9_069)) { LossBurst("bob", for: .milliseconds(9_714), lossRate: 0.21) }
+            At(.milliseconds(14_438)) { PostFromOtherDevice("alice", text: "w2", in: "group1") }
+            At(.milliseconds(17_873)) { LoseResponses(to: .chatHistory, count: 3) }
+            At(.milliseconds(18_189)) { LossBurst("bob", for: .milliseconds(20_340), lossRate: 0.58) }
+            At(.milliseconds(18_473)) { PostFromOtherDevice("alice", text: "w3", in: "alice+bob") }
+            At(.milliseconds(26_237)) { PostFromOtherDevice("alice", text: "w1", in: "alice+bob") }
+            At(.milliseconds(39_482)) { ScrollDown("bob", in: "alice+bob", messages: 8) }
+        }
+        Expect {
+            Invariants(.all)
+        }
+    }
 }

@@ -2048,6 +2048,26 @@ enum PrintedCatalog {
                 Invariants(.C1, .C2, .C3, .C4, .C5, .C6, .C7, .T1, .T2, .T3, .T4, .T5, .T6, .P1, .P2, .P3, .P4, .V2)
             }
         },
+        Scenario("explore-newest-page-retry-pending", summary: "a run does not stop while the open chat's page waits to be asked again", seeds: [38_401_914, 1, 2], tags: ["history"], runLength: .minutes(45)) {
+            Server(parameters: ["msgSendErrorsFrom": .duration(.milliseconds(51_216)), "msgSendErrorsUntil": .duration(.milliseconds(81_999)), "historyEditLag": .duration(.minutes(10))], history: ["bob+carol": 1, "group1": 1])
+            Client("alice", profile: .twoGRural, parameters: ["historyPageSize": 3, "prefetchDistance": 0, "visibleMessageCount": 1])
+            Client("bob", profile: .threeG, parameters: ["historyPageSize": 3, "prefetchDistance": 0, "visibleMessageCount": 1])
+            Client("carol", profile: .fourG, parameters: ["historyPageSize": 3, "prefetchDistance": 0, "visibleMessageCount": 1])
+            Chat("group1", members: ["alice", "bob", "carol"])
+            Timeline {
+                At(.milliseconds(8994)) { ScrollDown("carol", in: "bob+carol", messages: 63) }
+                At(.milliseconds(9069)) { LossBurst("bob", for: .milliseconds(9714), lossRate: 0.21) }
+                At(.milliseconds(14_438)) { PostFromOtherDevice("alice", text: "w2", in: "group1") }
+                At(.milliseconds(17_873)) { LoseResponses(to: .chatHistory, count: 3) }
+                At(.milliseconds(18_189)) { LossBurst("bob", for: .milliseconds(20_340), lossRate: 0.58) }
+                At(.milliseconds(18_473)) { PostFromOtherDevice("alice", text: "w3", in: "alice+bob") }
+                At(.milliseconds(26_237)) { PostFromOtherDevice("alice", text: "w1", in: "alice+bob") }
+                At(.milliseconds(39_482)) { ScrollDown("bob", in: "alice+bob", messages: 8) }
+            }
+            Expect {
+                Invariants(.all)
+            }
+        },
         Scenario("history-waits-for-free-seq", summary: "an open and a scroll asked while every seq is in flight go out when a seq frees", seeds: [1301, 1302], tags: ["connection", "history"], runLength: .minutes(3)) {
             Server(history: ["alice+bob": 100])
             Client("alice", profile: .fourG, parameters: ["seqModulus": 2])

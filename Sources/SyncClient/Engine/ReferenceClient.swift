@@ -483,13 +483,16 @@ public struct ReferenceClient: SyncClientEngine {
     public var pendingTaskCount: Int { tasks.pendingCount }
 
     /// Whether the engine still has sync work of its own to finish beyond its task queue and requests in flight: a
-    /// chat-list catch-up, a newest page it must fetch, an echo waiting for its page, an open chat not shown yet, a
-    /// read mark the server does not have. A driver that stops a run once nothing is pending asks it: a run ended
-    /// while such work waited on a retry timer (a refused page of the open chat), so what the retry did went
-    /// unchecked (round 37's field sequences needed a late step to keep a run going).
+    /// chat-list catch-up, a newest page it must fetch, an echo waiting for its page, an open chat not shown yet, the
+    /// rest of a scroll down, a history page to ask again after a failure, a read mark the server does not have. A
+    /// driver that stops a run once nothing is pending asks it: a run ended while such work waited on a retry timer
+    /// (a refused page of the open chat), so what the retry did went unchecked (round 37's field sequences needed a
+    /// late step to keep a run going; explore seed 38401914: the open chat's newest page, which was to join a pushed
+    /// message to the chunk on screen, timed out and waited for its retry when the run stopped).
     public var hasPendingSyncWork: Bool {
         if chatListCatchUp != nil || !chatsAwaitingNewestPage.isEmpty || !echoesAwaitingPage.isEmpty { return true }
         if let screen, !screen.isOpenComplete || screen.pendingScrollDown > 0 { return true }
+        if timers.contains(where: { if case .historyRetry = $0.purpose { true } else { false } }) { return true }
         return readMarks.values.contains { $0.seen > $0.acknowledged }
     }
 
