@@ -458,6 +458,24 @@ import SimCore
         #expect(outageChecks >= 5)
     }
 
+    /// Explore seed 38608584 (session 38): a page asked into a clog, the app crashed, and the released request's
+    /// answer, sent to the relaunched app's connection, met its request of the same seq (C3): a clog and a delay
+    /// spike make replies late as a delayed or held answer does.
+    @Test("a clog until its release and a delay spike are windows where a reply may be late")
+    func clogIsLateReplyWindow() {
+        let steps: [(time: SimDuration, action: Action)] = [
+            (.seconds(20), .release(client: "alice")),
+            (.seconds(8), .clog(client: "alice")),
+            (.seconds(10), .crashApp(client: "alice")),
+            (.seconds(40), .delaySpike(client: "bob", extraDelay: .seconds(3), duration: .seconds(10))),
+        ]
+        let windows = ExploreGenerator.Builder.lateReplyWindows(steps)
+        #expect(windows.map(\.from) == [.seconds(7), .seconds(39)])
+        #expect(windows.map(\.until) == [.seconds(25), .seconds(58)])
+        #expect(ExploreGenerator.Builder.restartMeetsLateReply(steps))
+        #expect(!ExploreGenerator.Builder.restartMeetsLateReply([steps[0], steps[2]]))
+    }
+
     @Test("stale-reply runs have repliesFollowDevice, default seqs, no restart while a reply is late; lost-send runs never give up a task")
     func staleReplyAndLostSend() {
         var staleRuns = 0

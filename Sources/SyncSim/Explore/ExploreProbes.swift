@@ -96,18 +96,28 @@ extension ExploreGenerator.Builder {
 
     /// Where a delayed or held reply may still be on its way: from a second before a `DelayResponses` or
     /// `HoldResponses` starts to 5 s after the last reply it may hold back leaves (a hold until a step label: the
-    /// whole run).
+    /// whole run); likewise while a client's link holds its packets back (a `Clog` until its `Release`, the whole run
+    /// without one; a `DelaySpike`): a request an app sent before it crashed reaches the server after the relaunch,
+    /// and its reply follows the device to the new process (explore seed 38608584: a page asked into a clog, the app
+    /// crashed, the released request's answer met the relaunched app's request of the same seq; C3).
     static func lateReplyWindows(_ steps: [(time: SimDuration, action: Action)]) -> [(from: SimDuration, until: SimDuration)] {
         steps.compactMap { step in
             switch step.action {
+            case .clog(let client):
+                let release = steps.filter {
+                    if case .release(client) = $0.action { $0.time >= step.time } else { false }
+                }.map(\.time).min()
+                return (step.time - .seconds(1), (release ?? .hours(100)) + .seconds(5))
+            case .delaySpike(_, let extra, let duration):
+                return (step.time - .seconds(1), step.time + duration + extra + .seconds(5))
             case .delayResponses(_, let extra, let duration, _):
-                (step.time - .seconds(1), step.time + duration + extra + .seconds(5))
+                return (step.time - .seconds(1), step.time + duration + extra + .seconds(5))
             case .holdResponses(_, _, .time(let until)):
-                (step.time - .seconds(1), max(step.time, until) + .seconds(5))
+                return (step.time - .seconds(1), max(step.time, until) + .seconds(5))
             case .holdResponses:
-                (.zero, .hours(100))
+                return (.zero, .hours(100))
             default:
-                nil
+                return nil
             }
         }
     }
