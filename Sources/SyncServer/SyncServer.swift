@@ -242,7 +242,12 @@ public struct SyncServer {
         case .connectionClosed(let connection):
             setUser(nil, of: connection)
             connections[connection] = nil
-            return []
+            // Its liveness check is over: a driver that waits for every timer (`serve --max-connections`) stopped
+            // 50 s after the last close instead of at once.
+            guard !idleChecks.isEmpty else { return [] }
+            let checks = idleChecks.keys.sorted().filter { idleChecks[$0] == connection }
+            for timer in checks { idleChecks[timer] = nil }
+            return checks.map { .cancelTimer($0) }
         case .packetReceived(let packet, let connection):
             connections[connection]?.lastActivity = now
             return receive(packet, on: connection, now: now)
@@ -888,6 +893,11 @@ public struct SyncServer {
             }
         case .msgDelete(let request):
             guard let userId else { fail("session.notLoggedIn", "MSG_DELETE before LOGIN"); return actions }
+            // A delete of nothing is no request (it answered `{}` and pushed an empty NOTIF_MSG_DELETE to the chat).
+            guard !request.messageIds.isEmpty else {
+                fail("proto.payload", "MSG_DELETE names no message (messageIds is empty)")
+                return actions
+            }
             // Every id is checked before any is removed: a request naming one message that cannot be removed
             // removes none (all or none, so that no delete is applied without its answer and NOTIF_MSG_DELETE).
             for (position, messageId) in request.messageIds.enumerated() {

@@ -22,9 +22,10 @@ enum ServeCommand {
             1 h), or once --max-connections connections were accepted and all closed; Ctrl-C (SIGINT) or kill
             (SIGTERM) stops it the same way, with the summary and exit code 0.
 
-            --profile PROFILE shapes every connection as that link profile would (\(profileList)): bytes
-            each way are serialized at the direction's rate and arrive its one-way delay later (client to server:
-            uplink; server to client: downlink). Loss, jitter and outages are not applied on a real socket.
+            --profile PROFILE shapes every chat connection's frames as that link profile would (\(profileList)):
+            bytes each way are serialized at the direction's rate and arrive its one-way delay later (client to
+            server: uplink; server to client: downlink). Loss, jitter and outages are not applied on a real socket;
+            neither are the CDN's uploads and downloads on the same port, nor WebSocket handshakes and pongs.
             Default: no shaping (loopback speed).
 
             It speaks the field's protocol (docs/protocol.md): real clients such as PyMax connect with TLS off

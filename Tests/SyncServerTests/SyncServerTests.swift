@@ -452,6 +452,31 @@ private func pushes(_ actions: [ServerAction]) -> [(Packet, ServerConnectionID)]
         #expect(h.server.messages(inChat: 100).map(\.isRemoved) == [true, true, false])
     }
 
+    /// Session 38's second real-client trial: `messageIds: []` was answered `{}` and an empty NOTIF_MSG_DELETE went to
+    /// the chat; and a closed connection's idle check stayed armed, so `serve --max-connections` waited 50 s for it.
+    @Test("an empty MSG_DELETE is refused; closing a connection cancels its idle check")
+    func emptyDeleteAndIdleCancel() {
+        var h = Harness()
+        _ = h.connect(1, token: "t-alice")
+        _ = h.connect(2, token: "t-bob")
+        let empty = h.request(.msgDelete, .msgDelete(MsgDeleteRequest(chatId: 100, messageIds: [])), on: 1)
+        guard case .error(let error)? = responses(empty).first?.body else {
+            Issue.record("expected an error answer, got \(empty)")
+            return
+        }
+        #expect(error.error == "proto.payload" && pushes(empty).isEmpty)
+        let id = ServerConnectionID(rawValue: 7)
+        let opened = h.server.handle(.connectionOpened(id), now: h.now)
+        let armed = opened.compactMap { action -> ServerTimerID? in
+            if case .startTimer(let timer, _) = action { timer } else { nil }
+        }
+        #expect(armed.count == 1)
+        let closed = h.server.handle(.connectionClosed(id), now: h.now)
+        #expect(closed.compactMap { action -> ServerTimerID? in
+            if case .cancelTimer(let timer) = action { timer } else { nil }
+        } == armed)
+    }
+
     @Test("bytes that carry no request (noteActivity) keep a connection from the idle check's close")
     func activityWithoutRequests() {
         var h = Harness()

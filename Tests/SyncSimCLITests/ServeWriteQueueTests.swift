@@ -197,7 +197,7 @@ import Testing
         _ = try bob.login("bob")
         var generator = SeededGenerator(seed: 3)
         let letters = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
-        for batch in 0..<60 where !lines.contains("waited; closing it") {
+        for batch in 0..<60 where !lines.contains("cap; closing it") {
             for number in 0..<20 {
                 let text = String((0..<15_000).map { _ in letters[Int(generator.next() % 52)] })
                 try bob.send(.msgSend, .msgSend(MsgSendRequest(
@@ -205,10 +205,47 @@ import Testing
             }
             _ = try bob.read(seconds: 10) { $0.filter { $0.opcode == .msgSend }.count >= 20 }
         }
-        let line = lines.first { $0.contains("waited; closing it") }
-        #expect(line?.hasPrefix("serve: conn#1: the client read nothing while ") == true, "\(lines.all)")
+        let line = lines.first { $0.contains("cap; closing it") }
+        #expect(line?.hasPrefix("serve: conn#1: ") == true, "\(lines.all)")
+        #expect(line?.contains("bytes wait for the client to read them, more than the 1048576-byte cap") == true)
         bob.close()
         alice.close()
+    }
+
+    /// Session 38's second real-client trial: a message whose attachment or formatting held megabytes was stored (the
+    /// text limit alone let it through) and every LOGIN of the chat's members then exceeded the frame limit; and with
+    /// `--max-connections`, serve stopped 50 s after the last close (the closed connections' idle checks).
+    @Test("a MSG_SEND over maxMessageRequestBytes is refused before the server; --max-connections stops at the last close",
+          .timeLimit(.minutes(1)))
+    func oversizedRequestAndPromptStop() throws {
+        var core = SyncServer(knobs: ServerKnobs(), generator: SeededGenerator(seed: 1))
+        core.addUser(id: 1, name: "alice", token: "token-alice")
+        core.addUser(id: 2, name: "bob", token: "token-bob")
+        core.addChat(id: 100, members: [1, 2], now: .start)
+        let lines = LockedLines()
+        let server = try RealSocketServer(server: core, port: 0, duration: .seconds(Int64(60)), maxConnections: 1,
+                                          log: { lines.append($0) })
+        let port = Int(server.port)
+        let running = ServerThread(server)
+        running.start()
+        let alice = try FrameClient(port: port)
+        _ = try alice.login("alice")
+        let text = String(repeating: "a", count: 10_000)
+        let message = OutgoingMessage(text: text, cid: 1, elements: (0..<4).map { _ in
+            var element = MessageElement(type: "STRONG", from: 0, length: 1)
+            element.otherKeys = [MessagePackPair(.string("pad"), .string(String(repeating: "p", count: 9_000)))]
+            return element
+        })
+        try alice.send(.msgSend, .msgSend(MsgSendRequest(chatId: 100, message: message)))
+        let frames = try alice.read(seconds: 10) { $0.contains { $0.opcode == .msgSend } }
+        let answer = try #require(frames.last { $0.opcode == .msgSend })
+        guard answer.cmd == .error, case .error(let error) = try Packet(frame: answer).body else {
+            Issue.record("expected an error answer, got \(answer)")
+            return
+        }
+        #expect(error.error == "proto.payload" && error.message.contains("exceeds the server's limit of 32768 bytes"))
+        alice.close()
+        #expect(running.finished(within: 10), "serve kept running after its one connection closed: \(lines.all)")
     }
 
     @Test("a WebSocket client that only sends ping frames is not closed as idle; one silent for the timeout is",
@@ -270,6 +307,9 @@ final class ServerThread: @unchecked Sendable {
     }
 
     func waitUntilDone(seconds: Int) { _ = done.wait(timeout: .now() + .seconds(seconds)) }
+
+    /// Whether the run ended within `seconds`.
+    func finished(within seconds: Int) -> Bool { done.wait(timeout: .now() + .seconds(seconds)) == .success }
 }
 
 /// A field client on a TCP socket to serve: frames out, frames in (`FrameDecoder`), blocking with a time limit.

@@ -24,6 +24,13 @@ struct RealSocketServer {
     /// `HTTPUpload.maxBodyBytes`, 64 MiB, plus its head), and far beyond what a client that reads lets pile up.
     static let defaultMaxUnsentBytes = 80 * 1024 * 1024
 
+    /// The most payload bytes (decompressed) serve takes in a MSG_SEND or MSG_EDIT request: 32 KiB. **SyncSim's own
+    /// bound** (the field's is not public), beside `SyncServer.maxTextBytes` for the text alone: a message's
+    /// attachments and formatting carry keys serve stores untouched, so without it a message with megabytes in an
+    /// attachment was stored and every LOGIN of the chat's members then exceeded the 5 MiB frame limit (session 38's
+    /// real-client trial). A larger request is answered `proto.payload` and never reaches the server.
+    static let maxMessageRequestBytes = 32 * 1024
+
     /// How long a connection the server is closing (after an HTTP answer, a download, a close frame) may take no
     /// byte of what it still has to write before it is closed anyway: 60 s.
     static let closingStallTimeout = SimDuration.seconds(closingStallSeconds)
@@ -225,7 +232,8 @@ struct RealSocketServer {
                 }
                 closeNow(id, now: now)
             } else if waiting > maxUnsentBytes {
-                log("serve: \(id)\(note): the client read nothing while \(waiting) bytes waited; closing it")
+                log("serve: \(id)\(note): \(waiting) bytes wait for the client to read them, more than the "
+                    + "\(maxUnsentBytes)-byte cap; closing it")
                 closeNow(id, now: now)
             } else if waiting == 0, let closing = connections[index].closing {
                 if let text = closing.note {
@@ -382,10 +390,15 @@ struct RealSocketServer {
                 log("serve: \(signal) received; stopping")
                 break
             }
-            let shaped = connections.flatMap { $0.outgoing.map(\.at) + $0.incoming.map(\.at) }
+            // A closing connection's shaped input is never handled (it reads nothing more): it wakes no one, or the
+            // loop would spin with a zero timeout until the close ends (session 38's real-client trial).
+            let shaped = connections.flatMap { $0.outgoing.map(\.at) + ($0.closing == nil ? $0.incoming.map(\.at) : []) }
             let wake = (timers.map(\.at) + shaped).min().map { min($0, end) } ?? end
             // A closing connection reads nothing more; one with queued bytes waits to be writable.
-            let reading = [listener] + connections.filter { $0.closing == nil }.map(\.fd)
+            // The listener only while connections are still accepted: past `--max-connections`, a client waiting in
+            // the listen queue kept it readable, and the loop spun until the end.
+            let accepting = maxConnections.map { summary.connections < $0 } ?? true
+            let reading = (accepting ? [listener] : []) + connections.filter { $0.closing == nil }.map(\.fd)
                 + (controlDescriptor.map { [$0] } ?? [])
             let ready = PosixSocket.poll(reading: reading,
                                          writing: connections.filter { !$0.unsent.isEmpty }.map(\.fd),
@@ -397,7 +410,7 @@ struct RealSocketServer {
                 guard let closing = connection.closing, now - closing.lastProgress >= Self.closingStallTimeout
                 else { continue }
                 log("serve: \(connection.id)" + (closing.note.map { " \($0)" } ?? "")
-                    + ": the client read nothing for \(Self.closingStallSeconds) s while "
+                    + ": the client took no byte for \(Self.closingStallSeconds) s while "
                     + "\(connection.unsent.byteCount) bytes waited; closing it")
                 closeNow(connection.id, now: now)
             }
@@ -548,6 +561,7 @@ struct RealSocketServer {
                     var buffer = connections[index].buffer
                     buffer.append(contentsOf: bytes)
                     var packets: [Packet] = []
+                    var refusals: [Packet] = []
                     do {
                         defer {
                             connections[index].decoder = decoder
@@ -558,6 +572,16 @@ struct RealSocketServer {
                             let header = (try? decoded.header.bytes()) ?? []
                             logFrame("in", id, header: header, frame: decoded.frame,
                                      transportName: connections[index].transport.logName)
+                            let frame = decoded.frame
+                            if frame.cmd == .request, frame.opcode == .msgSend || frame.opcode == .msgEdit,
+                               decoded.payloadByteCount > Self.maxMessageRequestBytes {
+                                let text = "\(frame.opcode) payload of \(decoded.payloadByteCount) bytes exceeds the "
+                                    + "server's limit of \(Self.maxMessageRequestBytes) bytes"
+                                log("serve: \(id) \(text); refused")
+                                refusals.append(Packet(cmd: .error, seq: frame.seq, opcode: frame.opcode,
+                                                       body: .error(ErrorPayload(error: "proto.payload", message: text))))
+                                continue
+                            }
                             if let packet = try? Packet(frame: decoded.frame) { packets.append(packet) }
                         }
                     } catch {
@@ -565,6 +589,8 @@ struct RealSocketServer {
                                answer: connections[index].transport.refusal(reason: "\(error)"), now: now)
                         continue
                     }
+                    if !refusals.isEmpty { perform(refusals.map { .send($0, on: id) }) }
+                    guard let index = position(of: id) else { continue }
                     if connections[index].uplink != nil {
                         let at = connections[index].uplink!.arrival(ofBytes: received.count, at: now)
                         connections[index].incoming.append((at, packets))
@@ -574,6 +600,9 @@ struct RealSocketServer {
                     if unwrapped.closedByClient { closedByClient(id, now: now) }
                 }
             }
+        }
+        for connection in connections where !connection.unsent.isEmpty {
+            log("serve: \(connection.id): stopping with \(connection.unsent.byteCount) bytes not written yet")
         }
         return summary
     }
