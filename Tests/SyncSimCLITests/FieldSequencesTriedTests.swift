@@ -8,6 +8,7 @@ import Testing
 @Suite struct FieldSequencesTriedTests {
     static let tried = Catalog.fieldSequences16Tried + Catalog.fieldSequences17Tried + Catalog.fieldSequences18Tried
         + Catalog.fieldSequences36Tried + Catalog.fieldSequences37Tried + Catalog.fieldSequences38Tried
+        + Catalog.fieldSequences38ETried + Catalog.explore38Open
 
     @Test("every tried sequence validates: its clients, chats, profiles, parameters and moments are known")
     func valid() {
@@ -15,6 +16,7 @@ import Testing
         #expect(Catalog.fieldSequences36Tried.count == 18)
         #expect(Catalog.fieldSequences37Tried.count == 42)
         #expect(Catalog.fieldSequences38Tried.count == 29)
+        #expect(Catalog.fieldSequences38ETried.count == 37)
         for scenario in Self.tried {
             let problems = scenario.problems().map(\.description)
             #expect(problems.isEmpty, "\(scenario.name): \(problems)")

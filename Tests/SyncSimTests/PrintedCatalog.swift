@@ -5501,5 +5501,264 @@ enum PrintedCatalog {
                 Always("the view stays at the newest", from: .time(.minutes(1)), clients: ["alice"]) { _ in fatalError("custom condition 'the view stays at the newest' cannot be printed; see Scenarios/FieldSequences38.swift:1102") }
             }
         },
+        Scenario("e38-duplicate-send-at-top", summary: "at the top, pages of 1: own send answered 'duplicate' after 2 lost answers; fling up: one chunk", seeds: [1], tags: ["history", "sending"]) {
+            Server(history: ["alice+bob": 12])
+            Client("alice", profile: .threeG, parameters: ["historyPageSize": 1, "visibleMessageCount": 3, "prefetchDistance": 0])
+            Client("bob", profile: .threeG)
+            Timeline {
+                At(.seconds(3)) { ScrollUp("alice", in: "alice+bob", messages: 1000) }
+                At(.seconds(20)) { LoseResponses(to: .msgSend, count: 2, of: "alice") }
+                At(.seconds(21)) { Send(from: "alice", text: "mine", in: "alice+bob") }
+                At(.seconds(25)) { ScrollUp("alice", in: "alice+bob", messages: 1000).named("up") }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually(within: .minutes(8), .historyComplete(client: "alice", chat: "alice+bob"))
+            }
+        },
+        Scenario("e38-up-down-up-pushes", summary: "up 40 of 100, Bob writes 5; fling down; up 20; Bob writes 2; fling down; view and read mark at newest", seeds: [1], tags: ["history"], runLength: .minutes(6)) {
+            Server(history: ["alice+bob": 100])
+            Client("alice", profile: .edge, parameters: ["historyPageSize": 10])
+            Client("bob", profile: .threeG)
+            Timeline {
+                At(.seconds(3)) { OpenChat("alice", "alice+bob") }
+                At(.seconds(6)) { ScrollUp("alice", in: "alice+bob", messages: 40) }
+                At(.seconds(10)) { Send(from: "bob", text: "p0", in: "alice+bob") }
+                At(.milliseconds(10_300)) { Send(from: "bob", text: "p1", in: "alice+bob") }
+                At(.milliseconds(10_600)) { Send(from: "bob", text: "p2", in: "alice+bob") }
+                At(.milliseconds(10_900)) { Send(from: "bob", text: "p3", in: "alice+bob") }
+                At(.milliseconds(11_200)) { Send(from: "bob", text: "p4", in: "alice+bob") }
+                At(.seconds(15)) { ScrollDown("alice", in: "alice+bob", messages: 1000) }
+                At(.seconds(17)) { ScrollUp("alice", in: "alice+bob", messages: 20) }
+                At(.seconds(19)) { Send(from: "bob", text: "q1", in: "alice+bob") }
+                At(.seconds(20)) { Send(from: "bob", text: "q2", in: "alice+bob") }
+                At(.seconds(25)) { ScrollDown("alice", in: "alice+bob", messages: 1000).named("fling") }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually("view at the newest", within: .minutes(3), after: "fling", clients: ["alice"]) { _ in fatalError("custom condition 'view at the newest' cannot be printed; see Scenarios/FieldSequences38E.swift:53") }
+                Eventually(within: .minutes(4), .readUpToNewest(client: "alice", chat: "alice+bob"))
+            }
+        },
+        Scenario("e38-fling-at-reconnect-login", summary: "scrolled up 50, reset link while Bob writes 30; fling down at the 2nd LOGIN answer; view at newest", seeds: [1], tags: ["connection", "history"], runLength: .minutes(8)) {
+            Server(history: ["alice+bob": 80])
+            Client("alice", profile: .edge, parameters: ["historyPageSize": 10])
+            Client("bob", profile: .threeG)
+            Timeline {
+                At(.seconds(3)) { OpenChat("alice", "alice+bob") }
+                At(.seconds(6)) { ScrollUp("alice", in: "alice+bob", messages: 50) }
+                At(.seconds(15)) { LinkDown("alice", for: .seconds(20), .withReset) }
+                At(.seconds(16)) { Send(from: "bob", text: "r0", in: "alice+bob") }
+                At(.milliseconds(16_500)) { Send(from: "bob", text: "r1", in: "alice+bob") }
+                At(.seconds(17)) { Send(from: "bob", text: "r2", in: "alice+bob") }
+                At(.milliseconds(17_500)) { Send(from: "bob", text: "r3", in: "alice+bob") }
+                At(.seconds(18)) { Send(from: "bob", text: "r4", in: "alice+bob") }
+                At(.milliseconds(18_500)) { Send(from: "bob", text: "r5", in: "alice+bob") }
+                At(.seconds(19)) { Send(from: "bob", text: "r6", in: "alice+bob") }
+                At(.milliseconds(19_500)) { Send(from: "bob", text: "r7", in: "alice+bob") }
+                At(.seconds(20)) { Send(from: "bob", text: "r8", in: "alice+bob") }
+                At(.milliseconds(20_500)) { Send(from: "bob", text: "r9", in: "alice+bob") }
+                At(.seconds(21)) { Send(from: "bob", text: "r10", in: "alice+bob") }
+                At(.milliseconds(21_500)) { Send(from: "bob", text: "r11", in: "alice+bob") }
+                At(.seconds(22)) { Send(from: "bob", text: "r12", in: "alice+bob") }
+                At(.milliseconds(22_500)) { Send(from: "bob", text: "r13", in: "alice+bob") }
+                At(.seconds(23)) { Send(from: "bob", text: "r14", in: "alice+bob") }
+                At(.milliseconds(23_500)) { Send(from: "bob", text: "r15", in: "alice+bob") }
+                At(.seconds(24)) { Send(from: "bob", text: "r16", in: "alice+bob") }
+                At(.milliseconds(24_500)) { Send(from: "bob", text: "r17", in: "alice+bob") }
+                At(.seconds(25)) { Send(from: "bob", text: "r18", in: "alice+bob") }
+                At(.milliseconds(25_500)) { Send(from: "bob", text: "r19", in: "alice+bob") }
+                At(.seconds(26)) { Send(from: "bob", text: "r20", in: "alice+bob") }
+                At(.milliseconds(26_500)) { Send(from: "bob", text: "r21", in: "alice+bob") }
+                At(.seconds(27)) { Send(from: "bob", text: "r22", in: "alice+bob") }
+                At(.milliseconds(27_500)) { Send(from: "bob", text: "r23", in: "alice+bob") }
+                At(.seconds(28)) { Send(from: "bob", text: "r24", in: "alice+bob") }
+                At(.milliseconds(28_500)) { Send(from: "bob", text: "r25", in: "alice+bob") }
+                At(.seconds(29)) { Send(from: "bob", text: "r26", in: "alice+bob") }
+                At(.milliseconds(29_500)) { Send(from: "bob", text: "r27", in: "alice+bob") }
+                At(.seconds(30)) { Send(from: "bob", text: "r28", in: "alice+bob") }
+                At(.milliseconds(30_500)) { Send(from: "bob", text: "r29", in: "alice+bob") }
+                When(.client("alice", receives: .login, .response).nth(2)) { ScrollDown("alice", in: "alice+bob", messages: 1000).named("fling") }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually("view at the newest", within: .minutes(4), after: "fling", clients: ["alice"]) { _ in fatalError("custom condition 'view at the newest' cannot be printed; see Scenarios/FieldSequences38E.swift:81") }
+                Eventually(within: .minutes(6), .readUpToNewest(client: "alice", chat: "alice+bob"))
+            }
+        },
+        Scenario("e38-two-devices-both-fling", summary: "phone and tablet scrolled up; 20 from the web; both fling down; both at the newest", seeds: [1], tags: ["history"], runLength: .minutes(6)) {
+            Server(history: ["alice+bob": 70])
+            Client("alice", profile: .edge, parameters: ["historyPageSize": 8])
+            Device("alice", "tablet", profile: .edgeLossy, parameters: ["historyPageSize": 5])
+            Client("bob", profile: .threeG)
+            Timeline {
+                At(.seconds(3)) { OpenChat("alice", "alice+bob") }
+                At(.seconds(3)) { OpenChat("alice:tablet", "alice+bob") }
+                At(.seconds(8)) { ScrollUp("alice", in: "alice+bob", messages: 35) }
+                At(.seconds(8)) { ScrollUp("alice:tablet", in: "alice+bob", messages: 45) }
+                At(.seconds(12)) { PostFromOtherDevice("alice", text: "w0", in: "alice+bob") }
+                At(.milliseconds(12_300)) { PostFromOtherDevice("alice", text: "w1", in: "alice+bob") }
+                At(.milliseconds(12_600)) { PostFromOtherDevice("alice", text: "w2", in: "alice+bob") }
+                At(.milliseconds(12_900)) { PostFromOtherDevice("alice", text: "w3", in: "alice+bob") }
+                At(.milliseconds(13_200)) { PostFromOtherDevice("alice", text: "w4", in: "alice+bob") }
+                At(.milliseconds(13_500)) { PostFromOtherDevice("alice", text: "w5", in: "alice+bob") }
+                At(.milliseconds(13_800)) { PostFromOtherDevice("alice", text: "w6", in: "alice+bob") }
+                At(.milliseconds(14_100)) { PostFromOtherDevice("alice", text: "w7", in: "alice+bob") }
+                At(.milliseconds(14_400)) { PostFromOtherDevice("alice", text: "w8", in: "alice+bob") }
+                At(.milliseconds(14_700)) { PostFromOtherDevice("alice", text: "w9", in: "alice+bob") }
+                At(.seconds(15)) { PostFromOtherDevice("alice", text: "w10", in: "alice+bob") }
+                At(.milliseconds(15_300)) { PostFromOtherDevice("alice", text: "w11", in: "alice+bob") }
+                At(.milliseconds(15_600)) { PostFromOtherDevice("alice", text: "w12", in: "alice+bob") }
+                At(.milliseconds(15_900)) { PostFromOtherDevice("alice", text: "w13", in: "alice+bob") }
+                At(.milliseconds(16_200)) { PostFromOtherDevice("alice", text: "w14", in: "alice+bob") }
+                At(.milliseconds(16_500)) { PostFromOtherDevice("alice", text: "w15", in: "alice+bob") }
+                At(.milliseconds(16_800)) { PostFromOtherDevice("alice", text: "w16", in: "alice+bob") }
+                At(.milliseconds(17_100)) { PostFromOtherDevice("alice", text: "w17", in: "alice+bob") }
+                At(.milliseconds(17_400)) { PostFromOtherDevice("alice", text: "w18", in: "alice+bob") }
+                At(.milliseconds(17_700)) { PostFromOtherDevice("alice", text: "w19", in: "alice+bob") }
+                At(.seconds(20)) { ScrollDown("alice", in: "alice+bob", messages: 1000).named("fling") }
+                At(.seconds(21)) { ScrollDown("alice:tablet", in: "alice+bob", messages: 1000) }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually("phone at the newest", within: .minutes(4), after: "fling", clients: ["alice"]) { _ in fatalError("custom condition 'phone at the newest' cannot be printed; see Scenarios/FieldSequences38E.swift:263") }
+                Eventually("tablet at the newest", within: .minutes(4), after: "fling", clients: ["alice:tablet"]) { _ in fatalError("custom condition 'tablet at the newest' cannot be printed; see Scenarios/FieldSequences38E.swift:265") }
+            }
+        },
+        Scenario("e38-edit-delete-on-screen-fling", summary: "edit and delete on screen, delete at a pushed chunk's edge while scrolled up; fling down; view at newest", seeds: [1], tags: ["history"], runLength: .minutes(6)) {
+            Server(history: ["alice+bob": 50])
+            Client("alice", profile: .edge, parameters: ["historyPageSize": 10])
+            Client("bob", profile: .threeG)
+            Timeline {
+                At(.seconds(3)) { OpenChat("alice", "alice+bob") }
+                At(.seconds(6)) { EditMessage(from: "bob", in: "alice+bob", text: "edited on screen") }
+                At(.seconds(8)) { DeleteMessage(from: "bob", in: "alice+bob") }
+                At(.seconds(10)) { ScrollUp("alice", in: "alice+bob", messages: 15) }
+                At(.seconds(12)) { Send(from: "bob", text: "x1", in: "alice+bob") }
+                At(.seconds(13)) { Send(from: "bob", text: "x2", in: "alice+bob") }
+                At(.seconds(15)) { DeleteMessage(from: "bob", in: "alice+bob") }
+                At(.seconds(17)) { EditMessage(from: "bob", in: "alice+bob", text: "x1 edited") }
+                At(.seconds(20)) { ScrollDown("alice", in: "alice+bob", messages: 1000).named("fling") }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually("view at the newest", within: .minutes(3), after: "fling", clients: ["alice"]) { _ in fatalError("custom condition 'view at the newest' cannot be printed; see Scenarios/FieldSequences38E.swift:295") }
+                Eventually(within: .minutes(4), .converged)
+            }
+        },
+        Scenario("e38-up-then-down-before-first-page", summary: "GPRS: fling up then fling down before the first page; Bob writes 1; view at newest for good", seeds: [1], tags: ["history", "slow"], runLength: .minutes(8)) {
+            Server(history: ["alice+bob": 50])
+            Client("alice", profile: .gprs, parameters: ["historyPageSize": 10])
+            Client("bob", profile: .threeG)
+            Timeline {
+                At(.seconds(2)) { OpenChat("alice", "alice+bob") }
+                At(.milliseconds(2200)) { ScrollUp("alice", in: "alice+bob", messages: 1000) }
+                At(.milliseconds(2600)) { ScrollDown("alice", in: "alice+bob", messages: 1000).named("fling") }
+                At(.seconds(30)) { Send(from: "bob", text: "hello", in: "alice+bob") }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually("view at the newest", within: .minutes(4), after: "fling", clients: ["alice"]) { _ in fatalError("custom condition 'view at the newest' cannot be printed; see Scenarios/FieldSequences38E.swift:663") }
+                Always("the view stays at the newest", from: .time(.minutes(5)), clients: ["alice"]) { _ in fatalError("custom condition 'the view stays at the newest' cannot be printed; see Scenarios/FieldSequences38E.swift:665") }
+            }
+        },
+        Scenario("e38-empty-chat-fills-scroll-down", summary: "empty chat open; Bob writes 3; up 1, fling down; view and read mark at the newest", seeds: [1], tags: ["history"], runLength: .minutes(4)) {
+            Server()
+            Client("alice", profile: .edge, parameters: ["visibleMessageCount": 2])
+            Client("bob", profile: .threeG)
+            Timeline {
+                At(.seconds(3)) { OpenChat("alice", "alice+bob") }
+                At(.seconds(8)) { Send(from: "bob", text: "a", in: "alice+bob") }
+                At(.seconds(9)) { Send(from: "bob", text: "b", in: "alice+bob") }
+                At(.seconds(10)) { Send(from: "bob", text: "c", in: "alice+bob") }
+                At(.seconds(15)) { ScrollUp("alice", in: "alice+bob", messages: 1) }
+                At(.seconds(17)) { ScrollDown("alice", in: "alice+bob", messages: 1000).named("fling") }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually("view at the newest", within: .minutes(2), after: "fling", clients: ["alice"]) { _ in fatalError("custom condition 'view at the newest' cannot be printed; see Scenarios/FieldSequences38E.swift:713") }
+                Eventually(within: .minutes(3), .readUpToNewest(client: "alice", chat: "alice+bob"))
+            }
+        },
+        Scenario("e38-own-send-scrolled-up-answer-lost", summary: "scrolled up, gap of 25; Alice sends, answer lost; fling down; her message on screen, read mark", seeds: [1], tags: ["history", "sending"], runLength: .minutes(8)) {
+            Server(history: ["alice+bob": 50])
+            Client("alice", profile: .edge, parameters: ["historyPageSize": 6])
+            Client("bob", profile: .threeG)
+            Timeline {
+                At(.seconds(3)) { OpenChat("alice", "alice+bob") }
+                At(.seconds(6)) { ScrollUp("alice", in: "alice+bob", messages: 25) }
+                At(.seconds(9)) { Connectivity("alice", .lost) }
+                At(.seconds(10)) { Send(from: "bob", text: "o0", in: "alice+bob") }
+                At(.milliseconds(10_300)) { Send(from: "bob", text: "o1", in: "alice+bob") }
+                At(.milliseconds(10_600)) { Send(from: "bob", text: "o2", in: "alice+bob") }
+                At(.milliseconds(10_900)) { Send(from: "bob", text: "o3", in: "alice+bob") }
+                At(.milliseconds(11_200)) { Send(from: "bob", text: "o4", in: "alice+bob") }
+                At(.milliseconds(11_500)) { Send(from: "bob", text: "o5", in: "alice+bob") }
+                At(.milliseconds(11_800)) { Send(from: "bob", text: "o6", in: "alice+bob") }
+                At(.milliseconds(12_100)) { Send(from: "bob", text: "o7", in: "alice+bob") }
+                At(.milliseconds(12_400)) { Send(from: "bob", text: "o8", in: "alice+bob") }
+                At(.milliseconds(12_700)) { Send(from: "bob", text: "o9", in: "alice+bob") }
+                At(.seconds(13)) { Send(from: "bob", text: "o10", in: "alice+bob") }
+                At(.milliseconds(13_300)) { Send(from: "bob", text: "o11", in: "alice+bob") }
+                At(.milliseconds(13_600)) { Send(from: "bob", text: "o12", in: "alice+bob") }
+                At(.milliseconds(13_900)) { Send(from: "bob", text: "o13", in: "alice+bob") }
+                At(.milliseconds(14_200)) { Send(from: "bob", text: "o14", in: "alice+bob") }
+                At(.milliseconds(14_500)) { Send(from: "bob", text: "o15", in: "alice+bob") }
+                At(.milliseconds(14_800)) { Send(from: "bob", text: "o16", in: "alice+bob") }
+                At(.milliseconds(15_100)) { Send(from: "bob", text: "o17", in: "alice+bob") }
+                At(.milliseconds(15_400)) { Send(from: "bob", text: "o18", in: "alice+bob") }
+                At(.milliseconds(15_700)) { Send(from: "bob", text: "o19", in: "alice+bob") }
+                At(.seconds(16)) { Send(from: "bob", text: "o20", in: "alice+bob") }
+                At(.milliseconds(16_300)) { Send(from: "bob", text: "o21", in: "alice+bob") }
+                At(.milliseconds(16_600)) { Send(from: "bob", text: "o22", in: "alice+bob") }
+                At(.milliseconds(16_900)) { Send(from: "bob", text: "o23", in: "alice+bob") }
+                At(.milliseconds(17_200)) { Send(from: "bob", text: "o24", in: "alice+bob") }
+                At(.seconds(19)) { LoseResponses(to: .msgSend, count: 1, of: "alice") }
+                At(.seconds(20)) { Connectivity("alice", .restored) }
+                At(.seconds(20)) { Send(from: "alice", text: "mine", in: "alice+bob") }
+                At(.seconds(24)) { ScrollDown("alice", in: "alice+bob", messages: 1000).named("fling") }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually(within: .minutes(4), .queueDrained(client: "alice"))
+                Eventually("view at the newest", within: .minutes(4), after: "fling", clients: ["alice"]) { _ in fatalError("custom condition 'view at the newest' cannot be printed; see Scenarios/FieldSequences38E.swift:1168") }
+            }
+        },
+        Scenario("e38-two-devices-read-marks", summary: "tablet MarkRead, phone scrolled up; Bob writes 4 with CHAT_MARK answers lost; phone flings; mark at newest", seeds: [1], tags: ["history"], runLength: .minutes(6)) {
+            Server(history: ["alice+bob": 50])
+            Client("alice", profile: .edge, parameters: ["historyPageSize": 6])
+            Device("alice", "tablet", profile: .edgeLossy)
+            Client("bob", profile: .threeG)
+            Timeline {
+                At(.seconds(3)) { OpenChat("alice", "alice+bob") }
+                At(.seconds(4)) { OpenChat("alice:tablet", "alice+bob") }
+                At(.seconds(7)) { ScrollUp("alice", in: "alice+bob", messages: 30) }
+                At(.seconds(8)) { CloseChat("alice:tablet", "alice+bob") }
+                At(.seconds(9)) { LoseResponses(to: .chatMark, count: 2) }
+                At(.seconds(10)) { Send(from: "bob", text: "m0", in: "alice+bob") }
+                At(.seconds(11)) { Send(from: "bob", text: "m1", in: "alice+bob") }
+                At(.seconds(12)) { Send(from: "bob", text: "m2", in: "alice+bob") }
+                At(.seconds(13)) { Send(from: "bob", text: "m3", in: "alice+bob") }
+                At(.seconds(16)) { MarkRead("alice:tablet", "alice+bob") }
+                At(.seconds(18)) { ScrollDown("alice", in: "alice+bob", messages: 1000).named("fling") }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually("phone at the newest", within: .minutes(3), after: "fling", clients: ["alice"]) { _ in fatalError("custom condition 'phone at the newest' cannot be printed; see Scenarios/FieldSequences38E.swift:1393") }
+                Eventually(within: .minutes(4), .readUpToNewest(client: "alice", chat: "alice+bob"))
+            }
+        },
+        Scenario("e38-explore-38810120", summary: "found by syncsim explore (seed 38810120): the reference engine breaks C6", seeds: [38_810_120], tags: ["history"], runLength: .milliseconds(3_796_900)) {
+            Server(history: ["dave+erin": 1, "group1": 1])
+            Client("dave", profile: .wifi, parameters: ["historyPageSize": 1, "visibleMessageCount": 3, "prefetchDistance": 0, "maxTaskAttempts": 133])
+            Client("erin", profile: .threeG, parameters: ["historyPageSize": 1, "visibleMessageCount": 3, "prefetchDistance": 0, "maxTaskAttempts": 133])
+            Chat("group1", members: ["dave", "erin"])
+            Timeline {
+                At(.milliseconds(17_897)) { ScrollUp("erin", in: "dave+erin", messages: 89) }
+                At(.milliseconds(30_685)) { LoseResponses(to: .msgSend, count: 2) }
+                At(.milliseconds(31_650)) { SendPhoto(from: "erin", bytes: 29_892, caption: "p3", in: "dave+erin") }
+                At(.milliseconds(43_953)) { ScrollUp("erin", in: "dave+erin", messages: 1000) }
+            }
+        },
     ]
 }

@@ -61,6 +61,15 @@ extension ReferenceClient {
                     screen?.bridgesToTop = true
                 }
             }
+        } else if load == .newest, screen?.isOpenComplete == true, screen?.followsNewest == false,
+                  let top = history.topChunk, let anchor = screen?.anchorId,
+                  let chunk = history.chunk(containing: anchor), chunk != top {
+            // Any newest page that leaves a gap above the chunk of a user scrolled up is bridged too: a send
+            // answered "already exists" while the user was at the top fetched the newest page, a chunk of the
+            // user's message alone (pages of 1), and nothing ever asked the pages between, so a scroll to the top
+            // never covered the chat (C6; found by hand-written field sequences and explore, round 38, seed
+            // 38810120 with `--param historyPageSize=1 --param visibleMessageCount=3 --param prefetchDistance=0`).
+            screen?.bridgesToTop = true
         }
         if screen?.isOpenComplete == false {
             completeOpenIfPossible(force: load == .newest)
