@@ -10,24 +10,6 @@ import SyncSim
 // (`fieldSequences38`, with a 2G-rural variant a sweep found), the others in `fieldSequences38Tried`. The task queue
 // held under everything tried.
 
-/// The open chat shows the server's newest message at the bottom of the view.
-private func viewAtNewest(_ client: String, _ chat: String) -> @Sendable (any WorldProbe) -> Bool {
-    { world in
-        let screen = world.screen(of: client)
-        guard screen.openChat == chat, let newest = world.serverMessages(in: chat).last?.id else { return false }
-        return screen.visibleMessageIds.contains(newest)
-    }
-}
-
-/// The open chat shows the server's oldest message (the user reached the top).
-private func viewAtOldest(_ client: String, _ chat: String) -> @Sendable (any WorldProbe) -> Bool {
-    { world in
-        let screen = world.screen(of: client)
-        guard screen.openChat == chat, let oldest = world.serverMessages(in: chat).first?.id else { return false }
-        return screen.visibleMessageIds.first == oldest
-    }
-}
-
 extension Catalog {
     // MARK: - The screen through gaps and late pages
 

@@ -5,25 +5,6 @@ import SyncSim
 // two devices of one user, edits and deletes on screen and at chunk edges, pages lost, late, held or refused, small
 // pages and slow cells. Each asserts only what a correct engine must do on every seed.
 
-/// The open chat shows the server's newest message that is not removed (or a newer one) at the bottom of the view.
-private func e38AtNewest(_ client: String, _ chat: String) -> @Sendable (any WorldProbe) -> Bool {
-    { world in
-        let screen = world.screen(of: client)
-        guard screen.openChat == chat,
-              let newest = world.serverMessages(in: chat).last(where: { !$0.isRemoved })?.id else { return false }
-        return (screen.visibleMessageIds.max() ?? .min) >= newest
-    }
-}
-
-/// The open chat shows the server's oldest message (the user reached the top).
-private func e38AtOldest(_ client: String, _ chat: String) -> @Sendable (any WorldProbe) -> Bool {
-    { world in
-        let screen = world.screen(of: client)
-        guard screen.openChat == chat, let oldest = world.serverMessages(in: chat).first?.id else { return false }
-        return screen.visibleMessageIds.first == oldest
-    }
-}
-
 extension Catalog {
     // MARK: - Up, down, up again with pushes
 
@@ -51,7 +32,7 @@ extension Catalog {
         Expect {
             Invariants(.all)
             Eventually("view at the newest", within: .minutes(3), after: "fling", clients: ["alice"],
-                       e38AtNewest("alice", "alice+bob"))
+                       viewAtNewest("alice", "alice+bob"))
             Eventually(within: .minutes(4), .readUpToNewest(client: "alice", chat: "alice+bob"))
         }
     }
@@ -79,7 +60,7 @@ extension Catalog {
         Expect {
             Invariants(.all)
             Eventually("view at the newest", within: .minutes(4), after: "fling", clients: ["alice"],
-                       e38AtNewest("alice", "alice+bob"))
+                       viewAtNewest("alice", "alice+bob"))
             Eventually(within: .minutes(6), .readUpToNewest(client: "alice", chat: "alice+bob"))
         }
     }
@@ -107,7 +88,7 @@ extension Catalog {
         Expect {
             Invariants(.all)
             Eventually("view at the newest", within: .minutes(3), after: "fling", clients: ["alice"],
-                       e38AtNewest("alice", "alice+bob"))
+                       viewAtNewest("alice", "alice+bob"))
             Eventually(within: .minutes(4), .readUpToNewest(client: "alice", chat: "alice+bob"))
         }
     }
@@ -140,7 +121,7 @@ extension Catalog {
         Expect {
             Invariants(.all)
             Eventually("view at the newest", within: .minutes(4), after: "fling", clients: ["alice"],
-                       e38AtNewest("alice", "alice+bob"))
+                       viewAtNewest("alice", "alice+bob"))
             Eventually(within: .minutes(6), .readUpToNewest(client: "alice", chat: "alice+bob"))
         }
     }
@@ -167,7 +148,7 @@ extension Catalog {
         Expect {
             Invariants(.all)
             Eventually("view at the newest", within: .minutes(3), after: "fling", clients: ["alice"],
-                       e38AtNewest("alice", "alice+bob"))
+                       viewAtNewest("alice", "alice+bob"))
             Eventually(within: .minutes(4), .readUpToNewest(client: "alice", chat: "alice+bob"))
         }
     }
@@ -201,7 +182,7 @@ extension Catalog {
         Expect {
             Invariants(.all)
             Eventually("A at the newest", within: .minutes(3), after: "fling", clients: ["alice"],
-                       e38AtNewest("alice", "alice+bob"))
+                       viewAtNewest("alice", "alice+bob"))
             Eventually(within: .minutes(4), .readUpToNewest(client: "alice", chat: "alice+bob"))
         }
     }
@@ -229,9 +210,9 @@ extension Catalog {
         Expect {
             Invariants(.all)
             Eventually("phone at the newest", within: .minutes(3), after: "fling", clients: ["alice"],
-                       e38AtNewest("alice", "alice+bob"))
+                       viewAtNewest("alice", "alice+bob"))
             Eventually("tablet at the newest", within: .minutes(3), after: "fling", clients: ["alice:tablet"],
-                       e38AtNewest("alice:tablet", "alice+bob"))
+                       viewAtNewest("alice:tablet", "alice+bob"))
         }
     }
 
@@ -261,9 +242,9 @@ extension Catalog {
         Expect {
             Invariants(.all)
             Eventually("phone at the newest", within: .minutes(4), after: "fling", clients: ["alice"],
-                       e38AtNewest("alice", "alice+bob"))
+                       viewAtNewest("alice", "alice+bob"))
             Eventually("tablet at the newest", within: .minutes(4), after: "fling", clients: ["alice:tablet"],
-                       e38AtNewest("alice:tablet", "alice+bob"))
+                       viewAtNewest("alice:tablet", "alice+bob"))
         }
     }
 
@@ -293,7 +274,7 @@ extension Catalog {
         Expect {
             Invariants(.all)
             Eventually("view at the newest", within: .minutes(3), after: "fling", clients: ["alice"],
-                       e38AtNewest("alice", "alice+bob"))
+                       viewAtNewest("alice", "alice+bob"))
             Eventually(within: .minutes(4), .converged)
         }
     }
@@ -322,7 +303,7 @@ extension Catalog {
         Expect {
             Invariants(.all)
             Eventually("view at the newest live message", within: .minutes(4), after: "fling", clients: ["alice"],
-                       e38AtNewest("alice", "alice+bob"))
+                       viewAtNewest("alice", "alice+bob"))
             Eventually(within: .minutes(5), .converged)
         }
     }
@@ -348,9 +329,9 @@ extension Catalog {
         Expect {
             Invariants(.all)
             Eventually("view at the oldest", within: .seconds(290), after: "up", clients: ["alice"],
-                       e38AtOldest("alice", "alice+bob"))
+                       viewAtOldest("alice", "alice+bob"))
             Eventually("view at the newest", within: .minutes(3), after: "fling", clients: ["alice"],
-                       e38AtNewest("alice", "alice+bob"))
+                       viewAtNewest("alice", "alice+bob"))
         }
     }
 
@@ -379,7 +360,7 @@ extension Catalog {
         Expect {
             Invariants(.all)
             Eventually("view at the newest", within: .minutes(5), after: "fling", clients: ["alice"],
-                       e38AtNewest("alice", "alice+bob"))
+                       viewAtNewest("alice", "alice+bob"))
             Eventually(within: .minutes(6), .readUpToNewest(client: "alice", chat: "alice+bob"))
         }
     }
@@ -406,9 +387,9 @@ extension Catalog {
         Expect {
             Invariants(.all)
             Eventually("view at the newest", within: .minutes(3), after: "fling", clients: ["alice"],
-                       e38AtNewest("alice", "alice+bob"))
+                       viewAtNewest("alice", "alice+bob"))
             Always("the view stays at the newest", from: .time(.minutes(2)), clients: ["alice"],
-                   e38AtNewest("alice", "alice+bob"))
+                   viewAtNewest("alice", "alice+bob"))
         }
     }
 
@@ -435,7 +416,7 @@ extension Catalog {
         Expect {
             Invariants(.all)
             Eventually("view at the newest", within: .minutes(5), after: "fling", clients: ["alice"],
-                       e38AtNewest("alice", "alice+bob"))
+                       viewAtNewest("alice", "alice+bob"))
             Eventually(within: .minutes(6), .readUpToNewest(client: "alice", chat: "alice+bob"))
         }
     }
@@ -466,7 +447,7 @@ extension Catalog {
         Expect {
             Invariants(.all)
             Eventually("view at the newest", within: .minutes(5), after: "fling", clients: ["alice"],
-                       e38AtNewest("alice", "alice+bob"))
+                       viewAtNewest("alice", "alice+bob"))
         }
     }
 
@@ -493,7 +474,7 @@ extension Catalog {
         Expect {
             Invariants(.all)
             Eventually("view at the newest", within: .minutes(7), after: "fling", clients: ["alice"],
-                       e38AtNewest("alice", "alice+bob"))
+                       viewAtNewest("alice", "alice+bob"))
         }
     }
 
@@ -523,7 +504,7 @@ extension Catalog {
         Expect {
             Invariants(.all)
             Eventually("reopened chat at the newest", within: .minutes(4), after: "back", clients: ["alice"],
-                       e38AtNewest("alice", "alice+bob"))
+                       viewAtNewest("alice", "alice+bob"))
             Eventually(within: .minutes(5), .readUpToNewest(client: "alice", chat: "alice+bob"))
         }
     }
@@ -550,9 +531,9 @@ extension Catalog {
         Expect {
             Invariants(.all)
             Eventually("view at the oldest", within: .seconds(110), after: "up", clients: ["alice"],
-                       e38AtOldest("alice", "alice+bob"))
+                       viewAtOldest("alice", "alice+bob"))
             Eventually("view at the newest", within: .minutes(5), after: "fling", clients: ["alice"],
-                       e38AtNewest("alice", "alice+bob"))
+                       viewAtNewest("alice", "alice+bob"))
             Eventually(within: .minutes(7), .readUpToNewest(client: "alice", chat: "alice+bob"))
         }
     }
@@ -580,7 +561,7 @@ extension Catalog {
         Expect {
             Invariants(.all)
             Eventually("view at the newest", within: .minutes(10), after: "fling", clients: ["alice"],
-                       e38AtNewest("alice", "alice+bob"))
+                       viewAtNewest("alice", "alice+bob"))
             Eventually(within: .minutes(12), .readUpToNewest(client: "alice", chat: "alice+bob"))
         }
     }
@@ -610,7 +591,7 @@ extension Catalog {
         Expect {
             Invariants(.all)
             Eventually("view at the newest", within: .minutes(10), after: "fling", clients: ["alice"],
-                       e38AtNewest("alice", "alice+bob"))
+                       viewAtNewest("alice", "alice+bob"))
             Eventually(within: .minutes(12), .readUpToNewest(client: "alice", chat: "alice+bob"))
         }
     }
@@ -637,7 +618,7 @@ extension Catalog {
             Invariants(.all)
             Eventually(within: .minutes(20), .historyComplete(client: "alice", chat: "alice+bob"))
             Eventually("view at the oldest", within: .minutes(20), after: "up", clients: ["alice"],
-                       e38AtOldest("alice", "alice+bob"))
+                       viewAtOldest("alice", "alice+bob"))
         }
     }
 
@@ -661,9 +642,9 @@ extension Catalog {
         Expect {
             Invariants(.all)
             Eventually("view at the newest", within: .minutes(4), after: "fling", clients: ["alice"],
-                       e38AtNewest("alice", "alice+bob"))
+                       viewAtNewest("alice", "alice+bob"))
             Always("the view stays at the newest", from: .time(.minutes(5)), clients: ["alice"],
-                   e38AtNewest("alice", "alice+bob"))
+                   viewAtNewest("alice", "alice+bob"))
         }
     }
 
@@ -687,7 +668,7 @@ extension Catalog {
             Invariants(.all)
             Eventually(within: .minutes(5), .historyComplete(client: "alice", chat: "alice+bob"))
             Eventually("view at the oldest", within: .minutes(5), after: "up", clients: ["alice"],
-                       e38AtOldest("alice", "alice+bob"))
+                       viewAtOldest("alice", "alice+bob"))
         }
     }
 
@@ -711,7 +692,7 @@ extension Catalog {
         Expect {
             Invariants(.all)
             Eventually("view at the newest", within: .minutes(2), after: "fling", clients: ["alice"],
-                       e38AtNewest("alice", "alice+bob"))
+                       viewAtNewest("alice", "alice+bob"))
             Eventually(within: .minutes(3), .readUpToNewest(client: "alice", chat: "alice+bob"))
         }
     }
@@ -736,7 +717,7 @@ extension Catalog {
         Expect {
             Invariants(.all)
             Eventually("view at the newest", within: .minutes(3), after: "up", clients: ["alice"],
-                       e38AtNewest("alice", "alice+bob"))
+                       viewAtNewest("alice", "alice+bob"))
             Eventually(within: .minutes(4), .readUpToNewest(client: "alice", chat: "alice+bob"))
         }
     }
@@ -766,7 +747,7 @@ extension Catalog {
         Expect {
             Invariants(.all)
             Eventually("view at the newest", within: .minutes(3), after: "fling", clients: ["alice"],
-                       e38AtNewest("alice", "alice+bob"))
+                       viewAtNewest("alice", "alice+bob"))
             Eventually(within: .minutes(4), .readUpToNewest(client: "alice", chat: "alice+bob"))
         }
     }
@@ -791,7 +772,7 @@ extension Catalog {
         Expect {
             Invariants(.all)
             Eventually("view at the newest", within: .minutes(6), after: "quiet", clients: ["alice"],
-                       e38AtNewest("alice", "alice+bob"))
+                       viewAtNewest("alice", "alice+bob"))
             Eventually(within: .minutes(8), .readUpToNewest(client: "alice", chat: "alice+bob"))
         }
     }
@@ -835,7 +816,7 @@ extension Catalog {
         Expect {
             Invariants(.all)
             Eventually("view at the newest", within: .minutes(12), after: "fling", clients: ["alice"],
-                       e38AtNewest("alice", "alice+bob"))
+                       viewAtNewest("alice", "alice+bob"))
             Eventually(within: .minutes(15), .readUpToNewest(client: "alice", chat: "alice+bob"))
         }
     }
@@ -872,7 +853,7 @@ extension Catalog {
         Expect {
             Invariants(.all)
             Eventually("view at the newest", within: .minutes(6), after: "done", clients: ["alice"],
-                       e38AtNewest("alice", "alice+bob"))
+                       viewAtNewest("alice", "alice+bob"))
         }
     }
 
@@ -899,9 +880,9 @@ extension Catalog {
         Expect {
             Invariants(.all)
             Eventually("view at the newest", within: .minutes(5), after: "fling", clients: ["alice"],
-                       e38AtNewest("alice", "alice+bob"))
+                       viewAtNewest("alice", "alice+bob"))
             Always("the view stays at the newest", from: .time(.minutes(6)), clients: ["alice"],
-                   e38AtNewest("alice", "alice+bob"))
+                   viewAtNewest("alice", "alice+bob"))
         }
     }
 
@@ -931,7 +912,7 @@ extension Catalog {
         Expect {
             Invariants(.all)
             Eventually("view at the newest", within: .minutes(4), after: "open", clients: ["alice"],
-                       e38AtNewest("alice", "alice+bob"))
+                       viewAtNewest("alice", "alice+bob"))
             Eventually(within: .minutes(5), .readUpToNewest(client: "alice", chat: "alice+bob"))
         }
     }
@@ -960,7 +941,7 @@ extension Catalog {
         Expect {
             Invariants(.all)
             Eventually("phone at the newest", within: .minutes(3), after: "fling", clients: ["alice"],
-                       e38AtNewest("alice", "alice+bob"))
+                       viewAtNewest("alice", "alice+bob"))
             Eventually(within: .minutes(4), .converged)
         }
     }
@@ -993,7 +974,7 @@ extension Catalog {
         Expect {
             Invariants(.all)
             Eventually("view at the newest", within: .minutes(8), after: "fling", clients: ["alice"],
-                       e38AtNewest("alice", "alice+bob"))
+                       viewAtNewest("alice", "alice+bob"))
             Eventually(within: .minutes(10), .readUpToNewest(client: "alice", chat: "alice+bob"))
         }
     }
@@ -1026,9 +1007,9 @@ extension Catalog {
         Expect {
             Invariants(.all)
             Eventually("view at the newest", within: .minutes(4), after: "fling", clients: ["alice"],
-                       e38AtNewest("alice", "alice+bob"))
+                       viewAtNewest("alice", "alice+bob"))
             Always("the view stays at the newest", from: .time(.minutes(5)), clients: ["alice"],
-                   e38AtNewest("alice", "alice+bob"))
+                   viewAtNewest("alice", "alice+bob"))
         }
     }
 
@@ -1068,9 +1049,9 @@ extension Catalog {
             // A capped LOGIN loses chats for good (docs/explore.md, "LOGIN cap"): every invariant but V1.
             Invariants(.C1, .C2, .C3, .C4, .C5, .C6, .C7, .T1, .T2, .T3, .T4, .T5, .T6, .P1, .P2, .P3, .P4, .V2)
             Eventually("view at the oldest", within: .seconds(270), after: "up", clients: ["alice"],
-                       e38AtOldest("alice", "team"))
+                       viewAtOldest("alice", "team"))
             Eventually("view at the newest", within: .minutes(3), after: "fling", clients: ["alice"],
-                       e38AtNewest("alice", "team"))
+                       viewAtNewest("alice", "team"))
             Eventually(within: .minutes(4), after: "fling", .readUpToNewest(client: "alice", chat: "team"))
         }
     }
@@ -1101,7 +1082,7 @@ extension Catalog {
         Expect {
             Invariants(.all)
             Eventually("view at the newest", within: .minutes(4), after: "fg", clients: ["alice"],
-                       e38AtNewest("alice", "alice+bob"))
+                       viewAtNewest("alice", "alice+bob"))
             Eventually(within: .minutes(5), .readUpToNewest(client: "alice", chat: "alice+bob"))
         }
     }
@@ -1136,7 +1117,7 @@ extension Catalog {
         Expect {
             Invariants(.all)
             Eventually("B at the newest", within: .minutes(4), after: "fling", clients: ["alice"],
-                       e38AtNewest("alice", "alice+carol"))
+                       viewAtNewest("alice", "alice+carol"))
             Eventually(within: .minutes(5), .readUpToNewest(client: "alice", chat: "alice+carol"))
         }
     }
@@ -1166,7 +1147,7 @@ extension Catalog {
             Invariants(.all)
             Eventually(within: .minutes(4), .queueDrained(client: "alice"))
             Eventually("view at the newest", within: .minutes(4), after: "fling", clients: ["alice"],
-                       e38AtNewest("alice", "alice+bob"))
+                       viewAtNewest("alice", "alice+bob"))
         }
     }
 
@@ -1197,7 +1178,7 @@ extension Catalog {
         Expect {
             Invariants(.all)
             Eventually("view at the newest", within: .minutes(20), after: "fling", clients: ["alice"],
-                       e38AtNewest("alice", "alice+bob"))
+                       viewAtNewest("alice", "alice+bob"))
             Eventually(within: .minutes(25), .readUpToNewest(client: "alice", chat: "alice+bob"))
         }
     }
@@ -1234,7 +1215,7 @@ extension Catalog {
         Expect {
             Invariants(.all)
             Eventually("view at the newest", within: .minutes(4), after: "fling", clients: ["alice"],
-                       e38AtNewest("alice", "alice+bob"))
+                       viewAtNewest("alice", "alice+bob"))
             Eventually(within: .minutes(5), .readUpToNewest(client: "alice", chat: "alice+bob"))
         }
     }
@@ -1270,7 +1251,7 @@ extension Catalog {
         Expect {
             Invariants(.all)
             Eventually("view at the newest", within: .minutes(4), after: "fling", clients: ["alice"],
-                       e38AtNewest("alice", "alice+bob"))
+                       viewAtNewest("alice", "alice+bob"))
         }
     }
 
@@ -1299,7 +1280,7 @@ extension Catalog {
             Invariants(.all)
             Eventually(within: .minutes(6), .historyComplete(client: "alice", chat: "alice+bob"))
             Eventually("view at the oldest", within: .minutes(6), after: "up", clients: ["alice"],
-                       e38AtOldest("alice", "alice+bob"))
+                       viewAtOldest("alice", "alice+bob"))
         }
     }
 
@@ -1328,7 +1309,7 @@ extension Catalog {
             Invariants(.all)
             Eventually(within: .minutes(8), .historyComplete(client: "alice", chat: "alice+bob"))
             Eventually("view at the oldest", within: .minutes(6), after: "up", clients: ["alice"],
-                       e38AtOldest("alice", "alice+bob"))
+                       viewAtOldest("alice", "alice+bob"))
         }
     }
 
@@ -1360,7 +1341,7 @@ extension Catalog {
         Expect {
             Invariants(.all)
             Eventually("view at the newest", within: .minutes(4), after: "fling", clients: ["alice"],
-                       e38AtNewest("alice", "alice+bob"))
+                       viewAtNewest("alice", "alice+bob"))
             Eventually(within: .minutes(5), .converged)
         }
     }
@@ -1391,7 +1372,7 @@ extension Catalog {
         Expect {
             Invariants(.all)
             Eventually("phone at the newest", within: .minutes(3), after: "fling", clients: ["alice"],
-                       e38AtNewest("alice", "alice+bob"))
+                       viewAtNewest("alice", "alice+bob"))
             Eventually(within: .minutes(4), .readUpToNewest(client: "alice", chat: "alice+bob"))
         }
     }

@@ -4970,7 +4970,7 @@ enum PrintedCatalog {
             }
             Expect {
                 Invariants(.all)
-                Eventually("alice's fling ends at the newest message", within: .minutes(4), after: "fling", clients: ["alice"]) { _ in fatalError("custom condition 'alice's fling ends at the newest message' cannot be printed; see Scenarios/FieldSequences38.swift:57") }
+                Eventually("alice's fling ends at the newest message", within: .minutes(4), after: "fling", clients: ["alice"]) { _ in fatalError("custom condition 'alice's fling ends at the newest message' cannot be printed; see Scenarios/FieldSequences38.swift:39") }
             }
         },
         Scenario("b38-scroll-down-during-late-page", summary: "scrolled up, 60 arrive while away; pages 3 s late; fling down as the reconnect's LOGIN answer comes", seeds: [1], tags: ["history"]) {
@@ -5047,7 +5047,7 @@ enum PrintedCatalog {
             }
             Expect {
                 Invariants(.all)
-                Eventually("alice's fling ends at the newest message", within: .minutes(5), after: "fling", clients: ["alice"]) { _ in fatalError("custom condition 'alice's fling ends at the newest message' cannot be printed; see Scenarios/FieldSequences38.swift:88") }
+                Eventually("alice's fling ends at the newest message", within: .minutes(5), after: "fling", clients: ["alice"]) { _ in fatalError("custom condition 'alice's fling ends at the newest message' cannot be printed; see Scenarios/FieldSequences38.swift:70") }
             }
         },
         Scenario("b38-scroll-up-pushes-fling-down-edge-peer", summary: "scrolled up 60 (pages of 10), Bob writes 25 by push, pushes 2 s late; fling down reaches newest; Bob on EDGE", seeds: [1], tags: ["history"], runLength: .minutes(8)) {
@@ -5087,7 +5087,7 @@ enum PrintedCatalog {
             }
             Expect {
                 Invariants(.all)
-                Eventually("fling reaches the newest", within: .minutes(4), after: "fling", clients: ["alice"]) { _ in fatalError("custom condition 'fling reaches the newest' cannot be printed; see Scenarios/FieldSequences38.swift:191") }
+                Eventually("fling reaches the newest", within: .minutes(4), after: "fling", clients: ["alice"]) { _ in fatalError("custom condition 'fling reaches the newest' cannot be printed; see Scenarios/FieldSequences38.swift:173") }
             }
         },
         Scenario("b38-fling-down-at-push", summary: "scrolled up 30 of 60; fling down as Bob's push arrives; view and read mark at the newest", seeds: [1], tags: ["history"], runLength: .minutes(4)) {
@@ -5102,7 +5102,7 @@ enum PrintedCatalog {
             }
             Expect {
                 Invariants(.all)
-                Eventually("fling reaches Bob's message", within: .minutes(2), after: "fling", clients: ["alice"]) { _ in fatalError("custom condition 'fling reaches Bob's message' cannot be printed; see Scenarios/FieldSequences38.swift:1073") }
+                Eventually("fling reaches Bob's message", within: .minutes(2), after: "fling", clients: ["alice"]) { _ in fatalError("custom condition 'fling reaches Bob's message' cannot be printed; see Scenarios/FieldSequences38.swift:1055") }
                 Eventually(within: .minutes(3), .readUpToNewest(client: "alice", chat: "alice+bob"))
             }
         },
@@ -5121,7 +5121,7 @@ enum PrintedCatalog {
             }
             Expect {
                 Invariants(.all)
-                Eventually("view at the newest", within: .minutes(2), after: "down", clients: ["alice"]) { _ in fatalError("custom condition 'view at the newest' cannot be printed; see Scenarios/FieldSequences38.swift:1132") }
+                Eventually("view at the newest", within: .minutes(2), after: "down", clients: ["alice"]) { _ in fatalError("custom condition 'view at the newest' cannot be printed; see Scenarios/FieldSequences38.swift:1114") }
             }
         },
         Scenario("b38-held-sends-replies-follow-device", summary: "replies follow the device: MSG_SEND answers held over a reset; 3 sends once each, in order", seeds: [1], tags: ["sending"], runLength: .minutes(8)) {
@@ -5442,7 +5442,7 @@ enum PrintedCatalog {
             Expect {
                 Invariants(.all)
                 Eventually(within: .minutes(10), .historyComplete(client: "alice", chat: "alice+bob"))
-                Eventually("view at the oldest", within: .minutes(8), after: "up", clients: ["alice"]) { _ in fatalError("custom condition 'view at the oldest' cannot be printed; see Scenarios/FieldSequences38.swift:371") }
+                Eventually("view at the oldest", within: .minutes(8), after: "up", clients: ["alice"]) { _ in fatalError("custom condition 'view at the oldest' cannot be printed; see Scenarios/FieldSequences38.swift:353") }
             }
         },
         Scenario("b38-scroll-up-pushes-fling-down", summary: "scrolled up 60 (pages of 10), Bob writes 25 by push, pushes 2 s late; fling down reaches newest", seeds: [1], tags: ["history"], runLength: .minutes(8)) {
@@ -5482,7 +5482,7 @@ enum PrintedCatalog {
             }
             Expect {
                 Invariants(.all)
-                Eventually("fling reaches the newest", within: .minutes(4), after: "fling", clients: ["alice"]) { _ in fatalError("custom condition 'fling reaches the newest' cannot be printed; see Scenarios/FieldSequences38.swift:166") }
+                Eventually("fling reaches the newest", within: .minutes(4), after: "fling", clients: ["alice"]) { _ in fatalError("custom condition 'fling reaches the newest' cannot be printed; see Scenarios/FieldSequences38.swift:148") }
             }
         },
         Scenario("b38-fling-down-while-scroll-up-waits", summary: "2G-rural: scrolled up 30 of 60, its older page on the way; fling down at Bob's push; the view stays at the newest", seeds: [2], tags: ["history"], runLength: .minutes(4)) {
@@ -5497,8 +5497,8 @@ enum PrintedCatalog {
             }
             Expect {
                 Invariants(.all)
-                Eventually("fling reaches Bob's message", within: .minutes(2), after: "fling", clients: ["alice"]) { _ in fatalError("custom condition 'fling reaches Bob's message' cannot be printed; see Scenarios/FieldSequences38.swift:1100") }
-                Always("the view stays at the newest", from: .time(.minutes(1)), clients: ["alice"]) { _ in fatalError("custom condition 'the view stays at the newest' cannot be printed; see Scenarios/FieldSequences38.swift:1102") }
+                Eventually("fling reaches Bob's message", within: .minutes(2), after: "fling", clients: ["alice"]) { _ in fatalError("custom condition 'fling reaches Bob's message' cannot be printed; see Scenarios/FieldSequences38.swift:1082") }
+                Always("the view stays at the newest", from: .time(.minutes(1)), clients: ["alice"]) { _ in fatalError("custom condition 'the view stays at the newest' cannot be printed; see Scenarios/FieldSequences38.swift:1084") }
             }
         },
         Scenario("e38-duplicate-send-at-top", summary: "at the top, pages of 1: own send answered 'duplicate' after 2 lost answers; fling up: one chunk", seeds: [1], tags: ["history", "sending"]) {
@@ -5536,7 +5536,7 @@ enum PrintedCatalog {
             }
             Expect {
                 Invariants(.all)
-                Eventually("view at the newest", within: .minutes(3), after: "fling", clients: ["alice"]) { _ in fatalError("custom condition 'view at the newest' cannot be printed; see Scenarios/FieldSequences38E.swift:53") }
+                Eventually("view at the newest", within: .minutes(3), after: "fling", clients: ["alice"]) { _ in fatalError("custom condition 'view at the newest' cannot be printed; see Scenarios/FieldSequences38E.swift:34") }
                 Eventually(within: .minutes(4), .readUpToNewest(client: "alice", chat: "alice+bob"))
             }
         },
@@ -5582,7 +5582,7 @@ enum PrintedCatalog {
             }
             Expect {
                 Invariants(.all)
-                Eventually("view at the newest", within: .minutes(4), after: "fling", clients: ["alice"]) { _ in fatalError("custom condition 'view at the newest' cannot be printed; see Scenarios/FieldSequences38E.swift:81") }
+                Eventually("view at the newest", within: .minutes(4), after: "fling", clients: ["alice"]) { _ in fatalError("custom condition 'view at the newest' cannot be printed; see Scenarios/FieldSequences38E.swift:62") }
                 Eventually(within: .minutes(6), .readUpToNewest(client: "alice", chat: "alice+bob"))
             }
         },
@@ -5621,8 +5621,8 @@ enum PrintedCatalog {
             }
             Expect {
                 Invariants(.all)
-                Eventually("phone at the newest", within: .minutes(4), after: "fling", clients: ["alice"]) { _ in fatalError("custom condition 'phone at the newest' cannot be printed; see Scenarios/FieldSequences38E.swift:263") }
-                Eventually("tablet at the newest", within: .minutes(4), after: "fling", clients: ["alice:tablet"]) { _ in fatalError("custom condition 'tablet at the newest' cannot be printed; see Scenarios/FieldSequences38E.swift:265") }
+                Eventually("phone at the newest", within: .minutes(4), after: "fling", clients: ["alice"]) { _ in fatalError("custom condition 'phone at the newest' cannot be printed; see Scenarios/FieldSequences38E.swift:244") }
+                Eventually("tablet at the newest", within: .minutes(4), after: "fling", clients: ["alice:tablet"]) { _ in fatalError("custom condition 'tablet at the newest' cannot be printed; see Scenarios/FieldSequences38E.swift:246") }
             }
         },
         Scenario("e38-edit-delete-on-screen-fling", summary: "edit and delete on screen, delete at a pushed chunk's edge while scrolled up; fling down; view at newest", seeds: [1], tags: ["history"], runLength: .minutes(6)) {
@@ -5642,7 +5642,7 @@ enum PrintedCatalog {
             }
             Expect {
                 Invariants(.all)
-                Eventually("view at the newest", within: .minutes(3), after: "fling", clients: ["alice"]) { _ in fatalError("custom condition 'view at the newest' cannot be printed; see Scenarios/FieldSequences38E.swift:295") }
+                Eventually("view at the newest", within: .minutes(3), after: "fling", clients: ["alice"]) { _ in fatalError("custom condition 'view at the newest' cannot be printed; see Scenarios/FieldSequences38E.swift:276") }
                 Eventually(within: .minutes(4), .converged)
             }
         },
@@ -5658,8 +5658,8 @@ enum PrintedCatalog {
             }
             Expect {
                 Invariants(.all)
-                Eventually("view at the newest", within: .minutes(4), after: "fling", clients: ["alice"]) { _ in fatalError("custom condition 'view at the newest' cannot be printed; see Scenarios/FieldSequences38E.swift:663") }
-                Always("the view stays at the newest", from: .time(.minutes(5)), clients: ["alice"]) { _ in fatalError("custom condition 'the view stays at the newest' cannot be printed; see Scenarios/FieldSequences38E.swift:665") }
+                Eventually("view at the newest", within: .minutes(4), after: "fling", clients: ["alice"]) { _ in fatalError("custom condition 'view at the newest' cannot be printed; see Scenarios/FieldSequences38E.swift:644") }
+                Always("the view stays at the newest", from: .time(.minutes(5)), clients: ["alice"]) { _ in fatalError("custom condition 'the view stays at the newest' cannot be printed; see Scenarios/FieldSequences38E.swift:646") }
             }
         },
         Scenario("e38-empty-chat-fills-scroll-down", summary: "empty chat open; Bob writes 3; up 1, fling down; view and read mark at the newest", seeds: [1], tags: ["history"], runLength: .minutes(4)) {
@@ -5676,7 +5676,7 @@ enum PrintedCatalog {
             }
             Expect {
                 Invariants(.all)
-                Eventually("view at the newest", within: .minutes(2), after: "fling", clients: ["alice"]) { _ in fatalError("custom condition 'view at the newest' cannot be printed; see Scenarios/FieldSequences38E.swift:713") }
+                Eventually("view at the newest", within: .minutes(2), after: "fling", clients: ["alice"]) { _ in fatalError("custom condition 'view at the newest' cannot be printed; see Scenarios/FieldSequences38E.swift:694") }
                 Eventually(within: .minutes(3), .readUpToNewest(client: "alice", chat: "alice+bob"))
             }
         },
@@ -5721,7 +5721,7 @@ enum PrintedCatalog {
             Expect {
                 Invariants(.all)
                 Eventually(within: .minutes(4), .queueDrained(client: "alice"))
-                Eventually("view at the newest", within: .minutes(4), after: "fling", clients: ["alice"]) { _ in fatalError("custom condition 'view at the newest' cannot be printed; see Scenarios/FieldSequences38E.swift:1168") }
+                Eventually("view at the newest", within: .minutes(4), after: "fling", clients: ["alice"]) { _ in fatalError("custom condition 'view at the newest' cannot be printed; see Scenarios/FieldSequences38E.swift:1149") }
             }
         },
         Scenario("e38-two-devices-read-marks", summary: "tablet MarkRead, phone scrolled up; Bob writes 4 with CHAT_MARK answers lost; phone flings; mark at newest", seeds: [1], tags: ["history"], runLength: .minutes(6)) {
@@ -5744,7 +5744,7 @@ enum PrintedCatalog {
             }
             Expect {
                 Invariants(.all)
-                Eventually("phone at the newest", within: .minutes(3), after: "fling", clients: ["alice"]) { _ in fatalError("custom condition 'phone at the newest' cannot be printed; see Scenarios/FieldSequences38E.swift:1393") }
+                Eventually("phone at the newest", within: .minutes(3), after: "fling", clients: ["alice"]) { _ in fatalError("custom condition 'phone at the newest' cannot be printed; see Scenarios/FieldSequences38E.swift:1374") }
                 Eventually(within: .minutes(4), .readUpToNewest(client: "alice", chat: "alice+bob"))
             }
         },
