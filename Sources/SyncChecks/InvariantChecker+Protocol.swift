@@ -64,25 +64,16 @@ extension InvariantChecker {
     ) -> [Finding] {
         let new = withLedger(ledgerIndex(client)) { ledger -> [Finding] in
             ledger.hasObservedPackets = true
-            if !ledger.closedConnections.contains(connection) {
-                // A push counts as given; an answer only when it answers a request in flight on this connection: the
-                // engine ignores an answer to a request of an earlier connection that the server sent to the
-                // device's newest one (`repliesFollowDevice`), and one after its request timed out (found by
-                // `syncsim explore`, seed 38101891: a held LOGIN answer of a closed connection, carrying an edit,
-                // came 2 ms before the current LOGIN's answer with the same edit, and C7 judged the edit given).
-                let isPush = packet.cmd != .response && packet.cmd != .error
-                if isPush || ledger.outstanding[packet.seq]?.contains(where: {
-                    $0.opcode == packet.opcode && $0.connection == connection && $0.deadline > now
-                }) == true {
-                    noteDeliveredChanges(&ledger, packet: packet)
-                }
-            }
+            let isOpen = !ledger.closedConnections.contains(connection)
             switch packet.body {
             case .loginResponse(let response): ledger.serverTimesReceived.insert(response.time)
             case .sessionInitResponse(let response): ledger.serverTimesReceived.insert(response.time)
             default: break
             }
-            guard packet.cmd == .response || packet.cmd == .error else { return [] }
+            guard packet.cmd == .response || packet.cmd == .error else {
+                if isOpen { noteDeliveredChanges(&ledger, packet: packet) }
+                return []
+            }
             // A late packet on an old connection (which the engine ignores) must not end requests on the current
             // one, so only timeouts end requests here. The seq's list is taken out and changed in place (no
             // filtered copies on every response), then put back unless it is empty.
@@ -99,7 +90,15 @@ extension InvariantChecker {
                                 expected: "\(packet.opcode) response seq \(packet.seq) matching one request",
                                 found: "\(matchCount) requests in flight with that seq, sent at \(sent)")]
             }
-            if matchCount == 1, let index = live.firstIndex(where: isMatching) { live.remove(at: index) }
+            if matchCount == 1, let index = live.firstIndex(where: isMatching) {
+                live.remove(at: index)
+                // An answer's changes count as given (C7) only when it answers a request in flight on its
+                // connection: the engine ignores an answer to a request of an earlier connection that the server
+                // sent to the device's newest one (`repliesFollowDevice`), and one after its request timed out
+                // (found by `syncsim explore`, seed 38101891: a held LOGIN answer of a closed connection, carrying
+                // an edit, came 2 ms before the current LOGIN's answer with the same edit).
+                if isOpen { noteDeliveredChanges(&ledger, packet: packet) }
+            }
             if !live.isEmpty { ledger.outstanding[packet.seq] = live }
             return []
         }

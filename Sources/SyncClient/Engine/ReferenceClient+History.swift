@@ -76,9 +76,7 @@ extension ReferenceClient {
         } else if let pending = screen?.pendingScrollDown, pending > 0 {
             // A scroll down that stopped at the top of a chunk below a gap goes on once pages join what is above;
             // a newer page that brought nothing new ends it (nothing more is above).
-            var isNewer = false
-            if case .newer = load { isNewer = true }
-            if isNewer, page.count <= 1 {
+            if load.isNewer, page.count <= 1 {
                 screen?.pendingScrollDown = 0
             } else {
                 scrollDown(by: 0)
@@ -243,30 +241,20 @@ extension ReferenceClient {
     /// one): the view stayed in the middle of the history for good, with the read mark below the newest message
     /// (found by hand-written field sequences, round 38: a fling down as a push arrived).
     mutating func scrollDown(by count: Int) {
-        if var waiting = screen, !waiting.isOpenComplete || waiting.anchorId == nil {
-            // The chat's first page (or its first message) has not come: the view will show the newest messages,
-            // where a scroll down ends, so the scroll has nothing to do but end what was left of a scroll up made
-            // meanwhile (found by `syncsim explore`, seed 38102334, with V2: a scroll up and then down while the
-            // link was out; the scroll up ran when the page came, and the view stayed at the top of the history).
-            if count > 0, waiting.pendingScrollUp > 0 {
-                waiting.pendingScrollUp = 0
-                screen = waiting
-            }
-            return
+        if count > 0, screen != nil {
+            // Scrolling down ends what was left of a scroll up, waiting at a chunk's lower edge or kept for the
+            // chat's first page: that page would move the view back up after the user went down (found by a sweep of
+            // round 38's `fling-down-at-push` on 2G-rural, seed 2, and by `syncsim explore`, seed 38102334, both with
+            // V2). Before the first page (or message) the scroll has nothing more to do: the view will show the
+            // newest messages, where a scroll down ends.
+            screen?.pendingScrollUp = 0
+            screen?.waitingAtTopSince = nil
         }
         guard var current = screen, current.isOpenComplete, let anchor = current.anchorId,
               let history = histories[current.chatId], let chunk = history.chunk(containing: anchor) else { return }
         let ids = history.messageIds(in: chunk)
         let index = ids.firstIndex(of: anchor) ?? ids.startIndex
         let lastAnchor = max(ids.startIndex, ids.endIndex - parameters.visibleMessageCount)
-        if count > 0 {
-            // Scrolling down ends what was left of a scroll up waiting at a chunk's lower edge: its page would have
-            // moved the view back up after the user went down (found by a sweep of round 38's `fling-down-at-push`
-            // on 2G-rural, seed 2, with V2: the fling reached the newest message, then the older page came and the
-            // view jumped 29 messages up).
-            current.pendingScrollUp = 0
-            current.waitingAtTopSince = nil
-        }
         let target = index + count + current.pendingScrollDown
         current.anchorId = ids[min(target, lastAnchor)]
         current.pendingScrollDown = 0
@@ -380,11 +368,9 @@ extension ReferenceClient {
     /// `[1...1 start] [2...2]`, the newest page of one message not reaching the chunk below it).
     private mutating func bridgeToTop(chatId: Int64, after load: HistoryLoad, pageCount: Int) {
         guard let current = screen, current.chatId == chatId, current.bridgesToTop else { return }
-        var isNewer = false
-        if case .newer = load { isNewer = true }
         guard current.isOpenComplete, let anchor = current.anchorId, let history = histories[chatId],
               let chunk = history.chunk(containing: anchor), chunk != history.topChunk,
-              !(isNewer && pageCount <= 1) else {
+              !(load.isNewer && pageCount <= 1) else {
             screen?.bridgesToTop = false
             return
         }

@@ -207,6 +207,9 @@ public struct ReferenceClient: SyncClientEngine {
         case older(from: Int64)
         /// Newer messages above a chunk's upper bound (forward = page size, backward 1 to include the bound).
         case newer(from: Int64)
+
+        /// Whether this is a `.newer` load.
+        var isNewer: Bool { if case .newer = self { true } else { false } }
     }
 
     enum TimerPurpose: Hashable {

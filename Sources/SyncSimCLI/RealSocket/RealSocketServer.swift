@@ -255,6 +255,10 @@ struct RealSocketServer {
         /// logged then (`serve: conn#N <note>`).
         func close(_ id: ServerConnectionID, after last: [UInt8], note: String?, now: SimInstant) {
             guard let index = position(of: id) else { return }
+            // What the client sent that its shaped uplink still holds is never handled now (a closing connection
+            // reads nothing more); left queued, its arrival time woke the loop at once, over and over, until the
+            // close ended (a busy loop under `--profile`, session 38's real-client trial).
+            connections[index].incoming.removeAll()
             for pending in connections[index].outgoing {
                 connections[index].unsent.append(pending.bytes, tag: pending.frame)
             }
@@ -269,11 +273,8 @@ struct RealSocketServer {
         /// Closes a connection on the operator's word, as a server dropping it would (no FIN from the client).
         func drop(_ index: Int, now: SimInstant) {
             let id = connections[index].id
-            let tellServer = connections[index].closing == nil
-            PosixSocket.close(connections[index].fd)
-            connections.remove(at: index)
             log("serve: \(id) dropped on the control channel")
-            if tellServer { perform(server.handle(.connectionClosed(id), now: now)) }
+            closeNow(id, now: now)
         }
 
         /// The client closed its connection (its socket, or a WebSocket close frame). A close is not shaped: what
@@ -390,9 +391,7 @@ struct RealSocketServer {
                 log("serve: \(signal) received; stopping")
                 break
             }
-            // A closing connection's shaped input is never handled (it reads nothing more): it wakes no one, or the
-            // loop would spin with a zero timeout until the close ends (session 38's real-client trial).
-            let shaped = connections.flatMap { $0.outgoing.map(\.at) + ($0.closing == nil ? $0.incoming.map(\.at) : []) }
+            let shaped = connections.flatMap { $0.outgoing.map(\.at) + $0.incoming.map(\.at) }
             let wake = (timers.map(\.at) + shaped).min().map { min($0, end) } ?? end
             // A closing connection reads nothing more; one with queued bytes waits to be writable.
             // The listener only while connections are still accepted: past `--max-connections`, a client waiting in
