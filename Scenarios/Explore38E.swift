@@ -17,7 +17,7 @@ extension Catalog {
             }
         }
 
-    public static let e38Explore38813172 = Scenario("e38-explore-38813172", summary: "found by syncsim explore (seed 38813172): the reference engine breaks C6", seeds: [38_813_172], tags: ["explore"], runLength: .milliseconds(1_702_700)) {
+    public static let e38Explore38813172 = Scenario("e38-explore-38813172", summary: "found by syncsim explore (seed 38813172): a scroll up that moved nothing, made while the link was clogged, is not a scroll to the top once the view follows newer messages (C6)", seeds: [38_813_172], tags: ["explore"], runLength: .milliseconds(1_702_700)) {
             Server(parameters: ["historyEditLag": .duration(.minutes(2)), "repliesFollowDevice": true], history: ["alice+erin": 1])
             Client("alice", profile: .wifi, parameters: ["historyPageSize": 1, "visibleMessageCount": 3, "prefetchDistance": 0])
             Client("erin", profile: .gprs, parameters: ["prefetchDistance": 0, "historyPageSize": 1, "visibleMessageCount": 3])
@@ -37,7 +37,7 @@ extension Catalog {
             }
         }
 
-    public static let e38Explore38814779 = Scenario("e38-explore-38814779", summary: "found by syncsim explore (seed 38814779): the reference engine breaks C6", seeds: [38_814_779], tags: ["explore"], runLength: .seconds(5027)) {
+    public static let e38Explore38814779 = Scenario("e38-explore-38814779", summary: "found by syncsim explore (seed 38814779): the newest page waiting for a free seq after a LOGIN is not replaced by an older page (C6)", seeds: [38_814_779], tags: ["explore"], runLength: .seconds(5027)) {
             Server(history: ["alice+bob": 18])
             Client("alice", profile: .gprs, parameters: ["loginChatsCount": 2, "seqModulus": 8, "initialSeq": 2, "historyPageSize": 1, "visibleMessageCount": 3, "prefetchDistance": 0])
             Client("bob", profile: .edge, parameters: ["seqModulus": 8, "initialSeq": 1, "historyPageSize": 1, "visibleMessageCount": 3, "prefetchDistance": 0])
@@ -62,7 +62,7 @@ extension Catalog {
             }
         }
 
-    public static let e38Explore38814779NoDelete = Scenario("e38-explore-38814779-no-delete", summary: "found by syncsim explore (seed 38814779): the reference engine breaks C6", seeds: [38_814_779], tags: ["explore"], runLength: .seconds(5027)) {
+    public static let e38Explore38814779NoDelete = Scenario("e38-explore-38814779-no-delete", summary: "found by syncsim explore (seed 38814779, without its delete): the newest page waiting for a free seq after a LOGIN is not replaced by an older page (C6)", seeds: [38_814_779], tags: ["explore"], runLength: .seconds(5027)) {
             Server(history: ["alice+bob": 18])
             Client("alice", profile: .gprs, parameters: ["loginChatsCount": 2, "seqModulus": 8, "initialSeq": 2, "historyPageSize": 1, "visibleMessageCount": 3, "prefetchDistance": 0])
             Client("bob", profile: .edge, parameters: ["seqModulus": 8, "initialSeq": 1, "historyPageSize": 1, "visibleMessageCount": 3, "prefetchDistance": 0])
@@ -86,15 +86,39 @@ extension Catalog {
             }
         }
 
-    /// The explore failure round 38 E's defect explains, fixed (`ReferenceClient.receivePage` bridges a gap a newest
-    /// page leaves above the chunk of a user scrolled up).
-    public static let fieldSequences38EExplore: [Scenario] = [e38Explore38810120]
+    /// A third C6 kind of the same parameters (session 39, seed 38954197 from 38950000): Bob's view showed the whole
+    /// chat he held, `[2 start]`, and followed it; his link went down, four messages were posted, and he scrolled up
+    /// with nothing to move; back online, the view followed the newest messages down. Not a defect: C6 no longer
+    /// judges a scroll when the view follows the newest messages at the end (`World.endOfRunChecks`).
+    public static let e38Explore38954197 = Scenario("e38-explore-38954197", summary: "found by syncsim explore (seed 38954197): a scroll up that moved nothing, made while the link was down, is not a scroll to the top once the view follows newer messages (C6)", seeds: [38_954_197], tags: ["explore"], runLength: .seconds(1334)) {
+            Server(history: ["group1": 1])
+            Client("alice", profile: .edgeLossy, parameters: ["historyPageSize": 1, "visibleMessageCount": 3, "prefetchDistance": 0])
+            Client("bob", profile: .wifi, parameters: ["prefetchDistance": 0, "historyPageSize": 1, "visibleMessageCount": 3])
+            Chat("group1", members: ["alice", "bob"])
+            Timeline {
+                At(.milliseconds(54_633)) { PostFromOtherDevice("alice", text: "w20", in: "alice+bob") }
+                At(.milliseconds(55_969)) { ScrollDown("bob", in: "alice+bob", messages: 44) }
+                At(.milliseconds(110_039)) { LinkDown("bob", for: .milliseconds(111_190)) }
+                At(.milliseconds(166_036)) { PostFromOtherDevice("bob", text: "w9", in: "alice+bob") }
+                At(.milliseconds(171_491)) { PostFromOtherDevice("alice", text: "w4", in: "alice+bob") }
+                At(.milliseconds(175_266)) { PostFromOtherDevice("alice", text: "w17", in: "alice+bob") }
+                At(.milliseconds(178_766)) { PostFromOtherDevice("alice", text: "w10", in: "alice+bob") }
+                At(.milliseconds(182_915)) { ScrollUp("bob", in: "alice+bob", messages: 92) }
+            }
+        }
 
-    /// Explore failures of round 38 E **not fixed**: they fail C6 on the current engine (38813172 on every seed,
-    /// 38814779 on some) and are kept out of the catalog to be diagnosed (session 38's note). 38813172: Alice opened
-    /// the chat, whose cache was one start-of-history message, while her link was clogged, scrolled to that top at
-    /// once, and the four messages posted before (held in the clog) came afterwards as pushes and a newest page the
-    /// view followed, leaving a gap below them that nothing fetches; whether C6 should judge a scroll made while the
-    /// client's link held back what the server had is open.
-    public static let explore38Open: [Scenario] = [e38Explore38813172, e38Explore38814779, e38Explore38814779NoDelete]
+    /// The explore failures of round 38 E's parameters (`--param historyPageSize=1 --param visibleMessageCount=3
+    /// --param prefetchDistance=0`), all passing now:
+    /// - 38810120: a newest page that leaves a gap above the chunk of a user scrolled up is bridged
+    ///   (`ReferenceClient.receivePage`, session 38);
+    /// - 38814779 (with and without its delete): after a LOGIN with every seq in flight, the screen's newest page
+    ///   waited for a seq and a later older page replaced it, so the message pushed while Bob was scrolled up stayed
+    ///   in a chunk of its own; a waiting history load now keeps its place (`ReferenceClient.requestHistory`,
+    ///   session 39);
+    /// - 38813172 and 38954197: a scroll up that moved nothing (the whole held history on screen, from its start),
+    ///   made while the link held back newer messages, after which the view followed them down; C6 no longer judges
+    ///   a scroll when the view follows the newest messages at the end (`World.endOfRunChecks`, session 39).
+    public static let fieldSequences38EExplore: [Scenario] = [
+        e38Explore38810120, e38Explore38813172, e38Explore38814779, e38Explore38814779NoDelete, e38Explore38954197,
+    ]
 }

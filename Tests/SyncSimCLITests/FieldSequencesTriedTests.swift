@@ -8,7 +8,7 @@ import Testing
 @Suite struct FieldSequencesTriedTests {
     static let tried = Catalog.fieldSequences16Tried + Catalog.fieldSequences17Tried + Catalog.fieldSequences18Tried
         + Catalog.fieldSequences36Tried + Catalog.fieldSequences37Tried + Catalog.fieldSequences38Tried
-        + Catalog.fieldSequences38ETried + Catalog.explore38Open
+        + Catalog.fieldSequences38ETried
 
     @Test("every tried sequence validates: its clients, chats, profiles, parameters and moments are known")
     func valid() {

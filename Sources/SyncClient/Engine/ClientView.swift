@@ -27,6 +27,10 @@ public struct ClientView: Hashable, Sendable {
     public var uploadingTaskIds: [Int64] = []
     /// The user's contacts as LOGIN responses listed them (stored, so they outlive app restarts), ascending by id.
     public var contacts: [Contact] = []
+    /// True while the open chat's view shows its newest messages and moves down as newer ones join them: after the
+    /// open, and after a scroll down that reached them, until a scroll up moves the view (a scroll up at the start of
+    /// a history that fits on screen moves nothing). False when no chat is open.
+    public var followsNewest = false
 
     /// A send shown before the server acknowledged it.
     public struct LocalEcho: Hashable, Sendable {

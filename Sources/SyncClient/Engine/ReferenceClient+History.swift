@@ -311,7 +311,14 @@ extension ReferenceClient {
             if load == .newest, screen?.chatId == chatId { screen?.needsNewestPage = false }
         } else if isWaitingForSeq {
             // Every seq is in flight: the load goes out when a request completes (`resumeRequestsWaitingForSeq`).
-            historyLoadsWaitingForSeq[chatId] = load
+            // One load of a chat waits at a time and the first asked keeps its place, as one is in flight at a time
+            // and a later one is dropped (what it wanted follows from the page: a pending scroll, `needsNewestPage`,
+            // `bridgesToTop`). Before, a later load replaced the waiting one: after a LOGIN with every seq in flight,
+            // the screen's newest page gave way to its older page, so a message pushed while the user was scrolled
+            // up stayed in a chunk of its own above the view, and the scroll to the top never covered the chat (C6;
+            // `syncsim explore --param historyPageSize=1 --param visibleMessageCount=3 --param prefetchDistance=0`,
+            // seed 38814779, with a seq space of 8).
+            if historyLoadsWaitingForSeq[chatId] == nil { historyLoadsWaitingForSeq[chatId] = load }
         }
     }
 

@@ -558,6 +558,6 @@ public struct ReferenceClient: SyncClientEngine {
             visibleMessageIds: visibleMessageIds(),
             runningTaskIds: running,
             uploadingTaskIds: uploads.isEmpty ? [] : uploads.values.sorted(),
-            contacts: contactList)
+            contacts: contactList, followsNewest: screen?.followsNewest ?? false)
     }
 }
