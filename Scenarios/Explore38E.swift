@@ -17,7 +17,7 @@ extension Catalog {
             }
         }
 
-    public static let e38Explore38813172 = Scenario("e38-explore-38813172", summary: "found by syncsim explore (seed 38813172): a scroll up that moved nothing, made while the link was clogged, is not a scroll to the top once the view follows newer messages (C6)", seeds: [38_813_172], tags: ["explore"], runLength: .milliseconds(1_702_700)) {
+    public static let e38Explore38813172 = Scenario("e38-explore-38813172", summary: "found by syncsim explore (seed 38813172): a scroll up that moved nothing, made while the link was clogged, is not a scroll to the top once the view follows newer messages (C6)", seeds: [38_813_172], tags: [.history], runLength: .milliseconds(1_702_700)) {
             Server(parameters: ["historyEditLag": .duration(.minutes(2)), "repliesFollowDevice": true], history: ["alice+erin": 1])
             Client("alice", profile: .wifi, parameters: ["historyPageSize": 1, "visibleMessageCount": 3, "prefetchDistance": 0])
             Client("erin", profile: .gprs, parameters: ["prefetchDistance": 0, "historyPageSize": 1, "visibleMessageCount": 3])
@@ -37,7 +37,7 @@ extension Catalog {
             }
         }
 
-    public static let e38Explore38814779 = Scenario("e38-explore-38814779", summary: "found by syncsim explore (seed 38814779): the newest page waiting for a free seq after a LOGIN is not replaced by an older page (C6)", seeds: [38_814_779], tags: ["explore"], runLength: .seconds(5027)) {
+    public static let e38Explore38814779 = Scenario("e38-explore-38814779", summary: "found by syncsim explore (seed 38814779): the newest page waiting for a free seq after a LOGIN is not replaced by an older page (C6)", seeds: [38_814_779], tags: [.history], runLength: .seconds(5027)) {
             Server(history: ["alice+bob": 18])
             Client("alice", profile: .gprs, parameters: ["loginChatsCount": 2, "seqModulus": 8, "initialSeq": 2, "historyPageSize": 1, "visibleMessageCount": 3, "prefetchDistance": 0])
             Client("bob", profile: .edge, parameters: ["seqModulus": 8, "initialSeq": 1, "historyPageSize": 1, "visibleMessageCount": 3, "prefetchDistance": 0])
@@ -62,7 +62,7 @@ extension Catalog {
             }
         }
 
-    public static let e38Explore38814779NoDelete = Scenario("e38-explore-38814779-no-delete", summary: "found by syncsim explore (seed 38814779, without its delete): the newest page waiting for a free seq after a LOGIN is not replaced by an older page (C6)", seeds: [38_814_779], tags: ["explore"], runLength: .seconds(5027)) {
+    public static let e38Explore38814779NoDelete = Scenario("e38-explore-38814779-no-delete", summary: "found by syncsim explore (seed 38814779, without its delete): the newest page waiting for a free seq after a LOGIN is not replaced by an older page (C6)", seeds: [38_814_779], tags: [.history], runLength: .seconds(5027)) {
             Server(history: ["alice+bob": 18])
             Client("alice", profile: .gprs, parameters: ["loginChatsCount": 2, "seqModulus": 8, "initialSeq": 2, "historyPageSize": 1, "visibleMessageCount": 3, "prefetchDistance": 0])
             Client("bob", profile: .edge, parameters: ["seqModulus": 8, "initialSeq": 1, "historyPageSize": 1, "visibleMessageCount": 3, "prefetchDistance": 0])
@@ -90,7 +90,7 @@ extension Catalog {
     /// chat he held, `[2 start]`, and followed it; his link went down, four messages were posted, and he scrolled up
     /// with nothing to move; back online, the view followed the newest messages down. Not a defect: C6 no longer
     /// judges a scroll when the view follows the newest messages at the end (`World.endOfRunChecks`).
-    public static let e38Explore38954197 = Scenario("e38-explore-38954197", summary: "found by syncsim explore (seed 38954197): a scroll up that moved nothing, made while the link was down, is not a scroll to the top once the view follows newer messages (C6)", seeds: [38_954_197], tags: ["explore"], runLength: .seconds(1334)) {
+    public static let e38Explore38954197 = Scenario("e38-explore-38954197", summary: "found by syncsim explore (seed 38954197): a scroll up that moved nothing, made while the link was down, is not a scroll to the top once the view follows newer messages (C6)", seeds: [38_954_197], tags: [.history], runLength: .seconds(1334)) {
             Server(history: ["group1": 1])
             Client("alice", profile: .edgeLossy, parameters: ["historyPageSize": 1, "visibleMessageCount": 3, "prefetchDistance": 0])
             Client("bob", profile: .wifi, parameters: ["prefetchDistance": 0, "historyPageSize": 1, "visibleMessageCount": 3])

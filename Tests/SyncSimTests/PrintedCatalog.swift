@@ -5760,7 +5760,7 @@ enum PrintedCatalog {
                 At(.milliseconds(43_953)) { ScrollUp("erin", in: "dave+erin", messages: 1000) }
             }
         },
-        Scenario("e38-explore-38813172", summary: "found by syncsim explore (seed 38813172): a scroll up that moved nothing, made while the link was clogged, is not a scroll to the top once the view follows newer messages (C6)", seeds: [38_813_172], tags: ["explore"], runLength: .milliseconds(1_702_700)) {
+        Scenario("e38-explore-38813172", summary: "found by syncsim explore (seed 38813172): a scroll up that moved nothing, made while the link was clogged, is not a scroll to the top once the view follows newer messages (C6)", seeds: [38_813_172], tags: ["history"], runLength: .milliseconds(1_702_700)) {
             Server(parameters: ["historyEditLag": .duration(.minutes(2)), "repliesFollowDevice": true], history: ["alice+erin": 1])
             Client("alice", profile: .wifi, parameters: ["historyPageSize": 1, "visibleMessageCount": 3, "prefetchDistance": 0])
             Client("erin", profile: .gprs, parameters: ["prefetchDistance": 0, "historyPageSize": 1, "visibleMessageCount": 3])
@@ -5779,7 +5779,7 @@ enum PrintedCatalog {
                 At(.milliseconds(114_999)) { Release("alice") }
             }
         },
-        Scenario("e38-explore-38814779", summary: "found by syncsim explore (seed 38814779): the newest page waiting for a free seq after a LOGIN is not replaced by an older page (C6)", seeds: [38_814_779], tags: ["explore"], runLength: .seconds(5027)) {
+        Scenario("e38-explore-38814779", summary: "found by syncsim explore (seed 38814779): the newest page waiting for a free seq after a LOGIN is not replaced by an older page (C6)", seeds: [38_814_779], tags: ["history"], runLength: .seconds(5027)) {
             Server(history: ["alice+bob": 18])
             Client("alice", profile: .gprs, parameters: ["loginChatsCount": 2, "seqModulus": 8, "initialSeq": 2, "historyPageSize": 1, "visibleMessageCount": 3, "prefetchDistance": 0])
             Client("bob", profile: .edge, parameters: ["seqModulus": 8, "initialSeq": 1, "historyPageSize": 1, "visibleMessageCount": 3, "prefetchDistance": 0])
@@ -5803,7 +5803,7 @@ enum PrintedCatalog {
                 Invariants(.C1, .C2, .C3, .C4, .C5, .C6, .C7, .T1, .T2, .T3, .T4, .T5, .T6, .P1, .P2, .P3, .P4, .V2)
             }
         },
-        Scenario("e38-explore-38814779-no-delete", summary: "found by syncsim explore (seed 38814779, without its delete): the newest page waiting for a free seq after a LOGIN is not replaced by an older page (C6)", seeds: [38_814_779], tags: ["explore"], runLength: .seconds(5027)) {
+        Scenario("e38-explore-38814779-no-delete", summary: "found by syncsim explore (seed 38814779, without its delete): the newest page waiting for a free seq after a LOGIN is not replaced by an older page (C6)", seeds: [38_814_779], tags: ["history"], runLength: .seconds(5027)) {
             Server(history: ["alice+bob": 18])
             Client("alice", profile: .gprs, parameters: ["loginChatsCount": 2, "seqModulus": 8, "initialSeq": 2, "historyPageSize": 1, "visibleMessageCount": 3, "prefetchDistance": 0])
             Client("bob", profile: .edge, parameters: ["seqModulus": 8, "initialSeq": 1, "historyPageSize": 1, "visibleMessageCount": 3, "prefetchDistance": 0])
@@ -5826,7 +5826,7 @@ enum PrintedCatalog {
                 Invariants(.C1, .C2, .C3, .C4, .C5, .C6, .C7, .T1, .T2, .T3, .T4, .T5, .T6, .P1, .P2, .P3, .P4, .V2)
             }
         },
-        Scenario("e38-explore-38954197", summary: "found by syncsim explore (seed 38954197): a scroll up that moved nothing, made while the link was down, is not a scroll to the top once the view follows newer messages (C6)", seeds: [38_954_197], tags: ["explore"], runLength: .seconds(1334)) {
+        Scenario("e38-explore-38954197", summary: "found by syncsim explore (seed 38954197): a scroll up that moved nothing, made while the link was down, is not a scroll to the top once the view follows newer messages (C6)", seeds: [38_954_197], tags: ["history"], runLength: .seconds(1334)) {
             Server(history: ["group1": 1])
             Client("alice", profile: .edgeLossy, parameters: ["historyPageSize": 1, "visibleMessageCount": 3, "prefetchDistance": 0])
             Client("bob", profile: .wifi, parameters: ["prefetchDistance": 0, "historyPageSize": 1, "visibleMessageCount": 3])
@@ -5840,6 +5840,18 @@ enum PrintedCatalog {
                 At(.milliseconds(175_266)) { PostFromOtherDevice("alice", text: "w17", in: "alice+bob") }
                 At(.milliseconds(178_766)) { PostFromOtherDevice("alice", text: "w10", in: "alice+bob") }
                 At(.milliseconds(182_915)) { ScrollUp("bob", in: "alice+bob", messages: 92) }
+            }
+        },
+        Scenario("e39-explore-39501286", summary: "found by syncsim explore (seed 39501286): a view that follows the newest messages shows a newest page that leaves a gap below it (V2)", seeds: [39_501_286], tags: ["history"], runLength: .milliseconds(1_476_540)) {
+            Server(parameters: ["msgSendErrorsFrom": .duration(.milliseconds(129_469)), "msgSendErrorsUntil": .duration(.milliseconds(153_848))], history: ["carol+frank": 1])
+            Client("carol", profile: .fourG, parameters: ["historyPageSize": 1, "seqModulus": 16, "initialSeq": 4, "visibleMessageCount": 3, "prefetchDistance": 0, "maxTaskAttempts": 56])
+            Client("frank", profile: .edgeLossy, parameters: ["seqModulus": 16, "initialSeq": 3, "historyPageSize": 1, "visibleMessageCount": 3, "prefetchDistance": 0, "maxTaskAttempts": 56])
+            Chat("group1", members: ["carol", "frank"])
+            Timeline {
+                At(.milliseconds(215_656)) { ScrollDown("frank", in: "carol+frank", messages: 47) }
+                At(.milliseconds(311_286)) { LoseResponses(to: .msgSend, count: 1) }
+                At(.milliseconds(313_097)) { Send(from: "frank", text: "m6", in: "carol+frank") }
+                At(.milliseconds(334_600)) { ScrollDown("frank", in: "carol+frank", messages: 80) }
             }
         },
     ]

@@ -61,6 +61,17 @@ extension ReferenceClient {
                     screen?.bridgesToTop = true
                 }
             }
+        } else if load == .newest, screen?.isOpenComplete == true, screen?.followsNewest == true,
+                  let top = history.topChunk, let anchor = screen?.anchorId,
+                  let chunk = history.chunk(containing: anchor), chunk != top {
+            // A view that follows the newest messages shows them whenever a newest page leaves a gap below them, as
+            // after the open's page: before, it stayed on its chunk below the gap, which only a scroll up bridges,
+            // so it never showed them. A retried send answered "already exists" fetched the newest page, a chunk of
+            // the user's message alone with pages of 1, and the message left the screen with its echo for good
+            // (V2; `syncsim explore --param historyPageSize=1 --param visibleMessageCount=3 --param
+            // prefetchDistance=0`, seed 39501286).
+            let ids = history.messageIds(in: top)
+            screen?.anchorId = ids[max(ids.startIndex, ids.endIndex - parameters.visibleMessageCount)]
         } else if load == .newest, screen?.isOpenComplete == true, screen?.followsNewest == false,
                   let top = history.topChunk, let anchor = screen?.anchorId,
                   let chunk = history.chunk(containing: anchor), chunk != top {
