@@ -13,6 +13,31 @@ import Testing
         #expect(world.network.linkStatistics(of: world.client, .downlink).packetsLost == 0)
     }
 
+    @Test("a handover away from a CoDel cell keeps the packets its CoDel stage held, and the link goes on sending")
+    func handoverFromCoDel() throws {
+        // Session 39: packets a clog left in the CoDel stage stayed there after a handover to a cell without CoDel;
+        // nothing moved them on, and every later packet waited behind them in a queue nothing served (explore
+        // seeds 39002382, T5, and 39003409, V1: the client's link dead for the rest of the run).
+        var codel = LinkProfile.edge
+        codel.name = "EDGE-codel"
+        codel.downlink.queueCapacityPackets = 2
+        codel.downlink.activeQueue = .codel(target: .milliseconds(5), interval: .milliseconds(100))
+        let world = TestWorld(seed: 1, client: codel, keepsRecords: false)
+        let network = world.network
+        let socket = network.connect(from: world.server, to: world.client)
+        network.run(for: .milliseconds(5_000))
+        network.inject(.clog, on: world.client)
+        let payload = TestWorld.pattern(count: 60_000)
+        network.send(payload, on: socket)
+        network.run(for: .milliseconds(3_000))
+        network.inject(.release, on: world.client)
+        network.changeProfile(of: world.client, to: .edge)
+        network.run(for: .minutes(10))
+        let received = world.bytes(at: socket.peer)
+        let inOrder = sameBytes(received, payload)
+        #expect(received.count == payload.count && inOrder, "received \(received.count) of \(payload.count) bytes")
+    }
+
     @Test("two connections on one access link share its rate")
     func sharing() throws {
         let profile = LinkProfile.threeG.withQueueCapacity(bytes: 100_000_000)

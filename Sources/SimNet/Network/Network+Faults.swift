@@ -43,11 +43,32 @@ extension Network {
                 directions[index].profile = profile[direction]
                 trace.record(at: now, component: component, kind: "profile", detail: profile.name)
                 if directions[index].profile.rateBitsPerSecond == 0 { dropQueuedPackets(on: index) }
+                if case .none = directions[index].profile.activeQueue { leaveCoDelStage(index) }
                 startProfileChains(index)
             }
         }
         if case .down(let resetting) = fault, resetting != .none { resetConnections(of: host, resetting) }
         deliverEvents()
+    }
+
+    /// After a handover to a profile without CoDel: the packets the old profile's CoDel stage held move to the
+    /// drop-tail queue in their order while it has room (the rest are dropped, as a full queue drops), and the
+    /// direction sends again. Nothing serves a CoDel stage without CoDel, and `offer` queues every packet behind a
+    /// non-empty stage: left there, they stopped the direction for good.
+    func leaveCoDelStage(_ direction: Int) {
+        guard directions[direction].codelQueuedPacketCount > 0 else { return }
+        while let entry = directions[direction].popCoDel() {
+            if directions[direction].hasRoom(ipBytes: entry.ipBytes) {
+                directions[direction].enqueue(entry.packet, ipBytes: entry.ipBytes)
+            } else {
+                directions[direction].statistics.packetsDroppedByQueue += 1
+                trace.record(at: now, component: directions[direction].component, kind: "drop-queue",
+                             detail: packetSummary(entry.packet))
+                releasePacket(entry.packet)
+            }
+        }
+        directions[direction].codel = LinkDirectionState.CoDelState()
+        startNextTransmission(on: direction)
     }
 
     /// Schedules a fault on a host's link at `time` (not before now).
