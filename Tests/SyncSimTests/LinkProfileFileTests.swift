@@ -122,6 +122,30 @@ private let minimalProfile = """
         ("[{\"name\": \"a b\", \"source\": \"s\", \"uplink\": {\"rateBitsPerSecond\": 1, \"oneWayDelayMs\": 1},"
             + " \"downlink\": {\"rateBitsPerSecond\": 1, \"oneWayDelayMs\": 1}}]",
          "cells.json: profiles[0] 'a b': name 'a b' must be non-empty, without spaces or commas"),
+        // Figures the link's Int64 nanosecond arithmetic cannot take: each trapped a sweep or explore (session 39).
+        ("[{\"name\": \"x\", \"source\": \"s\", \"uplink\": {\"rateBitsPerSecond\": 1, \"oneWayDelayMs\": 8.9e12,"
+            + " \"jitter\": {\"uniformMaximumMs\": 8.9e12}}, \"downlink\": {\"rateBitsPerSecond\": 1, \"oneWayDelayMs\": 1}}]",
+         "cells.json: profiles[0] 'x': uplink: one-way delay 8900000000s is longer than"),
+        ("[{\"name\": \"x\", \"source\": \"s\", \"uplink\": {\"rateBitsPerSecond\": 1, \"oneWayDelayMs\": 1,"
+            + " \"perPacketOverheadBytes\": 9007199254740992}, \"downlink\": {\"rateBitsPerSecond\": 1, \"oneWayDelayMs\": 1}}]",
+         "cells.json: profiles[0] 'x': uplink: per-packet overhead 9007199254740992 B is above 65536 B"),
+        ("[{\"name\": \"x\", \"source\": \"s\", \"uplink\": {\"rateBitsPerSecond\": 1, \"oneWayDelayMs\": 1,"
+            + " \"outages\": {\"scheduled\": [{\"startMs\": 8e12, \"lengthMs\": 8e12}]}},"
+            + " \"downlink\": {\"rateBitsPerSecond\": 1, \"oneWayDelayMs\": 1}}]",
+         "cells.json: profiles[0] 'x': uplink: outage window start 8000000000s is longer than"),
+        ("[{\"name\": \"x\", \"source\": \"s\", \"uplink\": {\"rateBitsPerSecond\": 1, \"oneWayDelayMs\": 1,"
+            + " \"delaySpikes\": {\"meanIntervalMs\": 1000, \"meanLengthMs\": 8e12, \"extraDelayMs\": 1}},"
+            + " \"downlink\": {\"rateBitsPerSecond\": 1, \"oneWayDelayMs\": 1}}]",
+         "cells.json: profiles[0] 'x': uplink: delay spike mean length 8000000000s is longer than"),
+        // A mean gap of nanoseconds: a run of minutes takes about 10^11 link events (it never ended).
+        ("[{\"name\": \"x\", \"source\": \"s\", \"uplink\": {\"rateBitsPerSecond\": 1, \"oneWayDelayMs\": 1,"
+            + " \"delaySpikes\": {\"meanIntervalMs\": 0.000001, \"meanLengthMs\": 0, \"extraDelayMs\": 1}},"
+            + " \"downlink\": {\"rateBitsPerSecond\": 1, \"oneWayDelayMs\": 1}}]",
+         "cells.json: profiles[0] 'x': uplink: delay spike mean interval"),
+        ("[{\"name\": \"x\", \"source\": \"s\", \"uplink\": {\"rateBitsPerSecond\": 1, \"oneWayDelayMs\": 1,"
+            + " \"outages\": {\"random\": {\"meanIntervalMs\": 0.000001, \"meanLengthMs\": 0}}},"
+            + " \"downlink\": {\"rateBitsPerSecond\": 1, \"oneWayDelayMs\": 1}}]",
+         "cells.json: profiles[0] 'x': uplink: outage mean interval"),
     ])
     func faults(text: String, expected: String) {
         let text = message(text)

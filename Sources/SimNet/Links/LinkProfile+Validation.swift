@@ -7,7 +7,10 @@ extension LinkProfile {
     /// Checks the name (non-empty, no spaces or commas, so command lines can list it), that `source` says something,
     /// and each direction's figures:
     /// no negative rate, delay, overhead, jitter or queue; probabilities in 0...1; CoDel's target and interval, and
-    /// the mean gap between random outages or delay spikes, and a timed Gilbert-Elliott chain's mean times, above zero.
+    /// the mean gap between random outages or delay spikes, and a timed Gilbert-Elliott chain's mean times, above zero;
+    /// no duration above a year, no overhead above 64 KiB, and no mean gap between outages or spikes below 1 ms
+    /// (`LinkDirectionProfile.longestDuration` and the limits beside it: figures the link's arithmetic and event
+    /// count can take).
     public func problems() -> [String] {
         var found: [String] = []
         if name.isEmpty || name.contains(where: { $0.isWhitespace || $0 == "," }) {
@@ -29,6 +32,22 @@ extension LinkDirectionProfile {
     /// bytes of IPv4, TCP and timestamp headers). A drop-tail queue must hold one.
     public static let fullSizePacketBytes = 1_500
 
+    /// The longest duration a direction may name (one-way delay, jitter, CoDel's figures, a timed chain's means,
+    /// outage windows and means, delay spikes): 365 days, as `Scenario.longestDuration` for a scenario's own figures.
+    /// Virtual time is Int64 nanoseconds (about 292 years) and the link adds these figures to instants and to each
+    /// other (delay + jitter + spike, an outage window's start + length, exponential draws of up to about 37 means);
+    /// with each at most a year, those sums cannot overflow.
+    public static let longestDuration = SimDuration.hours(24 * 365)
+
+    /// The largest per-packet overhead: 64 KiB, far above any link layer's framing. Serialization multiplies a
+    /// packet's bytes by 8 × 10^9 (bits per nanosecond), which overflows Int64 beyond about 1.1 GB.
+    public static let largestPerPacketOverheadBytes = 65_536
+
+    /// The shortest mean gap between random outages or delay spikes: 1 ms. Each gap and each spell is an event of
+    /// the link; a mean of a few nanoseconds makes a minute of virtual time cost about 10^10 events, a run that
+    /// never ends.
+    public static let shortestMeanInterval = SimDuration.milliseconds(1)
+
     /// What is wrong with the direction's figures, one phrase each; empty when a link can run it. A queue capacity
     /// below `fullSizePacketBytes` is refused.
     public func problems() -> [String] {
@@ -47,11 +66,26 @@ extension LinkDirectionProfile {
         if let packets = queueCapacityPackets, packets <= 0 {
             found.append("queue capacity \(packets) packets must be positive")
         }
+        if perPacketOverheadBytes > Self.largestPerPacketOverheadBytes {
+            found.append("per-packet overhead \(perPacketOverheadBytes) B is above \(Self.largestPerPacketOverheadBytes) B")
+        }
+        func longest(_ duration: SimDuration, _ what: String) {
+            if duration > Self.longestDuration {
+                found.append("\(what) \(duration) is longer than \(Self.longestDuration) (365 days)")
+            }
+        }
+        func meanGap(_ duration: SimDuration, _ what: String) {
+            if duration > .zero && duration < Self.shortestMeanInterval {
+                found.append("\(what) \(duration) is below \(Self.shortestMeanInterval)")
+            }
+        }
+        longest(oneWayDelay, "one-way delay")
         switch jitter {
         case .none: break
         case .uniform(let maximum) where maximum < .zero: found.append("jitter maximum \(maximum) is negative")
         case .exponential(let mean) where mean < .zero: found.append("jitter mean \(mean) is negative")
-        case .uniform, .exponential: break
+        case .uniform(let maximum): longest(maximum, "jitter maximum")
+        case .exponential(let mean): longest(mean, "jitter mean")
         }
         func probability(_ value: Double, _ what: String) {
             if !(0...1).contains(value) { found.append("\(what) \(value) is not in 0...1") }
@@ -67,6 +101,8 @@ extension LinkDirectionProfile {
         case .gilbertElliottTimed(let meanGood, let meanBad, let oneMinusH, let oneMinusK):
             if meanGood <= .zero { found.append("timed Gilbert-Elliott mean good time \(meanGood) must be positive") }
             if meanBad <= .zero { found.append("timed Gilbert-Elliott mean bad time \(meanBad) must be positive") }
+            longest(meanGood, "timed Gilbert-Elliott mean good time")
+            longest(meanBad, "timed Gilbert-Elliott mean bad time")
             probability(oneMinusH, "Gilbert-Elliott 1-h")
             probability(oneMinusK, "Gilbert-Elliott 1-k")
         }
@@ -75,6 +111,8 @@ extension LinkDirectionProfile {
         case .codel(let target, let interval):
             if target <= .zero { found.append("CoDel target \(target) must be positive") }
             if interval <= .zero { found.append("CoDel interval \(interval) must be positive") }
+            longest(target, "CoDel target")
+            longest(interval, "CoDel interval")
         }
         switch outages {
         case .none: break
@@ -82,9 +120,16 @@ extension LinkDirectionProfile {
             for window in windows where window.start < .zero || window.length < .zero {
                 found.append("outage window at \(window.start) for \(window.length) is negative")
             }
+            for window in windows {
+                longest(window.start, "outage window start")
+                longest(window.length, "outage window length")
+            }
         case .random(let meanInterval, let meanLength):
             if meanInterval <= .zero { found.append("outage mean interval \(meanInterval) must be positive") }
             if meanLength < .zero { found.append("outage mean length \(meanLength) is negative") }
+            meanGap(meanInterval, "outage mean interval")
+            longest(meanInterval, "outage mean interval")
+            longest(meanLength, "outage mean length")
         }
         if let spikes = delaySpikes {
             if spikes.meanInterval <= .zero {
@@ -92,6 +137,10 @@ extension LinkDirectionProfile {
             }
             if spikes.meanLength < .zero { found.append("delay spike mean length \(spikes.meanLength) is negative") }
             if spikes.extraDelay < .zero { found.append("delay spike extra delay \(spikes.extraDelay) is negative") }
+            meanGap(spikes.meanInterval, "delay spike mean interval")
+            longest(spikes.meanInterval, "delay spike mean interval")
+            longest(spikes.meanLength, "delay spike mean length")
+            longest(spikes.extraDelay, "delay spike extra delay")
         }
         return found
     }
