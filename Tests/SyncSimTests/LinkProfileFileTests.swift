@@ -146,6 +146,23 @@ private let minimalProfile = """
             + " \"outages\": {\"random\": {\"meanIntervalMs\": 0.000001, \"meanLengthMs\": 0}}},"
             + " \"downlink\": {\"rateBitsPerSecond\": 1, \"oneWayDelayMs\": 1}}]",
          "cells.json: profiles[0] 'x': uplink: outage mean interval"),
+        // Syntax Foundation took without a word: a key given twice kept one of its values, a trailing comma passed,
+        // and a file cut short named no place (session 39).
+        ("[{\"name\": \"x\", \"source\": \"s\", \"uplink\": {\"rateBitsPerSecond\": 1000,\n"
+            + "  \"rateBitsPerSecond\": 2000000, \"oneWayDelayMs\": 1},"
+            + " \"downlink\": {\"rateBitsPerSecond\": 1, \"oneWayDelayMs\": 1}}]",
+         "cells.json: not JSON: line 2, column 3: key \"rateBitsPerSecond\" is given twice in one object"),
+        ("[{\"name\": \"x\", \"source\": \"s\", \"uplink\": {\"rateBitsPerSecond\": 1, \"oneWayDelayMs\": 1,},"
+            + " \"downlink\": {\"rateBitsPerSecond\": 1, \"oneWayDelayMs\": 1}}]",
+         "cells.json: not JSON: line 1, column 85: expected a key in quotes, found '}' (a comma before '}' is not JSON)"),
+        ("[\(minimalProfile),\n]", "cells.json: not JSON: line 3, column 1: expected a value, found ']' (a comma before ']' is not JSON)"),
+        ("{\"profiles\": [\n  {\"name\": \"x\",", "cells.json: not JSON: line 2, column 16: expected a key in quotes, found the end of the file"),
+        ("[{\"name\": \"x\\u0007y\", \"source\": \"s\", \"uplink\": {\"rateBitsPerSecond\": 1, \"oneWayDelayMs\": 1},"
+            + " \"downlink\": {\"rateBitsPerSecond\": 1, \"oneWayDelayMs\": 1}}]",
+         "cells.json: profiles[0] 'x\\u{07}y': name \"x\\u{07}y\" holds a control character"),
+        ("[{\"name\": \"\(String(repeating: "n", count: 65))\", \"source\": \"s\", \"uplink\": {\"rateBitsPerSecond\": 1,"
+            + " \"oneWayDelayMs\": 1}, \"downlink\": {\"rateBitsPerSecond\": 1, \"oneWayDelayMs\": 1}}]",
+         "cells.json: profiles[0] '\(String(repeating: "n", count: 40))…': name of 65 characters is longer than 64"),
     ])
     func faults(text: String, expected: String) {
         let text = message(text)
@@ -179,5 +196,35 @@ private let minimalProfile = """
         #expect(profiles.map(\.name) == names)
         #expect(profiles.allSatisfy { $0.problems().isEmpty && !$0.source.isEmpty })
         #expect(profiles.allSatisfy { ExploreGenerator.reasonToRefuse($0) == nil })
+    }
+}
+
+/// The strict syntax check ahead of Foundation's parser (`JSONSyntaxCheck`): it passes what RFC 8259 allows and
+/// names the line and column of what it does not.
+@Suite struct JSONSyntaxCheckTests {
+    @Test("valid JSON passes", arguments: [
+        "{}", "[]", " [1, -0, 0.5, 1e3, -2.5E-2, true, false, null] ", "{\"a\": {\"b\": [{}]}, \"c\": \"\\u00e9\\n\\\"\"}",
+        "\u{FEFF}{\"bom\": 1}", "\"a string alone\"", "{\"a\": 1, \"A\": 2}",
+    ])
+    func valid(text: String) {
+        #expect(JSONSyntaxCheck.firstProblem(in: Array(text.utf8)) == nil)
+    }
+
+    @Test("invalid JSON is named by line and column", arguments: [
+        ("{\"a\": 1,}", "line 1, column 9: expected a key in quotes, found '}' (a comma before '}' is not JSON)"),
+        ("[1,\n 2,]", "line 2, column 4: expected a value, found ']' (a comma before ']' is not JSON)"),
+        ("{\"a\": 1, \"a\": 2}", "line 1, column 10: key \"a\" is given twice in one object"),
+        ("{\"a\": 01}", "line 1, column 8: a number may not start with 0 followed by digits"),
+        ("[1.]", "line 1, column 4: expected a digit after '.', found ']'"),
+        ("[\"tab\there\"]", "line 1, column 6: a control character (byte 0x9) inside a string; write it escaped"),
+        ("[\"\\x\"]", "line 1, column 4: unknown escape \\x"),
+        ("[tru]", "line 1, column 2: expected a value, found 't'"),
+        ("{\"a\": 1} x", "line 1, column 10: more text after the JSON value"),
+        ("[\"open", "line 1, column 2: a string is not closed"),
+        ("", "line 1, column 1: expected a value, found the end of the file"),
+        (String(repeating: "[", count: 65), "line 1, column 65: nested deeper than 64"),
+    ])
+    func invalid(text: String, expected: String) {
+        #expect(JSONSyntaxCheck.firstProblem(in: Array(text.utf8))?.description == expected)
     }
 }

@@ -1,10 +1,14 @@
 import SimCore
 
 extension LinkProfile {
+    /// The longest profile name, in characters: names go into command lines, tables and trace records.
+    public static let longestName = 64
+
     /// What is wrong with the profile, one phrase each (`"downlink: loss probability 1.5 is not in 0...1"`); empty
     /// when a network can run it.
     ///
-    /// Checks the name (non-empty, no spaces or commas, so command lines can list it), that `source` says something,
+    /// Checks the name (non-empty, no spaces, commas or control characters, at most `longestName` characters, so
+    /// command lines and tables can list it), that `source` says something,
     /// and each direction's figures:
     /// no negative rate, delay, overhead, jitter or queue; probabilities in 0...1; CoDel's target and interval, and
     /// the mean gap between random outages or delay spikes, and a timed Gilbert-Elliott chain's mean times, above zero;
@@ -15,6 +19,11 @@ extension LinkProfile {
         var found: [String] = []
         if name.isEmpty || name.contains(where: { $0.isWhitespace || $0 == "," }) {
             found.append("name '\(name)' must be non-empty, without spaces or commas")
+        } else if name.unicodeScalars.contains(where: { [.control, .format].contains($0.properties.generalCategory) }) {
+            // A control character (a BEL, an escape) broke the `profiles` table and the terminal's output.
+            found.append("name \(name.debugDescription) holds a control character")
+        } else if name.count > Self.longestName {
+            found.append("name of \(name.count) characters is longer than \(Self.longestName)")
         }
         if source.allSatisfy(\.isWhitespace) {
             found.append("source is empty; say where the figures come from (a measurement, a paper, \"assumption\")")

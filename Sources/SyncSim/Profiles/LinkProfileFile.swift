@@ -1,7 +1,7 @@
 import Foundation
 
-/// Link profiles read from a JSON file (`--link-profiles FILE`): network cells beside the catalog's, for `run`,
-/// `sweep` and `explore` to put clients on.
+/// Link profiles read from a JSON file (`--link-profiles FILE`): network cells beside the catalog's, for `profiles`
+/// to list and `sweep` and `explore` to put clients on.
 ///
 /// The file holds `{"profiles": [...]}` or the array alone. Each profile has `name`, `source` (where its figures
 /// come from: a measurement, a paper, a tool's preset), `uplink` and `downlink`; each direction has
@@ -21,12 +21,19 @@ public enum LinkProfileFile {
     ///   - file: the path, for messages.
     /// - Returns: the profiles, each valid (`LinkProfile.problems()` empty), names unique and not the catalog's.
     /// - Throws: `LinkProfileFileError` naming the file and the JSON path of the first fault
-    ///   (`cells.json: profiles[1].uplink.loss.bernoulli: 1.5 is not in 0...1`).
+    ///   (`cells.json: profiles[1].uplink.loss.bernoulli: 1.5 is not in 0...1`), or for a syntax fault its line and
+    ///   column (`cells.json: not JSON: line 4, column 31: key "oneWayDelayMs" is given twice in one object`; a
+    ///   trailing comma and a file cut short are faults too).
     public static func parse(_ data: Data, file: String) throws -> [LinkProfile] {
         let entries: [Entry]
         let object: Any
         guard !data.isEmpty else {
             throw LinkProfileFileError(file: file, text: "empty file (0 bytes), expected {\"profiles\": [...]}")
+        }
+        // Foundation accepts a trailing comma and a key given twice (keeping one value silently), and names no place
+        // for a file cut short: a strict check first says what and where.
+        if let problem = JSONSyntaxCheck.firstProblem(in: [UInt8](data)) {
+            throw LinkProfileFileError(file: file, text: "not JSON: \(problem.description)")
         }
         do {
             object = try JSONSerialization.jsonObject(with: data, options: .fragmentsAllowed)
@@ -61,7 +68,7 @@ public enum LinkProfileFile {
             let path = "profiles[\(index)]"
             let profile = entry.profile
             if let problem = profile.problems().first {
-                throw LinkProfileFileError(file: file, text: "\(path) '\(profile.name)': \(problem)")
+                throw LinkProfileFileError(file: file, text: "\(path) \(Self.quoted(profile.name)): \(problem)")
             }
             if let taken = LinkProfile.named(profile.name) {
                 throw LinkProfileFileError(
@@ -73,6 +80,15 @@ public enum LinkProfileFile {
             profiles.append(profile)
         }
         return profiles
+    }
+
+    /// A profile's name as messages show it: quoted, control characters escaped, cut to 40 characters.
+    static func quoted(_ name: String) -> String {
+        let escaped = name.unicodeScalars.map { scalar in
+            [.control, .format].contains(scalar.properties.generalCategory)
+                ? scalar.escaped(asASCII: true) : String(scalar)
+        }.joined()
+        return "'" + (escaped.count > 40 ? escaped.prefix(40) + "…" : escaped) + "'"
     }
 
     /// `profiles[0].uplink.rateBitsPerSecond: expected a whole number`: the coding path and what was wrong.
