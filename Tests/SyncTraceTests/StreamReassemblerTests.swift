@@ -176,6 +176,26 @@ import Testing
         #expect(stream.bytesIgnoringGaps == Array(Self.text[0..<10]) + Self.text[15...])
     }
 
+    @Test("a one-byte segment that ends a gap reported early fills it late and is no keep-alive probe")
+    func oneByteFillsGapLate() throws {
+        // The ACK for 11 bytes comes before the 11th byte, which then arrives alone (a capture that put the ACK
+        // before the data, tiny segments): it is the missing byte, at the offset just below the next expected one,
+        // where a keep-alive probe would be. Before, it was counted as a probe and a 1-byte gap stayed.
+        let connection = try read(
+            flow.handshake() + [
+                flow.client(0, Array(Self.text[0..<10])),
+                flow.server(0, [], flags: PacketBytes.ack, ack: 11),
+                flow.client(10, [Self.text[10]]),
+                flow.client(11, Array(Self.text[11...])),
+            ])
+        let stream = connection.clientToServer
+        #expect(stream.invariantViolation() == nil)
+        #expect(stream.keepAliveCount == 0)
+        #expect(stream.gaps.isEmpty)
+        #expect(stream.bytesIgnoringGaps == Self.text)
+        #expect(stream.anomalies == [StreamAnomaly(kind: .gapFilledLate, packetNumber: 6, offset: 10, length: 1)])
+    }
+
     @Test("bytes waiting behind a hole at the end of the capture are delivered after a gap")
     func gapAtEnd() throws {
         let connection = try read(

@@ -69,8 +69,11 @@ struct StreamReassembler {
         }
         var captured = segment.payload[...]
         var wireLength = Int64(segment.payloadLengthOnWire)
-        if wireLength == 1 && start == nextOffset - 1 && nextOffset > 0 && !segment.flags.contains(.syn) {
+        if wireLength == 1 && start == nextOffset - 1 && nextOffset > 0 && !segment.flags.contains(.syn),
+           case .data(_)? = trace.pieces.last {
             // A keep-alive probe repeats the last acknowledged byte, often as garbage (RFC 9293 §3.8.4); not data.
+            // Only a byte already delivered is repeated: one that ends a range reported as a gap (the capture put
+            // the ACK before the data) is the missing byte itself, and fills the gap late.
             trace.keepAliveCount += 1
             wireLength = 0
             captured = []
