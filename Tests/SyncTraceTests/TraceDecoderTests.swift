@@ -177,6 +177,51 @@ import Testing
         #expect(result.issues.isEmpty)
     }
 
+    @Test("an HTTP request whose request line is split over segments is plain HTTP, not bad frame headers")
+    func httpRequestLineOverSegments() throws {
+        let request = Array("POST /upload?photoIds=1 HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 2\r\n\r\nhi".utf8)
+        let answer = Array("HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n".utf8)
+        // Before, only the first packet's bytes were looked at: "POS" is no request line, and both directions read
+        // as bad frame headers and bytes skipped to resync.
+        let result = try decode(
+            flow.handshake() + [
+                flow.client(0, Array(request[0..<3])), flow.client(3, Array(request[3...])),
+                flow.server(0, answer, ack: request.count),
+            ])
+        #expect(result.httpRequestLine == "POST /upload?photoIds=1 HTTP/1.1")
+        #expect(result.issues.isEmpty)
+        #expect(result.frames.isEmpty)
+    }
+
+    @Test("a WebSocket upgrade whose GET and 101 come in pieces of a few bytes is still unwrapped")
+    func webSocketUpgradeOverSegments() throws {
+        let request = Array("GET /websocket HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n".utf8)
+        let answer = Array("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=\r\n\r\n".utf8)
+        let login = try Self.frame(.request, seq: 1, .login)
+        let reply = try Self.frame(.response, seq: 1, .login, text: "welcome")
+        let mask: [UInt8] = [1, 2, 3, 4]
+        let clientMessage = [0x82, 0x80 | UInt8(login.count)] + mask
+            + login.enumerated().map { $0.element ^ mask[$0.offset % 4] }
+        let serverMessage = [0x82, UInt8(reply.count)] + reply
+        let clientBytes = request + clientMessage
+        let serverBytes = answer + serverMessage
+        // Each direction in pieces of 2 bytes for its first 12 (shorter than "GET " ... "HTTP/1.1 101"), then the rest.
+        var packets = flow.handshake()
+        for start in stride(from: 0, to: 12, by: 2) {
+            packets.append(flow.client(start, Array(clientBytes[start..<(start + 2)])))
+        }
+        packets.append(flow.client(12, Array(clientBytes[12...])))
+        for start in stride(from: 0, to: 12, by: 2) {
+            packets.append(flow.server(start, Array(serverBytes[start..<(start + 2)]), ack: clientBytes.count))
+        }
+        packets.append(flow.server(12, Array(serverBytes[12...]), ack: clientBytes.count))
+        let result = try decode(packets)
+        #expect(result.isWebSocket)
+        #expect(result.issues.isEmpty)
+        #expect(result.frames.map(\.opcode) == [.login, .login])
+        #expect(result.frames.map(\.cmd) == [.request, .response])
+    }
+
     @Test("a stream that ends inside a frame says so")
     func endsInsideFrame() throws {
         let bytes = try Self.frame(.request, seq: 1, .ping)

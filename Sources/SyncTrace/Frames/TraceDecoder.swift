@@ -160,9 +160,12 @@ public struct TraceDecoder: Sendable {
     /// (`METHOD SP target SP HTTP/1.x CRLF`, RFC 9112 §3, within its first 8 KiB); nil otherwise. A protocol frame
     /// never looks like one: its first byte is the version (10 or 11), never an ASCII capital.
     static func httpRequestLine(of connection: TCPConnectionTrace) -> String? {
-        guard connection.clientToServer.sawSYN, case .data(let run)? = connection.clientToServer.pieces.first,
-              run.offset == 0 else { return nil }
-        let head = run.bytes.prefix(8192)
+        // The bytes before the first gap, however many segments carried them: a request line split over packets
+        // (a small MSS, a client writing it in parts) is one too.
+        guard connection.clientToServer.sawSYN,
+              let (bytes, offset) = WebSocketStream.leadingBytes(of: connection.clientToServer, limit: 8192),
+              offset == 0 else { return nil }
+        let head = bytes[...]
         guard let end = head.firstIndex(of: UInt8(ascii: "\r")), end + 1 < head.endIndex,
               head[end + 1] == UInt8(ascii: "\n"),
               head[head.startIndex..<end].allSatisfy({ $0 >= 0x20 && $0 < 0x7f }) else { return nil }

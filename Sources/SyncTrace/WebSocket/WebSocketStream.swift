@@ -76,10 +76,11 @@ struct WebSocketStream {
     static func starts(of connection: TCPConnectionTrace, scanner: FrameHeaderScanner, maxPayloadBytes: Int)
         -> Opening? {
         func starts(_ stream: TCPStreamTrace, with prefix: String) -> Bool {
-            guard case .data(let run)? = stream.pieces.first, stream.sawSYN ? run.offset == 0 : true else {
-                return false
-            }
-            return run.bytes.starts(with: Array(prefix.utf8))
+            // The opening may come in several segments (a small MSS, a client writing its request line in parts):
+            // the bytes before the first gap, not the first packet's alone.
+            guard let (bytes, offset) = leadingBytes(of: stream, limit: prefix.utf8.count),
+                  stream.sawSYN ? offset == 0 : true else { return false }
+            return bytes.starts(with: Array(prefix.utf8))
         }
         if starts(connection.clientToServer, with: "GET ") && starts(connection.serverToClient, with: "HTTP/1.1 101") {
             return Opening(clientToServer: .httpHead, serverToClient: .httpHead,
@@ -146,7 +147,7 @@ struct WebSocketStream {
 
     /// The contiguous bytes a direction begins with, up to its first gap (a frame cannot be followed across one) and
     /// at most `limit`, with the stream offset of the first; nil for a direction that begins with a gap or holds none.
-    private static func leadingBytes(of stream: TCPStreamTrace, limit: Int) -> (bytes: [UInt8], offset: Int64)? {
+    static func leadingBytes(of stream: TCPStreamTrace, limit: Int) -> (bytes: [UInt8], offset: Int64)? {
         var bytes: [UInt8] = []
         var firstOffset: Int64?
         for piece in stream.pieces {
