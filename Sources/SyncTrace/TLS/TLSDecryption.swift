@@ -82,7 +82,9 @@ public struct TLSDecryption: Sendable {
                 let sawServerHello = rows.contains { $0.handshakeTypes.contains(2) }
                 let named = "connection \(connection.number) (\(connection.client) -> \(connection.server)"
                     + (random.map { ", client random \($0)" } ?? "") + ")"
-                let why = sawServerHello
+                // Without the ClientHello (no client random) no key log can match, whatever it holds: a capture
+                // that began between the ClientHello and the ServerHello was told "holds no key" before.
+                let why = sawServerHello && random != nil
                     ? "holds no key for \(named): it stays encrypted; give the key log the client of this session "
                         + "wrote (SSLKEYLOGFILE)"
                     : "cannot decrypt \(named): the capture lacks its TLS handshake (ClientHello, ServerHello), "
