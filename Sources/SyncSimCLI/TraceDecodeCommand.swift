@@ -157,12 +157,13 @@ extension TraceDecodeCommand {
         }
 
         /// Notes for standard error on how the capture was read: `--keep-truncated` kept a capture that breaks
-        /// off; packets stamped earlier than one before them were read at the latest time before them.
+        /// off; packets stamped earlier than one before them were read at the latest time before them; bytes the
+        /// capture holds but the reader did not use (`Trace.unreadBytesNotes()`).
         static func captureNotes(_ trace: Trace) -> [String] {
             [
                 trace.truncation.map { "note: --keep-truncated: stopped early, using the packets before: \($0)" },
                 trace.timeSteppedBack.map { "note: \(trace.file): capture time went back: \($0.description)" },
-            ].compactMap { $0 }
+            ].compactMap { $0 } + trace.unreadBytesNotes().map { "note: \(trace.file): \($0)" }
         }
 
         /// `FILE: no TCP connection to VERB[ on port N]`: the capture holds nothing the command could use.

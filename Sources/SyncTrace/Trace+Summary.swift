@@ -55,6 +55,42 @@ extension Trace {
         return lines
     }
 
+    /// Bytes the capture holds that the frames do not show, which `decode` and `replay` would otherwise pass over
+    /// in silence (`trace-summary` lists them): IP fragments, which are not reassembled, when connections have
+    /// bytes missing (those bytes may be in them: the gaps are not the capture's loss), and overlapping copies that
+    /// disagree (a retransmission with other bytes: the first copy is the one decoded). Empty when there are none.
+    public func unreadBytesNotes() -> [String] {
+        var notes: [String] = []
+        if let fragments = skipCounts[.ipFragment], fragments > 0 {
+            let gapped = connections.filter { !$0.clientToServer.gaps.isEmpty || !$0.serverToClient.gaps.isEmpty }
+            if !gapped.isEmpty {
+                let numbers = gapped.map { "\($0.number)" }.joined(separator: ", ")
+                notes.append(
+                    "\(counted(fragments, "IP fragment")) skipped (fragments are not reassembled); the bytes missing "
+                        + "in connection\(gapped.count == 1 ? "" : "s") \(numbers) may be in them, not lost by the "
+                        + "capture ('syncsim trace-summary' lists the gaps)")
+            }
+        }
+        var conflicts: [(connection: Int, direction: TraceDirection, anomaly: StreamAnomaly)] = []
+        for connection in connections {
+            for direction in TraceDirection.allCases {
+                for anomaly in connection.stream(direction).anomalies where anomaly.kind == .overlapConflict {
+                    conflicts.append((connection.number, direction, anomaly))
+                }
+            }
+        }
+        if let first = conflicts.first {
+            var place = "connection \(first.connection) \(first.direction), packet \(first.anomaly.packetNumber)"
+            if let offset = first.anomaly.offset, let length = first.anomaly.length {
+                place += ", \(counted(length, "byte")) at offset \(offset)"
+            }
+            notes.append(
+                "overlapping copies disagree at \(counted(conflicts.count, "place")) (the first: \(place)); the "
+                    + "first copy captured is the one decoded and replayed ('syncsim trace-summary' lists them)")
+        }
+        return notes
+    }
+
     /// What a TLS connection kept encrypted shows: the version its ServerHello selected, then per direction its
     /// records by content type (`TLSRecordTally`), and that its frames need the key log.
     static func encryptedTLSLines(_ connection: TCPConnectionTrace) -> [String] {

@@ -196,6 +196,32 @@ import Testing
         #expect(stream.anomalies == [StreamAnomaly(kind: .gapFilledLate, packetNumber: 6, offset: 10, length: 1)])
     }
 
+    @Test("decode and replay are told of overlapping copies that disagree and of IP fragments behind gaps")
+    func unreadBytesNotes() throws {
+        var capture = SyntheticCapture()
+        var fragment = flow.client(10, Array(Self.text[10..<20]))
+        fragment[14 + 6] = 0x20  // IPv4 flags: more fragments (offset 0): skipped as an IP fragment
+        let packets = flow.handshake() + [
+            flow.client(0, Array(Self.text[0..<10])),
+            flow.client(0, Array("The quack ".utf8)),  // a retransmission whose bytes differ from the first copy
+            fragment,
+            flow.server(0, [], flags: PacketBytes.ack, ack: 20),
+            flow.client(20, Array(Self.text[20...])),
+        ]
+        for (index, packet) in packets.enumerated() { capture.add(packet, microseconds: index * 1000) }
+        let trace = try TraceReader.read(path: capture.write())
+        #expect(trace.skipCounts[.ipFragment] == 1)
+        // Before, only trace-summary's lines showed either; decode's JSON lines and replay said nothing.
+        #expect(
+            trace.unreadBytesNotes() == [
+                "1 IP fragment skipped (fragments are not reassembled); the bytes missing in connection 1 may be in "
+                    + "them, not lost by the capture ('syncsim trace-summary' lists the gaps)",
+                "overlapping copies disagree at 1 place (the first: connection 1 client->server, packet 5, 1 byte at "
+                    + "offset 6); the first copy captured is the one decoded and replayed ('syncsim trace-summary' "
+                    + "lists them)",
+            ])
+    }
+
     @Test("bytes waiting behind a hole at the end of the capture are delivered after a gap")
     func gapAtEnd() throws {
         let connection = try read(
