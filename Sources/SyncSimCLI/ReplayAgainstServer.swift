@@ -148,7 +148,10 @@ struct ReplayAgainstServer {
             // push the other user's send made a moment later).
             let closes = [connection.closesAt, connection.tcp.serverClosedAt, connection.tcp.clientClosedAt]
                 .compactMap { $0 }.min()
-            if let closes { schedule(.connectionClosed(id), at: closes) }
+            if let closes {
+                schedule(.connectionClosed(id), at: Self.closeFeedTime(of: connection, closes: closes,
+                                                                      timeline: timeline, feedTimes: feedTimes))
+            }
         }
         var cancelled: Set<ServerTimerID> = []
         var trace = TraceLog(keepsRecords: false)
@@ -442,16 +445,57 @@ struct ReplayAgainstServer {
         return result
     }
 
+    /// When the rebuilt server reads the close of `connection`, captured at `closes`. A client's FIN captured within
+    /// `concurrencyWindow` after another connection's request is taken before that request when the captured
+    /// server answered the FIN (its own FIN or RST) before it answered the request: the server read the end of the
+    /// stream first, as it takes concurrent requests in the order it answers them (`feedTimes`). Before, such a
+    /// request was fed first and its push reached the closing connection: PyMax 2.5.0's WebClient session with
+    /// permessage-deflate, a raw connection's FIN 30 µs after alice's CHAT_UPDATE, whose answer came after the
+    /// server's FIN, read "NOTIF_CHAT pushes: 0 captured, 1 replayed".
+    static func closeFeedTime(
+        of connection: ReplayTimeline.Connection, closes: SimInstant, timeline: ReplayTimeline,
+        feedTimes: [RequestKey: SimInstant]
+    ) -> SimInstant {
+        guard let clientFIN = connection.tcp.clientClosedAt, clientFIN == closes,
+              let serverFIN = connection.tcp.serverClosedAt, serverFIN >= clientFIN else { return closes }
+        // Never before the connection's own last request.
+        let ownLast = connection.entries.indices.last { connection.entries[$0].direction == .clientToServer }.map {
+            feedTimes[RequestKey(connection: connection.number, index: $0)] ?? connection.entries[$0].time
+        }
+        var earliest = closes
+        for other in timeline.connections where other.number != connection.number {
+            for (index, entry) in other.entries.enumerated() where entry.direction == .clientToServer {
+                let fed = feedTimes[RequestKey(connection: other.number, index: index)] ?? entry.time
+                guard fed < earliest, fed >= clientFIN - concurrencyWindow,
+                      let answered = capturedAnswerTime(to: index, in: other), answered > serverFIN else { continue }
+                earliest = fed
+            }
+        }
+        guard earliest < closes else { return closes }
+        let before = earliest - .nanoseconds(1)
+        return ownLast.map { max(before, $0 + .nanoseconds(1)) } ?? before
+    }
+
+    /// The capture time of the answer (response or error of the same seq and opcode) to the request at `index`.
+    static func capturedAnswerTime(to index: Int, in connection: ReplayTimeline.Connection) -> SimInstant? {
+        capturedAnswerEntry(to: index, in: connection)?.time
+    }
+
     /// How close two requests of different connections must be captured to count as concurrent (`feedTimes`):
     /// 2 ms, the spread of requests that left together on a loopback or one host's clients.
     static let concurrencyWindow = SimDuration.milliseconds(Int64(2))
 
     static func capturedAnswer(to index: Int, in connection: ReplayTimeline.Connection) -> Packet? {
+        capturedAnswerEntry(to: index, in: connection)?.packet
+    }
+
+    private static func capturedAnswerEntry(to index: Int, in connection: ReplayTimeline.Connection)
+        -> ReplayTimeline.Entry? {
         let request = connection.entries[index].packet
         return connection.entries[(index + 1)...].first {
             $0.direction == .serverToClient && $0.packet.seq == request.seq && $0.packet.opcode == request.opcode
                 && ($0.packet.cmd == .response || $0.packet.cmd == .error)
-        }?.packet
+        }
     }
 
     /// Stores at the rebuilt server's CDN every photo `packet` sends whose token it handed out and has no upload
