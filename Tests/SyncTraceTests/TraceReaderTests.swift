@@ -156,6 +156,31 @@ import Testing
         #expect(error?.kind == .malformedRecord || error?.kind == .truncatedFile)
     }
 
+    @Test("a record whose timestamp fraction is a second or more is a malformed record naming the packet")
+    func timestampFractionOutOfRange() throws {
+        let flow = SyntheticFlow()
+        for isNanosecond in [false, true] {
+            var capture = SyntheticCapture(isNanosecond: isNanosecond)
+            for (index, frame) in flow.handshake().enumerated() { capture.add(frame, microseconds: index * 1000) }
+            // The second record's fraction: 2,000,000 µs (or 2,000,000,000 ns), little-endian at bytes 4-7.
+            let fraction = isNanosecond ? UInt32(2_000_000_000) : UInt32(2_000_000)
+            var second = capture.records[1]
+            second.replaceSubrange(4..<8, with: withUnsafeBytes(of: fraction.littleEndian, Array.init))
+            var corrupt = SyntheticCapture(isNanosecond: isNanosecond)
+            corrupt.addRaw(capture.records[0])
+            corrupt.addRaw(second)
+            corrupt.addRaw(capture.records[2])
+            let path = try corrupt.write()
+            // Before: read 2 s late, and every later packet at that time ("time went back"), exit 0.
+            let error = #expect(throws: TraceError.self) { try TraceReader.read(path: path) }
+            #expect(error?.kind == .malformedRecord)
+            #expect(error?.packetNumber == 2)
+            #expect(error?.description.contains(
+                isNanosecond ? "timestamp fraction is 2000000000 ns" : "timestamp fraction is 2000000 µs") == true,
+                "\(String(describing: error))")
+        }
+    }
+
     @Test("an unsupported link type is an error naming it")
     func unsupportedLinkType() throws {
         let path = try SyntheticCapture(linkType: 147).write()  // LINKTYPE_USER0

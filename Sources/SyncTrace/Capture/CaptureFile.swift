@@ -81,7 +81,18 @@ package final class CaptureFile {
             let capturedLength = Int(pkthdr.caplen)
             let bytes = [UInt8](UnsafeBufferPointer(start: data, count: capturedLength))
             // With nanosecond precision requested, tv_usec carries nanoseconds
-            // (pcap_open_offline_with_tstamp_precision(3PCAP)).
+            // (pcap_open_offline_with_tstamp_precision(3PCAP)). A classic pcap record's fraction is stored as is
+            // (libpcap scales a microsecond one by 1000 and checks no range): one of a second or more is a corrupt
+            // record. Read as it is, it moved the packet seconds ahead, and every later packet was then read at that
+            // time ("time went back"), so one bad field flattened the rest of the capture's timing.
+            guard pkthdr.ts.tv_usec >= 0, pkthdr.ts.tv_usec < 1_000_000_000 else {
+                let stored = format == .pcapMicroseconds
+                    ? "\(pkthdr.ts.tv_usec / 1000) µs (at most 999999)"
+                    : "\(pkthdr.ts.tv_usec) ns (at most 999999999)"
+                throw TraceError(
+                    .malformedRecord, file: path, packetNumber: number,
+                    detail: "the record header's timestamp fraction is \(stored): not a time")
+            }
             let timestamp = CaptureTimestamp(seconds: Int64(pkthdr.ts.tv_sec), nanoseconds: Int64(pkthdr.ts.tv_usec))
             return CaptureRecord(
                 number: number, timestamp: timestamp, originalLength: Int(pkthdr.len), bytes: bytes
