@@ -103,6 +103,7 @@ enum ReplayCommand {
             if against != nil { throw UsageError("give either --run or --against server|client, not both") }
             guard let file else { throw UsageError("expected one capture file, got 0") }
             let timeline = try Self.timeline(file, options: captureOptions, console: console)
+            Self.endpointNote(timeline).map { console.err("note: \($0)") }
             var emission = ReplayScenarioEmitter(timeline: timeline, model: ReplayWorldModel(timeline))
                 .emission(named: emitName ?? Self.unnamedScenario)
             try Self.requireValid(emission.scenario, capture: file)
@@ -358,6 +359,8 @@ enum ReplayCommand {
         let timeline = try Self.timeline(file, options: captureOptions, console: console)
         let model = ReplayWorldModel(timeline)
         if let emitName {
+            // A scenario made from two servers' connections mixes their users and chats as a replay does.
+            Self.endpointNote(timeline).map { console.err("note: \($0)") }
             let emission = ReplayScenarioEmitter(timeline: timeline, model: model).emission(named: emitName)
             try Self.requireValid(emission.scenario, capture: file)
             console.out(emission.source())

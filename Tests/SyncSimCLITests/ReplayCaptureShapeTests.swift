@@ -228,5 +228,10 @@ import Testing
         // One endpoint: no note.
         let one = ReplayCommandTests.run(["replay", path, "--against", "server", "--port", "7402"])
         #expect(!one.err.contains("server endpoints"), "\(one.err)")
+        // A scenario made from them mixes them as well (before: --emit-scenario and --run said nothing).
+        for mode in [["--emit-scenario", "two"], ["--run"]] {
+            let made = ReplayCommandTests.run(["replay", path] + mode)
+            #expect(made.err.contains("note: the capture's connections go to 2 server endpoints: "), "\(made.err)")
+        }
     }
 }
