@@ -70,6 +70,24 @@ import Testing
         #expect(tally.handshakeRecords == 1 && tally.end == nil)
     }
 
+    @Test("a TLS record header split over segments of fewer than 5 bytes still marks the connection as TLS")
+    func recordHeaderOverSegments() throws {
+        let flow = SyntheticFlow()
+        let record = Self.record(22, [1, 0, 0, 3, 3, 3, 3])
+        var capture = SyntheticCapture()
+        // The ClientHello's record in pieces of 2 bytes (a client, or a rewriter, cutting its first segment short).
+        var packets = flow.handshake()
+        for start in stride(from: 0, to: record.count, by: 2) {
+            packets.append(flow.client(start, Array(record[start..<min(start + 2, record.count)])))
+        }
+        for (index, packet) in packets.enumerated() { capture.add(packet, microseconds: index * 1000) }
+        let trace = try TraceReader.read(path: capture.write())
+        let connection = try #require(trace.connections.first)
+        // Before: nil (the first run held 2 bytes), so decode read the records as bad frame headers.
+        #expect(connection.tlsRecordHeader?.direction == .clientToServer)
+        #expect(connection.tlsRecordHeader?.header.contentType == 22)
+    }
+
     @Test("a ServerHello split over two records is read whole; a handshake that is no ServerHello gives no version")
     func splitAndOtherHandshakes() {
         let hello = Self.serverHello(supported: 0x0304)

@@ -38,8 +38,15 @@ extension TCPConnectionTrace {
     /// for a connection whose bytes do not start like a TLS record (a plain one, or one without bytes).
     public var tlsRecordHeader: (direction: TraceDirection, header: TLSRecordHeader)? {
         for direction in TraceDirection.allCases {
-            guard let first = stream(direction).runs.first else { continue }
-            if let header = TLSRecordHeader(first.bytes) { return (direction, header) }
+            // The header's 5 bytes may come in more than one segment (a ClientHello written or cut in pieces): the
+            // runs from the first one on, up to a gap. Before, the first run alone was looked at, and a connection
+            // whose first segment held fewer than 5 bytes was no TLS one (its records read as bad frame headers).
+            var head: [UInt8] = []
+            for piece in stream(direction).pieces.drop(while: { if case .gap = $0 { true } else { false } }) {
+                guard case .data(let run) = piece, head.count < 5 else { break }
+                head += run.bytes.prefix(5 - head.count)
+            }
+            if let header = TLSRecordHeader(head) { return (direction, header) }
         }
         return nil
     }
