@@ -96,10 +96,13 @@ enum PosixSocket {
         return .closed
     }
 
-    /// Writes every byte, waiting (at most 5 s in all) while the socket's buffer is full: for SyncSim's own test
-    /// clients (`RealSocketClient`), never for serve, whose connections queue what the socket does not take
+    /// Writes every byte, waiting while the socket's buffer is full, up to 5 s without progress: for SyncSim's own
+    /// test clients (`RealSocketClient`), never for serve, whose connections queue what the socket does not take
     /// (`SendQueue`) so that a client that stops reading holds up no one.
-    /// - Throws: `SocketError` when the peer is gone or the buffer stays full.
+    ///
+    /// The 5 s count from the last byte the socket took: before, they counted every wait of the whole write, so a
+    /// 20 MB upload to a peer reading steadily but slowly (serve on a loaded machine) failed with EAGAIN halfway.
+    /// - Throws: `SocketError` when the peer is gone or the buffer stays full for 5 s.
     static func writeAll(_ fd: Int32, _ bytes: [UInt8]) throws {
         var offset = 0
         var waits = 0
@@ -109,6 +112,7 @@ enum PosixSocket {
             }
             if written > 0 {
                 offset += written
+                waits = 0
             } else if written < 0, errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR, waits < 50 {
                 waits += 1
                 var entry = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
