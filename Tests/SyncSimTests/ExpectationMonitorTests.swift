@@ -13,7 +13,8 @@ private struct CountingWorld: WorldProbe {
     }
     func cachedMessages(of client: String, in chat: String) -> [ChatMessage] { [] }
     func chunkCount(of client: String, in chat: String) -> Int { 0 }
-    func pendingTaskCount(of client: String) -> Int { 0 }
+    var pendingTasks = 0
+    func pendingTaskCount(of client: String) -> Int { pendingTasks }
     func isLoggedIn(_ client: String) -> Bool { true }
 }
 
@@ -49,6 +50,32 @@ private struct CountingWorld: WorldProbe {
         monitor.observe(world)
         let violations = monitor.finish(at: .start + .minutes(1), metrics: [], schedule: [], traceTail: [])
         #expect(violations.map(\.found) == ["server texts [\"m0\", \"m1\"] by 10.000s"])
+    }
+
+    @Test("a failed condition says what its last look before the deadline found", arguments: [
+        (Condition.serverMessageCount(chat: "a+b", count: 5), "2 messages on the server by 10.000s"),
+        (Condition.queueDrained(client: "a"), "unfinished tasks: a 2 by 10.000s"),
+        (Condition.allQueuesDrained, "unfinished tasks: a 2, b 2 by 10.000s"),
+        (Condition.historyComplete(client: "a", chat: "a+b"), "0 chunks holding 0 of the server's 2 messages by 10.000s"),
+        (Condition.textOnScreen(client: "a", chat: "a+b", text: "x"), "no chat open by 10.000s"),
+        (Condition.readUpToNewest(client: "a", chat: "a+b"), "read mark none, newest message 1 by 10.000s"),
+        (Condition.serverSessions(client: "a", count: 1), "0 sessions on the server by 10.000s"),
+        (Condition.converged, "not true by 10.000s"),
+        (Condition.custom(label: "mine") { _ in false }, "not true by 10.000s"),
+    ])
+    func foundState(condition: Condition, expected: String) {
+        let expectations = Expectations(eventually: [Eventually(within: .seconds(10), condition)])
+        var monitor = ExpectationMonitor(expectations)
+        var world = CountingWorld()
+        world.now = .start + .seconds(5)
+        world.messageCount = 2
+        world.pendingTasks = 2
+        monitor.observe(world)
+        world.now = .start + .seconds(30)
+        world.messageCount = 3
+        monitor.observe(world)
+        let violations = monitor.finish(at: .start + .minutes(1), metrics: [], schedule: [], traceTail: [])
+        #expect(violations.map(\.found) == [expected])
     }
 
     @Test("a long list of found texts shows the first and last ten")

@@ -10,9 +10,9 @@ public struct ExpectationMonitor {
     private let metricBounds: [MetricBound]
     private let always: [Always]
     private var satisfied: [Bool]
-    /// Per condition on the server's texts, the texts seen at its last observation before the deadline (for the
-    /// report's `found`); nil for other conditions or before any observation.
-    private var lastTexts: [[String]?]
+    /// Per eventually-condition, what its last observation before the deadline found (for the report's `found`);
+    /// nil before any observation, or for a condition with nothing to show (`converged`, a custom predicate).
+    private var lastFound: [Observation?]
     /// Per eventually-condition, the trace tail up to its deadline, taken at the first observation past it.
     private var deadlineTails: [[String]?]
     private var broken: [Bool]
@@ -25,7 +25,7 @@ public struct ExpectationMonitor {
         metricBounds = expectations.metricBounds
         always = expectations.always
         satisfied = Array(repeating: false, count: expectations.eventually.count)
-        lastTexts = Array(repeating: nil, count: expectations.eventually.count)
+        lastFound = Array(repeating: nil, count: expectations.eventually.count)
         deadlineTails = Array(repeating: nil, count: expectations.eventually.count)
         broken = Array(repeating: false, count: expectations.always.count)
     }
@@ -98,12 +98,7 @@ public struct ExpectationMonitor {
             if condition.isSatisfied(in: world) {
                 satisfied[index] = true
             } else {
-                switch condition {
-                case .serverTexts(let chat, _), .serverOrder(let chat, _):
-                    lastTexts[index] = world.serverMessages(in: chat).map(\.text)
-                default:
-                    break
-                }
+                lastFound[index] = Observation(condition, in: world)
             }
         }
         var violations: [Violation] = []
@@ -175,8 +170,7 @@ public struct ExpectationMonitor {
                     chat: item.condition.chat,
                     time: deadline,
                     expected: "\(item.condition) within \(item.deadline)\(anchorText)" + Self.written(item.location),
-                    found: lastTexts[index].map { "server texts \(Self.list($0)) by \(deadline)" }
-                        ?? "not true by \(deadline)",
+                    found: lastFound[index].map { "\($0.description) by \(deadline)" } ?? "not true by \(deadline)",
                     lastStep: schedule.lastStep(atOrBefore: deadline),
                     traceTail: deadlineTails[index] ?? tail?(deadline) ?? traceTail,
                     traceTailLength: Int.max
@@ -239,5 +233,78 @@ extension Array where Element == ScheduledStep {
     /// none had run.
     public func lastStep(atOrBefore time: SimInstant) -> StepReference? {
         last { $0.time <= time }.map(StepReference.init)
+    }
+
+}
+
+extension ExpectationMonitor {
+    /// What an eventually-condition found when it was last looked at, kept as values (cheap to take after every
+    /// step) and worded only for the report. Before, only the conditions on the server's texts said what they found;
+    /// every other missed condition read "not true by T" (round 38's sequence writers asked for more).
+    enum Observation {
+        case texts([String])
+        case serverCount(Int)
+        case unfinishedTasks([(client: String, count: Int)])
+        case history(chunks: Int, cached: Int, server: Int)
+        case notLoggedIn
+        case screen(openChat: String?, visible: [Int64], echoes: Int)
+        case readMark(Int64?, newest: Int64)
+        case sessions(Int)
+
+        /// Nil for a condition with nothing to show beyond "not true" (`converged`, `photosComplete`, a custom
+        /// predicate).
+        init?(_ condition: Condition, in world: any WorldProbe) {
+            switch condition {
+            case .serverTexts(let chat, _), .serverOrder(let chat, _):
+                self = .texts(world.serverMessages(in: chat).map(\.text))
+            case .serverMessageCount(let chat, _):
+                self = .serverCount(world.serverMessages(in: chat).count)
+            case .queueDrained(let client):
+                self = .unfinishedTasks([(client, world.pendingTaskCount(of: client))])
+            case .allQueuesDrained:
+                self = .unfinishedTasks(world.clientNames.map { ($0, world.pendingTaskCount(of: $0)) }.filter { $0.1 > 0 })
+            case .historyComplete(let client, let chat):
+                self = .history(chunks: world.chunkCount(of: client, in: chat),
+                                cached: world.cachedMessages(of: client, in: chat).count,
+                                server: world.serverMessages(in: chat).count)
+            case .loggedIn:
+                self = .notLoggedIn
+            case .textOnScreen(let client, _, _):
+                let screen = world.screen(of: client)
+                self = .screen(openChat: screen.openChat, visible: screen.visibleMessageIds,
+                               echoes: screen.localEchoes.count)
+            case .readUpToNewest(let client, let chat):
+                guard let newest = world.serverMessages(in: chat).last?.id else { return nil }
+                self = .readMark(world.readMark(of: client, in: chat), newest: newest)
+            case .serverSessions(let client, _):
+                self = .sessions(world.serverSessionCount(of: client))
+            case .converged, .photosComplete, .custom:
+                return nil
+            }
+        }
+
+        var description: String {
+            switch self {
+            case .texts(let texts):
+                return "server texts \(ExpectationMonitor.list(texts))"
+            case .serverCount(let count):
+                return "\(count) message\(count == 1 ? "" : "s") on the server"
+            case .unfinishedTasks(let counts):
+                let named = counts.map { "\($0.client) \($0.count)" }.joined(separator: ", ")
+                return "unfinished tasks: " + (named.isEmpty ? "none" : named)
+            case .history(let chunks, let cached, let server):
+                return "\(chunks) chunk\(chunks == 1 ? "" : "s") holding \(cached) of the server's \(server) messages"
+            case .notLoggedIn:
+                return "not logged in"
+            case .screen(let openChat, let visible, let echoes):
+                guard let openChat else { return "no chat open" }
+                let ids = visible.isEmpty ? "no message" : "ids \(visible.map(String.init).joined(separator: ", "))"
+                return "'\(openChat)' open showing \(ids) and \(echoes) local echo\(echoes == 1 ? "" : "es")"
+            case .readMark(let mark, let newest):
+                return "read mark \(mark.map(String.init) ?? "none"), newest message \(newest)"
+            case .sessions(let count):
+                return "\(count) session\(count == 1 ? "" : "s") on the server"
+            }
+        }
     }
 }
