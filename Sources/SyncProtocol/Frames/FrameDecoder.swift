@@ -219,6 +219,28 @@ public struct FrameDecoder: Sendable {
     /// stream in their numbers and errors.
     public mutating func countSkippedFrame() { frameCount += 1 }
 
+    /// Steps over the next frame when its header is sound and the whole frame is buffered, so that a reader can go
+    /// on after `decodeFrame(_:)` threw on that frame's payload (invalid UTF-8 in a string, bad MessagePack, a corrupt
+    /// compressed block): the header's length still says where the next frame begins, so the stream stays in step.
+    /// The frame is consumed and counted (`countSkippedFrame()`).
+    /// - Returns: the skipped frame's header, or nil, consuming nothing, when the header does not parse, its length is
+    ///   over `maxPayloadBytes` or the frame is not all buffered yet: then the stream cannot be followed past it.
+    public mutating func skipFrameWithUndecodablePayload(_ buffer: inout ByteReader) -> FrameHeader? {
+        let layout = self.layout
+        let version = self.version
+        let maxPayloadBytes = self.maxPayloadBytes
+        let header: FrameHeader?? = buffer.withReadableBytes(atLeast: FrameHeader.byteCount) { bytes in
+            guard let header = try? FrameHeader(parsing: bytes, layout: layout, expectedVersion: version),
+                  header.payloadLength <= maxPayloadBytes,
+                  bytes.count >= FrameHeader.byteCount + header.payloadLength else { return nil }
+            return header
+        }
+        guard let header, let header else { return nil }
+        buffer.consume(FrameHeader.byteCount + header.payloadLength)
+        countSkippedFrame()
+        return header
+    }
+
     /// Checks that the stream ended on a frame boundary; call it at end of input, after `decode(_:)` returned nil.
     /// - Throws: `WireError` `.truncatedHeader` or `.truncatedPayload` when `buffer` holds part of a frame
     ///   (or a header error if the partial frame's header is already bad).

@@ -194,6 +194,27 @@ struct RealSocketServer {
             if tellServer { perform(server.handle(.connectionClosed(id), now: now)) }
         }
 
+        /// Says in the log that packets a client sent (each logged `in` when it was decoded) are not handled: their
+        /// connection is closing (or closed) before the core took them. Before session 39 they vanished without a word.
+        func logDropped(_ packets: [Packet], on id: ServerConnectionID) {
+            for packet in packets {
+                log("serve: \(id): \(packet.opcode) (cmd \(packet.cmd.rawValue), seq \(packet.seq)) dropped: "
+                    + "the connection is closing")
+            }
+        }
+
+        /// Hands packets a client sent to the core, in order, while their connection is open: once it is closing (a
+        /// packet before made the server close it, a control line dropped it), the rest are dropped and logged so.
+        func deliver(_ packets: [Packet], on id: ServerConnectionID, now: SimInstant) {
+            for (number, packet) in packets.enumerated() {
+                guard let index = position(of: id), connections[index].closing == nil else {
+                    logDropped(Array(packets[number...]), on: id)
+                    return
+                }
+                perform(server.handle(.packetReceived(packet, on: id), now: now))
+            }
+        }
+
         /// Writes what the socket of connection `id` takes of its queued bytes now, without waiting; then closes a
         /// closing connection that has written all, or a connection whose write failed or whose client let more
         /// than `maxUnsentBytes` pile up.
@@ -258,6 +279,7 @@ struct RealSocketServer {
             // What the client sent that its shaped uplink still holds is never handled now (a closing connection
             // reads nothing more); left queued, its arrival time woke the loop at once, over and over, until the
             // close ended (a busy loop under `--profile`, session 38's real-client trial).
+            logDropped(connections[index].incoming.flatMap(\.packets), on: id)
             connections[index].incoming.removeAll()
             for pending in connections[index].outgoing {
                 connections[index].unsent.append(pending.bytes, tag: pending.frame)
@@ -284,7 +306,7 @@ struct RealSocketServer {
             guard let index = position(of: id), connections[index].closing == nil else { return }
             let pending = connections[index].incoming.flatMap(\.packets)
             connections[index].incoming.removeAll()
-            for packet in pending { perform(server.handle(.packetReceived(packet, on: id), now: now)) }
+            deliver(pending, on: id, now: now)
             guard let index = position(of: id), connections[index].closing == nil else { return }
             connections[index].closing = Closing(note: nil, lastProgress: now)
             log("serve: \(id) closed by the client")
@@ -445,7 +467,7 @@ struct RealSocketServer {
                 while let index = position(of: id), connections[index].closing == nil,
                       let first = connections[index].incoming.first, first.at <= now {
                     connections[index].incoming.removeFirst()
-                    for packet in first.packets { perform(server.handle(.packetReceived(packet, on: id), now: now)) }
+                    deliver(first.packets, on: id, now: now)
                 }
             }
             if readable.contains(listener), maxConnections.map({ summary.connections < $0 }) ?? true,
@@ -561,31 +583,56 @@ struct RealSocketServer {
                     buffer.append(contentsOf: bytes)
                     var packets: [Packet] = []
                     var refusals: [Packet] = []
-                    do {
-                        defer {
-                            connections[index].decoder = decoder
-                            connections[index].buffer = buffer
-                        }
-                        while let decoded = try decoder.decodeFrame(&buffer) {
-                            summary.framesReceived += 1
-                            let header = (try? decoded.header.bytes()) ?? []
-                            logFrame("in", id, header: header, frame: decoded.frame,
-                                     transportName: connections[index].transport.logName)
-                            let frame = decoded.frame
-                            if frame.cmd == .request, frame.opcode == .msgSend || frame.opcode == .msgEdit,
-                               decoded.payloadByteCount > Self.maxMessageRequestBytes {
-                                let text = "\(frame.opcode) payload of \(decoded.payloadByteCount) bytes exceeds the "
-                                    + "server's limit of \(Self.maxMessageRequestBytes) bytes"
-                                log("serve: \(id) \(text); refused")
-                                refusals.append(Packet(cmd: .error, seq: frame.seq, opcode: frame.opcode,
-                                                       body: .error(ErrorPayload(error: "proto.payload", message: text))))
-                                continue
+                    var unreadable: (any Error)?
+                    decoding: while true {
+                        let decoded: DecodedFrame
+                        do {
+                            guard let next = try decoder.decodeFrame(&buffer) else { break decoding }
+                            decoded = next
+                        } catch {
+                            // A sound header around a payload that does not decode (invalid UTF-8 in a string, bad
+                            // MessagePack, a corrupt compressed block): the header's length still says where the next
+                            // frame begins, so the frame is answered `proto.payload`, as a payload of the wrong shape
+                            // is, and the connection kept (before session 39 it was closed). Only a frame that cannot
+                            // be delimited (its header broken) ends the connection.
+                            guard let header = decoder.skipFrameWithUndecodablePayload(&buffer) else {
+                                unreadable = error
+                                break decoding
                             }
-                            if let packet = try? Packet(frame: decoded.frame) { packets.append(packet) }
+                            summary.framesReceived += 1
+                            let detail = (error as? WireError)?.detail ?? "\(error)"
+                            let text = "\(header.opcode) payload cannot be read: \(detail)"
+                            log("serve: \(id) \(text) (cmd \(header.cmd.rawValue), seq \(header.seq)); "
+                                + (header.cmd == .request ? "answered proto.payload" : "dropped"))
+                            if header.cmd == .request {
+                                refusals.append(Packet(cmd: .error, seq: header.seq, opcode: header.opcode,
+                                                       body: .error(ErrorPayload(error: "proto.payload", message: text))))
+                            }
+                            continue decoding
                         }
-                    } catch {
-                        refuse(index, "sent bytes that are not frames (\(error))",
-                               answer: connections[index].transport.refusal(reason: "\(error)"), now: now)
+                        summary.framesReceived += 1
+                        let header = (try? decoded.header.bytes()) ?? []
+                        logFrame("in", id, header: header, frame: decoded.frame,
+                                 transportName: connections[index].transport.logName)
+                        let frame = decoded.frame
+                        if frame.cmd == .request, frame.opcode == .msgSend || frame.opcode == .msgEdit,
+                           decoded.payloadByteCount > Self.maxMessageRequestBytes {
+                            let text = "\(frame.opcode) payload of \(decoded.payloadByteCount) bytes exceeds the "
+                                + "server's limit of \(Self.maxMessageRequestBytes) bytes"
+                            log("serve: \(id) \(text); refused")
+                            refusals.append(Packet(cmd: .error, seq: frame.seq, opcode: frame.opcode,
+                                                   body: .error(ErrorPayload(error: "proto.payload", message: text))))
+                            continue decoding
+                        }
+                        if let packet = try? Packet(frame: decoded.frame) { packets.append(packet) }
+                    }
+                    connections[index].decoder = decoder
+                    connections[index].buffer = buffer
+                    if let unreadable {
+                        // The frames before the unreadable one were logged `in`; they are not handled now.
+                        logDropped(packets, on: id)
+                        refuse(index, "sent bytes that are not frames (\(unreadable))",
+                               answer: connections[index].transport.refusal(reason: "\(unreadable)"), now: now)
                         continue
                     }
                     if !refusals.isEmpty { perform(refusals.map { .send($0, on: id) }) }
@@ -594,7 +641,7 @@ struct RealSocketServer {
                         let at = connections[index].uplink!.arrival(ofBytes: received.count, at: now)
                         connections[index].incoming.append((at, packets))
                     } else {
-                        for packet in packets { perform(server.handle(.packetReceived(packet, on: id), now: now)) }
+                        deliver(packets, on: id, now: now)
                     }
                     if unwrapped.closedByClient { closedByClient(id, now: now) }
                 }

@@ -1,0 +1,91 @@
+import Foundation
+import SyncSim
+import SyncTrace
+import Testing
+@testable import SyncSimCLI
+
+/// Session 39's robustness gaps of `syncsim serve`, found by trials with real clients: each test failed before its fix.
+@Suite struct ServeRobustnessTests {
+    /// A server core with alice and bob sharing chat 100, behind a `RealSocketServer` on a thread of its own.
+    static func startServer(maxConnections: Int = 1, seconds: Int64 = 30, lines: LockedLines) throws
+        -> (ServerThread, UInt16) {
+        var core = SyncServer(knobs: ServerKnobs(), generator: SeededGenerator(seed: 1))
+        core.addUser(id: 1, name: "alice", token: "token-alice")
+        core.addUser(id: 2, name: "bob", token: "token-bob")
+        core.addChat(id: 100, members: [1, 2], now: .start)
+        let server = try RealSocketServer(server: core, port: 0, duration: .seconds(seconds),
+                                          maxConnections: maxConnections, log: { lines.append($0) })
+        let port = server.port
+        let running = ServerThread(server)
+        running.start()
+        return (running, port)
+    }
+
+    /// A request frame's bytes with a raw payload, whatever it holds.
+    static func rawRequest(seq: UInt16, opcode: Opcode, payload: [UInt8]) -> [UInt8] {
+        let length = payload.count
+        return [10, 0, UInt8(seq >> 8), UInt8(seq & 0xFF), UInt8(opcode.rawValue >> 8), UInt8(opcode.rawValue & 0xFF),
+                0, UInt8(length >> 16 & 0xFF), UInt8(length >> 8 & 0xFF), UInt8(length & 0xFF)] + payload
+    }
+
+    @Test("invalid UTF-8 in a request's string is answered proto.payload and the connection is kept",
+          .timeLimit(.minutes(1)))
+    func invalidUTF8() throws {
+        let lines = LockedLines()
+        let (running, port) = try Self.startServer(lines: lines)
+        defer { running.waitUntilDone(seconds: 35) }
+        let alice = try FrameClient(port: Int(port))
+        defer { alice.close() }
+        _ = try alice.login("alice")
+        // {"text": <0xFF 0xFE>}: a sound frame whose one string is not UTF-8.
+        let payload: [UInt8] = [0x81, 0xA4] + Array("text".utf8) + [0xA2, 0xFF, 0xFE]
+        try PosixSocket.writeAll(alice.fd, Self.rawRequest(seq: 77, opcode: .msgSend, payload: payload))
+        try alice.send(.ping, .ping(PingRequest(interactive: true)))
+        let frames = try alice.read(seconds: 10) { $0.contains { $0.opcode == .ping } }
+        let refusal = try #require(frames.first { $0.seq == 77 }, "\(frames) \(lines.all)")
+        guard refusal.cmd == .error, refusal.opcode == .msgSend,
+              case .error(let error) = try Packet(frame: refusal).body else {
+            Issue.record("expected an error answer, got \(refusal)")
+            return
+        }
+        #expect(error.error == "proto.payload")
+        #expect(error.message.contains("MSG_SEND payload cannot be read") && error.message.contains("UTF-8"),
+                "\(error.message)")
+        #expect(frames.contains { $0.opcode == .ping && $0.cmd == .response }, "the connection was kept: \(frames)")
+        #expect(!lines.contains("not frames"), "\(lines.all)")
+        #expect(lines.contains("answered proto.payload"), "\(lines.all)")
+    }
+
+    @Test("a frame whose header is broken still closes the connection")
+    func brokenHeaderCloses() throws {
+        let lines = LockedLines()
+        let (running, port) = try Self.startServer(lines: lines)
+        defer { running.waitUntilDone(seconds: 35) }
+        let client = try FrameClient(port: Int(port))
+        defer { client.close() }
+        try PosixSocket.writeAll(client.fd, [10, 9, 0, 1, 0, 1, 0, 0, 0, 0])
+        let frames = try client.read(seconds: 5) { _ in false }
+        #expect(frames.isEmpty)
+        for _ in 0..<50 where !lines.contains("not frames") { usleep(100_000) }
+        #expect(lines.contains("sent bytes that are not frames"), "\(lines.all)")
+    }
+
+    /// Connects, writes `bytes`, reads until the server closes (or 5 s pass).
+    static func exchange(port: UInt16, _ bytes: [UInt8]) throws -> [UInt8] {
+        try WebSocketTests.exchange(port: Int(port), bytes, until: { _ in false })
+    }
+
+    @Test("frames read with an unreadable one are logged as dropped because the connection is closing",
+          .timeLimit(.minutes(1)))
+    func droppedFramesAreLogged() throws {
+        let lines = LockedLines()
+        let (running, port) = try Self.startServer(lines: lines)
+        defer { running.waitUntilDone(seconds: 35) }
+        let ping = try FrameEncoder().encode(Packet(cmd: .request, seq: 4, opcode: .ping,
+                                                    body: .ping(PingRequest(interactive: true))))
+        // A PING, then a header with cmd 9: one read; the PING is decoded (logged in), the rest cannot be.
+        _ = try Self.exchange(port: port, ping + [10, 9, 0, 5, 0, 1, 0, 0, 0, 0])
+        for _ in 0..<50 where !lines.contains("not frames") { usleep(100_000) }
+        #expect(lines.contains("serve: conn#1: PING (cmd 0, seq 4) dropped: the connection is closing"), "\(lines.all)")
+    }
+}
