@@ -75,6 +75,28 @@ import Testing
         try WebSocketTests.exchange(port: Int(port), bytes, until: { _ in false })
     }
 
+    /// PyMax 1.2.5's `MaxClient` (JSON frames over WebSocket) counts its `seq` past 65535 (`pymax/interfaces.py`,
+    /// `_make_message`) and matches an answer by that exact `seq`; before session 39 serve closed such a frame with 1007.
+    @Test("a JSON frame's seq over 16 bits is answered with that seq; a negative one still closes with 1007",
+          .timeLimit(.minutes(1)))
+    func wideJSONSeq() throws {
+        let lines = LockedLines()
+        let (running, port) = try Self.startServer(maxConnections: 2, lines: lines)
+        defer { running.waitUntilDone(seconds: 35) }
+        let request = #"{"ver":11,"cmd":0,"seq":70000,"opcode":1,"payload":{"interactive":true}}"#
+        let answer = Array(#"{"ver":11,"cmd":1,"seq":70000,"opcode":1,"payload":{}}"#.utf8)
+        let got = try WebSocketTests.exchange(
+            port: Int(port), WebSocketTests.request() + WebSocketTests.clientFrame(opcode: 1, Array(request.utf8)),
+            until: { $0.suffix(answer.count).elementsEqual(answer) })
+        #expect(got.suffix(answer.count).elementsEqual(answer), "\(String(decoding: got, as: UTF8.self)) \(lines.all)")
+        let negative = #"{"ver":11,"cmd":0,"seq":-1,"opcode":1,"payload":{}}"#
+        let refused = try Self.exchange(port: port, WebSocketTests.request()
+            + WebSocketTests.clientFrame(opcode: 1, Array(negative.utf8)))
+        let close = try #require(refused.lastIndex(of: 0x88), "\(refused)")
+        #expect(Array(refused[(close + 2)..<(close + 4)]) == [0x03, 0xEF], "close 1007")
+        #expect(String(decoding: refused[(close + 4)...], as: UTF8.self).contains("field 'seq'"))
+    }
+
     @Test("frames read with an unreadable one are logged as dropped because the connection is closing",
           .timeLimit(.minutes(1)))
     func droppedFramesAreLogged() throws {

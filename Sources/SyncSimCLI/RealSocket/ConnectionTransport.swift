@@ -18,8 +18,10 @@ enum ConnectionTransport {
     case tcp
     /// PyMax 1.x's TCP dialect: frames read and written with version 11 and `HeaderLayout.cmd16Seq8`.
     case tcpPymax1
-    /// `answersInJSON` is nil until the first message came.
-    case webSocket(WebSocketSession, answersInJSON: Bool?)
+    /// `answersInJSON` is nil until the first message came. `wideSeqs`: for a JSON request whose `seq` is over 16 bits,
+    /// its `seq` by the 16 bits the frame carried to the server, so that its answer echoes the client's whole `seq`
+    /// (`JSONFrame.parseWideSeq`: PyMax 1.2.5's `MaxClient` counts past 65535).
+    case webSocket(WebSocketSession, answersInJSON: Bool?, wideSeqs: [UInt16: UInt64] = [:])
     /// An upload's HTTP request, being read.
     case httpUpload(HTTPUpload)
     /// A GET whose request head is being read: it becomes a WebSocket or a download once the head is complete.
@@ -56,7 +58,7 @@ enum ConnectionTransport {
 
     /// Whether the server's frames go out as JSON text (the client's first message was text).
     var answersInJSON: Bool {
-        if case .webSocket(_, true) = self { true } else { false }
+        if case .webSocket(_, true, _) = self { true } else { false }
     }
 
     /// The frame log's name for the transport, or nil for TCP: `websocket` (binary messages), `websocket-json` or
@@ -113,8 +115,10 @@ enum ConnectionTransport {
             self = .webSocket(WebSocketSession(acceptsDeflate: webSocketDeflate), answersInJSON: nil)
             bytes = buffered
         }
-        guard case .webSocket(var session, var answersInJSON) = self else { return Unwrapped(frameBytes: bytes) }
-        defer { self = .webSocket(session, answersInJSON: answersInJSON) }
+        guard case .webSocket(var session, var answersInJSON, var wideSeqs) = self else {
+            return Unwrapped(frameBytes: bytes)
+        }
+        defer { self = .webSocket(session, answersInJSON: answersInJSON, wideSeqs: wideSeqs) }
         let outputs: [WebSocketSession.Output]
         let wasOpen = session.isOpen
         do {
@@ -137,7 +141,11 @@ enum ConnectionTransport {
             case .message(.text(let text)):
                 if answersInJSON == nil { answersInJSON = true }
                 do {
-                    unwrapped.frameBytes += try encoder.encode(JSONFrame.frame(fromText: text))
+                    let (frame, _, seq) = try JSONFrame.parseWideSeq(text)
+                    if frame.cmd == .request {
+                        wideSeqs[frame.seq] = seq > UInt64(UInt16.max) ? seq : nil
+                    }
+                    unwrapped.frameBytes += try encoder.encode(frame)
                 } catch let error as JSONFrameError {
                     throw Failure(description: error.description,
                                   answer: WebSocketSession.closeFrame(code: 1007, reason: error.reason))
@@ -156,9 +164,10 @@ enum ConnectionTransport {
     func wrap(_ frameBytes: [UInt8], frame: Frame) -> [UInt8] {
         switch self {
         case .undecided, .tcp, .tcpPymax1, .httpUpload, .httpGet: frameBytes
-        case .webSocket(let session, _):
+        case .webSocket(let session, _, let wideSeqs):
             answersInJSON
-                ? session.messageBytes(opcode: 1, payload: JSONFrame.text(for: frame))
+                ? session.messageBytes(opcode: 1, payload: JSONFrame.text(
+                    for: frame, seq: frame.cmd == .response || frame.cmd == .error ? wideSeqs[frame.seq] : nil))
                 : session.messageBytes(opcode: 2, payload: frameBytes)
         }
     }

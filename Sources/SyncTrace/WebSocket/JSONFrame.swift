@@ -22,6 +22,25 @@ public enum JSONFrame {
     /// none; any integer is taken, since the field frame does not depend on it).
     /// - Throws: `JSONFrameError` naming the field that is missing or of the wrong type.
     public static func parse(_ text: [UInt8]) throws(JSONFrameError) -> (frame: Frame, version: UInt64?) {
+        let parsed = try parse(text, seqRange: 0...UInt64(UInt16.max))
+        return (parsed.frame, parsed.version)
+    }
+
+    /// The frame a text message carries, as `parse(_:)`, but with any unsigned integer taken as its `seq`: the frame's
+    /// `seq` is then its low 16 bits, and `seq` the message's own. The binary frames' `seq` is 16 bits
+    /// (docs/protocol.md), and PyMax 2.x wraps its counter there for JSON frames too (2.5.0 and 2.1.0
+    /// `pymax/connection/connection.py`, `next_seq`: `% 0x10000`), but PyMax 1.2.5's `MaxClient`, which speaks JSON
+    /// frames over WebSocket, counts on without a bound (`pymax/interfaces.py`, `_make_message`: `self._seq += 1`) and
+    /// matches an answer by the exact `seq` it sent (`_handle_pending`), so a server answering it must echo `seq`
+    /// whole (`syncsim serve` does: `ConnectionTransport`).
+    /// - Throws: `JSONFrameError` naming the field that is missing or of the wrong type.
+    public static func parseWideSeq(_ text: [UInt8]) throws(JSONFrameError)
+        -> (frame: Frame, version: UInt64?, seq: UInt64) {
+        try parse(text, seqRange: 0...UInt64.max)
+    }
+
+    private static func parse(_ text: [UInt8], seqRange: ClosedRange<UInt64>) throws(JSONFrameError)
+        -> (frame: Frame, version: UInt64?, seq: UInt64) {
         let value: JSONValue
         do {
             value = try JSONDecoder().decode(JSONValue.self, from: Data(text))
@@ -47,7 +66,7 @@ public enum JSONFrame {
             return number
         }
         let cmdValue = try integer("cmd", in: 0...3, default: 0)
-        let seq = try integer("seq", in: 0...UInt64(UInt16.max))
+        let seq = try integer("seq", in: seqRange)
         let opcode = try integer("opcode", in: 0...UInt64(UInt16.max))
         let payload = field("payload") ?? .nil
         switch payload {
@@ -60,7 +79,9 @@ public enum JSONFrame {
             throw JSONFrameError(reason: "field 'cmd' is \(cmdValue), not 0...3")
         }
         let version: UInt64? = if field("ver") == nil { nil } else { try integer("ver", in: 0...UInt64(UInt32.max)) }
-        return (Frame(cmd: cmd, seq: UInt16(seq), opcode: Opcode(rawValue: UInt16(opcode)), payload: payload), version)
+        let frame = Frame(cmd: cmd, seq: UInt16(truncatingIfNeeded: seq), opcode: Opcode(rawValue: UInt16(opcode)),
+                          payload: payload)
+        return (frame, version, seq)
     }
 
     /// A JSON value as an error names it: numbers, booleans and short strings as written, others by kind.
