@@ -497,6 +497,30 @@ public struct SyncServer {
                     messageId: $0, reactionInfo: chat.reactionInfo(ofMessage: $0, viewer: userId))
             }
             reply(.msgGetReactionsResponse(MsgGetReactionsResponse(messagesReactions: entries)))
+        case .msgGetDetailedReactions(let request):
+            // Who gave which reaction, from the reactions the server keeps (MSG_REACTION); before session 39 it was
+            // answered `proto.opcode`. The answer's shape is SyncSim's (`MsgGetDetailedReactionsResponse`).
+            guard let userId else {
+                fail("session.notLoggedIn", "MSG_GET_DETAILED_REACTIONS before LOGIN")
+                return actions
+            }
+            guard let chat = chats[request.chatId], chat.members.contains(userId) else {
+                fail("chat.notFound", "chat \(request.chatId) is unknown to user \(userId)")
+                return actions
+            }
+            guard let message = chat.message(id: request.messageId), !message.isRemoved else {
+                fail("message.notFound", "message \(request.messageId) is not in chat \(request.chatId)")
+                return actions
+            }
+            if let count = request.count, count < 0 {
+                fail("proto.payload", "MSG_GET_DETAILED_REACTIONS `count` is \(count), not 0 or more")
+                return actions
+            }
+            let given = (chat.reactions[request.messageId] ?? [:]).map { ReactionUser(userId: $0.key, reaction: $0.value) }
+                .sorted { $0.userId < $1.userId }
+            reply(.msgGetDetailedReactionsResponse(MsgGetDetailedReactionsResponse(
+                reactionInfo: chat.reactionInfo(ofMessage: request.messageId, viewer: userId),
+                reactions: Array(given.prefix(request.count ?? given.count)))))
         case .chatUpdate(let request):
             guard let userId else { fail("session.notLoggedIn", "CHAT_UPDATE before LOGIN"); return actions }
             guard let chat = chats[request.chatId], chat.members.contains(userId) else {
@@ -988,6 +1012,7 @@ public struct SyncServer {
         case .msgReaction: return problem(MsgReactionRequest.self)
         case .msgCancelReaction: return problem(MsgCancelReactionRequest.self)
         case .msgGetReactions: return problem(MsgGetReactionsRequest.self)
+        case .msgGetDetailedReactions: return problem(MsgGetDetailedReactionsRequest.self)
         case .msgSend:
             // Without `chatId` it is a group's creation, or meant to be.
             if case .map(let pairs) = payload, !pairs.contains(where: { $0.key == .string("chatId") }) {
@@ -1303,7 +1328,7 @@ extension Opcode {
     static let handled: [Opcode] = [
         .ping, .log, .sessionInit, .login, .contactInfo, .chatInfo, .chatHistory, .chatMark, .chatsList, .chatUpdate,
         .msgSend, .msgDelete, .msgEdit, .msgGet, .photoUpload, .msgReaction, .msgCancelReaction, .msgGetReactions,
-        .chatMembersUpdate, .chatLeave, .chatMembers, .profile, .config, .fileUpload, .videoUpload, .fileDownload,
+        .msgGetDetailedReactions, .chatMembersUpdate, .chatLeave, .chatMembers, .profile, .config, .fileUpload, .videoUpload, .fileDownload,
         .videoPlay, .msgTyping, .chatSubscribe, .contactInfoByPhone, .logout, .sessionsInfo, .contactUpdate, .sessionsClose,
         .chatJoin, .linkInfo, .foldersGet, .foldersUpdate, .foldersDelete,
     ]

@@ -257,6 +257,9 @@ struct ReplayAgainstServer {
         case .msgGetReactions(var request):
             request.messageIds = request.messageIds.map { id($0, in: request.chatId) }
             packet.body = .msgGetReactions(request)
+        case .msgGetDetailedReactions(var request):
+            request.messageId = id(request.messageId, in: request.chatId)
+            packet.body = .msgGetDetailedReactions(request)
         case .msgReaction(var request):
             request.messageId = id(request.messageId, in: request.chatId)
             packet.body = .msgReaction(request)

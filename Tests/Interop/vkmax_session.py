@@ -206,14 +206,18 @@ async def fork_steps(server, alice, bob, bob_inbox, chat_id, last_id):
 
     step = "reaction"
     # react_to_message (its groups module): MSG_REACTION 178 with a string messageId, then MSG_GET_DETAILED_REACTIONS
-    # 181, whose answer it does not read (serve refuses it: not modelled); it returns nothing, so the frame log shows
-    # the reaction and its answer.
+    # 181 {chatId, messageId, count}, whose answer it does not read (serve answers who gave which reaction since
+    # session 39; before, proto.opcode); it returns nothing, so the frame log shows both and their answers.
     await groups.react_to_message(bob, chat_id, last_id, "\N{THUMBS UP SIGN}")
     asked = [f for f in server.frames() if f["dir"] == "in" and f["opcode"] == 178]
     check(step, len(asked) == 1 and asked[0]["payload"].get("messageId") == str(last_id), f"MSG_REACTION sent: {asked}")
     answered = [f for f in server.frames() if f["dir"] == "out" and f["opcode"] == 178 and f["conn"] == asked[0]["conn"]
                 and f["seq"] == asked[0]["seq"]]
     check(step, answered and answered[0]["cmd"] == 1, f"MSG_REACTION answered {answered}")
+    detailed = [f for f in server.frames() if f["dir"] == "out" and f["opcode"] == 181 and f["conn"] == asked[0]["conn"]]
+    check(step, detailed and detailed[0]["cmd"] == 1
+          and any(r.get("reaction") == "\N{THUMBS UP SIGN}" for r in detailed[0]["payload"].get("reactions", [])),
+          f"MSG_GET_DETAILED_REACTIONS answered {detailed}")
 
 
 async def group_steps(server, alice, bob, alice_inbox):

@@ -589,6 +589,45 @@ import Testing
         #expect(error.error == "message.notFound")
     }
 
+    /// python-max-client 1.0.2 `react_to_message` sends MSG_GET_DETAILED_REACTIONS 181 `{chatId, messageId (a string),
+    /// count: 100}` after each reaction (PyMax 2.5.0 only names the opcode, `pymax/protocol/enums.py`). Before session
+    /// 39 it was answered `proto.opcode`; the server keeps who gave which reaction, so it answers from that.
+    @Test("MSG_GET_DETAILED_REACTIONS lists who gave which reaction, at most count; unknown messages are refused")
+    mutating func detailedReactions() {
+        server.seedHistory(chatId: 100, sender: 2, texts: ["one", "two"], now: now)
+        _ = login("t-alice")
+        _ = login("t-bob", on: 2)
+        for (emoji, connection) in [("👍", 1), ("🔥", 2)] {
+            _ = call(.msgReaction, Self.map([("chatId", .uint(100)), ("messageId", .uint(1)), ("reaction", Self.map([
+                ("reactionType", .string("EMOJI")), ("id", .string(emoji)),
+            ]))]), on: connection)
+        }
+        let got = call(.msgGetDetailedReactions, Self.map([("chatId", .uint(100)), ("messageId", .string("1")),
+                                                           ("count", .uint(100))]), on: 2)
+        guard case .msgGetDetailedReactionsResponse(let answer) = got.first?.body, got.first?.cmd == .response else {
+            Issue.record("expected a MSG_GET_DETAILED_REACTIONS answer, got \(got)")
+            return
+        }
+        #expect(answer.reactions == [ReactionUser(userId: 1, reaction: "👍"), ReactionUser(userId: 2, reaction: "🔥")])
+        #expect(answer.reactionInfo.totalCount == 2 && answer.reactionInfo.yourReaction == "🔥")
+        let one = call(.msgGetDetailedReactions, Self.map([("chatId", .uint(100)), ("messageId", .uint(1)),
+                                                           ("count", .uint(1))]))
+        guard case .msgGetDetailedReactionsResponse(let first) = one.first?.body else {
+            Issue.record("expected an answer, got \(one)")
+            return
+        }
+        #expect(first.reactions == [ReactionUser(userId: 1, reaction: "👍")])
+        let none = call(.msgGetDetailedReactions, Self.map([("chatId", .uint(100)), ("messageId", .uint(2))]))
+        guard case .msgGetDetailedReactionsResponse(let empty) = none.first?.body else {
+            Issue.record("expected an answer, got \(none)")
+            return
+        }
+        #expect(empty.reactions.isEmpty && empty.reactionInfo.totalCount == 0)
+        #expect(Self.errorCode(call(.msgGetDetailedReactions, Self.map([("chatId", .uint(100)),
+                                                                         ("messageId", .uint(99))]))) == "message.notFound")
+        #expect(Self.errorCode(call(.msgGetDetailedReactions, Self.map([("chatId", .uint(100))]))) == "proto.payload")
+    }
+
     /// PyMax 2.5.0 `pin_message` (and vkmax's, with a string id) and `change_group_profile`: the answer and the other
     /// member's NOTIF_CHAT carry the chat with its pin, title and description; LOGIN lists them too.
     @Test("CHAT_UPDATE pins a message, names the chat, pushes NOTIF_CHAT; 0 unpins; a deleted pin is not shown")

@@ -130,6 +130,12 @@ public struct Opcode: RawRepresentable, Hashable, Comparable, Sendable, CustomSt
     /// MSG_GET_REACTIONS (180): messages' reactions, `{chatId, messageIds[]}`, answered `{messagesReactions}`. Sent by
     /// PyMax `pymax/api/messages/service.py` (`get_reactions`).
     public static let msgGetReactions = Opcode(rawValue: 180)
+    /// MSG_GET_DETAILED_REACTIONS (181): who gave which reaction to one message, `{chatId, messageId, count}`. Named by
+    /// PyMax 2.5.0 `pymax/protocol/enums.py` (and 1.2.5 `pymax/static/enum.py`), which never sends it; sent by
+    /// python-max-client 1.0.2 `python_max_client/functions/groups.py` (`react_to_message`: `messageId` a string,
+    /// `count` 100), which does not read the answer. SyncSim answers `{reactionInfo, reactions[{userId, reaction}]}`
+    /// (`MsgGetDetailedReactionsResponse`: the shape is **SyncSim's choice**, none of those clients reads one).
+    public static let msgGetDetailedReactions = Opcode(rawValue: 181)
     /// FOLDERS_GET (272): the user's chat folders, `{folderSync}`, answered `{foldersOrder, folders[],
     /// allFilterExcludeFolders, folderSync}`. Sent by PyMax 2.5.0 `pymax/api/self/service.py` (`get_folders`).
     public static let foldersGet = Opcode(rawValue: 272)
@@ -150,7 +156,7 @@ public struct Opcode: RawRepresentable, Hashable, Comparable, Sendable, CustomSt
         .chatsList, .chatUpdate, .chatJoin, .chatLeave, .chatMembers, .msgSend, .msgTyping, .msgDelete, .msgEdit, .msgGet, .chatSubscribe, .chatMembersUpdate, .photoUpload,
         .videoUpload, .videoPlay, .fileUpload, .fileDownload, .linkInfo, .sessionsInfo, .sessionsClose, .notifMessage, .notifTyping, .notifMark, .notifChat, .notifAttach,
         .notifMsgDelete, .notifMsgReactionsChanged, .msgReaction, .msgCancelReaction, .msgGetReactions,
-        .foldersGet, .foldersUpdate, .foldersDelete,
+        .msgGetDetailedReactions, .foldersGet, .foldersUpdate, .foldersDelete,
     ]
 
     /// Whether the server sends this opcode unsolicited (as a `cmd` 0 frame the client does not answer):

@@ -27,6 +27,8 @@ extension Packet {
             case .msgReaction: return typed(MsgReactionRequest.self, Body.msgReaction)
             case .msgCancelReaction: return typed(MsgCancelReactionRequest.self, Body.msgCancelReaction)
             case .msgGetReactions: return typed(MsgGetReactionsRequest.self, Body.msgGetReactions)
+            case .msgGetDetailedReactions:
+                return typed(MsgGetDetailedReactionsRequest.self, Body.msgGetDetailedReactions)
             case .chatUpdate: return typed(ChatUpdateRequest.self, Body.chatUpdate)
             case .chatHistory: return typed(ChatHistoryRequest.self, Body.chatHistory)
             case .chatMark: return typed(ChatMarkRequest.self, Body.chatMark)
@@ -81,6 +83,8 @@ extension Packet {
             case .msgGet: return typed(MsgGetResponse.self, Body.msgGetResponse)
             case .msgReaction, .msgCancelReaction: return typed(MsgReactionResponse.self, Body.msgReactionResponse)
             case .msgGetReactions: return typed(MsgGetReactionsResponse.self, Body.msgGetReactionsResponse)
+            case .msgGetDetailedReactions:
+                return typed(MsgGetDetailedReactionsResponse.self, Body.msgGetDetailedReactionsResponse)
             case .chatUpdate, .chatJoin, .linkInfo: return typed(ChatUpdateResponse.self, Body.chatUpdateResponse)
             case .foldersGet, .foldersUpdate, .foldersDelete: return typed(FoldersResponse.self, Body.foldersResponse)
             case .chatMembersUpdate: return typed(ChatMembersUpdateResponse.self, Body.chatMembersUpdateResponse)
@@ -155,6 +159,8 @@ extension Frame {
         case .msgReactionResponse(let value): encoded(value)
         case .msgGetReactions(let value): encoded(value)
         case .msgGetReactionsResponse(let value): encoded(value)
+        case .msgGetDetailedReactions(let value): encoded(value)
+        case .msgGetDetailedReactionsResponse(let value): encoded(value)
         case .notifMsgReactionsChanged(let value): encoded(value)
         case .chatUpdate(let value): encoded(value)
         case .chatUpdateResponse(let value): encoded(value)

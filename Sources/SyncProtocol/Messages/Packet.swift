@@ -58,6 +58,10 @@ public struct Packet: Hashable, Sendable {
         case msgGetReactions(MsgGetReactionsRequest)
         /// A MSG_GET_REACTIONS response: reactions by message.
         case msgGetReactionsResponse(MsgGetReactionsResponse)
+        /// A MSG_GET_DETAILED_REACTIONS request.
+        case msgGetDetailedReactions(MsgGetDetailedReactionsRequest)
+        /// A MSG_GET_DETAILED_REACTIONS response: who gave which reaction.
+        case msgGetDetailedReactionsResponse(MsgGetDetailedReactionsResponse)
         /// A NOTIF_MSG_REACTIONS_CHANGED push.
         case notifMsgReactionsChanged(NotifMsgReactionsChanged)
         /// A CHAT_UPDATE request.

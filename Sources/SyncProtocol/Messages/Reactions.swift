@@ -188,3 +188,64 @@ public struct NotifMsgReactionsChanged: Codable, Hashable, Sendable {
         counters = info.counters
     }
 }
+
+/// MSG_GET_DETAILED_REACTIONS (181) request: `{chatId, messageId, count?}`, who gave which reaction to one message, at
+/// most `count` of them. python-max-client 1.0.2 sends it after each reaction (`python_max_client/functions/groups.py`,
+/// `react_to_message`: `messageId` as a decimal string, `count` 100); PyMax 2.5.0 only names the opcode
+/// (`pymax/protocol/enums.py`).
+public struct MsgGetDetailedReactionsRequest: Codable, Hashable, Sendable {
+    /// The chat (wire key `chatId`).
+    public var chatId: Int64
+    /// The message (wire key `messageId`), an integer or its decimal string.
+    public var messageId: Int64
+    /// The most entries wanted (wire key `count`); nil for all.
+    public var count: Int?
+
+    /// Creates a MSG_GET_DETAILED_REACTIONS request.
+    public init(chatId: Int64, messageId: Int64, count: Int? = nil) {
+        self.chatId = chatId
+        self.messageId = messageId
+        self.count = count
+    }
+
+    private enum CodingKeys: String, CodingKey { case chatId, messageId, count }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        chatId = try container.decodeFieldId(forKey: .chatId)
+        messageId = try container.decodeFieldId(forKey: .messageId)
+        count = try container.decodeIfPresent(Int.self, forKey: .count)
+    }
+}
+
+/// One member's reaction to a message: `{userId, reaction}`, the reaction a bare emoji as in a `ReactionCounter`
+/// (PyMax 2.5.0 `pymax/types/domain/message.py`). **SyncSim's choice of shape**: no public client reads one.
+public struct ReactionUser: Codable, Hashable, Sendable {
+    /// The member (wire key `userId`).
+    public var userId: Int64
+    /// Their reaction (wire key `reaction`).
+    public var reaction: String
+
+    /// Creates an entry.
+    public init(userId: Int64, reaction: String) {
+        self.userId = userId
+        self.reaction = reaction
+    }
+}
+
+/// The answer to MSG_GET_DETAILED_REACTIONS: `{reactionInfo, reactions[]}`, the message's reactions as MSG_REACTION
+/// answers them (PyMax 2.5.0 `ReactionInfo`) and who gave which, in user id order, at most the request's `count`.
+/// **SyncSim's choice of shape**: PyMax names the opcode only, and python-max-client 1.0.2, the one client that sends
+/// it, does not read its answer.
+public struct MsgGetDetailedReactionsResponse: Codable, Hashable, Sendable {
+    /// The message's reactions, counted (wire key `reactionInfo`).
+    public var reactionInfo: ReactionInfo
+    /// Who gave which reaction (wire key `reactions`).
+    public var reactions: [ReactionUser]
+
+    /// Creates the answer.
+    public init(reactionInfo: ReactionInfo, reactions: [ReactionUser]) {
+        self.reactionInfo = reactionInfo
+        self.reactions = reactions
+    }
+}
