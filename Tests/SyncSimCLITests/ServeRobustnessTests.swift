@@ -110,4 +110,73 @@ import Testing
         for _ in 0..<50 where !lines.contains("not frames") { usleep(100_000) }
         #expect(lines.contains("serve: conn#1: PING (cmd 0, seq 4) dropped: the connection is closing"), "\(lines.all)")
     }
+
+    @Test("HEAD of a download answers its head alone; HEAD elsewhere is 405 naming it", .timeLimit(.minutes(1)))
+    func headRequests() throws {
+        let lines = LockedLines()
+        let (running, port) = try Self.startServer(maxConnections: 2, lines: lines)
+        defer { running.waitUntilDone(seconds: 35) }
+        let missing = String(decoding: try Self.exchange(
+            port: port, Array("HEAD /file/3 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8)), as: UTF8.self)
+        #expect(missing.hasPrefix("HTTP/1.1 404 Not Found\r\n"), "\(missing) \(lines.all)")
+        #expect(missing.hasSuffix("\r\n\r\n"), "a HEAD's answer has no body: \(missing)")
+        let other = String(decoding: try Self.exchange(
+            port: port, Array("HEAD /websocket HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8)), as: UTF8.self)
+        #expect(other.hasPrefix("HTTP/1.1 405 Method Not Allowed\r\n") && other.contains("Allow: GET, POST"), "\(other)")
+        #expect(other.hasSuffix("\r\n\r\n"), "\(other)")
+    }
+
+    @Test("a HEAD of a stored download has the GET's Content-Length and no body")
+    func headAnswer() {
+        let answer = String(decoding: HTTPDownload.answer(kind: .file, id: 3, bytes: [1, 2, 3], fileName: "a.txt",
+                                                          headOnly: true), as: UTF8.self)
+        #expect(answer.hasPrefix("HTTP/1.1 200 OK\r\n") && answer.contains("Content-Length: 3\r\n"))
+        #expect(answer.hasSuffix("\r\n\r\n"))
+        var transport = ConnectionTransport.undecided
+        let unwrapped = try? transport.unwrap(Array("HEAD /video/12 HTTP/1.1\r\n\r\n".utf8), encoder: FrameEncoder())
+        #expect(unwrapped?.download == HTTPDownload(kind: .video, id: 12, headOnly: true))
+    }
+
+    @Test("a request head whose lines end in a bare LF is read (uploads, downloads) or refused 400 (WebSocket)")
+    func bareLFHeads() throws {
+        var upload = ConnectionTransport.undecided
+        let post = "POST /upload?fileIds=5 HTTP/1.1\nContent-Length: 3\nContent-Disposition: attachment; filename=a.txt\n\nabc"
+        let received = try upload.unwrap(Array(post.utf8), encoder: FrameEncoder()).upload
+        #expect(received == HTTPUpload.Received(target: .media(5), bytes: Array("abc".utf8), fileName: "a.txt"))
+        var download = ConnectionTransport.undecided
+        #expect(try download.unwrap(Array("GET /file/3 HTTP/1.1\nHost: x\n\n".utf8), encoder: FrameEncoder()).download
+                == HTTPDownload(kind: .file, id: 3))
+        var webSocket = ConnectionTransport.undecided
+        let handshake = WebSocketTests.requestText().replacingOccurrences(of: "\r\n", with: "\n")
+        #expect {
+            _ = try webSocket.unwrap(Array(handshake.utf8), encoder: FrameEncoder())
+        } throws: { error in
+            guard let failure = error as? ConnectionTransport.Failure else { return false }
+            return String(decoding: failure.answer, as: UTF8.self).hasPrefix("HTTP/1.1 400 Bad Request")
+                && failure.description.contains("bare LF")
+        }
+    }
+
+    @Test("a multipart upload with two parts is refused 400 naming it; one part is still taken")
+    func multipartTwoParts() throws {
+        func body(_ parts: [(name: String, data: String)]) -> String {
+            parts.map { "--b0\r\nContent-Disposition: form-data; name=\"file\"; filename=\"\($0.name)\"\r\n\r\n\($0.data)\r\n" }
+                .joined() + "--b0--\r\n"
+        }
+        func request(_ body: String) -> [UInt8] {
+            Array(("POST /upload?fileIds=5 HTTP/1.1\r\nContent-Type: multipart/form-data; boundary=b0\r\n"
+                + "Content-Length: \(body.utf8.count)\r\n\r\n" + body).utf8)
+        }
+        var one = ConnectionTransport.undecided
+        let single = try one.unwrap(request(body([("a.txt", "hello")])), encoder: FrameEncoder()).upload
+        #expect(single == HTTPUpload.Received(target: .media(5), bytes: Array("hello".utf8), fileName: "a.txt"))
+        var two = ConnectionTransport.undecided
+        #expect {
+            _ = try two.unwrap(request(body([("a.txt", "hello"), ("b.txt", "world")])), encoder: FrameEncoder())
+        } throws: { error in
+            guard let failure = error as? ConnectionTransport.Failure else { return false }
+            return String(decoding: failure.answer, as: UTF8.self).hasPrefix("HTTP/1.1 400 Bad Request")
+                && failure.description.contains("more than one part")
+        }
+    }
 }

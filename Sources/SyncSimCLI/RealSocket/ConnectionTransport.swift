@@ -86,8 +86,11 @@ enum ConnectionTransport {
         var bytes = bytes
         if case .undecided = self, let first = bytes.first {
             switch first {
-            case UInt8(ascii: "G"): self = .httpGet([])
             case UInt8(ascii: "P"): self = .httpUpload(HTTPUpload())
+            // GET, and any other HTTP method (a frame's first byte is its version, 10 or 11, never a letter): HEAD of a
+            // download's address is answered, other requests go to the WebSocket handshake, which refuses any method
+            // but GET with 405 naming it (before session 39 they were read as frames and closed without a word).
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"): self = .httpGet([])
             case FrameHeader.pymax1Version: self = .tcpPymax1
             default: self = .tcp
             }
@@ -99,7 +102,7 @@ enum ConnectionTransport {
         if case .httpGet(let head) = self {
             let buffered = head + bytes
             // Until the head is complete (or too long to be one: the handshake then refuses it).
-            guard let end = HTTPUpload.headEnd(in: buffered) else {
+            guard let bounds = HTTPUpload.headBounds(in: buffered) else {
                 if buffered.count <= HTTPUpload.maxHeadBytes {
                     self = .httpGet(buffered)
                     return Unwrapped()
@@ -107,10 +110,27 @@ enum ConnectionTransport {
                 self = .webSocket(WebSocketSession(acceptsDeflate: webSocketDeflate), answersInJSON: nil)
                 return try unwrap(buffered, encoder: encoder, webSocketDeflate: webSocketDeflate)
             }
-            if let target = HTTPDownload.target(inRequestHead: Array(buffered[..<end])),
-               let download = HTTPDownload(target: target) {
+            if let download = HTTPDownload(requestHead: Array(buffered[..<bounds.end])) {
                 self = .httpGet(buffered)
                 return Unwrapped(download: download)
+            }
+            if let (method, _) = HTTPDownload.request(inHead: Array(buffered[..<bounds.end])), method != "GET" {
+                let reason = "method '\(method.prefix(20))' is served only for downloads (HEAD /file/<id>, /video/<id>, "
+                    + "/photo/<id>); this port takes GET (WebSocket, downloads) and POST (uploads)"
+                var answer = WebSocketHandshake.errorAnswer(status: 405, reason: reason, extraHeader: "Allow: GET, POST")
+                if method == "HEAD", let end = HTTPUpload.headBounds(in: answer) {
+                    answer = Array(answer[..<end.bodyStart])  // a HEAD's answer carries no body (RFC 9110 §9.3.2)
+                }
+                self = .httpGet(buffered)
+                throw Failure(description: "HTTP request: " + reason, answer: answer)
+            }
+            if bounds.bareLF {
+                // A download takes LF-only line ends (RFC 9112 §2.2 lets a server); the WebSocket handshake does not.
+                let reason = "the request head's lines end in a bare LF; serve takes that for downloads and uploads, "
+                    + "but a WebSocket handshake needs CRLF line ends (RFC 9112 §2.2)"
+                self = .httpGet(buffered)
+                throw Failure(description: "HTTP request: " + reason,
+                              answer: WebSocketHandshake.errorAnswer(status: 400, reason: reason, extraHeader: nil))
             }
             self = .webSocket(WebSocketSession(acceptsDeflate: webSocketDeflate), answersInJSON: nil)
             bytes = buffered

@@ -15,11 +15,15 @@ struct HTTPDownload: Equatable {
 
     var kind: Kind
     var id: Int64
+    /// A `HEAD` request: the answer's head alone, with the `Content-Length` the `GET` would have (RFC 9110 §9.3.2).
+    /// Before session 39 a `HEAD` was taken for the field's binary frames and closed without a word.
+    var headOnly = false
 
     /// The download of `kind` `id`.
-    init(kind: Kind, id: Int64) {
+    init(kind: Kind, id: Int64, headOnly: Bool = false) {
         self.kind = kind
         self.id = id
+        self.headOnly = headOnly
     }
 
     /// The download a request target names (`/video/12`, a query ignored), or nil when it names none.
@@ -34,18 +38,33 @@ struct HTTPDownload: Equatable {
 
     /// The request target of a request head's first line (`GET /file/3 HTTP/1.1`), nil when the line is not a GET.
     static func target(inRequestHead head: [UInt8]) -> Substring? {
+        guard let (method, target) = request(inHead: head), method == "GET" else { return nil }
+        return target
+    }
+
+    /// The method and target of a request head's first line (`HEAD /file/3 HTTP/1.1`), nil when it is no such line.
+    static func request(inHead head: [UInt8]) -> (method: Substring, target: Substring)? {
         let line = head.prefix { $0 != 13 && $0 != 10 }
         let words = String(decoding: line, as: UTF8.self).split(separator: " ", omittingEmptySubsequences: false)
-        guard words.count == 3, words[0] == "GET" else { return nil }
-        return words[1]
+        guard words.count == 3 else { return nil }
+        return (words[0], words[1])
+    }
+
+    /// The download a request head asks for (`GET` or `HEAD` of a download's address), nil for any other request.
+    init?(requestHead head: [UInt8]) {
+        guard let (method, target) = Self.request(inHead: head), method == "GET" || method == "HEAD",
+              let download = HTTPDownload(target: target) else { return nil }
+        self = download
+        headOnly = method == "HEAD"
     }
 
     /// The answer: `bytes` with the kind's `Content-Type` and, for a named file, its name; `404` when `bytes` is nil.
-    static func answer(kind: Kind, id: Int64, bytes: [UInt8]?, fileName: String?) -> [UInt8] {
+    /// With `headOnly` (a `HEAD`), the same head without the body.
+    static func answer(kind: Kind, id: Int64, bytes: [UInt8]?, fileName: String?, headOnly: Bool = false) -> [UInt8] {
         guard let bytes else {
             let body = Array("{\"error\":\"nothing was uploaded as \(kind.rawValue) \(id)\"}".utf8)
             return Array(("HTTP/1.1 404 Not Found\r\nContent-Type: application/json\r\nContent-Length: \(body.count)"
-                + "\r\nConnection: close\r\n\r\n").utf8) + body
+                + "\r\nConnection: close\r\n\r\n").utf8) + (headOnly ? [] : body)
         }
         let contentType = switch kind {
         case .file: "application/octet-stream"
@@ -57,7 +76,7 @@ struct HTTPDownload: Equatable {
             let encoded = percentEncoded(fileName)
             head += "X-File-Name: \(encoded)\r\nContent-Disposition: attachment; filename*=UTF-8''\(encoded)\r\n"
         }
-        return Array((head + "Connection: close\r\n\r\n").utf8) + bytes
+        return Array((head + "Connection: close\r\n\r\n").utf8) + (headOnly ? [] : bytes)
     }
 
     /// `text` with every byte outside RFC 3986's unreserved set written `%XX`.

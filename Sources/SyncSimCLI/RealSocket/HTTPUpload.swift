@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// An upload to `syncsim serve`'s CDN end, read from the start of a connection: an HTTP/1.1
 /// `POST /upload?photoIds=<photoId>` (or `fileIds=`, `videoIds=`) whose body has a `Content-Length` (RFC 9112 §6.3).
 ///
@@ -59,12 +65,12 @@ struct HTTPUpload {
         if announced == nil {
             head += rest
             rest = []
-            guard let end = Self.headEnd(in: head) else {
+            guard let bounds = Self.headBounds(in: head) else {
                 if head.count > Self.maxHeadBytes { throw Self.failure(431, "the request head exceeds 16 KiB") }
                 return nil
             }
-            rest = head[(end + 4)...]
-            announced = try Self.parseHead(Array(head[..<end]))
+            rest = head[bounds.bodyStart...]
+            announced = try Self.parseHead(Array(head[..<bounds.end]))
             head = []
         }
         guard let announced else { return nil }
@@ -105,20 +111,37 @@ struct HTTPUpload {
         }
         let delimiter = [13, 10] + opening
         let dataStart = headEnd + 4
-        // The closing delimiter is within the body's last bytes: `CRLF--boundary--` and an optional CRLF.
-        var closing: Int?
-        let searchFrom = max(dataStart, body.count - delimiter.count - 4)
-        if body.count >= delimiter.count, searchFrom <= body.count - delimiter.count {
-            for index in stride(from: body.count - delimiter.count, through: searchFrom, by: -1)
-            where body[index..<(index + delimiter.count)].elementsEqual(delimiter) {
-                closing = index
-                break
-            }
-        }
-        guard let closing else {
+        // The part ends at the first delimiter after its head (RFC 2046 §5.1.1: the boundary occurs in no part). That
+        // delimiter must be the closing one, `CRLF--boundary--`: an upload slot takes one upload, and before session 39
+        // a second part was stored inside the first (its head and bytes taken for the file's).
+        guard let closing = Self.firstIndex(of: delimiter, in: body, from: dataStart) else {
             throw failure(400, "no closing delimiter ends the multipart body's first part")
         }
+        let after = closing + delimiter.count
+        guard body.count >= after + 2, body[after] == UInt8(ascii: "-"), body[after + 1] == UInt8(ascii: "-") else {
+            throw failure(400, "the multipart body holds more than one part (a second begins at body byte "
+                + "\(closing + 2)); an upload takes one file: send one part, or one upload per file")
+        }
         return (dataStart..<closing, fileName)
+    }
+
+    /// The first index of `needle` in `haystack` at or after `start` (memchr for its first byte, then memcmp: a body may
+    /// hold 64 MiB).
+    private static func firstIndex(of needle: [UInt8], in haystack: [UInt8], from start: Int) -> Int? {
+        guard start >= 0, haystack.count - start >= needle.count, let first = needle.first else { return nil }
+        return haystack.withUnsafeBytes { hay in
+            needle.withUnsafeBytes { pin -> Int? in
+                guard let base = hay.baseAddress, let pinBase = pin.baseAddress else { return nil }
+                let last = hay.count - pin.count
+                var from = start
+                while from <= last, let found = memchr(base + from, Int32(first), last - from + 1) {
+                    let index = base.distance(to: UnsafeRawPointer(found))
+                    if memcmp(base + index, pinBase, pin.count) == 0 { return index }
+                    from = index + 1
+                }
+                return nil
+            }
+        }
     }
 
     private static func firstIndex(of needle: [UInt8], in haystack: ArraySlice<UInt8>) -> Int? {
@@ -158,11 +181,44 @@ struct HTTPUpload {
     /// Where a request head ends: the index of its blank line's `\r\n\r\n`, or nil while it has not come.
     static func headEnd(in bytes: [UInt8]) -> Int? { firstIndex(of: [13, 10, 13, 10], in: bytes[...]) }
 
+    /// Where a request head ends, its lines ended by CRLF or by a bare LF (RFC 9112 §2.2: a recipient may take a bare
+    /// LF as a line's end, and ignore the CR before it): `end`, the index where the head's last line ends (before its
+    /// line end), and `bodyStart`, just past the blank line; `bareLF` when a line of the head ends in a LF alone. Nil
+    /// while the blank line has not come. Before session 39 serve waited for `\r\n\r\n` alone, so a request whose
+    /// lines ended in LF was never answered.
+    static func headBounds(in bytes: [UInt8]) -> (end: Int, bodyStart: Int, bareLF: Bool)? {
+        var bareLF = false
+        var index = 0
+        while index < bytes.count {
+            guard bytes[index] == 10 else {
+                index += 1
+                continue
+            }
+            if index == 0 || bytes[index - 1] != 13 { bareLF = true }
+            let end = index > 0 && bytes[index - 1] == 13 ? index - 1 : index
+            if index + 1 < bytes.count, bytes[index + 1] == 10 {
+                return (end, index + 2, true)
+            }
+            if index + 2 < bytes.count, bytes[index + 1] == 13, bytes[index + 2] == 10 {
+                return (end, index + 3, bareLF)
+            }
+            index += 1
+        }
+        return nil
+    }
+
+    /// A request head's lines, each without its CRLF or bare LF (`headBounds(in:)`).
+    static func lines(ofHead text: String) -> [Substring] {
+        text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+            Substring(line.last == "\r" ? line.dropLast() : line)
+        }
+    }
+
     private static func parseHead(_ bytes: [UInt8]) throws(ConnectionTransport.Failure) -> Head {
         guard let text = String(validating: bytes, as: UTF8.self) else {
             throw failure(400, "the request head is not UTF-8 text")
         }
-        let lines = text.split(separator: "\r\n", omittingEmptySubsequences: false)
+        let lines = Self.lines(ofHead: text)
         let requestLine = lines[0].split(separator: " ", omittingEmptySubsequences: false)
         guard requestLine.count == 3, requestLine[2].hasPrefix("HTTP/1.") else {
             throw failure(400, "request line '\(lines[0].prefix(80))' is not 'POST PATH HTTP/1.1'")

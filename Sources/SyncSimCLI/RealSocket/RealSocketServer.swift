@@ -560,10 +560,11 @@ struct RealSocketServer {
                                 fileName = download.kind == .file ? upload.fileName : nil
                             }
                         }
-                        refuse(index, "downloaded \(download.kind.rawValue) \(download.id): "
+                        refuse(index, (download.headOnly ? "HEAD of " : "downloaded ")
+                                   + "\(download.kind.rawValue) \(download.id): "
                                    + (bytes.map { "\($0.count) bytes" } ?? "nothing uploaded under that id, 404"),
                                answer: HTTPDownload.answer(kind: download.kind, id: download.id, bytes: bytes,
-                                                           fileName: fileName),
+                                                           fileName: fileName, headOnly: download.headOnly),
                                now: now)
                         continue
                     }
