@@ -9,9 +9,9 @@ import SyncSim
 /// `requestTimeout`, `initialSeq`; metrics `loginAttempts`, `reconnects`.
 public enum Catalog {
     /// Every catalog scenario, in the order `syncsim list` and `syncsim run` show them; the hand-written field
-    /// sequences of sessions 15, 16, 17, 36, 37 and 38 (`fieldSequences`, `fieldSequences16`, `fieldSequences17`,
-    /// `fieldSequences36`, `fieldSequences37`, `fieldSequences38`: Scenarios/FieldSequences15.swift, 16, 17, 36, 37
-    /// and 38) come last.
+    /// sequences of sessions 15, 16, 17, 36, 37, 38 and 39 (`fieldSequences`, `fieldSequences16`, `fieldSequences17`,
+    /// `fieldSequences36`, `fieldSequences37`, `fieldSequences38`, `fieldSequences39`: Scenarios/FieldSequences15.swift,
+    /// 16, 17, 36, 37, 38 and 39) come last.
     public static let all: [Scenario] = [
         // Sending and the task queue
         reconnectDuringSend,
@@ -106,6 +106,7 @@ public enum Catalog {
         idleOnLossyLink,
     ] + fieldSequences + fieldSequences16 + fieldSequences17 + fieldSequences36 + [explore36908495]
         + fieldSequences37 + fieldSequences38 + fieldSequences38E + fieldSequences38EExplore + explore39
+        + fieldSequences39
 
     /// The scenario called `name`, or nil.
     public static func scenario(named name: String) -> Scenario? { all.first { $0.name == name } }
