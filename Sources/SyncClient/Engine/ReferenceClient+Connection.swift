@@ -223,6 +223,7 @@ extension ReferenceClient {
             let since = lastSync > 0 ? changesSince : LoginRequest.neverSynced
             let login = LoginRequest(token: parameters.token, chatsSync: since, contactsSync: since,
                                      chatsCount: parameters.loginChatsCount)
+            loginSentAt = now
             if !sendRequest(.login, .login(login), purpose: .login) { drop() }
         case (.login, .loginResponse(let response)):
             guard case .loggingIn(let connection) = state else { return }
@@ -366,8 +367,13 @@ extension ReferenceClient {
         pushedChatsSinceLogin = []
         // The answer lists every chat changed since last-sync, those pushed before it included.
         unlistedPushedChats = []
-        // Saturating: a server's `time` is whatever it sent (fuzz-client: a time near Int64.min overflowed).
-        serverClockAheadMilliseconds = Self.saturating(response.time, plus: -(now.nanosecondsSinceStart / 1_000_000))
+        // Saturating: a server's `time` is whatever it sent (fuzz-client: a time near Int64.min overflowed). Counted
+        // from when the LOGIN left, not from now: the answer may have spent seconds on a slow or spiking link, and an
+        // estimate that far behind the server skipped the pass a catch-up needs at its end (`receiveChatListPage`;
+        // round 39's `s39-slow-login-answer-delete-above-marker`: a LOGIN answer 15 s late, a page made a minute
+        // after it, a chat changed above its marker stayed stale). Ahead of the server is harmless: a pass too many.
+        serverClockAheadMilliseconds = Self.saturating(response.time,
+                                                       plus: -(loginSentAt.nanosecondsSinceStart / 1_000_000))
         backoffAttempts = 0
         handshakeTimeouts = 0
         for summary in response.chats { takeListedChat(summary, keepsNewerEntry: false) }
@@ -550,7 +556,8 @@ extension ReferenceClient {
         lastSync > 0 ? lastSync - 1 : lastSync
     }
 
-    /// The server's time now, in milliseconds, by the last LOGIN answer's clock.
+    /// The server's time now, in milliseconds, by the last LOGIN answer's clock: never behind it (the estimate counts
+    /// from when the LOGIN was sent), ahead of it by at most that LOGIN's round trip.
     private var serverNow: Int64 {
         Self.saturating(now.nanosecondsSinceStart / 1_000_000, plus: serverClockAheadMilliseconds)
     }

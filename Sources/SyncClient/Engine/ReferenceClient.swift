@@ -79,9 +79,13 @@ public struct ReferenceClient: SyncClientEngine {
     /// loginChatsCount=1 --param historyPageSize=1`, seed 703138). A CHATS_LIST pass from the top lists them once the
     /// catch-up in flight, if any, is over (`listPushedChats`).
     var unlistedPushedChats: [Int64] = []
-    /// Server time minus this engine's clock at the last LOGIN answer (milliseconds): the `marker` of a CHATS_LIST
-    /// pass from the top is the server's time now by this estimate, plus a minute.
+    /// Server time minus this engine's clock (milliseconds), at most: the last LOGIN answer's time minus the instant
+    /// its request was sent (`loginSentAt`). The `marker` of a CHATS_LIST pass from the top is the server's time now
+    /// by this estimate, plus a minute, and a catch-up is followed by such a pass once the estimate is past its first
+    /// marker.
     var serverClockAheadMilliseconds: Int64 = 0
+    /// When the LOGIN in flight was sent: its answer was made after that, however long the answer then took.
+    var loginSentAt = SimInstant.start
     var dirtyChats: Set<Int64> = [] {
         didSet { hasDirtyChats = !dirtyChats.isEmpty }
     }
