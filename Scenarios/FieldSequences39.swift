@@ -1140,13 +1140,16 @@ extension Catalog {
 
 extension Catalog {
     /// Round 39's sequences in the catalog: the four that failed V1 on every seed before the engine asked LOGIN for
-    /// changes from one millisecond before last-sync (`ReferenceClient.changesSince`).
+    /// changes from one millisecond before last-sync (`ReferenceClient.changesSince`), and the one that failed V1 on
+    /// every seed before the engine's estimate of the server clock counted from when the LOGIN was sent.
     public static let fieldSequences39: [Scenario] = [
         s39PostAtLoginAnswerPushLost, s39PostAtLoginAnswerGprsReset, s39EditAtLoginAnswer, s39DeleteAtLoginAnswer,
+        s39SlowLoginAnswerDeleteAboveMarker,
     ]
 
-    /// Round 39's other sequences, kept out of the catalog (each passed seeds 1..50; FieldSequencesTriedTests keeps
-    /// them valid): add them to `Catalog.all` to run them.
+    /// Round 39's other sequences, kept out of the catalog (each passed seeds 1..50 and a sweep of 10 seeds on each
+    /// of GPRS, EDGE, 2G-rural and EDGE-lossy; FieldSequencesTriedTests keeps them valid): add them to `Catalog.all`
+    /// to run them.
     public static let fieldSequences39Tried: [Scenario] = [
         s39PostAtSmallLoginAnswer, s39TenChatsPagesOfTwoRestart, s39CrashBetweenListPages,
         s39OfflineEditsCrashAtLogin, s39TiedChatsAtPageEdge, s39HeldLoginPushesOvertake, s39FirstLoginLostTwice,
@@ -1520,6 +1523,37 @@ extension Catalog {
                 At(.seconds(100 + offset)) { PostFromOtherDevice("carol", text: "carol \(offset)", in: "alice+carol") }
             }
             At(.seconds(162)) { DeleteMessage(from: "bob", in: "alice+bob") }
+        }
+        Expect {
+            Invariants(.all)
+            Eventually(within: .minutes(18), .converged)
+        }
+    }
+}
+
+extension Catalog {
+    /// LOGIN pages of none (`loginChatsCount` 0): the catch-up lists chats modified up to the answer's time plus a
+    /// minute. The LOGIN answer spends 15 s on a delay spike (the client's estimate of the server clock is 15 s
+    /// behind); CHATS_LIST errors twelve times (retries capped at 4 s), so the page comes about a minute later, and just before it is made
+    /// Bob deletes the message he posted while Alice was away: the chat moves above the page's marker.
+    public static let s39SlowLoginAnswerDeleteAboveMarker = Scenario(
+        "s39-slow-login-answer-delete-above-marker",
+        summary: "loginChatsCount 0; LOGIN answer 15 s late; 12 CHATS_LIST errors (retry cap 4 s); delete just before the page",
+        seeds: [1], tags: [s39Tag, .connection], runLength: .minutes(20)
+    ) {
+        Server(history: ["alice+bob": 5, "alice+carol": 5])
+        Client("alice", profile: .threeG, parameters: ["loginChatsCount": 0, "taskRetryCap": .duration(.seconds(4))])
+        Client("bob", profile: .threeG)
+        Client("carol", profile: .threeG)
+        Timeline {
+            At(.seconds(10)) { LinkDown("alice", .withReset) }
+            At(.seconds(20)) { PostFromOtherDevice("bob", text: "m", in: "alice+bob") }
+            At(.seconds(30)) { ErrorReplies(to: .chatsList, count: 12, of: "alice") }
+            At(.seconds(31)) { LinkUp("alice") }
+            When(.server(receives: .login, from: "alice").nth(2)) {
+                DelaySpike("alice", by: .seconds(15), for: .seconds(18))
+            }
+            When(.server(receives: .chatsList, from: "alice").nth(13)) { DeleteMessage(from: "bob", in: "alice+bob") }
         }
         Expect {
             Invariants(.all)

@@ -5882,5 +5882,23 @@ enum PrintedCatalog {
                 At(.milliseconds(356_999)) { Handover("bob", to: "tiny-queue-2") }
             }
         },
+        Scenario("s39-slow-login-answer-delete-above-marker", summary: "loginChatsCount 0; LOGIN answer 15 s late; 12 CHATS_LIST errors (retry cap 4 s); delete just before the page", seeds: [1], tags: ["connection", "s39"], runLength: .minutes(20)) {
+            Server(history: ["alice+bob": 5, "alice+carol": 5])
+            Client("alice", profile: .threeG, parameters: ["loginChatsCount": 0, "taskRetryCap": .duration(.seconds(4))])
+            Client("bob", profile: .threeG)
+            Client("carol", profile: .threeG)
+            Timeline {
+                At(.seconds(10)) { LinkDown("alice", .withReset) }
+                At(.seconds(20)) { PostFromOtherDevice("bob", text: "m", in: "alice+bob") }
+                At(.seconds(30)) { ErrorReplies(to: .chatsList, count: 12, of: "alice") }
+                At(.seconds(31)) { LinkUp("alice") }
+                When(.server(receives: .login, from: "alice").nth(2)) { DelaySpike("alice", by: .seconds(15), for: .seconds(18)) }
+                When(.server(receives: .chatsList, from: "alice").nth(13)) { DeleteMessage(from: "bob", in: "alice+bob") }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually(within: .minutes(18), .converged)
+            }
+        },
     ]
 }
