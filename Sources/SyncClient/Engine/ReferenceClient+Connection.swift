@@ -591,12 +591,22 @@ extension ReferenceClient {
         chatList[summary.id] = summary
         store.save(summary)
         guard let last = summary.lastMessage else { return }
+        let chunkCount = histories[summary.id]?.chunks.count ?? 0
         if isMutant(.gapIgnoredAfterLogin), let history = histories[summary.id], let top = history.topChunk,
            top.upper < last.id, let bound = history.message(id: top.upper) {
             // The mutant takes the entry as contiguous with the top chunk, as if nothing lay in between.
             insertPage([bound, last], chatId: summary.id, isStartOfHistory: false)
         } else {
             insertSingle(last, chatId: summary.id)
+        }
+        // A page's entry that opens a chunk in the open chat is joined to the chunk on screen as a push's is: the
+        // newest page is fetched. Without it the view stayed below the gap for good, since the push of that message
+        // found it cached and changed nothing (found by `syncsim explore --param loginChatsCount=1`, seed 39303583,
+        // V2; `s39-listed-newer-message-open-chat`). LOGIN's entries need none: the LOGIN answer resumes the screen.
+        if keepsNewerEntry, screen?.chatId == summary.id, (histories[summary.id]?.chunks.count ?? 0) > chunkCount {
+            screen?.needsNewestPage = true
+            screen?.bridgesToTop = true
+            requestHistory(chatId: summary.id, load: .newest)
         }
     }
 
