@@ -106,7 +106,7 @@ public enum Catalog {
         idleOnLossyLink,
     ] + fieldSequences + fieldSequences16 + fieldSequences17 + fieldSequences36 + [explore36908495]
         + fieldSequences37 + fieldSequences38 + fieldSequences38E + fieldSequences38EExplore + explore39
-        + fieldSequences39
+        + fieldSequences39 + [explore39303583]
 
     /// The scenario called `name`, or nil.
     public static func scenario(named name: String) -> Scenario? { all.first { $0.name == name } }

@@ -1144,7 +1144,7 @@ extension Catalog {
     /// every seed before the engine's estimate of the server clock counted from when the LOGIN was sent.
     public static let fieldSequences39: [Scenario] = [
         s39PostAtLoginAnswerPushLost, s39PostAtLoginAnswerGprsReset, s39EditAtLoginAnswer, s39DeleteAtLoginAnswer,
-        s39SlowLoginAnswerDeleteAboveMarker,
+        s39SlowLoginAnswerDeleteAboveMarker, s39ListedNewerMessageOpenChat,
     ]
 
     /// Round 39's other sequences, kept out of the catalog (each passed seeds 1..50 and a sweep of 10 seeds on each
@@ -1558,6 +1558,41 @@ extension Catalog {
         Expect {
             Invariants(.all)
             Eventually(within: .minutes(18), .converged)
+        }
+    }
+}
+
+extension Catalog {
+    /// Shrunk by hand from explore seed 39303583 (`--param loginChatsCount=1`): Alice has her chat with Bob open at
+    /// its newest messages. After a reset, her LOGIN (page of one) lists Carol's chat; Bob writes right after it and
+    /// the push to Alice is held 30 s; the CHATS_LIST page, late by a lost answer, lists Bob's chat with his message
+    /// first, opening a chunk above the one on screen; the push then finds the message cached. Alice scrolls down.
+    public static let s39ListedNewerMessageOpenChat = Scenario(
+        "s39-listed-newer-message-open-chat",
+        summary: "open chat at its newest; a catch-up page lists its new message before the (delayed) push",
+        seeds: [1], tags: [s39Tag, .history], runLength: .minutes(10)
+    ) {
+        Server(history: ["alice+bob": 6, "alice+carol": 3, "alice+dave": 3])
+        Client("alice", profile: .threeG, parameters: ["loginChatsCount": 1])
+        Client("bob", profile: .threeG)
+        Client("carol", profile: .threeG)
+        Client("dave", profile: .threeG)
+        Timeline {
+            At(.seconds(2)) { OpenChat("alice", "alice+bob") }
+            At(.seconds(10)) { LinkDown("alice", .withReset) }
+            At(.seconds(12)) { PostFromOtherDevice("dave", text: "dave away", in: "alice+dave") }
+            At(.seconds(13)) { PostFromOtherDevice("carol", text: "carol away", in: "alice+carol") }
+            At(.seconds(14)) { LoseResponses(to: .chatsList, count: 1, of: "alice") }
+            At(.seconds(15)) { LinkUp("alice") }
+            When(.client("alice", receives: .chatHistory, .response).nth(2)) {
+                DelayPushes(to: "alice", by: .seconds(30), for: .seconds(5))
+                PostFromOtherDevice("bob", text: "bob while the page is late", in: "alice+bob")
+            }
+            At(.seconds(30)) { ScrollDown("alice", in: "alice+bob", messages: 50) }
+        }
+        Expect {
+            Invariants(.all)
+            Eventually(within: .minutes(8), .converged)
         }
     }
 }

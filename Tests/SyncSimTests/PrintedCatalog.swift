@@ -5900,5 +5900,61 @@ enum PrintedCatalog {
                 Eventually(within: .minutes(18), .converged)
             }
         },
+        Scenario("s39-listed-newer-message-open-chat", summary: "open chat at its newest; a catch-up page lists its new message before the (delayed) push", seeds: [1], tags: ["history", "s39"]) {
+            Server(history: ["alice+bob": 6, "alice+carol": 3, "alice+dave": 3])
+            Client("alice", profile: .threeG, parameters: ["loginChatsCount": 1])
+            Client("bob", profile: .threeG)
+            Client("carol", profile: .threeG)
+            Client("dave", profile: .threeG)
+            Timeline {
+                At(.seconds(2)) { OpenChat("alice", "alice+bob") }
+                At(.seconds(10)) { LinkDown("alice", .withReset) }
+                At(.seconds(12)) { PostFromOtherDevice("dave", text: "dave away", in: "alice+dave") }
+                At(.seconds(13)) { PostFromOtherDevice("carol", text: "carol away", in: "alice+carol") }
+                At(.seconds(14)) { LoseResponses(to: .chatsList, count: 1, of: "alice") }
+                At(.seconds(15)) { LinkUp("alice") }
+                When(.client("alice", receives: .chatHistory, .response).nth(2)) { DelayPushes(to: "alice", by: .seconds(30), for: .seconds(5)) }
+                When(.client("alice", receives: .chatHistory, .response).nth(2)) { PostFromOtherDevice("bob", text: "bob while the page is late", in: "alice+bob") }
+                At(.seconds(30)) { ScrollDown("alice", in: "alice+bob", messages: 50) }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually(within: .minutes(8), .converged)
+            }
+        },
+        Scenario("explore-39303583", summary: "found by syncsim explore (seed 39303583): the reference engine breaks V2", seeds: [39_303_583], tags: ["explore"], runLength: .milliseconds(2_545_500)) {
+            Server(parameters: ["historyEditLag": .duration(.seconds(30)), "repliesFollowDevice": true], history: ["carol+erin": 1, "group1": 1, "group2": 1])
+            Client("bob", profile: .twoGRural, parameters: ["historyPageSize": 20, "loginChatsCount": 1, "maxTaskAttempts": 91])
+            Client("carol", profile: .threeG, parameters: ["prefetchDistance": 10, "loginChatsCount": 1, "maxTaskAttempts": 91])
+            Client("erin", profile: .threeG, parameters: ["loginChatsCount": 1, "maxTaskAttempts": 91])
+            Client("frank", profile: .wifi, parameters: ["loginChatsCount": 1, "maxTaskAttempts": 91])
+            Chat("group1", members: ["bob", "carol", "erin", "frank"])
+            Chat("group2", members: ["bob", "carol", "erin"])
+            Timeline {
+                At(.milliseconds(7132)) { Send(from: "frank", text: "m12", in: "carol+frank") }
+                At(.milliseconds(9093)) { Send(from: "frank", text: "m13", in: "carol+frank") }
+                At(.milliseconds(9471)) { Send(from: "frank", text: "m14", in: "carol+frank") }
+                At(.milliseconds(11_448)) { Send(from: "frank", text: "m15", in: "carol+frank") }
+                At(.milliseconds(12_429)) { Send(from: "frank", text: "m16", in: "carol+frank") }
+                At(.milliseconds(15_572)) { LoseResponses(to: .msgSend, count: 3) }
+                At(.milliseconds(16_163)) { Send(from: "frank", text: "m19", in: "carol+frank") }
+                At(.milliseconds(17_615)) { SendPhoto(from: "erin", bytes: 13_786, caption: "p73", in: "bob+erin") }
+                At(.milliseconds(18_454)) { Send(from: "erin", text: "m64", in: "bob+erin") }
+                At(.milliseconds(18_815)) { Send(from: "carol", text: "m2", in: "carol+frank") }
+                At(.milliseconds(22_636)) { ServerRestart(downtime: .milliseconds(27_647)) }
+                At(.milliseconds(29_566)) { ScrollUp("frank", in: "carol+frank", messages: 98) }
+                At(.milliseconds(33_412)) { LoseResponses(to: .chatsList, count: 3) }
+                At(.milliseconds(34_398)) { ErrorReplies(to: .msgSend, count: 3) }
+                At(.milliseconds(54_909)) { Background("carol") }
+                At(.milliseconds(57_891)) { Send(from: "carol", text: "m68", in: "carol+frank") }
+                At(.milliseconds(70_164)) { ServerRestart(downtime: .milliseconds(5146)) }
+                At(.milliseconds(81_828)) { DelayPushes(to: "frank", by: .milliseconds(20_513), for: .milliseconds(6542)) }
+                At(.milliseconds(86_994)) { Foreground("carol") }
+                At(.milliseconds(103_198)) { ScrollDown("frank", in: "carol+frank", messages: 59) }
+            }
+            Expect {
+                Invariants(.C1, .C2, .C3, .C4, .C5, .C6, .C7, .T1, .T2, .T3, .T4, .T5, .T6, .P1, .P2, .P3, .P4, .V2)
+            }
+        },
     ]
 }
