@@ -6,7 +6,7 @@ import SyncSim
 
 extension Catalog {
     /// The reference engine breaks V2 here: V2 at 145.000s client frank chat carol+frank: expected message 597 (the newest) on screen, found on screen 571...588
-    public static let explore39303583 = Scenario("explore-39303583", summary: "found by syncsim explore (seed 39303583): the reference engine breaks V2", seeds: [39_303_583], tags: ["explore"], runLength: .milliseconds(2_545_500)) {
+    public static let explore39303583 = Scenario("explore-39303583", summary: "found by syncsim explore (seed 39303583): the reference engine breaks V2", seeds: [39_303_583], tags: [.connection], runLength: .milliseconds(2_545_500)) {
         Server(parameters: ["historyEditLag": .duration(.seconds(30)), "repliesFollowDevice": true], history: ["carol+erin": 1, "group1": 1, "group2": 1])
         Client("bob", profile: .twoGRural, parameters: ["historyPageSize": 20, "loginChatsCount": 1, "maxTaskAttempts": 91])
         Client("carol", profile: .threeG, parameters: ["prefetchDistance": 10, "loginChatsCount": 1, "maxTaskAttempts": 91])

@@ -39,17 +39,23 @@ private struct CountingWorld: WorldProbe {
         Condition.serverOrder(chat: "a+b", texts: ["x", "m0"]),
     ])
     func foundTexts(condition: Condition) throws {
+        #expect(Self.found(condition) == ["server texts [\"m0\", \"m1\"] by 10.000s"])
+    }
+
+    /// The `found` of `condition` within 10 s, looked at in a world of two messages and two tasks per client at 5 s
+    /// and of three messages at 30 s.
+    static func found(_ condition: Condition) -> [String] {
         let expectations = Expectations(eventually: [Eventually(within: .seconds(10), condition)])
         var monitor = ExpectationMonitor(expectations)
         var world = CountingWorld()
         world.now = .start + .seconds(5)
         world.messageCount = 2
+        world.pendingTasks = 2
         monitor.observe(world)
         world.now = .start + .seconds(30)
         world.messageCount = 3
         monitor.observe(world)
-        let violations = monitor.finish(at: .start + .minutes(1), metrics: [], schedule: [], traceTail: [])
-        #expect(violations.map(\.found) == ["server texts [\"m0\", \"m1\"] by 10.000s"])
+        return monitor.finish(at: .start + .minutes(1), metrics: [], schedule: [], traceTail: []).map(\.found)
     }
 
     @Test("a failed condition says what its last look before the deadline found", arguments: [
@@ -64,18 +70,7 @@ private struct CountingWorld: WorldProbe {
         (Condition.custom(label: "mine") { _ in false }, "not true by 10.000s"),
     ])
     func foundState(condition: Condition, expected: String) {
-        let expectations = Expectations(eventually: [Eventually(within: .seconds(10), condition)])
-        var monitor = ExpectationMonitor(expectations)
-        var world = CountingWorld()
-        world.now = .start + .seconds(5)
-        world.messageCount = 2
-        world.pendingTasks = 2
-        monitor.observe(world)
-        world.now = .start + .seconds(30)
-        world.messageCount = 3
-        monitor.observe(world)
-        let violations = monitor.finish(at: .start + .minutes(1), metrics: [], schedule: [], traceTail: [])
-        #expect(violations.map(\.found) == [expected])
+        #expect(Self.found(condition) == [expected])
     }
 
     @Test("a long list of found texts shows the first and last ten")

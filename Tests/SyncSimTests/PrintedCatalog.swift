@@ -5882,6 +5882,73 @@ enum PrintedCatalog {
                 At(.milliseconds(356_999)) { Handover("bob", to: "tiny-queue-2") }
             }
         },
+        Scenario("s39-post-at-login-answer-push-lost", summary: "a post in the LOGIN answer's millisecond, its push lost with the connection; next LOGIN must list it", seeds: [1], tags: ["connection", "s39"]) {
+            Server(history: ["alice+bob": 5])
+            Client("alice", profile: .threeG)
+            Client("bob", profile: .threeG)
+            Timeline {
+                At(.seconds(10)) { LinkDown("alice", for: .seconds(3), .withReset) }
+                At(.seconds(11)) { DelayPushes(to: "alice", by: .seconds(4), for: .seconds(30)) }
+                When(.server(answers: .login, to: "alice").nth(2)) { PostFromOtherDevice("bob", text: "at the login instant", in: "alice+bob") }
+                When(.client("alice", receives: .login, .response).nth(2)) { LinkDown("alice", for: .seconds(3), .withReset) }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually(within: .minutes(8), .converged)
+            }
+        },
+        Scenario("s39-post-at-login-answer-gprs-reset", summary: "GPRS: a post in the LOGIN answer's millisecond; the link resets as the answer arrives", seeds: [1], tags: ["connection", "s39", "slow"]) {
+            Server(history: ["alice+bob": 5])
+            Client("alice", profile: .gprs)
+            Client("bob", profile: .threeG)
+            Timeline {
+                At(.seconds(20)) { LinkDown("alice", for: .seconds(3), .withReset) }
+                When(.server(answers: .login, to: "alice").nth(2)) { PostFromOtherDevice("bob", text: "racing the answer", in: "alice+bob") }
+                When(.client("alice", receives: .login, .response).nth(2)) { LinkDown("alice", for: .seconds(5), .withReset) }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually(within: .minutes(8), .converged)
+            }
+        },
+        Scenario("s39-edit-at-login-answer", summary: "an edit of a cached, not-last message of a closed chat in the LOGIN answer's millisecond; push lost", seeds: [1], tags: ["connection", "history", "s39"]) {
+            Server(history: ["alice+bob": 6])
+            Client("alice", profile: .threeG)
+            Client("bob", profile: .threeG)
+            Timeline {
+                At(.seconds(1)) { PostFromOtherDevice("bob", text: "bob's older one", in: "alice+bob") }
+                At(.seconds(2)) { PostFromOtherDevice("alice", text: "alice's last", in: "alice+bob") }
+                At(.seconds(3)) { OpenChat("alice", "alice+bob") }
+                At(.seconds(6)) { CloseChat("alice", "alice+bob") }
+                At(.seconds(10)) { LinkDown("alice", for: .seconds(3), .withReset) }
+                At(.seconds(11)) { DelayPushes(to: "alice", by: .seconds(4), for: .seconds(30)) }
+                When(.server(answers: .login, to: "alice").nth(2)) { EditMessage(from: "bob", in: "alice+bob", text: "bob's older one, edited at the instant") }
+                When(.client("alice", receives: .login, .response).nth(2)) { LinkDown("alice", for: .seconds(3), .withReset) }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually(within: .minutes(8), .converged)
+            }
+        },
+        Scenario("s39-delete-at-login-answer", summary: "a delete of a cached, not-last message of a closed chat in the LOGIN answer's millisecond; push lost", seeds: [1], tags: ["connection", "history", "s39"]) {
+            Server(history: ["alice+bob": 6])
+            Client("alice", profile: .threeG)
+            Client("bob", profile: .threeG)
+            Timeline {
+                At(.seconds(1)) { PostFromOtherDevice("bob", text: "bob regrets this", in: "alice+bob") }
+                At(.seconds(2)) { PostFromOtherDevice("alice", text: "alice's last", in: "alice+bob") }
+                At(.seconds(3)) { OpenChat("alice", "alice+bob") }
+                At(.seconds(6)) { CloseChat("alice", "alice+bob") }
+                At(.seconds(10)) { LinkDown("alice", for: .seconds(3), .withReset) }
+                At(.seconds(11)) { DelayPushes(to: "alice", by: .seconds(4), for: .seconds(30)) }
+                When(.server(answers: .login, to: "alice").nth(2)) { DeleteMessage(from: "bob", in: "alice+bob") }
+                When(.client("alice", receives: .login, .response).nth(2)) { LinkDown("alice", for: .seconds(3), .withReset) }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually(within: .minutes(8), .converged)
+            }
+        },
         Scenario("s39-slow-login-answer-delete-above-marker", summary: "loginChatsCount 0; LOGIN answer 15 s late; 12 CHATS_LIST errors (retry cap 4 s); delete just before the page", seeds: [1], tags: ["connection", "s39"], runLength: .minutes(20)) {
             Server(history: ["alice+bob": 5, "alice+carol": 5])
             Client("alice", profile: .threeG, parameters: ["loginChatsCount": 0, "taskRetryCap": .duration(.seconds(4))])
@@ -5922,7 +5989,7 @@ enum PrintedCatalog {
                 Eventually(within: .minutes(8), .converged)
             }
         },
-        Scenario("explore-39303583", summary: "found by syncsim explore (seed 39303583): the reference engine breaks V2", seeds: [39_303_583], tags: ["explore"], runLength: .milliseconds(2_545_500)) {
+        Scenario("explore-39303583", summary: "found by syncsim explore (seed 39303583): the reference engine breaks V2", seeds: [39_303_583], tags: ["connection"], runLength: .milliseconds(2_545_500)) {
             Server(parameters: ["historyEditLag": .duration(.seconds(30)), "repliesFollowDevice": true], history: ["carol+erin": 1, "group1": 1, "group2": 1])
             Client("bob", profile: .twoGRural, parameters: ["historyPageSize": 20, "loginChatsCount": 1, "maxTaskAttempts": 91])
             Client("carol", profile: .threeG, parameters: ["prefetchDistance": 10, "loginChatsCount": 1, "maxTaskAttempts": 91])
