@@ -214,7 +214,15 @@ async def fork_steps(server, alice, bob, bob_inbox, chat_id, last_id):
     answered = [f for f in server.frames() if f["dir"] == "out" and f["opcode"] == 178 and f["conn"] == asked[0]["conn"]
                 and f["seq"] == asked[0]["seq"]]
     check(step, answered and answered[0]["cmd"] == 1, f"MSG_REACTION answered {answered}")
-    detailed = [f for f in server.frames() if f["dir"] == "out" and f["opcode"] == 181 and f["conn"] == asked[0]["conn"]]
+    # The client sends 181 and returns without its answer: the answer may reach the frame log a moment later (it
+    # did not yet on a loaded CI machine), so the log is read again for up to 5 s.
+    detailed = []
+    for _ in range(100):
+        detailed = [f for f in server.frames()
+                    if f["dir"] == "out" and f["opcode"] == 181 and f["conn"] == asked[0]["conn"]]
+        if detailed:
+            break
+        await asyncio.sleep(0.05)
     check(step, detailed and detailed[0]["cmd"] == 1
           and any(r.get("reaction") == "\N{THUMBS UP SIGN}" for r in detailed[0]["payload"].get("reactions", [])),
           f"MSG_GET_DETAILED_REACTIONS answered {detailed}")
