@@ -38,6 +38,26 @@ import Testing
         #expect(!ping.isIdenticalPush(to: ping), "only NOTIF_MESSAGE and NOTIF_MARK bodies are compared")
     }
 
+    @Test("a copy shares its body's box and is identical; a body changed in a copy is compared by its content")
+    func sharedBox() {
+        let push = Self.push(text: "caf\u{E9}")
+        let copy = push
+        #expect(copy.isIdenticalPush(to: push))
+        #expect(MemoryLayout<Packet.Body>.size == MemoryLayout<UnsafeRawPointer>.size, "the body is one reference")
+        // Built apart: two boxes with the same content, so the comparison looks inside.
+        #expect(Self.push(text: "caf\u{E9}").isIdenticalPush(to: push))
+        var changed = push
+        guard case .notifMessage(var notif) = changed.body else { Issue.record("not a push"); return }
+        notif.message.text = "cafe\u{301}"
+        changed.body = .notifMessage(notif)
+        #expect(!changed.isIdenticalPush(to: push))
+        #expect(!push.isIdenticalPush(to: changed))
+        // A copy of a body that is not a push shares its box too, and is still not compared.
+        let ping = Packet(cmd: .request, seq: 1, opcode: .ping, body: .ping(PingRequest(interactive: true)))
+        let pingCopy = ping
+        #expect(!pingCopy.isIdenticalPush(to: ping))
+    }
+
     /// `Packet.isIdenticalPush(to:)` lists the string fields of these types by hand: a new stored property must be
     /// considered there (compared by bytes if it holds a string), then counted here.
     @Test("the types the push comparison lists fields of have the fields it knows")

@@ -9,6 +9,14 @@ extension Packet {
     /// - Complexity: O(n) in the length of the strings.
     package func isIdenticalPush(to other: Packet) -> Bool {
         guard cmd == other.cmd, seq == other.seq, opcode == other.opcode else { return false }
+        // `Body` is indirect: a body is a reference to its payload's box, and copies of one packet (a chat's push
+        // handed to each member) share it. The same bits are the same box, whose content cannot differ.
+        if body.sharesStorage(with: other.body) {
+            switch body {
+            case .notifMessage, .notifMark: return true
+            default: return false
+            }
+        }
         switch body {
         case .notifMessage(let push):
             guard case .notifMessage(let otherPush) = other.body, push == otherPush else { return false }
@@ -64,6 +72,16 @@ extension String? {
         case (nil, nil): true
         case (let string?, let otherString?): string.isIdentical(to: otherString)
         default: false
+        }
+    }
+}
+
+extension Packet.Body {
+    /// Whether the two bodies have the same bits: for payload cases, the same box (equal content, without a look
+    /// inside). False says nothing: equal payloads in two boxes differ in bits.
+    fileprivate func sharesStorage(with other: Packet.Body) -> Bool {
+        withUnsafeBytes(of: self) { bytes in
+            withUnsafeBytes(of: other) { otherBytes in bytes.elementsEqual(otherBytes) }
         }
     }
 }

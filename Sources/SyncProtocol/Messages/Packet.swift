@@ -27,7 +27,12 @@ public struct Packet: Hashable, Sendable {
     public var isPush: Bool { cmd == .push || (cmd == .request && opcode.isNotification) }
 
     /// The typed payload of a packet. Which case goes with which (cmd, opcode) is fixed by DESIGN.md §3.
-    public enum Body: Hashable, Sendable {
+    ///
+    /// Indirect: every payload lives in a shared, immutable box, so a `Body` is one reference and a packet 16 bytes.
+    /// Inline, the largest payload (a MSG_SEND response, about 300 bytes) set the size of every packet, and each
+    /// packet was copied whole at every hand-over between the codec, the cores, the checks and the trace
+    /// (docs/performance.md, eighteenth pass).
+    public indirect enum Body: Hashable, Sendable {
         /// A SESSION_INIT request.
         case sessionInit(SessionInitRequest)
         /// A SESSION_INIT response: the server clock.
