@@ -68,28 +68,34 @@ public enum ChunkChecks {
     ) -> [String] {
         var problems: [String] = []
         var previous: Int64?
-        for message in cached {
-            if let previous, previous >= message.id {
-                problems.append("cached message \(message.id) is out of order after \(previous)")
+        // By index, reading fields in place: a message copied out of either array is a retain and a release of
+        // each of its strings and arrays, on every push checked.
+        for position in cached.indices {
+            let id = cached[position].id
+            if let previous, previous >= id {
+                problems.append("cached message \(id) is out of order after \(previous)")
             }
-            previous = message.id
-            let index = firstIndex(in: server, atOrAbove: message.id)
-            guard index < server.count, server[index].id == message.id else {
-                problems.append("cached message \(message.id) is not on the server")
+            previous = id
+            let index = firstIndex(in: server, atOrAbove: id)
+            guard index < server.count, server[index].id == id else {
+                problems.append("cached message \(id) is not on the server")
                 continue
             }
-            let original = server[index]
-            if original.sender == message.sender, original.text != message.text || original.version != message.version,
-               original.version > 0,
-               versions(message.id).contains(where: { $0.text == message.text && $0.version == message.version }) {
-                continue
+            let sameSender = server[index].sender == cached[position].sender
+            let sameText = server[index].text == cached[position].text
+            if sameSender, !sameText || server[index].version != cached[position].version, server[index].version > 0 {
+                let message = cached[position]
+                if versions(id).contains(where: { $0.text == message.text && $0.version == message.version }) {
+                    continue
+                }
             }
-            if original.text != message.text || original.sender != message.sender {
-                problems.append("message \(message.id) cached as \(quoted(message)), server has \(quoted(original))")
-            } else if original.time != message.time {
+            if !sameText || !sameSender {
+                problems.append("message \(id) cached as \(quoted(cached[position])), server has \(quoted(server[index]))")
+            } else if server[index].time != cached[position].time {
                 // Order by time must be the server's on every device (wire-desktop #352: own messages kept the
                 // device clock's time and sorted above the replies to them).
-                problems.append("message \(message.id) cached with time \(message.time) ms, server has \(original.time) ms")
+                problems.append(
+                    "message \(id) cached with time \(cached[position].time) ms, server has \(server[index].time) ms")
             }
         }
         return problems

@@ -51,7 +51,7 @@ public enum ConvergenceChecks {
                 continue
             }
             let serverMessages = server.messages(inChat: chatId)
-            let isCached = { (id: Int64) in store.message(id: id) != nil }
+            let isCached = { (id: Int64) in store.containsMessage(id: id) }
             let differences = ChunkChecks.c2Problems(chunks: store.chunks, isCached: isCached, server: serverMessages)
                 + ChunkChecks.c3Problems(cached: store.messages, server: serverMessages)
             if let first = differences.first { report(chatId, "loaded history equal to the server's", first) }

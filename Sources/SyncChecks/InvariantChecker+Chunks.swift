@@ -68,7 +68,7 @@ extension InvariantChecker {
         }
         // Closures written as arguments: non-escaping, so `store` and `server` are not copied into a heap context.
         for problem in ChunkChecks.c2Problems(
-            chunks: store.chunks, isCached: { store.message(id: $0) != nil }, server: serverMessages) {
+            chunks: store.chunks, isCached: { store.containsMessage(id: $0) }, server: serverMessages) {
             problems.append((.C2, "every server message inside a chunk cached", problem))
         }
         for problem in ChunkChecks.c3Problems(
@@ -126,7 +126,7 @@ extension InvariantChecker {
         }
         // C1: the grown top chunk's upper bound is cached; new chunks are non-empty, ascending, disjoint, not
         // start-of-history, with cached bounds; every new id lies in the grown top chunk or a new chunk.
-        func isAdded(_ id: Int64) -> Bool { store.message(id: id) != nil && id > oldTop.upper }
+        func isAdded(_ id: Int64) -> Bool { store.containsMessage(id: id) && id > oldTop.upper }
         guard top.upper == oldTop.upper || isAdded(top.upper) else { return false }
         var below = top.upper
         for chunk in chunks[previous.chunkCount...] {
@@ -143,7 +143,7 @@ extension InvariantChecker {
         var covered = [Chunk(lower: oldTop.upper, upper: top.upper, isStartOfHistory: false)]
         covered += chunks[previous.chunkCount...]
         guard ChunkChecks.c2Problems(
-            chunks: covered, isCached: { store.message(id: $0) != nil }, server: serverMessages).isEmpty
+            chunks: covered, isCached: { store.containsMessage(id: $0) }, server: serverMessages).isEmpty
         else { return false }
         // C3 over the new messages, against the server's newest versions (see above).
         let addedMessages = added.map { store.message(id: $0)! }

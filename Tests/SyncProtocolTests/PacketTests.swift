@@ -226,6 +226,20 @@ import Testing
         #expect(!empty.map(\.key).contains(.string("messages")))
     }
 
+    @Test("an opcode is a notification exactly when its field name starts with NOTIF_, for every opcode number")
+    func notificationOpcodes() {
+        var notifications: [UInt16] = [], mismatched: [UInt16] = []
+        for raw in 0...UInt16.max {
+            let opcode = Opcode(rawValue: raw)
+            if opcode.isNotification != (opcode.name?.hasPrefix("NOTIF_") == true) { mismatched.append(raw) }
+            if opcode.isNotification { notifications.append(raw) }
+        }
+        #expect(mismatched.isEmpty)
+        #expect(notifications.contains(Opcode.notifMessage.rawValue))
+        #expect(!Opcode.ping.isNotification && !Opcode.msgSend.isNotification)
+        #expect(notifications.count == 26, "PyMax 2.5.0 names 26 NOTIF_* opcodes")
+    }
+
     @Test("a known opcode whose payload does not fit its shape stays raw") func misshapenIsRaw() throws {
         let payload = MessagePackValue.map([MessagePackPair(.string("token"), .uint(5))])
         let packet = try Packet(frame: Frame(cmd: .request, seq: 1, opcode: .login, payload: payload))

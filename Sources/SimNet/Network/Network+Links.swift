@@ -73,7 +73,10 @@ extension Network {
 
     func startTransmission(_ slot: Int, on direction: Int) {
         directions[direction].packetInService = slot
-        let time = directions[direction].profile.serializationTime(ipBytes: ipBytes(ofPacket: slot))
+        // The size first: a call on `self` inside the profile's method call made the compiler copy the whole
+        // profile (its strings and arrays retained and released) for every packet sent.
+        let ipBytes = ipBytes(ofPacket: slot)
+        let time = directions[direction].profile.serializationTime(ipBytes: ipBytes)
         loop.schedule(.transmissionComplete(direction: direction), after: time)
     }
 

@@ -146,6 +146,10 @@ public struct ChunkStore: Hashable, Sendable {
         return storedMessages[index]
     }
 
+    /// Whether message `id` is cached: `message(id:) != nil` without copying the message out.
+    /// - Complexity: O(log n); O(1) for the newest id and above.
+    public func containsMessage(id: Int64) -> Bool { position(of: id) != nil }
+
     /// Every cached message in id order.
     public var messages: [ChatMessage] { storedMessages }
 

@@ -161,7 +161,13 @@ public struct Opcode: RawRepresentable, Hashable, Comparable, Sendable, CustomSt
 
     /// Whether the server sends this opcode unsolicited (as a `cmd` 0 frame the client does not answer):
     /// every NOTIF_* opcode, as PyMax `pymax/dispatch/mapping.py` dispatches them.
-    public var isNotification: Bool { name?.hasPrefix("NOTIF_") == true }
+    public var isNotification: Bool { Self.notificationTable[Int(rawValue)] }
+
+    /// `isNotification` for every opcode number, made once from the names: it is read on every frame
+    /// (`Packet.isPush`), where comparing the name's prefix cost a string search each time.
+    private static let notificationTable: [Bool] = (0...Int(UInt16.max)).map {
+        fieldName(of: UInt16($0))?.hasPrefix("NOTIF_") == true
+    }
 
     /// The field's name (`"LOGIN"`), or nil for an opcode no field client knows.
     public var name: String? { Opcode.fieldName(of: rawValue) }
