@@ -429,11 +429,11 @@ public final class Network {
         scheduleTimers(raw, arms)
         // Keep the emptied buffers to lend to the next endpoint that gets an input (`lendBuffers`).
         if outbox.capacity > spareOutbox.capacity {
-            outbox.removeAll(keepingCapacity: true)
+            outbox.removeAllKeepingCapacity()
             swap(&outbox, &spareOutbox)
         }
         if events.capacity > spareEvents.capacity {
-            events.removeAll(keepingCapacity: true)
+            events.removeAllKeepingCapacity()
             swap(&events, &spareEvents)
         }
     }

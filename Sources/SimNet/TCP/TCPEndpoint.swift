@@ -479,11 +479,11 @@ struct TCPEndpoint {
             duplicateAcks = 0
             recoveryPoint = sndMax
             isRecoveringFromTimeout = true
-            resentRanges.removeAll(keepingCapacity: true)
+            resentRanges.removeAllKeepingCapacity()
             retransmitNext = sndUna
             sndNxt = sndUna
             forgetFirstTransmissions()
-            sendRecords.removeAll(keepingCapacity: true)
+            sendRecords.removeAllKeepingCapacity()
             sendRecordsHead = 0
             transmit(now: now)
         case .closedGracefully, .closedAbruptly:
@@ -935,7 +935,7 @@ struct TCPEndpoint {
     // MARK: - HyStart delay increase
 
     private mutating func forgetFirstTransmissions() {
-        firstTransmissions.removeAll(keepingCapacity: true)
+        firstTransmissions.removeAllKeepingCapacity()
         firstTransmissionsHead = 0
     }
 
@@ -986,7 +986,7 @@ struct TCPEndpoint {
             sendRecordsHead += 1
         }
         if sendRecordsHead == sendRecords.count {
-            sendRecords.removeAll(keepingCapacity: true)
+            sendRecords.removeAllKeepingCapacity()
             sendRecordsHead = 0
         } else if sendRecordsHead > 256 {
             sendRecords.removeFirst(sendRecordsHead)

@@ -328,7 +328,7 @@ public struct ReferenceClient: SyncClientEngine {
         // so it is emptied in place (a fresh list was one to three allocations per event: most events ask for a
         // timer or a send). A list grown large by a rare event (a LOGIN's sends) is not kept.
         if actions.capacity <= Self.keptActionCapacity {
-            actions.removeAll(keepingCapacity: true)
+            actions.removeAllKeepingCapacity()
         } else {
             actions = []
         }

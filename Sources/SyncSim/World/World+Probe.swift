@@ -204,7 +204,7 @@ extension World: WorldProbe {
             pendingTasks.counted[index] = count
             pendingTasks.needsRecount[index] = false
         }
-        pendingTasks.clientsToRecount.removeAll(keepingCapacity: true)
+        pendingTasks.clientsToRecount.removeAllKeepingCapacity()
         let pending = pendingTasks.total
         if pending > 0 {
             if queueDrainStart == nil { queueDrainStart = now }

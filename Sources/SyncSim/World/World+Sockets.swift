@@ -126,7 +126,7 @@ extension World {
 
     /// Hands `decode`'s array back, emptied with its storage kept, for the next segment's packets.
     private func recycle(_ packets: inout [Packet]) {
-        packets.removeAll(keepingCapacity: true)
+        packets.removeAllKeepingCapacity()
         decodedPackets = packets
     }
 
