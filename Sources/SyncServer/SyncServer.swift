@@ -472,11 +472,12 @@ public struct SyncServer {
             case .msgCancelReaction(let request): (request.chatId, request.messageId, nil)
             default: (0, 0, nil)
             }
-            guard let chat = chats[chatId], chat.members.contains(userId) else {
+            // Read in place (no copy of the record alive across the write, which would copy its reactions first).
+            guard chats[chatId]?.members.contains(userId) == true else {
                 fail("chat.notFound", "chat \(chatId) is unknown to user \(userId)")
                 return actions
             }
-            guard let message = chat.message(id: messageId), !message.isRemoved else {
+            guard let message = chats[chatId]!.message(id: messageId), !message.isRemoved else {
                 fail("message.notFound", "message \(messageId) is not in chat \(chatId)")
                 return actions
             }
@@ -583,8 +584,10 @@ public struct SyncServer {
                                        exceptDevice: connections[connection]?.deviceId)
         case .chatMembersUpdate(let request):
             guard let userId else { fail("session.notLoggedIn", "CHAT_MEMBERS_UPDATE before LOGIN"); return actions }
-            let group: ChatRecord
-            do throws(ChangeError) { group = try self.group(request.chatId, of: userId) } catch {
+            // The members alone are kept: a copy of the group's record alive across `store` below made its append
+            // copy the chat's whole history first.
+            let before: [Int64]
+            do throws(ChangeError) { before = try self.group(request.chatId, of: userId).members } catch {
                 fail(error.code, error.text)
                 return actions
             }
@@ -592,23 +595,23 @@ public struct SyncServer {
                 fail("user.notFound", "user \(unknown) is unknown")
                 return actions
             }
-            let before = group.members
+            let groupId = request.chatId
             // Only users whose membership changes: adding a member again (or removing a non-member) changes nothing
             // and stores no service message, as CHAT_JOIN of a member does not (each such add stored one).
             let changing = request.userIds.filter { before.contains($0) == (request.operation == .remove) }
             guard !changing.isEmpty else {
-                reply(.chatMembersUpdateResponse(ChatMembersUpdateResponse(chat: listEntry(group))))
+                reply(.chatMembersUpdateResponse(ChatMembersUpdateResponse(chat: listEntry(chats[groupId]!))))
                 return actions
             }
             let after = switch request.operation {
             case .add: Array(Set(before + changing)).sorted()
             case .remove: before.filter { !changing.contains($0) }
             }
-            setMembers(of: group.id, to: after)
-            let message = store(chatId: group.id, sender: userId, text: "", cid: nil,
+            setMembers(of: groupId, to: after)
+            let message = store(chatId: groupId, sender: userId, text: "", cid: nil,
                                 attaches: [.control(event: request.operation.rawValue, userIds: changing)],
                                 now: now)
-            let entry = listEntry(chats[group.id]!)
+            let entry = listEntry(chats[groupId]!)
             reply(.chatMembersUpdateResponse(ChatMembersUpdateResponse(chat: entry)))
             // Those removed hear of it too: the chat as it is now, without them.
             actions += pushGroupChange(entry, message: message, actor: userId,
@@ -616,16 +619,18 @@ public struct SyncServer {
                                        alsoTo: before.filter { !after.contains($0) })
         case .chatLeave(let request):
             guard let userId else { fail("session.notLoggedIn", "CHAT_LEAVE before LOGIN"); return actions }
-            let group: ChatRecord
-            do throws(ChangeError) { group = try self.group(request.chatId, of: userId) } catch {
+            // The members alone are kept (see CHAT_MEMBERS_UPDATE).
+            let members: [Int64]
+            do throws(ChangeError) { members = try self.group(request.chatId, of: userId).members } catch {
                 fail(error.code, error.text)
                 return actions
             }
-            setMembers(of: group.id, to: group.members.filter { $0 != userId })
-            let message = store(chatId: group.id, sender: userId, text: "", cid: nil,
+            let groupId = request.chatId
+            setMembers(of: groupId, to: members.filter { $0 != userId })
+            let message = store(chatId: groupId, sender: userId, text: "", cid: nil,
                                 attaches: [.control(event: "leave", userIds: [userId])], now: now)
             reply(.empty)
-            actions += pushGroupChange(listEntry(chats[group.id]!), message: message, actor: userId,
+            actions += pushGroupChange(listEntry(chats[groupId]!), message: message, actor: userId,
                                        exceptDevice: connections[connection]?.deviceId)
         case .profile(let request):
             guard let userId else { fail("session.notLoggedIn", "PROFILE before LOGIN"); return actions }
@@ -663,10 +668,13 @@ public struct SyncServer {
                 fail("proto.payload", problem)
                 return actions
             }
-            guard let chat = chats[request.chatId], chat.members.contains(userId) else {
+            // Read in place, not bound to a copy: a copy of the chat's record alive across `store` made its append
+            // copy the chat's whole history first, on every message stored.
+            guard chats[request.chatId]?.members.contains(userId) == true else {
                 fail("chat.notFound", "chat \(request.chatId) is unknown to user \(userId)")
                 return actions
             }
+            let chatId = request.chatId
             let key = IdempotencyKey(userId: userId, cid: request.message.cid)
             if idempotency[key] != nil {
                 // As the field answers a retried send that was already stored: an "already exists" error
@@ -696,7 +704,7 @@ public struct SyncServer {
             // A reply or forward (real clients only): the linked message as it is now, without its own link.
             var link: MessageLink?
             if let asked = request.message.link {
-                let sourceChatId = asked.chatId ?? chat.id
+                let sourceChatId = asked.chatId ?? chatId
                 guard let source = chats[sourceChatId], source.members.contains(userId),
                       var linked = source.message(id: asked.messageId), !linked.isRemoved else {
                     fail("message.notFound", "linked message \(asked.messageId) is not in chat \(sourceChatId)")
@@ -706,12 +714,12 @@ public struct SyncServer {
                 link = MessageLink(type: asked.type, chatId: sourceChatId, message: linked)
             }
             let message = store(
-                chatId: chat.id, sender: userId, text: request.message.text, cid: request.message.cid,
+                chatId: chatId, sender: userId, text: request.message.text, cid: request.message.cid,
                 attaches: attaches.isEmpty ? nil : attaches, now: now,
                 elements: request.message.elements, link: link)
-            idempotency[key] = IdempotencyEntry(userId: userId, cid: key.cid, chatId: chat.id, messageId: message.id)
-            reply(.msgSendResponse(MsgSendResponse(chatId: chat.id, message: message)))
-            actions += pushMessage(message, chatId: chat.id, except: userId,
+            idempotency[key] = IdempotencyEntry(userId: userId, cid: key.cid, chatId: chatId, messageId: message.id)
+            reply(.msgSendResponse(MsgSendResponse(chatId: chatId, message: message)))
+            actions += pushMessage(message, chatId: chatId, except: userId,
                                    exceptDevice: connections[connection]?.deviceId)
         case .photoUpload(let request):
             guard userId != nil else { fail("session.notLoggedIn", "PHOTO_UPLOAD before LOGIN"); return actions }
@@ -742,18 +750,20 @@ public struct SyncServer {
             // a member added (a CONTROL message, NOTIF_CHAT and NOTIF_MESSAGE to the members). A member joining
             // again is answered with the group and nothing changes.
             guard let userId else { fail("session.notLoggedIn", "\(packet.opcode) before LOGIN"); return actions }
-            guard let token = request.token, let chatId = chatIdsByInviteToken[token], let chat = chats[chatId] else {
+            // The members alone are kept (see CHAT_MEMBERS_UPDATE).
+            guard let token = request.token, let chatId = chatIdsByInviteToken[token],
+                  let members = chats[chatId]?.members else {
                 fail("link.notFound", "no group has the invite link '\(request.link.prefix(80))'")
                 return actions
             }
-            guard packet.opcode == .chatJoin, !chat.members.contains(userId) else {
-                reply(.chatUpdateResponse(ChatUpdateResponse(chat: listEntry(chat))))
+            guard packet.opcode == .chatJoin, !members.contains(userId) else {
+                reply(.chatUpdateResponse(ChatUpdateResponse(chat: listEntry(chats[chatId]!))))
                 return actions
             }
-            setMembers(of: chat.id, to: (chat.members + [userId]).sorted())
-            let message = store(chatId: chat.id, sender: userId, text: "", cid: nil,
+            setMembers(of: chatId, to: (members + [userId]).sorted())
+            let message = store(chatId: chatId, sender: userId, text: "", cid: nil,
                                 attaches: [.control(event: "joinByLink", userIds: [userId])], now: now)
-            let entry = listEntry(chats[chat.id]!)
+            let entry = listEntry(chats[chatId]!)
             reply(.chatUpdateResponse(ChatUpdateResponse(chat: entry)))
             actions += pushGroupChange(entry, message: message, actor: userId,
                                        exceptDevice: connections[connection]?.deviceId)
@@ -1130,9 +1140,11 @@ public struct SyncServer {
         elements: [MessageElement] = [], attaches: [Attach]? = nil
     ) throws(ChangeError) -> ChatMessage {
         try checkChange(chatId: chatId, messageId: messageId, by: actor)
-        let chat = chats[chatId]!
-        let index = chat.index(ofMessage: messageId)!
-        let current = chat.messages[index]
+        // Read in place: a copy of the chat's record alive across the writes below made them copy the chat's whole
+        // history and its earlier versions first.
+        let index = chats[chatId]!.index(ofMessage: messageId)!
+        let current = chats[chatId]!.messages[index]
+        let modified = chats[chatId]!.modified
         var changed = current
         changed.updateTime = max(serverTimeMilliseconds(at: now), current.version + 1)
         if text != nil || attaches != nil {
@@ -1150,7 +1162,7 @@ public struct SyncServer {
         }
         chats[chatId]!.earlierVersions[messageId, default: []].append(current)
         chats[chatId]!.messages[index] = changed
-        chats[chatId]!.modified = max(chat.modified, changed.updateTime!)
+        chats[chatId]!.modified = max(modified, changed.updateTime!)
         return changed
     }
 

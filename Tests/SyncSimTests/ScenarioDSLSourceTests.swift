@@ -33,6 +33,14 @@ import Testing
     func escaping() {
         #expect(DSLLiteral.string("say \"hi\"\\\n\t\u{1}") == "\"say \\\"hi\\\"\\\\\\n\\t\\u{1}\"")
         #expect(DSLLiteral.string("café ☕") == "\"café ☕\"")
+        // Texts with no byte to escape take a shortcut; each escaped kind alone, and beside non-ASCII text, takes
+        // the full path.
+        #expect(DSLLiteral.string("") == "\"\"")
+        #expect(DSLLiteral.string("plain text, 42!") == "\"plain text, 42!\"")
+        #expect(DSLLiteral.string("\u{7F}") == "\"\\u{7f}\"")
+        #expect(DSLLiteral.string("\u{1F}") == "\"\\u{1f}\"")
+        #expect(DSLLiteral.string("привет\"") == "\"привет\\\"\"")
+        #expect(DSLLiteral.string("é\\") == "\"é\\\\\"")
     }
 
     @Test("durations print in the largest exact unit", arguments: [

@@ -486,16 +486,17 @@ extension ReferenceClient {
     /// An edited or removed message pushed on its own: applied to the cache (or kept until the message arrives),
     /// and to the chat list's last message when it is that one.
     private mutating func receiveChange(_ message: ChatMessage, chatId: Int64) {
-        var history = histories[chatId, default: ChunkStore()]
-        if history.applyChange(message, keepsTombstone: !isMutant(.removalBeforeMessageLost)),
-           let stored = history.message(id: message.id) {
+        // Changed in place: a copy of the chat's store taken out, changed and written back copied its whole history
+        // first (the table still held the old one), on every edit pushed.
+        let keepsTombstone = !isMutant(.removalBeforeMessageLost)
+        if histories[chatId, default: ChunkStore()].applyChange(message, keepsTombstone: keepsTombstone),
+           let stored = histories[chatId]?.message(id: message.id) {
             store.save(stored, chatId: chatId)
         }
-        histories[chatId] = history
         dirtyChats.insert(chatId)
         if var summary = chatList[chatId], summary.lastMessage?.id == message.id,
            (summary.lastMessage?.version ?? 0) < message.version {
-            summary.lastMessage = history.message(id: message.id) ?? message
+            summary.lastMessage = histories[chatId]?.message(id: message.id) ?? message
             chatList[chatId] = summary
             store.save(summary)
         }
@@ -504,23 +505,24 @@ extension ReferenceClient {
     /// NOTIF_MSG_DELETE: each message is removed from the cache, or a tombstone waits for it.
     private mutating func receiveRemoval(_ push: NotifMsgDelete) {
         let updateTime = push.updateTime ?? 0
-        var history = histories[push.chatId, default: ChunkStore()]
+        let keepsTombstone = !isMutant(.removalBeforeMessageLost)
+        // Changed in place (see `receiveChange`); the store is made when the chat had none, as before.
+        if histories[push.chatId] == nil { histories[push.chatId] = ChunkStore() }
         for id in push.messageIds {
-            if history.applyRemoval(messageId: id, updateTime: updateTime,
-                                    keepsTombstone: !isMutant(.removalBeforeMessageLost)),
-               let stored = history.message(id: id) {
+            if histories[push.chatId]!.applyRemoval(messageId: id, updateTime: updateTime,
+                                                     keepsTombstone: keepsTombstone),
+               let stored = histories[push.chatId]!.message(id: id) {
                 store.save(stored, chatId: push.chatId)
             }
             if var summary = chatList[push.chatId], summary.lastMessage?.id == id,
                (summary.lastMessage?.version ?? 0) < updateTime {
-                summary.lastMessage = history.message(id: id) ?? summary.lastMessage.map {
+                summary.lastMessage = histories[push.chatId]!.message(id: id) ?? summary.lastMessage.map {
                     ChunkStore.removed($0, at: updateTime)
                 }
                 chatList[push.chatId] = summary
                 store.save(summary)
             }
         }
-        histories[push.chatId] = history
         dirtyChats.insert(push.chatId)
         notePushedChat(push.chatId)
     }

@@ -12,16 +12,17 @@ extension ReferenceClient {
 
     /// Inserts a run of messages known to be contiguous on the server and stores the ones the cache kept.
     mutating func insertPage(_ page: [ChatMessage], chatId: Int64, isStartOfHistory: Bool) {
-        var history = histories[chatId, default: ChunkStore()]
         var kept = page
         if isMutant(.mergeSkipsBridge), let first = page.first?.id, let last = page.last?.id {
             // The mutant merges the chunks the page bridges but drops the page's messages in the gaps between them.
-            let bridged = history.chunks.filter { $0.overlaps(first, last) }
+            let bridged = (histories[chatId]?.chunks ?? []).filter { $0.overlaps(first, last) }
             let gaps = zip(bridged, bridged.dropFirst()).map { ($0.upper, $1.lower) }
             kept = page.filter { message in !gaps.contains { $0.0 < message.id && message.id < $0.1 } }
         }
-        history.insertPage(kept, isStartOfHistory: isStartOfHistory)
-        histories[chatId] = history
+        // In place: a copy of the chat's store taken out, grown and written back copied its whole history first (the
+        // table still held the old one), on every page.
+        histories[chatId, default: ChunkStore()].insertPage(kept, isStartOfHistory: isStartOfHistory)
+        let history = histories[chatId]!
         for message in kept {
             if let cached = history.message(id: message.id) { store.save(cached, chatId: chatId) }
         }

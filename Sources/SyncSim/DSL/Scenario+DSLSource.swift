@@ -288,6 +288,9 @@ extension Scenario {
 enum DSLLiteral {
     /// A string literal with `\`, `"` and control characters escaped.
     static func string(_ text: String) -> String {
+        // Most texts need no escape (every world step's trace record spells its action, a send's text included):
+        // one pass over the UTF-8 bytes instead of appending scalar by scalar. A byte that needs one is ASCII.
+        if !text.utf8.contains(where: needsEscape) { return "\"" + text + "\"" }
         var result = "\""
         for scalar in text.unicodeScalars {
             switch scalar {
@@ -302,6 +305,11 @@ enum DSLLiteral {
             }
         }
         return result + "\""
+    }
+
+    /// Whether a UTF-8 byte is the first of a character `string` escapes (all of them are ASCII).
+    private static func needsEscape(_ byte: UInt8) -> Bool {
+        byte < 0x20 || byte == 0x7F || byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "\"")
     }
 
     static func strings(_ texts: [String]) -> String { "[" + texts.map(string).joined(separator: ", ") + "]" }
