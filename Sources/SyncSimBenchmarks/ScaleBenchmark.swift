@@ -36,13 +36,13 @@ enum ScaleBenchmark {
         var runSeconds: Double
         /// Processor time (user + system) of build and run: on a shared machine, the time one core would take.
         var cpuSeconds: Double
-        /// Resident bytes after returning free heap pages, and SQLite's heap bytes, after the build and at the end.
+        /// Resident bytes after returning free heap pages, after the build and at the end.
         var heapAfterBuild: Int
         var heapAtEnd: Int
         var heapBaseline: Int
+        /// The clients' databases' bytes on SQLite's heap (`World.clientDatabaseBytes`), after the build and at the end.
         var sqliteAfterBuild: Int
         var sqliteAtEnd: Int
-        var sqliteBaseline: Int
         var violationSamples: [String]
         var events: Int
         var violations: Int
@@ -166,7 +166,6 @@ enum ScaleBenchmark {
         resetPeakResidentBytes()
         let baseline = residentBytes()
         let heapBaseline = heapBytesInUse()
-        let sqliteBaseline = SQLiteDatabase.processMemoryUsedBytes
         let cpuStart = processorSeconds()
         let clock = ContinuousClock()
         let buildStart = clock.now
@@ -175,12 +174,12 @@ enum ScaleBenchmark {
         let buildSeconds = (clock.now - buildStart).inSeconds
         let afterBuild = residentBytes()
         let heapAfterBuild = heapBytesInUse()
-        let sqliteAfterBuild = SQLiteDatabase.processMemoryUsedBytes
+        let sqliteAfterBuild = world.clientDatabaseBytes
         // A long run says where it is: the build's figures before the simulation starts.
         print(String(format: "  %7d clients: world built in %.2f s wall (%.2f s CPU so far), %.1f KB per client "
                         + "(SQLite %.1f KB)", plan.clients, buildSeconds, processorSeconds() - cpuStart,
                      Double(heapAfterBuild - heapBaseline) / Double(plan.clients) / 1_024,
-                     Double(sqliteAfterBuild - sqliteBaseline) / Double(plan.clients) / 1_024))
+                     Double(sqliteAfterBuild) / Double(plan.clients) / 1_024))
         fflush(nil)
         let runStart = clock.now
         let result = world.run()
@@ -189,8 +188,7 @@ enum ScaleBenchmark {
         return Figures(
             plan: plan, buildSeconds: buildSeconds, runSeconds: runSeconds, cpuSeconds: cpuSeconds,
             heapAfterBuild: heapAfterBuild, heapAtEnd: heapBytesInUse(), heapBaseline: heapBaseline,
-            sqliteAfterBuild: sqliteAfterBuild, sqliteAtEnd: SQLiteDatabase.processMemoryUsedBytes,
-            sqliteBaseline: sqliteBaseline,
+            sqliteAfterBuild: sqliteAfterBuild, sqliteAtEnd: world.clientDatabaseBytes,
             violationSamples: result.violations.prefix(3).map { String(describing: $0).prefix(300).description },
             events: world.network.eventsRun,
             violations: result.violations.count, peakBytes: peakResidentBytes(), bytesAfterBuild: afterBuild,
@@ -212,9 +210,9 @@ enum ScaleBenchmark {
             format: "           per client: %5.1f KB after build (SQLite %5.1f KB), %5.1f KB at end "
                 + "(SQLite %5.1f KB); without trimming free heap pages %5.1f KB after build, %5.1f KB at end",
             perClient(figures.heapAfterBuild, figures.heapBaseline),
-            perClient(figures.sqliteAfterBuild, figures.sqliteBaseline),
+            perClient(figures.sqliteAfterBuild, 0),
             perClient(figures.heapAtEnd, figures.heapBaseline),
-            perClient(figures.sqliteAtEnd, figures.sqliteBaseline),
+            perClient(figures.sqliteAtEnd, 0),
             perClient(figures.bytesAfterBuild, figures.baselineBytes),
             perClient(figures.bytesAtEnd, figures.baselineBytes))
         for sample in figures.violationSamples { text += "\n           violation: \(sample)" }

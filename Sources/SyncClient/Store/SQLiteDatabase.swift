@@ -29,6 +29,7 @@ public final class SQLiteDatabase {
         // call (binds, steps, resets: about a tenth of a client's SQLite time in `syncsim-bench scale`). The class is
         // not Sendable, so one database is used from one thread at a time, which is all that mode asks.
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX
+        _ = Self.configured
         var handle: OpaquePointer?
         let code = sqlite3_open_v2(path, &handle, flags, nil)
         guard code == SQLITE_OK else {
@@ -39,9 +40,24 @@ public final class SQLiteDatabase {
         self.handle = handle
     }
 
-    /// Bytes SQLite holds on the heap now, over every database in the process (`sqlite3_memory_used`): page
-    /// caches, schemas and prepared statements. For memory reports (`syncsim-bench scale`).
-    public static var processMemoryUsedBytes: Int { Int(sqlite3_memory_used()) }
+    /// SQLite's process-wide settings, made once before the first connection opens (SQLite takes them only before it
+    /// initializes). Memory statistics off (`SQLITE_CONFIG_MEMSTATUS`, on by default): with them, every allocation
+    /// SQLite makes took a global mutex to count itself, 2% of the instructions of `syncsim-bench scale` (where each
+    /// client's every statement allocates its cursors). A connection's own figure, `memoryUsedBytes`, does without.
+    private static let configured: Void = { _ = syncsim_sqlite3_config_memstatus(0) }()
+
+    /// Bytes this connection holds on SQLite's heap now: its page cache, schema and prepared statements
+    /// (`sqlite3_db_status` with `SQLITE_DBSTATUS_CACHE_USED`, `_SCHEMA_USED` and `_STMT_USED`, as SQLite estimates
+    /// them). The connection's own structures (about 2 KB) are not counted. For memory reports (`syncsim-bench scale`).
+    public var memoryUsedBytes: Int {
+        var total = 0
+        for option in [SQLITE_DBSTATUS_CACHE_USED, SQLITE_DBSTATUS_SCHEMA_USED, SQLITE_DBSTATUS_STMT_USED] {
+            var current: Int32 = 0
+            var highest: Int32 = 0
+            if sqlite3_db_status(handle, option, &current, &highest, 0) == SQLITE_OK { total += Int(current) }
+        }
+        return total
+    }
 
     deinit {
         for statement in statements.values { sqlite3_finalize(statement) }

@@ -232,6 +232,10 @@ public final class World {
     /// The current virtual time.
     public var now: SimInstant { network.now }
 
+    /// Bytes the clients' databases hold on SQLite's heap now, summed (`SQLiteDatabase.memoryUsedBytes`: page
+    /// caches, schemas, prepared statements). For memory reports (`syncsim-bench scale`).
+    public var clientDatabaseBytes: Int { clients.reduce(0) { $0 + $1.database.memoryUsedBytes } }
+
     /// Runs the scenario to its end and returns the result (call once).
     ///
     /// The run lasts `runLength` of virtual time, or ends at the first whole second at which the run is quiescent
