@@ -10,14 +10,17 @@ struct MessagePackKeyCache {
     /// Unsafe storage owned by a `MessagePackSerialization.Unpacker`, so lookups cost no reference counting or
     /// uniqueness checks.
     private let words: UnsafeMutablePointer<(low: UInt64, high: UInt64)>
-    private let keys: UnsafeMutablePointer<MessagePackValue>
+    /// Per slot the key's text: a key is always a string, and a string of at most 15 bytes is stored inline, so
+    /// handing one out copies two words and retains nothing (a whole `MessagePackValue` took an outlined copy
+    /// that switched over every case).
+    private let keys: UnsafeMutablePointer<String>
 
     /// Allocates empty storage; `deallocate()` must be called once.
     init() {
         words = .allocate(capacity: Self.slotCount)
         words.initialize(repeating: (0, 0), count: Self.slotCount)
         keys = .allocate(capacity: Self.slotCount)
-        keys.initialize(repeating: .nil, count: Self.slotCount)
+        keys.initialize(repeating: "", count: Self.slotCount)
     }
 
     func deallocate() {
@@ -67,12 +70,13 @@ struct MessagePackKeyCache {
 
     /// The cached key with these words, if any.
     @inline(__always)
-    func key(_ low: UInt64, _ high: UInt64) -> MessagePackValue? {
+    func key(_ low: UInt64, _ high: UInt64) -> String? {
         let slot = Self.slot(low, high)
         return words[slot] == (low, high) ? keys[slot] : nil
     }
 
-    func insert(_ key: MessagePackValue, _ low: UInt64, _ high: UInt64) {
+    /// Remembers `key`, the string whose fixstr encoding has these words.
+    func insert(_ key: String, _ low: UInt64, _ high: UInt64) {
         let slot = Self.slot(low, high)
         words[slot] = (low, high)
         keys[slot] = key
