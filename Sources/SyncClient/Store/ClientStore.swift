@@ -5,7 +5,9 @@ import SyncProtocol
 ///
 /// Every write of one engine event happens inside one transaction (`begin`/`commit`), so a crash loses at most
 /// the event in progress. The transaction is opened by the event's first write: an event that writes nothing (a
-/// ping, a timer that finds nothing to do) costs no BEGIN and COMMIT. The database must hold the client schema
+/// ping, a timer that finds nothing to do) costs no BEGIN and COMMIT. A private in-memory database (every client of
+/// a simulated world) runs each write on its own instead (see `init`): the same rows at every event's end, where the
+/// world can crash an app. The database must hold the client schema
 /// (`ClientDatabase.open(path:)` checks a user's file and throws); after that, a failing statement is a programmer
 /// error in our own schema, so it stops.
 struct ClientStore {
@@ -15,6 +17,9 @@ struct ClientStore {
     /// its own per client, was a cache miss on every event at thousands of clients (most of the engine's own time
     /// on a PING). A copy of the store must not write: the engine holds the only one.
     private var isTransactionRequested = false
+    /// Whether each write commits on its own (SQLite's autocommit) rather than inside the event's transaction: for a
+    /// private in-memory database, which has no rollback journal (see `init`).
+    private let writesAlone: Bool
 
     /// The chunk and tombstone rows as last written or loaded, by chat (shared by copies of the store, as the
     /// database is): `replaceChunks` and `replaceTombstones` write only the rows that changed.
@@ -65,6 +70,7 @@ struct ClientStore {
 
     init(database: SQLiteDatabase) {
         self.database = database
+        writesAlone = database.path == ":memory:"
         do {
             try ClientDatabase.prepare(database)
             if database.path == ":memory:" {
@@ -74,6 +80,10 @@ struct ClientStore {
                 // an open transaction, never finds one), and a failed statement stops the engine (so no statement is
                 // ever unwound). A file keeps SQLite's default journal, and with it the crash safety of a real file.
                 try database.execute("PRAGMA journal_mode = OFF", keepsStatement: false)
+                // Without a journal a transaction buys nothing but batching, and costs two statements of its own per
+                // event (BEGIN and COMMIT, each a program, registers and a lock to run): a push received wrote two rows
+                // with four statements. The writes of an event still happen all within `handle`, in order, so the
+                // rows at the end of every event (all a crash of the app can find) are the same.
             }
         } catch {
             preconditionFailure("\(error); open a user's database file with ClientDatabase.open(path:), which throws")
@@ -91,7 +101,7 @@ struct ClientStore {
     mutating func commit() {
         if isTransactionRequested {
             isTransactionRequested = false
-        } else {
+        } else if !writesAlone {
             run(.commit) { _ in }
         }
     }
@@ -510,6 +520,7 @@ struct ClientStore {
         guard isTransactionRequested else { return }
         isTransactionRequested = false
         precondition(!database.isInTransaction, "client store: transaction already open")
+        if writesAlone { return }
         do {
             try database.execute(slot: Statement.begin.rawValue, sql: Statement.begin.sql) { _ in }
         } catch {
