@@ -1,3 +1,4 @@
+import Foundation
 import SyncProtocol
 import Testing
 @testable import SyncClient
@@ -53,6 +54,43 @@ private func message(_ id: Int64) -> ChatMessage { ChatMessage(id: id, time: id,
         #expect(ClientStore(database: database).loadHistories()[7] == history)
         #expect(ClientStore.attachesData(of: photo) == nil && ClientStore.attachesData(of: message(12)) == nil)
         #expect(ClientStore.attaches(fromData: "zz") == nil && ClientStore.attaches(fromData: "9") == nil)
+    }
+
+    /// Session 41: a save with the members already written updates the row's time and last message alone; one with
+    /// new members replaces the row. Both must read back as saved after a restart.
+    @Test("a chat row saved again, with the same members and then with others, reads back as last saved")
+    func chatRowSavedAgain() throws {
+        let database = try SQLiteDatabase()
+        var store = ClientStore(database: database)
+        var history = ChunkStore()
+        history.insertPage([message(1), message(2), message(3)], isStartOfHistory: true)
+        write(history, to: &store)
+        for (members, modified, last) in [([1, 2], 10, 1), ([1, 2], 20, 2), ([1, 2, 3], 30, 3), ([1, 2, 3], 25, 2)]
+            as [([Int64], Int64, Int64)] {
+            store.begin()
+            store.save(ChatSummary(id: 7, members: members, modified: modified, lastMessage: message(last)))
+            store.commit()
+            // An in-memory database commits each write on its own: no transaction is left open.
+            #expect(!database.isInTransaction)
+        }
+        let reloaded = ClientStore(database: database)
+        let chats = reloaded.loadChats(histories: reloaded.loadHistories())
+        #expect(chats[7] == ChatSummary(id: 7, members: [1, 2, 3], modified: 25, lastMessage: message(2)))
+        #expect(try database.query("SELECT count(*) FROM chats").first?.first?.integer == 1)
+    }
+
+    @Test("a file database keeps the event's transaction: one write leaves it open until commit")
+    func fileDatabaseTransaction() throws {
+        let path = FileManager.default.temporaryDirectory
+            .appendingPathComponent("syncsim-store-\(ProcessInfo.processInfo.processIdentifier).db").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let database = try ClientDatabase.open(path: path)
+        var store = ClientStore(database: database)
+        store.begin()
+        store.save(message(1), chatId: 7)
+        #expect(database.isInTransaction)
+        store.commit()
+        #expect(!database.isInTransaction)
     }
 
     @Test("a chunk of one message has no row and comes back from its message; other chunks keep their rows")

@@ -36,9 +36,9 @@ struct ClientStore {
         /// Whether `chunks` and `tombstones` hold every stored row (`loadHistories` read them all): a chat missing
         /// from them has none, and its first write needs no DELETE of what might be stored.
         @exclusivity(unchecked) var holdsEveryRow = false
-        /// The `members` text last written per chat, with the members it joins: a push rewrites its chat's row, and
-        /// joining ten numbers into a string for every push was allocations for the same text.
-        @exclusivity(unchecked) var chatMembers: [Int64: (members: [Int64], text: String)] = [:]
+        /// The members of each chat row written through this store: a later save with the same members updates the
+        /// row's time and last message alone (`save(_: ChatSummary)`).
+        @exclusivity(unchecked) var chatMembers: [Int64: [Int64]] = [:]
     }
 
     /// The statements of every event, each kept prepared in its slot of the database (see
@@ -46,6 +46,7 @@ struct ClientStore {
     enum Statement: Int, CaseIterable {
         case begin, commit, saveMessage, saveMessageChange, deleteTombstone, saveTombstone, insertTombstone
         case deletePendingEdits, insertPendingEdit, deleteChunk, insertChunk, saveChat, saveContact, saveTask, setSync
+        case updateChat
 
         var sql: String {
             switch self {
@@ -64,6 +65,7 @@ struct ClientStore {
             case .saveContact: "INSERT OR REPLACE INTO contacts VALUES (?, ?)"
             case .saveTask: "INSERT OR REPLACE INTO tasks VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
             case .setSync: "INSERT OR REPLACE INTO sync VALUES (?, ?)"
+            case .updateChat: "UPDATE chats SET modified = ?, lastMessageId = ? WHERE id = ?"
             }
         }
     }
@@ -325,13 +327,18 @@ struct ClientStore {
     }
 
     mutating func save(_ summary: ChatSummary) {
-        let members: String
-        if let written = written.chatMembers[summary.id], written.members == summary.members {
-            members = written.text
-        } else {
-            members = summary.members.map(String.init).joined(separator: ",")
-            written.chatMembers[summary.id] = (summary.members, members)
+        if written.chatMembers[summary.id] == summary.members {
+            // The row is there with these members (chat rows are never deleted): a push changes only the chat's
+            // time and last message, and the row was replaced whole, its members' text bound and copied again.
+            run(.updateChat) {
+                $0.bind(summary.modified)
+                $0.bind(summary.lastMessage?.id)
+                $0.bind(summary.id)
+            }
+            return
         }
+        let members = summary.members.map(String.init).joined(separator: ",")
+        written.chatMembers[summary.id] = summary.members
         run(.saveChat) {
             $0.bind(summary.id)
             $0.bind(members)
