@@ -13,6 +13,21 @@ import Testing
         #expect(try database.query("SELECT x FROM t") == [[.integer(1)]])
     }
 
+    /// Session 41 turned SQLite's process-wide memory statistics off; the scale benchmark reads each connection's
+    /// own figure instead.
+    @Test("a connection's SQLite bytes count its pages, schema and statements, and grow with its rows")
+    func memoryUsed() throws {
+        let database = try SQLiteDatabase()
+        try database.execute("CREATE TABLE t (x INTEGER, text TEXT)")
+        let empty = database.memoryUsedBytes
+        #expect(empty > 0)
+        for row in 0..<2_000 {
+            let text = String(repeating: "x", count: 100)
+            try database.execute("INSERT INTO t VALUES (?, ?)", [.integer(Int64(row)), .text(text)])
+        }
+        #expect(database.memoryUsedBytes > empty + 100_000)
+    }
+
     @Test("bad SQL throws an error naming the statement") func badSQL() throws {
         let database = try SQLiteDatabase()
         #expect(throws: SQLiteError.self) { try database.execute("SELEC nonsense") }

@@ -48,7 +48,8 @@ public final class SQLiteDatabase {
 
     /// Bytes this connection holds on SQLite's heap now: its page cache, schema and prepared statements
     /// (`sqlite3_db_status` with `SQLITE_DBSTATUS_CACHE_USED`, `_SCHEMA_USED` and `_STMT_USED`, as SQLite estimates
-    /// them). The connection's own structures (about 2 KB) are not counted. For memory reports (`syncsim-bench scale`).
+    /// them). The connection's own structures (the connection, its pager and b-tree handles) are not counted: about
+    /// 9 KB per client database in `syncsim-bench scale`. For memory reports.
     public var memoryUsedBytes: Int {
         var total = 0
         for option in [SQLITE_DBSTATUS_CACHE_USED, SQLITE_DBSTATUS_SCHEMA_USED, SQLITE_DBSTATUS_STMT_USED] {
