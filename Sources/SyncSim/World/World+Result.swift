@@ -11,7 +11,7 @@ extension World {
             for chatId in chatIdsOfClient[index] {
                 let store = view.chunkStores[chatId]
                 record(clients[index].name, "final", "chat=\(chatNameById[chatId] ?? "?") chunks="
-                       + (store?.chunks.map(\.description).joined(separator: ",") ?? "none")
+                       + (store.map { Self.chunkList($0.chunks) } ?? "none")
                        + " cached=\(store?.messageIds.count ?? 0) server=\(server.messages(inChat: chatId).count)"
                        + " pendingTasks=\(pendingTaskCount(index)) online=\(view.isOnline)")
             }
@@ -26,6 +26,24 @@ extension World {
             scenario: scenario.name, seed: seed, mutant: options.mutant, digest: network.trace.digest,
             violations: violations, metrics: metrics,
             trace: options.recordsTrace ? network.trace.records.map(\.description) : [])
+    }
+
+    /// `chunks` as their descriptions joined by commas, written into one string: a final record lists every chunk a
+    /// client holds, hundreds after an hour (each push that did not join the chunk below it is a chunk of its own),
+    /// and an interpolated string per chunk, joined, was most of the run's end.
+    static func chunkList(_ chunks: [Chunk]) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(chunks.count * 24)
+        for (index, chunk) in chunks.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            bytes.append(UInt8(ascii: "["))
+            TraceRing.appendDecimal(Int(chunk.lower), to: &bytes)
+            TraceRing.append(literal: "...", to: &bytes)
+            TraceRing.appendDecimal(Int(chunk.upper), to: &bytes)
+            if chunk.isStartOfHistory { TraceRing.append(literal: " start", to: &bytes) }
+            bytes.append(UInt8(ascii: "]"))
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// The liveness checks at the end of the run: T5 and V1 for every client, C6 for each chat a client scrolled up
