@@ -7,12 +7,13 @@ import PackageDescription
 /// `public import` on every module whose types appear in a sibling's public API, for little gain here.
 ///
 /// `SYNCSIM_LAYOUT_EPOCH_n` is read by no code. Raise `n` with a change that alters the memory layout of a type other
-/// modules hold (session 40: `Packet.Body` became `indirect`, a packet 16 bytes instead of about 300). SwiftPM's
+/// modules hold (session 40, epoch 1: `Packet.Body` became `indirect`, a packet 16 bytes instead of about 300;
+/// session 41, epoch 2: `ChunkStore` became one reference to a copy-on-write box). SwiftPM's
 /// incremental build recompiles the changed module but not every file above it, and those keep the old layout: a
 /// `swift test` over a `.build` from before crashed. New flags make every target compile again, once.
 let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
-    .define("SYNCSIM_LAYOUT_EPOCH_1"),
+    .define("SYNCSIM_LAYOUT_EPOCH_2"),
 ]
 
 let package = Package(

@@ -57,6 +57,30 @@ private func page(_ ids: ClosedRange<Int64>) -> [ChatMessage] { ids.map(message)
         #expect(store.invariantViolations().isEmpty)
     }
 
+    /// Session 41 keeps a store's parts in one copy-on-write box: every write must leave the other copies as they were.
+    @Test("a copy of a store is a value: each kind of change to it leaves the original as it was")
+    func copiesAreValues() {
+        var original = ChunkStore()
+        original.insertPage(page(1...3), isStartOfHistory: true)
+        original.applyRemoval(messageId: 9, updateTime: 4)
+        let snapshot = original
+        var grown = original
+        grown.insertSingle(message(10))
+        var edited = original
+        var changed = message(2)
+        changed.text = "edited"
+        changed.updateTime = 5
+        edited.applyChange(changed)
+        var cleared = original
+        cleared.removeAll()
+        #expect(original == snapshot && original.chunks == [Chunk(lower: 1, upper: 3, isStartOfHistory: true)])
+        #expect(original.messageIds == [1, 2, 3] && original.tombstones == [9: 4])
+        #expect(original.message(id: 2)?.text == "m2" && original.message(id: 10) == nil)
+        #expect(grown.messageIds == [1, 2, 3, 10] && edited.message(id: 2)?.text == "edited" && cleared.chunks.isEmpty)
+        // The original still grows on its own line: its checkpoint is unchanged by the copies' writes.
+        #expect(original.isUnchanged(since: snapshot.checkpoint))
+    }
+
     @Test("an unsorted page with repeated ids is cached sorted, one message per id, the last copy kept")
     func unsortedPageWithRepeats() {
         var store = ChunkStore()

@@ -13,27 +13,93 @@ import SyncProtocol
 /// which it then removes (invariant C7).
 /// - Complexity: a page insertion is O(n) in the number of cached messages (sorted array insertions).
 public struct ChunkStore: Hashable, Sendable {
+    /// The store's parts, in one copy-on-write box: a copy of a store (a read of it out of a table of stores, a view
+    /// the checks take) retains one object instead of each of its five collections and its lineage, whose headers
+    /// were cold memory on every event at thousands of clients. Every write goes through the properties below,
+    /// which first give this store a box of its own when another copy shares it (`makeBoxUnique`).
+    private final class Parts: @unchecked Sendable {
+        // Reached only through the store's properties, from one thread; their accesses never overlap (they were a
+        // struct's stored properties, checked statically), so the dynamic exclusivity checks are off.
+        @exclusivity(unchecked) var chunks: [Chunk] = []
+        @exclusivity(unchecked) var messageIds: [Int64] = []
+        @exclusivity(unchecked) var storedMessages: [ChatMessage] = []
+        @exclusivity(unchecked) var tombstones: [Int64: Int64] = [:]
+        @exclusivity(unchecked) var pendingEdits: [Int64: ChatMessage] = [:]
+        @exclusivity(unchecked) var lineage = Lineage()
+        @exclusivity(unchecked) var additions = 0
+        @exclusivity(unchecked) var chunksAreOrdered = true
+
+        init() {}
+
+        init(copying other: Parts) {
+            chunks = other.chunks
+            messageIds = other.messageIds
+            storedMessages = other.storedMessages
+            tombstones = other.tombstones
+            pendingEdits = other.pendingEdits
+            lineage = other.lineage
+            additions = other.additions
+            chunksAreOrdered = other.chunksAreOrdered
+        }
+    }
+
+    private var box = Parts()
+
+    /// Gives this store a box no other copy shares, before a write.
+    private mutating func makeBoxUnique() {
+        if !isKnownUniquelyReferenced(&box) { box = Parts(copying: box) }
+    }
+
     /// The chunks, ascending by id.
-    public private(set) var chunks: [Chunk] = []
+    public private(set) var chunks: [Chunk] {
+        get { box.chunks }
+        set { makeBoxUnique(); box.chunks = newValue }
+        _modify { makeBoxUnique(); yield &box.chunks }
+    }
     /// Cached message ids, ascending.
-    public private(set) var messageIds: [Int64] = []
+    public private(set) var messageIds: [Int64] {
+        get { box.messageIds }
+        set { makeBoxUnique(); box.messageIds = newValue }
+        _modify { makeBoxUnique(); yield &box.messageIds }
+    }
     /// The cached messages, in the order of `messageIds` (a push lands at the top: an append). An array beside the
     /// ids rather than a dictionary by id: half the memory, and no hashing per message stored.
-    private var storedMessages: [ChatMessage] = []
+    private var storedMessages: [ChatMessage] {
+        get { box.storedMessages }
+        set { makeBoxUnique(); box.storedMessages = newValue }
+        _modify { makeBoxUnique(); yield &box.storedMessages }
+    }
     /// Removals of messages not cached yet: message id -> the removal's `updateTime`.
-    public private(set) var tombstones: [Int64: Int64] = [:]
+    public private(set) var tombstones: [Int64: Int64] {
+        get { box.tombstones }
+        set { makeBoxUnique(); box.tombstones = newValue }
+        _modify { makeBoxUnique(); yield &box.tombstones }
+    }
     /// Edited versions of messages not cached yet, by message id: applied when the message arrives in an older
     /// version. Persisted with the cache, as tombstones are.
-    public private(set) var pendingEdits: [Int64: ChatMessage] = [:]
+    public private(set) var pendingEdits: [Int64: ChatMessage] {
+        get { box.pendingEdits }
+        set { makeBoxUnique(); box.pendingEdits = newValue }
+        _modify { makeBoxUnique(); yield &box.pendingEdits }
+    }
     /// The line of growth this store is on, and how far along it (see `Checkpoint`). Not part of the value: two
     /// stores with the same chunks, messages, tombstones and pending edits are equal whatever their lineage.
-    private var lineage = Lineage()
-    private var additions = 0
+    private var lineage: Lineage {
+        get { box.lineage }
+        set { makeBoxUnique(); box.lineage = newValue }
+    }
+    private var additions: Int {
+        get { box.additions }
+        set { makeBoxUnique(); box.additions = newValue }
+    }
     /// Whether `chunks` are sorted, disjoint and non-empty and none after the first claims the start of history (the
     /// chunk invariants): then the last chunk's upper bound is the highest, and a push above it opens a chunk at the
     /// top without a walk over every chunk. Set again by each change of `chunks`; derived from them, so not part of
     /// the value.
-    private var chunksAreOrdered = true
+    private var chunksAreOrdered: Bool {
+        get { box.chunksAreOrdered }
+        set { makeBoxUnique(); box.chunksAreOrdered = newValue }
+    }
 
     /// An empty cache: no chunks, no messages.
     public init() {}
