@@ -90,7 +90,8 @@ public enum ChunkChecks {
                 }
             }
             if !sameText || !sameSender {
-                problems.append("message \(id) cached as \(quoted(cached[position])), server has \(quoted(server[index]))")
+                problems.append(
+                    "message \(id) cached as \(quoted(cached[position])), server has \(quoted(server[index]))")
             } else if server[index].time != cached[position].time {
                 // Order by time must be the server's on every device (wire-desktop #352: own messages kept the
                 // device clock's time and sorted above the replies to them).

@@ -540,7 +540,7 @@ public struct SyncServer {
             }
             if request.revokePrivateLink == true || !request.options.isEmpty {
                 // An invite link and group settings are a group's: a dialog has neither.
-                do throws(ChangeError) { _ = try group(chat.id, of: userId) } catch {
+                do throws(ChangeError) { try groupMembers(chat.id, of: userId) } catch {
                     fail(error.code, error.text)
                     return actions
                 }
@@ -584,10 +584,8 @@ public struct SyncServer {
                                        exceptDevice: connections[connection]?.deviceId)
         case .chatMembersUpdate(let request):
             guard let userId else { fail("session.notLoggedIn", "CHAT_MEMBERS_UPDATE before LOGIN"); return actions }
-            // The members alone are kept: a copy of the group's record alive across `store` below made its append
-            // copy the chat's whole history first.
             let before: [Int64]
-            do throws(ChangeError) { before = try self.group(request.chatId, of: userId).members } catch {
+            do throws(ChangeError) { before = try groupMembers(request.chatId, of: userId) } catch {
                 fail(error.code, error.text)
                 return actions
             }
@@ -619,9 +617,8 @@ public struct SyncServer {
                                        alsoTo: before.filter { !after.contains($0) })
         case .chatLeave(let request):
             guard let userId else { fail("session.notLoggedIn", "CHAT_LEAVE before LOGIN"); return actions }
-            // The members alone are kept (see CHAT_MEMBERS_UPDATE).
             let members: [Int64]
-            do throws(ChangeError) { members = try self.group(request.chatId, of: userId).members } catch {
+            do throws(ChangeError) { members = try groupMembers(request.chatId, of: userId) } catch {
                 fail(error.code, error.text)
                 return actions
             }
@@ -750,7 +747,7 @@ public struct SyncServer {
             // a member added (a CONTROL message, NOTIF_CHAT and NOTIF_MESSAGE to the members). A member joining
             // again is answered with the group and nothing changes.
             guard let userId else { fail("session.notLoggedIn", "\(packet.opcode) before LOGIN"); return actions }
-            // The members alone are kept (see CHAT_MEMBERS_UPDATE).
+            // The members alone are kept (see `groupMembers`).
             guard let token = request.token, let chatId = chatIdsByInviteToken[token],
                   let members = chats[chatId]?.members else {
                 fail("link.notFound", "no group has the invite link '\(request.link.prefix(80))'")
@@ -1058,16 +1055,19 @@ public struct SyncServer {
         var text: String
     }
 
-    /// Chat `chatId` if `userId` is a member and it is a group (made by a real client, or of more than two members).
+    /// The members of chat `chatId` if `userId` is one and it is a group (made by a real client, or of more than two
+    /// members). The members, not the record: a copy of the record kept by a caller that then stores a service
+    /// message made the append copy the chat's whole history first.
     /// - Throws: `ChangeError`: `chat.notFound`, or `chat.notGroup` for a dialog.
-    private func group(_ chatId: Int64, of userId: Int64) throws(ChangeError) -> ChatRecord {
-        guard let chat = chats[chatId], chat.members.contains(userId) else {
+    @discardableResult
+    private func groupMembers(_ chatId: Int64, of userId: Int64) throws(ChangeError) -> [Int64] {
+        guard let members = chats[chatId]?.members, members.contains(userId) else {
             throw ChangeError(code: "chat.notFound", text: "chat \(chatId) is unknown to user \(userId)")
         }
-        guard chat.groupOwner != nil || chat.members.count > 2 else {
+        guard chats[chatId]!.groupOwner != nil || members.count > 2 else {
             throw ChangeError(code: "chat.notGroup", text: "chat \(chatId) is a dialog; only a group's members change")
         }
-        return chat
+        return members
     }
 
     /// Gives group `chatId` a new invite link, `<knobs.inviteLinkBase><token>`; its old link no longer leads anywhere.

@@ -40,7 +40,8 @@ enum ScaleBenchmark {
         var heapAfterBuild: Int
         var heapAtEnd: Int
         var heapBaseline: Int
-        /// The clients' databases' bytes on SQLite's heap (`World.clientDatabaseBytes`), after the build and at the end.
+        /// The client databases' bytes on SQLite's heap (`World.clientDatabaseBytes`), after the build and at the
+        /// end.
         var sqliteAfterBuild: Int
         var sqliteAtEnd: Int
         var violationSamples: [String]
