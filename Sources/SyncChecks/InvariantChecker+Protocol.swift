@@ -62,7 +62,13 @@ extension InvariantChecker {
     public func observeClientReceived(
         client: String, packet: Packet, on connection: ClientConnectionID, at now: SimInstant
     ) -> [Finding] {
-        let new = withLedger(ledgerIndex(client)) { ledger -> [Finding] in
+        observeClientReceived(ledgerIndex(client), packet: packet, on: connection, at: now)
+    }
+
+    /// `observeClientReceived(client:packet:on:at:)` for the client of ledger `index`.
+    func observeClientReceived(_ index: Int, packet: Packet, on connection: ClientConnectionID, at now: SimInstant)
+        -> [Finding] {
+        let new = withLedger(index) { ledger -> [Finding] in
             ledger.hasObservedPackets = true
             let isOpen = !ledger.closedConnections.contains(connection)
             switch packet.body {
@@ -86,7 +92,7 @@ extension InvariantChecker {
             if matchCount > 1 {
                 ledger.outstanding[packet.seq] = live
                 let sent = live.filter(isMatching).map { "\($0.sentAt)" }.joined(separator: ", ")
-                return [Finding(invariant: .P1, client: client, time: now,
+                return [Finding(invariant: .P1, client: clientNames[index], time: now,
                                 expected: "\(packet.opcode) response seq \(packet.seq) matching one request",
                                 found: "\(matchCount) requests in flight with that seq, sent at \(sent)")]
             }
@@ -110,16 +116,31 @@ extension InvariantChecker {
     @discardableResult
     public func observeClientEvent(client: String, event: ClientEvent, at now: SimInstant) -> [Finding] {
         guard case .packetReceived(let packet, let connection) = event else { return [] }
-        return observeClientReceived(client: client, packet: packet, on: connection, at: now)
+        return observeClientReceived(ledgerIndex(client), packet: packet, on: connection, at: now)
+    }
+
+    /// `observeClientEvent(client:event:at:)` for a client as `register` returned it.
+    @discardableResult
+    public func observeClientEvent(_ client: RegisteredClient, event: ClientEvent, at now: SimInstant) -> [Finding] {
+        guard case .packetReceived(let packet, let connection) = event else { return [] }
+        return observeClientReceived(client.index, packet: packet, on: connection, at: now)
     }
 
     /// Observes the actions a client engine returned: each sent packet goes to `observeClientSent`, in order.
     /// - Returns: the new findings.
     @discardableResult
     public func observeClientActions(client: String, actions: [ClientAction], at now: SimInstant) -> [Finding] {
+        guard !actions.isEmpty else { return [] }
+        return observeClientActions(RegisteredClient(index: ledgerIndex(client)), actions: actions, at: now)
+    }
+
+    /// `observeClientActions(client:actions:at:)` for a client as `register` returned it.
+    @discardableResult
+    public func observeClientActions(_ client: RegisteredClient, actions: [ClientAction], at now: SimInstant)
+        -> [Finding] {
         var new: [Finding] = []
         guard !actions.isEmpty else { return new }
-        let index = ledgerIndex(client)
+        let index = client.index
         for action in actions {
             switch action {
             case .send(let packet, let connection):

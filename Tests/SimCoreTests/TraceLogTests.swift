@@ -52,6 +52,23 @@ import Testing
         #expect(hasher.value == FNV1a64.hash("x" + String(value)))
     }
 
+    @Test("decimal integers hash as their String spelling at every length and around every power of ten")
+    func decimalLengths() {
+        var values: [Int64] = []
+        var power: Int64 = 1
+        for _ in 0...18 {
+            values += [power - 1, power, power + 1, power * 5 + 3]
+            power = power.multipliedReportingOverflow(by: 10).overflow ? power : power * 10
+        }
+        var generator = SeededGenerator(seed: 16)
+        for _ in 0..<2_000 { values.append(Int64(bitPattern: generator.next()) >> Int64(generator.next() % 64)) }
+        for value in values + values.map({ $0 == .min ? $0 : -$0 }) {
+            var hasher = FNV1a64()
+            hasher.combine(decimal: value)
+            #expect(hasher.value == FNV1a64.hash(String(value)), "\(value)")
+        }
+    }
+
     @Test("literals hash as their String spelling, one-scalar literals too")
     func literals() {
         for literal: StaticString in [",", "tcp.", " seq=", "é", ""] {

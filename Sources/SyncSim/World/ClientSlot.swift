@@ -9,6 +9,8 @@ struct ClientSlot {
     let database: SQLiteDatabase
     let factory: SyncClientEngineFactory
     let streams: RandomStreams
+    /// The client as the world's checker knows it: its per-event calls find the client's ledger by position.
+    let registered: InvariantChecker.RegisteredClient
     /// The running engine when it is the reference engine (the default factory's), held as itself; replaced on
     /// every app restart. The world mutates the engine on every event, and through an existential box each
     /// mutation first checked the box unique (`__swift_mutable_project_boxed_opaque_existential_1`: a cache miss
@@ -49,7 +51,8 @@ struct ClientSlot {
 
     init(
         name: String, userId: Int64, host: HostID, parameters: ClientParameters, encoder: FrameEncoder,
-        database: SQLiteDatabase, factory: @escaping SyncClientEngineFactory, streams: RandomStreams
+        database: SQLiteDatabase, factory: @escaping SyncClientEngineFactory, streams: RandomStreams,
+        registered: InvariantChecker.RegisteredClient
     ) {
         self.name = name
         self.userId = userId
@@ -59,6 +62,7 @@ struct ClientSlot {
         self.database = database
         self.factory = factory
         self.streams = streams
+        self.registered = registered
         install(factory(parameters, database, streams.stream("client.\(name).launch0")))
     }
 

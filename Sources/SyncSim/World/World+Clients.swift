@@ -18,17 +18,17 @@ extension World {
             clients[index].deferredEvents.append(event)
             return
         }
-        let name = clients[index].name
-        if case .packetReceived = event { report(checker.observeClientEvent(client: name, event: event, at: now)) }
+        let registered = clients[index].registered
+        if case .packetReceived = event { report(checker.observeClientEvent(registered, event: event, at: now)) }
         // The view cached since the last event shares the engine's storage (its chat histories above all): dropped
         // first, the engine changes its tables in place instead of copying them (a whole message table per push).
         clients[index].cachedView = nil
         let actions = clients[index].handle(event, now: now)
         engineChanged(index)
-        report(checker.observeClientActions(client: name, actions: actions, at: now))
+        report(checker.observeClientActions(registered, actions: actions, at: now))
         let checksTimeouts = clients[index].deferredEventsLeft <= 1
         report(withServer { server in
-            checker.afterClientEvent(client: name, server: server, at: now, checksTimeouts: checksTimeouts,
+            checker.afterClientEvent(registered, server: server, at: now, checksTimeouts: checksTimeouts,
                                      view: { checkedView(index) })
         })
         for action in actions { perform(action, client: index, generation: generation) }

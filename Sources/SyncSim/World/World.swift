@@ -190,11 +190,11 @@ public final class World {
                 throw WorldError.database("\(error)", client: spec.name)
             }
             let factory = engineFactory ?? { ReferenceClient(parameters: $0, database: $1, generator: $2) }
+            let registered = checker.register(client: spec.name, userId: userId, parameters: setup.parameters)
             clients.append(ClientSlot(
                 name: spec.name, userId: userId, host: host, parameters: setup.parameters,
                 encoder: FrameEncoder(compressionThresholdBytes: setup.compressionThresholdBytes),
-                database: database, factory: factory, streams: streams))
-            checker.register(client: spec.name, userId: userId, parameters: setup.parameters)
+                database: database, factory: factory, streams: streams, registered: registered))
         }
         // A client (a user's phone or one of its second devices) belongs to the chats its user is a member of.
         var clientsByUserName: [String: [Int]] = [:]
