@@ -37,7 +37,10 @@ let package = Package(
         // zlib, to inflate WebSocket messages compressed by permessage-deflate in captures (RFC 7692).
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
 
-        .target(name: "SimCore", swiftSettings: swiftSettings),
+        // Not a library: the compiler's cache prefetch hint, for the event queue (`EventQueue.prefetchGrandchildren`).
+        .systemLibrary(name: "CPrefetch"),
+
+        .target(name: "SimCore", dependencies: ["CPrefetch"], swiftSettings: swiftSettings),
         .target(name: "SimNet", dependencies: ["SimCore"], swiftSettings: swiftSettings),
         .target(name: "SyncProtocol", dependencies: ["CLZ4", "CMsgPack", "CZstd"], swiftSettings: swiftSettings),
         .target(name: "SyncServer", dependencies: ["SimCore", "SyncProtocol"], swiftSettings: swiftSettings),

@@ -60,6 +60,49 @@ import Testing
         }
     }
 
+    @Test("a heap past the prefetch threshold comes out in key order, through replacements and removals")
+    func largeHeapOrder() {
+        var generator = SeededGenerator(seed: 16)
+        var queue = EventQueue<Int>()
+        let pending = EventQueue<Int>.prefetchThreshold * 2 + 77
+        // Values are scheduling order, so at equal times they must come out ascending.
+        var nextValue = 0
+        for _ in 0..<pending {
+            queue.schedule(nextValue, at: SimInstant(nanosecondsSinceStart: Int64(generator.next() % 1_000)))
+            nextValue += 1
+        }
+        var last: (time: Int64, value: Int)?
+        var isOrdered = true
+        var popped = 0
+        for step in 0..<(3 * pending) {
+            guard let (time, value) = queue.popNext() else { break }
+            let nanoseconds = time.nanosecondsSinceStart
+            if let last, nanoseconds < last.time || (nanoseconds == last.time && value < last.value) {
+                isOrdered = false
+            }
+            last = (nanoseconds, value)
+            popped += 1
+            // Two of three pops are followed by a schedule (the taken root replaced and sifted down), the third by the
+            // next pop (the root removed); times repeat often, so equal keys meet on the way down.
+            if step % 3 != 2 {
+                let delay = Int64(generator.next() % 997)
+                queue.schedule(nextValue, at: SimInstant(nanosecondsSinceStart: nanoseconds + delay))
+                nextValue += 1
+            }
+            if step % 10_007 == 0 { queue.checkInvariants() }
+        }
+        while let (time, value) = queue.popNext() {
+            let nanoseconds = time.nanosecondsSinceStart
+            if let last, nanoseconds < last.time || (nanoseconds == last.time && value < last.value) {
+                isOrdered = false
+            }
+            last = (nanoseconds, value)
+            popped += 1
+        }
+        #expect(isOrdered)
+        #expect(popped == nextValue)
+    }
+
     @Test("a timeline scheduled up front comes out in key order among near events")
     func runwayOrder() {
         var queue = EventQueue<String>()
