@@ -412,8 +412,8 @@ public struct EventQueue<Event> {
     /// Asks for the cache lines of node `index`'s grandchildren (`16 * index + 5 ... 16 * index + 20`, contiguous),
     /// before the comparisons among its children pick the one whose children the next step reads. Going down a heap
     /// larger than the cache, each step's loads wait on the step before; with the next level already on its way, a
-    /// step costs a comparison instead of a trip to memory: +25–40% events/s at 100,000 pending on the kernel
-    /// benchmark's hold model. A hint only: nothing read or written changes.
+    /// step costs a comparison instead of a trip to memory: +20–25% events/s at 100,000 pending in
+    /// `syncsim-bench kernel`. A hint only: nothing read or written changes.
     @inlinable @inline(__always)
     static func prefetchGrandchildren(of index: Int, in base: UnsafeMutablePointer<Entry>, count: Int) {
         let first = 16 &* index &+ 5
