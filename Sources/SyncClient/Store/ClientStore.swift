@@ -75,7 +75,7 @@ struct ClientStore {
         writesAlone = database.path == ":memory:"
         do {
             try ClientDatabase.prepare(database)
-            if database.path == ":memory:" {
+            if writesAlone {
                 // No rollback journal for a private in-memory database: every page an event changed was first copied
                 // into an in-memory journal, a fifth of the instructions of a push received. Nothing ever rolls back:
                 // each event's transaction is committed before `handle` returns (so an app restart, which rolls back
@@ -526,8 +526,9 @@ struct ClientStore {
     private mutating func openRequestedTransaction() {
         guard isTransactionRequested else { return }
         isTransactionRequested = false
-        precondition(!database.isInTransaction, "client store: transaction already open")
+        // Without a BEGIN to follow there is nothing to nest, and asking SQLite was a call into a cold connection.
         if writesAlone { return }
+        precondition(!database.isInTransaction, "client store: transaction already open")
         do {
             try database.execute(slot: Statement.begin.rawValue, sql: Statement.begin.sql) { _ in }
         } catch {
