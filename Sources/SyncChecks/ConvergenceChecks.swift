@@ -31,7 +31,7 @@ public enum ConvergenceChecks {
         func report(_ chatId: Int64, _ expected: String, _ found: String) {
             problems.append(Problem(chatId: chatId, expected: expected, found: found))
         }
-        let memberChats = server.chatIds.filter { server.members(ofChat: $0).contains(userId) }
+        let memberChats = server.chatIds(ofMember: userId)
         for chatId in memberChats {
             let serverLast = server.summary(ofChat: chatId)?.lastMessage?.id
             guard let entry = view.chatList[chatId] else {

@@ -173,6 +173,13 @@ public struct SyncServer {
     /// A chat's members, ascending, or empty for an unknown chat.
     public func members(ofChat chatId: Int64) -> [Int64] { chats[chatId]?.members ?? [] }
 
+    /// The chats `userId` is a member of, ascending, each once; empty for a user in no chat.
+    ///
+    /// The same chats as `chatIds.filter { members(ofChat: $0).contains(userId) }`, read from the per-user index
+    /// instead of scanning every chat: a check of every client at a run's end cost clients × chats lookups.
+    /// - Complexity: O(c log c) for the user's c chats.
+    public func chatIds(ofMember userId: Int64) -> [Int64] { (chatIdsByUser[userId] ?? []).sorted() }
+
     /// A chat's whole history in id order (edited and removed messages in their newest version), or empty for an
     /// unknown chat.
     public func messages(inChat chatId: Int64) -> [ChatMessage] { chats[chatId]?.messages ?? [] }

@@ -747,6 +747,15 @@ import Testing
             return
         }
         #expect(grown.chat.members == [1, 2, 3] && server.members(ofChat: 101) == [1, 2, 3])
+        // The per-user index V1 reads at a run's end follows every change of members: the chats found by scanning.
+        func expectMemberIndex(_ expected: [Int64: [Int64]], sourceLocation: SourceLocation = #_sourceLocation) {
+            for user: Int64 in 1...4 {
+                let scanned = server.chatIds.filter { server.members(ofChat: $0).contains(user) }
+                #expect(server.chatIds(ofMember: user) == scanned && scanned == expected[user, default: []],
+                        "user \(user)", sourceLocation: sourceLocation)
+            }
+        }
+        expectMemberIndex([1: [100, 101], 2: [100, 101], 3: [101]])
         // CHAT_MEMBERS pages them by user id; the marker is the last one's id while more follow.
         var pages: [([Int64], Int64)] = []
         for marker: UInt64 in [0, 2] {
@@ -763,8 +772,10 @@ import Testing
         // Bob, removed, hears of it on his connection (2): the chat without him, and the service message.
         #expect(removed.map(\.opcode) == [.chatMembersUpdate, .notifChat, .notifMessage])
         #expect(server.members(ofChat: 101) == [1, 3])
+        expectMemberIndex([1: [100, 101], 2: [100], 3: [101]])
         let left = call(.chatLeave, Self.map([("chatId", .uint(101))]))
         #expect(left.first?.body == .empty && server.members(ofChat: 101) == [3])
+        expectMemberIndex([1: [100], 2: [100], 3: [101]])
         let history = server.messages(inChat: 101).compactMap { $0.attaches?.first?.event }
         #expect(history == ["new", "add", "remove", "leave"])
 
