@@ -183,7 +183,7 @@ enum ScaleBenchmark {
                      Double(sqliteAfterBuild) / Double(plan.clients) / 1_024))
         fflush(nil)
         let runStart = clock.now
-        let result = world.run()
+        let result = world.run(progress: progressReporter(plan, world: world, cpuStart: cpuStart))
         let runSeconds = (clock.now - runStart).inSeconds
         let cpuSeconds = processorSeconds() - cpuStart
         return Figures(
@@ -195,6 +195,29 @@ enum ScaleBenchmark {
             violations: result.violations.count, peakBytes: peakResidentBytes(), bytesAfterBuild: afterBuild,
             bytesAtEnd: residentBytes(), baselineBytes: baseline)
     }
+
+    /// A long run's progress on standard error: at each tenth of the simulated time, once at least
+    /// `progressIntervalCPUSeconds` of processor time passed since the last line (a run shorter than that prints
+    /// none). Standard output keeps only the figures.
+    static func progressReporter(_ plan: Plan, world: World, cpuStart: Double) -> (SimInstant) -> Void {
+        let tenthNanoseconds = Int64(plan.minutes) * 6_000_000_000
+        var nextTenth = 1
+        var lastLineCPU = cpuStart
+        return { now in
+            guard now.nanosecondsSinceStart >= Int64(nextTenth) * tenthNanoseconds else { return }
+            nextTenth = Int(now.nanosecondsSinceStart / tenthNanoseconds) + 1
+            let cpu = processorSeconds()
+            guard cpu - lastLineCPU >= progressIntervalCPUSeconds, nextTenth <= 10 else { return }
+            lastLineCPU = cpu
+            let line = String(format: "  %7d clients: %.1f of %d simulated min, %.1f s CPU so far, %d events\n",
+                              plan.clients, Double(now.nanosecondsSinceStart) / 60e9, plan.minutes, cpu - cpuStart,
+                              world.network.eventsRun)
+            FileHandle.standardError.write(Data(line.utf8))
+        }
+    }
+
+    /// The least processor time between two progress lines of one run.
+    static let progressIntervalCPUSeconds = 10.0
 
     static func line(_ figures: Figures) -> String {
         let clients = Double(figures.plan.clients)

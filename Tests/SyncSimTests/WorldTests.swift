@@ -44,6 +44,17 @@ import Testing
         #expect(result.metrics.map(\.name) == SweepMetric.all.map(\.name))
     }
 
+    @Test("a run's progress observer hears each simulated second in order and changes nothing: the same digest")
+    func progressObserver() throws {
+        let plain = try World(scenario: Self.twoOnEdge, seed: 1).run()
+        let world = try World(scenario: Self.twoOnEdge, seed: 1)
+        var heard: [Int64] = []
+        let observed = world.run { heard.append($0.nanosecondsSinceStart) }
+        #expect(observed.digest == plain.digest && observed.violations.isEmpty)
+        #expect(!heard.isEmpty && heard == heard.indices.map { Int64($0 + 1) * 1_000_000_000 })
+        #expect(heard.last == world.now.nanosecondsSinceStart)
+    }
+
     @Test("texts and a photo queued offline survive an app restart and are sent in order")
     func restartWithPendingTasks() throws {
         let scenario = Scenario("restart", summary: "restart with pending tasks", seeds: [5]) {

@@ -240,7 +240,11 @@ public final class World {
     ///
     /// The run lasts `runLength` of virtual time, or ends at the first whole second at which the run is quiescent
     /// (`stopsWhenQuiescent`, see `isQuiescent`).
-    public func run() -> RunResult {
+    public func run() -> RunResult { run(progress: nil) }
+
+    /// `run()`, calling `progress` with the virtual time after each simulated second, for a driver's progress report
+    /// (`syncsim-bench scale`). `progress` only observes: it must not change the world.
+    public func run(progress: ((SimInstant) -> Void)?) -> RunResult {
         precondition(!hasRun, "a World runs once")
         hasRun = true
         record("world", "start", "scenario=\(scenario.name) seed=\(seed) clients=\(clients.count)")
@@ -254,6 +258,7 @@ public final class World {
         let slice = SimDuration.seconds(Int64(1))
         while now < end {
             network.run(until: min(end, now + slice))
+            progress?(now)
             if stopsWhenQuiescent, isQuiescent { break }
         }
         return finish()
