@@ -12,30 +12,50 @@ extension InvariantChecker {
     /// unchanged store is skipped; telling it unchanged is O(1) (`CheckedStore`).
     func checkChunks(_ ledger: inout ClientLedger, view: ClientView, server: SyncServer, report: Report) {
         if !view.localEchoes.isEmpty { checkEchoes(ledger, view: view, report: report) }
-        // The chats whose store changed, ascending: on most events none did, and nothing is sorted or allocated.
+        // The chats whose store changed, ascending: on most events none did, and nothing is sorted or allocated; on
+        // most of the rest one did (a push), kept aside without an array.
+        var onlyChanged: Int64?
         var changed: [Int64] = []
         for (chatId, store) in view.chunkStores {
             if let previous = ledger.checkedStores[chatId], previous.isUnchanged(store) { continue }
-            changed.append(chatId)
-        }
-        changed.sort()
-        for chatId in changed {
-            let store = view.chunkStores[chatId]!
-            let previous = ledger.checkedStores[chatId]
-            let serverMessages = server.messages(inChat: chatId)
-            if let previous, ledger.cleanStores.contains(chatId),
-               Self.grewClean(from: previous.checkpoint, to: store, server: serverMessages) {
-                assert(Self.chunkProblems(store, server: serverMessages, chatId: chatId, in: server).isEmpty,
-                       "C1–C5: the check over what the store added passed a store the whole check fails")
-                ledger.checkedStores[chatId] = CheckedStore(checkpoint: store.checkpoint)
+            if changed.isEmpty, onlyChanged == nil {
+                onlyChanged = chatId
                 continue
             }
-            let problems = Self.chunkProblems(store, server: serverMessages, chatId: chatId, in: server)
-            if problems.isEmpty { ledger.cleanStores.insert(chatId) } else { ledger.cleanStores.remove(chatId) }
-            ledger.checkedStores[chatId] = CheckedStore(
-                checkpoint: store.checkpoint, failedStore: problems.isEmpty ? nil : store)
-            for (invariant, expected, problem) in problems { report(invariant, chatId, expected, problem) }
+            if let first = onlyChanged {
+                changed.append(first)
+                onlyChanged = nil
+            }
+            changed.append(chatId)
         }
+        if let onlyChanged {
+            checkChangedStore(onlyChanged, &ledger, view: view, server: server, report: report)
+            return
+        }
+        changed.sort()
+        for chatId in changed { checkChangedStore(chatId, &ledger, view: view, server: server, report: report) }
+    }
+
+    /// C1–C5 over one chat whose store changed since its last check: judged from what it added when it only grew
+    /// clean at the top, else over the whole store.
+    private func checkChangedStore(
+        _ chatId: Int64, _ ledger: inout ClientLedger, view: ClientView, server: SyncServer, report: Report
+    ) {
+        let store = view.chunkStores[chatId]!
+        let previous = ledger.checkedStores[chatId]
+        let serverMessages = server.messages(inChat: chatId)
+        if let previous, ledger.cleanStores.contains(chatId),
+           Self.grewClean(from: previous.checkpoint, to: store, server: serverMessages) {
+            assert(Self.chunkProblems(store, server: serverMessages, chatId: chatId, in: server).isEmpty,
+                   "C1–C5: the check over what the store added passed a store the whole check fails")
+            ledger.checkedStores[chatId] = CheckedStore(checkpoint: store.checkpoint)
+            return
+        }
+        let problems = Self.chunkProblems(store, server: serverMessages, chatId: chatId, in: server)
+        if problems.isEmpty { ledger.cleanStores.insert(chatId) } else { ledger.cleanStores.remove(chatId) }
+        ledger.checkedStores[chatId] = CheckedStore(
+            checkpoint: store.checkpoint, failedStore: problems.isEmpty ? nil : store)
+        for (invariant, expected, problem) in problems { report(invariant, chatId, expected, problem) }
     }
 
     /// C4 over the local echoes: each shown once, and (with `flagsEchoOfCachedMessage`) none for a cached message.

@@ -49,6 +49,8 @@ public final class Network {
     @exclusivity(unchecked) var packets: [Packet?] = []
     @exclusivity(unchecked) var freePacketSlots: [Int] = []
     @exclusivity(unchecked) var pendingEvents: [SocketEvent] = []
+    /// An empty batch with capacity, traded with `pendingEvents` by `deliverEvents` so that neither is grown afresh.
+    @exclusivity(unchecked) var spareEventBatch: [SocketEvent] = []
     @exclusivity(unchecked) var undeliveredEvents: [SocketEvent] = []
     @exclusivity(unchecked) var isDeliveringEvents = false
     /// Empty output buffers with capacity, lent to an endpoint for one input (`lendBuffers`) and taken back by `flush`.
@@ -559,11 +561,17 @@ public final class Network {
         isDeliveringEvents = true
         defer { isDeliveringEvents = false }
         while !pendingEvents.isEmpty {
-            let batch = pendingEvents
-            pendingEvents.removeAll()
+            // The batch is traded for the empty spare: events the handler queues go into a buffer with capacity, and
+            // the batch, emptied, is the next spare. Copying the array out and calling `removeAll()` left both
+            // without one, so every delivery allocated and grew a new array.
+            var batch = spareEventBatch
+            spareEventBatch = []
+            swap(&batch, &pendingEvents)
             for event in batch {
                 if let eventHandler { eventHandler(event) } else { undeliveredEvents.append(event) }
             }
+            batch.removeAll(keepingCapacity: true)
+            spareEventBatch = batch
         }
     }
 
