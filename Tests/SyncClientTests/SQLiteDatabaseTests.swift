@@ -28,6 +28,26 @@ import Testing
         #expect(database.memoryUsedBytes > empty + 100_000)
     }
 
+    /// Texts were bound as C strings until session 43: a NUL ended the stored text there, so a message holding one
+    /// came back cut short after an app restart.
+    @Test("texts are stored whole: empty, short, long, non-ASCII, and with a NUL inside, bound both ways")
+    func textsWhole() throws {
+        let database = try SQLiteDatabase()
+        try database.execute("CREATE TABLE t (id INTEGER, x TEXT)")
+        let texts = ["", "m1", "a\u{0}b", String(repeating: "long ", count: 40) + "\u{0}end", "привет 👋", "\u{0}"]
+        for (index, text) in texts.enumerated() {
+            try database.execute("INSERT INTO t VALUES (?, ?)", [.integer(Int64(index)), .text(text)])
+            try database.execute(slot: 0, sql: "INSERT INTO t VALUES (?, ?)") {
+                $0.bind(Int64(100 + index))
+                $0.bind(text)
+            }
+        }
+        let rows = try database.query("SELECT id, x, length(CAST(x AS BLOB)) FROM t ORDER BY id")
+        #expect(rows.map { $0[1] } == (texts + texts).map { .text($0) })
+        #expect(rows.map { $0[2] } == (texts + texts).map { .integer(Int64($0.utf8.count)) })
+        #expect(try database.query("SELECT count(*) FROM t WHERE x IS NULL") == [[.integer(0)]])
+    }
+
     @Test("bad SQL throws an error naming the statement") func badSQL() throws {
         let database = try SQLiteDatabase()
         #expect(throws: SQLiteError.self) { try database.execute("SELEC nonsense") }

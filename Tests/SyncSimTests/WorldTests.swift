@@ -81,6 +81,34 @@ import Testing
         #expect(world.server.cdn.uploads.count == 1)
     }
 
+    /// Until session 43 the client's database stored a text up to its first NUL: after a restart the reader's cache
+    /// held "a" where the server held "a\u{0}b", and C3 (cached equals the server's) failed.
+    @Test("a message whose text holds a NUL is cached whole across an app restart, sender's and reader's")
+    func nulTextSurvivesRestart() throws {
+        let text = "a\u{0}b"
+        let scenario = Scenario("nul-text", summary: "a text with a NUL, then restarts", seeds: [3]) {
+            Client("alice", profile: .threeG)
+            Client("bob", profile: .threeG)
+            Timeline {
+                At(.seconds(2)) { OpenChat("bob", "alice+bob") }
+                At(.seconds(3)) { Send(from: "alice", text: text, in: "alice+bob") }
+                At(.seconds(10)) { RestartApp("alice") }
+                At(.seconds(11)) { RestartApp("bob") }
+            }
+            Expect {
+                Invariants(.all)
+                Eventually(within: .minutes(1), .serverTexts(chat: "alice+bob", texts: [text]))
+            }
+        }
+        let world = try World(scenario: scenario, seed: 3)
+        let result = world.run()
+        #expect(result.violations.map(\.description) == [])
+        #expect(world.serverMessages(in: "alice+bob").map(\.text) == [text])
+        for client in ["alice", "bob"] {
+            #expect(world.cachedMessages(of: client, in: "alice+bob").map(\.text) == [text], "\(client)")
+        }
+    }
+
     @Test("the same seed gives the same digest twice in one process; another seed gives another")
     func determinism() throws {
         let scenario = Catalog.reconnectDuringSend

@@ -183,6 +183,33 @@ public final class SQLiteDatabase {
     /// Whether a transaction is open (SQLite is not in autocommit mode).
     public var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
 
+    /// Binds `text` to parameter `position` (from 1) as TEXT of its UTF-8 length, copied by SQLite at once
+    /// (`SQLITE_TRANSIENT`). With its length given, a NUL inside the text is kept, where a NUL-terminated copy ended
+    /// the text there; and the bytes are read where the string holds them, where passing the `String` as a C string
+    /// copied a short one (up to 15 bytes, kept inside the `String` itself) into a new array on every bind.
+    /// - Returns: SQLite's result code.
+    static func bindText(_ text: String, to statement: OpaquePointer, at position: Int32) -> Int32 {
+        var text = text
+        return text.withUTF8 { bytes -> Int32 in
+            // An empty buffer may have no address, and a null pointer would bind NULL: the empty text is a literal.
+            guard let base = bytes.baseAddress, !bytes.isEmpty else {
+                return sqlite3_bind_text(statement, position, "", 0, transientDestructor)
+            }
+            return base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
+                sqlite3_bind_text64(statement, position, $0, UInt64(bytes.count), transientDestructor,
+                                    UInt8(SQLITE_UTF8))
+            }
+        }
+    }
+
+    /// Column `column` of the current row as text, all of its bytes (`sqlite3_column_bytes`): a text holding a NUL
+    /// comes back whole.
+    static func columnText(_ statement: OpaquePointer, _ column: Int32) -> String {
+        guard let text = sqlite3_column_text(statement, column) else { return "" }
+        let count = Int(sqlite3_column_bytes(statement, column))
+        return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
+    }
+
     /// A crash of the app: an open transaction is rolled back, everything committed stays.
     public func crash() {
         if isInTransaction { try? execute("ROLLBACK") }
@@ -208,7 +235,7 @@ public final class SQLiteDatabase {
             let code: Int32
             switch value {
             case .integer(let integer): code = sqlite3_bind_int64(statement, position, integer)
-            case .text(let text): code = sqlite3_bind_text(statement, position, text, -1, transientDestructor)
+            case .text(let text): code = SQLiteDatabase.bindText(text, to: statement, at: position)
             case .null: code = sqlite3_bind_null(statement, position)
             }
             guard code == SQLITE_OK else { throw error(code, sql) }
@@ -226,7 +253,7 @@ public final class SQLiteDatabase {
                 switch sqlite3_column_type(statement, column) {
                 case SQLITE_INTEGER: row.append(.integer(sqlite3_column_int64(statement, column)))
                 case SQLITE_NULL: row.append(.null)
-                default: row.append(.text(String(cString: sqlite3_column_text(statement, column))))
+                default: row.append(.text(Self.columnText(statement, column)))
                 }
             }
             rows.append(row)
@@ -252,7 +279,8 @@ public final class SQLiteDatabase {
         SQLiteError(code: code, message: String(cString: sqlite3_errmsg(handle)), sql: sql)
     }
 
-    private var transientDestructor: sqlite3_destructor_type {
+    /// `SQLITE_TRANSIENT`: SQLite copies a bound value before the bind returns.
+    private static var transientDestructor: sqlite3_destructor_type {
         unsafeBitCast(-1, to: sqlite3_destructor_type.self)
     }
 }
@@ -278,7 +306,7 @@ public struct SQLiteBindings {
     /// Binds the next parameter to a TEXT (copied by SQLite).
     public mutating func bind(_ value: String) {
         count += 1
-        note(sqlite3_bind_text(statement, count, value, -1, unsafeBitCast(-1, to: sqlite3_destructor_type.self)))
+        note(SQLiteDatabase.bindText(value, to: statement, at: count))
     }
 
     /// Binds the next parameter to an INTEGER, or NULL for nil.
