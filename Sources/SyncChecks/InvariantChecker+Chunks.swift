@@ -13,27 +13,18 @@ extension InvariantChecker {
     func checkChunks(_ ledger: inout ClientLedger, view: ClientView, server: SyncServer, report: Report) {
         if !view.localEchoes.isEmpty { checkEchoes(ledger, view: view, report: report) }
         // The chats whose store changed, ascending: on most events none did, and nothing is sorted or allocated; on
-        // most of the rest one did (a push), kept aside without an array.
-        var onlyChanged: Int64?
-        var changed: [Int64] = []
+        // most of the rest one did (a push), and it needs no array either.
+        var first: Int64?
+        var others: [Int64] = []
         for (chatId, store) in view.chunkStores {
             if let previous = ledger.checkedStores[chatId], previous.isUnchanged(store) { continue }
-            if changed.isEmpty, onlyChanged == nil {
-                onlyChanged = chatId
-                continue
-            }
-            if let first = onlyChanged {
-                changed.append(first)
-                onlyChanged = nil
-            }
-            changed.append(chatId)
+            if first == nil { first = chatId } else { others.append(chatId) }
         }
-        if let onlyChanged {
-            checkChangedStore(onlyChanged, &ledger, view: view, server: server, report: report)
-            return
-        }
-        changed.sort()
-        for chatId in changed { checkChangedStore(chatId, &ledger, view: view, server: server, report: report) }
+        guard let first else { return }
+        if others.isEmpty { return checkChangedStore(first, &ledger, view: view, server: server, report: report) }
+        others.append(first)
+        others.sort()
+        for chatId in others { checkChangedStore(chatId, &ledger, view: view, server: server, report: report) }
     }
 
     /// C1–C5 over one chat whose store changed since its last check: judged from what it added when it only grew

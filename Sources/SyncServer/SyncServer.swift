@@ -864,7 +864,7 @@ public struct SyncServer {
                 }
             } else {
                 // A video named alone (MaxBridge): shown to a user one of whose chats' messages carries it.
-                let seen = (chatIdsByUser[userId] ?? []).sorted().contains { chatId in
+                let seen = chatIds(ofMember: userId).contains { chatId in
                     chats[chatId].map { $0.messages.contains(where: carries) } ?? false
                 }
                 guard seen else {

@@ -206,8 +206,10 @@ enum ScaleBenchmark {
         return { now in
             guard now.nanosecondsSinceStart >= Int64(nextTenth) * tenthNanoseconds else { return }
             nextTenth = Int(now.nanosecondsSinceStart / tenthNanoseconds) + 1
+            // The run's end has its own line of figures.
+            guard nextTenth <= 10 else { return }
             let cpu = processorSeconds()
-            guard cpu - lastLineCPU >= progressIntervalCPUSeconds, nextTenth <= 10 else { return }
+            guard cpu - lastLineCPU >= progressIntervalCPUSeconds else { return }
             lastLineCPU = cpu
             let line = String(format: "  %7d clients: %.1f of %d simulated min, %.1f s CPU so far, %d events\n",
                               plan.clients, Double(now.nanosecondsSinceStart) / 60e9, plan.minutes, cpu - cpuStart,
