@@ -6,7 +6,7 @@ import SyncServer
 extension InvariantChecker {
     /// T1, T3, T6 over the client's tasks, updating the ledger of accepted tasks (and their cids, for T2 and T4).
     func checkTasks(_ ledger: inout ClientLedger, view: ClientView, report: Report) {
-        if ledger.unfinishedBeforeRestart == nil, view.tasks == ledger.lastTasks { return }
+        if ledger.unfinishedBeforeRestart == nil, Self.areEqual(view.tasks, ledger.lastTasks) { return }
         let previous = ledger.lastTasks
         ledger.lastTasks = view.tasks
         // The ledger's table holds exactly the last list's tasks (both change only here). With both lists strictly
@@ -54,29 +54,34 @@ extension InvariantChecker {
         let tasks = view.tasks
         var vanished: [Int64] = []
         var old = 0
-        for (position, task) in tasks.enumerated() {
-            while old < previous.count, previous[old].id < task.id {
+        // Each task is read where it lies, and copied only into the ledger when it changed: `enumerated()` copied
+        // every record (its three strings retained and released) on every event that changed one task.
+        for position in tasks.indices {
+            let id = tasks[position].id
+            while old < previous.count, previous[old].id < id {
                 vanished.append(previous[old].id)
                 old += 1
             }
             var isUnchanged = false
-            if old < previous.count, previous[old].id == task.id {
-                isUnchanged = previous[old] == task
+            if old < previous.count, previous[old].id == id {
+                isUnchanged = Self.isEqual(previous, old, tasks, position)
                 old += 1
             }
             if !isUnchanged {
-                ledger.tasks[task.id] = task
+                let task = tasks[position]
+                ledger.tasks[id] = task
                 Self.noteCid(of: task, in: &ledger)
                 Self.noteFailedSend(task, in: &ledger)
             }
-            if task.state == .failed, (task.lastError ?? "").isEmpty {
-                report(.T1, task.chatId, "failed task \(task.id) with a visible error", "no error shown")
+            let state = tasks[position].state
+            if state == .failed, (tasks[position].lastError ?? "").isEmpty {
+                report(.T1, tasks[position].chatId, "failed task \(id) with a visible error", "no error shown")
             }
             // The dependency among the tasks seen so far (this one included), as the walk over every task looks.
-            if task.state == .done, let dependency = task.dependsOn {
+            if state == .done, let dependency = tasks[position].dependsOn {
                 let found = TaskLookup(tasks[...position])[dependency]
                 if found?.state != .done {
-                    report(.T3, task.chatId, "task \(task.id) done only after its dependency \(dependency)",
+                    report(.T3, tasks[position].chatId, "task \(id) done only after its dependency \(dependency)",
                            "dependency \(describe(found))")
                 }
             }
@@ -107,8 +112,35 @@ extension InvariantChecker {
         if task.kind.isSend, task.state == .failed { ledger.failedSendTaskIds.insert(task.id) }
     }
 
+    /// `lhs == rhs`, each pair of records compared where it lies (`TaskRecord.areEqual`): the arrays' own `==`
+    /// copied both records of every pair (their strings retained and released) on every event that changed a task.
+    private static func areEqual(_ lhs: [TaskRecord], _ rhs: [TaskRecord]) -> Bool {
+        guard lhs.count == rhs.count else { return false }
+        return lhs.withUnsafeBufferPointer { left in
+            rhs.withUnsafeBufferPointer { right in
+                guard let leftStart = left.baseAddress, let rightStart = right.baseAddress, leftStart != rightStart else {
+                    return true
+                }
+                for offset in left.indices where !TaskRecord.areEqual(leftStart + offset, rightStart + offset) {
+                    return false
+                }
+                return true
+            }
+        }
+    }
+
+    /// `lhs[lhsPosition] == rhs[rhsPosition]`, read in place as in `areEqual`.
+    private static func isEqual(_ lhs: [TaskRecord], _ lhsPosition: Int, _ rhs: [TaskRecord], _ rhsPosition: Int) -> Bool {
+        lhs.withUnsafeBufferPointer { left in
+            rhs.withUnsafeBufferPointer { right in
+                TaskRecord.areEqual(left.baseAddress! + lhsPosition, right.baseAddress! + rhsPosition)
+            }
+        }
+    }
+
     private static func isStrictlyAscending(_ tasks: [TaskRecord]) -> Bool {
-        tasks.indices.dropFirst().allSatisfy { tasks[$0 - 1].id < tasks[$0].id }
+        for position in tasks.indices.dropFirst() where tasks[position - 1].id >= tasks[position].id { return false }
+        return true
     }
 
     /// `checkTasks` walking every task of the view (T1, T3 and the vanished tasks; the ledger's tables updated).

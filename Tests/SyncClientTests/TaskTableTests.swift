@@ -52,3 +52,33 @@ private func task(_ id: Int64, _ state: TaskRecord.State = .pending) -> TaskReco
         #expect(restored.records == table.records && restored.firstPending == table.firstPending)
     }
 }
+
+@Suite struct TaskRecordEqualityTests {
+    /// The written-out `==` compares every stored property: one variant per property (each named by `Mirror`, so a
+    /// property added later fails here until `==` and this list cover it) differs from the base, a copy does not.
+    @Test("== tells apart records that differ in any one stored property")
+    func everyPropertyCompared() {
+        let base = TaskRecord(id: 7, kind: .sendText, state: .pending, chatId: 3, text: "hi", sizeBytes: 0, cid: 11,
+                              photoToken: nil, dependsOn: nil, attempts: 0, nextAttemptAt: .start,
+                              enqueuedAt: .start, lastError: nil, messageId: nil)
+        let variants: [String: (inout TaskRecord) -> Void] = [
+            "id": { $0.id = 8 }, "kind": { $0.kind = .sendPhoto }, "state": { $0.state = .done },
+            "chatId": { $0.chatId = 4 }, "text": { $0.text = "hi!" }, "sizeBytes": { $0.sizeBytes = 1 },
+            "cid": { $0.cid = 12 }, "photoToken": { $0.photoToken = "t" }, "dependsOn": { $0.dependsOn = 6 },
+            "attempts": { $0.attempts = 1 }, "nextAttemptAt": { $0.nextAttemptAt = .start + SimDuration.seconds(Int64(1)) },
+            "enqueuedAt": { $0.enqueuedAt = .start + SimDuration.seconds(Int64(1)) }, "lastError": { $0.lastError = "" },
+            "messageId": { $0.messageId = 0 },
+        ]
+        let properties = Mirror(reflecting: base).children.compactMap(\.label)
+        #expect(properties.sorted() == variants.keys.sorted())
+        var copy = base
+        copy.text = String("h") + "i"
+        #expect(copy == base)
+        for property in properties.sorted() {
+            var variant = base
+            variants[property]!(&variant)
+            #expect(variant != base, "records differing in \(property) compared equal")
+            #expect(base != variant, "records differing in \(property) compared equal")
+        }
+    }
+}

@@ -56,3 +56,27 @@ public struct TaskRecord: Hashable, Sendable {
     /// The server message id once a send is acknowledged.
     public var messageId: Int64?
 }
+
+extension TaskRecord {
+    /// Every stored property equal, as a synthesized `==` would compare them (`areEqual(_:_:)` on the two values).
+    public static func == (lhs: TaskRecord, rhs: TaskRecord) -> Bool {
+        withUnsafePointer(to: lhs) { left in withUnsafePointer(to: rhs) { right in areEqual(left, right) } }
+    }
+
+    /// Whether the records at `lhs` and `rhs` are equal (`==`), each property read where it lies, the integers and
+    /// states first. For callers comparing records in place in an array (the checker's walks over a client's tasks
+    /// after each change): passing them to `==` copied both first, their three strings retained and released. A
+    /// test holds this to a comparison of every stored property (`Mirror`), so a property added later cannot be
+    /// left out unnoticed.
+    @inlinable
+    public static func areEqual(_ lhs: UnsafePointer<TaskRecord>, _ rhs: UnsafePointer<TaskRecord>) -> Bool {
+        lhs.pointee.id == rhs.pointee.id && lhs.pointee.kind == rhs.pointee.kind
+            && lhs.pointee.state == rhs.pointee.state && lhs.pointee.chatId == rhs.pointee.chatId
+            && lhs.pointee.sizeBytes == rhs.pointee.sizeBytes && lhs.pointee.cid == rhs.pointee.cid
+            && lhs.pointee.dependsOn == rhs.pointee.dependsOn && lhs.pointee.attempts == rhs.pointee.attempts
+            && lhs.pointee.nextAttemptAt == rhs.pointee.nextAttemptAt
+            && lhs.pointee.enqueuedAt == rhs.pointee.enqueuedAt && lhs.pointee.messageId == rhs.pointee.messageId
+            && lhs.pointee.text == rhs.pointee.text && lhs.pointee.photoToken == rhs.pointee.photoToken
+            && lhs.pointee.lastError == rhs.pointee.lastError
+    }
+}
