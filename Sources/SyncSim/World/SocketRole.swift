@@ -223,10 +223,14 @@ struct TraceRing {
     }
 
     /// Appends a string's UTF-8 bytes to `bytes`, copied at once from its storage (the generic
-    /// `append(contentsOf: text.utf8)` went through the view's iterator).
+    /// `append(contentsOf: text.utf8)` went through the view's iterator). The storage is read where it is: a
+    /// mutable copy for `withUTF8` cost a retain and a release of the string on every record.
     static func append(_ text: String, to bytes: inout [UInt8]) {
-        var text = text
-        text.withUTF8 { bytes.append(contentsOf: $0) }
+        let copied: Void? = text.utf8.withContiguousStorageIfAvailable { bytes.append(contentsOf: $0) }
+        if copied == nil {
+            var text = text
+            text.withUTF8 { bytes.append(contentsOf: $0) }
+        }
     }
 
     /// The records as `TraceRecord.description` lines, oldest first.
