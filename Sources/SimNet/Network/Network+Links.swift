@@ -2,7 +2,8 @@ import SimCore
 
 // The packet path through link directions: drop-tail queue, serialization at the rate, loss, propagation.
 extension Network {
-    func storePacket(_ packet: Packet) -> Int {
+    /// Stores a packet in a free slot of the slab (taken, not copied) and returns the slot.
+    func storePacket(_ packet: consuming Packet) -> Int {
         if let slot = freePacketSlots.popLast() {
             packets[slot] = packet
             return slot

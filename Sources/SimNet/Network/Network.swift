@@ -422,7 +422,10 @@ public final class Network {
             trace.record(at: now, kind: note.kind, component: { Self.writeComponent(of: socket, to: &$0) },
                          detail: { $0.write(note.detail) })
         }
-        for segment in outbox { transmit(segment, from: host, to: peerHost, socket: socket) }
+        // Each segment moved out in order (a reversed array popped from its end): iterating copied every segment,
+        // its payload and SACK blocks retained and released, on its way into the packet slab.
+        if outbox.count > 1 { outbox.reverse() }
+        while let segment = outbox.popLast() { transmit(segment, from: host, to: peerHost, socket: socket) }
         for kind in events {
             pendingEvents.append(SocketEvent(time: now, host: host, socket: socket, kind: kind))
             trace.record(at: now, kind: Self.traceKind(kind), component: { Self.writeComponent(of: socket, to: &$0) },
@@ -509,13 +512,14 @@ public final class Network {
         return body(&endpoint!)
     }
 
-    func transmit(_ segment: Segment, from source: HostID, to destination: HostID, socket: SocketID?) {
+    /// Puts a segment on its source's uplink as a packet. The segment is taken, not copied, into the packet slab.
+    func transmit(_ segment: consuming Segment, from source: HostID, to destination: HostID, socket: SocketID?) {
         if let socket {
             trace.record(at: now, kind: "tx", component: { Self.writeComponent(of: socket, to: &$0) },
                          detail: { segment.writeSummary(to: &$0) })
         }
-        let packet = Packet(segment: segment, source: source, destination: destination, hop: 0,
-                            ipBytes: tcpConfiguration.headerBytes + segment.sackOptionBytes + segment.payload.count)
+        let ipBytes = tcpConfiguration.headerBytes + segment.sackOptionBytes + segment.payload.count
+        let packet = Packet(segment: segment, source: source, destination: destination, hop: 0, ipBytes: ipBytes)
         if let linkTap { linkTap(LinkTapRecord(time: now, host: source, direction: .uplink, packet: packet)) }
         offer(storePacket(packet), to: directionIndex(source, .uplink))
     }

@@ -581,16 +581,16 @@ struct TCPEndpoint {
     }
 
     private mutating func emit(flags: Segment.Flags, sequence: Int64, payload: [UInt8]) {
-        var segment = Segment(
+        // Built in the append: a segment built in a variable first was copied into the outbox (its payload and SACK
+        // blocks retained, then released with the variable).
+        let usesTimestamps = configuration.usesTimestamps
+        outbox.append(Segment(
             destination: socket.peer, flags: flags, sequence: sequence,
-            acknowledgment: flags.contains(.ack) ? rcvNxt : 0, payload: payload
-        )
-        if configuration.usesTimestamps {
-            segment.timestampValue = clock
-            segment.timestampEcho = flags.contains(.ack) ? timestampRecent : nil
-        }
-        if configuration.usesSACK, flags.contains(.ack), !outOfOrder.isEmpty { segment.sackBlocks = receivedBlocks() }
-        outbox.append(segment)
+            acknowledgment: flags.contains(.ack) ? rcvNxt : 0, payload: payload,
+            timestampValue: usesTimestamps ? clock : nil,
+            timestampEcho: usesTimestamps && flags.contains(.ack) ? timestampRecent : nil,
+            sackBlocks: configuration.usesSACK && flags.contains(.ack) && !outOfOrder.isEmpty ? receivedBlocks() : []
+        ))
         if flags.contains(.ack) {
             lastAcknowledgmentSent = rcvNxt
             mustAcknowledgeNow = false
