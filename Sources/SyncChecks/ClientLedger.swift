@@ -85,6 +85,19 @@ struct ClientLedger {
 /// A chat's chunk store as the checker last checked it: its checkpoint, and the store itself when the check found a
 /// problem. A clean store is not kept: holding it made the engine's next insert into it copy the chat's whole
 /// message table (copy on write), work per push that grew with the run.
+extension ClientLedger {
+    /// Whether chat `chatId`'s store was checked and `store` is that store unchanged (`CheckedStore.isUnchanged`).
+    /// The entry is read in place (through the table's modify access): a lookup copied it out, its checkpoint's
+    /// tables retained and released, for every chat on every client event.
+    mutating func isCheckedAndUnchanged(_ chatId: Int64, _ store: ChunkStore) -> Bool {
+        Self.isUnchanged(&checkedStores[chatId], store)
+    }
+
+    private static func isUnchanged(_ checked: inout CheckedStore?, _ store: ChunkStore) -> Bool {
+        checked?.isUnchanged(store) ?? false
+    }
+}
+
 struct CheckedStore {
     var checkpoint: ChunkStore.Checkpoint
     /// The store, kept only when it failed C1–C5 (then only the same store counts as unchanged, as before).

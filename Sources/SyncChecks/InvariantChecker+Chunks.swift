@@ -17,7 +17,7 @@ extension InvariantChecker {
         var first: Int64?
         var others: [Int64] = []
         for (chatId, store) in view.chunkStores {
-            if let previous = ledger.checkedStores[chatId], previous.isUnchanged(store) { continue }
+            if ledger.isCheckedAndUnchanged(chatId, store) { continue }
             if first == nil { first = chatId } else { others.append(chatId) }
         }
         guard let first else { return }
