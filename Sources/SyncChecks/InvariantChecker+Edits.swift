@@ -13,7 +13,9 @@ extension InvariantChecker {
             note(chatId, message.id, version: message.version, isRemoved: message.isRemoved)
         }
         switch packet.body {
-        case .notifMessage(let push): note(push.chatId, push.message)
+        case .notifMessage(let push):
+            // Most pushes carry a message never changed (version 0): nothing to note, and nothing else read.
+            if push.message.version > 0 { note(push.chatId, push.message) }
         case .notifMsgDelete(let push):
             for id in push.messageIds { note(push.chatId, id, version: push.updateTime ?? 0, isRemoved: true) }
         case .loginResponse(let response):
