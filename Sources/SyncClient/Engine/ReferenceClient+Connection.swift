@@ -425,11 +425,17 @@ extension ReferenceClient {
     }
 
     private mutating func receivePush(_ packet: Packet) {
-        if case .notifMsgDelete(let push) = packet.body {
-            receiveRemoval(push)
-            return
+        // One switch binds the push once: a test for each case copied the body (the whole message) for each.
+        switch packet.body {
+        case .notifMsgDelete(let push): receiveRemoval(push)
+        case .notifMessage(let push): receivePushedMessage(push, packet: packet)
+        default: break
         }
-        guard case .notifMessage(let push) = packet.body else { return }
+    }
+
+    /// A NOTIF_MESSAGE: a change of a message when it has a status, else a new message for the cache and the chat
+    /// list (kept until the first LOGIN answer when none has come yet).
+    private mutating func receivePushedMessage(_ push: NotifMessage, packet: Packet) {
         if push.message.status != nil {
             receiveChange(push.message, chatId: push.chatId)
             notePushedChat(push.chatId)
