@@ -207,6 +207,11 @@ public struct EventQueue<Event> {
 
     @inlinable
     mutating func popSkippingCancelled(notAfter limit: Int64) -> (time: SimInstant, event: Event)? {
+        // The usual case, a live top: taken with no list of passed-over entries made (releasing the empty list was a
+        // runtime call on every event while any cancelled entry waited).
+        if !heap.isEmpty, heap[0].time <= limit, cancelledKeys.isEmpty || heap[0].key != cancelledKeys[0] {
+            return takeTop()
+        }
         // Cancelled entries passed over are forgotten only once a live entry after them is taken, so that
         // "sorts after the last entry taken" keeps meaning "still in the heap".
         var passedOver: [Entry] = []
