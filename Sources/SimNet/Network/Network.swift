@@ -426,10 +426,12 @@ public final class Network {
         // its payload and SACK blocks retained and released, on its way into the packet slab.
         if outbox.count > 1 { outbox.reverse() }
         while let segment = outbox.popLast() { transmit(segment, from: host, to: peerHost, socket: socket) }
-        for kind in events {
-            pendingEvents.append(SocketEvent(time: now, host: host, socket: socket, kind: kind))
+        // Moved out in order, as the segments are (iterating copied each event's bytes twice).
+        if events.count > 1 { events.reverse() }
+        while let kind = events.popLast() {
             trace.record(at: now, kind: Self.traceKind(kind), component: { Self.writeComponent(of: socket, to: &$0) },
                          detail: { Self.writeTraceDetail(kind, to: &$0) })
+            pendingEvents.append(SocketEvent(time: now, host: host, socket: socket, kind: kind))
         }
         scheduleTimers(raw, arms)
         // Keep the emptied buffers to lend to the next endpoint that gets an input (`lendBuffers`).
@@ -571,10 +573,11 @@ public final class Network {
             var batch = spareEventBatch
             spareEventBatch = []
             swap(&batch, &pendingEvents)
-            for event in batch {
+            // Each event moved out in order (the batch reversed, then popped): iterating copied every event.
+            if batch.count > 1 { batch.reverse() }
+            while let event = batch.popLast() {
                 if let eventHandler { eventHandler(event) } else { undeliveredEvents.append(event) }
             }
-            batch.removeAll(keepingCapacity: true)
             spareEventBatch = batch
         }
     }
