@@ -64,14 +64,17 @@ extension World {
         case .received(let bytes):
             countBytes(socket: event.socket, up: 0, down: bytes.count)
             var packets = decode(bytes, on: event.socket, component: clients[index].name)
-            for packet in packets {
+            // Each packet moved out in order (reversed, then popped) into the engine's event: iterating copied it.
+            if packets.count > 1 { packets.reverse() }
+            while let packet = packets.popLast() {
                 record(clients[index].name, "rx", receivedSummary(packet))
+                let (isPush, cmd, opcode) = (packet.isPush, packet.cmd, packet.opcode)
                 deliver(index, generation: generation, .packetReceived(packet, on: connection))
-                if packet.isPush { note(index, .push(packet.opcode)) }
-                if packet.cmd == .response, packet.opcode == .login { note(index, .login) }
+                if isPush { note(index, .push(opcode)) }
+                if cmd == .response, opcode == .login { note(index, .login) }
                 // A field push travels as cmd 0 with a NOTIF_* opcode; `.push` in a When-step names it either way.
-                let command: Command = packet.isPush ? .push : packet.cmd
-                observe(.clientReceives(client: clients[index].name, opcode: packet.opcode, command: command))
+                let command: Command = isPush ? .push : cmd
+                observe(.clientReceives(client: clients[index].name, opcode: opcode, command: command))
             }
             recycle(&packets)
         case .closed, .reset, .timedOut:
@@ -89,7 +92,8 @@ extension World {
         switch event.kind {
         case .received(let bytes):
             var packets = decode(bytes, on: event.socket, component: "server")
-            for packet in packets {
+            if packets.count > 1 { packets.reverse() }
+            while let packet = packets.popLast() {
                 recordFrame("server", "rx", connection.description, " ", summaryPrefix(packet), Int(packet.seq), "", nil)
                 receiveAtServer(packet, on: connection)
             }
