@@ -82,9 +82,6 @@ struct ClientLedger {
     }
 }
 
-/// A chat's chunk store as the checker last checked it: its checkpoint, and the store itself when the check found a
-/// problem. A clean store is not kept: holding it made the engine's next insert into it copy the chat's whole
-/// message table (copy on write), work per push that grew with the run.
 extension ClientLedger {
     /// Whether chat `chatId`'s store was checked and `store` is that store unchanged (`CheckedStore.isUnchanged`).
     /// The entry is read in place (through the table's modify access): a lookup copied it out, its checkpoint's
@@ -98,6 +95,9 @@ extension ClientLedger {
     }
 }
 
+/// A chat's chunk store as the checker last checked it: its checkpoint, and the store itself when the check found a
+/// problem. A clean store is not kept: holding it made the engine's next insert into it copy the chat's whole
+/// message table (copy on write), work per push that grew with the run.
 struct CheckedStore {
     var checkpoint: ChunkStore.Checkpoint
     /// The store, kept only when it failed C1–C5 (then only the same store counts as unchanged, as before).
