@@ -37,10 +37,13 @@ public enum ChunkChecks {
 
     /// C2: every server message strictly inside a chunk's range is cached.
     /// - Parameters:
-    ///   - chunks: the chat's chunks, ascending.
+    ///   - chunks: the chat's chunks, ascending (any sequence of them: the check over what a store added passes the
+    ///     new ranges without gathering them into an array).
     ///   - isCached: whether the cache holds a message id.
     ///   - server: the chat's server history, ascending by id.
-    public static func c2Problems(chunks: [Chunk], isCached: (Int64) -> Bool, server: [ChatMessage]) -> [String] {
+    public static func c2Problems(
+        chunks: some Sequence<Chunk>, isCached: (Int64) -> Bool, server: [ChatMessage]
+    ) -> [String] {
         var missing: [Int64] = []
         var problems: [String] = []
         for chunk in chunks where chunk.lower < chunk.upper {
@@ -60,11 +63,12 @@ public enum ChunkChecks {
     /// C3: every cached message exists on the server with the same id, sender, text and time (order follows from
     /// ids); an edited or removed message may be cached in any version the server has had (C7 says which is due).
     /// - Parameters:
-    ///   - cached: the chat's cached messages, ascending by id.
+    ///   - cached: the chat's cached messages, ascending by id (an array or a slice of one: the check over what a
+    ///     store added passes its new messages in place).
     ///   - server: the chat's server history, ascending by id.
     ///   - versions: every version the server had of a message id, for messages the server changed.
-    public static func c3Problems(
-        cached: [ChatMessage], server: [ChatMessage], versions: (Int64) -> [ChatMessage] = { _ in [] }
+    public static func c3Problems<Cached: RandomAccessCollection<ChatMessage>>(
+        cached: Cached, server: [ChatMessage], versions: (Int64) -> [ChatMessage] = { _ in [] }
     ) -> [String] {
         var problems: [String] = []
         var previous: Int64?

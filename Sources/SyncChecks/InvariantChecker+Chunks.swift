@@ -13,39 +13,50 @@ extension InvariantChecker {
     func checkChunks(_ ledger: inout ClientLedger, view: ClientView, server: SyncServer, report: Report) {
         if !view.localEchoes.isEmpty { checkEchoes(ledger, view: view, report: report) }
         // The chats whose store changed, ascending: on most events none did, and nothing is sorted or allocated; on
-        // most of the rest one did (a push), and it needs no array either.
-        var first: Int64?
+        // most of the rest one did (a push), and it needs no array either, and its store is checked as the walk
+        // found it (looking it up again by chat hashed the id once more per push).
+        var first: (chatId: Int64, store: ChunkStore)?
         var others: [Int64] = []
         for (chatId, store) in view.chunkStores {
             if ledger.isCheckedAndUnchanged(chatId, store) { continue }
-            if first == nil { first = chatId } else { others.append(chatId) }
+            if first == nil { first = (chatId, store) } else { others.append(chatId) }
         }
         guard let first else { return }
-        if others.isEmpty { return checkChangedStore(first, &ledger, view: view, server: server, report: report) }
-        others.append(first)
+        if others.isEmpty {
+            return checkChangedStore(first.chatId, first.store, &ledger, server: server, report: report)
+        }
+        others.append(first.chatId)
         others.sort()
-        for chatId in others { checkChangedStore(chatId, &ledger, view: view, server: server, report: report) }
+        for chatId in others {
+            checkChangedStore(chatId, view.chunkStores[chatId]!, &ledger, server: server, report: report)
+        }
     }
 
     /// C1–C5 over one chat whose store changed since its last check: judged from what it added when it only grew
     /// clean at the top, else over the whole store.
     private func checkChangedStore(
-        _ chatId: Int64, _ ledger: inout ClientLedger, view: ClientView, server: SyncServer, report: Report
+        _ chatId: Int64, _ store: ChunkStore, _ ledger: inout ClientLedger, server: SyncServer, report: Report
     ) {
-        let store = view.chunkStores[chatId]!
-        let previous = ledger.checkedStores[chatId]
+        // The chat's entry read and replaced in one access (a read, then an assignment, hashed the id twice).
+        Self.checkChangedStore(chatId, store, checked: &ledger.checkedStores[chatId], cleanStores: &ledger.cleanStores,
+                               server: server, report: report)
+    }
+
+    private static func checkChangedStore(
+        _ chatId: Int64, _ store: ChunkStore, checked: inout CheckedStore?, cleanStores: inout Set<Int64>,
+        server: SyncServer, report: Report
+    ) {
         let serverMessages = server.messages(inChat: chatId)
-        if let previous, ledger.cleanStores.contains(chatId),
-           Self.grewClean(from: previous.checkpoint, to: store, server: serverMessages) {
-            assert(Self.chunkProblems(store, server: serverMessages, chatId: chatId, in: server).isEmpty,
+        if let previous = checked, cleanStores.contains(chatId),
+           grewClean(from: previous.checkpoint, to: store, server: serverMessages) {
+            assert(chunkProblems(store, server: serverMessages, chatId: chatId, in: server).isEmpty,
                    "C1–C5: the check over what the store added passed a store the whole check fails")
-            ledger.checkedStores[chatId] = CheckedStore(checkpoint: store.checkpoint)
+            checked = CheckedStore(checkpoint: store.checkpoint)
             return
         }
-        let problems = Self.chunkProblems(store, server: serverMessages, chatId: chatId, in: server)
-        if problems.isEmpty { ledger.cleanStores.insert(chatId) } else { ledger.cleanStores.remove(chatId) }
-        ledger.checkedStores[chatId] = CheckedStore(
-            checkpoint: store.checkpoint, failedStore: problems.isEmpty ? nil : store)
+        let problems = chunkProblems(store, server: serverMessages, chatId: chatId, in: server)
+        if problems.isEmpty { cleanStores.insert(chatId) } else { cleanStores.remove(chatId) }
+        checked = CheckedStore(checkpoint: store.checkpoint, failedStore: problems.isEmpty ? nil : store)
         for (invariant, expected, problem) in problems { report(invariant, chatId, expected, problem) }
     }
 
@@ -150,15 +161,19 @@ extension InvariantChecker {
             while chunkIndex < chunks.count && chunks[chunkIndex].upper < id { chunkIndex += 1 }
             guard chunkIndex < chunks.count, chunks[chunkIndex].lower <= id else { return false }
         }
-        // C2 over the newly covered ranges: above the old top bound inside the top chunk, and the new chunks.
-        var covered = [Chunk(lower: oldTop.upper, upper: top.upper, isStartOfHistory: false)]
-        covered += chunks[previous.chunkCount...]
+        // C2 over the newly covered ranges: above the old top bound inside the top chunk, and the new chunks. Each
+        // passed where it lies: gathering them into an array was an allocation on every push checked.
+        func isCached(_ id: Int64) -> Bool { store.containsMessage(id: id) }
         guard ChunkChecks.c2Problems(
-            chunks: covered, isCached: { store.containsMessage(id: $0) }, server: serverMessages).isEmpty
+                chunks: CollectionOfOne(Chunk(lower: oldTop.upper, upper: top.upper, isStartOfHistory: false)),
+                isCached: isCached, server: serverMessages).isEmpty,
+              ChunkChecks.c2Problems(chunks: chunks[previous.chunkCount...], isCached: isCached,
+                                     server: serverMessages).isEmpty
         else { return false }
-        // C3 over the new messages, against the server's newest versions (see above).
-        let addedMessages = added.map { store.message(id: $0)! }
-        return ChunkChecks.c3Problems(cached: addedMessages, server: serverMessages).isEmpty
+        // C3 over the new messages, against the server's newest versions (see above): the store keeps its messages
+        // in the order of its ids, so the new ones are the slice after the old count (copying each into a new array
+        // cost an allocation and a retain of its strings per push).
+        return ChunkChecks.c3Problems(cached: store.messages[oldIdCount...], server: serverMessages).isEmpty
     }
 
     /// C6 (liveness): call after the user scrolled a chat to the top with a working network and the loads ended.

@@ -55,6 +55,28 @@ private func messages(_ ids: [Int64]) -> [ChatMessage] {
         #expect(unordered.first?.contains("out of order") == true)
     }
 
+    /// Session 45: the check over what a store added passes its new chunks and messages as slices of the store's
+    /// arrays, and its grown top range as a single chunk, where it built arrays of them.
+    @Test("C2 and C3 judge a slice or a single chunk as they judge the same elements in an array") func slices() {
+        let server = messages([1, 2, 3, 4, 5, 6, 7])
+        let chunks = [chunk(1, 3, start: true), chunk(4, 5), chunk(6, 7)]
+        let cachedIds: Set<Int64> = [1, 3, 4, 5, 6, 7]
+        func isCached(_ id: Int64) -> Bool { cachedIds.contains(id) }
+        #expect(ChunkChecks.c2Problems(chunks: CollectionOfOne(chunks[0]), isCached: isCached, server: server)
+            == ChunkChecks.c2Problems(chunks: [chunks[0]], isCached: isCached, server: server))
+        let single = ChunkChecks.c2Problems(chunks: CollectionOfOne(chunks[0]), isCached: isCached, server: server)
+        #expect(single == ["chunk [1...3 start] lacks server message(s) 2"])
+        #expect(ChunkChecks.c2Problems(chunks: chunks[1...], isCached: isCached, server: server) == [])
+        var cached = messages([1, 3, 4, 5, 6])
+        cached[4].text = "edited"
+        let slice = cached[3...]
+        #expect(slice.startIndex == 3)
+        #expect(ChunkChecks.c3Problems(cached: slice, server: server)
+            == ChunkChecks.c3Problems(cached: Array(slice), server: server))
+        #expect(ChunkChecks.c3Problems(cached: slice, server: server).first?.contains("message 6 cached as") == true)
+        #expect(ChunkChecks.c3Problems(cached: cached[..<4], server: server) == [])
+    }
+
     @Test("C4 finds an id cached twice and a cid echoed twice") func c4() {
         #expect(ChunkChecks.c4Problems(cachedIds: [1, 2, 3], echoCids: [7, 8]) == [])
         #expect(ChunkChecks.c4Problems(cachedIds: [1, 2, 2], echoCids: [7, 7]) ==
