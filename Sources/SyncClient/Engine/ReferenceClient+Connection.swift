@@ -452,7 +452,10 @@ extension ReferenceClient {
             pushesBeforeFirstSync.append(packet)
             return
         }
-        let chunkCount = histories[push.chatId]?.chunks.count ?? 0
+        // The chat's chunk count before the insert matters only when the chat is on screen (a new chunk at the top
+        // then asks for the newest page): read only then, not hashed into the histories on every push.
+        let isOnScreen = screen?.chatId == push.chatId
+        let chunkCount = isOnScreen ? histories[push.chatId]?.chunks.count ?? 0 : 0
         if isMutant(.catchUpFromLivePush), !pushedChatsSinceLogin.contains(push.chatId),
            let history = histories[push.chatId], history.chunks.count >= 2,
            history.chunks[history.chunks.count - 1].upper < push.message.id,
@@ -464,7 +467,7 @@ extension ReferenceClient {
         }
         // Read by the `catch-up-from-live-push` mutant alone: the reference engine keeps no set per push.
         if isMutant(.catchUpFromLivePush) { pushedChatsSinceLogin.insert(push.chatId) }
-        if screen?.chatId == push.chatId, (histories[push.chatId]?.chunks.count ?? 0) > chunkCount {
+        if isOnScreen, (histories[push.chatId]?.chunks.count ?? 0) > chunkCount {
             screen?.needsNewestPage = true
             screen?.bridgesToTop = true
             requestHistory(chatId: push.chatId, load: .newest)

@@ -3,11 +3,18 @@ import SyncProtocol
 
 extension ReferenceClient {
     mutating func insertSingle(_ message: ChatMessage, chatId: Int64) {
-        histories[chatId, default: ChunkStore()].insertSingle(message)
         // The database gets the version the cache kept (a newer edit, a waiting removal), never the incoming one:
-        // an older copy saved over a newer one came back at the next app launch (found by `syncsim explore`).
-        if let kept = histories[chatId]?.message(id: message.id) { store.save(kept, chatId: chatId) }
+        // an older copy saved over a newer one came back at the next app launch (found by `syncsim explore`). Read
+        // in the same access as the insert (a second lookup hashed the chat id again on every push).
+        let kept = Self.insertSingle(message, into: &histories[chatId, default: ChunkStore()])
+        if let kept { store.save(kept, chatId: chatId) }
         dirtyChats.insert(chatId)
+    }
+
+    /// Inserts `message` into `history` and returns the version of it the history kept.
+    private static func insertSingle(_ message: ChatMessage, into history: inout ChunkStore) -> ChatMessage? {
+        history.insertSingle(message)
+        return history.message(id: message.id)
     }
 
     /// Inserts a run of messages known to be contiguous on the server and stores the ones the cache kept.
