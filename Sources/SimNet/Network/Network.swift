@@ -58,7 +58,7 @@ public final class Network {
     @exclusivity(unchecked) var spareEvents: [SocketEvent.Kind] = []
     /// The world's scheduled closures, indexed by the slot their `.action` event carries (nil once run or freed), kept
     /// out of the event heap so that its entries are plain values; `actionHandles` holds the handle of each.
-    @exclusivity(unchecked) var actions: [(() -> Void)?] = []
+    @exclusivity(unchecked) var actions: [ScheduledAction?] = []
     @exclusivity(unchecked) var actionHandles: [TimerHandle?] = []
     @exclusivity(unchecked) var freeActionSlots: [Int] = []
     /// Actions cancelled since the slab was last swept (their closures stay in it until a sweep frees them).
@@ -259,6 +259,14 @@ public final class Network {
         return true
     }
 
+    /// A closure of the world's in the slab. Wrapped in a struct so that it is stored as the closure it is: an
+    /// optional of a bare function type holds it in the generic form, behind a reabstraction thunk that was an
+    /// allocation of its own on every `schedule` (a client's request timer, a server connection's idle check) and a
+    /// second indirect call when it ran.
+    struct ScheduledAction {
+        let run: () -> Void
+    }
+
     /// Puts `action` in a free slot of the slab and schedules its event with `schedule`.
     private func storeAction(_ action: @escaping () -> Void,
                              _ schedule: (NetworkEvent) -> TimerHandle) -> TimerHandle {
@@ -271,7 +279,7 @@ public final class Network {
             actionHandles.append(nil)
         }
         let handle = schedule(.action(slot: slot))
-        actions[slot] = action
+        actions[slot] = ScheduledAction(run: action)
         actionHandles[slot] = handle
         return handle
     }
@@ -387,7 +395,7 @@ public final class Network {
             guard let action = actions[slot].take() else { preconditionFailure("action slot \(slot) is empty") }
             actionHandles[slot] = nil
             freeActionSlots.append(slot)
-            action()
+            action.run()
         }
         deliverEvents()
         if checksInvariants { checkInvariants() }

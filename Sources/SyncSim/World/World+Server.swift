@@ -68,6 +68,8 @@ extension World {
             }
             if holdIfAsked(packet, on: connection) { return }
         }
+        // Captured by value by the delayed sends below: a `var` captured by reference lived in a heap box, allocated
+        // on every packet the server sent, delayed or not.
         var copies = 1
         // The push's client, looked up once (two table lookups) instead of once per fault kind.
         let pushClient = packet.isPush ? clientOfServerConnection(connection) : nil
@@ -83,7 +85,7 @@ extension World {
             let at = max(now + delay, faults.pushReleaseTimes[connection] ?? now)
             faults.pushReleaseTimes[connection] = at
             record("server", "push-delayed", "\(connection) \(Self.summary(packet)) until=\(at)")
-            network.schedule(at: at) { [unowned self] in
+            network.schedule(at: at) { [unowned self, copies] in
                 enter {
                     guard let socket = serverSockets[connection] else { return }
                     for _ in 0..<copies {
@@ -96,7 +98,7 @@ extension World {
         }
         if packet.isPush, !faults.pushReleaseTimes.isEmpty, let pending = faults.pushReleaseTimes[connection],
            pending > now {
-            network.schedule(at: pending) { [unowned self] in
+            network.schedule(at: pending) { [unowned self, copies] in
                 enter {
                     guard let socket = serverSockets[connection] else { return }
                     for _ in 0..<copies {
