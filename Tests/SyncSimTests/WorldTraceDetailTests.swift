@@ -35,4 +35,30 @@ import Testing
         #expect(joined.tail(upTo: joined.now) == pieces.tail(upTo: pieces.now))
         #expect(pieces.tail(upTo: pieces.now).last?.hasSuffix("conn#3 PING request seq=-3" + (last.map { " bytes=\($0)" } ?? "")) == true)
     }
+
+    /// Session 45: the trace tail writes its records' pieces into `TraceRing.Bytes` (short pieces byte by byte,
+    /// longer ones copied, the storage grown by doubling), where it appended them to an array.
+    @Test("the tail ring's bytes read back as written, across growth and reuse")
+    func ringBytes() {
+        var bytes = TraceRing.Bytes()
+        var expected = ""
+        let pieces = ["", "a", "0123456789abcdef", "0123456789abcdefg", "caf\u{E9} \u{1F600}", "nul\u{0}inside",
+                      String(repeating: "x", count: 700)]
+        for round in 0..<3 {
+            for (index, piece) in pieces.enumerated() {
+                bytes.write(piece)
+                bytes.write(literal: " seq=")
+                bytes.write(decimal: [0, -1, 9, 10, Int.max, Int.min, 65_535][index] &+ round)
+                bytes.write(byte: UInt8(ascii: ";"))
+                expected += piece + " seq=" + String([0, -1, 9, 10, Int.max, Int.min, 65_535][index] &+ round) + ";"
+            }
+            #expect(bytes.string == expected)
+            #expect(bytes.count == expected.utf8.count)
+            #expect(bytes.string(2..<5) == String(decoding: Array(expected.utf8)[2..<5], as: UTF8.self))
+            // Emptied for the next generation: the storage is kept, and what is written next starts at 0.
+            bytes.removeAll()
+            expected = ""
+            #expect(bytes.string == "")
+        }
+    }
 }

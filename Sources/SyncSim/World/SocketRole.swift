@@ -134,18 +134,18 @@ struct TraceRing {
     /// Up to `capacity` records, their bytes back to back.
     private struct Generation {
         var entries: [Entry] = []
-        var bytes: [UInt8] = []
+        var bytes = Bytes()
 
         mutating func removeAll() {
             entries.removeAll(keepingCapacity: true)
-            bytes.removeAll(keepingCapacity: true)
+            bytes.removeAll()
         }
 
         func record(_ entry: Entry) -> TraceRecord {
             TraceRecord(time: entry.time,
-                        component: String(decoding: bytes[entry.start..<entry.componentEnd], as: UTF8.self),
-                        kind: String(decoding: bytes[entry.componentEnd..<entry.kindEnd], as: UTF8.self),
-                        detail: String(decoding: bytes[entry.kindEnd..<entry.end], as: UTF8.self))
+                        component: bytes.string(entry.start..<entry.componentEnd),
+                        kind: bytes.string(entry.componentEnd..<entry.kindEnd),
+                        detail: bytes.string(entry.kindEnd..<entry.end))
         }
     }
 
@@ -159,36 +159,108 @@ struct TraceRing {
         var end: Int
     }
 
+    /// UTF-8 bytes written one after another, into storage kept (and grown) across `removeAll`.
+    ///
+    /// A write is a bounds check and a copy into the storage. Each piece of each record went through
+    /// `Array.append(contentsOf:)`, whose general path (a uniqueness check, a reserve, a call to copy, a count
+    /// update: about 90 instructions) was paid three to seven times per record, for pieces a few bytes long.
+    struct Bytes {
+        /// The storage, zero-filled past `count`; never shorter than what was written.
+        private var storage: [UInt8] = []
+        /// How many bytes are written.
+        private(set) var count = 0
+
+        /// Forgets what was written, keeping the storage.
+        mutating func removeAll() { count = 0 }
+
+        /// The bytes of `range` (within `0..<count`) as a string.
+        func string(_ range: Range<Int>) -> String {
+            String(decoding: storage[range], as: UTF8.self)
+        }
+
+        /// Everything written, as a string.
+        var string: String { string(0..<count) }
+
+        /// Makes room for `extra` more bytes and returns where they go (`count`, before the caller writes them).
+        @inline(__always)
+        private mutating func reserve(_ extra: Int) -> Int {
+            let start = count
+            if start + extra > storage.count {
+                // Doubled, so that a generation's storage settles after its first rounds.
+                let growth = max(start + extra - storage.count, storage.count, 256)
+                storage.append(contentsOf: repeatElement(0, count: growth))
+            }
+            count = start + extra
+            return start
+        }
+
+        mutating func write(_ source: UnsafeBufferPointer<UInt8>) {
+            let length = source.count
+            guard length > 0, let base = source.baseAddress else { return }
+            let start = reserve(length)
+            storage.withUnsafeMutableBufferPointer { target in
+                // Short pieces (names, kinds, separators) byte by byte; a call to copy costs more than they do.
+                if length <= 16 {
+                    for offset in 0..<length { target[start &+ offset] = base[offset] }
+                } else {
+                    target.baseAddress.unsafelyUnwrapped.advanced(by: start).update(from: base, count: length)
+                }
+            }
+        }
+
+        mutating func write(byte: UInt8) {
+            let start = reserve(1)
+            storage.withUnsafeMutableBufferPointer { $0[start] = byte }
+        }
+
+        /// Writes a string's UTF-8 bytes, read where the string keeps them (a mutable copy for `withUTF8` cost a
+        /// retain and a release of the string on every record).
+        mutating func write(_ text: String) {
+            let written: Void? = text.utf8.withContiguousStorageIfAvailable { write($0) }
+            if written == nil {
+                var text = text
+                text.withUTF8 { write($0) }
+            }
+        }
+
+        /// Writes a literal's UTF-8 bytes.
+        mutating func write(literal: StaticString) {
+            literal.withUTF8Buffer { write($0) }
+        }
+
+        /// Writes `value` in decimal, as `String(value)` spells it.
+        mutating func write(decimal value: Int) {
+            let length = TraceRing.decimalLength(value)
+            let start = reserve(length)
+            storage.withUnsafeMutableBufferPointer { _ = TraceRing.writeDecimal(value, into: $0, at: start) }
+        }
+    }
+
     init(capacity: Int) { self.capacity = capacity }
 
     mutating func append(_ record: TraceRecord) {
         append(time: record.time, component: record.component, kind: record.kind) { bytes in
-            TraceRing.append(record.detail, to: &bytes)
+            bytes.write(record.detail)
         }
     }
 
-    /// Appends a record whose detail `writeDetail` appends as UTF-8 bytes (`World.recordFrame`): the same record as
+    /// Appends a record whose detail `writeDetail` writes as UTF-8 bytes (`World.recordFrame`): the same record as
     /// `append(_:)` with that detail, without the detail's string.
-    mutating func append(time: SimInstant, component: String, kind: String, detail writeDetail: (inout [UInt8]) -> Void) {
+    mutating func append(
+        time: SimInstant, component: String, kind: String, detail writeDetail: (inout Bytes) -> Void
+    ) {
         if current.entries.count == capacity {
             swap(&previous, &current)
             current.removeAll()
         }
         let start = current.bytes.count
-        TraceRing.append(component, to: &current.bytes)
+        current.bytes.write(component)
         let componentEnd = current.bytes.count
-        TraceRing.append(kind, to: &current.bytes)
+        current.bytes.write(kind)
         let kindEnd = current.bytes.count
         writeDetail(&current.bytes)
         current.entries.append(Entry(time: time, start: start, componentEnd: componentEnd, kindEnd: kindEnd,
                                      end: current.bytes.count))
-    }
-
-    /// Appends `value` in decimal to `bytes`, as `String(value)` spells it.
-    static func appendDecimal(_ value: Int, to bytes: inout [UInt8]) {
-        let start = bytes.count
-        bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: decimalLength(value)))
-        bytes.withUnsafeMutableBufferPointer { _ = writeDecimal(value, into: $0, at: start) }
     }
 
     /// How many bytes `String(value)` takes: the digits, and a sign when negative.
@@ -215,22 +287,6 @@ struct TraceRing {
             magnitude /= 10
         } while magnitude > 0
         return end
-    }
-
-    /// Appends a literal's UTF-8 bytes to `bytes`.
-    static func append(literal: StaticString, to bytes: inout [UInt8]) {
-        literal.withUTF8Buffer { bytes.append(contentsOf: $0) }
-    }
-
-    /// Appends a string's UTF-8 bytes to `bytes`, copied at once from its storage (the generic
-    /// `append(contentsOf: text.utf8)` went through the view's iterator). The storage is read where it is: a
-    /// mutable copy for `withUTF8` cost a retain and a release of the string on every record.
-    static func append(_ text: String, to bytes: inout [UInt8]) {
-        let copied: Void? = text.utf8.withContiguousStorageIfAvailable { bytes.append(contentsOf: $0) }
-        if copied == nil {
-            var text = text
-            text.withUTF8 { bytes.append(contentsOf: $0) }
-        }
     }
 
     /// The records as `TraceRecord.description` lines, oldest first.

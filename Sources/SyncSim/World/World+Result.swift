@@ -32,18 +32,17 @@ extension World {
     /// client holds, hundreds after an hour (each push that did not join the chunk below it is a chunk of its own),
     /// and an interpolated string per chunk, joined, was most of the run's end.
     static func chunkList(_ chunks: [Chunk]) -> String {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(chunks.count * 24)
+        var bytes = TraceRing.Bytes()
         for (index, chunk) in chunks.enumerated() {
-            if index > 0 { bytes.append(UInt8(ascii: ",")) }
-            bytes.append(UInt8(ascii: "["))
-            TraceRing.appendDecimal(Int(chunk.lower), to: &bytes)
-            TraceRing.append(literal: "...", to: &bytes)
-            TraceRing.appendDecimal(Int(chunk.upper), to: &bytes)
-            if chunk.isStartOfHistory { TraceRing.append(literal: " start", to: &bytes) }
-            bytes.append(UInt8(ascii: "]"))
+            if index > 0 { bytes.write(byte: UInt8(ascii: ",")) }
+            bytes.write(byte: UInt8(ascii: "["))
+            bytes.write(decimal: Int(chunk.lower))
+            bytes.write(literal: "...")
+            bytes.write(decimal: Int(chunk.upper))
+            if chunk.isStartOfHistory { bytes.write(literal: " start") }
+            bytes.write(byte: UInt8(ascii: "]"))
         }
-        return String(decoding: bytes, as: UTF8.self)
+        return bytes.string
     }
 
     /// The liveness checks at the end of the run: T5 and V1 for every client, C6 for each chat a client scrolled up

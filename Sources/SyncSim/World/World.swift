@@ -370,13 +370,13 @@ public final class World {
             }
         })
         traceTail.append(time: time, component: component, kind: kind) { bytes in
-            TraceRing.append(first, to: &bytes)
-            TraceRing.append(literal: separator, to: &bytes)
-            TraceRing.append(second, to: &bytes)
-            TraceRing.appendDecimal(number, to: &bytes)
+            bytes.write(first)
+            bytes.write(literal: separator)
+            bytes.write(second)
+            bytes.write(decimal: number)
             if let last {
-                TraceRing.append(literal: label, to: &bytes)
-                TraceRing.appendDecimal(last, to: &bytes)
+                bytes.write(literal: label)
+                bytes.write(decimal: last)
             }
         }
     }
