@@ -647,7 +647,11 @@ struct TCPEndpoint {
             sendInRecovery(now: now)
             return
         }
-        let isLossDetected = duplicateAcks >= configuration.duplicateAckThreshold || lossBoundary() > sndUna
+        // The boundary from the fields it reads: calling the method from here copied the whole endpoint first (a
+        // copy of 688 bytes on every ACK that was not a third duplicate).
+        let isLossDetected = duplicateAcks >= configuration.duplicateAckThreshold
+            || Self.lossBoundary(sackedRanges, duplicateAckThreshold: configuration.duplicateAckThreshold,
+                                 mssBytes: configuration.mssBytes, sndUna: sndUna) > sndUna
         if isLossDetected, sndMax > sndUna, sndNxt == sndMax, sndUna >= recoveryPoint {
             let flight = Int(sndMax - sndUna)
             slowStartThresholdBytes = lossThreshold()
@@ -844,7 +848,15 @@ struct TCPEndpoint {
     /// Unacknowledged bytes below this sequence are lost: more than (DupThresh - 1) × MSS bytes above them are
     /// SACKed (RFC 6675 §4 IsLost). `sndUna` when nothing is.
     private func lossBoundary() -> Int64 {
-        let threshold = (configuration.duplicateAckThreshold - 1) * configuration.mssBytes + 1
+        Self.lossBoundary(sackedRanges, duplicateAckThreshold: configuration.duplicateAckThreshold,
+                          mssBytes: configuration.mssBytes, sndUna: sndUna)
+    }
+
+    /// `lossBoundary()` over SACKed ranges `sackedRanges`, for DupThresh `duplicateAckThreshold` and MSS `mssBytes`.
+    private static func lossBoundary(
+        _ sackedRanges: [Range<Int64>], duplicateAckThreshold: Int, mssBytes: Int, sndUna: Int64
+    ) -> Int64 {
+        let threshold = (duplicateAckThreshold - 1) * mssBytes + 1
         var accumulated = 0
         for range in sackedRanges.reversed() {
             let count = Int(range.upperBound - range.lowerBound)
