@@ -76,29 +76,33 @@ struct ClientSlot {
     /// The engine's view. `mutating` only so that `clients[index].engineView()` reaches the engine in place in the
     /// world's array (a read copied the slot or the engine first); nothing changes.
     mutating func engineView() -> ClientView {
-        if referenceEngine != nil { return referenceEngine!.view }
+        if let view = readReferenceEngine({ $0.view }) { return view }
         return otherEngine!.view
+    }
+
+    /// Runs `body` on the reference engine where it lies; nil when another engine runs. A getter called through
+    /// `referenceEngine!` copied the whole engine (about a kilobyte) before it ran: twice per checked event.
+    private mutating func readReferenceEngine<Value>(_ body: (inout ReferenceClient) -> Value) -> Value? {
+        guard referenceEngine != nil else { return nil }
+        return body(&referenceEngine!)
     }
 
     /// How many of the running engine's tasks are pending, when it is the reference engine (which counts only the
     /// unfinished part of its task table); nil for another engine, whose view's tasks are counted.
     mutating func referencePendingTaskCount() -> Int? {
-        referenceEngine != nil ? referenceEngine!.pendingTaskCount : nil
+        readReferenceEngine { $0.pendingTaskCount }
     }
 
     /// Whether the running engine, when it is the reference engine, has sync work of its own pending
     /// (`ReferenceClient.hasPendingSyncWork`); false for another engine.
     mutating func referenceHasPendingSyncWork() -> Bool {
-        referenceEngine != nil ? referenceEngine!.hasPendingSyncWork : false
+        readReferenceEngine { $0.hasPendingSyncWork } ?? false
     }
 
     /// `engineView()` and, for the reference engine, `referencePendingTaskCount()`, the engine read once (reading it
     /// twice copied it whole for the second read).
     mutating func engineViewAndPendingTaskCount() -> (view: ClientView, pendingTaskCount: Int?) {
-        if referenceEngine != nil {
-            let (view, count) = referenceEngine!.viewAndPendingTaskCount
-            return (view, count)
-        }
+        if let (view, count) = readReferenceEngine({ $0.viewAndPendingTaskCount }) { return (view, count) }
         return (otherEngine!.view, nil)
     }
 
