@@ -8,11 +8,12 @@ struct FIFOQueue<Element> {
     private var storage: [Element] = []
     private var head = 0
 
-    /// How many elements wait.
-    var count: Int { storage.count - head }
+    /// How many elements wait (`storage.count - head`, kept in the queue itself: asking an empty queue whether it is
+    /// empty read its array's header, a cache miss per packet offered at thousands of links).
+    private(set) var count = 0
 
     /// Whether nothing waits.
-    var isEmpty: Bool { head == storage.count }
+    var isEmpty: Bool { count == 0 }
 
     /// The oldest element, if any.
     var first: Element? { isEmpty ? nil : storage[head] }
@@ -21,14 +22,18 @@ struct FIFOQueue<Element> {
     var elements: ArraySlice<Element> { storage[head...] }
 
     /// Adds an element at the tail.
-    mutating func append(_ element: Element) { storage.append(element) }
+    mutating func append(_ element: Element) {
+        storage.append(element)
+        count += 1
+    }
 
     /// Removes and returns the oldest element, or nil when empty.
     mutating func popFirst() -> Element? {
-        guard head < storage.count else { return nil }
+        guard count > 0 else { return nil }
         let element = storage[head]
         head += 1
-        if head == storage.count {
+        count -= 1
+        if count == 0 {
             storage.removeAll(keepingCapacity: true)
             head = 0
         } else if head > 1_024 && head * 2 > storage.count {
