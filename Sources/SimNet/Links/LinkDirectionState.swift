@@ -2,22 +2,28 @@ import SimCore
 
 /// The running state of one link direction inside a `Network`: queue, transmitter, loss chain, faults.
 struct LinkDirectionState {
-    /// The trace component, e.g. `link.alice.up`.
-    let component: String
-    var profile: LinkDirectionProfile {
-        didSet { timedLossStateUntil = nil }
-    }
+    // Stored in the order a packet offered reads them (whether the direction is down or busy, its queues, its
+    // counters, then the profile's rate and overhead), so that one packet touches three or four cache lines of the
+    // direction's 600 bytes instead of five or six: at thousands of clients each direction is out of cache when its
+    // next packet comes.
+    /// The packet being serialized, if any.
+    var packetInService: Int?
+    var isDownByFault = false
+    var isInProfileOutage = false
+    var isClogged = false
+    var faultOutageUntil = SimInstant.start
     /// Waiting packets (indices into the network's packet slab), oldest first.
     var queue = FIFOQueue<Int>()
     var queuedBytes = 0
-    /// The packet being serialized, if any.
-    var packetInService: Int?
+    /// The CoDel stage in front of the queue (when the profile has one): packets, their arrival times, bytes.
+    var codelQueue = FIFOQueue<(packet: Int, enqueuedAt: SimInstant, ipBytes: Int)>()
+    var codelQueuedBytes = 0
+    var statistics = LinkStatistics()
+    var profile: LinkDirectionProfile {
+        didSet { timedLossStateUntil = nil }
+    }
     /// The latest arrival scheduled so far, to keep arrivals in order under jitter.
     var lastArrival = SimInstant.start
-    var isDownByFault = false
-    var isInProfileOutage = false
-    var faultOutageUntil = SimInstant.start
-    var isClogged = false
     var lossBurst: (probability: Double, until: SimInstant)?
     var faultDelaySpikes: [(extraDelay: SimDuration, until: SimInstant)] = []
     var profileDelaySpikeExtra = SimDuration.zero
@@ -30,11 +36,9 @@ struct LinkDirectionState {
     var lossGenerator: SeededGenerator
     var jitterGenerator: SeededGenerator
     var outageGenerator: SeededGenerator
-    var statistics = LinkStatistics()
-    /// The CoDel stage in front of the queue (when the profile has one): packets, their arrival times, bytes.
-    var codelQueue = FIFOQueue<(packet: Int, enqueuedAt: SimInstant, ipBytes: Int)>()
-    var codelQueuedBytes = 0
     var codel = CoDelState()
+    /// The trace component, e.g. `link.alice.up`.
+    let component: String
 
     /// CoDel's control state (RFC 8289 §5).
     struct CoDelState {
