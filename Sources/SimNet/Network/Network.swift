@@ -16,6 +16,8 @@ import SimCore
 public final class Network {
     /// The connection model's knobs, shared by every connection.
     public let tcpConfiguration: TCPConfiguration
+    /// `tcpConfiguration` in the one object every endpoint of this network shares.
+    let sharedTCPConfiguration: SharedTCPConfiguration
     /// Every observable step: segments sent, losses and drops, socket events, faults.
     @exclusivity(unchecked) public var trace: TraceLog
     /// Receives socket events after each kernel step; while nil, events wait for `takeEvents()`.
@@ -73,6 +75,7 @@ public final class Network {
     public init(seed: UInt64, tcp: TCPConfiguration = .linux, trace: TraceLog = TraceLog(),
                 checksInvariants: Bool = false) {
         self.tcpConfiguration = tcp
+        sharedTCPConfiguration = SharedTCPConfiguration(tcp)
         self.trace = trace
         self.streams = RandomStreams(runSeed: seed)
         self.loop = SimulationLoop(checksInvariantsAfterEveryStep: checksInvariants, minimumCapacity: 1_024)
@@ -136,7 +139,7 @@ public final class Network {
         precondition(source != destination, "a host cannot connect to itself")
         let socket = SocketID(rawValue: endpoints.count)
         endpoints.append(TCPEndpoint(initiator: socket, host: source, peerHost: destination,
-                                     configuration: tcpConfiguration, now: now))
+                                     sharedConfiguration: sharedTCPConfiguration, now: now))
         endpoints.append(nil)
         endpointHosts.append(source)
         endpointHosts.append(destination)
@@ -555,7 +558,7 @@ public final class Network {
         if isFreshSyn, !endpointExisted[raw], hostAccepts[packet.destination.rawValue] {
             endpointExisted[raw] = true
             endpoints[raw] = TCPEndpoint(acceptor: segment.destination, host: packet.destination,
-                                         peerHost: packet.source, configuration: tcpConfiguration,
+                                         peerHost: packet.source, sharedConfiguration: sharedTCPConfiguration,
                                          syn: segment, now: now)
             flush(segment.destination)
             return

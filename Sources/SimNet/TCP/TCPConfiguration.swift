@@ -180,3 +180,11 @@ public struct TCPConfiguration: Hashable, Sendable {
     /// RFC 6298 as written: minimum RTO 1 s.
     public static let rfc6298 = TCPConfiguration(minimumRTO: .milliseconds(1_000))
 }
+
+/// A `TCPConfiguration` in an object, so that every endpoint of a network holds one reference to the same value
+/// instead of a copy of it.
+final class SharedTCPConfiguration: Sendable {
+    let value: TCPConfiguration
+
+    init(_ value: TCPConfiguration) { self.value = value }
+}
