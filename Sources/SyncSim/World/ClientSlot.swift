@@ -1,16 +1,34 @@
 /// One simulated phone inside a `World`: its host, database, current engine and the driver state around it.
 struct ClientSlot {
-    let name: String
-    let userId: Int64
-    let host: HostID
-    /// The parameters the next engine starts with (device clock skew included).
-    var parameters: ClientParameters
-    let encoder: FrameEncoder
-    let database: SQLiteDatabase
-    let factory: SyncClientEngineFactory
-    let streams: RandomStreams
+    // The driver state every event of the client reads comes first, then the engine, then what restarts, steps and
+    // reports read: at thousands of clients a slot is out of cache when its client's next event comes, and the
+    // fields an event reads were spread over the slot's 1,500 bytes.
+    /// Counts app launches; events and timers of an older generation are dropped.
+    var generation = 0
+    /// True once a backgrounded app is suspended: its events wait in `deferredEvents` until it comes back.
+    var isSuspended = false
+    /// True while the app is in the background.
+    var isInBackground = false
+    /// Deferred events still to reach the engine after a resume: until the last, P3's deadlines wait (the overdue
+    /// timers that end the requests are among them).
+    var deferredEventsLeft = 0
     /// The client as the world's checker knows it: its per-event calls find the client's ledger by position.
     let registered: InvariantChecker.RegisteredClient
+    /// The engine's pending tasks (`World.pendingTaskCount`), counted from the view the checker read
+    /// (`World.checkedView`) or from the cached view, until the engine's next event.
+    var cachedPendingTasks: Int?
+    /// Bytes carried but not yet reported to the engine with `.bytesTransferred`.
+    var unreportedBytesUp = 0
+    var unreportedBytesDown = 0
+    /// The client-side sockets the world still tracks, oldest first.
+    var sockets: [SocketID] = []
+    /// Timers the current engine started and has not seen fire or cancelled.
+    var timers = ClientTimerTable()
+    let encoder: FrameEncoder
+    let name: String
+    let host: HostID
+    /// The engine's view, cached until its next event.
+    var cachedView: ClientView?
     /// The running engine when it is the reference engine (the default factory's), held as itself; replaced on
     /// every app restart. The world mutates the engine on every event, and through an existential box each
     /// mutation first checked the box unique (`__swift_mutable_project_boxed_opaque_existential_1`: a cache miss
@@ -18,18 +36,13 @@ struct ClientSlot {
     private var referenceEngine: ReferenceClient?
     /// The running engine when a factory built another kind (exactly one of the two is set).
     private var otherEngine: (any SyncClientEngine)?
-    /// Counts app launches; events and timers of an older generation are dropped.
-    var generation = 0
-    /// Timers the current engine started and has not seen fire or cancelled.
-    var timers = ClientTimerTable()
-    /// True while the app is in the background.
-    var isInBackground = false
-    /// True once a backgrounded app is suspended: its events wait in `deferredEvents` until it comes back.
-    var isSuspended = false
+    let userId: Int64
+    /// The parameters the next engine starts with (device clock skew included).
+    var parameters: ClientParameters
+    let database: SQLiteDatabase
+    let factory: SyncClientEngineFactory
+    let streams: RandomStreams
     var deferredEvents: [ClientEvent] = []
-    /// Deferred events still to reach the engine after a resume: until the last, P3's deadlines wait (the overdue
-    /// timers that end the requests are among them).
-    var deferredEventsLeft = 0
     var suspendTimer: TimerHandle?
     /// The chat the user has open as the world last told the engine (open, or a scroll that opened it), nil after a
     /// close or a relaunch. The steps decide with it, not with the engine's view, which lags while the app is
@@ -37,17 +50,7 @@ struct ClientSlot {
     var shownChatId: Int64?
     /// Metrics of the engines that ran before the current one (restarts).
     var previousMetrics: [ClientMetrics] = []
-    /// Bytes carried but not yet reported to the engine with `.bytesTransferred`.
-    var unreportedBytesUp = 0
-    var unreportedBytesDown = 0
     var uploadsInFlight = 0
-    /// The client-side sockets the world still tracks, oldest first.
-    var sockets: [SocketID] = []
-    /// The engine's view, cached until its next event.
-    var cachedView: ClientView?
-    /// The engine's pending tasks (`World.pendingTaskCount`), counted from the view the checker read
-    /// (`World.checkedView`) or from the cached view, until the engine's next event.
-    var cachedPendingTasks: Int?
 
     init(
         name: String, userId: Int64, host: HostID, parameters: ClientParameters, encoder: FrameEncoder,
