@@ -26,6 +26,25 @@ struct TCPEndpoint {
         case closedAbruptly
     }
 
+    // What every input and the network's flush after it read comes first (state, outputs, deadlines): at thousands
+    // of endpoints each is out of cache at its next segment, and these sat at the far end of the struct.
+    private(set) var state: State
+    private(set) var isLocallyClosed = false
+    private(set) var hasReceivedFin = false
+
+    // Outputs, drained by the network after each call.
+    var outbox: [Segment] = []
+    var events: [SocketEvent.Kind] = []
+    var notes: [(kind: String, detail: String)] = []
+
+    /// Whether an output waits to be drained.
+    var hasOutputs: Bool { !outbox.isEmpty || !events.isEmpty || !notes.isEmpty }
+
+    /// When the retransmission timer expires, or nil when it is stopped.
+    private(set) var retransmissionDeadline: SimInstant?
+    /// When a held-back ACK must go out, or nil.
+    private(set) var delayedAckDeadline: SimInstant?
+
     let socket: SocketID
     let host: HostID
     let peerHost: HostID
@@ -33,7 +52,6 @@ struct TCPEndpoint {
     /// endpoint's bytes, two cache lines read on most segments at thousands of endpoints.
     private let sharedConfiguration: SharedTCPConfiguration
     var configuration: TCPConfiguration { sharedConfiguration.value }
-    private(set) var state: State
 
     // Send side. `sendBuffer[sendBufferHead...]` holds the bytes from `sendBufferStartSequence` on.
     private var sendBuffer: [UInt8] = []
@@ -43,13 +61,11 @@ struct TCPEndpoint {
     private var sndNxt: Int64 = 0
     private var sndMax: Int64 = 0
     private var finSequence: Int64?
-    private(set) var isLocallyClosed = false
 
     // Receive side.
     private var rcvNxt: Int64 = 0
     private var outOfOrder: [(sequence: Int64, payload: [UInt8])] = []
     private var remoteFinSequence: Int64?
-    private(set) var hasReceivedFin = false
     private var unacknowledgedSegments = 0
     private var mustAcknowledgeNow = false
 
@@ -104,19 +120,6 @@ struct TCPEndpoint {
     private var hyStartRoundEnd: Int64 = 0
     private var hyStartRoundMinimumRTT = Int64.max
     private var hyStartSamples = 0
-
-    /// When the retransmission timer expires, or nil when it is stopped.
-    private(set) var retransmissionDeadline: SimInstant?
-    /// When a held-back ACK must go out, or nil.
-    private(set) var delayedAckDeadline: SimInstant?
-
-    // Outputs, drained by the network after each call.
-    var outbox: [Segment] = []
-    var events: [SocketEvent.Kind] = []
-    var notes: [(kind: String, detail: String)] = []
-
-    /// Whether an output waits to be drained.
-    var hasOutputs: Bool { !outbox.isEmpty || !events.isEmpty || !notes.isEmpty }
 
     // Statistics.
     private(set) var retransmittedSegments = 0
