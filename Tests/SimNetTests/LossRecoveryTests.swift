@@ -12,7 +12,7 @@ import Testing
         let socket = SocketID(rawValue: 0)
         let start = SimInstant.start
         var endpoint = TCPEndpoint(initiator: socket, host: HostID(rawValue: 0), peerHost: HostID(rawValue: 1),
-                                   configuration: configuration, now: start)
+                                   configuration: SharedTCPConfiguration(configuration), now: start)
         var synAck = Segment(destination: socket, flags: [.syn, .ack], sequence: 0, acknowledgment: 1, payload: [])
         synAck.timestampValue = start
         synAck.timestampEcho = start
@@ -43,7 +43,8 @@ import Testing
                               payload: [])
             syn.timestampValue = first
             var endpoint = TCPEndpoint(acceptor: SocketID(rawValue: 1), host: HostID(rawValue: 1),
-                                       peerHost: HostID(rawValue: 0), configuration: configuration, syn: syn,
+                                       peerHost: HostID(rawValue: 0),
+                                       configuration: SharedTCPConfiguration(configuration), syn: syn,
                                        now: first + .milliseconds(1))
             endpoint.outbox.removeAll()  // the first SYN-ACK is lost
             syn.timestampValue = again

@@ -15,8 +15,8 @@ import SimCore
 /// seed and one scenario give one trace, and the trace digest is the same in every process.
 public final class Network {
     /// The connection model's knobs, shared by every connection.
-    public let tcpConfiguration: TCPConfiguration
-    /// `tcpConfiguration` in the one object every endpoint of this network shares.
+    public var tcpConfiguration: TCPConfiguration { sharedTCPConfiguration.value }
+    /// `tcpConfiguration` in the one object every endpoint of this network holds.
     let sharedTCPConfiguration: SharedTCPConfiguration
     /// Every observable step: segments sent, losses and drops, socket events, faults.
     @exclusivity(unchecked) public var trace: TraceLog
@@ -74,7 +74,6 @@ public final class Network {
     ///   - checksInvariants: debug mode: check the event heap after every step.
     public init(seed: UInt64, tcp: TCPConfiguration = .linux, trace: TraceLog = TraceLog(),
                 checksInvariants: Bool = false) {
-        self.tcpConfiguration = tcp
         sharedTCPConfiguration = SharedTCPConfiguration(tcp)
         self.trace = trace
         self.streams = RandomStreams(runSeed: seed)
@@ -139,7 +138,7 @@ public final class Network {
         precondition(source != destination, "a host cannot connect to itself")
         let socket = SocketID(rawValue: endpoints.count)
         endpoints.append(TCPEndpoint(initiator: socket, host: source, peerHost: destination,
-                                     sharedConfiguration: sharedTCPConfiguration, now: now))
+                                     configuration: sharedTCPConfiguration, now: now))
         endpoints.append(nil)
         endpointHosts.append(source)
         endpointHosts.append(destination)
@@ -558,7 +557,7 @@ public final class Network {
         if isFreshSyn, !endpointExisted[raw], hostAccepts[packet.destination.rawValue] {
             endpointExisted[raw] = true
             endpoints[raw] = TCPEndpoint(acceptor: segment.destination, host: packet.destination,
-                                         peerHost: packet.source, sharedConfiguration: sharedTCPConfiguration,
+                                         peerHost: packet.source, configuration: sharedTCPConfiguration,
                                          syn: segment, now: now)
             flush(segment.destination)
             return

@@ -128,20 +128,14 @@ struct TCPEndpoint {
     private(set) var bytesQueuedByApplication = 0
     private(set) var bytesDelivered = 0
 
-    /// The initiator's end: sends the SYN at once.
-    init(initiator socket: SocketID, host: HostID, peerHost: HostID, configuration: TCPConfiguration, now: SimInstant) {
-        self.init(initiator: socket, host: host, peerHost: peerHost,
-                  sharedConfiguration: SharedTCPConfiguration(configuration), now: now)
-    }
-
-    /// The initiator's end over a configuration its network shares.
-    init(initiator socket: SocketID, host: HostID, peerHost: HostID, sharedConfiguration: SharedTCPConfiguration,
+    /// The initiator's end, over the configuration its network shares: sends the SYN at once.
+    init(initiator socket: SocketID, host: HostID, peerHost: HostID, configuration shared: SharedTCPConfiguration,
          now: SimInstant) {
-        let configuration = sharedConfiguration.value
+        let configuration = shared.value
         self.socket = socket
         self.host = host
         self.peerHost = peerHost
-        self.sharedConfiguration = sharedConfiguration
+        self.sharedConfiguration = shared
         self.state = .synSent
         self.congestionWindowBytes = configuration.initialWindowSegments * configuration.mssBytes
         self.retransmissionTimeout = configuration.initialRTO
@@ -153,21 +147,14 @@ struct TCPEndpoint {
         retransmissionDeadline = now + retransmissionTimeout
     }
 
-    /// The acceptor's end, created by an arriving SYN: answers SYN-ACK.
-    init(acceptor socket: SocketID, host: HostID, peerHost: HostID, configuration: TCPConfiguration,
+    /// The acceptor's end, over the configuration its network shares, created by an arriving SYN: answers SYN-ACK.
+    init(acceptor socket: SocketID, host: HostID, peerHost: HostID, configuration shared: SharedTCPConfiguration,
          syn: Segment, now: SimInstant) {
-        self.init(acceptor: socket, host: host, peerHost: peerHost,
-                  sharedConfiguration: SharedTCPConfiguration(configuration), syn: syn, now: now)
-    }
-
-    /// The acceptor's end over a configuration its network shares.
-    init(acceptor socket: SocketID, host: HostID, peerHost: HostID, sharedConfiguration: SharedTCPConfiguration,
-         syn: Segment, now: SimInstant) {
-        let configuration = sharedConfiguration.value
+        let configuration = shared.value
         self.socket = socket
         self.host = host
         self.peerHost = peerHost
-        self.sharedConfiguration = sharedConfiguration
+        self.sharedConfiguration = shared
         self.state = .synReceived
         self.congestionWindowBytes = configuration.initialWindowSegments * configuration.mssBytes
         self.retransmissionTimeout = configuration.initialRTO
