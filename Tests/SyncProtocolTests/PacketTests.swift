@@ -358,4 +358,27 @@ import Testing
         let reversed = try JSONDecoder().decode(Attach.self, from: JSONEncoder().encode(decoded))
         #expect(reversed.otherKeys.map(\.key) == ["fileId", "name", "preview", "size", "token"].map { .string($0) })
     }
+
+    /// Found by `fuzz-codable` (session 45): an attachment whose map named an untyped key twice decoded with both
+    /// pairs, and encoded with one, so it differed from itself encoded and decoded again.
+    @Test("an untyped key listed twice is kept once, in its first place with its last value, on every path")
+    func repeatedUntypedKeyKeptOnce() throws {
+        func pair(_ key: String, _ value: MessagePackValue) -> MessagePackPair { MessagePackPair(.string(key), value) }
+        let attach = MessagePackValue.map([pair("time", .uint(1)), pair("_type", .string("ONEME")),
+                                           pair("name", .string("a")), pair("time", .uint(2))])
+        let decoded = try MessagePackDecoder().decode(Attach.self, from: attach)
+        #expect(decoded.otherKeys == [pair("time", .uint(2)), pair("name", .string("a"))])
+        let again = try MessagePackDecoder().decode(Attach.self, from: try MessagePackEncoder().encode(decoded))
+        #expect(again == decoded)
+        // The fast decoder (a pushed message's attachments) reads it the same way.
+        let message = MessagePackValue.map([pair("id", .uint(9)), pair("time", .uint(5)), pair("sender", .uint(2)),
+                                            pair("text", .string("")), pair("attaches", .array([attach]))])
+        let push = MessagePackValue.map([pair("chatId", .int(100)), pair("message", message)])
+        let packet = try Packet(frame: Frame(cmd: .request, seq: 0, opcode: .notifMessage, payload: push))
+        guard case .notifMessage(let notification) = packet.body else {
+            Issue.record("not a NOTIF_MESSAGE: \(packet.body)")
+            return
+        }
+        #expect(notification.message.attaches == [decoded])
+    }
 }

@@ -404,15 +404,24 @@ public struct OutgoingMessage: Codable, Hashable, Sendable {
 }
 
 /// The keys a type carries through untouched (`Attach.otherKeys`, `MessageElement.otherKeys`): read from a map in
-/// wire order, a key listed twice kept twice, and written back after the typed keys.
+/// wire order, and written back after the typed keys. A key the map lists twice is kept once, in its first place with
+/// its last value: so the encoder writes it (a keyed container's second value for a key replaces the first), and so a
+/// reader that builds a dictionary reads it (PyMax's msgpack maps become Python dicts). Keeping both made a decoded
+/// attachment differ from itself encoded and decoded again (found by `fuzz-codable`).
 extension MessagePackPair {
-    /// The pairs of `pairs` under a string key `isTyped` does not claim, in order; keys that are not strings are
-    /// dropped.
+    /// The pairs of `pairs` under a string key `isTyped` does not claim, in order, a repeated key once (its first
+    /// place, its last value); keys that are not strings are dropped.
     static func untyped(_ pairs: [MessagePackPair], isTyped: (String) -> Bool) -> [MessagePackPair] {
-        pairs.filter { pair in
-            guard case .string(let name) = pair.key else { return false }
-            return !isTyped(name)
+        var kept: [MessagePackPair] = []
+        for pair in pairs {
+            guard case .string(let name) = pair.key, !isTyped(name) else { continue }
+            if let earlier = kept.firstIndex(where: { $0.key == pair.key }) {
+                kept[earlier].value = pair.value
+            } else {
+                kept.append(pair)
+            }
         }
+        return kept
     }
 
     /// `untyped(_:isTyped:)` of the map `decoder` holds (`MessagePackDecoder` hands it over as the wire carried it,
